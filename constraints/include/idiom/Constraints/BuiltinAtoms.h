@@ -1,0 +1,20 @@
+//===- BuiltinAtoms.h - The atoms every spec may use ------------*- C++ -*-===//
+//
+// Registers the structural and semantic atoms of the constraint language
+// (docs/ConstraintLanguage.md lists them with their meaning). Structural
+// atoms are backed by LoopFacts.h, semantic ones by Z3Checks.h.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_CONSTRAINTS_BUILTINATOMS_H
+#define IDIOM_CONSTRAINTS_BUILTINATOMS_H
+
+#include "idiom/Constraints/Atom.h"
+
+namespace idiom::constraints {
+
+/// Adds every built-in atom to \p R.
+void registerBuiltinAtoms(AtomRegistry &R);
+
+} // namespace idiom::constraints
+
+#endif // IDIOM_CONSTRAINTS_BUILTINATOMS_H

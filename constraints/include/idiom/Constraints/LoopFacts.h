@@ -1,0 +1,133 @@
+//===- LoopFacts.h - Structural facts about loop nests ----------*- C++ -*-===//
+//
+// The analyses behind the structural atoms of the constraint language:
+// canonical loop nests, affine memory accesses, pure scalar slices and
+// reduction update chains. Atoms (lib/atoms) and the match builder
+// (IdiomMatch.h) both call these, so a spec and the lifted match always agree.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_CONSTRAINTS_LOOPFACTS_H
+#define IDIOM_CONSTRAINTS_LOOPFACTS_H
+
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace llvm {
+class Constant;
+class Instruction;
+class Loop;
+class PHINode;
+class SCEV;
+class ScalarEvolution;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace idiom {
+
+/// A loop-invariant condition that must hold for the inner loop of a 2-D nest
+/// to run (e.g. `w > 0` hoisted out of the inner loop's guard).
+struct NestGuard {
+  llvm::Value *Cond;
+  bool ExpectTrue;
+};
+
+/// A rectangular nest of one or two canonical loops, outermost first.
+/// Canonical: preheader, single latch that is also the only exiting block,
+/// single exit block, computable trip count, an affine induction phi with a
+/// constant step. Trip counts are invariant in the outermost loop and valid in
+/// its preheader.
+struct NestInfo {
+  llvm::SmallVector<llvm::Loop *, 2> Loops;
+  llvm::SmallVector<llvm::PHINode *, 2> IVs;
+  llvm::SmallVector<const llvm::SCEV *, 2> TripCounts; ///< iterations, i64
+  llvm::SmallVector<const llvm::SCEV *, 2> IVStarts;   ///< IV at iteration 0
+  llvm::SmallVector<int64_t, 2> IVSteps;               ///< constant steps
+  llvm::SmallVector<NestGuard, 2> Guards;              ///< for the inner loop
+  unsigned depth() const { return Loops.size(); }
+  bool contains(const llvm::Instruction *I) const;
+};
+
+/// Analyses \p Outer as a nest of depth 1 (innermost loop) or 2 (one
+/// innermost child). On failure returns nothing and sets \p Why.
+std::optional<NestInfo> analyzeNest(llvm::Loop *Outer, llvm::ScalarEvolution &SE,
+                                    std::string &Why);
+
+/// A load or store whose element index is affine in the nest's iterations:
+/// element address = Base + Offset + sum_d Strides[d] * k_d, where k_d counts
+/// iterations of loop d from 0 (not the IV value). Offset and Strides are in
+/// elements of ElemTy and invariant in the nest.
+struct AffineAccess {
+  llvm::Instruction *Inst = nullptr;
+  bool IsStore = false;
+  llvm::Value *Base = nullptr;
+  llvm::Type *ElemTy = nullptr;
+  const llvm::SCEV *Offset = nullptr;
+  llvm::SmallVector<const llvm::SCEV *, 2> Strides;
+  /// True when every stride is zero (a loop-invariant address).
+  bool isInvariant() const;
+};
+
+/// Analyses the address of load/store \p I over nest \p N.
+std::optional<AffineAccess> analyzeAccess(llvm::Instruction *I,
+                                          const NestInfo &N,
+                                          llvm::ScalarEvolution &SE,
+                                          std::string &Why);
+
+/// True when \p I may be a leaf or interior node of a lifted scalar slice:
+/// arithmetic, comparisons, select, casts, fneg, and calls to math intrinsics
+/// or library functions that neither read nor write memory.
+bool isPureScalarOp(const llvm::Instruction *I);
+
+/// True for a call that cannot write memory or have other side effects
+/// (pure math functions and intrinsics).
+bool isPureCall(const llvm::Instruction *I);
+
+/// Checks that \p Root (a stored value or a reduction operand) is computed in
+/// the nest only from pure scalar ops, loads, induction phis, and values
+/// defined outside the nest. Sets \p Why on failure.
+bool isPureSlice(llvm::Value *Root, const NestInfo &N, std::string &Why);
+
+/// Reduction operators the lifter and the runtime know identities for.
+enum class ReductionOp {
+  Add, Mul, And, Or, Xor, SMin, SMax, UMin, UMax, FAdd, FMul, FMin, FMax
+};
+
+/// Name of \p Op for remarks ("fadd", "smax", ...).
+const char *reductionOpName(ReductionOp Op);
+
+/// Identity of \p Op on type \p Ty: 0 for add/or/xor/umax, 1 for mul, all
+/// ones for and/umin, the extreme values for smin/smax, -0.0 for fadd, 1.0
+/// for fmul, +inf for fmin and -inf for fmax.
+llvm::Constant *reductionIdentity(ReductionOp Op, llvm::Type *Ty);
+
+/// A scalar reduction: Phi is updated once per iteration as
+///   Update = Cond ? op(Phi, Operands...) : Phi    (Cond optional)
+/// where Operands do not depend on Phi. The binary operator `op` is the
+/// instruction pattern OpInsts with the accumulator input replaced; see
+/// seeds/000 (idiom paper, section 4, scalar reductions).
+struct ReductionInfo {
+  llvm::PHINode *Phi = nullptr;
+  llvm::Value *Init = nullptr;          ///< incoming value from the preheader
+  llvm::Instruction *Update = nullptr;  ///< incoming value from the latch
+  ReductionOp Op = ReductionOp::Add;
+  llvm::SmallVector<llvm::Value *, 2> Operands; ///< combined in order
+  llvm::Value *Cond = nullptr;          ///< select condition, or null
+  bool CondNegated = false;             ///< Update = Cond ? Phi : op(...)
+  /// The first instruction of the chain: op(Phi, Operands[0]); for min/max
+  /// written as compare+select, the select (its compare precedes it).
+  llvm::Instruction *FirstLink = nullptr;
+};
+
+/// Analyses header phi \p Phi of the 1-D nest \p N as a reduction.
+std::optional<ReductionInfo> analyzeReduction(llvm::PHINode *Phi,
+                                              const NestInfo &N,
+                                              std::string &Why);
+
+/// True when \p Phi is the induction phi of one of the nest's loops.
+bool isNestIV(const llvm::PHINode *Phi, const NestInfo &N);
+
+} // namespace idiom
+
+#endif // IDIOM_CONSTRAINTS_LOOPFACTS_H

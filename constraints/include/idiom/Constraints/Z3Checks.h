@@ -1,0 +1,47 @@
+//===- Z3Checks.h - Semantic atoms decided with Z3 --------------*- C++ -*-===//
+//
+// The semantic side of the constraint language (DESIGN.md section 3): facts
+// that structure alone cannot establish are posed to Z3 as validity queries.
+// Integers are bit-vectors of their LLVM width; floating point is modelled
+// over the reals, which is exactly the reassociation licence a parallel
+// reduction needs (DESIGN.md section 7). Address arithmetic is modelled over
+// unbounded integers (inbounds addresses do not wrap). A query that times out
+// or returns `unknown` is "not proven".
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_CONSTRAINTS_Z3CHECKS_H
+#define IDIOM_CONSTRAINTS_Z3CHECKS_H
+
+#include "idiom/Constraints/LoopFacts.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+
+namespace idiom {
+
+/// Outcome of a Z3 query.
+enum class Proof { Proven, Refuted, Unknown };
+
+/// Proves that the binary operator extracted from \p R (its first link with
+/// the accumulator and the element as the two inputs) is commutative and
+/// associative. On failure, \p Why names the failing law.
+Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
+                     std::string &Why);
+
+/// Proves that the identity value the lifter uses for \p R's operator is a
+/// left identity of the extracted operator (f(id, x) == x for all x).
+/// Floating-point min/max use +/-infinity, which are not reals; they are
+/// accepted by definition and reported as Proven.
+Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
+                    std::string &Why);
+
+/// Proves that no iteration of nest \p N writes an element that another
+/// iteration reads or writes through the same base pointer, and that no load
+/// reads an element stored earlier in the same iteration. Accesses through
+/// different base pointers are left to the run-time overlap check.
+Proof proveNoLoopCarriedDependence(llvm::ArrayRef<AffineAccess> Accesses,
+                                   const NestInfo &N, llvm::ScalarEvolution &SE,
+                                   unsigned TimeoutMs, std::string &Why);
+
+} // namespace idiom
+
+#endif // IDIOM_CONSTRAINTS_Z3CHECKS_H

@@ -1,0 +1,359 @@
+//===- BuiltinAtoms.cpp - The atoms every spec may use --------------------===//
+
+#include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/LoopFacts.h"
+#include "idiom/Constraints/Z3Checks.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Instructions.h"
+#include <functional>
+
+using namespace llvm;
+
+namespace idiom::constraints {
+namespace {
+
+using SolveFn = std::function<void(MatchEnv &, MutableArrayRef<Term>,
+                                   function_ref<bool()>, std::string &)>;
+
+/// An atom given by a function; GenMask bit I set when argument I may be
+/// generated.
+class FnAtom : public AtomDef {
+public:
+  FnAtom(std::string Name, unsigned Arity, unsigned GenMask, std::string Doc,
+         SolveFn Fn)
+      : Name(std::move(Name)), Doc(std::move(Doc)), Arity(Arity),
+        GenMask(GenMask), Fn(std::move(Fn)) {}
+  StringRef name() const override { return Name; }
+  unsigned arity() const override { return Arity; }
+  StringRef doc() const override { return Doc; }
+  bool canGenerate(unsigned I) const override { return GenMask & (1u << I); }
+  void solve(MatchEnv &Env, MutableArrayRef<Term> Args,
+             function_ref<bool()> Yield, std::string &WhyNot) const override {
+    Fn(Env, Args, Yield, WhyNot);
+  }
+
+private:
+  std::string Name, Doc;
+  unsigned Arity, GenMask;
+  SolveFn Fn;
+};
+
+Loop *asLoop(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
+Value *asValue(const Term &T) { return T.K == Term::Kind::Value ? T.V : nullptr; }
+
+/// A test over one loop argument.
+void addLoopTest(AtomRegistry &R, const char *Name, const char *Doc,
+                 std::function<bool(MatchEnv &, Loop *, std::string &)> Test) {
+  R.add(std::make_unique<FnAtom>(
+      Name, 1, 0, Doc,
+      [Test](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
+             std::string &Why) {
+        Loop *L = asLoop(A[0]);
+        if (!L) {
+          Why = "argument is not a loop";
+          return;
+        }
+        if (Test(Env, L, Why))
+          Y();
+      }));
+}
+
+/// A relation (value, loop): checks a bound value against a loop.
+void addValueLoopTest(
+    AtomRegistry &R, const char *Name, const char *Doc,
+    std::function<bool(MatchEnv &, Value *, Loop *, std::string &)> Test) {
+  R.add(std::make_unique<FnAtom>(
+      Name, 2, 0, Doc,
+      [Test](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
+             std::string &Why) {
+        Value *V = asValue(A[0]);
+        Loop *L = asLoop(A[1]);
+        if (!V || !L) {
+          Why = "arguments are not (value, loop)";
+          return;
+        }
+        if (Test(Env, V, L, Why))
+          Y();
+      }));
+}
+
+/// A generator (loop, x): enumerates x over what \p Gen lists; when x is
+/// bound, checks membership.
+void addLoopGenerator(AtomRegistry &R, const char *Name, const char *Doc,
+                      std::function<std::vector<Value *>(Loop *)> Gen) {
+  R.add(std::make_unique<FnAtom>(
+      Name, 2, 2, Doc,
+      [Gen, Name](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
+                  std::string &Why) {
+        Loop *L = asLoop(A[0]);
+        if (!L) {
+          Why = "argument is not a loop";
+          return;
+        }
+        bool Bound = A[1].isBound();
+        Term Saved = A[1];
+        bool Any = false;
+        for (Value *V : Gen(L)) {
+          if (Bound && asValue(Saved) != V)
+            continue;
+          Any = true;
+          A[1] = Term::value(V);
+          if (!Y())
+            break;
+        }
+        A[1] = Saved;
+        if (!Any)
+          Why = std::string("no candidate for ") + Name;
+      }));
+}
+
+std::vector<Value *> instructionsIn(Loop *L,
+                                    std::function<bool(Instruction &)> P) {
+  std::vector<Value *> Out;
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB)
+      if (P(I))
+        Out.push_back(&I);
+  return Out;
+}
+
+std::optional<NestInfo> nestOf(MatchEnv &Env, Loop *L, std::string &Why) {
+  return analyzeNest(L, Env.SE, Why);
+}
+
+} // namespace
+
+void registerBuiltinAtoms(AtomRegistry &R) {
+  R.add(std::make_unique<FnAtom>(
+      "Loop", 1, 1, "loop: a natural loop of the function (generates loops in preorder)",
+      [](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
+         std::string &Why) {
+        if (A[0].isBound()) {
+          if (asLoop(A[0]))
+            Y();
+          else
+            Why = "not a loop";
+          return;
+        }
+        for (Loop *L : Env.LI.getLoopsInPreorder()) {
+          A[0] = Term::loop(L);
+          if (!Y())
+            break;
+        }
+        A[0] = Term();
+      }));
+  addLoopTest(R, "Nest",
+              "loop: a rectangular nest of one or two canonical loops "
+              "(preheader, single latch and exit, computable trip count, "
+              "affine induction variable)",
+              [](MatchEnv &Env, Loop *L, std::string &Why) {
+                return nestOf(Env, L, Why).has_value();
+              });
+  addLoopTest(R, "Innermost", "loop: contains no other loop",
+              [](MatchEnv &, Loop *L, std::string &Why) {
+                if (L->getSubLoops().empty())
+                  return true;
+                Why = "loop contains another loop";
+                return false;
+              });
+  addLoopTest(R, "HasStores", "loop: some instruction of the loop stores to memory",
+              [](MatchEnv &, Loop *L, std::string &Why) {
+                for (BasicBlock *BB : L->blocks())
+                  for (Instruction &I : *BB)
+                    if (isa<StoreInst>(I))
+                      return true;
+                Why = "loop stores nothing";
+                return false;
+              });
+  addLoopTest(R, "NoLiveOuts", "loop: no value computed in the loop is used after it",
+              [](MatchEnv &, Loop *L, std::string &Why) {
+                for (BasicBlock *BB : L->blocks())
+                  for (Instruction &I : *BB)
+                    for (User *U : I.users())
+                      if (!L->contains(cast<Instruction>(U))) {
+                        Why = "a value computed in the loop is used after it";
+                        return false;
+                      }
+                return true;
+              });
+  addLoopTest(R, "LiveOutsAreReductions",
+              "loop: every value used after the loop is a reduction's final value",
+              [](MatchEnv &Env, Loop *L, std::string &Why) {
+                auto N = nestOf(Env, L, Why);
+                if (!N)
+                  return false;
+                for (BasicBlock *BB : L->blocks())
+                  for (Instruction &I : *BB)
+                    for (User *U : I.users()) {
+                      if (L->contains(cast<Instruction>(U)))
+                        continue;
+                      bool IsRed = false;
+                      for (PHINode &P : L->getHeader()->phis()) {
+                        std::string W;
+                        if (auto Red = analyzeReduction(&P, *N, W))
+                          IsRed |= Red->Update == &I;
+                      }
+                      if (!IsRed) {
+                        Why = "a value other than a reduction is used after the loop";
+                        return false;
+                      }
+                    }
+                return true;
+              });
+  addLoopTest(R, "NoLoopCarriedDependence",
+              "loop: Z3 proves that no iteration writes an element another "
+              "iteration reads or writes through the same base pointer",
+              [](MatchEnv &Env, Loop *L, std::string &Why) {
+                auto N = nestOf(Env, L, Why);
+                if (!N)
+                  return false;
+                SmallVector<AffineAccess, 8> Accs;
+                for (BasicBlock *BB : L->blocks())
+                  for (Instruction &I : *BB)
+                    if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
+                      auto A = analyzeAccess(&I, *N, Env.SE, Why);
+                      if (!A)
+                        return false;
+                      Accs.push_back(*A);
+                    }
+                return proveNoLoopCarriedDependence(Accs, *N, Env.SE,
+                                                    Env.Z3TimeoutMs, Why) ==
+                       Proof::Proven;
+              });
+  addLoopGenerator(R, "HeaderPhis",
+                   "loop, phi: phi is a phi node in the header of loop or of a loop inside it",
+                   [](Loop *L) {
+                     std::vector<Value *> Out;
+                     SmallVector<Loop *, 4> Ls{L};
+                     for (Loop *Sub : L->getLoopsInPreorder())
+                       if (Sub != L)
+                         Ls.push_back(Sub);
+                     for (Loop *X : Ls)
+                       for (PHINode &P : X->getHeader()->phis())
+                         Out.push_back(&P);
+                     return Out;
+                   });
+  addLoopGenerator(R, "LoadsIn", "loop, ld: ld is a load in the loop",
+                   [](Loop *L) {
+                     return instructionsIn(L, [](Instruction &I) { return isa<LoadInst>(I); });
+                   });
+  addLoopGenerator(R, "StoresIn", "loop, st: st is a store in the loop",
+                   [](Loop *L) {
+                     return instructionsIn(L, [](Instruction &I) { return isa<StoreInst>(I); });
+                   });
+  addLoopGenerator(R, "MemoryOpsIn",
+                   "loop, m: m is an instruction of the loop that reads or "
+                   "writes memory (loads, stores, atomics; not calls)",
+                   [](Loop *L) {
+                     return instructionsIn(L, [](Instruction &I) {
+                       return I.mayReadOrWriteMemory() && !isa<CallBase>(I);
+                     });
+                   });
+  addLoopGenerator(R, "CallsIn", "loop, c: c is a call in the loop",
+                   [](Loop *L) {
+                     return instructionsIn(L, [](Instruction &I) { return isa<CallBase>(I); });
+                   });
+  R.add(std::make_unique<FnAtom>(
+      "PureCall", 1, 0,
+      "c: a call of a math intrinsic or library function without side effects",
+      [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
+         std::string &Why) {
+        auto *I = dyn_cast_or_null<Instruction>(asValue(A[0]));
+        if (I && isPureCall(I)) {
+          Y();
+          return;
+        }
+        Why = "call may have side effects";
+      }));
+  R.add(std::make_unique<FnAtom>(
+      "StoredValue", 2, 2, "st, v: v is the value stored by store st",
+      [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
+         std::string &Why) {
+        auto *S = dyn_cast_or_null<StoreInst>(asValue(A[0]));
+        if (!S) {
+          Why = "not a store";
+          return;
+        }
+        if (A[1].isBound()) {
+          if (asValue(A[1]) == S->getValueOperand())
+            Y();
+          else
+            Why = "value is not the stored value";
+          return;
+        }
+        A[1] = Term::value(S->getValueOperand());
+        Y();
+        A[1] = Term();
+      }));
+  addValueLoopTest(R, "AffineAccess",
+                   "m, loop: m is a load or store whose address is affine in "
+                   "the nest's induction variables (SCEV)",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *I = dyn_cast<Instruction>(V);
+                     return N && I && analyzeAccess(I, *N, Env.SE, Why);
+                   });
+  addValueLoopTest(R, "PureValue",
+                   "v, loop: v is computed in the loop only from pure scalar "
+                   "operations, loads, induction variables and loop-invariant values",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     return N && isPureSlice(V, *N, Why);
+                   });
+  addValueLoopTest(R, "InductionPhi",
+                   "phi, loop: phi is the affine induction variable of loop or of its inner loop",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *P = dyn_cast<PHINode>(V);
+                     if (N && P && isNestIV(P, *N))
+                       return true;
+                     if (Why.empty())
+                       Why = "phi is not an induction variable";
+                     return false;
+                   });
+  addValueLoopTest(R, "ReductionPhi",
+                   "phi, loop: phi accumulates op(phi, x...) each iteration, "
+                   "optionally under a condition, with x independent of phi",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *P = dyn_cast<PHINode>(V);
+                     return N && P && analyzeReduction(P, *N, Why);
+                   });
+  addValueLoopTest(R, "AssocComm",
+                   "phi, loop: Z3 proves the reduction operator of phi "
+                   "associative and commutative (bit-vectors; reals for floating point)",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *P = dyn_cast<PHINode>(V);
+                     if (!N || !P)
+                       return false;
+                     auto Red = analyzeReduction(P, *N, Why);
+                     return Red && proveAssocComm(*Red, Env.Z3TimeoutMs, Why) ==
+                                       Proof::Proven;
+                   });
+  addValueLoopTest(R, "HasIdentity",
+                   "phi, loop: Z3 proves the lifter's identity value neutral "
+                   "for the reduction operator of phi",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *P = dyn_cast<PHINode>(V);
+                     if (!N || !P)
+                       return false;
+                     auto Red = analyzeReduction(P, *N, Why);
+                     return Red && proveIdentity(*Red, Env.Z3TimeoutMs, Why) ==
+                                       Proof::Proven;
+                   });
+  R.add(std::make_unique<FnAtom>(
+      "NonEmpty", 1, 0, "xs: the list xs (from collect) has at least one element",
+      [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
+         std::string &Why) {
+        if (A[0].K == Term::Kind::List && !A[0].Items.empty()) {
+          Y();
+          return;
+        }
+        Why = "list is empty";
+      }));
+}
+
+} // namespace idiom::constraints

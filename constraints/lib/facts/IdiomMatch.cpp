@@ -1,0 +1,146 @@
+//===- IdiomMatch.cpp - Build the lifter's view of a detected idiom -------===//
+
+#include "idiom/Constraints/IdiomMatch.h"
+#include "idiom/Constraints/Z3Checks.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace idiom {
+
+/// Records every memory access of the nest; fails on anything that touches
+/// memory in another way or calls an impure function.
+static bool collectAccesses(IdiomMatch &M, ScalarEvolution &SE,
+                            std::string &Why) {
+  for (BasicBlock *BB : M.Nest.Loops.front()->blocks())
+    for (Instruction &I : *BB) {
+      if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
+        auto A = analyzeAccess(&I, M.Nest, SE, Why);
+        if (!A)
+          return false;
+        M.Accesses.push_back(*A);
+      } else if (isa<CallBase>(I)) {
+        if (!isPureCall(&I)) {
+          Why = "loop calls a function that may have side effects";
+          return false;
+        }
+      } else if (I.mayReadOrWriteMemory()) {
+        Why = "loop has a memory operation that is not a simple load or store";
+        return false;
+      }
+    }
+  return true;
+}
+
+static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
+                           std::string &Why) {
+  Loop *L = M.Nest.Loops.front();
+  if (M.Nest.depth() != 1) {
+    Why = "scalar reductions are lifted from single loops only";
+    return false;
+  }
+  for (const AffineAccess &A : M.Accesses)
+    if (A.IsStore) {
+      Why = "loop stores to memory";
+      return false;
+    }
+  for (PHINode &P : L->getHeader()->phis()) {
+    if (isNestIV(&P, M.Nest))
+      continue;
+    auto R = analyzeReduction(&P, M.Nest, Why);
+    if (!R)
+      return false;
+    if (proveAssocComm(*R, Opts.Z3TimeoutMs, Why) != Proof::Proven ||
+        proveIdentity(*R, Opts.Z3TimeoutMs, Why) != Proof::Proven)
+      return false;
+    bool Reassoc = R->Op == ReductionOp::FAdd || R->Op == ReductionOp::FMul;
+    if (Reassoc && !Opts.AllowFPReassoc) {
+      Why = "floating-point reduction needs reassociation "
+            "(disabled by -idiom-fp-reassoc=false)";
+      return false;
+    }
+    M.FPReassociated |= Reassoc;
+    M.Reductions.push_back(*R);
+  }
+  if (M.Reductions.empty()) {
+    Why = "loop has no reduction";
+    return false;
+  }
+  for (PHINode &P : L->getExitBlock()->phis()) {
+    Value *In = P.getIncomingValue(0);
+    bool Known = false;
+    for (const ReductionInfo &R : M.Reductions)
+      Known |= In == R.Update;
+    if (!Known && isa<Instruction>(In) && L->contains(cast<Instruction>(In))) {
+      Why = "a value other than a reduction is used after the loop";
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
+                     const LiftOptions &Opts, std::string &Why) {
+  Loop *Outer = M.Nest.Loops.front();
+  bool AnyStore = false;
+  for (const AffineAccess &A : M.Accesses)
+    if (A.IsStore) {
+      AnyStore = true;
+      auto *SI = cast<StoreInst>(A.Inst);
+      if (!isPureSlice(SI->getValueOperand(), M.Nest, Why))
+        return false;
+    }
+  if (!AnyStore) {
+    Why = "loop stores nothing";
+    return false;
+  }
+  for (Loop *L : M.Nest.Loops)
+    for (PHINode &P : L->getHeader()->phis())
+      if (!isNestIV(&P, M.Nest)) {
+        Why = "loop carries a value from one iteration to the next";
+        return false;
+      }
+  for (BasicBlock *BB : Outer->blocks())
+    for (Instruction &I : *BB)
+      for (User *U : I.users())
+        if (auto *UI = dyn_cast<Instruction>(U))
+          if (!Outer->contains(UI)) {
+            Why = "a value computed in the loop is used after it";
+            return false;
+          }
+  if (proveNoLoopCarriedDependence(M.Accesses, M.Nest, SE, Opts.Z3TimeoutMs,
+                                   Why) != Proof::Proven)
+    return false;
+  return true;
+}
+
+std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
+                                          Loop *L, constraints::MatchEnv &Env,
+                                          const LiftOptions &Opts,
+                                          std::string &Why) {
+  IdiomMatch M;
+  M.SpecName = SpecName.str();
+  auto N = analyzeNest(L, Env.SE, Why);
+  if (!N)
+    return std::nullopt;
+  M.Nest = *N;
+  if (!collectAccesses(M, Env.SE, Why))
+    return std::nullopt;
+  if (Lifts == "reduction") {
+    M.Kind = IdiomKind::ScalarReduction;
+    if (!buildReduction(M, Opts, Why))
+      return std::nullopt;
+  } else if (Lifts == "map") {
+    M.Kind = IdiomKind::Map;
+    if (!buildMap(M, Env.SE, Opts, Why))
+      return std::nullopt;
+  } else {
+    Why = "no lifter for template '" + Lifts.str() + "'";
+    return std::nullopt;
+  }
+  return M;
+}
+
+} // namespace idiom

@@ -1,0 +1,620 @@
+//===- LoopFacts.cpp - Structural facts about loop nests -----------------===//
+
+#include "idiom/Constraints/LoopFacts.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include <set>
+
+using namespace llvm;
+
+namespace idiom {
+
+static std::string valueText(const Value *V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  V->print(OS);
+  std::string Out = OS.str();
+  size_t B = Out.find_first_not_of(' ');
+  return B == std::string::npos ? Out : Out.substr(B);
+}
+
+bool NestInfo::contains(const Instruction *I) const {
+  return !Loops.empty() && Loops.front()->contains(I);
+}
+
+/// Checks the shape every loop of a nest must have and returns its trip count.
+static const SCEV *canonicalTripCount(Loop *L, ScalarEvolution &SE,
+                                      std::string &Why) {
+  if (!L->getLoopPreheader()) {
+    Why = "loop has no preheader";
+    return nullptr;
+  }
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!Latch) {
+    Why = "loop has several latches";
+    return nullptr;
+  }
+  if (L->getExitingBlock() != Latch) {
+    Why = "loop has an early exit";
+    return nullptr;
+  }
+  if (!L->getExitBlock()) {
+    Why = "loop has several exit blocks";
+    return nullptr;
+  }
+  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(BTC)) {
+    Why = "trip count is not computable";
+    return nullptr;
+  }
+  Type *I64 = Type::getInt64Ty(L->getHeader()->getContext());
+  return SE.getTripCountFromExitCount(BTC, I64, L);
+}
+
+/// Follows the blocks of Outer from its header to the inner loop's preheader
+/// and records the loop-invariant branch conditions on the way.
+static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
+                          std::string &Why) {
+  BasicBlock *Cur = Outer->getHeader();
+  BasicBlock *Target = Inner->getLoopPreheader();
+  BasicBlock *Latch = Outer->getLoopLatch();
+  for (unsigned Steps = 0; Cur != Target; ++Steps) {
+    auto *Br = dyn_cast<BranchInst>(Cur->getTerminator());
+    if (!Br || Steps > 4) {
+      Why = "inner loop is not reached by simple branches";
+      return false;
+    }
+    if (Br->isUnconditional()) {
+      Cur = Br->getSuccessor(0);
+      continue;
+    }
+    Value *C = Br->getCondition();
+    if (!Outer->isLoopInvariant(C)) {
+      Why = "inner loop is guarded by a condition that varies in the outer loop";
+      return false;
+    }
+    BasicBlock *T = Br->getSuccessor(0), *F = Br->getSuccessor(1);
+    auto SkipsToLatch = [&](BasicBlock *BB) {
+      for (unsigned I = 0; I < 4 && BB; ++I) {
+        if (BB == Latch)
+          return true;
+        BB = BB->getUniqueSuccessor();
+      }
+      return false;
+    };
+    if (SkipsToLatch(F) && !SkipsToLatch(T)) {
+      N.Guards.push_back({C, true});
+      Cur = T;
+    } else if (SkipsToLatch(T) && !SkipsToLatch(F)) {
+      N.Guards.push_back({C, false});
+      Cur = F;
+    } else {
+      Why = "inner loop guard does not skip to the outer latch";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
+                                    std::string &Why) {
+  NestInfo N;
+  N.Loops.push_back(Outer);
+  if (!Outer->getSubLoops().empty()) {
+    if (Outer->getSubLoops().size() != 1 ||
+        !Outer->getSubLoops()[0]->getSubLoops().empty()) {
+      Why = "loop nest is deeper than two or not perfectly nested";
+      return std::nullopt;
+    }
+    N.Loops.push_back(Outer->getSubLoops()[0]);
+  }
+  for (Loop *L : N.Loops) {
+    const SCEV *TC = canonicalTripCount(L, SE, Why);
+    if (!TC)
+      return std::nullopt;
+    if (!SE.isLoopInvariant(TC, Outer)) {
+      Why = "inner trip count varies with the outer loop (not rectangular)";
+      return std::nullopt;
+    }
+    PHINode *IV = nullptr;
+    for (PHINode &P : L->getHeader()->phis()) {
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
+      if (!P.getType()->isIntegerTy() || !AR || AR->getLoop() != L ||
+          !AR->isAffine() || !isa<SCEVConstant>(AR->getStepRecurrence(SE)))
+        continue;
+      if (!SE.isLoopInvariant(AR->getStart(), Outer))
+        continue;
+      IV = &P;
+      N.IVStarts.push_back(AR->getStart());
+      N.IVSteps.push_back(
+          cast<SCEVConstant>(AR->getStepRecurrence(SE))->getAPInt().getSExtValue());
+      break;
+    }
+    if (!IV) {
+      Why = "loop has no affine induction variable";
+      return std::nullopt;
+    }
+    N.IVs.push_back(IV);
+    N.TripCounts.push_back(TC);
+  }
+  if (N.depth() == 2) {
+    Loop *Inner = N.Loops[1];
+    if (!collectGuards(Outer, Inner, N, Why))
+      return std::nullopt;
+    // Everything in the outer loop outside the inner loop must be free of
+    // memory operations and calls, so the nest is perfectly nested.
+    for (BasicBlock *BB : Outer->blocks()) {
+      if (Inner->contains(BB))
+        continue;
+      for (Instruction &I : *BB) {
+        if (I.mayReadOrWriteMemory() || isa<CallBase>(I)) {
+          Why = "outer loop body has work outside the inner loop: " +
+                valueText(&I);
+          return std::nullopt;
+        }
+      }
+    }
+  }
+  return N;
+}
+
+bool AffineAccess::isInvariant() const {
+  for (const SCEV *S : Strides)
+    if (!S->isZero())
+      return false;
+  return true;
+}
+
+/// Divides \p S by the power of two \p Size when provably exact, keeping the
+/// sign of constant factors; null otherwise.
+static const SCEV *divideExact(const SCEV *S, uint64_t Size,
+                               ScalarEvolution &SE) {
+  if (Size == 1)
+    return S;
+  if (auto *C = dyn_cast<SCEVConstant>(S)) {
+    int64_t V = C->getAPInt().getSExtValue();
+    if (V % (int64_t)Size)
+      return nullptr;
+    return SE.getConstant(S->getType(), V / (int64_t)Size, true);
+  }
+  if (auto *M = dyn_cast<SCEVMulExpr>(S)) {
+    auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
+    if (!C)
+      return nullptr;
+    int64_t V = C->getAPInt().getSExtValue();
+    if (V % (int64_t)Size)
+      return nullptr;
+    SmallVector<const SCEV *, 4> Ops(M->operands().begin(), M->operands().end());
+    Ops[0] = SE.getConstant(S->getType(), V / (int64_t)Size, true);
+    return SE.getMulExpr(Ops);
+  }
+  if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
+    SmallVector<const SCEV *, 4> Ops;
+    for (const SCEV *Op : A->operands()) {
+      const SCEV *D = divideExact(Op, Size, SE);
+      if (!D)
+        return nullptr;
+      Ops.push_back(D);
+    }
+    return SE.getAddExpr(Ops);
+  }
+  return nullptr;
+}
+
+std::optional<AffineAccess> analyzeAccess(Instruction *I, const NestInfo &N,
+                                          ScalarEvolution &SE,
+                                          std::string &Why) {
+  AffineAccess A;
+  A.Inst = I;
+  Value *Ptr = nullptr;
+  if (auto *LI = dyn_cast<LoadInst>(I)) {
+    if (!LI->isSimple()) {
+      Why = "volatile or atomic load";
+      return std::nullopt;
+    }
+    Ptr = LI->getPointerOperand();
+    A.ElemTy = LI->getType();
+  } else if (auto *SI = dyn_cast<StoreInst>(I)) {
+    if (!SI->isSimple()) {
+      Why = "volatile or atomic store";
+      return std::nullopt;
+    }
+    Ptr = SI->getPointerOperand();
+    A.ElemTy = SI->getValueOperand()->getType();
+    A.IsStore = true;
+  } else {
+    Why = "not a load or store";
+    return std::nullopt;
+  }
+  if (!(A.ElemTy->isIntegerTy() || A.ElemTy->isFloatTy() ||
+        A.ElemTy->isDoubleTy())) {
+    Why = "accessed element is not an integer, float or double";
+    return std::nullopt;
+  }
+  Loop *Outer = N.Loops.front();
+  const SCEV *S = SE.getSCEV(Ptr);
+  const SCEV *Base = SE.getPointerBase(S);
+  auto *BaseU = dyn_cast<SCEVUnknown>(Base);
+  if (!BaseU) {
+    Why = "address has no single base pointer";
+    return std::nullopt;
+  }
+  if (auto *BI = dyn_cast<Instruction>(BaseU->getValue()))
+    if (Outer->contains(BI)) {
+      Why = "base pointer is computed inside the loop";
+      return std::nullopt;
+    }
+  A.Base = BaseU->getValue();
+  const SCEV *Off = SE.removePointerBase(S);
+  A.Strides.assign(N.depth(), nullptr);
+  for (int D = N.depth() - 1; D >= 0; --D) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(Off);
+    if (AR && AR->getLoop() == N.Loops[D]) {
+      if (!AR->isAffine()) {
+        Why = "address is not affine in the loop";
+        return std::nullopt;
+      }
+      A.Strides[D] = AR->getStepRecurrence(SE);
+      Off = AR->getStart();
+    } else {
+      A.Strides[D] = SE.getZero(Off->getType());
+    }
+  }
+  for (const SCEV *St : A.Strides)
+    if (!SE.isLoopInvariant(St, Outer)) {
+      Why = "address stride varies in the loop";
+      return std::nullopt;
+    }
+  if (!SE.isLoopInvariant(Off, Outer)) {
+    Why = "address is not affine in the loop's induction variables";
+    return std::nullopt;
+  }
+  const DataLayout &DL = I->getModule()->getDataLayout();
+  uint64_t Size = DL.getTypeAllocSize(A.ElemTy);
+  if (Size == 0 || (Size & (Size - 1))) {
+    Why = "element size is not a power of two";
+    return std::nullopt;
+  }
+  A.Offset = divideExact(Off, Size, SE);
+  for (const SCEV *&St : A.Strides)
+    if (St && !(St = divideExact(St, Size, SE))) {
+      Why = "address stride is not a whole number of elements";
+      return std::nullopt;
+    }
+  if (!A.Offset) {
+    Why = "address offset is not a whole number of elements";
+    return std::nullopt;
+  }
+  return A;
+}
+
+bool isPureCall(const Instruction *I) {
+  auto *CB = dyn_cast<CallInst>(I);
+  if (!CB)
+    return false;
+  if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fmuladd: case Intrinsic::fma: case Intrinsic::sqrt:
+    case Intrinsic::fabs: case Intrinsic::smin: case Intrinsic::smax:
+    case Intrinsic::umin: case Intrinsic::umax: case Intrinsic::minnum:
+    case Intrinsic::maxnum: case Intrinsic::exp: case Intrinsic::log:
+    case Intrinsic::sin: case Intrinsic::cos: case Intrinsic::pow:
+    case Intrinsic::floor: case Intrinsic::ceil: case Intrinsic::abs:
+      return true;
+    default:
+      return false;
+    }
+  }
+  const Function *F = CB->getCalledFunction();
+  if (!F || !CB->doesNotAccessMemory() || !CB->doesNotThrow())
+    return false;
+  static const std::set<std::string> Math = {
+      "sqrt", "sqrtf", "fabs", "fabsf", "exp", "expf", "log", "logf",
+      "sin", "sinf", "cos", "cosf", "pow", "powf", "floor", "floorf",
+      "ceil", "ceilf", "fmin", "fminf", "fmax", "fmaxf"};
+  return Math.count(F->getName().str()) != 0;
+}
+
+bool isPureScalarOp(const Instruction *I) {
+  if (isa<BinaryOperator>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
+      isa<UnaryOperator>(I) || isa<FreezeInst>(I))
+    return !I->getType()->isVectorTy() && !I->getType()->isPointerTy();
+  if (auto *C = dyn_cast<CastInst>(I))
+    return !isa<PtrToIntInst>(C) && !isa<IntToPtrInst>(C) &&
+           !isa<AddrSpaceCastInst>(C) && !C->getType()->isVectorTy() &&
+           !C->getType()->isPointerTy() && !C->getSrcTy()->isPointerTy();
+  return isPureCall(I);
+}
+
+bool isNestIV(const PHINode *Phi, const NestInfo &N) {
+  for (Loop *L : N.Loops)
+    if (Phi->getParent() == L->getHeader())
+      for (const PHINode *IV : N.IVs)
+        if (IV == Phi)
+          return true;
+  return false;
+}
+
+bool isPureSlice(Value *Root, const NestInfo &N, std::string &Why) {
+  SmallVector<Value *, 16> Work{Root};
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !N.contains(I))
+      continue; // constant, argument, or defined before the nest
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      if (!isNestIV(P, N)) {
+        Why = "value depends on a phi that is not the induction variable: " +
+              valueText(P);
+        return false;
+      }
+      continue;
+    }
+    if (isa<LoadInst>(I))
+      continue;
+    if (!isPureScalarOp(I)) {
+      Why = "value computed by an instruction with side effects or "
+            "unsupported operation: " + valueText(I);
+      return false;
+    }
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return true;
+}
+
+const char *reductionOpName(ReductionOp Op) {
+  switch (Op) {
+  case ReductionOp::Add: return "add";
+  case ReductionOp::Mul: return "mul";
+  case ReductionOp::And: return "and";
+  case ReductionOp::Or: return "or";
+  case ReductionOp::Xor: return "xor";
+  case ReductionOp::SMin: return "smin";
+  case ReductionOp::SMax: return "smax";
+  case ReductionOp::UMin: return "umin";
+  case ReductionOp::UMax: return "umax";
+  case ReductionOp::FAdd: return "fadd";
+  case ReductionOp::FMul: return "fmul";
+  case ReductionOp::FMin: return "fmin";
+  case ReductionOp::FMax: return "fmax";
+  }
+  return "?";
+}
+
+Constant *reductionIdentity(ReductionOp Op, Type *Ty) {
+  switch (Op) {
+  case ReductionOp::Add: case ReductionOp::Or: case ReductionOp::Xor:
+  case ReductionOp::UMax:
+    return ConstantInt::get(Ty, 0);
+  case ReductionOp::Mul:
+    return ConstantInt::get(Ty, 1);
+  case ReductionOp::And: case ReductionOp::UMin:
+    return ConstantInt::getAllOnesValue(Ty);
+  case ReductionOp::SMin:
+    return ConstantInt::get(Ty, APInt::getSignedMaxValue(Ty->getIntegerBitWidth()));
+  case ReductionOp::SMax:
+    return ConstantInt::get(Ty, APInt::getSignedMinValue(Ty->getIntegerBitWidth()));
+  case ReductionOp::FAdd:
+    return ConstantFP::getNegativeZero(Ty);
+  case ReductionOp::FMul:
+    return ConstantFP::get(Ty, 1.0);
+  case ReductionOp::FMin:
+    return ConstantFP::getInfinity(Ty, false);
+  case ReductionOp::FMax:
+    return ConstantFP::getInfinity(Ty, true);
+  }
+  return nullptr;
+}
+
+/// True when V (inside the loop) depends on Phi through in-loop operands.
+static bool dependsOn(Value *V, PHINode *Phi, const Loop *L) {
+  SmallVector<Value *, 16> Work{V};
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    Value *X = Work.pop_back_val();
+    if (X == Phi)
+      return true;
+    auto *I = dyn_cast<Instruction>(X);
+    if (!I || !L->contains(I) || isa<PHINode>(I) || !Seen.insert(X).second)
+      continue;
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return false;
+}
+
+/// Operator of a binary instruction or min/max intrinsic usable as a link of
+/// a reduction chain.
+static std::optional<ReductionOp> linkOp(Instruction *I) {
+  switch (I->getOpcode()) {
+  case Instruction::Add: return ReductionOp::Add;
+  case Instruction::Mul: return ReductionOp::Mul;
+  case Instruction::And: return ReductionOp::And;
+  case Instruction::Or: return ReductionOp::Or;
+  case Instruction::Xor: return ReductionOp::Xor;
+  case Instruction::FAdd: return ReductionOp::FAdd;
+  case Instruction::FMul: return ReductionOp::FMul;
+  default: break;
+  }
+  if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::smin: return ReductionOp::SMin;
+    case Intrinsic::smax: return ReductionOp::SMax;
+    case Intrinsic::umin: return ReductionOp::UMin;
+    case Intrinsic::umax: return ReductionOp::UMax;
+    case Intrinsic::minnum: return ReductionOp::FMin;
+    case Intrinsic::maxnum: return ReductionOp::FMax;
+    default: break;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Recognises `select(X pred Phi, X, Phi)` and its mirror images as min/max.
+static std::optional<ReductionOp> selectMinMax(SelectInst *Sel, PHINode *Phi,
+                                               Value *&X) {
+  auto *Cmp = dyn_cast<CmpInst>(Sel->getCondition());
+  if (!Cmp || !Cmp->hasOneUse())
+    return std::nullopt;
+  Value *T = Sel->getTrueValue(), *F = Sel->getFalseValue();
+  if (T != Phi && F != Phi)
+    return std::nullopt;
+  X = T == Phi ? F : T;
+  CmpInst::Predicate P = Cmp->getPredicate();
+  if (Cmp->getOperand(0) == Phi && Cmp->getOperand(1) == X)
+    P = CmpInst::getSwappedPredicate(P);
+  else if (!(Cmp->getOperand(0) == X && Cmp->getOperand(1) == Phi))
+    return std::nullopt;
+  // Now the compare reads `X P Phi`; the select picks X when it holds.
+  bool PicksXWhenTrue = T == X;
+  bool Greater;
+  std::optional<ReductionOp> Signed, Unsigned, Float;
+  switch (P) {
+  case CmpInst::ICMP_SGT: case CmpInst::ICMP_SGE: Greater = true; Signed = ReductionOp::SMax; break;
+  case CmpInst::ICMP_SLT: case CmpInst::ICMP_SLE: Greater = false; Signed = ReductionOp::SMin; break;
+  case CmpInst::ICMP_UGT: case CmpInst::ICMP_UGE: Greater = true; Unsigned = ReductionOp::UMax; break;
+  case CmpInst::ICMP_ULT: case CmpInst::ICMP_ULE: Greater = false; Unsigned = ReductionOp::UMin; break;
+  case CmpInst::FCMP_OGT: case CmpInst::FCMP_OGE: case CmpInst::FCMP_UGT:
+  case CmpInst::FCMP_UGE: Greater = true; Float = ReductionOp::FMax; break;
+  case CmpInst::FCMP_OLT: case CmpInst::FCMP_OLE: case CmpInst::FCMP_ULT:
+  case CmpInst::FCMP_ULE: Greater = false; Float = ReductionOp::FMin; break;
+  default: return std::nullopt;
+  }
+  bool IsMax = Greater == PicksXWhenTrue;
+  if (Signed)
+    return IsMax ? ReductionOp::SMax : ReductionOp::SMin;
+  if (Unsigned)
+    return IsMax ? ReductionOp::UMax : ReductionOp::UMin;
+  return IsMax ? ReductionOp::FMax : ReductionOp::FMin;
+}
+
+std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
+                                              std::string &Why) {
+  Loop *L = N.Loops.back();
+  if (N.depth() != 1 || Phi->getParent() != L->getHeader() ||
+      Phi->getNumIncomingValues() != 2) {
+    Why = "not a header phi of a single loop";
+    return std::nullopt;
+  }
+  Type *Ty = Phi->getType();
+  if (!(Ty->isIntegerTy() && Ty->getIntegerBitWidth() <= 64 &&
+        Ty->getIntegerBitWidth() >= 8) &&
+      !Ty->isFloatTy() && !Ty->isDoubleTy()) {
+    Why = "accumulator type is not an integer, float or double";
+    return std::nullopt;
+  }
+  ReductionInfo R;
+  R.Phi = Phi;
+  R.Init = Phi->getIncomingValueForBlock(L->getLoopPreheader());
+  R.Update = dyn_cast<Instruction>(Phi->getIncomingValueForBlock(L->getLoopLatch()));
+  if (!R.Update || !L->contains(R.Update)) {
+    Why = "accumulator is not updated in the loop";
+    return std::nullopt;
+  }
+  SmallPtrSet<Instruction *, 8> Chain;
+  Instruction *U = R.Update;
+  Instruction *CondSel = nullptr;
+  if (auto *Sel = dyn_cast<SelectInst>(U)) {
+    Value *X = nullptr;
+    if (auto Op = selectMinMax(Sel, Phi, X)) {
+      if (dependsOn(X, Phi, L)) {
+        Why = "min/max operand depends on the accumulator";
+        return std::nullopt;
+      }
+      R.Op = *Op;
+      R.Operands.push_back(X);
+      R.FirstLink = Sel;
+      Chain.insert(Sel);
+      Chain.insert(cast<Instruction>(Sel->getCondition()));
+      U = nullptr;
+    } else if (Sel->getTrueValue() == Phi || Sel->getFalseValue() == Phi) {
+      R.Cond = Sel->getCondition();
+      R.CondNegated = Sel->getTrueValue() == Phi;
+      if (dependsOn(R.Cond, Phi, L)) {
+        Why = "update condition depends on the accumulator";
+        return std::nullopt;
+      }
+      Value *Other = R.CondNegated ? Sel->getFalseValue() : Sel->getTrueValue();
+      CondSel = Sel;
+      Chain.insert(Sel);
+      U = dyn_cast<Instruction>(Other);
+      if (!U || !L->contains(U) || !U->hasOneUse()) {
+        Why = "conditional update is not an operation on the accumulator";
+        return std::nullopt;
+      }
+    }
+  }
+  if (U) {
+    auto Op = linkOp(U);
+    if (!Op) {
+      Why = "update is not a known reduction operator: " + valueText(U);
+      return std::nullopt;
+    }
+    R.Op = *Op;
+    SmallVector<Value *, 4> Rev;
+    Instruction *Cur = U;
+    while (true) {
+      if (!linkOp(Cur) || *linkOp(Cur) != R.Op) {
+        Why = "update chain mixes operators: " + valueText(Cur);
+        return std::nullopt;
+      }
+      Chain.insert(Cur);
+      Value *A = Cur->getOperand(0), *B = Cur->getOperand(1);
+      bool DA = dependsOn(A, Phi, L), DB = dependsOn(B, Phi, L);
+      if (DA == DB) {
+        Why = DA ? "both operands of the update depend on the accumulator"
+                 : "update does not use the accumulator";
+        return std::nullopt;
+      }
+      Value *Next = DA ? A : B;
+      Rev.push_back(DA ? B : A);
+      if (Next == Phi) {
+        R.FirstLink = Cur;
+        break;
+      }
+      auto *NI = dyn_cast<Instruction>(Next);
+      if (!NI || !L->contains(NI) || !NI->hasOneUse()) {
+        Why = "accumulator chain value is used elsewhere in the loop";
+        return std::nullopt;
+      }
+      Cur = NI;
+    }
+    R.Operands.assign(Rev.rbegin(), Rev.rend());
+  }
+  (void)CondSel;
+  // The accumulator may feed only its own chain.
+  for (User *Us : Phi->users()) {
+    auto *UI = dyn_cast<Instruction>(Us);
+    if (!UI || !Chain.count(UI)) {
+      Why = "accumulator is read elsewhere in the loop or after it";
+      return std::nullopt;
+    }
+  }
+  for (User *Us : R.Update->users()) {
+    auto *UI = dyn_cast<Instruction>(Us);
+    if (UI == Phi)
+      continue;
+    if (!UI || L->contains(UI) || !isa<PHINode>(UI)) {
+      Why = "updated accumulator is read elsewhere in the loop";
+      return std::nullopt;
+    }
+  }
+  for (Value *X : R.Operands)
+    if (!isPureSlice(X, N, Why))
+      return std::nullopt;
+  if (R.Cond && !isPureSlice(R.Cond, N, Why))
+    return std::nullopt;
+  return R;
+}
+
+} // namespace idiom

@@ -1,0 +1,381 @@
+//===- Z3Checks.cpp - Semantic atoms decided with Z3 ----------------------===//
+
+#include "idiom/Constraints/Z3Checks.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/ADT/DenseMap.h"
+#include <map>
+#include <z3++.h>
+
+using namespace llvm;
+
+namespace idiom {
+namespace {
+
+/// Translates the scalar operator of a reduction into Z3 terms.
+class OpTranslator {
+public:
+  OpTranslator(z3::context &C, Type *Ty) : C(C), Ty(Ty) {}
+
+  z3::sort sort() const {
+    return Ty->isIntegerTy() ? C.bv_sort(Ty->getIntegerBitWidth())
+                             : C.real_sort();
+  }
+  z3::expr fresh(const char *Name) { return C.constant(Name, sort()); }
+
+  /// f(A, B): \p Link evaluated with \p Acc := A and \p Elem := B.
+  std::optional<z3::expr> apply(Instruction *Link, Value *Acc, Value *Elem,
+                                const z3::expr &A, const z3::expr &B) {
+    Memo.clear();
+    Memo.insert_or_assign(Acc, A);
+    Memo.insert_or_assign(Elem, B);
+    return tr(Link);
+  }
+
+  std::optional<z3::expr> constant(Constant *K) {
+    if (auto *CI = dyn_cast<ConstantInt>(K))
+      return C.bv_val(std::to_string(CI->getValue().getZExtValue()).c_str(),
+                      CI->getBitWidth());
+    if (auto *CF = dyn_cast<ConstantFP>(K)) {
+      if (!CF->getValueAPF().isFinite())
+        return std::nullopt;
+      return C.real_val(std::to_string(CF->getValueAPF().convertToDouble()).c_str());
+    }
+    return std::nullopt;
+  }
+
+private:
+  std::optional<z3::expr> tr(Value *V) {
+    auto It = Memo.find(V);
+    if (It != Memo.end())
+      return It->second;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return std::nullopt;
+    auto Op = [&](unsigned K) { return tr(I->getOperand(K)); };
+    std::optional<z3::expr> R;
+    if (isa<BinaryOperator>(I)) {
+      auto A = Op(0), B = Op(1);
+      if (!A || !B)
+        return std::nullopt;
+      switch (I->getOpcode()) {
+      case Instruction::Add: case Instruction::FAdd: R = *A + *B; break;
+      case Instruction::Sub: case Instruction::FSub: R = *A - *B; break;
+      case Instruction::Mul: case Instruction::FMul: R = *A * *B; break;
+      case Instruction::And: R = *A & *B; break;
+      case Instruction::Or: R = *A | *B; break;
+      case Instruction::Xor: R = *A ^ *B; break;
+      default: return std::nullopt;
+      }
+    } else if (auto *Cmp = dyn_cast<CmpInst>(I)) {
+      auto A = Op(0), B = Op(1);
+      if (!A || !B)
+        return std::nullopt;
+      switch (Cmp->getPredicate()) {
+      case CmpInst::ICMP_EQ: case CmpInst::FCMP_OEQ: case CmpInst::FCMP_UEQ: R = *A == *B; break;
+      case CmpInst::ICMP_NE: case CmpInst::FCMP_ONE: case CmpInst::FCMP_UNE: R = *A != *B; break;
+      case CmpInst::ICMP_SLT: R = z3::slt(*A, *B); break;
+      case CmpInst::ICMP_SLE: R = z3::sle(*A, *B); break;
+      case CmpInst::ICMP_SGT: R = z3::sgt(*A, *B); break;
+      case CmpInst::ICMP_SGE: R = z3::sge(*A, *B); break;
+      case CmpInst::ICMP_ULT: R = z3::ult(*A, *B); break;
+      case CmpInst::ICMP_ULE: R = z3::ule(*A, *B); break;
+      case CmpInst::ICMP_UGT: R = z3::ugt(*A, *B); break;
+      case CmpInst::ICMP_UGE: R = z3::uge(*A, *B); break;
+      case CmpInst::FCMP_OLT: case CmpInst::FCMP_ULT: R = *A < *B; break;
+      case CmpInst::FCMP_OLE: case CmpInst::FCMP_ULE: R = *A <= *B; break;
+      case CmpInst::FCMP_OGT: case CmpInst::FCMP_UGT: R = *A > *B; break;
+      case CmpInst::FCMP_OGE: case CmpInst::FCMP_UGE: R = *A >= *B; break;
+      default: return std::nullopt;
+      }
+    } else if (isa<SelectInst>(I)) {
+      auto Cd = Op(0), T = Op(1), F = Op(2);
+      if (!Cd || !T || !F)
+        return std::nullopt;
+      R = z3::ite(*Cd, *T, *F);
+    } else if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+      auto A = Op(0), B = Op(1);
+      if (!A || !B)
+        return std::nullopt;
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::smin: R = z3::ite(z3::slt(*A, *B), *A, *B); break;
+      case Intrinsic::smax: R = z3::ite(z3::sgt(*A, *B), *A, *B); break;
+      case Intrinsic::umin: R = z3::ite(z3::ult(*A, *B), *A, *B); break;
+      case Intrinsic::umax: R = z3::ite(z3::ugt(*A, *B), *A, *B); break;
+      case Intrinsic::minnum: R = z3::ite(*A < *B, *A, *B); break;
+      case Intrinsic::maxnum: R = z3::ite(*A > *B, *A, *B); break;
+      default: return std::nullopt;
+      }
+    } else {
+      return std::nullopt;
+    }
+    Memo.insert_or_assign(V, *R);
+    return R;
+  }
+
+  z3::context &C;
+  Type *Ty;
+  std::map<Value *, z3::expr> Memo;
+};
+
+/// Runs \p S and maps sat/unsat/unknown of a negated law to a Proof.
+Proof decide(z3::solver &S) {
+  switch (S.check()) {
+  case z3::unsat: return Proof::Proven;
+  case z3::sat: return Proof::Refuted;
+  default: return Proof::Unknown;
+  }
+}
+
+void setTimeout(z3::context &C, z3::solver &S, unsigned Ms) {
+  z3::params P(C);
+  P.set("timeout", Ms);
+  S.set(P);
+}
+
+} // namespace
+
+Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
+                     std::string &Why) {
+  try {
+    z3::context C;
+    OpTranslator T(C, R.Phi->getType());
+    Value *Elem = R.Operands.front();
+    z3::expr A = T.fresh("a"), B = T.fresh("b"), D = T.fresh("c");
+    auto F = [&](const z3::expr &X, const z3::expr &Y) {
+      return T.apply(R.FirstLink, R.Phi, Elem, X, Y);
+    };
+    auto AB = F(A, B), BA = F(B, A);
+    if (!AB || !BA) {
+      Why = "operator cannot be translated for the SMT solver";
+      return Proof::Unknown;
+    }
+    z3::solver S(C);
+    setTimeout(C, S, TimeoutMs);
+    S.add(*AB != *BA);
+    Proof P = decide(S);
+    if (P != Proof::Proven) {
+      Why = P == Proof::Refuted ? "operator is not commutative"
+                                : "commutativity not proven (Z3 unknown)";
+      return P;
+    }
+    auto L = F(*AB, D);
+    auto BD = F(B, D);
+    auto Rr = BD ? F(A, *BD) : std::nullopt;
+    if (!L || !Rr) {
+      Why = "operator cannot be translated for the SMT solver";
+      return Proof::Unknown;
+    }
+    z3::solver S2(C);
+    setTimeout(C, S2, TimeoutMs);
+    S2.add(*L != *Rr);
+    P = decide(S2);
+    if (P != Proof::Proven)
+      Why = P == Proof::Refuted ? "operator is not associative"
+                                : "associativity not proven (Z3 unknown)";
+    return P;
+  } catch (const z3::exception &E) {
+    Why = std::string("Z3 error: ") + E.msg();
+    return Proof::Unknown;
+  }
+}
+
+Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
+                    std::string &Why) {
+  if (R.Op == ReductionOp::FMin || R.Op == ReductionOp::FMax)
+    return Proof::Proven; // +/-inf by definition; not a real number
+  try {
+    z3::context C;
+    Type *Ty = R.Phi->getType();
+    OpTranslator T(C, Ty);
+    Constant *Id = reductionIdentity(R.Op, Ty);
+    std::optional<z3::expr> IdE;
+    if (R.Op == ReductionOp::FAdd)
+      IdE = C.real_val(0);
+    else
+      IdE = T.constant(Id);
+    if (!IdE) {
+      Why = "identity cannot be translated for the SMT solver";
+      return Proof::Unknown;
+    }
+    z3::expr B = T.fresh("b");
+    auto F = T.apply(R.FirstLink, R.Phi, R.Operands.front(), *IdE, B);
+    if (!F) {
+      Why = "operator cannot be translated for the SMT solver";
+      return Proof::Unknown;
+    }
+    z3::solver S(C);
+    setTimeout(C, S, TimeoutMs);
+    S.add(*F != B);
+    Proof P = decide(S);
+    if (P != Proof::Proven)
+      Why = P == Proof::Refuted ? "identity value is not an identity of the operator"
+                                : "identity not proven (Z3 unknown)";
+    return P;
+  } catch (const z3::exception &E) {
+    Why = std::string("Z3 error: ") + E.msg();
+    return Proof::Unknown;
+  }
+}
+
+namespace {
+
+/// Translates loop-invariant SCEVs into Z3 integers. Unknown values become
+/// integer constants bounded by their type's signed range.
+class ScevTranslator {
+public:
+  ScevTranslator(z3::context &C, z3::solver &S) : C(C), S(S) {}
+
+  std::optional<z3::expr> tr(const SCEV *X) {
+    auto It = Memo.find(X);
+    if (It != Memo.end())
+      return It->second;
+    std::optional<z3::expr> R;
+    if (auto *K = dyn_cast<SCEVConstant>(X)) {
+      R = C.int_val(std::to_string(K->getAPInt().getSExtValue()).c_str());
+    } else if (auto *U = dyn_cast<SCEVUnknown>(X)) {
+      std::string Name = "v" + std::to_string(Memo.size());
+      z3::expr V = C.int_const(Name.c_str());
+      unsigned W = U->getType()->isIntegerTy() ? U->getType()->getIntegerBitWidth() : 64;
+      if (W < 64) {
+        S.add(V >= C.int_val(std::to_string(-(int64_t(1) << (W - 1))).c_str()));
+        S.add(V < C.int_val(std::to_string(int64_t(1) << (W - 1)).c_str()));
+      }
+      R = V;
+    } else if (auto *Z = dyn_cast<SCEVZeroExtendExpr>(X)) {
+      auto O = tr(Z->getOperand());
+      if (!O)
+        return std::nullopt;
+      unsigned W = Z->getOperand()->getType()->getIntegerBitWidth();
+      z3::expr Mod = C.int_val(std::to_string(W >= 63 ? 0 : (int64_t(1) << W)).c_str());
+      R = W >= 63 ? *O : z3::ite(*O >= 0, *O, *O + Mod);
+    } else if (auto *Sx = dyn_cast<SCEVSignExtendExpr>(X)) {
+      R = tr(Sx->getOperand());
+    } else if (auto *A = dyn_cast<SCEVAddExpr>(X)) {
+      R = C.int_val(0);
+      for (const SCEV *Op : A->operands()) {
+        auto O = tr(Op);
+        if (!O)
+          return std::nullopt;
+        R = *R + *O;
+      }
+    } else if (auto *M = dyn_cast<SCEVMulExpr>(X)) {
+      R = C.int_val(1);
+      for (const SCEV *Op : M->operands()) {
+        auto O = tr(Op);
+        if (!O)
+          return std::nullopt;
+        R = *R * *O;
+      }
+    } else if (auto *MM = dyn_cast<SCEVMinMaxExpr>(X)) {
+      if (MM->getSCEVType() != scSMaxExpr && MM->getSCEVType() != scSMinExpr)
+        return std::nullopt;
+      bool IsMax = MM->getSCEVType() == scSMaxExpr;
+      for (const SCEV *Op : MM->operands()) {
+        auto O = tr(Op);
+        if (!O)
+          return std::nullopt;
+        R = !R ? *O : z3::ite(IsMax ? *O > *R : *O < *R, *O, *R);
+      }
+    } else {
+      return std::nullopt;
+    }
+    Memo.insert_or_assign(X, *R);
+    return R;
+  }
+
+private:
+  z3::context &C;
+  z3::solver &S;
+  std::map<const SCEV *, z3::expr> Memo;
+};
+
+/// True when \p A may execute after \p B within one iteration.
+bool mayFollow(const Instruction *A, const Instruction *B) {
+  if (A->getParent() == B->getParent())
+    return B->comesBefore(A);
+  return true;
+}
+
+} // namespace
+
+Proof proveNoLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
+                                   const NestInfo &N, ScalarEvolution &SE,
+                                   unsigned TimeoutMs, std::string &Why) {
+  (void)SE;
+  for (const AffineAccess &St : Accesses) {
+    if (!St.IsStore)
+      continue;
+    for (const AffineAccess &Other : Accesses) {
+      if (Other.Base != St.Base)
+        continue;
+      if (Other.ElemTy != St.ElemTy) {
+        Why = "one array is accessed with two element types";
+        return Proof::Unknown;
+      }
+      try {
+        z3::context C;
+        z3::solver S(C);
+        setTimeout(C, S, TimeoutMs);
+        ScevTranslator T(C, S);
+        z3::expr_vector K(C), K2(C);
+        z3::expr Differ = C.bool_val(false);
+        z3::expr AddrS = C.int_val(0), AddrO = C.int_val(0), AddrO1 = C.int_val(0);
+        auto OffS = T.tr(St.Offset), OffO = T.tr(Other.Offset);
+        if (!OffS || !OffO) {
+          Why = "address offset cannot be translated for the SMT solver";
+          return Proof::Unknown;
+        }
+        AddrS = *OffS;
+        AddrO = *OffO;
+        AddrO1 = *OffO;
+        for (unsigned D = 0; D < N.depth(); ++D) {
+          std::string KN = "k" + std::to_string(D), K2N = "kk" + std::to_string(D);
+          z3::expr Kd = C.int_const(KN.c_str()), K2d = C.int_const(K2N.c_str());
+          auto TC = T.tr(N.TripCounts[D]);
+          auto SS = T.tr(St.Strides[D]), SO = T.tr(Other.Strides[D]);
+          if (!TC || !SS || !SO) {
+            Why = "trip count or stride cannot be translated for the SMT solver";
+            return Proof::Unknown;
+          }
+          S.add(Kd >= 0 && Kd < *TC && K2d >= 0 && K2d < *TC);
+          Differ = Differ || Kd != K2d;
+          AddrS = AddrS + *SS * Kd;
+          AddrO = AddrO + *SO * K2d;
+          AddrO1 = AddrO1 + *SO * Kd;
+        }
+        // Across iterations: two different iterations touch one element.
+        S.push();
+        S.add(Differ && AddrS == AddrO);
+        Proof P = decide(S);
+        S.pop();
+        if (P != Proof::Proven) {
+          Why = P == Proof::Refuted
+                    ? "loop-carried dependence between a store and another "
+                      "access of the same array"
+                    : "absence of loop-carried dependence not proven (Z3 unknown)";
+          return P == Proof::Refuted ? Proof::Refuted : Proof::Unknown;
+        }
+        // Within one iteration: a load after the store reads its element.
+        if (!Other.IsStore && mayFollow(Other.Inst, St.Inst)) {
+          S.add(AddrS == AddrO1);
+          P = decide(S);
+          if (P != Proof::Proven) {
+            Why = "a load reads an element stored earlier in the same iteration";
+            return P == Proof::Refuted ? Proof::Refuted : Proof::Unknown;
+          }
+        }
+      } catch (const z3::exception &E) {
+        Why = std::string("Z3 error: ") + E.msg();
+        return Proof::Unknown;
+      }
+    }
+  }
+  return Proof::Proven;
+}
+
+} // namespace idiom

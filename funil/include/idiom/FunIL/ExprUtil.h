@@ -1,0 +1,52 @@
+//===- ExprUtil.h - variables, substitution, beta reduction -----*- C++ -*-===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Utilities on expression trees used by rewrite rules: free variables,
+/// capture-avoiding substitution, beta reduction of a lambda applied to
+/// arguments, and the local simplification (e0, e1, ...).k -> ek that keeps
+/// fused lambdas readable.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_FUNIL_EXPRUTIL_H
+#define IDIOM_FUNIL_EXPRUTIL_H
+
+#include "idiom/FunIL/Expr.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace idiom::funil {
+
+/// Adds the free variables of \p E to \p Out.
+void freeVars(const Expr &E, std::set<std::string> &Out);
+
+/// All names bound or used anywhere in \p E (for fresh-name generation).
+void allNames(const Expr &E, std::set<std::string> &Out);
+
+/// A name starting with \p Base that is not in \p Avoid; adds it to Avoid.
+std::string freshName(const std::string &Base, std::set<std::string> &Avoid);
+
+/// Replaces free occurrences of the variables in \p S, renaming lambda
+/// parameters that would capture a free variable of a replacement.
+ExprPtr substitute(const ExprPtr &E, const std::map<std::string, ExprPtr> &S);
+
+/// Beta reduction: the body of lambda \p Fn with its parameters replaced by
+/// \p Args, then simplified with simplifyProjections.
+ExprPtr betaApply(const ExprPtr &Fn, const std::vector<ExprPtr> &Args);
+
+/// Rewrites every (e0, e1, ...).k into ek, bottom-up.
+ExprPtr simplifyProjections(const ExprPtr &E);
+
+/// Rebuilds \p E with operands \p Args (same kind, name, attributes).
+ExprPtr withArgs(const Expr &E, std::vector<ExprPtr> Args);
+
+} // namespace idiom::funil
+
+#endif // IDIOM_FUNIL_EXPRUTIL_H

@@ -1,0 +1,373 @@
+//===- Interpreter.cpp - FunIL reference semantics ------------------------===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/FunIL/Interpreter.h"
+
+#include "ScalarEval.h"
+#include "idiom/FunIL/Ops.h"
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace idiom::funil {
+
+namespace {
+
+struct EvalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Interp {
+public:
+  Interp(const ValueMap &Globals, const ExecConfig &Cfg)
+      : Globals(Globals), Cfg(Cfg) {}
+
+  Value eval(const ExprPtr &E);
+  Value apply(const ExprPtr &Fn, std::vector<Value> Args);
+  /// Buffer indices addressed by an output view, shaped like its value.
+  Value viewIndices(const Expr &View, std::string &Buf);
+
+private:
+  [[noreturn]] static void fail(const std::string &M) { throw EvalError(M); }
+  const Value &lookup(const std::string &N) const;
+  int64_t evalI64(const ExprPtr &E) { return eval(E).asSigned(); }
+  const Value &array(const Value &V, const char *Who) {
+    if (V.K != Value::Array)
+      fail(std::string("'") + Who + "' expects an array");
+    return V;
+  }
+  Value call(const Expr &E);
+  Value primitive(const Expr &E);
+
+  const ValueMap &Globals;
+  const ExecConfig &Cfg;
+  std::vector<std::pair<std::string, Value>> Locals;
+};
+
+const Value &Interp::lookup(const std::string &N) const {
+  for (auto It = Locals.rbegin(); It != Locals.rend(); ++It)
+    if (It->first == N)
+      return It->second;
+  auto It = Globals.find(N);
+  if (It == Globals.end())
+    fail("unbound variable '" + N + "'");
+  return It->second;
+}
+
+Value Interp::apply(const ExprPtr &Fn, std::vector<Value> Args) {
+  if (Fn->K != Expr::Lambda || Fn->Params.size() != Args.size())
+    fail("bad function application");
+  for (size_t I = 0; I < Args.size(); ++I)
+    Locals.emplace_back(Fn->Params[I].Name, std::move(Args[I]));
+  Value R = eval(Fn->body());
+  Locals.resize(Locals.size() - Args.size());
+  return R;
+}
+
+Value Interp::primitive(const Expr &E) {
+  const std::string &N = E.Name;
+  const auto &A = E.Args;
+  if (N == "view") {
+    Value Buf = eval(A[0]);
+    std::vector<int64_t> Ps;
+    for (size_t I = 1; I < A.size(); ++I)
+      Ps.push_back(evalI64(A[I]));
+    int64_t Size = static_cast<int64_t>(Buf.Elems.size());
+    auto At = [&](int64_t Idx) -> const Value & {
+      if (Idx < 0 || Idx >= Size)
+        fail("view reads element " + std::to_string(Idx) +
+             " of a buffer of " + std::to_string(Size));
+      return Buf.Elems[Idx];
+    };
+    if (Ps[2] < 0 || (Ps.size() == 5 && Ps[4] < 0))
+      fail("view of negative length");
+    std::vector<Value> Rows;
+    for (int64_t I = 0; I < Ps[2]; ++I) {
+      if (Ps.size() == 3) {
+        Rows.push_back(At(Ps[0] + Ps[1] * I));
+        continue;
+      }
+      std::vector<Value> Row;
+      for (int64_t J = 0; J < Ps[4]; ++J)
+        Row.push_back(At(Ps[0] + Ps[1] * I + Ps[3] * J));
+      Rows.push_back(Value::array(std::move(Row)));
+    }
+    return Value::array(std::move(Rows));
+  }
+  if (N == "iota") {
+    int64_t Len = evalI64(A[0]);
+    if (Len < 0)
+      fail("iota of negative length");
+    std::vector<Value> Es;
+    for (int64_t I = 0; I < Len; ++I)
+      Es.push_back(Value::ofInt(ScalarKind::I64, I));
+    return Value::array(std::move(Es));
+  }
+  if (N == "zip") {
+    std::vector<Value> Arrs;
+    for (const ExprPtr &X : A)
+      Arrs.push_back(array(eval(X), "zip"));
+    std::vector<Value> Es;
+    for (size_t I = 0; I < Arrs[0].Elems.size(); ++I) {
+      std::vector<Value> T;
+      for (Value &Arr : Arrs) {
+        if (Arr.Elems.size() != Arrs[0].Elems.size())
+          fail("zip of arrays of different lengths");
+        T.push_back(std::move(Arr.Elems[I]));
+      }
+      Es.push_back(Value::tuple(std::move(T)));
+    }
+    return Value::array(std::move(Es));
+  }
+  if (N == "map" || N == "mapSeq" || N == "mapGlobal" || N == "mapWorkgroup" ||
+      N == "mapLocal") {
+    Value In = array(eval(A[1]), N.c_str());
+    for (Value &X : In.Elems)
+      X = apply(A[0], {std::move(X)});
+    return In;
+  }
+  if (N == "reduce" || N == "reduceSeq") {
+    Value Acc = eval(A[1]);
+    Value In = array(eval(A[2]), N.c_str());
+    for (Value &X : In.Elems)
+      Acc = apply(A[0], {std::move(Acc), std::move(X)});
+    return Acc;
+  }
+  if (N == "split") {
+    int64_t Chunk = evalI64(A[0]);
+    Value In = array(eval(A[1]), "split");
+    int64_t Len = static_cast<int64_t>(In.Elems.size());
+    if (Chunk <= 0 || Len % Chunk)
+      fail("split(" + std::to_string(Chunk) + ") of an array of " +
+           std::to_string(Len));
+    std::vector<Value> Rows;
+    for (int64_t I = 0; I < Len; I += Chunk)
+      Rows.push_back(Value::array(std::vector<Value>(
+          In.Elems.begin() + I, In.Elems.begin() + I + Chunk)));
+    return Value::array(std::move(Rows));
+  }
+  if (N == "join") {
+    Value In = array(eval(A[0]), "join");
+    std::vector<Value> Es;
+    for (Value &Row : In.Elems) {
+      if (Row.K != Value::Array || Row.Elems.size() != In.Elems[0].Elems.size())
+        fail("join of rows of different lengths");
+      for (Value &X : Row.Elems)
+        Es.push_back(std::move(X));
+    }
+    return Value::array(std::move(Es));
+  }
+  if (N == "at") {
+    Value In = array(eval(A[0]), "at");
+    int64_t I = evalI64(A[1]);
+    if (I < 0 || I >= static_cast<int64_t>(In.Elems.size()))
+      fail("at(" + std::to_string(I) + ") of an array of " +
+           std::to_string(In.Elems.size()));
+    return std::move(In.Elems[I]);
+  }
+  if (N == "strided") {
+    int64_t P = evalI64(A[0]);
+    Value In = array(eval(A[1]), "strided");
+    if (P <= 0)
+      fail("strided needs a positive stride");
+    std::vector<Value> Rows(P, Value::array({}));
+    for (size_t I = 0; I < In.Elems.size(); ++I)
+      Rows[I % P].Elems.push_back(std::move(In.Elems[I]));
+    return Value::array(std::move(Rows));
+  }
+  if (N == "halves") {
+    Value In = array(eval(A[0]), "halves");
+    size_t Len = In.Elems.size();
+    if (Len % 2)
+      fail("halves of an array of odd length " + std::to_string(Len));
+    std::vector<Value> Rows;
+    for (size_t I = 0; I < Len / 2; ++I)
+      Rows.push_back(Value::array({In.Elems[I], In.Elems[I + Len / 2]}));
+    return Value::array(std::move(Rows));
+  }
+  if (N == "iterate") {
+    int64_t Count = evalI64(A[0]);
+    Value X = array(eval(A[2]), "iterate");
+    for (int64_t I = 0; I < Count; ++I)
+      X = apply(A[1], {std::move(X)});
+    return X;
+  }
+  if (N == "toGlobal" || N == "toLocal" || N == "toPrivate")
+    return eval(A[0]);
+  fail("cannot evaluate '" + N + "'");
+}
+
+Value Interp::call(const Expr &E) {
+  const OpInfo *Op = lookupOp(E.Name);
+  if (!Op)
+    fail("unknown function '" + E.Name + "'");
+  if (Op->Class == OpClass::Primitive)
+    return primitive(E);
+  if (Op->Class == OpClass::HwQuery) {
+    int64_t V = 1;
+    if (E.Attr == 0) {
+      if (E.Name == "localSize")
+        V = Cfg.LocalSize;
+      else if (E.Name == "numGroups")
+        V = Cfg.NumGroups;
+      else
+        V = Cfg.LocalSize * Cfg.NumGroups;
+    }
+    return Value::ofInt(ScalarKind::I64, V);
+  }
+  std::vector<Value> Args;
+  for (const ExprPtr &X : E.Args)
+    Args.push_back(eval(X));
+  Value R;
+  std::string Err;
+  if (!evalScalarOp(E.Name, Args, R, Err))
+    fail(Err);
+  return R;
+}
+
+Value Interp::eval(const ExprPtr &EP) {
+  const Expr &E = *EP;
+  switch (E.K) {
+  case Expr::Var:
+    return lookup(E.Name);
+  case Expr::Lit:
+    if (isFloat(E.LitKind))
+      return Value::ofFloat(E.LitKind, E.F);
+    return Value::ofInt(E.LitKind, static_cast<int64_t>(E.Bits));
+  case Expr::Call:
+    return call(E);
+  case Expr::Cast: {
+    Value X = eval(E.Args[0]), R;
+    std::string Err;
+    if (!evalCast(E.Name, E.LitKind, X, R, Err))
+      fail(Err);
+    return R;
+  }
+  case Expr::Lambda:
+    fail("a lambda is not a value");
+  case Expr::Tuple: {
+    std::vector<Value> Es;
+    for (const ExprPtr &X : E.Args)
+      Es.push_back(eval(X));
+    return Value::tuple(std::move(Es));
+  }
+  case Expr::Proj: {
+    Value T = eval(E.Args[0]);
+    if (T.K != Value::Tuple || E.Index >= T.Elems.size())
+      fail("bad tuple projection");
+    return std::move(T.Elems[E.Index]);
+  }
+  }
+  fail("unknown expression");
+}
+
+Value Interp::viewIndices(const Expr &View, std::string &Buf) {
+  if (!View.isCall("view") || View.Args[0]->K != Expr::Var)
+    fail("an output must be a view of a buffer parameter");
+  Buf = View.Args[0]->Name;
+  std::vector<int64_t> Ps;
+  for (size_t I = 1; I < View.Args.size(); ++I)
+    Ps.push_back(evalI64(View.Args[I]));
+  std::vector<Value> Rows;
+  for (int64_t I = 0; I < Ps[2]; ++I) {
+    if (Ps.size() == 3) {
+      Rows.push_back(Value::ofInt(ScalarKind::I64, Ps[0] + Ps[1] * I));
+      continue;
+    }
+    std::vector<Value> Row;
+    for (int64_t J = 0; J < Ps[4]; ++J)
+      Row.push_back(Value::ofInt(ScalarKind::I64, Ps[0] + Ps[1] * I + Ps[3] * J));
+    Rows.push_back(Value::array(std::move(Row)));
+  }
+  return Value::array(std::move(Rows));
+}
+
+/// Writes \p V through the index structures \p Idx (one per output).
+void store(const Value &V, const std::vector<const Value *> &Idx,
+           const std::vector<Value *> &Bufs) {
+  if (Idx[0]->K == Value::Array) {
+    if (V.K != Value::Array || V.Elems.size() != Idx[0]->Elems.size())
+      throw EvalError("stored array and output view differ in length");
+    for (size_t I = 0; I < V.Elems.size(); ++I) {
+      std::vector<const Value *> Sub;
+      for (const Value *X : Idx)
+        Sub.push_back(&X->Elems[I]);
+      store(V.Elems[I], Sub, Bufs);
+    }
+    return;
+  }
+  for (size_t K = 0; K < Idx.size(); ++K) {
+    const Value &Elem = Idx.size() == 1 ? V : V.Elems[K];
+    int64_t At = Idx[K]->asSigned();
+    if (At < 0 || At >= static_cast<int64_t>(Bufs[K]->Elems.size()))
+      throw EvalError("store to element " + std::to_string(At) +
+                      " of a buffer of " + std::to_string(Bufs[K]->Elems.size()));
+    Bufs[K]->Elems[At] = Elem;
+  }
+}
+
+} // namespace
+
+bool evalExpr(const ExprPtr &E, const ValueMap &Env, Value &Out,
+              std::string &Err, const ExecConfig &Cfg) {
+  try {
+    Interp I(Env, Cfg);
+    Out = I.eval(E);
+    return true;
+  } catch (const std::exception &X) {
+    Err = X.what();
+  }
+  return false;
+}
+
+bool runProgram(const Program &P, ValueMap &Args, Value &Result,
+                std::string &Err, const ExecConfig &Cfg) {
+  for (const Param &Pa : P.Params) {
+    auto It = Args.find(Pa.Name);
+    if (It == Args.end()) {
+      Err = "no value for parameter '" + Pa.Name + "'";
+      return false;
+    }
+    bool Ok = Pa.Ty->isBuffer() ? It->second.K == Value::Array
+                                : (It->second.K == Value::Scalar &&
+                                   It->second.S == Pa.Ty->S);
+    if (!Ok) {
+      Err = "value of parameter '" + Pa.Name + "' does not have type '" +
+            printType(*Pa.Ty) + "'";
+      return false;
+    }
+  }
+  try {
+    Interp I(Args, Cfg);
+    Value V = I.eval(P.Body);
+    if (P.IsReturn) {
+      Result = std::move(V);
+      return true;
+    }
+    std::vector<Value> Idx;
+    std::vector<std::string> Names;
+    for (const ExprPtr &O : P.Outs) {
+      std::string B;
+      Idx.push_back(I.viewIndices(*O, B));
+      Names.push_back(B);
+    }
+    std::vector<const Value *> IdxPtrs;
+    std::vector<Value *> Bufs;
+    for (size_t K = 0; K < Idx.size(); ++K) {
+      IdxPtrs.push_back(&Idx[K]);
+      Bufs.push_back(&Args[Names[K]]);
+    }
+    store(V, IdxPtrs, Bufs);
+    Result = Value::tuple({});
+    return true;
+  } catch (const std::exception &X) {
+    Err = X.what();
+  }
+  return false;
+}
+
+} // namespace idiom::funil

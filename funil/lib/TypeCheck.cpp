@@ -1,0 +1,422 @@
+//===- TypeCheck.cpp - FunIL type checker ---------------------------------===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/FunIL/TypeCheck.h"
+
+#include "idiom/FunIL/Ops.h"
+
+#include <stdexcept>
+
+namespace idiom::funil {
+
+const Param *TypeEnv::lookup(const std::string &Name) const {
+  for (auto It = Vars.rbegin(); It != Vars.rend(); ++It)
+    if (It->Name == Name)
+      return &*It;
+  return nullptr;
+}
+
+SizePtr sizeOfExpr(const Expr &E) {
+  if (E.K == Expr::Var)
+    return Size::var(E.Name);
+  if (E.K == Expr::Lit && isInteger(E.LitKind))
+    return Size::constant(E.signedValue());
+  return Size::unknown();
+}
+
+namespace {
+
+struct TypeError : std::runtime_error {
+  SourceLoc Loc;
+  TypeError(SourceLoc L, const std::string &M) : std::runtime_error(M), Loc(L) {}
+};
+
+class Checker {
+public:
+  explicit Checker(TypeEnv Env) : Env(std::move(Env)) {}
+  TypePtr infer(const ExprPtr &E);
+  TypePtr apply(const ExprPtr &Fn, const std::vector<TypePtr> &ArgTys,
+                const Expr &Site);
+
+private:
+  [[noreturn]] static void fail(const Expr &E, const std::string &M) {
+    throw TypeError(E.Loc, M);
+  }
+  static std::string str(const TypePtr &T) { return "'" + printType(*T) + "'"; }
+  TypePtr scalarOperand(const Expr &Site, const ExprPtr &A);
+  void expectI64(const Expr &Site, const ExprPtr &A, const char *What);
+  TypePtr arrayOperand(const Expr &Site, const ExprPtr &A);
+  TypePtr callType(const Expr &E);
+  TypePtr scalarOpType(const Expr &E, OpClass C);
+  TypeEnv Env;
+};
+
+TypePtr Checker::scalarOperand(const Expr &Site, const ExprPtr &A) {
+  TypePtr T = infer(A);
+  if (!T->isScalar())
+    fail(*A, "operand of '" + Site.Name + "' must be a scalar, found " + str(T));
+  return T;
+}
+
+void Checker::expectI64(const Expr &Site, const ExprPtr &A, const char *What) {
+  TypePtr T = infer(A);
+  if (!T->isScalar(ScalarKind::I64))
+    fail(*A, std::string(What) + " of '" + Site.Name + "' must be i64, found " +
+                 str(T));
+}
+
+TypePtr Checker::arrayOperand(const Expr &Site, const ExprPtr &A) {
+  TypePtr T = infer(A);
+  if (!T->isArray())
+    fail(*A, "'" + Site.Name + "' expects an array, found " + str(T));
+  return T;
+}
+
+TypePtr Checker::apply(const ExprPtr &Fn, const std::vector<TypePtr> &ArgTys,
+                       const Expr &Site) {
+  if (Fn->K != Expr::Lambda)
+    fail(*Fn, "'" + Site.Name + "' expects a lambda here");
+  if (Fn->Params.size() != ArgTys.size())
+    fail(*Fn, "the lambda given to '" + Site.Name + "' must take " +
+                  std::to_string(ArgTys.size()) + " parameter(s)");
+  for (size_t I = 0; I < ArgTys.size(); ++I)
+    if (!compatibleType(*Fn->Params[I].Ty, *ArgTys[I]))
+      fail(*Fn, "parameter '" + Fn->Params[I].Name + "' has type " +
+                    str(Fn->Params[I].Ty) + " but '" + Site.Name +
+                    "' passes " + str(ArgTys[I]));
+  for (const Param &P : Fn->Params)
+    Env.push(P.Name, P.Ty);
+  TypePtr R = infer(Fn->body());
+  for (size_t I = 0; I < Fn->Params.size(); ++I)
+    Env.pop();
+  return R;
+}
+
+TypePtr Checker::scalarOpType(const Expr &E, OpClass C) {
+  if (C == OpClass::Select) {
+    TypePtr Cond = infer(E.Args[0]);
+    if (!Cond->isScalar(ScalarKind::Bool))
+      fail(*E.Args[0], "condition of 'select' must be bool, found " + str(Cond));
+    TypePtr A = infer(E.Args[1]), B = infer(E.Args[2]);
+    if (!compatibleType(*A, *B))
+      fail(E, "'select' arms differ: " + str(A) + " and " + str(B));
+    return A;
+  }
+  std::vector<TypePtr> Ts;
+  for (const ExprPtr &A : E.Args)
+    Ts.push_back(scalarOperand(E, A));
+  for (const TypePtr &T : Ts)
+    if (T->S != Ts[0]->S)
+      fail(E, "operands of '" + E.Name + "' must have equal types, found " +
+                  str(Ts[0]) + " and " + str(T));
+  ScalarKind K = Ts[0]->S;
+  bool Ok = false;
+  switch (C) {
+  case OpClass::IntBinary:
+  case OpClass::IntUnary:
+    Ok = isInteger(K);
+    break;
+  case OpClass::LogicBinary:
+  case OpClass::IntCompare:
+    Ok = isInteger(K) || K == ScalarKind::Bool;
+    break;
+  case OpClass::FloatBinary:
+  case OpClass::FloatUnary:
+  case OpClass::FloatTernary:
+  case OpClass::FloatCompare:
+    Ok = isFloat(K);
+    break;
+  case OpClass::Not:
+    Ok = K == ScalarKind::Bool;
+    break;
+  default:
+    break;
+  }
+  if (!Ok)
+    fail(E, "'" + E.Name + "' does not apply to " + str(Ts[0]));
+  if (C == OpClass::IntCompare || C == OpClass::FloatCompare)
+    return Type::scalar(ScalarKind::Bool);
+  return Ts[0];
+}
+
+TypePtr Checker::callType(const Expr &E) {
+  const OpInfo *Op = lookupOp(E.Name);
+  if (!Op)
+    fail(E, "unknown function '" + E.Name + "'");
+  if (E.Args.size() < Op->MinArgs || E.Args.size() > Op->MaxArgs)
+    fail(E, "wrong number of arguments to '" + E.Name + "'");
+  if (Op->HasDim && (E.Attr < 0 || E.Attr > 2))
+    fail(E, "'" + E.Name + "' needs a dimension 0..2");
+  if (Op->Class == OpClass::HwQuery)
+    return Type::scalar(ScalarKind::I64);
+  if (Op->Class != OpClass::Primitive)
+    return scalarOpType(E, Op->Class);
+
+  const std::string &N = E.Name;
+  const auto &A = E.Args;
+  if (N == "view") {
+    TypePtr B = infer(A[0]);
+    if (!B->isBuffer())
+      fail(*A[0], "first argument of 'view' must be a buffer, found " + str(B));
+    if (A.size() != 4 && A.size() != 6)
+      fail(E, "'view' takes 4 or 6 arguments");
+    for (size_t I = 1; I < A.size(); ++I)
+      expectI64(E, A[I], (I == 3 || I == 5) ? "length" : "offset/stride");
+    if (A.size() == 4)
+      return Type::array(B->Elem, sizeOfExpr(*A[3]));
+    return Type::array(Type::array(B->Elem, sizeOfExpr(*A[5])),
+                       sizeOfExpr(*A[3]));
+  }
+  if (N == "iota") {
+    expectI64(E, A[0], "length");
+    return Type::array(Type::scalar(ScalarKind::I64), sizeOfExpr(*A[0]));
+  }
+  if (N == "zip") {
+    std::vector<TypePtr> Elems;
+    SizePtr Len;
+    for (const ExprPtr &X : A) {
+      TypePtr T = arrayOperand(E, X);
+      if (Len && !compatibleSize(*Len, *T->Len))
+        fail(*X, "'zip' of arrays of different lengths " + printSize(*Len) +
+                     " and " + printSize(*T->Len));
+      if (!Len)
+        Len = T->Len;
+      Elems.push_back(T->Elem);
+    }
+    return Type::array(Type::tuple(std::move(Elems)), Len);
+  }
+  if (N == "map" || N == "mapSeq" || N == "mapGlobal" || N == "mapWorkgroup" ||
+      N == "mapLocal") {
+    TypePtr In = arrayOperand(E, A[1]);
+    TypePtr Out = apply(A[0], {In->Elem}, E);
+    return Type::array(Out, In->Len);
+  }
+  if (N == "reduce" || N == "reduceSeq") {
+    TypePtr In = arrayOperand(E, A[2]);
+    TypePtr Init = infer(A[1]);
+    if (N == "reduce" && !compatibleType(*Init, *In->Elem))
+      fail(*A[1], "'reduce' initial value has type " + str(Init) +
+                      " but the elements have type " + str(In->Elem));
+    TypePtr R = apply(A[0], {Init, In->Elem}, E);
+    if (!compatibleType(*R, *Init))
+      fail(*A[0], "the operator of '" + N + "' returns " + str(R) +
+                      " but the accumulator has type " + str(Init));
+    return Init;
+  }
+  if (N == "split") {
+    expectI64(E, A[0], "chunk length");
+    TypePtr In = arrayOperand(E, A[1]);
+    SizePtr Chunk = sizeOfExpr(*A[0]);
+    if (Chunk->K == Size::Const && Chunk->Value <= 0)
+      fail(*A[0], "'split' needs a positive chunk length");
+    return Type::array(Type::array(In->Elem, Chunk), Size::div(In->Len, Chunk));
+  }
+  if (N == "join") {
+    TypePtr In = arrayOperand(E, A[0]);
+    if (!In->Elem->isArray())
+      fail(E, "'join' expects an array of arrays, found " + str(In));
+    return Type::array(In->Elem->Elem, Size::mul(In->Len, In->Elem->Len));
+  }
+  if (N == "at") {
+    TypePtr In = arrayOperand(E, A[0]);
+    expectI64(E, A[1], "index");
+    return In->Elem;
+  }
+  if (N == "strided") {
+    expectI64(E, A[0], "stride");
+    TypePtr In = arrayOperand(E, A[1]);
+    return Type::array(Type::array(In->Elem, Size::unknown()), sizeOfExpr(*A[0]));
+  }
+  if (N == "halves") {
+    TypePtr In = arrayOperand(E, A[0]);
+    return Type::array(Type::array(In->Elem, Size::constant(2)),
+                       Size::div(In->Len, Size::constant(2)));
+  }
+  if (N == "iterate") {
+    expectI64(E, A[0], "count");
+    TypePtr In = arrayOperand(E, A[2]);
+    TypePtr Out = apply(A[1], {In}, E);
+    if (!Out->isArray() || !compatibleType(*Out->Elem, *In->Elem))
+      fail(*A[1], "the function of 'iterate' must map " + str(In) +
+                      " to an array of the same elements, found " + str(Out));
+    return Out;
+  }
+  if (N == "toGlobal" || N == "toLocal" || N == "toPrivate")
+    return infer(A[0]);
+  fail(E, "no typing rule for '" + N + "'");
+}
+
+TypePtr Checker::infer(const ExprPtr &EP) {
+  const Expr &E = *EP;
+  switch (E.K) {
+  case Expr::Var: {
+    const Param *P = Env.lookup(E.Name);
+    if (!P)
+      fail(E, "unknown variable '" + E.Name + "'");
+    return P->Ty;
+  }
+  case Expr::Lit:
+    return Type::scalar(E.LitKind);
+  case Expr::Call:
+    return callType(E);
+  case Expr::Cast: {
+    TypePtr From = infer(E.Args[0]);
+    if (!From->isScalar())
+      fail(E, "cannot cast a value of type " + str(From));
+    std::string Why;
+    if (!checkCast(E.Name, From->S, E.LitKind, Why))
+      fail(E, Why);
+    return Type::scalar(E.LitKind);
+  }
+  case Expr::Lambda:
+    fail(E, "a lambda is only allowed as the argument of a primitive");
+  case Expr::Tuple: {
+    std::vector<TypePtr> Ts;
+    for (const ExprPtr &A : E.Args)
+      Ts.push_back(infer(A));
+    return Type::tuple(std::move(Ts));
+  }
+  case Expr::Proj: {
+    TypePtr T = infer(E.Args[0]);
+    if (!T->isTuple())
+      fail(E, "'." + std::to_string(E.Index) + "' applied to non-tuple " + str(T));
+    if (E.Index >= T->Elems.size())
+      fail(E, "tuple index " + std::to_string(E.Index) + " out of range for " +
+                  str(T));
+    return T->Elems[E.Index];
+  }
+  }
+  fail(E, "unknown expression");
+}
+
+std::string formatError(const TypeError &E) {
+  return std::to_string(E.Loc.Line) + ":" + std::to_string(E.Loc.Col) + ": " +
+         E.what();
+}
+
+bool isScalarOrTupleOfScalars(const Type &T) {
+  if (T.isScalar())
+    return true;
+  if (!T.isTuple())
+    return false;
+  for (const TypePtr &E : T.Elems)
+    if (!isScalarOrTupleOfScalars(*E))
+      return false;
+  return true;
+}
+
+/// Checks that body elements of type \p Body can be stored through outputs
+/// \p Outs (all of the same array shape).
+bool storable(const TypePtr &Body, const std::vector<TypePtr> &Outs) {
+  if (Outs.size() == 1 && !Outs[0]->isArray())
+    return compatibleType(*Body, *Outs[0]);
+  bool AllArrays = true;
+  for (const TypePtr &O : Outs)
+    AllArrays = AllArrays && O->isArray();
+  if (AllArrays && Body->isArray()) {
+    std::vector<TypePtr> Elems;
+    for (const TypePtr &O : Outs) {
+      if (!compatibleSize(*O->Len, *Body->Len))
+        return false;
+      Elems.push_back(O->Elem);
+    }
+    return storable(Body->Elem, Elems);
+  }
+  if (Body->isTuple() && Body->Elems.size() == Outs.size()) {
+    for (size_t I = 0; I < Outs.size(); ++I)
+      if (!compatibleType(*Body->Elems[I], *Outs[I]))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool inferType(const ExprPtr &E, const TypeEnv &Env, TypePtr &Out,
+               std::string &Err) {
+  try {
+    Checker C(Env);
+    Out = C.infer(E);
+    return true;
+  } catch (const TypeError &TE) {
+    Err = formatError(TE);
+  }
+  return false;
+}
+
+bool inferApply(const ExprPtr &Fn, const std::vector<TypePtr> &ArgTys,
+                const TypeEnv &Env, TypePtr &Out, std::string &Err) {
+  try {
+    Checker C(Env);
+    Out = C.apply(Fn, ArgTys, *Fn);
+    return true;
+  } catch (const TypeError &TE) {
+    Err = formatError(TE);
+  }
+  return false;
+}
+
+bool typeCheckProgram(const Program &P, std::string &Err, TypePtr *BodyTy) {
+  TypeEnv Env;
+  for (const Param &Pa : P.Params) {
+    if (Env.lookup(Pa.Name)) {
+      Err = "1:1: duplicate parameter '" + Pa.Name + "'";
+      return false;
+    }
+    bool Ok = Pa.Ty->isScalar() ||
+              (Pa.Ty->isBuffer() && Pa.Ty->Elem->isScalar() &&
+               !Pa.Ty->Elem->isScalar(ScalarKind::Bool));
+    if (!Ok) {
+      Err = "1:1: parameter '" + Pa.Name + "' must be a scalar or a buffer of "
+            "non-bool scalars, found '" + printType(*Pa.Ty) + "'";
+      return false;
+    }
+    Env.push(Pa.Name, Pa.Ty);
+  }
+  if (!P.Body) {
+    Err = "1:1: program has no body";
+    return false;
+  }
+  TypePtr T;
+  if (!inferType(P.Body, Env, T, Err))
+    return false;
+  std::string Where = std::to_string(P.StmtLoc.Line) + ":" +
+                      std::to_string(P.StmtLoc.Col) + ": ";
+  if (P.IsReturn) {
+    if (!isScalarOrTupleOfScalars(*T)) {
+      Err = Where + "a reduction must return a scalar or a tuple of scalars, "
+                    "found '" + printType(*T) + "'";
+      return false;
+    }
+  } else {
+    std::vector<TypePtr> Outs;
+    for (const ExprPtr &O : P.Outs) {
+      if (!O->isCall("view")) {
+        Err = std::to_string(O->Loc.Line) + ":" + std::to_string(O->Loc.Col) +
+              ": an output must be a view of a buffer";
+        return false;
+      }
+      TypePtr OT;
+      if (!inferType(O, Env, OT, Err))
+        return false;
+      Outs.push_back(OT);
+    }
+    if (!T->isArray() || !storable(T, Outs)) {
+      std::string OS;
+      for (const TypePtr &O : Outs)
+        OS += (OS.empty() ? "'" : ", '") + printType(*O) + "'";
+      Err = Where + "cannot store a value of type '" + printType(*T) +
+            "' through " + OS;
+      return false;
+    }
+  }
+  if (BodyTy)
+    *BodyTy = T;
+  return true;
+}
+
+} // namespace idiom::funil

@@ -1,0 +1,136 @@
+//===- IdiomDetection.cpp - Run the idiom specs over a function -----------===//
+
+#include "IdiomDetection.h"
+#include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/Solver.h"
+#include "idiom/Constraints/Spec.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <mutex>
+
+using namespace llvm;
+using namespace idiom::constraints;
+
+static cl::list<std::string>
+    SpecFiles("idiom-spec", cl::desc("Load more idiom specs from FILE (repeatable)"),
+              cl::value_desc("FILE"));
+static cl::opt<bool>
+    BuiltinSpecs("idiom-builtin-specs", cl::init(true),
+                 cl::desc("Load the built-in idiom specs (default true)"));
+static cl::opt<bool> FPReassoc(
+    "idiom-fp-reassoc", cl::init(true),
+    cl::desc("Allow floating-point reductions to be reassociated by parallel "
+             "evaluation (default true)"));
+static cl::opt<unsigned>
+    Z3Timeout("idiom-z3-timeout", cl::init(2000),
+              cl::desc("Timeout of one Z3 query in milliseconds; a timeout "
+                       "counts as not proven (default 2000)"));
+
+namespace idiom {
+
+namespace {
+/// The built-in spec texts, generated from constraints/specs/*.idl.
+struct BuiltinSpec {
+  const char *File;
+  const char *Text;
+};
+#include "BuiltinSpecs.inc"
+
+/// Atoms and specs, loaded on first use.
+struct Library {
+  AtomRegistry Atoms;
+  SpecLibrary Specs;
+};
+
+Library &library() {
+  static Library *Lib = [] {
+    auto *L = new Library();
+    registerBuiltinAtoms(L->Atoms);
+    std::vector<Diagnostic> Diags;
+    if (BuiltinSpecs)
+      for (const BuiltinSpec &S : BuiltinSpecTexts)
+        L->Specs.addSpecText(S.File, S.Text, L->Atoms, Diags);
+    for (const std::string &Path : SpecFiles)
+      L->Specs.addSpecFile(Path, L->Atoms, Diags);
+    for (const Diagnostic &D : Diags)
+      errs() << D.str() << "\n";
+    return L;
+  }();
+  return *Lib;
+}
+} // namespace
+
+LiftOptions currentLiftOptions() {
+  LiftOptions O;
+  O.AllowFPReassoc = FPReassoc;
+  O.Z3TimeoutMs = Z3Timeout;
+  return O;
+}
+
+std::string loopLocation(const Loop &L) {
+  const Function &F = *L.getHeader()->getParent();
+  if (DebugLoc DL = L.getStartLoc()) {
+    auto *Scope = cast<DIScope>(DL.getScope());
+    return sys::path::filename(Scope->getFilename()).str() + ":" +
+           std::to_string(DL.getLine());
+  }
+  return sys::path::filename(F.getParent()->getSourceFileName()).str() + ":" +
+         F.getName().str();
+}
+
+Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
+                       DominatorTree &DT) {
+  Library &Lib = library();
+  Detection Det;
+  LiftOptions Opts = currentLiftOptions();
+  MatchEnv Env{F, LI, SE, DT, nullptr, Opts.Z3TimeoutMs};
+  Solver S(Lib.Specs, Lib.Atoms);
+  SmallPtrSet<Loop *, 8> Covered;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    bool Inside = false;
+    for (Loop *P = L->getParentLoop(); P; P = P->getParentLoop())
+      Inside |= Covered.count(P) != 0;
+    if (Inside)
+      continue;
+    MissedLoop Best;
+    unsigned BestProgress = 0;
+    bool Found = false;
+    for (const IdiomDef *Idiom : Lib.Specs.idioms()) {
+      NearMiss Miss;
+      std::optional<Match> M = S.solve(Env, *Idiom, Term::loop(L), &Miss);
+      if (!M) {
+        if (Best.Spec.empty() || Miss.Progress > BestProgress) {
+          BestProgress = Miss.Progress;
+          Best = {L, Idiom->Name, Miss.str()};
+        }
+        continue;
+      }
+      DetectedIdiom D{L, Idiom->Name, Idiom->Lifts, std::nullopt};
+      if (!Idiom->Lifts.empty()) {
+        std::string Why;
+        D.Match = buildIdiomMatch(Idiom->Lifts, Idiom->Name, L, Env, Opts, Why);
+        if (!D.Match) {
+          Best = {L, Idiom->Name, "matched but cannot be lifted with template '" +
+                                      Idiom->Lifts + "': " + Why};
+          BestProgress = ~0u;
+          continue;
+        }
+      }
+      Det.Found.push_back(std::move(D));
+      Covered.insert(L);
+      Found = true;
+      break;
+    }
+    if (!Found && !Best.Spec.empty())
+      Det.Missed.push_back(Best);
+  }
+  return Det;
+}
+
+} // namespace idiom

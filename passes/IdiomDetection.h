@@ -1,0 +1,60 @@
+//===- IdiomDetection.h - Run the idiom specs over a function ---*- C++ -*-===//
+//
+// Loads the idiom specs once per process (built-in specs from
+// constraints/specs/, then every -idiom-spec=FILE), and solves them over the
+// loops of a function, outermost first: a loop inside a matched nest is not
+// tried again. For each loop without a match it keeps the near miss that got
+// furthest, for -Rpass-missed=idiom.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_PASSES_IDIOMDETECTION_H
+#define IDIOM_PASSES_IDIOMDETECTION_H
+
+#include "idiom/Constraints/IdiomMatch.h"
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+class LoopInfo;
+class ScalarEvolution;
+class DominatorTree;
+class Loop;
+} // namespace llvm
+
+namespace idiom {
+
+/// A loop nest matched by an idiom spec.
+struct DetectedIdiom {
+  llvm::Loop *L = nullptr;
+  std::string Spec;  ///< idiom name in the spec
+  std::string Lifts; ///< FunIL template named by the spec ("" = report only)
+  std::optional<IdiomMatch> Match; ///< set when Lifts names a lifter that succeeded
+};
+
+/// A loop that no idiom matched, with the failure that got furthest.
+struct MissedLoop {
+  llvm::Loop *L = nullptr;
+  std::string Spec;   ///< the idiom that got furthest
+  std::string Reason; ///< "FILE:LINE:COL: Atom(args): why"
+};
+
+/// Result of detection over one function.
+struct Detection {
+  std::vector<DetectedIdiom> Found;
+  std::vector<MissedLoop> Missed;
+};
+
+/// Options of the plugin, from cl::opt (see Plugin.cpp).
+LiftOptions currentLiftOptions();
+
+/// Runs every loaded idiom spec over \p F.
+Detection detectIdioms(llvm::Function &F, llvm::LoopInfo &LI,
+                       llvm::ScalarEvolution &SE, llvm::DominatorTree &DT);
+
+/// "file.c:LINE" for a loop with a debug location, else "file.c:function".
+std::string loopLocation(const llvm::Loop &L);
+
+} // namespace idiom
+
+#endif // IDIOM_PASSES_IDIOMDETECTION_H

@@ -1,0 +1,202 @@
+//===- IdiomOffload.cpp - The plugin's passes -----------------------------===//
+
+#include "IdiomOffload.h"
+#include "IdiomDetection.h"
+#include "Lifting.h"
+#include "Stitching.h"
+#include "idiom/FunIL/Parser.h"
+#include "idiom/Rewrite/OpenCLGen.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "idiom"
+
+namespace idiom {
+namespace {
+
+/// One idiom carried from lifting to stitching.
+struct Offload {
+  DetectedIdiom *D;
+  LiftedIdiom Lifted;
+  std::string KernelName;
+  rewrite::GeneratedOpenCL Gen;
+};
+
+/// A kernel name unique in the module: idiom_<function>_<n>.
+std::string kernelName(Function &F, unsigned N) {
+  std::string S = "idiom_";
+  for (char C : F.getName())
+    S += isalnum((unsigned char)C) ? C : '_';
+  return S + "_" + std::to_string(N);
+}
+
+const char *kindName(const IdiomMatch &M) {
+  return M.Kind == IdiomKind::Map ? (M.Nest.depth() == 2 ? "2-D map" : "map")
+                                  : "scalar reduction";
+}
+
+/// Lifts and generates code for \p D. Returns false with \p Why on failure.
+bool liftAndGenerate(Offload &O, ScalarEvolution &SE, std::string &Why) {
+  if (!liftToFunIL(*O.D->Match, O.KernelName, SE, O.Lifted, Why)) {
+    Why = "cannot lift to FunIL: " + Why;
+    return false;
+  }
+  funil::Program P;
+  std::string Err;
+  if (!funil::parseProgram(O.Lifted.FunIL, P, Err)) {
+    Why = "lifted FunIL does not parse (internal error): " + Err;
+    return false;
+  }
+  if (!rewrite::generateOpenCL(P, O.KernelName, O.Gen, Err)) {
+    Why = "no OpenCL for the lifted FunIL: " + Err;
+    return false;
+  }
+  return true;
+}
+
+/// Module-wide counter so kernel names are unique across functions.
+unsigned nextKernelId(Module &M) {
+  unsigned N = 0;
+  for (GlobalVariable &G : M.globals())
+    N += G.getName().ends_with(".desc");
+  return N;
+}
+
+} // namespace
+
+PreservedAnalyses IdiomOffloadPass::run(Function &F,
+                                        FunctionAnalysisManager &FAM) {
+  if (F.isDeclaration())
+    return PreservedAnalyses::all();
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return PreservedAnalyses::all();
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+
+  Detection Det = detectIdioms(F, LI, SE, DT);
+  for (MissedLoop &Miss : Det.Missed)
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NotAnIdiom", Miss.L->getStartLoc(),
+                                      Miss.L->getHeader())
+             << "loop is not an idiom (closest: " << Miss.Spec << "): " << Miss.Reason;
+    });
+
+  std::vector<Offload> Offloads;
+  unsigned Id = nextKernelId(*F.getParent());
+  for (DetectedIdiom &D : Det.Found) {
+    if (!D.Match) {
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "Detected", D.L->getStartLoc(),
+                                          D.L->getHeader())
+               << "detected idiom " << D.Spec << " (its spec names no FunIL template)";
+      });
+      continue;
+    }
+    Offload O{&D, {}, kernelName(F, Id++), {}};
+    std::string Why;
+    if (!liftAndGenerate(O, SE, Why)) {
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", D.L->getStartLoc(),
+                                        D.L->getHeader())
+               << "idiom " << D.Spec << " not offloaded: " << Why;
+      });
+      continue;
+    }
+    Offloads.push_back(std::move(O));
+  }
+  if (Offloads.empty())
+    return PreservedAnalyses::all();
+
+  // Phase 1 for all idioms, while SCEV still describes the CFG; then phase 2.
+  std::vector<StitchInput> Inputs;
+  std::vector<ExpandedArgs> Expanded;
+  for (Offload &O : Offloads) {
+    StitchInput In;
+    In.M = &*O.D->Match;
+    In.Lifted = &O.Lifted;
+    In.OpenCL = O.Gen.Source;
+    In.KernelName = O.KernelName;
+    In.Loc = loopLocation(*O.D->L);
+    Expanded.push_back(expandAtPreheader(In, SE));
+    Inputs.push_back(std::move(In));
+  }
+  bool Changed = false;
+  for (size_t I = 0; I < Offloads.size(); ++I) {
+    Offload &O = Offloads[I];
+    const IdiomMatch &M = *O.D->Match;
+    DebugLoc Loc = O.D->L->getStartLoc();
+    BasicBlock *Header = O.D->L->getHeader();
+    std::string Why;
+    if (!stitch(Inputs[I], Expanded[I], LI, Why)) {
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", Loc, Header)
+               << "idiom " << O.D->Spec << " not offloaded: " << Why;
+      });
+      continue;
+    }
+    Changed = true;
+    ORE.emit([&] {
+      OptimizationRemark R(DEBUG_TYPE, "Offloaded", Loc, Header);
+      R << "offloaded " << kindName(M) << " (" << O.D->Spec << ") to OpenCL as "
+        << O.KernelName;
+      if (M.Kind == IdiomKind::ScalarReduction) {
+        R << " with " << std::to_string(M.Reductions.size()) << " accumulator(s):";
+        for (const ReductionInfo &Red : M.Reductions)
+          R << " " << reductionOpName(Red.Op);
+      }
+      return R;
+    });
+    if (M.FPReassociated)
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FPReassociation", Loc, Header)
+               << "floating-point reduction is reassociated by parallel evaluation "
+                  "(disable with -mllvm -idiom-fp-reassoc=false)";
+      });
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+PreservedAnalyses IdiomPrinterPass::run(Function &F,
+                                        FunctionAnalysisManager &FAM) {
+  if (F.isDeclaration())
+    return PreservedAnalyses::all();
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  Detection Det = detectIdioms(F, LI, SE, DT);
+  OS << "Idioms in function '" << F.getName() << "':\n";
+  unsigned Id = 0;
+  for (DetectedIdiom &D : Det.Found) {
+    OS << "loop " << D.L->getHeader()->getName() << " at " << loopLocation(*D.L)
+       << ": idiom " << D.Spec;
+    if (!D.Match) {
+      OS << " (detected only)\n";
+      continue;
+    }
+    OS << " (" << kindName(*D.Match) << ")\n";
+    Offload O{&D, {}, kernelName(F, Id++), {}};
+    std::string Why;
+    bool Ok = liftAndGenerate(O, SE, Why);
+    if (!O.Lifted.FunIL.empty())
+      OS << "FunIL:\n" << O.Lifted.FunIL;
+    if (!Ok) {
+      OS << "not offloaded: " << Why << "\n";
+      continue;
+    }
+    OS << "Lowered FunIL:\n" << O.Gen.LoweredFunIL << "\nOpenCL:\n" << O.Gen.Source << "\n";
+  }
+  for (MissedLoop &M : Det.Missed)
+    OS << "loop " << M.L->getHeader()->getName() << " at " << loopLocation(*M.L)
+       << ": no idiom (closest: " << M.Spec << "): " << M.Reason << "\n";
+  return PreservedAnalyses::all();
+}
+
+} // namespace idiom

@@ -1,0 +1,546 @@
+//===- Lifting.cpp - Lift a detected idiom into FunIL text ----------------===//
+
+#include "Lifting.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+using namespace llvm;
+
+namespace idiom {
+namespace {
+
+constexpr size_t MaxText = 64 * 1024;
+
+/// FunIL spelling of an LLVM scalar type, or empty.
+std::string typeText(Type *T) {
+  if (T->isIntegerTy(1))
+    return "bool";
+  if (T->isIntegerTy(8) || T->isIntegerTy(16) || T->isIntegerTy(32) ||
+      T->isIntegerTy(64))
+    return "i" + std::to_string(T->getIntegerBitWidth());
+  if (T->isFloatTy())
+    return "f32";
+  if (T->isDoubleTy())
+    return "f64";
+  return "";
+}
+
+/// FunIL literal for a constant, or empty when it has no literal form.
+std::string literalText(Constant *C) {
+  if (auto *CI = dyn_cast<ConstantInt>(C)) {
+    if (CI->getBitWidth() == 1)
+      return CI->isOne() ? "true" : "false";
+    std::string T = typeText(CI->getType());
+    return T.empty() ? "" : std::to_string(CI->getSExtValue()) + ":" + T;
+  }
+  if (auto *CF = dyn_cast<ConstantFP>(C)) {
+    std::string T = typeText(CF->getType());
+    if (T.empty())
+      return "";
+    double D = CF->getType()->isFloatTy()
+                   ? (double)CF->getValueAPF().convertToFloat()
+                   : CF->getValueAPF().convertToDouble();
+    if (std::isnan(D))
+      return "nan:" + T;
+    if (std::isinf(D))
+      return std::string(D < 0 ? "-inf:" : "inf:") + T;
+    char Buf[64];
+    std::snprintf(Buf, sizeof(Buf), "%a", D);
+    return std::string(Buf) + ":" + T;
+  }
+  return "";
+}
+
+/// FunIL name of a pure intrinsic or library call, or empty.
+std::string callName(const CallInst *CI) {
+  if (auto *II = dyn_cast<IntrinsicInst>(CI)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fmuladd: return "fmuladd";
+    case Intrinsic::fma: return "fma";
+    case Intrinsic::sqrt: return "sqrt";
+    case Intrinsic::fabs: return "fabs";
+    case Intrinsic::exp: return "exp";
+    case Intrinsic::log: return "log";
+    case Intrinsic::sin: return "sin";
+    case Intrinsic::cos: return "cos";
+    case Intrinsic::pow: return "pow";
+    case Intrinsic::floor: return "floor";
+    case Intrinsic::ceil: return "ceil";
+    case Intrinsic::smin: return "smin";
+    case Intrinsic::smax: return "smax";
+    case Intrinsic::umin: return "umin";
+    case Intrinsic::umax: return "umax";
+    case Intrinsic::minnum: return "fmin";
+    case Intrinsic::maxnum: return "fmax";
+    case Intrinsic::abs: return "abs";
+    default: return "";
+    }
+  }
+  const Function *F = CI->getCalledFunction();
+  if (!F)
+    return "";
+  std::string N = F->getName().str();
+  if (N.size() > 1 && N.back() == 'f' && N != "fabsf" + std::string())
+    N.pop_back();
+  else if (N == "fabsf")
+    N = "fabs";
+  static const char *Known[] = {"sqrt", "fabs", "exp", "log", "sin", "cos",
+                                "pow", "floor", "ceil", "fmin", "fmax"};
+  for (const char *K : Known)
+    if (N == K)
+      return N;
+  return "";
+}
+
+class Lifter {
+public:
+  Lifter(const IdiomMatch &M, ScalarEvolution &SE, LiftedIdiom &Out,
+         std::string &Why)
+      : M(M), SE(SE), Out(Out), Why(Why),
+        I64(Type::getInt64Ty(M.Nest.Loops.front()->getHeader()->getContext())) {}
+
+  bool run(const std::string &Name);
+
+private:
+  // Parameters.
+  std::string indexText(const SCEV *S);
+  std::string scalarParam(Value *V);
+  unsigned bufferParam(const AffineAccess &A);
+  std::string viewText(const AffineAccess &A);
+  std::string sizeText(unsigned D) { return SizeNames[D]; }
+
+  // Slices.
+  void scan(Value *Root);
+  std::string expr(Value *V);
+  std::string ivExpr(unsigned D);
+  bool failed() const { return !Why.empty(); }
+  bool fail(const std::string &W) {
+    if (Why.empty())
+      Why = W;
+    return false;
+  }
+
+  const IdiomMatch &M;
+  ScalarEvolution &SE;
+  LiftedIdiom &Out;
+  std::string &Why;
+  Type *I64;
+
+  std::vector<std::string> SizeNames;
+  std::map<const SCEV *, std::string> IndexNames;
+  DenseMap<Value *, std::string> ScalarUse;
+  DenseMap<Value *, unsigned> BufferOf;
+  std::vector<const AffineAccess *> Inputs; ///< loads feeding the slices
+  DenseMap<const Instruction *, std::string> InputAccessor;
+  bool UsesIV[2] = {false, false};
+  std::string IVAccessor[2];
+  DenseMap<Value *, std::string> Memo;
+  size_t TextSize = 0;
+};
+
+std::string Lifter::indexText(const SCEV *S) {
+  S = SE.getTruncateOrSignExtend(S, I64);
+  if (auto *C = dyn_cast<SCEVConstant>(S))
+    return std::to_string(C->getAPInt().getSExtValue()) + ":i64";
+  auto It = IndexNames.find(S);
+  if (It != IndexNames.end())
+    return It->second;
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Index;
+  P.Name = "x" + std::to_string(IndexNames.size());
+  P.S = S;
+  IndexNames[S] = P.Name;
+  Out.Params.push_back(P);
+  return P.Name;
+}
+
+std::string Lifter::scalarParam(Value *V) {
+  auto It = ScalarUse.find(V);
+  if (It != ScalarUse.end())
+    return It->second;
+  Type *T = V->getType();
+  std::string PT = typeText(T);
+  if (PT.empty()) {
+    fail("loop-invariant value of unsupported type");
+    return "";
+  }
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Scalar;
+  P.V = V;
+  unsigned Idx = 0;
+  for (const LiftedParam &Q : Out.Params)
+    Idx += Q.K == LiftedParam::Kind::Scalar;
+  P.Name = "s" + std::to_string(Idx);
+  Out.Params.push_back(P);
+  // Narrow integers travel as i32 (the runtime passes int or long).
+  std::string Use = P.Name;
+  if (T->isIntegerTy(1))
+    Use = "icmp_ne(" + P.Name + ", 0:i32)";
+  else if (T->isIntegerTy(8) || T->isIntegerTy(16))
+    Use = "trunc." + PT + "(" + P.Name + ")";
+  ScalarUse[V] = Use;
+  return Use;
+}
+
+unsigned Lifter::bufferParam(const AffineAccess &A) {
+  auto It = BufferOf.find(A.Base);
+  const SCEV *Lo = A.Offset, *Hi = A.Offset;
+  for (unsigned D = 0; D < M.Nest.depth(); ++D) {
+    const SCEV *Span = SE.getMulExpr(
+        SE.getTruncateOrSignExtend(A.Strides[D], I64),
+        SE.getMinusSCEV(M.Nest.TripCounts[D], SE.getOne(I64)));
+    Lo = SE.getAddExpr(SE.getTruncateOrSignExtend(Lo, I64),
+                       SE.getSMinExpr(Span, SE.getZero(I64)));
+    Hi = SE.getAddExpr(SE.getTruncateOrSignExtend(Hi, I64),
+                       SE.getSMaxExpr(Span, SE.getZero(I64)));
+  }
+  Lo = SE.getTruncateOrSignExtend(Lo, I64);
+  Hi = SE.getAddExpr(SE.getTruncateOrSignExtend(Hi, I64), SE.getOne(I64));
+  if (It != BufferOf.end()) {
+    LiftedParam &P = Out.Params[It->second];
+    if (P.ElemTy != A.ElemTy)
+      fail("one array is accessed with two element types");
+    P.Lo = SE.getSMinExpr(P.Lo, Lo);
+    P.Hi = SE.getSMaxExpr(P.Hi, Hi);
+    P.Read |= !A.IsStore;
+    P.Written |= A.IsStore;
+    return It->second;
+  }
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Buffer;
+  unsigned Idx = 0;
+  for (const LiftedParam &Q : Out.Params)
+    Idx += Q.K == LiftedParam::Kind::Buffer;
+  P.Name = "b" + std::to_string(Idx);
+  P.Base = A.Base;
+  P.ElemTy = A.ElemTy;
+  P.Lo = Lo;
+  P.Hi = Hi;
+  P.Read = !A.IsStore;
+  P.Written = A.IsStore;
+  BufferOf[A.Base] = Out.Params.size();
+  Out.Params.push_back(P);
+  return BufferOf[A.Base];
+}
+
+std::string Lifter::viewText(const AffineAccess &A) {
+  const LiftedParam &B = Out.Params[BufferOf[A.Base]];
+  std::string S = "view(" + B.Name + ", " +
+                  indexText(SE.getMinusSCEV(
+                      SE.getTruncateOrSignExtend(A.Offset, I64), B.Lo));
+  for (unsigned D = 0; D < M.Nest.depth(); ++D)
+    S += ", " + indexText(A.Strides[D]) + ", " + indexText(M.Nest.TripCounts[D]);
+  return S + ")";
+}
+
+/// Finds the loads and induction variables a slice reads.
+void Lifter::scan(Value *Root) {
+  SmallVector<Value *, 16> Work{Root};
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !M.Nest.contains(I) || !Seen.insert(V).second)
+      continue;
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      for (const AffineAccess &A : M.Accesses)
+        if (A.Inst == L && !InputAccessor.count(L)) {
+          Inputs.push_back(&A);
+          InputAccessor[L] = "";
+        }
+      continue;
+    }
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      for (unsigned D = 0; D < M.Nest.depth(); ++D)
+        if (M.Nest.IVs[D] == P)
+          UsesIV[D] = true;
+      continue;
+    }
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+}
+
+std::string Lifter::ivExpr(unsigned D) {
+  PHINode *P = M.Nest.IVs[D];
+  const SCEV *Start = M.Nest.IVStarts[D];
+  int64_t Step = M.Nest.IVSteps[D];
+  std::string K = IVAccessor[D];
+  std::string E = Step == 1 ? K : "mul(" + K + ", " + std::to_string(Step) + ":i64)";
+  if (!Start->isZero())
+    E = "add(" + indexText(SE.getTruncateOrSignExtend(Start, I64)) + ", " + E + ")";
+  if (!P->getType()->isIntegerTy(64))
+    E = "trunc." + typeText(P->getType()) + "(" + E + ")";
+  return E;
+}
+
+std::string Lifter::expr(Value *V) {
+  if (failed())
+    return "";
+  auto It = Memo.find(V);
+  if (It != Memo.end())
+    return It->second;
+  std::string R;
+  auto *I = dyn_cast<Instruction>(V);
+  if (auto *C = dyn_cast<Constant>(V)) {
+    R = literalText(C);
+    if (R.empty())
+      fail("constant without a FunIL literal");
+  } else if (!I || !M.Nest.contains(I)) {
+    R = scalarParam(V);
+  } else if (auto *L = dyn_cast<LoadInst>(I)) {
+    R = InputAccessor.lookup(L);
+  } else if (auto *P = dyn_cast<PHINode>(I)) {
+    unsigned D = 0;
+    while (D < M.Nest.depth() && M.Nest.IVs[D] != P)
+      ++D;
+    if (D == M.Nest.depth())
+      fail("slice reads a phi that is not an induction variable");
+    else
+      R = ivExpr(D);
+  } else if (isa<FreezeInst>(I)) {
+    R = expr(I->getOperand(0));
+  } else if (typeText(I->getType()).empty()) {
+    fail("slice computes a value of unsupported type");
+  } else if (auto *BO = dyn_cast<BinaryOperator>(I)) {
+    R = std::string(BO->getOpcodeName()) + "(" + expr(BO->getOperand(0)) +
+        ", " + expr(BO->getOperand(1)) + ")";
+  } else if (auto *UO = dyn_cast<UnaryOperator>(I)) {
+    R = "fneg(" + expr(UO->getOperand(0)) + ")";
+  } else if (auto *Cmp = dyn_cast<CmpInst>(I)) {
+    if (Cmp->getPredicate() == CmpInst::FCMP_FALSE)
+      R = "false";
+    else if (Cmp->getPredicate() == CmpInst::FCMP_TRUE)
+      R = "true";
+    else
+      R = std::string(isa<ICmpInst>(Cmp) ? "icmp_" : "fcmp_") +
+          CmpInst::getPredicateName(Cmp->getPredicate()).str() + "(" +
+          expr(Cmp->getOperand(0)) + ", " + expr(Cmp->getOperand(1)) + ")";
+  } else if (auto *Sel = dyn_cast<SelectInst>(I)) {
+    R = "select(" + expr(Sel->getCondition()) + ", " +
+        expr(Sel->getTrueValue()) + ", " + expr(Sel->getFalseValue()) + ")";
+  } else if (auto *Cast = dyn_cast<CastInst>(I)) {
+    R = std::string(Cast->getOpcodeName()) + "." + typeText(Cast->getType()) +
+        "(" + expr(Cast->getOperand(0)) + ")";
+  } else if (auto *CI = dyn_cast<CallInst>(I)) {
+    std::string N = callName(CI);
+    if (N.empty()) {
+      fail("call the lifter cannot express");
+    } else {
+      R = N + "(";
+      unsigned NArgs = N == "abs" ? 1 : CI->arg_size();
+      for (unsigned A = 0; A < NArgs; ++A)
+        R += (A ? ", " : "") + expr(CI->getArgOperand(A));
+      R += ")";
+    }
+  } else {
+    fail("instruction the lifter cannot express");
+  }
+  TextSize += R.size();
+  if (TextSize > MaxText)
+    fail("lifted expression is too large");
+  Memo[V] = R;
+  return R;
+}
+
+/// Joins texts with ", ", parenthesised when there are several.
+std::string tupleOf(const std::vector<std::string> &Xs) {
+  if (Xs.size() == 1)
+    return Xs[0];
+  std::string S = "(";
+  for (size_t I = 0; I < Xs.size(); ++I)
+    S += (I ? ", " : "") + Xs[I];
+  return S + ")";
+}
+
+/// `zip(a, b)` or just `a` for one component.
+std::string zipOf(const std::vector<std::string> &Xs) {
+  if (Xs.size() == 1)
+    return Xs[0];
+  std::string S = "zip(";
+  for (size_t I = 0; I < Xs.size(); ++I)
+    S += (I ? ", " : "") + Xs[I];
+  return S + ")";
+}
+
+/// Accessor of component \p I of lambda parameter \p P with \p N components.
+std::string component(const std::string &P, size_t I, size_t N) {
+  return N == 1 ? P : P + "." + std::to_string(I);
+}
+
+bool Lifter::run(const std::string &Name) {
+  const NestInfo &N = M.Nest;
+  for (unsigned D = 0; D < N.depth(); ++D) {
+    Out.Sizes.push_back(N.TripCounts[D]);
+    const SCEV *TC = SE.getTruncateOrSignExtend(N.TripCounts[D], I64);
+    if (auto *C = dyn_cast<SCEVConstant>(TC)) {
+      SizeNames.push_back(std::to_string(C->getAPInt().getSExtValue()));
+    } else {
+      LiftedParam P;
+      P.K = LiftedParam::Kind::Index;
+      P.Name = "n" + std::to_string(D);
+      P.S = TC;
+      IndexNames[TC] = P.Name;
+      Out.Params.push_back(P);
+      SizeNames.push_back(P.Name);
+    }
+  }
+
+  // Roots of the slices, and the views they are written through.
+  std::vector<Value *> Roots;
+  std::vector<const AffineAccess *> Stores;
+  if (M.Kind == IdiomKind::Map) {
+    for (const AffineAccess &A : M.Accesses)
+      if (A.IsStore) {
+        Stores.push_back(&A);
+        Roots.push_back(cast<StoreInst>(A.Inst)->getValueOperand());
+      }
+  } else {
+    for (const ReductionInfo &R : M.Reductions) {
+      for (Value *X : R.Operands)
+        Roots.push_back(X);
+      if (R.Cond)
+        Roots.push_back(R.Cond);
+    }
+  }
+  for (Value *R : Roots)
+    scan(R);
+  for (const AffineAccess *A : Inputs)
+    bufferParam(*A);
+  for (const AffineAccess *A : Stores)
+    bufferParam(*A);
+  if (failed())
+    return false;
+
+  // Zip layout: inputs first, then the iteration index where it is read.
+  bool TwoD = N.depth() == 2;
+  std::vector<std::string> OuterComps, OuterTypes;
+  for (const AffineAccess *A : Inputs) {
+    OuterComps.push_back(viewText(*A));
+    std::string T = typeText(A->ElemTy);
+    OuterTypes.push_back(TwoD ? "[" + T + "]_" + sizeText(1) : T);
+  }
+  int OuterIota = -1;
+  if (UsesIV[0] || OuterComps.empty()) {
+    OuterIota = OuterComps.size();
+    OuterComps.push_back("iota(" + indexText(N.TripCounts[0]) + ")");
+    OuterTypes.push_back("i64");
+  }
+  std::string Body;
+  if (!TwoD) {
+    for (size_t I = 0; I < Inputs.size(); ++I)
+      InputAccessor[Inputs[I]->Inst] = component("t", I, OuterComps.size());
+    if (OuterIota >= 0)
+      IVAccessor[0] = component("t", OuterIota, OuterComps.size());
+  } else {
+    std::vector<std::string> InnerComps, InnerTypes;
+    for (size_t I = 0; I < Inputs.size(); ++I) {
+      InnerComps.push_back(component("r", I, OuterComps.size()));
+      InnerTypes.push_back(typeText(Inputs[I]->ElemTy));
+    }
+    if (OuterIota >= 0)
+      IVAccessor[0] = component("r", OuterIota, OuterComps.size());
+    int InnerIota = -1;
+    if (UsesIV[1] || InnerComps.empty()) {
+      InnerIota = InnerComps.size();
+      InnerComps.push_back("iota(" + indexText(N.TripCounts[1]) + ")");
+      InnerTypes.push_back("i64");
+    }
+    for (size_t I = 0; I < Inputs.size(); ++I)
+      InputAccessor[Inputs[I]->Inst] = component("t", I, InnerComps.size());
+    if (InnerIota >= 0)
+      IVAccessor[1] = component("t", InnerIota, InnerComps.size());
+    Body = zipOf(InnerComps) + "|" + tupleOf(InnerTypes);
+  }
+
+  std::string Stmt;
+  if (M.Kind == IdiomKind::Map) {
+    std::vector<std::string> Vals, Views;
+    for (size_t I = 0; I < Stores.size(); ++I) {
+      Vals.push_back(expr(Roots[I]));
+      Views.push_back(viewText(*Stores[I]));
+    }
+    if (failed())
+      return false;
+    std::string F = tupleOf(Vals);
+    std::string Map;
+    if (!TwoD) {
+      Map = "map(\\(t: " + tupleOf(OuterTypes) + ") => " + F + ", " +
+            zipOf(OuterComps) + ")";
+    } else {
+      size_t Bar = Body.find('|');
+      std::string InnerZip = Body.substr(0, Bar), InnerTy = Body.substr(Bar + 1);
+      Map = "map(\\(r: " + tupleOf(OuterTypes) + ") => map(\\(t: " + InnerTy +
+            ") => " + F + ", " + InnerZip + "), " + zipOf(OuterComps) + ")";
+    }
+    Stmt = "store " + tupleOf(Views) + " = " + Map + ";";
+  } else {
+    std::vector<std::string> Elems, Ids, Tys, Combine;
+    size_t K = M.Reductions.size();
+    for (size_t I = 0; I < K; ++I) {
+      const ReductionInfo &R = M.Reductions[I];
+      std::string Op = reductionOpName(R.Op);
+      std::string Ty = typeText(R.Phi->getType());
+      std::string Id = literalText(reductionIdentity(R.Op, R.Phi->getType()));
+      std::string E;
+      for (Value *X : R.Operands)
+        E = E.empty() ? expr(X) : Op + "(" + E + ", " + expr(X) + ")";
+      if (R.Cond)
+        E = R.CondNegated ? "select(" + expr(R.Cond) + ", " + Id + ", " + E + ")"
+                          : "select(" + expr(R.Cond) + ", " + E + ", " + Id + ")";
+      Elems.push_back(E);
+      Ids.push_back(Id);
+      Tys.push_back(Ty);
+      Combine.push_back(Op + "(" + component("a", I, K) + ", " +
+                        component("b", I, K) + ")");
+    }
+    if (failed())
+      return false;
+    std::string AccTy = tupleOf(Tys);
+    Stmt = "return reduce(\\(a: " + AccTy + ", b: " + AccTy + ") => " +
+           tupleOf(Combine) + ", " + tupleOf(Ids) + ", map(\\(t: " +
+           tupleOf(OuterTypes) + ") => " + tupleOf(Elems) + ", " +
+           zipOf(OuterComps) + "));";
+  }
+
+  std::string Params;
+  for (const LiftedParam &P : Out.Params) {
+    Params += Params.empty() ? "" : ", ";
+    switch (P.K) {
+    case LiftedParam::Kind::Buffer:
+      Params += P.Name + ": [" + typeText(P.ElemTy) + "]";
+      break;
+    case LiftedParam::Kind::Index:
+      Params += P.Name + ": i64";
+      break;
+    case LiftedParam::Kind::Scalar: {
+      Type *T = P.V->getType();
+      bool Narrow = T->isIntegerTy(1) || T->isIntegerTy(8) || T->isIntegerTy(16);
+      Params += P.Name + ": " + (Narrow ? std::string("i32") : typeText(T));
+      break;
+    }
+    }
+  }
+  Out.FunIL = "idiom " + Name + "(" + Params + ") {\n  " + Stmt + "\n}\n";
+  return true;
+}
+
+} // namespace
+
+bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
+                 ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why) {
+  Out = LiftedIdiom();
+  Why.clear();
+  Lifter L(M, SE, Out, Why);
+  return L.run(Name);
+}
+
+} // namespace idiom

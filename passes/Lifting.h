@@ -1,0 +1,62 @@
+//===- Lifting.h - Lift a detected idiom into FunIL text --------*- C++ -*-===//
+//
+// The lifting bridge (DESIGN.md section 2): turns an IdiomMatch into a FunIL
+// program in the documented text form (docs/FunIL.md) and records, for every
+// program parameter, how the stitched code computes it at the call site.
+// Maps become `store views = map(f, zip(views...))` (nested maps for 2-D
+// nests, as in Lift, seeds/004 section 3); reductions become
+// `return reduce(combine, identity, map(f, zip(views...)))` (seeds/000, idiom
+// paper, section 7). Scalar lambdas are built from the LLVM slice.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_PASSES_LIFTING_H
+#define IDIOM_PASSES_LIFTING_H
+
+#include "idiom/Constraints/IdiomMatch.h"
+#include <string>
+#include <vector>
+
+namespace llvm {
+class ScalarEvolution;
+}
+
+namespace idiom {
+
+/// One parameter of the lifted FunIL program, in kernel argument order.
+struct LiftedParam {
+  enum class Kind {
+    Buffer, ///< `[T]`: elements [Lo, Hi) of Base, in elements of ElemTy
+    Scalar, ///< a loop-invariant IR value passed by value
+    Index   ///< an i64 computed from a SCEV (sizes, offsets, strides)
+  };
+  Kind K = Kind::Scalar;
+  std::string Name;
+  // Buffer.
+  llvm::Value *Base = nullptr;
+  llvm::Type *ElemTy = nullptr;
+  const llvm::SCEV *Lo = nullptr; ///< first element touched (i64 SCEV)
+  const llvm::SCEV *Hi = nullptr; ///< one past the last element touched
+  bool Read = false, Written = false;
+  // Scalar.
+  llvm::Value *V = nullptr;
+  // Index.
+  const llvm::SCEV *S = nullptr;
+};
+
+/// A lifted idiom: FunIL text plus how to bind its parameters.
+struct LiftedIdiom {
+  std::string FunIL;
+  std::vector<LiftedParam> Params;
+  /// Iteration counts, outermost first (i64 SCEVs); the runtime's sizes.
+  llvm::SmallVector<const llvm::SCEV *, 2> Sizes;
+};
+
+/// Lifts \p M into a FunIL program named \p Name. Returns false and sets
+/// \p Why for a slice the lifter cannot express (an unsupported type or
+/// operation, or a slice larger than 64 KiB of text).
+bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
+                 llvm::ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why);
+
+} // namespace idiom
+
+#endif // IDIOM_PASSES_LIFTING_H

@@ -1,0 +1,37 @@
+//===- Plugin.cpp - Registration of the Idiom pass plugin -----------------===//
+//
+// clang -O2 -fpass-plugin=libIdiom.so: IdiomOffloadPass runs at the
+// VectorizerStart extension point, where loops are canonical (rotated,
+// LCSSA, induction variables simplified) at -O1 and above.
+// opt -load-pass-plugin=libIdiom.so -passes=idiom-offload | print<idiom>.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IdiomOffload.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "Idiom", "0.1", [](PassBuilder &PB) {
+            PB.registerVectorizerStartEPCallback(
+                [](FunctionPassManager &FPM, OptimizationLevel) {
+                  FPM.addPass(idiom::IdiomOffloadPass());
+                });
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, FunctionPassManager &FPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name == "idiom-offload") {
+                    FPM.addPass(idiom::IdiomOffloadPass());
+                    return true;
+                  }
+                  if (Name == "print<idiom>") {
+                    FPM.addPass(idiom::IdiomPrinterPass(outs()));
+                    return true;
+                  }
+                  return false;
+                });
+          }};
+}

@@ -1,0 +1,273 @@
+//===- Stitching.cpp - Replace an idiom's loop nest by runtime calls ------===//
+
+#include "Stitching.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include "../runtime/include/idiomrt.h"
+
+using namespace llvm;
+
+namespace idiom {
+
+ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
+  const IdiomMatch &M = *In.M;
+  Loop *Outer = M.Nest.Loops.front();
+  BasicBlock *PH = Outer->getLoopPreheader();
+  Instruction *IP = PH->getTerminator();
+  const DataLayout &DL = PH->getModule()->getDataLayout();
+  LLVMContext &Ctx = PH->getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  SCEVExpander Exp(SE, DL, "idiom");
+  IRBuilder<> B(IP);
+  ExpandedArgs A;
+  for (const LiftedParam &P : In.Lifted->Params) {
+    switch (P.K) {
+    case LiftedParam::Kind::Buffer: {
+      Value *Lo = Exp.expandCodeFor(P.Lo, I64, IP);
+      Value *Hi = Exp.expandCodeFor(P.Hi, I64, IP);
+      B.SetInsertPoint(IP);
+      uint64_t Size = DL.getTypeAllocSize(P.ElemTy);
+      Value *Ptr = B.CreateGEP(P.ElemTy, P.Base, Lo, "idiom.lo");
+      Value *Bytes = B.CreateMul(B.CreateSub(Hi, Lo), ConstantInt::get(I64, Size),
+                                 "idiom.bytes");
+      A.Values.push_back(Ptr);
+      A.Bytes.push_back(Bytes);
+      break;
+    }
+    case LiftedParam::Kind::Index:
+      A.Values.push_back(Exp.expandCodeFor(P.S, I64, IP));
+      A.Bytes.push_back(nullptr);
+      break;
+    case LiftedParam::Kind::Scalar:
+      A.Values.push_back(P.V);
+      A.Bytes.push_back(nullptr);
+      break;
+    }
+  }
+  for (const SCEV *S : In.Lifted->Sizes)
+    A.Sizes.push_back(Exp.expandCodeFor(SE.getTruncateOrZeroExtend(S, I64), I64, IP));
+  return A;
+}
+
+/// The runtime's descriptor constant for one idiom.
+static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
+  LLVMContext &Ctx = Mod.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  StructType *DescTy = StructType::get(Ctx, {Ptr, Ptr, Ptr, Ptr, I32, I32, I32, I32, Ptr});
+  auto Str = [&](StringRef S, const Twine &Name) -> Constant * {
+    Constant *Init = ConstantDataArray::getString(Ctx, S);
+    auto *GV = new GlobalVariable(Mod, Init->getType(), true,
+                                  GlobalValue::PrivateLinkage, Init, Name);
+    GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    GV->setAlignment(Align(1));
+    return GV;
+  };
+  const IdiomMatch &M = *In.M;
+  bool IsReduce = M.Kind == IdiomKind::ScalarReduction;
+  Constant *ResultBytes = ConstantPointerNull::get(cast<PointerType>(Ptr));
+  if (IsReduce) {
+    std::vector<Constant *> Sizes;
+    const DataLayout &DL = Mod.getDataLayout();
+    for (const ReductionInfo &R : M.Reductions)
+      Sizes.push_back(ConstantInt::get(I32, DL.getTypeStoreSize(R.Phi->getType())));
+    Constant *Arr = ConstantArray::get(ArrayType::get(I32, Sizes.size()), Sizes);
+    ResultBytes = new GlobalVariable(Mod, Arr->getType(), true,
+                                     GlobalValue::PrivateLinkage, Arr,
+                                     In.KernelName + ".result_bytes");
+  }
+  Constant *Fields[] = {
+      Str(In.KernelName, In.KernelName + ".name"),
+      Str(In.Loc, In.KernelName + ".loc"),
+      Str(M.SpecName, In.KernelName + ".idiom"),
+      Str(In.OpenCL, In.KernelName + ".source"),
+      ConstantInt::get(I32, IsReduce ? IDIOM_REDUCE : IDIOM_MAP),
+      ConstantInt::get(I32, M.Nest.depth()),
+      ConstantInt::get(I32, IsReduce ? M.Reductions.size() : 0),
+      ConstantInt::get(I32, 0),
+      ResultBytes};
+  auto *GV = new GlobalVariable(Mod, DescTy, true, GlobalValue::PrivateLinkage,
+                                ConstantStruct::get(DescTy, Fields),
+                                In.KernelName + ".desc");
+  return GV;
+}
+
+/// op(Init, R) for the host-side combine of a reduction's initial value with
+/// the device result.
+static Value *combine(IRBuilder<> &B, ReductionOp Op, Value *Init, Value *R) {
+  switch (Op) {
+  case ReductionOp::Add: return B.CreateAdd(Init, R);
+  case ReductionOp::Mul: return B.CreateMul(Init, R);
+  case ReductionOp::And: return B.CreateAnd(Init, R);
+  case ReductionOp::Or: return B.CreateOr(Init, R);
+  case ReductionOp::Xor: return B.CreateXor(Init, R);
+  case ReductionOp::SMin: return B.CreateBinaryIntrinsic(Intrinsic::smin, Init, R);
+  case ReductionOp::SMax: return B.CreateBinaryIntrinsic(Intrinsic::smax, Init, R);
+  case ReductionOp::UMin: return B.CreateBinaryIntrinsic(Intrinsic::umin, Init, R);
+  case ReductionOp::UMax: return B.CreateBinaryIntrinsic(Intrinsic::umax, Init, R);
+  case ReductionOp::FAdd: return B.CreateFAdd(Init, R);
+  case ReductionOp::FMul: return B.CreateFMul(Init, R);
+  case ReductionOp::FMin: return B.CreateSelect(B.CreateFCmpOLT(R, Init), R, Init);
+  case ReductionOp::FMax: return B.CreateSelect(B.CreateFCmpOGT(R, Init), R, Init);
+  }
+  return nullptr;
+}
+
+/// Runtime argument kind of a scalar parameter.
+static uint32_t scalarKind(Type *T) {
+  if (T->isFloatTy())
+    return IDIOM_ARG_F32;
+  if (T->isDoubleTy())
+    return IDIOM_ARG_F64;
+  if (T->isIntegerTy(64))
+    return IDIOM_ARG_I64;
+  return IDIOM_ARG_I32;
+}
+
+bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
+            std::string &Why) {
+  const IdiomMatch &M = *In.M;
+  Loop *Outer = M.Nest.Loops.front();
+  BasicBlock *PH = Outer->getLoopPreheader();
+  BasicBlock *Header = Outer->getHeader();
+  BasicBlock *Exit = Outer->getExitBlock();
+  Function &F = *Header->getParent();
+  Module &Mod = *F.getParent();
+  LLVMContext &Ctx = F.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  Type *Ptr = PointerType::getUnqual(Ctx);
+
+  // Every live-out must be a reduction result we can provide.
+  std::vector<std::pair<PHINode *, int>> LiveOuts;
+  for (PHINode &P : Exit->phis()) {
+    int Which = -1;
+    for (size_t K = 0; K < M.Reductions.size(); ++K)
+      if (P.getIncomingValueForBlock(Outer->getExitingBlock()) == M.Reductions[K].Update)
+        Which = K;
+    if (Which < 0) {
+      Why = "loop exit has a live-out value the idiom does not compute";
+      return false;
+    }
+    LiveOuts.push_back({&P, Which});
+  }
+
+  BasicBlock *NewPH = SplitEdge(PH, Header, nullptr, &LI);
+  NewPH->setName("idiom.fallback");
+  BasicBlock *Join = SplitBlock(Exit, Exit->getFirstNonPHI(), (DominatorTree *)nullptr, &LI);
+  Join->setName("idiom.join");
+  BasicBlock *Call = BasicBlock::Create(Ctx, "idiom.call", &F, NewPH);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "idiom.done", &F, NewPH);
+  if (Loop *Parent = Outer->getParentLoop()) {
+    Parent->addBasicBlockToLoop(Call, LI);
+    Parent->addBasicBlockToLoop(Done, LI);
+  }
+
+  // Preheader: test the inner loop's guards, else run the original nest.
+  PH->getTerminator()->eraseFromParent();
+  IRBuilder<> B(PH);
+  Value *Guard = nullptr;
+  for (const NestGuard &G : M.Nest.Guards) {
+    Value *C = G.ExpectTrue ? G.Cond : B.CreateNot(G.Cond);
+    Guard = Guard ? B.CreateAnd(Guard, C) : C;
+  }
+  if (Guard)
+    B.CreateCondBr(Guard, Call, NewPH);
+  else
+    B.CreateBr(Call);
+
+  // Call block: fill the argument array and call the runtime.
+  StructType *ArgTy = StructType::get(Ctx, {I32, I32, Ptr, I64, I64});
+  size_t NArgs = In.Lifted->Params.size();
+  IRBuilder<> EntryB(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *ArgArr = EntryB.CreateAlloca(ArrayType::get(ArgTy, NArgs ? NArgs : 1),
+                                           nullptr, "idiom.args");
+  AllocaInst *SizeArr = EntryB.CreateAlloca(ArrayType::get(I64, Args.Sizes.size()),
+                                            nullptr, "idiom.sizes");
+  size_t NRes = M.Reductions.size();
+  AllocaInst *ResArr = EntryB.CreateAlloca(ArrayType::get(I64, NRes ? NRes : 1),
+                                           nullptr, "idiom.results");
+  B.SetInsertPoint(Call);
+  for (size_t I = 0; I < NArgs; ++I) {
+    const LiftedParam &P = In.Lifted->Params[I];
+    Value *Slot = B.CreateConstGEP2_32(ArgArr->getAllocatedType(), ArgArr, 0, I);
+    uint32_t Kind;
+    Value *PtrV = ConstantPointerNull::get(cast<PointerType>(Ptr));
+    Value *Bytes = ConstantInt::get(I64, 0);
+    Value *Scalar = nullptr;
+    switch (P.K) {
+    case LiftedParam::Kind::Buffer:
+      Kind = P.Written ? (P.Read ? IDIOM_ARG_BUF_INOUT : IDIOM_ARG_BUF_OUT)
+                       : IDIOM_ARG_BUF_IN;
+      PtrV = Args.Values[I];
+      Bytes = Args.Bytes[I];
+      break;
+    case LiftedParam::Kind::Index:
+      Kind = IDIOM_ARG_I64;
+      Scalar = Args.Values[I];
+      break;
+    case LiftedParam::Kind::Scalar: {
+      Type *T = P.V->getType();
+      Kind = scalarKind(T);
+      Scalar = Args.Values[I];
+      if (T->isIntegerTy(1))
+        Scalar = B.CreateZExt(Scalar, I32);
+      else if (T->isIntegerTy(8) || T->isIntegerTy(16))
+        Scalar = B.CreateSExt(Scalar, I32);
+      break;
+    }
+    }
+    B.CreateStore(ConstantInt::get(I32, Kind), B.CreateStructGEP(ArgTy, Slot, 0));
+    B.CreateStore(ConstantInt::get(I32, 0), B.CreateStructGEP(ArgTy, Slot, 1));
+    B.CreateStore(PtrV, B.CreateStructGEP(ArgTy, Slot, 2));
+    B.CreateStore(Bytes, B.CreateStructGEP(ArgTy, Slot, 3));
+    Value *ValSlot = B.CreateStructGEP(ArgTy, Slot, 4);
+    B.CreateStore(ConstantInt::get(I64, 0), ValSlot);
+    if (Scalar)
+      B.CreateStore(Scalar, ValSlot);
+  }
+  for (size_t D = 0; D < Args.Sizes.size(); ++D)
+    B.CreateStore(Args.Sizes[D],
+                  B.CreateConstGEP2_32(SizeArr->getAllocatedType(), SizeArr, 0, D));
+  FunctionCallee Run = Mod.getOrInsertFunction(
+      "idiom_run", FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, Ptr}, false));
+  if (auto *RunF = dyn_cast<Function>(Run.getCallee()))
+    RunF->setDoesNotThrow();
+  GlobalVariable *Desc = makeDescriptor(In, Mod);
+  Value *Ok = B.CreateCall(Run, {Desc, ArgArr, ConstantInt::get(I32, NArgs),
+                                 SizeArr, ResArr}, "idiom.ok");
+  B.CreateCondBr(B.CreateICmpNE(Ok, ConstantInt::get(I32, 0)), Done, NewPH);
+
+  // Done block: combine each device result with the accumulator's initial
+  // value and join the original exit.
+  B.SetInsertPoint(Done);
+  std::vector<Value *> Results;
+  for (size_t K = 0; K < NRes; ++K) {
+    const ReductionInfo &R = M.Reductions[K];
+    Value *Slot = B.CreateConstGEP2_32(ResArr->getAllocatedType(), ResArr, 0, K);
+    Value *Dev = B.CreateLoad(R.Phi->getType(), Slot, "idiom.result");
+    Results.push_back(combine(B, R.Op, R.Init, Dev));
+  }
+  B.CreateBr(Join);
+  for (auto &[P, K] : LiveOuts) {
+    PHINode *Q = PHINode::Create(P->getType(), 2, P->getName() + ".idiom");
+    Q->insertBefore(Join->getFirstNonPHI());
+    P->replaceUsesWithIf(Q, [&](Use &U) { return U.getUser() != Q; });
+    Q->addIncoming(P, Exit);
+    Q->addIncoming(Results[K], Done);
+  }
+  // The function now calls into the runtime: drop memory attributes that
+  // promised otherwise.
+  F.removeFnAttr(Attribute::Memory);
+  F.removeFnAttr(Attribute::NoSync);
+  F.removeFnAttr(Attribute::NoFree);
+  F.removeFnAttr(Attribute::WillReturn);
+  return true;
+}
+
+} // namespace idiom

@@ -1,0 +1,56 @@
+//===- Stitching.h - Replace an idiom's loop nest by runtime calls -*- C++ -*-===//
+//
+// IR surgery (DESIGN.md section 6). Before the nest's preheader enters the
+// loop, the stitched code computes the kernel arguments (buffer ranges, sizes,
+// strides), calls idiom_run (runtime/include/idiomrt.h), and on success skips
+// the loop, feeding the reductions' final values to the exit's LCSSA phis. On
+// a "declined" answer it branches to the original loop, which stays intact.
+//
+// Two phases, so that ScalarEvolution is only queried on an unchanged CFG:
+// expandAtPreheader() for every idiom of a function first, then stitch().
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_PASSES_STITCHING_H
+#define IDIOM_PASSES_STITCHING_H
+
+#include "Lifting.h"
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LoopInfo;
+class ScalarEvolution;
+} // namespace llvm
+
+namespace idiom {
+
+/// Everything stitch() needs about one idiom.
+struct StitchInput {
+  const IdiomMatch *M = nullptr;
+  const LiftedIdiom *Lifted = nullptr;
+  std::string OpenCL;     ///< kernel source for the runtime
+  std::string KernelName; ///< base kernel name used in OpenCL
+  std::string Loc;        ///< "file.c:LINE" for IDIOM_STATS
+};
+
+/// Values computed in the preheader, one entry per lifted parameter.
+struct ExpandedArgs {
+  std::vector<llvm::Value *> Values; ///< Buffer: i8 pointer to element Lo;
+                                     ///< Index: i64; Scalar: the value
+  std::vector<llvm::Value *> Bytes;  ///< Buffer: i64 byte length, else null
+  std::vector<llvm::Value *> Sizes;  ///< i64 iteration counts, outer first
+};
+
+/// Phase 1: expands every SCEV of \p In at the end of the nest's preheader.
+/// Inserts instructions only; the CFG does not change.
+ExpandedArgs expandAtPreheader(const StitchInput &In, llvm::ScalarEvolution &SE);
+
+/// Phase 2: inserts the runtime call and the branch around the loop nest.
+/// Returns false (and changes nothing) when the exit block has a live-out
+/// value the idiom does not produce.
+bool stitch(const StitchInput &In, const ExpandedArgs &Args, llvm::LoopInfo &LI,
+            std::string &Why);
+
+} // namespace idiom
+
+#endif // IDIOM_PASSES_STITCHING_H

@@ -1,0 +1,144 @@
+/*===- idiomrt.h - C ABI of the Idiom offload runtime ---------------------===*
+ *
+ * Calls that the Idiom plugin stitches into a program in place of a loop nest.
+ * The runtime loads libOpenCL.so.1 with dlopen on first use, so a program
+ * built with the plugin still runs (sequentially, through the original loop)
+ * where no OpenCL is installed. No exceptions cross this interface; every
+ * entry point reports through its return value.
+ *
+ * Environment:
+ *   IDIOM_DEVICE=auto|gpu|cpu|seq  device choice (auto: first GPU, else CPU;
+ *                                  seq: always decline, run the original loop)
+ *   IDIOM_STATS=1                  per-idiom report on stderr at exit
+ *   IDIOM_MIN_TRIP=N               decline when the iteration count < N
+ *                                  (default 4096)
+ *   IDIOM_CACHE_DIR=DIR            on-disk program cache (default
+ *                                  $XDG_CACHE_HOME/idiom or ~/.cache/idiom;
+ *                                  "off" disables it)
+ *   IDIOM_DEBUG=1                  trace device choice, builds, cache use
+ *                                  and every decline on stderr
+ *   IDIOM_OPENCL_LIBRARY=PATH      library to dlopen instead of
+ *                                  libOpenCL.so.1 (a missing one makes every
+ *                                  run decline with "no OpenCL loader")
+ * All of them are read once, on the first call into the runtime.
+ *
+ * Kernel conventions (the contract with rewrite/'s OpenCL generator):
+ *   Map idiom (kind IDIOM_MAP), kernel `<name>`:
+ *     parameters are exactly the idiom_arg array, in order: a buffer becomes a
+ *     `__global T *` pointing at the first byte of its host range, a scalar is
+ *     passed by value. The NDRange has `ndims` dimensions; OpenCL dimension 0
+ *     iterates the innermost loop: global[0] >= sizes[ndims-1], ...,
+ *     global[ndims-1] >= sizes[0] (rounded up to the work-group size; the
+ *     kernel guards its own bounds).
+ *   Reduction idiom (kind IDIOM_REDUCE), two kernels, two-stage reduction
+ *   (seeds/003, "parallel reduction"; seeds/004, section 5):
+ *     `<name>_partial(<idiom_args...>, __global R_0 *part_0, ...,
+ *                     __local R_0 *scratch_0, ...)`
+ *        1-D NDRange of G work-groups of L work-items; work-group g writes
+ *        its partial result of accumulator k to part_k[g].
+ *     `<name>_final(const long m, __global R_0 *part_0, ...,
+ *                   __global R_0 *out_0, ..., __local R_0 *scratch_0, ...)`
+ *        one work-group of L work-items reduces part_k[0..m) into out_k[0].
+ *   L is a power of two chosen by the runtime; scratch_k holds L elements.
+ *   Buffers of 0 bytes are passed as a 1-byte device buffer. Every buffer is
+ *   copied to the device; OUT and INOUT ranges are copied back after the
+ *   last kernel completed. See runtime/README.md.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef IDIOMRT_H
+#define IDIOMRT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Kind of an offloaded idiom.
+enum idiom_kind {
+  IDIOM_MAP = 0,    ///< element-wise map over a 1-D or 2-D iteration space
+  IDIOM_REDUCE = 1  ///< scalar reduction with one or more accumulators
+};
+
+/// Kind of one kernel argument.
+enum idiom_arg_kind {
+  IDIOM_ARG_BUF_IN = 0,    ///< buffer read by the kernel
+  IDIOM_ARG_BUF_OUT = 1,   ///< buffer written (host contents copied in too)
+  IDIOM_ARG_BUF_INOUT = 2, ///< buffer read and written
+  IDIOM_ARG_I32 = 3,       ///< scalar int / uint
+  IDIOM_ARG_I64 = 4,       ///< scalar long / ulong
+  IDIOM_ARG_F32 = 5,       ///< scalar float
+  IDIOM_ARG_F64 = 6        ///< scalar double
+};
+
+/// Static description of one offloaded idiom; the plugin emits one constant
+/// per idiom. The runtime keeps per-descriptor state (built program, stats)
+/// keyed by the descriptor's address.
+typedef struct idiom_kernel_desc {
+  const char *name;   ///< kernel base name, unique in the program
+  const char *loc;    ///< source location, "file.c:LINE"
+  const char *idiom;  ///< idiom name for reports, e.g. "scalar-reduction"
+  const char *source; ///< OpenCL C source of the kernel(s), NUL-terminated
+  uint32_t kind;      ///< enum idiom_kind
+  uint32_t ndims;     ///< iteration-space rank: 1 or 2 (maps), 1 (reductions)
+  uint32_t nresults;  ///< reductions: number of accumulators (<= 8), else 0
+  uint32_t reserved;  ///< zero
+  const uint32_t *result_bytes; ///< reductions: size of accumulator k (1..8)
+} idiom_kernel_desc;
+
+/// One kernel argument. For buffers, [ptr, ptr + bytes) is the host range the
+/// kernel may touch; the device buffer starts at ptr.
+typedef struct idiom_arg {
+  uint32_t kind;  ///< enum idiom_arg_kind
+  uint32_t pad;   ///< zero
+  void *ptr;      ///< buffers: first byte of the host range
+  uint64_t bytes; ///< buffers: length of the range in bytes
+  union {
+    int32_t i32;  ///< IDIOM_ARG_I32
+    int64_t i64;  ///< IDIOM_ARG_I64
+    float f32;    ///< IDIOM_ARG_F32
+    double f64;   ///< IDIOM_ARG_F64
+  } value;        ///< scalars: the value (4 or 8 bytes passed to the kernel)
+} idiom_arg;
+
+/// Runs one idiom instance.
+///
+/// \param desc    static description of the idiom
+/// \param args    nargs kernel arguments, in kernel parameter order
+/// \param sizes   desc->ndims iteration counts, outermost loop first
+/// \param results reductions: desc->nresults slots of 8 bytes; slot k receives
+///                accumulator k's reduction of all iterations starting from
+///                the operator's identity (the caller combines it with the
+///                accumulator's initial value), as result_bytes[k] bytes at
+///                the start of the slot (the rest is left as it was).
+///                Unused for maps (may be NULL).
+/// \returns 1 when the idiom ran and every output is written, 0 when the
+///          runtime declined (no device, IDIOM_DEVICE=seq, build failure,
+///          overlapping output ranges, trip count below IDIOM_MIN_TRIP,
+///          OpenCL error). On 0 nothing was written and the caller runs the
+///          original loop.
+int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
+              uint32_t nargs, const uint64_t *sizes, void *results);
+
+/// Records that the caller ran the original loop for desc, without calling
+/// idiom_run (for example because a compile-time guard failed). reason is a
+/// string (copied; up to 159 bytes are kept). Used only for IDIOM_STATS.
+void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason);
+
+/// Why the calling thread's most recent idiom_run returned 0, e.g.
+/// "trip count below threshold"; NULL when it returned 1 or there was none.
+/// The string belongs to the runtime and stays valid until the thread's next
+/// idiom_run. For tests and diagnostics.
+const char *idiom_last_reason(void);
+
+/// CL_DEVICE_NAME of the device idiom_run uses, selecting and initializing it
+/// on the first call; NULL when runs decline for want of a device
+/// (IDIOM_DEVICE=seq, no OpenCL loader, no matching device). The string lives
+/// as long as the process.
+const char *idiom_device_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IDIOMRT_H */

@@ -1,0 +1,102 @@
+/*===- config.c - Environment of the Idiom runtime ------------------------===*
+ *
+ * Every IDIOM_* variable is read once, on the first call into the runtime.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static idiomrt_config g_config;
+static pthread_once_t g_config_once = PTHREAD_ONCE_INIT;
+static char g_cache_dir[PATH_MAX];
+
+static int env_flag(const char *name) {
+  const char *v = getenv(name);
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+static int device_pref_from_env(void) {
+  const char *v = getenv("IDIOM_DEVICE");
+  if (!v || !*v || strcasecmp(v, "auto") == 0)
+    return IDIOMRT_DEV_AUTO;
+  if (strcasecmp(v, "gpu") == 0)
+    return IDIOMRT_DEV_GPU;
+  if (strcasecmp(v, "cpu") == 0)
+    return IDIOMRT_DEV_CPU;
+  if (strcasecmp(v, "seq") == 0)
+    return IDIOMRT_DEV_SEQ;
+  fprintf(stderr,
+          "idiom: warning: IDIOM_DEVICE=%s is not one of auto, gpu, cpu, seq; "
+          "using auto\n",
+          v);
+  return IDIOMRT_DEV_AUTO;
+}
+
+static uint64_t min_trip_from_env(void) {
+  const char *v = getenv("IDIOM_MIN_TRIP");
+  if (!v || !*v)
+    return 4096;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (errno != 0 || *end != '\0' || v[0] == '-') {
+    fprintf(stderr,
+            "idiom: warning: IDIOM_MIN_TRIP=%s is not a number; using 4096\n",
+            v);
+    return 4096;
+  }
+  return (uint64_t)n;
+}
+
+/* IDIOM_CACHE_DIR, else $XDG_CACHE_HOME/idiom, else $HOME/.cache/idiom. */
+static const char *cache_dir_from_env(void) {
+  const char *v = getenv("IDIOM_CACHE_DIR");
+  int n = -1;
+  if (v && *v) {
+    if (strcmp(v, "off") == 0)
+      return NULL;
+    n = snprintf(g_cache_dir, sizeof g_cache_dir, "%s", v);
+  } else if ((v = getenv("XDG_CACHE_HOME")) && v[0] == '/') {
+    n = snprintf(g_cache_dir, sizeof g_cache_dir, "%s/idiom", v);
+  } else if ((v = getenv("HOME")) && *v) {
+    n = snprintf(g_cache_dir, sizeof g_cache_dir, "%s/.cache/idiom", v);
+  }
+  if (n <= 0 || (size_t)n >= sizeof g_cache_dir)
+    return NULL;
+  return g_cache_dir;
+}
+
+static void config_init(void) {
+  g_config.device_pref = device_pref_from_env();
+  g_config.stats = env_flag("IDIOM_STATS");
+  g_config.debug = env_flag("IDIOM_DEBUG");
+  g_config.min_trip = min_trip_from_env();
+  g_config.cache_dir = cache_dir_from_env();
+  const char *lib = getenv("IDIOM_OPENCL_LIBRARY");
+  g_config.opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";
+  if (g_config.stats)
+    atexit(idiomrt_stats_report);
+}
+
+const idiomrt_config *idiomrt_config_get(void) {
+  pthread_once(&g_config_once, config_init);
+  return &g_config;
+}
+
+void idiomrt_debug(const char *fmt, ...) {
+  if (!idiomrt_config_get()->debug)
+    return;
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "idiom: %s\n", line);
+}

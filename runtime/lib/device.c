@@ -1,0 +1,195 @@
+/*===- device.c - Platform and device selection ---------------------------===*
+ *
+ * IDIOM_DEVICE=auto: the first GPU of any platform, else the first CPU.
+ *              gpu:  the first CL_DEVICE_TYPE_GPU device of any platform.
+ *              cpu:  the first CL_DEVICE_TYPE_CPU device of any platform.
+ * Platforms are visited in the loader's order; a device counts only when it
+ * is available and has a compiler. One context and one in-order, profiling
+ * command queue are created for the chosen device and kept for the process.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t g_dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_dev_state; /* 0: not tried, 1: ready, -1: failed */
+static const char *g_dev_reason;
+static char g_dev_reason_buf[IDIOMRT_REASON_LEN];
+static idiomrt_device g_dev;
+
+static int usable(const idiomrt_cl *cl, cl_device_id d) {
+  cl_bool avail = CL_FALSE, compiler = CL_FALSE;
+  if (cl->clGetDeviceInfo(d, CL_DEVICE_AVAILABLE, sizeof avail, &avail,
+                          NULL) != CL_SUCCESS)
+    return 0;
+  if (cl->clGetDeviceInfo(d, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler,
+                          &compiler, NULL) != CL_SUCCESS)
+    return 0;
+  return avail && compiler;
+}
+
+/* First usable device of `type` over all platforms. */
+static int find_device(const idiomrt_cl *cl, const cl_platform_id *plats,
+                       cl_uint nplats, cl_device_type type,
+                       cl_platform_id *pout, cl_device_id *dout) {
+  for (cl_uint p = 0; p < nplats; ++p) {
+    cl_uint nd = 0;
+    if (cl->clGetDeviceIDs(plats[p], type, 0, NULL, &nd) != CL_SUCCESS ||
+        nd == 0)
+      continue;
+    cl_device_id *devs = calloc(nd, sizeof *devs);
+    if (!devs)
+      return 0;
+    if (cl->clGetDeviceIDs(plats[p], type, nd, devs, NULL) == CL_SUCCESS) {
+      for (cl_uint i = 0; i < nd; ++i) {
+        if (usable(cl, devs[i])) {
+          *pout = plats[p];
+          *dout = devs[i];
+          free(devs);
+          return 1;
+        }
+      }
+    }
+    free(devs);
+  }
+  return 0;
+}
+
+static void info_str(const idiomrt_cl *cl, cl_device_id d, cl_device_info what,
+                     char *buf, size_t n) {
+  buf[0] = '\0';
+  if (cl->clGetDeviceInfo(d, what, n - 1, buf, NULL) != CL_SUCCESS)
+    buf[0] = '\0';
+  buf[n - 1] = '\0';
+}
+
+static const char *cl_fail(const char *what, cl_int err) {
+  snprintf(g_dev_reason_buf, sizeof g_dev_reason_buf,
+           "OpenCL error %d (%s) in %s", (int)err, idiomrt_cl_error_name(err),
+           what);
+  return g_dev_reason_buf;
+}
+
+static const char *device_init(void) {
+  const idiomrt_cl *cl = idiomrt_cl_load();
+  if (!cl)
+    return "no OpenCL loader";
+  cl_uint nplats = 0;
+  if (cl->clGetPlatformIDs(0, NULL, &nplats) != CL_SUCCESS || nplats == 0)
+    return "no matching device";
+  cl_platform_id *plats = calloc(nplats, sizeof *plats);
+  if (!plats)
+    return "out of host memory";
+  if (cl->clGetPlatformIDs(nplats, plats, NULL) != CL_SUCCESS) {
+    free(plats);
+    return "no matching device";
+  }
+
+  int pref = idiomrt_config_get()->device_pref;
+  cl_platform_id plat = NULL;
+  cl_device_id dev = NULL;
+  int found = 0;
+  if (pref == IDIOMRT_DEV_AUTO || pref == IDIOMRT_DEV_GPU)
+    found = find_device(cl, plats, nplats, CL_DEVICE_TYPE_GPU, &plat, &dev);
+  if (!found && (pref == IDIOMRT_DEV_AUTO || pref == IDIOMRT_DEV_CPU))
+    found = find_device(cl, plats, nplats, CL_DEVICE_TYPE_CPU, &plat, &dev);
+  free(plats);
+  if (!found)
+    return "no matching device";
+
+  cl_int err = CL_SUCCESS;
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                   (cl_context_properties)plat, 0};
+  cl_context ctx = cl->clCreateContext(props, 1, &dev, NULL, NULL, &err);
+  if (!ctx || err != CL_SUCCESS)
+    return cl_fail("clCreateContext", err);
+  cl_command_queue q =
+      cl->clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  if (!q || err != CL_SUCCESS) {
+    cl->clReleaseContext(ctx);
+    return cl_fail("clCreateCommandQueue", err);
+  }
+
+  g_dev.cl = cl;
+  g_dev.platform = plat;
+  g_dev.id = dev;
+  g_dev.ctx = ctx;
+  g_dev.queue = q;
+  cl->clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof g_dev.type, &g_dev.type,
+                      NULL);
+  info_str(cl, dev, CL_DEVICE_NAME, g_dev.name, sizeof g_dev.name);
+  info_str(cl, dev, CL_DRIVER_VERSION, g_dev.driver, sizeof g_dev.driver);
+  info_str(cl, dev, CL_DEVICE_VERSION, g_dev.version, sizeof g_dev.version);
+  if (cl->clGetPlatformInfo(plat, CL_PLATFORM_NAME,
+                            sizeof g_dev.platform_name - 1, g_dev.platform_name,
+                            NULL) != CL_SUCCESS)
+    g_dev.platform_name[0] = '\0';
+  g_dev.platform_name[sizeof g_dev.platform_name - 1] = '\0';
+  if (!g_dev.name[0])
+    snprintf(g_dev.name, sizeof g_dev.name, "unnamed OpenCL device");
+
+  g_dev.max_wg = 1;
+  cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof g_dev.max_wg,
+                      &g_dev.max_wg, NULL);
+  cl_uint dims = 0;
+  cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims,
+                      &dims, NULL);
+  size_t items[16] = {0};
+  if (dims >= 3 && dims <= 16 &&
+      cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                          dims * sizeof(size_t), items, NULL) == CL_SUCCESS) {
+    for (int i = 0; i < 3; ++i)
+      g_dev.max_item[i] = items[i];
+  } else {
+    for (int i = 0; i < 3; ++i)
+      g_dev.max_item[i] = g_dev.max_wg;
+  }
+  g_dev.compute_units = 1;
+  cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS,
+                      sizeof g_dev.compute_units, &g_dev.compute_units, NULL);
+  if (g_dev.compute_units == 0)
+    g_dev.compute_units = 1;
+  g_dev.local_mem = 16384;
+  cl->clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof g_dev.local_mem,
+                      &g_dev.local_mem, NULL);
+  g_dev.max_alloc = 0;
+  cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                      sizeof g_dev.max_alloc, &g_dev.max_alloc, NULL);
+  if (g_dev.max_wg == 0)
+    g_dev.max_wg = 1;
+
+  idiomrt_debug("device: %s (%s, platform %s, driver %s), %u compute units, "
+                "max work-group %zu",
+                g_dev.name,
+                (g_dev.type & CL_DEVICE_TYPE_GPU)   ? "GPU"
+                : (g_dev.type & CL_DEVICE_TYPE_CPU) ? "CPU"
+                                                    : "other",
+                g_dev.platform_name, g_dev.driver, g_dev.compute_units,
+                g_dev.max_wg);
+  return NULL;
+}
+
+const idiomrt_device *idiomrt_device_get(const char **reason) {
+  pthread_mutex_lock(&g_dev_lock);
+  if (g_dev_state == 0) {
+    g_dev_reason = device_init();
+    g_dev_state = g_dev_reason ? -1 : 1;
+    if (g_dev_reason)
+      idiomrt_debug("no device: %s", g_dev_reason);
+  }
+  const idiomrt_device *d = g_dev_state == 1 ? &g_dev : NULL;
+  if (!d && reason)
+    *reason = g_dev_reason;
+  pthread_mutex_unlock(&g_dev_lock);
+  return d;
+}
+
+const idiomrt_device *idiomrt_device_peek(void) {
+  pthread_mutex_lock(&g_dev_lock);
+  const idiomrt_device *d = g_dev_state == 1 ? &g_dev : NULL;
+  pthread_mutex_unlock(&g_dev_lock);
+  return d;
+}

@@ -1,0 +1,597 @@
+/*===- launch.c - idiom_run: maps and two-stage reductions ----------------===*
+ *
+ * One run: check what can be checked without a device (IDIOM_DEVICE=seq,
+ * descriptor, trip count, overlapping ranges), then take the device and the
+ * descriptor's program, copy every buffer in, launch, map the outputs back,
+ * and copy them to the host only once every command has completed without
+ * error. Any failure releases what the run allocated and declines, with
+ * nothing written to the host.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_RESULTS 8
+#define MAP_LOCAL_1D 64
+#define REDUCE_MAX_L 256
+#define REDUCE_MAX_G 1024
+
+static _Thread_local char t_reason[IDIOMRT_REASON_LEN];
+static _Thread_local int t_declined;
+
+enum { EV_TRANSFER = 0, EV_KERNEL = 1 };
+
+typedef struct run {
+  const idiomrt_device *dev;
+  const idiomrt_cl *cl;
+  idiomrt_entry *e;
+  const idiom_kernel_desc *d;
+  const idiom_arg *args;
+  uint32_t nargs;
+  const uint64_t *sizes;
+  cl_mem *mems;                  /* per argument; NULL for scalars */
+  cl_mem parts[MAX_RESULTS];     /* reductions: part_k, G elements */
+  cl_mem outs[MAX_RESULTS];      /* reductions: out_k, one element */
+  cl_event *ev;                  /* every command this run enqueued */
+  unsigned char *ev_kind;
+  unsigned nev, ev_cap;
+  struct mapping {
+    cl_mem mem;
+    void *dev_ptr;               /* what clEnqueueMapBuffer returned */
+    void *host;                  /* where the bytes go on success */
+    size_t bytes;
+  } *maps;
+  unsigned nmaps;
+  uint64_t host_copy_ns;
+  char *reason;
+  size_t reason_len;
+} run;
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cl_fail(run *r, const char *what, cl_int err) {
+  snprintf(r->reason, r->reason_len, "OpenCL error %d (%s) in %s", (int)err,
+           idiomrt_cl_error_name(err), what);
+  return 0;
+}
+
+static int fail(run *r, const char *why) {
+  snprintf(r->reason, r->reason_len, "%s", why);
+  return 0;
+}
+
+static void add_event(run *r, cl_event ev, int kind) {
+  /* ev_cap is sized up front for every command a run can enqueue. */
+  r->ev[r->nev] = ev;
+  r->ev_kind[r->nev] = (unsigned char)kind;
+  r->nev++;
+}
+
+static int is_buffer(uint32_t kind) { return kind <= IDIOM_ARG_BUF_INOUT; }
+static int is_output(uint32_t kind) {
+  return kind == IDIOM_ARG_BUF_OUT || kind == IDIOM_ARG_BUF_INOUT;
+}
+
+static size_t pow2_floor(size_t x) {
+  size_t p = 1;
+  while (p <= x / 2)
+    p *= 2;
+  return p;
+}
+
+static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
+
+/* A device buffer of max(bytes, 1) bytes; copies host bytes in when given. */
+static int make_buffer(run *r, cl_mem_flags flags, const void *host,
+                       uint64_t bytes, cl_mem *out) {
+  if (r->dev->max_alloc && bytes > r->dev->max_alloc)
+    return fail(r, "buffer larger than the device's maximum allocation");
+  if (bytes > (uint64_t)SIZE_MAX)
+    return fail(r, "buffer larger than the address space");
+  cl_int err = CL_SUCCESS;
+  *out = r->cl->clCreateBuffer(r->dev->ctx, flags, bytes ? (size_t)bytes : 1,
+                               NULL, &err);
+  if (!*out || err != CL_SUCCESS) {
+    *out = NULL;
+    return cl_fail(r, "clCreateBuffer", err);
+  }
+  if (host && bytes) {
+    cl_event ev = NULL;
+    err = r->cl->clEnqueueWriteBuffer(r->dev->queue, *out, CL_FALSE, 0,
+                                      (size_t)bytes, host, 0, NULL, &ev);
+    if (err != CL_SUCCESS)
+      return cl_fail(r, "clEnqueueWriteBuffer", err);
+    add_event(r, ev, EV_TRANSFER);
+  }
+  return 1;
+}
+
+/* Creates and fills the argument buffers and sets args 0..nargs-1 of k. */
+static int set_idiom_args(run *r, cl_kernel k) {
+  for (uint32_t i = 0; i < r->nargs; ++i) {
+    const idiom_arg *a = &r->args[i];
+    cl_int err;
+    if (is_buffer(a->kind)) {
+      cl_mem_flags f =
+          a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
+      if (!make_buffer(r, f, a->ptr, a->bytes, &r->mems[i]))
+        return 0;
+      err = r->cl->clSetKernelArg(k, i, sizeof(cl_mem), &r->mems[i]);
+    } else {
+      size_t sz = (a->kind == IDIOM_ARG_I32 || a->kind == IDIOM_ARG_F32) ? 4 : 8;
+      err = r->cl->clSetKernelArg(k, i, sz, &a->value);
+    }
+    if (err != CL_SUCCESS) {
+      char what[64];
+      snprintf(what, sizeof what, "clSetKernelArg(%u)", (unsigned)i);
+      return cl_fail(r, what, err);
+    }
+  }
+  return 1;
+}
+
+static int map_back(run *r, cl_mem mem, void *host, size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl_event ev = NULL;
+  void *p = r->cl->clEnqueueMapBuffer(r->dev->queue, mem, CL_FALSE,
+                                      CL_MAP_READ, 0, bytes, 0, NULL, &ev,
+                                      &err);
+  if (!p || err != CL_SUCCESS)
+    return cl_fail(r, "clEnqueueMapBuffer", err ? err : CL_MAP_FAILURE);
+  add_event(r, ev, EV_TRANSFER);
+  r->maps[r->nmaps].mem = mem;
+  r->maps[r->nmaps].dev_ptr = p;
+  r->maps[r->nmaps].host = host;
+  r->maps[r->nmaps].bytes = bytes;
+  r->nmaps++;
+  return 1;
+}
+
+/* Maps every OUT / INOUT argument buffer back for reading. */
+static int map_outputs(run *r) {
+  for (uint32_t i = 0; i < r->nargs; ++i) {
+    const idiom_arg *a = &r->args[i];
+    if (is_output(a->kind) && a->bytes)
+      if (!map_back(r, r->mems[i], a->ptr, (size_t)a->bytes))
+        return 0;
+  }
+  return 1;
+}
+
+/* Waits for every command of the run; fails when any of them failed. */
+static int wait_all(run *r) {
+  if (r->nev == 0)
+    return 1;
+  cl_int err = r->cl->clFlush(r->dev->queue);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clFlush", err);
+  err = r->cl->clWaitForEvents(r->nev, r->ev);
+  for (unsigned i = 0; i < r->nev; ++i) {
+    cl_int st = CL_COMPLETE;
+    cl_int e2 = r->cl->clGetEventInfo(r->ev[i],
+                                      CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                      sizeof st, &st, NULL);
+    if (e2 != CL_SUCCESS)
+      return cl_fail(r, "clGetEventInfo", e2);
+    if (st != CL_COMPLETE)
+      return cl_fail(r, r->ev_kind[i] == EV_KERNEL ? "kernel execution"
+                                                   : "transfer",
+                     st < 0 ? st : CL_INVALID_EVENT);
+  }
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clWaitForEvents", err);
+  return 1;
+}
+
+static void profile(run *r, uint64_t *kernel_ns, uint64_t *transfer_ns) {
+  *kernel_ns = 0;
+  *transfer_ns = r->host_copy_ns;
+  for (unsigned i = 0; i < r->nev; ++i) {
+    cl_ulong t0 = 0, t1 = 0;
+    if (r->cl->clGetEventProfilingInfo(r->ev[i], CL_PROFILING_COMMAND_START,
+                                       sizeof t0, &t0, NULL) != CL_SUCCESS ||
+        r->cl->clGetEventProfilingInfo(r->ev[i], CL_PROFILING_COMMAND_END,
+                                       sizeof t1, &t1, NULL) != CL_SUCCESS ||
+        t1 < t0)
+      continue;
+    if (r->ev_kind[i] == EV_KERNEL)
+      *kernel_ns += t1 - t0;
+    else
+      *transfer_ns += t1 - t0;
+  }
+}
+
+/* Releases everything the run made. On failure first waits for each command
+   already enqueued, so no command still reads host memory once idiom_run has
+   returned. */
+static void cleanup(run *r) {
+  const idiomrt_cl *cl = r->cl;
+  for (unsigned i = 0; i < r->nev; ++i)
+    cl->clWaitForEvents(1, &r->ev[i]);
+  cl_event unmap_ev[2 * MAX_RESULTS + 64];
+  unsigned nun = 0;
+  for (unsigned i = 0; i < r->nmaps; ++i) {
+    cl_event ev = NULL;
+    if (cl->clEnqueueUnmapMemObject(r->dev->queue, r->maps[i].mem,
+                                    r->maps[i].dev_ptr, 0, NULL,
+                                    &ev) == CL_SUCCESS &&
+        ev) {
+      if (nun < sizeof unmap_ev / sizeof unmap_ev[0])
+        unmap_ev[nun++] = ev;
+      else {
+        cl->clWaitForEvents(1, &ev);
+        cl->clReleaseEvent(ev);
+      }
+    }
+  }
+  if (nun) {
+    cl->clFlush(r->dev->queue);
+    cl->clWaitForEvents(nun, unmap_ev);
+    for (unsigned i = 0; i < nun; ++i)
+      cl->clReleaseEvent(unmap_ev[i]);
+  }
+  for (unsigned i = 0; i < r->nev; ++i)
+    cl->clReleaseEvent(r->ev[i]);
+  if (r->mems)
+    for (uint32_t i = 0; i < r->nargs; ++i)
+      if (r->mems[i])
+        cl->clReleaseMemObject(r->mems[i]);
+  for (int k = 0; k < MAX_RESULTS; ++k) {
+    if (r->parts[k])
+      cl->clReleaseMemObject(r->parts[k]);
+    if (r->outs[k])
+      cl->clReleaseMemObject(r->outs[k]);
+  }
+  free(r->mems);
+  free(r->ev);
+  free(r->ev_kind);
+  free(r->maps);
+}
+
+/* Global size: n rounded up to a multiple of local. */
+static int round_up(run *r, uint64_t n, size_t local, size_t *out) {
+  if (n > (uint64_t)SIZE_MAX - local)
+    return fail(r, "iteration space too large for the device");
+  *out = (size_t)((n + local - 1) / local * local);
+  return 1;
+}
+
+static int launch_map(run *r) {
+  const idiomrt_device *dev = r->dev;
+  idiomrt_entry *e = r->e;
+  cl_kernel k = e->kernel[0];
+  unsigned nd = r->d->ndims;
+  if (!set_idiom_args(r, k))
+    return 0;
+
+  size_t local[2] = {1, 1}, global[2] = {1, 1};
+  size_t kmax = min_sz(e->kernel_wg[0], dev->max_wg);
+  if (e->kernel_reqd[0][0]) {
+    local[0] = e->kernel_reqd[0][0];
+    local[1] = e->kernel_reqd[0][1] ? e->kernel_reqd[0][1] : 1;
+  } else if (nd == 1) {
+    local[0] = pow2_floor(min_sz(min_sz(MAP_LOCAL_1D, kmax), dev->max_item[0]));
+  } else {
+    /* dimension 0 iterates the inner loop (sizes[1]) */
+    uint64_t inner = r->sizes[1], outer = r->sizes[0];
+    if (outer < 16) {
+      local[0] = 64;
+      local[1] = 1;
+    } else if (inner < 16) {
+      local[0] = 1;
+      local[1] = 64;
+    } else {
+      local[0] = 16;
+      local[1] = 16;
+    }
+    local[0] = pow2_floor(min_sz(local[0], dev->max_item[0]));
+    local[1] = pow2_floor(min_sz(local[1], dev->max_item[1]));
+    while (local[0] * local[1] > kmax) {
+      if (local[1] >= local[0] && local[1] > 1)
+        local[1] /= 2;
+      else if (local[0] > 1)
+        local[0] /= 2;
+      else
+        break;
+    }
+  }
+  for (unsigned i = 0; i < nd; ++i)
+    if (!round_up(r, r->sizes[nd - 1 - i], local[i], &global[i]))
+      return 0;
+
+  cl_event ev = NULL;
+  cl_int err = r->cl->clEnqueueNDRangeKernel(dev->queue, k, nd, NULL, global,
+                                             local, 0, NULL, &ev);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clEnqueueNDRangeKernel", err);
+  add_event(r, ev, EV_KERNEL);
+  return map_outputs(r);
+}
+
+static int launch_reduce(run *r) {
+  const idiomrt_device *dev = r->dev;
+  const idiomrt_cl *cl = r->cl;
+  idiomrt_entry *e = r->e;
+  const idiom_kernel_desc *d = r->d;
+  unsigned nres = d->nresults;
+  cl_kernel kp = e->kernel[0], kf = e->kernel[1];
+
+  /* L: a power of two within every work-group and local-memory limit. */
+  size_t L;
+  size_t reqd_p = e->kernel_reqd[0][0], reqd_f = e->kernel_reqd[1][0];
+  size_t rbytes = 0;
+  for (unsigned k = 0; k < nres; ++k)
+    rbytes += d->result_bytes[k];
+  if (reqd_p || reqd_f) {
+    L = reqd_p ? reqd_p : reqd_f;
+    if ((reqd_p && reqd_f && reqd_p != reqd_f) || (L & (L - 1)) != 0)
+      return fail(r, "reduction kernels require an unusable work-group size");
+  } else {
+    size_t kmax = min_sz(min_sz(dev->max_wg, dev->max_item[0]),
+                         min_sz(e->kernel_wg[0], e->kernel_wg[1]));
+    L = pow2_floor(min_sz(REDUCE_MAX_L, kmax));
+    cl_ulong fixed = e->kernel_local[0] > e->kernel_local[1]
+                         ? e->kernel_local[0]
+                         : e->kernel_local[1];
+    while (L > 1 && fixed + (cl_ulong)L * rbytes > dev->local_mem)
+      L /= 2;
+  }
+
+  uint64_t n = r->sizes[0];
+  uint64_t groups = (n + L - 1) / L;
+  uint64_t cap = (uint64_t)dev->compute_units * 32;
+  if (cap > REDUCE_MAX_G)
+    cap = REDUCE_MAX_G;
+  if (cap < 1)
+    cap = 1;
+  size_t G = (size_t)(groups < cap ? groups : cap);
+
+  if (!set_idiom_args(r, kp))
+    return 0;
+  cl_uint base = r->nargs;
+  cl_int err;
+  for (unsigned k = 0; k < nres; ++k) {
+    size_t rb = d->result_bytes[k];
+    if (!make_buffer(r, CL_MEM_READ_WRITE, NULL, (uint64_t)G * rb,
+                     &r->parts[k]) ||
+        !make_buffer(r, CL_MEM_READ_WRITE, NULL, rb, &r->outs[k]))
+      return 0;
+    if ((err = cl->clSetKernelArg(kp, base + k, sizeof(cl_mem),
+                                  &r->parts[k])) != CL_SUCCESS ||
+        (err = cl->clSetKernelArg(kp, base + nres + k, L * rb, NULL)) !=
+            CL_SUCCESS)
+      return cl_fail(r, "clSetKernelArg(partial)", err);
+  }
+  cl_long m = (cl_long)G;
+  if ((err = cl->clSetKernelArg(kf, 0, sizeof m, &m)) != CL_SUCCESS)
+    return cl_fail(r, "clSetKernelArg(final)", err);
+  for (unsigned k = 0; k < nres; ++k) {
+    size_t rb = d->result_bytes[k];
+    if ((err = cl->clSetKernelArg(kf, 1 + k, sizeof(cl_mem), &r->parts[k])) !=
+            CL_SUCCESS ||
+        (err = cl->clSetKernelArg(kf, 1 + nres + k, sizeof(cl_mem),
+                                  &r->outs[k])) != CL_SUCCESS ||
+        (err = cl->clSetKernelArg(kf, 1 + 2 * nres + k, L * rb, NULL)) !=
+            CL_SUCCESS)
+      return cl_fail(r, "clSetKernelArg(final)", err);
+  }
+
+  size_t gp = G * L, lp = L;
+  cl_event ev = NULL;
+  err = cl->clEnqueueNDRangeKernel(dev->queue, kp, 1, NULL, &gp, &lp, 0, NULL,
+                                   &ev);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clEnqueueNDRangeKernel(partial)", err);
+  add_event(r, ev, EV_KERNEL);
+  size_t gf = L, lf = L;
+  ev = NULL;
+  err = cl->clEnqueueNDRangeKernel(dev->queue, kf, 1, NULL, &gf, &lf, 0, NULL,
+                                   &ev);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clEnqueueNDRangeKernel(final)", err);
+  add_event(r, ev, EV_KERNEL);
+  return 1;
+}
+
+/* Maps the reduction results back; they land in results + 8 * k. */
+static int map_results(run *r, void *results) {
+  for (unsigned k = 0; k < r->d->nresults; ++k)
+    if (!map_back(r, r->outs[k], (char *)results + 8 * k,
+                  r->d->result_bytes[k]))
+      return 0;
+  return map_outputs(r);
+}
+
+/* Everything after the device and the program are ready. */
+static int execute(run *r, void *results) {
+  uint32_t nargs = r->nargs;
+  unsigned cap = 2 * nargs + 4 * MAX_RESULTS + 8;
+  r->mems = calloc(nargs ? nargs : 1, sizeof *r->mems);
+  r->ev = calloc(cap, sizeof *r->ev);
+  r->ev_kind = calloc(cap, 1);
+  r->maps = calloc(nargs + MAX_RESULTS + 1, sizeof *r->maps);
+  r->ev_cap = cap;
+  if (!r->mems || !r->ev || !r->ev_kind || !r->maps)
+    return fail(r, "out of host memory");
+  /* A kernel keeps its arguments between runs: a count that does not match
+     would launch with a stale buffer of an earlier run. */
+  unsigned nres = r->d->nresults;
+  if (r->d->kind == IDIOM_MAP ? r->e->kernel_nargs[0] != nargs
+                              : (r->e->kernel_nargs[0] != nargs + 2 * nres ||
+                                 r->e->kernel_nargs[1] != 1 + 3 * nres))
+    return fail(r, "kernel parameter count does not match the arguments");
+
+  if (r->d->kind == IDIOM_MAP) {
+    if (!launch_map(r))
+      return 0;
+  } else {
+    if (!launch_reduce(r) || !map_results(r, results))
+      return 0;
+  }
+  if (!wait_all(r))
+    return 0;
+  /* Every command completed: now, and only now, write the host. */
+  uint64_t t0 = now_ns();
+  for (unsigned i = 0; i < r->nmaps; ++i)
+    memcpy(r->maps[i].host, r->maps[i].dev_ptr, r->maps[i].bytes);
+  r->host_copy_ns = now_ns() - t0;
+  return 1;
+}
+
+/*--- checks that need no device ----------------------------------------*/
+
+static const char *check_desc(const idiom_kernel_desc *d, const idiom_arg *args,
+                              uint32_t nargs, const uint64_t *sizes,
+                              const void *results) {
+  if (!d->name || !d->name[0] || !d->source)
+    return "invalid descriptor";
+  if (d->kind == IDIOM_MAP) {
+    if (d->ndims < 1 || d->ndims > 2)
+      return "invalid descriptor: rank";
+  } else if (d->kind == IDIOM_REDUCE) {
+    if (d->ndims != 1)
+      return "invalid descriptor: rank";
+    if (d->nresults < 1 || d->nresults > MAX_RESULTS || !d->result_bytes)
+      return "invalid descriptor: results";
+    for (unsigned k = 0; k < d->nresults; ++k)
+      if (d->result_bytes[k] < 1 || d->result_bytes[k] > 8)
+        return "invalid descriptor: results";
+    if (!results)
+      return "invalid arguments: no results";
+  } else {
+    return "invalid descriptor: kind";
+  }
+  if (!sizes || (nargs && !args))
+    return "invalid arguments";
+  for (uint32_t i = 0; i < nargs; ++i) {
+    const idiom_arg *a = &args[i];
+    if (a->kind > IDIOM_ARG_F64)
+      return "invalid arguments: kind";
+    if (is_buffer(a->kind) && a->bytes &&
+        (!a->ptr || (uint64_t)(uintptr_t)a->ptr > UINT64_MAX - a->bytes))
+      return "invalid arguments: buffer";
+  }
+  for (unsigned i = 0; i < d->ndims; ++i)
+    if (sizes[i] == 0)
+      return "empty iteration space";
+  return NULL;
+}
+
+static uint64_t trip_count(const idiom_kernel_desc *d, const uint64_t *sizes) {
+  uint64_t t = 1;
+  for (unsigned i = 0; i < d->ndims; ++i) {
+    if (sizes[i] && t > UINT64_MAX / sizes[i])
+      return UINT64_MAX;
+    t *= sizes[i];
+  }
+  return t;
+}
+
+/* 1 when an OUT / INOUT range overlaps any other non-empty range. */
+static int overlapping(const idiom_arg *args, uint32_t nargs) {
+  for (uint32_t i = 0; i < nargs; ++i) {
+    if (!is_output(args[i].kind) || args[i].bytes == 0)
+      continue;
+    uint64_t a0 = (uint64_t)(uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
+    for (uint32_t j = 0; j < nargs; ++j) {
+      if (j == i || !is_buffer(args[j].kind) || args[j].bytes == 0)
+        continue;
+      uint64_t b0 = (uint64_t)(uintptr_t)args[j].ptr, b1 = b0 + args[j].bytes;
+      if (a0 < b1 && b0 < a1)
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/*--- entry points ---------------------------------------------------------*/
+
+static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
+                   const char *reason) {
+  snprintf(t_reason, sizeof t_reason, "%s", reason);
+  t_declined = 1;
+  if (e)
+    idiomrt_stats_decline(e, t_reason);
+  idiomrt_debug("%s: declined: %s", d && d->loc ? d->loc : "?", t_reason);
+  return 0;
+}
+
+int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
+              uint32_t nargs, const uint64_t *sizes, void *results) {
+  if (!desc)
+    return decline(NULL, NULL, "invalid descriptor");
+  const idiomrt_config *cfg = idiomrt_config_get();
+  idiomrt_entry *e = idiomrt_entry_get(desc);
+  if (!e)
+    return decline(NULL, desc, "out of host memory");
+  if (cfg->device_pref == IDIOMRT_DEV_SEQ)
+    return decline(e, desc, "IDIOM_DEVICE=seq");
+  const char *why = check_desc(desc, args, nargs, sizes, results);
+  if (why)
+    return decline(e, desc, why);
+  if (trip_count(desc, sizes) < cfg->min_trip)
+    return decline(e, desc, "trip count below threshold");
+  if (overlapping(args, nargs))
+    return decline(e, desc, "overlapping input/output ranges");
+  const idiomrt_device *dev = idiomrt_device_get(&why);
+  if (!dev)
+    return decline(e, desc, why);
+
+  char reason[IDIOMRT_REASON_LEN];
+  reason[0] = '\0';
+  run r;
+  memset(&r, 0, sizeof r);
+  r.dev = dev;
+  r.cl = dev->cl;
+  r.e = e;
+  r.d = desc;
+  r.args = args;
+  r.nargs = nargs;
+  r.sizes = sizes;
+  r.reason = reason;
+  r.reason_len = sizeof reason;
+
+  uint64_t kernel_ns = 0, transfer_ns = 0;
+  pthread_mutex_lock(&e->lock);
+  e->device_name = dev->name;
+  int ok = idiomrt_program_ensure(e, dev, reason, sizeof reason) &&
+           execute(&r, results);
+  if (ok)
+    profile(&r, &kernel_ns, &transfer_ns);
+  if (r.ev || r.mems || r.maps || r.ev_kind)
+    cleanup(&r);
+  pthread_mutex_unlock(&e->lock);
+
+  if (!ok)
+    return decline(e, desc, reason[0] ? reason : "unknown failure");
+  t_declined = 0;
+  t_reason[0] = '\0';
+  idiomrt_stats_success(e, kernel_ns, transfer_ns);
+  return 1;
+}
+
+void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason) {
+  if (!desc)
+    return;
+  idiomrt_config_get();
+  idiomrt_entry *e = idiomrt_entry_get(desc);
+  if (e)
+    idiomrt_stats_note(e, reason && *reason ? reason : "unspecified");
+}
+
+const char *idiom_last_reason(void) { return t_declined ? t_reason : NULL; }
+
+const char *idiom_device_name(void) {
+  if (idiomrt_config_get()->device_pref == IDIOMRT_DEV_SEQ)
+    return NULL;
+  const idiomrt_device *dev = idiomrt_device_get(NULL);
+  return dev ? dev->name : NULL;
+}

@@ -1,0 +1,62 @@
+/*===- registry.c - Per-descriptor state keyed by descriptor address ------===*
+ *
+ * The plugin emits one constant idiom_kernel_desc per idiom, so the address
+ * identifies the idiom for the life of the process. Entries are created on
+ * first use and never freed; the report at exit walks them in creation order.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <stdlib.h>
+
+#define NBUCKETS 256
+
+static pthread_mutex_t g_reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static idiomrt_entry *g_buckets[NBUCKETS];
+static idiomrt_entry *g_first, *g_last;
+
+static unsigned bucket_of(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (unsigned)(x % NBUCKETS);
+}
+
+idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc) {
+  unsigned b = bucket_of(desc);
+  pthread_mutex_lock(&g_reg_lock);
+  idiomrt_entry *e = g_buckets[b];
+  while (e && e->desc != desc)
+    e = e->bucket_next;
+  if (!e) {
+    e = calloc(1, sizeof *e);
+    if (e) {
+      e->desc = desc;
+      pthread_mutex_init(&e->lock, NULL);
+      e->bucket_next = g_buckets[b];
+      g_buckets[b] = e;
+      if (g_last)
+        g_last->next = e;
+      else
+        g_first = e;
+      g_last = e;
+    }
+  }
+  pthread_mutex_unlock(&g_reg_lock);
+  return e;
+}
+
+idiomrt_entry *idiomrt_entry_next(const idiomrt_entry *e) {
+  pthread_mutex_lock(&g_reg_lock);
+  idiomrt_entry *n = e->next;
+  pthread_mutex_unlock(&g_reg_lock);
+  return n;
+}
+
+idiomrt_entry *idiomrt_entry_first(void) {
+  pthread_mutex_lock(&g_reg_lock);
+  idiomrt_entry *e = g_first;
+  pthread_mutex_unlock(&g_reg_lock);
+  return e;
+}

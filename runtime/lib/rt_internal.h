@@ -1,0 +1,186 @@
+/*===- rt_internal.h - Shared declarations of the runtime's parts ---------===*
+ *
+ * Private to runtime/lib. Every non-static symbol starts with idiomrt_ so
+ * that the static archive does not collide with a user program's names.
+ *
+ * Lock order: a registry entry's lock may be held while nothing else is
+ * taken; the device lock and the registry lock are leaves (never held while
+ * taking another lock).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef IDIOMRT_INTERNAL_H
+#define IDIOMRT_INTERNAL_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idiomrt.h"
+
+/*--- config.c: environment, read once per process ------------------------*/
+
+enum idiomrt_device_pref {
+  IDIOMRT_DEV_AUTO = 0,
+  IDIOMRT_DEV_GPU = 1,
+  IDIOMRT_DEV_CPU = 2,
+  IDIOMRT_DEV_SEQ = 3
+};
+
+typedef struct idiomrt_config {
+  int device_pref;            /* enum idiomrt_device_pref */
+  int stats;                  /* IDIOM_STATS set and not "0" */
+  int debug;                  /* IDIOM_DEBUG set and not "0" */
+  uint64_t min_trip;          /* IDIOM_MIN_TRIP, default 4096 */
+  const char *cache_dir;      /* NULL when the disk cache is off */
+  const char *opencl_library; /* IDIOM_OPENCL_LIBRARY or "libOpenCL.so.1" */
+} idiomrt_config;
+
+/* Reads the environment on first call; never NULL. */
+const idiomrt_config *idiomrt_config_get(void);
+/* Prints "idiom: ..." on stderr when IDIOM_DEBUG is set. */
+void idiomrt_debug(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/*--- cl_loader.c: libOpenCL.so.1 through dlopen --------------------------*/
+
+#define IDIOMRT_CL_FUNCS(X)                                                    \
+  X(clGetPlatformIDs)                                                          \
+  X(clGetPlatformInfo)                                                         \
+  X(clGetDeviceIDs)                                                            \
+  X(clGetDeviceInfo)                                                           \
+  X(clCreateContext)                                                           \
+  X(clReleaseContext)                                                          \
+  X(clCreateCommandQueue)                                                      \
+  X(clReleaseCommandQueue)                                                     \
+  X(clCreateProgramWithSource)                                                 \
+  X(clCreateProgramWithBinary)                                                 \
+  X(clBuildProgram)                                                            \
+  X(clGetProgramInfo)                                                          \
+  X(clGetProgramBuildInfo)                                                     \
+  X(clReleaseProgram)                                                          \
+  X(clCreateKernel)                                                            \
+  X(clGetKernelInfo)                                                          \
+  X(clGetKernelWorkGroupInfo)                                                  \
+  X(clSetKernelArg)                                                            \
+  X(clReleaseKernel)                                                           \
+  X(clCreateBuffer)                                                            \
+  X(clReleaseMemObject)                                                        \
+  X(clEnqueueWriteBuffer)                                                      \
+  X(clEnqueueMapBuffer)                                                        \
+  X(clEnqueueUnmapMemObject)                                                   \
+  X(clEnqueueNDRangeKernel)                                                    \
+  X(clFlush)                                                                   \
+  X(clWaitForEvents)                                                           \
+  X(clGetEventInfo)                                                            \
+  X(clGetEventProfilingInfo)                                                   \
+  X(clReleaseEvent)
+
+typedef struct idiomrt_cl {
+  void *handle;
+#define IDIOMRT_CL_MEMBER(f) __typeof__(&f) f;
+  IDIOMRT_CL_FUNCS(IDIOMRT_CL_MEMBER)
+#undef IDIOMRT_CL_MEMBER
+} idiomrt_cl;
+
+/* Loads the library and resolves every function once; NULL when the library
+   or any function is missing. */
+const idiomrt_cl *idiomrt_cl_load(void);
+/* "CL_OUT_OF_RESOURCES" etc.; "CL_UNKNOWN_ERROR" for codes it does not know. */
+const char *idiomrt_cl_error_name(cl_int err);
+
+/*--- device.c: platform / device selection, context and queue ------------*/
+
+typedef struct idiomrt_device {
+  const idiomrt_cl *cl;
+  cl_platform_id platform;
+  cl_device_id id;
+  cl_context ctx;
+  cl_command_queue queue; /* in order, CL_QUEUE_PROFILING_ENABLE */
+  cl_device_type type;
+  char name[256];         /* CL_DEVICE_NAME */
+  char driver[128];       /* CL_DRIVER_VERSION */
+  char version[128];      /* CL_DEVICE_VERSION */
+  char platform_name[128];
+  size_t max_wg;          /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+  size_t max_item[3];     /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+  cl_uint compute_units;
+  cl_ulong local_mem;
+  cl_ulong max_alloc;
+} idiomrt_device;
+
+/* Selects and initializes the device once per process (the outcome, success
+   or failure, is kept). On failure returns NULL and sets *reason to a static
+   string. Must not be called under IDIOM_DEVICE=seq. */
+const idiomrt_device *idiomrt_device_get(const char **reason);
+/* The device when already initialized, else NULL; never initializes. */
+const idiomrt_device *idiomrt_device_peek(void);
+
+/*--- registry.c: per-descriptor state keyed by descriptor address --------*/
+
+#define IDIOMRT_MAX_REASONS 8
+#define IDIOMRT_REASON_LEN 160
+
+typedef struct idiomrt_entry {
+  const idiom_kernel_desc *desc;
+  struct idiomrt_entry *bucket_next;
+  struct idiomrt_entry *next; /* creation order; guarded by the registry */
+  pthread_mutex_t lock;       /* guards everything below */
+
+  /* program_cache.c */
+  int build_state;            /* 0: not tried, 1: built, -1: failed */
+  char build_reason[IDIOMRT_REASON_LEN];
+  cl_program program;
+  cl_kernel kernel[2];        /* map: [0]; reduce: [0] partial, [1] final */
+  size_t kernel_wg[2];        /* CL_KERNEL_WORK_GROUP_SIZE */
+  size_t kernel_reqd[2][3];   /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE */
+  cl_ulong kernel_local[2];   /* CL_KERNEL_LOCAL_MEM_SIZE before args */
+  cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
+
+  /* stats.c */
+  uint64_t calls;             /* idiom_run + idiom_note_fallback calls */
+  uint64_t offloaded;         /* idiom_run calls that returned 1 */
+  uint64_t fallbacks;         /* declines + idiom_note_fallback */
+  uint64_t kernel_ns;
+  uint64_t transfer_ns;
+  const char *device_name;    /* device this entry saw, or NULL */
+  unsigned nreasons;
+  struct {
+    char text[IDIOMRT_REASON_LEN];
+    uint64_t count;
+  } reasons[IDIOMRT_MAX_REASONS];
+  uint64_t other_reasons;     /* declines whose reason did not fit */
+} idiomrt_entry;
+
+/* Finds or creates the entry of desc; NULL only when out of memory. */
+idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc);
+/* First entry in creation order (entries are never freed). */
+idiomrt_entry *idiomrt_entry_first(void);
+/* The entry created after e, or NULL. */
+idiomrt_entry *idiomrt_entry_next(const idiomrt_entry *e);
+
+/*--- program_cache.c: build once per process, binaries on disk -----------*/
+
+/* With e->lock held: makes e->program and e->kernel[] ready. Returns 1, or 0
+   with the reason in reason[0..n) (a failure is remembered). */
+int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
+                           char *reason, size_t n);
+/* FNV-1a 64 over [p, p + n), continuing from h. */
+uint64_t idiomrt_fnv1a(uint64_t h, const void *p, size_t n);
+#define IDIOMRT_FNV_OFFSET 0xcbf29ce484222325ULL
+
+/*--- stats.c ---------------------------------------------------------------*/
+
+/* Each takes e->lock itself; call without it held. */
+void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
+                           uint64_t transfer_ns);
+void idiomrt_stats_decline(idiomrt_entry *e, const char *reason);
+void idiomrt_stats_note(idiomrt_entry *e, const char *reason);
+/* atexit handler installed by config.c when IDIOM_STATS is set. */
+void idiomrt_stats_report(void);
+
+#endif /* IDIOMRT_INTERNAL_H */

@@ -1,0 +1,97 @@
+/*===- stats.c - Per-descriptor counters and the IDIOM_STATS report -------===*
+ *
+ * Counters are kept whether or not IDIOM_STATS is set (they are cheap); the
+ * report is printed on stderr at exit only when it is. One line per
+ * descriptor that reached the runtime (idiom_run or idiom_note_fallback):
+ *
+ *   idiom-stats: LOC IDIOM calls=N offloaded=N device="NAME"
+ *                kernel_ms=X transfer_ms=X fallbacks=N reasons="R" xN; ...
+ *
+ * kernel_ms: sum of CL_PROFILING_COMMAND_START..END of the kernels.
+ * transfer_ms: the same for host-to-device writes and device-to-host maps,
+ * plus the host copy out of the mapped buffers.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
+                           uint64_t transfer_ns) {
+  pthread_mutex_lock(&e->lock);
+  e->calls++;
+  e->offloaded++;
+  e->kernel_ns += kernel_ns;
+  e->transfer_ns += transfer_ns;
+  pthread_mutex_unlock(&e->lock);
+}
+
+static void add_reason(idiomrt_entry *e, const char *reason) {
+  e->fallbacks++;
+  for (unsigned i = 0; i < e->nreasons; ++i) {
+    if (strcmp(e->reasons[i].text, reason) == 0) {
+      e->reasons[i].count++;
+      return;
+    }
+  }
+  if (e->nreasons < IDIOMRT_MAX_REASONS) {
+    snprintf(e->reasons[e->nreasons].text, IDIOMRT_REASON_LEN, "%s", reason);
+    e->reasons[e->nreasons].count = 1;
+    e->nreasons++;
+  } else {
+    e->other_reasons++;
+  }
+}
+
+void idiomrt_stats_decline(idiomrt_entry *e, const char *reason) {
+  pthread_mutex_lock(&e->lock);
+  e->calls++;
+  add_reason(e, reason);
+  pthread_mutex_unlock(&e->lock);
+}
+
+void idiomrt_stats_note(idiomrt_entry *e, const char *reason) {
+  idiomrt_stats_decline(e, reason);
+}
+
+static const char *or_unknown(const char *s) { return s ? s : "?"; }
+
+void idiomrt_stats_report(void) {
+  const idiomrt_device *dev = idiomrt_device_peek();
+  for (idiomrt_entry *e = idiomrt_entry_first(); e; e = idiomrt_entry_next(e)) {
+    pthread_mutex_lock(&e->lock);
+    const char *devname =
+        e->device_name ? e->device_name : (dev ? dev->name : "none");
+    char line[4096];
+    size_t len = 0;
+#define APPEND(...)                                                            \
+  do {                                                                         \
+    if (len < sizeof line) {                                                   \
+      int k_ = snprintf(line + len, sizeof line - len, __VA_ARGS__);           \
+      if (k_ > 0)                                                              \
+        len += (size_t)k_;                                                     \
+    }                                                                          \
+  } while (0)
+    APPEND("idiom-stats: %s %s calls=%llu offloaded=%llu device=\"%s\" "
+           "kernel_ms=%.3f transfer_ms=%.3f fallbacks=%llu",
+           or_unknown(e->desc->loc), or_unknown(e->desc->idiom),
+           (unsigned long long)e->calls, (unsigned long long)e->offloaded,
+           devname, (double)e->kernel_ns / 1e6, (double)e->transfer_ns / 1e6,
+           (unsigned long long)e->fallbacks);
+    if (e->nreasons) {
+      APPEND(" reasons=");
+      for (unsigned i = 0; i < e->nreasons; ++i)
+        APPEND("%s\"%s\" x%llu", i ? "; " : "", e->reasons[i].text,
+               (unsigned long long)e->reasons[i].count);
+      if (e->other_reasons)
+        APPEND("; (other) x%llu", (unsigned long long)e->other_reasons);
+    }
+#undef APPEND
+    pthread_mutex_unlock(&e->lock);
+    if (len >= sizeof line)
+      len = sizeof line - 1;
+    fprintf(stderr, "%.*s\n", (int)len, line);
+  }
+  fflush(stderr);
+}

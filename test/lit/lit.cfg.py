@@ -1,0 +1,32 @@
+# lit configuration for Idiom's IR-level tests (detection, remarks, lifted
+# FunIL, emitted OpenCL, stitched IR) and FunIL driver tests.
+import os
+import lit.formats
+
+config.name = "Idiom"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".funil", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.idiom_build_dir, "test", "lit")
+
+llvm_bin = config.llvm_tools_dir
+config.environment["PATH"] = os.pathsep.join(
+    [llvm_bin, config.environment.get("PATH", "")])
+# Keep PoCL's kernel cache and our program cache out of $HOME.
+config.environment["POCL_CACHE_DIR"] = os.path.join(config.test_exec_root, "pocl-cache")
+config.environment["IDIOM_CACHE_DIR"] = "off"
+for var in ["IDIOM_DEVICE", "IDIOM_STATS", "IDIOM_MIN_TRIP"]:
+    config.environment.pop(var, None)
+
+plugin = os.path.join(config.idiom_build_dir, "lib", "libIdiom.so")
+libdir = os.path.join(config.idiom_build_dir, "lib")
+config.substitutions.append(("%opt", "%s/opt -load-pass-plugin=%s" % (llvm_bin, plugin)))
+config.substitutions.append(
+    ("%clang-idiom", "%s/clang -O2 -fpass-plugin=%s -L%s" % (llvm_bin, plugin, libdir)))
+config.substitutions.append(("%clang", "%s/clang" % llvm_bin))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%libdir", libdir))
+config.substitutions.append(("%srcroot", config.idiom_source_dir))
+config.substitutions.append(
+    ("%idiom-funil", os.path.join(config.idiom_build_dir, "bin", "idiom-funil")))

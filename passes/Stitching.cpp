@@ -115,6 +115,7 @@ static Value *combine(IRBuilder<> &B, ReductionOp Op, Value *Init, Value *R) {
   case ReductionOp::FMul: return B.CreateFMul(Init, R);
   case ReductionOp::FMin: return B.CreateSelect(B.CreateFCmpOLT(R, Init), R, Init);
   case ReductionOp::FMax: return B.CreateSelect(B.CreateFCmpOGT(R, Init), R, Init);
+  case ReductionOp::Other: break;
   }
   return nullptr;
 }

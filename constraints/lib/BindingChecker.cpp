@@ -116,6 +116,8 @@ void Walk::call(const Formula &Call, const Arg *Generated, State &S) {
   for (unsigned I = 0; I < Args.size(); ++I)
     if (CM.BoundAfter[I])
       bind(*Args[I], S);
+  if (Generated) // reported above if not; do not report it again
+    bind(*Generated, S);
 }
 
 /// Appends the variables of \p F that are not bound by a quantifier inside

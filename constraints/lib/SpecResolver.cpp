@@ -3,6 +3,7 @@
 #include "SpecResolver.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace idiom::constraints;
 using llvm::StringRef;
@@ -188,11 +189,13 @@ bool Resolver::run() {
 
   // A quantified variable is local to its body; the same name used outside
   // it would silently be a different variable.
+  llvm::StringSet<> Clashing; // reported here; no usage warnings for them
   for (const Quantified &Q : AllQuantified) {
     auto It = Named.find(Q.Name);
     if (It == Named.end())
       continue;
     unsigned Slot = It->second;
+    Clashing.insert(Q.Name);
     if (Slot < D.Params.size())
       error(Q.Loc, "quantified variable '" + Q.Name +
                        "' has the name of a parameter");
@@ -206,6 +209,8 @@ bool Resolver::run() {
 
   for (unsigned I = 0; I < NamedNames.size(); ++I) {
     StringRef Name = NamedNames[I];
+    if (Clashing.count(Name))
+      continue;
     if (I < D.Params.size()) {
       if (Uses[I] == 0 && !Name.starts_with("_"))
         warning(FirstUse[I], "parameter '" + Name.str() + "' is never used");

@@ -7,6 +7,12 @@
  * is available and has a compiler. One context and one in-order, profiling
  * command queue are created for the chosen device and kept for the process.
  *
+ * Some ICD loaders (the Khronos loader shipped with CUDA) split
+ * OCL_ICD_FILENAMES in place with strtok, which leaves the process with only
+ * the first file name: every child process then loses the other platforms.
+ * The variables a loader reads are saved before it runs and put back after
+ * initialization when they changed.
+ *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
@@ -28,6 +34,12 @@ static int usable(const idiomrt_cl *cl, cl_device_id d) {
   if (cl->clGetDeviceInfo(d, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler,
                           &compiler, NULL) != CL_SUCCESS)
     return 0;
+  if (!avail || !compiler) {
+    char name[256] = "";
+    cl->clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+    idiomrt_debug("skipping device %s: %s", name,
+                  !avail ? "not available" : "no compiler");
+  }
   return avail && compiler;
 }
 
@@ -37,9 +49,13 @@ static int find_device(const idiomrt_cl *cl, const cl_platform_id *plats,
                        cl_platform_id *pout, cl_device_id *dout) {
   for (cl_uint p = 0; p < nplats; ++p) {
     cl_uint nd = 0;
-    if (cl->clGetDeviceIDs(plats[p], type, 0, NULL, &nd) != CL_SUCCESS ||
-        nd == 0)
+    cl_int err = cl->clGetDeviceIDs(plats[p], type, 0, NULL, &nd);
+    if (err != CL_SUCCESS || nd == 0) {
+      if (err != CL_SUCCESS && err != CL_DEVICE_NOT_FOUND)
+        idiomrt_debug("platform %u: clGetDeviceIDs: %d (%s)", (unsigned)p,
+                      (int)err, idiomrt_cl_error_name(err));
       continue;
+    }
     cl_device_id *devs = calloc(nd, sizeof *devs);
     if (!devs)
       return 0;
@@ -73,13 +89,42 @@ static const char *cl_fail(const char *what, cl_int err) {
   return g_dev_reason_buf;
 }
 
+static const char *const k_loader_env[] = {"OCL_ICD_FILENAMES",
+                                           "OCL_ICD_VENDORS"};
+#define NLOADER_ENV (sizeof k_loader_env / sizeof k_loader_env[0])
+
+static void save_loader_env(char **saved) {
+  for (size_t i = 0; i < NLOADER_ENV; ++i) {
+    const char *v = getenv(k_loader_env[i]);
+    saved[i] = v ? strdup(v) : NULL;
+  }
+}
+
+static void restore_loader_env(char **saved) {
+  for (size_t i = 0; i < NLOADER_ENV; ++i) {
+    if (!saved[i])
+      continue;
+    const char *v = getenv(k_loader_env[i]);
+    if (!v || strcmp(v, saved[i]) != 0) {
+      idiomrt_debug("restoring %s=%s, altered by the OpenCL loader",
+                    k_loader_env[i], saved[i]);
+      setenv(k_loader_env[i], saved[i], 1);
+    }
+    free(saved[i]);
+  }
+}
+
 static const char *device_init(void) {
   const idiomrt_cl *cl = idiomrt_cl_load();
   if (!cl)
     return "no OpenCL loader";
   cl_uint nplats = 0;
-  if (cl->clGetPlatformIDs(0, NULL, &nplats) != CL_SUCCESS || nplats == 0)
+  cl_int perr = cl->clGetPlatformIDs(0, NULL, &nplats);
+  if (perr != CL_SUCCESS || nplats == 0) {
+    idiomrt_debug("no OpenCL platform (%d, %s)", (int)perr,
+                  idiomrt_cl_error_name(perr));
     return "no matching device";
+  }
   cl_platform_id *plats = calloc(nplats, sizeof *plats);
   if (!plats)
     return "out of host memory";
@@ -175,7 +220,10 @@ static const char *device_init(void) {
 const idiomrt_device *idiomrt_device_get(const char **reason) {
   pthread_mutex_lock(&g_dev_lock);
   if (g_dev_state == 0) {
+    char *saved[NLOADER_ENV];
+    save_loader_env(saved);
     g_dev_reason = device_init();
+    restore_loader_env(saved);
     g_dev_state = g_dev_reason ? -1 : 1;
     if (g_dev_reason)
       idiomrt_debug("no device: %s", g_dev_reason);

@@ -1,1 +1,283 @@
+//===- StaticCheckTest.cpp - Load-time checks of spec texts ---------------===//
+//
+// One test per kind of static error, each with its exact FILE:LINE:COL, and
+// the rule that a bad definition is dropped while the others load.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestAtoms.h"
+#include "idiom/Constraints/Spec.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+
+using namespace idiom::constraints;
+using namespace idiom::constraints::test;
+
+namespace {
+
+class StaticCheckTest : public ::testing::Test {
+protected:
+  StaticCheckTest() { addTestAtoms(Atoms); }
+
+  /// Loads \p Text as "u.idiom"; returns the diagnostics as strings.
+  std::vector<std::string> load(llvm::StringRef Text) {
+    std::vector<Diagnostic> Diags;
+    Ok = Lib.addSpecText("u.idiom", Text, Atoms, Diags);
+    std::vector<std::string> Out;
+    for (const Diagnostic &D : Diags)
+      Out.push_back(D.str());
+    return Out;
+  }
+  using Strings = std::vector<std::string>;
+
+  AtomRegistry Atoms;
+  SpecLibrary Lib;
+  bool Ok = false;
+};
+
+TEST_F(StaticCheckTest, CleanTextLoads) {
+  EXPECT_EQ(load("constraint A(n) = Range(n, x) and Even(x);\n"
+                 "idiom i-1(n) = A(n) and not Even(n);\n"),
+            Strings{});
+  EXPECT_TRUE(Ok);
+  EXPECT_NE(Lib.lookupConstraint("A"), nullptr);
+  EXPECT_NE(Lib.lookupIdiom("i-1"), nullptr);
+}
+
+TEST_F(StaticCheckTest, UnknownAtomOrConstraint) {
+  EXPECT_EQ(load("constraint A(x) = Even(x);\n"
+                 "constraint B(x) = Even(x) and Odd(x);\n"),
+            Strings{"u.idiom:2:31: error: unknown atom or constraint 'Odd'"});
+  EXPECT_FALSE(Ok);
+  EXPECT_NE(Lib.lookupConstraint("A"), nullptr);
+  EXPECT_EQ(Lib.lookupConstraint("B"), nullptr);
+}
+
+TEST_F(StaticCheckTest, WrongArity) {
+  EXPECT_EQ(load("constraint A(x) = Less(x);\n"
+                 "constraint B(l) = forall i in InstIn(l, l) : IsConstant(i);\n"
+                 "constraint C(x) = A(x, x);\n"),
+            (Strings{"u.idiom:1:19: error: 'Less' takes 2 arguments, but 1 "
+                     "is given",
+                     "u.idiom:2:31: error: 'InstIn' takes 2 arguments, but 3 "
+                     "are given (counting the quantified variable 'i')",
+                     "u.idiom:3:19: error: 'A' takes 1 argument, but 2 are "
+                     "given"}));
+  EXPECT_FALSE(Ok);
+  EXPECT_TRUE(Lib.constraints().empty());
+  // Against a constraint that loaded.
+  EXPECT_EQ(load("constraint D(x, y) = Less(x, y);\n"
+                 "constraint E(x) = D(x);\n"),
+            Strings{"u.idiom:2:19: error: 'D' takes 2 arguments, but 1 is "
+                    "given"});
+}
+
+TEST_F(StaticCheckTest, DuplicateDefinition) {
+  EXPECT_EQ(load("constraint A(x) = Even(x);\n"
+                 "idiom i(x) = A(x);\n"
+                 "constraint A(y) = Even(y);\n"
+                 "idiom i(x) = true;\n"
+                 "constraint Even(x) = true;\n"),
+            (Strings{"u.idiom:3:12: error: duplicate definition of constraint "
+                     "'A' (first defined at u.idiom:1:12)",
+                     "u.idiom:4:7: error: duplicate definition of idiom 'i' "
+                     "(first defined at u.idiom:2:7)",
+                     "u.idiom:5:12: error: constraint 'Even' has the name of "
+                     "an atom"}));
+  EXPECT_FALSE(Ok);
+  EXPECT_EQ(Lib.constraints().size(), 1u);
+  EXPECT_EQ(Lib.idioms().size(), 1u);
+  // Across texts.
+  std::vector<Diagnostic> Diags;
+  EXPECT_FALSE(
+      Lib.addSpecText("v.idiom", "\n  constraint A(z) = Even(z);", Atoms,
+                      Diags));
+  ASSERT_EQ(Diags.size(), 1u);
+  EXPECT_EQ(Diags[0].str(), "v.idiom:2:14: error: duplicate definition of "
+                            "constraint 'A' (first defined at u.idiom:1:12)");
+}
+
+TEST_F(StaticCheckTest, Recursion) {
+  EXPECT_EQ(load("constraint A(x) = Even(x) or A(x);\n"
+                 "constraint B(x) = Even(x) and C(x);\n"
+                 "constraint C(x) = Less(x, 3) and B(x);\n"
+                 "constraint D(x) = B(x);\n"
+                 "constraint E(x) = Even(x);\n"),
+            (Strings{"u.idiom:1:30: error: recursion between constraints: "
+                     "A -> A",
+                     "u.idiom:2:31: error: recursion between constraints: "
+                     "B -> C -> B",
+                     "u.idiom:3:34: error: recursion between constraints: "
+                     "C -> B -> C",
+                     "u.idiom:4:19: error: 'B' cannot be used: its definition "
+                     "has errors"}));
+  EXPECT_FALSE(Ok);
+  ASSERT_EQ(Lib.constraints().size(), 1u);
+  EXPECT_EQ(Lib.constraints()[0]->Name, "E");
+}
+
+TEST_F(StaticCheckTest, ArgumentMustBeBound) {
+  // Even cannot generate its argument; y is bound only later.
+  EXPECT_EQ(load("constraint A(n) = Even(y) and Range(n, y);\n"),
+            Strings{"u.idiom:1:24: error: 'y' must be bound here: argument 1 "
+                    "of 'Even' cannot be generated by 'Even'"});
+  EXPECT_FALSE(Ok);
+  // The same, in an idiom whose second parameter starts unbound.
+  EXPECT_EQ(load("idiom i(n, m) = Less(n, m) and Range(n, m);\n"),
+            Strings{"u.idiom:1:25: error: 'm' must be bound here: argument 2 "
+                    "of 'Less' cannot be generated by 'Less'"});
+  // '_' where the atom cannot generate.
+  EXPECT_EQ(load("constraint B(n) = Less(n, _);\n"),
+            Strings{"u.idiom:1:27: error: '_' cannot be argument 2 of 'Less': "
+                    "'Less' cannot generate it"});
+  // Left to right: generated first, then checked.
+  EXPECT_EQ(load("constraint C(n) = Range(n, y) and Even(y);\n"), Strings{});
+}
+
+TEST_F(StaticCheckTest, OrBranchesBindSeparately) {
+  EXPECT_EQ(load("constraint A(n) = (Range(n, x) or Even(n)) and Even(x);\n"),
+            Strings{"u.idiom:1:53: error: 'x' must be bound here: argument 1 "
+                    "of 'Even' cannot be generated by 'Even' ('x' is bound "
+                    "only in some branches of an 'or')"});
+  EXPECT_FALSE(Ok);
+  EXPECT_EQ(
+      load("constraint B(n) = (Range(n, x) or Range(3, x)) and Even(x);\n"),
+      Strings{});
+  EXPECT_TRUE(Ok);
+}
+
+TEST_F(StaticCheckTest, NotOverUnboundVariable) {
+  EXPECT_EQ(load("constraint A(n) = not Range(n, y) and Range(n, y);\n"),
+            Strings{"u.idiom:1:32: error: 'not' needs all its variables "
+                    "bound, but 'y' is unbound here"});
+  EXPECT_FALSE(Ok);
+  // '_' and variables quantified inside the negation are fine.
+  EXPECT_EQ(load("constraint B(n) = not Range(n, _) and "
+                 "not (forall x in Range(n) : Even(x));\n"),
+            Strings{});
+  EXPECT_TRUE(Ok);
+}
+
+TEST_F(StaticCheckTest, EqualityNeedsABoundSide) {
+  EXPECT_EQ(load("constraint A(n) = x = y and Range(n, x) and Range(n, y);\n"),
+            Strings{"u.idiom:1:19: error: both sides of '=' are unbound"});
+  EXPECT_EQ(load("constraint B(n) = x = n and Even(x);\n"), Strings{});
+}
+
+TEST_F(StaticCheckTest, GeneratorMustGenerate) {
+  EXPECT_EQ(load("constraint A(n) = forall x in Less(n) : Even(x);\n"),
+            Strings{"u.idiom:1:31: error: 'Less' cannot generate its last "
+                    "argument, so it cannot be the generator of 'x'"});
+  EXPECT_EQ(load("constraint P(n, y) = Even(n) or Range(n, y);\n"
+                 "constraint Q(n) = forall x in P(n) : Even(x);\n"),
+            Strings{"u.idiom:2:31: error: 'P' does not bind its last "
+                    "parameter 'y', so it cannot generate 'x'"});
+  EXPECT_FALSE(Ok);
+  EXPECT_NE(Lib.lookupConstraint("P"), nullptr);
+  EXPECT_EQ(Lib.lookupConstraint("Q"), nullptr);
+}
+
+TEST_F(StaticCheckTest, ConstraintCalledInAModeItCannotRun) {
+  EXPECT_EQ(load("constraint Ev(x) = Even(x);\n"
+                 "idiom i(n) = Ev(y) and Range(n, y);\n"),
+            Strings{"u.idiom:2:14: error: 'Ev' cannot be called with 'y' "
+                    "unbound: 'x' must be bound here: argument 1 of 'Even' "
+                    "cannot be generated by 'Even' (at u.idiom:1:25)"});
+  EXPECT_FALSE(Ok);
+  // A constraint that generates its second parameter may be called so.
+  EXPECT_EQ(load("constraint Gen(n, y) = Range(n, y) and Even(y);\n"
+                 "idiom j(n) = Gen(n, y) and Less(y, n);\n"),
+            Strings{});
+}
+
+TEST_F(StaticCheckTest, QuantifiedVariableScope) {
+  EXPECT_EQ(
+      load("constraint A(n) = forall x in Range(n) : Even(x) and Less(x, n);\n"),
+      Strings{"u.idiom:1:26: error: quantified variable 'x' is also used "
+              "outside its quantifier, at u.idiom:1:59; its scope is only the "
+              "quantifier body (put parentheses around a body with 'and' or "
+              "'or')"});
+  EXPECT_EQ(load("constraint B(n) = forall n in Range(3) : Even(n);\n"),
+            Strings{"u.idiom:1:26: error: quantified variable 'n' has the "
+                    "name of a parameter"});
+  EXPECT_EQ(load("constraint C(n) = forall x in Range(n) : "
+                 "(forall x in Range(n) : Even(x));\n"),
+            Strings{"u.idiom:1:50: error: 'x' is already bound by the "
+                    "enclosing quantifier at u.idiom:1:26"});
+  // Reusing a name in sequence is fine.
+  EXPECT_EQ(load("constraint D(n) = forall x in Range(n) : Even(x) and "
+                 "collect x in Range(n) : Even(x) as xs and NonEmpty(xs);\n"),
+            Strings{});
+}
+
+TEST_F(StaticCheckTest, VariableUsedOnlyOnceIsAWarning) {
+  EXPECT_EQ(load("constraint A(n, unused) = Range(n, x) and Range(n, _y);\n"),
+            (Strings{"u.idiom:1:17: warning: parameter 'unused' is never used",
+                     "u.idiom:1:36: warning: variable 'x' is used only once "
+                     "(write '_' for a variable that does not matter)"}));
+  EXPECT_TRUE(Ok); // warnings do not drop the definition
+  EXPECT_NE(Lib.lookupConstraint("A"), nullptr);
+}
+
+TEST_F(StaticCheckTest, IdiomsCannotBeCalled) {
+  EXPECT_EQ(load("idiom j(n) = Even(n);\n"
+                 "constraint C(n) = j(n);\n"),
+            Strings{"u.idiom:2:19: error: 'j' is an idiom; only atoms and "
+                    "constraints can be called"});
+}
+
+TEST_F(StaticCheckTest, BadDefinitionDroppedOthersLoad) {
+  EXPECT_EQ(load("constraint Good(n) = Range(n, x) and Even(x);\n"
+                 "constraint Bad(x) = Nope(x);\n"
+                 "constraint UsesBad(x) = Bad(x) or Even(x);\n"
+                 "constraint Broken(x) = Even(x\n"
+                 "idiom good-idiom(n) = Good(n) and Later(n);\n"
+                 "constraint Later(n) = Less(n, 10);\n"),
+            (Strings{"u.idiom:2:21: error: unknown atom or constraint 'Nope'",
+                     "u.idiom:3:25: error: 'Bad' cannot be used: its "
+                     "definition has errors",
+                     "u.idiom:5:1: error: expected ',' or ')', found "
+                     "'idiom'"}));
+  EXPECT_FALSE(Ok);
+  std::vector<std::string> Names;
+  for (const Definition *D : Lib.constraints())
+    Names.push_back(D->Name);
+  EXPECT_EQ(Names, (Strings{"Good", "Later"}));
+  ASSERT_EQ(Lib.idioms().size(), 1u);
+  EXPECT_EQ(Lib.idioms()[0]->Name, "good-idiom");
+}
+
+TEST_F(StaticCheckTest, LaterTextsUseEarlierConstraints) {
+  EXPECT_EQ(load("constraint Small(n) = Less(n, 10);\n"), Strings{});
+  EXPECT_EQ(load("idiom k(n) = Small(n);\n"), Strings{});
+  EXPECT_TRUE(Ok);
+}
+
+TEST_F(StaticCheckTest, SpecFiles) {
+  std::vector<Diagnostic> Diags;
+  EXPECT_FALSE(Lib.addSpecFile("/nonexistent/x.idiom", Atoms, Diags));
+  ASSERT_EQ(Diags.size(), 1u);
+  EXPECT_EQ(Diags[0].str().rfind("/nonexistent/x.idiom:0:0: error: cannot "
+                                 "read spec file: ",
+                                 0),
+            0u);
+
+  llvm::SmallString<128> Path;
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("spec", "idiom", FD, Path));
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << "idiom from-file(n) =\n  Even(n) and Even(m) and Range(n, m);\n";
+  }
+  Diags.clear();
+  EXPECT_FALSE(Lib.addSpecFile(Path, Atoms, Diags));
+  ASSERT_EQ(Diags.size(), 1u);
+  EXPECT_EQ(Diags[0].str(),
+            std::string(Path) + ":2:20: error: 'm' must be bound here: "
+                                "argument 1 of 'Even' cannot be generated by "
+                                "'Even'");
+  llvm::sys::fs::remove(Path);
+}
+
+} // namespace

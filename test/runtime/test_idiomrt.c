@@ -11,7 +11,9 @@
  * Kernels are hand-written in the conventions of idiomrt.h.
  *
  *===----------------------------------------------------------------------===*/
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "idiomrt.h"
 
 #include <fcntl.h>
@@ -671,17 +673,25 @@ static void case_stats_child(void) {
   CHECK(saxpy_checked(100) == 0); /* below the threshold */
   idiom_note_fallback(&saxpy_desc, "guard failed");
   idiom_note_fallback(&broken_desc, "guard failed");
+  const char *dev = idiom_device_name();
+  fprintf(stderr, "stats_child device=[%s]\n", dev ? dev : "");
 }
 
 static void case_stats(void) {
-  const char *dev = idiom_device_name();
-  CHECK_MSG(dev != NULL, "no device: %s", reason_or_none());
-  if (!dev)
-    return;
+  /* The device is opened only in the child: a GPU in exclusive-process mode
+     takes one process at a time. The child names its device on stderr. */
   const char *env[] = {"IDIOM_STATS=1", NULL};
   char *err = NULL;
   int st = spawn_case("stats_child", env, &err);
   CHECK_MSG(st == 0, "child failed (%d):\n%s", st, err);
+  char dev[512] = "";
+  const char *tag = strstr(err, "stats_child device=[");
+  if (tag) {
+    tag += strlen("stats_child device=[");
+    size_t n = strcspn(tag, "]\n");
+    snprintf(dev, sizeof dev, "%.*s", (int)n, tag);
+  }
+  CHECK_MSG(dev[0] != '\0', "no device name; stderr:\n%s", err);
   const char *line = strstr(err, "idiom-stats: test_idiomrt.c:saxpy ");
   CHECK_MSG(line != NULL, "stderr:\n%s", err);
   if (line) {
@@ -721,6 +731,20 @@ static void case_device_gpu(void) {
   } else {
     CHECK(idiom_device_name() != NULL);
   }
+}
+
+/* Initializing OpenCL leaves the loader's variables as they were, so that
+   child processes see every platform (the CUDA loader splits
+   OCL_ICD_FILENAMES in place). */
+static void case_env_preserved(void) {
+  if (!getenv("OCL_ICD_FILENAMES"))
+    setenv("OCL_ICD_FILENAMES", "libpocl.so.2:/nonexistent/libidiom-none.so", 1);
+  char before[4096];
+  snprintf(before, sizeof before, "%s", getenv("OCL_ICD_FILENAMES"));
+  (void)idiom_device_name();
+  const char *after = getenv("OCL_ICD_FILENAMES");
+  CHECK_MSG(after && strcmp(after, before) == 0, "was \"%s\", now \"%s\"",
+            before, after ? after : "(unset)");
 }
 
 static void case_device_invalid(void) {
@@ -899,6 +923,7 @@ static const tcase cases[] = {
     {"device_cpu", case_device_cpu, 1},
     {"device_gpu", case_device_gpu, 1},
     {"device_invalid", case_device_invalid, 1},
+    {"env_preserved", case_env_preserved, 1},
     {"disk_cache", case_disk_cache, 1},
     {"threads", case_threads, 1},
     {"stats_child", case_stats_child, 0},

@@ -387,6 +387,7 @@ const char *reductionOpName(ReductionOp Op) {
   case ReductionOp::FMul: return "fmul";
   case ReductionOp::FMin: return "fmin";
   case ReductionOp::FMax: return "fmax";
+  case ReductionOp::Other: return "other";
   }
   return "?";
 }
@@ -412,6 +413,8 @@ Constant *reductionIdentity(ReductionOp Op, Type *Ty) {
     return ConstantFP::getInfinity(Ty, false);
   case ReductionOp::FMax:
     return ConstantFP::getInfinity(Ty, true);
+  case ReductionOp::Other:
+    return nullptr;
   }
   return nullptr;
 }
@@ -444,6 +447,11 @@ static std::optional<ReductionOp> linkOp(Instruction *I) {
   case Instruction::Xor: return ReductionOp::Xor;
   case Instruction::FAdd: return ReductionOp::FAdd;
   case Instruction::FMul: return ReductionOp::FMul;
+  case Instruction::Sub: case Instruction::FSub: case Instruction::SDiv:
+  case Instruction::UDiv: case Instruction::FDiv: case Instruction::SRem:
+  case Instruction::URem: case Instruction::Shl: case Instruction::LShr:
+  case Instruction::AShr:
+    return ReductionOp::Other;
   default: break;
   }
   if (auto *II = dyn_cast<IntrinsicInst>(I)) {
@@ -564,7 +572,8 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
     SmallVector<Value *, 4> Rev;
     Instruction *Cur = U;
     while (true) {
-      if (!linkOp(Cur) || *linkOp(Cur) != R.Op) {
+      if (!linkOp(Cur) || *linkOp(Cur) != R.Op ||
+          Cur->getOpcode() != U->getOpcode()) {
         Why = "update chain mixes operators: " + valueText(Cur);
         return std::nullopt;
       }

@@ -69,6 +69,13 @@ private:
       case Instruction::And: R = *A & *B; break;
       case Instruction::Or: R = *A | *B; break;
       case Instruction::Xor: R = *A ^ *B; break;
+      case Instruction::SDiv: case Instruction::FDiv: R = *A / *B; break;
+      case Instruction::UDiv: R = z3::udiv(*A, *B); break;
+      case Instruction::SRem: R = z3::srem(*A, *B); break;
+      case Instruction::URem: R = z3::urem(*A, *B); break;
+      case Instruction::Shl: R = z3::shl(*A, *B); break;
+      case Instruction::LShr: R = z3::lshr(*A, *B); break;
+      case Instruction::AShr: R = z3::ashr(*A, *B); break;
       default: return std::nullopt;
       }
     } else if (auto *Cmp = dyn_cast<CmpInst>(I)) {
@@ -188,6 +195,10 @@ Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
                     std::string &Why) {
   if (R.Op == ReductionOp::FMin || R.Op == ReductionOp::FMax)
     return Proof::Proven; // +/-inf by definition; not a real number
+  if (R.Op == ReductionOp::Other) {
+    Why = "operator has no known identity";
+    return Proof::Unknown;
+  }
   try {
     z3::context C;
     Type *Ty = R.Phi->getType();

@@ -90,8 +90,10 @@ bool isPureCall(const llvm::Instruction *I);
 bool isPureSlice(llvm::Value *Root, const NestInfo &N, std::string &Why);
 
 /// Reduction operators the lifter and the runtime know identities for.
+/// Other: a binary operator without a known identity (sub, div, shifts...);
+/// it is recognised structurally so that Z3 decides (and refutes) the laws.
 enum class ReductionOp {
-  Add, Mul, And, Or, Xor, SMin, SMax, UMin, UMax, FAdd, FMul, FMin, FMax
+  Add, Mul, And, Or, Xor, SMin, SMax, UMin, UMax, FAdd, FMul, FMin, FMax, Other
 };
 
 /// Name of \p Op for remarks ("fadd", "smax", ...).
@@ -99,7 +101,7 @@ const char *reductionOpName(ReductionOp Op);
 
 /// Identity of \p Op on type \p Ty: 0 for add/or/xor/umax, 1 for mul, all
 /// ones for and/umin, the extreme values for smin/smax, -0.0 for fadd, 1.0
-/// for fmul, +inf for fmin and -inf for fmax.
+/// for fmul, +inf for fmin and -inf for fmax; null for Other.
 llvm::Constant *reductionIdentity(ReductionOp Op, llvm::Type *Ty);
 
 /// A scalar reduction: Phi is updated once per iteration as

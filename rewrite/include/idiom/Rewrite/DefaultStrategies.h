@@ -1,0 +1,48 @@
+//===- DefaultStrategies.h - the strategies the generator uses --*- C++ -*-===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Named strategies built from the rule families:
+///
+///  - "map": fuse maps, lower the outer map (or a nest of two) onto
+///    mapGlobal, then everything inside a work-item to mapSeq/reduceSeq,
+///    fusing reduceSeq . mapSeq.
+///  - "reduce": fuse maps, lower the reduce at the root with the two-stage
+///    macro rule, then push maps through the split/strided views into the
+///    work-group function and fuse them into the per-work-item reduceSeq
+///    (the derivation of seeds/004 figure 10).
+///  - "default": "reduce" for return programs, "map" for store programs.
+///  - "none": no rewriting.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_REWRITE_DEFAULTSTRATEGIES_H
+#define IDIOM_REWRITE_DEFAULTSTRATEGIES_H
+
+#include "idiom/Rewrite/Strategy.h"
+
+#include <string>
+#include <vector>
+
+namespace idiom::rewrite {
+
+/// The default strategy for map idioms (store programs).
+Strategy mapStrategy();
+/// The default strategy for reduction idioms (return programs).
+Strategy reduceStrategy();
+/// The names strategyByName accepts.
+std::vector<std::string> strategyNames();
+/// The strategy called \p Name for program \p P ("default" depends on P's
+/// statement kind); sets \p Err and returns an empty strategy when unknown.
+Strategy strategyByName(const std::string &Name, const funil::Program &P,
+                        std::string &Err);
+/// Rewrites \p P with the default strategy of its statement kind.
+bool lowerProgram(funil::Program &P, std::string &Err,
+                  std::vector<std::string> *Trace = nullptr);
+
+} // namespace idiom::rewrite
+
+#endif // IDIOM_REWRITE_DEFAULTSTRATEGIES_H

@@ -1,0 +1,98 @@
+//===- Rule.h - rewrite rules as data ---------------------------*- C++ -*-===//
+//
+// Part of Idiom. Plain C++17, no LLVM.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A rewrite rule is data (docs/Rewrite.md, DESIGN section 5): a name, a
+/// matcher for the left side that binds pattern variables, a side
+/// condition, a builder for the right side, and the context (position in
+/// the OpenCL thread hierarchy) where it may apply. Rules follow seeds/004
+/// section 4 (figures 6 and 7); strategies that decide where and in which
+/// order to apply them live in Strategy.h.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_REWRITE_RULE_H
+#define IDIOM_REWRITE_RULE_H
+
+#include "idiom/FunIL/Expr.h"
+#include "idiom/FunIL/ExprUtil.h"
+#include "idiom/FunIL/TypeCheck.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace idiom::rewrite {
+
+using funil::ExprPtr;
+
+/// Position in the thread hierarchy (seeds/004 section 4.2: "it is only
+/// legal to nest a mapLocal inside a mapWorkgroup").
+enum class Level : uint8_t {
+  Host,      ///< outside every parallel primitive
+  Global,    ///< inside the function of a mapGlobal: one work-item
+  Workgroup, ///< inside a mapWorkgroup, outside mapLocal: one work-group
+  Local,     ///< inside a mapLocal: one work-item of a group
+  Sequential ///< inside mapSeq/reduceSeq under a work-item
+};
+
+/// Printable name of a level ("host", "global", ...).
+const char *levelName(Level L);
+
+/// Where a rule may apply.
+enum class AppliesIn : uint8_t {
+  Anywhere,  ///< every level
+  Host,      ///< Level::Host only
+  Thread,    ///< one work-item: Global, Local or Sequential
+  Workgroup  ///< Level::Workgroup only
+};
+
+/// What a rule sees about its position. Strategies maintain it while they
+/// traverse: the level, the types of the variables in scope, and the names
+/// in use (for fresh lambda parameters).
+struct RuleContext {
+  Level Where = Level::Host;
+  funil::TypeEnv Env;
+  std::set<std::string> Names;      ///< every name in the program
+  std::vector<std::string> *Trace = nullptr; ///< applied rule names, if set
+
+  /// Type of \p E in this context, or nullptr when it does not type check.
+  funil::TypePtr typeOf(const ExprPtr &E) const;
+  /// A fresh name starting with \p Base (recorded in Names).
+  std::string fresh(const std::string &Base) { return funil::freshName(Base, Names); }
+};
+
+/// Pattern variables bound by a matcher.
+using Bindings = std::map<std::string, ExprPtr>;
+
+/// One rewrite rule.
+struct Rule {
+  std::string Name;   ///< e.g. "map-fusion"
+  std::string Family; ///< "algorithmic" or "lowering"
+  std::string Doc;    ///< the rule as text: "map f . map g -> map (f . g)"
+  AppliesIn Context = AppliesIn::Anywhere;
+  /// Matches the left side at the root of an expression, binding variables.
+  std::function<bool(const ExprPtr &, Bindings &)> Match;
+  /// Side condition on the bindings (optional: empty means true).
+  std::function<bool(const Bindings &, const RuleContext &)> Condition;
+  /// Builds the right side; may return nullptr to decline (for example when
+  /// a type needed for a lambda parameter cannot be inferred).
+  std::function<ExprPtr(const Bindings &, RuleContext &)> Build;
+};
+
+/// True when a rule with context \p C may apply at level \p L.
+bool allowedAt(AppliesIn C, Level L);
+
+/// Applies \p R at the root of \p E: the rewritten expression, or nullptr
+/// when the context, the matcher, the condition or the builder declines.
+/// Records R.Name in Ctx.Trace on success.
+ExprPtr applyRule(const Rule &R, const ExprPtr &E, RuleContext &Ctx);
+
+} // namespace idiom::rewrite
+
+#endif // IDIOM_REWRITE_RULE_H

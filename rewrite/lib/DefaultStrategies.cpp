@@ -1,0 +1,65 @@
+//===- DefaultStrategies.cpp - the strategies the generator uses ----------===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/Rewrite/DefaultStrategies.h"
+
+#include "idiom/Rewrite/Rules.h"
+
+namespace idiom::rewrite {
+
+namespace {
+Strategy rules(std::initializer_list<const char *> Names) {
+  std::vector<Strategy> Ss;
+  for (const char *N : Names)
+    Ss.push_back(ruleStrategy(*findRule(N)));
+  return choice(std::move(Ss));
+}
+
+/// Everything inside a work-item becomes sequential and fused.
+Strategy sequentialise() {
+  return normalize(rules({"split-map", "strided-map", "map-fusion",
+                          "map-to-mapSeq", "reduce-to-reduceSeq",
+                          "map-reduce-fusion", "proj-tuple"}));
+}
+} // namespace
+
+Strategy mapStrategy() {
+  return sequence({normalize(rules({"map-fusion", "proj-tuple"})),
+                   normalize(rules({"map-to-mapGlobal-2d", "map-to-mapGlobal"})),
+                   sequentialise()});
+}
+
+Strategy reduceStrategy() {
+  return sequence({normalize(rules({"map-fusion", "proj-tuple"})),
+                   ruleStrategy(*findRule("reduce-two-stage")),
+                   sequentialise()});
+}
+
+std::vector<std::string> strategyNames() {
+  return {"default", "map", "reduce", "none"};
+}
+
+Strategy strategyByName(const std::string &Name, const funil::Program &P,
+                        std::string &Err) {
+  if (Name == "default")
+    return P.IsReturn ? reduceStrategy() : mapStrategy();
+  if (Name == "map")
+    return mapStrategy();
+  if (Name == "reduce")
+    return reduceStrategy();
+  if (Name == "none")
+    return identity();
+  Err = "unknown strategy '" + Name + "'";
+  return Strategy();
+}
+
+bool lowerProgram(funil::Program &P, std::string &Err,
+                  std::vector<std::string> *Trace) {
+  return rewriteProgram(P, P.IsReturn ? reduceStrategy() : mapStrategy(), Err,
+                        Trace);
+}
+
+} // namespace idiom::rewrite

@@ -1,0 +1,82 @@
+//===- Rule.cpp - rewrite rules as data -----------------------------------===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/Rewrite/Rule.h"
+
+#include "idiom/Rewrite/Rules.h"
+
+namespace idiom::rewrite {
+
+const char *levelName(Level L) {
+  switch (L) {
+  case Level::Host:
+    return "host";
+  case Level::Global:
+    return "global";
+  case Level::Workgroup:
+    return "workgroup";
+  case Level::Local:
+    return "local";
+  case Level::Sequential:
+    return "sequential";
+  }
+  return "?";
+}
+
+bool allowedAt(AppliesIn C, Level L) {
+  switch (C) {
+  case AppliesIn::Anywhere:
+    return true;
+  case AppliesIn::Host:
+    return L == Level::Host;
+  case AppliesIn::Thread:
+    return L == Level::Global || L == Level::Local || L == Level::Sequential;
+  case AppliesIn::Workgroup:
+    return L == Level::Workgroup;
+  }
+  return false;
+}
+
+funil::TypePtr RuleContext::typeOf(const ExprPtr &E) const {
+  funil::TypePtr T;
+  std::string Err;
+  if (!funil::inferType(E, Env, T, Err))
+    return nullptr;
+  return T;
+}
+
+ExprPtr applyRule(const Rule &R, const ExprPtr &E, RuleContext &Ctx) {
+  if (!allowedAt(R.Context, Ctx.Where))
+    return nullptr;
+  Bindings B;
+  if (!R.Match(E, B))
+    return nullptr;
+  if (R.Condition && !R.Condition(B, Ctx))
+    return nullptr;
+  ExprPtr Out = R.Build(B, Ctx);
+  if (Out && Ctx.Trace)
+    Ctx.Trace->push_back(R.Name);
+  return Out;
+}
+
+const std::vector<Rule> &allRules() {
+  static const std::vector<Rule> All = [] {
+    std::vector<Rule> V = algorithmicRules();
+    const std::vector<Rule> &L = loweringRules();
+    V.insert(V.end(), L.begin(), L.end());
+    return V;
+  }();
+  return All;
+}
+
+const Rule *findRule(const std::string &Name) {
+  for (const Rule &R : allRules())
+    if (R.Name == Name)
+      return &R;
+  return nullptr;
+}
+
+} // namespace idiom::rewrite

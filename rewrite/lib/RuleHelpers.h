@@ -1,0 +1,70 @@
+//===- RuleHelpers.h - building blocks of rules (private) -------*- C++ -*-===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Small matchers and builders shared by the rule families.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_REWRITE_LIB_RULEHELPERS_H
+#define IDIOM_REWRITE_LIB_RULEHELPERS_H
+
+#include "idiom/FunIL/ExprUtil.h"
+#include "idiom/Rewrite/Rule.h"
+
+namespace idiom::rewrite::detail {
+
+using funil::Expr;
+using funil::Param;
+using funil::Type;
+using funil::TypePtr;
+
+/// True for the map-like primitives: map mapSeq mapGlobal mapWorkgroup
+/// mapLocal.
+inline bool isMapLike(const Expr &E) {
+  return E.K == Expr::Call &&
+         (E.Name == "map" || E.Name == "mapSeq" || E.Name == "mapGlobal" ||
+          E.Name == "mapWorkgroup" || E.Name == "mapLocal");
+}
+
+/// A lambda of \p N parameters.
+inline bool isLambda(const ExprPtr &E, size_t N) {
+  return E->K == Expr::Lambda && E->Params.size() == N;
+}
+
+/// Rebuilds a map-like call \p Like (same primitive and dimension) with a
+/// new function and input.
+inline ExprPtr remap(const Expr &Like, ExprPtr Fn, ExprPtr In) {
+  return Expr::call(Like.Name, {std::move(Fn), std::move(In)}, Like.Attr);
+}
+
+/// \p Name(Fn, In) with dimension \p Dim (-1 for none).
+inline ExprPtr mapCall(const char *Name, ExprPtr Fn, ExprPtr In, int64_t Dim = -1) {
+  return Expr::call(Name, {std::move(Fn), std::move(In)}, Dim);
+}
+
+/// i64 literal.
+inline ExprPtr i64(int64_t V) { return Expr::intLit(funil::ScalarKind::I64, V); }
+
+/// One-parameter lambda with a fresh parameter named after \p Base.
+template <typename BodyFn>
+ExprPtr lambda1(RuleContext &Ctx, const std::string &Base, TypePtr Ty, BodyFn Body) {
+  std::string N = Ctx.fresh(Base);
+  ExprPtr V = Expr::var(N);
+  return Expr::lambda({{N, Ty}}, Body(V));
+}
+
+/// Composition \x => F(G(x)) of two one-parameter lambdas (beta reduced);
+/// the parameter type is G's.
+inline ExprPtr compose(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &G) {
+  return lambda1(Ctx, G->Params[0].Name, G->Params[0].Ty, [&](ExprPtr X) {
+    return funil::betaApply(F, {funil::betaApply(G, {X})});
+  });
+}
+
+} // namespace idiom::rewrite::detail
+
+#endif // IDIOM_REWRITE_LIB_RULEHELPERS_H

@@ -1,0 +1,192 @@
+//===- Strategy.cpp - rewriting strategies --------------------------------===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/Rewrite/Strategy.h"
+
+#include "idiom/FunIL/ExprUtil.h"
+#include "idiom/FunIL/Printer.h"
+#include "idiom/Rewrite/Rules.h"
+
+namespace idiom::rewrite {
+
+using funil::Expr;
+
+Level innerLevel(const std::string &Prim, Level Outer) {
+  if (Prim == "mapGlobal")
+    return Level::Global;
+  if (Prim == "mapWorkgroup")
+    return Level::Workgroup;
+  if (Prim == "mapLocal")
+    return Level::Local;
+  if ((Prim == "mapSeq" || Prim == "reduceSeq") &&
+      (Outer == Level::Global || Outer == Level::Local ||
+       Outer == Level::Sequential))
+    return Level::Sequential;
+  return Outer;
+}
+
+namespace {
+
+/// Calls \p Fn on child \p I of \p E with the context of that child; the
+/// context is restored afterwards.
+template <typename F>
+ExprPtr withChild(const Expr &E, size_t I, RuleContext &Ctx, F Fn) {
+  Level Saved = Ctx.Where;
+  size_t Depth = Ctx.Env.Vars.size();
+  const ExprPtr &C = E.Args[I];
+  if (E.K == Expr::Lambda) {
+    for (const funil::Param &P : E.Params)
+      Ctx.Env.push(P.Name, P.Ty);
+  } else if (E.K == Expr::Call && C->K == Expr::Lambda) {
+    Ctx.Where = innerLevel(E.Name, Ctx.Where);
+  }
+  ExprPtr R = Fn(C, Ctx);
+  Ctx.Where = Saved;
+  Ctx.Env.Vars.resize(Depth);
+  return R;
+}
+
+ExprPtr replaceChild(const Expr &E, size_t I, ExprPtr New) {
+  std::vector<ExprPtr> Args = E.Args;
+  Args[I] = std::move(New);
+  return funil::withArgs(E, std::move(Args));
+}
+
+ExprPtr once(const Strategy &S, const ExprPtr &E, RuleContext &Ctx) {
+  if (ExprPtr R = S(E, Ctx))
+    return R;
+  for (size_t I = 0; I < E->Args.size(); ++I) {
+    ExprPtr R = withChild(*E, I, Ctx, [&](const ExprPtr &C, RuleContext &CC) {
+      return once(S, C, CC);
+    });
+    if (R)
+      return replaceChild(*E, I, R);
+  }
+  return nullptr;
+}
+
+ExprPtr everywhere(const Strategy &S, const ExprPtr &E, RuleContext &Ctx,
+                   bool &Any) {
+  ExprPtr Cur = E;
+  if (ExprPtr R = S(E, Ctx)) {
+    Any = true;
+    Cur = R;
+  }
+  std::vector<ExprPtr> Args = Cur->Args;
+  bool Changed = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    ExprPtr R = withChild(*Cur, I, Ctx, [&](const ExprPtr &C, RuleContext &CC) {
+      return everywhere(S, C, CC, Any);
+    });
+    if (R != Args[I]) {
+      Args[I] = R;
+      Changed = true;
+    }
+  }
+  return Changed ? funil::withArgs(*Cur, std::move(Args)) : Cur;
+}
+
+} // namespace
+
+Strategy ruleStrategy(const Rule &R) {
+  return [R](const ExprPtr &E, RuleContext &Ctx) { return applyRule(R, E, Ctx); };
+}
+
+Strategy identity() {
+  return [](const ExprPtr &E, RuleContext &) { return E; };
+}
+
+Strategy tryStrategy(Strategy S) {
+  return [S](const ExprPtr &E, RuleContext &Ctx) {
+    ExprPtr R = S(E, Ctx);
+    return R ? R : E;
+  };
+}
+
+Strategy sequence(std::vector<Strategy> Ss) {
+  return [Ss](const ExprPtr &E, RuleContext &Ctx) -> ExprPtr {
+    ExprPtr Cur = E;
+    for (const Strategy &S : Ss)
+      if (!(Cur = S(Cur, Ctx)))
+        return nullptr;
+    return Cur;
+  };
+}
+
+Strategy choice(std::vector<Strategy> Ss) {
+  return [Ss](const ExprPtr &E, RuleContext &Ctx) -> ExprPtr {
+    for (const Strategy &S : Ss)
+      if (ExprPtr R = S(E, Ctx))
+        return R;
+    return nullptr;
+  };
+}
+
+Strategy repeat(Strategy S, unsigned MaxSteps) {
+  return [S, MaxSteps](const ExprPtr &E, RuleContext &Ctx) {
+    ExprPtr Cur = E;
+    for (unsigned I = 0; I < MaxSteps; ++I) {
+      ExprPtr R = S(Cur, Ctx);
+      if (!R)
+        break;
+      Cur = R;
+    }
+    return Cur;
+  };
+}
+
+Strategy oncePosition(Strategy S) {
+  return [S](const ExprPtr &E, RuleContext &Ctx) { return once(S, E, Ctx); };
+}
+
+Strategy allPositions(Strategy S) {
+  return [S](const ExprPtr &E, RuleContext &Ctx) -> ExprPtr {
+    bool Any = false;
+    ExprPtr R = everywhere(S, E, Ctx, Any);
+    return Any ? R : nullptr;
+  };
+}
+
+Strategy normalize(Strategy S, unsigned MaxSteps) {
+  return repeat(oncePosition(std::move(S)), MaxSteps);
+}
+
+Strategy rulesChoice(const std::vector<std::string> &Names, std::string &Err) {
+  std::vector<Strategy> Ss;
+  for (const std::string &N : Names) {
+    const Rule *R = findRule(N);
+    if (!R) {
+      Err = "unknown rule '" + N + "'";
+      return Strategy();
+    }
+    Ss.push_back(ruleStrategy(*R));
+  }
+  return choice(std::move(Ss));
+}
+
+bool rewriteProgram(funil::Program &P, const Strategy &S, std::string &Err,
+                    std::vector<std::string> *Trace) {
+  RuleContext Ctx;
+  Ctx.Trace = Trace;
+  for (const funil::Param &Pa : P.Params) {
+    Ctx.Env.push(Pa.Name, Pa.Ty);
+    Ctx.Names.insert(Pa.Name);
+  }
+  funil::allNames(*P.Body, Ctx.Names);
+  for (const ExprPtr &O : P.Outs)
+    funil::allNames(*O, Ctx.Names);
+  if (ExprPtr R = S(P.Body, Ctx))
+    P.Body = R;
+  std::string TErr;
+  if (!funil::typeCheckProgram(P, TErr)) {
+    Err = "rewritten program does not type check: " + TErr + "\n" +
+          funil::printProgram(P);
+    return false;
+  }
+  return true;
+}
+
+} // namespace idiom::rewrite

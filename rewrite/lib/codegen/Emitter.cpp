@@ -1,0 +1,507 @@
+//===- Emitter.cpp - FunIL to OpenCL C statements -------------------------===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+
+#include "ScalarC.h"
+#include "idiom/FunIL/Ops.h"
+
+#include <cctype>
+
+namespace idiom::rewrite::codegen {
+
+using funil::Expr;
+
+namespace {
+bool isIdentOrNumber(const std::string &S) {
+  if (S.empty())
+    return false;
+  for (char C : S)
+    if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_' && C != '.')
+      return false;
+  return true;
+}
+std::string paren(const std::string &S) {
+  return isIdentOrNumber(S) ? S : "(" + S + ")";
+}
+const char *const HwLong[] = {"((long)get_global_size(", "((long)get_local_size(",
+                              "((long)get_num_groups("};
+} // namespace
+
+std::string mulS(const std::string &A, const std::string &B) {
+  if (A == "0" || B == "0" || A == "0L" || B == "0L")
+    return "0";
+  if (A == "1" || A == "1L")
+    return B;
+  if (B == "1" || B == "1L")
+    return A;
+  return paren(A) + " * " + paren(B);
+}
+
+std::string addS(const std::string &A, const std::string &B) {
+  if (A == "0" || A == "0L")
+    return B;
+  if (B == "0" || B == "0L")
+    return A;
+  return paren(A) + " + " + paren(B);
+}
+
+std::string divS(const std::string &A, const std::string &B) {
+  if (A == B)
+    return "1";
+  if (B == "1" || B == "1L")
+    return A;
+  return paren(A) + " / " + paren(B);
+}
+
+void leavesOf(const CVal &V, std::vector<CVal> &Out) {
+  if (V.K == CVal::Tuple) {
+    for (const CVal &E : V.Elems)
+      leavesOf(E, Out);
+    return;
+  }
+  Out.push_back(V);
+}
+
+std::string Emitter::fresh(const std::string &Base) {
+  std::string B;
+  for (char C : Base)
+    B += std::isalnum(static_cast<unsigned char>(C)) || C == '_' ? C : '_';
+  if (B.empty() || std::isdigit(static_cast<unsigned char>(B[0])))
+    B = "v" + B;
+  std::string N = B;
+  for (unsigned I = 1; Used.count(N); ++I)
+    N = B + "_" + std::to_string(I);
+  Used.insert(N);
+  return N;
+}
+
+CVal Emitter::lookup(const std::string &Name) const {
+  for (auto It = Env.rbegin(); It != Env.rend(); ++It)
+    if (It->first == Name)
+      return It->second;
+  throw CodegenError("unbound variable '" + Name + "'");
+}
+
+CVal Emitter::settle(const CVal &V) {
+  if (V.K == CVal::Tuple) {
+    CVal R = V;
+    for (CVal &E : R.Elems)
+      E = settle(E);
+    return R;
+  }
+  if (V.K != CVal::Scalar || isIdentOrNumber(V.Expr))
+    return V;
+  std::string N = fresh("v");
+  line(std::string("const ") + clType(V.S) + " " + N + " = " + V.Expr + ";");
+  return CVal::scalar(N, V.S);
+}
+
+void Emitter::assign(const CVal &Dst, const CVal &Src) {
+  std::vector<CVal> D, S;
+  leavesOf(Dst, D);
+  leavesOf(Src, S);
+  if (D.size() != S.size())
+    throw CodegenError("shape mismatch in an assignment");
+  for (size_t I = 0; I < D.size(); ++I) {
+    if (D[I].K != CVal::Scalar || S[I].K != CVal::Scalar)
+      throw CodegenError("cannot assign an array value");
+    line(D[I].Expr + " = " + S[I].Expr + ";");
+  }
+}
+
+CVal Emitter::elementOf(const CVal &V, const std::string &Idx) {
+  if (V.K == CVal::Array)
+    return V.Arr->At(Idx);
+  if (V.K == CVal::Tuple) {
+    CVal R = V;
+    for (CVal &E : R.Elems)
+      E = elementOf(E, Idx);
+    return R;
+  }
+  throw CodegenError("indexing a non-array value");
+}
+
+CVal Emitter::apply(const ExprPtr &Fn, std::vector<CVal> Args) {
+  if (Fn->K != Expr::Lambda || Fn->Params.size() != Args.size())
+    throw CodegenError("expected a lambda");
+  size_t Depth0 = Env.size();
+  for (size_t I = 0; I < Args.size(); ++I)
+    bind(Fn->Params[I].Name, settle(Args[I]));
+  CVal R = emit(Fn->body());
+  Env.resize(Depth0);
+  return R;
+}
+
+std::string Emitter::rowLen(const View &A) {
+  size_t Mark = Lines.size();
+  CVal Row = A.At("0");
+  Lines.resize(Mark);
+  if (Row.K != CVal::Array)
+    throw CodegenError("'join' of an array whose elements are not arrays");
+  return Row.Arr->Len;
+}
+
+CVal Emitter::emit(const ExprPtr &EP) {
+  const Expr &E = *EP;
+  switch (E.K) {
+  case Expr::Var:
+    return lookup(E.Name);
+  case Expr::Lit:
+    return CVal::scalar(clLiteral(E), E.LitKind);
+  case Expr::Cast: {
+    CVal X = emit(E.Args[0]);
+    return CVal::scalar(clCast(E.Name, X.S, E.LitKind, X.Expr), E.LitKind);
+  }
+  case Expr::Tuple: {
+    CVal T;
+    T.K = CVal::Tuple;
+    for (const ExprPtr &A : E.Args)
+      T.Elems.push_back(emit(A));
+    return T;
+  }
+  case Expr::Proj: {
+    CVal T = emit(E.Args[0]);
+    if (T.K != CVal::Tuple || E.Index >= T.Elems.size())
+      throw CodegenError("bad tuple projection");
+    return T.Elems[E.Index];
+  }
+  case Expr::Lambda:
+    throw CodegenError("a lambda outside a primitive");
+  case Expr::Call:
+    return emitCall(E);
+  }
+  throw CodegenError("unknown expression");
+}
+
+CVal Emitter::emitScalarOp(const Expr &E) {
+  const funil::OpInfo *Op = funil::lookupOp(E.Name);
+  std::vector<CVal> Args;
+  for (const ExprPtr &A : E.Args)
+    Args.push_back(emit(A));
+  if (Op->Class == funil::OpClass::Select && Args[1].K == CVal::Tuple) {
+    // Component-wise select of tuples.
+    CVal C = settle(Args[0]);
+    CVal R = Args[1];
+    for (size_t I = 0; I < R.Elems.size(); ++I) {
+      R.Elems[I] = CVal::scalar("((" + C.Expr + ") ? (" + Args[1].Elems[I].Expr +
+                                    ") : (" + Args[2].Elems[I].Expr + "))",
+                                Args[1].Elems[I].S);
+      if (Args[1].Elems[I].K != CVal::Scalar)
+        throw CodegenError("'select' of nested tuples is not supported");
+    }
+    return R;
+  }
+  std::vector<std::string> Strs;
+  for (const CVal &A : Args) {
+    if (A.K != CVal::Scalar)
+      throw CodegenError("operand of '" + E.Name + "' is not a scalar");
+    Strs.push_back(A.Expr);
+  }
+  ScalarKind K = Op->Class == funil::OpClass::Select ? Args[1].S : Args[0].S;
+  std::string Out, Err;
+  if (!clScalarOp(E.Name, K, Strs, Out, Err))
+    throw CodegenError(Err);
+  bool Cmp = Op->Class == funil::OpClass::IntCompare ||
+             Op->Class == funil::OpClass::FloatCompare;
+  return CVal::scalar(Out, Cmp ? ScalarKind::Bool : K);
+}
+
+CVal Emitter::emitReduceSeq(const Expr &E) {
+  CVal Init = emit(E.Args[1]);
+  CVal In = emit(E.Args[2]);
+  if (In.K != CVal::Array)
+    throw CodegenError("'reduceSeq' of a non-array");
+  // Mutable accumulators, one per leaf.
+  std::vector<CVal> InitLeaves;
+  leavesOf(Init, InitLeaves);
+  std::vector<std::string> Names;
+  for (const CVal &L : InitLeaves) {
+    if (L.K != CVal::Scalar)
+      throw CodegenError("'reduceSeq' with an array accumulator");
+    Names.push_back(fresh("acc"));
+    line(std::string(clType(L.S)) + " " + Names.back() + " = " + L.Expr + ";");
+  }
+  size_t Next = 0;
+  std::function<CVal(const CVal &)> Rebuild = [&](const CVal &V) {
+    if (V.K == CVal::Tuple) {
+      CVal T = V;
+      for (CVal &C : T.Elems)
+        C = Rebuild(C);
+      return T;
+    }
+    return CVal::scalar(Names[Next++], V.S);
+  };
+  CVal Acc = Rebuild(Init);
+  const View &A = *In.Arr;
+  CVal X;
+  if (A.StrideBase) {
+    std::string I = fresh("i");
+    open("for (long " + I + " = " + A.StrideStart + "; " + I + " < " +
+         A.StrideBase->Len + "; " + I + " += " + A.StrideStep + ")");
+    X = A.StrideBase->At(I);
+  } else {
+    std::string J = fresh("j");
+    open("for (long " + J + " = 0; " + J + " < " + A.Len + "; ++" + J + ")");
+    X = A.At(J);
+  }
+  CVal R = apply(E.Args[0], {Acc, X});
+  if (Acc.K == CVal::Tuple)
+    R = settle(R); // all new values before any accumulator changes
+  assign(Acc, R);
+  close();
+  return Acc;
+}
+
+CVal Emitter::emitToLocal(const Expr &E) {
+  const ExprPtr &M = E.Args[0];
+  if (!M->isCall("mapLocal"))
+    throw CodegenError("'toLocal' is supported around mapLocal only");
+  std::vector<std::string> Storage;
+  if (!InPlace.empty()) {
+    Storage = InPlace;
+    InPlace.clear();
+  } else {
+    if (PoolTaken || LocalPool.empty())
+      throw CodegenError("no __local memory left for 'toLocal'");
+    PoolTaken = true;
+    for (const auto &P : LocalPool)
+      Storage.push_back(P.first);
+  }
+  CVal In = emit(M->Args[1]);
+  if (In.K != CVal::Array)
+    throw CodegenError("'mapLocal' of a non-array");
+  std::string D = std::to_string(M->Attr);
+  std::string L = fresh("l");
+  open("for (long " + L + " = get_local_id(" + D + "); " + L + " < " +
+       In.Arr->Len + "; " + L + " += get_local_size(" + D + "))");
+  CVal V = settle(apply(M->Args[0], {In.Arr->At(L)}));
+  std::vector<CVal> Leaves;
+  leavesOf(V, Leaves);
+  if (Leaves.size() != Storage.size())
+    throw CodegenError("__local storage does not match the element type");
+  for (size_t I = 0; I < Leaves.size(); ++I)
+    line(Storage[I] + "[" + L + "] = " + Leaves[I].Expr + ";");
+  close();
+  line("barrier(CLK_LOCAL_MEM_FENCE);");
+  auto Out = std::make_shared<View>();
+  Out->Len = In.Arr->Len;
+  Out->LocalLeaves = Storage;
+  CVal Shape = V;
+  Out->At = [Shape, Storage](const std::string &Idx) {
+    size_t Next = 0;
+    std::function<CVal(const CVal &)> Build = [&](const CVal &S) {
+      if (S.K == CVal::Tuple) {
+        CVal T = S;
+        for (CVal &C : T.Elems)
+          C = Build(C);
+        return T;
+      }
+      return CVal::scalar(Storage[Next++] + "[" + Idx + "]", S.S);
+    };
+    return Build(Shape);
+  };
+  return CVal::array(Out);
+}
+
+CVal Emitter::emitIterate(const Expr &E) {
+  CVal N = emit(E.Args[0]);
+  CVal In = emit(E.Args[2]);
+  if (In.K != CVal::Array || In.Arr->LocalLeaves.empty())
+    throw CodegenError("'iterate' is supported over a __local array only");
+  const ExprPtr &Fn = E.Args[1];
+  const ExprPtr &Body = Fn->body();
+  // The step must be toLocal(mapLocal(d, f, halves(p))): in place is then
+  // safe, work-item l reads p[l] and p[l + m/2] and writes p[l] only.
+  if (!Body->isCall("toLocal") || !Body->Args[0]->isCall("mapLocal") ||
+      !Body->Args[0]->Args[1]->isCall("halves") ||
+      Body->Args[0]->Args[1]->Args[0]->K != Expr::Var ||
+      Body->Args[0]->Args[1]->Args[0]->Name != Fn->Params[0].Name)
+    throw CodegenError("'iterate' step must be toLocal(mapLocal(d, f, halves(p)))");
+  std::string M = fresh("m");
+  line("long " + M + " = " + In.Arr->Len + ";");
+  std::string It = fresh("it");
+  open("for (long " + It + " = 0; " + It + " < " + N.Expr + "; ++" + It + ")");
+  auto P = std::make_shared<View>(*In.Arr);
+  P->Len = M;
+  InPlace = In.Arr->LocalLeaves;
+  CVal R = apply(Fn, {CVal::array(P)});
+  line(M + " = " + R.Arr->Len + ";");
+  close();
+  auto Out = std::make_shared<View>(*R.Arr);
+  Out->Len = M;
+  return CVal::array(Out);
+}
+
+CVal Emitter::emitCall(const Expr &E) {
+  const funil::OpInfo *Op = funil::lookupOp(E.Name);
+  if (!Op)
+    throw CodegenError("unknown function '" + E.Name + "'");
+  if (Op->Class == funil::OpClass::HwQuery) {
+    int W = E.Name == "globalSize" ? 0 : E.Name == "localSize" ? 1 : 2;
+    return CVal::scalar(std::string(HwLong[W]) + std::to_string(E.Attr) + "))",
+                        ScalarKind::I64);
+  }
+  if (Op->Class != funil::OpClass::Primitive)
+    return emitScalarOp(E);
+  const std::string &N = E.Name;
+  const auto &A = E.Args;
+  if (N == "view") {
+    CVal B = emit(A[0]);
+    if (B.K != CVal::Buffer)
+      throw CodegenError("'view' of a non-buffer");
+    std::vector<std::string> Ps;
+    for (size_t I = 1; I < A.size(); ++I) {
+      CVal P = emit(A[I]);
+      Ps.push_back(P.Expr);
+    }
+    std::string Buf = B.Expr;
+    ScalarKind K = B.S;
+    auto V = std::make_shared<View>();
+    V->Len = Ps[2];
+    if (Ps.size() == 3) {
+      V->At = [Buf, K, Ps](const std::string &I) {
+        return CVal::scalar(Buf + "[" + addS(Ps[0], mulS(Ps[1], I)) + "]", K);
+      };
+    } else {
+      V->At = [Buf, K, Ps](const std::string &I) {
+        auto Row = std::make_shared<View>();
+        Row->Len = Ps[4];
+        std::string Base = addS(Ps[0], mulS(Ps[1], I));
+        Row->At = [Buf, K, Ps, Base](const std::string &J) {
+          return CVal::scalar(Buf + "[" + addS(Base, mulS(Ps[3], J)) + "]", K);
+        };
+        return CVal::array(Row);
+      };
+    }
+    return CVal::array(V);
+  }
+  if (N == "iota") {
+    auto V = std::make_shared<View>();
+    V->Len = emit(A[0]).Expr;
+    V->At = [](const std::string &I) { return CVal::scalar(I, ScalarKind::I64); };
+    return CVal::array(V);
+  }
+  if (N == "zip") {
+    std::vector<CVal> Arrs;
+    for (const ExprPtr &X : A) {
+      Arrs.push_back(emit(X));
+      if (Arrs.back().K != CVal::Array)
+        throw CodegenError("'zip' of a non-array");
+    }
+    auto V = std::make_shared<View>();
+    V->Len = Arrs[0].Arr->Len;
+    V->At = [Arrs](const std::string &I) {
+      CVal T;
+      T.K = CVal::Tuple;
+      for (const CVal &X : Arrs)
+        T.Elems.push_back(X.Arr->At(I));
+      return T;
+    };
+    return CVal::array(V);
+  }
+  if (N == "map" || N == "mapSeq") {
+    // Consumed element by element: a view that applies f at each access, in
+    // the lexical environment of the map.
+    CVal In = emit(A[1]);
+    if (In.K != CVal::Array)
+      throw CodegenError("'" + N + "' of a non-array");
+    auto V = std::make_shared<View>();
+    V->Len = In.Arr->Len;
+    ExprPtr Fn = A[0];
+    auto Saved = Env;
+    V->At = [this, Fn, In, Saved](const std::string &I) {
+      auto Cur = Env;
+      Env = Saved;
+      CVal R = apply(Fn, {In.Arr->At(I)});
+      Env = Cur;
+      return R;
+    };
+    return CVal::array(V);
+  }
+  if (N == "split") {
+    std::string Chunk = emit(A[0]).Expr;
+    CVal In = emit(A[1]);
+    auto Base = In.Arr;
+    auto V = std::make_shared<View>();
+    V->Len = divS(Base->Len, Chunk);
+    V->At = [Base, Chunk](const std::string &I) {
+      auto Row = std::make_shared<View>();
+      Row->Len = Chunk;
+      std::string Start = mulS(I, Chunk);
+      Row->At = [Base, Start](const std::string &J) { return Base->At(addS(Start, J)); };
+      return CVal::array(Row);
+    };
+    return CVal::array(V);
+  }
+  if (N == "join") {
+    CVal In = emit(A[0]);
+    auto Base = In.Arr;
+    std::string RowLen = rowLen(*Base);
+    auto V = std::make_shared<View>();
+    V->Len = mulS(Base->Len, RowLen);
+    V->At = [Base, RowLen](const std::string &I) {
+      CVal Row = Base->At(divS(I, RowLen));
+      return Row.Arr->At(paren(I) + " % " + paren(RowLen));
+    };
+    return CVal::array(V);
+  }
+  if (N == "at") {
+    CVal In = emit(A[0]);
+    CVal I = emit(A[1]);
+    if (In.K != CVal::Array)
+      throw CodegenError("'at' of a non-array");
+    return In.Arr->At(I.Expr);
+  }
+  if (N == "strided") {
+    std::string Step = emit(A[0]).Expr;
+    CVal In = emit(A[1]);
+    auto Base = In.Arr;
+    auto V = std::make_shared<View>();
+    V->Len = Step;
+    V->At = [Base, Step](const std::string &K) {
+      auto Row = std::make_shared<View>();
+      Row->Len = "((" + Base->Len + " - " + paren(K) + " + " + paren(Step) +
+                 " - 1) / " + paren(Step) + ")";
+      Row->StrideBase = Base;
+      Row->StrideStart = K;
+      Row->StrideStep = Step;
+      Row->At = [Base, K, Step](const std::string &J) {
+        return Base->At(addS(K, mulS(Step, J)));
+      };
+      return CVal::array(Row);
+    };
+    return CVal::array(V);
+  }
+  if (N == "halves") {
+    CVal In = emit(A[0]);
+    auto Base = In.Arr;
+    std::string Half = divS(Base->Len, "2");
+    auto V = std::make_shared<View>();
+    V->Len = Half;
+    V->At = [Base, Half](const std::string &I) {
+      auto Pair = std::make_shared<View>();
+      Pair->Len = "2";
+      Pair->At = [Base, Half, I](const std::string &J) {
+        return Base->At(addS(I, mulS(J, Half)));
+      };
+      return CVal::array(Pair);
+    };
+    return CVal::array(V);
+  }
+  if (N == "reduceSeq")
+    return emitReduceSeq(E);
+  if (N == "toLocal")
+    return emitToLocal(E);
+  if (N == "iterate")
+    return emitIterate(E);
+  if (N == "toGlobal" || N == "toPrivate")
+    return emit(A[0]);
+  throw CodegenError("'" + N + "' is not supported here by the OpenCL generator"
+                     " (lower it first)");
+}
+
+} // namespace idiom::rewrite::codegen

@@ -1,0 +1,157 @@
+//===- Emitter.h - FunIL to OpenCL C statements (private) -------*- C++ -*-===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Code generation through views (seeds/004 section 3.2; DESIGN section 5):
+/// array expressions that only rearrange data (view, iota, zip, split, join,
+/// strided, halves, at, and maps whose result is consumed element by
+/// element) become View objects, functions from an index expression to the
+/// element; nothing is emitted until an element is read, so their index
+/// arithmetic composes into the access. Code is emitted only for
+/// reduceSeq (a loop with accumulators), toLocal(mapLocal) (a work-item
+/// loop storing to __local memory, then a barrier), iterate (a loop that
+/// reuses the local array in place), and scalar operations.
+///
+/// Barriers are emitted only after writes to work-group-shared memory and
+/// only at work-group-uniform points (after a mapLocal loop, at the end of a
+/// mapWorkgroup iteration), never under a work-item-dependent condition.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_REWRITE_LIB_CODEGEN_EMITTER_H
+#define IDIOM_REWRITE_LIB_CODEGEN_EMITTER_H
+
+#include "idiom/FunIL/Expr.h"
+
+#include <functional>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace idiom::rewrite::codegen {
+
+using funil::ExprPtr;
+using funil::ScalarKind;
+
+/// Thrown inside the generator; generateOpenCL turns it into an error value.
+struct CodegenError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct View;
+
+/// A FunIL value in generated code.
+struct CVal {
+  enum Kind : uint8_t { Scalar, Tuple, Array, Buffer };
+  Kind K = Scalar;
+  std::string Expr;             ///< Scalar: C expression; Buffer: pointer name
+  ScalarKind S = ScalarKind::I64; ///< Scalar kind, or Buffer element kind
+  std::vector<CVal> Elems;      ///< Tuple components
+  std::shared_ptr<const View> Arr; ///< Array
+
+  static CVal scalar(std::string E, ScalarKind K) {
+    CVal V;
+    V.Expr = std::move(E);
+    V.S = K;
+    return V;
+  }
+  static CVal array(std::shared_ptr<const View> A) {
+    CVal V;
+    V.K = Array;
+    V.Arr = std::move(A);
+    return V;
+  }
+};
+
+/// An array in generated code: a length and an element function.
+struct View {
+  std::string Len; ///< C expression of type long
+  std::function<CVal(const std::string &Idx)> At;
+  /// Set for a row of strided(Step, Base): its elements are
+  /// Base[Start + Step * j], so a loop over it is a grid-stride loop.
+  std::shared_ptr<const View> StrideBase;
+  std::string StrideStart, StrideStep;
+  /// __local arrays holding the leaves of a materialised array.
+  std::vector<std::string> LocalLeaves;
+};
+
+/// Emits OpenCL C statements for FunIL expressions.
+class Emitter {
+public:
+  /// \p Reserved: names the generated code must not declare.
+  explicit Emitter(std::set<std::string> Reserved) : Used(std::move(Reserved)) {}
+
+  /// Appends a statement line at the current depth.
+  void line(const std::string &S) { Lines.push_back(std::string(Depth * 2, ' ') + S); }
+  /// Opens a block: `Head {`.
+  void open(const std::string &Head) {
+    line(Head + " {");
+    ++Depth;
+  }
+  /// Closes a block.
+  void close() {
+    --Depth;
+    line("}");
+  }
+  /// A C identifier starting with \p Base, unused so far.
+  std::string fresh(const std::string &Base);
+  /// Binds FunIL variable \p Name to \p V (innermost binding wins).
+  void bind(const std::string &Name, CVal V) { Env.emplace_back(Name, std::move(V)); }
+  /// Number of bindings, for popTo.
+  size_t envDepth() const { return Env.size(); }
+  /// Drops the bindings made after envDepth() returned \p D.
+  void popTo(size_t D) { Env.resize(D); }
+
+  /// Generated code for \p E (statements go to Lines, the value is returned).
+  CVal emit(const ExprPtr &E);
+  /// Applies lambda \p Fn to \p Args (non-trivial scalars are bound to
+  /// const temporaries first).
+  CVal apply(const ExprPtr &Fn, std::vector<CVal> Args);
+  /// Binds each non-trivial scalar leaf of \p V to a const temporary.
+  CVal settle(const CVal &V);
+  /// Emits `Dst = Src;` leaf by leaf (Dst leaves are lvalues).
+  void assign(const CVal &Dst, const CVal &Src);
+  /// Element \p Idx of an array, or of each array of a tuple of arrays.
+  CVal elementOf(const CVal &V, const std::string &Idx);
+
+  /// __local arrays (name, element kind) available to toLocal, in leaf
+  /// order; all of them are used by one materialisation.
+  std::vector<std::pair<std::string, ScalarKind>> LocalPool;
+
+  std::vector<std::string> Lines;
+  unsigned Depth = 1;
+
+private:
+  CVal emitCall(const funil::Expr &E);
+  CVal emitScalarOp(const funil::Expr &E);
+  CVal emitReduceSeq(const funil::Expr &E);
+  CVal emitToLocal(const funil::Expr &E);
+  CVal emitIterate(const funil::Expr &E);
+  CVal lookup(const std::string &Name) const;
+  /// Length of the rows of \p A (without emitting code).
+  std::string rowLen(const View &A);
+
+  std::vector<std::pair<std::string, CVal>> Env;
+  std::set<std::string> Used;
+  bool PoolTaken = false;
+  std::vector<std::string> InPlace; ///< storage for toLocal inside iterate
+};
+
+/// Leaves of \p V in depth-first order.
+void leavesOf(const CVal &V, std::vector<CVal> &Out);
+/// `(A) * (B)` with the trivial cases folded.
+std::string mulS(const std::string &A, const std::string &B);
+/// `(A) + (B)` with the trivial cases folded.
+std::string addS(const std::string &A, const std::string &B);
+/// `(A) / (B)` with the trivial cases folded.
+std::string divS(const std::string &A, const std::string &B);
+
+} // namespace idiom::rewrite::codegen
+
+#endif // IDIOM_REWRITE_LIB_CODEGEN_EMITTER_H

@@ -1,0 +1,47 @@
+//===- ScalarC.h - scalar FunIL to OpenCL C (private) -----------*- C++ -*-===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// OpenCL C spellings of FunIL scalar types, literals, operations and casts.
+/// Integer arithmetic that wraps in LLVM is done on the unsigned type so
+/// that the OpenCL C code has no signed-overflow undefined behaviour;
+/// signedness-specific operations (sdiv, icmp_ult, ...) cast their operands.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_REWRITE_LIB_CODEGEN_SCALARC_H
+#define IDIOM_REWRITE_LIB_CODEGEN_SCALARC_H
+
+#include "idiom/FunIL/Expr.h"
+
+#include <string>
+#include <vector>
+
+namespace idiom::rewrite::codegen {
+
+using funil::ScalarKind;
+
+/// OpenCL C type of a scalar: bool char short int long uchar ... double.
+const char *clType(ScalarKind K);
+
+/// OpenCL C literal for a FunIL literal node.
+std::string clLiteral(const funil::Expr &Lit);
+
+/// OpenCL C expression for scalar operation \p Op (an OpClass other than
+/// Primitive/HwQuery) on operands \p Args of kind \p K (the operand kind;
+/// for select, the kind of the arms). Returns false with \p Err when the
+/// operation has no spelling.
+bool clScalarOp(const std::string &Op, ScalarKind K,
+                const std::vector<std::string> &Args, std::string &Out,
+                std::string &Err);
+
+/// OpenCL C expression for cast \p Op of \p X (kind \p From) to \p To.
+std::string clCast(const std::string &Op, ScalarKind From, ScalarKind To,
+                   const std::string &X);
+
+} // namespace idiom::rewrite::codegen
+
+#endif // IDIOM_REWRITE_LIB_CODEGEN_SCALARC_H

@@ -1,0 +1,170 @@
+//===- lowering.cpp - OpenCL lowering rules --------------------------------===//
+//
+// Part of Idiom. The OpenCL-specific rules of seeds/004, figure 7: map onto
+// the thread hierarchy (7a), reduce -> reduceSeq (7b), and, as a macro rule
+// (seeds/004 section 6.1), the two-stage work-group reduction derived in
+// figure 10 with the local-memory tree of seeds/003.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../RuleHelpers.h"
+#include "idiom/Rewrite/Rules.h"
+
+namespace idiom::rewrite {
+
+using namespace detail;
+
+namespace {
+
+Rule mapTo(const char *Name, const char *Prim, int64_t Dim, AppliesIn Ctx,
+           const char *Doc) {
+  Rule R;
+  R.Name = Name;
+  R.Family = "lowering";
+  R.Doc = Doc;
+  R.Context = Ctx;
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("map"))
+      return false;
+    B["f"] = E->Args[0];
+    B["a"] = E->Args[1];
+    return true;
+  };
+  std::string P = Prim;
+  R.Build = [P, Dim](const Bindings &B, RuleContext &) {
+    return mapCall(P.c_str(), B.at("f"), B.at("a"), Dim);
+  };
+  return R;
+}
+
+/// map(\r => map(g, e), a) -> mapGlobal(1, \r => mapGlobal(0, g, e), a):
+/// the outer loop on NDRange dimension 1, the inner (innermost loop) on 0.
+Rule mapToGlobal2D() {
+  Rule R;
+  R.Name = "map-to-mapGlobal-2d";
+  R.Family = "lowering";
+  R.Doc = "map(\\r => map(g, e), a) -> mapGlobal(1, \\r => mapGlobal(0, g, e), a)";
+  R.Context = AppliesIn::Host;
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("map") || !isLambda(E->Args[0], 1) ||
+        !E->Args[0]->body()->isCall("map"))
+      return false;
+    B["f"] = E->Args[0];
+    B["a"] = E->Args[1];
+    return true;
+  };
+  R.Build = [](const Bindings &B, RuleContext &) {
+    const ExprPtr &F = B.at("f");
+    const ExprPtr &Inner = F->body();
+    ExprPtr NewInner = mapCall("mapGlobal", Inner->Args[0], Inner->Args[1], 0);
+    return mapCall("mapGlobal", Expr::lambda(F->Params, NewInner, F->Loc),
+                   B.at("a"), 1);
+  };
+  return R;
+}
+
+Rule reduceToSeq() {
+  Rule R;
+  R.Name = "reduce-to-reduceSeq";
+  R.Family = "lowering";
+  R.Doc = "reduce(f, z, a) -> reduceSeq(f, z, a), inside one work-item";
+  R.Context = AppliesIn::Thread;
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("reduce"))
+      return false;
+    B["e"] = E;
+    return true;
+  };
+  R.Build = [](const Bindings &B, RuleContext &) {
+    return Expr::call("reduceSeq", B.at("e")->Args);
+  };
+  return R;
+}
+
+/// The function one work-group applies to its rows: a per-work-item
+/// reduceSeq into local memory, then log2(L) halving steps of a tree in
+/// local memory, then element 0 to global memory.
+ExprPtr groupFunction(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z,
+                      const TypePtr &Elem) {
+  using funil::Size;
+  TypePtr Row = Type::array(Elem, Size::unknown());
+  TypePtr Pair = Type::array(Elem, Size::constant(2));
+  ExprPtr L0 = Expr::call("localSize", {}, 0);
+  ExprPtr Step = lambda1(Ctx, "p", Row, [&](ExprPtr P) {
+    ExprPtr Combine = lambda1(Ctx, "pr", Pair, [&](ExprPtr Pr) {
+      return Expr::call("reduceSeq", {F, Z, Pr});
+    });
+    return Expr::call("toLocal",
+                      {mapCall("mapLocal", Combine, Expr::call("halves", {P}), 0)});
+  });
+  return lambda1(Ctx, "grp", Type::array(Row, Size::unknown()), [&](ExprPtr Grp) {
+    ExprPtr PerItem = lambda1(Ctx, "c", Row, [&](ExprPtr C) {
+      return Expr::call("reduceSeq", {F, Z, C});
+    });
+    ExprPtr Seq = Expr::call("toLocal", {mapCall("mapLocal", PerItem, Grp, 0)});
+    ExprPtr Tree = Expr::call(
+        "iterate", {Expr::call("ilog2", {L0}), Step, Seq});
+    return Expr::call("toGlobal", {Expr::call("at", {Tree, i64(0)})});
+  });
+}
+
+/// reduce(f, z, a) -> the two-stage reduction (seeds/004 figure 10 and
+/// section 5; seeds/003): stage one partitions a over G work-groups of L
+/// work-items with a grid stride, each group writes one partial to global
+/// memory; stage two reduces the partials with one work-group.
+Rule reduceTwoStage() {
+  Rule R;
+  R.Name = "reduce-two-stage";
+  R.Family = "lowering";
+  R.Doc = "reduce(f, z, a) -> at(mapWorkgroup(0, G, split(localSize(0), "
+          "strided(localSize(0), toGlobal(mapWorkgroup(0, G, split(localSize(0), "
+          "strided(globalSize(0), a))))))), 0), G = the per-group tree";
+  R.Context = AppliesIn::Host;
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("reduce") || !isLambda(E->Args[0], 2))
+      return false;
+    B["f"] = E->Args[0];
+    B["z"] = E->Args[1];
+    B["a"] = E->Args[2];
+    return true;
+  };
+  R.Build = [](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    TypePtr A = Ctx.typeOf(B.at("a"));
+    if (!A || !A->isArray())
+      return nullptr;
+    const ExprPtr &F = B.at("f"), &Z = B.at("z");
+    ExprPtr L0 = Expr::call("localSize", {}, 0);
+    ExprPtr G0 = Expr::call("globalSize", {}, 0);
+    ExprPtr Stage1 = mapCall(
+        "mapWorkgroup", groupFunction(Ctx, F, Z, A->Elem),
+        Expr::call("split", {L0, Expr::call("strided", {G0, B.at("a")})}), 0);
+    ExprPtr Stage2 = mapCall(
+        "mapWorkgroup", groupFunction(Ctx, F, Z, A->Elem),
+        Expr::call("split",
+                   {L0, Expr::call("strided", {L0, Expr::call("toGlobal", {Stage1})})}),
+        0);
+    return Expr::call("at", {Stage2, i64(0)});
+  };
+  return R;
+}
+
+} // namespace
+
+const std::vector<Rule> &loweringRules() {
+  static const std::vector<Rule> Rules = {
+      mapToGlobal2D(),
+      mapTo("map-to-mapGlobal", "mapGlobal", 0, AppliesIn::Host,
+            "map(f, a) -> mapGlobal(0, f, a), outside every parallel map"),
+      mapTo("map-to-mapSeq", "mapSeq", -1, AppliesIn::Thread,
+            "map(f, a) -> mapSeq(f, a), inside one work-item"),
+      mapTo("map-to-mapWorkgroup", "mapWorkgroup", 0, AppliesIn::Host,
+            "map(f, a) -> mapWorkgroup(0, f, a), outside every parallel map"),
+      mapTo("map-to-mapLocal", "mapLocal", 0, AppliesIn::Workgroup,
+            "map(f, a) -> mapLocal(0, f, a), inside a mapWorkgroup"),
+      reduceToSeq(),
+      reduceTwoStage(),
+  };
+  return Rules;
+}
+
+} // namespace idiom::rewrite

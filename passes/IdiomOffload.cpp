@@ -175,7 +175,9 @@ PreservedAnalyses IdiomPrinterPass::run(Function &F,
   OS << "Idioms in function '" << F.getName() << "':\n";
   unsigned Id = 0;
   for (DetectedIdiom &D : Det.Found) {
-    OS << "loop " << D.L->getHeader()->getName() << " at " << loopLocation(*D.L)
+    OS << "loop ";
+    D.L->getHeader()->printAsOperand(OS, false);
+    OS << " at " << loopLocation(*D.L)
        << ": idiom " << D.Spec;
     if (!D.Match) {
       OS << " (detected only)\n";
@@ -193,9 +195,12 @@ PreservedAnalyses IdiomPrinterPass::run(Function &F,
     }
     OS << "Lowered FunIL:\n" << O.Gen.LoweredFunIL << "\nOpenCL:\n" << O.Gen.Source << "\n";
   }
-  for (MissedLoop &M : Det.Missed)
-    OS << "loop " << M.L->getHeader()->getName() << " at " << loopLocation(*M.L)
-       << ": no idiom (closest: " << M.Spec << "): " << M.Reason << "\n";
+  for (MissedLoop &M : Det.Missed) {
+    OS << "loop ";
+    M.L->getHeader()->printAsOperand(OS, false);
+    OS << " at " << loopLocation(*M.L) << ": no idiom (closest: " << M.Spec
+       << "): " << M.Reason << "\n";
+  }
   return PreservedAnalyses::all();
 }
 

@@ -192,17 +192,23 @@ std::string Lifter::scalarParam(Value *V) {
 
 unsigned Lifter::bufferParam(const AffineAccess &A) {
   auto It = BufferOf.find(A.Base);
-  const SCEV *Lo = A.Offset, *Hi = A.Offset;
+  // Trip counts are at least 1 in the preheader, so a span's sign is its
+  // stride's: constant strides need no min/max.
+  const SCEV *Lo = SE.getTruncateOrSignExtend(A.Offset, I64), *Hi = Lo;
   for (unsigned D = 0; D < M.Nest.depth(); ++D) {
+    const SCEV *Stride = SE.getTruncateOrSignExtend(A.Strides[D], I64);
     const SCEV *Span = SE.getMulExpr(
-        SE.getTruncateOrSignExtend(A.Strides[D], I64),
-        SE.getMinusSCEV(M.Nest.TripCounts[D], SE.getOne(I64)));
-    Lo = SE.getAddExpr(SE.getTruncateOrSignExtend(Lo, I64),
-                       SE.getSMinExpr(Span, SE.getZero(I64)));
-    Hi = SE.getAddExpr(SE.getTruncateOrSignExtend(Hi, I64),
-                       SE.getSMaxExpr(Span, SE.getZero(I64)));
+        Stride, SE.getMinusSCEV(SE.getTruncateOrSignExtend(M.Nest.TripCounts[D], I64),
+                                SE.getOne(I64)));
+    if (SE.isKnownNonNegative(Stride)) {
+      Hi = SE.getAddExpr(Hi, Span);
+    } else if (SE.isKnownNegative(Stride)) {
+      Lo = SE.getAddExpr(Lo, Span);
+    } else {
+      Lo = SE.getAddExpr(Lo, SE.getSMinExpr(Span, SE.getZero(I64)));
+      Hi = SE.getAddExpr(Hi, SE.getSMaxExpr(Span, SE.getZero(I64)));
+    }
   }
-  Lo = SE.getTruncateOrSignExtend(Lo, I64);
   Hi = SE.getAddExpr(SE.getTruncateOrSignExtend(Hi, I64), SE.getOne(I64));
   if (It != BufferOf.end()) {
     LiftedParam &P = Out.Params[It->second];
@@ -407,6 +413,9 @@ bool Lifter::run(const std::string &Name) {
     for (const ReductionInfo &R : M.Reductions) {
       for (Value *X : R.Operands)
         Roots.push_back(X);
+      for (Value *X : R.MulPartners)
+        if (X)
+          Roots.push_back(X);
       if (R.Cond)
         Roots.push_back(R.Cond);
     }
@@ -491,8 +500,12 @@ bool Lifter::run(const std::string &Name) {
       std::string Ty = typeText(R.Phi->getType());
       std::string Id = literalText(reductionIdentity(R.Op, R.Phi->getType()));
       std::string E;
-      for (Value *X : R.Operands)
-        E = E.empty() ? expr(X) : Op + "(" + E + ", " + expr(X) + ")";
+      for (size_t J = 0; J < R.Operands.size(); ++J) {
+        std::string X = expr(R.Operands[J]);
+        if (Value *Y = R.MulPartners[J])
+          X = "fmul(" + X + ", " + expr(Y) + ")";
+        E = E.empty() ? X : Op + "(" + E + ", " + X + ")";
+      }
       if (R.Cond)
         E = R.CondNegated ? "select(" + expr(R.Cond) + ", " + Id + ", " + E + ")"
                           : "select(" + expr(R.Cond) + ", " + E + ", " + Id + ")";

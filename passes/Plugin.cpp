@@ -10,6 +10,8 @@
 #include "IdiomOffload.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -18,6 +20,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "Idiom", "0.1", [](PassBuilder &PB) {
             PB.registerVectorizerStartEPCallback(
                 [](FunctionPassManager &FPM, OptimizationLevel) {
+                  // Earlier cleanups may leave loops without preheaders.
+                  FPM.addPass(LoopSimplifyPass());
+                  FPM.addPass(LCSSAPass());
                   FPM.addPass(idiom::IdiomOffloadPass());
                 });
             PB.registerPipelineParsingCallback(

@@ -160,7 +160,15 @@ bool floatOp(const std::string &N, const std::vector<Value> &Args, Value &Out,
     return Res(std::floor(X));
   if (N == "ceil")
     return Res(std::ceil(X));
-  if (N == "fma" || N == "fmuladd") {
+  if (N == "fmuladd") { // unfused, matching the OpenCL generator
+    double Z = Args[2].F;
+    if (F32)
+      return Res(static_cast<float>(static_cast<float>(static_cast<float>(X) *
+                                                       static_cast<float>(Y)) +
+                                    static_cast<float>(Z)));
+    return Res(X * Y + Z);
+  }
+  if (N == "fma") {
     double Z = Args[2].F;
     if (F32)
       return Res(std::fma(static_cast<float>(X), static_cast<float>(Y),

@@ -344,6 +344,8 @@ bool inferType(const ExprPtr &E, const TypeEnv &Env, TypePtr &Out,
     return true;
   } catch (const TypeError &TE) {
     Err = formatError(TE);
+  } catch (const std::exception &X) {
+    Err = std::string("0:0: internal error: ") + X.what();
   }
   return false;
 }
@@ -356,6 +358,8 @@ bool inferApply(const ExprPtr &Fn, const std::vector<TypePtr> &ArgTys,
     return true;
   } catch (const TypeError &TE) {
     Err = formatError(TE);
+  } catch (const std::exception &X) {
+    Err = std::string("0:0: internal error: ") + X.what();
   }
   return false;
 }

@@ -149,7 +149,7 @@ void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
     }
     const ExprPtr &Fn = E->Args[0];
     size_t D0 = Em.envDepth();
-    Em.bind(Fn->Params[0].Name, Em.settle(In.Arr->At(I)));
+    Em.bind(Fn->Params[0].Name, Em.settle(In.Arr->At(I), Fn->Params[0].Name));
     emitStore(Em, Fn->body(), Em.elementOf(Target, I), Dims);
     Em.popTo(D0);
     Em.close();
@@ -345,6 +345,9 @@ bool emitOpenCL(const Program &P, const std::string &KernelName,
                       "'; conventions of runtime/include/idiomrt.h.\n";
     if (F64)
       Src += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    // fmul then fadd stays two roundings, as in the source; fmuladd is
+    // emitted as fma (DESIGN section 7).
+    Src += "#pragma OPENCL FP_CONTRACT OFF\n";
     Src += P.IsReturn ? genReduce(P, BodyTy, KernelName) : genMap(P, KernelName);
     Out.Source = Src;
     Out.LoweredFunIL = funil::printProgram(P);

@@ -178,8 +178,13 @@ bool rewriteProgram(funil::Program &P, const Strategy &S, std::string &Err,
   funil::allNames(*P.Body, Ctx.Names);
   for (const ExprPtr &O : P.Outs)
     funil::allNames(*O, Ctx.Names);
-  if (ExprPtr R = S(P.Body, Ctx))
-    P.Body = R;
+  try {
+    if (ExprPtr R = S(P.Body, Ctx))
+      P.Body = R;
+  } catch (const std::exception &X) {
+    Err = std::string("rewriting failed: ") + X.what();
+    return false;
+  }
   std::string TErr;
   if (!funil::typeCheckProgram(P, TErr)) {
     Err = "rewritten program does not type check: " + TErr + "\n" +

@@ -436,9 +436,27 @@ static bool dependsOn(Value *V, PHINode *Phi, const Loop *L) {
   return false;
 }
 
+/// True for `llvm.fmuladd` / `llvm.fma`: acc + x*y when acc is operand 2.
+static bool isMulAdd(const Instruction *I) {
+  auto *II = dyn_cast<IntrinsicInst>(I);
+  return II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
+                II->getIntrinsicID() == Intrinsic::fma);
+}
+
+/// Links of one chain must be the same operation; fadd and fmuladd mix.
+static unsigned linkKey(const Instruction *I) {
+  if (isMulAdd(I))
+    return Instruction::FAdd;
+  if (auto *II = dyn_cast<IntrinsicInst>(I))
+    return 1000 + II->getIntrinsicID();
+  return I->getOpcode();
+}
+
 /// Operator of a binary instruction or min/max intrinsic usable as a link of
 /// a reduction chain.
 static std::optional<ReductionOp> linkOp(Instruction *I) {
+  if (isMulAdd(I))
+    return ReductionOp::FAdd;
   switch (I->getOpcode()) {
   case Instruction::Add: return ReductionOp::Add;
   case Instruction::Mul: return ReductionOp::Mul;
@@ -541,6 +559,7 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
       }
       R.Op = *Op;
       R.Operands.push_back(X);
+      R.MulPartners.push_back(nullptr);
       R.FirstLink = Sel;
       Chain.insert(Sel);
       Chain.insert(cast<Instruction>(Sel->getCondition()));
@@ -569,24 +588,38 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
       return std::nullopt;
     }
     R.Op = *Op;
-    SmallVector<Value *, 4> Rev;
+    SmallVector<Value *, 4> Rev, RevPartners;
     Instruction *Cur = U;
     while (true) {
       if (!linkOp(Cur) || *linkOp(Cur) != R.Op ||
-          Cur->getOpcode() != U->getOpcode()) {
+          linkKey(Cur) != linkKey(U)) {
         Why = "update chain mixes operators: " + valueText(Cur);
         return std::nullopt;
       }
       Chain.insert(Cur);
-      Value *A = Cur->getOperand(0), *B = Cur->getOperand(1);
-      bool DA = dependsOn(A, Phi, L), DB = dependsOn(B, Phi, L);
-      if (DA == DB) {
-        Why = DA ? "both operands of the update depend on the accumulator"
-                 : "update does not use the accumulator";
-        return std::nullopt;
+      Value *Next;
+      if (isMulAdd(Cur)) {
+        Value *X = Cur->getOperand(0), *Y = Cur->getOperand(1);
+        Next = Cur->getOperand(2);
+        if (dependsOn(X, Phi, L) || dependsOn(Y, Phi, L) ||
+            !dependsOn(Next, Phi, L)) {
+          Why = "multiply-add does not accumulate into the addend";
+          return std::nullopt;
+        }
+        Rev.push_back(X);
+        RevPartners.push_back(Y);
+      } else {
+        Value *A = Cur->getOperand(0), *B = Cur->getOperand(1);
+        bool DA = dependsOn(A, Phi, L), DB = dependsOn(B, Phi, L);
+        if (DA == DB) {
+          Why = DA ? "both operands of the update depend on the accumulator"
+                   : "update does not use the accumulator";
+          return std::nullopt;
+        }
+        Next = DA ? A : B;
+        Rev.push_back(DA ? B : A);
+        RevPartners.push_back(nullptr);
       }
-      Value *Next = DA ? A : B;
-      Rev.push_back(DA ? B : A);
       if (Next == Phi) {
         R.FirstLink = Cur;
         break;
@@ -599,6 +632,7 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
       Cur = NI;
     }
     R.Operands.assign(Rev.rbegin(), Rev.rend());
+    R.MulPartners.assign(RevPartners.rbegin(), RevPartners.rend());
   }
   (void)CondSel;
   // The accumulator may feed only its own chain.
@@ -618,8 +652,9 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
       return std::nullopt;
     }
   }
-  for (Value *X : R.Operands)
-    if (!isPureSlice(X, N, Why))
+  for (size_t K = 0; K < R.Operands.size(); ++K)
+    if (!isPureSlice(R.Operands[K], N, Why) ||
+        (R.MulPartners[K] && !isPureSlice(R.MulPartners[K], N, Why)))
       return std::nullopt;
   if (R.Cond && !isPureSlice(R.Cond, N, Why))
     return std::nullopt;

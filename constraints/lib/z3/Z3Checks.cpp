@@ -31,6 +31,11 @@ public:
   std::optional<z3::expr> apply(Instruction *Link, Value *Acc, Value *Elem,
                                 const z3::expr &A, const z3::expr &B) {
     Memo.clear();
+    // A multiply-add link accumulates the product: acc + (x*y) = A + B.
+    if (auto *II = dyn_cast<IntrinsicInst>(Link))
+      if (II->getIntrinsicID() == Intrinsic::fmuladd ||
+          II->getIntrinsicID() == Intrinsic::fma)
+        return A + B;
     Memo.insert_or_assign(Acc, A);
     Memo.insert_or_assign(Elem, B);
     return tr(Link);

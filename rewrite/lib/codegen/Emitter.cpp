@@ -86,16 +86,16 @@ CVal Emitter::lookup(const std::string &Name) const {
   throw CodegenError("unbound variable '" + Name + "'");
 }
 
-CVal Emitter::settle(const CVal &V) {
+CVal Emitter::settle(const CVal &V, const std::string &Base) {
   if (V.K == CVal::Tuple) {
     CVal R = V;
-    for (CVal &E : R.Elems)
-      E = settle(E);
+    for (size_t I = 0; I < R.Elems.size(); ++I)
+      R.Elems[I] = settle(R.Elems[I], Base + "_" + std::to_string(I));
     return R;
   }
   if (V.K != CVal::Scalar || isIdentOrNumber(V.Expr))
     return V;
-  std::string N = fresh("v");
+  std::string N = fresh(Base);
   line(std::string("const ") + clType(V.S) + " " + N + " = " + V.Expr + ";");
   return CVal::scalar(N, V.S);
 }
@@ -130,7 +130,7 @@ CVal Emitter::apply(const ExprPtr &Fn, std::vector<CVal> Args) {
     throw CodegenError("expected a lambda");
   size_t Depth0 = Env.size();
   for (size_t I = 0; I < Args.size(); ++I)
-    bind(Fn->Params[I].Name, settle(Args[I]));
+    bind(Fn->Params[I].Name, settle(Args[I], Fn->Params[I].Name));
   CVal R = emit(Fn->body());
   Env.resize(Depth0);
   return R;
@@ -250,7 +250,7 @@ CVal Emitter::emitReduceSeq(const Expr &E) {
   }
   CVal R = apply(E.Args[0], {Acc, X});
   if (Acc.K == CVal::Tuple)
-    R = settle(R); // all new values before any accumulator changes
+    R = settle(R, "next"); // all new values before any accumulator changes
   assign(Acc, R);
   close();
   return Acc;

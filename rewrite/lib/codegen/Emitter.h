@@ -114,7 +114,7 @@ public:
   /// const temporaries first).
   CVal apply(const ExprPtr &Fn, std::vector<CVal> Args);
   /// Binds each non-trivial scalar leaf of \p V to a const temporary.
-  CVal settle(const CVal &V);
+  CVal settle(const CVal &V, const std::string &Base = "v");
   /// Emits `Dst = Src;` leaf by leaf (Dst leaves are lvalues).
   void assign(const CVal &Dst, const CVal &Src);
   /// Element \p Idx of an array, or of each array of a tuple of arrays.

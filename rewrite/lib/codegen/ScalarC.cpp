@@ -185,8 +185,8 @@ bool clScalarOp(const std::string &Op, ScalarKind K,
     Out = Op + "(" + A[0] + ")";
   else if (Op == "fma")
     Out = "fma(" + A[0] + ", " + A[1] + ", " + A[2] + ")";
-  else if (Op == "fmuladd")
-    Out = P(P(A[0]) + " * " + P(A[1]) + " + " + P(A[2]));
+  else if (Op == "fmuladd") // unfused, as a host without FMA evaluates it
+    Out = P(P(P(A[0]) + " * " + P(A[1])) + " + " + P(A[2]));
   else if (Op.rfind("fcmp_", 0) == 0) {
     std::string C = Op.substr(5), X = P(A[0]), Y = P(A[1]);
     if (C == "oeq")

@@ -5,13 +5,13 @@
 
 // CHECK-LABEL: Idioms in function 'saxpy'
 // CHECK: FunIL:
-// CHECK-NEXT: idiom idiom_saxpy_0(n0: i64, b0: [f32], b1: [f32], s0: f32, x{{[0-9]+}}: i64
-// CHECK: store view(b1, {{.*}}, 1:i64, n0) = map(\(t: (f32, f32)) => fadd(fmul(s0, t.0), t.1), zip(view(b0,
+// CHECK-NEXT: idiom idiom_saxpy_0(n0: i64, b0: [f32], b1: [f32], s0: f32) {
+// CHECK-NEXT: store view(b0, 0:i64, 1:i64, n0) = map(\(t: (f32, f32)) => fmuladd(s0, t.1, t.0), zip(view(b0, 0:i64, 1:i64, n0), view(b1, 0:i64, 1:i64, n0)));
 // CHECK: OpenCL:
 // CHECK: __kernel void idiom_saxpy_0(
 // CHECK-SAME: long n0
-// CHECK-SAME: __global const float *
-// CHECK-SAME: __global float *
+// CHECK-SAME: __global float *b0
+// CHECK-SAME: __global const float *b1
 // CHECK-SAME: float s0
 void saxpy(float *y, const float *x, float a, int n) {
   for (int i = 0; i < n; i++)

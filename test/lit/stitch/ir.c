@@ -1,14 +1,17 @@
 // The stitched IR: the runtime call in front of the loop, the fallback edge
 // into the original loop (still there), and the reduction's result combined
 // with the accumulator's initial value on the offloaded path.
-// RUN: %clang-idiom -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %clang-idiom -g -fno-discard-value-names -S -emit-llvm %s -o %t.ll
+// RUN: FileCheck %s < %t.ll
+// RUN: FileCheck %s --check-prefix=DESC < %t.ll
 
 // CHECK-LABEL: define {{.*}} @sum(
-// CHECK: %idiom.ok = call i32 @idiom_run(ptr @idiom_sum_0.desc
-// CHECK: br i1 %{{.*}}, label %idiom.done, label %idiom.fallback
+// CHECK: %idiom.ok = call i32 @idiom_run(ptr {{.*}}@idiom_sum_0.desc
+// CHECK-NEXT: icmp {{.*}} %idiom.ok, 0
+// CHECK-NEXT: br i1 {{.*}}, label %idiom.{{(done|fallback)}}, label %idiom.{{(done|fallback)}}
 // CHECK: idiom.done:
-// CHECK: %idiom.result = load i64
-// CHECK: add i64 %{{.*}}, %idiom.result
+// CHECK-NEXT: %idiom.result = load i64
+// CHECK-NEXT: add i64 %idiom.result, %start
 // CHECK: idiom.fallback:
 // The original loop is still in the function.
 // CHECK: br i1 %{{.*}}, label %{{.*}}, label %{{.*}}, !llvm.loop
@@ -20,7 +23,7 @@ long sum(const long *x, long n, long start) {
 }
 
 // CHECK-LABEL: define {{.*}} @scale(
-// CHECK: call i32 @idiom_run(ptr @idiom_scale_1.desc
+// CHECK: call i32 @idiom_run(ptr {{.*}}@idiom_scale_1.desc
 // CHECK: idiom.fallback:
 void scale(double *y, const double *x, double a, int n) {
   for (int i = 0; i < n; i++)
@@ -31,7 +34,7 @@ void scale(double *y, const double *x, double a, int n) {
 // before the call, and the runtime is told both trip counts.
 // CHECK-LABEL: define {{.*}} @image(
 // CHECK: br i1 %{{.*}}, label %idiom.call, label %idiom.fallback
-// CHECK: call i32 @idiom_run(ptr @idiom_image_2.desc
+// CHECK: call i32 @idiom_run(ptr {{.*}}@idiom_image_2.desc
 void image(float *out, const float *in, int h, int w) {
   for (int i = 0; i < h; i++)
     for (int j = 0; j < w; j++)
@@ -39,6 +42,9 @@ void image(float *out, const float *in, int h, int w) {
 }
 
 // The descriptors carry the source location and idiom name.
-// CHECK-DAG: c"ir.c:{{[0-9]+}}\00"
-// CHECK-DAG: c"scalar-reduction\00"
-// CHECK-DAG: c"map\00"
+// DESC-DAG: c"ir.c:{{[0-9]+}}\00"
+// DESC-DAG: c"scalar-reduction\00"
+// DESC-DAG: c"map\00"
+// DESC-DAG: c"{{.*}}__kernel void idiom_sum_0_partial(
+// DESC-DAG: @idiom_sum_0.desc = private constant {{.*}} i32 1, i32 1, i32 1, i32 0, ptr @idiom_sum_0.result_bytes
+// DESC-DAG: @idiom_image_2.desc = private constant {{.*}} i32 0, i32 2, i32 0, i32 0, ptr null

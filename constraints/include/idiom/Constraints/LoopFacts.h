@@ -115,6 +115,9 @@ struct ReductionInfo {
   llvm::Instruction *Update = nullptr;  ///< incoming value from the latch
   ReductionOp Op = ReductionOp::Add;
   llvm::SmallVector<llvm::Value *, 2> Operands; ///< combined in order
+  /// Per operand: null, or the factor it is multiplied by (a link
+  /// `llvm.fmuladd(x, y, acc)` contributes the operand x*y to an fadd chain).
+  llvm::SmallVector<llvm::Value *, 2> MulPartners;
   llvm::Value *Cond = nullptr;          ///< select condition, or null
   bool CondNegated = false;             ///< Update = Cond ? Phi : op(...)
   /// The first instruction of the chain: op(Phi, Operands[0]); for min/max

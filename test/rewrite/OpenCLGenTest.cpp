@@ -1,0 +1,304 @@
+//===- OpenCLGenTest.cpp - generated OpenCL: signatures and execution -----===//
+//
+// Part of Idiom. Checks the kernel signatures of runtime/include/idiomrt.h
+// and, where an OpenCL device is present (PoCL), runs the generated kernels
+// and compares them with the reference interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Examples.h"
+#include "OpenCLRunner.h"
+#include "TestUtil.h"
+#include "idiom/Rewrite/OpenCLGen.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace idiom;
+using namespace idiom::rwtest;
+namespace ex = idiom::funil::test;
+
+namespace {
+
+rewrite::GeneratedOpenCL generate(const char *Text, const char *Name) {
+  Program P = parseOrDie(Text);
+  rewrite::GeneratedOpenCL G;
+  std::string Err;
+  EXPECT_TRUE(rewrite::generateOpenCL(P, Name, G, Err)) << Err;
+  return G;
+}
+
+bool contains(const std::string &S, const std::string &Sub) {
+  return S.find(Sub) != std::string::npos;
+}
+
+TEST(OpenCLGen, MapSignatures) {
+  rewrite::GeneratedOpenCL G = generate(ex::Saxpy, "saxpy_k");
+  EXPECT_TRUE(contains(G.Source, "__kernel void saxpy_k(__global const float *x, "
+                                 "__global float *y, const float a, const long n0) {"))
+      << G.Source;
+  EXPECT_TRUE(contains(G.Source, "if (i0 < n0)")) << G.Source;
+  EXPECT_FALSE(contains(G.Source, "cl_khr_fp64"));
+  EXPECT_FALSE(contains(G.Source, "barrier"));
+  EXPECT_TRUE(contains(G.LoweredFunIL, "mapGlobal(0, ")) << G.LoweredFunIL;
+
+  G = generate(ex::Scale2D, "scale2d");
+  EXPECT_TRUE(contains(G.Source, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"));
+  EXPECT_TRUE(contains(G.Source,
+                       "__kernel void scale2d(__global const double *a, __global double *b, "
+                       "const double s, const long n0, const long n1, const long lda) {"))
+      << G.Source;
+  // NDRange dimension 0 is the innermost loop.
+  EXPECT_TRUE(contains(G.Source, "const long i1 = get_global_id(1);\n  if (i1 < n0) {"))
+      << G.Source;
+  EXPECT_TRUE(contains(G.Source, "const long i0 = get_global_id(0);\n    if (i0 < n1) {"))
+      << G.Source;
+  EXPECT_TRUE(contains(G.Source, "b[(lda * i1) + i0] = ")) << G.Source;
+}
+
+TEST(OpenCLGen, ReductionSignatures) {
+  rewrite::GeneratedOpenCL G = generate(ex::DotAndMax, "dot");
+  EXPECT_TRUE(contains(G.Source,
+                       "__kernel void dot_partial(__global const float *x, __global const "
+                       "float *y, const long n0, __global float *part_0, __global float "
+                       "*part_1, __local float *scratch_0, __local float *scratch_1) {"))
+      << G.Source;
+  EXPECT_TRUE(contains(G.Source,
+                       "__kernel void dot_final(const long m, __global float *part_0, "
+                       "__global float *part_1, __global float *out_0, __global float "
+                       "*out_1, __local float *scratch_0, __local float *scratch_1) {"))
+      << G.Source;
+  // Grid-stride loop, local tree, one write per group.
+  EXPECT_TRUE(contains(G.Source, "i < n0; i += ((long)get_global_size(0))")) << G.Source;
+  EXPECT_TRUE(contains(G.Source, "barrier(CLK_LOCAL_MEM_FENCE);"));
+  EXPECT_TRUE(contains(G.Source, "if (get_local_id(0) == 0) {\n      part_0[wg] = "))
+      << G.Source;
+  EXPECT_TRUE(contains(G.Source, "out_1[wg] = ")) << G.Source;
+
+  G = generate(ex::CountPositive, "cnt");
+  EXPECT_TRUE(contains(G.Source, "__global int *part_0, __global double *part_1, "
+                                 "__local int *scratch_0, __local double *scratch_1"))
+      << G.Source;
+  EXPECT_TRUE(contains(G.Source, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable"));
+}
+
+TEST(OpenCLGen, BarriersAreNeverUnderWorkItemConditions) {
+  for (const char *T : {ex::DotAndMax, ex::SumI32, ex::CountPositive}) {
+    rewrite::GeneratedOpenCL G = generate(T, "k");
+    // Track nesting: a barrier may sit inside for-loops with uniform bounds
+    // (wg, it) but never inside an `if` or a work-item loop (l).
+    std::vector<std::string> Stack;
+    size_t Pos = 0;
+    std::string Src = G.Source;
+    while (Pos < Src.size()) {
+      size_t End = Src.find('\n', Pos);
+      std::string Line = Src.substr(Pos, End - Pos);
+      Pos = End == std::string::npos ? Src.size() : End + 1;
+      std::string Trim = Line.substr(Line.find_first_not_of(' ') == std::string::npos
+                                         ? 0 : Line.find_first_not_of(' '));
+      if (Trim == "}") {
+        if (!Stack.empty())
+          Stack.pop_back();
+        continue;
+      }
+      if (Trim.find("barrier(") == 0)
+        for (const std::string &S : Stack)
+          EXPECT_TRUE(S.rfind("for (long wg", 0) == 0 || S.rfind("for (long it", 0) == 0 ||
+                      S.rfind("__kernel", 0) == 0)
+              << "barrier inside: " << S;
+      if (!Trim.empty() && Trim.back() == '{')
+        Stack.push_back(Trim);
+    }
+  }
+}
+
+TEST(OpenCLGen, Errors) {
+  std::string Err;
+  rewrite::GeneratedOpenCL G;
+  Program P = parseOrDie("idiom f(x: [f32], b: bool, n: i64) { store view(x, 0:i64, 1:i64, n) = "
+                         "map(\\(v: f32) => select(b, v, 0.0:f32), view(x, 0:i64, 1:i64, n)); }");
+  EXPECT_FALSE(rewrite::generateOpenCL(P, "f", G, Err));
+  EXPECT_EQ(Err, "OpenCL generation: parameter 'b' is bool, which OpenCL kernels cannot take");
+  P = parseOrDie(ex::Saxpy);
+  EXPECT_FALSE(rewrite::generateOpenCL(P, "9lives", G, Err));
+  EXPECT_EQ(Err, "invalid kernel name '9lives'");
+  P = parseOrDie("idiom f(x: [f32], n: i64) { return fadd(reduce(\\(a: f32, b: f32) => "
+                 "fadd(a, b), 0.0:f32, view(x, 0:i64, 1:i64, n)), 1.0:f32); }");
+  EXPECT_FALSE(rewrite::generateOpenCL(P, "f", G, Err));
+  EXPECT_EQ(Err, "OpenCL generation: a reduction must be lowered to the two-stage form "
+                 "at(mapWorkgroup(...), 0)");
+  Program Bad;
+  Bad.Name = "b";
+  Bad.Body = funil::Expr::var("nope");
+  EXPECT_FALSE(rewrite::generateOpenCL(Bad, "b", G, Err));
+  EXPECT_EQ(Err, "0:0: unknown variable 'nope'");
+}
+
+//===----------------------------------------------------------------------===//
+// Execution on an OpenCL device (PoCL), compared with the interpreter.
+//===----------------------------------------------------------------------===//
+
+size_t byteSize(ScalarKind K) { return K == ScalarKind::Bool ? 1 : scalarBits(K) / 8; }
+
+std::vector<uint8_t> toBytes(const Value &Arr, ScalarKind K) {
+  std::vector<uint8_t> B;
+  for (const Value &V : Arr.Elems) {
+    uint8_t Tmp[8];
+    if (K == ScalarKind::F32) {
+      float F = static_cast<float>(V.F);
+      std::memcpy(Tmp, &F, 4);
+    } else if (K == ScalarKind::F64) {
+      std::memcpy(Tmp, &V.F, 8);
+    } else {
+      std::memcpy(Tmp, &V.Bits, 8); // little endian: low bytes first
+    }
+    B.insert(B.end(), Tmp, Tmp + byteSize(K));
+  }
+  return B;
+}
+
+Value fromBytes(const std::vector<uint8_t> &B, size_t Index, ScalarKind K) {
+  const uint8_t *P = B.data() + Index * byteSize(K);
+  if (K == ScalarKind::F32) {
+    float F;
+    std::memcpy(&F, P, 4);
+    return Value::ofFloat(K, F);
+  }
+  if (K == ScalarKind::F64) {
+    double D;
+    std::memcpy(&D, P, 8);
+    return Value::ofFloat(K, D);
+  }
+  uint64_t Bits = 0;
+  std::memcpy(&Bits, P, byteSize(K));
+  return Value::ofInt(K, static_cast<int64_t>(Bits));
+}
+
+KernelArg scalarArg(const Value &V) {
+  switch (V.S) {
+  case ScalarKind::F32:
+    return KernelArg::scalar(static_cast<float>(V.F));
+  case ScalarKind::F64:
+    return KernelArg::scalar(V.F);
+  default: {
+    KernelArg A;
+    A.Bytes.resize(byteSize(V.S));
+    std::memcpy(A.Bytes.data(), &V.Bits, A.Bytes.size());
+    return A;
+  }
+  }
+}
+
+size_t roundUp(size_t N, size_t M) { return N == 0 ? M : (N + M - 1) / M * M; }
+
+class OpenCLExec : public ::testing::Test {
+protected:
+  static OpenCLRunner &runner() {
+    static OpenCLRunner R;
+    return R;
+  }
+  void SetUp() override {
+    if (!runner().available())
+      GTEST_SKIP() << "no OpenCL device";
+  }
+
+  /// Runs map program \p Text on random inputs on the device and in the
+  /// interpreter; buffers must agree within \p Tol.
+  void checkMap(const char *Text, const std::map<std::string, int64_t> &Sizes,
+                int64_t BufLen, std::vector<size_t> Global, std::vector<size_t> Local,
+                double Tol) {
+    Program P = parseOrDie(Text);
+    rewrite::GeneratedOpenCL G;
+    std::string Err;
+    ASSERT_TRUE(rewrite::generateOpenCL(P, "k", G, Err)) << Err;
+    ASSERT_TRUE(runner().build(G.Source, Err)) << Err << "\n" << G.Source;
+    std::mt19937_64 Rng(99);
+    ValueMap Args = randomArgs(P, Sizes, BufLen, Rng), Want = Args;
+    Value R;
+    ASSERT_TRUE(runProgram(P, Want, R, Err)) << Err;
+    std::vector<KernelArg> KArgs;
+    for (const funil::Param &Pa : P.Params)
+      KArgs.push_back(Pa.Ty->isBuffer() ? KernelArg::buffer(toBytes(Args[Pa.Name], Pa.Ty->Elem->S))
+                                        : scalarArg(Args[Pa.Name]));
+    ASSERT_TRUE(runner().run("k", KArgs, Global, Local, Err)) << Err;
+    for (size_t I = 0; I < P.Params.size(); ++I) {
+      const funil::Param &Pa = P.Params[I];
+      if (!Pa.Ty->isBuffer())
+        continue;
+      for (size_t E = 0; E < Want[Pa.Name].Elems.size(); ++E)
+        EXPECT_TRUE(valuesClose(fromBytes(KArgs[I].Bytes, E, Pa.Ty->Elem->S),
+                                Want[Pa.Name].Elems[E], Tol))
+            << Pa.Name << "[" << E << "]: device "
+            << printValue(fromBytes(KArgs[I].Bytes, E, Pa.Ty->Elem->S)) << " vs "
+            << printValue(Want[Pa.Name].Elems[E]);
+    }
+  }
+
+  /// Runs reduction \p Text with G groups of L work-items, then the final
+  /// kernel; accumulators must agree with the interpreter within \p Tol.
+  void checkReduce(const char *Text, int64_t N, size_t Groups, size_t L, double Tol) {
+    Program P = parseOrDie(Text);
+    rewrite::GeneratedOpenCL G;
+    std::string Err;
+    ASSERT_TRUE(rewrite::generateOpenCL(P, "r", G, Err)) << Err;
+    ASSERT_TRUE(runner().build(G.Source, Err)) << Err << "\n" << G.Source;
+    std::mt19937_64 Rng(5);
+    ValueMap Args = randomArgs(P, {{"n0", N}}, N, Rng), Copy = Args;
+    Value Want;
+    ASSERT_TRUE(runProgram(P, Copy, Want, Err)) << Err;
+    std::vector<Value> WantLeaves;
+    std::function<void(const Value &)> Flat = [&](const Value &V) {
+      if (V.K == Value::Tuple)
+        for (const Value &E : V.Elems)
+          Flat(E);
+      else
+        WantLeaves.push_back(V);
+    };
+    Flat(Want);
+    std::vector<KernelArg> KArgs;
+    for (const funil::Param &Pa : P.Params)
+      KArgs.push_back(Pa.Ty->isBuffer() ? KernelArg::buffer(toBytes(Args[Pa.Name], Pa.Ty->Elem->S))
+                                        : scalarArg(Args[Pa.Name]));
+    size_t NParams = KArgs.size();
+    for (const Value &W : WantLeaves)
+      KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * byteSize(W.S))));
+    for (const Value &W : WantLeaves)
+      KArgs.push_back(KernelArg::local(L * byteSize(W.S)));
+    ASSERT_TRUE(runner().run("r_partial", KArgs, {Groups * L}, {L}, Err)) << Err;
+    std::vector<KernelArg> FArgs{KernelArg::scalar<int64_t>(Groups)};
+    for (size_t K = 0; K < WantLeaves.size(); ++K)
+      FArgs.push_back(KArgs[NParams + K]);
+    for (const Value &W : WantLeaves)
+      FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(byteSize(W.S))));
+    for (const Value &W : WantLeaves)
+      FArgs.push_back(KernelArg::local(L * byteSize(W.S)));
+    ASSERT_TRUE(runner().run("r_final", FArgs, {L}, {L}, Err)) << Err;
+    for (size_t K = 0; K < WantLeaves.size(); ++K) {
+      Value Got = fromBytes(FArgs[1 + WantLeaves.size() + K].Bytes, 0, WantLeaves[K].S);
+      EXPECT_TRUE(valuesClose(Got, WantLeaves[K], Tol))
+          << "accumulator " << K << ": device " << printValue(Got) << " vs "
+          << printValue(WantLeaves[K]) << " (n=" << N << ", G=" << Groups
+          << ", L=" << L << ")";
+    }
+  }
+};
+
+TEST_F(OpenCLExec, Saxpy) { checkMap(ex::Saxpy, {{"n0", 1000}}, 1000, {1008}, {16}, 0); }
+TEST_F(OpenCLExec, TwoOuts) { checkMap(ex::TwoOuts, {{"n0", 77}}, 77, {80}, {16}, 0); }
+TEST_F(OpenCLExec, Scale2D) {
+  checkMap(ex::Scale2D, {{"n0", 13}, {"n1", 10}, {"lda", 12}}, 13 * 12, {12, 16}, {4, 4}, 0);
+}
+TEST_F(OpenCLExec, DotAndMax) {
+  for (int64_t N : {0, 1, 5, 1000, 4099})
+    checkReduce(ex::DotAndMax, N, 4, 32, 1e-4);
+  checkReduce(ex::DotAndMax, 3000, 7, 1, 1e-4);
+  checkReduce(ex::DotAndMax, 3000, 1, 64, 1e-4);
+}
+TEST_F(OpenCLExec, SumI32) {
+  for (int64_t N : {0, 3, 999})
+    checkReduce(ex::SumI32, N, 3, 16, 0);
+}
+TEST_F(OpenCLExec, CountPositive) { checkReduce(ex::CountPositive, 2000, 5, 8, 1e-12); }
+
+} // namespace

@@ -1,0 +1,225 @@
+//===- idiom-funil.cpp - FunIL command-line driver ------------------------===//
+//
+// Part of Idiom. Reads FunIL text, applies a strategy or a list of rules,
+// and prints FunIL, lowered FunIL or OpenCL C, or interprets the program.
+// Run `idiom-funil --help` for the options (docs/Rewrite.md has examples).
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/FunIL/Interpreter.h"
+#include "idiom/FunIL/Parser.h"
+#include "idiom/FunIL/Printer.h"
+#include "idiom/FunIL/TypeCheck.h"
+#include "idiom/Rewrite/DefaultStrategies.h"
+#include "idiom/Rewrite/OpenCLGen.h"
+#include "idiom/Rewrite/Rules.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace idiom;
+
+namespace {
+
+const char *Usage =
+    "usage: idiom-funil [options] FILE|-\n"
+    "\n"
+    "Reads a FunIL program (docs/FunIL.md), optionally rewrites it, and prints\n"
+    "it, its lowered form or OpenCL C, or runs it in the reference interpreter.\n"
+    "\n"
+    "options:\n"
+    "  --emit=funil        print the program (after --strategy/--rules if given;\n"
+    "                      default)\n"
+    "  --emit=lowered      print the program lowered by --strategy/--rules, or by\n"
+    "                      the default strategy of its statement kind\n"
+    "  --emit=opencl       print OpenCL C (kernels per runtime/include/idiomrt.h)\n"
+    "  --strategy=NAME     default | map | reduce | none\n"
+    "  --rules=R1,R2,...   rewrite to normal form with these rules instead of a\n"
+    "                      strategy (see --list-rules)\n"
+    "  --kernel-name=N     kernel base name (default: the idiom's name)\n"
+    "  --interpret         run the (rewritten) program and print its result:\n"
+    "                      the returned value, or every stored buffer\n"
+    "  --input NAME=V1,V2  value of a parameter (repeatable; a buffer takes a\n"
+    "                      comma-separated list, a scalar one value)\n"
+    "  --local-size=L      work-group size seen by localSize(0) (default 4)\n"
+    "  --num-groups=G      work-group count seen by numGroups(0) (default 3)\n"
+    "  --trace             print the names of applied rules on stderr\n"
+    "  --list-rules        print every rule with its family and exit\n"
+    "  --help              print this text and exit\n"
+    "\n"
+    "Errors are printed as FILE:LINE:COL: message; the exit status is then 1.\n";
+
+int fail(const std::string &File, const std::string &Msg) {
+  // Messages from the parser and the type checker start with LINE:COL.
+  bool HasLoc = !Msg.empty() && std::isdigit(static_cast<unsigned char>(Msg[0]));
+  std::cerr << File << ":" << (HasLoc ? "" : " error: ") << Msg << "\n";
+  return 1;
+}
+
+std::vector<std::string> splitList(const std::string &S) {
+  std::vector<std::string> Out;
+  std::stringstream SS(S);
+  std::string Item;
+  while (std::getline(SS, Item, ','))
+    if (!Item.empty())
+      Out.push_back(Item);
+  return Out;
+}
+
+bool startsWith(const std::string &S, const char *P, std::string &Rest) {
+  size_t N = std::char_traits<char>::length(P);
+  if (S.compare(0, N, P) != 0)
+    return false;
+  Rest = S.substr(N);
+  return true;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::string Emit = "funil", StrategyName, RulesList, KernelName, File;
+  bool Interpret = false, Trace = false;
+  std::vector<std::string> Inputs;
+  funil::ExecConfig Cfg;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I], V;
+    if (A == "--help" || A == "-h") {
+      std::cout << Usage;
+      return 0;
+    }
+    if (A == "--list-rules") {
+      for (const rewrite::Rule &R : rewrite::allRules())
+        std::cout << R.Name << " [" << R.Family << "]: " << R.Doc << "\n";
+      return 0;
+    }
+    if (startsWith(A, "--emit=", V)) {
+      if (V != "funil" && V != "opencl" && V != "lowered")
+        return fail("idiom-funil", "unknown --emit value '" + V + "'");
+      Emit = V;
+    } else if (startsWith(A, "--strategy=", V)) {
+      StrategyName = V;
+    } else if (startsWith(A, "--rules=", V)) {
+      RulesList = V;
+    } else if (startsWith(A, "--kernel-name=", V)) {
+      KernelName = V;
+    } else if (A == "--interpret") {
+      Interpret = true;
+    } else if (A == "--trace") {
+      Trace = true;
+    } else if (A == "--input" && I + 1 < Argc) {
+      Inputs.push_back(Argv[++I]);
+    } else if (startsWith(A, "--input=", V)) {
+      Inputs.push_back(V);
+    } else if (startsWith(A, "--local-size=", V)) {
+      Cfg.LocalSize = std::atoll(V.c_str());
+    } else if (startsWith(A, "--num-groups=", V)) {
+      Cfg.NumGroups = std::atoll(V.c_str());
+    } else if (A == "-" || A[0] != '-') {
+      File = A;
+    } else {
+      return fail("idiom-funil", "unknown option '" + A + "' (try --help)");
+    }
+  }
+  if (File.empty())
+    return fail("idiom-funil", "no input file (try --help)");
+
+  std::string Text;
+  if (File == "-") {
+    std::stringstream SS;
+    SS << std::cin.rdbuf();
+    Text = SS.str();
+  } else {
+    std::ifstream In(File);
+    if (!In)
+      return fail(File, "cannot open file");
+    std::stringstream SS;
+    SS << In.rdbuf();
+    Text = SS.str();
+  }
+  std::string Name = File == "-" ? "<stdin>" : File;
+
+  funil::Program P;
+  std::string Err;
+  if (!funil::parseProgram(Text, P, Err) || !funil::typeCheckProgram(P, Err))
+    return fail(Name, Err);
+  if (KernelName.empty())
+    KernelName = P.Name;
+
+  // Rewriting: explicit rules, an explicit strategy, or for --emit=lowered
+  // and --emit=opencl the default strategy.
+  bool Explicit = !RulesList.empty() || !StrategyName.empty();
+  std::vector<std::string> Applied;
+  if (Explicit || Emit == "lowered") {
+    rewrite::Strategy S;
+    if (!RulesList.empty()) {
+      S = rewrite::rulesChoice(splitList(RulesList), Err);
+      if (!S)
+        return fail(Name, Err);
+      S = rewrite::normalize(S);
+    } else {
+      S = rewrite::strategyByName(StrategyName.empty() ? "default" : StrategyName,
+                                  P, Err);
+      if (!S)
+        return fail(Name, Err);
+    }
+    if (!rewrite::rewriteProgram(P, S, Err, &Applied))
+      return fail(Name, Err);
+  }
+
+  if (Interpret) {
+    funil::ValueMap Args;
+    for (const std::string &In : Inputs) {
+      size_t Eq = In.find('=');
+      if (Eq == std::string::npos)
+        return fail(Name, "--input needs NAME=VALUES, got '" + In + "'");
+      std::string PName = In.substr(0, Eq);
+      const funil::Param *Pa = P.findParam(PName);
+      if (!Pa)
+        return fail(Name, "--input names no parameter: '" + PName + "'");
+      funil::ScalarKind K = Pa->Ty->isBuffer() ? Pa->Ty->Elem->S : Pa->Ty->S;
+      std::vector<funil::Value> Vs;
+      for (const std::string &Item : splitList(In.substr(Eq + 1))) {
+        funil::Value V;
+        if (!funil::parseScalarValue(Item, K, V))
+          return fail(Name, "bad " + std::string(funil::scalarName(K)) +
+                                " value '" + Item + "' for '" + PName + "'");
+        Vs.push_back(V);
+      }
+      if (Pa->Ty->isBuffer())
+        Args[PName] = funil::Value::array(Vs);
+      else if (Vs.size() == 1)
+        Args[PName] = Vs[0];
+      else
+        return fail(Name, "scalar parameter '" + PName + "' takes one value");
+    }
+    funil::Value R;
+    if (!funil::runProgram(P, Args, R, Err, Cfg))
+      return fail(Name, "interpreter: " + Err);
+    if (P.IsReturn) {
+      std::cout << funil::printValue(R) << "\n";
+    } else {
+      std::set<std::string> Printed;
+      for (const auto &O : P.Outs) {
+        const std::string &B = O->Args[0]->Name;
+        if (Printed.insert(B).second)
+          std::cout << B << " = " << funil::printValue(Args[B]) << "\n";
+      }
+    }
+  } else if (Emit == "opencl") {
+    rewrite::GeneratedOpenCL G;
+    bool Ok = Explicit ? rewrite::emitOpenCL(P, KernelName, G, Err)
+                       : rewrite::generateOpenCL(P, KernelName, G, Err);
+    if (!Ok)
+      return fail(Name, Err);
+    std::cout << G.Source;
+  } else {
+    std::cout << funil::printProgram(P);
+  }
+  if (Trace)
+    for (const std::string &R : Applied)
+      std::cerr << "applied " << R << "\n";
+  return 0;
+}

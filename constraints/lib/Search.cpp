@@ -38,14 +38,25 @@ void Search::recordMiss(const Formula &F, const Frame &Fr,
                           locString(*P->Parent->Def, P->CallSite->Loc));
 }
 
-bool Search::advance(unsigned Steps, Cont K) {
-  Progress += Steps;
+bool Search::advance(unsigned N, Cont K) {
+  Progress += N;
   bool Stop = K();
-  Progress -= Steps;
+  Progress -= N;
   return Stop;
 }
 
+bool Search::step(const Formula &F, const Frame &Fr) {
+  if (++Steps <= Opts.MaxSteps)
+    return true;
+  if (!Aborted)
+    recordMiss(F, Fr, {}, "search budget exhausted", /*Force=*/true);
+  Aborted = true;
+  return false;
+}
+
 bool Search::run(const Formula &F, const Frame &Fr, Cont K) {
+  if (Aborted || !step(F, Fr))
+    return true;
   switch (F.K) {
   case Formula::Kind::Call:
     return call(F, nullptr, Fr, K);
@@ -146,7 +157,7 @@ bool Search::callAtom(const Formula &Call, ArrayRef<const Arg *> Args,
       Slot = Vals[I];
       Written.push_back(Abs[I]);
     }
-    if (Ok) {
+    if (Ok && step(Call, Fr)) {
       ++Accepted;
       Stop = advance(1, K);
     }

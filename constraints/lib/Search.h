@@ -29,13 +29,13 @@ struct Frame {
 
 /// The furthest failure seen so far.
 struct MissRecord {
-  bool Have = false;
-  const Formula *F = nullptr;
-  const Definition *Def = nullptr;
-  std::string Why;
-  unsigned Progress = 0;
-  std::vector<std::pair<std::string, Term>> Args;
-  std::vector<std::string> Chain;
+  bool Have = false;               ///< a failure was recorded
+  const Formula *F = nullptr;      ///< the failing construct
+  const Definition *Def = nullptr; ///< the definition it is written in
+  std::string Why;                 ///< NearMiss::WhyNot
+  unsigned Progress = 0;           ///< NearMiss::Progress
+  std::vector<std::pair<std::string, Term>> Args; ///< NearMiss::Args
+  std::vector<std::string> Chain;  ///< NearMiss::CallChain
 };
 
 /// One search (one solve() call).
@@ -53,6 +53,7 @@ public:
 
   std::vector<Term> Slots; ///< the variable stack
   unsigned AtomCalls = 0;  ///< atom calls so far
+  unsigned Steps = 0;      ///< formula nodes entered and tuples accepted
   bool Aborted = false;    ///< the budget ran out
   MissRecord Best;         ///< the furthest failure
 
@@ -69,8 +70,11 @@ private:
   bool runForAll(const Formula &F, const Frame &Fr, Cont K);
   bool runCollect(const Formula &F, const Frame &Fr, Cont K);
   bool runEqual(const Formula &F, const Frame &Fr, Cont K);
-  /// Continues with \p K counting \p Steps more satisfied constructs.
-  bool advance(unsigned Steps, Cont K);
+  /// Continues with \p K counting \p N more satisfied constructs.
+  bool advance(unsigned N, Cont K);
+  /// Counts one step at \p F; false (and the search aborted) when the
+  /// budget is spent.
+  bool step(const Formula &F, const Frame &Fr);
 
   /// The current value of \p A in \p Fr.
   Term valueOf(const Arg &A, const Frame &Fr) const {

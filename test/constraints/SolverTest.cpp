@@ -219,6 +219,31 @@ TEST_F(SolverTest, BudgetStopsTheSearch) {
   EXPECT_EQ(Miss.WhyNot, "search budget exhausted");
 }
 
+TEST_F(SolverTest, StepBudgetBoundsSearchesWithFewAtoms) {
+  // T5 has 2^32 solutions and no atom: only the step budget stops it.
+  const IdiomDef &I = load("constraint T0(x) = true or true;\n"
+                           "constraint T1(x) = T0(x) and T0(x);\n"
+                           "constraint T2(x) = T1(x) and T1(x);\n"
+                           "constraint T3(x) = T2(x) and T2(x);\n"
+                           "constraint T4(x) = T3(x) and T3(x);\n"
+                           "constraint T5(x) = T4(x) and T4(x);\n"
+                           "idiom e(n) = T5(n) and false;",
+                           "e");
+  SolverOptions Opts;
+  Opts.MaxSteps = 100000;
+  Solver S(Lib, Atoms, Opts);
+  NearMiss Miss;
+  EXPECT_FALSE(S.solve(IR.env(), I, Term::integer(0), &Miss));
+  EXPECT_TRUE(S.lastBudgetExhausted());
+  EXPECT_EQ(Miss.WhyNot, "search budget exhausted");
+  // An endless generator whose every tuple is a solution.
+  const IdiomDef &J = load("idiom nat(n) = Nat(x);", "nat");
+  unsigned Count = S.solveAll(IR.env(), J, Term::integer(0),
+                              [](const Match &) { return true; });
+  EXPECT_TRUE(S.lastBudgetExhausted());
+  EXPECT_LE(Count, 100000u);
+}
+
 const char *const SumIR = R"(
 define float @sum(ptr %a, i64 %n) {
 entry:

@@ -167,7 +167,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
 
   for (const Definition *D : Lib.constraints())
     checkRoundTrip(*D);
-  Solver S(Lib, atoms(), SolverOptions{2000});
+  SolverOptions Opts;
+  Opts.MaxAtomCalls = 2000;
+  Opts.MaxSteps = 20000;
+  Solver S(Lib, atoms(), Opts);
   for (const Definition *D : Lib.idioms()) {
     checkRoundTrip(*D);
     NearMiss Miss;

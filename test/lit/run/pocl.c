@@ -35,9 +35,15 @@ int main(void) {
   add(c, a, b, N);
   printf("sum %ld\n", isum(c, N));
   printf("c[12345] %d\n", c[12345]);
+  // Overlapping output and input: sequentially a recurrence through memory.
+  // The runtime's overlap check declines and the original loop runs.
+  add(c + 1, c, b, N - 1);
+  printf("alias sum %ld\n", isum(c, N));
   return 0;
 }
+// Each inlined call site is its own idiom instance.
 // STATS-DAG: idiom-stats: pocl.c:{{[0-9]+}} scalar-reduction calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
 // STATS-DAG: idiom-stats: pocl.c:{{[0-9]+}} map calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
+// STATS-DAG: idiom-stats: pocl.c:{{[0-9]+}} map calls=1 offloaded=0 {{.*}}fallbacks=1 reasons="overlapping input/output ranges
 // SEQ-DAG: idiom-stats: pocl.c:{{[0-9]+}} scalar-reduction calls=1 offloaded=0 {{.*}}fallbacks=1 reasons="IDIOM_DEVICE=seq
 // SEQ-DAG: idiom-stats: pocl.c:{{[0-9]+}} map calls=1 offloaded=0 {{.*}}fallbacks=1 reasons="IDIOM_DEVICE=seq

@@ -67,6 +67,10 @@ struct SolverOptions {
   /// Atom calls allowed per solve() before giving up with "search budget
   /// exhausted" (treated as no match).
   unsigned MaxAtomCalls = 100000;
+  /// Search steps (formula nodes entered plus atom tuples accepted) allowed
+  /// per solve(); bounds searches that call few atoms, e.g. `or` chains or
+  /// endless generators.
+  unsigned MaxSteps = 2000000;
 };
 
 /// Solves idioms of a SpecLibrary over the IR described by a MatchEnv.

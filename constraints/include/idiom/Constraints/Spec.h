@@ -63,10 +63,13 @@ std::string printDefinition(const Definition &D);
 /// them stay valid for the life of the library.
 class SpecLibrary {
 public:
+  /// An empty library.
   SpecLibrary();
   ~SpecLibrary();
+  /// Libraries move (definitions keep their addresses) but do not copy.
   SpecLibrary(SpecLibrary &&);
-  SpecLibrary &operator=(SpecLibrary &&);
+  /// Moves \p Other's definitions into this library, replacing its own.
+  SpecLibrary &operator=(SpecLibrary &&Other);
 
   /// Parses \p Text (named \p File in diagnostics), checks it, and adds its
   /// definitions. Appends errors and warnings to \p Diags. Returns false if
@@ -91,7 +94,7 @@ public:
   const ConstraintDef *lookupConstraint(llvm::StringRef Name) const;
 
 private:
-  std::vector<std::unique_ptr<Definition>> Defs;
+  std::vector<std::unique_ptr<Definition>> Defs; ///< in load order
   llvm::StringMap<const Definition *> Constraints;
   llvm::StringMap<const Definition *> Idioms;
 };

@@ -122,6 +122,21 @@ std::optional<NestInfo> nestOf(MatchEnv &Env, Loop *L, std::string &Why) {
   return analyzeNest(L, Env.SE, Why);
 }
 
+/// A relation (phi, loop) over the reduction analysis of phi.
+void addReductionTest(
+    AtomRegistry &R, const char *Name, const char *Doc,
+    std::function<bool(MatchEnv &, const ReductionInfo &, std::string &)> Test) {
+  addValueLoopTest(R, Name, Doc,
+                   [Test](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *P = dyn_cast<PHINode>(V);
+                     if (!N || !P)
+                       return false;
+                     auto Red = analyzeReduction(P, *N, Why);
+                     return Red && Test(Env, *Red, Why);
+                   });
+}
+
 } // namespace
 
 void registerBuiltinAtoms(AtomRegistry &R) {
@@ -312,37 +327,21 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                        Why = "phi is not an induction variable";
                      return false;
                    });
-  addValueLoopTest(R, "ReductionPhi",
+  addReductionTest(R, "ReductionPhi",
                    "phi, loop: phi accumulates op(phi, x...) each iteration, "
                    "optionally under a condition, with x independent of phi",
-                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
-                     auto N = nestOf(Env, L, Why);
-                     auto *P = dyn_cast<PHINode>(V);
-                     return N && P && analyzeReduction(P, *N, Why);
-                   });
-  addValueLoopTest(R, "AssocComm",
+                   [](MatchEnv &, const ReductionInfo &, std::string &) { return true; });
+  addReductionTest(R, "AssocComm",
                    "phi, loop: Z3 proves the reduction operator of phi "
                    "associative and commutative (bit-vectors; reals for floating point)",
-                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
-                     auto N = nestOf(Env, L, Why);
-                     auto *P = dyn_cast<PHINode>(V);
-                     if (!N || !P)
-                       return false;
-                     auto Red = analyzeReduction(P, *N, Why);
-                     return Red && proveAssocComm(*Red, Env.Z3TimeoutMs, Why) ==
-                                       Proof::Proven;
+                   [](MatchEnv &Env, const ReductionInfo &Red, std::string &Why) {
+                     return proveAssocComm(Red, Env.Z3TimeoutMs, Why) == Proof::Proven;
                    });
-  addValueLoopTest(R, "HasIdentity",
+  addReductionTest(R, "HasIdentity",
                    "phi, loop: Z3 proves the lifter's identity value neutral "
                    "for the reduction operator of phi",
-                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
-                     auto N = nestOf(Env, L, Why);
-                     auto *P = dyn_cast<PHINode>(V);
-                     if (!N || !P)
-                       return false;
-                     auto Red = analyzeReduction(P, *N, Why);
-                     return Red && proveIdentity(*Red, Env.Z3TimeoutMs, Why) ==
-                                       Proof::Proven;
+                   [](MatchEnv &Env, const ReductionInfo &Red, std::string &Why) {
+                     return proveIdentity(Red, Env.Z3TimeoutMs, Why) == Proof::Proven;
                    });
   R.add(std::make_unique<FnAtom>(
       "NonEmpty", 1, 0, "xs: the list xs (from collect) has at least one element",

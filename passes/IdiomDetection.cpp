@@ -4,6 +4,7 @@
 #include "idiom/Constraints/BuiltinAtoms.h"
 #include "idiom/Constraints/Solver.h"
 #include "idiom/Constraints/Spec.h"
+#include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -89,7 +90,8 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
   Library &Lib = library();
   Detection Det;
   LiftOptions Opts = currentLiftOptions();
-  MatchEnv Env{F, LI, SE, DT, nullptr, Opts.Z3TimeoutMs};
+  ProofCache Proofs;
+  MatchEnv Env{F, LI, SE, DT, nullptr, Opts.Z3TimeoutMs, &Proofs};
   Solver S(Lib.Specs, Lib.Atoms);
   SmallPtrSet<Loop *, 8> Covered;
   for (Loop *L : LI.getLoopsInPreorder()) {

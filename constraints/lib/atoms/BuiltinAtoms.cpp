@@ -233,7 +233,8 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                       Accs.push_back(*A);
                     }
                 return proveNoLoopCarriedDependence(Accs, *N, Env.SE,
-                                                    Env.Z3TimeoutMs, Why) ==
+                                                    Env.Z3TimeoutMs, Why,
+                                                    Env.Proofs) ==
                        Proof::Proven;
               });
   addLoopGenerator(R, "HeaderPhis",
@@ -335,13 +336,13 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    "phi, loop: Z3 proves the reduction operator of phi "
                    "associative and commutative (bit-vectors; reals for floating point)",
                    [](MatchEnv &Env, const ReductionInfo &Red, std::string &Why) {
-                     return proveAssocComm(Red, Env.Z3TimeoutMs, Why) == Proof::Proven;
+                     return proveAssocComm(Red, Env.Z3TimeoutMs, Why, Env.Proofs) == Proof::Proven;
                    });
   addReductionTest(R, "HasIdentity",
                    "phi, loop: Z3 proves the lifter's identity value neutral "
                    "for the reduction operator of phi",
                    [](MatchEnv &Env, const ReductionInfo &Red, std::string &Why) {
-                     return proveIdentity(Red, Env.Z3TimeoutMs, Why) == Proof::Proven;
+                     return proveIdentity(Red, Env.Z3TimeoutMs, Why, Env.Proofs) == Proof::Proven;
                    });
   R.add(std::make_unique<FnAtom>(
       "NonEmpty", 1, 0, "xs: the list xs (from collect) has at least one element",

@@ -35,7 +35,7 @@ static bool collectAccesses(IdiomMatch &M, ScalarEvolution &SE,
 }
 
 static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
-                           std::string &Why) {
+                           ProofCache *Cache, std::string &Why) {
   Loop *L = M.Nest.Loops.front();
   if (M.Nest.depth() != 1) {
     Why = "scalar reductions are lifted from single loops only";
@@ -52,8 +52,8 @@ static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
     auto R = analyzeReduction(&P, M.Nest, Why);
     if (!R)
       return false;
-    if (proveAssocComm(*R, Opts.Z3TimeoutMs, Why) != Proof::Proven ||
-        proveIdentity(*R, Opts.Z3TimeoutMs, Why) != Proof::Proven)
+    if (proveAssocComm(*R, Opts.Z3TimeoutMs, Why, Cache) != Proof::Proven ||
+        proveIdentity(*R, Opts.Z3TimeoutMs, Why, Cache) != Proof::Proven)
       return false;
     bool Reassoc = R->Op == ReductionOp::FAdd || R->Op == ReductionOp::FMul;
     if (Reassoc && !Opts.AllowFPReassoc) {
@@ -82,7 +82,8 @@ static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
 }
 
 static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
-                     const LiftOptions &Opts, std::string &Why) {
+                     const LiftOptions &Opts, ProofCache *Cache,
+                     std::string &Why) {
   Loop *Outer = M.Nest.Loops.front();
   bool AnyStore = false;
   for (const AffineAccess &A : M.Accesses)
@@ -111,7 +112,7 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
             return false;
           }
   if (proveNoLoopCarriedDependence(M.Accesses, M.Nest, SE, Opts.Z3TimeoutMs,
-                                   Why) != Proof::Proven)
+                                   Why, Cache) != Proof::Proven)
     return false;
   return true;
 }
@@ -130,11 +131,11 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     return std::nullopt;
   if (Lifts == "reduction") {
     M.Kind = IdiomKind::ScalarReduction;
-    if (!buildReduction(M, Opts, Why))
+    if (!buildReduction(M, Opts, Env.Proofs, Why))
       return std::nullopt;
   } else if (Lifts == "map") {
     M.Kind = IdiomKind::Map;
-    if (!buildMap(M, Env.SE, Opts, Why))
+    if (!buildMap(M, Env.SE, Opts, Env.Proofs, Why))
       return std::nullopt;
   } else {
     Why = "no lifter for template '" + Lifts.str() + "'";

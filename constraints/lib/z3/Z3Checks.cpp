@@ -8,7 +8,10 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/ADT/DenseMap.h"
+#include <cstdlib>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <z3++.h>
 
 using namespace llvm;
@@ -143,18 +146,50 @@ Proof decide(z3::solver &S) {
   }
 }
 
+/// One Z3 context per thread: creating a context costs far more than a
+/// query, and every query makes its own solver and fresh constants.
+z3::context &sharedContext() {
+  static thread_local z3::context C;
+  return C;
+}
+
 void setTimeout(z3::context &C, z3::solver &S, unsigned Ms) {
   z3::params P(C);
   P.set("timeout", Ms);
   S.set(P);
 }
 
+/// Decides whether \p Negated (the negation of a law) is unsatisfiable, i.e.
+/// the law is valid. Definite answers are memoised for the whole process by
+/// the formula's SMT-LIB text: the same operator shape (say, fadd on f64)
+/// recurs in every reduction, and its proof does not change.
+Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
+  static std::mutex Lock;
+  static std::map<std::string, Proof> Known;
+  std::string Key = Negated.to_string();
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    auto It = Known.find(Key);
+    if (It != Known.end())
+      return It->second;
+  }
+  z3::solver S(C);
+  setTimeout(C, S, TimeoutMs);
+  S.add(Negated);
+  Proof P = decide(S);
+  if (P != Proof::Unknown) {
+    std::lock_guard<std::mutex> G(Lock);
+    Known.emplace(Key, P);
+  }
+  return P;
+}
+
 } // namespace
 
-Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
-                     std::string &Why) {
+static Proof assocComm(const ReductionInfo &R, unsigned TimeoutMs,
+                       std::string &Why) {
   try {
-    z3::context C;
+    z3::context &C = sharedContext();
     OpTranslator T(C, R.Phi->getType());
     Value *Elem = R.Operands.front();
     z3::expr A = T.fresh("a"), B = T.fresh("b"), D = T.fresh("c");
@@ -166,10 +201,7 @@ Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
       Why = "operator cannot be translated for the SMT solver";
       return Proof::Unknown;
     }
-    z3::solver S(C);
-    setTimeout(C, S, TimeoutMs);
-    S.add(*AB != *BA);
-    Proof P = decide(S);
+    Proof P = decideLaw(C, *AB != *BA, TimeoutMs);
     if (P != Proof::Proven) {
       Why = P == Proof::Refuted ? "operator is not commutative"
                                 : "commutativity not proven (Z3 unknown)";
@@ -182,10 +214,7 @@ Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
       Why = "operator cannot be translated for the SMT solver";
       return Proof::Unknown;
     }
-    z3::solver S2(C);
-    setTimeout(C, S2, TimeoutMs);
-    S2.add(*L != *Rr);
-    P = decide(S2);
+    P = decideLaw(C, *L != *Rr, TimeoutMs);
     if (P != Proof::Proven)
       Why = P == Proof::Refuted ? "operator is not associative"
                                 : "associativity not proven (Z3 unknown)";
@@ -196,8 +225,8 @@ Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
   }
 }
 
-Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
-                    std::string &Why) {
+static Proof identity(const ReductionInfo &R, unsigned TimeoutMs,
+                      std::string &Why) {
   if (R.Op == ReductionOp::FMin || R.Op == ReductionOp::FMax)
     return Proof::Proven; // +/-inf by definition; not a real number
   if (R.Op == ReductionOp::Other) {
@@ -205,7 +234,7 @@ Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
     return Proof::Unknown;
   }
   try {
-    z3::context C;
+    z3::context &C = sharedContext();
     Type *Ty = R.Phi->getType();
     OpTranslator T(C, Ty);
     Constant *Id = reductionIdentity(R.Op, Ty);
@@ -224,10 +253,7 @@ Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
       Why = "operator cannot be translated for the SMT solver";
       return Proof::Unknown;
     }
-    z3::solver S(C);
-    setTimeout(C, S, TimeoutMs);
-    S.add(*F != B);
-    Proof P = decide(S);
+    Proof P = decideLaw(C, *F != B, TimeoutMs);
     if (P != Proof::Proven)
       Why = P == Proof::Refuted ? "identity value is not an identity of the operator"
                                 : "identity not proven (Z3 unknown)";
@@ -319,10 +345,37 @@ bool mayFollow(const Instruction *A, const Instruction *B) {
 
 } // namespace
 
-Proof proveNoLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
-                                   const NestInfo &N, ScalarEvolution &SE,
-                                   unsigned TimeoutMs, std::string &Why) {
-  (void)SE;
+/// True when \p A and \p B provably meet only within one iteration: the same
+/// offset and strides, and an address that is injective over the nest (1-D:
+/// a non-zero constant stride; 2-D: rows that cannot overlap, either a unit
+/// inner stride and an outer stride equal to the inner trip count, or
+/// constant strides and trip count with |s0| >= |s1| * n1).
+static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
+                                 const NestInfo &N) {
+  if (A.Offset != B.Offset || A.Strides != B.Strides)
+    return false;
+  auto Const = [](const SCEV *S) -> std::optional<int64_t> {
+    if (auto *C = dyn_cast<SCEVConstant>(S))
+      return C->getAPInt().getSExtValue();
+    return std::nullopt;
+  };
+  auto S1 = Const(A.Strides.back());
+  if (!S1 || *S1 == 0)
+    return false;
+  if (N.depth() == 1)
+    return true;
+  // Rows of a unit inner stride whose outer stride is the inner trip count.
+  if (std::abs(*S1) == 1 && A.Strides[0] == N.TripCounts[1])
+    return true;
+  auto S0 = Const(A.Strides[0]);
+  auto N1 = Const(N.TripCounts[1]);
+  return S0 && N1 && *N1 > 0 && *N1 < (int64_t(1) << 31) &&
+         std::abs(*S0) >= std::abs(*S1) * *N1;
+}
+
+static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
+                                     const NestInfo &N, unsigned TimeoutMs,
+                                     std::string &Why) {
   for (const AffineAccess &St : Accesses) {
     if (!St.IsStore)
       continue;
@@ -333,8 +386,11 @@ Proof proveNoLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         Why = "one array is accessed with two element types";
         return Proof::Unknown;
       }
+      if (sameInjectiveAddress(St, Other, N) &&
+          (Other.IsStore || !mayFollow(Other.Inst, St.Inst)))
+        continue;
       try {
-        z3::context C;
+        z3::context &C = sharedContext();
         z3::solver S(C);
         setTimeout(C, S, TimeoutMs);
         ScevTranslator T(C, S);
@@ -392,6 +448,52 @@ Proof proveNoLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
     }
   }
   return Proof::Proven;
+}
+
+const std::pair<Proof, std::string> *
+ProofCache::lookup(Query Q, const void *Key) const {
+  auto It = Results.find({int(Q), Key});
+  return It == Results.end() ? nullptr : &It->second;
+}
+
+void ProofCache::store(Query Q, const void *Key, Proof P, const std::string &Why) {
+  Results[{int(Q), Key}] = {P, Why};
+}
+
+/// Runs \p Compute unless \p Cache knows the answer for (Q, Key).
+template <typename Fn>
+static Proof cached(ProofCache *Cache, ProofCache::Query Q, const void *Key,
+                    std::string &Why, Fn Compute) {
+  if (Cache)
+    if (const auto *Hit = Cache->lookup(Q, Key)) {
+      Why = Hit->second;
+      return Hit->first;
+    }
+  Proof P = Compute();
+  if (Cache)
+    Cache->store(Q, Key, P, Why);
+  return P;
+}
+
+Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
+                     std::string &Why, ProofCache *Cache) {
+  return cached(Cache, ProofCache::Query::AssocComm, R.Phi, Why,
+                [&] { return assocComm(R, TimeoutMs, Why); });
+}
+
+Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
+                    std::string &Why, ProofCache *Cache) {
+  return cached(Cache, ProofCache::Query::Identity, R.Phi, Why,
+                [&] { return identity(R, TimeoutMs, Why); });
+}
+
+Proof proveNoLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
+                                   const NestInfo &N, ScalarEvolution &,
+                                   unsigned TimeoutMs, std::string &Why,
+                                   ProofCache *Cache) {
+  return cached(Cache, ProofCache::Query::NoLoopCarriedDependence,
+                N.Loops.front(), Why,
+                [&] { return noLoopCarriedDependence(Accesses, N, TimeoutMs, Why); });
 }
 
 } // namespace idiom

@@ -30,6 +30,10 @@ class DominatorTree;
 class AAResults;
 } // namespace llvm
 
+namespace idiom {
+class ProofCache;
+} // namespace idiom
+
 namespace idiom::constraints {
 
 /// What a spec variable holds: nothing yet, an LLVM value, a loop, a list
@@ -73,6 +77,7 @@ struct MatchEnv {
   llvm::DominatorTree &DT;
   llvm::AAResults *AA = nullptr; ///< may be null
   unsigned Z3TimeoutMs = 2000;   ///< per Z3 query; `unknown` means "not proven"
+  ProofCache *Proofs = nullptr;  ///< memo of Z3 results for this function
 };
 
 /// One atom: a named relation of fixed arity.

@@ -14,33 +14,53 @@
 
 #include "idiom/Constraints/LoopFacts.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <map>
 #include <string>
+#include <utility>
 
 namespace idiom {
 
 /// Outcome of a Z3 query.
 enum class Proof { Proven, Refuted, Unknown };
 
+/// Results of the queries below within one function's detection, so that a
+/// spec's atoms and the match builder ask Z3 once per loop or accumulator.
+/// Keys are IR pointers: a cache must not outlive the function's IR.
+class ProofCache {
+public:
+  enum class Query { AssocComm, Identity, NoLoopCarriedDependence };
+  /// The stored result for (Q, Key), if any.
+  const std::pair<Proof, std::string> *lookup(Query Q, const void *Key) const;
+  /// Remembers the result of (Q, Key).
+  void store(Query Q, const void *Key, Proof P, const std::string &Why);
+
+private:
+  std::map<std::pair<int, const void *>, std::pair<Proof, std::string>> Results;
+};
+
 /// Proves that the binary operator extracted from \p R (its first link with
 /// the accumulator and the element as the two inputs) is commutative and
 /// associative. On failure, \p Why names the failing law.
 Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
-                     std::string &Why);
+                     std::string &Why, ProofCache *Cache = nullptr);
 
 /// Proves that the identity value the lifter uses for \p R's operator is a
 /// left identity of the extracted operator (f(id, x) == x for all x).
 /// Floating-point min/max use +/-infinity, which are not reals; they are
 /// accepted by definition and reported as Proven.
 Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
-                    std::string &Why);
+                    std::string &Why, ProofCache *Cache = nullptr);
 
 /// Proves that no iteration of nest \p N writes an element that another
 /// iteration reads or writes through the same base pointer, and that no load
 /// reads an element stored earlier in the same iteration. Accesses through
-/// different base pointers are left to the run-time overlap check.
+/// different base pointers are left to the run-time overlap check. Pairs
+/// with the same affine address in a 1-D nest with a non-zero constant stride
+/// are decided without Z3 (they meet only in the same iteration).
 Proof proveNoLoopCarriedDependence(llvm::ArrayRef<AffineAccess> Accesses,
                                    const NestInfo &N, llvm::ScalarEvolution &SE,
-                                   unsigned TimeoutMs, std::string &Why);
+                                   unsigned TimeoutMs, std::string &Why,
+                                   ProofCache *Cache = nullptr);
 
 } // namespace idiom
 

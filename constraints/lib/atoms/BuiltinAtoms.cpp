@@ -354,6 +354,9 @@ void registerBuiltinAtoms(AtomRegistry &R) {
         }
         Why = "list is empty";
       }));
+  registerHistogramAtoms(R);
+  registerLinearAlgebraAtoms(R);
+  registerStencilAtoms(R);
 }
 
 } // namespace idiom::constraints

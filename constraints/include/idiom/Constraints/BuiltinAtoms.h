@@ -12,8 +12,15 @@
 
 namespace idiom::constraints {
 
-/// Adds every built-in atom to \p R.
+/// Adds every built-in atom to \p R (the ones below included).
 void registerBuiltinAtoms(AtomRegistry &R);
+
+/// Histogram and small-array reduction atoms (lib/atoms/HistogramAtoms.cpp).
+void registerHistogramAtoms(AtomRegistry &R);
+/// GEMM / GEMV atoms (lib/atoms/LinearAlgebraAtoms.cpp).
+void registerLinearAlgebraAtoms(AtomRegistry &R);
+/// Stencil and sparse matrix-vector atoms (lib/atoms/StencilAtoms.cpp).
+void registerStencilAtoms(AtomRegistry &R);
 
 } // namespace idiom::constraints
 

@@ -47,6 +47,9 @@ struct BuiltinSpec {
 struct Library {
   AtomRegistry Atoms;
   SpecLibrary Specs;
+  /// Idioms in the order they are tried: user specs (-idiom-spec) first, so
+  /// a researcher's idiom wins over a built-in one; then the built-ins.
+  std::vector<const IdiomDef *> Ordered;
 };
 
 Library &library() {
@@ -61,6 +64,10 @@ Library &library() {
       L->Specs.addSpecFile(Path, L->Atoms, Diags);
     for (const Diagnostic &D : Diags)
       errs() << D.str() << "\n";
+    for (bool Builtin : {false, true})
+      for (const IdiomDef *I : L->Specs.idioms())
+        if (StringRef(I->File).starts_with("<builtin>/") == Builtin)
+          L->Ordered.push_back(I);
     return L;
   }();
   return *Lib;
@@ -103,7 +110,7 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
     MissedLoop Best;
     unsigned BestProgress = 0;
     bool Found = false;
-    for (const IdiomDef *Idiom : Lib.Specs.idioms()) {
+    for (const IdiomDef *Idiom : Lib.Ordered) {
       NearMiss Miss;
       std::optional<Match> M = S.solve(Env, *Idiom, Term::loop(L), &Miss);
       if (!M) {

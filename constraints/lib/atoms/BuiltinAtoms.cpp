@@ -354,6 +354,7 @@ void registerBuiltinAtoms(AtomRegistry &R) {
         }
         Why = "list is empty";
       }));
+  registerGenericAtoms(R);
   registerHistogramAtoms(R);
   registerLinearAlgebraAtoms(R);
   registerStencilAtoms(R);

@@ -15,6 +15,10 @@ namespace idiom::constraints {
 /// Adds every built-in atom to \p R (the ones below included).
 void registerBuiltinAtoms(AtomRegistry &R);
 
+/// Structural atoms over single values: Opcode, Type, Operand, User,
+/// FlowsTo, Calls, Constant, InLoop, Invariant, SubLoop, LatchValue,
+/// InitValue, Dominates, ControlFlowTo (lib/atoms/GenericAtoms.cpp).
+void registerGenericAtoms(AtomRegistry &R);
 /// Histogram and small-array reduction atoms (lib/atoms/HistogramAtoms.cpp).
 void registerHistogramAtoms(AtomRegistry &R);
 /// GEMM / GEMV atoms (lib/atoms/LinearAlgebraAtoms.cpp).

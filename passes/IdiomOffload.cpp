@@ -4,6 +4,7 @@
 #include "IdiomDetection.h"
 #include "Lifting.h"
 #include "Stitching.h"
+#include "TranslationValidation.h"
 #include "idiom/FunIL/Parser.h"
 #include "idiom/Rewrite/OpenCLGen.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -11,11 +12,18 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include <cstring>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "idiom"
+
+static cl::opt<bool> CorruptLift(
+    "idiom-test-corrupt-lift", cl::Hidden, cl::init(false),
+    cl::desc("Testing only: turn the first add of each lifted FunIL program "
+             "into a sub, so that translation validation must reject it"));
 
 namespace idiom {
 namespace {
@@ -41,16 +49,44 @@ const char *kindName(const IdiomMatch &M) {
                                   : "scalar reduction";
 }
 
+/// Testing hook: turns the first add/fadd/mul/fmul operation after the
+/// parameter list into sub/fsub/add/fadd.
+void corruptForTesting(std::string &Text) {
+  static const std::pair<const char *, const char *> Swaps[] = {
+      {"fadd(", "fsub("}, {"add(", "sub("}, {"fmul(", "fadd("}, {"mul(", "add("}};
+  size_t Best = std::string::npos;
+  const std::pair<const char *, const char *> *Which = nullptr;
+  for (const auto &S : Swaps)
+    for (size_t At = Text.find(S.first, Text.find("{")); At != std::string::npos;
+         At = Text.find(S.first, At + 1))
+      if (!isalnum((unsigned char)Text[At - 1]) && Text[At - 1] != '_') {
+        if (At < Best) {
+          Best = At;
+          Which = &S;
+        }
+        break;
+      }
+  if (Which)
+    Text.replace(Best, strlen(Which->first), Which->second);
+}
+
 /// Lifts and generates code for \p D. Returns false with \p Why on failure.
 bool liftAndGenerate(Offload &O, ScalarEvolution &SE, std::string &Why) {
   if (!liftToFunIL(*O.D->Match, O.KernelName, SE, O.Lifted, Why)) {
     Why = "cannot lift to FunIL: " + Why;
     return false;
   }
+  if (CorruptLift)
+    corruptForTesting(O.Lifted.FunIL);
   funil::Program P;
   std::string Err;
   if (!funil::parseProgram(O.Lifted.FunIL, P, Err)) {
     Why = "lifted FunIL does not parse (internal error): " + Err;
+    return false;
+  }
+  if (!validateLifting(*O.D->Match, O.Lifted, P, currentLiftOptions().Z3TimeoutMs,
+                       Err)) {
+    Why = "translation validation failed: " + Err;
     return false;
   }
   if (!rewrite::generateOpenCL(P, O.KernelName, O.Gen, Err)) {

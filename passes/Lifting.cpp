@@ -121,6 +121,8 @@ private:
   void scan(Value *Root);
   std::string expr(Value *V);
   std::string ivExpr(unsigned D);
+  std::string combineText(const ReductionInfo &R, const std::string &A,
+                          const std::string &B);
   bool failed() const { return !Why.empty(); }
   bool fail(const std::string &W) {
     if (Why.empty())
@@ -357,6 +359,26 @@ std::string Lifter::expr(Value *V) {
   return R;
 }
 
+/// The reduction operator as FunIL, lifted from the instruction that combines
+/// the accumulator with an element (so compare+select min/max keep their
+/// exact predicate), with the accumulator as \p A and the element as \p B.
+std::string Lifter::combineText(const ReductionInfo &R, const std::string &A,
+                                const std::string &B) {
+  if (isa<IntrinsicInst>(R.FirstLink) &&
+      (cast<IntrinsicInst>(R.FirstLink)->getIntrinsicID() == Intrinsic::fmuladd ||
+       cast<IntrinsicInst>(R.FirstLink)->getIntrinsicID() == Intrinsic::fma))
+    return "fadd(" + A + ", " + B + ")";
+  DenseMap<Value *, std::string> Saved = Memo;
+  size_t SavedSize = TextSize;
+  Memo.clear();
+  Memo[R.Phi] = A;
+  Memo[R.Operands.front()] = B;
+  std::string T = expr(R.FirstLink);
+  Memo = std::move(Saved);
+  TextSize = SavedSize + T.size();
+  return T;
+}
+
 /// Joins texts with ", ", parenthesised when there are several.
 std::string tupleOf(const std::vector<std::string> &Xs) {
   if (Xs.size() == 1)
@@ -445,28 +467,39 @@ bool Lifter::run(const std::string &Name) {
   }
   std::string Body;
   if (!TwoD) {
-    for (size_t I = 0; I < Inputs.size(); ++I)
+    for (size_t I = 0; I < Inputs.size(); ++I) {
       InputAccessor[Inputs[I]->Inst] = component("t", I, OuterComps.size());
-    if (OuterIota >= 0)
+      Out.InnerInputs.push_back(Inputs[I]->Inst);
+    }
+    if (OuterIota >= 0) {
       IVAccessor[0] = component("t", OuterIota, OuterComps.size());
+      Out.InnerInputs.push_back(N.IVs[0]);
+    }
   } else {
     std::vector<std::string> InnerComps, InnerTypes;
     for (size_t I = 0; I < Inputs.size(); ++I) {
       InnerComps.push_back(component("r", I, OuterComps.size()));
       InnerTypes.push_back(typeText(Inputs[I]->ElemTy));
+      Out.OuterInputs.push_back(nullptr);
     }
-    if (OuterIota >= 0)
+    if (OuterIota >= 0) {
       IVAccessor[0] = component("r", OuterIota, OuterComps.size());
+      Out.OuterInputs.push_back(N.IVs[0]);
+    }
     int InnerIota = -1;
     if (UsesIV[1] || InnerComps.empty()) {
       InnerIota = InnerComps.size();
       InnerComps.push_back("iota(" + indexText(N.TripCounts[1]) + ")");
       InnerTypes.push_back("i64");
     }
-    for (size_t I = 0; I < Inputs.size(); ++I)
+    for (size_t I = 0; I < Inputs.size(); ++I) {
       InputAccessor[Inputs[I]->Inst] = component("t", I, InnerComps.size());
-    if (InnerIota >= 0)
+      Out.InnerInputs.push_back(Inputs[I]->Inst);
+    }
+    if (InnerIota >= 0) {
       IVAccessor[1] = component("t", InnerIota, InnerComps.size());
+      Out.InnerInputs.push_back(N.IVs[1]);
+    }
     Body = zipOf(InnerComps) + "|" + tupleOf(InnerTypes);
   }
 
@@ -512,8 +545,7 @@ bool Lifter::run(const std::string &Name) {
       Elems.push_back(E);
       Ids.push_back(Id);
       Tys.push_back(Ty);
-      Combine.push_back(Op + "(" + component("a", I, K) + ", " +
-                        component("b", I, K) + ")");
+      Combine.push_back(combineText(R, component("a", I, K), component("b", I, K)));
     }
     if (failed())
       return false;

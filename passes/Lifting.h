@@ -49,6 +49,11 @@ struct LiftedIdiom {
   std::vector<LiftedParam> Params;
   /// Iteration counts, outermost first (i64 SCEVs); the runtime's sizes.
   llvm::SmallVector<const llvm::SCEV *, 2> Sizes;
+  /// The element function's inputs in lambda-tuple order, for translation
+  /// validation: a load of the nest (its element) or an induction phi (the
+  /// iteration index of its loop, from iota). InnerInputs are the components
+  /// of `t`; for 2-D maps OuterInputs are those of `r` (null: a row view).
+  std::vector<llvm::Value *> InnerInputs, OuterInputs;
 };
 
 /// Lifts \p M into a FunIL program named \p Name. Returns false and sets

@@ -35,7 +35,7 @@ float dot(const float *x, const float *y, int n) {
 
 // Two accumulators: a tuple reduction with a component-wise operator.
 // CHECK-LABEL: Idioms in function 'count_and_max'
-// CHECK: return reduce(\(a: (i32, i32), b: (i32, i32)) => ({{(add|smax)}}(a.0, b.0), {{(add|smax)}}(a.1, b.1))
+// CHECK: return reduce(\(a: (i32, i32), b: (i32, i32)) => ({{(add|smax)}}({{[ab]}}.0, {{[ab]}}.0), {{(add|smax)}}({{[ab]}}.1, {{[ab]}}.1))
 int count_and_max(const int *x, int n, int *mx) {
   int c = 0, m = -2147483647 - 1;
   for (int i = 0; i < n; i++) {

@@ -1,0 +1,141 @@
+//===- LinearAlgebraFacts.h - Facts behind the GEMM / GEMV atoms -*- C++ -*-===//
+//
+// Structural analyses for dense linear-algebra idioms (GEMM, GEMV): chains of
+// rectangular loops of any depth (LoopFacts' analyzeNest stops at two and
+// wants a perfect nest), affine accesses over such chains with the loops that
+// index each matrix dimension, and the arithmetic shapes of an inner product
+// (acc + x*y) and of its scaled output (alpha*sum + beta*c). The atoms of
+// lib/atoms/LinearAlgebraAtoms.cpp are thin wrappers over these; the specs
+// (constraints/specs/gemm.idl, gemv.idl) combine them following the
+// constraint-based detection of seeds/000 (idiom paper, section 4: GEMM and
+// SPMV are specified by the loops that index each operand).
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_CONSTRAINTS_LINEARALGEBRAFACTS_H
+#define IDIOM_CONSTRAINTS_LINEARALGEBRAFACTS_H
+
+#include "idiom/Constraints/LoopFacts.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace llvm {
+class Instruction;
+class Loop;
+class LoopInfo;
+class PHINode;
+class SCEV;
+class ScalarEvolution;
+class StoreInst;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace idiom {
+
+/// Number of loops in the chain headed by \p L: 1, plus the chain of its
+/// subloop when it has exactly one. A loop with two or more subloops ends the
+/// chain (its depth counts it alone).
+unsigned loopChainDepth(const llvm::Loop *L);
+
+/// Analyses \p Outer as a rectangular chain of exactly \p Depth canonical
+/// loops, outermost first: each loop but the last has exactly one subloop,
+/// the last has none. Canonical as in LoopFacts.h (preheader, one latch that
+/// is the only exiting block, one exit block, computable trip count, an
+/// integer induction phi that is an affine recurrence with a constant step).
+/// Rectangular: every trip count and induction start is invariant in
+/// \p Outer. The path from each header to the next loop's preheader may only
+/// branch on conditions invariant in \p Outer whose other side skips to the
+/// latch (zero-trip guards); they are recorded in NestInfo::Guards.
+///
+/// Unlike analyzeNest, work outside the inner loops (the store of a dot
+/// product, a hoisted load) is allowed: the specs check it. The loops are
+/// checked before the depth, so a loop that is not canonical reports that
+/// reason (as analyzeNest would) rather than a depth mismatch. On failure
+/// returns nothing and sets \p Why.
+std::optional<NestInfo> analyzeLoopChain(llvm::Loop *Outer, unsigned Depth,
+                                         llvm::ScalarEvolution &SE,
+                                         std::string &Why);
+
+/// A load or store whose address, over a loop chain N, is
+///   Base + OffsetBytes + sum_d Strides[d] * ElemSize * k_d
+/// where k_d counts iterations of N.Loops[d] from 0. Strides are in elements
+/// of ElemTy (i64 SCEVs invariant in the chain); OffsetBytes is invariant in
+/// the chain. This generalises LoopFacts' analyzeAccess to chains deeper than
+/// two and looks through sign and zero extensions of recurrences (`int`
+/// indices such as `c[i*n + j]` that -O2 rewrites to `zext(i32 {0,+,n})`),
+/// assuming, as the C source does, that such indices do not wrap; that
+/// assumption is recorded in AssumesNoWrap.
+struct ChainAccess {
+  llvm::Instruction *Inst = nullptr;
+  bool IsStore = false;
+  llvm::Value *Base = nullptr;
+  llvm::Type *ElemTy = nullptr;
+  const llvm::SCEV *OffsetBytes = nullptr;
+  llvm::SmallVector<const llvm::SCEV *, 3> Strides;
+  bool AssumesNoWrap = false;
+  /// Positions d (outermost first) of the loops with a non-zero stride.
+  llvm::SmallVector<unsigned, 3> varyingLoops() const;
+};
+
+/// Analyses the address of load/store \p I over chain \p N. On failure
+/// (not a simple load/store, no single base pointer, base computed in the
+/// chain, an index that is not affine in the chain's iterations, a stride that
+/// is not a whole number of elements) returns nothing and sets \p Why.
+std::optional<ChainAccess> analyzeChainAccess(llvm::Instruction *I,
+                                              const NestInfo &N,
+                                              llvm::ScalarEvolution &SE,
+                                              std::string &Why);
+
+/// True when \p A addresses a dense matrix indexed by exactly two loops of
+/// \p N: one index has a stride of one element, the other a leading
+/// dimension that is symbolic (a run-time `lda`; BLAS requires lda >= rows)
+/// or a constant of magnitude at least 2 and at least the trip count of the
+/// unit-stride loop when that is constant. So `a[i*lda+k]`, `a[k*lda+i]`,
+/// `A[i][k]` and `A[k][i]` qualify and `a[i+k]` (a convolution: rows overlap)
+/// does not. Sets \p Row and \p Col to the positions in N of the loops with
+/// the leading-dimension stride and the unit stride. Sets \p Why otherwise.
+bool isMatrixAccess(const ChainAccess &A, const NestInfo &N, unsigned &Row,
+                    unsigned &Col, std::string &Why);
+
+/// One way of reading \p V as Acc + X*Y.
+struct MulAddParts {
+  llvm::Value *X = nullptr, *Y = nullptr, *Acc = nullptr;
+};
+
+/// Every way of reading \p V as Acc + X*Y: `llvm.fmuladd(X, Y, Acc)`,
+/// `llvm.fma(X, Y, Acc)`, `fadd(Acc, fmul(X, Y))` and the integer `add`/`mul`
+/// forms, with the operands of the add and of the multiply in either order
+/// (both X*Y and Y*X are listed: the product commutes). Empty when none.
+llvm::SmallVector<MulAddParts, 4> matchMulAdd(llvm::Value *V);
+
+/// The loads \p Ld such that \p V is Ld, Ld*s or s*Ld (fmul or mul) with s
+/// invariant in \p Outer (defined outside it: a constant, an argument, a
+/// value computed before the loop), in operand order.
+llvm::SmallVector<llvm::Value *, 2> scaledLoadsOf(llvm::Value *V,
+                                                  const llvm::Loop *Outer);
+
+/// True when \p V is the value of the header phi \p Sum after its loop
+/// exits, seen from outside that loop: Sum's latch value, an LCSSA phi of it,
+/// or a phi outside the loop merging such values with Sum's initial value
+/// (the path that skips a zero-trip loop). Looks through at most 4 phis.
+bool isFinalValueOf(llvm::Value *V, llvm::PHINode *Sum, llvm::LoopInfo &LI);
+
+/// True when load or store \p M reads or writes the element that store
+/// \p St writes: same element type and the same pointer (or pointer SCEV).
+bool accessesSameElement(llvm::Instruction *M, llvm::StoreInst *St,
+                         llvm::ScalarEvolution &SE);
+
+/// Checks that \p V is alpha*S' or alpha*S' + beta*C, summed in either order
+/// with fadd/add or folded into an fmuladd: S' is the final value of the
+/// reduction phi \p Sum (isFinalValueOf), C a load of the element \p St
+/// stores, alpha and beta optional factors invariant in \p Outer. This is the
+/// output update `C[i][j] = alpha*sum + beta*C[i][j]` of GEMM and GEMV. Sets
+/// \p Why on failure.
+bool isScaledSum(llvm::Value *V, llvm::PHINode *Sum, llvm::StoreInst *St,
+                 const llvm::Loop *Outer, llvm::LoopInfo &LI,
+                 llvm::ScalarEvolution &SE, std::string &Why);
+
+} // namespace idiom
+
+#endif // IDIOM_CONSTRAINTS_LINEARALGEBRAFACTS_H

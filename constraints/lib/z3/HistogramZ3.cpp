@@ -1,0 +1,500 @@
+//===- HistogramZ3.cpp - Z3 proofs for histogram and array updates --------===//
+//
+// An update stores F(b, x) into the element it read as b (HistogramFacts.h).
+// It is order-independent, and can be computed with private copies combined
+// at the end, when F(b, x) = b (+) g(x) for an associative, commutative
+// operator (+) with an identity e. Then g(x) = F(e, x), so the proof
+// obligation needs no guess of g:
+//
+//     forall b, x:  C(x)  =>  F(b, x) == b (+) F(e, x)
+//
+// where C is the conjunction of the guards that do not read b (when they
+// fail the update does nothing). F includes the guards that do read b, e.g.
+// the `bins[k] < 255` of a saturating count: F(b) = b != 255 ? b + 1 : b,
+// which Z3 proves equal to uadd.sat(b, F(0)) = uadd.sat(b, 1). The operator
+// is tried from a fixed list (the one suggested by the instruction that
+// reads b first); each candidate's laws are proved too. Floating point is
+// modelled over the reals, as for scalar reductions (Z3Checks.h); fmin and
+// fmax have no real identity, so for them g(x) is an operand of F that does
+// not depend on b.
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/Constraints/HistogramFacts.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include <cmath>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <z3++.h>
+
+using namespace llvm;
+
+namespace idiom {
+namespace {
+
+z3::context &context() {
+  static thread_local z3::context C;
+  return C;
+}
+
+/// Decides whether \p Negated (a law's negation) is unsatisfiable. Definite
+/// answers are memoised for the process by the query's SMT-LIB text, which
+/// names every constant by its position, so equal shapes share one proof.
+Proof decide(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
+  static std::mutex Lock;
+  static std::map<std::string, Proof> Known;
+  z3::solver S(C);
+  z3::params P(C);
+  P.set("timeout", TimeoutMs);
+  S.set(P);
+  S.add(Negated);
+  std::string Key = S.to_smt2();
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    auto It = Known.find(Key);
+    if (It != Known.end())
+      return It->second;
+  }
+  Proof R;
+  switch (S.check()) {
+  case z3::unsat: R = Proof::Proven; break;
+  case z3::sat: R = Proof::Refuted; break;
+  default: R = Proof::Unknown; break;
+  }
+  if (R != Proof::Unknown) {
+    std::lock_guard<std::mutex> G(Lock);
+    Known.emplace(Key, R);
+  }
+  return R;
+}
+
+/// Translates F: instructions of the update structurally, Acc as `b`, every
+/// other value as a fresh constant (x0, x1, ... in visiting order). i1 is a
+/// 1-bit vector; floating point is real.
+class UpdateTranslator {
+public:
+  UpdateTranslator(z3::context &C, const BinUpdateInfo &U)
+      : C(C), U(U), B(C.constant("b", *sortOf(U.ElemTy))) {}
+
+  static std::optional<z3::sort> sortOf(z3::context &C, Type *T) {
+    if (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)
+      return C.bv_sort(T->getIntegerBitWidth());
+    if (T->isFloatTy() || T->isDoubleTy())
+      return C.real_sort();
+    return std::nullopt;
+  }
+  std::optional<z3::sort> sortOf(Type *T) { return sortOf(C, T); }
+
+  const z3::expr &acc() const { return B; }
+  /// Leaves of real sort that are direct operands of the update.
+  const std::vector<z3::expr> &realLeaves() const { return RealLeaves; }
+
+  std::optional<z3::expr> tr(Value *V) {
+    if (V == U.Acc)
+      return B;
+    auto It = Memo.find(V);
+    if (It != Memo.end())
+      return It->second;
+    std::optional<z3::expr> R;
+    auto *I = dyn_cast<Instruction>(V);
+    if (I && U.UpdateInsts.count(I))
+      R = inst(I);
+    else
+      R = leaf(V);
+    if (R)
+      Memo.insert_or_assign(V, *R);
+    return R;
+  }
+
+  z3::expr bit(const z3::expr &Cond) {
+    return z3::ite(Cond, C.bv_val(1, 1), C.bv_val(0, 1));
+  }
+  z3::expr isTrue(const z3::expr &Bit) { return Bit == C.bv_val(1, 1); }
+
+private:
+  /// \p D as an exact rational M / 2^K.
+  z3::expr exactReal(double D) {
+    int Exp = 0;
+    double Frac = std::frexp(D, &Exp); // D = Frac * 2^Exp, |Frac| in [0.5, 1)
+    int64_t M = (int64_t)std::ldexp(Frac, 53);
+    int K = 53 - Exp;
+    while (K > 0 && M % 2 == 0) {
+      M /= 2;
+      --K;
+    }
+    if (K <= 0)
+      return C.real_val((APInt(128, M, true).shl(-K).toString(10, true)).c_str());
+    std::string Text = std::to_string(M) + "/" +
+                       APInt::getOneBitSet(1100, K).toString(10, false);
+    return C.real_val(Text.c_str());
+  }
+
+  std::optional<z3::expr> leaf(Value *V) {
+    if (auto *CI = dyn_cast<ConstantInt>(V))
+      return C.bv_val(std::to_string(CI->getValue().getZExtValue()).c_str(),
+                      CI->getBitWidth());
+    if (auto *CF = dyn_cast<ConstantFP>(V)) {
+      if (!CF->getValueAPF().isFinite())
+        return std::nullopt;
+      return exactReal(CF->getValueAPF().convertToDouble());
+    }
+    auto S = sortOf(V->getType());
+    if (!S)
+      return std::nullopt;
+    std::string Name = "x" + std::to_string(Leaves++);
+    z3::expr E = C.constant(Name.c_str(), *S);
+    if (S->is_real())
+      RealLeaves.push_back(E);
+    return E;
+  }
+
+  std::optional<z3::expr> inst(Instruction *I) {
+    auto Op = [&](unsigned K) { return tr(I->getOperand(K)); };
+    if (isa<BinaryOperator>(I)) {
+      auto A = Op(0), Bv = Op(1);
+      if (!A || !Bv)
+        return std::nullopt;
+      switch (I->getOpcode()) {
+      case Instruction::Add: case Instruction::FAdd: return *A + *Bv;
+      case Instruction::Sub: case Instruction::FSub: return *A - *Bv;
+      case Instruction::Mul: case Instruction::FMul: return *A * *Bv;
+      case Instruction::And: return *A & *Bv;
+      case Instruction::Or: return *A | *Bv;
+      case Instruction::Xor: return *A ^ *Bv;
+      case Instruction::SDiv: case Instruction::FDiv: return *A / *Bv;
+      case Instruction::UDiv: return z3::udiv(*A, *Bv);
+      case Instruction::SRem: return z3::srem(*A, *Bv);
+      case Instruction::URem: return z3::urem(*A, *Bv);
+      case Instruction::Shl: return z3::shl(*A, *Bv);
+      case Instruction::LShr: return z3::lshr(*A, *Bv);
+      case Instruction::AShr: return z3::ashr(*A, *Bv);
+      default: return std::nullopt;
+      }
+    }
+    if (auto *Cmp = dyn_cast<CmpInst>(I)) {
+      auto A = Op(0), Bv = Op(1);
+      if (!A || !Bv)
+        return std::nullopt;
+      std::optional<z3::expr> R;
+      switch (Cmp->getPredicate()) {
+      case CmpInst::ICMP_EQ: case CmpInst::FCMP_OEQ: case CmpInst::FCMP_UEQ: R = *A == *Bv; break;
+      case CmpInst::ICMP_NE: case CmpInst::FCMP_ONE: case CmpInst::FCMP_UNE: R = *A != *Bv; break;
+      case CmpInst::ICMP_SLT: R = z3::slt(*A, *Bv); break;
+      case CmpInst::ICMP_SLE: R = z3::sle(*A, *Bv); break;
+      case CmpInst::ICMP_SGT: R = z3::sgt(*A, *Bv); break;
+      case CmpInst::ICMP_SGE: R = z3::sge(*A, *Bv); break;
+      case CmpInst::ICMP_ULT: R = z3::ult(*A, *Bv); break;
+      case CmpInst::ICMP_ULE: R = z3::ule(*A, *Bv); break;
+      case CmpInst::ICMP_UGT: R = z3::ugt(*A, *Bv); break;
+      case CmpInst::ICMP_UGE: R = z3::uge(*A, *Bv); break;
+      case CmpInst::FCMP_OLT: case CmpInst::FCMP_ULT: R = *A < *Bv; break;
+      case CmpInst::FCMP_OLE: case CmpInst::FCMP_ULE: R = *A <= *Bv; break;
+      case CmpInst::FCMP_OGT: case CmpInst::FCMP_UGT: R = *A > *Bv; break;
+      case CmpInst::FCMP_OGE: case CmpInst::FCMP_UGE: R = *A >= *Bv; break;
+      default: return std::nullopt;
+      }
+      return bit(*R);
+    }
+    if (isa<SelectInst>(I)) {
+      auto Cd = Op(0), T = Op(1), F = Op(2);
+      if (!Cd || !T || !F || I->getType()->isVectorTy())
+        return std::nullopt;
+      return z3::ite(isTrue(*Cd), *T, *F);
+    }
+    if (auto *Cast = dyn_cast<CastInst>(I)) {
+      auto A = Op(0);
+      if (!A)
+        return std::nullopt;
+      Type *From = Cast->getSrcTy(), *To = Cast->getType();
+      switch (Cast->getOpcode()) {
+      case Instruction::ZExt:
+        return z3::zext(*A, To->getIntegerBitWidth() - From->getIntegerBitWidth());
+      case Instruction::SExt:
+        return z3::sext(*A, To->getIntegerBitWidth() - From->getIntegerBitWidth());
+      case Instruction::Trunc:
+        return A->extract(To->getIntegerBitWidth() - 1, 0);
+      case Instruction::FPExt: case Instruction::FPTrunc:
+        return *A;
+      default:
+        return std::nullopt;
+      }
+    }
+    if (isa<FreezeInst>(I))
+      return Op(0);
+    if (I->getOpcode() == Instruction::FNeg) {
+      auto A = Op(0);
+      return A ? std::optional<z3::expr>(-*A) : std::nullopt;
+    }
+    if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+      Intrinsic::ID ID = II->getIntrinsicID();
+      if (ID == Intrinsic::fmuladd || ID == Intrinsic::fma) {
+        auto X = Op(0), Y = Op(1), Z = Op(2);
+        if (!X || !Y || !Z)
+          return std::nullopt;
+        return *X * *Y + *Z;
+      }
+      if (II->arg_size() != 2)
+        return std::nullopt;
+      auto A = Op(0), Bv = Op(1);
+      if (!A || !Bv)
+        return std::nullopt;
+      switch (ID) {
+      case Intrinsic::smin: return z3::ite(z3::slt(*A, *Bv), *A, *Bv);
+      case Intrinsic::smax: return z3::ite(z3::sgt(*A, *Bv), *A, *Bv);
+      case Intrinsic::umin: return z3::ite(z3::ult(*A, *Bv), *A, *Bv);
+      case Intrinsic::umax: return z3::ite(z3::ugt(*A, *Bv), *A, *Bv);
+      case Intrinsic::minnum: case Intrinsic::minimum:
+        return z3::ite(*A < *Bv, *A, *Bv);
+      case Intrinsic::maxnum: case Intrinsic::maximum:
+        return z3::ite(*A > *Bv, *A, *Bv);
+      case Intrinsic::uadd_sat: {
+        z3::expr S = *A + *Bv;
+        return z3::ite(z3::ult(S, *A), C.bv_val(-1, A->get_sort().bv_size()), S);
+      }
+      case Intrinsic::usub_sat:
+        return z3::ite(z3::ult(*A, *Bv), C.bv_val(0, A->get_sort().bv_size()),
+                       *A - *Bv);
+      default:
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  z3::context &C;
+  const BinUpdateInfo &U;
+  z3::expr B;
+  std::map<Value *, z3::expr> Memo;
+  std::vector<z3::expr> RealLeaves;
+  unsigned Leaves = 0;
+};
+
+/// A candidate operator: its combination of two values and, when it has a
+/// finite identity, that identity.
+struct Candidate {
+  UpdateOperator Op;
+  std::function<z3::expr(const z3::expr &, const z3::expr &)> Apply;
+  std::optional<z3::expr> Identity;
+};
+
+std::vector<Candidate> bitVectorCandidates(z3::context &C, unsigned W) {
+  auto Max = [&](bool Signed) {
+    APInt V = Signed ? APInt::getSignedMaxValue(W) : APInt::getMaxValue(W);
+    return C.bv_val(std::to_string(V.getZExtValue()).c_str(), W);
+  };
+  auto SMin = [&] {
+    return C.bv_val(std::to_string(APInt::getSignedMinValue(W).getZExtValue()).c_str(), W);
+  };
+  auto Zero = C.bv_val(0, W), One = C.bv_val(1, W);
+  using E = const z3::expr &;
+  std::vector<Candidate> Out;
+  auto Add = [&](ReductionOp Op, bool Sat, auto F, z3::expr Id) {
+    Out.push_back({UpdateOperator{Op, Sat}, F, Id});
+  };
+  Add(ReductionOp::Add, false, [](E A, E B) { return A + B; }, Zero);
+  Add(ReductionOp::Add, true, [W, &C](E A, E B) {
+        z3::expr S = A + B;
+        return z3::ite(z3::ult(S, A), C.bv_val(-1, W), S);
+      }, Zero);
+  Add(ReductionOp::Or, false, [](E A, E B) { return A | B; }, Zero);
+  Add(ReductionOp::And, false, [](E A, E B) { return A & B; }, Max(false));
+  Add(ReductionOp::Xor, false, [](E A, E B) { return A ^ B; }, Zero);
+  Add(ReductionOp::Mul, false, [](E A, E B) { return A * B; }, One);
+  Add(ReductionOp::SMax, false, [](E A, E B) { return z3::ite(z3::sgt(A, B), A, B); }, SMin());
+  Add(ReductionOp::SMin, false, [](E A, E B) { return z3::ite(z3::slt(A, B), A, B); }, Max(true));
+  Add(ReductionOp::UMax, false, [](E A, E B) { return z3::ite(z3::ugt(A, B), A, B); }, Zero);
+  Add(ReductionOp::UMin, false, [](E A, E B) { return z3::ite(z3::ult(A, B), A, B); }, Max(false));
+  return Out;
+}
+
+std::vector<Candidate> realCandidates(z3::context &C) {
+  using E = const z3::expr &;
+  std::vector<Candidate> Out;
+  Out.push_back({UpdateOperator{ReductionOp::FAdd, false},
+                 [](E A, E B) { return A + B; }, C.real_val(0)});
+  Out.push_back({UpdateOperator{ReductionOp::FMul, false},
+                 [](E A, E B) { return A * B; }, C.real_val(1)});
+  Out.push_back({UpdateOperator{ReductionOp::FMax, false},
+                 [](E A, E B) { return z3::ite(A > B, A, B); }, std::nullopt});
+  Out.push_back({UpdateOperator{ReductionOp::FMin, false},
+                 [](E A, E B) { return z3::ite(A < B, A, B); }, std::nullopt});
+  return Out;
+}
+
+/// The operator suggested by the first instruction that reads Acc.
+std::optional<ReductionOp> hint(const BinUpdateInfo &U) {
+  for (User *Us : U.Acc->users()) {
+    auto *I = dyn_cast<Instruction>(Us);
+    if (!I || !U.UpdateInsts.count(I))
+      continue;
+    switch (I->getOpcode()) {
+    case Instruction::Add: case Instruction::Sub: return ReductionOp::Add;
+    case Instruction::FAdd: case Instruction::FSub: return ReductionOp::FAdd;
+    case Instruction::Mul: return ReductionOp::Mul;
+    case Instruction::FMul: return ReductionOp::FMul;
+    case Instruction::Or: return ReductionOp::Or;
+    case Instruction::And: return ReductionOp::And;
+    case Instruction::Xor: return ReductionOp::Xor;
+    default: break;
+    }
+    if (auto *II = dyn_cast<IntrinsicInst>(I))
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::fmuladd: case Intrinsic::fma: return ReductionOp::FAdd;
+      case Intrinsic::smax: return ReductionOp::SMax;
+      case Intrinsic::smin: return ReductionOp::SMin;
+      case Intrinsic::umax: return ReductionOp::UMax;
+      case Intrinsic::umin: return ReductionOp::UMin;
+      case Intrinsic::maxnum: case Intrinsic::maximum: return ReductionOp::FMax;
+      case Intrinsic::minnum: case Intrinsic::minimum: return ReductionOp::FMin;
+      case Intrinsic::uadd_sat: return ReductionOp::Add;
+      default: break;
+      }
+  }
+  return std::nullopt;
+}
+
+/// Proves associativity and commutativity of \p K (and its identity).
+Proof laws(z3::context &C, const Candidate &K, const z3::sort &S,
+           unsigned TimeoutMs, std::string &Why) {
+  z3::expr P = C.constant("p", S), Q = C.constant("q", S), R = C.constant("r", S);
+  std::string N = K.Op.name();
+  Proof Pr = decide(C, K.Apply(P, Q) != K.Apply(Q, P), TimeoutMs);
+  if (Pr != Proof::Proven) {
+    Why = N + (Pr == Proof::Refuted ? " is not commutative" : ": commutativity not proven (Z3 unknown)");
+    return Pr;
+  }
+  Pr = decide(C, K.Apply(K.Apply(P, Q), R) != K.Apply(P, K.Apply(Q, R)), TimeoutMs);
+  if (Pr != Proof::Proven) {
+    Why = N + (Pr == Proof::Refuted ? " is not associative" : ": associativity not proven (Z3 unknown)");
+    return Pr;
+  }
+  if (K.Identity) {
+    Pr = decide(C, K.Apply(*K.Identity, P) != P, TimeoutMs);
+    if (Pr != Proof::Proven)
+      Why = N + ": identity not proven";
+  }
+  return Pr;
+}
+
+Proof proveOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
+                    UpdateOperator &Out, std::string &Why) {
+  try {
+    z3::context &C = context();
+    auto Sort = UpdateTranslator::sortOf(C, U.ElemTy);
+    if (!Sort) {
+      Why = "element type cannot be modelled for the SMT solver";
+      return Proof::Unknown;
+    }
+    UpdateTranslator T(C, U);
+    const z3::expr &B = T.acc();
+    auto V = T.tr(U.NewValue);
+    if (!V) {
+      Why = "update cannot be translated for the SMT solver";
+      return Proof::Unknown;
+    }
+    // F(b, x) with the guards that read b; C(x), the guards that do not.
+    z3::expr Dep = C.bool_val(true), Indep = C.bool_val(true);
+    bool HasDep = false;
+    for (const UpdateGuard &G : U.Guards) {
+      auto E = T.tr(G.Cond);
+      if (!E) {
+        Why = "update guard cannot be translated for the SMT solver";
+        return Proof::Unknown;
+      }
+      z3::expr Holds = G.ExpectTrue ? T.isTrue(*E) : !T.isTrue(*E);
+      if (G.DependsOnAcc) {
+        Dep = Dep && Holds;
+        HasDep = true;
+      } else {
+        Indep = Indep && Holds;
+      }
+    }
+    z3::expr F = HasDep ? z3::ite(Dep, *V, B) : *V;
+
+    std::vector<Candidate> Cands = Sort->is_bv()
+                                       ? bitVectorCandidates(C, Sort->bv_size())
+                                       : realCandidates(C);
+    if (auto H = hint(U))
+      std::stable_partition(Cands.begin(), Cands.end(), [&](const Candidate &K) {
+        return K.Op.Op == *H;
+      });
+    std::string Tried;
+    for (const Candidate &K : Cands) {
+      // g(x): F at the identity, or (fmin/fmax) a real operand of F.
+      std::vector<z3::expr> Gs;
+      if (K.Identity) {
+        z3::expr_vector From(C), To(C);
+        From.push_back(B);
+        To.push_back(*K.Identity);
+        Gs.push_back(F.substitute(From, To));
+      } else {
+        Gs = T.realLeaves();
+      }
+      Tried += (Tried.empty() ? "" : ", ") + K.Op.name();
+      for (const z3::expr &G : Gs) {
+        Proof P = decide(C, Indep && F != K.Apply(B, G), TimeoutMs);
+        if (P != Proof::Proven)
+          continue;
+        std::string LawWhy;
+        P = laws(C, K, *Sort, TimeoutMs, LawWhy);
+        if (P != Proof::Proven) {
+          Why = LawWhy;
+          return P;
+        }
+        Out = K.Op;
+        return Proof::Proven;
+      }
+    }
+    bool ReadsAccInCond = HasDep;
+    for (Instruction *I : U.UpdateInsts)
+      ReadsAccInCond |= isa<SelectInst>(I) && U.UpdateInsts.count(
+          dyn_cast_or_null<Instruction>(cast<SelectInst>(I)->getCondition()));
+    Why = ReadsAccInCond && Sort->is_bv()
+              ? "update tests the value it updates, but is not a saturating "
+                "add at the type's maximum nor a min/max: Z3 finds no "
+                "associative, commutative (+) with update(b, x) = b (+) g(x) "
+                "(tried " + Tried + ")"
+              : "Z3 finds no associative, commutative (+) with update(b, x) "
+                "= b (+) g(x) (tried " + Tried + ")";
+    return Proof::Refuted;
+  } catch (const z3::exception &E) {
+    Why = std::string("Z3 error: ") + E.msg();
+    return Proof::Unknown;
+  }
+}
+
+} // namespace
+
+Proof proveUpdateOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
+                          UpdateOperator &Op, std::string &Why,
+                          ProofCache *Cache) {
+  // The cache keeps (proof, text) per key; for a proven update the text is
+  // the operator's name, read back here.
+  if (Cache)
+    if (const auto *Hit = Cache->lookup(ProofCache::Query::AssocComm, U.Store)) {
+      if (Hit->first == Proof::Proven) {
+        const std::string &N = Hit->second;
+        Op = UpdateOperator{};
+        if (N == "uadd.sat") {
+          Op = UpdateOperator{ReductionOp::Add, true};
+        } else {
+          for (int K = 0; K <= int(ReductionOp::Other); ++K)
+            if (N == reductionOpName(ReductionOp(K)))
+              Op.Op = ReductionOp(K);
+        }
+      } else {
+        Why = Hit->second;
+      }
+      return Hit->first;
+    }
+  Proof P = proveOperator(U, TimeoutMs, Op, Why);
+  if (Cache)
+    Cache->store(ProofCache::Query::AssocComm, U.Store, P,
+                 P == Proof::Proven ? Op.name() : Why);
+  return P;
+}
+
+} // namespace idiom

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "idiom/Constraints/HistogramFacts.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -126,9 +127,9 @@ private:
       --K;
     }
     if (K <= 0)
-      return C.real_val((APInt(128, M, true).shl(-K).toString(10, true)).c_str());
+      return C.real_val(toString(APInt(1100, (uint64_t)M, true).shl(-K), 10, true).c_str());
     std::string Text = std::to_string(M) + "/" +
-                       APInt::getOneBitSet(1100, K).toString(10, false);
+                       toString(APInt::getOneBitSet(1100, K), 10, false);
     return C.real_val(Text.c_str());
   }
 

@@ -87,11 +87,10 @@ std::string callName(const CallInst *CI) {
   const Function *F = CI->getCalledFunction();
   if (!F)
     return "";
+  // Library names: the float variant ends in 'f' (sqrtf, fabsf, fminf).
   std::string N = F->getName().str();
-  if (N.size() > 1 && N.back() == 'f' && N != "fabsf" + std::string())
+  if (N.size() > 3 && N.back() == 'f')
     N.pop_back();
-  else if (N == "fabsf")
-    N = "fabs";
   static const char *Known[] = {"sqrt", "fabs", "exp", "log", "sin", "cos",
                                 "pow", "floor", "ceil", "fmin", "fmax"};
   for (const char *K : Known)

@@ -340,10 +340,8 @@ z3::expr Validator::tr(Value *V) {
       if (N == "maxnum") N = "fmax";
     } else if (Function *F = CB->getCalledFunction()) {
       N = F->getName().str();
-      if (N.size() > 3 && N.back() == 'f' && N != "fabsf")
+      if (N.size() > 3 && N.back() == 'f') // sqrtf, fabsf, fminf
         N.pop_back();
-      if (N == "fabsf")
-        N = "fabs";
     }
     std::vector<z3::expr> A;
     unsigned NArgs = N == "abs" ? 1 : CB->arg_size();

@@ -159,6 +159,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     In.M = &*O.D->Match;
     In.Lifted = &O.Lifted;
     In.OpenCL = O.Gen.Source;
+    In.NumVariants = O.Gen.NumVariants;
     In.KernelName = O.KernelName;
     In.Loc = loopLocation(*O.D->L);
     Expanded.push_back(expandAtPreheader(In, SE));

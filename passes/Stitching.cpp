@@ -90,7 +90,7 @@ static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
       ConstantInt::get(I32, IsReduce ? IDIOM_REDUCE : IDIOM_MAP),
       ConstantInt::get(I32, M.Nest.depth()),
       ConstantInt::get(I32, IsReduce ? M.Reductions.size() : 0),
-      ConstantInt::get(I32, 0),
+      ConstantInt::get(I32, In.NumVariants), // nvariants: kernel variants in the source
       ResultBytes};
   auto *GV = new GlobalVariable(Mod, DescTy, true, GlobalValue::PrivateLinkage,
                                 ConstantStruct::get(DescTy, Fields),

@@ -29,6 +29,7 @@ struct StitchInput {
   const IdiomMatch *M = nullptr;
   const LiftedIdiom *Lifted = nullptr;
   std::string OpenCL;     ///< kernel source for the runtime
+  unsigned NumVariants = 1; ///< kernel variants in OpenCL (idiomrt.h)
   std::string KernelName; ///< base kernel name used in OpenCL
   std::string Loc;        ///< "file.c:LINE" for IDIOM_STATS
 };

@@ -9,6 +9,7 @@ void AtomRegistry::add(std::unique_ptr<AtomDef> A) {
     return;
   for (std::unique_ptr<AtomDef> &Old : Atoms) {
     if (Old->name() == A->name()) {
+      Replaced.push_back(A->name().str());
       Old = std::move(A);
       return;
     }

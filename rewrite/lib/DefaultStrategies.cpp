@@ -18,24 +18,27 @@ Strategy rules(std::initializer_list<const char *> Names) {
   return choice(std::move(Ss));
 }
 
-/// Everything inside a work-item becomes sequential and fused.
-Strategy sequentialise() {
+} // namespace
+
+Strategy fusionStrategy() { return normalize(rules({"map-fusion", "proj-tuple"})); }
+
+Strategy mapToGlobalStrategy() {
+  return normalize(rules({"map-to-mapGlobal-2d", "map-to-mapGlobal"}));
+}
+
+Strategy sequentialiseStrategy() {
   return normalize(rules({"split-map", "strided-map", "map-fusion",
                           "map-to-mapSeq", "reduce-to-reduceSeq",
                           "map-reduce-fusion", "proj-tuple"}));
 }
-} // namespace
 
 Strategy mapStrategy() {
-  return sequence({normalize(rules({"map-fusion", "proj-tuple"})),
-                   normalize(rules({"map-to-mapGlobal-2d", "map-to-mapGlobal"})),
-                   sequentialise()});
+  return sequence({fusionStrategy(), mapToGlobalStrategy(), sequentialiseStrategy()});
 }
 
 Strategy reduceStrategy() {
-  return sequence({normalize(rules({"map-fusion", "proj-tuple"})),
-                   ruleStrategy(*findRule("reduce-two-stage")),
-                   sequentialise()});
+  return sequence({fusionStrategy(), ruleStrategy(*findRule("reduce-two-stage")),
+                   sequentialiseStrategy()});
 }
 
 std::vector<std::string> strategyNames() {

@@ -15,6 +15,9 @@
 #include "idiom/FunIL/Printer.h"
 #include "idiom/FunIL/TypeCheck.h"
 #include "idiom/Rewrite/DefaultStrategies.h"
+#include "idiom/Rewrite/Explore.h"
+
+#include <algorithm>
 
 #include <functional>
 #include <set>
@@ -47,10 +50,11 @@ struct Kernel {
   std::string Name;
   std::vector<std::string> Params;
   std::vector<std::string> Body;
+  std::string Attr; ///< `__attribute__((...))` between __kernel and void, or empty
 };
 
 std::string printKernel(const Kernel &K) {
-  std::string S = "__kernel void " + K.Name + "(";
+  std::string S = "__kernel " + (K.Attr.empty() ? "" : K.Attr + " ") + "void " + K.Name + "(";
   for (size_t I = 0; I < K.Params.size(); ++I)
     S += (I ? ", " : "") + K.Params[I];
   S += ") {\n";
@@ -127,8 +131,74 @@ std::set<std::string> reservedWith(const std::set<std::string> &Extra) {
   return R;
 }
 
+/// Array leaves of a store target (an array or a tuple of arrays).
+void targetLeaves(const CVal &T, std::vector<const View *> &Out) {
+  if (T.K == CVal::Tuple) {
+    for (const CVal &E : T.Elems)
+      targetLeaves(E, Out);
+    return;
+  }
+  Out.push_back(T.K == CVal::Array ? T.Arr.get() : nullptr);
+}
+
+/// A store target split into rows of \p Chunk elements, leaf by leaf.
+CVal splitTarget(const CVal &T, const std::string &Chunk, int64_t Lit) {
+  if (T.K == CVal::Tuple) {
+    CVal R = T;
+    for (CVal &E : R.Elems)
+      E = splitTarget(E, Chunk, Lit);
+    return R;
+  }
+  if (T.K != CVal::Array)
+    throw CodegenError("store target is not an array");
+  return CVal::array(splitView(T.Arr, Chunk, Lit));
+}
+
+/// The vector path of `mapSeq(Fn, Row)` stored through \p Target (rows of
+/// a split with a literal vector-width chunk): when the row is complete and
+/// every load and store is aligned, one vector load per input buffer, Fn
+/// per lane, one vector store per output; emits the `if` and returns true,
+/// leaving an `else` block open for the element-wise loop. Returns false
+/// (nothing emitted) when the row or the target cannot be vectorised.
+bool openVectorStore(Emitter &Em, const ExprPtr &Fn, const View &Row,
+                     const CVal &Target) {
+  if (!isVectorWidth(Row.Chunk) || !Row.VecRead || !Row.VecAligned)
+    return false;
+  std::vector<const View *> Outs;
+  targetLeaves(Target, Outs);
+  for (const View *O : Outs)
+    if (!O || !O->VecWrite || !O->VecAligned)
+      return false;
+  unsigned N = static_cast<unsigned>(Row.Chunk);
+  std::string Cond = Row.Full;
+  std::set<std::string> Seen;
+  auto And = [&](const std::string &P) {
+    if (P != "1" && Seen.insert(P).second)
+      Cond += (Cond.empty() ? "" : " && ") + P;
+  };
+  And(Row.VecAligned("0", N));
+  for (const View *O : Outs)
+    And(O->VecAligned("0", N));
+  Em.open("if (" + (Cond.empty() ? std::string("1") : Cond) + ")");
+  std::vector<std::vector<CVal>> Lanes(Outs.size());
+  for (const CVal &X : Row.VecRead("0", N)) {
+    std::vector<CVal> Leaves;
+    leavesOf(Em.settle(Em.apply(Fn, {X})), Leaves);
+    if (Leaves.size() != Outs.size())
+      throw CodegenError("map result does not match its outputs");
+    for (size_t K = 0; K < Leaves.size(); ++K)
+      Lanes[K].push_back(Leaves[K]);
+  }
+  for (size_t K = 0; K < Outs.size(); ++K)
+    Outs[K]->VecWrite("0", Lanes[K]);
+  Em.close();
+  Em.open("else");
+  return true;
+}
+
 /// Emits the store of \p E through \p Target: mapGlobal levels become
-/// NDRange dimensions with guards, mapSeq levels loops, the rest values.
+/// NDRange dimensions with guards, mapSeq levels loops (vector loads and
+/// stores for complete, aligned chunks), the rest values.
 void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
                unsigned &Dims) {
   bool Global = E->isCall("mapGlobal");
@@ -136,6 +206,10 @@ void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
     CVal In = Em.emit(E->Args[1]);
     if (In.K != CVal::Array)
       throw CodegenError("map of a non-array");
+    const ExprPtr &Fn = E->Args[0];
+    const ExprPtr &Body = Fn->body();
+    bool Vec = !Global && !Body->isCall("mapGlobal") && !Body->isCall("mapSeq") &&
+               openVectorStore(Em, Fn, *In.Arr, Target);
     std::string I;
     if (Global) {
       std::string D = std::to_string(E->Attr);
@@ -147,18 +221,19 @@ void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
       I = Em.fresh("j");
       Em.open("for (long " + I + " = 0; " + I + " < " + In.Arr->Len + "; ++" + I + ")");
     }
-    const ExprPtr &Fn = E->Args[0];
     size_t D0 = Em.envDepth();
     Em.bind(Fn->Params[0].Name, Em.settle(In.Arr->At(I), Fn->Params[0].Name));
-    emitStore(Em, Fn->body(), Em.elementOf(Target, I), Dims);
+    emitStore(Em, Body, Em.elementOf(Target, I), Dims);
     Em.popTo(D0);
     Em.close();
+    if (Vec)
+      Em.close();
     return;
   }
   Em.assign(Target, Em.emit(E));
 }
 
-std::string genMap(const Program &P, const std::string &Name) {
+std::string genMap(const Program &P, const std::string &Name, const std::string &Attr) {
   std::set<std::string> Stored;
   for (const ExprPtr &O : P.Outs)
     Stored.insert(O->Args[0]->Name);
@@ -173,13 +248,31 @@ std::string genMap(const Program &P, const std::string &Name) {
     for (const ExprPtr &O : P.Outs)
       Target.Elems.push_back(Em.emit(O));
   }
-  if (!P.Body->isCall("mapGlobal"))
+  ExprPtr Root = P.Body;
+  if (Root->isCall("join")) {
+    // join(mapGlobal(d, \v => mapSeq(f, v), split(C, a))): work-item i
+    // stores row i of the target split alike (as-vector-map).
+    const ExprPtr &Inner = Root->Args[0];
+    if (!Inner->isCall("mapGlobal") || !Inner->Args[1]->isCall("split") ||
+        Inner->Args[0]->K != Expr::Lambda || Inner->Args[0]->Params.size() != 1 ||
+        !(Inner->Args[0]->body()->isCall("mapSeq") ||
+          Inner->Args[0]->body()->isCall("map")) ||
+        Inner->Args[0]->body()->Args[1]->K != Expr::Var ||
+        Inner->Args[0]->body()->Args[1]->Name != Inner->Args[0]->Params[0].Name)
+      throw CodegenError("a joined map must be join(mapGlobal(d, \\v => mapSeq(f, v), "
+                         "split(C, a)))");
+    const ExprPtr &C = Inner->Args[1]->Args[0];
+    int64_t Lit = C->K == Expr::Lit && C->signedValue() > 0 ? C->signedValue() : 0;
+    Target = splitTarget(Target, Em.emit(C).Expr, Lit);
+    Root = Inner;
+  }
+  if (!Root->isCall("mapGlobal"))
     throw CodegenError("a map program must be lowered to mapGlobal at its root");
   unsigned Dims = 0;
-  emitStore(Em, P.Body, Target, Dims);
+  emitStore(Em, Root, Target, Dims);
   if (Dims > 2)
     throw CodegenError("map nests deeper than two parallel dimensions");
-  Kernel K{Name, PI.Decls, Em.Lines};
+  Kernel K{Name, PI.Decls, Em.Lines, Attr};
   return printKernel(K);
 }
 
@@ -244,7 +337,7 @@ void emitWorkgroups(Emitter &Em, const ExprPtr &MW,
 }
 
 std::string genReduce(const Program &P, const TypePtr &ResTy,
-                      const std::string &Name) {
+                      const std::string &Name, const std::string &Attr) {
   const ExprPtr &Body = P.Body;
   if (!Body->isCall("at") || !Body->Args[0]->isCall("mapWorkgroup"))
     throw CodegenError("a reduction must be lowered to the two-stage form "
@@ -283,7 +376,7 @@ std::string genReduce(const Program &P, const TypePtr &ResTy,
   for (size_t K = 0; K < Leaves.size(); ++K)
     Em1.LocalPool.push_back({Scratch[K], Leaves[K]->S});
   emitWorkgroups(Em1, MW1, Part);
-  Kernel K1{Name + "_partial", PI.Decls, Em1.Lines};
+  Kernel K1{Name + "_partial", PI.Decls, Em1.Lines, Attr};
   K1.Params.insert(K1.Params.end(), PartDecls.begin(), PartDecls.end());
   K1.Params.insert(K1.Params.end(), ScratchDecls.begin(), ScratchDecls.end());
 
@@ -310,7 +403,7 @@ std::string genReduce(const Program &P, const TypePtr &ResTy,
   for (size_t K = 0; K < Leaves.size(); ++K)
     Em2.LocalPool.push_back({Scratch[K], Leaves[K]->S});
   emitWorkgroups(Em2, MW2b, Out);
-  Kernel K2{Name + "_final", {"const long m"}, Em2.Lines};
+  Kernel K2{Name + "_final", {"const long m"}, Em2.Lines, Attr};
   K2.Params.insert(K2.Params.end(), PartDecls.begin(), PartDecls.end());
   K2.Params.insert(K2.Params.end(), OutDecls.begin(), OutDecls.end());
   K2.Params.insert(K2.Params.end(), ScratchDecls.begin(), ScratchDecls.end());
@@ -326,31 +419,38 @@ bool validKernelName(const std::string &N) {
   return true;
 }
 
-} // namespace
+/// `#pragma`s and the comment that start every generated source.
+std::string sourceHeader(const Program &P) {
+  bool F64 = exprUsesF64(*P.Body);
+  for (const funil::Param &Pa : P.Params)
+    F64 |= typeUsesF64(*Pa.Ty);
+  std::string Src = "// Generated by Idiom from FunIL program '" + P.Name +
+                    "'; conventions of runtime/include/idiomrt.h.\n";
+  if (F64)
+    Src += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  // fmul then fadd stays two roundings, as in the source; fmuladd is
+  // emitted as fma (DESIGN section 7).
+  Src += "#pragma OPENCL FP_CONTRACT OFF\n";
+  return Src;
+}
 
-bool emitOpenCL(const Program &P, const std::string &KernelName,
-                GeneratedOpenCL &Out, std::string &Err) {
-  if (!validKernelName(KernelName)) {
-    Err = "invalid kernel name '" + KernelName + "'";
-    return false;
-  }
+std::string workGroupAttr(const VariantParams &V) {
+  if (V.WorkGroup[0] == 0)
+    return "";
+  return "__attribute__((reqd_work_group_size(" + std::to_string(V.WorkGroup[0]) + ", " +
+         std::to_string(std::max(1u, V.WorkGroup[1])) + ", 1)))";
+}
+
+/// The kernels of lowered program \p P, without the header; sets Err and
+/// returns false when P is outside what the generator supports.
+bool emitKernels(const Program &P, const std::string &KernelName, const std::string &Attr,
+                 std::string &Out, std::string &Err) {
   TypePtr BodyTy;
   if (!funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
-    bool F64 = exprUsesF64(*P.Body);
-    for (const funil::Param &Pa : P.Params)
-      F64 |= typeUsesF64(*Pa.Ty);
-    std::string Src = "// Generated by Idiom from FunIL program '" + P.Name +
-                      "'; conventions of runtime/include/idiomrt.h.\n";
-    if (F64)
-      Src += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
-    // fmul then fadd stays two roundings, as in the source; fmuladd is
-    // emitted as fma (DESIGN section 7).
-    Src += "#pragma OPENCL FP_CONTRACT OFF\n";
-    Src += P.IsReturn ? genReduce(P, BodyTy, KernelName) : genMap(P, KernelName);
-    Out.Source = Src;
-    Out.LoweredFunIL = funil::printProgram(P);
+    Out = P.IsReturn ? genReduce(P, BodyTy, KernelName, Attr)
+                     : genMap(P, KernelName, Attr);
     return true;
   } catch (const CodegenError &E) {
     Err = std::string("OpenCL generation: ") + E.what();
@@ -360,19 +460,88 @@ bool emitOpenCL(const Program &P, const std::string &KernelName,
   return false;
 }
 
+} // namespace
+
+std::string variantKernelName(const std::string &Name, unsigned K) {
+  return K == 0 ? Name : Name + "_v" + std::to_string(K);
+}
+
+bool emitOpenCL(const Program &P, const std::string &KernelName,
+                GeneratedOpenCL &Out, std::string &Err) {
+  if (!validKernelName(KernelName)) {
+    Err = "invalid kernel name '" + KernelName + "'";
+    return false;
+  }
+  std::string Kernels;
+  if (!emitKernels(P, KernelName, "", Kernels, Err))
+    return false;
+  Out = GeneratedOpenCL();
+  Out.Source = sourceHeader(P) + Kernels;
+  Out.LoweredFunIL = funil::printProgram(P);
+  Out.VariantDescs = {"as given"};
+  Out.VariantFunIL = {Out.LoweredFunIL};
+  return true;
+}
+
 bool generateOpenCL(const Program &P, const std::string &KernelName,
-                    GeneratedOpenCL &Out, std::string &Err) {
+                    GeneratedOpenCL &Out, std::string &Err, unsigned Max) {
   try {
     if (!funil::typeCheckProgram(P, Err))
       return false;
-    Program L = P;
-    if (!lowerProgram(L, Err))
+    if (!validKernelName(KernelName)) {
+      Err = "invalid kernel name '" + KernelName + "'";
       return false;
-    return emitOpenCL(L, KernelName, Out, Err);
+    }
+    std::vector<VariantParams> Vs = exploreVariants(P, Max);
+    struct Done {
+      VariantParams V;
+      std::string Kernels, FunIL;
+    };
+    std::vector<Done> Ok;
+    for (size_t I = 0; I < Vs.size(); ++I) {
+      Program L = P;
+      std::string Kernels, VErr;
+      bool Good = lowerVariant(L, Vs[I], VErr) &&
+                  emitKernels(L, variantKernelName(KernelName, Ok.size()),
+                              workGroupAttr(Vs[I]), Kernels, VErr);
+      if (!Good) {
+        if (I == 0) { // the default lowering: its error is the answer
+          Err = VErr;
+          return false;
+        }
+        continue; // a variant the generator cannot emit is left out
+      }
+      Ok.push_back({Vs[I], Kernels, funil::printProgram(L)});
+    }
+    Out = GeneratedOpenCL();
+    Out.Source = sourceHeader(P);
+    Out.NumVariants = static_cast<unsigned>(Ok.size());
+    for (size_t K = 0; K < Ok.size(); ++K) {
+      const VariantParams &V = Ok[K].V;
+      std::string Desc = describeVariant(V);
+      if (Ok.size() > 1) {
+        std::string WG = std::to_string(V.WorkGroup[0]);
+        if (V.WorkGroup[1] > 1)
+          WG += "x" + std::to_string(V.WorkGroup[1]);
+        Out.Source += (K ? "\n" : "") + std::string(VariantMarker) + " " +
+                      std::to_string(K) + " wg=" + WG + " ept=" + std::to_string(V.Elems) +
+                      ": " + Desc + "\n";
+      }
+      Out.Source += Ok[K].Kernels;
+      Out.VariantDescs.push_back(Desc);
+      Out.VariantFunIL.push_back(Ok[K].FunIL);
+    }
+    Out.LoweredFunIL = Out.VariantFunIL[0];
+    return true;
   } catch (const std::exception &E) {
     Err = std::string("internal error: ") + E.what();
   }
   return false;
+}
+
+bool generateOpenCL(const Program &P, const std::string &KernelName,
+                    GeneratedOpenCL &Out, std::string &Err) {
+  return generateOpenCL(P, KernelName, Out, Err, MaxVariants);
 }
 
 } // namespace idiom::rewrite

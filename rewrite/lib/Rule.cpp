@@ -67,6 +67,8 @@ const std::vector<Rule> &allRules() {
     std::vector<Rule> V = algorithmicRules();
     const std::vector<Rule> &L = loweringRules();
     V.insert(V.end(), L.begin(), L.end());
+    const std::vector<Rule> &W = vectorisationRules();
+    V.insert(V.end(), W.begin(), W.end());
     return V;
   }();
   return All;

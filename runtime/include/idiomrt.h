@@ -20,6 +20,9 @@
  *   IDIOM_OPENCL_LIBRARY=PATH      library to dlopen instead of
  *                                  libOpenCL.so.1 (a missing one makes every
  *                                  run decline with "no OpenCL loader")
+ *   IDIOM_TUNE=on|off              on (default): time the variants of a
+ *                                  descriptor on first use per size class
+ *                                  and keep the fastest; off: variant 0
  * All of them are read once, on the first call into the runtime.
  *
  * Kernel conventions (the contract with rewrite/'s OpenCL generator):
@@ -39,7 +42,27 @@
  *     `<name>_final(const long m, __global R_0 *part_0, ...,
  *                   __global R_0 *out_0, ..., __local R_0 *scratch_0, ...)`
  *        one work-group of L work-items reduces part_k[0..m) into out_k[0].
- *   L is a power of two chosen by the runtime; scratch_k holds L elements.
+ *   L is a power of two chosen by the runtime, or the kernels'
+ *   reqd_work_group_size; scratch_k holds L elements.
+ *
+ * Variants (desc->nvariants >= 2): the source holds several variants of the
+ * same kernel(s); variant 0 uses the names above, variant k >= 1 appends
+ * `_v<k>` to the base name (`<name>_v<k>`, `<name>_v<k>_partial`,
+ * `<name>_v<k>_final`). Each variant's kernels are preceded by a line
+ *     //@idiom-variant K wg=X[xY] ept=E: description
+ * ept (elements per work-item step, default 1): a map variant covers E
+ * consecutive iterations of the innermost loop per work-item (global[0] >=
+ * ceil(sizes[ndims-1] / E)); a reduction variant reads E consecutive
+ * elements per grid-stride step (G = min(ceil(n / (L * E)), limit)). The
+ * lines are also where the runtime cuts the source when the whole does not
+ * build: the text before the first line is shared by every variant. The
+ * first run of a descriptor per device and size class (floor(log2) of the
+ * iteration count) times every usable variant on the real input (kernels
+ * only, profiling events, median of up to 3 runs; outputs are restored
+ * between runs) and keeps the fastest, in memory and in
+ * IDIOM_CACHE_DIR/tuning/; the chosen variant then runs for real. A variant
+ * that does not build, does not fit the device or fails is skipped. With
+ * nvariants 0 or 1 there is one variant named as above (older objects).
  *   Buffers of 0 bytes are passed as a 1-byte device buffer. Every buffer is
  *   copied to the device; OUT and INOUT ranges are copied back after the
  *   last kernel completed. See runtime/README.md.
@@ -82,7 +105,7 @@ typedef struct idiom_kernel_desc {
   uint32_t kind;      ///< enum idiom_kind
   uint32_t ndims;     ///< iteration-space rank: 1 or 2 (maps), 1 (reductions)
   uint32_t nresults;  ///< reductions: number of accumulators (<= 8), else 0
-  uint32_t reserved;  ///< zero
+  uint32_t nvariants; ///< kernel variants in source (0 or 1: one variant)
   const uint32_t *result_bytes; ///< reductions: size of accumulator k (1..8)
 } idiom_kernel_desc;
 
@@ -130,6 +153,16 @@ void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason);
 /// The string belongs to the runtime and stays valid until the thread's next
 /// idiom_run. For tests and diagnostics.
 const char *idiom_last_reason(void);
+
+/// Device time in milliseconds of the kernels of the calling thread's most
+/// recent idiom_run that returned 1 (the run itself, not the timing of
+/// variants on first use); a negative value when there was none or it
+/// declined. For benchmarks.
+double idiom_last_kernel_ms(void);
+
+/// The variant (0 .. nvariants-1) that the calling thread's most recent
+/// successful idiom_run executed; -1 when there was none or it declined.
+int idiom_last_variant(void);
 
 /// CL_DEVICE_NAME of the device idiom_run uses, selecting and initializing it
 /// on the first call; NULL when runs decline for want of a device

@@ -73,6 +73,17 @@ static const char *cache_dir_from_env(void) {
   return g_cache_dir;
 }
 
+static int tune_from_env(void) {
+  const char *v = getenv("IDIOM_TUNE");
+  if (!v || !*v || strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0)
+    return 1;
+  if (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0)
+    return 0;
+  fprintf(stderr, "idiom: warning: IDIOM_TUNE=%s is not on or off; using on\n",
+          v);
+  return 1;
+}
+
 static void config_init(void) {
   g_config.device_pref = device_pref_from_env();
   g_config.stats = env_flag("IDIOM_STATS");
@@ -81,6 +92,7 @@ static void config_init(void) {
   g_config.cache_dir = cache_dir_from_env();
   const char *lib = getenv("IDIOM_OPENCL_LIBRARY");
   g_config.opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";
+  g_config.tune = tune_from_env();
   if (g_config.stats)
     atexit(idiomrt_stats_report);
 }

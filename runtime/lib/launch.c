@@ -7,6 +7,11 @@
  * error. Any failure releases what the run allocated and declines, with
  * nothing written to the host.
  *
+ * A descriptor with several variants runs the one chosen for the size class
+ * (tuning.c); when none is chosen yet, every usable variant is timed on
+ * this run's device buffers first (outputs restored from a copy before each
+ * launch), the fastest is recorded, and it then runs for real.
+ *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
@@ -19,11 +24,16 @@
 #define MAP_LOCAL_1D 64
 #define REDUCE_MAX_L 256
 #define REDUCE_MAX_G 1024
+#define TUNE_REPS 3
 
 static _Thread_local char t_reason[IDIOMRT_REASON_LEN];
 static _Thread_local int t_declined;
+static _Thread_local double t_kernel_ms = -1.0;
+static _Thread_local int t_variant = -1;
 
 enum { EV_TRANSFER = 0, EV_KERNEL = 1 };
+
+static uint64_t trip_count(const idiom_kernel_desc *d, const uint64_t *sizes);
 
 typedef struct run {
   const idiomrt_device *dev;
@@ -34,6 +44,7 @@ typedef struct run {
   uint32_t nargs;
   const uint64_t *sizes;
   cl_mem *mems;                  /* per argument; NULL for scalars */
+  cl_mem *pristine;              /* tuning: copies of OUT/INOUT buffers */
   cl_mem parts[MAX_RESULTS];     /* reductions: part_k, G elements */
   cl_mem outs[MAX_RESULTS];      /* reductions: out_k, one element */
   cl_event *ev;                  /* every command this run enqueued */
@@ -114,16 +125,26 @@ static int make_buffer(run *r, cl_mem_flags flags, const void *host,
   return 1;
 }
 
-/* Creates and fills the argument buffers and sets args 0..nargs-1 of k. */
+/* Creates and fills the argument buffers. */
+static int create_buffers(run *r) {
+  for (uint32_t i = 0; i < r->nargs; ++i) {
+    const idiom_arg *a = &r->args[i];
+    if (!is_buffer(a->kind))
+      continue;
+    cl_mem_flags f =
+        a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
+    if (!make_buffer(r, f, a->ptr, a->bytes, &r->mems[i]))
+      return 0;
+  }
+  return 1;
+}
+
+/* Sets args 0..nargs-1 of k. */
 static int set_idiom_args(run *r, cl_kernel k) {
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
     cl_int err;
     if (is_buffer(a->kind)) {
-      cl_mem_flags f =
-          a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
-      if (!make_buffer(r, f, a->ptr, a->bytes, &r->mems[i]))
-        return 0;
       err = r->cl->clSetKernelArg(k, i, sizeof(cl_mem), &r->mems[i]);
     } else {
       size_t sz = (a->kind == IDIOM_ARG_I32 || a->kind == IDIOM_ARG_F32) ? 4 : 8;
@@ -244,6 +265,11 @@ static void cleanup(run *r) {
     for (uint32_t i = 0; i < r->nargs; ++i)
       if (r->mems[i])
         cl->clReleaseMemObject(r->mems[i]);
+  if (r->pristine)
+    for (uint32_t i = 0; i < r->nargs; ++i)
+      if (r->pristine[i])
+        cl->clReleaseMemObject(r->pristine[i]);
+  free(r->pristine);
   for (int k = 0; k < MAX_RESULTS; ++k) {
     if (r->parts[k])
       cl->clReleaseMemObject(r->parts[k]);
@@ -264,19 +290,20 @@ static int round_up(run *r, uint64_t n, size_t local, size_t *out) {
   return 1;
 }
 
-static int launch_map(run *r) {
+/* The local size of map variant v, or 0 with the reason when its
+   reqd_work_group_size does not fit the device. */
+static int map_local(run *r, const idiomrt_variant *v, size_t local[2]) {
   const idiomrt_device *dev = r->dev;
-  idiomrt_entry *e = r->e;
-  cl_kernel k = e->kernel[0];
   unsigned nd = r->d->ndims;
-  if (!set_idiom_args(r, k))
-    return 0;
-
-  size_t local[2] = {1, 1}, global[2] = {1, 1};
-  size_t kmax = min_sz(e->kernel_wg[0], dev->max_wg);
-  if (e->kernel_reqd[0][0]) {
-    local[0] = e->kernel_reqd[0][0];
-    local[1] = e->kernel_reqd[0][1] ? e->kernel_reqd[0][1] : 1;
+  size_t kmax = min_sz(v->kernel_wg[0], dev->max_wg);
+  local[0] = local[1] = 1;
+  if (v->kernel_reqd[0][0]) {
+    local[0] = v->kernel_reqd[0][0];
+    local[1] = v->kernel_reqd[0][1] ? v->kernel_reqd[0][1] : 1;
+    if (local[0] * local[1] > kmax || local[0] > dev->max_item[0] ||
+        (nd == 2 && local[1] > dev->max_item[1]) || (nd == 1 && local[1] != 1))
+      return fail(r, "work-group size required by the kernel does not fit "
+                     "the device");
   } else if (nd == 1) {
     local[0] = pow2_floor(min_sz(min_sz(MAP_LOCAL_1D, kmax), dev->max_item[0]));
   } else {
@@ -303,56 +330,97 @@ static int launch_map(run *r) {
         break;
     }
   }
-  for (unsigned i = 0; i < nd; ++i)
-    if (!round_up(r, r->sizes[nd - 1 - i], local[i], &global[i]))
-      return 0;
-
-  cl_event ev = NULL;
-  cl_int err = r->cl->clEnqueueNDRangeKernel(dev->queue, k, nd, NULL, global,
-                                             local, 0, NULL, &ev);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clEnqueueNDRangeKernel", err);
-  add_event(r, ev, EV_KERNEL);
-  return map_outputs(r);
+  return 1;
 }
 
-static int launch_reduce(run *r) {
-  const idiomrt_device *dev = r->dev;
-  const idiomrt_cl *cl = r->cl;
-  idiomrt_entry *e = r->e;
-  const idiom_kernel_desc *d = r->d;
-  unsigned nres = d->nresults;
-  cl_kernel kp = e->kernel[0], kf = e->kernel[1];
+/* Enqueues map variant v; its kernel event goes to evs[0]. */
+static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
+                      unsigned *nev) {
+  cl_kernel k = v->kernel[0];
+  unsigned nd = r->d->ndims;
+  size_t local[2], global[2] = {1, 1};
+  if (!map_local(r, v, local) || !set_idiom_args(r, k))
+    return 0;
+  for (unsigned i = 0; i < nd; ++i) {
+    uint64_t n = r->sizes[nd - 1 - i];
+    if (i == 0 && v->ept > 1)
+      n = n / v->ept + (n % v->ept != 0);
+    if (!round_up(r, n, local[i], &global[i]))
+      return 0;
+  }
+  cl_event ev = NULL;
+  cl_int err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, nd, NULL,
+                                             global, local, 0, NULL, &ev);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clEnqueueNDRangeKernel", err);
+  evs[(*nev)++] = ev;
+  return 1;
+}
 
-  /* L: a power of two within every work-group and local-memory limit. */
+/* Work-group size of reduction variant v, or 0 with the reason. */
+static int reduce_local(run *r, const idiomrt_variant *v, size_t *out) {
+  const idiomrt_device *dev = r->dev;
+  const idiom_kernel_desc *d = r->d;
   size_t L;
-  size_t reqd_p = e->kernel_reqd[0][0], reqd_f = e->kernel_reqd[1][0];
+  size_t reqd_p = v->kernel_reqd[0][0], reqd_f = v->kernel_reqd[1][0];
   size_t rbytes = 0;
-  for (unsigned k = 0; k < nres; ++k)
+  for (unsigned k = 0; k < d->nresults; ++k)
     rbytes += d->result_bytes[k];
+  cl_ulong fixed = v->kernel_local[0] > v->kernel_local[1] ? v->kernel_local[0]
+                                                           : v->kernel_local[1];
+  size_t kmax = min_sz(min_sz(dev->max_wg, dev->max_item[0]),
+                       min_sz(v->kernel_wg[0], v->kernel_wg[1]));
   if (reqd_p || reqd_f) {
     L = reqd_p ? reqd_p : reqd_f;
     if ((reqd_p && reqd_f && reqd_p != reqd_f) || (L & (L - 1)) != 0)
       return fail(r, "reduction kernels require an unusable work-group size");
+    if (L > kmax || fixed + (cl_ulong)L * rbytes > dev->local_mem)
+      return fail(r, "work-group size required by the kernel does not fit "
+                     "the device");
   } else {
-    size_t kmax = min_sz(min_sz(dev->max_wg, dev->max_item[0]),
-                         min_sz(e->kernel_wg[0], e->kernel_wg[1]));
     L = pow2_floor(min_sz(REDUCE_MAX_L, kmax));
-    cl_ulong fixed = e->kernel_local[0] > e->kernel_local[1]
-                         ? e->kernel_local[0]
-                         : e->kernel_local[1];
     while (L > 1 && fixed + (cl_ulong)L * rbytes > dev->local_mem)
       L /= 2;
   }
+  *out = L;
+  return 1;
+}
+
+/* part_k (REDUCE_MAX_G elements) and out_k for every accumulator. */
+static int create_reduce_buffers(run *r) {
+  for (unsigned k = 0; k < r->d->nresults; ++k) {
+    size_t rb = r->d->result_bytes[k];
+    if (!make_buffer(r, CL_MEM_READ_WRITE, NULL, (uint64_t)REDUCE_MAX_G * rb,
+                     &r->parts[k]) ||
+        !make_buffer(r, CL_MEM_READ_WRITE, NULL, rb, &r->outs[k]))
+      return 0;
+  }
+  return 1;
+}
+
+/* Enqueues reduction variant v: partial then final; events to evs. */
+static int launch_reduce(run *r, const idiomrt_variant *v, cl_event *evs,
+                         unsigned *nev) {
+  const idiomrt_device *dev = r->dev;
+  const idiomrt_cl *cl = r->cl;
+  const idiom_kernel_desc *d = r->d;
+  unsigned nres = d->nresults;
+  cl_kernel kp = v->kernel[0], kf = v->kernel[1];
+  size_t L;
+  if (!reduce_local(r, v, &L))
+    return 0;
 
   uint64_t n = r->sizes[0];
-  uint64_t groups = (n + L - 1) / L;
+  uint64_t per = (uint64_t)L * (v->ept ? v->ept : 1);
+  uint64_t groups = n / per + (n % per != 0);
   uint64_t cap = (uint64_t)dev->compute_units * 32;
   if (cap > REDUCE_MAX_G)
     cap = REDUCE_MAX_G;
   if (cap < 1)
     cap = 1;
   size_t G = (size_t)(groups < cap ? groups : cap);
+  if (G < 1)
+    G = 1;
 
   if (!set_idiom_args(r, kp))
     return 0;
@@ -360,10 +428,6 @@ static int launch_reduce(run *r) {
   cl_int err;
   for (unsigned k = 0; k < nres; ++k) {
     size_t rb = d->result_bytes[k];
-    if (!make_buffer(r, CL_MEM_READ_WRITE, NULL, (uint64_t)G * rb,
-                     &r->parts[k]) ||
-        !make_buffer(r, CL_MEM_READ_WRITE, NULL, rb, &r->outs[k]))
-      return 0;
     if ((err = cl->clSetKernelArg(kp, base + k, sizeof(cl_mem),
                                   &r->parts[k])) != CL_SUCCESS ||
         (err = cl->clSetKernelArg(kp, base + nres + k, L * rb, NULL)) !=
@@ -390,15 +454,33 @@ static int launch_reduce(run *r) {
                                    &ev);
   if (err != CL_SUCCESS)
     return cl_fail(r, "clEnqueueNDRangeKernel(partial)", err);
-  add_event(r, ev, EV_KERNEL);
+  evs[(*nev)++] = ev;
   size_t gf = L, lf = L;
   ev = NULL;
   err = cl->clEnqueueNDRangeKernel(dev->queue, kf, 1, NULL, &gf, &lf, 0, NULL,
                                    &ev);
   if (err != CL_SUCCESS)
     return cl_fail(r, "clEnqueueNDRangeKernel(final)", err);
-  add_event(r, ev, EV_KERNEL);
+  evs[(*nev)++] = ev;
   return 1;
+}
+
+/* A kernel keeps its arguments between runs: a count that does not match
+   would launch with a stale buffer of an earlier run. */
+static int check_nargs(run *r, const idiomrt_variant *v) {
+  unsigned nres = r->d->nresults;
+  if (r->d->kind == IDIOM_MAP ? v->kernel_nargs[0] != r->nargs
+                              : (v->kernel_nargs[0] != r->nargs + 2 * nres ||
+                                 v->kernel_nargs[1] != 1 + 3 * nres))
+    return fail(r, "kernel parameter count does not match the arguments");
+  return 1;
+}
+
+static int launch_variant(run *r, const idiomrt_variant *v, cl_event *evs,
+                          unsigned *nev) {
+  return check_nargs(r, v) &&
+         (r->d->kind == IDIOM_MAP ? launch_map(r, v, evs, nev)
+                                  : launch_reduce(r, v, evs, nev));
 }
 
 /* Maps the reduction results back; they land in results + 8 * k. */
@@ -410,8 +492,147 @@ static int map_results(run *r, void *results) {
   return map_outputs(r);
 }
 
+/* Tuning: copies of every OUT / INOUT buffer, so that each timed launch and
+   the real one start from the host's contents. */
+static int save_outputs(run *r) {
+  for (uint32_t i = 0; i < r->nargs; ++i) {
+    const idiom_arg *a = &r->args[i];
+    if (!is_output(a->kind) || !a->bytes)
+      continue;
+    if (!r->pristine && !(r->pristine = calloc(r->nargs, sizeof *r->pristine)))
+      return fail(r, "out of host memory");
+    if (!make_buffer(r, CL_MEM_READ_WRITE, NULL, a->bytes, &r->pristine[i]))
+      return 0;
+    cl_int err = r->cl->clEnqueueCopyBuffer(r->dev->queue, r->mems[i],
+                                            r->pristine[i], 0, 0,
+                                            (size_t)a->bytes, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      return cl_fail(r, "clEnqueueCopyBuffer", err);
+  }
+  return 1;
+}
+
+static int restore_outputs(run *r) {
+  if (!r->pristine)
+    return 1;
+  for (uint32_t i = 0; i < r->nargs; ++i) {
+    if (!r->pristine[i])
+      continue;
+    cl_int err = r->cl->clEnqueueCopyBuffer(r->dev->queue, r->pristine[i],
+                                            r->mems[i], 0, 0,
+                                            (size_t)r->args[i].bytes, 0, NULL,
+                                            NULL);
+    if (err != CL_SUCCESS)
+      return cl_fail(r, "clEnqueueCopyBuffer", err);
+  }
+  return 1;
+}
+
+/* Waits for evs and returns their summed kernel time in ns, or -1 when one
+   of them failed. Releases the events. */
+static double finish_timed(run *r, cl_event *evs, unsigned nev) {
+  const idiomrt_cl *cl = r->cl;
+  double ns = 0;
+  cl->clFlush(r->dev->queue);
+  if (nev && cl->clWaitForEvents(nev, evs) != CL_SUCCESS)
+    ns = -1;
+  for (unsigned i = 0; i < nev; ++i) {
+    cl_int st = CL_COMPLETE;
+    cl_ulong t0 = 0, t1 = 0;
+    if (ns >= 0 &&
+        (cl->clGetEventInfo(evs[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof st, &st, NULL) != CL_SUCCESS ||
+         st != CL_COMPLETE ||
+         cl->clGetEventProfilingInfo(evs[i], CL_PROFILING_COMMAND_START,
+                                     sizeof t0, &t0, NULL) != CL_SUCCESS ||
+         cl->clGetEventProfilingInfo(evs[i], CL_PROFILING_COMMAND_END,
+                                     sizeof t1, &t1, NULL) != CL_SUCCESS ||
+         t1 < t0))
+      ns = -1;
+    if (ns >= 0)
+      ns += (double)(t1 - t0);
+    cl->clReleaseEvent(evs[i]);
+  }
+  return ns;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Times every usable variant (median of up to TUNE_REPS launches, cut short
+   when a variant's first launch is 4x slower than the best median so far),
+   records the fastest and returns it, or -1 when none ran. */
+static int tune(run *r, unsigned cls) {
+  idiomrt_entry *e = r->e;
+  double ms[IDIOMRT_MAX_VARIANTS];
+  double best = -1;
+  int best_k = -1;
+  char scratch[IDIOMRT_REASON_LEN];
+  char *saved_reason = r->reason;
+  size_t saved_len = r->reason_len;
+  if (!save_outputs(r))
+    return -1;
+  r->reason = scratch; /* a variant's failure is not the run's */
+  r->reason_len = sizeof scratch;
+  for (unsigned k = 0; k < e->nvariants; ++k) {
+    ms[k] = -1;
+    if (!e->var[k].ready)
+      continue;
+    double t[TUNE_REPS];
+    unsigned nt = 0;
+    for (unsigned rep = 0; rep < TUNE_REPS; ++rep) {
+      cl_event evs[2];
+      unsigned nev = 0;
+      scratch[0] = '\0';
+      if (!restore_outputs(r) || !launch_variant(r, &e->var[k], evs, &nev)) {
+        for (unsigned i = 0; i < nev; ++i) {
+          r->cl->clWaitForEvents(1, &evs[i]);
+          r->cl->clReleaseEvent(evs[i]);
+        }
+        nt = 0;
+        break;
+      }
+      double ns = finish_timed(r, evs, nev);
+      if (ns < 0) {
+        snprintf(scratch, sizeof scratch, "kernel execution failed");
+        nt = 0;
+        break;
+      }
+      e->tune_ns += (uint64_t)ns;
+      t[nt++] = ns / 1e6;
+      if (rep == 0 && best >= 0 && t[0] > 4 * best)
+        break;
+    }
+    if (nt == 0) {
+      idiomrt_debug("%s: variant %u skipped: %s", r->d->loc, k,
+                    scratch[0] ? scratch : "failed");
+      continue;
+    }
+    qsort(t, nt, sizeof t[0], cmp_double);
+    ms[k] = t[nt / 2];
+    idiomrt_debug("%s: size class %u: variant %u: %.4f ms", r->d->loc, cls, k,
+                  ms[k]);
+    if (best_k < 0 || ms[k] < best) {
+      best = ms[k];
+      best_k = (int)k;
+    }
+  }
+  r->reason = saved_reason;
+  r->reason_len = saved_len;
+  if (best_k < 0) {
+    fail(r, "no kernel variant ran");
+    return -1;
+  }
+  if (!restore_outputs(r))
+    return -1;
+  idiomrt_tune_record(e, r->dev, cls, best_k, ms);
+  return best_k;
+}
+
 /* Everything after the device and the program are ready. */
-static int execute(run *r, void *results) {
+static int execute(run *r, void *results, int *variant) {
   uint32_t nargs = r->nargs;
   unsigned cap = 2 * nargs + 4 * MAX_RESULTS + 8;
   r->mems = calloc(nargs ? nargs : 1, sizeof *r->mems);
@@ -421,21 +642,26 @@ static int execute(run *r, void *results) {
   r->ev_cap = cap;
   if (!r->mems || !r->ev || !r->ev_kind || !r->maps)
     return fail(r, "out of host memory");
-  /* A kernel keeps its arguments between runs: a count that does not match
-     would launch with a stale buffer of an earlier run. */
-  unsigned nres = r->d->nresults;
-  if (r->d->kind == IDIOM_MAP ? r->e->kernel_nargs[0] != nargs
-                              : (r->e->kernel_nargs[0] != nargs + 2 * nres ||
-                                 r->e->kernel_nargs[1] != 1 + 3 * nres))
-    return fail(r, "kernel parameter count does not match the arguments");
 
-  if (r->d->kind == IDIOM_MAP) {
-    if (!launch_map(r))
-      return 0;
-  } else {
-    if (!launch_reduce(r) || !map_results(r, results))
-      return 0;
-  }
+  idiomrt_entry *e = r->e;
+  unsigned cls = idiomrt_size_class(trip_count(r->d, r->sizes));
+  int k = idiomrt_tune_lookup(e, r->dev, cls);
+  if (!create_buffers(r) ||
+      (r->d->kind == IDIOM_REDUCE && !create_reduce_buffers(r)))
+    return 0;
+  if (k < 0 && (k = tune(r, cls)) < 0)
+    return 0;
+  *variant = k;
+
+  cl_event evs[2];
+  unsigned nev = 0;
+  int ok = launch_variant(r, &e->var[k], evs, &nev);
+  for (unsigned i = 0; i < nev; ++i)
+    add_event(r, evs[i], EV_KERNEL);
+  if (!ok)
+    return 0;
+  if (r->d->kind == IDIOM_MAP ? !map_outputs(r) : !map_results(r, results))
+    return 0;
   if (!wait_all(r))
     return 0;
   /* Every command completed: now, and only now, write the host. */
@@ -518,6 +744,8 @@ static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
                    const char *reason) {
   snprintf(t_reason, sizeof t_reason, "%s", reason);
   t_declined = 1;
+  t_kernel_ms = -1.0;
+  t_variant = -1;
   if (e)
     idiomrt_stats_decline(e, t_reason);
   idiomrt_debug("%s: declined: %s", d && d->loc ? d->loc : "?", t_reason);
@@ -560,20 +788,33 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
   r.reason_len = sizeof reason;
 
   uint64_t kernel_ns = 0, transfer_ns = 0;
+  int variant = -1;
   pthread_mutex_lock(&e->lock);
   e->device_name = dev->name;
   int ok = idiomrt_program_ensure(e, dev, reason, sizeof reason) &&
-           execute(&r, results);
+           execute(&r, results, &variant);
   if (ok)
     profile(&r, &kernel_ns, &transfer_ns);
   if (r.ev || r.mems || r.maps || r.ev_kind)
     cleanup(&r);
+  if (!ok && variant >= 0 && e->nvariants > 1) {
+    /* The chosen variant failed for real: never choose it again. */
+    e->var[variant].ready = 0;
+    snprintf(e->var[variant].why, sizeof e->var[variant].why, "%s", reason);
+    for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c)
+      if (e->chosen[c] == variant)
+        e->chosen[c] = -1;
+  }
   pthread_mutex_unlock(&e->lock);
 
+  t_kernel_ms = -1.0;
+  t_variant = -1;
   if (!ok)
     return decline(e, desc, reason[0] ? reason : "unknown failure");
   t_declined = 0;
   t_reason[0] = '\0';
+  t_kernel_ms = (double)kernel_ns / 1e6;
+  t_variant = variant;
   idiomrt_stats_success(e, kernel_ns, transfer_ns);
   return 1;
 }
@@ -588,6 +829,10 @@ void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason) {
 }
 
 const char *idiom_last_reason(void) { return t_declined ? t_reason : NULL; }
+
+double idiom_last_kernel_ms(void) { return t_kernel_ms; }
+
+int idiom_last_variant(void) { return t_variant; }
 
 const char *idiom_device_name(void) {
   if (idiomrt_config_get()->device_pref == IDIOMRT_DEV_SEQ)

@@ -2,7 +2,11 @@
  *
  * In memory: each descriptor's cl_program and kernels are built on its first
  * run and kept for the process (a failed build is remembered too, so a broken
- * kernel costs one compile, not one per call).
+ * kernel costs one compile, not one per call). A source with variants
+ * (desc->nvariants >= 2) is built as a whole; when that fails, each variant's
+ * section (the text before the first `//@idiom-variant` line, then the
+ * variant's own lines) is built alone, so one variant that a driver rejects
+ * does not take the others with it.
  *
  * On disk: after a build from source the device binary is written to
  *   <cache dir>/<key>.clbin, key = FNV-1a 64 of (format tag, platform name,
@@ -62,8 +66,7 @@ static int cache_path(char *buf, size_t n, const char *dir, uint64_t key) {
   return k > 0 && (size_t)k < n;
 }
 
-/* mkdir -p; returns 1 when dir exists afterwards. */
-static int make_dirs(const char *dir) {
+int idiomrt_make_dirs(const char *dir) {
   char tmp[PATH_MAX];
   size_t len = strlen(dir);
   if (len == 0 || len >= sizeof tmp)
@@ -121,40 +124,48 @@ fail:
   return NULL;
 }
 
-static void cache_write(const char *dir, const char *path, uint64_t key,
-                        const unsigned char *payload, size_t size) {
+int idiomrt_write_file(const char *dir, const char *path, const void *data,
+                       size_t size) {
   static unsigned counter;
-  if (!make_dirs(dir)) {
-    idiomrt_debug("disk cache: cannot create %s: %s", dir, strerror(errno));
-    return;
+  if (!idiomrt_make_dirs(dir)) {
+    idiomrt_debug("cannot create %s: %s", dir, strerror(errno));
+    return 0;
   }
   char tmp[PATH_MAX];
-  int k = snprintf(tmp, sizeof tmp, "%s/.tmp-%016llx-%ld-%u", dir,
-                   (unsigned long long)key, (long)getpid(),
+  int k = snprintf(tmp, sizeof tmp, "%s/.tmp-%ld-%u", dir, (long)getpid(),
                    __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
   if (k <= 0 || (size_t)k >= sizeof tmp)
-    return;
+    return 0;
   FILE *f = fopen(tmp, "wb");
   if (!f) {
-    idiomrt_debug("disk cache: cannot write %s: %s", tmp, strerror(errno));
-    return;
+    idiomrt_debug("cannot write %s: %s", tmp, strerror(errno));
+    return 0;
   }
-  unsigned char hdr[CACHE_HEADER];
-  uint64_t size64 = size;
-  uint64_t sum = idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, payload, size);
-  memcpy(hdr, CACHE_MAGIC, 8);
-  memcpy(hdr + 8, &key, 8);
-  memcpy(hdr + 16, &size64, 8);
-  memcpy(hdr + 24, &sum, 8);
-  int ok = fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr &&
-           fwrite(payload, 1, size, f) == size;
+  int ok = fwrite(data, 1, size, f) == size;
   ok = (fclose(f) == 0) && ok;
   if (!ok || rename(tmp, path) != 0) {
-    idiomrt_debug("disk cache: cannot write %s", path);
+    idiomrt_debug("cannot write %s", path);
     unlink(tmp);
-    return;
+    return 0;
   }
-  idiomrt_debug("disk cache: wrote %s (%zu bytes)", path, size);
+  return 1;
+}
+
+static void cache_write(const char *dir, const char *path, uint64_t key,
+                        const unsigned char *payload, size_t size) {
+  unsigned char *buf = malloc(CACHE_HEADER + size);
+  if (!buf)
+    return;
+  uint64_t size64 = size;
+  uint64_t sum = idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, payload, size);
+  memcpy(buf, CACHE_MAGIC, 8);
+  memcpy(buf + 8, &key, 8);
+  memcpy(buf + 16, &size64, 8);
+  memcpy(buf + 24, &sum, 8);
+  memcpy(buf + CACHE_HEADER, payload, size);
+  if (idiomrt_write_file(dir, path, buf, CACHE_HEADER + size))
+    idiomrt_debug("disk cache: wrote %s (%zu bytes)", path, size);
+  free(buf);
 }
 
 /* The device binary of a built program, malloc'd; NULL when unavailable. */
@@ -197,70 +208,81 @@ static char *build_log(const idiomrt_device *dev, cl_program p) {
   return log;
 }
 
-static void release_kernels(idiomrt_entry *e, const idiomrt_cl *cl) {
+static void release_variant(idiomrt_variant *v, const idiomrt_cl *cl) {
   for (int i = 0; i < 2; ++i) {
-    if (e->kernel[i])
-      cl->clReleaseKernel(e->kernel[i]);
-    e->kernel[i] = NULL;
+    if (v->kernel[i])
+      cl->clReleaseKernel(v->kernel[i]);
+    v->kernel[i] = NULL;
   }
+  v->ready = 0;
 }
 
-/* Creates e->kernel[] from e->program and queries their limits. */
-static cl_int make_kernels(idiomrt_entry *e, const idiomrt_device *dev,
-                           char *reason, size_t n) {
+/* Creates variant k's kernels from program p and queries their limits.
+   Returns 1, or 0 with the reason in v->why. */
+static int make_kernels(idiomrt_entry *e, const idiomrt_device *dev,
+                        unsigned k, cl_program p) {
   const idiomrt_cl *cl = dev->cl;
   const idiom_kernel_desc *d = e->desc;
+  idiomrt_variant *v = &e->var[k];
   int nk = d->kind == IDIOM_REDUCE ? 2 : 1;
+  char suffix[16] = "";
+  if (k > 0)
+    snprintf(suffix, sizeof suffix, "_v%u", k);
   for (int i = 0; i < nk; ++i) {
     char name[256];
-    int k = snprintf(name, sizeof name, "%s%s", d->name,
+    int n = snprintf(name, sizeof name, "%s%s%s", d->name, suffix,
                      nk == 1 ? "" : (i == 0 ? "_partial" : "_final"));
-    if (k <= 0 || (size_t)k >= sizeof name) {
-      snprintf(reason, n, "kernel name too long");
-      release_kernels(e, cl);
-      return CL_INVALID_KERNEL_NAME;
+    if (n <= 0 || (size_t)n >= sizeof name) {
+      snprintf(v->why, sizeof v->why, "kernel name too long");
+      release_variant(v, cl);
+      return 0;
     }
     cl_int err = CL_SUCCESS;
-    e->kernel[i] = cl->clCreateKernel(e->program, name, &err);
-    if (!e->kernel[i] || err != CL_SUCCESS) {
-      snprintf(reason, n, "OpenCL error %d (%s) in clCreateKernel(%.64s)",
-               (int)err, idiomrt_cl_error_name(err), name);
-      e->kernel[i] = NULL;
-      release_kernels(e, cl);
-      return err ? err : CL_INVALID_KERNEL;
+    v->kernel[i] = cl->clCreateKernel(p, name, &err);
+    if (!v->kernel[i] || err != CL_SUCCESS) {
+      if (err == CL_SUCCESS)
+        err = CL_INVALID_KERNEL;
+      snprintf(v->why, sizeof v->why,
+               "OpenCL error %d (%s) in clCreateKernel(%.64s)", (int)err,
+               idiomrt_cl_error_name(err), name);
+      v->kernel[i] = NULL;
+      release_variant(v, cl);
+      return 0;
     }
-    e->kernel_nargs[i] = 0;
-    cl->clGetKernelInfo(e->kernel[i], CL_KERNEL_NUM_ARGS,
-                        sizeof e->kernel_nargs[i], &e->kernel_nargs[i], NULL);
-    e->kernel_wg[i] = 1;
-    cl->clGetKernelWorkGroupInfo(e->kernel[i], dev->id,
+    v->kernel_nargs[i] = 0;
+    cl->clGetKernelInfo(v->kernel[i], CL_KERNEL_NUM_ARGS,
+                        sizeof v->kernel_nargs[i], &v->kernel_nargs[i], NULL);
+    v->kernel_wg[i] = 1;
+    cl->clGetKernelWorkGroupInfo(v->kernel[i], dev->id,
                                  CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof e->kernel_wg[i], &e->kernel_wg[i],
+                                 sizeof v->kernel_wg[i], &v->kernel_wg[i],
                                  NULL);
-    if (e->kernel_wg[i] == 0)
-      e->kernel_wg[i] = 1;
-    memset(e->kernel_reqd[i], 0, sizeof e->kernel_reqd[i]);
-    cl->clGetKernelWorkGroupInfo(e->kernel[i], dev->id,
+    if (v->kernel_wg[i] == 0)
+      v->kernel_wg[i] = 1;
+    memset(v->kernel_reqd[i], 0, sizeof v->kernel_reqd[i]);
+    cl->clGetKernelWorkGroupInfo(v->kernel[i], dev->id,
                                  CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                 sizeof e->kernel_reqd[i], e->kernel_reqd[i],
+                                 sizeof v->kernel_reqd[i], v->kernel_reqd[i],
                                  NULL);
-    e->kernel_local[i] = 0;
-    cl->clGetKernelWorkGroupInfo(e->kernel[i], dev->id,
+    v->kernel_local[i] = 0;
+    cl->clGetKernelWorkGroupInfo(v->kernel[i], dev->id,
                                  CL_KERNEL_LOCAL_MEM_SIZE,
-                                 sizeof e->kernel_local[i],
-                                 &e->kernel_local[i], NULL);
+                                 sizeof v->kernel_local[i],
+                                 &v->kernel_local[i], NULL);
   }
-  return CL_SUCCESS;
+  v->ready = 1;
+  v->why[0] = '\0';
+  return 1;
 }
 
-/* Tries the on-disk binary; on success e->program and kernels are ready. */
-static int load_from_disk(idiomrt_entry *e, const idiomrt_device *dev,
-                          const char *path, uint64_t key) {
+/* Tries the on-disk binary of src; the program, or NULL. */
+static cl_program load_from_disk(const idiomrt_device *dev, const char *path,
+                                 uint64_t key, const char *loc) {
   const idiomrt_cl *cl = dev->cl;
   size_t size = 0;
   unsigned char *bin = cache_read(path, key, &size);
   if (!bin)
-    return 0;
+    return NULL;
   const unsigned char *bins[1] = {bin};
   cl_int status = CL_SUCCESS, err = CL_SUCCESS;
   cl_program p = cl->clCreateProgramWithBinary(dev->ctx, 1, &dev->id, &size,
@@ -271,31 +293,138 @@ static int load_from_disk(idiomrt_entry *e, const idiomrt_device *dev,
                   path, (int)err, (int)status);
     if (p)
       cl->clReleaseProgram(p);
-    return 0;
+    return NULL;
   }
   err = cl->clBuildProgram(p, 1, &dev->id, BUILD_OPTIONS, NULL, NULL);
   if (err != CL_SUCCESS) {
     idiomrt_debug("disk cache: %s: build from binary failed (%d), ignored",
                   path, (int)err);
     cl->clReleaseProgram(p);
-    return 0;
+    return NULL;
   }
-  e->program = p;
-  char reason[IDIOMRT_REASON_LEN];
-  if (make_kernels(e, dev, reason, sizeof reason) != CL_SUCCESS) {
-    idiomrt_debug("disk cache: %s: %s, ignored", path, reason);
+  idiomrt_debug("%s: loaded program from disk cache %s", loc, path);
+  return p;
+}
+
+/* Builds src (through the disk cache unless skip_disk); the program, or
+   NULL with the reason in why. *from_disk tells where it came from. */
+static cl_program build_program(const idiomrt_entry *e,
+                                const idiomrt_device *dev, const char *src,
+                                int skip_disk, char *why, size_t n,
+                                int *from_disk) {
+  const idiomrt_cl *cl = dev->cl;
+  const idiom_kernel_desc *d = e->desc;
+  const idiomrt_config *cfg = idiomrt_config_get();
+  uint64_t key = cache_key(dev, src);
+  char path[PATH_MAX];
+  int use_disk =
+      cfg->cache_dir && cache_path(path, sizeof path, cfg->cache_dir, key);
+  *from_disk = 0;
+  if (use_disk && !skip_disk) {
+    cl_program p = load_from_disk(dev, path, key, d->loc);
+    if (p) {
+      *from_disk = 1;
+      return p;
+    }
+  }
+  cl_int err = CL_SUCCESS;
+  cl_program p = cl->clCreateProgramWithSource(dev->ctx, 1, &src, NULL, &err);
+  if (!p || err != CL_SUCCESS) {
+    snprintf(why, n, "OpenCL error %d (%s) in clCreateProgramWithSource",
+             (int)err, idiomrt_cl_error_name(err));
+    return NULL;
+  }
+  err = cl->clBuildProgram(p, 1, &dev->id, BUILD_OPTIONS, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    snprintf(why, n, "program build failure (OpenCL error %d, %s)", (int)err,
+             idiomrt_cl_error_name(err));
+    if (cfg->stats || cfg->debug) {
+      char *log = build_log(dev, p);
+      fprintf(stderr,
+              "idiom: %s: build of kernel %s failed on %s; build log:\n%s\n"
+              "idiom: end of build log\n",
+              d->loc, d->name, dev->name, log ? log : "(unavailable)");
+      free(log);
+    }
     cl->clReleaseProgram(p);
-    e->program = NULL;
-    return 0;
+    return NULL;
   }
-  idiomrt_debug("%s: loaded program from disk cache %s", e->desc->loc, path);
-  return 1;
+  idiomrt_debug("%s: built program from source on %s", d->loc, dev->name);
+  if (use_disk) {
+    size_t size = 0;
+    unsigned char *bin = program_binary(dev, p, &size);
+    if (bin)
+      cache_write(cfg->cache_dir, path, key, bin, size);
+    free(bin);
+  }
+  return p;
+}
+
+#define MARKER "//@idiom-variant "
+
+/* Start of each variant's marker line in src (NULL when absent), and each
+   variant's ept. Returns the start of the first marker, or NULL. */
+static const char *parse_markers(const char *src, unsigned nv,
+                                 const char **start, idiomrt_variant *var) {
+  const char *first = NULL;
+  for (unsigned k = 0; k < nv; ++k) {
+    start[k] = NULL;
+    var[k].ept = 1;
+  }
+  for (const char *p = src; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+    if (strncmp(p, MARKER, strlen(MARKER)) != 0)
+      continue;
+    char *end = NULL;
+    unsigned long k = strtoul(p + strlen(MARKER), &end, 10);
+    if (end == p + strlen(MARKER) || k >= nv)
+      continue;
+    start[k] = p;
+    if (!first)
+      first = p;
+    const char *eol = strchr(p, '\n');
+    const char *ept = strstr(p, " ept=");
+    if (ept && (!eol || ept < eol)) {
+      unsigned long v = strtoul(ept + 5, NULL, 10);
+      if (v >= 1 && v <= 4096)
+        var[k].ept = (uint32_t)v;
+    }
+  }
+  return first;
+}
+
+/* The text of variant k alone: the shared prologue, then its section. */
+static char *variant_source(const char *src, const char *first,
+                            const char *const *start, unsigned nv, unsigned k) {
+  if (!start[k])
+    return NULL;
+  const char *end = NULL;
+  for (unsigned j = 0; j < nv; ++j)
+    if (start[j] && start[j] > start[k] && (!end || start[j] < end))
+      end = start[j];
+  if (!end)
+    end = src + strlen(src);
+  size_t pro = (size_t)(first - src), sec = (size_t)(end - start[k]);
+  char *out = malloc(pro + sec + 1);
+  if (!out)
+    return NULL;
+  memcpy(out, src, pro);
+  memcpy(out + pro, start[k], sec);
+  out[pro + sec] = '\0';
+  return out;
 }
 
 static int fail(idiomrt_entry *e, char *reason, size_t n) {
   e->build_state = -1;
   snprintf(reason, n, "%s", e->build_reason);
   return 0;
+}
+
+/* Kernels of every variant from the whole program; the number ready. */
+static unsigned make_all_kernels(idiomrt_entry *e, const idiomrt_device *dev) {
+  unsigned ready = 0;
+  for (unsigned k = 0; k < e->nvariants; ++k)
+    ready += (unsigned)make_kernels(e, dev, k, e->program);
+  return ready;
 }
 
 int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
@@ -308,57 +437,66 @@ int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
   }
   const idiomrt_cl *cl = dev->cl;
   const idiom_kernel_desc *d = e->desc;
-  const idiomrt_config *cfg = idiomrt_config_get();
+  unsigned nv = d->nvariants <= 1 ? 1 : d->nvariants;
+  if (nv > IDIOMRT_MAX_VARIANTS)
+    nv = IDIOMRT_MAX_VARIANTS;
+  e->nvariants = nv;
+  for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c)
+    e->chosen[c] = -1;
+  const char *start[IDIOMRT_MAX_VARIANTS];
+  const char *first = parse_markers(d->source, nv, start, e->var);
 
-  uint64_t key = cache_key(dev, d->source);
-  char path[PATH_MAX];
-  int use_disk =
-      cfg->cache_dir && cache_path(path, sizeof path, cfg->cache_dir, key);
-  if (use_disk && load_from_disk(e, dev, path, key)) {
+  int from_disk = 0;
+  e->program = build_program(e, dev, d->source, 0, e->build_reason,
+                             sizeof e->build_reason, &from_disk);
+  if (e->program) {
+    unsigned ready = make_all_kernels(e, dev);
+    if (ready == 0 && from_disk) {
+      /* a stale binary: build from source once more */
+      idiomrt_debug("disk cache: %s: %s, ignored", d->loc, e->var[0].why);
+      cl->clReleaseProgram(e->program);
+      e->program = build_program(e, dev, d->source, 1, e->build_reason,
+                                 sizeof e->build_reason, &from_disk);
+      ready = e->program ? make_all_kernels(e, dev) : 0;
+    }
+    if (ready == 0) {
+      if (e->program)
+        snprintf(e->build_reason, sizeof e->build_reason, "%s",
+                 e->var[0].why);
+      if (e->program)
+        cl->clReleaseProgram(e->program);
+      e->program = NULL;
+      return fail(e, reason, n);
+    }
     e->build_state = 1;
     return 1;
   }
-
-  cl_int err = CL_SUCCESS;
-  const char *src = d->source;
-  cl_program p = cl->clCreateProgramWithSource(dev->ctx, 1, &src, NULL, &err);
-  if (!p || err != CL_SUCCESS) {
-    snprintf(e->build_reason, sizeof e->build_reason,
-             "OpenCL error %d (%s) in clCreateProgramWithSource", (int)err,
-             idiomrt_cl_error_name(err));
-    return fail(e, reason, n);
-  }
-  err = cl->clBuildProgram(p, 1, &dev->id, BUILD_OPTIONS, NULL, NULL);
-  if (err != CL_SUCCESS) {
-    snprintf(e->build_reason, sizeof e->build_reason,
-             "program build failure (OpenCL error %d, %s)", (int)err,
-             idiomrt_cl_error_name(err));
-    if (cfg->stats || cfg->debug) {
-      char *log = build_log(dev, p);
-      fprintf(stderr,
-              "idiom: %s: build of kernel %s failed on %s; build log:\n%s\n"
-              "idiom: end of build log\n",
-              d->loc, d->name, dev->name, log ? log : "(unavailable)");
-      free(log);
+  /* The whole did not build: each variant alone, when there are several. */
+  unsigned ready = 0;
+  if (nv > 1 && first) {
+    for (unsigned k = 0; k < nv; ++k) {
+      idiomrt_variant *v = &e->var[k];
+      char *src = variant_source(d->source, first, start, nv, k);
+      if (!src) {
+        snprintf(v->why, sizeof v->why, "no section for variant %u", k);
+        continue;
+      }
+      v->own_program = build_program(e, dev, src, 0, v->why, sizeof v->why,
+                                     &from_disk);
+      free(src);
+      if (v->own_program && make_kernels(e, dev, k, v->own_program)) {
+        ready++;
+      } else if (v->own_program) {
+        cl->clReleaseProgram(v->own_program);
+        v->own_program = NULL;
+      }
     }
-    cl->clReleaseProgram(p);
+    idiomrt_debug("%s: whole source did not build; %u of %u variants built "
+                  "alone",
+                  d->loc, ready, nv);
+  }
+  if (ready == 0)
     return fail(e, reason, n);
-  }
-  e->program = p;
-  if (make_kernels(e, dev, e->build_reason, sizeof e->build_reason) !=
-      CL_SUCCESS) {
-    cl->clReleaseProgram(p);
-    e->program = NULL;
-    return fail(e, reason, n);
-  }
-  idiomrt_debug("%s: built program from source on %s", d->loc, dev->name);
-  if (use_disk) {
-    size_t size = 0;
-    unsigned char *bin = program_binary(dev, p, &size);
-    if (bin)
-      cache_write(cfg->cache_dir, path, key, bin, size);
-    free(bin);
-  }
   e->build_state = 1;
   return 1;
 }

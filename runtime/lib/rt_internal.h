@@ -38,6 +38,7 @@ typedef struct idiomrt_config {
   uint64_t min_trip;          /* IDIOM_MIN_TRIP, default 4096 */
   const char *cache_dir;      /* NULL when the disk cache is off */
   const char *opencl_library; /* IDIOM_OPENCL_LIBRARY or "libOpenCL.so.1" */
+  int tune;                   /* IDIOM_TUNE: 1 (default) or 0 ("off") */
 } idiomrt_config;
 
 /* Reads the environment on first call; never NULL. */
@@ -71,6 +72,7 @@ void idiomrt_debug(const char *fmt, ...)
   X(clCreateBuffer)                                                            \
   X(clReleaseMemObject)                                                        \
   X(clEnqueueWriteBuffer)                                                      \
+  X(clEnqueueCopyBuffer)                                                       \
   X(clEnqueueMapBuffer)                                                        \
   X(clEnqueueUnmapMemObject)                                                   \
   X(clEnqueueNDRangeKernel)                                                    \
@@ -125,6 +127,31 @@ const idiomrt_device *idiomrt_device_peek(void);
 #define IDIOMRT_MAX_REASONS 8
 #define IDIOMRT_REASON_LEN 160
 
+#define IDIOMRT_MAX_VARIANTS 16
+#define IDIOMRT_SIZE_CLASSES 64
+
+/* One kernel variant of a descriptor (program_cache.c fills it). */
+typedef struct idiomrt_variant {
+  int ready;                  /* kernels created */
+  cl_program own_program;     /* built from its own section, else NULL */
+  cl_kernel kernel[2];        /* map: [0]; reduce: [0] partial, [1] final */
+  size_t kernel_wg[2];        /* CL_KERNEL_WORK_GROUP_SIZE */
+  size_t kernel_reqd[2][3];   /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE */
+  cl_ulong kernel_local[2];   /* CL_KERNEL_LOCAL_MEM_SIZE before args */
+  cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
+  uint32_t ept;               /* elements per work-item step, >= 1 */
+  char why[IDIOMRT_REASON_LEN]; /* why not ready */
+} idiomrt_variant;
+
+/* How a size class's variant was chosen (tuning.c). */
+enum idiomrt_tuned {
+  IDIOMRT_TUNED_NONE = 0,   /* not chosen yet */
+  IDIOMRT_TUNED_SINGLE = 1, /* only one usable variant */
+  IDIOMRT_TUNED_OFF = 2,    /* IDIOM_TUNE=off */
+  IDIOMRT_TUNED_TIMED = 3,  /* timed in this process */
+  IDIOMRT_TUNED_CACHE = 4   /* read from the tuning file */
+};
+
 typedef struct idiomrt_entry {
   const idiom_kernel_desc *desc;
   struct idiomrt_entry *bucket_next;
@@ -134,12 +161,14 @@ typedef struct idiomrt_entry {
   /* program_cache.c */
   int build_state;            /* 0: not tried, 1: built, -1: failed */
   char build_reason[IDIOMRT_REASON_LEN];
-  cl_program program;
-  cl_kernel kernel[2];        /* map: [0]; reduce: [0] partial, [1] final */
-  size_t kernel_wg[2];        /* CL_KERNEL_WORK_GROUP_SIZE */
-  size_t kernel_reqd[2][3];   /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE */
-  cl_ulong kernel_local[2];   /* CL_KERNEL_LOCAL_MEM_SIZE before args */
-  cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
+  cl_program program;         /* the whole source, when it built */
+  unsigned nvariants;         /* 1 .. IDIOMRT_MAX_VARIANTS once built */
+  idiomrt_variant var[IDIOMRT_MAX_VARIANTS];
+
+  /* tuning.c: per size class floor(log2(iteration count)) */
+  signed char chosen[IDIOMRT_SIZE_CLASSES];       /* -1: not chosen */
+  unsigned char tuned[IDIOMRT_SIZE_CLASSES];      /* enum idiomrt_tuned */
+  uint64_t tune_ns;           /* device time spent timing variants */
 
   /* stats.c */
   uint64_t calls;             /* idiom_run + idiom_note_fallback calls */
@@ -165,13 +194,39 @@ idiomrt_entry *idiomrt_entry_next(const idiomrt_entry *e);
 
 /*--- program_cache.c: build once per process, binaries on disk -----------*/
 
-/* With e->lock held: makes e->program and e->kernel[] ready. Returns 1, or 0
-   with the reason in reason[0..n) (a failure is remembered). */
+/* With e->lock held: builds the descriptor's source (or, when the whole
+   does not build, each variant's section alone) and makes the kernels of
+   every variant that builds ready. Returns 1 when at least one variant is
+   ready, or 0 with the reason in reason[0..n) (a failure is remembered). */
 int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
                            char *reason, size_t n);
 /* FNV-1a 64 over [p, p + n), continuing from h. */
 uint64_t idiomrt_fnv1a(uint64_t h, const void *p, size_t n);
 #define IDIOMRT_FNV_OFFSET 0xcbf29ce484222325ULL
+
+/* Writes path atomically (temporary file, then rename), creating dir. */
+int idiomrt_write_file(const char *dir, const char *path, const void *data,
+                       size_t size);
+/* mkdir -p; returns 1 when dir exists afterwards. */
+int idiomrt_make_dirs(const char *dir);
+
+/*--- tuning.c: choice among variants, remembered per size class ----------*/
+
+/* floor(log2(trip)), 0 for trip <= 1. */
+unsigned idiomrt_size_class(uint64_t trip);
+/* With e->lock held and the program built: the variant to run for size
+   class cls when already known (memory, IDIOM_TUNE=off, a single usable
+   variant, or a valid tuning file), else -1: the caller times the usable
+   variants and calls idiomrt_tune_record. */
+int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
+                        unsigned cls);
+/* With e->lock held: remembers variant k for cls (chosen by timing; ms[v]
+   is variant v's median kernel time, negative when it was skipped) and
+   writes the tuning file. */
+void idiomrt_tune_record(idiomrt_entry *e, const idiomrt_device *dev,
+                         unsigned cls, int k, const double *ms);
+/* "timed", "cache", "off", "single" or "none". */
+const char *idiomrt_tuned_name(int how);
 
 /*--- stats.c ---------------------------------------------------------------*/
 

@@ -7,9 +7,16 @@
  *   idiom-stats: LOC IDIOM calls=N offloaded=N device="NAME"
  *                kernel_ms=X transfer_ms=X fallbacks=N reasons="R" xN; ...
  *
+ *   [variants=N tune_ms=X tuning="class C: variant K tuned=HOW; ..."]
+ *
  * kernel_ms: sum of CL_PROFILING_COMMAND_START..END of the kernels.
  * transfer_ms: the same for host-to-device writes and device-to-host maps,
  * plus the host copy out of the mapped buffers.
+ * variants (only for descriptors with several): the variant count, the
+ * kernel time spent timing them (tune_ms), and per size class (floor(log2)
+ * of the iteration count) the variant that ran and how it was chosen:
+ * timed (in this process), cache (tuning file), off (IDIOM_TUNE=off) or
+ * single (one usable variant).
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -79,6 +86,20 @@ void idiomrt_stats_report(void) {
            (unsigned long long)e->calls, (unsigned long long)e->offloaded,
            devname, (double)e->kernel_ns / 1e6, (double)e->transfer_ns / 1e6,
            (unsigned long long)e->fallbacks);
+    if (e->nvariants > 1) {
+      APPEND(" variants=%u tune_ms=%.3f", e->nvariants,
+             (double)e->tune_ns / 1e6);
+      int any = 0;
+      for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c) {
+        if (e->chosen[c] < 0 || e->tuned[c] == IDIOMRT_TUNED_NONE)
+          continue;
+        APPEND("%sclass %u: variant %d tuned=%s", any ? "; " : " tuning=\"", c,
+               (int)e->chosen[c], idiomrt_tuned_name(e->tuned[c]));
+        any = 1;
+      }
+      if (any)
+        APPEND("\"");
+    }
     if (e->nreasons) {
       APPEND(" reasons=");
       for (unsigned i = 0; i < e->nreasons; ++i)

@@ -9,6 +9,7 @@
 #include "Examples.h"
 #include "OpenCLRunner.h"
 #include "TestUtil.h"
+#include "idiom/Rewrite/Explore.h"
 #include "idiom/Rewrite/OpenCLGen.h"
 
 #include <gtest/gtest.h>
@@ -283,6 +284,154 @@ protected:
     }
   }
 };
+
+//===----------------------------------------------------------------------===//
+// Every explored variant, from one multi-variant source, on odd lengths and
+// misaligned offsets (the ragged last row and the scalar path of the
+// vector variants), against the interpreter of the original program.
+//===----------------------------------------------------------------------===//
+
+class VariantExec : public OpenCLExec {
+protected:
+  /// Builds the multi-variant source of \p P once; the variants' parameters.
+  std::vector<rewrite::VariantParams> build(const Program &P) {
+    rewrite::GeneratedOpenCL G;
+    std::string Err;
+    EXPECT_TRUE(rewrite::generateOpenCL(P, "k", G, Err)) << Err;
+    EXPECT_TRUE(runner().build(G.Source, Err)) << Err << "\n" << G.Source;
+    std::vector<rewrite::VariantParams> Vs = rewrite::exploreVariants(P);
+    EXPECT_EQ(G.NumVariants, Vs.size());
+    return Vs;
+  }
+
+  /// Map: NDRange dimension 0 over \p Inner (ceil(Inner / E) work-items),
+  /// dimension 1 over \p Outer when given.
+  void checkMapVariants(const char *Text, const std::map<std::string, int64_t> &Sizes,
+                        int64_t BufLen, const std::string &Inner,
+                        const std::string &Outer = "") {
+    Program P = parseOrDie(Text);
+    std::vector<rewrite::VariantParams> Vs = build(P);
+    std::mt19937_64 Rng(31);
+    ValueMap Args = randomArgs(P, Sizes, BufLen, Rng), Want = Args;
+    Value R;
+    std::string Err;
+    ASSERT_TRUE(runProgram(P, Want, R, Err)) << Err;
+    for (size_t K = 0; K < Vs.size(); ++K) {
+      const rewrite::VariantParams &V = Vs[K];
+      std::vector<KernelArg> KArgs;
+      for (const funil::Param &Pa : P.Params)
+        KArgs.push_back(Pa.Ty->isBuffer()
+                            ? KernelArg::buffer(toBytes(Args[Pa.Name], Pa.Ty->Elem->S))
+                            : scalarArg(Args[Pa.Name]));
+      size_t L0 = V.WorkGroup[0] ? V.WorkGroup[0] : (Outer.empty() ? 16 : 4);
+      size_t L1 = V.WorkGroup[0] ? std::max(1u, V.WorkGroup[1]) : 4;
+      size_t N0 = static_cast<size_t>(Sizes.at(Inner));
+      std::vector<size_t> Global{roundUp((N0 + V.Elems - 1) / V.Elems, L0)}, Local{L0};
+      if (!Outer.empty()) {
+        Global.push_back(roundUp(static_cast<size_t>(Sizes.at(Outer)), L1));
+        Local.push_back(L1);
+      }
+      ASSERT_TRUE(runner().run(rewrite::variantKernelName("k", K), KArgs, Global, Local, Err))
+          << Err;
+      for (size_t I = 0; I < P.Params.size(); ++I) {
+        const funil::Param &Pa = P.Params[I];
+        if (!Pa.Ty->isBuffer())
+          continue;
+        for (size_t E = 0; E < Want[Pa.Name].Elems.size(); ++E) {
+          Value Got = fromBytes(KArgs[I].Bytes, E, Pa.Ty->Elem->S);
+          ASSERT_TRUE(valuesClose(Got, Want[Pa.Name].Elems[E], 0))
+              << "variant " << K << " (" << rewrite::describeVariant(V) << ") " << Pa.Name
+              << "[" << E << "]: device " << printValue(Got) << " vs "
+              << printValue(Want[Pa.Name].Elems[E]);
+        }
+      }
+    }
+  }
+
+  /// Reduction: G groups of the variant's work-group size (or 32).
+  void checkReduceVariants(const char *Text, const std::map<std::string, int64_t> &Sizes,
+                           int64_t BufLen, size_t Groups, double Tol) {
+    Program P = parseOrDie(Text);
+    std::vector<rewrite::VariantParams> Vs = build(P);
+    std::mt19937_64 Rng(17);
+    ValueMap Args = randomArgs(P, Sizes, BufLen, Rng), Copy = Args;
+    Value Want;
+    std::string Err;
+    ASSERT_TRUE(runProgram(P, Copy, Want, Err)) << Err;
+    std::vector<Value> Leaves;
+    std::function<void(const Value &)> Flat = [&](const Value &V) {
+      if (V.K == Value::Tuple)
+        for (const Value &E : V.Elems)
+          Flat(E);
+      else
+        Leaves.push_back(V);
+    };
+    Flat(Want);
+    for (size_t K = 0; K < Vs.size(); ++K) {
+      size_t L = Vs[K].WorkGroup[0] ? Vs[K].WorkGroup[0] : 32;
+      std::vector<KernelArg> KArgs;
+      for (const funil::Param &Pa : P.Params)
+        KArgs.push_back(Pa.Ty->isBuffer()
+                            ? KernelArg::buffer(toBytes(Args[Pa.Name], Pa.Ty->Elem->S))
+                            : scalarArg(Args[Pa.Name]));
+      size_t NParams = KArgs.size();
+      for (const Value &W : Leaves)
+        KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * byteSize(W.S))));
+      for (const Value &W : Leaves)
+        KArgs.push_back(KernelArg::local(L * byteSize(W.S)));
+      std::string Name = rewrite::variantKernelName("k", K);
+      ASSERT_TRUE(runner().run(Name + "_partial", KArgs, {Groups * L}, {L}, Err)) << Err;
+      std::vector<KernelArg> FArgs{KernelArg::scalar<int64_t>(Groups)};
+      for (size_t J = 0; J < Leaves.size(); ++J)
+        FArgs.push_back(KArgs[NParams + J]);
+      for (const Value &W : Leaves)
+        FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(byteSize(W.S))));
+      for (const Value &W : Leaves)
+        FArgs.push_back(KernelArg::local(L * byteSize(W.S)));
+      ASSERT_TRUE(runner().run(Name + "_final", FArgs, {L}, {L}, Err)) << Err;
+      for (size_t J = 0; J < Leaves.size(); ++J) {
+        Value Got = fromBytes(FArgs[1 + Leaves.size() + J].Bytes, 0, Leaves[J].S);
+        ASSERT_TRUE(valuesClose(Got, Leaves[J], Tol))
+            << "variant " << K << " (" << rewrite::describeVariant(Vs[K]) << ") accumulator "
+            << J << ": device " << printValue(Got) << " vs " << printValue(Leaves[J]);
+      }
+    }
+  }
+};
+
+/// saxpy at element offset o of both buffers.
+const char *SaxpyAt =
+    "idiom sxo(x: [f32], y: [f32], o: i64, n0: i64) { store view(y, o, 1:i64, n0) = "
+    "map(\\(t: (f32, f32)) => fadd(fmul(2.5:f32, t.0), t.1), zip(view(x, o, 1:i64, n0), "
+    "view(y, o, 1:i64, n0))); }";
+/// A dot product of doubles, x at offset o, y at 0.
+const char *DotAt =
+    "idiom dto(x: [f64], y: [f64], o: i64, n0: i64) { return reduce(\\(a: f64, b: f64) => "
+    "fadd(a, b), 0.0:f64, map(\\(t: (f64, f64)) => fmul(t.0, t.1), zip(view(x, o, 1:i64, n0), "
+    "view(y, 0:i64, 1:i64, n0)))); }";
+/// Bytes summed into an i32 and their maximum, at offset o.
+const char *BytesAt =
+    "idiom bto(x: [i8], o: i64, n0: i64) { return reduce(\\(a: (i32, i32), b: (i32, i32)) => "
+    "(add(a.0, b.0), smax(a.1, b.1)), (0:i32, -2147483648:i32), map(\\(v: i8) => "
+    "(sext.i32(v), sext.i32(v)), view(x, o, 1:i64, n0))); }";
+
+TEST_F(VariantExec, MapsAtOddLengthsAndOffsets) {
+  for (int64_t O : {0, 1, 3})
+    for (int64_t N : {1, 7, 1001, 4096})
+      checkMapVariants(SaxpyAt, {{"n0", N}, {"o", O}}, N + 5, "n0");
+  checkMapVariants(ex::TwoOuts, {{"n0", 999}}, 999, "n0");
+  checkMapVariants(ex::Scale2D, {{"n0", 13}, {"n1", 10}, {"lda", 12}}, 13 * 12, "n1", "n0");
+}
+
+TEST_F(VariantExec, ReductionsAtOddLengthsAndOffsets) {
+  for (int64_t O : {0, 1, 2})
+    for (int64_t N : {0, 3, 1001, 5000})
+      checkReduceVariants(DotAt, {{"n0", N}, {"o", O}}, N + 4, 3, 1e-9);
+  for (int64_t O : {0, 1, 5})
+    checkReduceVariants(BytesAt, {{"n0", 3333}, {"o", O}}, 3340, 4, 0);
+  checkReduceVariants(ex::DotAndMax, {{"n0", 4099}}, 4099, 2, 1e-4);
+  checkReduceVariants(ex::CountPositive, {{"n0", 2001}}, 2001, 5, 1e-12);
+}
 
 TEST_F(OpenCLExec, Saxpy) { checkMap(ex::Saxpy, {{"n0", 1000}}, 1000, {1008}, {16}, 0); }
 TEST_F(OpenCLExec, TwoOuts) { checkMap(ex::TwoOuts, {{"n0", 77}}, 77, {80}, {16}, 0); }

@@ -113,6 +113,26 @@ const RuleCase Cases[] = {
     {"reduce-two-stage", ex::SumI32, {{{"n0", 0}}, {{"n0", 1}}, {{"n0", 37}}}, 37, 0},
     {"reduce-two-stage", ex::DotAndMax, {{{"n0", 0}}, {{"n0", 5}}, {{"n0", 37}}}, 37, 1e-5},
     {"reduce-two-stage", ex::CountPositive, {{{"n0", 19}}}, 19, 1e-12},
+    {"as-vector-map", ex::Saxpy, {{{"n0", 0}}, {{"n0", 4}}, {{"n0", 16}}}, 16, 0},
+    {"as-vector-map", ex::TwoOuts, {{{"n0", 8}}}, 8, 0},
+    {"as-vector-map",
+     "idiom t(x: [i8], y: [i64], n: i64) { store view(y, 0:i64, 1:i64, n) = "
+     "map(\\(t: (i8, i64)) => mul(sext.i64(t.0), t.1), zip(view(x, 3:i64, 1:i64, n), "
+     "iota(n))); }",
+     {{{"n", 12}}}, 16, 0},
+    {"as-vector-reduce", ex::SumI32, {{{"n0", 0}}, {{"n0", 4}}, {{"n0", 36}}}, 36, 0},
+    {"as-vector-reduce", ex::DotAndMax, {{{"n0", 8}}, {{"n0", 40}}}, 40, 1e-5},
+    {"as-vector-reduce", ex::CountPositive, {{{"n0", 20}}}, 20, 1e-12},
+    {"as-scalar-map",
+     "idiom t(x: [f32], y: [f32], n: i64) { store view(y, 0:i64, 1:i64, n) = "
+     "join(map(\\(v: [f32]_4) => mapSeq(\\(e: f32) => fsub(e, 0.5:f32), v), "
+     "split(4:i64, view(x, 0:i64, 1:i64, n)))); }",
+     {{{"n", 0}}, {{"n", 8}}}, 8, 0},
+    {"as-scalar-reduce",
+     "idiom t(x: [i32], n: i64) { return reduce(\\(a: i32, b: i32) => add(a, b), 0:i32, "
+     "map(\\(v: [i32]_8) => reduceSeq(\\(a: i32, b: i32) => add(a, b), 0:i32, v), "
+     "split(8:i64, view(x, 0:i64, 1:i64, n)))); }",
+     {{{"n", 0}}, {{"n", 16}}, {{"n", 32}}}, 32, 0},
 };
 
 /// Launch shapes for the lowered forms (L must be a power of two).
@@ -165,7 +185,8 @@ TEST(Rules, EveryRegisteredRuleIsTested) {
       Found |= R.Name == C.Rule;
     EXPECT_TRUE(Found) << "no equivalence test for rule " << R.Name;
     EXPECT_FALSE(R.Doc.empty());
-    EXPECT_TRUE(R.Family == "algorithmic" || R.Family == "lowering");
+    EXPECT_TRUE(R.Family == "algorithmic" || R.Family == "lowering" ||
+                R.Family == "vectorisation");
   }
 }
 
@@ -200,6 +221,64 @@ TEST(Rules, SplitJoinSideCondition) {
   ASSERT_TRUE(rewrite::rewriteProgram(
       P, rewrite::oncePosition(rewrite::ruleStrategy(rewrite::splitJoinRule(3))), Err, &Trace));
   EXPECT_EQ(Trace.size(), 1u);
+}
+
+/// Applies \p R once at the outermost position of \p Text; the number of
+/// applications (0 or 1).
+size_t applyOnce(const rewrite::Rule &R, const char *Text) {
+  Program P = parseOrDie(Text);
+  std::string Err;
+  std::vector<std::string> Trace;
+  EXPECT_TRUE(rewrite::rewriteProgram(P, rewrite::oncePosition(rewrite::ruleStrategy(R)),
+                                      Err, &Trace))
+      << Err;
+  return Trace.size();
+}
+
+TEST(Rules, AsVectorSideConditions) {
+  const rewrite::Rule &M = *rewrite::findRule("as-vector-map");
+  const rewrite::Rule &R = *rewrite::findRule("as-vector-reduce");
+  // A stride other than a literal 1 is not contiguous.
+  EXPECT_EQ(applyOnce(M, "idiom t(x: [f32], y: [f32], n: i64) { store view(y, 0:i64, 1:i64, n) "
+                         "= map(\\(v: f32) => v, view(x, 0:i64, 2:i64, n)); }"),
+            0u);
+  EXPECT_EQ(applyOnce(R, "idiom t(x: [f32], s: i64, n: i64) { return reduce(\\(a: f32, b: f32) "
+                         "=> fadd(a, b), 0.0:f32, view(x, 0:i64, s, n)); }"),
+            0u);
+  // Rows of a 2-D view are not one contiguous array.
+  EXPECT_EQ(applyOnce(R, "idiom t(x: [f32], n: i64, m: i64) { return reduce(\\(a: f32, b: f32) "
+                         "=> fadd(a, b), 0.0:f32, map(\\(r: [f32]_m) => at(r, 0:i64), "
+                         "view(x, 0:i64, m, n, 1:i64, m))); }"),
+            0u);
+  // A constant length that 4 does not divide.
+  EXPECT_EQ(applyOnce(M, "idiom t(x: [f32], y: [f32]) { store view(y, 0:i64, 1:i64, 6:i64) = "
+                         "map(\\(v: f32) => v, view(x, 0:i64, 1:i64, 6:i64)); }"),
+            0u);
+  EXPECT_EQ(applyOnce(rewrite::asVectorMapRule(2),
+                      "idiom t(x: [f32], y: [f32]) { store view(y, 0:i64, 1:i64, 6:i64) = "
+                      "map(\\(v: f32) => v, view(x, 0:i64, 1:i64, 6:i64)); }"),
+            1u);
+  // Inside a parallel map (not the host) the rule does not apply.
+  EXPECT_EQ(applyOnce(M, "idiom t(x: [f32], y: [f32], n: i64) { store view(y, 0:i64, 1:i64, n) = "
+                         "mapGlobal(0, \\(v: f32) => reduce(\\(a: f32, b: f32) => fadd(a, b), "
+                         "0.0:f32, map(\\(w: f32) => fmul(w, v), view(x, 0:i64, 1:i64, n))), "
+                         "view(x, 0:i64, 1:i64, n)); }"),
+            0u);
+}
+
+TEST(Rules, AsScalarNeedsTheSameOperator) {
+  const rewrite::Rule &R = *rewrite::findRule("as-scalar-reduce");
+  // The chunks are reduced with smax but the outer reduce adds: not asScalar.
+  EXPECT_EQ(applyOnce(R, "idiom t(x: [i32], n: i64) { return reduce(\\(a: i32, b: i32) => "
+                         "add(a, b), 0:i32, map(\\(v: [i32]_4) => reduceSeq(\\(a: i32, b: i32) "
+                         "=> smax(a, b), 0:i32, v), split(4:i64, view(x, 0:i64, 1:i64, n)))); }"),
+            0u);
+  const rewrite::Rule &M = *rewrite::findRule("as-scalar-map");
+  // The row is used by the element function (not a lane-wise map).
+  EXPECT_EQ(applyOnce(M, "idiom t(x: [f32], y: [f32], n: i64) { store view(y, 0:i64, 1:i64, n) = "
+                         "join(map(\\(v: [f32]_4) => mapSeq(\\(e: f32) => fadd(e, at(v, 0:i64)), "
+                         "v), split(4:i64, view(x, 0:i64, 1:i64, n)))); }"),
+            0u);
 }
 
 } // namespace

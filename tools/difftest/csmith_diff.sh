@@ -4,12 +4,16 @@
 # Usage: csmith_diff.sh BUILD_DIR COUNT [SEED0]
 #
 # For each seed S in SEED0 .. SEED0+COUNT-1 (SEED0 defaults to 1):
-#   1. csmith --seed S $CSMITH_OPTS > S.c  (a random, UB-free C program that
-#      prints a checksum of its globals)
+#   1. csmith --seed S OPTIONS -o S.c  (a random, UB-free C program that
+#      prints a checksum of its globals; OPTIONS below)
 #   2. S.ref    CC -O2 -w -I$CSMITH_INCLUDE S.c
-#      S.idiom  CC -O2 -w -I$CSMITH_INCLUDE S.c -fpass-plugin=BUILD_DIR/lib/
-#                 libIdiom.so -Rpass=^idiom$ -Rpass-analysis=^idiom$
-#                 -Rpass-missed=^idiom$ -LBUILD_DIR/lib -lidiomrt -lm
+#      S.idiom  CC -O2 -w -I$CSMITH_INCLUDE S.c -fverify-intermediate-code
+#                 -fpass-plugin=BUILD_DIR/lib/libIdiom.so -Rpass=^idiom$
+#                 -Rpass-analysis=^idiom$ -Rpass-missed=^idiom$
+#                 -LBUILD_DIR/lib -lidiomrt -lm
+#      (-fverify-intermediate-code runs LLVM's IR verifier after the
+#      pipeline, so that broken IR from the plugin fails the compile even
+#      where the program happens to print the right checksum)
 #   3. runs S.ref (RUN_TIMEOUT seconds), then S.idiom twice: with the default
 #      device and IDIOM_MIN_TRIP=1 (so every offloaded loop, however short,
 #      runs as an OpenCL kernel), and with IDIOM_DEVICE=seq (every call
@@ -32,24 +36,39 @@
 # runtime library).
 #
 # Each failing seed's program, build logs and outputs are kept in
-# FAIL_DIR/seed-S (default BUILD_DIR/difftest-failures); reproduce with the
-# two compile commands above.
+# FAIL_DIR/seed-S (default BUILD_DIR/difftest-failures), with a file
+# REPRODUCE giving the commands that rebuild and rerun it.
+#
+# Generator options (CSMITH_PROFILE):
+#   arrays (default)  C without packed structs, pointers, structs, unions,
+#                     volatiles, jumps, comma operators or assignments inside
+#                     expressions; at most 4 functions; one-dimensional arrays
+#                     of up to 1000 elements. Loops over such arrays are too
+#                     long for LLVM to unroll fully, so some of them reach the
+#                     plugin as maps and reductions (about one program in
+#                     fifteen offloads something).
+#   full              everything Csmith generates except packed structs (a
+#                     #pragma), with at most 6 functions and blocks nested 4
+#                     deep: odd IR (volatiles, bit-fields, unions, pointer
+#                     casts) that the atoms must reject without crashing.
+# Both keep programs small (a second of compile time) and most of them
+# finish in milliseconds.
 #
 # Environment: CC (default clang-19), CSMITH (default csmith), CSMITH_INCLUDE
-# (default /usr/include/csmith, from Debian's libcsmith-dev), CSMITH_OPTS
-# (replaces the default generator options below), RUN_TIMEOUT (default 5),
-# IDIOM_RUN_TIMEOUT (default 60: the first kernel build on PoCL takes
-# seconds), COMPILE_TIMEOUT (default 120), FAIL_DIR, KEEP_TMP=1 (keep the
-# work directory and print its path), VERBOSE=1 (print the remarks of each
-# seed).
+# (default /usr/include/csmith, from Debian's libcsmith-dev), CSMITH_PROFILE
+# (arrays or full), CSMITH_OPTS (replaces the profile's options),
+# RUN_TIMEOUT (default 5), IDIOM_RUN_TIMEOUT (default 60: the first kernel
+# build on PoCL takes seconds), COMPILE_TIMEOUT (default 120), FAIL_DIR,
+# KEEP_TMP=1 (keep the work directory and print its path), VERBOSE=1 (print
+# the plugin's remarks for each seed).
 set -u
 
-# Generator options: C99 without packed structs (a #pragma, not plain C),
-# fewer and shallower functions so that programs stay small and finish in
-# milliseconds; everything else (pointers, structs, unions, volatiles,
-# bit-fields, jumps) stays on, so the plugin meets odd IR as well as plain
-# array loops.
-DEFAULT_CSMITH_OPTS="--no-packed-struct --max-funcs 6 --max-block-depth 4"
+# Generator options of each profile (see above).
+ARRAYS_OPTS="--no-packed-struct --no-pointers --no-structs --no-unions
+  --no-volatiles --no-volatile-pointers --no-jumps --no-comma-operators
+  --no-embedded-assigns --max-funcs 4 --max-array-dim 1
+  --max-array-len-per-dim 1000"
+FULL_OPTS="--no-packed-struct --max-funcs 6 --max-block-depth 4"
 
 usage() {
   echo "usage: $0 BUILD_DIR COUNT [SEED0]" >&2
@@ -75,7 +94,12 @@ is_uint "$SEED0" || usage
 CC=${CC:-clang-19}
 CSMITH=${CSMITH:-csmith}
 CSMITH_INCLUDE=${CSMITH_INCLUDE:-/usr/include/csmith}
-read -r -a GEN_OPTS <<< "${CSMITH_OPTS-$DEFAULT_CSMITH_OPTS}"
+case "${CSMITH_PROFILE:-arrays}" in
+  arrays) PROFILE_OPTS=$ARRAYS_OPTS ;;
+  full) PROFILE_OPTS=$FULL_OPTS ;;
+  *) die "CSMITH_PROFILE must be arrays or full, not '$CSMITH_PROFILE'" ;;
+esac
+read -r -d '' -a GEN_OPTS <<< "${CSMITH_OPTS-$PROFILE_OPTS}"
 RUN_TIMEOUT=${RUN_TIMEOUT:-5}
 IDIOM_RUN_TIMEOUT=${IDIOM_RUN_TIMEOUT:-60}
 COMPILE_TIMEOUT=${COMPILE_TIMEOUT:-120}
@@ -103,9 +127,11 @@ fi
 # One program cache for the batch, away from the user's.
 export IDIOM_CACHE_DIR=$WORK/idiom-cache
 
-CFLAGS=(-O2 -w "-I$CSMITH_INCLUDE")
-PLUGIN_FLAGS=("-fpass-plugin=$PLUGIN" '-Rpass=^idiom$'
-  '-Rpass-analysis=^idiom$' '-Rpass-missed=^idiom$')
+# -fno-crash-diagnostics: a crashing clang leaves no files in /tmp (the
+# failing seed's files are kept in FAIL_DIR instead).
+CFLAGS=(-O2 -w -fno-crash-diagnostics "-I$CSMITH_INCLUDE")
+PLUGIN_FLAGS=(-fverify-intermediate-code "-fpass-plugin=$PLUGIN"
+  '-Rpass=^idiom$' '-Rpass-analysis=^idiom$' '-Rpass-missed=^idiom$')
 PLUGIN_LIBS=("-L$BUILD/lib" -lidiomrt -lm)
 
 # Describes exit status $1 of a command run under timeout(1).
@@ -123,12 +149,20 @@ status_text() {
   esac
 }
 
-# Keeps the files of failing seed $1 and prints where.
+# Keeps the files of failing seed $1, with the commands that reproduce it,
+# and prints where.
 keep_failure() {
   local dest=$FAIL_DIR/seed-$1
   rm -rf "$dest"
   mkdir -p "$dest" && cp "$WORK/$1".* "$dest"/ 2>/dev/null
-  echo "    kept in $dest"
+  {
+    echo "# seed $1 of csmith_diff.sh; the program is $1.c here."
+    echo "$CSMITH --seed $1 ${GEN_OPTS[*]} -o $1.c"
+    echo "$CC ${CFLAGS[*]} $1.c -o $1.ref && ./$1.ref"
+    echo "$CC ${CFLAGS[*]} ${PLUGIN_FLAGS[*]} $1.c ${PLUGIN_LIBS[*]} -o $1.idiom"
+    echo "IDIOM_MIN_TRIP=1 ./$1.idiom; IDIOM_DEVICE=seq ./$1.idiom"
+  } >"$dest/REPRODUCE"
+  echo "    kept in $dest (commands in REPRODUCE)"
 }
 
 # Runs the plugin build of seed $1 in mode $2 (device or seq) and compares it
@@ -136,11 +170,11 @@ keep_failure() {
 run_and_compare() {
   local s=$1 mode=$2 st
   if [ "$mode" = seq ]; then
-    IDIOM_DEVICE=seq timeout -k 2 "$IDIOM_RUN_TIMEOUT" "$WORK/$s.idiom" \
-      >"$WORK/$s.out.$mode" 2>"$WORK/$s.err.$mode"
+    { IDIOM_DEVICE=seq timeout -k 2 "$IDIOM_RUN_TIMEOUT" "$WORK/$s.idiom" \
+      >"$WORK/$s.out.$mode" 2>"$WORK/$s.err.$mode"; } 2>/dev/null
   else
-    IDIOM_MIN_TRIP=1 timeout -k 2 "$IDIOM_RUN_TIMEOUT" "$WORK/$s.idiom" \
-      >"$WORK/$s.out.$mode" 2>"$WORK/$s.err.$mode"
+    { IDIOM_MIN_TRIP=1 timeout -k 2 "$IDIOM_RUN_TIMEOUT" "$WORK/$s.idiom" \
+      >"$WORK/$s.out.$mode" 2>"$WORK/$s.err.$mode"; } 2>/dev/null
   fi
   st=$?
   if [ "$st" -ne "$REF_STATUS" ]; then
@@ -153,6 +187,11 @@ run_and_compare() {
   fi
   return 0
 }
+
+echo "csmith --seed S ${GEN_OPTS[*]}"
+echo "plain:  $CC ${CFLAGS[*]} S.c"
+echo "plugin: $CC ${CFLAGS[*]} ${PLUGIN_FLAGS[*]} S.c ${PLUGIN_LIBS[*]}"
+echo "runs:   reference, then the plugin build with IDIOM_MIN_TRIP=1 (and IDIOM_DEVICE=seq where it offloads)"
 
 PASSED=0
 FAILED=0
@@ -192,13 +231,16 @@ for ((s = SEED0; s <= LAST; s++)); do
   [ "${VERBOSE:-0}" = 1 ] && grep 'remark: ' "$WORK/$s.cc-idiom.log" | sed 's/^/    /'
   if [ "$st" -ne 0 ]; then
     echo "FAIL seed $s: clang with the plugin: $(status_text "$st") (plain build compiles)"
-    grep -m 3 -E 'error|Assertion|Stack dump|signal' "$WORK/$s.cc-idiom.log" | sed 's/^/    /'
+    grep -v 'remark: ' "$WORK/$s.cc-idiom.log" |
+      grep -m 4 -E 'error|Assertion|Stack dump|signal|!$' | sed 's/^/    /'
     keep_failure "$s"
     FAILED=$((FAILED + 1))
     continue
   fi
 
-  timeout -k 2 "$RUN_TIMEOUT" "$WORK/$s.ref" >"$WORK/$s.out.ref" 2>"$WORK/$s.err.ref"
+  # (The braces keep bash's "Segmentation fault" notices off the output.)
+  { timeout -k 2 "$RUN_TIMEOUT" "$WORK/$s.ref" >"$WORK/$s.out.ref" \
+    2>"$WORK/$s.err.ref"; } 2>/dev/null
   REF_STATUS=$?
   if [ "$REF_STATUS" -ne 0 ]; then
     echo "SKIP seed $s: reference run: $(status_text "$REF_STATUS")"

@@ -11,6 +11,7 @@
 #include "idiom/FunIL/Printer.h"
 #include "idiom/FunIL/TypeCheck.h"
 #include "idiom/Rewrite/DefaultStrategies.h"
+#include "idiom/Rewrite/Explore.h"
 #include "idiom/Rewrite/OpenCLGen.h"
 #include "idiom/Rewrite/Rules.h"
 
@@ -36,6 +37,12 @@ const char *Usage =
     "  --emit=lowered      print the program lowered by --strategy/--rules, or by\n"
     "                      the default strategy of its statement kind\n"
     "  --emit=opencl       print OpenCL C (kernels per runtime/include/idiomrt.h)\n"
+    "                      of the default lowering (variant 0)\n"
+    "  --variants          with --emit=opencl: every explored variant in one\n"
+    "                      source, as the plugin emits it; with --emit=lowered:\n"
+    "                      each variant's lowered program after a description\n"
+    "  --variant=K         lower with explored variant K instead of the default\n"
+    "                      strategy (for --emit=lowered|opencl and --interpret)\n"
     "  --strategy=NAME     default | map | reduce | none\n"
     "  --rules=R1,R2,...   rewrite to normal form with these rules instead of a\n"
     "                      strategy (see --list-rules)\n"
@@ -81,7 +88,8 @@ bool startsWith(const std::string &S, const char *P, std::string &Rest) {
 
 int main(int Argc, char **Argv) {
   std::string Emit = "funil", StrategyName, RulesList, KernelName, File;
-  bool Interpret = false, Trace = false;
+  bool Interpret = false, Trace = false, AllVariants = false;
+  long VariantIndex = -1;
   std::vector<std::string> Inputs;
   funil::ExecConfig Cfg;
   for (int I = 1; I < Argc; ++I) {
@@ -105,6 +113,13 @@ int main(int Argc, char **Argv) {
       RulesList = V;
     } else if (startsWith(A, "--kernel-name=", V)) {
       KernelName = V;
+    } else if (A == "--variants") {
+      AllVariants = true;
+    } else if (startsWith(A, "--variant=", V)) {
+      char *End = nullptr;
+      VariantIndex = std::strtol(V.c_str(), &End, 10);
+      if (V.empty() || *End || VariantIndex < 0)
+        return fail("idiom-funil", "bad --variant value '" + V + "'");
     } else if (A == "--interpret") {
       Interpret = true;
     } else if (A == "--trace") {
@@ -148,11 +163,36 @@ int main(int Argc, char **Argv) {
   if (KernelName.empty())
     KernelName = P.Name;
 
-  // Rewriting: explicit rules, an explicit strategy, or for --emit=lowered
-  // and --emit=opencl the default strategy.
-  bool Explicit = !RulesList.empty() || !StrategyName.empty();
+  if (AllVariants && (Emit == "lowered" || Emit == "opencl")) {
+    if (!RulesList.empty() || !StrategyName.empty() || VariantIndex >= 0 || Interpret)
+      return fail(Name, "--variants takes no --rules, --strategy, --variant or --interpret");
+    rewrite::GeneratedOpenCL G;
+    if (!rewrite::generateOpenCL(P, KernelName, G, Err))
+      return fail(Name, Err);
+    if (Emit == "opencl") {
+      std::cout << G.Source;
+    } else {
+      for (unsigned K = 0; K < G.NumVariants; ++K)
+        std::cout << "// variant " << K << ": " << G.VariantDescs[K] << "\n"
+                  << G.VariantFunIL[K];
+    }
+    return 0;
+  }
+
+  // Rewriting: explicit rules, an explicit strategy, an explored variant,
+  // or for --emit=lowered and --emit=opencl the default strategy.
+  bool Explicit = !RulesList.empty() || !StrategyName.empty() || VariantIndex >= 0;
   std::vector<std::string> Applied;
-  if (Explicit || Emit == "lowered") {
+  if (VariantIndex >= 0) {
+    if (!RulesList.empty() || !StrategyName.empty())
+      return fail(Name, "--variant takes no --rules or --strategy");
+    std::vector<rewrite::VariantParams> Vs = rewrite::exploreVariants(P);
+    if (static_cast<size_t>(VariantIndex) >= Vs.size())
+      return fail(Name, "--variant=" + std::to_string(VariantIndex) + ": the program has " +
+                            std::to_string(Vs.size()) + " explored variants");
+    if (!rewrite::lowerVariant(P, Vs[VariantIndex], Err, &Applied))
+      return fail(Name, Err);
+  } else if (Explicit || Emit == "lowered") {
     rewrite::Strategy S;
     if (!RulesList.empty()) {
       S = rewrite::rulesChoice(splitList(RulesList), Err);
@@ -211,7 +251,7 @@ int main(int Argc, char **Argv) {
   } else if (Emit == "opencl") {
     rewrite::GeneratedOpenCL G;
     bool Ok = Explicit ? rewrite::emitOpenCL(P, KernelName, G, Err)
-                       : rewrite::generateOpenCL(P, KernelName, G, Err);
+                       : rewrite::generateOpenCL(P, KernelName, G, Err, 1);
     if (!Ok)
       return fail(Name, Err);
     std::cout << G.Source;

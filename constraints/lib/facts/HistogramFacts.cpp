@@ -144,74 +144,6 @@ SmallVector<UpdateGuard, 2> guardsOf(StoreInst *St, Loop *L,
   return Out;
 }
 
-/// Bases written by the stores of the nest; \p Unknown is set when a store
-/// has no base defined before the nest.
-SmallPtrSet<Value *, 4> writtenBases(const NestInfo &N, ScalarEvolution &SE,
-                                     bool &Unknown) {
-  SmallPtrSet<Value *, 4> Out;
-  Unknown = false;
-  for (StoreInst *S : storesOf(N)) {
-    if (Value *B = accessBase(S, N, SE))
-      Out.insert(B);
-    else
-      Unknown = true;
-  }
-  return Out;
-}
-
-/// Checks that the values feeding \p Roots in the nest (not through \p Acc)
-/// read no array the nest writes and carry no state across iterations:
-/// pure operations, input loads, induction variables, and phis of the loop
-/// body that are not header phis.
-bool independentOperands(ArrayRef<Value *> Roots, Value *Acc,
-                         const NestInfo &N, ScalarEvolution &SE,
-                         std::string &Why) {
-  bool Unknown = false;
-  SmallPtrSet<Value *, 4> Written = writtenBases(N, SE, Unknown);
-  SmallVector<Value *, 16> Work(Roots.begin(), Roots.end());
-  SmallPtrSet<Value *, 32> Seen;
-  while (!Work.empty()) {
-    Value *V = Work.pop_back_val();
-    if (V == Acc || !Seen.insert(V).second)
-      continue;
-    auto *I = dyn_cast<Instruction>(V);
-    if (!I || !N.contains(I))
-      continue;
-    if (auto *P = dyn_cast<PHINode>(I)) {
-      if (isNestIV(P, N))
-        continue;
-      for (Loop *L : N.Loops)
-        if (P->getParent() == L->getHeader()) {
-          Why = "update depends on a value carried from the previous "
-                "iteration: " + valueText(P);
-          return false;
-        }
-      for (Value *In : P->incoming_values())
-        Work.push_back(In);
-      continue;
-    }
-    if (auto *Ld = dyn_cast<LoadInst>(I)) {
-      Value *B = accessBase(Ld, N, SE);
-      if (!B || Unknown || Written.count(B)) {
-        Why = B ? "update reads " + baseName(B) +
-                      ", which the loop writes (it depends on another bin)"
-                : "update reads memory through a pointer computed in the loop";
-        return false;
-      }
-      Work.push_back(Ld->getPointerOperand());
-      continue;
-    }
-    if (!isPureScalarOp(I) && !isa<GetElementPtrInst>(I)) {
-      Why = "update depends on an instruction with side effects or an "
-            "unsupported operation: " + valueText(I);
-      return false;
-    }
-    for (Value *Op : I->operands())
-      Work.push_back(Op);
-  }
-  return true;
-}
-
 /// True when some instruction that may write memory, other than \p St, can
 /// run after \p Ld and before \p St in one iteration of \p L.
 bool mayWriteBetween(LoadInst *Ld, StoreInst *St, Loop *L, std::string &Why) {
@@ -268,7 +200,7 @@ bool mayWriteBetween(LoadInst *Ld, StoreInst *St, Loop *L, std::string &Why) {
 /// known: Acc feeds only the update; fills UpdateInsts and guard flags.
 bool checkUpdateUses(BinUpdateInfo &U, const NestInfo &N,
                      const SmallPtrSetImpl<Instruction *> &GuardBranches,
-                     ScalarEvolution &SE, std::string &Why) {
+                     std::string &Why) {
   ForwardSlice FS = forwardSlice(U.Acc, N);
   bool Bin = U.Form == UpdateForm::Bin;
   const char *What = Bin ? "bin value" : "accumulator";
@@ -292,20 +224,25 @@ bool checkUpdateUses(BinUpdateInfo &U, const NestInfo &N,
             valueText(S);
       return false;
     }
-  auto *NewI = dyn_cast<Instruction>(U.NewValue);
-  if (U.NewValue == U.Acc || !NewI || !FS.Values.count(NewI)) {
-    Why = U.NewValue == U.Acc
-              ? "store writes back the value it read"
-              : "stored value does not depend on the value read from the "
-                "same element";
-    return false;
-  }
   SmallVector<Value *, 4> Roots{U.NewValue};
+  bool GuardReadsAcc = false;
   for (UpdateGuard &G : U.Guards) {
     auto *CI = dyn_cast<Instruction>(G.Cond);
     G.DependsOnAcc = G.Cond == U.Acc || (CI && FS.Values.count(CI));
     if (G.DependsOnAcc)
       Roots.push_back(G.Cond);
+    GuardReadsAcc |= G.DependsOnAcc;
+  }
+  // The new value is computed from b (b + x), or chosen by a test of b
+  // (if (x > b) b = x).
+  auto *NewI = dyn_cast<Instruction>(U.NewValue);
+  bool NewReadsAcc = NewI && FS.Values.count(NewI);
+  if (U.NewValue == U.Acc || (!NewReadsAcc && !GuardReadsAcc)) {
+    Why = U.NewValue == U.Acc
+              ? "store writes back the value it read"
+              : "stored value does not depend on the value read from the "
+                "same element";
+    return false;
   }
   for (Instruction *T : FS.Terminators)
     if (!GuardBranches.count(T)) {
@@ -319,16 +256,12 @@ bool checkUpdateUses(BinUpdateInfo &U, const NestInfo &N,
       Why = std::string(What) + " is used outside its update: " + valueText(I);
       return false;
     }
-  // Everything the update and its guards read besides Acc.
-  SmallVector<Value *, 4> Inputs{U.NewValue};
-  for (const UpdateGuard &G : U.Guards)
-    Inputs.push_back(G.Cond);
-  return independentOperands(Inputs, U.Acc, N, SE, Why);
+  return true;
 }
 
 } // namespace
 
-Value *pointerBase(Instruction *I, ScalarEvolution &SE) {
+Value *arrayBaseOf(Instruction *I, ScalarEvolution &SE) {
   Value *Ptr = getLoadStorePointerOperand(I);
   if (!Ptr || !SE.isSCEVable(Ptr->getType()))
     return nullptr;
@@ -336,8 +269,8 @@ Value *pointerBase(Instruction *I, ScalarEvolution &SE) {
   return B ? B->getValue() : nullptr;
 }
 
-Value *accessBase(Instruction *I, const NestInfo &N, ScalarEvolution &SE) {
-  Value *B = pointerBase(I, SE);
+Value *arrayBaseInNest(Instruction *I, const NestInfo &N, ScalarEvolution &SE) {
+  Value *B = arrayBaseOf(I, SE);
   if (!B)
     return nullptr;
   if (auto *BI = dyn_cast<Instruction>(B))
@@ -367,7 +300,7 @@ std::optional<BinUpdateInfo> analyzeBinUpdate(StoreInst *St, const NestInfo &N,
     Why = "store is not in the loop nest";
     return std::nullopt;
   }
-  U.Base = accessBase(St, N, SE);
+  U.Base = arrayBaseInNest(St, N, SE);
   if (!U.Base) {
     Why = "array base pointer is not a single pointer defined before the loop";
     return std::nullopt;
@@ -398,7 +331,7 @@ std::optional<BinUpdateInfo> analyzeBinUpdate(StoreInst *St, const NestInfo &N,
     return std::nullopt;
   SmallPtrSet<Instruction *, 4> Branches;
   U.Guards = guardsOf(St, L, Branches);
-  if (!checkUpdateUses(U, N, Branches, SE, Why))
+  if (!checkUpdateUses(U, N, Branches, Why))
     return std::nullopt;
   return U;
 }
@@ -425,7 +358,7 @@ analyzeStoredAccumulator(StoreInst *St, const NestInfo &N, ScalarEvolution &SE,
     Why = "stored element is not an integer, float or double";
     return std::nullopt;
   }
-  U.Base = accessBase(St, N, SE);
+  U.Base = arrayBaseInNest(St, N, SE);
   const SCEV *PtrS = SE.getSCEV(St->getPointerOperand());
   if (!U.Base || !SE.isLoopInvariant(PtrS, L)) {
     Why = "store address varies in the loop";
@@ -446,7 +379,7 @@ analyzeStoredAccumulator(StoreInst *St, const NestInfo &N, ScalarEvolution &SE,
     return std::nullopt;
   }
   for (StoreInst *O : storesOf(N)) {
-    if (O == St || accessBase(O, N, SE) != U.Base)
+    if (O == St || arrayBaseInNest(O, N, SE) != U.Base)
       continue;
     auto *D = dyn_cast<SCEVConstant>(
         SE.getMinusSCEV(SE.getSCEV(O->getPointerOperand()), PtrS));
@@ -457,7 +390,7 @@ analyzeStoredAccumulator(StoreInst *St, const NestInfo &N, ScalarEvolution &SE,
     }
   }
   SmallPtrSet<Instruction *, 4> NoBranches;
-  if (!checkUpdateUses(U, N, NoBranches, SE, Why))
+  if (!checkUpdateUses(U, N, NoBranches, Why))
     return std::nullopt;
   return U;
 }
@@ -482,20 +415,22 @@ bool isInputLoad(LoadInst *Ld, const NestInfo &N, ScalarEvolution &SE,
     Why = "volatile or atomic load";
     return false;
   }
-  Value *B = accessBase(Ld, N, SE);
+  Value *B = arrayBaseInNest(Ld, N, SE);
   if (!B) {
     Why = "load base pointer is not a single pointer defined before the loop";
     return false;
   }
   for (StoreInst *S : storesOf(N)) {
-    Value *SB = accessBase(S, N, SE);
+    Value *SB = arrayBaseInNest(S, N, SE);
     if (!SB) {
       Why = "a store of the loop has no known base pointer, so the load may "
             "read what it writes";
       return false;
     }
     if (SB == B) {
-      Why = "load reads " + baseName(B) + ", which the loop also writes";
+      Why = "load reads " + baseName(B) + ", which the loop also writes (an "
+            "update reads another bin, an index depends on a bin, or a bin "
+            "array is also read as input)";
       return false;
     }
   }
@@ -522,15 +457,6 @@ bool isDataDependentIndex(StoreInst *St, const NestInfo &N,
       return false;
     }
     if (auto *Ld = dyn_cast<LoadInst>(I)) {
-      std::string W;
-      if (!isInputLoad(Ld, N, SE, W)) {
-        Value *B = accessBase(Ld, N, SE);
-        Why = B ? "bin index depends on a value loaded from " + baseName(B) +
-                      ", which the loop writes (like h[h[i]])"
-                : "bin index depends on a load that may read what the loop "
-                  "writes: " + W;
-        return false;
-      }
       ++Loads;
       Work.push_back(Ld->getPointerOperand());
       continue;
@@ -634,7 +560,7 @@ bool fewElementsPerArray(const NestInfo &N, ScalarEvolution &SE, int64_t Limit,
 std::optional<uint64_t> knownBinCount(StoreInst *St, ScalarEvolution &SE,
                                       std::string &Why) {
   constexpr uint64_t MaxRange = uint64_t(1) << 24;
-  Value *Base = pointerBase(St, SE);
+  Value *Base = arrayBaseOf(St, SE);
   Type *Ty = St->getValueOperand()->getType();
   const DataLayout &DL = St->getModule()->getDataLayout();
   uint64_t Size = DL.getTypeAllocSize(Ty);

@@ -41,24 +41,31 @@ z3::context &context() {
   return C;
 }
 
+/// The name of a fresh constant: its role and its sort, so that the text of
+/// a formula determines it (e.g. "b_bv8", "x0_real").
+std::string constName(const std::string &Role, const z3::sort &S) {
+  return Role + "_" + (S.is_bv() ? "bv" + std::to_string(S.bv_size()) : "real");
+}
+
 /// Decides whether \p Negated (a law's negation) is unsatisfiable. Definite
-/// answers are memoised for the process by the query's SMT-LIB text, which
-/// names every constant by its position, so equal shapes share one proof.
+/// answers are memoised for the process by the formula's text, which names
+/// every constant by its role, position and sort (constName), so equal
+/// shapes share one proof.
 Proof decide(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
   static std::mutex Lock;
   static std::map<std::string, Proof> Known;
-  z3::solver S(C);
-  z3::params P(C);
-  P.set("timeout", TimeoutMs);
-  S.set(P);
-  S.add(Negated);
-  std::string Key = S.to_smt2();
+  std::string Key = Negated.to_string();
   {
     std::lock_guard<std::mutex> G(Lock);
     auto It = Known.find(Key);
     if (It != Known.end())
       return It->second;
   }
+  z3::solver S(C);
+  z3::params P(C);
+  P.set("timeout", TimeoutMs);
+  S.set(P);
+  S.add(Negated);
   Proof R;
   switch (S.check()) {
   case z3::unsat: R = Proof::Proven; break;
@@ -78,7 +85,9 @@ Proof decide(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
 class UpdateTranslator {
 public:
   UpdateTranslator(z3::context &C, const BinUpdateInfo &U)
-      : C(C), U(U), B(C.constant("b", *sortOf(U.ElemTy))) {}
+      : C(C), U(U),
+        B(C.constant(constName("b", *sortOf(C, U.ElemTy)).c_str(),
+                     *sortOf(C, U.ElemTy))) {}
 
   static std::optional<z3::sort> sortOf(z3::context &C, Type *T) {
     if (T->isIntegerTy() && T->getIntegerBitWidth() <= 64)
@@ -90,9 +99,13 @@ public:
   std::optional<z3::sort> sortOf(Type *T) { return sortOf(C, T); }
 
   const z3::expr &acc() const { return B; }
-  /// Leaves of real sort that are direct operands of the update.
-  const std::vector<z3::expr> &realLeaves() const { return RealLeaves; }
+  /// Real-valued operands of the update's instructions that do not depend
+  /// on b (the candidates for g(x) of fmin/fmax).
+  const std::vector<z3::expr> &realOperands() const { return RealOperands; }
 
+  /// Instructions that depend on b must translate; the others are translated
+  /// when possible (so that, say, zext(w[i]) stays below 256) and are fresh
+  /// constants otherwise.
   std::optional<z3::expr> tr(Value *V) {
     if (V == U.Acc)
       return B;
@@ -101,10 +114,27 @@ public:
       return It->second;
     std::optional<z3::expr> R;
     auto *I = dyn_cast<Instruction>(V);
-    if (I && U.UpdateInsts.count(I))
+    if (I && U.UpdateInsts.count(I)) {
       R = inst(I);
-    else
+      if (R)
+        for (Value *Op : I->operands()) {
+          auto *OI = dyn_cast<Instruction>(Op);
+          if (Op == U.Acc || (OI && U.UpdateInsts.count(OI)))
+            continue;
+          auto OE = Memo.find(Op);
+          if (OE != Memo.end() && OE->second.is_real())
+            RealOperands.push_back(OE->second);
+        }
+    } else if (I && !isa<PHINode>(I) && !I->mayReadOrWriteMemory() &&
+               Depth < 64) {
+      ++Depth;
+      R = inst(I);
+      --Depth;
+      if (!R)
+        R = leaf(V);
+    } else {
       R = leaf(V);
+    }
     if (R)
       Memo.insert_or_assign(V, *R);
     return R;
@@ -127,16 +157,19 @@ private:
       --K;
     }
     if (K <= 0)
-      return C.real_val(toString(APInt(1100, (uint64_t)M, true).shl(-K), 10, true).c_str());
+      return C.real_val(toString(APInt(2200, (uint64_t)M, true).shl(-K), 10, true).c_str());
     std::string Text = std::to_string(M) + "/" +
-                       toString(APInt::getOneBitSet(1100, K), 10, false);
+                       toString(APInt::getOneBitSet(2200, K), 10, false);
     return C.real_val(Text.c_str());
   }
 
   std::optional<z3::expr> leaf(Value *V) {
-    if (auto *CI = dyn_cast<ConstantInt>(V))
+    if (auto *CI = dyn_cast<ConstantInt>(V)) {
+      if (CI->getBitWidth() > 64)
+        return std::nullopt;
       return C.bv_val(std::to_string(CI->getValue().getZExtValue()).c_str(),
                       CI->getBitWidth());
+    }
     if (auto *CF = dyn_cast<ConstantFP>(V)) {
       if (!CF->getValueAPF().isFinite())
         return std::nullopt;
@@ -145,11 +178,8 @@ private:
     auto S = sortOf(V->getType());
     if (!S)
       return std::nullopt;
-    std::string Name = "x" + std::to_string(Leaves++);
-    z3::expr E = C.constant(Name.c_str(), *S);
-    if (S->is_real())
-      RealLeaves.push_back(E);
-    return E;
+    std::string Name = constName("x" + std::to_string(Leaves++), *S);
+    return C.constant(Name.c_str(), *S);
   }
 
   std::optional<z3::expr> inst(Instruction *I) {
@@ -269,8 +299,8 @@ private:
   const BinUpdateInfo &U;
   z3::expr B;
   std::map<Value *, z3::expr> Memo;
-  std::vector<z3::expr> RealLeaves;
-  unsigned Leaves = 0;
+  std::vector<z3::expr> RealOperands;
+  unsigned Leaves = 0, Depth = 0;
 };
 
 /// A candidate operator: its combination of two values and, when it has a
@@ -360,7 +390,9 @@ std::optional<ReductionOp> hint(const BinUpdateInfo &U) {
 /// Proves associativity and commutativity of \p K (and its identity).
 Proof laws(z3::context &C, const Candidate &K, const z3::sort &S,
            unsigned TimeoutMs, std::string &Why) {
-  z3::expr P = C.constant("p", S), Q = C.constant("q", S), R = C.constant("r", S);
+  z3::expr P = C.constant(constName("p", S).c_str(), S),
+           Q = C.constant(constName("q", S).c_str(), S),
+           R = C.constant(constName("r", S).c_str(), S);
   std::string N = K.Op.name();
   Proof Pr = decide(C, K.Apply(P, Q) != K.Apply(Q, P), TimeoutMs);
   if (Pr != Proof::Proven) {
@@ -423,6 +455,7 @@ Proof proveOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
         return K.Op.Op == *H;
       });
     std::string Tried;
+    bool AnyUnknown = false;
     for (const Candidate &K : Cands) {
       // g(x): F at the identity, or (fmin/fmax) a real operand of F.
       std::vector<z3::expr> Gs;
@@ -432,11 +465,12 @@ Proof proveOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
         To.push_back(*K.Identity);
         Gs.push_back(F.substitute(From, To));
       } else {
-        Gs = T.realLeaves();
+        Gs = T.realOperands();
       }
       Tried += (Tried.empty() ? "" : ", ") + K.Op.name();
       for (const z3::expr &G : Gs) {
         Proof P = decide(C, Indep && F != K.Apply(B, G), TimeoutMs);
+        AnyUnknown |= P == Proof::Unknown;
         if (P != Proof::Proven)
           continue;
         std::string LawWhy;
@@ -448,6 +482,10 @@ Proof proveOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
         Out = K.Op;
         return Proof::Proven;
       }
+    }
+    if (AnyUnknown) {
+      Why = "update operator not proven (Z3 unknown; tried " + Tried + ")";
+      return Proof::Unknown;
     }
     bool ReadsAccInCond = HasDep;
     for (Instruction *I : U.UpdateInsts)

@@ -66,6 +66,121 @@ void leavesOf(const CVal &V, std::vector<CVal> &Out) {
   Out.push_back(V);
 }
 
+namespace {
+const char *const Components = "0123456789abcdef";
+
+unsigned byteSize(ScalarKind K) { return funil::scalarBits(K) / 8; }
+
+bool isIntLiteral(const std::string &S, int64_t &V) {
+  std::string T = S;
+  if (!T.empty() && T.back() == 'L')
+    T.pop_back();
+  if (T.empty() || T.size() > 18)
+    return false;
+  for (char C : T)
+    if (!std::isdigit(static_cast<unsigned char>(C)))
+      return false;
+  V = std::stoll(T);
+  return true;
+}
+} // namespace
+
+std::vector<CVal> Emitter::vecLoad(const std::string &Ptr, ScalarKind K, unsigned N) {
+  std::string VT = std::string(clType(K)) + std::to_string(N);
+  std::string V = fresh("vec");
+  line("const " + VT + " " + V + " = *((const __global " + VT + " *)(" + Ptr + "));");
+  std::vector<CVal> Out;
+  for (unsigned J = 0; J < N; ++J)
+    Out.push_back(CVal::scalar(V + ".s" + Components[J], K));
+  return Out;
+}
+
+void Emitter::vecStore(const std::string &Ptr, ScalarKind K, const std::vector<CVal> &Vals) {
+  std::string VT = std::string(clType(K)) + std::to_string(Vals.size());
+  std::string L = "(" + VT + ")(";
+  for (size_t J = 0; J < Vals.size(); ++J) {
+    if (Vals[J].K != CVal::Scalar)
+      throw CodegenError("vector store of a non-scalar");
+    L += (J ? ", " : "") + Vals[J].Expr;
+  }
+  line("*((__global " + VT + " *)(" + Ptr + ")) = " + L + ");");
+}
+
+std::shared_ptr<const View> splitView(std::shared_ptr<const View> Base,
+                                      const std::string &Chunk, int64_t Lit) {
+  int64_t BaseLit = 0;
+  bool Ragged = Lit > 0 && !(isIntLiteral(Base->Len, BaseLit) && BaseLit % Lit == 0);
+  auto V = std::make_shared<View>();
+  std::string BaseLen = Base->Len;
+  V->Len = Ragged ? "((" + paren(BaseLen) + " + " + std::to_string(Lit - 1) + ") / " +
+                        std::to_string(Lit) + ")"
+                  : divS(BaseLen, Chunk);
+  V->At = [Base, Chunk, Lit, Ragged, BaseLen](const std::string &I) {
+    auto Row = std::make_shared<View>();
+    std::string Start = mulS(I, Chunk);
+    Row->Len = Chunk;
+    if (Ragged) {
+      Row->Len = "min((long)" + Chunk + ", " + paren(BaseLen) + " - " + paren(Start) + ")";
+      Row->Full = "((" + addS(Start, Chunk) + ") <= " + paren(BaseLen) + ")";
+    }
+    Row->Chunk = Lit;
+    Row->At = [Base, Start](const std::string &J) { return Base->At(addS(Start, J)); };
+    if (Base->VecRead) {
+      Row->VecRead = [Base, Start](const std::string &S, unsigned N) {
+        return Base->VecRead(addS(Start, S), N);
+      };
+      Row->VecAligned = [Base, Start](const std::string &S, unsigned N) {
+        return Base->VecAligned(addS(Start, S), N);
+      };
+    }
+    if (Base->VecWrite) {
+      Row->VecWrite = [Base, Start](const std::string &S, const std::vector<CVal> &Vs) {
+        Base->VecWrite(addS(Start, S), Vs);
+      };
+      if (!Row->VecAligned && Base->VecAligned)
+        Row->VecAligned = [Base, Start](const std::string &S, unsigned N) {
+          return Base->VecAligned(addS(Start, S), N);
+        };
+    }
+    return CVal::array(Row);
+  };
+  return V;
+}
+
+void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A) {
+  auto Step = [&](const CVal &X) {
+    CVal R = apply(Fn, {Acc, X});
+    if (Acc.K == CVal::Tuple)
+      R = settle(R, "next"); // all new values before any accumulator changes
+    assign(Acc, R);
+  };
+  bool Vec = isVectorWidth(A.Chunk) && A.VecRead && A.VecAligned;
+  if (Vec) {
+    unsigned N = static_cast<unsigned>(A.Chunk);
+    std::string Cond = A.VecAligned("0", N);
+    if (!A.Full.empty())
+      Cond = A.Full + " && " + Cond;
+    open("if (" + Cond + ")");
+    for (const CVal &X : A.VecRead("0", N))
+      Step(X);
+    close();
+    open("else");
+  }
+  if (A.StrideBase) {
+    std::string I = fresh("i");
+    open("for (long " + I + " = " + A.StrideStart + "; " + I + " < " +
+         A.StrideBase->Len + "; " + I + " += " + A.StrideStep + ")");
+    Step(A.StrideBase->At(I));
+  } else {
+    std::string J = fresh("j");
+    open("for (long " + J + " = 0; " + J + " < " + A.Len + "; ++" + J + ")");
+    Step(A.At(J));
+  }
+  close();
+  if (Vec)
+    close();
+}
+
 std::string Emitter::fresh(const std::string &Base) {
   std::string B;
   for (char C : Base)
@@ -236,23 +351,7 @@ CVal Emitter::emitReduceSeq(const Expr &E) {
     return CVal::scalar(Names[Next++], V.S);
   };
   CVal Acc = Rebuild(Init);
-  const View &A = *In.Arr;
-  CVal X;
-  if (A.StrideBase) {
-    std::string I = fresh("i");
-    open("for (long " + I + " = " + A.StrideStart + "; " + I + " < " +
-         A.StrideBase->Len + "; " + I + " += " + A.StrideStep + ")");
-    X = A.StrideBase->At(I);
-  } else {
-    std::string J = fresh("j");
-    open("for (long " + J + " = 0; " + J + " < " + A.Len + "; ++" + J + ")");
-    X = A.At(J);
-  }
-  CVal R = apply(E.Args[0], {Acc, X});
-  if (Acc.K == CVal::Tuple)
-    R = settle(R, "next"); // all new values before any accumulator changes
-  assign(Acc, R);
-  close();
+  foldRow(E.Args[0], Acc, *In.Arr);
   return Acc;
 }
 
@@ -366,6 +465,19 @@ CVal Emitter::emitCall(const Expr &E) {
       V->At = [Buf, K, Ps](const std::string &I) {
         return CVal::scalar(Buf + "[" + addS(Ps[0], mulS(Ps[1], I)) + "]", K);
       };
+      if (Ps[1] == "1" || Ps[1] == "1L") {
+        std::string Off = Ps[0];
+        V->VecRead = [this, Buf, K, Off](const std::string &S, unsigned N) {
+          return vecLoad(Buf + " + " + paren(addS(Off, S)), K, N);
+        };
+        V->VecAligned = [Buf, K, Off](const std::string &S, unsigned N) {
+          return "((((ulong)(" + Buf + " + " + paren(addS(Off, S)) + ")) & " +
+                 std::to_string(N * byteSize(K) - 1) + "UL) == 0)";
+        };
+        V->VecWrite = [this, Buf, K, Off](const std::string &S, const std::vector<CVal> &Vs) {
+          vecStore(Buf + " + " + paren(addS(Off, S)), K, Vs);
+        };
+      }
     } else {
       V->At = [Buf, K, Ps](const std::string &I) {
         auto Row = std::make_shared<View>();
@@ -383,6 +495,13 @@ CVal Emitter::emitCall(const Expr &E) {
     auto V = std::make_shared<View>();
     V->Len = emit(A[0]).Expr;
     V->At = [](const std::string &I) { return CVal::scalar(I, ScalarKind::I64); };
+    V->VecRead = [](const std::string &S, unsigned N) {
+      std::vector<CVal> Out;
+      for (unsigned J = 0; J < N; ++J)
+        Out.push_back(CVal::scalar(paren(addS(S, std::to_string(J))), ScalarKind::I64));
+      return Out;
+    };
+    V->VecAligned = [](const std::string &, unsigned) { return std::string("1"); };
     return CVal::array(V);
   }
   if (N == "zip") {
@@ -401,6 +520,32 @@ CVal Emitter::emitCall(const Expr &E) {
         T.Elems.push_back(X.Arr->At(I));
       return T;
     };
+    bool AllVec = true;
+    for (const CVal &X : Arrs)
+      AllVec &= X.Arr->VecRead && X.Arr->VecAligned;
+    if (AllVec) {
+      V->VecRead = [Arrs](const std::string &S, unsigned N) {
+        std::vector<CVal> Out(N);
+        for (CVal &T : Out)
+          T.K = CVal::Tuple;
+        for (const CVal &X : Arrs) {
+          std::vector<CVal> Xs = X.Arr->VecRead(S, N);
+          for (unsigned J = 0; J < N; ++J)
+            Out[J].Elems.push_back(Xs[J]);
+        }
+        return Out;
+      };
+      V->VecAligned = [Arrs](const std::string &S, unsigned N) {
+        std::string C;
+        std::set<std::string> Seen;
+        for (const CVal &X : Arrs) {
+          std::string P = X.Arr->VecAligned(S, N);
+          if (P != "1" && Seen.insert(P).second)
+            C += (C.empty() ? "" : " && ") + P;
+        }
+        return C.empty() ? std::string("1") : C;
+      };
+    }
     return CVal::array(V);
   }
   if (N == "map" || N == "mapSeq") {
@@ -420,22 +565,28 @@ CVal Emitter::emitCall(const Expr &E) {
       Env = Cur;
       return R;
     };
+    if (In.Arr->VecRead && In.Arr->VecAligned) {
+      V->VecRead = [this, Fn, In, Saved](const std::string &S, unsigned N) {
+        std::vector<CVal> Xs = In.Arr->VecRead(S, N);
+        auto Cur = Env;
+        Env = Saved;
+        std::vector<CVal> Out;
+        for (const CVal &X : Xs)
+          Out.push_back(apply(Fn, {X}));
+        Env = Cur;
+        return Out;
+      };
+      V->VecAligned = In.Arr->VecAligned;
+    }
     return CVal::array(V);
   }
   if (N == "split") {
     std::string Chunk = emit(A[0]).Expr;
     CVal In = emit(A[1]);
-    auto Base = In.Arr;
-    auto V = std::make_shared<View>();
-    V->Len = divS(Base->Len, Chunk);
-    V->At = [Base, Chunk](const std::string &I) {
-      auto Row = std::make_shared<View>();
-      Row->Len = Chunk;
-      std::string Start = mulS(I, Chunk);
-      Row->At = [Base, Start](const std::string &J) { return Base->At(addS(Start, J)); };
-      return CVal::array(Row);
-    };
-    return CVal::array(V);
+    if (In.K != CVal::Array)
+      throw CodegenError("'split' of a non-array");
+    int64_t Lit = A[0]->K == Expr::Lit && A[0]->signedValue() > 0 ? A[0]->signedValue() : 0;
+    return CVal::array(splitView(In.Arr, Chunk, Lit));
   }
   if (N == "join") {
     CVal In = emit(A[0]);

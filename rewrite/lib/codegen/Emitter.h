@@ -79,7 +79,38 @@ struct View {
   std::string StrideStart, StrideStep;
   /// __local arrays holding the leaves of a materialised array.
   std::vector<std::string> LocalLeaves;
+
+  /// Vector access, set on arrays whose elements lie at consecutive
+  /// addresses of global buffers: 1-D views with a literal unit stride, and
+  /// zips, maps, iotas and split rows of such arrays. VecRead(S, N) emits
+  /// one vector load per buffer leaf (a pointer cast to the N-element
+  /// OpenCL vector type, which requires N-element alignment) and returns
+  /// elements S .. S+N-1. Callers guard it with VecAligned(S, N).
+  std::function<std::vector<CVal>(const std::string &S, unsigned N)> VecRead;
+  /// C predicate: element S of every buffer leaf is aligned to N elements
+  /// ("1" when nothing is loaded).
+  std::function<std::string(const std::string &S, unsigned N)> VecAligned;
+  /// Stores N values at S .. S+N-1 with one vector store per buffer leaf
+  /// (unit-stride output views and split rows of them).
+  std::function<void(const std::string &S, const std::vector<CVal> &Vals)> VecWrite;
+  /// Rows of a split with a literal chunk: the chunk length, and a C
+  /// predicate that this row is complete ("" when every row is: the length
+  /// is a known multiple of the chunk). The last row of a ragged split is
+  /// shorter (Len is then min(chunk, rest)).
+  int64_t Chunk = 0;
+  std::string Full;
 };
+
+/// split(Chunk, Base) as a view: rows of \p ChunkExpr consecutive elements.
+/// With a literal chunk (\p ChunkLit > 0) whose multiple the length is not
+/// known to be, the last row is ragged (the generator's extension of split
+/// to lengths that are not multiples: every element is in exactly one row).
+std::shared_ptr<const View> splitView(std::shared_ptr<const View> Base,
+                                      const std::string &ChunkExpr,
+                                      int64_t ChunkLit);
+
+/// True for the OpenCL vector widths 2, 4, 8 and 16.
+inline bool isVectorWidth(int64_t N) { return N == 2 || N == 4 || N == 8 || N == 16; }
 
 /// Emits OpenCL C statements for FunIL expressions.
 class Emitter {
@@ -119,6 +150,16 @@ public:
   void assign(const CVal &Dst, const CVal &Src);
   /// Element \p Idx of an array, or of each array of a tuple of arrays.
   CVal elementOf(const CVal &V, const std::string &Idx);
+
+  /// Emits `const T<N> v = *(const __global T<N> *)(Ptr);` and returns the
+  /// N components v.s0, v.s1, ...
+  std::vector<CVal> vecLoad(const std::string &Ptr, ScalarKind K, unsigned N);
+  /// Emits `*(__global T<N> *)(Ptr) = (T<N>)(Vals...);`.
+  void vecStore(const std::string &Ptr, ScalarKind K, const std::vector<CVal> &Vals);
+  /// Reduces the row \p Row into accumulators \p Acc with lambda \p Fn
+  /// (the loop of reduceSeq; a complete, aligned vector chunk is read with
+  /// vector loads, anything else element by element).
+  void foldRow(const ExprPtr &Fn, const CVal &Acc, const View &Row);
 
   /// __local arrays (name, element kind) available to toLocal, in leaf
   /// order; all of them are used by one materialisation.

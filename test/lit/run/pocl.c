@@ -45,6 +45,6 @@ int main(void) {
 // Each inlined call site is its own idiom instance.
 // STATS-DAG: idiom-stats: pocl.c:{{[0-9]+}} scalar-reduction calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
 // STATS-DAG: idiom-stats: pocl.c:{{[0-9]+}} map calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
-// STATS-DAG: idiom-stats: pocl.c:[[@LINE-21]] map calls=2 offloaded=1 device="{{.+}}" {{.*}}fallbacks=1 reasons="overlapping input/output ranges
-// SEQ-DAG: idiom-stats: pocl.c:{{[0-9]+}} scalar-reduction calls=1 offloaded=0 {{.*}}fallbacks=1 reasons="IDIOM_DEVICE=seq
-// SEQ-DAG: idiom-stats: pocl.c:{{[0-9]+}} map calls=1 offloaded=0 {{.*}}fallbacks=1 reasons="IDIOM_DEVICE=seq
+// STATS-DAG: idiom-stats: pocl.c:[[@LINE-21]] map calls=2 offloaded=1 device="{{.+}}" {{.*}}fallbacks=1 {{.*}}reasons="overlapping input/output ranges
+// SEQ-DAG: idiom-stats: pocl.c:{{[0-9]+}} scalar-reduction calls=1 offloaded=0 {{.*}}fallbacks=1 {{.*}}reasons="IDIOM_DEVICE=seq
+// SEQ-DAG: idiom-stats: pocl.c:{{[0-9]+}} map calls=1 offloaded=0 {{.*}}fallbacks=1 {{.*}}reasons="IDIOM_DEVICE=seq

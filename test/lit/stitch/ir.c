@@ -46,5 +46,5 @@ void image(float *out, const float *in, int h, int w) {
 // DESC-DAG: c"scalar-reduction\00"
 // DESC-DAG: c"map\00"
 // DESC-DAG: c"{{.*}}__kernel void idiom_sum_0_partial(
-// DESC-DAG: @idiom_sum_0.desc = private constant {{.*}} i32 1, i32 1, i32 1, i32 0, ptr @idiom_sum_0.result_bytes
-// DESC-DAG: @idiom_image_2.desc = private constant {{.*}} i32 0, i32 2, i32 0, i32 0, ptr null
+// DESC-DAG: @idiom_sum_0.desc = private constant {{.*}} i32 1, i32 1, i32 1, i32 {{[0-9]+}}, ptr @idiom_sum_0.result_bytes
+// DESC-DAG: @idiom_image_2.desc = private constant {{.*}} i32 0, i32 2, i32 0, i32 {{[0-9]+}}, ptr null

@@ -110,6 +110,9 @@ public:
   /// Specs keep pointers to the atoms they use: register every atom before
   /// loading specs, and keep the registry alive while they are used.
   void add(std::unique_ptr<AtomDef> A);
+  /// Names that add() replaced, in order: built-in atom families must not
+  /// collide (a test checks this list is empty after registerBuiltinAtoms).
+  const std::vector<std::string> &replaced() const { return Replaced; }
   /// The atom called \p Name, or null.
   const AtomDef *lookup(llvm::StringRef Name) const;
   /// All atoms, in insertion order.
@@ -117,6 +120,7 @@ public:
 
 private:
   std::vector<std::unique_ptr<AtomDef>> Atoms;
+  std::vector<std::string> Replaced;
 };
 
 } // namespace idiom::constraints

@@ -67,10 +67,12 @@ struct BinUpdateInfo {
   llvm::SmallPtrSet<llvm::Instruction *, 8> UpdateInsts;
 };
 
-/// Analyses store \p St of nest \p N as a bin update (a load of the same
-/// address dominates it, nothing may write memory between the two, the
-/// loaded value is used only to compute the stored value and its guards, and
-/// the stored value depends on no other bin value). Sets \p Why on failure.
+/// Analyses store \p St of nest \p N as a bin update: a load of the same
+/// address dominates it, nothing may write memory between the two, and the
+/// loaded value is used only to compute the stored value and the guards of
+/// the store (no phi, no other store, no branch elsewhere, no address). What
+/// the update reads besides b is checked by the spec (every other load must
+/// be an input load, isInputLoad). Sets \p Why on failure.
 std::optional<BinUpdateInfo> analyzeBinUpdate(llvm::StoreInst *St,
                                               const NestInfo &N,
                                               llvm::ScalarEvolution &SE,
@@ -96,7 +98,7 @@ std::optional<BinUpdateInfo> analyzeUpdate(llvm::StoreInst *St,
 /// The base pointer of the memory \p I (a load or store) accesses, when it is
 /// a single pointer defined outside the nest (an argument, a global, an
 /// alloca); null otherwise.
-llvm::Value *accessBase(llvm::Instruction *I, const NestInfo &N,
+llvm::Value *arrayBaseInNest(llvm::Instruction *I, const NestInfo &N,
                         llvm::ScalarEvolution &SE);
 
 /// True when \p Ld is a simple load whose base pointer is defined outside the
@@ -107,9 +109,11 @@ bool isInputLoad(llvm::LoadInst *Ld, const NestInfo &N,
                  llvm::ScalarEvolution &SE, std::string &Why);
 
 /// True when the element index of store \p St is computed in the nest from
-/// at least one loaded value, only through pure operations, loads that are
-/// input loads (isInputLoad) and induction variables: a data-dependent bin
-/// index such as `(int)(x[i] * nbins)`, `key[i] >> s` or `img[i]`.
+/// at least one loaded value, only through pure operations, loads and
+/// induction variables: a data-dependent bin index such as
+/// `(int)(x[i] * nbins)`, `key[i] >> s` or `img[i]`. Whether those loads
+/// read only input arrays (not `h[h[i]]`) is isInputLoad's question; the
+/// histogram spec asks it of every load that is not a bin load.
 bool isDataDependentIndex(llvm::StoreInst *St, const NestInfo &N,
                           llvm::ScalarEvolution &SE, std::string &Why);
 
@@ -141,7 +145,7 @@ std::optional<uint64_t> knownBinCount(llvm::StoreInst *St,
 
 /// The base pointer of the memory load/store \p I accesses (SCEV pointer
 /// base), whatever its definition; null when it has none.
-llvm::Value *pointerBase(llvm::Instruction *I, llvm::ScalarEvolution &SE);
+llvm::Value *arrayBaseOf(llvm::Instruction *I, llvm::ScalarEvolution &SE);
 
 /// The operator of an order-independent update.
 struct UpdateOperator {

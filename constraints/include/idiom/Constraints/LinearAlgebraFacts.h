@@ -7,8 +7,9 @@
 // (acc + x*y) and of its scaled output (alpha*sum + beta*c). The atoms of
 // lib/atoms/LinearAlgebraAtoms.cpp are thin wrappers over these; the specs
 // (constraints/specs/gemm.idl, gemv.idl) combine them following the
-// constraint-based detection of seeds/000 (idiom paper, section 4: GEMM and
-// SPMV are specified by the loops that index each operand).
+// constraint-based detection of seeds/000 (idiom paper, section 4: an idiom
+// is a formula over LLVM values, solved by a custom search); here each matrix
+// operand is characterised by the loops that index it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_CONSTRAINTS_LINEARALGEBRAFACTS_H
@@ -130,8 +131,11 @@ bool accessesSameElement(llvm::Instruction *M, llvm::StoreInst *St,
 /// with fadd/add or folded into an fmuladd: S' is the final value of the
 /// reduction phi \p Sum (isFinalValueOf), C a load of the element \p St
 /// stores, alpha and beta optional factors invariant in \p Outer. This is the
-/// output update `C[i][j] = alpha*sum + beta*C[i][j]` of GEMM and GEMV. Sets
-/// \p Why on failure.
+/// output update `C[i][j] = alpha*sum + beta*C[i][j]` of GEMM and GEMV.
+/// When \p St is inside Sum's loop (GVN forwards the load of `y[i]` in
+/// `y[i] += a*x` to a phi and leaves the store in the loop), its address must
+/// be invariant in that loop and V = alpha*S' with S' Sum's latch value (no C
+/// term: it would read back the running sum). Sets \p Why on failure.
 bool isScaledSum(llvm::Value *V, llvm::PHINode *Sum, llvm::StoreInst *St,
                  const llvm::Loop *Outer, llvm::LoopInfo &LI,
                  llvm::ScalarEvolution &SE, std::string &Why);

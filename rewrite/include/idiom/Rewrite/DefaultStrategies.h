@@ -29,6 +29,14 @@
 
 namespace idiom::rewrite {
 
+/// normalize(map-fusion | proj-tuple): the first step of both defaults.
+Strategy fusionStrategy();
+/// normalize(map-to-mapGlobal-2d | map-to-mapGlobal).
+Strategy mapToGlobalStrategy();
+/// Everything inside a work-item becomes sequential and fused:
+/// normalize(split-map | strided-map | map-fusion | map-to-mapSeq |
+/// reduce-to-reduceSeq | map-reduce-fusion | proj-tuple).
+Strategy sequentialiseStrategy();
 /// The default strategy for map idioms (store programs).
 Strategy mapStrategy();
 /// The default strategy for reduction idioms (return programs).

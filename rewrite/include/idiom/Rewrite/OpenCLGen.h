@@ -18,6 +18,16 @@
 ///    __global R_k *part_k..., __global R_k *out_k..., __local R_k
 ///    *scratch_k...)`, one accumulator k per scalar leaf of the result.
 ///
+/// generateOpenCL emits up to MaxVariants low-level variants of the program
+/// (Explore.h) in one source: variant 0 is the default lowering with the
+/// kernel names above; variant k >= 1 names its kernels `Name_v<k>` (maps)
+/// or `Name_v<k>_partial` / `Name_v<k>_final`. When there are two or more,
+/// each variant's kernels are preceded by one line
+///   `//@idiom-variant K wg=X[xY] ept=E: description`
+/// (X, Y: reqd_work_group_size, 0 when the runtime chooses; E: contiguous
+/// elements per work-item step in NDRange dimension 0), which the runtime
+/// reads (runtime/include/idiomrt.h).
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef IDIOM_REWRITE_OPENCLGEN_H
@@ -26,26 +36,43 @@
 #include "idiom/FunIL/Expr.h"
 
 #include <string>
+#include <vector>
 
 namespace idiom::rewrite {
 
 /// What generateOpenCL produces.
 struct GeneratedOpenCL {
-  std::string Source;       ///< OpenCL C source of the kernel(s)
-  std::string LoweredFunIL; ///< the lowered program, printed
+  std::string Source;       ///< OpenCL C source of the kernel(s) of every variant
+  std::string LoweredFunIL; ///< variant 0's lowered program, printed
+  unsigned NumVariants = 1; ///< variants in Source (1: no marker lines)
+  std::vector<std::string> VariantDescs; ///< one line per variant
+  std::vector<std::string> VariantFunIL; ///< each variant's lowered program
 };
 
-/// Lowers P with the default strategy for its statement kind and emits
-/// OpenCL C whose kernels are named KernelName (maps) or
-/// KernelName_partial/KernelName_final (reductions), following
-/// runtime/include/idiomrt.h. Returns false and sets Err when P is outside
-/// what the generator supports.
+/// The line that introduces each variant in a multi-variant source.
+constexpr const char *VariantMarker = "//@idiom-variant";
+
+/// Base kernel name of variant \p K: \p Name for 0, `Name_v<K>` otherwise.
+std::string variantKernelName(const std::string &Name, unsigned K);
+
+/// Lowers P with the default strategy for its statement kind (variant 0)
+/// and with the other variants of exploreVariants(P, MaxVariants), and
+/// emits OpenCL C following runtime/include/idiomrt.h: kernels KernelName
+/// (maps) or KernelName_partial/KernelName_final (reductions) for variant
+/// 0, the `_v<k>` names above for the others. A variant other than 0 that
+/// the generator cannot emit is left out (the rest are renumbered). Returns
+/// false and sets Err when variant 0 is outside what the generator supports.
 bool generateOpenCL(const funil::Program &P, const std::string &KernelName,
                     GeneratedOpenCL &Out, std::string &Err);
 
+/// The same with at most \p MaxVariants variants; 1 gives exactly the
+/// default lowering's kernels (no marker line).
+bool generateOpenCL(const funil::Program &P, const std::string &KernelName,
+                    GeneratedOpenCL &Out, std::string &Err, unsigned MaxVariants);
+
 /// Emits OpenCL C for a program that is already lowered (for example by a
 /// strategy chosen on the idiom-funil command line). Same conventions and
-/// errors as generateOpenCL; Out.LoweredFunIL is P printed.
+/// errors as generateOpenCL; one variant; Out.LoweredFunIL is P printed.
 bool emitOpenCL(const funil::Program &P, const std::string &KernelName,
                 GeneratedOpenCL &Out, std::string &Err);
 

@@ -33,7 +33,9 @@ namespace idiom::rewrite {
 const std::vector<Rule> &algorithmicRules();
 /// The lowering family (rules/lowering.cpp).
 const std::vector<Rule> &loweringRules();
-/// Every registered rule, algorithmic first.
+/// The vectorisation family (rules/vectorisation.cpp).
+const std::vector<Rule> &vectorisationRules();
+/// Every registered rule: algorithmic, lowering, vectorisation.
 const std::vector<Rule> &allRules();
 /// The registered rule called \p Name, or nullptr.
 const Rule *findRule(const std::string &Name);
@@ -49,6 +51,25 @@ Rule splitJoinRule(int64_t N);
 ///   reduce(f, z, a) -> reduce(f, z, map(\c => reduce(f, z, c), split(N, a))).
 /// The registered "reduce-split" uses N = 4.
 Rule reduceSplitRule(int64_t N);
+
+/// True when \p E is an array whose elements lie at consecutive addresses:
+/// a 1-D view with a literal unit stride, iota, or a zip or map of such
+/// arrays (the condition for vector loads and stores).
+bool isContiguousArray(const ExprPtr &E);
+
+/// asVector for maps, width \p N (registered as "as-vector-map", N = 4):
+///   map(f, a) -> join(map(\v => mapSeq(f, v), split(N, a)))
+/// when a is contiguous and N divides its length if it is a constant (a
+/// symbolic length is accepted: the generator completes the ragged last row
+/// element by element).
+Rule asVectorMapRule(int64_t N);
+
+/// asVector for the per-work-item part of a reduction, width \p N
+/// (registered as "as-vector-reduce", N = 4):
+///   reduce(f, z, a) -> reduce(f, z, map(\v => reduceSeq(f, z, v), split(N, a)))
+/// with the same condition; exact for any associative f with identity z
+/// (the contract of reduce), which reduce-two-stage then partitions by rows.
+Rule asVectorReduceRule(int64_t N);
 
 } // namespace idiom::rewrite
 

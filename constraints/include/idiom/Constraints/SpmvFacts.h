@@ -1,0 +1,108 @@
+//===- SpmvFacts.h - Structural facts for sparse matrix-vector --*- C++ -*-===//
+//
+// The analyses behind the sparse matrix-vector product atoms
+// (lib/atoms/StencilAtoms.cpp, spec spmv.idl), after the constraint-based
+// detection of seeds/000 (idiom paper, section 4). An SpMV is a row loop
+// whose one inner loop sums products val[p] * x[col[p]] over the nonzeros p
+// of the row, with bounds read from memory:
+//
+//   CSR: for (i) { s = 0; for (p = ptr[i]; p < ptr[i+1]; p++)
+//                    s += val[p] * x[col[p]];
+//                  y[i] = s; }
+//   JDS: for (i) { s = 0; for (k = 0; k < cnt[i]; k++)         (Parboil)
+//                    s += val[ptr[k] + i] * x[col[ptr[k] + i]];
+//                  y[perm[i]] = s; }
+//
+// -O2 forwards ptr[i+1] of one row to ptr[i] of the next through a phi of
+// the row loop (LoopLoadElimination); the facts accept that form. Indices
+// are compared as SCEVs in elements, expanded as polynomials
+// (polynomialConstant in StencilFacts.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_CONSTRAINTS_SPMVFACTS_H
+#define IDIOM_CONSTRAINTS_SPMVFACTS_H
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace llvm {
+class Instruction;
+class LoadInst;
+class Loop;
+class PHINode;
+class ScalarEvolution;
+class StoreInst;
+} // namespace llvm
+
+namespace idiom {
+
+/// Checks that \p Row is a row loop of a sparse product and returns its one
+/// inner loop: Row is a counted loop (preheader, one latch that is its only
+/// exit, an affine induction variable) with exactly one loop inside it, which
+/// is innermost, has a preheader, one latch, one exit and a counter that
+/// starts at a value invariant in it and steps by one up to an invariant
+/// bound (its bounds may change from row to row). Row's header phis are its
+/// induction variables and reads forwarded from the previous row. Returns
+/// null and sets \p Why otherwise.
+llvm::Loop *sparseRowInner(llvm::Loop *Row, llvm::ScalarEvolution &SE,
+                           std::string &Why);
+
+/// The two factors of the term that accumulator \p Acc (a header phi of
+/// \p Inner, a reduction in the sense of analyzeReduction) adds each
+/// iteration: one sum (add or fadd, no condition) of one product (mul, fmul,
+/// or llvm.fmuladd) of two loads, after casts. In operand order.
+std::optional<std::pair<llvm::LoadInst *, llvm::LoadInst *>>
+sparseProductFactors(llvm::PHINode *Acc, llvm::Loop *Inner,
+                     llvm::ScalarEvolution &SE, std::string &Why);
+
+/// The load of \p Inner that \p X is indexed by: X, a load in Inner, reads
+/// element ext(Col) + c of its array (c a constant), Col another load in
+/// Inner. Null, with \p Why, when X is not loaded in Inner, when its index
+/// is not a loaded value, or when that value is loaded outside Inner.
+llvm::LoadInst *indirectIndexLoad(llvm::LoadInst *X, llvm::Loop *Inner,
+                                  llvm::ScalarEvolution &SE, std::string &Why);
+
+/// True when loads or stores \p A and \p B access the same element index of
+/// their arrays (which may differ, as may their element sizes).
+bool sameElementIndex(llvm::Instruction *A, llvm::Instruction *B,
+                      llvm::ScalarEvolution &SE);
+
+/// CSR: \p V is read at the counter of \p Inner, which runs from ptr[r] up to
+/// ptr[r+1], ptr an array read once per iteration of \p Row at an index r that
+/// steps by one element per row.
+bool isCsrRange(llvm::Loop *Inner, llvm::Loop *Row, llvm::Instruction *V,
+                llvm::ScalarEvolution &SE, std::string &Why);
+
+/// JDS: the counter k of \p Inner runs from 0 up to cnt[r], cnt read once per
+/// iteration of \p Row at an index r that moves with the row, and \p V is read
+/// at ptr[k] + i (in either order), ptr read in Inner at k and i an affine
+/// function of Row's induction variable that moves with the row.
+bool isJdsRange(llvm::Loop *Inner, llvm::Loop *Row, llvm::Instruction *V,
+                llvm::ScalarEvolution &SE, std::string &Why);
+
+/// Checks that store \p St, in \p Row but not in \p Inner, writes a value
+/// computed from the final value of accumulator \p Acc of Inner (directly, or
+/// through LCSSA phis and the phi that merges it with Acc's initial value for
+/// rows whose inner loop runs no iteration), pure scalar operations, loads
+/// outside Inner and values defined outside Row.
+bool isRowResult(llvm::StoreInst *St, llvm::Loop *Row, llvm::Loop *Inner,
+                 llvm::PHINode *Acc, llvm::ScalarEvolution &SE,
+                 std::string &Why);
+
+/// Checks that \p St writes one element per row: its address is an affine
+/// recurrence of \p Row with a nonzero step over a base invariant in Row. A
+/// data-dependent index is a scatter, and \p Why says so.
+bool isRowIndexedStore(llvm::StoreInst *St, llvm::Loop *Row,
+                       llvm::ScalarEvolution &SE, std::string &Why);
+
+/// Checks that \p St writes element perm[r] (+ a constant), perm read once per
+/// iteration of \p Row at an index r that moves with the row: the row
+/// permutation of JDS. That perm is a permutation is the format's contract;
+/// it is not (and cannot be) proven here.
+bool isPermutedRowStore(llvm::StoreInst *St, llvm::Loop *Row,
+                        llvm::ScalarEvolution &SE, std::string &Why);
+
+} // namespace idiom
+
+#endif // IDIOM_CONSTRAINTS_SPMVFACTS_H

@@ -1,0 +1,653 @@
+//===- LinearAlgebraFacts.cpp - Facts behind the GEMM / GEMV atoms --------===//
+
+#include "idiom/Constraints/LinearAlgebraFacts.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace idiom {
+
+unsigned loopChainDepth(const Loop *L) {
+  unsigned D = 1;
+  while (L->getSubLoops().size() == 1) {
+    L = L->getSubLoops()[0];
+    ++D;
+  }
+  return D;
+}
+
+/// Checks the shape every loop of a chain must have; returns its trip count.
+static const SCEV *chainTripCount(Loop *L, ScalarEvolution &SE,
+                                  std::string &Why) {
+  if (!L->getLoopPreheader()) {
+    Why = "loop has no preheader";
+    return nullptr;
+  }
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!Latch) {
+    Why = "loop has several latches";
+    return nullptr;
+  }
+  if (L->getExitingBlock() != Latch) {
+    Why = "loop has an early exit";
+    return nullptr;
+  }
+  if (!L->getExitBlock()) {
+    Why = "loop has several exit blocks";
+    return nullptr;
+  }
+  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(BTC)) {
+    Why = "trip count is not computable";
+    return nullptr;
+  }
+  Type *I64 = Type::getInt64Ty(L->getHeader()->getContext());
+  return SE.getTripCountFromExitCount(BTC, I64, L);
+}
+
+/// True when \p V is defined outside \p Outer or computed inside it by pure
+/// arithmetic from such values (a hoistable guard condition).
+static bool isInvariantIn(Value *V, const Loop *Outer, unsigned Depth = 0) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !Outer->contains(I))
+    return true;
+  if (Depth > 4 || isa<PHINode>(I) || I->mayReadOrWriteMemory() ||
+      !(isa<CmpInst>(I) || isa<BinaryOperator>(I) || isa<CastInst>(I)))
+    return false;
+  for (Value *Op : I->operands())
+    if (!isInvariantIn(Op, Outer, Depth + 1))
+      return false;
+  return true;
+}
+
+/// Walks from the header of \p L to the preheader of its subloop \p Sub and
+/// records the zero-trip guards on the way.
+static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
+                               std::string &Why) {
+  BasicBlock *Cur = L->getHeader();
+  BasicBlock *Target = Sub->getLoopPreheader();
+  BasicBlock *Latch = L->getLoopLatch();
+  auto SkipsToLatch = [&](BasicBlock *BB) {
+    for (unsigned I = 0; I < 4 && BB; ++I) {
+      if (BB == Latch)
+        return true;
+      BB = BB->getUniqueSuccessor();
+    }
+    return false;
+  };
+  for (unsigned Steps = 0; Cur != Target; ++Steps) {
+    auto *Br = dyn_cast<BranchInst>(Cur->getTerminator());
+    if (!Br || Steps > 4) {
+      Why = "inner loop is not reached by simple branches";
+      return false;
+    }
+    if (Br->isUnconditional()) {
+      Cur = Br->getSuccessor(0);
+      continue;
+    }
+    Value *C = Br->getCondition();
+    if (!isInvariantIn(C, Outer)) {
+      Why = "inner loop is guarded by a condition that varies in the nest";
+      return false;
+    }
+    BasicBlock *T = Br->getSuccessor(0), *F = Br->getSuccessor(1);
+    if (SkipsToLatch(F) && !SkipsToLatch(T)) {
+      N.Guards.push_back({C, true});
+      Cur = T;
+    } else if (SkipsToLatch(T) && !SkipsToLatch(F)) {
+      N.Guards.push_back({C, false});
+      Cur = F;
+    } else {
+      Why = "inner loop guard does not skip to the enclosing latch";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
+                                         ScalarEvolution &SE,
+                                         std::string &Why) {
+  if (!Outer || Depth == 0) {
+    Why = "no loop";
+    return std::nullopt;
+  }
+  NestInfo N;
+  N.Loops.push_back(Outer);
+  while (N.Loops.size() < Depth && N.Loops.back()->getSubLoops().size() == 1)
+    N.Loops.push_back(N.Loops.back()->getSubLoops()[0]);
+  // The loops themselves first: their defects are the most useful reason.
+  for (unsigned D = 0; D < N.Loops.size(); ++D) {
+    Loop *L = N.Loops[D];
+    const SCEV *TC = chainTripCount(L, SE, Why);
+    if (!TC)
+      return std::nullopt;
+    if (!SE.isLoopInvariant(TC, Outer)) {
+      Why = "trip count of the loop at depth " + std::to_string(D + 1) +
+            " varies in the nest (not rectangular)";
+      return std::nullopt;
+    }
+    PHINode *IV = nullptr;
+    bool VaryingStart = false;
+    for (PHINode &P : L->getHeader()->phis()) {
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
+      if (!P.getType()->isIntegerTy() || !AR || AR->getLoop() != L ||
+          !AR->isAffine() || !isa<SCEVConstant>(AR->getStepRecurrence(SE)))
+        continue;
+      if (!SE.isLoopInvariant(AR->getStart(), Outer)) {
+        VaryingStart = true;
+        continue;
+      }
+      IV = &P;
+      N.IVStarts.push_back(AR->getStart());
+      N.IVSteps.push_back(cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                              ->getAPInt()
+                              .getSExtValue());
+      break;
+    }
+    if (!IV) {
+      Why = VaryingStart ? "induction variable of the loop at depth " +
+                               std::to_string(D + 1) +
+                               " starts at a value that varies in the nest "
+                               "(not rectangular)"
+                         : "loop has no affine induction variable";
+      return std::nullopt;
+    }
+    N.IVs.push_back(IV);
+    N.TripCounts.push_back(TC);
+  }
+  Loop *Last = N.Loops.back();
+  std::string Want = std::to_string(Depth);
+  if (N.Loops.size() < Depth) {
+    Why = Last->getSubLoops().empty()
+              ? "loop nest is " + std::to_string(N.Loops.size()) +
+                    " deep, not " + Want
+              : "loop at depth " + std::to_string(N.Loops.size()) +
+                    " contains several loops (not a chain of " + Want + ")";
+    return std::nullopt;
+  }
+  if (!Last->getSubLoops().empty()) {
+    Why = "loop nest is deeper than " + Want;
+    return std::nullopt;
+  }
+  for (unsigned D = 0; D + 1 < N.Loops.size(); ++D)
+    if (!collectChainGuards(Outer, N.Loops[D], N.Loops[D + 1], N, Why))
+      return std::nullopt;
+  return N;
+}
+
+SmallVector<unsigned, 3> ChainAccess::varyingLoops() const {
+  SmallVector<unsigned, 3> Out;
+  for (unsigned D = 0; D < Strides.size(); ++D)
+    if (Strides[D] && !Strides[D]->isZero())
+      Out.push_back(D);
+  return Out;
+}
+
+namespace {
+/// An integer SCEV split as Off + sum_d Strides[d] * k_d over a chain.
+struct Linear {
+  const SCEV *Off = nullptr;
+  SmallVector<const SCEV *, 3> Strides;
+};
+} // namespace
+
+/// Extends every component of \p L to \p Ty: the offset with the cast's own
+/// kind, constant strides by sign (a loop counting down has a negative step).
+static Linear extendLinear(const Linear &L, Type *Ty, bool Signed,
+                           ScalarEvolution &SE) {
+  Linear Out;
+  Out.Off = Signed ? SE.getSignExtendExpr(L.Off, Ty)
+                   : SE.getZeroExtendExpr(L.Off, Ty);
+  for (const SCEV *S : L.Strides)
+    Out.Strides.push_back(Signed || isa<SCEVConstant>(S)
+                              ? SE.getSignExtendExpr(S, Ty)
+                              : SE.getZeroExtendExpr(S, Ty));
+  return Out;
+}
+
+/// Splits \p E over the loops of \p N; see ChainAccess.
+static bool linearize(const SCEV *E, const NestInfo &N, ScalarEvolution &SE,
+                      Linear &Out, bool &Extended, std::string &Why,
+                      unsigned Depth = 0) {
+  Loop *Outer = N.Loops.front();
+  Out.Off = SE.getZero(E->getType());
+  Out.Strides.assign(N.depth(), Out.Off);
+  if (SE.isLoopInvariant(E, Outer)) {
+    Out.Off = E;
+    return true;
+  }
+  if (Depth > 16) {
+    Why = "address expression is too deep";
+    return false;
+  }
+  if (auto *AR = dyn_cast<SCEVAddRecExpr>(E)) {
+    auto It = llvm::find(N.Loops, AR->getLoop());
+    if (It == N.Loops.end()) {
+      Why = "address recurs in a loop that is not part of the nest";
+      return false;
+    }
+    if (!AR->isAffine()) {
+      Why = "address is not affine in the loop";
+      return false;
+    }
+    const SCEV *Step = AR->getStepRecurrence(SE);
+    if (!SE.isLoopInvariant(Step, Outer)) {
+      Why = "address stride varies in the nest (a product of induction "
+            "variables)";
+      return false;
+    }
+    if (!linearize(AR->getStart(), N, SE, Out, Extended, Why, Depth + 1))
+      return false;
+    unsigned D = It - N.Loops.begin();
+    Out.Strides[D] = SE.getAddExpr(Out.Strides[D], Step);
+    return true;
+  }
+  if (auto *Add = dyn_cast<SCEVAddExpr>(E)) {
+    for (const SCEV *Op : Add->operands()) {
+      Linear Part;
+      if (!linearize(Op, N, SE, Part, Extended, Why, Depth + 1))
+        return false;
+      Out.Off = SE.getAddExpr(Out.Off, Part.Off);
+      for (unsigned D = 0; D < N.depth(); ++D)
+        Out.Strides[D] = SE.getAddExpr(Out.Strides[D], Part.Strides[D]);
+    }
+    return true;
+  }
+  if (auto *Mul = dyn_cast<SCEVMulExpr>(E)) {
+    const SCEV *Variant = nullptr;
+    SmallVector<const SCEV *, 4> Factors;
+    for (const SCEV *Op : Mul->operands()) {
+      if (SE.isLoopInvariant(Op, Outer)) {
+        Factors.push_back(Op);
+        continue;
+      }
+      if (Variant) {
+        Why = "address multiplies two values that vary in the nest";
+        return false;
+      }
+      Variant = Op;
+    }
+    if (!Variant || !linearize(Variant, N, SE, Out, Extended, Why, Depth + 1))
+      return false;
+    const SCEV *F = SE.getMulExpr(Factors);
+    Out.Off = SE.getMulExpr(Out.Off, F);
+    for (const SCEV *&S : Out.Strides)
+      S = SE.getMulExpr(S, F);
+    return true;
+  }
+  if (isa<SCEVZeroExtendExpr>(E) || isa<SCEVSignExtendExpr>(E)) {
+    auto *Cast = cast<SCEVCastExpr>(E);
+    Linear Narrow;
+    if (!linearize(Cast->getOperand(), N, SE, Narrow, Extended, Why,
+                   Depth + 1))
+      return false;
+    Extended = true;
+    Out = extendLinear(Narrow, E->getType(), isa<SCEVSignExtendExpr>(E), SE);
+    return true;
+  }
+  Why = "address is not affine in the nest's induction variables";
+  return false;
+}
+
+/// \p S divided by the power of two \p Size when provably exact; else null.
+static const SCEV *divideBySize(const SCEV *S, uint64_t Size,
+                                ScalarEvolution &SE) {
+  if (Size == 1 || S->isZero())
+    return S;
+  if (auto *C = dyn_cast<SCEVConstant>(S)) {
+    int64_t V = C->getAPInt().getSExtValue();
+    if (V % (int64_t)Size)
+      return nullptr;
+    return SE.getConstant(S->getType(), V / (int64_t)Size, true);
+  }
+  if (auto *M = dyn_cast<SCEVMulExpr>(S)) {
+    auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
+    if (!C || C->getAPInt().getSExtValue() % (int64_t)Size)
+      return nullptr;
+    SmallVector<const SCEV *, 4> Ops(M->operands().begin(),
+                                     M->operands().end());
+    Ops[0] = SE.getConstant(S->getType(),
+                            C->getAPInt().getSExtValue() / (int64_t)Size, true);
+    return SE.getMulExpr(Ops);
+  }
+  if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
+    SmallVector<const SCEV *, 4> Ops;
+    for (const SCEV *Op : A->operands()) {
+      const SCEV *D = divideBySize(Op, Size, SE);
+      if (!D)
+        return nullptr;
+      Ops.push_back(D);
+    }
+    return SE.getAddExpr(Ops);
+  }
+  return nullptr;
+}
+
+std::optional<ChainAccess> analyzeChainAccess(Instruction *I,
+                                              const NestInfo &N,
+                                              ScalarEvolution &SE,
+                                              std::string &Why) {
+  ChainAccess A;
+  A.Inst = I;
+  Value *Ptr = nullptr;
+  if (auto *LI = dyn_cast_or_null<LoadInst>(I)) {
+    Ptr = LI->getPointerOperand();
+    A.ElemTy = LI->getType();
+    if (!LI->isSimple()) {
+      Why = "volatile or atomic load";
+      return std::nullopt;
+    }
+  } else if (auto *SI = dyn_cast_or_null<StoreInst>(I)) {
+    Ptr = SI->getPointerOperand();
+    A.ElemTy = SI->getValueOperand()->getType();
+    A.IsStore = true;
+    if (!SI->isSimple()) {
+      Why = "volatile or atomic store";
+      return std::nullopt;
+    }
+  } else {
+    Why = "not a load or store";
+    return std::nullopt;
+  }
+  if (!(A.ElemTy->isIntegerTy() || A.ElemTy->isFloatingPointTy())) {
+    Why = "accessed element is not an integer or floating-point scalar";
+    return std::nullopt;
+  }
+  if (N.Loops.empty() || !SE.isSCEVable(Ptr->getType())) {
+    Why = "address cannot be analysed";
+    return std::nullopt;
+  }
+  Loop *Outer = N.Loops.front();
+  const SCEV *S = SE.getSCEV(Ptr);
+  auto *BaseU = dyn_cast<SCEVUnknown>(SE.getPointerBase(S));
+  if (!BaseU) {
+    Why = "address has no single base pointer";
+    return std::nullopt;
+  }
+  if (auto *BI = dyn_cast<Instruction>(BaseU->getValue()))
+    if (Outer->contains(BI)) {
+      Why = "base pointer is computed inside the nest";
+      return std::nullopt;
+    }
+  A.Base = BaseU->getValue();
+  Linear Lin;
+  if (!linearize(SE.removePointerBase(S), N, SE, Lin, A.AssumesNoWrap, Why))
+    return std::nullopt;
+  uint64_t Size =
+      I->getModule()->getDataLayout().getTypeAllocSize(A.ElemTy).getFixedValue();
+  if (Size == 0 || (Size & (Size - 1))) {
+    Why = "element size is not a power of two";
+    return std::nullopt;
+  }
+  A.OffsetBytes = Lin.Off;
+  for (const SCEV *St : Lin.Strides) {
+    const SCEV *E = divideBySize(St, Size, SE);
+    if (!E) {
+      Why = "address stride is not a whole number of elements";
+      return std::nullopt;
+    }
+    A.Strides.push_back(E);
+  }
+  return A;
+}
+
+bool isMatrixAccess(const ChainAccess &A, const NestInfo &N, unsigned &Row,
+                    unsigned &Col, std::string &Why) {
+  SmallVector<unsigned, 3> V = A.varyingLoops();
+  if (V.size() != 2) {
+    Why = V.empty()       ? "address does not vary in the nest"
+          : V.size() == 1 ? "address varies with only 1 loop of the nest, "
+                            "not 2 (a vector, not a matrix)"
+                          : "address varies with " + std::to_string(V.size()) +
+                                " loops of the nest, not 2";
+    return false;
+  }
+  bool Unit0 = A.Strides[V[0]]->isOne(), Unit1 = A.Strides[V[1]]->isOne();
+  if (Unit0 && Unit1) {
+    Why = "both indices have a stride of one element: rows overlap (a "
+          "convolution-like a[i+k], not a matrix)";
+    return false;
+  }
+  if (!Unit0 && !Unit1) {
+    Why = "no index has a stride of one element";
+    return false;
+  }
+  Col = Unit0 ? V[0] : V[1];
+  Row = Unit0 ? V[1] : V[0];
+  if (auto *LD = dyn_cast<SCEVConstant>(A.Strides[Row])) {
+    int64_t Ld = LD->getAPInt().getSExtValue();
+    Ld = Ld < 0 ? -Ld : Ld;
+    int64_t Len = 0;
+    if (Col < N.TripCounts.size())
+      if (auto *TC = dyn_cast<SCEVConstant>(N.TripCounts[Col]))
+        Len = TC->getAPInt().getSExtValue();
+    if (Ld < 2 || Ld < Len) {
+      Why = "leading dimension " + std::to_string(Ld) +
+            " is shorter than a row: rows overlap (not a matrix)";
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool isMulAddCall(const Instruction *I) {
+  auto *II = dyn_cast<IntrinsicInst>(I);
+  return II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
+                II->getIntrinsicID() == Intrinsic::fma);
+}
+
+/// The multiply that pairs with add opcode \p AddOp, or 0.
+static unsigned mulFor(unsigned AddOp) {
+  return AddOp == Instruction::FAdd  ? Instruction::FMul
+         : AddOp == Instruction::Add ? Instruction::Mul
+                                     : 0;
+}
+
+SmallVector<MulAddParts, 4> matchMulAdd(Value *V) {
+  SmallVector<MulAddParts, 4> Out;
+  auto Push = [&Out](Value *X, Value *Y, Value *Acc) {
+    Out.push_back({X, Y, Acc});
+    if (X != Y)
+      Out.push_back({Y, X, Acc});
+  };
+  auto *I = dyn_cast_or_null<Instruction>(V);
+  if (!I)
+    return Out;
+  if (isMulAddCall(I)) {
+    Push(I->getOperand(0), I->getOperand(1), I->getOperand(2));
+    return Out;
+  }
+  unsigned MulOp = mulFor(I->getOpcode());
+  if (!MulOp)
+    return Out;
+  for (unsigned Side = 0; Side < 2; ++Side) {
+    auto *M = dyn_cast<Instruction>(I->getOperand(Side));
+    if (M && M->getOpcode() == MulOp)
+      Push(M->getOperand(0), M->getOperand(1), I->getOperand(1 - Side));
+  }
+  return Out;
+}
+
+/// True when \p V does not change inside \p Outer.
+static bool definedOutside(const Value *V, const Loop *Outer) {
+  auto *I = dyn_cast<Instruction>(V);
+  return !I || !Outer->contains(I);
+}
+
+SmallVector<Value *, 2> scaledLoadsOf(Value *V, const Loop *Outer) {
+  SmallVector<Value *, 2> Out;
+  if (isa_and_nonnull<LoadInst>(V)) {
+    Out.push_back(V);
+    return Out;
+  }
+  auto *I = dyn_cast_or_null<Instruction>(V);
+  if (!I || !Outer ||
+      (I->getOpcode() != Instruction::FMul && I->getOpcode() != Instruction::Mul))
+    return Out;
+  for (unsigned Side = 0; Side < 2; ++Side)
+    if (isa<LoadInst>(I->getOperand(Side)) &&
+        definedOutside(I->getOperand(1 - Side), Outer))
+      Out.push_back(I->getOperand(Side));
+  return Out;
+}
+
+bool isFinalValueOf(Value *V, PHINode *Sum, LoopInfo &LI) {
+  if (!V || !Sum)
+    return false;
+  Loop *L = LI.getLoopFor(Sum->getParent());
+  if (!L || L->getHeader() != Sum->getParent() || !L->getLoopLatch() ||
+      !L->getLoopPreheader())
+    return false;
+  int LatchIdx = Sum->getBasicBlockIndex(L->getLoopLatch());
+  int PreIdx = Sum->getBasicBlockIndex(L->getLoopPreheader());
+  if (LatchIdx < 0 || PreIdx < 0)
+    return false;
+  Value *Upd = Sum->getIncomingValue(LatchIdx);
+  Value *Init = Sum->getIncomingValue(PreIdx);
+  SmallVector<std::pair<Value *, unsigned>, 8> Work{{V, 0}};
+  SmallPtrSet<Value *, 8> Seen;
+  bool SawUpdate = false;
+  while (!Work.empty()) {
+    auto [X, Depth] = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (X == Upd) {
+      SawUpdate = true;
+      continue;
+    }
+    auto *P = dyn_cast<PHINode>(X);
+    if (P && !L->contains(P) && Depth < 4) {
+      for (Value *In : P->incoming_values())
+        if (In != Init)
+          Work.push_back({In, Depth + 1});
+      continue;
+    }
+    return false;
+  }
+  return SawUpdate;
+}
+
+bool accessesSameElement(Instruction *M, StoreInst *St, ScalarEvolution &SE) {
+  if (!M || !St)
+    return false;
+  Value *Ptr = nullptr;
+  Type *Ty = nullptr;
+  if (auto *LI = dyn_cast<LoadInst>(M)) {
+    Ptr = LI->getPointerOperand();
+    Ty = LI->getType();
+  } else if (auto *SI = dyn_cast<StoreInst>(M)) {
+    Ptr = SI->getPointerOperand();
+    Ty = SI->getValueOperand()->getType();
+  } else {
+    return false;
+  }
+  Value *SPtr = St->getPointerOperand();
+  if (Ty != St->getValueOperand()->getType())
+    return false;
+  if (Ptr == SPtr)
+    return true;
+  return SE.isSCEVable(Ptr->getType()) && SE.getSCEV(Ptr) == SE.getSCEV(SPtr);
+}
+
+bool isScaledSum(Value *V, PHINode *Sum, StoreInst *St, const Loop *Outer,
+                 LoopInfo &LI, ScalarEvolution &SE, std::string &Why) {
+  if (!V || !Sum || !St || !Outer) {
+    Why = "arguments are not (value, phi, store, loop)";
+    return false;
+  }
+  Loop *SumLoop = LI.getLoopFor(Sum->getParent());
+  if (!SumLoop || SumLoop->getHeader() != Sum->getParent() ||
+      !SumLoop->getLoopLatch()) {
+    Why = "sum is not a header phi of a loop with one latch";
+    return false;
+  }
+  // A store inside the sum's loop writes the running sum on every iteration
+  // (what GVN leaves of `y[i] += a*x` once the load of y[i] is forwarded):
+  // the last write is the final sum, if the element stays the same and the
+  // value does not read it back.
+  int LatchIdx = Sum->getBasicBlockIndex(SumLoop->getLoopLatch());
+  if (LatchIdx < 0) {
+    Why = "sum is not updated on its loop's latch";
+    return false;
+  }
+  bool Running = SumLoop->contains(St);
+  Value *Upd = Sum->getIncomingValue(LatchIdx);
+  if (Running && !SE.isLoopInvariant(SE.getSCEV(St->getPointerOperand()),
+                                     SumLoop)) {
+    Why = "the output is stored inside the loop that accumulates the sum, "
+          "at an address that varies in it";
+    return false;
+  }
+  // Summands of V: (core, factor) pairs, factor null when there is none.
+  SmallVector<std::pair<Value *, Value *>, 4> Terms;
+  SmallVector<std::pair<Value *, unsigned>, 4> Work{{V, 0}};
+  auto Product = [&](Value *P, Value *Q) {
+    if (definedOutside(Q, Outer))
+      Terms.push_back({P, Q});
+    else if (definedOutside(P, Outer))
+      Terms.push_back({Q, P});
+    else
+      Terms.push_back({nullptr, nullptr});
+  };
+  auto IsSum = [&](Value *X) {
+    return Running ? X == Upd : isFinalValueOf(X, Sum, LI);
+  };
+  while (!Work.empty() && Terms.size() <= 4) {
+    auto [X, Depth] = Work.pop_back_val();
+    auto *I = dyn_cast<Instruction>(X);
+    unsigned Op = I ? I->getOpcode() : 0;
+    if (IsSum(X)) // the sum itself may be an fadd: not a sum of terms here
+      Terms.push_back({X, nullptr});
+    else if (I && Depth < 3 && (Op == Instruction::FAdd || Op == Instruction::Add)) {
+      Work.push_back({I->getOperand(1), Depth + 1});
+      Work.push_back({I->getOperand(0), Depth + 1});
+    } else if (I && Depth < 3 && isMulAddCall(I)) {
+      Product(I->getOperand(0), I->getOperand(1));
+      Work.push_back({I->getOperand(2), Depth + 1});
+    } else if (I && (Op == Instruction::FMul || Op == Instruction::Mul)) {
+      Product(I->getOperand(0), I->getOperand(1));
+    } else {
+      Terms.push_back({X, nullptr});
+    }
+  }
+  if (!Work.empty()) {
+    Why = "the output is not alpha*sum + beta*C: too many terms";
+    return false;
+  }
+  unsigned SumTerms = 0, OutTerms = 0;
+  for (auto &[Core, Factor] : Terms) {
+    if (!Core) {
+      Why = "the output is not alpha*sum + beta*C: a product of two values "
+            "that vary in the nest";
+      return false;
+    }
+    if (IsSum(Core)) {
+      ++SumTerms;
+      continue;
+    }
+    auto *Ld = dyn_cast<LoadInst>(Core);
+    if (!Running && Ld && accessesSameElement(Ld, St, SE)) {
+      ++OutTerms;
+      continue;
+    }
+    Why = "the output is not alpha*sum + beta*C: a term is neither the sum "
+          "after its loop nor the stored element";
+    return false;
+  }
+  if (SumTerms != 1 || OutTerms > 1) {
+    Why = SumTerms == 0 ? "the output does not use the sum after its loop"
+                        : "the output is not alpha*sum + beta*C: a term "
+                          "appears twice";
+    return false;
+  }
+  return true;
+}
+
+} // namespace idiom

@@ -1,0 +1,77 @@
+//===- Explore.h - bounded exploration of low-level variants ----*- C++ -*-===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Exploration (DESIGN section 5; seeds/004 section 6: "the exploration
+/// space is bounded by the rules and by parameters"): from one high-level
+/// program, a small set of low-level variants that differ in parameters
+/// the best value of which depends on the device:
+///
+///  - the work-group size (emitted as reqd_work_group_size; 0 leaves the
+///    choice to the runtime, as the default lowering does),
+///  - the contiguous elements per work-item step E: E > 1 applies
+///    as-vector-map / as-vector-reduce with width E before lowering, so each
+///    work-item processes rows of E consecutive elements (with vector loads
+///    and stores when the rows are complete and aligned); reductions stay
+///    grid-stride over those rows.
+///
+/// Variants are pruned with limits known at compile time (vectorisation
+/// only over contiguous arrays, local memory of the reduction tree) and
+/// the final choice is left to measurement: the runtime times the variants
+/// on first use and caches the fastest (runtime/README.md).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_REWRITE_EXPLORE_H
+#define IDIOM_REWRITE_EXPLORE_H
+
+#include "idiom/FunIL/Expr.h"
+#include "idiom/Rewrite/Strategy.h"
+
+#include <string>
+#include <vector>
+
+namespace idiom::rewrite {
+
+/// The parameters of one low-level variant.
+struct VariantParams {
+  /// reqd_work_group_size in NDRange dimensions 0 and 1; {0, 0}: the runtime
+  /// chooses (the default lowering, variant 0).
+  unsigned WorkGroup[2] = {0, 0};
+  /// Contiguous elements per work-item step (1, or a vector width 2..16).
+  unsigned Elems = 1;
+};
+
+/// At most this many variants are emitted per idiom.
+constexpr unsigned MaxVariants = 8;
+
+/// One line: "default lowering (work-group size chosen at run time)" or
+/// "work-group 256, 4 contiguous elements per work-item step (vector
+/// loads/stores)".
+std::string describeVariant(const VariantParams &V);
+
+/// The variants of \p P worth emitting, the default lowering first, at most
+/// \p Max of them: 1-D maps and reductions over contiguous arrays get
+/// work-group sizes {64, 128, 256, 512} and 1, 4 or 8 elements per step;
+/// other maps and reductions work-group sizes only; reductions drop sizes
+/// whose local-memory tree needs more than 16 KiB.
+std::vector<VariantParams> exploreVariants(const funil::Program &P,
+                                           unsigned Max = MaxVariants);
+
+/// The strategy that lowers \p P for \p V (the default strategy of P's
+/// statement kind, with as-vector-* of width V.Elems at the root first when
+/// V.Elems > 1).
+Strategy variantStrategy(const funil::Program &P, const VariantParams &V);
+
+/// Rewrites \p P with variantStrategy. Returns false with \p Err when the
+/// result does not type check, or when V.Elems > 1 and the vectorisation
+/// rule does not apply.
+bool lowerVariant(funil::Program &P, const VariantParams &V, std::string &Err,
+                  std::vector<std::string> *Trace = nullptr);
+
+} // namespace idiom::rewrite
+
+#endif // IDIOM_REWRITE_EXPLORE_H

@@ -1,0 +1,167 @@
+//===- Explore.cpp - bounded exploration of low-level variants ------------===//
+//
+// Part of Idiom. DESIGN section 5 (exploration); the choice among the
+// variants is made by the runtime on the device (runtime/lib/tuning.c).
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/Rewrite/Explore.h"
+
+#include "idiom/FunIL/TypeCheck.h"
+#include "idiom/Rewrite/DefaultStrategies.h"
+#include "idiom/Rewrite/Rules.h"
+
+#include <algorithm>
+
+namespace idiom::rewrite {
+
+using funil::Expr;
+using funil::Program;
+
+namespace {
+
+/// Local memory the reduction tree may take per variant (the OpenCL 1.2
+/// minimum is 32 KiB; half of it leaves room for the compiler's own use).
+constexpr unsigned MaxScratchBytes = 16384;
+
+/// A store target that vector stores can write: view(b, off, 1, n).
+bool contiguousOut(const funil::ExprPtr &O) {
+  return O->isCall("view") && O->Args.size() == 4 && isContiguousArray(O);
+}
+
+bool isOneDimensionalMap(const funil::ExprPtr &Body) {
+  if (!Body->isCall("map") || Body->Args[0]->K != Expr::Lambda)
+    return false;
+  const funil::ExprPtr &B = Body->Args[0]->body();
+  return !B->isCall("map") && !B->isCall("mapSeq");
+}
+
+bool isTwoDimensionalMap(const funil::ExprPtr &Body) {
+  return Body->isCall("map") && Body->Args[0]->K == Expr::Lambda &&
+         Body->Args[0]->Params.size() == 1 && Body->Args[0]->body()->isCall("map");
+}
+
+/// Bytes of one element of every accumulator of reduction program \p P.
+unsigned accumulatorBytes(const Program &P) {
+  funil::TypePtr T;
+  std::string Err;
+  if (!funil::typeCheckProgram(P, Err, &T) || !T)
+    return 64;
+  std::vector<funil::TypePtr> Leaves;
+  funil::flattenLeaves(T, Leaves);
+  unsigned B = 0;
+  for (const funil::TypePtr &L : Leaves)
+    B += L->isScalar() ? std::max(1u, funil::scalarBits(L->S) / 8) : 8;
+  return B;
+}
+
+} // namespace
+
+std::string describeVariant(const VariantParams &V) {
+  std::string S;
+  if (V.WorkGroup[0] == 0)
+    S = "default lowering, work-group size chosen at run time";
+  else if (V.WorkGroup[1] > 1)
+    S = "work-group " + std::to_string(V.WorkGroup[0]) + "x" +
+        std::to_string(V.WorkGroup[1]);
+  else
+    S = "work-group " + std::to_string(V.WorkGroup[0]);
+  if (V.Elems > 1)
+    S += ", " + std::to_string(V.Elems) +
+         " contiguous elements per work-item step (vector loads/stores)";
+  else
+    S += ", 1 element per work-item step";
+  return S;
+}
+
+namespace {
+struct Row {
+  unsigned X, Y, E;
+};
+// Candidate tables, the default lowering first, most promising next.
+const Row MapContiguous[] = {{0, 0, 1},   {256, 1, 4}, {128, 1, 4}, {64, 1, 4},
+                             {256, 1, 1}, {512, 1, 4}, {128, 1, 1}, {256, 1, 8}};
+const Row Map1D[] = {{0, 0, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}};
+const Row Map2D[] = {{0, 0, 1}, {32, 8, 1}, {64, 4, 1}, {256, 1, 1}};
+const Row ReduceContiguous[] = {{0, 0, 1},   {256, 1, 4}, {512, 1, 4}, {128, 1, 4},
+                                {256, 1, 8}, {256, 1, 1}, {512, 1, 1}, {64, 1, 4}};
+const Row Reduce[] = {{0, 0, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}};
+const Row Default[] = {{0, 0, 1}};
+
+template <size_t N> std::vector<Row> rows(const Row (&A)[N]) {
+  return std::vector<Row>(A, A + N);
+}
+} // namespace
+
+std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
+  std::vector<Row> Rows = rows(Default);
+  Program F = P;
+  std::string Err;
+  if (!rewriteProgram(F, fusionStrategy(), Err))
+    F = P;
+  const funil::ExprPtr &B = F.Body;
+  if (!P.IsReturn) {
+    if (isOneDimensionalMap(B)) {
+      bool Contig = isContiguousArray(B->Args[1]);
+      for (const funil::ExprPtr &O : F.Outs)
+        Contig &= contiguousOut(O);
+      Rows = Contig ? rows(MapContiguous) : rows(Map1D);
+    } else if (isTwoDimensionalMap(B)) {
+      Rows = rows(Map2D);
+    }
+  } else if (B->isCall("reduce")) {
+    Rows = isContiguousArray(B->Args[2]) ? rows(ReduceContiguous) : rows(Reduce);
+    unsigned Bytes = accumulatorBytes(P);
+    Rows.erase(std::remove_if(Rows.begin(), Rows.end(),
+                              [&](const Row &R) {
+                                return R.X * Bytes > MaxScratchBytes;
+                              }),
+               Rows.end());
+  }
+  std::vector<VariantParams> Out;
+  for (const Row &R : Rows) {
+    if (Out.size() >= std::max(1u, Max))
+      break;
+    VariantParams V;
+    V.WorkGroup[0] = R.X;
+    V.WorkGroup[1] = R.Y;
+    V.Elems = R.E;
+    Out.push_back(V);
+  }
+  return Out;
+}
+
+Strategy variantStrategy(const Program &P, const VariantParams &V) {
+  std::vector<Strategy> Steps{fusionStrategy()};
+  if (V.Elems > 1)
+    Steps.push_back(ruleStrategy(P.IsReturn ? asVectorReduceRule(V.Elems)
+                                            : asVectorMapRule(V.Elems)));
+  if (P.IsReturn)
+    Steps.push_back(ruleStrategy(*findRule("reduce-two-stage")));
+  else
+    Steps.push_back(mapToGlobalStrategy());
+  Steps.push_back(sequentialiseStrategy());
+  return sequence(std::move(Steps));
+}
+
+bool lowerVariant(Program &P, const VariantParams &V, std::string &Err,
+                  std::vector<std::string> *Trace) {
+  std::vector<std::string> Local;
+  std::vector<std::string> &T = Trace ? *Trace : Local;
+  size_t Before = T.size();
+  if (!rewriteProgram(P, variantStrategy(P, V), Err, &T))
+    return false;
+  if (V.Elems > 1) {
+    bool Applied = false;
+    for (size_t I = Before; I < T.size(); ++I)
+      Applied |= T[I].rfind("as-vector-", 0) == 0;
+    if (!Applied) {
+      Err = "vectorisation with width " + std::to_string(V.Elems) +
+            " does not apply (the array is not contiguous)";
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace idiom::rewrite

@@ -1,0 +1,188 @@
+//===- vectorisation.cpp - asVector / asScalar rules -----------------------===//
+//
+// Part of Idiom. The vectorisation family (DESIGN section 5, "vectorise";
+// seeds/004 section 4.2 and figure 7: asVector n / asScalar). FunIL has no
+// vector types, so a vector of N elements is a row of split(N, a) over an
+// array whose elements lie at consecutive addresses (a contiguous array);
+// one work-item processes the row sequentially (mapSeq / reduceSeq), and
+// the OpenCL generator reads and writes a complete, aligned row with one
+// vector load or store per buffer (a pointer cast to floatN & co.), every
+// other row element by element (rewrite/lib/codegen/Emitter.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../RuleHelpers.h"
+#include "idiom/FunIL/Printer.h"
+#include "idiom/Rewrite/Rules.h"
+
+namespace idiom::rewrite {
+
+using namespace detail;
+
+bool isContiguousArray(const ExprPtr &E) {
+  if (E->isCall("view"))
+    return E->Args.size() == 4 && E->Args[2]->K == Expr::Lit &&
+           E->Args[2]->signedValue() == 1;
+  if (E->isCall("iota"))
+    return true;
+  if (E->isCall("zip")) {
+    for (const ExprPtr &A : E->Args)
+      if (!isContiguousArray(A))
+        return false;
+    return true;
+  }
+  if (E->isCall("map") || E->isCall("mapSeq"))
+    return isLambda(E->Args[0], 1) && isContiguousArray(E->Args[1]);
+  return false;
+}
+
+namespace {
+
+/// The side condition of both asVector rules: a contiguous array whose
+/// length N divides when the length is a constant (a symbolic length is
+/// accepted: the generator completes a ragged last row element by element).
+bool vectorisable(const ExprPtr &A, int64_t N, const RuleContext &Ctx) {
+  if (!isContiguousArray(A))
+    return false;
+  TypePtr T = Ctx.typeOf(A);
+  if (!T || !T->isArray())
+    return false;
+  return T->Len->K != funil::Size::Const || T->Len->Value % N == 0;
+}
+
+/// True when variable \p V occurs free in \p E.
+bool occursFree(const std::string &V, const ExprPtr &E) {
+  std::set<std::string> Free;
+  funil::freeVars(*E, Free);
+  return Free.count(V) != 0;
+}
+
+/// join(map(\v => mapSeq(f, v), split(n, a))) -> map(f, a)   (asScalar)
+Rule asScalarMap() {
+  Rule R;
+  R.Name = "as-scalar-map";
+  R.Family = "vectorisation";
+  R.Doc = "join(map(\\v => mapSeq(f, v), split(n, a))) -> map(f, a), v not free in f";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("join") || !E->Args[0]->isCall("map"))
+      return false;
+    const ExprPtr &M = E->Args[0];
+    if (!isLambda(M->Args[0], 1) || !M->Args[1]->isCall("split"))
+      return false;
+    const ExprPtr &Body = M->Args[0]->body();
+    const std::string &V = M->Args[0]->Params[0].Name;
+    if (!(Body->isCall("mapSeq") || Body->isCall("map")) || Body->Args[1]->K != Expr::Var ||
+        Body->Args[1]->Name != V || occursFree(V, Body->Args[0]))
+      return false;
+    B["f"] = Body->Args[0];
+    B["a"] = M->Args[1]->Args[1];
+    return true;
+  };
+  R.Build = [](const Bindings &B, RuleContext &) {
+    return mapCall("map", B.at("f"), B.at("a"));
+  };
+  return R;
+}
+
+/// reduce(f, z, map(\v => reduceSeq(f, z, v), split(n, a))) -> reduce(f, z, a)
+/// (asScalar; f is associative with identity z by the contract of reduce).
+Rule asScalarReduce() {
+  Rule R;
+  R.Name = "as-scalar-reduce";
+  R.Family = "vectorisation";
+  R.Doc = "reduce(f, z, map(\\v => reduceSeq(f, z, v), split(n, a))) -> reduce(f, z, a)";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("reduce") || !isLambda(E->Args[0], 2) || !E->Args[2]->isCall("map"))
+      return false;
+    const ExprPtr &M = E->Args[2];
+    if (!isLambda(M->Args[0], 1) || !M->Args[1]->isCall("split"))
+      return false;
+    const ExprPtr &Inner = M->Args[0]->body();
+    const std::string &V = M->Args[0]->Params[0].Name;
+    if (!(Inner->isCall("reduceSeq") || Inner->isCall("reduce")) ||
+        Inner->Args[2]->K != Expr::Var || Inner->Args[2]->Name != V ||
+        funil::printExpr(*Inner->Args[0]) != funil::printExpr(*E->Args[0]) ||
+        funil::printExpr(*Inner->Args[1]) != funil::printExpr(*E->Args[1]) ||
+        occursFree(V, Inner->Args[0]) || occursFree(V, Inner->Args[1]))
+      return false;
+    B["f"] = E->Args[0];
+    B["z"] = E->Args[1];
+    B["a"] = M->Args[1]->Args[1];
+    return true;
+  };
+  R.Build = [](const Bindings &B, RuleContext &) {
+    return Expr::call("reduce", {B.at("f"), B.at("z"), B.at("a")});
+  };
+  return R;
+}
+
+} // namespace
+
+Rule asVectorMapRule(int64_t N) {
+  Rule R;
+  R.Name = N == 4 ? "as-vector-map" : "as-vector-map-" + std::to_string(N);
+  R.Family = "vectorisation";
+  R.Context = AppliesIn::Host;
+  R.Doc = "map(f, a) -> join(map(\\v => mapSeq(f, v), split(" + std::to_string(N) +
+          ", a))), a contiguous";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("map") || !isLambda(E->Args[0], 1))
+      return false;
+    B["f"] = E->Args[0];
+    B["a"] = E->Args[1];
+    return true;
+  };
+  R.Condition = [N](const Bindings &B, const RuleContext &Ctx) {
+    return vectorisable(B.at("a"), N, Ctx);
+  };
+  R.Build = [N](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    TypePtr T = Ctx.typeOf(B.at("a"));
+    ExprPtr Fn = lambda1(Ctx, "v", Type::array(T->Elem, funil::Size::constant(N)),
+                         [&](ExprPtr V) { return mapCall("mapSeq", B.at("f"), V); });
+    return Expr::call("join",
+                      {mapCall("map", Fn, Expr::call("split", {i64(N), B.at("a")}))});
+  };
+  return R;
+}
+
+Rule asVectorReduceRule(int64_t N) {
+  Rule R;
+  R.Name = N == 4 ? "as-vector-reduce" : "as-vector-reduce-" + std::to_string(N);
+  R.Family = "vectorisation";
+  R.Context = AppliesIn::Host;
+  R.Doc = "reduce(f, z, a) -> reduce(f, z, map(\\v => reduceSeq(f, z, v), split(" +
+          std::to_string(N) + ", a))), a contiguous";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("reduce") || !isLambda(E->Args[0], 2))
+      return false;
+    B["f"] = E->Args[0];
+    B["z"] = E->Args[1];
+    B["a"] = E->Args[2];
+    return true;
+  };
+  R.Condition = [N](const Bindings &B, const RuleContext &Ctx) {
+    return vectorisable(B.at("a"), N, Ctx);
+  };
+  R.Build = [N](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    TypePtr T = Ctx.typeOf(B.at("a"));
+    ExprPtr Fn = lambda1(Ctx, "v", Type::array(T->Elem, funil::Size::constant(N)),
+                         [&](ExprPtr V) {
+                           return Expr::call("reduceSeq", {B.at("f"), B.at("z"), V});
+                         });
+    ExprPtr Parts = mapCall("map", Fn, Expr::call("split", {i64(N), B.at("a")}));
+    return Expr::call("reduce", {B.at("f"), B.at("z"), Parts});
+  };
+  return R;
+}
+
+const std::vector<Rule> &vectorisationRules() {
+  static const std::vector<Rule> Rules = {
+      asVectorMapRule(4),
+      asVectorReduceRule(4),
+      asScalarMap(),
+      asScalarReduce(),
+  };
+  return Rules;
+}
+
+} // namespace idiom::rewrite

@@ -1,0 +1,198 @@
+/*===- tuning.c - Which variant runs, remembered per size class -----------===*
+ *
+ * A descriptor with several kernel variants (desc->nvariants >= 2, see
+ * idiomrt.h) runs the variant chosen for its size class, floor(log2) of the
+ * iteration count. The choice is made once per (device, descriptor, size
+ * class): launch.c times every usable variant on the first call's real
+ * input and reports the fastest here (DESIGN.md section 5, exploration: the
+ * final choice is left to measurement on the device).
+ *
+ * In memory: e->chosen[cls] for the life of the process.
+ * On disk: <cache dir>/tuning/<key>.txt, key = FNV-1a 64 of (format tag,
+ * platform name, device name, driver version, FNV-1a 64 of the source, size
+ * class); a text file
+ *
+ *   idiom-tuning 1
+ *   key <16 hex digits>
+ *   nvariants <n>
+ *   variant <k>
+ *   ms <t0> <t1> ...          (median kernel ms per variant, -1: skipped)
+ *   check <16 hex digits>     (FNV-1a 64 of every line above, with '\n')
+ *
+ * A file that is missing, malformed, has another key or variant count, a
+ * wrong checksum, or names a variant that is not usable here is ignored and
+ * the variants are timed again (which rewrites it).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TUNE_MAGIC "idiom-tuning 1\n"
+#define TUNE_MAX_FILE 4096
+
+unsigned idiomrt_size_class(uint64_t trip) {
+  unsigned c = 0;
+  while (trip > 1) {
+    trip >>= 1;
+    c++;
+  }
+  return c;
+}
+
+const char *idiomrt_tuned_name(int how) {
+  switch (how) {
+  case IDIOMRT_TUNED_SINGLE:
+    return "single";
+  case IDIOMRT_TUNED_OFF:
+    return "off";
+  case IDIOMRT_TUNED_TIMED:
+    return "timed";
+  case IDIOMRT_TUNED_CACHE:
+    return "cache";
+  default:
+    return "none";
+  }
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s) {
+  return idiomrt_fnv1a(h, s, strlen(s) + 1);
+}
+
+static uint64_t tuning_key(const idiomrt_entry *e, const idiomrt_device *dev,
+                           unsigned cls) {
+  const char *src = e->desc->source;
+  uint64_t src_hash = idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, src, strlen(src));
+  uint64_t h = IDIOMRT_FNV_OFFSET;
+  h = fnv_str(h, "idiom-tuning-v1");
+  h = fnv_str(h, dev->platform_name);
+  h = fnv_str(h, dev->name);
+  h = fnv_str(h, dev->driver);
+  h = idiomrt_fnv1a(h, &src_hash, sizeof src_hash);
+  uint32_t c = cls;
+  return idiomrt_fnv1a(h, &c, sizeof c);
+}
+
+static int tuning_paths(char *dir, size_t ndir, char *path, size_t npath,
+                        uint64_t key) {
+  const char *base = idiomrt_config_get()->cache_dir;
+  if (!base)
+    return 0;
+  int k = snprintf(dir, ndir, "%s/tuning", base);
+  if (k <= 0 || (size_t)k >= ndir)
+    return 0;
+  k = snprintf(path, npath, "%s/%016llx.txt", dir, (unsigned long long)key);
+  return k > 0 && (size_t)k < npath;
+}
+
+static int usable(const idiomrt_entry *e, int k) {
+  return k >= 0 && (unsigned)k < e->nvariants && e->var[k].ready;
+}
+
+/* The variant named by a valid tuning file, or -1. */
+static int read_tuning(const idiomrt_entry *e, const char *path, uint64_t key) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return -1;
+  char buf[TUNE_MAX_FILE + 1];
+  size_t n = fread(buf, 1, TUNE_MAX_FILE, f);
+  int more = fgetc(f) != EOF;
+  fclose(f);
+  buf[n] = '\0';
+  const char *check = strstr(buf, "check ");
+  unsigned long long fkey = 0, sum = 0;
+  unsigned nv = 0;
+  int k = -1;
+  if (more || n < strlen(TUNE_MAGIC) ||
+      memcmp(buf, TUNE_MAGIC, strlen(TUNE_MAGIC)) != 0 || !check ||
+      (check != buf && check[-1] != '\n') ||
+      sscanf(check, "check %16llx", &sum) != 1 ||
+      sum != idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)(check - buf)) ||
+      sscanf(buf + strlen(TUNE_MAGIC), "key %16llx\nnvariants %u\nvariant %d\n",
+             &fkey, &nv, &k) != 3) {
+    idiomrt_debug("tuning: %s: malformed or corrupt, ignored", path);
+    return -1;
+  }
+  if (fkey != key || nv != e->nvariants || !usable(e, k)) {
+    idiomrt_debug("tuning: %s: stale (key, variant count or variant), ignored",
+                  path);
+    return -1;
+  }
+  return k;
+}
+
+int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
+                        unsigned cls) {
+  if (cls >= IDIOMRT_SIZE_CLASSES)
+    cls = IDIOMRT_SIZE_CLASSES - 1;
+  if (usable(e, e->chosen[cls]))
+    return e->chosen[cls];
+  int first = -1, count = 0;
+  for (unsigned k = 0; k < e->nvariants; ++k)
+    if (e->var[k].ready) {
+      if (first < 0)
+        first = (int)k;
+      count++;
+    }
+  int k = -1, how = IDIOMRT_TUNED_NONE;
+  if (count <= 1) {
+    k = first;
+    how = IDIOMRT_TUNED_SINGLE;
+  } else if (!idiomrt_config_get()->tune) {
+    k = usable(e, 0) ? 0 : first; /* variant 0 is the default lowering */
+    how = IDIOMRT_TUNED_OFF;
+  } else {
+    char dir[PATH_MAX], path[PATH_MAX];
+    uint64_t key = tuning_key(e, dev, cls);
+    if (tuning_paths(dir, sizeof dir, path, sizeof path, key)) {
+      k = read_tuning(e, path, key);
+      if (k >= 0) {
+        how = IDIOMRT_TUNED_CACHE;
+        idiomrt_debug("%s: size class %u: variant %d from %s", e->desc->loc,
+                      cls, k, path);
+      }
+    }
+  }
+  if (k >= 0) {
+    e->chosen[cls] = (signed char)k;
+    e->tuned[cls] = (unsigned char)how;
+  }
+  return k;
+}
+
+void idiomrt_tune_record(idiomrt_entry *e, const idiomrt_device *dev,
+                         unsigned cls, int k, const double *ms) {
+  if (cls >= IDIOMRT_SIZE_CLASSES)
+    cls = IDIOMRT_SIZE_CLASSES - 1;
+  e->chosen[cls] = (signed char)k;
+  e->tuned[cls] = IDIOMRT_TUNED_TIMED;
+  char dir[PATH_MAX], path[PATH_MAX];
+  uint64_t key = tuning_key(e, dev, cls);
+  if (!tuning_paths(dir, sizeof dir, path, sizeof path, key))
+    return;
+  char buf[TUNE_MAX_FILE];
+  size_t len = 0;
+#define APPEND(...)                                                            \
+  do {                                                                         \
+    if (len < sizeof buf) {                                                    \
+      int k_ = snprintf(buf + len, sizeof buf - len, __VA_ARGS__);             \
+      if (k_ > 0)                                                              \
+        len += (size_t)k_;                                                     \
+    }                                                                          \
+  } while (0)
+  APPEND("%skey %016llx\nnvariants %u\nvariant %d\nms", TUNE_MAGIC,
+         (unsigned long long)key, e->nvariants, k);
+  for (unsigned v = 0; v < e->nvariants; ++v)
+    APPEND(" %.4f", ms[v] >= 0 ? ms[v] : -1.0);
+  APPEND("\n");
+  if (len + 32 >= sizeof buf)
+    return;
+  uint64_t sum = idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, len);
+  APPEND("check %016llx\n", (unsigned long long)sum);
+#undef APPEND
+  if (idiomrt_write_file(dir, path, buf, len))
+    idiomrt_debug("tuning: wrote %s (variant %d)", path, k);
+}

@@ -173,10 +173,14 @@ Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
     if (It != Known.end())
       return It->second;
   }
-  z3::solver S(C);
+  // One incremental solver per thread: creating a solver costs more than
+  // deciding most laws. Each law is checked inside push/pop.
+  static thread_local z3::solver S(C);
   setTimeout(C, S, TimeoutMs);
+  S.push();
   S.add(Negated);
   Proof P = decide(S);
+  S.pop();
   if (P != Proof::Unknown) {
     std::lock_guard<std::mutex> G(Lock);
     Known.emplace(Key, P);

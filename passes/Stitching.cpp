@@ -158,6 +158,12 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     LiveOuts.push_back({&P, Which});
   }
 
+  // Initial values now, not from detection: stitching an earlier idiom may
+  // have replaced them (a reduction that starts from another's result).
+  std::vector<Value *> Inits;
+  for (const ReductionInfo &R : M.Reductions)
+    Inits.push_back(R.Phi->getIncomingValueForBlock(PH));
+
   BasicBlock *NewPH = SplitEdge(PH, Header, nullptr, &LI);
   NewPH->setName("idiom.fallback");
   BasicBlock *Join = SplitBlock(Exit, Exit->getFirstNonPHI(), (DominatorTree *)nullptr, &LI);
@@ -252,7 +258,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     const ReductionInfo &R = M.Reductions[K];
     Value *Slot = B.CreateConstGEP2_32(ResArr->getAllocatedType(), ResArr, 0, K);
     Value *Dev = B.CreateLoad(R.Phi->getType(), Slot, "idiom.result");
-    Results.push_back(combine(B, R.Op, R.Init, Dev));
+    Results.push_back(combine(B, R.Op, Inits[K], Dev));
   }
   B.CreateBr(Join);
   for (auto &[P, K] : LiveOuts) {

@@ -8,7 +8,12 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/xxhash.h"
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -159,10 +164,72 @@ void setTimeout(z3::context &C, z3::solver &S, unsigned Ms) {
   S.set(P);
 }
 
+/// Directory of the on-disk memo of decided laws: $IDIOM_CACHE_DIR/laws, else
+/// $XDG_CACHE_HOME/idiom/laws or $HOME/.cache/idiom/laws; empty when
+/// IDIOM_CACHE_DIR=off or no directory can be made.
+const std::string &lawCacheDir() {
+  static const std::string Dir = [] {
+    std::string Base;
+    if (const char *D = getenv("IDIOM_CACHE_DIR")) {
+      if (std::string(D) == "off")
+        return std::string();
+      Base = D;
+    } else if (const char *X = getenv("XDG_CACHE_HOME")) {
+      Base = std::string(X) + "/idiom";
+    } else if (const char *H = getenv("HOME")) {
+      Base = std::string(H) + "/.cache/idiom";
+    } else {
+      return std::string();
+    }
+    std::string Dir = Base + "/laws";
+    return llvm::sys::fs::create_directories(Dir) ? std::string() : Dir;
+  }();
+  return Dir;
+}
+
+/// The cache file of \p Key: named by a hash, holding the result and the
+/// full formula (compared on reading, so a hash collision is a miss).
+std::string lawCacheFile(const std::string &Key) {
+  const std::string &Dir = lawCacheDir();
+  return Dir.empty() ? Dir : Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Key)) + ".law";
+}
+
+std::optional<Proof> readLaw(const std::string &Key) {
+  std::string F = lawCacheFile(Key);
+  if (F.empty())
+    return std::nullopt;
+  std::ifstream In(F, std::ios::binary);
+  std::string All((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  size_t NL = All.find('\n');
+  if (NL == std::string::npos || All.compare(NL + 1, std::string::npos, Key) != 0)
+    return std::nullopt;
+  std::string Verdict = All.substr(0, NL);
+  if (Verdict == "proven")
+    return Proof::Proven;
+  if (Verdict == "refuted")
+    return Proof::Refuted;
+  return std::nullopt;
+}
+
+void writeLaw(const std::string &Key, Proof P) {
+  std::string F = lawCacheFile(Key);
+  if (F.empty())
+    return;
+  std::string Tmp = F + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
+  {
+    std::ofstream Out(Tmp);
+    Out << (P == Proof::Proven ? "proven" : "refuted") << "\n" << Key;
+    if (!Out)
+      return;
+  }
+  llvm::sys::fs::rename(Tmp, F);
+}
+
 /// Decides whether \p Negated (the negation of a law) is unsatisfiable, i.e.
 /// the law is valid. Definite answers are memoised for the whole process by
 /// the formula's SMT-LIB text: the same operator shape (say, fadd on f64)
-/// recurs in every reduction, and its proof does not change.
+/// recurs in every reduction, and its proof does not change. Definite
+/// answers are also kept on disk (lawCacheDir), so later compiles reuse them.
 Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
   static std::mutex Lock;
   static std::map<std::string, Proof> Known;
@@ -173,6 +240,11 @@ Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
     if (It != Known.end())
       return It->second;
   }
+  if (std::optional<Proof> Disk = readLaw(Key)) {
+    std::lock_guard<std::mutex> G(Lock);
+    Known.emplace(Key, *Disk);
+    return *Disk;
+  }
   // One incremental solver per thread: creating a solver costs more than
   // deciding most laws. Each law is checked inside push/pop.
   static thread_local z3::solver S(C);
@@ -182,6 +254,7 @@ Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
   Proof P = decide(S);
   S.pop();
   if (P != Proof::Unknown) {
+    writeLaw(Key, P);
     std::lock_guard<std::mutex> G(Lock);
     Known.emplace(Key, P);
   }

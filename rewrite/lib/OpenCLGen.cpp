@@ -1,9 +1,11 @@
 //===- OpenCLGen.cpp - OpenCL C from FunIL --------------------------------===//
 //
 // Part of Idiom. Kernel assembly: signatures per runtime/include/idiomrt.h,
-// the map kernel (mapGlobal nest with bound guards) and the two reduction
-// kernels (seeds/004 section 5, two-stage because OpenCL has no global
-// barrier).
+// the map kernel (mapGlobal nest with bound guards; vector loads and stores
+// for rows of as-vector-map) and the two reduction kernels (seeds/004
+// section 5, two-stage because OpenCL has no global barrier); the variants
+// of exploreVariants in one source, each with its reqd_work_group_size and
+// the marker line the runtime reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -172,9 +174,16 @@ bool openVectorStore(Emitter &Em, const ExprPtr &Fn, const View &Row,
   unsigned N = static_cast<unsigned>(Row.Chunk);
   std::string Cond = Row.Full;
   std::set<std::string> Seen;
-  auto And = [&](const std::string &P) {
-    if (P != "1" && Seen.insert(P).second)
-      Cond += (Cond.empty() ? "" : " && ") + P;
+  auto And = [&](const std::string &P) { // P: atoms joined by " && "
+    for (size_t B = 0; B <= P.size();) {
+      size_t E = P.find(" && ", B);
+      std::string Atom = P.substr(B, E == std::string::npos ? std::string::npos : E - B);
+      if (Atom != "1" && Seen.insert(Atom).second)
+        Cond += (Cond.empty() ? "" : " && ") + Atom;
+      if (E == std::string::npos)
+        break;
+      B = E + 4;
+    }
   };
   And(Row.VecAligned("0", N));
   for (const View *O : Outs)

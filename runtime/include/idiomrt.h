@@ -23,6 +23,8 @@
  *   IDIOM_TUNE=on|off              on (default): time the variants of a
  *                                  descriptor on first use per size class
  *                                  and keep the fastest; off: variant 0
+ *   IDIOM_TUNE_MIN=N               iteration counts below N run variant 0
+ *                                  untimed (default 1048576)
  * All of them are read once, on the first call into the runtime.
  *
  * Kernel conventions (the contract with rewrite/'s OpenCL generator):
@@ -57,12 +59,13 @@
  * lines are also where the runtime cuts the source when the whole does not
  * build: the text before the first line is shared by every variant. The
  * first run of a descriptor per device and size class (floor(log2) of the
- * iteration count) times every usable variant on the real input (kernels
- * only, profiling events, median of up to 3 runs; outputs are restored
- * between runs) and keeps the fastest, in memory and in
+ * iteration count, from IDIOM_TUNE_MIN up) times every usable variant on the
+ * real input (kernels only, profiling events, median of up to 3 runs;
+ * outputs are restored between runs) and keeps the fastest, in memory and in
  * IDIOM_CACHE_DIR/tuning/; the chosen variant then runs for real. A variant
  * that does not build, does not fit the device or fails is skipped. With
  * nvariants 0 or 1 there is one variant named as above (older objects).
+ * See runtime/README.md.
  *   Buffers of 0 bytes are passed as a 1-byte device buffer. Every buffer is
  *   copied to the device; OUT and INOUT ranges are copied back after the
  *   last kernel completed. See runtime/README.md.

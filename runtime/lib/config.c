@@ -39,18 +39,18 @@ static int device_pref_from_env(void) {
   return IDIOMRT_DEV_AUTO;
 }
 
-static uint64_t min_trip_from_env(void) {
-  const char *v = getenv("IDIOM_MIN_TRIP");
+static uint64_t count_from_env(const char *name, uint64_t dflt) {
+  const char *v = getenv(name);
   if (!v || !*v)
-    return 4096;
+    return dflt;
   char *end = NULL;
   errno = 0;
   unsigned long long n = strtoull(v, &end, 10);
   if (errno != 0 || *end != '\0' || v[0] == '-') {
     fprintf(stderr,
-            "idiom: warning: IDIOM_MIN_TRIP=%s is not a number; using 4096\n",
-            v);
-    return 4096;
+            "idiom: warning: %s=%s is not a number; using %llu\n", name, v,
+            (unsigned long long)dflt);
+    return dflt;
   }
   return (uint64_t)n;
 }
@@ -88,7 +88,8 @@ static void config_init(void) {
   g_config.device_pref = device_pref_from_env();
   g_config.stats = env_flag("IDIOM_STATS");
   g_config.debug = env_flag("IDIOM_DEBUG");
-  g_config.min_trip = min_trip_from_env();
+  g_config.min_trip = count_from_env("IDIOM_MIN_TRIP", 4096);
+  g_config.tune_min = count_from_env("IDIOM_TUNE_MIN", (uint64_t)1 << 20);
   g_config.cache_dir = cache_dir_from_env();
   const char *lib = getenv("IDIOM_OPENCL_LIBRARY");
   g_config.opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";

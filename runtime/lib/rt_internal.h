@@ -39,6 +39,7 @@ typedef struct idiomrt_config {
   const char *cache_dir;      /* NULL when the disk cache is off */
   const char *opencl_library; /* IDIOM_OPENCL_LIBRARY or "libOpenCL.so.1" */
   int tune;                   /* IDIOM_TUNE: 1 (default) or 0 ("off") */
+  uint64_t tune_min;          /* IDIOM_TUNE_MIN, default 1 << 20 */
 } idiomrt_config;
 
 /* Reads the environment on first call; never NULL. */
@@ -149,7 +150,8 @@ enum idiomrt_tuned {
   IDIOMRT_TUNED_SINGLE = 1, /* only one usable variant */
   IDIOMRT_TUNED_OFF = 2,    /* IDIOM_TUNE=off */
   IDIOMRT_TUNED_TIMED = 3,  /* timed in this process */
-  IDIOMRT_TUNED_CACHE = 4   /* read from the tuning file */
+  IDIOMRT_TUNED_CACHE = 4,  /* read from the tuning file */
+  IDIOMRT_TUNED_SMALL = 5   /* iteration count below IDIOM_TUNE_MIN */
 };
 
 typedef struct idiomrt_entry {
@@ -225,7 +227,7 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
    writes the tuning file. */
 void idiomrt_tune_record(idiomrt_entry *e, const idiomrt_device *dev,
                          unsigned cls, int k, const double *ms);
-/* "timed", "cache", "off", "single" or "none". */
+/* "timed", "cache", "off", "single", "small" or "none". */
 const char *idiomrt_tuned_name(int how);
 
 /*--- stats.c ---------------------------------------------------------------*/

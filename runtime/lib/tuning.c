@@ -5,7 +5,10 @@
  * iteration count. The choice is made once per (device, descriptor, size
  * class): launch.c times every usable variant on the first call's real
  * input and reports the fastest here (DESIGN.md section 5, exploration: the
- * final choice is left to measurement on the device).
+ * final choice is left to measurement on the device). Size classes below
+ * that of IDIOM_TUNE_MIN (default 2^20 iterations) run variant 0 untimed:
+ * on them, building and timing every variant (about half a second per
+ * kernel on PoCL) costs more than the best variant can save.
  *
  * In memory: e->chosen[cls] for the life of the process.
  * On disk: <cache dir>/tuning/<key>.txt, key = FNV-1a 64 of (format tag,
@@ -53,6 +56,8 @@ const char *idiomrt_tuned_name(int how) {
     return "timed";
   case IDIOMRT_TUNED_CACHE:
     return "cache";
+  case IDIOMRT_TUNED_SMALL:
+    return "small";
   default:
     return "none";
   }
@@ -144,6 +149,10 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
   } else if (!idiomrt_config_get()->tune) {
     k = usable(e, 0) ? 0 : first; /* variant 0 is the default lowering */
     how = IDIOMRT_TUNED_OFF;
+  } else if (cls < idiomrt_size_class(idiomrt_config_get()->tune_min)) {
+    /* compiling and timing every variant costs more than it can save */
+    k = usable(e, 0) ? 0 : first;
+    how = IDIOMRT_TUNED_SMALL;
   } else {
     char dir[PATH_MAX], path[PATH_MAX];
     uint64_t key = tuning_key(e, dev, cls);

@@ -35,6 +35,10 @@ struct Bv {
 /// Lengths are below 2^62 (arrays of at most 2^62 elements), as are
 /// indices; the generator's index expressions are signed longs.
 z3::expr inRange(Bv &B, const z3::expr &X) { return z3::ult(X, B.lit(1ULL << 62)); }
+/// Row numbers of rows of N elements of such an array.
+z3::expr rowInRange(Bv &B, const z3::expr &R, uint64_t N) {
+  return z3::ult(R, B.lit((1ULL << 62) / N));
+}
 
 TEST(VectorIndexProof, JoinOfSplitIsTheIdentity) {
   // Element i of join(split(N, a)) is row i / N, column i % N, which is
@@ -56,7 +60,7 @@ TEST(VectorIndexProof, RaggedSplitCoversEveryElementOnce) {
     z3::expr Start = r * Nn;
     z3::expr Rest = n - Start;
     z3::expr RowLen = z3::ite(z3::ult(Nn, Rest), Nn, Rest); // min(N, n - r*N)
-    z3::expr Ranges = inRange(B, n) && inRange(B, t) && inRange(B, r) && inRange(B, j);
+    z3::expr Ranges = inRange(B, n) && inRange(B, t) && rowInRange(B, r, N) && inRange(B, j);
     // Every element t < n is in row t / N at column t % N, inside that row.
     z3::expr R0 = z3::udiv(t, Nn), J0 = z3::urem(t, Nn);
     z3::expr RowLen0 = z3::ite(z3::ult(Nn, n - R0 * Nn), Nn, n - R0 * Nn);
@@ -70,7 +74,7 @@ TEST(VectorIndexProof, RaggedSplitCoversEveryElementOnce) {
     // ... and a different one for every (row, column): the map is injective.
     z3::expr r2 = B.var("r2"), j2 = B.var("j2");
     EXPECT_TRUE(proved(B.C,
-                       Ranges && inRange(B, r2) && inRange(B, j2) && z3::ult(j, Nn) &&
+                       Ranges && rowInRange(B, r2, N) && inRange(B, j2) && z3::ult(j, Nn) &&
                            z3::ult(j2, Nn) && r * Nn + j == r2 * Nn + j2,
                        r == r2 && j == j2))
         << "N=" << N;
@@ -84,14 +88,14 @@ TEST(VectorIndexProof, FullRowsReadOnlyInsideTheArray) {
     Bv B;
     z3::expr n = B.var("n"), r = B.var("r"), j = B.var("j"), Nn = B.lit(N);
     z3::expr Full = z3::ule(r * Nn + Nn, n);
-    z3::expr Pre = inRange(B, n) && inRange(B, r) && z3::ult(j, Nn) && Full;
+    z3::expr Pre = inRange(B, n) && rowInRange(B, r, N) && z3::ult(j, Nn) && Full;
     EXPECT_TRUE(proved(B.C, Pre, z3::ult(r * Nn + j, n))) << "N=" << N;
     z3::expr Rest = n - r * Nn;
     EXPECT_TRUE(proved(B.C, Pre, z3::ite(z3::ult(Nn, Rest), Nn, Rest) == Nn)) << "N=" << N;
     // Rows before the last one are always full when N divides n (the
     // exact case, where FunIL's split is defined).
     EXPECT_TRUE(proved(B.C,
-                       inRange(B, n) && inRange(B, r) && z3::urem(n, Nn) == B.lit(0) &&
+                       inRange(B, n) && rowInRange(B, r, N) && z3::urem(n, Nn) == B.lit(0) &&
                            z3::ult(r, z3::udiv(n, Nn)),
                        Full))
         << "N=" << N;
@@ -117,23 +121,32 @@ TEST(VectorIndexProof, AlignmentTestIsTheSameForEveryRow) {
 }
 
 TEST(VectorIndexProof, GridStrideVisitsEveryRowOnce) {
-  // Work-item k of G visits rows k, k + G, ...: row c is visited by work-item
-  // c % G at step c / G, and by no other (k, step).
-  Bv B;
-  z3::expr c = B.var("c"), G = B.var("G"), k = B.var("k"), t = B.var("t");
-  z3::expr Pre = inRange(B, c) && inRange(B, k) && inRange(B, t) &&
-                 z3::ult(B.lit(0), G) && z3::ult(G, B.lit(1ULL << 31)) &&
-                 z3::ult(t, B.lit(1ULL << 31));
-  EXPECT_TRUE(proved(B.C, Pre, z3::urem(c, G) + z3::udiv(c, G) * G == c));
-  EXPECT_TRUE(proved(B.C, Pre && z3::ult(k, G) && k + t * G == c,
-                     k == z3::urem(c, G) && t == z3::udiv(c, G)));
+  // Work-item k of G visits rows k, k + G, ...: row c is visited by
+  // work-item c % G at step c / G, and by no other (k, step). G = work-items
+  // in the NDRange (groups x work-group size), for sizes the runtime uses
+  // with the explored work-group sizes. The loop indices are longs below
+  // 2^62 that never wrap, so this is proved over the integers (bit-vector
+  // division by a constant that is not a power of two is too slow for a
+  // unit test).
+  for (int64_t G : {64LL, 128LL * 7, 256LL * 1024, 512LL * 1023}) {
+    z3::context C;
+    z3::expr c = C.int_const("c"), k = C.int_const("k"), t = C.int_const("t");
+    z3::expr k2 = C.int_const("k2"), t2 = C.int_const("t2"), Gg = C.int_val(G);
+    z3::expr Item = k >= 0 && k < Gg && t >= 0;
+    EXPECT_TRUE(proved(C, Item && k2 >= 0 && k2 < Gg && t2 >= 0 && k + t * Gg == k2 + t2 * Gg,
+                       k == k2 && t == t2))
+        << "G=" << G;
+    EXPECT_TRUE(proved(C, c >= 0, z3::mod(c, Gg) >= 0 && z3::mod(c, Gg) < Gg &&
+                                      z3::mod(c, Gg) + (c / Gg) * Gg == c))
+        << "G=" << G;
+  }
 }
 
 TEST(VectorIndexProof, AProofCanFail) {
   // The harness is not vacuous: without N | n, the last row need not be full.
   Bv B;
   z3::expr n = B.var("n"), r = B.var("r"), Nn = B.lit(4);
-  EXPECT_FALSE(proved(B.C, inRange(B, n) && inRange(B, r) && z3::ult(r, z3::udiv(n + B.lit(3), Nn)),
+  EXPECT_FALSE(proved(B.C, inRange(B, n) && z3::ult(r, z3::udiv(n + B.lit(3), Nn)),
                       z3::ule(r * Nn + Nn, n)));
 }
 

@@ -15,6 +15,14 @@
 /// loop storing to __local memory, then a barrier), iterate (a loop that
 /// reuses the local array in place), and scalar operations.
 ///
+/// Views over contiguous arrays also offer vector access (View::VecRead,
+/// VecWrite, VecAligned): a reduceSeq over, or a mapSeq stored through, a
+/// split row of vector width is emitted as a run-time test (row complete,
+/// every address aligned) choosing one vector load or store per buffer, and
+/// an element-by-element loop otherwise (the vectorisation family,
+/// rules/vectorisation.cpp). A split with a literal chunk over a length not
+/// known to be a multiple has a ragged last row.
+///
 /// Barriers are emitted only after writes to work-group-shared memory and
 /// only at work-group-uniform points (after a mapLocal loop, at the end of a
 /// mapWorkgroup iteration), never under a work-item-dependent condition.

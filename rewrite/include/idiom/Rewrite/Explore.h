@@ -55,7 +55,7 @@ std::string describeVariant(const VariantParams &V);
 
 /// The variants of \p P worth emitting, the default lowering first, at most
 /// \p Max of them: 1-D maps and reductions over contiguous arrays get
-/// work-group sizes {64, 128, 256, 512} and 1, 4 or 8 elements per step;
+/// work-group sizes {64, 128, 256, 512} and 1, 4, 8 or 16 elements per step;
 /// other maps and reductions work-group sizes only; reductions drop sizes
 /// whose local-memory tree needs more than 16 KiB.
 std::vector<VariantParams> exploreVariants(const funil::Program &P,

@@ -1,0 +1,80 @@
+/*===- test_common.h - Helpers shared by the runtime tests ---------------===*
+ *
+ * The check macros, argument builders and the child-process helper used by
+ * test_idiomrt.c (the runtime's ABI) and test_tuning.c (kernel variants and
+ * their tuning). Each case runs in its own process (the runtime reads its
+ * environment once); a case that must see the runtime's stderr spawns the
+ * test program again with another case name.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef IDIOMRT_TEST_COMMON_H
+#define IDIOMRT_TEST_COMMON_H
+
+#include "idiomrt.h"
+
+#include <ftw.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+/* Failed checks of the current case. */
+extern int g_failures;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      g_failures++;                                                            \
+    }                                                                          \
+  } while (0)
+
+#define CHECK_MSG(cond, ...)                                                   \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+      g_failures++;                                                            \
+    }                                                                          \
+  } while (0)
+
+/* idiom_last_reason() or "(none)". */
+const char *reason_or_none(void);
+/* 1 when s (may be NULL) starts with prefix. */
+int starts_with(const char *s, const char *prefix);
+
+/* Argument builders. */
+idiom_arg buf(uint32_t kind, void *p, uint64_t bytes);
+idiom_arg i32(int32_t v);
+idiom_arg i64(int64_t v);
+idiom_arg f32(float v);
+
+/* |got - want| <= rel * max(|want|, 1). */
+int close_enough(float got, float want, float rel);
+
+/* Runs this program with `casename`, the current environment plus `env`
+   (NULL-terminated "K=V" list, overriding), and captures its stderr.
+   Returns the exit status (or -1); *err receives a malloc'd string. */
+int spawn_case(const char *casename, const char *const *env, char **err);
+
+/* Occurrences of needle in hay. */
+int count_occurrences(const char *hay, const char *needle);
+
+/* nftw callback that removes every entry (rm -r). */
+int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w);
+
+/* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
+void case_tune_map(void);
+void case_tune_reduce(void);
+void case_tune_cache(void);
+void case_tune_corrupt(void);
+void case_tune_off(void);
+void case_variant_fit(void);
+void case_variant_build(void);
+void case_variant_all_broken(void);
+void case_tune_stats_child(void);
+void case_tune_map_child(void);
+void case_tune_small(void);
+void case_tune_small_child(void);
+
+#endif /* IDIOMRT_TEST_COMMON_H */

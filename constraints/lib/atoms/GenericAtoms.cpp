@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/FnAtom.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
@@ -19,28 +20,8 @@ using namespace llvm;
 namespace idiom::constraints {
 namespace {
 
-using SolveFn = std::function<void(MatchEnv &, MutableArrayRef<Term>,
-                                   function_ref<bool()>, std::string &)>;
+using SolveFn = FnAtom::SolveFn;
 
-class GenericAtom : public AtomDef {
-public:
-  GenericAtom(const char *Name, unsigned Arity, unsigned GenMask,
-              const char *Doc, SolveFn Fn)
-      : Name(Name), Doc(Doc), Arity(Arity), GenMask(GenMask), Fn(std::move(Fn)) {}
-  StringRef name() const override { return Name; }
-  unsigned arity() const override { return Arity; }
-  StringRef doc() const override { return Doc; }
-  bool canGenerate(unsigned I) const override { return GenMask & (1u << I); }
-  void solve(MatchEnv &Env, MutableArrayRef<Term> Args,
-             function_ref<bool()> Yield, std::string &WhyNot) const override {
-    Fn(Env, Args, Yield, WhyNot);
-  }
-
-private:
-  const char *Name, *Doc;
-  unsigned Arity, GenMask;
-  SolveFn Fn;
-};
 
 Value *val(const Term &T) { return T.K == Term::Kind::Value ? T.V : nullptr; }
 Loop *loopOf(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
@@ -91,7 +72,7 @@ std::string calleeName(const CallBase *CB) {
 } // namespace
 
 void registerGenericAtoms(AtomRegistry &R) {
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "Opcode", 2, 2,
       "i, name: instruction i has LLVM opcode name (\"fadd\", \"select\", \"call\", ...)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
@@ -100,7 +81,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         if (!I || !offer(A, 1, {Term::string(I->getOpcodeName())}, Y))
           Why = "instruction has another opcode";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "Type", 2, 2, "v, t: v has type t (\"i32\", \"f32\", \"f64\", \"ptr\", ...)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
@@ -108,7 +89,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         if (!V || !offer(A, 1, {Term::string(typeName(V->getType()))}, Y))
           Why = "value has another type";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "Operand", 3, 6,
       "i, k, v: v is operand k (0-based) of instruction i (k and v generated)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
@@ -135,7 +116,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         if (!Any)
           Why = "no such operand";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "User", 2, 2, "v, u: instruction u uses v as an operand (u generated)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
@@ -148,7 +129,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         if (!offer(A, 1, Us, Y))
           Why = "value has no such user";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "FlowsTo", 2, 0,
       "a, b: b is computed from a through a chain of operands (data flow)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
@@ -170,7 +151,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         }
         Why = "no data flow between the values";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "Calls", 2, 2,
       "c, name: c calls the function or intrinsic name (\"sqrt\", \"llvm.fabs\")",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
@@ -179,7 +160,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         if (!CB || !offer(A, 1, {Term::string(calleeName(CB))}, Y))
           Why = "not a call of that function";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "Constant", 1, 0, "v: v is a constant",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
@@ -188,7 +169,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         else
           Why = "not a constant";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "InLoop", 2, 0, "v, loop: instruction v is inside loop",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
@@ -199,7 +180,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         else
           Why = "value is not inside the loop";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "Invariant", 2, 0, "v, loop: v does not change while loop runs",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
@@ -210,7 +191,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         else
           Why = "value varies in the loop";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "SubLoop", 2, 2, "loop, inner: inner is a loop directly inside loop (generated)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
@@ -222,7 +203,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         if (!offer(A, 1, Subs, Y))
           Why = "loop has no such inner loop";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "LatchValue", 3, 4,
       "phi, loop, v: v is the value phi receives from the latch of loop",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
@@ -234,7 +215,7 @@ void registerGenericAtoms(AtomRegistry &R) {
             !offer(A, 2, {Term::value(P->getIncomingValueForBlock(Latch))}, Y))
           Why = "phi has no such value from the latch";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "InitValue", 3, 4,
       "phi, loop, v: v is the value phi receives from the preheader of loop",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
@@ -246,7 +227,7 @@ void registerGenericAtoms(AtomRegistry &R) {
             !offer(A, 2, {Term::value(P->getIncomingValueForBlock(PH))}, Y))
           Why = "phi has no such value from the preheader";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "Dominates", 2, 0,
       "a, b: instruction (or block) a dominates instruction (or block) b",
       [](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
@@ -267,7 +248,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         else
           Why = "does not dominate";
       }));
-  R.add(std::make_unique<GenericAtom>(
+  R.add(std::make_unique<FnAtom>(
       "ControlFlowTo", 2, 2,
       "a, b: block b is a successor of block a (or of the block of instruction a)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,

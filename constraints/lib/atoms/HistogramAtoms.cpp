@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/HistogramFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -22,31 +23,7 @@ using namespace llvm;
 namespace idiom::constraints {
 namespace {
 
-using SolveFn = std::function<void(MatchEnv &, MutableArrayRef<Term>,
-                                   function_ref<bool()>, std::string &)>;
-
-/// An atom given by a function; GenMask bit I set when argument I may be
-/// generated.
-class FnAtom : public AtomDef {
-public:
-  FnAtom(std::string Name, unsigned Arity, unsigned GenMask, std::string Doc,
-         SolveFn Fn)
-      : Name(std::move(Name)), Doc(std::move(Doc)), Arity(Arity),
-        GenMask(GenMask), Fn(std::move(Fn)) {}
-  StringRef name() const override { return Name; }
-  unsigned arity() const override { return Arity; }
-  StringRef doc() const override { return Doc; }
-  bool canGenerate(unsigned I) const override { return GenMask & (1u << I); }
-  void solve(MatchEnv &Env, MutableArrayRef<Term> Args,
-             function_ref<bool()> Yield, std::string &WhyNot) const override {
-    Fn(Env, Args, Yield, WhyNot);
-  }
-
-private:
-  std::string Name, Doc;
-  unsigned Arity, GenMask;
-  SolveFn Fn;
-};
+using SolveFn = FnAtom::SolveFn;
 
 Loop *asLoop(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
 Value *asValue(const Term &T) { return T.K == Term::Kind::Value ? T.V : nullptr; }

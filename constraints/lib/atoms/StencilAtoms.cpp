@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/SpmvFacts.h"
 #include "idiom/Constraints/StencilFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -22,31 +23,7 @@ using namespace llvm;
 namespace idiom::constraints {
 namespace {
 
-using SolveFn = std::function<void(MatchEnv &, MutableArrayRef<Term>,
-                                   function_ref<bool()>, std::string &)>;
-
-/// An atom given by a function; GenMask bit I set when argument I may be
-/// generated.
-class StencilAtom : public AtomDef {
-public:
-  StencilAtom(const char *Name, unsigned Arity, unsigned GenMask,
-              const char *Doc, SolveFn Fn)
-      : Name(Name), Doc(Doc), Arity(Arity), GenMask(GenMask),
-        Fn(std::move(Fn)) {}
-  StringRef name() const override { return Name; }
-  unsigned arity() const override { return Arity; }
-  StringRef doc() const override { return Doc; }
-  bool canGenerate(unsigned I) const override { return GenMask & (1u << I); }
-  void solve(MatchEnv &Env, MutableArrayRef<Term> Args,
-             function_ref<bool()> Yield, std::string &WhyNot) const override {
-    Fn(Env, Args, Yield, WhyNot);
-  }
-
-private:
-  const char *Name, *Doc;
-  unsigned Arity, GenMask;
-  SolveFn Fn;
-};
+using SolveFn = FnAtom::SolveFn;
 
 Loop *asLoop(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
 Value *asValue(const Term &T) {
@@ -78,7 +55,7 @@ bool offer(MutableArrayRef<Term> Args, unsigned I, ArrayRef<Term> Cands,
 void addTest(
     AtomRegistry &R, const char *Name, unsigned Arity, const char *Doc,
     std::function<bool(MatchEnv &, ArrayRef<Term>, std::string &)> Test) {
-  R.add(std::make_unique<StencilAtom>(
+  R.add(std::make_unique<FnAtom>(
       Name, Arity, 0, Doc,
       [Test](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
              std::string &Why) {
@@ -163,7 +140,7 @@ void registerStencil(AtomRegistry &R) {
             auto *P = asA<PHINode>(A[0]);
             return N && P && analyzeForwardedRead(P, *N, Env.SE, Why);
           });
-  R.add(std::make_unique<StencilAtom>(
+  R.add(std::make_unique<FnAtom>(
       "StencilReads", 2, 2,
       "loop, r: r is a read of the stencil nest: a load, or a forwarded "
       "read (a header phi), that does not only carry a read to other phis "
@@ -250,7 +227,7 @@ void registerStencil(AtomRegistry &R) {
 }
 
 void registerTimeLoop(AtomRegistry &R) {
-  R.add(std::make_unique<StencilAtom>(
+  R.add(std::make_unique<FnAtom>(
       "BufferSwap", 3, 6,
       "loop, cur, next: cur and next are pointer header phis of loop that "
       "exchange their values every iteration (each pair both ways round)",
@@ -279,7 +256,7 @@ void registerTimeLoop(AtomRegistry &R) {
         if (!Any)
           Why = "loop swaps no pair of pointers";
       }));
-  R.add(std::make_unique<StencilAtom>(
+  R.add(std::make_unique<FnAtom>(
       "TimeStepNest", 2, 2,
       "loop, nest: loop is a counted loop carrying only its counter and "
       "swapped buffers, nest is the one loop inside it, and outside nest the "
@@ -335,7 +312,7 @@ void registerTimeLoop(AtomRegistry &R) {
                   stencilOperandText(Cur);
             return false;
           });
-  R.add(std::make_unique<StencilAtom>(
+  R.add(std::make_unique<FnAtom>(
       "StencilCallStep", 4, 2,
       "loop, c, cur, next: loop is a time loop whose body is one call c of a "
       "function defined in the module whose body is one stencil nest, "
@@ -371,7 +348,7 @@ void registerTimeLoop(AtomRegistry &R) {
 }
 
 void registerSpmv(AtomRegistry &R) {
-  R.add(std::make_unique<StencilAtom>(
+  R.add(std::make_unique<FnAtom>(
       "SparseRowLoop", 2, 2,
       "loop, inner: loop is a counted row loop whose one inner loop, inner, "
       "counts by one from a start to a bound that may change per row; loop "
@@ -387,7 +364,7 @@ void registerSpmv(AtomRegistry &R) {
           if (!offer(A, 1, {Term::loop(Inner)}, Y))
             Why = "not the inner loop of the row loop";
       }));
-  R.add(std::make_unique<StencilAtom>(
+  R.add(std::make_unique<FnAtom>(
       "SparseProduct", 4, 12,
       "acc, inner, v, x: accumulator acc of inner adds one product of loads "
       "v and x per iteration (mul, fmul or fmuladd; yields both orders)",
@@ -420,7 +397,7 @@ void registerSpmv(AtomRegistry &R) {
         if (!Any)
           Why = "not the factors of the accumulated product";
       }));
-  R.add(std::make_unique<StencilAtom>(
+  R.add(std::make_unique<FnAtom>(
       "SparseIndirectRead", 3, 4,
       "x, inner, col: load x of inner reads element col (+ a constant) of its "
       "array, col another load of inner (an indirect read)",
@@ -463,7 +440,7 @@ void registerSpmv(AtomRegistry &R) {
             auto *V = asA<Instruction>(A[2]);
             return Inner && Row && V && isJdsRange(Inner, Row, V, Env.SE, Why);
           });
-  R.add(std::make_unique<StencilAtom>(
+  R.add(std::make_unique<FnAtom>(
       "SparseRowResult", 4, 8,
       "loop, inner, acc, st: st is a store of row loop loop, after inner, of "
       "a value computed from the final value of inner's accumulator acc",

@@ -549,7 +549,6 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
   }
   SmallPtrSet<Instruction *, 8> Chain;
   Instruction *U = R.Update;
-  Instruction *CondSel = nullptr;
   if (auto *Sel = dyn_cast<SelectInst>(U)) {
     Value *X = nullptr;
     if (auto Op = selectMinMax(Sel, Phi, X)) {
@@ -572,7 +571,6 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
         return std::nullopt;
       }
       Value *Other = R.CondNegated ? Sel->getFalseValue() : Sel->getTrueValue();
-      CondSel = Sel;
       Chain.insert(Sel);
       U = dyn_cast<Instruction>(Other);
       if (!U || !L->contains(U) || !U->hasOneUse()) {
@@ -634,7 +632,6 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
     R.Operands.assign(Rev.rbegin(), Rev.rend());
     R.MulPartners.assign(RevPartners.rbegin(), RevPartners.rend());
   }
-  (void)CondSel;
   // The accumulator may feed only its own chain.
   for (User *Us : Phi->users()) {
     auto *UI = dyn_cast<Instruction>(Us);

@@ -111,7 +111,9 @@ llvm::Constant *reductionIdentity(ReductionOp Op, llvm::Type *Ty);
 /// seeds/000 (idiom paper, section 4, scalar reductions).
 struct ReductionInfo {
   llvm::PHINode *Phi = nullptr;
-  llvm::Value *Init = nullptr;          ///< incoming value from the preheader
+  /// Incoming value from the preheader at detection time (IR surgery on an
+  /// earlier idiom may replace it: stitching re-reads it from the phi).
+  llvm::Value *Init = nullptr;
   llvm::Instruction *Update = nullptr;  ///< incoming value from the latch
   ReductionOp Op = ReductionOp::Add;
   llvm::SmallVector<llvm::Value *, 2> Operands; ///< combined in order

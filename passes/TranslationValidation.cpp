@@ -1,6 +1,7 @@
 //===- TranslationValidation.cpp - Lifted FunIL equals the LLVM slice -----===//
 
 #include "TranslationValidation.h"
+#include "idiom/Constraints/Z3Checks.h"
 #include "idiom/FunIL/Expr.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -544,7 +545,7 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
 bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
                      const funil::Program &P, unsigned TimeoutMs,
                      std::string &Why) {
-  static thread_local z3::context C;
+  z3::context &C = sharedZ3Context();
   try {
     Validator V(C, M, L);
     return V.run(P, TimeoutMs, Why);

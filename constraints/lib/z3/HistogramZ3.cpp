@@ -37,7 +37,7 @@ namespace idiom {
 namespace {
 
 z3::context &context() {
-  static thread_local z3::context C;
+  z3::context &C = sharedZ3Context();
   return C;
 }
 

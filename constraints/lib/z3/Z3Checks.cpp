@@ -153,10 +153,7 @@ Proof decide(z3::solver &S) {
 
 /// One Z3 context per thread: creating a context costs far more than a
 /// query, and every query makes its own solver and fresh constants.
-z3::context &sharedContext() {
-  static thread_local z3::context C;
-  return C;
-}
+z3::context &sharedContext() { return sharedZ3Context(); }
 
 void setTimeout(z3::context &C, z3::solver &S, unsigned Ms) {
   z3::params P(C);
@@ -571,6 +568,11 @@ Proof proveNoLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
   return cached(Cache, ProofCache::Query::NoLoopCarriedDependence,
                 N.Loops.front(), Why,
                 [&] { return noLoopCarriedDependence(Accesses, N, TimeoutMs, Why); });
+}
+
+z3::context &sharedZ3Context() {
+  static thread_local z3::context C;
+  return C;
 }
 
 } // namespace idiom

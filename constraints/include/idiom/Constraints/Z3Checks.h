@@ -18,7 +18,15 @@
 #include <string>
 #include <utility>
 
+namespace z3 {
+class context;
+}
+
 namespace idiom {
+
+/// The Z3 context all of Idiom's queries use on this thread (creating one
+/// costs more than most queries).
+z3::context &sharedZ3Context();
 
 /// Outcome of a Z3 query.
 enum class Proof { Proven, Refuted, Unknown };

@@ -1,6 +1,7 @@
 //===- LinearAlgebraFacts.cpp - Facts behind the GEMM / GEMV atoms --------===//
 
 #include "idiom/Constraints/LinearAlgebraFacts.h"
+#include "idiom/Constraints/LoopFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -20,35 +21,6 @@ unsigned loopChainDepth(const Loop *L) {
     ++D;
   }
   return D;
-}
-
-/// Checks the shape every loop of a chain must have; returns its trip count.
-static const SCEV *chainTripCount(Loop *L, ScalarEvolution &SE,
-                                  std::string &Why) {
-  if (!L->getLoopPreheader()) {
-    Why = "loop has no preheader";
-    return nullptr;
-  }
-  BasicBlock *Latch = L->getLoopLatch();
-  if (!Latch) {
-    Why = "loop has several latches";
-    return nullptr;
-  }
-  if (L->getExitingBlock() != Latch) {
-    Why = "loop has an early exit";
-    return nullptr;
-  }
-  if (!L->getExitBlock()) {
-    Why = "loop has several exit blocks";
-    return nullptr;
-  }
-  const SCEV *BTC = SE.getBackedgeTakenCount(L);
-  if (isa<SCEVCouldNotCompute>(BTC)) {
-    Why = "trip count is not computable";
-    return nullptr;
-  }
-  Type *I64 = Type::getInt64Ty(L->getHeader()->getContext());
-  return SE.getTripCountFromExitCount(BTC, I64, L);
 }
 
 /// True when \p V is defined outside \p Outer or computed inside it by pure
@@ -125,7 +97,7 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
   // The loops themselves first: their defects are the most useful reason.
   for (unsigned D = 0; D < N.Loops.size(); ++D) {
     Loop *L = N.Loops[D];
-    const SCEV *TC = chainTripCount(L, SE, Why);
+    const SCEV *TC = canonicalTripCount(L, SE, Why);
     if (!TC)
       return std::nullopt;
     if (!SE.isLoopInvariant(TC, Outer)) {

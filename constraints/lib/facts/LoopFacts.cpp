@@ -28,26 +28,30 @@ bool NestInfo::contains(const Instruction *I) const {
   return !Loops.empty() && Loops.front()->contains(I);
 }
 
-/// Checks the shape every loop of a nest must have and returns its trip count.
-static const SCEV *canonicalTripCount(Loop *L, ScalarEvolution &SE,
-                                      std::string &Why) {
+bool hasCanonicalShape(Loop *L, std::string &Why) {
   if (!L->getLoopPreheader()) {
     Why = "loop has no preheader";
-    return nullptr;
+    return false;
   }
   BasicBlock *Latch = L->getLoopLatch();
   if (!Latch) {
     Why = "loop has several latches";
-    return nullptr;
+    return false;
   }
   if (L->getExitingBlock() != Latch) {
     Why = "loop has an early exit";
-    return nullptr;
+    return false;
   }
   if (!L->getExitBlock()) {
     Why = "loop has several exit blocks";
-    return nullptr;
+    return false;
   }
+  return true;
+}
+
+const SCEV *canonicalTripCount(Loop *L, ScalarEvolution &SE, std::string &Why) {
+  if (!hasCanonicalShape(L, Why))
+    return nullptr;
   const SCEV *BTC = SE.getBackedgeTakenCount(L);
   if (isa<SCEVCouldNotCompute>(BTC)) {
     Why = "trip count is not computable";

@@ -1,6 +1,7 @@
 //===- StencilFacts.cpp - Structural facts for stencils -------------------===//
 
 #include "idiom/Constraints/StencilFacts.h"
+#include "idiom/Constraints/LoopFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -128,23 +129,9 @@ PHINode *countedLoopIVImpl(Loop *L, Loop *Outer, ScalarEvolution &SE,
                            ScevOf Scev,
                            DenseMap<const Value *, const SCEV *> *Repaired,
                            std::string &Why) {
+  if (!hasCanonicalShape(L, Why))
+    return nullptr;
   BasicBlock *Latch = L->getLoopLatch();
-  if (!L->getLoopPreheader()) {
-    Why = "loop has no preheader";
-    return nullptr;
-  }
-  if (!Latch) {
-    Why = "loop has several latches";
-    return nullptr;
-  }
-  if (L->getExitingBlock() != Latch) {
-    Why = "loop has an early exit";
-    return nullptr;
-  }
-  if (!L->getExitBlock()) {
-    Why = "loop has several exit blocks";
-    return nullptr;
-  }
   PHINode *IV = countedIV(L, Outer, SE, Scev, Repaired);
   if (!IV) {
     Why = "loop has no affine induction variable";

@@ -49,6 +49,16 @@ struct NestInfo {
   bool contains(const llvm::Instruction *I) const;
 };
 
+/// True when \p L has a preheader and a single latch that is also its only
+/// exiting block, and a single exit block; else sets \p Why.
+bool hasCanonicalShape(llvm::Loop *L, std::string &Why);
+
+/// The iteration count of a loop of canonical shape (i64 SCEV, valid in its
+/// preheader), or null with \p Why when the shape is wrong or SCEV cannot
+/// compute it.
+const llvm::SCEV *canonicalTripCount(llvm::Loop *L, llvm::ScalarEvolution &SE,
+                                     std::string &Why);
+
 /// Analyses \p Outer as a nest of depth 1 (innermost loop) or 2 (one
 /// innermost child). On failure returns nothing and sets \p Why.
 std::optional<NestInfo> analyzeNest(llvm::Loop *Outer, llvm::ScalarEvolution &SE,

@@ -61,8 +61,24 @@ unsigned accumulatorBytes(const Program &P) {
 
 } // namespace
 
+std::string variantEpt(const VariantParams &V) {
+  if (V.Tile[0])
+    return std::to_string(V.Block[1]) + "x" + std::to_string(V.Block[0]);
+  return std::to_string(V.Elems);
+}
+
 std::string describeVariant(const VariantParams &V) {
   std::string S;
+  if (V.Tile[0]) {
+    auto N = [](unsigned X) { return std::to_string(X); };
+    return "matrix tiles " + N(V.Tile[0]) + "x" + N(V.Tile[1]) + ", K tile " + N(V.Tile[2]) +
+           ", " + N(V.Block[0]) + "x" + N(V.Block[1]) + " outputs per work-item, " +
+           (V.Local ? "operands in local memory" : "operands read from global memory") +
+           ", work-group " + N(V.WorkGroup[0]) + "x" + N(V.WorkGroup[1]);
+  }
+  if (V.Gemm && V.WorkGroup[0] == 0)
+    return "default lowering (fmuladd as fma), one output per work-item, work-group "
+           "size chosen at run time";
   if (V.WorkGroup[0] == 0)
     S = "default lowering, work-group size chosen at run time";
   else if (V.WorkGroup[1] > 1)
@@ -98,6 +114,8 @@ template <size_t N> std::vector<Row> rows(const Row (&A)[N]) {
 } // namespace
 
 std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
+  if (!P.IsReturn && isCanonicalGemm(P.Body))
+    return gemmVariants(P, Max);
   std::vector<Row> Rows = rows(Default);
   Program F = P;
   std::string Err;
@@ -136,6 +154,8 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
 }
 
 Strategy variantStrategy(const Program &P, const VariantParams &V) {
+  if (V.Gemm)
+    return gemmVariantStrategy(V);
   std::vector<Strategy> Steps{fusionStrategy()};
   if (V.Elems > 1)
     Steps.push_back(ruleStrategy(P.IsReturn ? asVectorReduceRule(V.Elems)

@@ -12,6 +12,7 @@
 #include "idiom/Rewrite/OpenCLGen.h"
 
 #include "codegen/Emitter.h"
+#include "codegen/MatMulGen.h"
 #include "codegen/ScalarC.h"
 #include "idiom/FunIL/ExprUtil.h"
 #include "idiom/FunIL/Printer.h"
@@ -256,6 +257,10 @@ std::string genMap(const Program &P, const std::string &Name, const std::string 
     Target.K = CVal::Tuple;
     for (const ExprPtr &O : P.Outs)
       Target.Elems.push_back(Em.emit(O));
+  }
+  if (isTiledMatMul(P.Body)) { // the matmul rules' form (codegen/MatMulGen.cpp)
+    emitMatMul(Em, P.Body, Target);
+    return printKernel(Kernel{Name, PI.Decls, Em.Lines, Attr});
   }
   ExprPtr Root = P.Body;
   if (Root->isCall("join")) {
@@ -533,7 +538,7 @@ bool generateOpenCL(const Program &P, const std::string &KernelName,
         if (V.WorkGroup[1] > 1)
           WG += "x" + std::to_string(V.WorkGroup[1]);
         Out.Source += (K ? "\n" : "") + std::string(VariantMarker) + " " +
-                      std::to_string(K) + " wg=" + WG + " ept=" + std::to_string(V.Elems) +
+                      std::to_string(K) + " wg=" + WG + " ept=" + variantEpt(V) +
                       ": " + Desc + "\n";
       }
       Out.Source += Ok[K].Kernels;

@@ -69,6 +69,10 @@ const std::vector<Rule> &allRules() {
     V.insert(V.end(), L.begin(), L.end());
     const std::vector<Rule> &W = vectorisationRules();
     V.insert(V.end(), W.begin(), W.end());
+    const std::vector<Rule> &Mm = matMulRules();
+    V.insert(V.end(), Mm.begin(), Mm.end());
+    const std::vector<Rule> &Me = memoryRules();
+    V.insert(V.end(), Me.begin(), Me.end());
     return V;
   }();
   return All;

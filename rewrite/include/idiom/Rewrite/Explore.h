@@ -43,7 +43,21 @@ struct VariantParams {
   unsigned WorkGroup[2] = {0, 0};
   /// Contiguous elements per work-item step (1, or a vector width 2..16).
   unsigned Elems = 1;
+  /// GEMM programs (GemmExplore.cpp): the matrix-product macro rule's
+  /// work-group tile TM x TN and K tile TK ({0, 0, 0}: not tiled, the
+  /// default lowering) and the RM x RN outputs per work-item.
+  unsigned Tile[3] = {0, 0, 0};
+  unsigned Block[2] = {1, 1};
+  /// Operand tiles copied to local memory (to-local-operands).
+  bool Local = false;
+  /// A GEMM program: fmuladd is evaluated as fma (fmuladd-to-fma), in
+  /// every variant alike.
+  bool Gemm = false;
 };
+
+/// The `ept=` text of the variant's marker line: `E`, or `E0xE1` (RN x RM)
+/// for a tiled matrix product.
+std::string variantEpt(const VariantParams &V);
 
 /// At most this many variants are emitted per idiom.
 constexpr unsigned MaxVariants = 8;
@@ -53,13 +67,28 @@ constexpr unsigned MaxVariants = 8;
 /// loads/stores)".
 std::string describeVariant(const VariantParams &V);
 
-/// The variants of \p P worth emitting, the default lowering first, at most
-/// \p Max of them: 1-D maps and reductions over contiguous arrays get
+/// The variants of \p P worth emitting, at most \p Max of them. GEMM
+/// programs (isCanonicalGemm) get the tiled variants of gemmVariants
+/// (docs/Rewrite.md, "Exploration of matrix products"). Otherwise the
+/// default lowering first: 1-D maps and reductions over contiguous arrays get
 /// work-group sizes {64, 128, 256, 512} and 1, 4, 8 or 16 elements per step;
 /// other maps and reductions work-group sizes only; reductions drop sizes
 /// whose local-memory tree needs more than 16 KiB.
 std::vector<VariantParams> exploreVariants(const funil::Program &P,
                                            unsigned Max = MaxVariants);
+
+/// The variants of a GEMM program (isCanonicalGemm of its body), at most
+/// \p Max: tiled, register-blocked variants with and without local memory
+/// and the default lowering last, pruned by local memory (<= 48 KiB), the
+/// work-group size (<= 256) and the private accumulators (<= 256 bytes per
+/// work-item). Variant 0 is the best-known tiled variant for the element
+/// type (GemmExplore.cpp).
+std::vector<VariantParams> gemmVariants(const funil::Program &P, unsigned Max);
+
+/// The strategy of GEMM variant \p V: fmuladd-to-fma everywhere, then the
+/// matrix-product macro rule of V's tiles (and to-local-operands when
+/// V.Local), or the default map lowering when V is not tiled.
+Strategy gemmVariantStrategy(const VariantParams &V);
 
 /// The strategy that lowers \p P for \p V (the default strategy of P's
 /// statement kind, with as-vector-* of width V.Elems at the root first when

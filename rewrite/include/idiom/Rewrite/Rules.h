@@ -15,6 +15,10 @@
 ///    two-stage work-group reduction (the derivation of seeds/004 figure 10
 ///    with a local-memory tree, as a macro rule).
 ///
+///  - matmul (seeds/000, matrix multiplication): tiling into work-group
+///    tiles with register blocks (macro rules), fmuladd -> fma.
+///  - memory: operand tiles copied to local memory and back.
+///
 /// docs/Rewrite.md lists every rule with its left and right side.
 ///
 //===----------------------------------------------------------------------===//
@@ -35,7 +39,12 @@ const std::vector<Rule> &algorithmicRules();
 const std::vector<Rule> &loweringRules();
 /// The vectorisation family (rules/vectorisation.cpp).
 const std::vector<Rule> &vectorisationRules();
-/// Every registered rule: algorithmic, lowering, vectorisation.
+/// The matrix-product family (rules/matmul.cpp).
+const std::vector<Rule> &matMulRules();
+/// The memory-space family (rules/memory.cpp).
+const std::vector<Rule> &memoryRules();
+/// Every registered rule: algorithmic, lowering, vectorisation, matmul,
+/// memory.
 const std::vector<Rule> &allRules();
 /// The registered rule called \p Name, or nullptr.
 const Rule *findRule(const std::string &Name);
@@ -70,6 +79,24 @@ Rule asVectorMapRule(int64_t N);
 /// with the same condition; exact for any associative f with identity z
 /// (the contract of reduce), which reduce-two-stage then partitions by rows.
 Rule asVectorReduceRule(int64_t N);
+
+/// Local memory (bytes) a rule may give the operand tiles of one
+/// work-group (the OpenCL 1.2 minimum is 32 KiB; GPUs have 48 KiB or more
+/// per work-group).
+constexpr int64_t MaxLocalBytes = 48 * 1024;
+
+/// True when \p Body is the canonical GEMM map of the lifting contract
+/// (docs/Rewrite.md, "Matrix products").
+bool isCanonicalGemm(const ExprPtr &Body);
+
+/// The matrix-product macro rule with TM x TN work-group tiles, K tiles of
+/// TK and RM x RN register blocks per work-item (seeds/000 section 4;
+/// registered: "mm-tile-2d" 8x8x4 1x1, "mm-block-1d" 16x8x4 2x1,
+/// "mm-block-2d" 16x16x4 2x2; exploration instantiates larger tiles). Applies at the host to the canonical GEMM
+/// map; condition: RM | TM, RN | TN, (TM/RM)(TN/RN) <= 1024 work-items.
+/// Lengths that the tiles do not divide are accepted: the generator
+/// completes partial tiles (the interpreter requires divisible lengths).
+Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN);
 
 } // namespace idiom::rewrite
 

@@ -1,0 +1,535 @@
+//===- MatMulForm.cpp - the matrix-product forms ---------------------------===//
+//
+// Part of Idiom. seeds/000, "Case Study: Matrix Multiplication" (figure 7:
+// tiling, then register blocking), with the K reduction kept sequential per
+// output element (the GEMM contract).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatMulForm.h"
+
+#include "idiom/FunIL/ExprUtil.h"
+#include "idiom/FunIL/TypeCheck.h"
+
+#include <map>
+#include <set>
+
+namespace idiom::rewrite::matmul {
+
+using funil::Expr;
+using funil::Param;
+using funil::ScalarKind;
+using funil::Size;
+using funil::SizePtr;
+using funil::Type;
+using funil::TypePtr;
+
+bool TileParams::valid() const {
+  return TM > 0 && TN > 0 && TK > 0 && RM > 0 && RN > 0 && TM % RM == 0 && TN % RN == 0;
+}
+
+namespace {
+
+ExprPtr i64(int64_t V) { return Expr::intLit(ScalarKind::I64, V); }
+ExprPtr call(const char *N, std::vector<ExprPtr> A, int64_t Attr = -1) {
+  return Expr::call(N, std::move(A), Attr);
+}
+ExprPtr proj(const ExprPtr &X, unsigned I) { return Expr::proj(X, I); }
+TypePtr arr(TypePtr E, int64_t N) { return Type::array(std::move(E), Size::constant(N)); }
+TypePtr arrS(TypePtr E, SizePtr N) { return Type::array(std::move(E), std::move(N)); }
+TypePtr tup(TypePtr A, TypePtr B) { return Type::tuple({std::move(A), std::move(B)}); }
+
+template <typename BodyFn>
+ExprPtr lam(const FreshFn &Fresh, const char *Base, TypePtr Ty, BodyFn Body) {
+  std::string N = Fresh(Base);
+  return Expr::lambda({{N, std::move(Ty)}}, Body(Expr::var(N)));
+}
+
+/// An i64 expression for the number of chunks of \p Len elements in rows
+/// of \p Chunk: a literal when Len is one, sdiv(Len, Chunk) otherwise.
+ExprPtr chunks(const ExprPtr &Len, int64_t Chunk) {
+  if (Len->K == Expr::Lit)
+    return i64(Len->signedValue() / Chunk);
+  return call("sdiv", {Len, i64(Chunk)});
+}
+
+/// TR(x): the transposition of \p X : [[E]_n]_m by views,
+/// map(\j => map(\r => at(r, j), x), iota(n)) : [[E]_m]_n; \p N is n.
+ExprPtr transposeV(const ExprPtr &X, const TypePtr &XTy, const ExprPtr &N,
+                   const FreshFn &Fresh) {
+  TypePtr Row = XTy->Elem;
+  return call("map", {lam(Fresh, "j", Type::scalar(ScalarKind::I64),
+                          [&](ExprPtr J) {
+                            return call("map", {lam(Fresh, "r", Row,
+                                                    [&](ExprPtr R) {
+                                                      return call("at", {R, J});
+                                                    }),
+                                                X});
+                          }),
+                      call("iota", {N})});
+}
+
+/// map(\row => split(C, row), X) for X : [[E]_n]_m.
+ExprPtr splitRows(const ExprPtr &X, const TypePtr &XTy, int64_t C, const FreshFn &Fresh) {
+  return call("map", {lam(Fresh, "row", XTy->Elem,
+                          [&](ExprPtr R) { return call("split", {i64(C), R}); }),
+                      X});
+}
+
+/// Replaces the node \p Node (by identity) with \p By and every q.1 with
+/// \p C1, where q is \p Q.
+ExprPtr replacePost(const ExprPtr &E, const Expr *Node, const ExprPtr &By,
+                    const std::string &Q, const ExprPtr &C1) {
+  if (E.get() == Node)
+    return By;
+  if (E->K == Expr::Proj && E->Index == 1 && E->Args[0]->K == Expr::Var &&
+      E->Args[0]->Name == Q)
+    return C1;
+  std::vector<ExprPtr> Args;
+  bool Changed = false;
+  for (const ExprPtr &A : E->Args) {
+    Args.push_back(replacePost(A, Node, By, Q, C1));
+    Changed |= Args.back() != A;
+  }
+  return Changed ? funil::withArgs(*E, std::move(Args)) : E;
+}
+
+bool freeIn(const ExprPtr &E, const std::string &N) {
+  std::set<std::string> Free;
+  funil::freeVars(*E, Free);
+  return Free.count(N) != 0;
+}
+
+bool isProjOf(const ExprPtr &E, const std::string &V, unsigned I) {
+  return E->K == Expr::Proj && E->Index == I && E->Args[0]->K == Expr::Var &&
+         E->Args[0]->Name == V;
+}
+
+const Expr *findReduction(const ExprPtr &E, const std::string &R, const std::string &Q) {
+  if (E->isCall("reduceSeq") && E->Args[2]->isCall("zip") && E->Args[2]->Args.size() == 2 &&
+      isProjOf(E->Args[2]->Args[0], R, 0) && isProjOf(E->Args[2]->Args[1], Q, 0))
+    return E.get();
+  for (const ExprPtr &A : E->Args)
+    if (const Expr *F = findReduction(A, R, Q))
+      return F;
+  return nullptr;
+}
+
+bool is2DView(const ExprPtr &E) { return E->isCall("view") && E->Args.size() == 6; }
+
+std::set<std::string> namesOf(const GemmParts &G) {
+  std::set<std::string> S;
+  for (const ExprPtr &E : {G.A, G.B, G.C, G.Step, G.Init, G.Post})
+    funil::allNames(*E, S);
+  return S;
+}
+
+} // namespace
+
+bool matchCanonicalGemm(const ExprPtr &Body, GemmParts &G) {
+  if (!Body->isCall("map") || Body->Args[0]->K != Expr::Lambda ||
+      Body->Args[0]->Params.size() != 1 || !Body->Args[1]->isCall("zip") ||
+      Body->Args[1]->Args.size() != 2)
+    return false;
+  const ExprPtr &Fo = Body->Args[0];
+  const std::string &R = Fo->Params[0].Name;
+  const ExprPtr &Inner = Fo->body();
+  if (!Inner->isCall("map") || Inner->Args[0]->K != Expr::Lambda ||
+      Inner->Args[0]->Params.size() != 1 || !Inner->Args[1]->isCall("zip") ||
+      Inner->Args[1]->Args.size() != 2 || !isProjOf(Inner->Args[1]->Args[1], R, 1))
+    return false;
+  const ExprPtr &Fi = Inner->Args[0];
+  const std::string &Q = Fi->Params[0].Name;
+  TypePtr QTy = Fi->Params[0].Ty;
+  if (!QTy->isTuple() || QTy->Elems.size() != 2 || !QTy->Elems[1]->isScalar() ||
+      !funil::isFloat(QTy->Elems[1]->S))
+    return false;
+  ScalarKind T = QTy->Elems[1]->S;
+  G.A = Body->Args[1]->Args[0];
+  G.C = Body->Args[1]->Args[1];
+  G.B = Inner->Args[1]->Args[0];
+  if (!is2DView(G.A) || !is2DView(G.B) || !is2DView(G.C) || freeIn(G.B, R))
+    return false;
+  const ExprPtr &E = Fi->body();
+  const Expr *Red = findReduction(E, R, Q);
+  if (!Red || Red->Args[0]->K != Expr::Lambda || Red->Args[0]->Params.size() != 2)
+    return false;
+  G.Step = Red->Args[0];
+  if (freeIn(G.Step, R) || freeIn(G.Step, Q) || !G.Step->Params[0].Ty->isScalar(T))
+    return false;
+  // Fresh names for the INIT and POST parameters: not used anywhere in Body.
+  std::set<std::string> Used;
+  funil::allNames(*Body, Used);
+  std::string C = funil::freshName("c", Used), W = funil::freshName("w", Used);
+  TypePtr TT = Type::scalar(T);
+  ExprPtr InitBody = replacePost(Red->Args[1], nullptr, nullptr, Q, Expr::var(C));
+  if (freeIn(InitBody, R) || freeIn(InitBody, Q))
+    return false;
+  G.Init = Expr::lambda({{C, TT}}, InitBody);
+  ExprPtr WV = Expr::var(W);
+  ExprPtr PostBody = replacePost(E, Red, proj(WV, 0), Q, proj(WV, 1));
+  if (freeIn(PostBody, R) || freeIn(PostBody, Q))
+    return false;
+  G.Post = Expr::lambda({{W, tup(TT, TT)}}, PostBody);
+  G.T = T;
+  return true;
+}
+
+ExprPtr buildCanonicalGemm(const GemmParts &G, const FreshFn &Fresh) {
+  TypePtr TT = Type::scalar(G.T);
+  SizePtr M = funil::sizeOfExpr(*G.A->Args[3]), K = funil::sizeOfExpr(*G.A->Args[5]);
+  SizePtr N = funil::sizeOfExpr(*G.B->Args[3]);
+  (void)M;
+  TypePtr RTy = tup(arrS(TT, K), arrS(TT, N)), QTy = tup(arrS(TT, K), TT);
+  return call("map", {lam(Fresh, "r", RTy,
+                          [&](ExprPtr Rv) {
+                            return call(
+                                "map",
+                                {lam(Fresh, "q", QTy,
+                                     [&](ExprPtr Qv) {
+                                       ExprPtr S = call(
+                                           "reduceSeq",
+                                           {G.Step, funil::betaApply(G.Init, {proj(Qv, 1)}),
+                                            call("zip", {proj(Rv, 0), proj(Qv, 0)})});
+                                       return funil::betaApply(
+                                           G.Post, {Expr::tuple({S, proj(Qv, 1)})});
+                                     }),
+                                 call("zip", {G.B, proj(Rv, 1)})});
+                          }),
+                      call("zip", {G.A, G.C})});
+}
+
+ExprPtr localCopies(const ExprPtr &In, const TypePtr &Ta, const TypePtr &Tb,
+                    const FreshFn &Fresh) {
+  auto Copy2D = [&](const ExprPtr &X, const TypePtr &XTy) {
+    ExprPtr Rows = lam(Fresh, "r", XTy->Elem, [&](ExprPtr Rv) {
+      return call("mapLocal", {lam(Fresh, "v", XTy->Elem->Elem, [](ExprPtr V) { return V; }), Rv},
+                  0);
+    });
+    return call("toLocal", {call("mapLocal", {Rows, X}, 1)});
+  };
+  return call("mapSeq", {lam(Fresh, "t", tup(Ta, Tb),
+                             [&](ExprPtr Tv) {
+                               return Expr::tuple(
+                                   {Copy2D(proj(Tv, 0), Ta), Copy2D(proj(Tv, 1), Tb)});
+                             }),
+                         In});
+}
+
+namespace {
+
+/// The tiled form with the K-tile input transformed by \p KIn (identity or
+/// localCopies).
+ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh,
+                   bool Local) {
+  TypePtr T = Type::scalar(G.T);
+  const ExprPtr &MExp = G.A->Args[3], &KExp = G.A->Args[5], &NExp = G.B->Args[3];
+  SizePtr Ms = funil::sizeOfExpr(*MExp), Ks = funil::sizeOfExpr(*KExp),
+          Ns = funil::sizeOfExpr(*NExp);
+  (void)Ms;
+  const int64_t TM = P.TM, TN = P.TN, TK = P.TK, RM = P.RM, RN = P.RN;
+  const int64_t WX = P.wgX(), WY = P.wgY();
+  TypePtr RowA = arrS(T, Ks);                // a row of A or a column of B
+  TypePtr TileA = arr(RowA, TM), TileB = arr(RowA, TN);
+  TypePtr RowC = arrS(T, Ns);
+  TypePtr TileC = arr(arr(T, TN), TM);
+  TypePtr Blk = arr(arr(T, RN), RM);         // a work-item's block
+  TypePtr BlkRow = arr(Blk, WX);             // a row of blocks
+  TypePtr Acc = arr(BlkRow, WY);
+  TypePtr KTa = arr(arr(T, TK), TM), KTb = arr(arr(T, TK), TN);
+
+  // BLOCKS(tc): [[[[T]_RN]_RM]_WX]_WY, block (ly, lx) element (r, c) =
+  // tc[ly*RM + r][lx*RN + c].
+  auto Blocks = [&](const ExprPtr &Tc) {
+    TypePtr RB = arr(arr(T, TN), RM);
+    return call("map", {lam(Fresh, "rb", RB,
+                            [&](ExprPtr Rb) {
+                              return transposeV(splitRows(Rb, RB, RN, Fresh),
+                                                arr(arr(arr(T, RN), WX), RM), i64(WX), Fresh);
+                            }),
+                        call("split", {i64(RM), Tc})});
+  };
+  // KT(t): the K tiles of the rows of t : [[T]_K]_R, [[[T]_TK]_R]_(K/TK).
+  auto KTiles = [&](const ExprPtr &Tt, int64_t Rows) {
+    TypePtr Split = arr(arrS(arr(T, TK), Size::div(Ks, Size::constant(TK))), Rows);
+    return transposeV(splitRows(Tt, arr(RowA, Rows), TK, Fresh), Split, chunks(KExp, TK),
+                      Fresh);
+  };
+
+  ExprPtr F1 = lam(Fresh, "ti", tup(TileA, arr(RowC, TM)), [&](ExprPtr Ti) {
+    ExprPtr F0 = lam(Fresh, "tj", tup(TileB, TileC), [&](ExprPtr Tj) {
+      // The accumulators: INIT of C, then one K tile after the other.
+      ExprPtr Init = call(
+          "mapLocal",
+          {lam(Fresh, "p", BlkRow,
+               [&](ExprPtr Pv) {
+                 return call(
+                     "mapLocal",
+                     {lam(Fresh, "q", Blk,
+                          [&](ExprPtr Qv) {
+                            return call("toPrivate",
+                                        {call("mapSeq",
+                                              {lam(Fresh, "u", arr(T, RN),
+                                                   [&](ExprPtr U) {
+                                                     return call("mapSeq", {G.Init, U});
+                                                   }),
+                                               Qv})});
+                          }),
+                      Pv},
+                     0);
+               }),
+           Blocks(proj(Tj, 1))},
+          1);
+      TypePtr KT = tup(KTa, KTb);
+      std::string AccN = Fresh("acc"), KtN = Fresh("kt");
+      ExprPtr AccV = Expr::var(AccN), KtV = Expr::var(KtN);
+      TypePtr ASl = arr(arr(T, TK), RM), BSl = arr(arr(T, TK), RN);
+      ExprPtr StepBody = call(
+          "mapLocal",
+          {lam(Fresh, "p", tup(BlkRow, ASl),
+               [&](ExprPtr Pv) {
+                 return call(
+                     "mapLocal",
+                     {lam(Fresh, "q", tup(Blk, BSl),
+                          [&](ExprPtr Qv) {
+                            ExprPtr Rows = lam(
+                                Fresh, "u", tup(arr(T, RN), arr(T, TK)), [&](ExprPtr U) {
+                                  ExprPtr El = lam(
+                                      Fresh, "w", tup(T, arr(T, TK)), [&](ExprPtr W) {
+                                        return call("reduceSeq",
+                                                    {G.Step, proj(W, 0),
+                                                     call("zip", {proj(U, 1), proj(W, 1)})});
+                                      });
+                                  return call("mapSeq",
+                                              {El, call("zip", {proj(U, 0), proj(Qv, 1)})});
+                                });
+                            return call("toPrivate",
+                                        {call("mapSeq",
+                                              {Rows, call("zip", {proj(Qv, 0), proj(Pv, 1)})})});
+                          }),
+                      call("zip", {proj(Pv, 0), call("split", {i64(RN), proj(KtV, 1)})})},
+                     0);
+               }),
+           call("zip", {AccV, call("split", {i64(RM), proj(KtV, 0)})})},
+          1);
+      ExprPtr StepFn = Expr::lambda({{AccN, Acc}, {KtN, KT}}, StepBody);
+      ExprPtr KIn = call("zip", {KTiles(proj(Ti, 0), TM), KTiles(proj(Tj, 0), TN)});
+      if (Local)
+        KIn = localCopies(KIn, KTa, KTb, Fresh);
+      ExprPtr AccRes = call("reduceSeq", {StepFn, Init, KIn});
+      // POST per element, then the blocks back into a TM x TN tile.
+      ExprPtr Result = call(
+          "mapLocal",
+          {lam(Fresh, "p", tup(BlkRow, BlkRow),
+               [&](ExprPtr Pv) {
+                 return call(
+                     "mapLocal",
+                     {lam(Fresh, "q", tup(Blk, Blk),
+                          [&](ExprPtr Qv) {
+                            return call(
+                                "mapSeq",
+                                {lam(Fresh, "u", tup(arr(T, RN), arr(T, RN)),
+                                     [&](ExprPtr U) {
+                                       return call("mapSeq",
+                                                   {G.Post, call("zip", {proj(U, 0), proj(U, 1)})});
+                                     }),
+                                 call("zip", {proj(Qv, 0), proj(Qv, 1)})});
+                          }),
+                      call("zip", {proj(Pv, 0), proj(Pv, 1)})},
+                     0);
+               }),
+           call("zip", {AccRes, Blocks(proj(Tj, 1))})},
+          1);
+      TypePtr TBlkRow = arr(arr(arr(T, RN), WX), RM);
+      return call("join",
+                  {call("map", {lam(Fresh, "xr", BlkRow,
+                                    [&](ExprPtr Xr) {
+                                      return call("map",
+                                                  {lam(Fresh, "row", TBlkRow->Elem,
+                                                       [](ExprPtr Rw) {
+                                                         return call("join", {Rw});
+                                                       }),
+                                                   transposeV(Xr, BlkRow, i64(RM), Fresh)});
+                                    }),
+                                Result})});
+    });
+    // C row tile -> column tiles [[[T]_TN]_TM]_(N/TN).
+    TypePtr CSplit = arr(arrS(arr(T, TN), Size::div(Ns, Size::constant(TN))), TM);
+    ExprPtr CTiles =
+        transposeV(splitRows(proj(Ti, 1), arr(RowC, TM), TN, Fresh), CSplit, chunks(NExp, TN),
+                   Fresh);
+    ExprPtr Cols = call("mapWorkgroup",
+                        {F0, call("zip", {call("split", {i64(TN), G.B}), CTiles})}, 0);
+    TypePtr ColsTy = arrS(TileC, Size::div(Ns, Size::constant(TN)));
+    return call("map", {lam(Fresh, "row", arrS(arr(T, TN), Size::div(Ns, Size::constant(TN))),
+                            [](ExprPtr Rw) { return call("join", {Rw}); }),
+                        transposeV(Cols, ColsTy, i64(TM), Fresh)});
+  });
+  return call("join",
+              {call("mapWorkgroup",
+                    {F1, call("zip", {call("split", {i64(TM), G.A}),
+                                      call("split", {i64(TM), G.C})})},
+                    1)});
+}
+
+bool alphaEq(const Expr &A, const Expr &B, std::vector<std::pair<std::string, std::string>> &Bound) {
+  if (A.K != B.K || A.Args.size() != B.Args.size())
+    return false;
+  switch (A.K) {
+  case Expr::Var:
+    for (auto It = Bound.rbegin(); It != Bound.rend(); ++It) {
+      if (It->first == A.Name || It->second == B.Name)
+        return It->first == A.Name && It->second == B.Name;
+    }
+    return A.Name == B.Name;
+  case Expr::Lambda: {
+    if (A.Params.size() != B.Params.size())
+      return false;
+    for (size_t I = 0; I < A.Params.size(); ++I) {
+      if (!funil::sameType(*A.Params[I].Ty, *B.Params[I].Ty))
+        return false;
+      Bound.emplace_back(A.Params[I].Name, B.Params[I].Name);
+    }
+    bool Ok = alphaEq(*A.Args[0], *B.Args[0], Bound);
+    Bound.resize(Bound.size() - A.Params.size());
+    return Ok;
+  }
+  case Expr::Lit:
+    return funil::sameExpr(A, B);
+  case Expr::Call:
+  case Expr::Cast:
+    if (A.Name != B.Name || A.Attr != B.Attr || A.LitKind != B.LitKind)
+      return false;
+    break;
+  case Expr::Proj:
+    if (A.Index != B.Index)
+      return false;
+    break;
+  case Expr::Tuple:
+    break;
+  }
+  for (size_t I = 0; I < A.Args.size(); ++I)
+    if (!alphaEq(*A.Args[I], *B.Args[I], Bound))
+      return false;
+  return true;
+}
+
+int64_t litOf(const ExprPtr &E) {
+  return E->K == Expr::Lit && funil::isInteger(E->LitKind) ? E->signedValue() : 0;
+}
+
+} // namespace
+
+ExprPtr buildTiledMatMul(const GemmParts &G, const TileParams &P, const FreshFn &Fresh) {
+  return buildTiled(G, P, Fresh, false);
+}
+
+bool alphaEqual(const ExprPtr &A, const ExprPtr &B) {
+  std::vector<std::pair<std::string, std::string>> Bound;
+  return alphaEq(*A, *B, Bound);
+}
+
+bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Local) {
+  // join(mapWorkgroup(1, \ti => map(join, TR(mapWorkgroup(0, \tj => ...,
+  //   zip(split(TN, B), ...)))), zip(split(TM, A), split(TM, C))))
+  if (!Body->isCall("join") || !Body->Args[0]->isCall("mapWorkgroup"))
+    return false;
+  const ExprPtr &W1 = Body->Args[0];
+  const ExprPtr &Z1 = W1->Args[1];
+  if (W1->Attr != 1 || !Z1->isCall("zip") || Z1->Args.size() != 2 ||
+      !Z1->Args[0]->isCall("split") || !Z1->Args[1]->isCall("split") ||
+      W1->Args[0]->K != Expr::Lambda)
+    return false;
+  P.TM = litOf(Z1->Args[0]->Args[0]);
+  G.A = Z1->Args[0]->Args[1];
+  G.C = Z1->Args[1]->Args[1];
+  // TR(cols) = map(\j => map(\r => at(r, j), COLS), iota(TM))
+  const ExprPtr &U = W1->Args[0]->body();
+  if (!U->isCall("map") || !U->Args[1]->isCall("map") ||
+      U->Args[1]->Args[0]->K != Expr::Lambda ||
+      !U->Args[1]->Args[0]->body()->isCall("map"))
+    return false;
+  const ExprPtr &W0 = U->Args[1]->Args[0]->body()->Args[1];
+  if (!W0->isCall("mapWorkgroup") || W0->Attr != 0 || !W0->Args[1]->isCall("zip") ||
+      !W0->Args[1]->Args[0]->isCall("split") || W0->Args[0]->K != Expr::Lambda)
+    return false;
+  P.TN = litOf(W0->Args[1]->Args[0]->Args[0]);
+  G.B = W0->Args[1]->Args[0]->Args[1];
+  // join(map(\xr => ..., RESULT)), RESULT = mapLocal(1, .., zip(ACC, BLOCKS))
+  const ExprPtr &J = W0->Args[0]->body();
+  if (!J->isCall("join") || !J->Args[0]->isCall("map"))
+    return false;
+  const ExprPtr &Res = J->Args[0]->Args[1];
+  if (!Res->isCall("mapLocal") || !Res->Args[1]->isCall("zip") ||
+      !Res->Args[1]->Args[0]->isCall("reduceSeq") || Res->Args[0]->K != Expr::Lambda)
+    return false;
+  // Post: mapLocal(0, \q => mapSeq(\u => mapSeq(POST, ..), ..), ..)
+  const ExprPtr &RL0 = Res->Args[0]->body();
+  if (!RL0->isCall("mapLocal") || RL0->Args[0]->K != Expr::Lambda ||
+      !RL0->Args[0]->body()->isCall("mapSeq") ||
+      RL0->Args[0]->body()->Args[0]->K != Expr::Lambda ||
+      !RL0->Args[0]->body()->Args[0]->body()->isCall("mapSeq"))
+    return false;
+  G.Post = RL0->Args[0]->body()->Args[0]->body()->Args[0];
+  const ExprPtr &Red = Res->Args[1]->Args[0];
+  const ExprPtr &StepFn = Red->Args[0], &Init = Red->Args[1];
+  ExprPtr KIn = Red->Args[2];
+  Local = KIn->isCall("mapSeq");
+  if (Local)
+    KIn = KIn->Args[1];
+  if (!KIn->isCall("zip") || KIn->Args.size() != 2 || !KIn->Args[0]->isCall("map") ||
+      KIn->Args[0]->Args[0]->K != Expr::Lambda)
+    return false;
+  // KT(ti.0) = map(\j => map(\r => at(r, j), map(\row => split(TK, row), ti.0)), iota)
+  const ExprPtr &KTInner = KIn->Args[0]->Args[0]->body();
+  if (!KTInner->isCall("map") || !KTInner->Args[1]->isCall("map") ||
+      KTInner->Args[1]->Args[0]->K != Expr::Lambda ||
+      !KTInner->Args[1]->Args[0]->body()->isCall("split"))
+    return false;
+  P.TK = litOf(KTInner->Args[1]->Args[0]->body()->Args[0]);
+  // Step: mapLocal(1, .., zip(acc, split(RM, kt.0))) with mapLocal(0, ..,
+  // zip(p.0, split(RN, kt.1))) and reduceSeq(STEP, ...) innermost.
+  if (StepFn->K != Expr::Lambda || !StepFn->body()->isCall("mapLocal"))
+    return false;
+  const ExprPtr &S1 = StepFn->body();
+  if (!S1->Args[1]->isCall("zip") || !S1->Args[1]->Args[1]->isCall("split") ||
+      S1->Args[0]->K != Expr::Lambda || !S1->Args[0]->body()->isCall("mapLocal"))
+    return false;
+  P.RM = litOf(S1->Args[1]->Args[1]->Args[0]);
+  const ExprPtr &S0 = S1->Args[0]->body();
+  if (!S0->Args[1]->isCall("zip") || !S0->Args[1]->Args[1]->isCall("split") ||
+      S0->Args[0]->K != Expr::Lambda || !S0->Args[0]->body()->isCall("toPrivate"))
+    return false;
+  P.RN = litOf(S0->Args[1]->Args[1]->Args[0]);
+  const ExprPtr &Rows = S0->Args[0]->body()->Args[0];
+  if (!Rows->isCall("mapSeq") || Rows->Args[0]->K != Expr::Lambda ||
+      !Rows->Args[0]->body()->isCall("mapSeq") ||
+      Rows->Args[0]->body()->Args[0]->K != Expr::Lambda ||
+      !Rows->Args[0]->body()->Args[0]->body()->isCall("reduceSeq"))
+    return false;
+  G.Step = Rows->Args[0]->body()->Args[0]->body()->Args[0];
+  // Init: mapLocal(1, \p => mapLocal(0, \q => toPrivate(mapSeq(\u => mapSeq(INIT, u), q)), p), ..)
+  if (!Init->isCall("mapLocal") || Init->Args[0]->K != Expr::Lambda ||
+      !Init->Args[0]->body()->isCall("mapLocal") ||
+      Init->Args[0]->body()->Args[0]->K != Expr::Lambda)
+    return false;
+  const ExprPtr &IP = Init->Args[0]->body()->Args[0]->body();
+  if (!IP->isCall("toPrivate") || !IP->Args[0]->isCall("mapSeq") ||
+      IP->Args[0]->Args[0]->K != Expr::Lambda ||
+      !IP->Args[0]->Args[0]->body()->isCall("mapSeq"))
+    return false;
+  G.Init = IP->Args[0]->Args[0]->body()->Args[0];
+  if (!is2DView(G.A) || !is2DView(G.B) || !is2DView(G.C) || G.Step->K != Expr::Lambda ||
+      G.Step->Params.size() != 2 || !G.Step->Params[0].Ty->isScalar() ||
+      !funil::isFloat(G.Step->Params[0].Ty->S) || G.Init->K != Expr::Lambda ||
+      G.Post->K != Expr::Lambda || !P.valid())
+    return false;
+  G.T = G.Step->Params[0].Ty->S;
+  // Everything else must be exactly what the builder makes of these parts.
+  std::set<std::string> Used = namesOf(G);
+  funil::allNames(*Body, Used);
+  FreshFn Fresh = [&Used](const std::string &B) { return funil::freshName(B, Used); };
+  return alphaEqual(Body, buildTiled(G, P, Fresh, Local));
+}
+
+} // namespace idiom::rewrite::matmul

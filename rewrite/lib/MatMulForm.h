@@ -1,0 +1,98 @@
+//===- MatMulForm.h - the matrix-product forms (private) --------*- C++ -*-===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The two shapes the matrix-product rules work with (seeds/000, "Case
+/// Study: Matrix Multiplication", sections 4.2 tiling and 4.3 register
+/// blocking; docs/Rewrite.md, "Matrix products"):
+///
+///  - the canonical GEMM map program of the lifting contract,
+///      map(\r => map(\q => POST(reduceSeq(STEP, INIT, zip(r.0, q.0)), q.1),
+///                    zip(B, r.1)),
+///          zip(A, C))
+///    with A: [[T]_K]_M (rows of A), B: [[T]_K]_N (columns of B), C:
+///    [[T]_N]_M, recognised by matchCanonicalGemm;
+///  - its tiled, register-blocked low-level form (buildTiledMatMul): TM x
+///    TN output tiles per work-group (mapWorkgroup 1 and 0), RM x RN
+///    private accumulator blocks per work-item (mapLocal 1 and 0,
+///    toPrivate), a reduceSeq over K tiles of TK that keeps every output
+///    element's k order sequential, optionally with the operand tiles
+///    copied to local memory (toLocal), and views (split, join, zip, and
+///    the transposition by views TR(x) = map(\j => map(\r => at(r, j), x),
+///    iota(n))) that rearrange data without computing.
+///
+/// matchTiledMatMul recognises exactly what buildTiledMatMul (plus the
+/// to-local-operands rule) produces, by rebuilding it from the parameters
+/// it reads and comparing up to the names of bound variables; the OpenCL
+/// generator (codegen/MatMulGen.cpp) emits the kernel of such a form.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_REWRITE_LIB_MATMULFORM_H
+#define IDIOM_REWRITE_LIB_MATMULFORM_H
+
+#include "idiom/FunIL/Expr.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace idiom::rewrite::matmul {
+
+using funil::ExprPtr;
+
+/// The pieces of a canonical GEMM program body.
+struct GemmParts {
+  ExprPtr A, B, C;   ///< 2-D views: A [[T]_K]_M, B [[T]_K]_N, C [[T]_N]_M
+  ExprPtr Step;      ///< \(acc: T, x: (T, T)) => STEP, x.0 from A, x.1 from B
+  ExprPtr Init;      ///< \(c: T) => INIT (c: the element of C)
+  ExprPtr Post;      ///< \(w: (T, T)) => POST (w.0: the reduction, w.1: c)
+  funil::ScalarKind T = funil::ScalarKind::F32;
+};
+
+/// Tile sizes: TM x TN outputs per work-group, K tiles of TK, RM x RN
+/// outputs per work-item; the work-group is (TN/RN) x (TM/RM).
+struct TileParams {
+  int64_t TM = 0, TN = 0, TK = 0, RM = 1, RN = 1;
+  int64_t wgX() const { return RN ? TN / RN : 0; }
+  int64_t wgY() const { return RM ? TM / RM : 0; }
+  /// Sizes positive, RM | TM, RN | TN.
+  bool valid() const;
+};
+
+/// Fresh-name source for builders.
+using FreshFn = std::function<std::string(const std::string &)>;
+
+/// Recognises the canonical GEMM shape (before or after fusion) and fills
+/// \p G; false when \p Body has another shape, B depends on the row, or
+/// POST / INIT use anything but the reduction, the element of C and names
+/// free in the program.
+bool matchCanonicalGemm(const ExprPtr &Body, GemmParts &G);
+
+/// The canonical body of \p G (inverse of matchCanonicalGemm).
+ExprPtr buildCanonicalGemm(const GemmParts &G, const FreshFn &Fresh);
+
+/// The tiled, register-blocked form (see the file comment); operands read
+/// from the views (the to-local-operands rule adds local copies).
+ExprPtr buildTiledMatMul(const GemmParts &G, const TileParams &P, const FreshFn &Fresh);
+
+/// The input of the K-tile reduceSeq with each pair of operand tiles copied
+/// to local memory: mapSeq(\t => (toLocal(copy2D(t.0)), toLocal(copy2D(t.1))),
+/// In), copy2D = mapLocal(1, \r => mapLocal(0, \v => v, r), .); \p Ta and
+/// \p Tb are the tile types.
+ExprPtr localCopies(const ExprPtr &In, const funil::TypePtr &Ta, const funil::TypePtr &Tb,
+                    const FreshFn &Fresh);
+
+/// Recognises a form built by buildTiledMatMul, with or without the local
+/// copies (\p Local tells which), reading back its parts and parameters.
+bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Local);
+
+/// Equality up to the names of lambda parameters (free names must agree).
+bool alphaEqual(const ExprPtr &A, const ExprPtr &B);
+
+} // namespace idiom::rewrite::matmul
+
+#endif // IDIOM_REWRITE_LIB_MATMULFORM_H

@@ -1,0 +1,501 @@
+//===- MatMulTest.cpp - matrix-product rules, variants and kernels --------===//
+//
+// Part of Idiom. The matmul and memory rule families on canonical GEMM
+// programs (every layout of A, B and C, f32 and f64, INIT 0 or the element
+// of C, POST s or alpha*s + beta*c, fused or unfused steps): interpreter
+// equality before and after each rule, recognition of the forms (and of
+// what is not a GEMM), the explored variants, and every variant's kernel on
+// the OpenCL device (PoCL) against the interpreter at sizes the tiles do not
+// divide.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpenCLRunner.h"
+#include "TestUtil.h"
+#include "idiom/Rewrite/Explore.h"
+#include "idiom/Rewrite/OpenCLGen.h"
+#include "idiom/Rewrite/Rules.h"
+#include "idiom/Rewrite/Strategy.h"
+
+#include "../../rewrite/lib/MatMulForm.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstring>
+
+using namespace idiom;
+using namespace idiom::rwtest;
+namespace mm = idiom::rewrite::matmul;
+
+namespace {
+
+struct GemmSpec {
+  ScalarKind T = ScalarKind::F32;
+  bool ARow = true, BRow = true, CRow = true;
+  bool InitC = false; ///< INIT = q.1 (C += A*B), else 0
+  bool Scaled = true; ///< POST = alpha*s + beta*c, else s
+  bool Fused = true;  ///< STEP = fmuladd, else fadd(acc, fmul(b, a))
+};
+
+std::string gemmText(const GemmSpec &S) {
+  std::string T = S.T == ScalarKind::F32 ? "f32" : "f64";
+  std::string Av = S.ARow ? "view(A, oa, lda, M, 1:i64, K)" : "view(A, oa, 1:i64, M, lda, K)";
+  std::string Bv = S.BRow ? "view(B, 0:i64, 1:i64, N, ldb, K)" : "view(B, 0:i64, ldb, N, 1:i64, K)";
+  std::string Cv = S.CRow ? "view(C, 0:i64, ldc, M, 1:i64, N)" : "view(C, 0:i64, 1:i64, M, ldc, N)";
+  std::string Step = S.Fused ? "fmuladd(x.0, x.1, acc)" : "fadd(acc, fmul(x.1, x.0))";
+  std::string Red = "reduceSeq(\\(acc: " + T + ", x: (" + T + ", " + T + ")) => " + Step + ", " +
+                    (S.InitC ? "q.1" : "0.0:" + T) + ", zip(r.0, q.0))";
+  std::string Post = S.Scaled ? "fadd(fmul(alpha, " + Red + "), fmul(beta, q.1))" : Red;
+  return "idiom gemm(A: [" + T + "], B: [" + T + "], C: [" + T +
+         "], M: i64, N: i64, K: i64, lda: i64, ldb: i64, ldc: i64, oa: i64, alpha: " + T +
+         ", beta: " + T + ") {\n  store " + Cv + " = map(\\(r: ([" + T + "]_K, [" + T +
+         "]_N)) => map(\\(q: ([" + T + "]_K, " + T + ")) => " + Post + ", zip(" + Bv +
+         ", r.1)), zip(" + Av + ", " + Cv + "));\n}\n";
+}
+
+/// Sizes and a buffer length covering every view of \p S.
+std::map<std::string, int64_t> gemmSizes(const GemmSpec &S, int64_t M, int64_t N, int64_t K,
+                                         int64_t &BufLen) {
+  int64_t Lda = (S.ARow ? K : M) + 3, Ldb = (S.BRow ? N : K) + 2, Ldc = (S.CRow ? N : M) + 1;
+  int64_t Oa = 5;
+  BufLen = std::max({Oa + Lda * (S.ARow ? M : K), Ldb * (S.BRow ? K : N), Ldc * (S.CRow ? M : N)});
+  return {{"M", M}, {"N", N}, {"K", K}, {"lda", Lda}, {"ldb", Ldb}, {"ldc", Ldc}, {"oa", Oa}};
+}
+
+std::vector<GemmSpec> allSpecs() {
+  std::vector<GemmSpec> V;
+  for (int L = 0; L < 8; ++L) {
+    GemmSpec S;
+    S.ARow = L & 1;
+    S.BRow = L & 2;
+    S.CRow = L & 4;
+    S.InitC = L % 3 == 0;
+    S.Scaled = L % 2 == 0;
+    S.Fused = L != 5;
+    V.push_back(S);
+  }
+  GemmSpec D;
+  D.T = ScalarKind::F64;
+  D.InitC = true;
+  V.push_back(D);
+  D.ARow = false;
+  D.InitC = false;
+  V.push_back(D);
+  return V;
+}
+
+mm::FreshFn freshFor(const Program &P, std::set<std::string> &Used) {
+  for (const funil::Param &Pa : P.Params)
+    Used.insert(Pa.Name);
+  funil::allNames(*P.Body, Used);
+  return [&Used](const std::string &B) { return funil::freshName(B, Used); };
+}
+
+/// \p P rewritten by \p S at the root (or anywhere with \p Anywhere).
+bool rewriteWith(Program &P, rewrite::Strategy S, std::string &Err,
+                 std::vector<std::string> *Trace = nullptr) {
+  return rewrite::rewriteProgram(P, std::move(S), Err, Trace);
+}
+
+Program tiled(const Program &P, const mm::TileParams &T, bool Local) {
+  Program Q = P;
+  std::string Err;
+  std::vector<std::string> Trace;
+  std::vector<rewrite::Strategy> Steps{
+      rewrite::ruleStrategy(rewrite::matMulRule(T.TM, T.TN, T.TK, T.RM, T.RN))};
+  if (Local)
+    Steps.push_back(rewrite::oncePosition(
+        rewrite::ruleStrategy(*rewrite::findRule("to-local-operands"))));
+  EXPECT_TRUE(rewriteWith(Q, rewrite::sequence(Steps), Err, &Trace)) << Err;
+  EXPECT_EQ(Trace.size(), Local ? 2u : 1u);
+  return Q;
+}
+
+const mm::TileParams SmallTiles[] = {
+    {4, 4, 2, 2, 2}, {4, 8, 4, 1, 2}, {8, 4, 2, 4, 1}, {2, 2, 1, 1, 1}, {4, 4, 4, 4, 4}};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Recognition
+//===----------------------------------------------------------------------===//
+
+TEST(MatMulForm, CanonicalGemmRecognisedInEveryLayout) {
+  for (const GemmSpec &S : allSpecs()) {
+    Program P = parseOrDie(gemmText(S));
+    mm::GemmParts G;
+    ASSERT_TRUE(mm::matchCanonicalGemm(P.Body, G)) << gemmText(S);
+    EXPECT_EQ(G.T, S.T);
+    std::set<std::string> Used;
+    EXPECT_TRUE(mm::alphaEqual(mm::buildCanonicalGemm(G, freshFor(P, Used)), P.Body))
+        << gemmText(S);
+  }
+}
+
+TEST(MatMulForm, OtherShapesAreNotGemms) {
+  const char *const NotGemm[] = {
+      // POST uses the column of B.
+      "idiom g(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64) { store view(C, 0:i64, N, M, "
+      "1:i64, N) = map(\\(r: ([f32]_K, [f32]_N)) => map(\\(q: ([f32]_K, f32)) => "
+      "fadd(reduceSeq(\\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), 0.0:f32, zip(r.0, "
+      "q.0)), at(q.0, 0:i64)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, "
+      "M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N))); }",
+      // The operands of the dot product swapped (x.0 would come from B).
+      "idiom g(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64) { store view(C, 0:i64, N, M, "
+      "1:i64, N) = map(\\(r: ([f32]_K, [f32]_N)) => map(\\(q: ([f32]_K, f32)) => "
+      "reduceSeq(\\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), 0.0:f32, zip(q.0, r.0)), "
+      "zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, "
+      "0:i64, N, M, 1:i64, N))); }",
+      // reduce instead of reduceSeq (no sequential k order promised).
+      "idiom g(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64) { store view(C, 0:i64, N, M, "
+      "1:i64, N) = map(\\(r: ([f32]_K, [f32]_N)) => map(\\(q: ([f32]_K, f32)) => "
+      "reduce(\\(a: f32, b: f32) => fadd(a, b), 0.0:f32, map(\\(x: (f32, f32)) => fmul(x.0, x.1), "
+      "zip(r.0, q.0))), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, "
+      "1:i64, K), view(C, 0:i64, N, M, 1:i64, N))); }",
+      // The step uses the row of C (free r).
+      "idiom g(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64) { store view(C, 0:i64, N, M, "
+      "1:i64, N) = map(\\(r: ([f32]_K, [f32]_N)) => map(\\(q: ([f32]_K, f32)) => "
+      "reduceSeq(\\(acc: f32, x: (f32, f32)) => fmuladd(x.0, at(r.1, 0:i64), acc), 0.0:f32, "
+      "zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, "
+      "1:i64, K), view(C, 0:i64, N, M, 1:i64, N))); }",
+      // A 2-D map that is no matrix product.
+      "idiom g(a: [f64], b: [f64], n0: i64, n1: i64) { store view(b, 0:i64, n1, n0, 1:i64, n1) = "
+      "map(\\(r: [f64]_n1) => map(\\(t: f64) => fmul(t, t), r), view(a, 0:i64, n1, n0, 1:i64, "
+      "n1)); }",
+  };
+  for (const char *T : NotGemm) {
+    Program P = parseOrDie(T);
+    EXPECT_FALSE(rewrite::isCanonicalGemm(P.Body)) << T;
+    EXPECT_TRUE(rewrite::exploreVariants(P).empty() ||
+                !rewrite::exploreVariants(P)[0].Gemm)
+        << T;
+  }
+}
+
+TEST(MatMulForm, TiledFormRoundTrips) {
+  GemmSpec S;
+  Program P = parseOrDie(gemmText(S));
+  for (const mm::TileParams &T : SmallTiles)
+    for (bool Local : {false, true}) {
+      Program Q = tiled(P, T, Local);
+      mm::GemmParts G;
+      mm::TileParams Got;
+      bool L = !Local;
+      ASSERT_TRUE(mm::matchTiledMatMul(Q.Body, G, Got, L)) << printProgram(Q);
+      EXPECT_EQ(L, Local);
+      EXPECT_EQ(Got.TM, T.TM);
+      EXPECT_EQ(Got.TN, T.TN);
+      EXPECT_EQ(Got.TK, T.TK);
+      EXPECT_EQ(Got.RM, T.RM);
+      EXPECT_EQ(Got.RN, T.RN);
+      // Printing and parsing keeps it recognisable.
+      Program R = parseOrDie(printProgram(Q));
+      EXPECT_TRUE(mm::matchTiledMatMul(R.Body, G, Got, L));
+    }
+  // A changed tile size in one place only is not the form.
+  Program Q = tiled(P, {4, 4, 2, 2, 2}, true);
+  std::string Text = printProgram(Q);
+  size_t At = Text.find("split(2:i64, kt.1)");
+  ASSERT_NE(At, std::string::npos);
+  Text.replace(At, 18, "split(4:i64, kt.1)");
+  Program Bad;
+  std::string Err;
+  ASSERT_TRUE(funil::parseProgram(Text, Bad, Err)) << Err;
+  mm::GemmParts G;
+  mm::TileParams Got;
+  bool L;
+  EXPECT_FALSE(mm::matchTiledMatMul(Bad.Body, G, Got, L));
+}
+
+//===----------------------------------------------------------------------===//
+// Rules: interpreter equality before and after
+//===----------------------------------------------------------------------===//
+
+TEST(MatMulRules, MacroRulePreservesResultsExactly) {
+  std::mt19937_64 Rng(7);
+  for (const GemmSpec &S : allSpecs()) {
+    Program P = parseOrDie(gemmText(S));
+    for (const mm::TileParams &T : SmallTiles)
+      for (bool Local : {false, true}) {
+        Program Q = tiled(P, T, Local);
+        int64_t Buf;
+        auto Sizes = gemmSizes(S, 2 * T.TM, 3 * T.TN, 2 * T.TK, Buf);
+        // Same k order per element: bit-identical.
+        EXPECT_EQ(compareRuns(P, Q, randomArgs(P, Sizes, Buf, Rng), 0), "")
+            << gemmText(S) << "tiles " << T.TM << "x" << T.TN << "x" << T.TK << " block "
+            << T.RM << "x" << T.RN << (Local ? " local" : "");
+      }
+  }
+}
+
+TEST(MatMulRules, RegisteredMacroRules) {
+  GemmSpec S;
+  S.InitC = true;
+  Program P = parseOrDie(gemmText(S));
+  std::mt19937_64 Rng(8);
+  for (const char *Name : {"mm-tile-2d", "mm-block-1d", "mm-block-2d"}) {
+    const rewrite::Rule *R = rewrite::findRule(Name);
+    ASSERT_NE(R, nullptr) << Name;
+    EXPECT_EQ(R->Family, "matmul");
+    Program Q = P;
+    std::string Err;
+    ASSERT_TRUE(rewriteWith(Q, rewrite::ruleStrategy(*R), Err)) << Err;
+    mm::GemmParts G;
+    mm::TileParams T;
+    bool L;
+    ASSERT_TRUE(mm::matchTiledMatMul(Q.Body, G, T, L));
+    EXPECT_EQ(T.TK, 4);
+    int64_t Buf;
+    auto Sizes = gemmSizes(S, T.TM, T.TN, T.TK, Buf);
+    EXPECT_EQ(compareRuns(P, Q, randomArgs(P, Sizes, Buf, Rng), 0), "") << Name;
+  }
+}
+
+TEST(MatMulRules, SideConditions) {
+  Program P = parseOrDie(gemmText(GemmSpec()));
+  std::string Err;
+  // RM does not divide TM: the rule does not apply.
+  Program Q = P;
+  std::vector<std::string> Trace;
+  ASSERT_TRUE(rewriteWith(Q, rewrite::tryStrategy(rewrite::ruleStrategy(rewrite::matMulRule(6, 4, 2, 4, 2))),
+                          Err, &Trace));
+  EXPECT_TRUE(Trace.empty());
+  // More than 1024 work-items.
+  ASSERT_TRUE(rewriteWith(Q, rewrite::tryStrategy(rewrite::ruleStrategy(rewrite::matMulRule(64, 64, 4, 1, 2))),
+                          Err, &Trace));
+  EXPECT_TRUE(Trace.empty());
+  // Not at the host: inside a map the macro rule does not apply.
+  rewrite::RuleContext Ctx;
+  Ctx.Where = rewrite::Level::Global;
+  EXPECT_EQ(rewrite::applyRule(rewrite::matMulRule(4, 4, 2, 2, 2), P.Body, Ctx), nullptr);
+  Ctx.Where = rewrite::Level::Host;
+  for (const funil::Param &Pa : P.Params)
+    Ctx.Env.push(Pa.Name, Pa.Ty);
+  EXPECT_NE(rewrite::applyRule(rewrite::matMulRule(4, 4, 2, 2, 2), P.Body, Ctx), nullptr);
+  // to-local-operands: only in a work-group, only when the tiles fit 48 KiB.
+  Program T1 = tiled(P, {4, 4, 2, 2, 2}, false);
+  Program T2 = T1;
+  Trace.clear();
+  ASSERT_TRUE(rewriteWith(T2, rewrite::tryStrategy(rewrite::ruleStrategy(*rewrite::findRule("to-local-operands"))),
+                          Err, &Trace));
+  EXPECT_TRUE(Trace.empty()) << "applied at the host";
+  GemmSpec D;
+  D.T = ScalarKind::F64;
+  Program Big = tiled(parseOrDie(gemmText(D)), {256, 64, 32, 16, 4}, false);
+  Trace.clear();
+  ASSERT_TRUE(rewriteWith(Big, rewrite::tryStrategy(rewrite::oncePosition(rewrite::ruleStrategy(
+                                   *rewrite::findRule("to-local-operands")))),
+                          Err, &Trace));
+  EXPECT_TRUE(Trace.empty()) << "80 KiB of f64 tiles copied to local memory";
+}
+
+TEST(MatMulRules, MemoryRulesPreserveResults) {
+  GemmSpec S;
+  S.InitC = true;
+  Program P = parseOrDie(gemmText(S));
+  Program Off = tiled(P, {4, 4, 2, 2, 2}, false), On = tiled(P, {4, 4, 2, 2, 2}, true);
+  Program Back = On;
+  std::string Err;
+  std::vector<std::string> Trace;
+  ASSERT_TRUE(rewriteWith(Back, rewrite::oncePosition(rewrite::ruleStrategy(
+                                    *rewrite::findRule("from-local-operands"))),
+                          Err, &Trace));
+  ASSERT_EQ(Trace.size(), 1u);
+  EXPECT_TRUE(mm::alphaEqual(Back.Body, Off.Body));
+  std::mt19937_64 Rng(9);
+  int64_t Buf;
+  auto Sizes = gemmSizes(S, 8, 8, 6, Buf);
+  EXPECT_EQ(compareRuns(Off, On, randomArgs(P, Sizes, Buf, Rng), 0), "");
+}
+
+TEST(MatMulRules, FmuladdToFmaWithinRounding) {
+  std::mt19937_64 Rng(10);
+  for (const GemmSpec &S : allSpecs()) {
+    Program P = parseOrDie(gemmText(S)), Q = P;
+    std::string Err;
+    std::vector<std::string> Trace;
+    ASSERT_TRUE(rewriteWith(Q, rewrite::normalize(rewrite::ruleStrategy(
+                                   *rewrite::findRule("fmuladd-to-fma"))),
+                            Err, &Trace));
+    EXPECT_EQ(Trace.empty(), !S.Fused);
+    int64_t Buf;
+    auto Sizes = gemmSizes(S, 5, 4, 7, Buf);
+    // One rounding less per step: |d| <= K ulp-ish of the partial sums.
+    EXPECT_EQ(compareRuns(P, Q, randomArgs(P, Sizes, Buf, Rng), 1e-4), "");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Exploration
+//===----------------------------------------------------------------------===//
+
+TEST(MatMulExplore, VariantsArePrunedAndMarked) {
+  GemmSpec S;
+  Program P = parseOrDie(gemmText(S));
+  std::vector<rewrite::VariantParams> Vs = rewrite::exploreVariants(P);
+  ASSERT_GE(Vs.size(), 4u);
+  ASSERT_LE(Vs.size(), rewrite::MaxVariants);
+  EXPECT_TRUE(Vs[0].Gemm && Vs[0].Tile[0] == 128 && Vs[0].Block[0] == 8 && Vs[0].Local);
+  bool Default = false, NoLocal = false;
+  for (const rewrite::VariantParams &V : Vs) {
+    EXPECT_TRUE(V.Gemm);
+    Default |= V.Tile[0] == 0;
+    NoLocal |= V.Tile[0] && !V.Local;
+    if (V.Tile[0])
+      EXPECT_LE(V.WorkGroup[0] * V.WorkGroup[1], 256u);
+  }
+  EXPECT_TRUE(NoLocal);
+  rewrite::GeneratedOpenCL G;
+  std::string Err;
+  ASSERT_TRUE(rewrite::generateOpenCL(P, "mm", G, Err)) << Err;
+  EXPECT_EQ(G.NumVariants, Vs.size());
+  EXPECT_NE(G.Source.find("//@idiom-variant 0 wg=16x16 ept=8x8: matrix tiles 128x128"),
+            std::string::npos);
+  EXPECT_NE(G.Source.find("__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void mm("),
+            std::string::npos);
+  (void)Default;
+  // f64: no 8x8 blocks of doubles (512 bytes of accumulators per work-item).
+  GemmSpec D;
+  D.T = ScalarKind::F64;
+  for (const rewrite::VariantParams &V : rewrite::exploreVariants(parseOrDie(gemmText(D))))
+    EXPECT_LE(V.Block[0] * V.Block[1] * 8, 256u);
+  // One variant: variant 0 alone, no marker.
+  ASSERT_TRUE(rewrite::generateOpenCL(P, "mm", G, Err, 1)) << Err;
+  EXPECT_EQ(G.Source.find("//@idiom-variant"), std::string::npos);
+  EXPECT_EQ(G.NumVariants, 1u);
+}
+
+TEST(MatMulExplore, EveryVariantPreservesResults) {
+  GemmSpec S;
+  S.InitC = true;
+  Program P = parseOrDie(gemmText(S)), Ref = P;
+  std::string Err;
+  ASSERT_TRUE(rewriteWith(Ref, rewrite::normalize(rewrite::ruleStrategy(
+                                   *rewrite::findRule("fmuladd-to-fma"))),
+                          Err));
+  std::mt19937_64 Rng(11);
+  for (const rewrite::VariantParams &V : rewrite::exploreVariants(P)) {
+    if (V.Tile[0] > 16)
+      continue; // the interpreter is slow on large tiles; the kernels are checked below
+    Program L = P;
+    ASSERT_TRUE(rewrite::lowerVariant(L, V, Err)) << Err;
+    int64_t Buf;
+    auto Sizes = gemmSizes(S, V.Tile[0] ? V.Tile[0] : 5, V.Tile[1] ? V.Tile[1] : 6,
+                           V.Tile[2] ? 2 * V.Tile[2] : 7, Buf);
+    EXPECT_EQ(compareRuns(Ref, L, randomArgs(P, Sizes, Buf, Rng), 0), "")
+        << rewrite::describeVariant(V);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels on the device
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+size_t bytesOf(ScalarKind K) { return scalarBits(K) / 8; }
+
+std::vector<uint8_t> toBytes(const Value &Arr, ScalarKind K) {
+  std::vector<uint8_t> B(Arr.Elems.size() * bytesOf(K));
+  for (size_t I = 0; I < Arr.Elems.size(); ++I) {
+    if (K == ScalarKind::F32) {
+      float F = static_cast<float>(Arr.Elems[I].F);
+      std::memcpy(&B[I * 4], &F, 4);
+    } else {
+      std::memcpy(&B[I * 8], &Arr.Elems[I].F, 8);
+    }
+  }
+  return B;
+}
+
+Value fromBytes(const std::vector<uint8_t> &B, size_t I, ScalarKind K) {
+  if (K == ScalarKind::F32) {
+    float F;
+    std::memcpy(&F, &B[I * 4], 4);
+    return Value::ofFloat(K, F);
+  }
+  double D;
+  std::memcpy(&D, &B[I * 8], 8);
+  return Value::ofFloat(K, D);
+}
+
+KernelArg scalarArg(const Value &V) {
+  if (V.S == ScalarKind::F32)
+    return KernelArg::scalar(static_cast<float>(V.F));
+  if (V.S == ScalarKind::F64)
+    return KernelArg::scalar(V.F);
+  return KernelArg::scalar<int64_t>(V.asSigned());
+}
+
+size_t roundUp(size_t N, size_t M) { return (N + M - 1) / M * M; }
+
+class MatMulExec : public ::testing::Test {
+protected:
+  static OpenCLRunner &runner() {
+    static OpenCLRunner R;
+    return R;
+  }
+  void SetUp() override {
+    if (!runner().available())
+      GTEST_SKIP() << "no OpenCL device";
+  }
+
+  /// Every variant of \p S's program at each size, against the interpreter
+  /// of the program with fmuladd as fma: bit-identical (same k order, fma
+  /// correctly rounded, no other contraction).
+  void checkVariants(const GemmSpec &S, const std::vector<std::array<int64_t, 3>> &Sizes) {
+    Program P = parseOrDie(gemmText(S)), Ref = P;
+    std::string Err;
+    ASSERT_TRUE(rewriteWith(Ref, rewrite::normalize(rewrite::ruleStrategy(
+                                     *rewrite::findRule("fmuladd-to-fma"))),
+                            Err));
+    rewrite::GeneratedOpenCL G;
+    ASSERT_TRUE(rewrite::generateOpenCL(P, "mm", G, Err)) << Err;
+    ASSERT_TRUE(runner().build(G.Source, Err)) << Err;
+    std::vector<rewrite::VariantParams> Vs = rewrite::exploreVariants(P);
+    ASSERT_EQ(G.NumVariants, Vs.size());
+    std::mt19937_64 Rng(12);
+    for (const auto &MNK : Sizes) {
+      int64_t Buf;
+      auto Sz = gemmSizes(S, MNK[0], MNK[1], MNK[2], Buf);
+      ValueMap Args = randomArgs(P, Sz, Buf, Rng), Want = Args;
+      Value R;
+      ASSERT_TRUE(runProgram(Ref, Want, R, Err)) << Err;
+      for (size_t K = 0; K < Vs.size(); ++K) {
+        const rewrite::VariantParams &V = Vs[K];
+        std::vector<KernelArg> KArgs;
+        for (const funil::Param &Pa : P.Params)
+          KArgs.push_back(Pa.Ty->isBuffer()
+                              ? KernelArg::buffer(toBytes(Args[Pa.Name], Pa.Ty->Elem->S))
+                              : scalarArg(Args[Pa.Name]));
+        size_t L0 = V.WorkGroup[0] ? V.WorkGroup[0] : 4, L1 = V.WorkGroup[0] ? V.WorkGroup[1] : 4;
+        size_t E0 = V.Tile[0] ? V.Block[1] : 1, E1 = V.Tile[0] ? V.Block[0] : 1;
+        std::vector<size_t> Global{roundUp((MNK[1] + E0 - 1) / E0, L0),
+                                   roundUp((MNK[0] + E1 - 1) / E1, L1)};
+        ASSERT_TRUE(runner().run(rewrite::variantKernelName("mm", K), KArgs, Global, {L0, L1},
+                                 Err))
+            << Err;
+        size_t CIdx = 2;
+        for (size_t E = 0; E < Want["C"].Elems.size(); ++E) {
+          Value Got = fromBytes(KArgs[CIdx].Bytes, E, S.T);
+          ASSERT_TRUE(valuesClose(Got, Want["C"].Elems[E], 0))
+              << "variant " << K << " (" << rewrite::describeVariant(V) << ") M,N,K = "
+              << MNK[0] << "," << MNK[1] << "," << MNK[2] << " C[" << E << "]: device "
+              << printValue(Got) << " vs " << printValue(Want["C"].Elems[E]) << "\n"
+              << gemmText(S);
+        }
+        // A and B are untouched.
+        EXPECT_EQ(KArgs[0].Bytes, toBytes(Args["A"], S.T));
+        EXPECT_EQ(KArgs[1].Bytes, toBytes(Args["B"], S.T));
+      }
+    }
+  }
+};
+
+} // namespace
+
+TEST_F(MatMulExec, EveryVariantEveryLayoutOddSizes) {
+  for (const GemmSpec &S : allSpecs())
+    checkVariants(S, {{67, 45, 33}, {1, 1, 1}, {130, 129, 17}});
+}

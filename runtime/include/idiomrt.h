@@ -25,6 +25,9 @@
  *                                  and keep the fastest; off: variant 0
  *   IDIOM_TUNE_MIN=N               iteration counts below N run variant 0
  *                                  untimed (default 1048576)
+ *   IDIOM_VARIANT=K                always run variant K (benchmarks); a
+ *                                  descriptor without a usable variant K
+ *                                  declines
  * All of them are read once, on the first call into the runtime.
  *
  * Kernel conventions (the contract with rewrite/'s OpenCL generator):
@@ -51,10 +54,14 @@
  * same kernel(s); variant 0 uses the names above, variant k >= 1 appends
  * `_v<k>` to the base name (`<name>_v<k>`, `<name>_v<k>_partial`,
  * `<name>_v<k>_final`). Each variant's kernels are preceded by a line
- *     //@idiom-variant K wg=X[xY] ept=E: description
+ *     //@idiom-variant K wg=X[xY] ept=E[xE1]: description
  * ept (elements per work-item step, default 1): a map variant covers E
  * consecutive iterations of the innermost loop per work-item (global[0] >=
- * ceil(sizes[ndims-1] / E)); a reduction variant reads E consecutive
+ * ceil(sizes[ndims-1] / E)) and, for 2-D maps, E1 consecutive iterations of
+ * the outer loop (global[1] >= ceil(sizes[0] / E1); global[d] is rounded up
+ * to the work-group size, so a tiled GEMM with wg=16x16 ept=8x8 gets one
+ * work-group per 128x128 tile); wg (0: the runtime chooses) is the map's
+ * work-group size when the kernel has no reqd_work_group_size; a reduction variant reads E consecutive
  * elements per grid-stride step (G = min(ceil(n / (L * E)), limit)). The
  * lines are also where the runtime cuts the source when the whole does not
  * build: the text before the first line is shared by every variant. The

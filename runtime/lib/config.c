@@ -84,6 +84,21 @@ static int tune_from_env(void) {
   return 1;
 }
 
+/* IDIOM_VARIANT=K (0 .. IDIOMRT_MAX_VARIANTS-1), else -1. */
+static int variant_from_env(void) {
+  const char *v = getenv("IDIOM_VARIANT");
+  if (!v || !*v)
+    return -1;
+  char *end = NULL;
+  long k = strtol(v, &end, 10);
+  if (*end || k < 0 || k >= IDIOMRT_MAX_VARIANTS) {
+    fprintf(stderr, "idiom: warning: IDIOM_VARIANT=%s is not a variant number; ignored\n",
+            v);
+    return -1;
+  }
+  return (int)k;
+}
+
 static void config_init(void) {
   g_config.device_pref = device_pref_from_env();
   g_config.stats = env_flag("IDIOM_STATS");
@@ -94,6 +109,7 @@ static void config_init(void) {
   const char *lib = getenv("IDIOM_OPENCL_LIBRARY");
   g_config.opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";
   g_config.tune = tune_from_env();
+  g_config.variant = variant_from_env();
   if (g_config.stats)
     atexit(idiomrt_stats_report);
 }

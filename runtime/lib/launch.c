@@ -304,6 +304,12 @@ static int map_local(run *r, const idiomrt_variant *v, size_t local[2]) {
         (nd == 2 && local[1] > dev->max_item[1]) || (nd == 1 && local[1] != 1))
       return fail(r, "work-group size required by the kernel does not fit "
                      "the device");
+  } else if (v->wg[0] && (nd == 2 || v->wg[1] <= 1)) {
+    local[0] = v->wg[0];
+    local[1] = nd == 2 && v->wg[1] ? v->wg[1] : 1;
+    if (local[0] * local[1] > kmax || local[0] > dev->max_item[0] ||
+        (nd == 2 && local[1] > dev->max_item[1]))
+      return fail(r, "work-group size of the variant does not fit the device");
   } else if (nd == 1) {
     local[0] = pow2_floor(min_sz(min_sz(MAP_LOCAL_1D, kmax), dev->max_item[0]));
   } else {
@@ -343,8 +349,9 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
     return 0;
   for (unsigned i = 0; i < nd; ++i) {
     uint64_t n = r->sizes[nd - 1 - i];
-    if (i == 0 && v->ept > 1)
-      n = n / v->ept + (n % v->ept != 0);
+    uint32_t ept = i == 0 ? v->ept : v->ept1;
+    if (ept > 1)
+      n = n / ept + (n % ept != 0);
     if (!round_up(r, n, local[i], &global[i]))
       return 0;
   }
@@ -646,6 +653,8 @@ static int execute(run *r, void *results, int *variant) {
   idiomrt_entry *e = r->e;
   unsigned cls = idiomrt_size_class(trip_count(r->d, r->sizes));
   int k = idiomrt_tune_lookup(e, r->dev, cls);
+  if (k == -2)
+    return fail(r, "IDIOM_VARIANT names no usable variant");
   if (!create_buffers(r) ||
       (r->d->kind == IDIOM_REDUCE && !create_reduce_buffers(r)))
     return 0;

@@ -369,7 +369,8 @@ static const char *parse_markers(const char *src, unsigned nv,
   const char *first = NULL;
   for (unsigned k = 0; k < nv; ++k) {
     start[k] = NULL;
-    var[k].ept = 1;
+    var[k].ept = var[k].ept1 = 1;
+    var[k].wg[0] = var[k].wg[1] = 0;
   }
   for (const char *p = src; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
     if (strncmp(p, MARKER, strlen(MARKER)) != 0)
@@ -382,11 +383,29 @@ static const char *parse_markers(const char *src, unsigned nv,
     if (!first)
       first = p;
     const char *eol = strchr(p, '\n');
+    /* ept=E or ept=E0xE1; wg=X or wg=XxY (before the description) */
     const char *ept = strstr(p, " ept=");
     if (ept && (!eol || ept < eol)) {
-      unsigned long v = strtoul(ept + 5, NULL, 10);
+      char *x = NULL;
+      unsigned long v = strtoul(ept + 5, &x, 10);
       if (v >= 1 && v <= 4096)
         var[k].ept = (uint32_t)v;
+      if (*x == 'x') {
+        unsigned long v1 = strtoul(x + 1, NULL, 10);
+        if (v1 >= 1 && v1 <= 4096)
+          var[k].ept1 = (uint32_t)v1;
+      }
+    }
+    const char *wg = strstr(p, " wg=");
+    if (wg && (!eol || wg < eol)) {
+      char *x = NULL;
+      unsigned long w0 = strtoul(wg + 4, &x, 10), w1 = 1;
+      if (*x == 'x')
+        w1 = strtoul(x + 1, NULL, 10);
+      if (w0 >= 1 && w0 <= 4096 && w1 >= 1 && w1 <= 4096) {
+        var[k].wg[0] = (uint32_t)w0;
+        var[k].wg[1] = (uint32_t)w1;
+      }
     }
   }
   return first;

@@ -40,6 +40,7 @@ typedef struct idiomrt_config {
   const char *opencl_library; /* IDIOM_OPENCL_LIBRARY or "libOpenCL.so.1" */
   int tune;                   /* IDIOM_TUNE: 1 (default) or 0 ("off") */
   uint64_t tune_min;          /* IDIOM_TUNE_MIN, default 1 << 20 */
+  int variant;                /* IDIOM_VARIANT=K, else -1 */
 } idiomrt_config;
 
 /* Reads the environment on first call; never NULL. */
@@ -140,7 +141,9 @@ typedef struct idiomrt_variant {
   size_t kernel_reqd[2][3];   /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE */
   cl_ulong kernel_local[2];   /* CL_KERNEL_LOCAL_MEM_SIZE before args */
   cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
-  uint32_t ept;               /* elements per work-item step, >= 1 */
+  uint32_t ept;               /* elements per work-item step, >= 1 (dim 0) */
+  uint32_t ept1;              /* the same in NDRange dimension 1, >= 1 */
+  uint32_t wg[2];             /* the marker's wg=X[xY], 0 when absent */
   char why[IDIOMRT_REASON_LEN]; /* why not ready */
 } idiomrt_variant;
 
@@ -151,7 +154,8 @@ enum idiomrt_tuned {
   IDIOMRT_TUNED_OFF = 2,    /* IDIOM_TUNE=off */
   IDIOMRT_TUNED_TIMED = 3,  /* timed in this process */
   IDIOMRT_TUNED_CACHE = 4,  /* read from the tuning file */
-  IDIOMRT_TUNED_SMALL = 5   /* iteration count below IDIOM_TUNE_MIN */
+  IDIOMRT_TUNED_SMALL = 5,  /* iteration count below IDIOM_TUNE_MIN */
+  IDIOMRT_TUNED_FORCED = 6  /* IDIOM_VARIANT */
 };
 
 typedef struct idiomrt_entry {

@@ -58,6 +58,8 @@ const char *idiomrt_tuned_name(int how) {
     return "cache";
   case IDIOMRT_TUNED_SMALL:
     return "small";
+  case IDIOMRT_TUNED_FORCED:
+    return "forced";
   default:
     return "none";
   }
@@ -133,6 +135,14 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
                         unsigned cls) {
   if (cls >= IDIOMRT_SIZE_CLASSES)
     cls = IDIOMRT_SIZE_CLASSES - 1;
+  int forced = idiomrt_config_get()->variant;
+  if (forced >= 0) {
+    if (!usable(e, forced))
+      return -2;
+    e->chosen[cls] = (signed char)forced;
+    e->tuned[cls] = IDIOMRT_TUNED_FORCED;
+    return forced;
+  }
   if (usable(e, e->chosen[cls]))
     return e->chosen[cls];
   int first = -1, count = 0;

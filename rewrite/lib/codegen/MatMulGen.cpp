@@ -80,6 +80,12 @@ struct Gen {
   std::string clampK(const std::string &Kx) { return "min(" + Kx + ", " + K + " - 1)"; }
   std::string zero() { return G.T == funil::ScalarKind::F64 ? "0.0" : "0.0f"; }
 
+  /// Opens a bare `{` block (scopes the names of one unrolled step).
+  void block() {
+    Em.line("{");
+    ++Em.Depth;
+  }
+
   std::string konst(const std::string &Base, const std::string &Type, const std::string &V) {
     std::string Nm = Em.fresh(Base);
     Em.line("const " + Type + " " + Nm + " = " + V + ";");
@@ -94,7 +100,7 @@ struct Gen {
             const std::string &Row0, bool RowFast, bool IsA) {
     const int64_t WG = P.wgX() * P.wgY(), E = Rows * P.TK;
     for (int64_t T = 0; T * WG < E; ++T) {
-      Em.open("");
+      block();
       std::string Ex = T ? Tid + " + " + num(T * WG) : Tid;
       if (E % WG)
         Em.open("if (" + Ex + " < " + num(E) + ")");
@@ -210,7 +216,7 @@ struct Gen {
     }
     Em.open("if (" + K0 + " + " + num(P.TK) + " <= " + K + ")");
     for (int64_t Kk = 0; Kk < P.TK; ++Kk) {
-      Em.open("");
+      block();
       step(num(Kk));
       Em.close();
     }
@@ -227,10 +233,10 @@ struct Gen {
     // POST and the guarded stores.
     bool PostC = usesComponent1(G.Post->body(), G.Post->Params[0].Name);
     for (int64_t R = 0; R < P.RM; ++R) {
-      std::string I = "(" + I0 + " + " + num(R) + ")";
+      std::string I = R ? I0 + " + " + num(R) : I0;
       Em.open("if (" + I + " < " + M + ")");
       for (int64_t Cc = 0; Cc < P.RN; ++Cc) {
-        std::string J = "(" + J0 + " + " + num(Cc) + ")";
+        std::string J = Cc ? J0 + " + " + num(Cc) : J0;
         Em.open("if (" + J + " < " + N + ")");
         CVal W;
         W.K = CVal::Tuple;

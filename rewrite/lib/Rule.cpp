@@ -6,6 +6,7 @@
 
 #include "idiom/Rewrite/Rule.h"
 
+#include "idiom/Rewrite/Histogram.h"
 #include "idiom/Rewrite/Rules.h"
 
 namespace idiom::rewrite {
@@ -69,6 +70,8 @@ const std::vector<Rule> &allRules() {
     V.insert(V.end(), L.begin(), L.end());
     const std::vector<Rule> &W = vectorisationRules();
     V.insert(V.end(), W.begin(), W.end());
+    const std::vector<Rule> &H = histogramRules();
+    V.insert(V.end(), H.begin(), H.end());
     return V;
   }();
   return All;

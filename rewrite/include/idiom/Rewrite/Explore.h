@@ -43,6 +43,10 @@ struct VariantParams {
   unsigned WorkGroup[2] = {0, 0};
   /// Contiguous elements per work-item step (1, or a vector width 2..16).
   unsigned Elems = 1;
+  /// Histograms (reduceIndexed): where work-items update the bins: not a
+  /// histogram, atomics on the global bins, or per-work-group bins in local
+  /// memory merged into the global ones (reduce-indexed-privatise).
+  enum BinsKind : uint8_t { NoBins, GlobalBins, LocalBins } Bins = NoBins;
 };
 
 /// At most this many variants are emitted per idiom.

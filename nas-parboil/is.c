@@ -112,7 +112,7 @@ static void counting_sort(int *out, const int *k, int n, int *h, int *st)
   int i;
   for (i = 0; i < MAXKEY; i++) /* idiom: map (fill, 65536 trips) */
     h[i] = 0;
-  for (i = 0; i < n; i++) /* not-idiom: histogram (indirect increment) */
+  for (i = 0; i < n; i++) /* idiom: histogram (key histogram: hist[] is the global array once inlined) */
     h[k[i]]++;
   st[0] = 0;
   for (i = 1; i < MAXKEY; i++) /* not-idiom: recurrence (prefix sum) */

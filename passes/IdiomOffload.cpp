@@ -45,6 +45,8 @@ std::string kernelName(Function &F, unsigned N) {
 }
 
 const char *kindName(const IdiomMatch &M) {
+  if (M.Kind == IdiomKind::Histogram)
+    return "histogram";
   return M.Kind == IdiomKind::Map ? (M.Nest.depth() == 2 ? "2-D map" : "map")
                                   : "scalar reduction";
 }
@@ -184,6 +186,8 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       OptimizationRemark R(DEBUG_TYPE, "Offloaded", Loc, Header);
       R << "offloaded " << kindName(M) << " (" << O.D->Spec << ") to OpenCL as "
         << O.KernelName;
+      if (M.Kind == IdiomKind::Histogram)
+        R << " with operator " << M.Histograms.front().Op.name();
       if (M.Kind == IdiomKind::ScalarReduction) {
         R << " with " << std::to_string(M.Reductions.size()) << " accumulator(s):";
         for (const ReductionInfo &Red : M.Reductions)
@@ -194,7 +198,8 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     if (M.FPReassociated)
       ORE.emit([&] {
         return OptimizationRemarkAnalysis(DEBUG_TYPE, "FPReassociation", Loc, Header)
-               << "floating-point reduction is reassociated by parallel evaluation "
+               << "floating-point " << (M.Kind == IdiomKind::Histogram ? "histogram" : "reduction")
+               << " is reassociated by parallel evaluation "
                   "(disable with -mllvm -idiom-fp-reassoc=false)";
       });
   }

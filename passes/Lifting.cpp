@@ -1,6 +1,7 @@
 //===- Lifting.cpp - Lift a detected idiom into FunIL text ----------------===//
 
 #include "Lifting.h"
+#include "lift/HistogramLifting.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -441,12 +442,20 @@ bool Lifter::run(const std::string &Name) {
         Roots.push_back(R.Cond);
     }
   }
+  HistogramLift Hist;
+  if (M.Kind == IdiomKind::Histogram && !prepareHistogramLift(M, SE, Hist, Roots, Why))
+    return false;
   for (Value *R : Roots)
     scan(R);
   for (const AffineAccess *A : Inputs)
     bufferParam(*A);
   for (const AffineAccess *A : Stores)
     bufferParam(*A);
+  std::string BinsName;
+  if (M.Kind == IdiomKind::Histogram) {
+    Out.Params.push_back(histogramBinsParam(Hist, Out.Params, SE));
+    BinsName = Out.Params.back().Name;
+  }
   if (failed())
     return false;
 
@@ -523,6 +532,12 @@ bool Lifter::run(const std::string &Name) {
             ") => " + F + ", " + InnerZip + "), " + zipOf(OuterComps) + ")";
     }
     Stmt = "store " + tupleOf(Views) + " = " + Map + ";";
+  } else if (M.Kind == IdiomKind::Histogram) {
+    Stmt = histogramStatement(
+        Hist, BinsName, "t: " + tupleOf(OuterTypes), zipOf(OuterComps),
+        [&](Value *V) { return expr(V); }, [&](Value *V, const std::string &T) { Memo[V] = T; });
+    if (failed())
+      return false;
   } else {
     std::vector<std::string> Elems, Ids, Tys, Combine;
     size_t K = M.Reductions.size();
@@ -578,6 +593,9 @@ bool Lifter::run(const std::string &Name) {
 }
 
 } // namespace
+
+std::string funilTypeText(Type *T) { return typeText(T); }
+std::string funilLiteralText(Constant *C) { return literalText(C); }
 
 bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
                  ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why) {

@@ -17,8 +17,10 @@
 #include <vector>
 
 namespace llvm {
+class Constant;
 class ScalarEvolution;
-}
+class Type;
+} // namespace llvm
 
 namespace idiom {
 
@@ -55,6 +57,11 @@ struct LiftedIdiom {
   /// of `t`; for 2-D maps OuterInputs are those of `r` (null: a row view).
   std::vector<llvm::Value *> InnerInputs, OuterInputs;
 };
+
+/// FunIL spelling of a scalar LLVM type (bool, i8..i64, f32, f64), or "".
+std::string funilTypeText(llvm::Type *T);
+/// FunIL literal of a constant integer or float (typed: `-1:i8`), or "".
+std::string funilLiteralText(llvm::Constant *C);
 
 /// Lifts \p M into a FunIL program named \p Name. Returns false and sets
 /// \p Why for a slice the lifter cannot express (an unsupported type or

@@ -1,6 +1,7 @@
 //===- TranslationValidation.cpp - Lifted FunIL equals the LLVM slice -----===//
 
 #include "TranslationValidation.h"
+#include "lift/HistogramLifting.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "idiom/FunIL/Expr.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -365,6 +366,11 @@ struct ElementFn {
 ElementFn findElementFn(const funil::Program &P, bool TwoD) {
   ElementFn F;
   const Expr *Map = P.Body.get();
+  if (Map->isCall("reduceIndexed") && Map->Args.size() == 4 &&
+      Map->Args[2]->K == Expr::Lambda) { // histogram: \t => (index, value)
+    F.Inner = Map->Args[2].get();
+    return F;
+  }
   if (P.IsReturn) {
     if (!Map->isCall("reduce") || Map->Args.size() != 3)
       throw Unsupported{"reduction program is not reduce(f, z, map(...))"};
@@ -440,6 +446,8 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
     for (const AffineAccess &A : M.Accesses)
       if (A.IsStore)
         Want.push_back(tr(cast<StoreInst>(A.Inst)->getValueOperand()));
+  } else if (M.Kind == IdiomKind::Histogram) {
+    Want.push_back(C.bool_val(true)); // replaced below
   } else {
     for (const ReductionInfo &R : M.Reductions) {
       std::optional<z3::expr> E;
@@ -458,6 +466,36 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
   }
   std::vector<Sym> GotParts = Want.size() == 1 ? std::vector<Sym>{Got} : Got.Parts;
   z3::expr Differ = C.bool_val(false);
+  if (M.Kind == IdiomKind::Histogram) {
+    // The index equals the GEP index (sign-extended); for every bin value b,
+    // op(b, value) equals what the loop stores (b when a guard fails).
+    if (M.Histograms.empty())
+      throw Unsupported{"histogram without a bin update"};
+    const BinUpdateInfo &U = M.Histograms.front().U;
+    Value *Idx = binIndexOf(U);
+    if (!Idx || Got.Parts.size() != 2 || !Got.Parts[0].E || !Got.Parts[1].E)
+      throw Unsupported{"histogram element function is not (index, value)"};
+    z3::expr WantIdx = tr(Idx);
+    if (WantIdx.get_sort().bv_size() < 64)
+      WantIdx = z3::sext(WantIdx, 64 - WantIdx.get_sort().bv_size());
+    GotParts = {Got.Parts[0]};
+    Want = {WantIdx};
+    z3::expr B = leaf("bin", sortOf(U.ElemTy));
+    Memo.insert_or_assign(U.Acc, B);
+    z3::expr Stored = tr(U.NewValue);
+    for (const UpdateGuard &G : U.Guards)
+      Stored = z3::ite(G.ExpectTrue ? tr(G.Cond) : !tr(G.Cond), Stored, B);
+    const Expr *Op = P.Body->Args[0].get();
+    if (Op->K != Expr::Lambda || Op->Params.size() != 2)
+      throw Unsupported{"histogram operator is not a two-parameter lambda"};
+    std::map<std::string, Sym> OEnv;
+    OEnv[Op->Params[0].Name] = Sym{B, {}};
+    OEnv[Op->Params[1].Name] = Got.Parts[1];
+    Sym Upd = eval(Op->body(), OEnv);
+    if (!Upd.E || !z3::eq(Upd.E->get_sort(), Stored.get_sort()))
+      throw Unsupported{"histogram operator of another type than the bins"};
+    Differ = Differ || *Upd.E != Stored;
+  }
   if (M.Kind == IdiomKind::ScalarReduction) {
     // The combine operator and its identity, against the instruction that
     // combines accumulator and element in the loop.
@@ -532,7 +570,7 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
     return true;
   case z3::sat:
     Why = "Z3 found inputs on which the lifted FunIL and the LLVM slice differ "
-          "(element function, combine operator or identity)";
+          "(element function, combine operator, identity or histogram update)";
     return false;
   default:
     Why = "equivalence of the lifted FunIL and the LLVM slice not proven (Z3 unknown)";

@@ -9,6 +9,7 @@
 #include "ScalarEval.h"
 #include "idiom/FunIL/Ops.h"
 
+#include <functional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -136,6 +137,34 @@ Value Interp::primitive(const Expr &E) {
     for (Value &X : In.Elems)
       Acc = apply(A[0], {std::move(Acc), std::move(X)});
     return Acc;
+  }
+  if (N == "reduceIndexed" || N == "reduceIndexedAtomic") {
+    // Folds every (bin, value) pair into the bins, in order (leaves of
+    // nested pair arrays in row-major order).
+    Value Bins = array(eval(A[1]), N.c_str());
+    std::function<void(Value &)> Update = [&](Value &P) {
+      if (P.K == Value::Array) {
+        for (Value &Q : P.Elems)
+          Update(Q);
+        return;
+      }
+      int64_t K = P.Elems[0].asSigned();
+      if (K < 0 || K >= static_cast<int64_t>(Bins.Elems.size()))
+        fail(N + ": bin index " + std::to_string(K) + " out of range for " +
+             std::to_string(Bins.Elems.size()) + " bins");
+      Bins.Elems[K] = apply(A[0], {std::move(Bins.Elems[K]), std::move(P.Elems[1])});
+    };
+    if (N == "reduceIndexed") {
+      Value In = array(eval(A[3]), "reduceIndexed");
+      for (Value &X : In.Elems) {
+        Value P = apply(A[2], {std::move(X)});
+        Update(P);
+      }
+    } else {
+      Value Pairs = array(eval(A[2]), "reduceIndexedAtomic");
+      Update(Pairs);
+    }
+    return Bins;
   }
   if (N == "split") {
     int64_t Chunk = evalI64(A[0]);

@@ -206,6 +206,25 @@ TypePtr Checker::callType(const Expr &E) {
                       " but the accumulator has type " + str(Init));
     return Init;
   }
+  if (N == "reduceIndexed" || N == "reduceIndexedAtomic") {
+    // (op, init: [T]_m, f: A -> (i64, T), a: [A]_n) or (op, init, pairs):
+    // pairs an array, possibly of arrays, of (i64, T); result [T]_m.
+    TypePtr Init = arrayOperand(E, A[1]);
+    TypePtr Pair = N == "reduceIndexed" ? apply(A[2], {arrayOperand(E, A[3])->Elem}, E)
+                                        : arrayOperand(E, A[2]);
+    while (Pair->isArray())
+      Pair = Pair->Elem;
+    if (!Pair->isTuple() || Pair->Elems.size() != 2 ||
+        !Pair->Elems[0]->isScalar(ScalarKind::I64) ||
+        !compatibleType(*Pair->Elems[1], *Init->Elem))
+      fail(E, "'" + N + "' needs (i64, " + printType(*Init->Elem) +
+                  ") pairs of bin index and value, found " + str(Pair));
+    TypePtr R = apply(A[0], {Init->Elem, Init->Elem}, E);
+    if (!compatibleType(*R, *Init->Elem))
+      fail(*A[0], "the operator of '" + N + "' returns " + str(R) +
+                      " but the bins have type " + str(Init->Elem));
+    return Init;
+  }
   if (N == "split") {
     expectI64(E, A[0], "chunk length");
     TypePtr In = arrayOperand(E, A[1]);

@@ -6,6 +6,7 @@
 
 #include "idiom/Rewrite/DefaultStrategies.h"
 
+#include "idiom/Rewrite/Histogram.h"
 #include "idiom/Rewrite/Rules.h"
 
 namespace idiom::rewrite {
@@ -47,6 +48,8 @@ std::vector<std::string> strategyNames() {
 
 Strategy strategyByName(const std::string &Name, const funil::Program &P,
                         std::string &Err) {
+  if (Name == "default" && isHistogramProgram(P))
+    return histogramStrategy(false, 1);
   if (Name == "default")
     return P.IsReturn ? reduceStrategy() : mapStrategy();
   if (Name == "map")
@@ -61,6 +64,8 @@ Strategy strategyByName(const std::string &Name, const funil::Program &P,
 
 bool lowerProgram(funil::Program &P, std::string &Err,
                   std::vector<std::string> *Trace) {
+  if (isHistogramProgram(P))
+    return rewriteProgram(P, histogramStrategy(false, 1), Err, Trace);
   return rewriteProgram(P, P.IsReturn ? reduceStrategy() : mapStrategy(), Err,
                         Trace);
 }

@@ -9,6 +9,7 @@
 
 #include "idiom/FunIL/TypeCheck.h"
 #include "idiom/Rewrite/DefaultStrategies.h"
+#include "idiom/Rewrite/Histogram.h"
 #include "idiom/Rewrite/Rules.h"
 
 #include <algorithm>
@@ -86,7 +87,13 @@ std::string describeVariant(const VariantParams &V) {
         std::to_string(V.WorkGroup[1]);
   else
     S = "work-group " + std::to_string(V.WorkGroup[0]);
-  if (V.Elems > 1)
+  if (V.Bins == VariantParams::LocalBins)
+    S += ", per-work-group bins in local memory, " + std::to_string(V.Elems) +
+         " elements per work-item";
+  else if (V.Bins == VariantParams::GlobalBins)
+    S += ", atomics on the global bins, " + std::to_string(V.Elems) +
+         (V.Elems > 1 ? " elements per work-item (grid-stride)" : " element per work-item");
+  else if (V.Elems > 1)
     S += ", " + std::to_string(V.Elems) +
          " contiguous elements per work-item step (vector loads/stores)";
   else
@@ -116,6 +123,8 @@ template <size_t N> std::vector<Row> rows(const Row (&A)[N]) {
 std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
   if (!P.IsReturn && isCanonicalGemm(P.Body))
     return gemmVariants(P, Max);
+  if (isHistogramProgram(P))
+    return histogramVariants(P, Max);
   std::vector<Row> Rows = rows(Default);
   Program F = P;
   std::string Err;
@@ -156,6 +165,8 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
 Strategy variantStrategy(const Program &P, const VariantParams &V) {
   if (V.Gemm)
     return gemmVariantStrategy(V);
+  if (isHistogramProgram(P))
+    return histogramStrategy(V.Bins == VariantParams::LocalBins, V.Elems);
   std::vector<Strategy> Steps{fusionStrategy()};
   if (V.Elems > 1)
     Steps.push_back(ruleStrategy(P.IsReturn ? asVectorReduceRule(V.Elems)
@@ -175,7 +186,11 @@ bool lowerVariant(Program &P, const VariantParams &V, std::string &Err,
   size_t Before = T.size();
   if (!rewriteProgram(P, variantStrategy(P, V), Err, &T))
     return false;
-  if (V.Elems > 1) {
+  if (isHistogramProgram(P) && !P.Body->isCall("reduceIndexedAtomic")) {
+    Err = "the histogram lowering of this variant does not apply";
+    return false;
+  }
+  if (V.Elems > 1 && !isHistogramProgram(P)) {
     bool Applied = false;
     for (size_t I = Before; I < T.size(); ++I)
       Applied |= T[I].rfind("as-vector-", 0) == 0;

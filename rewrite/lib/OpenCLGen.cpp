@@ -13,12 +13,14 @@
 
 #include "codegen/Emitter.h"
 #include "codegen/MatMulGen.h"
+#include "codegen/HistogramGen.h"
 #include "codegen/ScalarC.h"
 #include "idiom/FunIL/ExprUtil.h"
 #include "idiom/FunIL/Printer.h"
 #include "idiom/FunIL/TypeCheck.h"
 #include "idiom/Rewrite/DefaultStrategies.h"
 #include "idiom/Rewrite/Explore.h"
+#include "idiom/Rewrite/Histogram.h"
 
 #include <algorithm>
 
@@ -290,6 +292,17 @@ std::string genMap(const Program &P, const std::string &Name, const std::string 
   return printKernel(K);
 }
 
+/// A histogram program's kernel: the map convention, bins updated in place
+/// (codegen/HistogramGen.h).
+std::string genHistogram(const Program &P, const std::string &Name, const std::string &Attr) {
+  std::set<std::string> Stored{P.Outs[0]->Args[0]->Name};
+  ParamInfo PI = bindParams(P, Stored, nullptr);
+  Emitter Em(reservedWith(PI.Names));
+  bindParams(P, Stored, &Em);
+  emitHistogram(Em, P);
+  return printKernel(Kernel{Name, PI.Decls, Em.Lines, Attr});
+}
+
 /// Finds toGlobal(mapWorkgroup(...)) under \p E.
 ExprPtr findStageBoundary(const ExprPtr &E) {
   if (E->isCall("toGlobal") && E->Args[0]->isCall("mapWorkgroup"))
@@ -445,6 +458,7 @@ std::string sourceHeader(const Program &P) {
   // fmul then fadd stays two roundings, as in the source; fmuladd is
   // emitted as fma (DESIGN section 7).
   Src += "#pragma OPENCL FP_CONTRACT OFF\n";
+  Src += histogramPragmas(P);
   return Src;
 }
 
@@ -463,8 +477,9 @@ bool emitKernels(const Program &P, const std::string &KernelName, const std::str
   if (!funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
-    Out = P.IsReturn ? genReduce(P, BodyTy, KernelName, Attr)
-                     : genMap(P, KernelName, Attr);
+    Out = P.IsReturn              ? genReduce(P, BodyTy, KernelName, Attr)
+          : isHistogramProgram(P) ? genHistogram(P, KernelName, Attr)
+                                  : genMap(P, KernelName, Attr);
     return true;
   } catch (const CodegenError &E) {
     Err = std::string("OpenCL generation: ") + E.what();

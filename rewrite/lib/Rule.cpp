@@ -6,6 +6,7 @@
 
 #include "idiom/Rewrite/Rule.h"
 
+#include "idiom/Rewrite/Histogram.h"
 #include "idiom/Rewrite/Rules.h"
 
 namespace idiom::rewrite {
@@ -73,6 +74,8 @@ const std::vector<Rule> &allRules() {
     V.insert(V.end(), Mm.begin(), Mm.end());
     const std::vector<Rule> &Me = memoryRules();
     V.insert(V.end(), Me.begin(), Me.end());
+    const std::vector<Rule> &H = histogramRules();
+    V.insert(V.end(), H.begin(), H.end());
     return V;
   }();
   return All;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Examples.h"
+#include "HistogramExamples.h"
 #include "TestUtil.h"
 #include "idiom/Rewrite/Rules.h"
 #include "idiom/Rewrite/Strategy.h"
@@ -147,6 +148,22 @@ const RuleCase Cases[] = {
     {"mm-tile-2d", GemmRowMajor, {{{"M", 16}, {"N", 8}, {"K", 12}}}, 192, 0},
     {"mm-block-1d", GemmRowMajor, {{{"M", 16}, {"N", 16}, {"K", 8}}}, 256, 0},
     {"mm-block-2d", GemmRowMajor, {{{"M", 16}, {"N", 32}, {"K", 4}}}, 512, 0},
+    // Histogram family (rules/histogram.cpp): bins in place, 8 bins read
+    // from the first 8 elements of h; values and indices from random data.
+    {"reduce-indexed-map-fusion",
+     "idiom t(x: [i32], h: [i32], n: i64) { store view(h, 0:i64, 1:i64, 8:i64) = "
+     "reduceIndexed(\\(a: i32, b: i32) => add(a, b), view(h, 0:i64, 1:i64, 8:i64), "
+     "\\(v: i32) => (sext.i64(and(v, 7:i32)), v), map(\\(q: i32) => mul(q, 3:i32), "
+     "view(x, 0:i64, 1:i64, n))); }",
+     {{{"n", 0}}, {{"n", 29}}}, 29, 0},
+    {"reduce-indexed-to-atomic", ex::HistAdd, {{{"n", 0}}, {{"n", 1}}, {{"n", 37}}}, 37, 0},
+    {"reduce-indexed-to-atomic", ex::HistSatU8, {{{"n", 45}}}, 45, 0},
+    {"reduce-indexed-to-atomic-strided", ex::HistAdd, {{{"n", 0}}, {{"n", 37}}}, 37, 0},
+    {"reduce-indexed-to-atomic-strided", ex::HistSMin, {{{"n", 23}}}, 23, 0},
+    {"reduce-indexed-privatise", ex::HistAdd, {{{"n", 0}}, {{"n", 1}}, {{"n", 37}}}, 37, 0},
+    {"reduce-indexed-privatise", ex::HistSatU8, {{{"n", 45}}}, 45, 0},
+    {"reduce-indexed-privatise", ex::HistSMin, {{{"n", 23}}}, 23, 0},
+    {"reduce-indexed-privatise", ex::HistFAdd, {{{"n", 31}}}, 31, 1e-5},
 };
 
 /// Launch shapes for the lowered forms (L must be a power of two).
@@ -202,7 +219,7 @@ TEST(Rules, EveryRegisteredRuleIsTested) {
     EXPECT_FALSE(R.Doc.empty());
     EXPECT_TRUE(R.Family == "algorithmic" || R.Family == "lowering" ||
                 R.Family == "vectorisation" || R.Family == "matmul" ||
-                R.Family == "memory");
+                R.Family == "memory" || R.Family == "histogram");
   }
 }
 

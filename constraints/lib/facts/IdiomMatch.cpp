@@ -127,6 +127,12 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
   if (!N)
     return std::nullopt;
   M.Nest = *N;
+  if (Lifts == "histogram") {
+    M.Kind = IdiomKind::Histogram;
+    if (!buildHistogramMatch(M, Env.SE, Env.DT, Opts, Env.Proofs, Why))
+      return std::nullopt;
+    return M;
+  }
   if (!collectAccesses(M, Env.SE, Why))
     return std::nullopt;
   if (Lifts == "reduction") {

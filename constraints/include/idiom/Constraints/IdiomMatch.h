@@ -11,6 +11,7 @@
 #define IDIOM_CONSTRAINTS_IDIOMMATCH_H
 
 #include "idiom/Constraints/Atom.h"
+#include "idiom/Constraints/HistogramFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include <optional>
 #include <string>
@@ -18,7 +19,14 @@
 namespace idiom {
 
 /// The FunIL template families a lifter exists for.
-enum class IdiomKind { ScalarReduction, Map };
+enum class IdiomKind { ScalarReduction, Map, Histogram };
+
+/// One bin update of a histogram: the read-modify-write and its operator,
+/// proved associative and commutative with an identity (HistogramFacts.h).
+struct HistogramUpdate {
+  BinUpdateInfo U;
+  UpdateOperator Op;
+};
 
 /// A detected idiom, ready to lift.
 struct IdiomMatch {
@@ -27,6 +35,7 @@ struct IdiomMatch {
   NestInfo Nest;
   llvm::SmallVector<AffineAccess, 8> Accesses; ///< every load and store
   llvm::SmallVector<ReductionInfo, 2> Reductions; ///< header phi order
+  llvm::SmallVector<HistogramUpdate, 1> Histograms; ///< one per bin store
   bool FPReassociated = false; ///< a floating-point reduction is reordered
 };
 
@@ -36,7 +45,8 @@ struct LiftOptions {
   unsigned Z3TimeoutMs = 2000;
 };
 
-/// Builds the match for the idiom \p Lifts ("reduction" or "map") on loop
+/// Builds the match for the idiom \p Lifts ("reduction", "map" or
+/// "histogram"; constraints/lib/facts/HistogramMatch.cpp) on loop
 /// \p L. Returns nothing and sets \p Why when the loop cannot be lifted with
 /// that template.
 std::optional<IdiomMatch> buildIdiomMatch(llvm::StringRef Lifts,
@@ -45,6 +55,15 @@ std::optional<IdiomMatch> buildIdiomMatch(llvm::StringRef Lifts,
                                           constraints::MatchEnv &Env,
                                           const LiftOptions &Opts,
                                           std::string &Why);
+
+/// The histogram part of buildIdiomMatch: every store is a bin update with a
+/// proved operator (floating-point ones only with Opts.AllowFPReassoc),
+/// every other load an affine input or the bin load, calls pure. What the
+/// lifter cannot express (several updates, unknown bin counts, nests) is
+/// left to it, so that the loop stays a detected histogram with a reason.
+bool buildHistogramMatch(IdiomMatch &M, llvm::ScalarEvolution &SE,
+                         llvm::DominatorTree &DT, const LiftOptions &Opts,
+                         ProofCache *Cache, std::string &Why);
 
 } // namespace idiom
 

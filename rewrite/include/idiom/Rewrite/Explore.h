@@ -53,6 +53,10 @@ struct VariantParams {
   /// A GEMM program: fmuladd is evaluated as fma (fmuladd-to-fma), in
   /// every variant alike.
   bool Gemm = false;
+  /// Histograms (reduceIndexed): where work-items update the bins: not a
+  /// histogram, atomics on the global bins, or per-work-group bins in local
+  /// memory merged into the global ones (reduce-indexed-privatise).
+  enum BinsKind : uint8_t { NoBins, GlobalBins, LocalBins } Bins = NoBins;
 };
 
 /// The `ept=` text of the variant's marker line: `E`, or `E0xE1` (RN x RM)

@@ -6,40 +6,41 @@
 // RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
 // RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s --implicit-check-not='idiom map' --implicit-check-not='no idiom'
 // The same loops at plain -O2, where the plugin runs at VectorizerStart.
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass-analysis=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=O2 --implicit-check-not='not an idiom'
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-analysis=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=O2 --implicit-check-not='not an idiom'
 
 // The bin count comes from the global array's type.
 int hist[256];
 // CHECK-LABEL: Idioms in function 'global_u8':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void global_u8(const unsigned char *img, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as {{idiom_[a-z0-9_]+}} with operator add
   for (int i = 0; i < n; i++)
     hist[img[i]]++;
 }
 
 // `int *bins` indexed by an int: the extent is unknown at compile time.
 // CHECK-LABEL: Idioms in function 'float_bins':
-// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void float_bins(const float *x, int n, int *bins, int nbins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram-runtime-bins
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
   for (int i = 0; i < n; i++)
     bins[(int)(x[i] * nbins)] += 1;
 }
 
 // CHECK-LABEL: Idioms in function 'radix_digit':
-// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void radix_digit(const unsigned *key, int n, unsigned *cnt, int shift) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram-runtime-bins
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
   for (int i = 0; i < n; i++)
     cnt[key[i] >> shift]++;
 }
 
-// The index's value range bounds the bins of a pointer: key >> 24 < 256.
+// The index's value range bounds the bins of a global: key >> 24 < 256.
 // CHECK-LABEL: Idioms in function 'radix_top_byte':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
-void radix_top_byte(const unsigned *key, int n, unsigned *cnt) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
+unsigned cnt[256];
+void radix_top_byte(const unsigned *key, int n) {
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as {{idiom_[a-z0-9_]+}} with operator add
   for (int i = 0; i < n; i++)
     cnt[key[i] >> 24]++;
 }
@@ -47,27 +48,27 @@ void radix_top_byte(const unsigned *key, int n, unsigned *cnt) {
 // A weighted floating-point histogram (fadd over the reals, as for
 // scalar reductions).
 // CHECK-LABEL: Idioms in function 'weighted':
-// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void weighted(const int *idx, const double *w, double *bins, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram-runtime-bins
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
   for (int i = 0; i < n; i++)
     bins[idx[i]] += w[i];
 }
 
 // Subtracting from a bin is adding the negation: (+) is add.
 // CHECK-LABEL: Idioms in function 'debit':
-// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void debit(const int *acct, const long *amount, long *balance, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram-runtime-bins
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
   for (int i = 0; i < n; i++)
     balance[acct[i]] -= amount[i];
 }
 
 // Max per bin through a ternary: fmax (compare and select).
 // CHECK-LABEL: Idioms in function 'max_per_bin':
-// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void max_per_bin(const int *idx, const float *w, float *bins, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram-runtime-bins
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
   for (int i = 0; i < n; i++) {
     int k = idx[i];
     bins[k] = w[i] > bins[k] ? w[i] : bins[k];
@@ -76,9 +77,9 @@ void max_per_bin(const int *idx, const float *w, float *bins, int n) {
 
 // The same with an if: the store runs when the test of the bin holds.
 // CHECK-LABEL: Idioms in function 'max_if':
-// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void max_if(const int *idx, const float *w, float *bins, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram-runtime-bins
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
   for (int i = 0; i < n; i++) {
     int k = idx[i];
     if (w[i] > bins[k])
@@ -89,9 +90,9 @@ void max_if(const int *idx, const float *w, float *bins, int n) {
 // Integer min per bin (llvm.smin); 64 bins from the global's type.
 int lowest[64];
 // CHECK-LABEL: Idioms in function 'min_per_bin':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void min_per_bin(const int *key, const int *v, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as {{idiom_[a-z0-9_]+}} with operator smin
   for (int i = 0; i < n; i++) {
     int k = key[i] & 63;
     lowest[k] = v[i] < lowest[k] ? v[i] : lowest[k];
@@ -100,18 +101,18 @@ void min_per_bin(const int *key, const int *v, int n) {
 
 // A bit set per bin: or.
 // CHECK-LABEL: Idioms in function 'bitmask':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void bitmask(const unsigned *key, int n, unsigned *mask) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
   for (int i = 0; i < n; i++)
     mask[key[i] & 63] |= 1u << (key[i] >> 6);
 }
 
 // A conditional update: the store runs under a branch on the input.
 // CHECK-LABEL: Idioms in function 'above_threshold':
-// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void above_threshold(const double *x, int n, double t, int *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram-runtime-bins
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
   for (int i = 0; i < n; i++)
     if (x[i] > t)
       bins[(int)x[i]]++;
@@ -119,9 +120,9 @@ void above_threshold(const double *x, int n, double t, int *bins) {
 
 // A conditional increment folded into the value: bins[k] += (x > t).
 // CHECK-LABEL: Idioms in function 'count_if':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void count_if(const double *x, int n, double t, int *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
   for (int i = 0; i < n; i++)
     bins[(int)x[i] & 15] += x[i] > t;
 }
@@ -131,9 +132,9 @@ void count_if(const double *x, int n, double t, int *bins) {
 // is associative and commutative (on unsigned values it is min(a + b, 255)
 // in unbounded arithmetic), so the counts may be combined in any order.
 // CHECK-LABEL: Idioms in function 'saturating_branch':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void saturating_branch(const unsigned char *img, int n, unsigned char *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
   for (int i = 0; i < n; i++) {
     int k = img[i];
     if (bins[k] < 255)
@@ -143,9 +144,9 @@ void saturating_branch(const unsigned char *img, int n, unsigned char *bins) {
 
 // The same written as a select.
 // CHECK-LABEL: Idioms in function 'saturating_select':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void saturating_select(const unsigned char *img, int n, unsigned char *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
   for (int i = 0; i < n; i++) {
     int k = img[i];
     bins[k] = bins[k] < 255 ? bins[k] + 1 : 255;
@@ -154,10 +155,10 @@ void saturating_select(const unsigned char *img, int n, unsigned char *bins) {
 
 // Saturating add of weights (umin of the widened sum, then truncation).
 // CHECK-LABEL: Idioms in function 'saturating_weights':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void saturating_weights(const unsigned char *img, const unsigned char *w, int n,
                         unsigned char *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
   for (int i = 0; i < n; i++) {
     unsigned s = bins[img[i]] + w[i];
     bins[img[i]] = s > 255 ? 255 : s;
@@ -166,9 +167,9 @@ void saturating_weights(const unsigned char *img, const unsigned char *w, int n,
 
 // 16-bit saturating counts.
 // CHECK-LABEL: Idioms in function 'saturating_u16':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void saturating_u16(const unsigned char *img, int n, unsigned short *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
   for (int i = 0; i < n; i++) {
     unsigned short b = bins[img[i]];
     if (b != 65535)
@@ -178,9 +179,9 @@ void saturating_u16(const unsigned char *img, int n, unsigned short *bins) {
 
 // Two histograms in one loop, with different operators and bin counts.
 // CHECK-LABEL: Idioms in function 'two_histograms':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void two_histograms(const unsigned char *img, int n, int *all, int *coarse) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the loop makes 2 bin updates per iteration; one reduceIndexed lifts one (several histograms in one loop are not offloaded)
   for (int i = 0; i < n; i++) {
     all[img[i]]++;
     coarse[img[i] >> 4] += img[i];
@@ -189,9 +190,9 @@ void two_histograms(const unsigned char *img, int n, int *all, int *coarse) {
 
 // Two updates of the same bins in one iteration (same operator).
 // CHECK-LABEL: Idioms in function 'pairs':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void pairs(const unsigned char *a, const unsigned char *b, int n, int *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the loop makes 2 bin updates per iteration; one reduceIndexed lifts one (several histograms in one loop are not offloaded)
   for (int i = 0; i < n; i++) {
     bins[a[i]]++;
     bins[b[i]] += 2;
@@ -200,10 +201,10 @@ void pairs(const unsigned char *a, const unsigned char *b, int n, int *bins) {
 
 // An image histogram over two nested loops: reported once, at the outer loop.
 // CHECK-LABEL: Idioms in function 'image_2d':
-// CHECK-NEXT: loop {{.*}}: idiom histogram (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 // CHECK-NOT: loop
 void image_2d(const unsigned char *img, int h, int w, int *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: histograms are lifted from nests of depth 1 only (this nest has depth 2)
   for (int i = 0; i < h; i++)
     for (int j = 0; j < w; j++)
       bins[img[i * w + j]]++;
@@ -211,9 +212,9 @@ void image_2d(const unsigned char *img, int h, int w, int *bins) {
 
 // A lookup table between the input and the bin (a gather from an input).
 // CHECK-LABEL: Idioms in function 'through_table':
-// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void through_table(const unsigned char *img, const int *lut, int n, int *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram-runtime-bins
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the bin index or value reads an array at a computed position (e.g. bins[lut[x[i]]]); only affine input reads are lifted
   for (int i = 0; i < n; i++)
     bins[lut[img[i]]]++;
 }
@@ -222,9 +223,9 @@ void through_table(const unsigned char *img, const int *lut, int n, int *bins) {
 // the histogram; legality is the lifter's run-time check (bins
 // [bins, bins + extent) against the input ranges, as for maps).
 // CHECK-LABEL: Idioms in function 'may_alias':
-// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (detected only)
+// CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void may_alias(int *bins, const int *x, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: detected idiom histogram-runtime-bins
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
   for (int i = 0; i < n; i++)
     bins[x[i]]++;
 }

@@ -1,0 +1,93 @@
+//===- HistogramMatch.cpp - The lifter's view of a histogram --------------===//
+//
+// buildIdiomMatch for `lifts histogram` (IdiomMatch.h): re-checks the
+// legality facts the histogram spec relies on (each store a bin update whose
+// operator Z3 proves associative and commutative with an identity; every
+// other memory access an input load; pure calls) and records the updates and
+// the affine input loads for the lifter (passes/lift/HistogramLifting.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/Constraints/IdiomMatch.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace idiom {
+
+bool buildHistogramMatch(IdiomMatch &M, ScalarEvolution &SE, DominatorTree &DT,
+                         const LiftOptions &Opts, ProofCache *Cache, std::string &Why) {
+  // No value flows between iterations or out of the loop (a permissive
+  // user spec may not have said so).
+  Loop *Outer = M.Nest.Loops.front();
+  for (Loop *L : M.Nest.Loops)
+    for (PHINode &P : L->getHeader()->phis())
+      if (!isNestIV(&P, M.Nest)) {
+        Why = "loop carries a value from one iteration to the next";
+        return false;
+      }
+  for (BasicBlock *BB : Outer->blocks())
+    for (Instruction &I : *BB)
+      for (User *U : I.users())
+        if (auto *UI = dyn_cast<Instruction>(U))
+          if (!Outer->contains(UI)) {
+            Why = "a value computed in the loop is used after it";
+            return false;
+          }
+  // The bin updates first: their loads are not affine accesses.
+  SmallPtrSet<Instruction *, 8> BinAccesses;
+  for (BasicBlock *BB : M.Nest.Loops.front()->blocks())
+    for (Instruction &I : *BB) {
+      auto *St = dyn_cast<StoreInst>(&I);
+      if (!St)
+        continue;
+      auto U = analyzeBinUpdate(St, M.Nest, SE, DT, Why);
+      if (!U)
+        return false;
+      HistogramUpdate H{*U, {}};
+      if (proveUpdateOperator(H.U, Opts.Z3TimeoutMs, H.Op, Why, Cache) != Proof::Proven)
+        return false;
+      bool FP = H.Op.Op == ReductionOp::FAdd || H.Op.Op == ReductionOp::FMul;
+      if (FP && !Opts.AllowFPReassoc) {
+        Why = "floating-point histogram needs reassociation "
+              "(disabled by -idiom-fp-reassoc=false)";
+        return false;
+      }
+      M.FPReassociated |= FP;
+      BinAccesses.insert(St);
+      if (auto *Ld = dyn_cast<LoadInst>(H.U.Acc))
+        BinAccesses.insert(Ld);
+      M.Histograms.push_back(std::move(H));
+    }
+  if (M.Histograms.empty()) {
+    Why = "loop updates no bins";
+    return false;
+  }
+  // Every other access reads an input array; the affine ones are recorded
+  // (the lifter declines the others, e.g. bins[lut[x[i]]], with a reason).
+  for (BasicBlock *BB : M.Nest.Loops.front()->blocks())
+    for (Instruction &I : *BB) {
+      if (BinAccesses.count(&I))
+        continue;
+      if (auto *Ld = dyn_cast<LoadInst>(&I)) {
+        if (!isInputLoad(Ld, M.Nest, SE, Why))
+          return false;
+        std::string Ignored;
+        if (auto A = analyzeAccess(Ld, M.Nest, SE, Ignored))
+          M.Accesses.push_back(*A);
+      } else if (isa<CallBase>(I)) {
+        if (!isPureCall(&I)) {
+          Why = "loop calls a function that may have side effects";
+          return false;
+        }
+      } else if (I.mayReadOrWriteMemory()) {
+        Why = "loop has a memory operation that is not a simple load or store";
+        return false;
+      }
+    }
+  return true;
+}
+
+} // namespace idiom

@@ -1,0 +1,236 @@
+//===- HistogramLifting.cpp - Lift a histogram into FunIL -----------------===//
+
+#include "HistogramLifting.h"
+#include "llvm/Analysis/MemoryBuiltins.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace idiom {
+namespace {
+
+/// Largest bin count the template takes (the buffer is copied per call).
+constexpr uint64_t MaxBins = uint64_t(1) << 24;
+
+/// The number of elements of \p ElemTy from \p Base to the end of the object
+/// it points into (a global, a stack array, or an allocation of constant
+/// size such as `malloc(1024)`, through llvm::getObjectSize), or 0 when that
+/// is not known. The runtime copies the whole bins range in and out, so a
+/// range must never reach past the object, whatever the index's range says.
+uint64_t arrayCount(Value *Base, Type *ElemTy, const DataLayout &DL) {
+  uint64_t Size = DL.getTypeAllocSize(ElemTy);
+  if (!Size)
+    return 0;
+  uint64_t Bytes = 0;
+  ObjectSizeOpts Opts;
+  Opts.RoundToAlign = false;
+  if (!getObjectSize(Base, Bytes, DL, /*TLI=*/nullptr, Opts))
+    return 0;
+  return Bytes / Size;
+}
+
+/// The loads a slice from \p Root reads inside the loop.
+void loadsOf(Value *Root, const NestInfo &N, SmallPtrSetImpl<LoadInst *> &Out) {
+  SmallVector<Value *, 16> Work{Root};
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !N.contains(I) || !Seen.insert(I).second || isa<PHINode>(I))
+      continue;
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      Out.insert(L);
+      continue;
+    }
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+}
+
+/// The proven range of integer \p V, read as signed: through zext/sext from
+/// narrower values (the range of `zext(k % 100)` is that of `k % 100`,
+/// unsigned), else what ValueTracking (and/urem/udiv/shifts by constants,
+/// min/max, selects) and SCEV know.
+ConstantRange indexRange(Value *V, ScalarEvolution &SE) {
+  unsigned W = V->getType()->getIntegerBitWidth();
+  if (auto *Z = dyn_cast<ZExtInst>(V))
+    return computeConstantRange(Z->getOperand(0), /*ForSigned=*/false)
+        .intersectWith(SE.getUnsignedRange(SE.getSCEV(Z->getOperand(0))))
+        .zeroExtend(W);
+  if (auto *S = dyn_cast<SExtInst>(V))
+    return indexRange(S->getOperand(0), SE).signExtend(W);
+  return computeConstantRange(V, /*ForSigned=*/true)
+      .intersectWith(SE.getSignedRange(SE.getSCEV(V)));
+}
+
+} // namespace
+
+Value *binIndexOf(const BinUpdateInfo &U) {
+  auto *GEP = dyn_cast<GetElementPtrInst>(U.Store->getPointerOperand());
+  if (!GEP || GEP->getPointerOperand() != U.Base)
+    return nullptr;
+  Type *Src = GEP->getSourceElementType();
+  if (GEP->getNumIndices() == 1 && Src == U.ElemTy)
+    return GEP->getOperand(1);
+  if (GEP->getNumIndices() == 2 && isa<ArrayType>(Src) &&
+      cast<ArrayType>(Src)->getElementType() == U.ElemTy)
+    if (auto *Z = dyn_cast<ConstantInt>(GEP->getOperand(1)); Z && Z->isZero())
+      return GEP->getOperand(2);
+  return nullptr;
+}
+
+bool prepareHistogramLift(const IdiomMatch &M, ScalarEvolution &SE, HistogramLift &Out,
+                          std::vector<Value *> &Roots, std::string &Why) {
+  if (M.Nest.depth() != 1) {
+    Why = "histograms are lifted from nests of depth 1 only (this nest has depth " +
+          std::to_string(M.Nest.depth()) + ")";
+    return false;
+  }
+  if (M.Histograms.size() != 1) {
+    Why = "the loop makes " + std::to_string(M.Histograms.size()) +
+          " bin updates per iteration; one reduceIndexed lifts one (several "
+          "histograms in one loop are not offloaded)";
+    return false;
+  }
+  const HistogramUpdate &H = M.Histograms.front();
+  const BinUpdateInfo &U = H.U;
+  if (U.Form != UpdateForm::Bin || !isa<LoadInst>(U.Acc)) {
+    Why = "the update is not a read-modify-write of bins[index]";
+    return false;
+  }
+  if (H.Op.Op == ReductionOp::Other) {
+    Why = "the update operator has no FunIL form";
+    return false;
+  }
+  if (funilTypeText(U.ElemTy).empty() || U.ElemTy->isIntegerTy(1)) {
+    Why = "bins of a type the lifter cannot express";
+    return false;
+  }
+  Value *Idx = binIndexOf(U);
+  if (!Idx || !Idx->getType()->isIntegerTy()) {
+    Why = "the bin address is not bins[index] of the bins array";
+    return false;
+  }
+  // Every load of the index and value slices is an affine input (the bin
+  // read aside): bins[lut[x[i]]] is not lifted.
+  SmallPtrSet<LoadInst *, 8> Loads;
+  loadsOf(Idx, M.Nest, Loads);
+  loadsOf(U.NewValue, M.Nest, Loads);
+  for (const UpdateGuard &G : U.Guards)
+    loadsOf(G.Cond, M.Nest, Loads);
+  for (LoadInst *L : Loads) {
+    if (L == U.Acc)
+      continue;
+    bool Affine = false;
+    for (const AffineAccess &A : M.Accesses)
+      Affine |= A.Inst == L;
+    if (!Affine) {
+      Why = "the bin index or value reads an array at a computed position "
+            "(e.g. bins[lut[x[i]]]); only affine input reads are lifted";
+      return false;
+    }
+  }
+
+  // The bins: [0, m) with m from the index's proven range, else from the
+  // array's type.
+  const DataLayout &DL = U.Store->getModule()->getDataLayout();
+  uint64_t FromArray = arrayCount(U.Base, U.ElemTy, DL);
+  ConstantRange R = indexRange(Idx, SE);
+  uint64_t FromIndex = 0;
+  if (!R.isFullSet() && !R.isEmptySet() && R.getSignedMin().isNonNegative() &&
+      R.getSignedMax().ult(MaxBins))
+    FromIndex = R.getSignedMax().getZExtValue() + 1;
+  if (!FromArray) {
+    Why = "the number of bins is not known at compile time (the bins are a "
+          "pointer into an object of unknown size: the runtime copies the "
+          "whole bins range, so a range from the index's type could reach "
+          "past the object); a run-time extent is not implemented";
+    return false;
+  }
+  if (FromIndex && FromIndex <= FromArray) {
+    Out.NumBins = FromIndex;
+    Out.CountFrom = "index range";
+  } else if (FromArray <= MaxBins) {
+    Out.NumBins = FromArray;
+    Out.CountFrom = "array type";
+  } else {
+    Why = "the bins' object holds more than 2^24 elements and the index's "
+          "range is not proven to be smaller";
+    return false;
+  }
+  Out.H = &H;
+  Out.Index = Idx;
+  Roots.push_back(Idx);
+  Roots.push_back(U.NewValue);
+  for (const UpdateGuard &G : U.Guards)
+    Roots.push_back(G.Cond);
+  return true;
+}
+
+LiftedParam histogramBinsParam(const HistogramLift &H, const std::vector<LiftedParam> &Params,
+                               ScalarEvolution &SE) {
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Buffer;
+  unsigned Idx = 0;
+  for (const LiftedParam &Q : Params)
+    Idx += Q.K == LiftedParam::Kind::Buffer;
+  P.Name = "b" + std::to_string(Idx);
+  P.Base = H.H->U.Base;
+  P.ElemTy = H.H->U.ElemTy;
+  Type *I64 = Type::getInt64Ty(P.ElemTy->getContext());
+  P.Lo = SE.getZero(I64);
+  P.Hi = SE.getConstant(I64, H.NumBins);
+  P.Read = P.Written = true;
+  return P;
+}
+
+std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
+                               const std::string &Lambda, const std::string &Zip,
+                               const std::function<std::string(Value *)> &Expr,
+                               const std::function<void(Value *, const std::string &)> &Preset) {
+  const BinUpdateInfo &U = H.H->U;
+  std::string T = funilTypeText(U.ElemTy);
+  std::string Z = funilLiteralText(reductionIdentity(H.H->Op.Op, U.ElemTy));
+  std::string Op = H.H->Op.Saturating
+                       ? "select(icmp_ult(add(a, b), a), -1:" + T + ", add(a, b))"
+                       : std::string(reductionOpName(H.H->Op.Op)) + "(a, b)";
+  // The index first: it does not read the bin.
+  std::string Idx = Expr(H.Index);
+  if (!H.Index->getType()->isIntegerTy(64))
+    Idx = "sext.i64(" + Idx + ")"; // GEP indices are sign-extended
+  // The value: x when F is `bin op x` itself, else F with the bin read as
+  // the identity (guards give the identity when they fail).
+  std::string Val;
+  auto *BO = dyn_cast<BinaryOperator>(U.NewValue);
+  if (BO && !H.H->Op.Saturating && BO->getOpcodeName() == std::string(reductionOpName(H.H->Op.Op)))
+    for (unsigned K = 0; K < 2 && Val.empty(); ++K)
+      if (BO->getOperand(K) == U.Acc && BO->getOperand(1 - K) != U.Acc &&
+          (K == 1 || BO->isCommutative()))
+      {
+        Val = Expr(BO->getOperand(1 - K));
+        if (K == 1) // keep the slice's operand order (Z3 need not prove fadd commutes)
+          Op = std::string(reductionOpName(H.H->Op.Op)) + "(b, a)";
+      }
+  Preset(U.Acc, Z);
+  if (Val.empty())
+    Val = Expr(U.NewValue);
+  std::string Cond;
+  for (const UpdateGuard &G : U.Guards) {
+    std::string C = Expr(G.Cond);
+    if (!G.ExpectTrue)
+      C = "not(" + C + ")";
+    Cond = Cond.empty() ? C : "and(" + Cond + ", " + C + ")";
+  }
+  if (!Cond.empty())
+    Val = "select(" + Cond + ", " + Val + ", " + Z + ")";
+  std::string View = "view(" + Bins + ", 0:i64, 1:i64, " + std::to_string(H.NumBins) + ":i64)";
+  return "store " + View + " = reduceIndexed(\\(a: " + T + ", b: " + T + ") => " + Op + ", " +
+         View + ", \\(" + Lambda + ") => (" + Idx + ", " + Val + "), " + Zip + ");";
+}
+
+} // namespace idiom

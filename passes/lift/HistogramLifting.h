@@ -1,0 +1,70 @@
+//===- HistogramLifting.h - Lift a histogram into FunIL ---------*- C++ -*-===//
+//
+// The histogram part of the lifting bridge (Lifting.h; DESIGN.md section 4,
+// the complex reduction): a loop `bins[idx(x_i)] = F(bins[idx(x_i)], x_i)`
+// whose F is b (+) g(x) for a proved operator (+) becomes a map-ABI program
+// that updates the bins in place,
+//
+//   store view(B, 0, 1, m) = reduceIndexed(\(a, b) => a (+) b, view(B, 0, 1, m),
+//                                          \t => (idx, g), zip(inputs...));
+//
+// where g is F with the bin read as the identity of (+), and guards
+// independent of the bin give the identity when they fail (docs/FunIL.md,
+// "Histograms"). The runtime runs it as IDIOM_MAP over the elements with
+// the bins an INOUT buffer, so the host's bins are the initial bins. The
+// number of bins m must be known exactly: from the index's proven range
+// (zext from i8 -> 256, `and` with a mask, urem by a constant, a clamp), or
+// from the bins array's type; else the loop is not offloaded (reason).
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_PASSES_LIFT_HISTOGRAMLIFTING_H
+#define IDIOM_PASSES_LIFT_HISTOGRAMLIFTING_H
+
+#include "../Lifting.h"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace idiom {
+
+/// What the lifter decided about a histogram before writing its text.
+struct HistogramLift {
+  const HistogramUpdate *H = nullptr; ///< the single bin update
+  llvm::Value *Index = nullptr;       ///< bin index (GEP index, element units)
+  uint64_t NumBins = 0;               ///< the bins are elements [0, NumBins)
+  std::string CountFrom;              ///< "index range" or "array type"
+};
+
+/// The bin index of the store of \p U: the index of `getelementptr T, base,
+/// idx` or `getelementptr [N x T], @g, 0, idx` on the bins' base; null when
+/// the address has another form.
+llvm::Value *binIndexOf(const BinUpdateInfo &U);
+
+/// Checks what the FunIL template can express (one loop, one bin update
+/// read and written through bins[index], affine input loads, a bin count
+/// known at compile time), fills \p Out and appends the roots of the index
+/// and value slices to \p Roots. Returns false with \p Why otherwise.
+bool prepareHistogramLift(const IdiomMatch &M, llvm::ScalarEvolution &SE,
+                          HistogramLift &Out, std::vector<llvm::Value *> &Roots,
+                          std::string &Why);
+
+/// The bins buffer parameter: elements [0, NumBins) of the base, read and
+/// written (IDIOM_ARG_BUF_INOUT), named after the buffers in \p Params.
+LiftedParam histogramBinsParam(const HistogramLift &H,
+                               const std::vector<LiftedParam> &Params,
+                               llvm::ScalarEvolution &SE);
+
+/// The statement `store view(Bins, ...) = reduceIndexed(...);`. \p Lambda is
+/// the element lambda's parameter (`t: (f32, i64)`), \p Zip the zipped
+/// inputs; \p Expr prints a slice value as FunIL and \p Preset fixes the text
+/// of a value (the bin read becomes the identity). Returns "" when the
+/// operator or a type has no FunIL form (Expr then reports why).
+std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
+                               const std::string &Lambda, const std::string &Zip,
+                               const std::function<std::string(llvm::Value *)> &Expr,
+                               const std::function<void(llvm::Value *, const std::string &)>
+                                   &Preset);
+
+} // namespace idiom
+
+#endif // IDIOM_PASSES_LIFT_HISTOGRAMLIFTING_H

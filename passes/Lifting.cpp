@@ -1,6 +1,7 @@
 //===- Lifting.cpp - Lift a detected idiom into FunIL text ----------------===//
 
 #include "Lifting.h"
+#include "lift/GemmLifting.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -583,6 +584,8 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
                  ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why) {
   Out = LiftedIdiom();
   Why.clear();
+  if (M.Kind == IdiomKind::Gemm)
+    return liftGemm(M, Name, SE, Out, Why);
   Lifter L(M, SE, Out, Why);
   return L.run(Name);
 }

@@ -13,6 +13,7 @@
 #define IDIOM_PASSES_LIFTING_H
 
 #include "idiom/Constraints/IdiomMatch.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ class ScalarEvolution;
 }
 
 namespace idiom {
+
+struct GemmSlice;
 
 /// One parameter of the lifted FunIL program, in kernel argument order.
 struct LiftedParam {
@@ -54,6 +57,12 @@ struct LiftedIdiom {
   /// iteration index of its loop, from iota). InnerInputs are the components
   /// of `t`; for 2-D maps OuterInputs are those of `r` (null: a row view).
   std::vector<llvm::Value *> InnerInputs, OuterInputs;
+  /// i64 SCEVs that must be >= 0 at run time for the program to be valid
+  /// (e.g. a leading dimension that keeps rows apart); the stitched code
+  /// tests them with the nest's guards, else the original nest runs.
+  llvm::SmallVector<const llvm::SCEV *, 1> NonNegative;
+  /// GEMM programs: the LLVM slices behind STEP, INIT and POST.
+  std::shared_ptr<const GemmSlice> Gemm;
 };
 
 /// Lifts \p M into a FunIL program named \p Name. Returns false and sets

@@ -17,8 +17,10 @@
 
 namespace idiom {
 
-/// The FunIL template families a lifter exists for.
-enum class IdiomKind { ScalarReduction, Map };
+/// The FunIL template families a lifter exists for. Gemm: a chain of three
+/// loops computing C = POST(sum_k STEP, C) per element (the GEMM lifter,
+/// passes/lift/GemmLifting.h, analyses and checks the nest itself).
+enum class IdiomKind { ScalarReduction, Map, Gemm };
 
 /// A detected idiom, ready to lift.
 struct IdiomMatch {
@@ -36,7 +38,7 @@ struct LiftOptions {
   unsigned Z3TimeoutMs = 2000;
 };
 
-/// Builds the match for the idiom \p Lifts ("reduction" or "map") on loop
+/// Builds the match for the idiom \p Lifts ("reduction", "map" or "gemm") on loop
 /// \p L. Returns nothing and sets \p Why when the loop cannot be lifted with
 /// that template.
 std::optional<IdiomMatch> buildIdiomMatch(llvm::StringRef Lifts,

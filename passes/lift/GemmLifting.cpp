@@ -473,10 +473,12 @@ std::string GemmLifter::view(unsigned Buf, const ChainAccess &A, unsigned D0,
   auto Role = [&](unsigned D) {
     return std::string(1, D == LoopI ? 'i' : D == LoopJ ? 'j' : 'k');
   };
-  return "view(" + B.Name + ", " +
-         index(SE.getMinusSCEV(i64(A.Offset), B.Lo), "o" + B.Name) + ", " +
-         index(A.Strides[D0], "s" + B.Name + Role(D0)) + ", " + N0 + ", " +
-         index(A.Strides[D1], "s" + B.Name + Role(D1)) + ", " + N1 + ")";
+  // One statement each, so that parameters are created in argument order.
+  std::string Off = index(SE.getMinusSCEV(i64(A.Offset), B.Lo), "o" + B.Name);
+  std::string S0 = index(A.Strides[D0], "s" + B.Name + Role(D0));
+  std::string S1 = index(A.Strides[D1], "s" + B.Name + Role(D1));
+  return "view(" + B.Name + ", " + Off + ", " + S0 + ", " + N0 + ", " + S1 +
+         ", " + N1 + ")";
 }
 
 bool GemmLifter::run(const std::string &Name) {
@@ -503,10 +505,13 @@ bool GemmLifter::run(const std::string &Name) {
   std::string SM = size(N.TripCounts[LoopI], "M");
   std::string SN = size(N.TripCounts[LoopJ], "N");
   std::string SK = size(N.TripCounts[LoopK], "K");
-  // In views a size is an i64 expression ("48:i64"), in types a size ("48").
-  std::string XM = index(N.TripCounts[LoopI], SM);
-  std::string XN = index(N.TripCounts[LoopJ], SN);
-  std::string XK = index(N.TripCounts[LoopK], SK);
+  // In views a size is an i64 expression ("48:i64"), in types a size ("48");
+  // a symbolic size is its own parameter even when two sizes are equal (the
+  // type checker tells sizes apart by name).
+  auto SizeExpr = [](const std::string &S) {
+    return isdigit((unsigned char)S[0]) ? S + ":i64" : S;
+  };
+  std::string XM = SizeExpr(SM), XN = SizeExpr(SN), XK = SizeExpr(SK);
   std::string VA = view(0, *AAcc, LoopI, XM, LoopK, XK);
   std::string VB = view(1, *BAcc, LoopJ, XN, LoopK, XK);
   std::string VC = view(2, *CAcc, LoopI, XM, LoopJ, XN);

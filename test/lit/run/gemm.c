@@ -4,7 +4,8 @@
 // (f32; 1e-12 for f64): the device may fuse llvm.fmuladd where the host does
 // not. Layouts: row-major ijk with alpha/beta, Parboil's column-major
 // C = alpha*A*B^T + beta*C with a padded leading dimension of C (tested at
-// run time), i-k-j in place on 2-D double arrays, transposed B. A call whose
+// run time), i-k-j in place on 2-D double arrays, transposed B, a square
+// product with one size variable. A call whose
 // C is A declines (overlapping ranges) and the original loop runs.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
@@ -79,6 +80,19 @@ __attribute__((noinline)) void sgemm_tb(int m, int n, int k, const float *a,
     }
 }
 
+// Square with one size n: M, N and K are separate parameters of one value.
+__attribute__((noinline)) void sgemm_sq(int n, const float *a, const float *b,
+                                        float *c) {
+  // STATS-DAG: idiom-stats: gemm.c:[[@LINE+1]] gemm calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < n; p++)
+        s += a[i * n + p] * b[p * n + j];
+      c[i * n + j] = s;
+    }
+}
+
 static float fa[M * K], fb[K * N], fc[LDC * N], fs[48 * 48], fs2[48 * 48];
 static double da[M][K], db[K][N], dc[M][N];
 
@@ -130,6 +144,9 @@ int main(void) {
 
   sgemm_tb(M, N, K, fa, fb, fc);
   print_f("tb", fc, M * N, 1e-4 * K);
+
+  sgemm_sq(K, fa, fb, fc); // 33 x 33 x 33
+  print_f("sq", fc, K * K, 1e-4 * K);
 
   // C is A (48 x 48 x 48): sequentially the product reads elements it has
   // already overwritten; the runtime sees the overlap and declines.

@@ -47,6 +47,8 @@ std::string kernelName(Function &F, unsigned N) {
 const char *kindName(const IdiomMatch &M) {
   if (M.Kind == IdiomKind::Histogram)
     return "histogram";
+  if (M.Kind == IdiomKind::Gemm)
+    return "GEMM";
   return M.Kind == IdiomKind::Map ? (M.Nest.depth() == 2 ? "2-D map" : "map")
                                   : "scalar reduction";
 }

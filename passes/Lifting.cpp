@@ -2,6 +2,7 @@
 
 #include "Lifting.h"
 #include "lift/HistogramLifting.h"
+#include "lift/GemmLifting.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -601,6 +602,8 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
                  ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why) {
   Out = LiftedIdiom();
   Why.clear();
+  if (M.Kind == IdiomKind::Gemm)
+    return liftGemm(M, Name, SE, Out, Why);
   Lifter L(M, SE, Out, Why);
   return L.run(Name);
 }

@@ -13,6 +13,7 @@
 #define IDIOM_PASSES_LIFTING_H
 
 #include "idiom/Constraints/IdiomMatch.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ class Type;
 } // namespace llvm
 
 namespace idiom {
+
+struct GemmSlice;
 
 /// One parameter of the lifted FunIL program, in kernel argument order.
 struct LiftedParam {
@@ -56,6 +59,12 @@ struct LiftedIdiom {
   /// iteration index of its loop, from iota). InnerInputs are the components
   /// of `t`; for 2-D maps OuterInputs are those of `r` (null: a row view).
   std::vector<llvm::Value *> InnerInputs, OuterInputs;
+  /// i64 SCEVs that must be >= 0 at run time for the program to be valid
+  /// (e.g. a leading dimension that keeps rows apart); the stitched code
+  /// tests them with the nest's guards, else the original nest runs.
+  llvm::SmallVector<const llvm::SCEV *, 1> NonNegative;
+  /// GEMM programs: the LLVM slices behind STEP, INIT and POST.
+  std::shared_ptr<const GemmSlice> Gemm;
 };
 
 /// FunIL spelling of a scalar LLVM type (bool, i8..i64, f32, f64), or "".

@@ -52,6 +52,11 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
   }
   for (const SCEV *S : In.Lifted->Sizes)
     A.Sizes.push_back(Exp.expandCodeFor(SE.getTruncateOrZeroExtend(S, I64), I64, IP));
+  for (const SCEV *S : In.Lifted->NonNegative) {
+    Value *V = Exp.expandCodeFor(S, I64, IP);
+    B.SetInsertPoint(IP);
+    A.Checks.push_back(B.CreateICmpSGE(V, ConstantInt::get(I64, 0), "idiom.check"));
+  }
   return A;
 }
 
@@ -88,7 +93,7 @@ static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
       Str(M.SpecName, In.KernelName + ".idiom"),
       Str(In.OpenCL, In.KernelName + ".source"),
       ConstantInt::get(I32, IsReduce ? IDIOM_REDUCE : IDIOM_MAP),
-      ConstantInt::get(I32, M.Nest.depth()),
+      ConstantInt::get(I32, In.Lifted->Sizes.size()),
       ConstantInt::get(I32, IsReduce ? M.Reductions.size() : 0),
       ConstantInt::get(I32, In.NumVariants), // nvariants: kernel variants in the source
       ResultBytes};
@@ -183,6 +188,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     Value *C = G.ExpectTrue ? G.Cond : B.CreateNot(G.Cond);
     Guard = Guard ? B.CreateAnd(Guard, C) : C;
   }
+  for (Value *C : Args.Checks)
+    Guard = Guard ? B.CreateAnd(Guard, C) : C;
   if (Guard)
     B.CreateCondBr(Guard, Call, NewPH);
   else

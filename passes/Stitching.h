@@ -40,6 +40,7 @@ struct ExpandedArgs {
                                      ///< Index: i64; Scalar: the value
   std::vector<llvm::Value *> Bytes;  ///< Buffer: i64 byte length, else null
   std::vector<llvm::Value *> Sizes;  ///< i64 iteration counts, outer first
+  std::vector<llvm::Value *> Checks; ///< i1: LiftedIdiom::NonNegative holds
 };
 
 /// Phase 1: expands every SCEV of \p In at the end of the nest's preheader.

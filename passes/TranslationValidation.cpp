@@ -2,13 +2,16 @@
 
 #include "TranslationValidation.h"
 #include "lift/HistogramLifting.h"
+#include "lift/GemmLifting.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "idiom/FunIL/Expr.h"
+#include "idiom/FunIL/Printer.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include <functional>
 #include <map>
 #include <optional>
 #include <z3++.h>
@@ -40,8 +43,11 @@ public:
       : C(C), M(M), L(L) {}
 
   bool run(const funil::Program &P, unsigned TimeoutMs, std::string &Why);
+  /// GEMM programs: STEP, INIT and POST against GemmSlice.
+  bool runGemm(const funil::Program &P, unsigned TimeoutMs, std::string &Why);
 
 private:
+  void bindParams();
   // Sorts and leaves.
   z3::sort sortOf(Type *T);
   z3::sort sortOf(ScalarKind K);
@@ -64,6 +70,7 @@ private:
   std::map<std::string, z3::expr> Params; ///< FunIL parameter -> term
   std::map<const Value *, z3::expr> Memo;  ///< LLVM value -> term
   std::vector<std::optional<z3::expr>> Iter; ///< iteration index per loop
+  std::optional<z3::expr> ReduceSeqValue; ///< GEMM POST: the reduction's result
 };
 
 z3::sort Validator::sortOf(Type *T) {
@@ -251,6 +258,8 @@ Sym Validator::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) {
     return Sym{convert(E->Name, *X.E, To, To.is_fpa()), {}};
   }
   case Expr::Call: {
+    if (E->Name == "reduceSeq" && ReduceSeqValue)
+      return Sym{*ReduceSeqValue, {}};
     std::vector<z3::expr> A;
     for (const ExprPtr &X : E->Args) {
       Sym S = eval(X, Env);
@@ -390,11 +399,9 @@ ElementFn findElementFn(const funil::Program &P, bool TwoD) {
   return F;
 }
 
-bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Why) {
-  bool TwoD = M.Nest.depth() == 2;
-  ElementFn F = findElementFn(P, TwoD);
-  Iter.assign(M.Nest.depth(), std::nullopt);
-
+/// Binds every FunIL parameter to a symbol; loop-invariant LLVM values to
+/// the same symbols.
+void Validator::bindParams() {
   // Parameters: scalars are the loop-invariant values, index parameters i64.
   for (size_t I = 0; I < L.Params.size(); ++I) {
     const LiftedParam &LP = L.Params[I];
@@ -413,6 +420,13 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
                        : Narrow          ? X.extract(T->getIntegerBitWidth() - 1, 0)
                                          : X);
   }
+}
+
+bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Why) {
+  bool TwoD = M.Nest.depth() == 2;
+  ElementFn F = findElementFn(P, TwoD);
+  Iter.assign(M.Nest.depth(), std::nullopt);
+  bindParams();
   // Lambda inputs: one symbol per loaded element and iteration index.
   auto Inputs = [&](const std::vector<Value *> &Vs, const char *Prefix) {
     Sym T;
@@ -578,6 +592,117 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
   }
 }
 
+/// The canonical GEMM program (GemmLifting.h): checks its shape, then proves
+/// STEP, INIT and POST equal to the slices the lifter recorded, over shared
+/// symbols for acc, x.0 (A's element), x.1 (B's element), the old C element
+/// (q.1) and the reduction's result (reduceSeq in POST).
+bool Validator::runGemm(const funil::Program &P, unsigned TimeoutMs,
+                        std::string &Why) {
+  const GemmSlice *G = L.Gemm.get();
+  if (!G || L.Params.size() < 3)
+    throw Unsupported{"GEMM lift without its slices"};
+  auto IsView = [&](const Expr &E, size_t Buf) {
+    return E.isCall("view") && E.Args.size() == 6 && E.Args[0]->K == Expr::Var &&
+           E.Args[0]->Name == L.Params[Buf].Name;
+  };
+  auto IsMap = [](const Expr &E) {
+    return E.isCall("map") && E.Args.size() == 2 && E.Args[0]->K == Expr::Lambda &&
+           E.Args[0]->Params.size() == 1 && E.Args[1]->isCall("zip") &&
+           E.Args[1]->Args.size() == 2;
+  };
+  // store view(C) = map(\r => map(\q => POST, zip(view(B), r.1)),
+  //                     zip(view(A), view(C)))
+  const Expr &Rows = *P.Body;
+  if (P.IsReturn || P.Outs.size() != 1 || !IsView(*P.Outs[0], 2) || !IsMap(Rows) ||
+      !IsView(*Rows.Args[1]->Args[0], 0) ||
+      !funil::sameExpr(*Rows.Args[1]->Args[1], *P.Outs[0]))
+    throw Unsupported{"GEMM program is not store view(C) = map(f, zip(view(A), view(C)))"};
+  const Expr &RowFn = *Rows.Args[0];
+  const std::string &R = RowFn.Params[0].Name;
+  const Expr &Cols = *RowFn.body();
+  if (!IsMap(Cols) || !IsView(*Cols.Args[1]->Args[0], 1) ||
+      funil::printExpr(*Cols.Args[1]->Args[1]) != R + ".1")
+    throw Unsupported{"GEMM row function is not map(g, zip(view(B), r.1))"};
+  const Expr &ColFn = *Cols.Args[0];
+  const std::string &Q = ColFn.Params[0].Name;
+  std::vector<const Expr *> Reds;
+  std::function<void(const Expr &)> Find = [&](const Expr &E) {
+    if (E.isCall("reduceSeq"))
+      Reds.push_back(&E);
+    for (const ExprPtr &A : E.Args)
+      Find(*A);
+  };
+  Find(*ColFn.body());
+  if (Reds.size() != 1 || Reds[0]->Args.size() != 3 ||
+      Reds[0]->Args[0]->K != Expr::Lambda || Reds[0]->Args[0]->Params.size() != 2 ||
+      funil::printExpr(*Reds[0]->Args[2]) != "zip(" + R + ".0, " + Q + ".0)")
+    throw Unsupported{"GEMM element function is not POST(reduceSeq(step, init, "
+                      "zip(r.0, q.0)), q.1)"};
+  const Expr &Step = *Reds[0]->Args[0];
+
+  bindParams();
+  z3::sort S = sortOf(G->Step->getType());
+  z3::expr Acc = leaf("acc", S), XA = leaf("xA", S), XB = leaf("xB", S),
+           COld = leaf("cOld", S), Result = leaf("result", S);
+  auto Base = Memo;
+  auto Bind = [&](ArrayRef<Value *> Vs, const z3::expr &E) {
+    for (Value *V : Vs)
+      Memo.insert_or_assign(V, E);
+  };
+  // STEP: the accumulator and one element each of A and B.
+  Bind(G->Acc, Acc);
+  Bind(G->ElemA, XA);
+  Bind(G->ElemB, XB);
+  z3::expr StepWant = tr(G->Step);
+  std::map<std::string, Sym> Env;
+  Env[Step.Params[0].Name] = Sym{Acc, {}};
+  Env[Step.Params[1].Name] = Sym{std::nullopt, {Sym{XA, {}}, Sym{XB, {}}}};
+  Sym StepGot = eval(Step.body(), Env);
+  // INIT and POST: the old C element; POST also the reduction's result.
+  Memo = Base;
+  Bind(G->COld, COld);
+  z3::expr InitWant = G->Init ? tr(G->Init) : COld;
+  Bind(G->Final, Result);
+  z3::expr PostWant = G->Post ? tr(G->Post) : Result;
+  Env.clear();
+  Env[Q] = Sym{std::nullopt, {Sym{}, Sym{COld, {}}}};
+  Sym InitGot = eval(Reds[0]->Args[1], Env);
+  ReduceSeqValue = Result;
+  Sym PostGot = eval(ColFn.body(), Env);
+  ReduceSeqValue.reset();
+
+  z3::expr Differ = C.bool_val(false);
+  const char *Names[] = {"STEP", "INIT", "POST"};
+  const Sym *Got[] = {&StepGot, &InitGot, &PostGot};
+  const z3::expr *Want[] = {&StepWant, &InitWant, &PostWant};
+  for (int I = 0; I < 3; ++I) {
+    if (!Got[I]->E || !z3::eq(Got[I]->E->get_sort(), Want[I]->get_sort())) {
+      Why = std::string("GEMM ") + Names[I] + " has another type than the slice";
+      return false;
+    }
+    Differ = Differ || *Got[I]->E != *Want[I];
+  }
+  z3::expr D = Differ.simplify();
+  if (D.is_false())
+    return true;
+  z3::solver Sv(C);
+  z3::params Ps(C);
+  Ps.set("timeout", TimeoutMs);
+  Sv.set(Ps);
+  Sv.add(D);
+  switch (Sv.check()) {
+  case z3::unsat:
+    return true;
+  case z3::sat:
+    Why = "Z3 found inputs on which the lifted FunIL and the LLVM slice differ "
+          "(GEMM STEP, INIT or POST)";
+    return false;
+  default:
+    Why = "equivalence of the lifted GEMM and the LLVM slice not proven (Z3 unknown)";
+    return false;
+  }
+}
+
 } // namespace
 
 bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
@@ -586,6 +711,8 @@ bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
   z3::context &C = sharedZ3Context();
   try {
     Validator V(C, M, L);
+    if (M.Kind == IdiomKind::Gemm)
+      return V.runGemm(P, TimeoutMs, Why);
     return V.run(P, TimeoutMs, Why);
   } catch (const Unsupported &U) {
     Why = "translation validation: " + U.Why;

@@ -1,6 +1,7 @@
 //===- IdiomMatch.cpp - Build the lifter's view of a detected idiom -------===//
 
 #include "idiom/Constraints/IdiomMatch.h"
+#include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -123,6 +124,15 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
                                           std::string &Why) {
   IdiomMatch M;
   M.SpecName = SpecName.str();
+  if (Lifts == "gemm") {
+    // A chain of three loops; the GEMM lifter checks roles and legality.
+    M.Kind = IdiomKind::Gemm;
+    auto N = analyzeLoopChain(L, 3, Env.SE, Why);
+    if (!N)
+      return std::nullopt;
+    M.Nest = *N;
+    return M;
+  }
   auto N = analyzeNest(L, Env.SE, Why);
   if (!N)
     return std::nullopt;

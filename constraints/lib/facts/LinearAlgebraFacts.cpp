@@ -299,6 +299,16 @@ static const SCEV *divideBySize(const SCEV *S, uint64_t Size,
     }
     return SE.getAddExpr(Ops);
   }
+  // An offset that recurs in a loop around the chain (a batch index).
+  if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+    const SCEV *Start = divideBySize(AR->getStart(), Size, SE);
+    const SCEV *Step = AR->isAffine()
+                           ? divideBySize(AR->getStepRecurrence(SE), Size, SE)
+                           : nullptr;
+    if (!Start || !Step)
+      return nullptr;
+    return SE.getAddRecExpr(Start, Step, AR->getLoop(), SCEV::FlagAnyWrap);
+  }
   return nullptr;
 }
 
@@ -359,6 +369,7 @@ std::optional<ChainAccess> analyzeChainAccess(Instruction *I,
     return std::nullopt;
   }
   A.OffsetBytes = Lin.Off;
+  A.Offset = divideBySize(Lin.Off, Size, SE);
   for (const SCEV *St : Lin.Strides) {
     const SCEV *E = divideBySize(St, Size, SE);
     if (!E) {

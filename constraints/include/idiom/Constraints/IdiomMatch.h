@@ -18,8 +18,10 @@
 
 namespace idiom {
 
-/// The FunIL template families a lifter exists for.
-enum class IdiomKind { ScalarReduction, Map, Histogram };
+/// The FunIL template families a lifter exists for. Gemm: a chain of three
+/// loops computing C = POST(sum_k STEP, C) per element (the GEMM lifter,
+/// passes/lift/GemmLifting.h, analyses and checks the nest itself).
+enum class IdiomKind { ScalarReduction, Map, Histogram, Gemm };
 
 /// One bin update of a histogram: the read-modify-write and its operator,
 /// proved associative and commutative with an identity (HistogramFacts.h).
@@ -45,7 +47,7 @@ struct LiftOptions {
   unsigned Z3TimeoutMs = 2000;
 };
 
-/// Builds the match for the idiom \p Lifts ("reduction", "map" or
+/// Builds the match for the idiom \p Lifts ("reduction", "map", "gemm" or
 /// "histogram"; constraints/lib/facts/HistogramMatch.cpp) on loop
 /// \p L. Returns nothing and sets \p Why when the loop cannot be lifted with
 /// that template.

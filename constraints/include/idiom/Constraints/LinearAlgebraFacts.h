@@ -73,6 +73,8 @@ struct ChainAccess {
   llvm::Value *Base = nullptr;
   llvm::Type *ElemTy = nullptr;
   const llvm::SCEV *OffsetBytes = nullptr;
+  /// OffsetBytes in elements of ElemTy; null when not a whole number of them.
+  const llvm::SCEV *Offset = nullptr;
   llvm::SmallVector<const llvm::SCEV *, 3> Strides;
   bool AssumesNoWrap = false;
   /// Positions d (outermost first) of the loops with a non-zero stride.

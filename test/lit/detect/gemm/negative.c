@@ -216,9 +216,9 @@ void conditional_update(float (*a)[N], float (*b)[N], float (*c)[N]) {
 // CHECK-LABEL: Idioms in function 'batched':
 // ALL-LABEL: Idioms in function 'batched':
 // ALL-NOT: idiom gem
-// ALL: at negative.c:[[@LINE+8]]: idiom gemm (detected only)
+// ALL: at negative.c:[[@LINE+8]]: idiom gemm (GEMM)
 // ALL-NOT: idiom gem
-// CHECK: at negative.c:[[@LINE+6]]: idiom gemm (detected only)
+// CHECK: at negative.c:[[@LINE+6]]: idiom gemm (GEMM)
 // CHECK-NOT: idiom gem
 // CHECK: at negative.c:[[@LINE+3]]: no idiom (closest: gemm): {{.*}}LoopChain(loop, 3): loop nest is 4 deep, not 3
 // CHECK-NOT: idiom gem

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds bench/sgemm_c (the naive C SGEMM loop, offloaded as a GEMM by the
+# plugin) into carry/sgemm_c/ for the lent GPU machine, which has no LLVM.
+# The build fails unless the loop was offloaded (remark and idiom_run call).
+# Usage: bash bench/build_sgemm_c_carry.sh [BUILD_DIR]
+# Then, on the GPU machine (device `run` with carry: ["carry/sgemm_c"]):
+#   IDIOM_DEVICE=gpu carry/sgemm_c/sgemm_c 4096 3
+# (IDIOM_STATS=1 adds the runtime's per-idiom report on stderr.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${1:-build}
+O=carry/sgemm_c
+mkdir -p "$O"
+clang-19 -O2 -g -fpass-plugin="$B/lib/libIdiom.so" -Iruntime/include \
+  -c bench/sgemm_c.c -o "$O/sgemm_c.o" -Rpass=idiom 2> "$O/remarks.txt"
+grep -q 'remark: offloaded GEMM (gemm)' "$O/remarks.txt" ||
+  { cat "$O/remarks.txt" >&2; echo "the SGEMM loop was not offloaded" >&2; exit 1; }
+nm "$O/sgemm_c.o" | grep -q ' U idiom_run' ||
+  { echo "sgemm_c.o does not call idiom_run" >&2; exit 1; }
+clang-19 "$O/sgemm_c.o" -L"$B/lib" -lidiomrt -lm -o "$O/sgemm_c"
+echo "built $O/sgemm_c; on the GPU machine: IDIOM_DEVICE=gpu $O/sgemm_c 4096 3"

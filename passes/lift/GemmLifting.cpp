@@ -1,0 +1,583 @@
+//===- GemmLifting.cpp - Lift a detected GEMM into FunIL ------------------===//
+
+#include "GemmLifting.h"
+#include "idiom/Constraints/LinearAlgebraFacts.h"
+#include "idiom/Constraints/LoopFacts.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+using namespace llvm;
+
+namespace idiom {
+namespace {
+
+/// Stands for the reduction's result while POST is printed.
+const char *const SumMark = "\x01";
+
+/// FunIL spelling of the scalar types a GEMM slice may compute, or empty.
+std::string typeName(Type *T) {
+  if (T->isFloatTy())
+    return "f32";
+  if (T->isDoubleTy())
+    return "f64";
+  if (T->isIntegerTy(32) || T->isIntegerTy(64))
+    return "i" + std::to_string(T->getIntegerBitWidth());
+  return "";
+}
+
+/// FunIL literal of \p C (hexadecimal floats read back exactly), or empty.
+std::string literal(Constant *C) {
+  std::string T = typeName(C->getType());
+  if (T.empty())
+    return "";
+  if (auto *CI = dyn_cast<ConstantInt>(C))
+    return std::to_string(CI->getSExtValue()) + ":" + T;
+  auto *CF = dyn_cast<ConstantFP>(C);
+  if (!CF)
+    return "";
+  double D = CF->getType()->isFloatTy() ? (double)CF->getValueAPF().convertToFloat()
+                                        : CF->getValueAPF().convertToDouble();
+  if (std::isnan(D))
+    return "nan:" + T;
+  if (std::isinf(D))
+    return std::string(D < 0 ? "-inf:" : "inf:") + T;
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "%a", D);
+  return std::string(Buf) + ":" + T;
+}
+
+/// How the values of one scalar function (STEP, INIT or POST) are read.
+struct Reading {
+  DenseMap<Value *, std::string> Leaves; ///< value -> FunIL accessor
+  bool Finals = false;                   ///< the sum's final value is `s`
+  DenseMap<Value *, std::string> Memo;
+};
+
+class GemmLifter {
+public:
+  GemmLifter(const IdiomMatch &M, ScalarEvolution &SE, LiftedIdiom &Out,
+             std::string &Why)
+      : M(M), SE(SE), Out(Out), Why(Why), Outer(M.Nest.Loops.front()),
+        I64(Type::getInt64Ty(Outer->getHeader()->getContext())) {}
+
+  bool run(const std::string &Name);
+
+private:
+  bool fail(const std::string &W) {
+    if (Why.empty())
+      Why = W;
+    return false;
+  }
+  bool findRoles();
+  bool findUpdate();
+  bool checkOutputRows();
+  bool loopOf(Instruction *I, unsigned &D) const;
+  void elementOffset(ChainAccess &A);
+  bool isFinal(Value *V, unsigned Depth = 0) const;
+  std::string expr(Value *V, Reading &R, unsigned Depth = 0);
+  std::string index(const SCEV *S, const std::string &Name);
+  std::string size(const SCEV *S, const std::string &Name);
+  std::string scalar(Value *V);
+  const SCEV *i64(const SCEV *S) { return SE.getTruncateOrSignExtend(S, I64); }
+  void range(const ChainAccess &A, const SCEV *&Lo, const SCEV *&Hi);
+  std::string view(unsigned Buf, const ChainAccess &A, unsigned D0,
+                   const std::string &N0, unsigned D1, const std::string &N1);
+
+  const IdiomMatch &M;
+  ScalarEvolution &SE;
+  LiftedIdiom &Out;
+  std::string &Why;
+  Loop *Outer;
+  Type *I64;
+
+  unsigned LoopI = 0, LoopJ = 0, LoopK = 0; ///< positions in the chain
+  StoreInst *St = nullptr;
+  Type *T = nullptr;
+  std::optional<ChainAccess> CAcc, AAcc, BAcc;
+  SmallVector<LoadInst *, 2> CLoads;
+  PHINode *Sum = nullptr;
+  Value *SumInit = nullptr, *SumUpd = nullptr;
+  GemmSlice Slice;
+
+  std::vector<LiftedParam> Buffers, Indices, Scalars;
+  std::map<const SCEV *, std::string> IndexNames;
+  DenseMap<Value *, std::string> ScalarNames;
+};
+
+/// Position in the chain of the innermost chain loop containing \p I.
+bool GemmLifter::loopOf(Instruction *I, unsigned &D) const {
+  for (int X = M.Nest.depth() - 1; X >= 0; --X)
+    if (M.Nest.Loops[X]->contains(I)) {
+      D = X;
+      return true;
+    }
+  return false;
+}
+
+/// \p V is the sum after its loop: the latch value seen from outside the
+/// loop, or a phi outside it that merges such values with the entry value
+/// (the zero-trip path, which only runs when a nest guard fails).
+bool GemmLifter::isFinal(Value *V, unsigned Depth) const {
+  if (V == SumUpd)
+    return true;
+  auto *P = dyn_cast<PHINode>(V);
+  Loop *KL = M.Nest.Loops[LoopK];
+  if (!P || KL->contains(P) || Depth > 4)
+    return false;
+  bool Saw = false;
+  for (Value *In : P->incoming_values()) {
+    if (In == SumInit)
+      continue;
+    if (!isFinal(In, Depth + 1))
+      return false;
+    Saw = true;
+  }
+  return Saw;
+}
+
+std::string GemmLifter::index(const SCEV *S, const std::string &Name) {
+  S = i64(S);
+  if (auto *C = dyn_cast<SCEVConstant>(S))
+    return std::to_string(C->getAPInt().getSExtValue()) + ":i64";
+  auto It = IndexNames.find(S);
+  if (It != IndexNames.end())
+    return It->second;
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Index;
+  P.Name = Name;
+  P.S = S;
+  Indices.push_back(P);
+  IndexNames[S] = Name;
+  return Name;
+}
+
+std::string GemmLifter::size(const SCEV *S, const std::string &Name) {
+  S = i64(S);
+  if (auto *C = dyn_cast<SCEVConstant>(S))
+    return std::to_string(C->getAPInt().getSExtValue());
+  // Each size gets its own name, even when two are equal.
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Index;
+  P.Name = Name;
+  P.S = S;
+  Indices.push_back(P);
+  IndexNames.emplace(S, Name);
+  return Name;
+}
+
+std::string GemmLifter::scalar(Value *V) {
+  auto It = ScalarNames.find(V);
+  if (It != ScalarNames.end())
+    return It->second;
+  if (typeName(V->getType()).empty()) {
+    fail("the GEMM update reads a loop-invariant value of a type the lifter "
+         "does not pass (only float, double, int and long)");
+    return "";
+  }
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Scalar;
+  P.V = V;
+  P.Name = "s" + std::to_string(Scalars.size());
+  Scalars.push_back(P);
+  ScalarNames[V] = P.Name;
+  return P.Name;
+}
+
+std::string GemmLifter::expr(Value *V, Reading &R, unsigned Depth) {
+  if (!Why.empty())
+    return "";
+  auto L = R.Leaves.find(V);
+  if (L != R.Leaves.end())
+    return L->second;
+  auto Mm = R.Memo.find(V);
+  if (Mm != R.Memo.end())
+    return Mm->second;
+  std::string S;
+  auto *I = dyn_cast<Instruction>(V);
+  if (R.Finals && isFinal(V)) {
+    Slice.Final.push_back(V);
+    S = SumMark;
+  } else if (auto *C = dyn_cast<Constant>(V)) {
+    S = literal(C);
+    if (S.empty())
+      fail("the GEMM update uses a constant without a FunIL literal");
+  } else if (!I || !Outer->contains(I)) {
+    S = scalar(V);
+  } else if (Depth > 32) {
+    fail("the GEMM update is too deep an expression");
+  } else if (isa<LoadInst>(I)) {
+    fail("the GEMM update reads memory other than A, B and the output element "
+         "before its update");
+  } else if (isa<PHINode>(I)) {
+    fail("the GEMM update reads a value carried by a loop of the nest (an "
+         "induction variable or a second accumulator)");
+  } else if (typeName(I->getType()).empty()) {
+    fail("the GEMM update computes a value of a type the lifter does not "
+         "express");
+  } else if (auto *BO = dyn_cast<BinaryOperator>(I)) {
+    std::string A = expr(BO->getOperand(0), R, Depth + 1);
+    S = std::string(BO->getOpcodeName()) + "(" + A + ", " +
+        expr(BO->getOperand(1), R, Depth + 1) + ")";
+  } else if (isa<UnaryOperator>(I) && I->getOpcode() == Instruction::FNeg) {
+    S = "fneg(" + expr(I->getOperand(0), R, Depth + 1) + ")";
+  } else if (auto *Cast = dyn_cast<CastInst>(I)) {
+    S = std::string(Cast->getOpcodeName()) + "." + typeName(Cast->getType()) +
+        "(" + expr(Cast->getOperand(0), R, Depth + 1) + ")";
+  } else if (auto *II = dyn_cast<IntrinsicInst>(I);
+             II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
+                    II->getIntrinsicID() == Intrinsic::fma)) {
+    std::string A = expr(II->getArgOperand(0), R, Depth + 1);
+    std::string B = expr(II->getArgOperand(1), R, Depth + 1);
+    S = std::string(II->getIntrinsicID() == Intrinsic::fma ? "fma(" : "fmuladd(") +
+        A + ", " + B + ", " + expr(II->getArgOperand(2), R, Depth + 1) + ")";
+  } else {
+    fail(std::string("the GEMM update has an operation the lifter does not "
+                     "express (") + I->getOpcodeName() + ")");
+  }
+  if (S.size() > 16 * 1024)
+    fail("the GEMM update is too large an expression");
+  R.Memo[V] = S;
+  return S;
+}
+
+/// Sets A.Offset when SCEV could not divide the byte offset by the element
+/// size (an offset computed by instructions SCEV does not see through): the
+/// unsigned quotient, with a run-time test that the remainder is zero. All
+/// uses of the offset are linear modulo 2^64, so the quotient is exact then.
+void GemmLifter::elementOffset(ChainAccess &A) {
+  if (A.Offset)
+    return;
+  const DataLayout &DL = Outer->getHeader()->getModule()->getDataLayout();
+  const SCEV *Bytes = i64(A.OffsetBytes);
+  const SCEV *Size = SE.getConstant(I64, DL.getTypeAllocSize(A.ElemTy));
+  A.Offset = SE.getUDivExpr(Bytes, Size);
+  Out.NonNegative.push_back(SE.getNegativeSCEV(SE.getURemExpr(Bytes, Size)));
+}
+
+/// Finds the store (C), its loops i and j, the third loop k, and which loads
+/// read A, B and C.
+bool GemmLifter::findRoles() {
+  const NestInfo &N = M.Nest;
+  if (N.depth() != 3)
+    return fail("the GEMM lifter needs a chain of three loops");
+  SmallVector<LoadInst *, 8> Loads;
+  for (BasicBlock *BB : Outer->blocks())
+    for (Instruction &I : *BB) {
+      if (auto *L = dyn_cast<LoadInst>(&I)) {
+        Loads.push_back(L);
+      } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+        if (St)
+          return fail("the GEMM nest has more than one store");
+        St = S;
+      } else if (isa<CallBase>(I)) {
+        if (!isPureCall(&I))
+          return fail("the GEMM nest calls a function that may have side effects");
+      } else if (I.mayReadOrWriteMemory()) {
+        return fail("the GEMM nest has a memory operation that is not a simple "
+                    "load or store");
+      }
+    }
+  if (!St)
+    return fail("the GEMM nest stores nothing");
+  std::string W;
+  CAcc = analyzeChainAccess(St, N, SE, W);
+  if (!CAcc)
+    return fail("the output C: " + W);
+  T = CAcc->ElemTy;
+  if (T->isIntegerTy())
+    return fail("GEMM with int elements not offloaded (GEMM programs are "
+                "float or double)");
+  if (!T->isFloatTy() && !T->isDoubleTy())
+    return fail("GEMM with elements that are neither float nor double not "
+                "offloaded");
+  unsigned Row, Col;
+  if (!isMatrixAccess(*CAcc, N, Row, Col, W))
+    return fail("the output C: " + W);
+  LoopJ = Col;
+  LoopI = Row;
+  LoopK = 3 - Row - Col;
+  elementOffset(*CAcc);
+
+  for (LoadInst *L : Loads) {
+    if (!L->isSimple())
+      return fail("the GEMM nest has a volatile or atomic load");
+    if (accessesSameElement(L, St, SE)) {
+      CLoads.push_back(L);
+      continue;
+    }
+    auto A = analyzeChainAccess(L, N, SE, W);
+    if (!A)
+      return fail("a load of the GEMM nest: " + W);
+    SmallVector<unsigned, 3> V = A->varyingLoops();
+    bool IsA = V.size() == 2 && llvm::is_contained(V, LoopI) &&
+               llvm::is_contained(V, LoopK);
+    bool IsB = V.size() == 2 && llvm::is_contained(V, LoopJ) &&
+               llvm::is_contained(V, LoopK);
+    if (!IsA && !IsB) {
+      if (A->Base == CAcc->Base)
+        return fail("GEMM whose output C is also read at another index not "
+                    "offloaded");
+      return fail("a load of the GEMM nest reads neither A (indexed by i and "
+                  "k) nor B (indexed by k and j) nor the output element");
+    }
+    std::optional<ChainAccess> &Slot = IsA ? AAcc : BAcc;
+    if (Slot && SE.getSCEV(cast<LoadInst>(Slot->Inst)->getPointerOperand()) !=
+                    SE.getSCEV(L->getPointerOperand()))
+      return fail(std::string("the GEMM update reads two different elements of ") +
+                  (IsA ? "A" : "B") + " per step");
+    if (A->ElemTy != T)
+      return fail("GEMM with mixed element types not offloaded");
+    elementOffset(*A);
+    if (!Slot)
+      Slot = A;
+    (IsA ? Slice.ElemA : Slice.ElemB).push_back(L);
+  }
+  if (!AAcc || !BAcc)
+    return fail("the GEMM update does not read both A (indexed by i and k) "
+                "and B (indexed by k and j)");
+  // The same array as C: only when the ranges are provably apart (the
+  // runtime's overlap check sees separate buffers from here on).
+  const SCEV *CLo, *CHi;
+  range(*CAcc, CLo, CHi);
+  for (const std::optional<ChainAccess> *X : {&AAcc, &BAcc}) {
+    if ((*X)->Base != CAcc->Base)
+      continue;
+    const SCEV *Lo, *Hi;
+    range(**X, Lo, Hi);
+    if (!SE.isKnownPredicate(CmpInst::ICMP_SLE, Hi, CLo) &&
+        !SE.isKnownPredicate(CmpInst::ICMP_SLE, CHi, Lo))
+      return fail("GEMM whose output C is also read at another index not "
+                  "offloaded (A or B is the array C)");
+  }
+  return true;
+}
+
+/// Decides the form of the update: inner product (a sum phi in the k loop,
+/// the store after it or on every iteration of it) or in place (`C += x*y`
+/// in the innermost loop); sets the roots and leaves of the slices.
+bool GemmLifter::findUpdate() {
+  const NestInfo &N = M.Nest;
+  for (unsigned D = 0; D < 3; ++D)
+    for (PHINode &P : N.Loops[D]->getHeader()->phis()) {
+      if (&P == N.IVs[D])
+        continue;
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
+      if (SE.isSCEVable(P.getType()) && AR && AR->getLoop() == N.Loops[D] &&
+          !P.getType()->isFloatingPointTy())
+        continue; // another induction variable (addresses only)
+      if (D == LoopK && !Sum && P.getType() == T) {
+        Sum = &P;
+        continue;
+      }
+      return fail("the GEMM nest carries a value other than the induction "
+                  "variables and one sum over k");
+    }
+  DominatorTree DT(*Outer->getHeader()->getParent());
+  unsigned StLoop;
+  loopOf(St, StLoop);
+  if (!DT.dominates(St->getParent(), N.Loops[StLoop]->getLoopLatch()))
+    return fail("the GEMM output is not stored on every iteration of its loop");
+  if (!Sum) {
+    // In place: C = STEP(C, x, y) in the innermost loop.
+    if (StLoop != 2)
+      return fail("the GEMM output is updated in place outside the innermost "
+                  "loop");
+    for (LoadInst *L : CLoads) {
+      unsigned D;
+      if (!loopOf(L, D) || D != 2)
+        return fail("the GEMM output element is read outside the innermost "
+                    "loop of an in-place update");
+      Slice.Acc.push_back(L);
+    }
+    Slice.Step = St->getValueOperand();
+    return true;
+  }
+  if (LoopK != 2)
+    return fail("the GEMM sum is carried by a loop that is not the innermost");
+  Loop *KL = N.Loops[2];
+  SumInit = Sum->getIncomingValueForBlock(KL->getLoopPreheader());
+  SumUpd = Sum->getIncomingValueForBlock(KL->getLoopLatch());
+  if (StLoop != 1 && StLoop != 2)
+    return fail("the GEMM output is not stored in the loop around the sum");
+  Slice.Acc.push_back(Sum);
+  Slice.Step = SumUpd;
+  Slice.Init = SumInit;
+  Slice.Post = St->getValueOperand();
+  for (LoadInst *L : CLoads) {
+    unsigned D;
+    if (!loopOf(L, D) || D != 1)
+      return fail("the GEMM output element is read inside the sum's loop");
+    Slice.COld.push_back(L);
+  }
+  return true;
+}
+
+/// C's rows must not overlap: |sCi| >= N (or M == 1), else two (i, j) write
+/// one element. Proven here, or left to a run-time test.
+bool GemmLifter::checkOutputRows() {
+  const SCEV *Ld = i64(CAcc->Strides[LoopI]);
+  const SCEV *Len = i64(M.Nest.TripCounts[LoopJ]);
+  const SCEV *Rows = i64(M.Nest.TripCounts[LoopI]);
+  if (Ld == Len)
+    return true;
+  SmallVector<const SCEV *, 3> Ops = {
+      SE.getMinusSCEV(Ld, Len), SE.getMinusSCEV(SE.getNegativeSCEV(Ld), Len),
+      SE.getMinusSCEV(SE.getOne(I64), Rows)};
+  const SCEV *Gap = SE.getSMaxExpr(Ops);
+  if (SE.isKnownNonNegative(Gap))
+    return true;
+  if (isa<SCEVConstant>(Gap))
+    return fail("the rows of the output C overlap (leading dimension shorter "
+                "than a row)");
+  Out.NonNegative.push_back(Gap);
+  return true;
+}
+
+/// Elements [Lo, Hi) that access \p A touches over the whole nest.
+void GemmLifter::range(const ChainAccess &A, const SCEV *&Lo, const SCEV *&Hi) {
+  Lo = i64(A.Offset);
+  Hi = Lo;
+  for (unsigned D = 0; D < 3; ++D) {
+    const SCEV *Stride = i64(A.Strides[D]);
+    const SCEV *Span = SE.getMulExpr(
+        Stride, SE.getMinusSCEV(i64(M.Nest.TripCounts[D]), SE.getOne(I64)));
+    if (SE.isKnownNonNegative(Stride)) {
+      Hi = SE.getAddExpr(Hi, Span);
+    } else if (SE.isKnownNegative(Stride)) {
+      Lo = SE.getAddExpr(Lo, Span);
+    } else {
+      Lo = SE.getAddExpr(Lo, SE.getSMinExpr(Span, SE.getZero(I64)));
+      Hi = SE.getAddExpr(Hi, SE.getSMaxExpr(Span, SE.getZero(I64)));
+    }
+  }
+  Hi = SE.getAddExpr(Hi, SE.getOne(I64));
+}
+
+/// `view(X, off, s0, n0, s1, n1)` of buffer \p Buf over loops D0 (rows) and
+/// D1 (columns), naming its offset and strides after the buffer.
+std::string GemmLifter::view(unsigned Buf, const ChainAccess &A, unsigned D0,
+                             const std::string &N0, unsigned D1,
+                             const std::string &N1) {
+  const LiftedParam &B = Buffers[Buf];
+  auto Role = [&](unsigned D) {
+    return std::string(1, D == LoopI ? 'i' : D == LoopJ ? 'j' : 'k');
+  };
+  // One statement each, so that parameters are created in argument order.
+  std::string Off = index(SE.getMinusSCEV(i64(A.Offset), B.Lo), "o" + B.Name);
+  std::string S0 = index(A.Strides[D0], "s" + B.Name + Role(D0));
+  std::string S1 = index(A.Strides[D1], "s" + B.Name + Role(D1));
+  return "view(" + B.Name + ", " + Off + ", " + S0 + ", " + N0 + ", " + S1 +
+         ", " + N1 + ")";
+}
+
+bool GemmLifter::run(const std::string &Name) {
+  if (!findRoles() || !findUpdate() || !checkOutputRows())
+    return false;
+  const NestInfo &N = M.Nest;
+  for (const NestGuard &G : N.Guards)
+    if (auto *I = dyn_cast<Instruction>(G.Cond); I && Outer->contains(I))
+      return fail("a zero-trip guard of the GEMM nest is computed inside it");
+
+  // Buffers A, B, C in this order; C is read when a slice reads it.
+  const ChainAccess *Accs[3] = {&*AAcc, &*BAcc, &*CAcc};
+  for (unsigned X = 0; X < 3; ++X) {
+    LiftedParam P;
+    P.K = LiftedParam::Kind::Buffer;
+    P.Name = std::string(1, "ABC"[X]);
+    P.Base = Accs[X]->Base;
+    P.ElemTy = T;
+    range(*Accs[X], P.Lo, P.Hi);
+    P.Read = X < 2 || !CLoads.empty();
+    P.Written = X == 2;
+    Buffers.push_back(P);
+  }
+  std::string SM = size(N.TripCounts[LoopI], "M");
+  std::string SN = size(N.TripCounts[LoopJ], "N");
+  std::string SK = size(N.TripCounts[LoopK], "K");
+  // In views a size is an i64 expression ("48:i64"), in types a size ("48");
+  // a symbolic size is its own parameter even when two sizes are equal (the
+  // type checker tells sizes apart by name).
+  auto SizeExpr = [](const std::string &S) {
+    return isdigit((unsigned char)S[0]) ? S + ":i64" : S;
+  };
+  std::string XM = SizeExpr(SM), XN = SizeExpr(SN), XK = SizeExpr(SK);
+  std::string VA = view(0, *AAcc, LoopI, XM, LoopK, XK);
+  std::string VB = view(1, *BAcc, LoopJ, XN, LoopK, XK);
+  std::string VC = view(2, *CAcc, LoopI, XM, LoopJ, XN);
+
+  // STEP, INIT, POST.
+  Reading Step, Init, Post;
+  for (Value *V : Slice.Acc)
+    Step.Leaves[V] = "acc";
+  for (Value *V : Slice.ElemA)
+    Step.Leaves[V] = "x.0";
+  for (Value *V : Slice.ElemB)
+    Step.Leaves[V] = "x.1";
+  std::string StepText = expr(Slice.Step, Step);
+  std::string InitText = "q.1", PostText = SumMark;
+  if (Slice.Init) {
+    for (Value *V : Slice.COld)
+      Init.Leaves[V] = Post.Leaves[V] = "q.1";
+    InitText = expr(Slice.Init, Init);
+    Post.Finals = true;
+    PostText = expr(Slice.Post, Post);
+  }
+  if (!Why.empty())
+    return false;
+  size_t Uses = 0;
+  for (size_t At = PostText.find(SumMark); At != std::string::npos;
+       At = PostText.find(SumMark, At + 1))
+    ++Uses;
+  if (Uses != 1)
+    return fail("the GEMM output uses the sum " + std::to_string(Uses) +
+                " times, not once");
+  std::string Ty = typeName(T);
+  std::string Red = "reduceSeq(\\(acc: " + Ty + ", x: (" + Ty + ", " + Ty +
+                    ")) => " + StepText + ", " + InitText + ", zip(r.0, q.0))";
+  PostText.replace(PostText.find(SumMark), 1, Red);
+  std::string Stmt = "store " + VC + " = map(\\(r: ([" + Ty + "]_" + SK + ", [" +
+                     Ty + "]_" + SN + ")) => map(\\(q: ([" + Ty + "]_" + SK +
+                     ", " + Ty + ")) => " + PostText + ", zip(" + VB +
+                     ", r.1)), zip(" + VA + ", " + VC + "));";
+
+  std::string Params;
+  for (auto *List : {&Buffers, &Indices, &Scalars})
+    for (LiftedParam &P : *List) {
+      Params += Params.empty() ? "" : ", ";
+      Params += P.Name + ": ";
+      Params += P.K == LiftedParam::Kind::Buffer   ? "[" + Ty + "]"
+                : P.K == LiftedParam::Kind::Index ? std::string("i64")
+                                                  : typeName(P.V->getType());
+      Out.Params.push_back(P);
+    }
+  Out.FunIL = "idiom " + Name + "(" + Params + ") {\n  " + Stmt + "\n}\n";
+  Out.Sizes.push_back(N.TripCounts[LoopI]);
+  Out.Sizes.push_back(N.TripCounts[LoopJ]);
+  Out.Gemm = std::make_shared<GemmSlice>(Slice);
+  return true;
+}
+
+} // namespace
+
+bool liftGemm(const IdiomMatch &M, const std::string &Name, ScalarEvolution &SE,
+              LiftedIdiom &Out, std::string &Why) {
+  if (M.Kind != IdiomKind::Gemm || M.Nest.depth() != 3) {
+    Why = "not a GEMM match";
+    return false;
+  }
+  GemmLifter L(M, SE, Out, Why);
+  return L.run(Name);
+}
+
+} // namespace idiom

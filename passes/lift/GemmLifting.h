@@ -1,0 +1,75 @@
+//===- GemmLifting.h - Lift a detected GEMM into FunIL ----------*- C++ -*-===//
+//
+// The GEMM lifter (`lifts gemm`, constraints/specs/gemm.idl). It analyses the
+// chain of three loops of an IdiomMatch of kind Gemm on its own (which loops
+// are i, j and k, which loads are A, B and the output element C, which form
+// the update has) and writes the canonical GEMM map program of docs/FunIL.md
+// ("GEMM programs"):
+//
+//   store view(C, oC, sCi, M, sCj, N) =
+//     map(\(r: ([T]_K, [T]_N)) =>
+//       map(\(q: ([T]_K, T)) =>
+//         POST(reduceSeq(\(acc: T, x: (T, T)) => STEP, INIT, zip(r.0, q.0)), q.1),
+//         zip(view(B, oB, sBj, N, sBk, K), r.1)),
+//       zip(view(A, oA, sAi, M, sAk, K), view(C, oC, sCi, M, sCj, N)));
+//
+// the matrix product written with map and a sequential reduction, as in
+// Lift's matrix multiplication (seeds/000, "rewrite-based matrix
+// multiplication"; seeds/004, section 3). j is the loop with C's unit stride
+// (consecutive work-items write consecutive elements), i the other loop of C,
+// k the third loop; A is the operand indexed by {i, k}, B by {k, j}.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_PASSES_LIFT_GEMMLIFTING_H
+#define IDIOM_PASSES_LIFT_GEMMLIFTING_H
+
+#include "../Lifting.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+
+namespace llvm {
+class ScalarEvolution;
+class Value;
+} // namespace llvm
+
+namespace idiom {
+
+/// The LLVM values behind STEP, INIT and POST of a lifted GEMM, for
+/// translation validation (TranslationValidation.h). Each scalar function is
+/// the slice rooted at its root value, read with these leaves.
+struct GemmSlice {
+  /// STEP's root: the sum's latch value, or the stored value (in place).
+  llvm::Value *Step = nullptr;
+  /// INIT's root: the sum's entry value; null for the old C element (in place).
+  llvm::Value *Init = nullptr;
+  /// POST's root: the stored value; null when C receives the sum itself.
+  llvm::Value *Post = nullptr;
+  /// Read as `acc` in STEP: the sum phi, or the loads of C (in place).
+  llvm::SmallVector<llvm::Value *, 2> Acc;
+  /// Read as `x.0` and `x.1` in STEP: the loads of A's and B's elements.
+  llvm::SmallVector<llvm::Value *, 2> ElemA, ElemB;
+  /// Read as the reduction's result in POST: the sum after its loop (latch
+  /// value, LCSSA phi, or a phi that merges it with the zero-trip path).
+  llvm::SmallVector<llvm::Value *, 2> Final;
+  /// Read as `q.1` in INIT and POST: loads of C's element before the update.
+  llvm::SmallVector<llvm::Value *, 2> COld;
+};
+
+/// Lifts the GEMM \p M (IdiomKind::Gemm) into a FunIL program named \p Name.
+/// Parameters: buffers A, B (read) and C (written; read when INIT, STEP or
+/// POST reads it), each the range [Lo, Hi) of elements its accesses touch;
+/// i64 index parameters for the sizes M, N, K and non-constant offsets and
+/// strides; scalar parameters for loop-invariant values (alpha, beta). Sizes
+/// of \p Out are {M, N}; Out.Gemm describes the slices. When C's leading
+/// dimension is not known to separate its rows, Out.NonNegative gets the
+/// run-time condition. Returns false with \p Why (a sentence for the
+/// -Rpass-missed=idiom remark) for what it cannot express: integer or mixed
+/// element types, an output that is also read at another index, a load or a
+/// loop-carried value that is not part of the product, an update that is
+/// not a pure scalar expression.
+bool liftGemm(const IdiomMatch &M, const std::string &Name,
+              llvm::ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why);
+
+} // namespace idiom
+
+#endif // IDIOM_PASSES_LIFT_GEMMLIFTING_H

@@ -1,0 +1,51 @@
+// Translation validation of GEMM lifts: Z3 proves STEP, INIT and POST of the
+// lifted program equal to the LLVM slices (IEEE floating point). The hidden
+// option -idiom-test-corrupt-lift turns the first add into a sub (or mul
+// into add) of each lifted program; validation must then refuse the GEMM.
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=BADOFF
+
+// The corruption hits POST: fmuladd(s0, reduceSeq(...), fsub(...)) or, with
+// -ffp-contract=off, fsub(fmul(reduceSeq(...), s0), fmul(q.1, s1)).
+void scaled(int m, int n, int k, float alpha, const float *a, const float *b,
+            float beta, float *c) {
+  // OK: gemm-validation.c:[[@LINE+3]]:3: remark: offloaded GEMM (gemm)
+  // BAD: gemm-validation.c:[[@LINE+2]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
+  // BADOFF: gemm-validation.c:[[@LINE+1]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      c[i * n + j] = alpha * s + beta * c[i * n + j];
+    }
+}
+
+// The corruption hits STEP: fmuladd(fadd(x.0, s0), x.1, acc) or
+// fsub(acc, ...) with -ffp-contract=off.
+void in_place(int m, int n, int k, float alpha, const float *a,
+              const float *b, float *c) {
+  // OK: gemm-validation.c:[[@LINE+3]]:3: remark: offloaded GEMM (gemm)
+  // BAD: gemm-validation.c:[[@LINE+2]]:3: remark: idiom gemm not offloaded: translation validation failed: {{Z3 found inputs|equivalence .* not proven}}
+  // BADOFF: gemm-validation.c:[[@LINE+1]]:3: remark: idiom gemm not offloaded: translation validation failed: {{Z3 found inputs|equivalence .* not proven}}
+  for (int i = 0; i < m; i++)
+    for (int p = 0; p < k; p++)
+      for (int j = 0; j < n; j++)
+        c[i * n + j] += alpha * a[i * k + p] * b[p * n + j];
+}
+
+// With fmuladd and nothing else there is no add or mul to corrupt: offloaded
+// either way (the limit of this testing hook, not of validation).
+void plain(int n, const float *a, const float *b, float *c) {
+  // OK: gemm-validation.c:[[@LINE+3]]:3: remark: offloaded GEMM (gemm)
+  // BAD: gemm-validation.c:[[@LINE+2]]:3: remark: offloaded GEMM (gemm)
+  // BADOFF: gemm-validation.c:[[@LINE+1]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < n; p++)
+        s += a[i * n + p] * b[p * n + j];
+      c[i * n + j] = s;
+    }
+}

@@ -1,0 +1,60 @@
+// The stitched IR of a GEMM: the run-time test of C's leading dimension
+// (|ldc| >= the column length, else columns overlap) joins the nest's
+// zero-trip guards before the call; the call passes A and B as input
+// buffers, C as in/out (beta*C reads it), the sizes {M, N} of a 2-D map;
+// on a decline (or a failed test) the original nest runs.
+// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm %s -o %t.ll
+// RUN: FileCheck %s < %t.ll
+// RUN: FileCheck %s --check-prefix=DESC < %t.ll
+
+// CHECK-LABEL: define {{.*}} @parboil(
+// CHECK: %idiom.check = icmp
+// CHECK: br i1 %{{.*}}, label %idiom.call, label %[[FALLBACK:[A-Za-z0-9._]+]]
+// CHECK: idiom.call:
+// C is IDIOM_ARG_BUF_INOUT (2).
+// CHECK: store i32 2, ptr
+// CHECK: %idiom.ok = call i32 @idiom_run(ptr nonnull @idiom_parboil_0.desc, ptr nonnull %idiom.args, i32 14, ptr nonnull %idiom.sizes, ptr nonnull %idiom.results)
+// CHECK-NEXT: %[[NOT:[A-Za-z0-9._]+]] = icmp eq i32 %idiom.ok, 0
+// CHECK-NEXT: br i1 %[[NOT]], label %[[FALLBACK]], label %
+// CHECK: [[FALLBACK]]:
+// The original nest is still there.
+// CHECK: call float @llvm.fmuladd.f32
+void parboil(int m, int n, int k, float alpha, const float *a, int lda,
+             const float *b, int ldb, float beta, float *c, int ldc) {
+  for (int mm = 0; mm < m; ++mm)
+    for (int nn = 0; nn < n; ++nn) {
+      float s = 0.0f;
+      for (int i = 0; i < k; ++i)
+        s += a[mm + i * lda] * b[nn + i * ldb];
+      c[mm + nn * ldc] = c[mm + nn * ldc] * beta + alpha * s;
+    }
+}
+
+// C's row length is its leading dimension: no run-time test, C written only.
+// CHECK-LABEL: define {{.*}} @rm(
+// CHECK-NOT: %idiom.check
+// CHECK: br i1 %{{.*}}, label %idiom.call, label %[[FALLBACK2:[A-Za-z0-9._]+]]
+// CHECK: idiom.call:
+// C is IDIOM_ARG_BUF_OUT (1).
+// CHECK: store i32 1, ptr
+// CHECK-NOT: store i32 2, ptr
+// CHECK: %idiom.ok = call i32 @idiom_run(ptr nonnull @idiom_rm_1.desc, ptr nonnull %idiom.args, i32 6,
+// CHECK-NEXT: %[[NOT2:[A-Za-z0-9._]+]] = icmp eq i32 %idiom.ok, 0
+// CHECK-NEXT: br i1 %[[NOT2]], label %[[FALLBACK2]], label %
+// CHECK: [[FALLBACK2]]:
+// CHECK: call float @llvm.fmuladd.f32
+void rm(int m, int n, int k, const float *a, const float *b, float *c) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+// Map descriptors with ndims 2 and the gemm idiom name.
+// DESC-DAG: @idiom_parboil_0.desc = private constant {{.*}} i32 0, i32 2, i32 0, i32 {{[0-9]+}}, ptr null
+// DESC-DAG: @idiom_rm_1.desc = private constant {{.*}} i32 0, i32 2, i32 0, i32 {{[0-9]+}}, ptr null
+// DESC-DAG: c"gemm\00"
+// DESC-DAG: c"{{.*}}__kernel {{.*}}void idiom_parboil_0(__global const float *A, __global const float *B, __global float *C,

@@ -1,0 +1,108 @@
+// A permissive user spec (Inputs/loose-gemm.idl: any rectangular chain of
+// three loops, `lifts gemm`) cannot make an unsound offload: the GEMM lifter
+// re-derives the roles and refuses, with its reason, whatever is not
+// C = POST(reduceSeq(STEP, INIT, A-row, B-column), C). A true GEMM is lifted.
+// RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
+// RUN: %opt -idiom-builtin-specs=false -idiom-spec=%S/Inputs/loose-gemm.idl -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s
+
+// CHECK-LABEL: Idioms in function 'gemm':
+// CHECK-NEXT: idiom loose-gemm (GEMM)
+// CHECK-NEXT: FunIL:
+// CHECK-NOT: not offloaded
+// CHECK: OpenCL:
+void gemm(int n, const float *a, const float *b, float *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'mixed':
+// CHECK: not offloaded: cannot lift to FunIL: GEMM with mixed element types not offloaded
+void mixed(int n, const float *a, const float *b, double *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'reads_k':
+// CHECK: not offloaded: cannot lift to FunIL: the GEMM update reads a value carried by a loop of the nest (an induction variable or a second accumulator)
+void reads_k(int n, const float *a, const float *b, float *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * b[k * n + j] * (float)k;
+      c[i * n + j] = s;
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'square_of_sum':
+// CHECK: not offloaded: cannot lift to FunIL: the GEMM output uses the sum 2 times, not once
+void square_of_sum(int n, const float *a, const float *b, float *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s * s;
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'two_stores':
+// CHECK: not offloaded: cannot lift to FunIL: the GEMM nest has more than one store
+void two_stores(int n, const float *a, const float *b, float *c, float *d) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+      d[i * n + j] = s;
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'conditional_store':
+// CHECK: not offloaded: cannot lift to FunIL: the GEMM output is not stored on every iteration of its loop
+void conditional_store(int n, const float *a, const float *b, float *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * b[k * n + j];
+      if (s > 0)
+        c[i * n + j] = s;
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'rows_overlap':
+// CHECK: not offloaded: cannot lift to FunIL: the output C: leading dimension 32 is shorter than a row: rows overlap (not a matrix)
+void rows_overlap(const float *a, const float *b, float *c) {
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++) {
+      float s = 0;
+      for (int k = 0; k < 64; k++)
+        s += a[i * 64 + k] * b[k * 64 + j];
+      c[i * 32 + j] = s;
+    }
+}
+
+// A vector, not a matrix, as an operand: C[i][j] = sum_k A[i][k] * x[k].
+// CHECK-LABEL: Idioms in function 'vector_operand':
+// CHECK: not offloaded: cannot lift to FunIL: a load of the GEMM nest reads neither A (indexed by i and k) nor B (indexed by k and j) nor the output element
+void vector_operand(int n, const float *a, const float *x, float *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * x[k];
+      c[i * n + j] = s;
+    }
+}

@@ -25,6 +25,15 @@ const OpInfo Table[] = {
     {"strided", OpClass::Primitive, 2, 2, false},
     {"halves", OpClass::Primitive, 1, 1, false},
     {"iterate", OpClass::Primitive, 3, 3, false},
+    // Data layout (seeds/004 figures 4-5; stencils): views, no arithmetic.
+    {"transpose", OpClass::Primitive, 1, 1, false},
+    {"reorder", OpClass::Primitive, 2, 2, false},
+    {"reorderStride", OpClass::Primitive, 2, 2, false},
+    {"slide", OpClass::Primitive, 3, 3, false},
+    {"pad", OpClass::Primitive, 4, 4, false},
+    {"padClamp", OpClass::Primitive, 3, 3, false},
+    {"asVector", OpClass::Primitive, 2, 2, false},
+    {"asScalar", OpClass::Primitive, 1, 1, false},
     // OpenCL-level primitives (seeds/004 figure 5).
     {"mapGlobal", OpClass::Primitive, 2, 2, true},
     {"mapWorkgroup", OpClass::Primitive, 2, 2, true},

@@ -13,6 +13,7 @@
 
 #include "codegen/Emitter.h"
 #include "codegen/ScalarC.h"
+#include "codegen/Views.h"
 #include "idiom/FunIL/ExprUtil.h"
 #include "idiom/FunIL/Printer.h"
 #include "idiom/FunIL/TypeCheck.h"
@@ -257,7 +258,12 @@ std::string genMap(const Program &P, const std::string &Name, const std::string 
     for (const ExprPtr &O : P.Outs)
       Target.Elems.push_back(Em.emit(O));
   }
-  ExprPtr Root = P.Body;
+  funil::TypeEnv Env;
+  for (const funil::Param &Pa : P.Params)
+    Env.push(Pa.Name, Pa.Ty);
+  // transpose / reorderStride / asScalar at the root: store through the
+  // inverse view of the outputs (codegen/Views.h).
+  ExprPtr Root = peelStoreLayout(Em, P.Body, Target, Env);
   if (Root->isCall("join")) {
     // join(mapGlobal(d, \v => mapSeq(f, v), split(C, a))): work-item i
     // stores row i of the target split alike (as-vector-map).

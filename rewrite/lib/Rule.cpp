@@ -65,10 +65,14 @@ ExprPtr applyRule(const Rule &R, const ExprPtr &E, RuleContext &Ctx) {
 const std::vector<Rule> &allRules() {
   static const std::vector<Rule> All = [] {
     std::vector<Rule> V = algorithmicRules();
+    for (const auto *F : {&fusionRules(), &viewRules()})
+      V.insert(V.end(), F->begin(), F->end());
     const std::vector<Rule> &L = loweringRules();
     V.insert(V.end(), L.begin(), L.end());
     const std::vector<Rule> &W = vectorisationRules();
     V.insert(V.end(), W.begin(), W.end());
+    const std::vector<Rule> &C = coalescingRules();
+    V.insert(V.end(), C.begin(), C.end());
     return V;
   }();
   return All;

@@ -8,10 +8,15 @@
 // the OpenCL generator reads and writes a complete, aligned row with one
 // vector load or store per buffer (a pointer cast to floatN & co.), every
 // other row element by element (rewrite/lib/codegen/Emitter.cpp).
+// as-vector-lanes uses FunIL's vector types instead: asVector(N, a) makes
+// an array of f32xN (& co.), the map's function runs on whole vectors
+// (lane-wise operations), asScalar flattens the result; the generator emits
+// vloadN/vstoreN and vector-typed private values.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../RuleHelpers.h"
+#include "../SizeHelpers.h"
 #include "idiom/FunIL/Printer.h"
 #include "idiom/Rewrite/Rules.h"
 
@@ -116,7 +121,112 @@ Rule asScalarReduce() {
   return R;
 }
 
+/// The type \p T with every scalar leaf made a vector of \p N lanes, or
+/// nullptr when a leaf is not a non-bool scalar.
+TypePtr lanesOf(const TypePtr &T, unsigned N) {
+  if (T->isScalar())
+    return T->isScalar(funil::ScalarKind::Bool) ? nullptr : Type::vector(T->S, N);
+  if (!T->isTuple())
+    return nullptr;
+  std::vector<TypePtr> Es;
+  for (const TypePtr &E : T->Elems) {
+    Es.push_back(lanesOf(E, N));
+    if (!Es.back())
+      return nullptr;
+  }
+  return Type::tuple(std::move(Es));
+}
+
+/// asScalar(asVector(n, a)) -> a   (seeds/004 figure 6e, joinVec . splitVec)
+Rule asScalarAsVector() {
+  Rule R;
+  R.Name = "as-scalar-as-vector";
+  R.Family = "vectorisation";
+  R.Doc = "asScalar(asVector(n, a)) -> a";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("asScalar") || !E->Args[0]->isCall("asVector"))
+      return false;
+    B["a"] = E->Args[0]->Args[1];
+    return true;
+  };
+  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
+  return R;
+}
+
+/// asVector(n, asScalar(a)) -> a, a of vectors of n lanes   (splitVec . joinVec)
+Rule asVectorAsScalar() {
+  Rule R;
+  R.Name = "as-vector-as-scalar";
+  R.Family = "vectorisation";
+  R.Doc = "asVector(n, asScalar(a)) -> a, the elements of a vectors of n lanes";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("asVector") || !E->Args[1]->isCall("asScalar") ||
+        E->Args[0]->K != Expr::Lit)
+      return false;
+    B["n"] = E->Args[0];
+    B["a"] = E->Args[1]->Args[0];
+    return true;
+  };
+  R.Condition = [](const Bindings &B, const RuleContext &Ctx) {
+    TypePtr T = Ctx.typeOf(B.at("a"));
+    return T && T->isArray() && T->Elem->isVector() &&
+           static_cast<int64_t>(T->Elem->Lanes) == B.at("n")->signedValue();
+  };
+  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
+  return R;
+}
+
 } // namespace
+
+Rule asVectorLanesRule(int64_t N) {
+  Rule R;
+  R.Name = N == 4 ? "as-vector-lanes" : "as-vector-lanes-" + std::to_string(N);
+  R.Family = "vectorisation";
+  R.Context = AppliesIn::Host;
+  R.Doc = "map(f, zip(a1, ..)) -> asScalar(map(f', zip(asVector(" + std::to_string(N) +
+          ", a1), ..))) (or without zip), f' = f on vectors of " + std::to_string(N) +
+          " lanes, f lane-wise with a scalar result, the length a multiple of " +
+          std::to_string(N);
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("map") || !isLambda(E->Args[0], 1))
+      return false;
+    B["f"] = E->Args[0];
+    B["a"] = E->Args[1];
+    return true;
+  };
+  R.Condition = [N](const Bindings &B, const RuleContext &Ctx) {
+    TypePtr T = Ctx.typeOf(B.at("a"));
+    return T && T->isArray() && provablyMultiple(*T->Len, N);
+  };
+  R.Build = [N](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    const ExprPtr &F = B.at("f"), &A = B.at("a");
+    TypePtr T = Ctx.typeOf(A);
+    TypePtr VT = lanesOf(T->Elem, static_cast<unsigned>(N));
+    if (!VT)
+      return nullptr;
+    ExprPtr VA;
+    if (T->Elem->isScalar()) {
+      VA = Expr::call("asVector", {i64(N), A});
+    } else { // a tuple element: only a zip of scalar arrays can be split
+      if (!A->isCall("zip") || A->Args.size() != T->Elem->Elems.size())
+        return nullptr;
+      std::vector<ExprPtr> Parts;
+      for (const ExprPtr &X : A->Args)
+        Parts.push_back(Expr::call("asVector", {i64(N), X}));
+      VA = Expr::call("zip", std::move(Parts));
+    }
+    // f' is f with vector parameters: the type checker accepts it only if
+    // every operation on them is lane-wise, with a vector result.
+    ExprPtr FV = Expr::lambda({{F->Params[0].Name, VT}}, F->body());
+    TypePtr Res;
+    std::string Err;
+    if (!funil::inferApply(FV, {VT}, Ctx.Env, Res, Err) || !Res->isVector() ||
+        Res->Lanes != static_cast<unsigned>(N))
+      return nullptr;
+    return Expr::call("asScalar", {mapCall("map", FV, VA)});
+  };
+  return R;
+}
 
 Rule asVectorMapRule(int64_t N) {
   Rule R;
@@ -181,6 +291,9 @@ const std::vector<Rule> &vectorisationRules() {
       asVectorReduceRule(4),
       asScalarMap(),
       asScalarReduce(),
+      asVectorLanesRule(4),
+      asScalarAsVector(),
+      asVectorAsScalar(),
   };
   return Rules;
 }

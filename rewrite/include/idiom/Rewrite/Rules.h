@@ -35,7 +35,15 @@ const std::vector<Rule> &algorithmicRules();
 const std::vector<Rule> &loweringRules();
 /// The vectorisation family (rules/vectorisation.cpp).
 const std::vector<Rule> &vectorisationRules();
-/// Every registered rule: algorithmic, lowering, vectorisation.
+/// The fusion family (rules/fusion.cpp, seeds/004 figure 6f).
+const std::vector<Rule> &fusionRules();
+/// Rules of transpose, reorder, reorderStride, slide and pad
+/// (rules/views.cpp, family "views").
+const std::vector<Rule> &viewRules();
+/// The coalescing family (rules/coalescing.cpp).
+const std::vector<Rule> &coalescingRules();
+/// Every registered rule: algorithmic, fusion, views, lowering,
+/// vectorisation, coalescing.
 const std::vector<Rule> &allRules();
 /// The registered rule called \p Name, or nullptr.
 const Rule *findRule(const std::string &Name);
@@ -70,6 +78,37 @@ Rule asVectorMapRule(int64_t N);
 /// with the same condition; exact for any associative f with identity z
 /// (the contract of reduce), which reduce-two-stage then partitions by rows.
 Rule asVectorReduceRule(int64_t N);
+
+/// Vectorisation with vector types, width \p N (registered as
+/// "as-vector-lanes", N = 4):
+///   map(f, a) -> asScalar(map(f', asVector(N, a)))
+///   map(f, zip(a1, ..)) -> asScalar(map(f', zip(asVector(N, a1), ..)))
+/// where f' is f with its parameter's scalar leaves made N-lane vectors; it
+/// applies only when f' type checks to an N-lane vector (every operation on
+/// the parameter is lane-wise, docs/FunIL.md) and the length is a provable
+/// multiple of N. Host level only.
+Rule asVectorLanesRule(int64_t N);
+
+/// Reordering inside a reduction (seeds/004 figure 6d; reduce's operator is
+/// commutative by contract), stride \p S (registered as
+/// "reduce-reorder-stride", S = 2):
+///   reduce(f, z, a) -> reduce(f, z, reorderStride(S, a))
+/// when the length of a is a provable multiple of S.
+Rule reduceReorderStrideRule(int64_t S);
+
+/// Coalescing of a 1-D mapGlobal (DESIGN section 5), stride \p S
+/// (registered as "coalesce-mapGlobal", S = 4):
+///   mapGlobal(d, f, a) -> reorderStride(n/S, mapGlobal(d, f, reorderStride(S, a)))
+/// when the length n of a is a provable multiple of S.
+Rule coalesceMapRule(int64_t S);
+
+/// Coalescing of chunked work-items ("coalesce-chunks"): work-item t of
+///   join(mapGlobal(d, \r => mapSeq(f, r), split(k, a)))
+/// reads a[t*k + j]; after the rule, with s = n/k chunks,
+///   reorderStride(k, join(mapGlobal(d, \r => mapSeq(f, r),
+///                                  split(k, reorderStride(s, a)))))
+/// it reads a[t + s*j]: consecutive work-items, consecutive addresses.
+Rule coalesceChunksRule();
 
 } // namespace idiom::rewrite
 

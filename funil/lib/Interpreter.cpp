@@ -297,6 +297,13 @@ Value Interp::layout(const Expr &E) {
                                                    In.Elems.begin() + I + W)));
     return Value::array(std::move(Vs));
   }
+  if (N == "broadcast") {
+    int64_t W = evalI64(A[0]);
+    Value X = eval(A[1]);
+    return Value::array(std::vector<Value>(static_cast<size_t>(W), X));
+  }
+  if (N == "lanes") // a vector is the array of its lanes
+    return array(eval(A[0]), "lanes");
   if (N == "asScalar") {
     Value In = array(eval(A[0]), "asScalar");
     std::vector<Value> Es;

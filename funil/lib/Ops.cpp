@@ -34,6 +34,8 @@ const OpInfo Table[] = {
     {"padClamp", OpClass::Primitive, 3, 3, false},
     {"asVector", OpClass::Primitive, 2, 2, false},
     {"asScalar", OpClass::Primitive, 1, 1, false},
+    {"broadcast", OpClass::Primitive, 2, 2, false},
+    {"lanes", OpClass::Primitive, 1, 1, false},
     // OpenCL-level primitives (seeds/004 figure 5).
     {"mapGlobal", OpClass::Primitive, 2, 2, true},
     {"mapWorkgroup", OpClass::Primitive, 2, 2, true},

@@ -345,6 +345,22 @@ TypePtr Checker::layoutType(const Expr &E) {
     return Type::array(Type::vector(In->Elem->S, static_cast<unsigned>(W)),
                        Size::div(In->Len, Size::constant(W)));
   }
+  if (N == "broadcast") {
+    if (A[0]->K != Expr::Lit || !isInteger(A[0]->LitKind) ||
+        !isVectorLanes(A[0]->signedValue()))
+      fail(*A[0], "the width of 'broadcast' must be a literal 2, 4, 8 or 16");
+    expectI64(E, A[0], "width");
+    TypePtr X = infer(A[1]);
+    if (!X->isScalar() || X->isScalar(ScalarKind::Bool))
+      fail(*A[1], "'broadcast' expects a non-bool scalar, found " + str(X));
+    return Type::vector(X->S, static_cast<unsigned>(A[0]->signedValue()));
+  }
+  if (N == "lanes") {
+    TypePtr V = infer(A[0]);
+    if (!V->isVector())
+      fail(*A[0], "'lanes' expects a vector, found " + str(V));
+    return Type::array(Type::scalar(V->S), Size::constant(V->Lanes));
+  }
   if (N == "asScalar") {
     TypePtr In = arrayOperand(E, A[0]);
     if (!In->Elem->isVector())

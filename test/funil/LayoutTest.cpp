@@ -60,6 +60,11 @@ TEST(Layout, Types) {
             "[f64x2]_(n/2)");
   EXPECT_EQ(typeOf("map(\\(v: f32x2) => select(true, v, fneg(v)), asVector(2:i64, y))"),
             "[f32x2]_4");
+  EXPECT_EQ(typeOf("broadcast(8:i64, at(x, 0:i64))"), "i32x8");
+  EXPECT_EQ(typeOf("lanes(broadcast(4:i64, 1.5:f64))"), "[f64]_4");
+  EXPECT_EQ(typeOf("reduceSeq(\\(a: f32x4, b: f32x4) => fadd(a, b), broadcast(4:i64, 0.0:f32), "
+                   "asVector(4:i64, y))"),
+            "f32x4");
 }
 
 TEST(Layout, TypeErrors) {
@@ -80,6 +85,10 @@ TEST(Layout, TypeErrors) {
   Err("asVector(16:i64, y)", "does not divide 8");
   Err("asVector(2:i64, m)", "non-bool scalars");
   Err("asScalar(y)", "array of vectors");
+  Err("broadcast(3:i64, 1:i32)", "literal 2, 4, 8 or 16");
+  Err("broadcast(2:i64, true)", "non-bool scalar");
+  Err("broadcast(2:i64, y)", "non-bool scalar");
+  Err("lanes(y)", "expects a vector");
   Err("map(\\(v: f32x4) => fcmp_olt(v, v), asVector(4:i64, y))", "not lane-wise");
   Err("map(\\(v: f32x4) => fadd(v, 1:i32), asVector(4:i64, y))", "equal types");
   Err("map(\\(v: f32x4) => fadd(v, at(asVector(2:i64, y), 0:i64)), asVector(4:i64, y))",
@@ -178,6 +187,10 @@ TEST(Layout, Semantics) {
   EXPECT_EQ(eval("padClamp(0:i64, 0:i64, x)", 0), "[]");
   EXPECT_EQ(eval("asVector(2:i64, x)", 4), "[[0 1] [2 3]]");
   EXPECT_EQ(eval("asScalar(asVector(4:i64, x))", 8), "[0 1 2 3 4 5 6 7]");
+  EXPECT_EQ(eval("lanes(broadcast(4:i64, trunc.i32(n)))", 3), "[3 3 3 3]");
+  EXPECT_EQ(eval("reduceSeq(\\(a: i32, b: i32) => add(a, b), 0:i32, lanes(reduceSeq(\\(a: i32x4, "
+                 "b: i32x4) => add(a, b), broadcast(4:i64, 0:i32), asVector(4:i64, x))))", 8),
+            "28");
   // Lane-wise operations with a broadcast scalar; casts lane by lane.
   EXPECT_EQ(eval("map(\\(v: i32x2) => mul(add(v, 1:i32), v), asVector(2:i64, x))", 4),
             "[[0 2] [6 12]]");

@@ -9,9 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceUtil.h"
+#include "idiom/Rewrite/DefaultStrategies.h"
+#include "idiom/Rewrite/Rules.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 using namespace idiom;
@@ -199,6 +202,68 @@ TEST_F(LayoutExec, ReductionThroughViews) {
     std::mt19937_64 Rng(11);
     ValueMap Args = randomArgs(P, {{"n0", N}}, N, Rng);
     EXPECT_EQ(checkReduceOnDevice(runner(), P, Args, 3, 16, 0), "") << N;
+  }
+}
+
+/// \p Text lowered as the default reduction strategy does, with
+/// reduce-two-stage-lanes in place of reduce-two-stage.
+Program lowerWithLanes(const char *Text) {
+  Program P = parseOrDie(Text);
+  std::string Err;
+  std::vector<std::string> Trace;
+  EXPECT_TRUE(rewrite::rewriteProgram(
+      P,
+      rewrite::sequence({rewrite::fusionStrategy(),
+                         rewrite::ruleStrategy(*rewrite::findRule("reduce-two-stage-lanes")),
+                         rewrite::sequentialiseStrategy()}),
+      Err, &Trace))
+      << Err;
+  EXPECT_NE(std::find(Trace.begin(), Trace.end(), "reduce-two-stage-lanes"), Trace.end());
+  return P;
+}
+
+const char *DotOffset =
+    "idiom t(x: [f32], y: [f32], o: i64, n0: i64) { return reduce(\\(a: f32, b: f32) => "
+    "fadd(a, b), 0.0:f32, map(\\(t: (f32, f32)) => fmul(t.0, t.1), zip(view(x, o, 1:i64, n0), "
+    "view(y, 0:i64, 1:i64, n0)))); }";
+const char *MaxI32 =
+    "idiom t(x: [i32], n0: i64) { return reduce(\\(a: i32, b: i32) => smax(a, b), "
+    "-2147483648:i32, map(\\(v: i32) => mul(v, 3:i32), view(x, 0:i64, 1:i64, n0))); }";
+const char *SumF64 =
+    "idiom t(x: [f64], n0: i64) { return reduce(\\(a: f64, b: f64) => fadd(a, b), 0.0:f64, "
+    "view(x, 0:i64, 1:i64, n0)); }";
+
+TEST(LayoutGen, LaneWiseAccumulator) {
+  rewrite::GeneratedOpenCL G;
+  std::string Err;
+  ASSERT_TRUE(rewrite::emitOpenCL(lowerWithLanes(DotOffset), "r", G, Err)) << Err;
+  // A float4 accumulator, lane-wise addition, lanes folded at the end; the
+  // vector read of a complete, aligned vector, lane by lane otherwise.
+  EXPECT_TRUE(contains(G.Source, "float4 acc = ((float4)(0.0f));")) << G.Source;
+  EXPECT_TRUE(contains(G.Source, "acc = ((acc) + (")) << G.Source;
+  EXPECT_TRUE(contains(G.Source, "*((const __global float4 *)(x + ")) << G.Source;
+  EXPECT_TRUE(contains(G.Source, "((const float *)&acc)[j]")) << G.Source;
+}
+
+TEST_F(LayoutExec, LaneWiseAccumulatorReductions) {
+  Program Dot = lowerWithLanes(DotOffset);
+  for (int64_t O : {0, 1})
+    for (int64_t N : {0, 1, 5, 1000, 4099}) {
+      std::mt19937_64 Rng(21);
+      ValueMap Args = randomArgs(Dot, {{"n0", N}, {"o", O}}, N + 1, Rng);
+      // Against the interpreter of the lowered program, which agrees with
+      // the original (LayoutRuleTest.cpp).
+      EXPECT_EQ(checkReduceOnDevice(runner(), Dot, Args, 4, 32, 1e-4, nullptr, true), "")
+          << "n=" << N << " o=" << O;
+    }
+  Program Max = lowerWithLanes(MaxI32);
+  Program Sum = lowerWithLanes(SumF64);
+  for (int64_t N : {3, 64, 2001}) {
+    std::mt19937_64 Rng(5);
+    ValueMap A = randomArgs(Max, {{"n0", N}}, N, Rng);
+    EXPECT_EQ(checkReduceOnDevice(runner(), Max, A, 3, 16, 0, nullptr, true), "") << N;
+    ValueMap B = randomArgs(Sum, {{"n0", N}}, N, Rng);
+    EXPECT_EQ(checkReduceOnDevice(runner(), Sum, B, 5, 8, 1e-9, nullptr, true), "") << N;
   }
 }
 

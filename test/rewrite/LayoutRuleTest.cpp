@@ -120,11 +120,24 @@ const LayoutCase Cases[] = {
      "asScalar(map(\\(v: i32x4) => mul(v, v), asVector(4:i64, asScalar(map(\\(u: i32x4) => "
      "add(u, 1:i32), asVector(4:i64, view(x, 0:i64, 1:i64, 16:i64))))))); }",
      {{}}, 16, 0},
+    {"reduce-two-stage-lanes",
+     "idiom t(x: [f32], y: [f32], n: i64) { return reduce(\\(a: f32, b: f32) => fadd(a, b), "
+     "0.0:f32, map(\\(t: (f32, f32)) => fmul(t.0, t.1), zip(view(x, 0:i64, 1:i64, n), "
+     "view(y, 0:i64, 1:i64, n)))); }",
+     {{{"n", 0}}, {{"n", 1}}, {{"n", 7}}, {{"n", 37}}}, 37, 1e-5},
+    {"reduce-two-stage-lanes",
+     "idiom t(x: [i32], n: i64) { return reduce(\\(a: i32, b: i32) => smax(a, b), "
+     "-2147483648:i32, view(x, 3:i64, 1:i64, n)); }",
+     {{{"n", 0}}, {{"n", 2}}, {{"n", 29}}}, 32, 0},
+    {"reduce-two-stage-lanes",
+     "idiom t(x: [u8], n: i64) { return reduce(\\(a: u8, b: u8) => add(a, b), 0:u8, "
+     "view(x, 0:i64, 1:i64, n)); }",
+     {{{"n", 5}}, {{"n", 33}}}, 33, 0},
 };
 
 /// Launch shapes: the rules are above the launch level, but lowered forms
-/// read them.
-const ExecConfig Configs[] = {{1, 1}, {4, 3}};
+/// read them (L must be a power of two for the work-group tree).
+const ExecConfig Configs[] = {{1, 1}, {4, 3}, {8, 2}};
 
 class LayoutRuleEquivalence : public ::testing::TestWithParam<LayoutCase> {};
 
@@ -229,6 +242,27 @@ TEST(LayoutRules, SideConditions) {
                       "idiom t(x: [f32], y: [f32], n: i64, m: i64) { store view(y, 0:i64, 1:i64, "
                       "m) = padClamp(0:i64, 1:i64, view(x, 0:i64, 1:i64, n)); }"),
             0u);
+}
+
+TEST(LayoutRules, ReduceLanesSideConditions) {
+  const rewrite::Rule &R = rule("reduce-two-stage-lanes");
+  // A minimum written with a comparison is not lane-wise.
+  EXPECT_EQ(applyOnce(R, "idiom t(x: [f32], n: i64) { return reduce(\\(a: f32, b: f32) => "
+                         "select(fcmp_olt(a, b), a, b), inf:f32, view(x, 0:i64, 1:i64, n)); }"),
+            0u);
+  // Tuple accumulators have no vector form.
+  EXPECT_EQ(applyOnce(R, "idiom t(x: [f32], n: i64) { return reduce(\\(a: (f32, f32), b: (f32, "
+                         "f32)) => (fadd(a.0, b.0), fmax(a.1, b.1)), (0.0:f32, -inf:f32), "
+                         "map(\\(v: f32) => (v, v), view(x, 0:i64, 1:i64, n))); }"),
+            0u);
+  // Only on the host, like reduce-two-stage.
+  EXPECT_EQ(applyOnce(R, "idiom t(x: [f32], y: [f32], n: i64) { store view(y, 0:i64, 1:i64, n) = "
+                         "mapGlobal(0, \\(v: f32) => reduce(\\(a: f32, b: f32) => fadd(a, b), "
+                         "v, view(x, 0:i64, 1:i64, n)), view(x, 0:i64, 1:i64, n)); }"),
+            0u);
+  EXPECT_EQ(applyOnce(R, "idiom t(x: [f64], n: i64) { return reduce(\\(a: f64, b: f64) => "
+                         "fmax(a, b), -inf:f64, view(x, 0:i64, 1:i64, n)); }"),
+            1u);
 }
 
 TEST(LayoutRules, AsVectorLanesSideConditions) {

@@ -115,6 +115,10 @@ struct View {
   /// with a literal unit stride and on rows of them): asVector loads with
   /// vloadN and asScalar stores with vstoreN through it.
   std::function<std::string(const std::string &S)> Addr;
+  /// An N-lane vector of elements S .. S+N-1 (all of them exist), for
+  /// asVector over arrays without Addr: set on pad over arrays with vector
+  /// access (Views.cpp).
+  std::function<CVal(const std::string &S, unsigned N)> VecAt;
 };
 
 /// split(Chunk, Base) as a view: rows of \p ChunkExpr consecutive elements.
@@ -195,6 +199,8 @@ private:
   CVal emitLayout(const funil::Expr &E);
   /// Lane-wise scalar operation or cast with a vector operand (Views.cpp).
   CVal emitLaneWise(const funil::Expr &E, std::vector<CVal> Args);
+  /// Lane \p I (a C index expression) of vector \p Vec (Views.cpp).
+  CVal laneAt(const CVal &Vec, const std::string &I);
   CVal lookup(const std::string &Name) const;
   /// Length of the rows of \p A (without emitting code).
   std::string rowLen(const View &A);

@@ -28,6 +28,13 @@ std::string par(const std::string &S) {
 /// `(long)(S)`: lengths and indices may be int or long expressions.
 std::string asLong(const std::string &S) { return "((long)" + par(S) + ")"; }
 
+/// `(long)(A) - (long)(B)`, or `(long)A` when B is 0.
+std::string minusS(const std::string &A, const std::string &B) {
+  if (B == "0" || B == "0L")
+    return asLong(A);
+  return "(" + asLong(A) + " - " + asLong(B) + ")";
+}
+
 /// The element of \p Base at index 0, without keeping emitted statements
 /// (for its shape: kind, lanes, row length).
 CVal probe(Emitter &Em, const View &Base) {
@@ -35,6 +42,19 @@ CVal probe(Emitter &Em, const View &Base) {
   CVal V = Base.At("0");
   Em.Lines.resize(Mark);
   return V;
+}
+
+/// True when \p I is a decimal literal (optionally with an L suffix).
+bool literalIndex(std::string I, long long &V) {
+  if (!I.empty() && I.back() == 'L')
+    I.pop_back();
+  if (I.empty() || I.size() > 18)
+    return false;
+  for (char C : I)
+    if (!std::isdigit(static_cast<unsigned char>(C)))
+      return false;
+  V = std::stoll(I);
+  return true;
 }
 
 /// Applies \p F to every array leaf of a store target.
@@ -234,8 +254,36 @@ CVal Emitter::emitLayout(const Expr &E) {
     auto V = std::make_shared<View>();
     V->Len = addS(addS(L, Base->Len), R);
     bool Constant = N == "pad";
+    CVal E0 = probe(*this, *Base);
+    if (E0.K == CVal::Scalar && E0.Lanes == 1 && Base->VecRead && Base->VecAligned) {
+      // A vector of the padded array: when it lies inside a and a's
+      // addresses are aligned, one vector read of a (the vector loads of
+      // VecRead, the map's function per lane); else lane by lane.
+      V->VecAt = [this, Base, L, V0 = V.get()](const std::string &S, unsigned W) {
+        CVal E = probe(*this, *V0);
+        std::string T = clValueType(E.S, W), Var = fresh("pv");
+        std::string J = minusS(S, L);
+        line(T + " " + Var + ";");
+        open("if (" + J + " >= 0L && " + J + " + " + std::to_string(W) + "L <= " +
+             asLong(Base->Len) + " && " + Base->VecAligned(J, W) + ")");
+        std::string Lanes;
+        for (const CVal &X : Base->VecRead(J, W))
+          Lanes += (Lanes.empty() ? "" : ", ") + X.Expr;
+        line(Var + " = (" + T + ")(" + Lanes + ");");
+        close();
+        open("else");
+        Lanes.clear();
+        for (unsigned K = 0; K < W; ++K)
+          Lanes += (K ? ", " : "") + settle(V0->At(addS(S, std::to_string(K))), "pl").Expr;
+        line(Var + " = (" + T + ")(" + Lanes + ");");
+        close();
+        CVal R = CVal::scalar(Var, E.S);
+        R.Lanes = W;
+        return R;
+      };
+    }
     V->At = [Base, L, Pad, Constant](const std::string &I) {
-      std::string J = "(" + asLong(I) + " - " + asLong(L) + ")";
+      std::string J = minusS(I, L);
       // Clamped into 0..n-1: padClamp's element, and for pad an index that
       // is in bounds whenever the array is not empty.
       std::string Clamped = "max(min(" + J + ", " + asLong(Base->Len) + " - 1L), 0L)";
@@ -277,6 +325,8 @@ CVal Emitter::emitLayout(const Expr &E) {
       CVal R;
       if (Base->Addr) {
         R = CVal::scalar("vload" + Ws + "(0, " + Base->Addr(Start) + ")", K);
+      } else if (Base->VecAt) {
+        R = Base->VecAt(Start, W);
       } else {
         std::string Lanes;
         for (unsigned L = 0; L < W; ++L) {
@@ -296,30 +346,46 @@ CVal Emitter::emitLayout(const Expr &E) {
     if (E0.K != CVal::Scalar || E0.Lanes < 2)
       throw CodegenError("'asScalar' of an array that is not of vectors");
     unsigned W = E0.Lanes;
-    ScalarKind K = E0.S;
     std::string Ws = std::to_string(W);
     auto V = std::make_shared<View>();
     V->Len = mulS(Base->Len, Ws);
-    V->At = [this, Base, W, Ws, K](const std::string &I) {
-      bool Lit = !I.empty();
-      for (char C : I)
-        Lit &= std::isdigit(static_cast<unsigned char>(C)) != 0;
-      if (Lit) {
-        long long Idx = std::stoll(I);
-        return CVal::scalar(laneOf(Base->At(std::to_string(Idx / W)).Expr,
-                                   static_cast<unsigned>(Idx % W)),
-                            K);
-      }
-      // A lane chosen at run time: through a pointer to the private vector.
-      CVal Vec = settle(Base->At(divS(I, Ws)), "vec");
-      return CVal::scalar("((const " + std::string(clType(K)) + " *)&" + Vec.Expr + ")[" +
-                              par(I) + " % " + Ws + "]",
-                          K);
+    V->At = [this, Base, W, Ws](const std::string &I) {
+      long long Idx;
+      if (literalIndex(I, Idx))
+        return laneAt(Base->At(std::to_string(Idx / W)), std::to_string(Idx % W));
+      return laneAt(Base->At(divS(I, Ws)), par(I) + " % " + Ws);
     };
+    return CVal::array(V);
+  }
+  if (N == "broadcast") {
+    unsigned W = static_cast<unsigned>(A[0]->signedValue());
+    CVal X = emit(A[1]);
+    CVal R = CVal::scalar("((" + clValueType(X.S, W) + ")(" + X.Expr + "))", X.S);
+    R.Lanes = W;
+    return R;
+  }
+  if (N == "lanes") {
+    CVal Vec = emit(A[0]);
+    if (Vec.K != CVal::Scalar || Vec.Lanes < 2)
+      throw CodegenError("'lanes' of a value that is not a vector");
+    auto V = std::make_shared<View>();
+    V->Len = std::to_string(Vec.Lanes);
+    V->At = [this, Vec](const std::string &I) { return laneAt(Vec, I); };
     return CVal::array(V);
   }
   throw CodegenError("'" + N + "' is not supported here by the OpenCL generator"
                      " (lower it first)");
+}
+
+CVal Emitter::laneAt(const CVal &Vec, const std::string &I) {
+  long long Idx;
+  if (literalIndex(I, Idx))
+    return CVal::scalar(laneOf(Vec.Expr, static_cast<unsigned>(Idx)), Vec.S);
+  // A lane chosen at run time: through a pointer to the private vector.
+  CVal V = settle(Vec, "vec");
+  return CVal::scalar("((const " + std::string(clType(V.S)) + " *)&" + V.Expr + ")[" +
+                          par(I) + "]",
+                      V.S);
 }
 
 CVal Emitter::emitLaneWise(const Expr &E, std::vector<CVal> Args) {

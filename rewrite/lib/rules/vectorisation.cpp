@@ -176,7 +176,90 @@ Rule asVectorAsScalar() {
   return R;
 }
 
+/// The function one work-group of the two-stage reduction applies to its
+/// rows (lowering.cpp's reduce-two-stage, seeds/003): \p PerItem per
+/// work-item into local memory, then the halving tree of \p F over the
+/// scalar partials, element 0 to global memory.
+ExprPtr groupWith(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z, const TypePtr &Scalar,
+                  const TypePtr &Row, const ExprPtr &PerItem) {
+  using funil::Size;
+  TypePtr Partials = Type::array(Scalar, Size::unknown());
+  TypePtr Pair = Type::array(Scalar, Size::constant(2));
+  ExprPtr L0 = Expr::call("localSize", {}, 0);
+  ExprPtr Step = lambda1(Ctx, "p", Partials, [&](ExprPtr P) {
+    ExprPtr Combine = lambda1(Ctx, "pr", Pair, [&](ExprPtr Pr) {
+      return Expr::call("reduceSeq", {F, Z, Pr});
+    });
+    return Expr::call("toLocal", {mapCall("mapLocal", Combine, Expr::call("halves", {P}), 0)});
+  });
+  return lambda1(Ctx, "grp", Type::array(Row, Size::unknown()), [&](ExprPtr Grp) {
+    ExprPtr Seq = Expr::call("toLocal", {mapCall("mapLocal", PerItem, Grp, 0)});
+    ExprPtr Tree = Expr::call("iterate", {Expr::call("ilog2", {L0}), Step, Seq});
+    return Expr::call("toGlobal", {Expr::call("at", {Tree, i64(0)})});
+  });
+}
+
 } // namespace
+
+Rule reduceLanesRule(int64_t N) {
+  Rule R;
+  R.Name = N == 4 ? "reduce-two-stage-lanes" : "reduce-two-stage-lanes-" + std::to_string(N);
+  R.Family = "vectorisation";
+  R.Context = AppliesIn::Host;
+  R.Doc = "reduce(f, z, a) -> reduce-two-stage whose work-items accumulate lane-wise: "
+          "\\c => reduceSeq(f, z, lanes(reduceSeq(f', broadcast(" + std::to_string(N) +
+          ", z), c))) over strided(globalSize(0), asVector(" + std::to_string(N) +
+          ", pad(0, p, z, a))), p = (N - n % N) % N, f' = f on vectors";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("reduce") || !isLambda(E->Args[0], 2))
+      return false;
+    B["f"] = E->Args[0];
+    B["z"] = E->Args[1];
+    B["a"] = E->Args[2];
+    return true;
+  };
+  R.Build = [N](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    using funil::Size;
+    const ExprPtr &F = B.at("f"), &Z = B.at("z"), &A = B.at("a");
+    TypePtr T = Ctx.typeOf(A);
+    if (!T || !T->isArray() || !T->Elem->isScalar() || T->Elem->isScalar(funil::ScalarKind::Bool))
+      return nullptr;
+    ExprPtr Len = sizeToExpr(*T->Len);
+    if (!Len)
+      return nullptr;
+    TypePtr VT = Type::vector(T->Elem->S, static_cast<unsigned>(N));
+    // f' is f on vectors; only a lane-wise f type checks to a vector.
+    ExprPtr FV = Expr::lambda({{F->Params[0].Name, VT}, {F->Params[1].Name, VT}}, F->body());
+    TypePtr Res;
+    std::string Err;
+    if (!funil::inferApply(FV, {VT, VT}, Ctx.Env, Res, Err) || !funil::sameType(*Res, *VT))
+      return nullptr;
+    // Padding with the identity z to a multiple of N leaves the reduction
+    // unchanged (z is the identity of f by the contract of reduce).
+    ExprPtr Pad = Expr::call("urem", {Expr::call("sub", {i64(N), Expr::call("urem", {Len, i64(N)})}),
+                                      i64(N)});
+    ExprPtr V = Expr::call("asVector", {i64(N), Expr::call("pad", {i64(0), Pad, Z, A})});
+    TypePtr VRow = Type::array(VT, Size::unknown());
+    TypePtr SRow = Type::array(T->Elem, Size::unknown());
+    ExprPtr LaneItem = lambda1(Ctx, "c", VRow, [&](ExprPtr C) {
+      ExprPtr Acc = Expr::call("reduceSeq", {FV, Expr::call("broadcast", {i64(N), Z}), C});
+      return Expr::call("reduceSeq", {F, Z, Expr::call("lanes", {Acc})});
+    });
+    ExprPtr ScalarItem = lambda1(Ctx, "c", SRow, [&](ExprPtr C) {
+      return Expr::call("reduceSeq", {F, Z, C});
+    });
+    ExprPtr L0 = Expr::call("localSize", {}, 0);
+    ExprPtr G0 = Expr::call("globalSize", {}, 0);
+    ExprPtr Stage1 = mapCall("mapWorkgroup", groupWith(Ctx, F, Z, T->Elem, VRow, LaneItem),
+                             Expr::call("split", {L0, Expr::call("strided", {G0, V})}), 0);
+    ExprPtr Stage2 = mapCall(
+        "mapWorkgroup", groupWith(Ctx, F, Z, T->Elem, SRow, ScalarItem),
+        Expr::call("split", {L0, Expr::call("strided", {L0, Expr::call("toGlobal", {Stage1})})}),
+        0);
+    return Expr::call("at", {Stage2, i64(0)});
+  };
+  return R;
+}
 
 Rule asVectorLanesRule(int64_t N) {
   Rule R;
@@ -292,6 +375,7 @@ const std::vector<Rule> &vectorisationRules() {
       asScalarMap(),
       asScalarReduce(),
       asVectorLanesRule(4),
+      reduceLanesRule(4),
       asScalarAsVector(),
       asVectorAsScalar(),
   };

@@ -89,6 +89,18 @@ Rule asVectorReduceRule(int64_t N);
 /// multiple of N. Host level only.
 Rule asVectorLanesRule(int64_t N);
 
+/// Lane-wise vector accumulators (registered as "reduce-two-stage-lanes",
+/// N = 4): reduce(f, z, a) becomes the two-stage reduction of
+/// reduce-two-stage whose work-items read N-lane vectors of
+/// asVector(N, pad(0, p, z, a)), p = (N - n % N) % N (padding with the
+/// identity z), accumulate them lane-wise with f' (f on vectors) from
+/// broadcast(N, z), and fold the lanes with f before the work-group tree:
+///   \c => reduceSeq(f, z, lanes(reduceSeq(f', broadcast(N, z), c)))
+/// Applies when a's elements are non-bool scalars, its length is known as
+/// an expression, and f' type checks to a vector (f lane-wise). Exact for
+/// any associative, commutative f with identity z (the contract of reduce).
+Rule reduceLanesRule(int64_t N);
+
 /// Reordering inside a reduction (seeds/004 figure 6d; reduce's operator is
 /// commutative by contract), stride \p S (registered as
 /// "reduce-reorder-stride", S = 2):

@@ -67,7 +67,7 @@ std::string printKernel(const Kernel &K) {
 }
 
 bool typeUsesF64(const Type &T) {
-  if (T.isScalar())
+  if (T.isScalar() || T.isVector())
     return T.S == funil::ScalarKind::F64;
   if (T.Elem && typeUsesF64(*T.Elem))
     return true;

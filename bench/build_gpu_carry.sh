@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}
 mkdir -p carry/gpu
-for p in cg ep histo image is saxpy stats; do
+for p in cg ep histo image is saxpy sgemm stats; do
   clang-19 -O2 -g "nas-parboil/$p.c" -lm -o "carry/gpu/$p.seq"
   clang-19 -O2 -g -fpass-plugin="$B/lib/libIdiom.so" "nas-parboil/$p.c" -L"$B/lib" -lidiomrt -lm -o "carry/gpu/$p.idiom"
 done

@@ -12,7 +12,7 @@ def run(cmd, extra=None):
     t = time.perf_counter()
     p = subprocess.run(cmd, env=e, capture_output=True, text=True)
     return time.perf_counter() - t, p
-for prog in ["cg", "ep", "histo", "image", "is", "saxpy", "stats"]:
+for prog in ["cg", "ep", "histo", "image", "is", "saxpy", "sgemm", "stats"]:
     _, seq = run(["./%s.seq" % prog])
     _, gpu = run(["./%s.idiom" % prog], {"IDIOM_DEVICE": "gpu", "IDIOM_STATS": "1"})
     open(prog + ".expected", "w").write(seq.stdout)

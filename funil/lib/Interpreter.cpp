@@ -43,6 +43,7 @@ private:
   }
   Value call(const Expr &E);
   Value primitive(const Expr &E);
+  Value layout(const Expr &E);
 
   const ValueMap &Globals;
   const ExecConfig &Cfg;
@@ -227,7 +228,144 @@ Value Interp::primitive(const Expr &E) {
   }
   if (N == "toGlobal" || N == "toLocal" || N == "toPrivate")
     return eval(A[0]);
+  return layout(E);
+}
+
+/// The data-layout primitives (docs/FunIL.md). A vector value is the array
+/// of its lanes, so asVector is split and asScalar is join (seeds/004
+/// section 5: [[splitVec]] = [[split]], [[joinVec]] = [[join]]).
+Value Interp::layout(const Expr &E) {
+  const std::string &N = E.Name;
+  const auto &A = E.Args;
+  auto Len = [](const Value &V) { return static_cast<int64_t>(V.Elems.size()); };
+  if (N == "transpose") {
+    Value In = array(eval(A[0]), "transpose");
+    std::vector<Value> Rows;
+    for (Value &Row : In.Elems) {
+      if (Row.K != Value::Array || Row.Elems.size() != In.Elems[0].Elems.size())
+        fail("transpose of rows of different lengths");
+      for (size_t J = 0; J < Row.Elems.size(); ++J) {
+        if (Rows.size() <= J)
+          Rows.push_back(Value::array({}));
+        Rows[J].Elems.push_back(std::move(Row.Elems[J]));
+      }
+    }
+    return Value::array(std::move(Rows));
+  }
+  if (N == "reorder") {
+    Value In = array(eval(A[1]), "reorder");
+    int64_t Len0 = Len(In);
+    std::vector<bool> Seen(static_cast<size_t>(Len0));
+    std::vector<Value> Es;
+    for (int64_t I = 0; I < Len0; ++I) {
+      int64_t J = apply(A[0], {Value::ofInt(ScalarKind::I64, I)}).asSigned();
+      if (J < 0 || J >= Len0)
+        fail("reorder maps " + std::to_string(I) + " to " + std::to_string(J) +
+             ", outside an array of " + std::to_string(Len0));
+      if (Seen[J])
+        fail("the index function of reorder is not a permutation: " +
+             std::to_string(J) + " is reached twice");
+      Seen[J] = true;
+      Es.push_back(In.Elems[J]);
+    }
+    return Value::array(std::move(Es));
+  }
+  if (N == "reorderStride") {
+    int64_t S = evalI64(A[0]);
+    Value In = array(eval(A[1]), "reorderStride");
+    int64_t Len0 = Len(In);
+    if (S <= 0 || Len0 % S)
+      fail("reorderStride(" + std::to_string(S) + ") of an array of " +
+           std::to_string(Len0));
+    int64_t K = Len0 / S;
+    std::vector<Value> Es;
+    for (int64_t I = 0; I < Len0; ++I)
+      Es.push_back(In.Elems[I / K + S * (I % K)]);
+    return Value::array(std::move(Es));
+  }
+  if (N == "slide") {
+    int64_t Size = evalI64(A[0]), Step = evalI64(A[1]);
+    Value In = array(eval(A[2]), "slide");
+    if (Size <= 0 || Step <= 0)
+      fail("slide needs a positive window size and step");
+    int64_t Count = Len(In) >= Size ? (Len(In) - Size) / Step + 1 : 0;
+    std::vector<Value> Ws;
+    for (int64_t K = 0; K < Count; ++K)
+      Ws.push_back(Value::array(std::vector<Value>(In.Elems.begin() + K * Step,
+                                                   In.Elems.begin() + K * Step + Size)));
+    return Value::array(std::move(Ws));
+  }
+  if (N == "pad" || N == "padClamp") {
+    int64_t L = evalI64(A[0]), R = evalI64(A[1]);
+    Value Pad = N == "pad" ? eval(A[2]) : Value();
+    Value In = array(eval(A.back()), N.c_str());
+    int64_t Len0 = Len(In);
+    if (L < 0 || R < 0)
+      fail(N + " needs non-negative padding");
+    if (N == "padClamp" && Len0 == 0 && L + R > 0)
+      fail("padClamp of an empty array");
+    std::vector<Value> Es;
+    for (int64_t I = 0; I < L + Len0 + R; ++I) {
+      int64_t J = I - L;
+      if (N == "pad")
+        Es.push_back(J >= 0 && J < Len0 ? In.Elems[J] : Pad);
+      else
+        Es.push_back(In.Elems[J < 0 ? 0 : J >= Len0 ? Len0 - 1 : J]);
+    }
+    return Value::array(std::move(Es));
+  }
+  if (N == "asVector") {
+    int64_t W = evalI64(A[0]);
+    Value In = array(eval(A[1]), "asVector");
+    if (W <= 0 || Len(In) % W)
+      fail("asVector(" + std::to_string(W) + ") of an array of " +
+           std::to_string(Len(In)));
+    std::vector<Value> Vs;
+    for (int64_t I = 0; I < Len(In); I += W)
+      Vs.push_back(Value::array(std::vector<Value>(In.Elems.begin() + I,
+                                                   In.Elems.begin() + I + W)));
+    return Value::array(std::move(Vs));
+  }
+  if (N == "broadcast") {
+    int64_t W = evalI64(A[0]);
+    Value X = eval(A[1]);
+    return Value::array(std::vector<Value>(static_cast<size_t>(W), X));
+  }
+  if (N == "lanes") // a vector is the array of its lanes
+    return array(eval(A[0]), "lanes");
+  if (N == "asScalar") {
+    Value In = array(eval(A[0]), "asScalar");
+    std::vector<Value> Es;
+    for (Value &V : In.Elems) {
+      array(V, "asScalar");
+      for (Value &X : V.Elems)
+        Es.push_back(std::move(X));
+    }
+    return Value::array(std::move(Es));
+  }
   fail("cannot evaluate '" + N + "'");
+}
+
+/// A scalar operation or cast applied lane by lane when an operand is a
+/// vector (the array of its lanes); scalar operands are broadcast. select
+/// with vector arms picks a whole vector (its condition is a scalar).
+template <typename Fn>
+bool laneWise(const std::vector<Value> &Args, Value &Out, Fn PerLane) {
+  size_t Lanes = 0;
+  for (const Value &A : Args)
+    if (A.K == Value::Array)
+      Lanes = A.Elems.size();
+  if (!Lanes)
+    return false;
+  std::vector<Value> Res;
+  for (size_t L = 0; L < Lanes; ++L) {
+    std::vector<Value> Lane;
+    for (const Value &A : Args)
+      Lane.push_back(A.K == Value::Array ? A.Elems.at(L) : A);
+    Res.push_back(PerLane(Lane));
+  }
+  Out = Value::array(std::move(Res));
+  return true;
 }
 
 Value Interp::call(const Expr &E) {
@@ -253,9 +391,15 @@ Value Interp::call(const Expr &E) {
     Args.push_back(eval(X));
   Value R;
   std::string Err;
-  if (!evalScalarOp(E.Name, Args, R, Err))
-    fail(Err);
-  return R;
+  auto One = [&](const std::vector<Value> &Lane) {
+    Value V;
+    if (!evalScalarOp(E.Name, Lane, V, Err))
+      fail(Err);
+    return V;
+  };
+  if (Op->Class != OpClass::Select && laneWise(Args, R, One))
+    return R;
+  return One(Args);
 }
 
 Value Interp::eval(const ExprPtr &EP) {
@@ -272,9 +416,15 @@ Value Interp::eval(const ExprPtr &EP) {
   case Expr::Cast: {
     Value X = eval(E.Args[0]), R;
     std::string Err;
-    if (!evalCast(E.Name, E.LitKind, X, R, Err))
-      fail(Err);
-    return R;
+    auto One = [&](const std::vector<Value> &Lane) {
+      Value V;
+      if (!evalCast(E.Name, E.LitKind, Lane[0], V, Err))
+        fail(Err);
+      return V;
+    };
+    if (laneWise({X}, R, One))
+      return R;
+    return One({X});
   }
   case Expr::Lambda:
     fail("a lambda is not a value");

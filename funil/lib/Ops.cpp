@@ -26,6 +26,17 @@ const OpInfo Table[] = {
     {"halves", OpClass::Primitive, 1, 1, false},
     {"iterate", OpClass::Primitive, 3, 3, false},
     {"reduceIndexed", OpClass::Primitive, 4, 4, false},
+    // Data layout (seeds/004 figures 4-5; stencils): views, no arithmetic.
+    {"transpose", OpClass::Primitive, 1, 1, false},
+    {"reorder", OpClass::Primitive, 2, 2, false},
+    {"reorderStride", OpClass::Primitive, 2, 2, false},
+    {"slide", OpClass::Primitive, 3, 3, false},
+    {"pad", OpClass::Primitive, 4, 4, false},
+    {"padClamp", OpClass::Primitive, 3, 3, false},
+    {"asVector", OpClass::Primitive, 2, 2, false},
+    {"asScalar", OpClass::Primitive, 1, 1, false},
+    {"broadcast", OpClass::Primitive, 2, 2, false},
+    {"lanes", OpClass::Primitive, 1, 1, false},
     // OpenCL-level primitives (seeds/004 figure 5).
     {"mapGlobal", OpClass::Primitive, 2, 2, true},
     {"mapWorkgroup", OpClass::Primitive, 2, 2, true},

@@ -90,6 +90,11 @@ Param Parser::param() {
 TypePtr Parser::type() {
   if (Tok.K == Token::Ident) {
     ScalarKind K;
+    unsigned Lanes;
+    if (parseVectorName(Tok.Text, K, Lanes)) {
+      take();
+      return Type::vector(K, Lanes);
+    }
     if (!parseScalarName(Tok.Text, K))
       fail("unknown type '" + Tok.Text + "'");
     take();

@@ -54,6 +54,21 @@ bool isUnsigned(ScalarKind K) {
          K == ScalarKind::U64;
 }
 
+bool parseVectorName(const std::string &Name, ScalarKind &K, unsigned &Lanes) {
+  size_t X = Name.find('x');
+  if (X == std::string::npos || X + 1 >= Name.size() || Name.size() - X > 3)
+    return false;
+  std::string W = Name.substr(X + 1);
+  for (char C : W)
+    if (C < '0' || C > '9')
+      return false;
+  if (!parseScalarName(Name.substr(0, X), K) || K == ScalarKind::Bool ||
+      W[0] == '0' || !isVectorLanes(std::stoi(W)))
+    return false;
+  Lanes = static_cast<unsigned>(std::stoi(W));
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // Sizes
 //===----------------------------------------------------------------------===//
@@ -197,10 +212,20 @@ TypePtr Type::tuple(std::vector<TypePtr> Elems) {
   return T;
 }
 
+TypePtr Type::vector(ScalarKind K, unsigned Lanes) {
+  auto T = std::make_shared<Type>();
+  T->K = Vector;
+  T->S = K;
+  T->Lanes = Lanes;
+  return T;
+}
+
 std::string printType(const Type &T) {
   switch (T.K) {
   case Type::Scalar:
     return scalarName(T.S);
+  case Type::Vector:
+    return std::string(scalarName(T.S)) + "x" + std::to_string(T.Lanes);
   case Type::Array:
     return "[" + printType(*T.Elem) + "]_" + printSize(*T.Len);
   case Type::Buffer:
@@ -224,6 +249,8 @@ static bool typeEq(const Type &A, const Type &B, bool Exact) {
   switch (A.K) {
   case Type::Scalar:
     return A.S == B.S;
+  case Type::Vector:
+    return A.S == B.S && A.Lanes == B.Lanes;
   case Type::Array:
     if (Exact ? !sameSize(*A.Len, *B.Len) : !compatibleSize(*A.Len, *B.Len))
       return false;

@@ -51,12 +51,13 @@ private:
   TypePtr arrayOperand(const Expr &Site, const ExprPtr &A);
   TypePtr callType(const Expr &E);
   TypePtr scalarOpType(const Expr &E, OpClass C);
+  TypePtr layoutType(const Expr &E);
   TypeEnv Env;
 };
 
 TypePtr Checker::scalarOperand(const Expr &Site, const ExprPtr &A) {
   TypePtr T = infer(A);
-  if (!T->isScalar())
+  if (!T->isScalar() && !T->isVector())
     fail(*A, "operand of '" + Site.Name + "' must be a scalar, found " + str(T));
   return T;
 }
@@ -108,10 +109,20 @@ TypePtr Checker::scalarOpType(const Expr &E, OpClass C) {
   std::vector<TypePtr> Ts;
   for (const ExprPtr &A : E.Args)
     Ts.push_back(scalarOperand(E, A));
-  for (const TypePtr &T : Ts)
-    if (T->S != Ts[0]->S)
+  // Lane-wise on vectors: scalar operands are broadcast (OpenCL C 6.3).
+  TypePtr Vec;
+  for (const TypePtr &T : Ts) {
+    if (T->S != Ts[0]->S || (T->isVector() && Vec && Vec->Lanes != T->Lanes))
       fail(E, "operands of '" + E.Name + "' must have equal types, found " +
                   str(Ts[0]) + " and " + str(T));
+    if (T->isVector())
+      Vec = T;
+  }
+  if (Vec && (C == OpClass::IntCompare || C == OpClass::FloatCompare ||
+              C == OpClass::Not))
+    fail(E, "'" + E.Name + "' is not lane-wise: it does not apply to " + str(Vec));
+  if (Vec)
+    Ts[0] = Vec;
   ScalarKind K = Ts[0]->S;
   bool Ok = false;
   switch (C) {
@@ -265,7 +276,118 @@ TypePtr Checker::callType(const Expr &E) {
   }
   if (N == "toGlobal" || N == "toLocal" || N == "toPrivate")
     return infer(A[0]);
+  if (TypePtr T = layoutType(E))
+    return T;
   fail(E, "no typing rule for '" + N + "'");
+}
+
+/// Typing of the data-layout primitives (docs/FunIL.md, "Primitives"):
+/// transpose, reorder, reorderStride, slide, pad, padClamp, asVector,
+/// asScalar; nullptr for other names. Sizes that need `+` or `-` (windows
+/// of slide, the length of pad) are constants when every operand is one,
+/// `?` otherwise.
+TypePtr Checker::layoutType(const Expr &E) {
+  const std::string &N = E.Name;
+  const auto &A = E.Args;
+  auto PositiveLit = [&](const ExprPtr &X, const char *What) {
+    expectI64(E, X, What);
+    SizePtr S = sizeOfExpr(*X);
+    if (S->K == Size::Const && S->Value <= 0)
+      fail(*X, "'" + N + "' needs a positive " + What);
+    return S;
+  };
+  auto NonNegative = [&](const ExprPtr &X, const char *What) {
+    expectI64(E, X, What);
+    SizePtr S = sizeOfExpr(*X);
+    if (S->K == Size::Const && S->Value < 0)
+      fail(*X, "'" + N + "' needs a non-negative " + What);
+    return S;
+  };
+  if (N == "transpose") {
+    TypePtr In = arrayOperand(E, A[0]);
+    if (!In->Elem->isArray())
+      fail(E, "'transpose' expects an array of arrays, found " + str(In));
+    return Type::array(Type::array(In->Elem->Elem, In->Len), In->Elem->Len);
+  }
+  if (N == "reorder") {
+    TypePtr In = arrayOperand(E, A[1]);
+    TypePtr R = apply(A[0], {Type::scalar(ScalarKind::I64)}, E);
+    if (!R->isScalar(ScalarKind::I64))
+      fail(*A[0], "the index function of 'reorder' must return i64, found " + str(R));
+    return In;
+  }
+  if (N == "reorderStride") {
+    PositiveLit(A[0], "stride");
+    return arrayOperand(E, A[1]);
+  }
+  if (N == "slide") {
+    SizePtr Sz = PositiveLit(A[0], "window size");
+    SizePtr St = PositiveLit(A[1], "step");
+    TypePtr In = arrayOperand(E, A[2]);
+    SizePtr Count = Size::unknown();
+    const Size &L = *In->Len;
+    if (L.K == Size::Const && Sz->K == Size::Const && St->K == Size::Const)
+      Count = Size::constant(L.Value >= Sz->Value ? (L.Value - Sz->Value) / St->Value + 1 : 0);
+    return Type::array(Type::array(In->Elem, Sz), Count);
+  }
+  if (N == "pad" || N == "padClamp") {
+    SizePtr L = NonNegative(A[0], "left padding");
+    SizePtr R = NonNegative(A[1], "right padding");
+    TypePtr In = arrayOperand(E, A.back());
+    if (N == "pad") {
+      TypePtr V = infer(A[2]);
+      if (!compatibleType(*V, *In->Elem))
+        fail(*A[2], "the padding value has type " + str(V) +
+                        " but the elements have type " + str(In->Elem));
+    }
+    SizePtr Len = Size::unknown();
+    if (L->K == Size::Const && R->K == Size::Const) {
+      if (L->Value == 0 && R->Value == 0)
+        Len = In->Len;
+      else if (In->Len->K == Size::Const)
+        Len = Size::constant(In->Len->Value + L->Value + R->Value);
+    }
+    return Type::array(In->Elem, Len);
+  }
+  if (N == "asVector") {
+    if (A[0]->K != Expr::Lit || !isInteger(A[0]->LitKind) ||
+        !isVectorLanes(A[0]->signedValue()))
+      fail(*A[0], "the width of 'asVector' must be a literal 2, 4, 8 or 16");
+    expectI64(E, A[0], "width");
+    TypePtr In = arrayOperand(E, A[1]);
+    if (!In->Elem->isScalar() || In->Elem->isScalar(ScalarKind::Bool))
+      fail(E, "'asVector' expects an array of non-bool scalars, found " + str(In));
+    int64_t W = A[0]->signedValue();
+    if (In->Len->K == Size::Const && In->Len->Value % W)
+      fail(E, "'asVector' width " + std::to_string(W) + " does not divide " +
+                  printSize(*In->Len));
+    return Type::array(Type::vector(In->Elem->S, static_cast<unsigned>(W)),
+                       Size::div(In->Len, Size::constant(W)));
+  }
+  if (N == "broadcast") {
+    if (A[0]->K != Expr::Lit || !isInteger(A[0]->LitKind) ||
+        !isVectorLanes(A[0]->signedValue()))
+      fail(*A[0], "the width of 'broadcast' must be a literal 2, 4, 8 or 16");
+    expectI64(E, A[0], "width");
+    TypePtr X = infer(A[1]);
+    if (!X->isScalar() || X->isScalar(ScalarKind::Bool))
+      fail(*A[1], "'broadcast' expects a non-bool scalar, found " + str(X));
+    return Type::vector(X->S, static_cast<unsigned>(A[0]->signedValue()));
+  }
+  if (N == "lanes") {
+    TypePtr V = infer(A[0]);
+    if (!V->isVector())
+      fail(*A[0], "'lanes' expects a vector, found " + str(V));
+    return Type::array(Type::scalar(V->S), Size::constant(V->Lanes));
+  }
+  if (N == "asScalar") {
+    TypePtr In = arrayOperand(E, A[0]);
+    if (!In->Elem->isVector())
+      fail(E, "'asScalar' expects an array of vectors, found " + str(In));
+    return Type::array(Type::scalar(In->Elem->S),
+                       Size::mul(In->Len, Size::constant(In->Elem->Lanes)));
+  }
+  return nullptr;
 }
 
 TypePtr Checker::infer(const ExprPtr &EP) {
@@ -283,11 +405,16 @@ TypePtr Checker::infer(const ExprPtr &EP) {
     return callType(E);
   case Expr::Cast: {
     TypePtr From = infer(E.Args[0]);
-    if (!From->isScalar())
+    if (!From->isScalar() && !From->isVector())
       fail(E, "cannot cast a value of type " + str(From));
     std::string Why;
     if (!checkCast(E.Name, From->S, E.LitKind, Why))
       fail(E, Why);
+    if (From->isVector()) { // lane-wise
+      if (E.LitKind == ScalarKind::Bool)
+        fail(E, "a vector cannot be cast to bool lanes");
+      return Type::vector(E.LitKind, From->Lanes);
+    }
     return Type::scalar(E.LitKind);
   }
   case Expr::Lambda:

@@ -21,7 +21,12 @@ Strategy rules(std::initializer_list<const char *> Names) {
 
 } // namespace
 
-Strategy fusionStrategy() { return normalize(rules({"map-fusion", "proj-tuple"})); }
+Strategy fusionStrategy() {
+  // Maps under views that only rearrange elements move out (views.cpp), so
+  // that they fuse and no view argument is left holding a map.
+  return normalize(rules({"map-fusion", "proj-tuple", "transpose-map", "reorder-map",
+                          "reorderStride-map", "padClamp-map", "slide-map"}));
+}
 
 Strategy mapToGlobalStrategy() {
   return normalize(rules({"map-to-mapGlobal-2d", "map-to-mapGlobal"}));

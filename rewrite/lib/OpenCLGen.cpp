@@ -15,6 +15,7 @@
 #include "codegen/MatMulGen.h"
 #include "codegen/HistogramGen.h"
 #include "codegen/ScalarC.h"
+#include "codegen/Views.h"
 #include "idiom/FunIL/ExprUtil.h"
 #include "idiom/FunIL/Printer.h"
 #include "idiom/FunIL/TypeCheck.h"
@@ -69,7 +70,7 @@ std::string printKernel(const Kernel &K) {
 }
 
 bool typeUsesF64(const Type &T) {
-  if (T.isScalar())
+  if (T.isScalar() || T.isVector())
     return T.S == funil::ScalarKind::F64;
   if (T.Elem && typeUsesF64(*T.Elem))
     return true;
@@ -264,7 +265,12 @@ std::string genMap(const Program &P, const std::string &Name, const std::string 
     emitMatMul(Em, P.Body, Target);
     return printKernel(Kernel{Name, PI.Decls, Em.Lines, Attr});
   }
-  ExprPtr Root = P.Body;
+  funil::TypeEnv Env;
+  for (const funil::Param &Pa : P.Params)
+    Env.push(Pa.Name, Pa.Ty);
+  // transpose / reorderStride / asScalar at the root: store through the
+  // inverse view of the outputs (codegen/Views.h).
+  ExprPtr Root = peelStoreLayout(Em, P.Body, Target, Env);
   if (Root->isCall("join")) {
     // join(mapGlobal(d, \v => mapSeq(f, v), split(C, a))): work-item i
     // stores row i of the target split alike (as-vector-map).

@@ -66,6 +66,8 @@ ExprPtr applyRule(const Rule &R, const ExprPtr &E, RuleContext &Ctx) {
 const std::vector<Rule> &allRules() {
   static const std::vector<Rule> All = [] {
     std::vector<Rule> V = algorithmicRules();
+    for (const auto *F : {&fusionRules(), &viewRules()})
+      V.insert(V.end(), F->begin(), F->end());
     const std::vector<Rule> &L = loweringRules();
     V.insert(V.end(), L.begin(), L.end());
     const std::vector<Rule> &W = vectorisationRules();
@@ -76,6 +78,8 @@ const std::vector<Rule> &allRules() {
     V.insert(V.end(), Me.begin(), Me.end());
     const std::vector<Rule> &H = histogramRules();
     V.insert(V.end(), H.begin(), H.end());
+    const std::vector<Rule> &C = coalescingRules();
+    V.insert(V.end(), C.begin(), C.end());
     return V;
   }();
   return All;

@@ -19,6 +19,10 @@ using namespace idiom;
 using namespace idiom::rwtest;
 namespace ex = idiom::funil::test;
 
+namespace idiom::rwtest {
+bool layoutRuleTested(const std::string &Name); // LayoutRuleTest.cpp
+} // namespace idiom::rwtest
+
 namespace {
 
 struct RuleCase {
@@ -215,11 +219,14 @@ TEST(Rules, EveryRegisteredRuleIsTested) {
     bool Found = R.Family == "memory";
     for (const RuleCase &C : Cases)
       Found |= R.Name == C.Rule;
+    Found |= layoutRuleTested(R.Name);
     EXPECT_TRUE(Found) << "no equivalence test for rule " << R.Name;
     EXPECT_FALSE(R.Doc.empty());
     EXPECT_TRUE(R.Family == "algorithmic" || R.Family == "lowering" ||
                 R.Family == "vectorisation" || R.Family == "matmul" ||
-                R.Family == "memory" || R.Family == "histogram");
+                R.Family == "memory" || R.Family == "histogram" ||
+                R.Family == "fusion" || R.Family == "views" ||
+                R.Family == "coalescing");
   }
 }
 

@@ -7,6 +7,7 @@
 #include "Emitter.h"
 
 #include "ScalarC.h"
+#include "Views.h"
 #include "idiom/FunIL/Ops.h"
 
 #include <cctype>
@@ -125,6 +126,8 @@ std::shared_ptr<const View> splitView(std::shared_ptr<const View> Base,
     }
     Row->Chunk = Lit;
     Row->At = [Base, Start](const std::string &J) { return Base->At(addS(Start, J)); };
+    if (Base->Addr)
+      Row->Addr = [Base, Start](const std::string &J) { return Base->Addr(addS(Start, J)); };
     if (Base->VecRead) {
       Row->VecRead = [Base, Start](const std::string &S, unsigned N) {
         return Base->VecRead(addS(Start, S), N);
@@ -211,8 +214,10 @@ CVal Emitter::settle(const CVal &V, const std::string &Base) {
   if (V.K != CVal::Scalar || isIdentOrNumber(V.Expr))
     return V;
   std::string N = fresh(Base);
-  line(std::string("const ") + clType(V.S) + " " + N + " = " + V.Expr + ";");
-  return CVal::scalar(N, V.S);
+  line(std::string("const ") + clValueType(V.S, V.Lanes) + " " + N + " = " + V.Expr + ";");
+  CVal R = CVal::scalar(N, V.S);
+  R.Lanes = V.Lanes;
+  return R;
 }
 
 void Emitter::assign(const CVal &Dst, const CVal &Src) {
@@ -222,6 +227,10 @@ void Emitter::assign(const CVal &Dst, const CVal &Src) {
   if (D.size() != S.size())
     throw CodegenError("shape mismatch in an assignment");
   for (size_t I = 0; I < D.size(); ++I) {
+    if (D[I].K == CVal::VecSlot) {
+      storeVector(*this, D[I], S[I]);
+      continue;
+    }
     if (D[I].K != CVal::Scalar || S[I].K != CVal::Scalar)
       throw CodegenError("cannot assign an array value");
     line(D[I].Expr + " = " + S[I].Expr + ";");
@@ -269,6 +278,8 @@ CVal Emitter::emit(const ExprPtr &EP) {
     return CVal::scalar(clLiteral(E), E.LitKind);
   case Expr::Cast: {
     CVal X = emit(E.Args[0]);
+    if (X.Lanes > 1)
+      return emitLaneWise(E, {X});
     return CVal::scalar(clCast(E.Name, X.S, E.LitKind, X.Expr), E.LitKind);
   }
   case Expr::Tuple: {
@@ -297,6 +308,9 @@ CVal Emitter::emitScalarOp(const Expr &E) {
   std::vector<CVal> Args;
   for (const ExprPtr &A : E.Args)
     Args.push_back(emit(A));
+  for (const CVal &A : Args)
+    if (A.Lanes > 1)
+      return emitLaneWise(E, Args);
   if (Op->Class == funil::OpClass::Select && Args[1].K == CVal::Tuple) {
     // Component-wise select of tuples.
     CVal C = settle(Args[0]);
@@ -338,7 +352,7 @@ CVal Emitter::emitReduceSeq(const Expr &E) {
     if (L.K != CVal::Scalar)
       throw CodegenError("'reduceSeq' with an array accumulator");
     Names.push_back(fresh("acc"));
-    line(std::string(clType(L.S)) + " " + Names.back() + " = " + L.Expr + ";");
+    line(clValueType(L.S, L.Lanes) + " " + Names.back() + " = " + L.Expr + ";");
   }
   size_t Next = 0;
   std::function<CVal(const CVal &)> Rebuild = [&](const CVal &V) {
@@ -348,7 +362,9 @@ CVal Emitter::emitReduceSeq(const Expr &E) {
         C = Rebuild(C);
       return T;
     }
-    return CVal::scalar(Names[Next++], V.S);
+    CVal R = CVal::scalar(Names[Next++], V.S);
+    R.Lanes = V.Lanes;
+    return R;
   };
   CVal Acc = Rebuild(Init);
   foldRow(E.Args[0], Acc, *In.Arr);
@@ -477,6 +493,7 @@ CVal Emitter::emitCall(const Expr &E) {
         V->VecWrite = [this, Buf, K, Off](const std::string &S, const std::vector<CVal> &Vs) {
           vecStore(Buf + " + " + paren(addS(Off, S)), K, Vs);
         };
+        V->Addr = [Buf, Off](const std::string &S) { return Buf + " + " + paren(addS(Off, S)); };
       }
     } else {
       V->At = [Buf, K, Ps](const std::string &I) {
@@ -651,8 +668,7 @@ CVal Emitter::emitCall(const Expr &E) {
     return emitIterate(E);
   if (N == "toGlobal" || N == "toPrivate")
     return emit(A[0]);
-  throw CodegenError("'" + N + "' is not supported here by the OpenCL generator"
-                     " (lower it first)");
+  return emitLayout(E);
 }
 
 } // namespace idiom::rewrite::codegen

@@ -56,12 +56,16 @@ struct View;
 
 /// A FunIL value in generated code.
 struct CVal {
-  enum Kind : uint8_t { Scalar, Tuple, Array, Buffer };
+  /// VecSlot: where a vector is stored (the element of an asScalar store
+  /// target): Expr is the __global address of lane 0 (vstoreN), or empty
+  /// with Elems the lanes' lvalues.
+  enum Kind : uint8_t { Scalar, Tuple, Array, Buffer, VecSlot };
   Kind K = Scalar;
   std::string Expr;             ///< Scalar: C expression; Buffer: pointer name
   ScalarKind S = ScalarKind::I64; ///< Scalar kind, or Buffer element kind
   std::vector<CVal> Elems;      ///< Tuple components
   std::shared_ptr<const View> Arr; ///< Array
+  unsigned Lanes = 1;           ///< Scalar, VecSlot: > 1 for an OpenCL vector
 
   static CVal scalar(std::string E, ScalarKind K) {
     CVal V;
@@ -107,6 +111,14 @@ struct View {
   /// shorter (Len is then min(chunk, rest)).
   int64_t Chunk = 0;
   std::string Full;
+  /// C expression of the __global address of element S (set on 1-D views
+  /// with a literal unit stride and on rows of them): asVector loads with
+  /// vloadN and asScalar stores with vstoreN through it.
+  std::function<std::string(const std::string &S)> Addr;
+  /// An N-lane vector of elements S .. S+N-1 (all of them exist), for
+  /// asVector over arrays without Addr: set on pad over arrays with vector
+  /// access (Views.cpp).
+  std::function<CVal(const std::string &S, unsigned N)> VecAt;
 };
 
 /// split(Chunk, Base) as a view: rows of \p ChunkExpr consecutive elements.
@@ -182,6 +194,13 @@ private:
   CVal emitReduceSeq(const funil::Expr &E);
   CVal emitToLocal(const funil::Expr &E);
   CVal emitIterate(const funil::Expr &E);
+  /// transpose, reorder, reorderStride, slide, pad, padClamp, asVector,
+  /// asScalar as views (Views.cpp); a CodegenError for other names.
+  CVal emitLayout(const funil::Expr &E);
+  /// Lane-wise scalar operation or cast with a vector operand (Views.cpp).
+  CVal emitLaneWise(const funil::Expr &E, std::vector<CVal> Args);
+  /// Lane \p I (a C index expression) of vector \p Vec (Views.cpp).
+  CVal laneAt(const CVal &Vec, const std::string &I);
   CVal lookup(const std::string &Name) const;
   /// Length of the rows of \p A (without emitting code).
   std::string rowLen(const View &A);

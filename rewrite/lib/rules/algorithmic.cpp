@@ -1,8 +1,9 @@
 //===- algorithmic.cpp - algorithmic rewrite rules -------------------------===//
 //
-// Part of Idiom. The algorithmic rules of seeds/004, figure 6: fusion (6f),
-// split-join (6c), reduction splitting (6d), cancellation (6e), plus the
-// interchange of views with map that the reduction derivation needs.
+// Part of Idiom. The algorithmic rules of seeds/004, figure 6: split-join
+// (6c), reduction splitting (6d), cancellation (6e), plus the interchange
+// of views with map that the reduction derivation needs. Fusion (6f) is in
+// fusion.cpp, the rules of transpose/reorder/slide/pad in views.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,62 +15,6 @@ namespace idiom::rewrite {
 using namespace detail;
 
 namespace {
-
-/// map-like(f, map|mapSeq(g, a)) -> map-like(f . g, a)   (figure 6f, first rule)
-Rule mapFusion() {
-  Rule R;
-  R.Name = "map-fusion";
-  R.Family = "algorithmic";
-  R.Doc = "M(f, map(g, a)) -> M(\\x => f(g(x)), a), M any map primitive, "
-          "the inner map a map or mapSeq";
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!isMapLike(*E) || !isLambda(E->Args[0], 1))
-      return false;
-    const ExprPtr &In = E->Args[1];
-    if (!(In->isCall("map") || In->isCall("mapSeq")) || !isLambda(In->Args[0], 1))
-      return false;
-    B["outer"] = E;
-    B["f"] = E->Args[0];
-    B["g"] = In->Args[0];
-    B["a"] = In->Args[1];
-    return true;
-  };
-  R.Build = [](const Bindings &B, RuleContext &Ctx) {
-    return remap(*B.at("outer"), compose(Ctx, B.at("f"), B.at("g")), B.at("a"));
-  };
-  return R;
-}
-
-/// reduceSeq(f, z, mapSeq(g, a)) -> reduceSeq(\(acc, x) => f(acc, g(x)), z, a)
-/// (figure 6f, second rule).
-Rule mapReduceFusion() {
-  Rule R;
-  R.Name = "map-reduce-fusion";
-  R.Family = "algorithmic";
-  R.Doc = "reduceSeq(f, z, mapSeq(g, a)) -> reduceSeq(\\(acc, x) => f(acc, g(x)), z, a)";
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!E->isCall("reduceSeq") || !isLambda(E->Args[0], 2))
-      return false;
-    const ExprPtr &In = E->Args[2];
-    if (!In->isCall("mapSeq") || !isLambda(In->Args[0], 1))
-      return false;
-    B["f"] = E->Args[0];
-    B["z"] = E->Args[1];
-    B["g"] = In->Args[0];
-    B["a"] = In->Args[1];
-    return true;
-  };
-  R.Build = [](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
-    const ExprPtr &F = B.at("f"), &G = B.at("g");
-    std::string Acc = Ctx.fresh(F->Params[0].Name);
-    std::string X = Ctx.fresh(G->Params[0].Name);
-    ExprPtr Body = funil::betaApply(
-        F, {Expr::var(Acc), funil::betaApply(G, {Expr::var(X)})});
-    ExprPtr Fn = Expr::lambda({{Acc, F->Params[0].Ty}, {X, G->Params[0].Ty}}, Body);
-    return Expr::call("reduceSeq", {Fn, B.at("z"), B.at("a")});
-  };
-  return R;
-}
 
 /// join(split(n, a)) -> a   (figure 6e)
 Rule joinSplit() {
@@ -225,7 +170,6 @@ Rule reduceSplitRule(int64_t N) {
 
 const std::vector<Rule> &algorithmicRules() {
   static const std::vector<Rule> Rules = {
-      mapFusion(),         mapReduceFusion(),
       joinSplit(),         splitJoinCancel(),
       viewMapInterchange("split"), viewMapInterchange("strided"),
       projTuple(),         splitJoinRule(4),

@@ -8,10 +8,15 @@
 // the OpenCL generator reads and writes a complete, aligned row with one
 // vector load or store per buffer (a pointer cast to floatN & co.), every
 // other row element by element (rewrite/lib/codegen/Emitter.cpp).
+// as-vector-lanes uses FunIL's vector types instead: asVector(N, a) makes
+// an array of f32xN (& co.), the map's function runs on whole vectors
+// (lane-wise operations), asScalar flattens the result; the generator emits
+// vloadN/vstoreN and vector-typed private values.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../RuleHelpers.h"
+#include "../SizeHelpers.h"
 #include "idiom/FunIL/Printer.h"
 #include "idiom/Rewrite/Rules.h"
 
@@ -116,7 +121,195 @@ Rule asScalarReduce() {
   return R;
 }
 
+/// The type \p T with every scalar leaf made a vector of \p N lanes, or
+/// nullptr when a leaf is not a non-bool scalar.
+TypePtr lanesOf(const TypePtr &T, unsigned N) {
+  if (T->isScalar())
+    return T->isScalar(funil::ScalarKind::Bool) ? nullptr : Type::vector(T->S, N);
+  if (!T->isTuple())
+    return nullptr;
+  std::vector<TypePtr> Es;
+  for (const TypePtr &E : T->Elems) {
+    Es.push_back(lanesOf(E, N));
+    if (!Es.back())
+      return nullptr;
+  }
+  return Type::tuple(std::move(Es));
+}
+
+/// asScalar(asVector(n, a)) -> a   (seeds/004 figure 6e, joinVec . splitVec)
+Rule asScalarAsVector() {
+  Rule R;
+  R.Name = "as-scalar-as-vector";
+  R.Family = "vectorisation";
+  R.Doc = "asScalar(asVector(n, a)) -> a";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("asScalar") || !E->Args[0]->isCall("asVector"))
+      return false;
+    B["a"] = E->Args[0]->Args[1];
+    return true;
+  };
+  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
+  return R;
+}
+
+/// asVector(n, asScalar(a)) -> a, a of vectors of n lanes   (splitVec . joinVec)
+Rule asVectorAsScalar() {
+  Rule R;
+  R.Name = "as-vector-as-scalar";
+  R.Family = "vectorisation";
+  R.Doc = "asVector(n, asScalar(a)) -> a, the elements of a vectors of n lanes";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("asVector") || !E->Args[1]->isCall("asScalar") ||
+        E->Args[0]->K != Expr::Lit)
+      return false;
+    B["n"] = E->Args[0];
+    B["a"] = E->Args[1]->Args[0];
+    return true;
+  };
+  R.Condition = [](const Bindings &B, const RuleContext &Ctx) {
+    TypePtr T = Ctx.typeOf(B.at("a"));
+    return T && T->isArray() && T->Elem->isVector() &&
+           static_cast<int64_t>(T->Elem->Lanes) == B.at("n")->signedValue();
+  };
+  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
+  return R;
+}
+
+/// The function one work-group of the two-stage reduction applies to its
+/// rows (lowering.cpp's reduce-two-stage, seeds/003): \p PerItem per
+/// work-item into local memory, then the halving tree of \p F over the
+/// scalar partials, element 0 to global memory.
+ExprPtr groupWith(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z, const TypePtr &Scalar,
+                  const TypePtr &Row, const ExprPtr &PerItem) {
+  using funil::Size;
+  TypePtr Partials = Type::array(Scalar, Size::unknown());
+  TypePtr Pair = Type::array(Scalar, Size::constant(2));
+  ExprPtr L0 = Expr::call("localSize", {}, 0);
+  ExprPtr Step = lambda1(Ctx, "p", Partials, [&](ExprPtr P) {
+    ExprPtr Combine = lambda1(Ctx, "pr", Pair, [&](ExprPtr Pr) {
+      return Expr::call("reduceSeq", {F, Z, Pr});
+    });
+    return Expr::call("toLocal", {mapCall("mapLocal", Combine, Expr::call("halves", {P}), 0)});
+  });
+  return lambda1(Ctx, "grp", Type::array(Row, Size::unknown()), [&](ExprPtr Grp) {
+    ExprPtr Seq = Expr::call("toLocal", {mapCall("mapLocal", PerItem, Grp, 0)});
+    ExprPtr Tree = Expr::call("iterate", {Expr::call("ilog2", {L0}), Step, Seq});
+    return Expr::call("toGlobal", {Expr::call("at", {Tree, i64(0)})});
+  });
+}
+
 } // namespace
+
+Rule reduceLanesRule(int64_t N) {
+  Rule R;
+  R.Name = N == 4 ? "reduce-two-stage-lanes" : "reduce-two-stage-lanes-" + std::to_string(N);
+  R.Family = "vectorisation";
+  R.Context = AppliesIn::Host;
+  R.Doc = "reduce(f, z, a) -> reduce-two-stage whose work-items accumulate lane-wise: "
+          "\\c => reduceSeq(f, z, lanes(reduceSeq(f', broadcast(" + std::to_string(N) +
+          ", z), c))) over strided(globalSize(0), asVector(" + std::to_string(N) +
+          ", pad(0, p, z, a))), p = (N - n % N) % N, f' = f on vectors";
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("reduce") || !isLambda(E->Args[0], 2))
+      return false;
+    B["f"] = E->Args[0];
+    B["z"] = E->Args[1];
+    B["a"] = E->Args[2];
+    return true;
+  };
+  R.Build = [N](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    using funil::Size;
+    const ExprPtr &F = B.at("f"), &Z = B.at("z"), &A = B.at("a");
+    TypePtr T = Ctx.typeOf(A);
+    if (!T || !T->isArray() || !T->Elem->isScalar() || T->Elem->isScalar(funil::ScalarKind::Bool))
+      return nullptr;
+    ExprPtr Len = sizeToExpr(*T->Len);
+    if (!Len)
+      return nullptr;
+    TypePtr VT = Type::vector(T->Elem->S, static_cast<unsigned>(N));
+    // f' is f on vectors; only a lane-wise f type checks to a vector.
+    ExprPtr FV = Expr::lambda({{F->Params[0].Name, VT}, {F->Params[1].Name, VT}}, F->body());
+    TypePtr Res;
+    std::string Err;
+    if (!funil::inferApply(FV, {VT, VT}, Ctx.Env, Res, Err) || !funil::sameType(*Res, *VT))
+      return nullptr;
+    // Padding with the identity z to a multiple of N leaves the reduction
+    // unchanged (z is the identity of f by the contract of reduce).
+    ExprPtr Pad = Expr::call("urem", {Expr::call("sub", {i64(N), Expr::call("urem", {Len, i64(N)})}),
+                                      i64(N)});
+    ExprPtr V = Expr::call("asVector", {i64(N), Expr::call("pad", {i64(0), Pad, Z, A})});
+    TypePtr VRow = Type::array(VT, Size::unknown());
+    TypePtr SRow = Type::array(T->Elem, Size::unknown());
+    ExprPtr LaneItem = lambda1(Ctx, "c", VRow, [&](ExprPtr C) {
+      ExprPtr Acc = Expr::call("reduceSeq", {FV, Expr::call("broadcast", {i64(N), Z}), C});
+      return Expr::call("reduceSeq", {F, Z, Expr::call("lanes", {Acc})});
+    });
+    ExprPtr ScalarItem = lambda1(Ctx, "c", SRow, [&](ExprPtr C) {
+      return Expr::call("reduceSeq", {F, Z, C});
+    });
+    ExprPtr L0 = Expr::call("localSize", {}, 0);
+    ExprPtr G0 = Expr::call("globalSize", {}, 0);
+    ExprPtr Stage1 = mapCall("mapWorkgroup", groupWith(Ctx, F, Z, T->Elem, VRow, LaneItem),
+                             Expr::call("split", {L0, Expr::call("strided", {G0, V})}), 0);
+    ExprPtr Stage2 = mapCall(
+        "mapWorkgroup", groupWith(Ctx, F, Z, T->Elem, SRow, ScalarItem),
+        Expr::call("split", {L0, Expr::call("strided", {L0, Expr::call("toGlobal", {Stage1})})}),
+        0);
+    return Expr::call("at", {Stage2, i64(0)});
+  };
+  return R;
+}
+
+Rule asVectorLanesRule(int64_t N) {
+  Rule R;
+  R.Name = N == 4 ? "as-vector-lanes" : "as-vector-lanes-" + std::to_string(N);
+  R.Family = "vectorisation";
+  R.Context = AppliesIn::Host;
+  R.Doc = "map(f, zip(a1, ..)) -> asScalar(map(f', zip(asVector(" + std::to_string(N) +
+          ", a1), ..))) (or without zip), f' = f on vectors of " + std::to_string(N) +
+          " lanes, f lane-wise with a scalar result, the length a multiple of " +
+          std::to_string(N);
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("map") || !isLambda(E->Args[0], 1))
+      return false;
+    B["f"] = E->Args[0];
+    B["a"] = E->Args[1];
+    return true;
+  };
+  R.Condition = [N](const Bindings &B, const RuleContext &Ctx) {
+    TypePtr T = Ctx.typeOf(B.at("a"));
+    return T && T->isArray() && provablyMultiple(*T->Len, N);
+  };
+  R.Build = [N](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    const ExprPtr &F = B.at("f"), &A = B.at("a");
+    TypePtr T = Ctx.typeOf(A);
+    TypePtr VT = lanesOf(T->Elem, static_cast<unsigned>(N));
+    if (!VT)
+      return nullptr;
+    ExprPtr VA;
+    if (T->Elem->isScalar()) {
+      VA = Expr::call("asVector", {i64(N), A});
+    } else { // a tuple element: only a zip of scalar arrays can be split
+      if (!A->isCall("zip") || A->Args.size() != T->Elem->Elems.size())
+        return nullptr;
+      std::vector<ExprPtr> Parts;
+      for (const ExprPtr &X : A->Args)
+        Parts.push_back(Expr::call("asVector", {i64(N), X}));
+      VA = Expr::call("zip", std::move(Parts));
+    }
+    // f' is f with vector parameters: the type checker accepts it only if
+    // every operation on them is lane-wise, with a vector result.
+    ExprPtr FV = Expr::lambda({{F->Params[0].Name, VT}}, F->body());
+    TypePtr Res;
+    std::string Err;
+    if (!funil::inferApply(FV, {VT}, Ctx.Env, Res, Err) || !Res->isVector() ||
+        Res->Lanes != static_cast<unsigned>(N))
+      return nullptr;
+    return Expr::call("asScalar", {mapCall("map", FV, VA)});
+  };
+  return R;
+}
 
 Rule asVectorMapRule(int64_t N) {
   Rule R;
@@ -181,6 +374,10 @@ const std::vector<Rule> &vectorisationRules() {
       asVectorReduceRule(4),
       asScalarMap(),
       asScalarReduce(),
+      asVectorLanesRule(4),
+      reduceLanesRule(4),
+      asScalarAsVector(),
+      asVectorAsScalar(),
   };
   return Rules;
 }

@@ -8,7 +8,8 @@
 /// \file
 /// FunIL types (docs/FunIL.md, "Types"): scalars, arrays whose length is a
 /// symbolic size, flat buffers of unknown length (program parameters only)
-/// and tuples. Array sizes follow the restricted dependent typing of Lift
+/// tuples, and OpenCL vectors (`f32x4`: a fixed number of lanes of one
+/// scalar kind; seeds/004 section 4.2, <A>_I). Array sizes follow the restricted dependent typing of Lift
 /// (seeds/004, section 3): a size is a constant, a size variable (an i64
 /// program parameter), the unknown size `?`, or a product/quotient of sizes.
 ///
@@ -44,6 +45,11 @@ bool isFloat(ScalarKind K);
 bool isInteger(ScalarKind K);
 /// True for u8..u64.
 bool isUnsigned(ScalarKind K);
+/// True for the OpenCL vector widths 2, 4, 8 and 16.
+inline bool isVectorLanes(int64_t N) { return N == 2 || N == 4 || N == 8 || N == 16; }
+/// Parses a vector type spelling `KxN` (`f32x4`, `i64x2`): a non-bool
+/// scalar and an OpenCL width; returns false for anything else.
+bool parseVectorName(const std::string &Name, ScalarKind &K, unsigned &Lanes);
 
 struct Size;
 /// Sizes are immutable and shared.
@@ -88,13 +94,16 @@ struct Type {
     Scalar, ///< a ScalarKind value
     Array,  ///< `[Elem]_Len`
     Buffer, ///< `[Elem]`: flat memory of unknown length, parameters only
-    Tuple   ///< `(E0, E1, ...)`, at least two components
+    Tuple,  ///< `(E0, E1, ...)`, at least two components
+    Vector  ///< `f32x4`: Lanes values of scalar kind S (OpenCL floatN);
+            ///< scalar operations apply lane-wise (docs/FunIL.md)
   };
   Kind K = Scalar;
-  ScalarKind S = ScalarKind::I64; ///< Scalar only.
+  ScalarKind S = ScalarKind::I64; ///< Scalar, and the lanes of a Vector.
   TypePtr Elem;                   ///< Array and Buffer.
   SizePtr Len;                    ///< Array only.
   std::vector<TypePtr> Elems;     ///< Tuple only.
+  unsigned Lanes = 0;             ///< Vector only: 2, 4, 8 or 16.
 
   /// Scalar type \p K (shared instances).
   static TypePtr scalar(ScalarKind K);
@@ -104,12 +113,15 @@ struct Type {
   static TypePtr buffer(TypePtr Elem);
   /// Tuple of \p Elems (two or more).
   static TypePtr tuple(std::vector<TypePtr> Elems);
+  /// Vector of \p Lanes (2, 4, 8, 16) values of non-bool scalar \p K.
+  static TypePtr vector(ScalarKind K, unsigned Lanes);
 
   bool isScalar() const { return K == Scalar; }
   bool isScalar(ScalarKind Kd) const { return K == Scalar && S == Kd; }
   bool isArray() const { return K == Array; }
   bool isBuffer() const { return K == Buffer; }
   bool isTuple() const { return K == Tuple; }
+  bool isVector() const { return K == Vector; }
 };
 
 /// Prints \p T as the grammar spells it, e.g. `([f64]_n1, i64)`.

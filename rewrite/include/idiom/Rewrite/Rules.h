@@ -43,8 +43,15 @@ const std::vector<Rule> &vectorisationRules();
 const std::vector<Rule> &matMulRules();
 /// The memory-space family (rules/memory.cpp).
 const std::vector<Rule> &memoryRules();
-/// Every registered rule: algorithmic, lowering, vectorisation, matmul,
-/// memory.
+/// The fusion family (rules/fusion.cpp, seeds/004 figure 6f).
+const std::vector<Rule> &fusionRules();
+/// Rules of transpose, reorder, reorderStride, slide and pad
+/// (rules/views.cpp, family "views").
+const std::vector<Rule> &viewRules();
+/// The coalescing family (rules/coalescing.cpp).
+const std::vector<Rule> &coalescingRules();
+/// Every registered rule: algorithmic, fusion, views, lowering,
+/// vectorisation, coalescing, matmul, memory, histogram.
 const std::vector<Rule> &allRules();
 /// The registered rule called \p Name, or nullptr.
 const Rule *findRule(const std::string &Name);
@@ -97,6 +104,48 @@ bool isCanonicalGemm(const ExprPtr &Body);
 /// Lengths that the tiles do not divide are accepted: the generator
 /// completes partial tiles (the interpreter requires divisible lengths).
 Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN);
+/// Vectorisation with vector types, width \p N (registered as
+/// "as-vector-lanes", N = 4):
+///   map(f, a) -> asScalar(map(f', asVector(N, a)))
+///   map(f, zip(a1, ..)) -> asScalar(map(f', zip(asVector(N, a1), ..)))
+/// where f' is f with its parameter's scalar leaves made N-lane vectors; it
+/// applies only when f' type checks to an N-lane vector (every operation on
+/// the parameter is lane-wise, docs/FunIL.md) and the length is a provable
+/// multiple of N. Host level only.
+Rule asVectorLanesRule(int64_t N);
+
+/// Lane-wise vector accumulators (registered as "reduce-two-stage-lanes",
+/// N = 4): reduce(f, z, a) becomes the two-stage reduction of
+/// reduce-two-stage whose work-items read N-lane vectors of
+/// asVector(N, pad(0, p, z, a)), p = (N - n % N) % N (padding with the
+/// identity z), accumulate them lane-wise with f' (f on vectors) from
+/// broadcast(N, z), and fold the lanes with f before the work-group tree:
+///   \c => reduceSeq(f, z, lanes(reduceSeq(f', broadcast(N, z), c)))
+/// Applies when a's elements are non-bool scalars, its length is known as
+/// an expression, and f' type checks to a vector (f lane-wise). Exact for
+/// any associative, commutative f with identity z (the contract of reduce).
+Rule reduceLanesRule(int64_t N);
+
+/// Reordering inside a reduction (seeds/004 figure 6d; reduce's operator is
+/// commutative by contract), stride \p S (registered as
+/// "reduce-reorder-stride", S = 2):
+///   reduce(f, z, a) -> reduce(f, z, reorderStride(S, a))
+/// when the length of a is a provable multiple of S.
+Rule reduceReorderStrideRule(int64_t S);
+
+/// Coalescing of a 1-D mapGlobal (DESIGN section 5), stride \p S
+/// (registered as "coalesce-mapGlobal", S = 4):
+///   mapGlobal(d, f, a) -> reorderStride(n/S, mapGlobal(d, f, reorderStride(S, a)))
+/// when the length n of a is a provable multiple of S.
+Rule coalesceMapRule(int64_t S);
+
+/// Coalescing of chunked work-items ("coalesce-chunks"): work-item t of
+///   join(mapGlobal(d, \r => mapSeq(f, r), split(k, a)))
+/// reads a[t*k + j]; after the rule, with s = n/k chunks,
+///   reorderStride(k, join(mapGlobal(d, \r => mapSeq(f, r),
+///                                  split(k, reorderStride(s, a)))))
+/// it reads a[t + s*j]: consecutive work-items, consecutive addresses.
+Rule coalesceChunksRule();
 
 } // namespace idiom::rewrite
 

@@ -25,36 +25,18 @@ namespace {
 /// Stands for the reduction's result while POST is printed.
 const char *const SumMark = "\x01";
 
-/// FunIL spelling of the scalar types a GEMM slice may compute, or empty.
+/// FunIL spelling of the scalar types a GEMM slice may compute (f32, f64,
+/// i32, i64), or empty.
 std::string typeName(Type *T) {
-  if (T->isFloatTy())
-    return "f32";
-  if (T->isDoubleTy())
-    return "f64";
-  if (T->isIntegerTy(32) || T->isIntegerTy(64))
-    return "i" + std::to_string(T->getIntegerBitWidth());
+  if (T->isFloatTy() || T->isDoubleTy() || T->isIntegerTy(32) ||
+      T->isIntegerTy(64))
+    return funilTypeText(T);
   return "";
 }
 
 /// FunIL literal of \p C (hexadecimal floats read back exactly), or empty.
 std::string literal(Constant *C) {
-  std::string T = typeName(C->getType());
-  if (T.empty())
-    return "";
-  if (auto *CI = dyn_cast<ConstantInt>(C))
-    return std::to_string(CI->getSExtValue()) + ":" + T;
-  auto *CF = dyn_cast<ConstantFP>(C);
-  if (!CF)
-    return "";
-  double D = CF->getType()->isFloatTy() ? (double)CF->getValueAPF().convertToFloat()
-                                        : CF->getValueAPF().convertToDouble();
-  if (std::isnan(D))
-    return "nan:" + T;
-  if (std::isinf(D))
-    return std::string(D < 0 ? "-inf:" : "inf:") + T;
-  char Buf[64];
-  std::snprintf(Buf, sizeof(Buf), "%a", D);
-  return std::string(Buf) + ":" + T;
+  return typeName(C->getType()).empty() ? "" : funilLiteralText(C);
 }
 
 /// How the values of one scalar function (STEP, INIT or POST) are read.

@@ -25,6 +25,7 @@
 #define IDIOM_REWRITE_LIB_CODEGEN_MATMULGEN_H
 
 #include "Emitter.h"
+#include "idiom/Rewrite/Explore.h"
 
 namespace idiom::rewrite::codegen {
 
@@ -34,8 +35,10 @@ bool isTiledMatMul(const ExprPtr &Body);
 /// Emits the kernel body of the tiled matrix-product form \p Body, storing
 /// through \p Target (the program's output view, [[T]_N]_M). The program's
 /// parameters must be bound in \p Em. Throws CodegenError when Body is not
-/// such a form.
-void emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target);
+/// such a form. \p Opts chooses how the kernel is written (padding, vector
+/// fills, double buffering, loop form), never what it computes.
+void emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
+                const GemmKernelOptions &Opts = GemmKernelOptions());
 
 } // namespace idiom::rewrite::codegen
 

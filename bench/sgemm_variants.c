@@ -166,7 +166,7 @@ int main(int argc, char **argv) {
          dev ? dev : "(none)", M, N, K, reps, total, SGEMM_NSOURCES);
   fflush(stdout);
   struct result {
-    double tflops;
+    double ms; /* median kernel time, -1 when the variant failed */
     char line[512];
   } *res = calloc((size_t)total, sizeof *res);
   int nres = 0, worst = 0;
@@ -211,18 +211,16 @@ int main(int argc, char **argv) {
         worst = rc;
       struct result *r = &res[nres++];
       snprintf(r->line, sizeof r->line, "%.*s", (int)strcspn(buf, "\n"), buf);
-      const char *t = strstr(buf, " TFLOP/s");
-      r->tflops = -1;
-      if (rc == 0 && t) {
-        const char *b = t;
-        while (b > buf && b[-1] != ' ')
-          --b; /* the number before " TFLOP/s" */
-        r->tflops = atof(b);
-      }
+      /* The median time: the number after "variant S.K:". */
+      const char *t = strchr(buf, ':');
+      r->ms = -1;
+      if (rc == 0 && t && strstr(buf, " ms "))
+        r->ms = atof(t + 1);
     }
   /* Ranked: fastest correct variant first; failures last. */
   for (int i = 1; i < nres; ++i)
-    for (int j = i; j > 0 && res[j].tflops > res[j - 1].tflops; --j) {
+    for (int j = i; j > 0 && res[j].ms >= 0 && (res[j - 1].ms < 0 || res[j].ms < res[j - 1].ms);
+         --j) {
       struct result t = res[j];
       res[j] = res[j - 1];
       res[j - 1] = t;

@@ -65,6 +65,9 @@ const GemmRow Candidates[] = {
     /*29*/ {128, 128, 8, 8, 8, true, 4, 4, false, true, false},
     /*30*/ {128, 64, 16, 8, 4, true, 4, 4, false, false, false},
     /*31*/ {128, 128, 8, 8, 8, false, 0, 4, false, false, false},
+    /*32*/ {64, 64, 16, 8, 8, true, 4, 0, true, false, true},
+    /*33*/ {64, 64, 8, 4, 4, true, 0, 4, false, true, false},
+    /*34*/ {64, 64, 8, 8, 8, false, 4, 4, false, false, false},
 };
 
 /// The default variants, most promising first (indices into Candidates),

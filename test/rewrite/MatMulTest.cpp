@@ -239,10 +239,15 @@ TEST(MatMulForm, TiledFormRoundTrips) {
 
 TEST(MatMulRules, MacroRulePreservesResultsExactly) {
   std::mt19937_64 Rng(7);
-  for (const GemmSpec &S : allSpecs()) {
+  std::vector<GemmSpec> Specs = allSpecs();
+  for (size_t SI = 0; SI < Specs.size(); ++SI) {
+    const GemmSpec &S = Specs[SI];
     Program P = parseOrDie(gemmText(S));
-    for (const mm::TileParams &T : SmallTiles)
+    for (size_t TI = 0; TI < std::size(SmallTiles); ++TI)
       for (bool Local : {false, true}) {
+        const mm::TileParams &T = SmallTiles[TI];
+        if ((T.GM || T.GN) && SI % 3 != 0)
+          continue; // grouped shapes (slow in the interpreter): every third layout
         Program Q = tiled(P, T, Local);
         int64_t Buf;
         auto Sizes = gemmSizes(S, 2 * T.TM, 3 * T.TN, 2 * T.TK, Buf);
@@ -560,12 +565,16 @@ TEST_F(MatMulExec, EveryVariantEveryLayoutOddSizes) {
 
 // Every candidate (all kernel options: strided groups, padding 0 and 4,
 // vector fills, double buffering, the unroll pragma, 64- to 256-work-item
-// groups, K tiles 8 to 32) on aligned operands, where the vector fast path
-// runs on the complete tiles and the clamped path on the edges, and on odd
-// offsets and leading dimensions, where it never runs. f32 row- and
-// column-major, f64 (its pruned set).
+// groups, K tiles 8 to 32, global operands) on aligned f32 row-major
+// operands, where the vector fast path runs on the complete tiles and the
+// clamped path on the edges; the candidates with tiles up to 64x64 (every
+// option again, smaller kernels) on other layouts, unfused steps, odd
+// offsets and leading dimensions (no fast path), and f64.
 TEST_F(MatMulExec, EveryCandidateAlignedAndOdd) {
   auto All = [](const rewrite::VariantParams &) { return true; };
+  auto Small = [](const rewrite::VariantParams &V) {
+    return V.Tile[0] <= 64 && V.Tile[1] <= 64;
+  };
   GemmSpec S;
   S.Aligned = true;
   S.InitC = true;
@@ -576,12 +585,13 @@ TEST_F(MatMulExec, EveryCandidateAlignedAndOdd) {
   T.BRow = false;
   T.Fused = false;
   T.Scaled = false;
-  checkVariants(T, {{129, 136, 36}}, All);
+  checkVariants(T, {{65, 72, 36}}, Small);
   GemmSpec U;
   U.CRow = false;
-  checkVariants(U, {{67, 129, 33}}, All);
+  checkVariants(U, {{67, 66, 33}}, Small);
   GemmSpec D;
   D.T = ScalarKind::F64;
   D.Aligned = true;
-  checkVariants(D, {{70, 68, 17}}, All);
+  D.ARow = false;
+  checkVariants(D, {{70, 68, 17}}, Small);
 }

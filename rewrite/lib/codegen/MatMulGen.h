@@ -17,7 +17,10 @@
 /// the last row/column (their products only reach outputs that are not
 /// stored); every store is guarded. The fill order follows the unit stride
 /// of each operand's view (coalesced reads); reads of the __local arrays
-/// use vector loads when the block width is a multiple of 4.
+/// use vector loads when the block width is a multiple of 4. Strided row /
+/// column groups come from the form (TileParams::GM, GN); padding, vector
+/// global fills with a clamped edge path, register-prefetch double
+/// buffering and the `#pragma unroll` loop from GemmKernelOptions.
 ///
 //===----------------------------------------------------------------------===//
 

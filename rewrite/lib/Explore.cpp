@@ -72,10 +72,26 @@ std::string describeVariant(const VariantParams &V) {
   std::string S;
   if (V.Tile[0]) {
     auto N = [](unsigned X) { return std::to_string(X); };
-    return "matrix tiles " + N(V.Tile[0]) + "x" + N(V.Tile[1]) + ", K tile " + N(V.Tile[2]) +
-           ", " + N(V.Block[0]) + "x" + N(V.Block[1]) + " outputs per work-item, " +
-           (V.Local ? "operands in local memory" : "operands read from global memory") +
-           ", work-group " + N(V.WorkGroup[0]) + "x" + N(V.WorkGroup[1]);
+    std::string D = "matrix tiles " + N(V.Tile[0]) + "x" + N(V.Tile[1]) + ", K tile " +
+                    N(V.Tile[2]) + ", " + N(V.Block[0]) + "x" + N(V.Block[1]) +
+                    " outputs per work-item";
+    if (V.Group[0] || V.Group[1])
+      D += " in groups of " + N(V.Group[0] ? V.Group[0] : V.Block[0]) + "x" +
+           N(V.Group[1] ? V.Group[1] : V.Block[1]);
+    D += std::string(", ") +
+         (V.Local ? "operands in local memory" : "operands read from global memory") +
+         ", work-group " + N(V.WorkGroup[0]) + "x" + N(V.WorkGroup[1]);
+    if (V.Local) {
+      const GemmKernelOptions &O = V.Kernel;
+      D += ", pad " + N(O.Pad);
+      if (O.VectorFill)
+        D += ", vector fills";
+      if (O.DoubleBuffer)
+        D += ", double-buffered";
+    }
+    if (V.Kernel.UnrollLoop)
+      D += ", unroll pragma";
+    return D;
   }
   if (V.Gemm && V.WorkGroup[0] == 0)
     return "default lowering (fmuladd as fma), one output per work-item, work-group "

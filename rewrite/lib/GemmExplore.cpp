@@ -13,6 +13,8 @@
 
 #include "idiom/FunIL/Type.h"
 
+#include <algorithm>
+
 namespace idiom::rewrite {
 
 using funil::Expr;
@@ -23,24 +25,60 @@ namespace {
 struct GemmRow {
   unsigned TM, TN, TK, RM, RN;
   bool Local;
+  unsigned G;     ///< row and column group width (0: one group)
+  unsigned Pad;   ///< __local row padding
+  bool Vec, Dbl, Loop; ///< vector fills, double buffering, #pragma unroll loop
 };
 
-// Most promising first (docs/Benchmarks.md has the H200 measurements). The
-// last row is the default lowering (one output per work-item), kept as the
-// safe fallback.
-const GemmRow Rows[] = {
-    {128, 128, 8, 8, 8, true},  {128, 128, 16, 8, 8, true}, {128, 64, 16, 8, 4, true},
-    {64, 64, 16, 4, 4, true},   {64, 128, 16, 4, 8, true},  {128, 128, 8, 8, 8, false},
-    {64, 64, 8, 4, 4, true},    {16, 16, 16, 1, 1, true},   {0, 0, 0, 1, 1, false},
+// The candidate set (bench/build_sgemm_carry.sh ranks all of them on a
+// device; docs/Benchmarks.md). {0, ...}: the default lowering.
+const GemmRow Candidates[] = {
+    /* 0*/ {128, 128, 8, 8, 8, true, 4, 4, true, true, false},
+    /* 1*/ {128, 128, 8, 8, 8, true, 4, 4, true, true, true},
+    /* 2*/ {128, 128, 16, 8, 8, true, 4, 4, true, true, false},
+    /* 3*/ {128, 128, 16, 8, 8, true, 4, 4, true, false, false},
+    /* 4*/ {128, 128, 8, 8, 8, true, 4, 4, true, false, false},
+    /* 5*/ {128, 128, 8, 8, 8, true, 4, 0, true, true, false},
+    /* 6*/ {128, 128, 16, 8, 8, true, 4, 0, true, true, false},
+    /* 7*/ {128, 64, 16, 8, 4, true, 4, 4, true, true, false},
+    /* 8*/ {128, 64, 16, 8, 4, true, 4, 4, true, false, false},
+    /* 9*/ {128, 64, 8, 8, 4, true, 4, 4, true, true, false},
+    /*10*/ {64, 128, 16, 4, 8, true, 4, 4, true, true, false},
+    /*11*/ {64, 64, 16, 4, 4, true, 0, 4, true, true, false},
+    /*12*/ {64, 64, 32, 4, 4, true, 0, 4, true, true, false},
+    /*13*/ {128, 128, 16, 8, 8, true, 0, 4, true, true, false},
+    /*14*/ {128, 128, 8, 8, 8, true, 0, 4, false, false, false},
+    /*15*/ {128, 64, 16, 8, 4, true, 0, 4, false, false, false},
+    /*16*/ {128, 128, 32, 8, 8, true, 4, 4, true, false, true},
+    /*17*/ {128, 64, 32, 8, 4, true, 4, 0, true, true, true},
+    /*18*/ {128, 64, 16, 8, 8, true, 4, 4, true, true, false},
+    /*19*/ {64, 128, 16, 8, 8, true, 4, 4, true, true, false},
+    /*20*/ {64, 64, 16, 8, 8, true, 4, 4, true, true, false},
+    /*21*/ {64, 64, 16, 8, 4, true, 4, 4, true, true, false},
+    /*22*/ {128, 32, 16, 8, 4, true, 4, 4, true, true, false},
+    /*23*/ {64, 128, 8, 8, 8, true, 4, 4, true, true, false},
+    /*24*/ {128, 64, 8, 8, 8, true, 4, 4, true, true, false},
+    /*25*/ {128, 128, 16, 8, 8, true, 4, 4, true, true, true},
+    /*26*/ {128, 64, 16, 8, 4, true, 4, 4, true, true, true},
+    /*27*/ {64, 64, 8, 4, 4, true, 0, 4, true, true, false},
+    /*28*/ {32, 32, 16, 4, 4, true, 0, 4, true, true, false},
+    /*29*/ {128, 128, 8, 8, 8, true, 4, 4, false, true, false},
+    /*30*/ {128, 64, 16, 8, 4, true, 4, 4, false, false, false},
+    /*31*/ {128, 128, 8, 8, 8, false, 0, 4, false, false, false},
+    /*32*/ {64, 64, 16, 8, 8, true, 4, 0, true, false, true},
+    /*33*/ {64, 64, 8, 4, 4, true, 0, 4, false, true, false},
+    /*34*/ {64, 64, 8, 8, 8, false, 4, 4, false, false, false},
 };
+
+/// The default variants, most promising first (indices into Candidates),
+/// then the default lowering when there is room (docs/Benchmarks.md has
+/// the H200 measurements).
+const unsigned DefaultOrder[] = {0, 2, 7, 18, 19, 1, 11, 15, 27, 28};
 
 /// Limits known at compile time (conservative: every GPU we target has at
 /// least these).
 constexpr unsigned MaxWorkGroup = 256;
 constexpr unsigned MaxAccumulatorBytes = 256; ///< private accumulators per work-item
-/// Elements of padding per local row (keeps rows 16-byte aligned and
-/// spreads transposed stores over the banks; codegen/MatMulGen.cpp).
-constexpr unsigned LocalPad = 4;
 
 unsigned elementBytes(const Program &P) {
   for (const funil::Param &Pa : P.Params)
@@ -49,33 +87,66 @@ unsigned elementBytes(const Program &P) {
   return 4;
 }
 
+/// Row \p R as a variant, or false when it exceeds a limit for elements of
+/// \p Bytes.
+bool fromRow(const GemmRow &R, unsigned Bytes, VariantParams &V) {
+  V = VariantParams();
+  V.Gemm = true;
+  unsigned WX = R.TN / R.RN, WY = R.TM / R.RM;
+  unsigned Bufs = R.Dbl ? 2 : 1;
+  unsigned LocalBytes =
+      R.Local ? Bufs * R.TK * (R.TM + R.Pad + R.TN + R.Pad) * Bytes : 0;
+  if (WX * WY > MaxWorkGroup || R.RM * R.RN * Bytes > MaxAccumulatorBytes ||
+      LocalBytes > MaxLocalBytes)
+    return false;
+  V.WorkGroup[0] = WX;
+  V.WorkGroup[1] = WY;
+  V.Tile[0] = R.TM;
+  V.Tile[1] = R.TN;
+  V.Tile[2] = R.TK;
+  V.Block[0] = R.RM;
+  V.Block[1] = R.RN;
+  V.Group[0] = R.G && R.G < R.RM ? R.G : 0;
+  V.Group[1] = R.G && R.G < R.RN ? R.G : 0;
+  V.Local = R.Local;
+  V.Kernel.Pad = R.Pad;
+  V.Kernel.VectorFill = R.Vec;
+  V.Kernel.DoubleBuffer = R.Local && R.Dbl;
+  V.Kernel.UnrollLoop = R.Loop;
+  return true;
+}
+
+VariantParams defaultLowering() {
+  VariantParams V;
+  V.Gemm = true;
+  return V;
+}
+
 } // namespace
 
 std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max) {
   unsigned Bytes = elementBytes(P);
   std::vector<VariantParams> Out;
-  for (const GemmRow &R : Rows) {
-    if (Out.size() >= std::max(1u, Max))
-      break;
+  Max = std::max(1u, Max);
+  for (unsigned I : DefaultOrder) {
     VariantParams V;
-    V.Gemm = true;
-    if (R.TM) {
-      unsigned WX = R.TN / R.RN, WY = R.TM / R.RM;
-      unsigned LocalBytes = R.Local ? R.TK * (R.TM + LocalPad + R.TN + LocalPad) * Bytes : 0;
-      if (WX * WY > MaxWorkGroup || R.RM * R.RN * Bytes > MaxAccumulatorBytes ||
-          LocalBytes > MaxLocalBytes)
-        continue;
-      V.WorkGroup[0] = WX;
-      V.WorkGroup[1] = WY;
-      V.Tile[0] = R.TM;
-      V.Tile[1] = R.TN;
-      V.Tile[2] = R.TK;
-      V.Block[0] = R.RM;
-      V.Block[1] = R.RN;
-      V.Local = R.Local;
-    }
-    Out.push_back(V);
+    if (Out.size() < Max && fromRow(Candidates[I], Bytes, V))
+      Out.push_back(V);
   }
+  if (Out.size() < Max)
+    Out.push_back(defaultLowering());
+  return Out;
+}
+
+std::vector<VariantParams> gemmCandidates(const Program &P) {
+  unsigned Bytes = elementBytes(P);
+  std::vector<VariantParams> Out;
+  for (const GemmRow &R : Candidates) {
+    VariantParams V;
+    if (fromRow(R, Bytes, V))
+      Out.push_back(V);
+  }
+  Out.push_back(defaultLowering());
   return Out;
 }
 
@@ -83,7 +154,8 @@ Strategy gemmVariantStrategy(const VariantParams &V) {
   std::vector<Strategy> Steps{normalize(ruleStrategy(*findRule("fmuladd-to-fma")))};
   if (V.Tile[0]) {
     Steps.push_back(ruleStrategy(
-        matMulRule(V.Tile[0], V.Tile[1], V.Tile[2], V.Block[0], V.Block[1])));
+        matMulRule(V.Tile[0], V.Tile[1], V.Tile[2], V.Block[0], V.Block[1], V.Group[0],
+                   V.Group[1])));
     if (V.Local)
       Steps.push_back(oncePosition(ruleStrategy(*findRule("to-local-operands"))));
   } else {

@@ -25,7 +25,8 @@ using funil::Type;
 using funil::TypePtr;
 
 bool TileParams::valid() const {
-  return TM > 0 && TN > 0 && TK > 0 && RM > 0 && RN > 0 && TM % RM == 0 && TN % RN == 0;
+  return TM > 0 && TN > 0 && TK > 0 && RM > 0 && RN > 0 && TM % RM == 0 && TN % RN == 0 &&
+         GM >= 0 && GN >= 0 && RM % gm() == 0 && RN % gn() == 0;
 }
 
 namespace {
@@ -74,6 +75,33 @@ ExprPtr splitRows(const ExprPtr &X, const TypePtr &XTy, int64_t C, const FreshFn
   return call("map", {lam(Fresh, "row", XTy->Elem,
                           [&](ExprPtr R) { return call("split", {i64(C), R}); }),
                       X});
+}
+
+/// The per-work-item groups of \p X : [E]_(W*R): [[E]_R]_W, element (w, g*G + e)
+/// = X[g*W*G + w*G + e]; split(R, X) when G = R, else
+/// map(join, TR(split(W, split(G, X)))).
+ExprPtr groupsOf(const ExprPtr &X, const TypePtr &E, int64_t R, int64_t G, int64_t W,
+                 const FreshFn &Fresh) {
+  if (G == R)
+    return call("split", {i64(R), X});
+  TypePtr Split = arr(arr(arr(E, G), W), R / G);
+  return call("map", {lam(Fresh, "g", arr(arr(E, G), R / G),
+                          [](ExprPtr Gv) { return call("join", {Gv}); }),
+                      transposeV(call("split", {i64(W), call("split", {i64(G), X})}), Split,
+                                 i64(W), Fresh)});
+}
+
+/// The inverse of groupsOf: \p Y : [[E]_R]_W back to [E]_(W*R); join(Y) when
+/// G = R, else join(join(TR(map(\y => split(G, y), Y)))).
+ExprPtr ungroup(const ExprPtr &Y, const TypePtr &E, int64_t R, int64_t G, int64_t W,
+                const FreshFn &Fresh) {
+  if (G == R)
+    return call("join", {Y});
+  ExprPtr Parts = call("map", {lam(Fresh, "y", arr(E, R),
+                                   [&](ExprPtr Yv) { return call("split", {i64(G), Yv}); }),
+                               Y});
+  return call("join", {call("join", {transposeV(Parts, arr(arr(arr(E, G), R / G), W),
+                                                i64(R / G), Fresh)})});
 }
 
 /// Replaces the node \p Node (by identity) with \p By and every q.1 with
@@ -228,7 +256,7 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
           Ns = funil::sizeOfExpr(*NExp);
   (void)Ms;
   const int64_t TM = P.TM, TN = P.TN, TK = P.TK, RM = P.RM, RN = P.RN;
-  const int64_t WX = P.wgX(), WY = P.wgY();
+  const int64_t WX = P.wgX(), WY = P.wgY(), GM = P.gm(), GN = P.gn();
   TypePtr RowA = arrS(T, Ks);                // a row of A or a column of B
   TypePtr TileA = arr(RowA, TM), TileB = arr(RowA, TN);
   TypePtr RowC = arrS(T, Ns);
@@ -239,15 +267,22 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
   TypePtr KTa = arr(arr(T, TK), TM), KTb = arr(arr(T, TK), TN);
 
   // BLOCKS(tc): [[[[T]_RN]_RM]_WX]_WY, block (ly, lx) element (r, c) =
-  // tc[ly*RM + r][lx*RN + c].
+  // tc[row(ly, r)][col(lx, c)], row(ly, g*GM + e) = g*WY*GM + ly*GM + e
+  // (= ly*RM + r when GM = RM), col likewise (groupsOf).
   auto Blocks = [&](const ExprPtr &Tc) {
     TypePtr RB = arr(arr(T, TN), RM);
     return call("map", {lam(Fresh, "rb", RB,
                             [&](ExprPtr Rb) {
-                              return transposeV(splitRows(Rb, RB, RN, Fresh),
-                                                arr(arr(arr(T, RN), WX), RM), i64(WX), Fresh);
+                              ExprPtr Cols = call(
+                                  "map", {lam(Fresh, "row", arr(T, TN),
+                                              [&](ExprPtr Rw) {
+                                                return groupsOf(Rw, T, RN, GN, WX, Fresh);
+                                              }),
+                                          Rb});
+                              return transposeV(Cols, arr(arr(arr(T, RN), WX), RM), i64(WX),
+                                                Fresh);
                             }),
-                        call("split", {i64(RM), Tc})});
+                        groupsOf(Tc, arr(T, TN), RM, GM, WY, Fresh)});
   };
   // KT(t): the K tiles of the rows of t : [[T]_K]_R, [[[T]_TK]_R]_(K/TK).
   auto KTiles = [&](const ExprPtr &Tt, int64_t Rows) {
@@ -307,10 +342,11 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
                                         {call("mapSeq",
                                               {Rows, call("zip", {proj(Qv, 0), proj(Pv, 1)})})});
                           }),
-                      call("zip", {proj(Pv, 0), call("split", {i64(RN), proj(KtV, 1)})})},
+                      call("zip", {proj(Pv, 0), groupsOf(proj(KtV, 1), arr(T, TK), RN, GN,
+                                                         WX, Fresh)})},
                      0);
                }),
-           call("zip", {AccV, call("split", {i64(RM), proj(KtV, 0)})})},
+           call("zip", {AccV, groupsOf(proj(KtV, 0), arr(T, TK), RM, GM, WY, Fresh)})},
           1);
       ExprPtr StepFn = Expr::lambda({{AccN, Acc}, {KtN, KT}}, StepBody);
       ExprPtr KIn = call("zip", {KTiles(proj(Ti, 0), TM), KTiles(proj(Tj, 0), TN)});
@@ -341,17 +377,18 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
            call("zip", {AccRes, Blocks(proj(Tj, 1))})},
           1);
       TypePtr TBlkRow = arr(arr(arr(T, RN), WX), RM);
-      return call("join",
-                  {call("map", {lam(Fresh, "xr", BlkRow,
-                                    [&](ExprPtr Xr) {
-                                      return call("map",
-                                                  {lam(Fresh, "row", TBlkRow->Elem,
-                                                       [](ExprPtr Rw) {
-                                                         return call("join", {Rw});
-                                                       }),
-                                                   transposeV(Xr, BlkRow, i64(RM), Fresh)});
-                                    }),
-                                Result})});
+      return ungroup(
+          call("map", {lam(Fresh, "xr", BlkRow,
+                           [&](ExprPtr Xr) {
+                             return call("map",
+                                         {lam(Fresh, "row", TBlkRow->Elem,
+                                              [&](ExprPtr Rw) {
+                                                return ungroup(Rw, T, RN, GN, WX, Fresh);
+                                              }),
+                                          transposeV(Xr, BlkRow, i64(RM), Fresh)});
+                           }),
+                       Result}),
+          arr(T, TN), RM, GM, WY, Fresh);
     });
     // C row tile -> column tiles [[[T]_TN]_TM]_(N/TN).
     TypePtr CSplit = arr(arrS(arr(T, TN), Size::div(Ns, Size::constant(TN))), TM);
@@ -418,6 +455,42 @@ int64_t litOf(const ExprPtr &E) {
   return E->K == Expr::Lit && funil::isInteger(E->LitKind) ? E->signedValue() : 0;
 }
 
+/// The first mapLocal(1, .., zip(reduceSeq(..), ..)) in pre-order (the
+/// blocks of results before POST), or null.
+const ExprPtr *findResult(const ExprPtr &E) {
+  if (E->isCall("mapLocal") && E->Args.size() == 2 && E->Args[1]->isCall("zip") &&
+      E->Args[1]->Args[0]->isCall("reduceSeq"))
+    return &E;
+  for (const ExprPtr &A : E->Args)
+    if (const ExprPtr *F = findResult(A))
+      return F;
+  return nullptr;
+}
+
+/// Reads R and G back from groupsOf(X, E, R, G, W): split(R, X), or
+/// map(join, TR(split(W, split(G, X)))).
+bool readGroups(const ExprPtr &E, int64_t &R, int64_t &G) {
+  if (E->isCall("split")) {
+    R = G = litOf(E->Args[0]);
+    return R > 0;
+  }
+  if (!E->isCall("map") || !E->Args[1]->isCall("map") || !E->Args[1]->Args[1]->isCall("iota") ||
+      E->Args[1]->Args[0]->K != Expr::Lambda || !E->Args[1]->Args[0]->body()->isCall("map"))
+    return false;
+  const ExprPtr &X = E->Args[1]->Args[0]->body()->Args[1];
+  if (!X->isCall("split") || !X->Args[1]->isCall("split"))
+    return false;
+  // The length R/G is in the type of join's parameter, [[E]_G]_(R/G).
+  if (E->Args[0]->K != Expr::Lambda || E->Args[0]->Params.size() != 1)
+    return false;
+  const funil::TypePtr &GT = E->Args[0]->Params[0].Ty;
+  if (!GT->isArray() || GT->Len->K != Size::Const)
+    return false;
+  G = litOf(X->Args[1]->Args[0]);
+  R = GT->Len->Value * G;
+  return G > 0 && R > 0;
+}
+
 } // namespace
 
 ExprPtr buildTiledMatMul(const GemmParts &G, const TileParams &P, const FreshFn &Fresh) {
@@ -455,11 +528,11 @@ bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Lo
     return false;
   P.TN = litOf(W0->Args[1]->Args[0]->Args[0]);
   G.B = W0->Args[1]->Args[0]->Args[1];
-  // join(map(\xr => ..., RESULT)), RESULT = mapLocal(1, .., zip(ACC, BLOCKS))
-  const ExprPtr &J = W0->Args[0]->body();
-  if (!J->isCall("join") || !J->Args[0]->isCall("map"))
+  // UNGROUP(map(\xr => ..., RESULT)), RESULT = mapLocal(1, .., zip(ACC, BLOCKS))
+  const ExprPtr *ResP = findResult(W0->Args[0]->body());
+  if (!ResP)
     return false;
-  const ExprPtr &Res = J->Args[0]->Args[1];
+  const ExprPtr &Res = *ResP;
   if (!Res->isCall("mapLocal") || !Res->Args[1]->isCall("zip") ||
       !Res->Args[1]->Args[0]->isCall("reduceSeq") || Res->Args[0]->K != Expr::Lambda)
     return false;
@@ -492,15 +565,17 @@ bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Lo
   if (StepFn->K != Expr::Lambda || !StepFn->body()->isCall("mapLocal"))
     return false;
   const ExprPtr &S1 = StepFn->body();
-  if (!S1->Args[1]->isCall("zip") || !S1->Args[1]->Args[1]->isCall("split") ||
+  if (!S1->Args[1]->isCall("zip") || !readGroups(S1->Args[1]->Args[1], P.RM, P.GM) ||
       S1->Args[0]->K != Expr::Lambda || !S1->Args[0]->body()->isCall("mapLocal"))
     return false;
-  P.RM = litOf(S1->Args[1]->Args[1]->Args[0]);
   const ExprPtr &S0 = S1->Args[0]->body();
-  if (!S0->Args[1]->isCall("zip") || !S0->Args[1]->Args[1]->isCall("split") ||
+  if (!S0->Args[1]->isCall("zip") || !readGroups(S0->Args[1]->Args[1], P.RN, P.GN) ||
       S0->Args[0]->K != Expr::Lambda || !S0->Args[0]->body()->isCall("toPrivate"))
     return false;
-  P.RN = litOf(S0->Args[1]->Args[1]->Args[0]);
+  if (P.GM == P.RM)
+    P.GM = 0;
+  if (P.GN == P.RN)
+    P.GN = 0;
   const ExprPtr &Rows = S0->Args[0]->body()->Args[0];
   if (!Rows->isCall("mapSeq") || Rows->Args[0]->K != Expr::Lambda ||
       !Rows->Args[0]->body()->isCall("mapSeq") ||

@@ -55,11 +55,20 @@ struct GemmParts {
 
 /// Tile sizes: TM x TN outputs per work-group, K tiles of TK, RM x RN
 /// outputs per work-item; the work-group is (TN/RN) x (TM/RM).
+///
+/// GM, GN: a work-item's RM rows are RM/GM groups of GM consecutive rows,
+/// group g of work-item ly starting at tile row g*WY*GM + ly*GM (likewise
+/// columns with GN, WX); 0 means GM = RM (one group: rows ly*RM..). Strided
+/// groups of 4 keep the float4 reads of the __local rows of neighbouring
+/// work-items consecutive (no bank conflicts).
 struct TileParams {
-  int64_t TM = 0, TN = 0, TK = 0, RM = 1, RN = 1;
+  int64_t TM = 0, TN = 0, TK = 0, RM = 1, RN = 1, GM = 0, GN = 0;
   int64_t wgX() const { return RN ? TN / RN : 0; }
   int64_t wgY() const { return RM ? TM / RM : 0; }
-  /// Sizes positive, RM | TM, RN | TN.
+  /// The row (column) group widths, GM (GN) or RM (RN) when 0.
+  int64_t gm() const { return GM ? GM : RM; }
+  int64_t gn() const { return GN ? GN : RN; }
+  /// Sizes positive, RM | TM, RN | TN, gm() | RM, gn() | RN.
   bool valid() const;
 };
 

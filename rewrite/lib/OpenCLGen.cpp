@@ -246,7 +246,8 @@ void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
   Em.assign(Target, Em.emit(E));
 }
 
-std::string genMap(const Program &P, const std::string &Name, const std::string &Attr) {
+std::string genMap(const Program &P, const std::string &Name, const std::string &Attr,
+                   const GemmKernelOptions &Gemm = GemmKernelOptions()) {
   std::set<std::string> Stored;
   for (const ExprPtr &O : P.Outs)
     Stored.insert(O->Args[0]->Name);
@@ -262,7 +263,7 @@ std::string genMap(const Program &P, const std::string &Name, const std::string 
       Target.Elems.push_back(Em.emit(O));
   }
   if (isTiledMatMul(P.Body)) { // the matmul rules' form (codegen/MatMulGen.cpp)
-    emitMatMul(Em, P.Body, Target);
+    emitMatMul(Em, P.Body, Target, Gemm);
     return printKernel(Kernel{Name, PI.Decls, Em.Lines, Attr});
   }
   funil::TypeEnv Env;
@@ -478,14 +479,15 @@ std::string workGroupAttr(const VariantParams &V) {
 /// The kernels of lowered program \p P, without the header; sets Err and
 /// returns false when P is outside what the generator supports.
 bool emitKernels(const Program &P, const std::string &KernelName, const std::string &Attr,
-                 std::string &Out, std::string &Err) {
+                 std::string &Out, std::string &Err,
+                 const GemmKernelOptions &Gemm = GemmKernelOptions()) {
   TypePtr BodyTy;
   if (!funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
     Out = P.IsReturn              ? genReduce(P, BodyTy, KernelName, Attr)
           : isHistogramProgram(P) ? genHistogram(P, KernelName, Attr)
-                                  : genMap(P, KernelName, Attr);
+                                  : genMap(P, KernelName, Attr, Gemm);
     return true;
   } catch (const CodegenError &E) {
     Err = std::string("OpenCL generation: ") + E.what();
@@ -527,7 +529,27 @@ bool generateOpenCL(const Program &P, const std::string &KernelName,
       Err = "invalid kernel name '" + KernelName + "'";
       return false;
     }
-    std::vector<VariantParams> Vs = exploreVariants(P, Max);
+    return generateOpenCLVariants(P, KernelName, exploreVariants(P, Max), Out, Err);
+  } catch (const std::exception &E) {
+    Err = std::string("internal error: ") + E.what();
+  }
+  return false;
+}
+
+bool generateOpenCLVariants(const Program &P, const std::string &KernelName,
+                            const std::vector<VariantParams> &Vs, GeneratedOpenCL &Out,
+                            std::string &Err) {
+  try {
+    if (!funil::typeCheckProgram(P, Err))
+      return false;
+    if (!validKernelName(KernelName)) {
+      Err = "invalid kernel name '" + KernelName + "'";
+      return false;
+    }
+    if (Vs.empty()) {
+      Err = "no variants";
+      return false;
+    }
     struct Done {
       VariantParams V;
       std::string Kernels, FunIL;
@@ -538,7 +560,7 @@ bool generateOpenCL(const Program &P, const std::string &KernelName,
       std::string Kernels, VErr;
       bool Good = lowerVariant(L, Vs[I], VErr) &&
                   emitKernels(L, variantKernelName(KernelName, Ok.size()),
-                              workGroupAttr(Vs[I]), Kernels, VErr);
+                              workGroupAttr(Vs[I]), Kernels, VErr, Vs[I].Kernel);
       if (!Good) {
         if (I == 0) { // the default lowering: its error is the answer
           Err = VErr;

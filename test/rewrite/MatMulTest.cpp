@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <functional>
 #include <cstring>
 
 using namespace idiom;
@@ -36,6 +37,9 @@ struct GemmSpec {
   bool InitC = false; ///< INIT = q.1 (C += A*B), else 0
   bool Scaled = true; ///< POST = alpha*s + beta*c, else s
   bool Fused = true;  ///< STEP = fmuladd, else fadd(acc, fmul(b, a))
+  /// Offsets and leading dimensions multiples of 4 (the vector fills'
+  /// fast path applies to complete tiles), else odd ones (it never does).
+  bool Aligned = false;
 };
 
 std::string gemmText(const GemmSpec &S) {
@@ -59,6 +63,13 @@ std::map<std::string, int64_t> gemmSizes(const GemmSpec &S, int64_t M, int64_t N
                                          int64_t &BufLen) {
   int64_t Lda = (S.ARow ? K : M) + 3, Ldb = (S.BRow ? N : K) + 2, Ldc = (S.CRow ? N : M) + 1;
   int64_t Oa = 5;
+  if (S.Aligned) {
+    auto Up4 = [](int64_t X) { return (X + 3) / 4 * 4; };
+    Lda = Up4(S.ARow ? K : M) + 4;
+    Ldb = Up4(S.BRow ? N : K);
+    Ldc = Up4(S.CRow ? N : M);
+    Oa = 8;
+  }
   BufLen = std::max({Oa + Lda * (S.ARow ? M : K), Ldb * (S.BRow ? K : N), Ldc * (S.CRow ? M : N)});
   return {{"M", M}, {"N", N}, {"K", K}, {"lda", Lda}, {"ldb", Ldb}, {"ldc", Ldc}, {"oa", Oa}};
 }
@@ -103,7 +114,7 @@ Program tiled(const Program &P, const mm::TileParams &T, bool Local) {
   std::string Err;
   std::vector<std::string> Trace;
   std::vector<rewrite::Strategy> Steps{
-      rewrite::ruleStrategy(rewrite::matMulRule(T.TM, T.TN, T.TK, T.RM, T.RN))};
+      rewrite::ruleStrategy(rewrite::matMulRule(T.TM, T.TN, T.TK, T.RM, T.RN, T.GM, T.GN))};
   if (Local)
     Steps.push_back(rewrite::oncePosition(
         rewrite::ruleStrategy(*rewrite::findRule("to-local-operands"))));
@@ -112,8 +123,11 @@ Program tiled(const Program &P, const mm::TileParams &T, bool Local) {
   return Q;
 }
 
+// The last three have strided row/column groups (TileParams::GM, GN).
 const mm::TileParams SmallTiles[] = {
-    {4, 4, 2, 2, 2}, {4, 8, 4, 1, 2}, {8, 4, 2, 4, 1}, {2, 2, 1, 1, 1}, {4, 4, 4, 4, 4}};
+    {4, 4, 2, 2, 2},          {4, 8, 4, 1, 2},         {8, 4, 2, 4, 1},
+    {2, 2, 1, 1, 1},          {4, 4, 4, 4, 4},         {8, 8, 2, 4, 4, 2, 2},
+    {16, 8, 4, 4, 2, 2, 1},   {8, 16, 2, 2, 8, 0, 4}};
 
 } // namespace
 
@@ -189,6 +203,8 @@ TEST(MatMulForm, TiledFormRoundTrips) {
       EXPECT_EQ(Got.TK, T.TK);
       EXPECT_EQ(Got.RM, T.RM);
       EXPECT_EQ(Got.RN, T.RN);
+      EXPECT_EQ(Got.gm(), T.gm());
+      EXPECT_EQ(Got.gn(), T.gn());
       // Printing and parsing keeps it recognisable.
       Program R = parseOrDie(printProgram(Q));
       EXPECT_TRUE(mm::matchTiledMatMul(R.Body, G, Got, L));
@@ -206,6 +222,15 @@ TEST(MatMulForm, TiledFormRoundTrips) {
   mm::TileParams Got;
   bool L;
   EXPECT_FALSE(mm::matchTiledMatMul(Bad.Body, G, Got, L));
+  // Likewise a group width changed in the K tiles only.
+  Q = tiled(P, {8, 8, 2, 4, 4, 2, 2}, true);
+  Text = printProgram(Q);
+  At = Text.find("split(2:i64, kt.1)");
+  ASSERT_NE(At, std::string::npos);
+  Text.replace(At, 18, "split(4:i64, kt.1)");
+  Program Bad2;
+  ASSERT_TRUE(funil::parseProgram(Text, Bad2, Err)) << Err;
+  EXPECT_FALSE(mm::matchTiledMatMul(Bad2.Body, G, Got, L));
 }
 
 //===----------------------------------------------------------------------===//
@@ -214,17 +239,23 @@ TEST(MatMulForm, TiledFormRoundTrips) {
 
 TEST(MatMulRules, MacroRulePreservesResultsExactly) {
   std::mt19937_64 Rng(7);
-  for (const GemmSpec &S : allSpecs()) {
+  std::vector<GemmSpec> Specs = allSpecs();
+  for (size_t SI = 0; SI < Specs.size(); ++SI) {
+    const GemmSpec &S = Specs[SI];
     Program P = parseOrDie(gemmText(S));
-    for (const mm::TileParams &T : SmallTiles)
+    for (size_t TI = 0; TI < std::size(SmallTiles); ++TI)
       for (bool Local : {false, true}) {
+        const mm::TileParams &T = SmallTiles[TI];
+        if ((T.GM || T.GN) && SI % 3 != 0)
+          continue; // grouped shapes (slow in the interpreter): every third layout
         Program Q = tiled(P, T, Local);
         int64_t Buf;
         auto Sizes = gemmSizes(S, 2 * T.TM, 3 * T.TN, 2 * T.TK, Buf);
         // Same k order per element: bit-identical.
         EXPECT_EQ(compareRuns(P, Q, randomArgs(P, Sizes, Buf, Rng), 0), "")
             << gemmText(S) << "tiles " << T.TM << "x" << T.TN << "x" << T.TK << " block "
-            << T.RM << "x" << T.RN << (Local ? " local" : "");
+            << T.RM << "x" << T.RN << " groups " << T.gm() << "x" << T.gn()
+            << (Local ? " local" : "");
       }
   }
 }
@@ -337,15 +368,35 @@ TEST(MatMulExplore, VariantsArePrunedAndMarked) {
   ASSERT_GE(Vs.size(), 4u);
   ASSERT_LE(Vs.size(), rewrite::MaxVariants);
   EXPECT_TRUE(Vs[0].Gemm && Vs[0].Tile[0] == 128 && Vs[0].Block[0] == 8 && Vs[0].Local);
-  bool Default = false, NoLocal = false;
+  bool Default = false;
   for (const rewrite::VariantParams &V : Vs) {
     EXPECT_TRUE(V.Gemm);
     Default |= V.Tile[0] == 0;
-    NoLocal |= V.Tile[0] && !V.Local;
     if (V.Tile[0])
       EXPECT_LE(V.WorkGroup[0] * V.WorkGroup[1], 256u);
   }
-  EXPECT_TRUE(NoLocal);
+  // The candidate set holds more, every kernel option among them, within
+  // the limits (local memory counts both buffers when double-buffered).
+  std::vector<rewrite::VariantParams> Cs = rewrite::gemmCandidates(P);
+  EXPECT_GT(Cs.size(), rewrite::MaxVariants);
+  EXPECT_EQ(Cs.back().Tile[0], 0u); // the default lowering last
+  bool Grouped = false, Pad0 = false, Vec = false, Dbl = false, Loop = false, NoLocal = false,
+       Small = false;
+  for (const rewrite::VariantParams &V : Cs) {
+    if (!V.Tile[0])
+      continue;
+    Grouped |= V.Group[0] || V.Group[1];
+    Pad0 |= V.Kernel.Pad == 0;
+    Vec |= V.Kernel.VectorFill;
+    Dbl |= V.Kernel.DoubleBuffer;
+    Loop |= V.Kernel.UnrollLoop;
+    NoLocal |= !V.Local;
+    Small |= V.WorkGroup[0] * V.WorkGroup[1] < 256;
+    unsigned Bufs = V.Kernel.DoubleBuffer ? 2 : 1;
+    EXPECT_LE(Bufs * V.Tile[2] * (V.Tile[0] + V.Tile[1] + 2 * V.Kernel.Pad) * 4,
+              V.Local ? 48u * 1024 : ~0u);
+  }
+  EXPECT_TRUE(Grouped && Pad0 && Vec && Dbl && Loop && NoLocal && Small);
   rewrite::GeneratedOpenCL G;
   std::string Err;
   ASSERT_TRUE(rewrite::generateOpenCL(P, "mm", G, Err)) << Err;
@@ -375,8 +426,8 @@ TEST(MatMulExplore, EveryVariantPreservesResults) {
                                    *rewrite::findRule("fmuladd-to-fma"))),
                           Err));
   std::mt19937_64 Rng(11);
-  for (const rewrite::VariantParams &V : rewrite::exploreVariants(P)) {
-    if (V.Tile[0] > 16)
+  for (const rewrite::VariantParams &V : rewrite::gemmCandidates(P)) {
+    if (V.Tile[0] > 32 || V.Tile[1] > 32)
       continue; // the interpreter is slow on large tiles; the kernels are checked below
     Program L = P;
     ASSERT_TRUE(rewrite::lowerVariant(L, V, Err)) << Err;
@@ -444,16 +495,28 @@ protected:
   /// Every variant of \p S's program at each size, against the interpreter
   /// of the program with fmuladd as fma: bit-identical (same k order, fma
   /// correctly rounded, no other contraction).
-  void checkVariants(const GemmSpec &S, const std::vector<std::array<int64_t, 3>> &Sizes) {
+  /// With \p Pick, the candidates (gemmCandidates) it selects instead of the
+  /// explored variants.
+  void checkVariants(const GemmSpec &S, const std::vector<std::array<int64_t, 3>> &Sizes,
+                     std::function<bool(const rewrite::VariantParams &)> Pick = nullptr) {
     Program P = parseOrDie(gemmText(S)), Ref = P;
     std::string Err;
     ASSERT_TRUE(rewriteWith(Ref, rewrite::normalize(rewrite::ruleStrategy(
                                      *rewrite::findRule("fmuladd-to-fma"))),
                             Err));
     rewrite::GeneratedOpenCL G;
-    ASSERT_TRUE(rewrite::generateOpenCL(P, "mm", G, Err)) << Err;
+    std::vector<rewrite::VariantParams> Vs;
+    if (Pick) {
+      for (const rewrite::VariantParams &V : rewrite::gemmCandidates(P))
+        if (Pick(V))
+          Vs.push_back(V);
+      ASSERT_GE(Vs.size(), 2u);
+      ASSERT_TRUE(rewrite::generateOpenCLVariants(P, "mm", Vs, G, Err)) << Err;
+    } else {
+      Vs = rewrite::exploreVariants(P);
+      ASSERT_TRUE(rewrite::generateOpenCL(P, "mm", G, Err)) << Err;
+    }
     ASSERT_TRUE(runner().build(G.Source, Err)) << Err;
-    std::vector<rewrite::VariantParams> Vs = rewrite::exploreVariants(P);
     ASSERT_EQ(G.NumVariants, Vs.size());
     std::mt19937_64 Rng(12);
     for (const auto &MNK : Sizes) {
@@ -498,4 +561,37 @@ protected:
 TEST_F(MatMulExec, EveryVariantEveryLayoutOddSizes) {
   for (const GemmSpec &S : allSpecs())
     checkVariants(S, {{67, 45, 33}, {1, 1, 1}, {130, 129, 17}});
+}
+
+// Every candidate (all kernel options: strided groups, padding 0 and 4,
+// vector fills, double buffering, the unroll pragma, 64- to 256-work-item
+// groups, K tiles 8 to 32, global operands) on aligned f32 row-major
+// operands, where the vector fast path runs on the complete tiles and the
+// clamped path on the edges; the candidates with tiles up to 64x64 (every
+// option again, smaller kernels) on other layouts, unfused steps, odd
+// offsets and leading dimensions (no fast path), and f64.
+TEST_F(MatMulExec, EveryCandidateAlignedAndOdd) {
+  auto All = [](const rewrite::VariantParams &) { return true; };
+  auto Small = [](const rewrite::VariantParams &V) {
+    return V.Tile[0] <= 64 && V.Tile[1] <= 64;
+  };
+  GemmSpec S;
+  S.Aligned = true;
+  S.InitC = true;
+  checkVariants(S, {{130, 132, 20}, {3, 5, 7}}, All);
+  GemmSpec T;
+  T.Aligned = true;
+  T.ARow = false;
+  T.BRow = false;
+  T.Fused = false;
+  T.Scaled = false;
+  checkVariants(T, {{65, 72, 36}}, Small);
+  GemmSpec U;
+  U.CRow = false;
+  checkVariants(U, {{67, 66, 33}}, Small);
+  GemmSpec D;
+  D.T = ScalarKind::F64;
+  D.Aligned = true;
+  D.ARow = false;
+  checkVariants(D, {{70, 68, 17}}, Small);
 }

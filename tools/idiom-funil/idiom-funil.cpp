@@ -41,6 +41,9 @@ const char *Usage =
     "  --variants          with --emit=opencl: every explored variant in one\n"
     "                      source, as the plugin emits it; with --emit=lowered:\n"
     "                      each variant's lowered program after a description\n"
+    "  --candidates=B:E    with --variants: GEMM candidates B..E-1 of the whole\n"
+    "                      candidate set (gemmCandidates) instead of the\n"
+    "                      explored variants (benchmarks)\n"
     "  --variant=K         lower with explored variant K instead of the default\n"
     "                      strategy (for --emit=lowered|opencl and --interpret)\n"
     "  --strategy=NAME     default | map | reduce | none\n"
@@ -90,6 +93,7 @@ int main(int Argc, char **Argv) {
   std::string Emit = "funil", StrategyName, RulesList, KernelName, File;
   bool Interpret = false, Trace = false, AllVariants = false;
   long VariantIndex = -1;
+  long CandFrom = -1, CandTo = -1; // --candidates=B:E
   std::vector<std::string> Inputs;
   funil::ExecConfig Cfg;
   for (int I = 1; I < Argc; ++I) {
@@ -115,6 +119,14 @@ int main(int Argc, char **Argv) {
       KernelName = V;
     } else if (A == "--variants") {
       AllVariants = true;
+    } else if (startsWith(A, "--candidates=", V)) {
+      char *End = nullptr;
+      CandFrom = std::strtol(V.c_str(), &End, 10);
+      if (*End != ':' || CandFrom < 0)
+        return fail("idiom-funil", "bad --candidates value '" + V + "' (want B:E)");
+      CandTo = std::strtol(End + 1, &End, 10);
+      if (*End || CandTo <= CandFrom)
+        return fail("idiom-funil", "bad --candidates value '" + V + "' (want B:E)");
     } else if (startsWith(A, "--variant=", V)) {
       char *End = nullptr;
       VariantIndex = std::strtol(V.c_str(), &End, 10);
@@ -140,6 +152,8 @@ int main(int Argc, char **Argv) {
   }
   if (File.empty())
     return fail("idiom-funil", "no input file (try --help)");
+  if (CandFrom >= 0 && !AllVariants)
+    return fail("idiom-funil", "--candidates needs --variants");
 
   std::string Text;
   if (File == "-") {
@@ -167,8 +181,20 @@ int main(int Argc, char **Argv) {
     if (!RulesList.empty() || !StrategyName.empty() || VariantIndex >= 0 || Interpret)
       return fail(Name, "--variants takes no --rules, --strategy, --variant or --interpret");
     rewrite::GeneratedOpenCL G;
-    if (!rewrite::generateOpenCL(P, KernelName, G, Err))
+    if (CandFrom >= 0) {
+      if (!rewrite::isCanonicalGemm(P.Body) || P.IsReturn)
+        return fail(Name, "--candidates: the program is not a canonical GEMM");
+      std::vector<rewrite::VariantParams> All = rewrite::gemmCandidates(P), Vs;
+      for (long I = CandFrom; I < CandTo && I < static_cast<long>(All.size()); ++I)
+        Vs.push_back(All[I]);
+      if (Vs.empty())
+        return fail(Name, "--candidates: the set has " + std::to_string(All.size()) +
+                              " candidates");
+      if (!rewrite::generateOpenCLVariants(P, KernelName, Vs, G, Err))
+        return fail(Name, Err);
+    } else if (!rewrite::generateOpenCL(P, KernelName, G, Err)) {
       return fail(Name, Err);
+    }
     if (Emit == "opencl") {
       std::cout << G.Source;
     } else {

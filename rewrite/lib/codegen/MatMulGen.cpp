@@ -11,6 +11,8 @@
 #include "ScalarC.h"
 #include "idiom/FunIL/ExprUtil.h"
 
+#include <cctype>
+
 namespace idiom::rewrite::codegen {
 
 using funil::Expr;
@@ -51,10 +53,26 @@ bool usesComponent1(const ExprPtr &E, const std::string &W) {
   return false;
 }
 
+/// One operand's cooperative fill: the Rows x TK tile (element (row, k) of
+/// the view at rows Row0.., k0..) cut into groups of W elements along the
+/// view's unit stride (rows when RowFast, else k), group L = tid + s*WG of
+/// slot s < Slots; W = 4 allows one vector load per group.
+struct Fill {
+  CVal V;              ///< the view
+  const ExprPtr *View = nullptr; ///< its FunIL expression
+  std::string Dst;     ///< __local array
+  int64_t Ld = 0, Rows = 0, W = 1, Groups = 0, Slots = 0;
+  std::string Row0, Limit; ///< first row of the tile; M or N
+  bool RowFast = false, IsA = false;
+  std::string VecOk;   ///< run-time alignment test (W = 4), else empty
+  std::vector<std::string> Regs; ///< prefetch registers (double buffering)
+};
+
 struct Gen {
   Emitter &Em;
   const GemmParts &G;
   const TileParams &P;
+  const GemmKernelOptions &O;
   bool Local;
   std::string Ty; ///< element type in C
   CVal A, B, C;   ///< the operand views
@@ -63,8 +81,9 @@ struct Gen {
   int64_t LdA = 0, LdB = 0;
   std::vector<std::vector<std::string>> Acc;
 
-  Gen(Emitter &Em, const GemmParts &G, const TileParams &P, bool Local)
-      : Em(Em), G(G), P(P), Local(Local), Ty(clType(G.T)) {}
+  Gen(Emitter &Em, const GemmParts &G, const TileParams &P, const GemmKernelOptions &O,
+      bool Local)
+      : Em(Em), G(G), P(P), O(O), Local(Local), Ty(clType(G.T)) {}
 
   std::string at(const CVal &V, const std::string &I, const std::string &J) {
     CVal Row = V.Arr->At(I);
@@ -79,6 +98,18 @@ struct Gen {
   std::string clampN(const std::string &J) { return "min(" + J + ", " + N + " - 1)"; }
   std::string clampK(const std::string &Kx) { return "min(" + Kx + ", " + K + " - 1)"; }
   std::string zero() { return G.T == funil::ScalarKind::F64 ? "0.0" : "0.0f"; }
+  std::string vecTy() { return Ty + "4"; }
+
+  /// Tile row (column) of block row r (column c) of work-item ly (lx):
+  /// group r / GM at g*WY*GM, offset r % GM (MatMulForm.h, TileParams).
+  std::string rowOf(int64_t R) {
+    int64_t Off = (R / P.gm()) * P.wgY() * P.gm() + R % P.gm();
+    return Off ? I0 + " + " + num(Off) : I0;
+  }
+  std::string colOf(int64_t Cc) {
+    int64_t Off = (Cc / P.gn()) * P.wgX() * P.gn() + Cc % P.gn();
+    return Off ? J0 + " + " + num(Off) : J0;
+  }
 
   /// Opens a bare `{` block (scopes the names of one unrolled step).
   void block() {
@@ -92,36 +123,161 @@ struct Gen {
     return Nm;
   }
 
-  /// One operand tile into __local memory: Rows x TK elements of view V
-  /// (element (row, k)) starting at row Row0, stored at Dst[k * Ld + row].
-  /// RowFast: consecutive work-items take consecutive rows (the view's row
-  /// stride is 1), else consecutive k.
-  void fill(const CVal &V, const std::string &Dst, int64_t Ld, int64_t Rows,
-            const std::string &Row0, bool RowFast, bool IsA) {
-    const int64_t WG = P.wgX() * P.wgY(), E = Rows * P.TK;
-    for (int64_t T = 0; T * WG < E; ++T) {
+  /// True when \p E is an lvalue `name[...]` (its address can be taken).
+  static bool isSubscript(const std::string &E) {
+    return !E.empty() && (std::isalpha(static_cast<unsigned char>(E[0])) || E[0] == '_') &&
+           E.back() == ']' && E.find('[') != std::string::npos;
+  }
+
+  Fill plan(const CVal &V, const ExprPtr &Vx, const std::string &Dst, int64_t Ld, int64_t Rows,
+            const std::string &Row0, bool IsA) {
+    Fill F;
+    F.V = V;
+    F.View = &Vx;
+    F.Dst = Dst;
+    F.Ld = Ld;
+    F.Rows = Rows;
+    F.Row0 = Row0;
+    F.IsA = IsA;
+    F.Limit = IsA ? M : N;
+    F.RowFast = isUnit(Vx->Args[2]);
+    bool KFast = isUnit(Vx->Args[4]);
+    if (O.VectorFill && (F.RowFast ? Rows % 4 == 0 : KFast && P.TK % 4 == 0) &&
+        isSubscript(at(V, "0", "0"))) {
+      F.W = 4;
+      // Every group address is a multiple of 4 elements: the element (0, 0)
+      // 4-element aligned and the other stride a multiple of 4 (the buffer
+      // itself is aligned by clCreateBuffer).
+      std::string Other = Em.emit(F.RowFast ? Vx->Args[4] : Vx->Args[2]).Expr;
+      F.VecOk = konst(IsA ? "vecA" : "vecB", "bool",
+                      "((ulong)&" + at(V, "0", "0") + ") % " +
+                          num(4 * funil::scalarBits(G.T) / 8) + " == 0 && (" + Other +
+                          ") % 4 == 0");
+    }
+    F.Groups = Rows * P.TK / F.W;
+    const int64_t WG = P.wgX() * P.wgY();
+    F.Slots = (F.Groups + WG - 1) / WG;
+    return F;
+  }
+
+  /// (row, k) of group L of fill \p F, as two int constants.
+  std::pair<std::string, std::string> slotPos(const Fill &F, int64_t S) {
+    const int64_t WG = P.wgX() * P.wgY();
+    std::string L = S ? "(" + Tid + " + " + num(S * WG) + ")" : "(" + Tid + ")";
+    std::string R, Kk;
+    if (F.RowFast) {
+      int64_t PerK = F.Rows / F.W;
+      R = L + " % " + num(PerK) + (F.W > 1 ? " * " + num(F.W) : "");
+      Kk = L + " / " + num(PerK);
+    } else {
+      int64_t PerRow = P.TK / F.W;
+      R = L + " / " + num(PerRow);
+      Kk = L + " % " + num(PerRow) + (F.W > 1 ? " * " + num(F.W) : "");
+    }
+    return {konst("r", "int", R), konst("kk", "int", Kk)};
+  }
+
+  std::string guardOf(const Fill &F, int64_t S) {
+    const int64_t WG = P.wgX() * P.wgY();
+    if (F.Groups % WG == 0)
+      return "";
+    return Tid + (S ? " + " + num(S * WG) : "") + " < " + num(F.Groups);
+  }
+
+  /// The value of slot \p S of \p F for the K tile at \p Kt: a vector
+  /// (W = 4) or a scalar; the vector load when \p Fast.
+  std::string loadExpr(const Fill &F, const std::string &R, const std::string &Kk,
+                       const std::string &Kt, bool Fast) {
+    std::string Row = F.Row0 + " + " + R, Kx = Kt + " + " + Kk;
+    if (Fast)
+      return "*((const __global " + vecTy() + " *)&" + at(F.V, Row, Kx) + ")";
+    auto Cl = [&](const std::string &X) { return F.IsA ? clampM(X) : clampN(X); };
+    if (F.W == 1)
+      return at(F.V, Cl(Row), clampK(Kx));
+    std::string Out = "(" + vecTy() + ")(";
+    for (int E = 0; E < 4; ++E) {
+      std::string Re = F.RowFast ? Row + " + " + num(E) : Row;
+      std::string Ke = F.RowFast ? Kx : Kx + " + " + num(E);
+      Out += (E ? ", " : "") + at(F.V, Cl(Re), clampK(Ke));
+    }
+    return Out + ")";
+  }
+
+  /// Stores value \p Val of a slot at (R, Kk) into F's __local array at
+  /// element offset \p Buf.
+  void storeSlot(const Fill &F, const std::string &R, const std::string &Kk,
+                 const std::string &Val, const std::string &Buf) {
+    std::string Base = (Buf.empty() ? "" : Buf + " + ") + Kk + " * " + num(F.Ld) + " + " + R;
+    if (F.W == 1) {
+      Em.line(F.Dst + "[" + Base + "] = " + Val + ";");
+    } else if (F.RowFast && F.Ld % 4 == 0) {
+      Em.line("*((__local " + vecTy() + " *)(" + F.Dst + " + " + Base + ")) = " + Val + ";");
+    } else {
+      for (int E = 0; E < 4; ++E) {
+        std::string Idx = F.RowFast ? Base + " + " + num(E)
+                                    : (Buf.empty() ? "" : Buf + " + ") + "(" + Kk + " + " +
+                                          num(E) + ") * " + num(F.Ld) + " + " + R;
+        Em.line(F.Dst + "[" + Idx + "] = " + Val + ".s" + Lane[E] + ";");
+      }
+    }
+  }
+
+  /// Loads every slot of \p F for the K tile at \p Kt: into F.Regs when
+  /// \p ToRegs, else straight into the __local array at \p Buf.
+  void loadFill(Fill &F, const std::string &Kt, bool ToRegs, const std::string &Buf) {
+    auto Body = [&](bool Fast) {
+      for (int64_t S = 0; S < F.Slots; ++S) {
+        block();
+        auto [R, Kk] = slotPos(F, S);
+        std::string Gd = guardOf(F, S);
+        if (!Gd.empty())
+          Em.open("if (" + Gd + ")");
+        std::string Val = loadExpr(F, R, Kk, Kt, Fast);
+        if (ToRegs)
+          Em.line(F.Regs[S] + " = " + Val + ";");
+        else
+          storeSlot(F, R, Kk, F.W == 4 ? konst("f", vecTy(), Val) : Val, Buf);
+        if (!Gd.empty())
+          Em.close();
+        Em.close();
+      }
+    };
+    if (F.VecOk.empty()) {
+      Body(false);
+      return;
+    }
+    // The fast path for a complete, aligned tile (a work-group-uniform test).
+    Em.open("if (" + F.VecOk + " && " + F.Row0 + " + " + num(F.Rows) + " <= " + F.Limit +
+            " && " + Kt + " + " + num(P.TK) + " <= " + K + ")");
+    Body(true);
+    Em.close();
+    Em.open("else");
+    Body(false);
+    Em.close();
+  }
+
+  /// F.Regs into the __local array at \p Buf.
+  void storeRegs(const Fill &F, const std::string &Buf) {
+    for (int64_t S = 0; S < F.Slots; ++S) {
       block();
-      std::string Ex = T ? Tid + " + " + num(T * WG) : Tid;
-      if (E % WG)
-        Em.open("if (" + Ex + " < " + num(E) + ")");
-      std::string R = RowFast ? "(" + Ex + ") % " + num(Rows) : "(" + Ex + ") / " + num(P.TK);
-      std::string Kk = RowFast ? "(" + Ex + ") / " + num(Rows) : "(" + Ex + ") % " + num(P.TK);
-      std::string Rv = konst("r", "int", R), Kv = konst("kk", "int", Kk);
-      std::string GRow = IsA ? clampM(Row0 + " + " + Rv) : clampN(Row0 + " + " + Rv);
-      std::string Src = at(V, GRow, clampK(K0 + " + " + Kv));
-      Em.line(Dst + "[" + Kv + " * " + num(Ld) + " + " + Rv + "] = " + Src + ";");
-      if (E % WG)
+      auto [R, Kk] = slotPos(F, S);
+      std::string Gd = guardOf(F, S);
+      if (!Gd.empty())
+        Em.open("if (" + Gd + ")");
+      storeSlot(F, R, Kk, F.Regs[S], Buf);
+      if (!Gd.empty())
         Em.close();
       Em.close();
     }
   }
 
-  /// Values of one k for this work-item: N consecutive elements of Src at
-  /// Base (vector loads of 4 when N is a multiple of 4), or from the view.
-  std::vector<CVal> localRow(const std::string &Src, const std::string &Base, int64_t Cnt) {
-    std::vector<CVal> Out;
-    if (Cnt % 4 == 0) {
-      std::string VT = Ty + "4";
+  /// Values of one k for this work-item: Cnt consecutive elements of Src at
+  /// Base (vector loads of 4 when Cnt is a multiple of 4 and \p Ld keeps the
+  /// rows aligned), or scalars.
+  void localRow(std::vector<CVal> &Out, const std::string &Src, const std::string &Base,
+                int64_t Cnt, int64_t Ld) {
+    if (Cnt % 4 == 0 && Ld % 4 == 0) {
+      std::string VT = vecTy();
       for (int64_t Q = 0; Q < Cnt / 4; ++Q) {
         std::string V = konst("v", VT,
                               "*((const __local " + VT + " *)(" + Src + " + " + Base +
@@ -129,27 +285,35 @@ struct Gen {
         for (int L = 0; L < 4; ++L)
           Out.push_back(CVal::scalar(V + ".s" + Lane[L], G.T));
       }
-      return Out;
+      return;
     }
     for (int64_t Q = 0; Q < Cnt; ++Q)
-      Out.push_back(CVal::scalar(konst("a", Ty, Src + "[" + Base + " + " + num(Q) + "]"), G.T));
-    return Out;
+      Out.push_back(
+          CVal::scalar(konst("a", Ty, Src + "[" + Base + (Q ? " + " + num(Q) : "") + "]"), G.T));
   }
 
-  /// acc[r][c] = STEP(acc[r][c], (a[r], b[c])) for one k (\p Kk).
-  void step(const std::string &Kk) {
+  /// acc[r][c] = STEP(acc[r][c], (a[r], b[c])) for one k (\p Kk); the
+  /// __local tiles at element offsets \p BufA, \p BufB.
+  void step(const std::string &Kk, const std::string &BufA, const std::string &BufB) {
     std::vector<CVal> Av, Bv;
     if (Local) {
-      Av = localRow(As, Kk + " * " + num(LdA) + " + " + Ly + " * " + num(P.RM), P.RM);
-      Bv = localRow(Bs, Kk + " * " + num(LdB) + " + " + Lx + " * " + num(P.RN), P.RN);
+      auto Off = [](const std::string &Buf) { return Buf.empty() ? "" : Buf + " + "; };
+      for (int64_t Gr = 0; Gr < P.RM / P.gm(); ++Gr)
+        localRow(Av, As,
+                 Off(BufA) + Kk + " * " + num(LdA) + " + " + Ly + " * " + num(P.gm()) +
+                     (Gr ? " + " + num(Gr * P.wgY() * P.gm()) : ""),
+                 P.gm(), LdA);
+      for (int64_t Gr = 0; Gr < P.RN / P.gn(); ++Gr)
+        localRow(Bv, Bs,
+                 Off(BufB) + Kk + " * " + num(LdB) + " + " + Lx + " * " + num(P.gn()) +
+                     (Gr ? " + " + num(Gr * P.wgX() * P.gn()) : ""),
+                 P.gn(), LdB);
     } else {
       std::string Kx = K0 + " + " + Kk;
       for (int64_t R = 0; R < P.RM; ++R)
-        Av.push_back(CVal::scalar(
-            konst("a", Ty, at(A, clampM(I0 + " + " + num(R)), Kx)), G.T));
+        Av.push_back(CVal::scalar(konst("a", Ty, at(A, clampM(rowOf(R)), Kx)), G.T));
       for (int64_t Cc = 0; Cc < P.RN; ++Cc)
-        Bv.push_back(CVal::scalar(
-            konst("b", Ty, at(B, clampN(J0 + " + " + num(Cc)), Kx)), G.T));
+        Bv.push_back(CVal::scalar(konst("b", Ty, at(B, clampN(colOf(Cc)), Kx)), G.T));
     }
     for (int64_t R = 0; R < P.RM; ++R)
       for (int64_t Cc = 0; Cc < P.RN; ++Cc) {
@@ -161,6 +325,33 @@ struct Gen {
       }
   }
 
+  /// The products of one K tile (at K0) from the __local tiles at \p BufA,
+  /// \p BufB (or from global memory): a complete tile unrolled (or a
+  /// `#pragma unroll` loop), the last partial one a counted loop.
+  void compute(const std::string &BufA, const std::string &BufB) {
+    Em.open("if (" + K0 + " + " + num(P.TK) + " <= " + K + ")");
+    if (O.UnrollLoop) {
+      Em.line("#pragma unroll");
+      std::string Kk = Em.fresh("kk");
+      Em.open("for (int " + Kk + " = 0; " + Kk + " < " + num(P.TK) + "; ++" + Kk + ")");
+      step(Kk, BufA, BufB);
+      Em.close();
+    } else {
+      for (int64_t Kk = 0; Kk < P.TK; ++Kk) {
+        block();
+        step(num(Kk), BufA, BufB);
+        Em.close();
+      }
+    }
+    Em.close();
+    Em.open("else");
+    std::string Kk = Em.fresh("kk");
+    Em.open("for (int " + Kk + " = 0; " + Kk + " < " + K + " - " + K0 + "; ++" + Kk + ")");
+    step(Kk, BufA, BufB);
+    Em.close();
+    Em.close();
+  }
+
   void run(const CVal &Target) {
     const int64_t WX = P.wgX();
     A = Em.emit(G.A);
@@ -169,6 +360,8 @@ struct Gen {
     if (A.K != CVal::Array || B.K != CVal::Array || C.K != CVal::Array ||
         Target.K != CVal::Array)
       throw CodegenError("matrix operands must be arrays");
+    if (O.Pad % 4 != 0 && O.Pad != 0)
+      throw CodegenError("local padding must be a multiple of 4");
     M = konst("M", "long", Em.emit(G.A->Args[3]).Expr);
     K = konst("K", "long", Em.emit(G.A->Args[5]).Expr);
     N = konst("N", "long", Em.emit(G.B->Args[3]).Expr);
@@ -179,18 +372,20 @@ struct Gen {
     Tid = konst("tid", "int", Ly + " * " + num(WX) + " + " + Lx);
     std::string RowA0 = konst("ti", "long", Gi + " * " + num(P.TM));
     std::string ColB0 = konst("tj", "long", Gj + " * " + num(P.TN));
-    I0 = konst("i0", "long", RowA0 + " + " + Ly + " * " + num(P.RM));
-    J0 = konst("j0", "long", ColB0 + " + " + Lx + " * " + num(P.RN));
+    I0 = konst("i0", "long", RowA0 + " + " + Ly + " * " + num(P.gm()));
+    J0 = konst("j0", "long", ColB0 + " + " + Lx + " * " + num(P.gn()));
+    const bool Double = Local && O.DoubleBuffer;
+    const int64_t NB = Double ? 2 : 1;
     if (Local) {
-      LdA = P.TM + Pad;
-      LdB = P.TN + Pad;
+      LdA = P.TM + O.Pad;
+      LdB = P.TN + O.Pad;
       unsigned Align = 4 * funil::scalarBits(G.T) / 8;
       As = Em.fresh("As");
       Bs = Em.fresh("Bs");
-      Em.line("__local " + Ty + " " + As + "[" + num(P.TK * LdA) + "] __attribute__((aligned(" +
-              num(Align) + ")));");
-      Em.line("__local " + Ty + " " + Bs + "[" + num(P.TK * LdB) + "] __attribute__((aligned(" +
-              num(Align) + ")));");
+      Em.line("__local " + Ty + " " + As + "[" + num(NB * P.TK * LdA) +
+              "] __attribute__((aligned(" + num(Align) + ")));");
+      Em.line("__local " + Ty + " " + Bs + "[" + num(NB * P.TK * LdB) +
+              "] __attribute__((aligned(" + num(Align) + ")));");
     }
     // Private accumulators: INIT of the element of C (clamped: rows and
     // columns past the edge are computed but never stored).
@@ -198,45 +393,79 @@ struct Gen {
     Acc.assign(P.RM, std::vector<std::string>(P.RN));
     for (int64_t R = 0; R < P.RM; ++R)
       for (int64_t Cc = 0; Cc < P.RN; ++Cc) {
-        CVal Cv = InitC ? CVal::scalar(at(C, clampM(I0 + " + " + num(R)),
-                                          clampN(J0 + " + " + num(Cc))),
-                                       G.T)
+        CVal Cv = InitC ? CVal::scalar(at(C, clampM(rowOf(R)), clampN(colOf(Cc))), G.T)
                         : CVal::scalar(zero(), G.T);
         CVal V = Em.apply(G.Init, {Cv});
         Acc[R][Cc] = Em.fresh("acc_" + num(R) + "_" + num(Cc));
         Em.line(Ty + " " + Acc[R][Cc] + " = " + V.Expr + ";");
       }
-    // The K tiles, in order (each output's k order stays sequential).
     K0 = Em.fresh("k0");
-    Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " + num(P.TK) + ")");
-    if (Local) {
-      fill(A, As, LdA, P.TM, RowA0, isUnit(G.A->Args[2]), true);
-      fill(B, Bs, LdB, P.TN, ColB0, isUnit(G.B->Args[2]), false);
-      Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
-    }
-    Em.open("if (" + K0 + " + " + num(P.TK) + " <= " + K + ")");
-    for (int64_t Kk = 0; Kk < P.TK; ++Kk) {
-      block();
-      step(num(Kk));
+    if (!Local) {
+      Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " +
+              num(P.TK) + ")");
+      compute("", "");
       Em.close();
+    } else {
+      Fill FA = plan(A, G.A, As, LdA, P.TM, RowA0, true);
+      Fill FB = plan(B, G.B, Bs, LdB, P.TN, ColB0, false);
+      if (!Double) {
+        // The K tiles, in order (each output's k order stays sequential):
+        // fill, barrier, products, barrier.
+        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " +
+                num(P.TK) + ")");
+        loadFill(FA, K0, false, "");
+        loadFill(FB, K0, false, "");
+        Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        compute("", "");
+        Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        Em.close();
+      } else {
+        // Double buffering: tile 0 into buffer 0; then per K tile, the next
+        // tile's loads into registers, the products on the current buffer,
+        // the registers into the other buffer, one barrier.
+        std::string VT = FA.W == 4 ? vecTy() : Ty;
+        for (int64_t S = 0; S < FA.Slots; ++S) {
+          FA.Regs.push_back(Em.fresh("pa"));
+          Em.line((FA.W == 4 ? vecTy() : Ty) + " " + FA.Regs.back() + ";");
+        }
+        for (int64_t S = 0; S < FB.Slots; ++S) {
+          FB.Regs.push_back(Em.fresh("pb"));
+          Em.line((FB.W == 4 ? vecTy() : Ty) + " " + FB.Regs.back() + ";");
+        }
+        loadFill(FA, "(long)0", false, "");
+        loadFill(FB, "(long)0", false, "");
+        Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        std::string Buf = Em.fresh("buf");
+        Em.line("int " + Buf + " = 0;");
+        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " +
+                num(P.TK) + ")");
+        std::string Next = konst("kn", "long", K0 + " + " + num(P.TK));
+        std::string CurA = konst("ca", "int", Buf + " * " + num(P.TK * LdA));
+        std::string CurB = konst("cb", "int", Buf + " * " + num(P.TK * LdB));
+        std::string NxtA = konst("na", "int", num(P.TK * LdA) + " - " + CurA);
+        std::string NxtB = konst("nb", "int", num(P.TK * LdB) + " - " + CurB);
+        Em.open("if (" + Next + " < " + K + ")");
+        loadFill(FA, Next, true, "");
+        loadFill(FB, Next, true, "");
+        Em.close();
+        compute(CurA, CurB);
+        Em.open("if (" + Next + " < " + K + ")");
+        storeRegs(FA, NxtA);
+        storeRegs(FB, NxtB);
+        Em.close();
+        Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        Em.line(Buf + " ^= 1;");
+        Em.close();
+        (void)VT;
+      }
     }
-    Em.close();
-    Em.open("else");
-    std::string Kk = Em.fresh("kk");
-    Em.open("for (int " + Kk + " = 0; " + Kk + " < " + K + " - " + K0 + "; ++" + Kk + ")");
-    step(Kk);
-    Em.close();
-    Em.close();
-    if (Local)
-      Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
-    Em.close();
     // POST and the guarded stores.
     bool PostC = usesComponent1(G.Post->body(), G.Post->Params[0].Name);
     for (int64_t R = 0; R < P.RM; ++R) {
-      std::string I = R ? I0 + " + " + num(R) : I0;
+      std::string I = rowOf(R);
       Em.open("if (" + I + " < " + M + ")");
       for (int64_t Cc = 0; Cc < P.RN; ++Cc) {
-        std::string J = Cc ? J0 + " + " + num(Cc) : J0;
+        std::string J = colOf(Cc);
         Em.open("if (" + J + " < " + N + ")");
         CVal W;
         W.K = CVal::Tuple;
@@ -260,13 +489,14 @@ bool isTiledMatMul(const ExprPtr &Body) {
   return matmul::matchTiledMatMul(Body, G, P, Local);
 }
 
-void emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target) {
+void emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
+                const GemmKernelOptions &Opts) {
   GemmParts G;
   TileParams P;
   bool Local = false;
   if (!matmul::matchTiledMatMul(Body, G, P, Local))
     throw CodegenError("not a tiled matrix-product form");
-  Gen(Em, G, P, Local).run(Target);
+  Gen(Em, G, P, Opts, Local).run(Target);
 }
 
 } // namespace idiom::rewrite::codegen

@@ -17,7 +17,10 @@
 /// the last row/column (their products only reach outputs that are not
 /// stored); every store is guarded. The fill order follows the unit stride
 /// of each operand's view (coalesced reads); reads of the __local arrays
-/// use vector loads when the block width is a multiple of 4.
+/// use vector loads when the block width is a multiple of 4. Strided row /
+/// column groups come from the form (TileParams::GM, GN); padding, vector
+/// global fills with a clamped edge path, register-prefetch double
+/// buffering and the `#pragma unroll` loop from GemmKernelOptions.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +28,7 @@
 #define IDIOM_REWRITE_LIB_CODEGEN_MATMULGEN_H
 
 #include "Emitter.h"
+#include "idiom/Rewrite/Explore.h"
 
 namespace idiom::rewrite::codegen {
 
@@ -34,8 +38,10 @@ bool isTiledMatMul(const ExprPtr &Body);
 /// Emits the kernel body of the tiled matrix-product form \p Body, storing
 /// through \p Target (the program's output view, [[T]_N]_M). The program's
 /// parameters must be bound in \p Em. Throws CodegenError when Body is not
-/// such a form.
-void emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target);
+/// such a form. \p Opts chooses how the kernel is written (padding, vector
+/// fills, double buffering, loop form), never what it computes.
+void emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
+                const GemmKernelOptions &Opts = GemmKernelOptions());
 
 } // namespace idiom::rewrite::codegen
 

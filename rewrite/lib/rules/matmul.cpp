@@ -47,16 +47,21 @@ bool isCanonicalGemm(const ExprPtr &Body) {
   return matmul::matchCanonicalGemm(Body, G);
 }
 
-Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN) {
+Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int64_t GM,
+                int64_t GN) {
   matmul::TileParams P;
   P.TM = TM;
   P.TN = TN;
   P.TK = TK;
   P.RM = RM;
   P.RN = RN;
+  P.GM = GM == RM ? 0 : GM;
+  P.GN = GN == RN ? 0 : GN;
   Rule R;
   R.Name = "mm-tile-" + std::to_string(TM) + "x" + std::to_string(TN) + "x" +
            std::to_string(TK) + "-block-" + std::to_string(RM) + "x" + std::to_string(RN);
+  if (P.GM || P.GN)
+    R.Name += "-groups-" + std::to_string(P.gm()) + "x" + std::to_string(P.gn());
   R.Family = "matmul";
   R.Context = AppliesIn::Host;
   R.Doc = "map(\\r => map(\\q => POST(reduceSeq(STEP, INIT, zip(r.0, q.0)), q.1), "

@@ -36,6 +36,26 @@
 
 namespace idiom::rewrite {
 
+/// Code-generation choices of a tiled matrix-product kernel
+/// (codegen/MatMulGen.cpp) that do not change what it computes: every
+/// output keeps its sequential k order, so all choices give bit-identical
+/// results. Techniques of hand-tuned SGEMMs (docs/Rewrite.md, "Matrix
+/// products").
+struct GemmKernelOptions {
+  /// Elements of padding per __local row (0 or 4; a multiple of 4 keeps
+  /// the rows 16-byte aligned).
+  unsigned Pad = 4;
+  /// Fill complete, aligned operand tiles with 4-wide global loads along
+  /// the operand's unit stride (clamped scalar loads otherwise).
+  bool VectorFill = false;
+  /// Prefetch the next K tile into registers before computing on the
+  /// current one, two __local buffers, one barrier per K tile.
+  bool DoubleBuffer = false;
+  /// A `#pragma unroll` loop over a complete K tile instead of
+  /// straight-line code.
+  bool UnrollLoop = false;
+};
+
 /// The parameters of one low-level variant.
 struct VariantParams {
   /// reqd_work_group_size in NDRange dimensions 0 and 1; {0, 0}: the runtime
@@ -48,6 +68,11 @@ struct VariantParams {
   /// default lowering) and the RM x RN outputs per work-item.
   unsigned Tile[3] = {0, 0, 0};
   unsigned Block[2] = {1, 1};
+  /// Row and column group widths of a work-item's block (matMulRule's GM,
+  /// GN; 0: one group of RM rows / RN columns).
+  unsigned Group[2] = {0, 0};
+  /// How the tiled kernel is written (not what it computes).
+  GemmKernelOptions Kernel;
   /// Operand tiles copied to local memory (to-local-operands).
   bool Local = false;
   /// A GEMM program: fmuladd is evaluated as fma (fmuladd-to-fma), in
@@ -88,6 +113,11 @@ std::vector<VariantParams> exploreVariants(const funil::Program &P,
 /// work-item). Variant 0 is the best-known tiled variant for the element
 /// type (GemmExplore.cpp).
 std::vector<VariantParams> gemmVariants(const funil::Program &P, unsigned Max);
+
+/// The whole GEMM candidate set (more than MaxVariants; the default
+/// variants are a subset), pruned alike, the default lowering last: for
+/// ranking on a device (bench/build_sgemm_carry.sh), not for the plugin.
+std::vector<VariantParams> gemmCandidates(const funil::Program &P);
 
 /// The strategy of GEMM variant \p V: fmuladd-to-fma everywhere, then the
 /// matrix-product macro rule of V's tiles (and to-local-operands when

@@ -34,6 +34,7 @@
 #define IDIOM_REWRITE_OPENCLGEN_H
 
 #include "idiom/FunIL/Expr.h"
+#include "idiom/Rewrite/Explore.h"
 
 #include <string>
 #include <vector>
@@ -69,6 +70,14 @@ bool generateOpenCL(const funil::Program &P, const std::string &KernelName,
 /// default lowering's kernels (no marker line).
 bool generateOpenCL(const funil::Program &P, const std::string &KernelName,
                     GeneratedOpenCL &Out, std::string &Err, unsigned MaxVariants);
+
+/// The same with the variants \p Vs (in this order, for example
+/// gemmCandidates(P) for a benchmark) instead of exploreVariants; \p Vs[0]
+/// plays the part of variant 0 (its error is the answer). Err when Vs is
+/// empty.
+bool generateOpenCLVariants(const funil::Program &P, const std::string &KernelName,
+                            const std::vector<VariantParams> &Vs, GeneratedOpenCL &Out,
+                            std::string &Err);
 
 /// Emits OpenCL C for a program that is already lowered (for example by a
 /// strategy chosen on the idiom-funil command line). Same conventions and

@@ -103,7 +103,12 @@ bool isCanonicalGemm(const ExprPtr &Body);
 /// map; condition: RM | TM, RN | TN, (TM/RM)(TN/RN) <= 1024 work-items.
 /// Lengths that the tiles do not divide are accepted: the generator
 /// completes partial tiles (the interpreter requires divisible lengths).
-Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN);
+/// GM, GN > 0 (dividing RM, RN): a work-item's rows (columns) are groups of
+/// GM (GN) consecutive ones strided by (TM/RM)*GM ((TN/RN)*GN) in the tile
+/// (name suffix "-groups-GMxGN"); 0: one group (rows ly*RM..).
+Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int64_t GM = 0,
+                int64_t GN = 0);
+
 /// Vectorisation with vector types, width \p N (registered as
 /// "as-vector-lanes", N = 4):
 ///   map(f, a) -> asScalar(map(f', asVector(N, a)))

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "idiom/Constraints/HistogramFacts.h"
+#include "idiom/Constraints/TimeReport.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -54,6 +55,7 @@ std::string constName(const std::string &Role, const z3::sort &S) {
 Proof decide(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
   static std::mutex Lock;
   static std::map<std::string, Proof> Known;
+  TimeScope T("z3 histogram: total");
   std::string Key = Negated.to_string();
   {
     std::lock_guard<std::mutex> G(Lock);
@@ -61,6 +63,7 @@ Proof decide(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
     if (It != Known.end())
       return It->second;
   }
+  TimeScope TS("z3 histogram: solver");
   z3::solver S(C);
   z3::params P(C);
   P.set("timeout", TimeoutMs);

@@ -48,16 +48,26 @@ private:
 
 /// Proves that the binary operator extracted from \p R (its first link with
 /// the accumulator and the element as the two inputs) is commutative and
-/// associative. On failure, \p Why names the failing law.
+/// associative. A textbook operator (OperatorLaws.h) is proven without Z3.
+/// On failure, \p Why names the failing law.
 Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
                      std::string &Why, ProofCache *Cache = nullptr);
 
 /// Proves that the identity value the lifter uses for \p R's operator is a
 /// left identity of the extracted operator (f(id, x) == x for all x).
 /// Floating-point min/max use +/-infinity, which are not reals; they are
-/// accepted by definition and reported as Proven.
+/// accepted by definition and reported as Proven. So is a textbook operator
+/// (OperatorLaws.h) whose ReductionOp is R.Op.
 Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
                     std::string &Why, ProofCache *Cache = nullptr);
+
+/// proveAssocComm and proveIdentity always asking Z3 (no textbook shortcut,
+/// no ProofCache; the process and disk memos of laws still apply): for
+/// tests that check OperatorLaws.h against Z3.
+Proof proveAssocCommWithZ3(const ReductionInfo &R, unsigned TimeoutMs,
+                           std::string &Why);
+Proof proveIdentityWithZ3(const ReductionInfo &R, unsigned TimeoutMs,
+                          std::string &Why);
 
 /// Proves that no iteration of nest \p N writes an element that another
 /// iteration reads or writes through the same base pointer, and that no load

@@ -25,11 +25,19 @@ Table &table() {
 }
 } // namespace
 
-void TimeReport::enable() {
+void TimeReport::enable(bool PrintAtExit) {
   if (On)
     return;
   On = true;
-  std::atexit([] { print(errs()); });
+  if (PrintAtExit)
+    std::atexit([] { print(errs()); });
+}
+
+unsigned TimeReport::calls(StringRef Phase) {
+  Table &T = table();
+  std::lock_guard<std::mutex> G(T.Lock);
+  auto It = T.Rows.find(Phase);
+  return It == T.Rows.end() ? 0 : It->second.first;
 }
 
 void TimeReport::add(StringRef Phase, double Seconds) {

@@ -25,12 +25,15 @@ class TimeReport {
 public:
   /// True once enable() was called.
   static bool enabled() { return On; }
-  /// Starts collecting; prints the table to stderr at process exit.
-  static void enable();
+  /// Starts collecting; prints the table to stderr at process exit when
+  /// \p PrintAtExit.
+  static void enable(bool PrintAtExit = true);
   /// Adds one call of \p Phase lasting \p Seconds (thread-safe).
   static void add(llvm::StringRef Phase, double Seconds);
   /// Counts one event of \p Phase without a duration (e.g. a memo hit).
   static void count(llvm::StringRef Phase) { if (On) add(Phase, 0); }
+  /// Calls of \p Phase so far (0 when the report is off).
+  static unsigned calls(llvm::StringRef Phase);
   /// Prints "calls  seconds  phase" rows, sorted by phase name.
   static void print(llvm::raw_ostream &OS);
 

@@ -20,7 +20,8 @@
 
 namespace z3 {
 class context;
-}
+class expr;
+} // namespace z3
 
 namespace idiom {
 
@@ -61,24 +62,40 @@ Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
 Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
                     std::string &Why, ProofCache *Cache = nullptr);
 
-/// proveAssocComm and proveIdentity always asking Z3 (no textbook shortcut,
-/// no ProofCache; the process and disk memos of laws still apply): for
-/// tests that check OperatorLaws.h against Z3.
-Proof proveAssocCommWithZ3(const ReductionInfo &R, unsigned TimeoutMs,
-                           std::string &Why);
-Proof proveIdentityWithZ3(const ReductionInfo &R, unsigned TimeoutMs,
-                          std::string &Why);
-
 /// Proves that no iteration of nest \p N writes an element that another
 /// iteration reads or writes through the same base pointer, and that no load
 /// reads an element stored earlier in the same iteration. Accesses through
 /// different base pointers are left to the run-time overlap check. Pairs
 /// with the same affine address in a 1-D nest with a non-zero constant stride
-/// are decided without Z3 (they meet only in the same iteration).
+/// are decided without Z3 (they meet only in the same iteration), and so are
+/// pairs in a 1-D nest with constant offsets, equal constant strides and a
+/// constant trip count (by integer arithmetic).
 Proof proveNoLoopCarriedDependence(llvm::ArrayRef<AffineAccess> Accesses,
                                    const NestInfo &N, llvm::ScalarEvolution &SE,
                                    unsigned TimeoutMs, std::string &Why,
                                    ProofCache *Cache = nullptr);
+
+/// Decides whether \p Negated, the negation of a law over free constants, is
+/// unsatisfiable (Proven: the law holds; Refuted: Z3 found a counterexample;
+/// Unknown: timeout or `unknown`, never memoised). Answers are memoised by
+/// the formula's SMT-LIB text for the process and on disk
+/// ($IDIOM_CACHE_DIR/laws, see runtime/README.md; IDIOM_CACHE_DIR=off
+/// disables it), so name constants by role and sort, not by occurrence. A
+/// formula that Z3's simplifier folds to false is Proven without a solver.
+/// The solver is the thread's incremental one, or with \p FreshSolver a new
+/// solver (Z3's default tactic for the formula's logic, e.g. for non-linear
+/// real arithmetic). Throws z3::exception on Z3 errors.
+Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs,
+                bool FreshSolver = false);
+
+/// Testing only: with false, proveAssocComm, proveIdentity and
+/// proveNoLoopCarriedDependence ask Z3 for every law and every pair of
+/// accesses that the default (true) decides structurally, so that tests can
+/// check that both give the same answers.
+void setStructuralShortcuts(bool On);
+/// The current setting of setStructuralShortcuts (true unless a test changed
+/// it); other Z3-backed facts (histogram updates) follow it too.
+bool structuralShortcuts();
 
 } // namespace idiom
 

@@ -18,7 +18,9 @@
 #   NAME.o2.ll      the IR that compile emits (stitched calls, kernels).
 # user-spec programs are run with their spec (Inputs/NAME.idl).
 # Compare mode diffs two such directories; exits 0 when identical, 1 if not.
-# IDIOM_CACHE_DIR is set to off so that every run proves everything afresh.
+# IDIOM_CACHE_DIR is set to off so that every run proves and generates
+# everything afresh, unless GOLDEN_CACHE_DIR names a directory to use instead
+# (run twice with the same one to check what the on-disk memos give back).
 set -u
 
 if [ "${1:-}" = --compare ]; then
@@ -37,7 +39,7 @@ mkdir -p "$2" && OUT=$(cd "$2" && pwd) || exit 2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PLUGIN=$B/lib/libIdiom.so
 [ -f "$PLUGIN" ] || { echo "no plugin at $PLUGIN" >&2; exit 2; }
-export IDIOM_CACHE_DIR=off
+export IDIOM_CACHE_DIR=${GOLDEN_CACHE_DIR:-off}
 TMP=$(mktemp -d) || exit 2
 trap 'rm -rf "$TMP"' EXIT
 OPT="opt-19 -load-pass-plugin=$PLUGIN"

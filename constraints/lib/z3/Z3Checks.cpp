@@ -1,6 +1,7 @@
 //===- Z3Checks.cpp - Semantic atoms decided with Z3 ----------------------===//
 
 #include "idiom/Constraints/Z3Checks.h"
+#include "idiom/Constraints/CompileCache.h"
 #include "idiom/Constraints/OperatorLaws.h"
 #include "idiom/Constraints/TimeReport.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -10,12 +11,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/xxhash.h"
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -170,65 +166,19 @@ void setTimeout(z3::context &C, z3::solver &S, unsigned Ms) {
   S.set(P);
 }
 
-/// Directory of the on-disk memo of decided laws: $IDIOM_CACHE_DIR/laws, else
-/// $XDG_CACHE_HOME/idiom/laws or $HOME/.cache/idiom/laws; empty when
-/// IDIOM_CACHE_DIR=off or no directory can be made.
-const std::string &lawCacheDir() {
-  static const std::string Dir = [] {
-    std::string Base;
-    if (const char *D = getenv("IDIOM_CACHE_DIR")) {
-      if (std::string(D) == "off")
-        return std::string();
-      Base = D;
-    } else if (const char *X = getenv("XDG_CACHE_HOME")) {
-      Base = std::string(X) + "/idiom";
-    } else if (const char *H = getenv("HOME")) {
-      Base = std::string(H) + "/.cache/idiom";
-    } else {
-      return std::string();
-    }
-    std::string Dir = Base + "/laws";
-    return llvm::sys::fs::create_directories(Dir) ? std::string() : Dir;
-  }();
-  return Dir;
-}
-
-/// The cache file of \p Key: named by a hash, holding the result and the
-/// full formula (compared on reading, so a hash collision is a miss).
-std::string lawCacheFile(const std::string &Key) {
-  const std::string &Dir = lawCacheDir();
-  return Dir.empty() ? Dir : Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Key)) + ".law";
-}
-
+/// The law memo on disk (CompileCache.h, kind "laws"): "proven" or
+/// "refuted" for a negated law's SMT-LIB text.
 std::optional<Proof> readLaw(const std::string &Key) {
-  std::string F = lawCacheFile(Key);
-  if (F.empty())
-    return std::nullopt;
-  std::ifstream In(F, std::ios::binary);
-  std::string All((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
-  size_t NL = All.find('\n');
-  if (NL == std::string::npos || All.compare(NL + 1, std::string::npos, Key) != 0)
-    return std::nullopt;
-  std::string Verdict = All.substr(0, NL);
-  if (Verdict == "proven")
+  std::optional<std::string> V = readCompileCache("laws", Key);
+  if (V && *V == "proven")
     return Proof::Proven;
-  if (Verdict == "refuted")
+  if (V && *V == "refuted")
     return Proof::Refuted;
   return std::nullopt;
 }
 
 void writeLaw(const std::string &Key, Proof P) {
-  std::string F = lawCacheFile(Key);
-  if (F.empty())
-    return;
-  std::string Tmp = F + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  {
-    std::ofstream Out(Tmp);
-    Out << (P == Proof::Proven ? "proven" : "refuted") << "\n" << Key;
-    if (!Out)
-      return;
-  }
-  llvm::sys::fs::rename(Tmp, F);
+  writeCompileCache("laws", Key, P == Proof::Proven ? "proven" : "refuted");
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "KernelMemo.h"
 #include "idiom/Constraints/CompileCache.h"
 #include "idiom/Constraints/TimeReport.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include <dlfcn.h>
 #include <vector>
@@ -25,18 +26,20 @@ struct ExpectedLayout {
 static_assert(sizeof(rewrite::GeneratedOpenCL) == sizeof(ExpectedLayout),
               "rewrite::GeneratedOpenCL changed: update KernelMemo.cpp");
 
-/// "PATH SIZE MTIME" of the library this code is in; "" when unknown (then
-/// nothing is memoised).
+/// "PATH SIZE MTIME" of the library this code is in (PATH without links or
+/// relative parts); "" when unknown (then nothing is memoised).
 const std::string &pluginIdentity() {
   static const std::string Id = [] {
     Dl_info Info;
     if (!dladdr(reinterpret_cast<void *>(&generateOpenCLMemo), &Info) ||
         !Info.dli_fname)
       return std::string();
+    // dlopen may have been given a relative path: name the file itself.
+    SmallString<256> Path;
     sys::fs::file_status St;
-    if (sys::fs::status(Info.dli_fname, St))
+    if (sys::fs::real_path(Info.dli_fname, Path) || sys::fs::status(Path, St))
       return std::string();
-    return std::string(Info.dli_fname) + " " + std::to_string(St.getSize()) +
+    return std::string(Path) + " " + std::to_string(St.getSize()) +
            " " +
            std::to_string(
                St.getLastModificationTime().time_since_epoch().count());

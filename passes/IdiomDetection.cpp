@@ -2,6 +2,7 @@
 
 #include "IdiomDetection.h"
 #include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/Solver.h"
 #include "idiom/Constraints/Spec.h"
 #include "idiom/Constraints/TimeReport.h"
@@ -112,7 +113,8 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
   Detection Det;
   LiftOptions Opts = currentLiftOptions();
   ProofCache Proofs;
-  MatchEnv Env{F, LI, SE, DT, nullptr, Opts.Z3TimeoutMs, &Proofs};
+  NestCache Nests;
+  MatchEnv Env{F, LI, SE, DT, nullptr, Opts.Z3TimeoutMs, &Proofs, &Nests};
   Solver S(Lib.Specs, Lib.Atoms);
   SmallPtrSet<Loop *, 8> Covered;
   for (Loop *L : LI.getLoopsInPreorder()) {

@@ -1,6 +1,7 @@
 //===- IdiomMatch.cpp - Build the lifter's view of a detected idiom -------===//
 
 #include "idiom/Constraints/IdiomMatch.h"
+#include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -123,7 +124,7 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
                                           std::string &Why) {
   IdiomMatch M;
   M.SpecName = SpecName.str();
-  auto N = analyzeNest(L, Env.SE, Why);
+  auto N = constraints::cachedNest(Env, L, Why);
   if (!N)
     return std::nullopt;
   M.Nest = *N;

@@ -2,8 +2,10 @@
 
 #include "IdiomDetection.h"
 #include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/Solver.h"
 #include "idiom/Constraints/Spec.h"
+#include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -33,6 +35,11 @@ static cl::opt<unsigned>
               cl::desc("Timeout of one Z3 query in milliseconds; a timeout "
                        "counts as not proven (default 2000)"));
 
+static cl::opt<bool> TimeReportOpt(
+    "idiom-time-report", cl::Hidden, cl::init(false),
+    cl::desc("Print the time spent in each phase of idiom detection (spec "
+             "loading, each idiom's search, Z3 queries) at exit"));
+
 namespace idiom {
 
 namespace {
@@ -50,10 +57,15 @@ struct Library {
   /// Idioms in the order they are tried: user specs (-idiom-spec) first, so
   /// a researcher's idiom wins over a built-in one; then the built-ins.
   std::vector<const IdiomDef *> Ordered;
+  /// "solve NAME" per entry of Ordered, for -idiom-time-report.
+  std::vector<std::string> SolvePhase;
 };
 
 Library &library() {
   static Library *Lib = [] {
+    if (TimeReportOpt)
+      TimeReport::enable();
+    TimeScope T("setup: atoms and specs");
     auto *L = new Library();
     registerBuiltinAtoms(L->Atoms);
     std::vector<Diagnostic> Diags;
@@ -68,6 +80,8 @@ Library &library() {
       for (const IdiomDef *I : L->Specs.idioms())
         if (StringRef(I->File).starts_with("<builtin>/") == Builtin)
           L->Ordered.push_back(I);
+    for (const IdiomDef *I : L->Ordered)
+      L->SolvePhase.push_back("solve " + I->Name);
     return L;
   }();
   return *Lib;
@@ -95,10 +109,12 @@ std::string loopLocation(const Loop &L) {
 Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
                        DominatorTree &DT) {
   Library &Lib = library();
+  TimeScope T("detect (all specs, one function)");
   Detection Det;
   LiftOptions Opts = currentLiftOptions();
   ProofCache Proofs;
-  MatchEnv Env{F, LI, SE, DT, nullptr, Opts.Z3TimeoutMs, &Proofs};
+  NestCache Nests;
+  MatchEnv Env{F, LI, SE, DT, nullptr, Opts.Z3TimeoutMs, &Proofs, &Nests};
   Solver S(Lib.Specs, Lib.Atoms);
   SmallPtrSet<Loop *, 8> Covered;
   for (Loop *L : LI.getLoopsInPreorder()) {
@@ -110,9 +126,14 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
     MissedLoop Best;
     unsigned BestProgress = 0;
     bool Found = false;
-    for (const IdiomDef *Idiom : Lib.Ordered) {
+    for (size_t K = 0; K < Lib.Ordered.size(); ++K) {
+      const IdiomDef *Idiom = Lib.Ordered[K];
       NearMiss Miss;
-      std::optional<Match> M = S.solve(Env, *Idiom, Term::loop(L), &Miss);
+      std::optional<Match> M;
+      {
+        TimeScope TS(Lib.SolvePhase[K]);
+        M = S.solve(Env, *Idiom, Term::loop(L), &Miss);
+      }
       if (!M) {
         if (Best.Spec.empty() || Miss.Progress > BestProgress) {
           BestProgress = Miss.Progress;
@@ -123,6 +144,7 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
       DetectedIdiom D{L, Idiom->Name, Idiom->Lifts, std::nullopt};
       if (!Idiom->Lifts.empty()) {
         std::string Why;
+        TimeScope TM("buildIdiomMatch");
         D.Match = buildIdiomMatch(Idiom->Lifts, Idiom->Name, L, Env, Opts, Why);
         if (!D.Match) {
           Best = {L, Idiom->Name, "matched but cannot be lifted with template '" +

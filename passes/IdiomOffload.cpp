@@ -2,6 +2,7 @@
 
 #include "IdiomOffload.h"
 #include "IdiomDetection.h"
+#include "KernelMemo.h"
 #include "Lifting.h"
 #include "Stitching.h"
 #include "TranslationValidation.h"
@@ -93,7 +94,7 @@ bool liftAndGenerate(Offload &O, ScalarEvolution &SE, std::string &Why) {
     Why = "translation validation failed: " + Err;
     return false;
   }
-  if (!rewrite::generateOpenCL(P, O.KernelName, O.Gen, Err)) {
+  if (!generateOpenCLMemo(O.Lifted.FunIL, P, O.KernelName, O.Gen, Err)) {
     Why = "no OpenCL for the lifted FunIL: " + Err;
     return false;
   }

@@ -1,6 +1,7 @@
 //===- BuiltinAtoms.cpp - The atoms every spec may use --------------------===//
 
 #include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include "idiom/Constraints/Z3Checks.h"
@@ -96,7 +97,7 @@ std::vector<Value *> instructionsIn(Loop *L,
 }
 
 std::optional<NestInfo> nestOf(MatchEnv &Env, Loop *L, std::string &Why) {
-  return analyzeNest(L, Env.SE, Why);
+  return cachedNest(Env, L, Why);
 }
 
 /// A relation (phi, loop) over the reduction analysis of phi.
@@ -194,8 +195,9 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                 return true;
               });
   addLoopTest(R, "NoLoopCarriedDependence",
-              "loop: Z3 proves that no iteration writes an element another "
-              "iteration reads or writes through the same base pointer",
+              "loop: no iteration writes an element another iteration reads "
+              "or writes through the same base pointer (Z3; constant "
+              "strides by arithmetic)",
               [](MatchEnv &Env, Loop *L, std::string &Why) {
                 auto N = nestOf(Env, L, Why);
                 if (!N)
@@ -310,14 +312,16 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    "optionally under a condition, with x independent of phi",
                    [](MatchEnv &, const ReductionInfo &, std::string &) { return true; });
   addReductionTest(R, "AssocComm",
-                   "phi, loop: Z3 proves the reduction operator of phi "
-                   "associative and commutative (bit-vectors; reals for floating point)",
+                   "phi, loop: the reduction operator of phi is associative and "
+                   "commutative (textbook operators by structure, others by Z3 "
+                   "over bit-vectors; reals for floating point)",
                    [](MatchEnv &Env, const ReductionInfo &Red, std::string &Why) {
                      return proveAssocComm(Red, Env.Z3TimeoutMs, Why, Env.Proofs) == Proof::Proven;
                    });
   addReductionTest(R, "HasIdentity",
-                   "phi, loop: Z3 proves the lifter's identity value neutral "
-                   "for the reduction operator of phi",
+                   "phi, loop: the lifter's identity value is neutral for the "
+                   "reduction operator of phi (textbook operators by structure, "
+                   "others by Z3)",
                    [](MatchEnv &Env, const ReductionInfo &Red, std::string &Why) {
                      return proveIdentity(Red, Env.Z3TimeoutMs, Why, Env.Proofs) == Proof::Proven;
                    });

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/HistogramFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -57,7 +58,7 @@ void addNestTest(
           Why = NotT;
           return;
         }
-        auto N = analyzeNest(L, Env.SE, Why);
+        auto N = cachedNest(Env, L, Why);
         if (N && Test(Env, I, *N, Why))
           Y();
       }));
@@ -76,7 +77,7 @@ void addNestLoopTest(
           Why = "argument is not a loop";
           return;
         }
-        auto N = analyzeNest(L, Env.SE, Why);
+        auto N = cachedNest(Env, L, Why);
         if (N && Test(Env, *N, Why))
           Y();
       }));
@@ -238,7 +239,7 @@ void registerHistogramAtoms(AtomRegistry &R) {
           Why = "arguments are not (loop, integer)";
           return;
         }
-        auto N = analyzeNest(L, Env.SE, Why);
+        auto N = cachedNest(Env, L, Why);
         if (N && fewElementsPerArray(*N, Env.SE, A[1].I, Why))
           Y();
       }));

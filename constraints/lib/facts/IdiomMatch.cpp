@@ -1,6 +1,7 @@
 //===- IdiomMatch.cpp - Build the lifter's view of a detected idiom -------===//
 
 #include "idiom/Constraints/IdiomMatch.h"
+#include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -133,7 +134,7 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     M.Nest = *N;
     return M;
   }
-  auto N = analyzeNest(L, Env.SE, Why);
+  auto N = constraints::cachedNest(Env, L, Why);
   if (!N)
     return std::nullopt;
   M.Nest = *N;

@@ -1,6 +1,9 @@
 //===- Z3Checks.cpp - Semantic atoms decided with Z3 ----------------------===//
 
 #include "idiom/Constraints/Z3Checks.h"
+#include "idiom/Constraints/CompileCache.h"
+#include "idiom/Constraints/OperatorLaws.h"
+#include "idiom/Constraints/TimeReport.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -8,20 +11,23 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/xxhash.h"
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <z3++.h>
 
 using namespace llvm;
 
 namespace idiom {
+
+/// setStructuralShortcuts: false sends every query to Z3 (tests).
+static bool StructuralShortcuts = true;
+
+void setStructuralShortcuts(bool On) { StructuralShortcuts = On; }
+bool structuralShortcuts() { return StructuralShortcuts; }
+
 namespace {
 
 /// Translates the scalar operator of a reduction into Z3 terms.
@@ -161,95 +167,100 @@ void setTimeout(z3::context &C, z3::solver &S, unsigned Ms) {
   S.set(P);
 }
 
-/// Directory of the on-disk memo of decided laws: $IDIOM_CACHE_DIR/laws, else
-/// $XDG_CACHE_HOME/idiom/laws or $HOME/.cache/idiom/laws; empty when
-/// IDIOM_CACHE_DIR=off or no directory can be made.
-const std::string &lawCacheDir() {
-  static const std::string Dir = [] {
-    std::string Base;
-    if (const char *D = getenv("IDIOM_CACHE_DIR")) {
-      if (std::string(D) == "off")
-        return std::string();
-      Base = D;
-    } else if (const char *X = getenv("XDG_CACHE_HOME")) {
-      Base = std::string(X) + "/idiom";
-    } else if (const char *H = getenv("HOME")) {
-      Base = std::string(H) + "/.cache/idiom";
-    } else {
-      return std::string();
-    }
-    std::string Dir = Base + "/laws";
-    return llvm::sys::fs::create_directories(Dir) ? std::string() : Dir;
-  }();
-  return Dir;
-}
-
-/// The cache file of \p Key: named by a hash, holding the result and the
-/// full formula (compared on reading, so a hash collision is a miss).
-std::string lawCacheFile(const std::string &Key) {
-  const std::string &Dir = lawCacheDir();
-  return Dir.empty() ? Dir : Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Key)) + ".law";
-}
-
+/// The law memo on disk (CompileCache.h, kind "laws"): "proven" or
+/// "refuted" for a negated law's SMT-LIB text.
 std::optional<Proof> readLaw(const std::string &Key) {
-  std::string F = lawCacheFile(Key);
-  if (F.empty())
-    return std::nullopt;
-  std::ifstream In(F, std::ios::binary);
-  std::string All((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
-  size_t NL = All.find('\n');
-  if (NL == std::string::npos || All.compare(NL + 1, std::string::npos, Key) != 0)
-    return std::nullopt;
-  std::string Verdict = All.substr(0, NL);
-  if (Verdict == "proven")
+  std::optional<std::string> V = readCompileCache("laws", Key);
+  if (V && *V == "proven")
     return Proof::Proven;
-  if (Verdict == "refuted")
+  if (V && *V == "refuted")
     return Proof::Refuted;
   return std::nullopt;
 }
 
 void writeLaw(const std::string &Key, Proof P) {
-  std::string F = lawCacheFile(Key);
-  if (F.empty())
-    return;
-  std::string Tmp = F + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  {
-    std::ofstream Out(Tmp);
-    Out << (P == Proof::Proven ? "proven" : "refuted") << "\n" << Key;
-    if (!Out)
-      return;
-  }
-  llvm::sys::fs::rename(Tmp, F);
+  writeCompileCache("laws", Key, P == Proof::Proven ? "proven" : "refuted");
 }
 
-/// Decides whether \p Negated (the negation of a law) is unsatisfiable, i.e.
-/// the law is valid. Definite answers are memoised for the whole process by
-/// the formula's SMT-LIB text: the same operator shape (say, fadd on f64)
-/// recurs in every reduction, and its proof does not change. Definite
-/// answers are also kept on disk (lawCacheDir), so later compiles reuse them.
-Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
+/// True when every subterm of \p E is a bit-vector or a Boolean (and no
+/// quantifier occurs).
+bool pureBitVector(const z3::expr &E) {
+  std::vector<z3::expr> Work{E};
+  std::set<unsigned> Seen;
+  while (!Work.empty()) {
+    z3::expr X = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(X.id()).second)
+      continue;
+    z3::sort S = X.get_sort();
+    if (!S.is_bv() && !S.is_bool())
+      return false;
+    if (X.is_quantifier() || X.is_var())
+      return false;
+    if (X.is_app())
+      for (unsigned I = 0; I < X.num_args(); ++I)
+        Work.push_back(X.arg(I));
+  }
+  return true;
+}
+
+} // namespace
+
+Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs,
+                bool FreshSolver) {
   static std::mutex Lock;
   static std::map<std::string, Proof> Known;
+  TimeScope T("z3 law: total");
   std::string Key = Negated.to_string();
   {
     std::lock_guard<std::mutex> G(Lock);
     auto It = Known.find(Key);
-    if (It != Known.end())
+    if (It != Known.end()) {
+      TimeReport::count("z3 law: process memo hit");
       return It->second;
+    }
+  }
+  // Laws whose two sides are equal terms up to Z3's rewriting (say, p + q
+  // and q + p) fold to false: unsatisfiable without a solver.
+  if (StructuralShortcuts && Negated.simplify().is_false()) {
+    TimeReport::count("z3 law: simplified to false");
+    std::lock_guard<std::mutex> G(Lock);
+    Known.emplace(Key, Proof::Proven);
+    return Proof::Proven;
   }
   if (std::optional<Proof> Disk = readLaw(Key)) {
+    TimeReport::count("z3 law: disk memo hit");
     std::lock_guard<std::mutex> G(Lock);
     Known.emplace(Key, *Disk);
     return *Disk;
   }
-  // One incremental solver per thread: creating a solver costs more than
-  // deciding most laws. Each law is checked inside push/pop.
-  static thread_local z3::solver S(C);
-  setTimeout(C, S, TimeoutMs);
-  S.push();
-  S.add(Negated);
-  Proof P = decide(S);
-  S.pop();
+  Proof P;
+  if (FreshSolver) {
+    TimeScope TS("z3 law: fresh solver");
+    // For a formula over bit-vectors only, the solver for QF_BV is what the
+    // default solver would choose after probing the formula, at a tenth of
+    // its set-up cost; anything else gets the default solver.
+    z3::solver S = pureBitVector(Negated) ? z3::solver(C, "QF_BV") : z3::solver(C);
+    setTimeout(C, S, TimeoutMs);
+    S.add(Negated);
+    P = decide(S);
+  } else {
+    // One incremental solver per thread: creating a solver costs more than
+    // deciding most laws. Each law is checked inside push/pop. Setting
+    // parameters resets part of the solver (about 1 ms): only when the
+    // timeout changes.
+    TimeScope TS("z3 law: solver");
+    static thread_local z3::solver S(C);
+    static thread_local std::optional<unsigned> SetMs;
+    if (SetMs != TimeoutMs) {
+      setTimeout(C, S, TimeoutMs);
+      SetMs = TimeoutMs;
+    }
+    S.push();
+    S.add(Negated);
+    P = decide(S);
+    S.pop();
+  }
   if (P != Proof::Unknown) {
     writeLaw(Key, P);
     std::lock_guard<std::mutex> G(Lock);
@@ -257,8 +268,6 @@ Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs) {
   }
   return P;
 }
-
-} // namespace
 
 static Proof assocComm(const ReductionInfo &R, unsigned TimeoutMs,
                        std::string &Why) {
@@ -447,6 +456,37 @@ static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
          std::abs(*S0) >= std::abs(*S1) * *N1;
 }
 
+/// The two dependence questions of noLoopCarriedDependence for a pair of
+/// accesses of a 1-D nest whose offsets, strides and trip count are
+/// constants, of which the strides are equal, decided by arithmetic:
+/// \p Across, two different iterations k != k' in [0, n) with
+/// a + s*k == b + s*k'; \p Within, one iteration k with a + s*k == b + s*k.
+/// Returns false (and Z3 decides) for any other pair. The same questions,
+/// over the same integers, as the Z3 queries.
+static bool constantStridePair(const AffineAccess &St, const AffineAccess &Other,
+                               const NestInfo &N, bool &Across, bool &Within) {
+  if (!StructuralShortcuts || N.depth() != 1)
+    return false;
+  // Small constants only, so that no product below overflows.
+  auto Small = [](const SCEV *S) -> std::optional<int64_t> {
+    auto *C = dyn_cast<SCEVConstant>(S);
+    if (!C || C->getAPInt().getSignificantBits() > 32)
+      return std::nullopt;
+    return C->getAPInt().getSExtValue();
+  };
+  auto A = Small(St.Offset), B = Small(Other.Offset), S = Small(St.Strides[0]),
+       S2 = Small(Other.Strides[0]), T = Small(N.TripCounts[0]);
+  if (!A || !B || !S || !S2 || !T || *S != *S2)
+    return false;
+  int64_t D = *B - *A; // s * (k - k') == D
+  if (*S == 0)
+    Across = D == 0 && *T >= 2;
+  else
+    Across = D % *S == 0 && D != 0 && std::abs(D / *S) <= *T - 1;
+  Within = D == 0 && *T >= 1;
+  return true;
+}
+
 static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
                                      const NestInfo &N, unsigned TimeoutMs,
                                      std::string &Why) {
@@ -463,7 +503,22 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
       if (sameInjectiveAddress(St, Other, N) &&
           (Other.IsStore || !mayFollow(Other.Inst, St.Inst)))
         continue;
+      bool Across, Within;
+      if (constantStridePair(St, Other, N, Across, Within)) {
+        TimeReport::count("dependence: constant strides");
+        if (Across) {
+          Why = "loop-carried dependence between a store and another "
+                "access of the same array";
+          return Proof::Refuted;
+        }
+        if (!Other.IsStore && mayFollow(Other.Inst, St.Inst) && Within) {
+          Why = "a load reads an element stored earlier in the same iteration";
+          return Proof::Refuted;
+        }
+        continue;
+      }
       try {
+        TimeScope TS("z3 dependence: solver");
         z3::context &C = sharedContext();
         z3::solver S(C);
         setTimeout(C, S, TimeoutMs);
@@ -551,14 +606,28 @@ static Proof cached(ProofCache *Cache, ProofCache::Query Q, const void *Key,
 
 Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
                      std::string &Why, ProofCache *Cache) {
-  return cached(Cache, ProofCache::Query::AssocComm, R.Phi, Why,
-                [&] { return assocComm(R, TimeoutMs, Why); });
+  return cached(Cache, ProofCache::Query::AssocComm, R.Phi, Why, [&] {
+    // A textbook operator is associative and commutative (OperatorLaws.h).
+    if (StructuralShortcuts && !R.Operands.empty() &&
+        textbookOperator(R.FirstLink, R.Phi, R.Operands.front())) {
+      TimeReport::count("laws: textbook operator");
+      return Proof::Proven;
+    }
+    return assocComm(R, TimeoutMs, Why);
+  });
 }
 
 Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
                     std::string &Why, ProofCache *Cache) {
-  return cached(Cache, ProofCache::Query::Identity, R.Phi, Why,
-                [&] { return identity(R, TimeoutMs, Why); });
+  return cached(Cache, ProofCache::Query::Identity, R.Phi, Why, [&] {
+    // reductionIdentity(Op) is the identity of the textbook operator Op.
+    if (StructuralShortcuts && !R.Operands.empty() &&
+        textbookOperator(R.FirstLink, R.Phi, R.Operands.front()) == R.Op) {
+      TimeReport::count("laws: textbook operator");
+      return Proof::Proven;
+    }
+    return identity(R, TimeoutMs, Why);
+  });
 }
 
 Proof proveNoLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
@@ -571,8 +640,15 @@ Proof proveNoLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
 }
 
 z3::context &sharedZ3Context() {
-  static thread_local z3::context C;
-  return C;
+  // Created on first use, so a compile that needs no Z3 query pays nothing;
+  // never destroyed, since destroying one at exit costs about 1 ms and the
+  // thread-local solvers made from it may outlive it. (A thread that ends
+  // leaves its context behind; clang runs the plugin on one thread.)
+  static thread_local z3::context *C = [] {
+    TimeScope T("z3 context creation");
+    return new z3::context();
+  }();
+  return *C;
 }
 
 } // namespace idiom

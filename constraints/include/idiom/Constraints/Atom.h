@@ -36,6 +36,8 @@ class ProofCache;
 
 namespace idiom::constraints {
 
+class NestCache;
+
 /// What a spec variable holds: nothing yet, an LLVM value, a loop, a list
 /// (the result of `collect`), or a constant written in the spec text (a
 /// string literal such as `"fadd"` or an integer literal such as `2`).
@@ -78,6 +80,7 @@ struct MatchEnv {
   llvm::AAResults *AA = nullptr; ///< may be null
   unsigned Z3TimeoutMs = 2000;   ///< per Z3 query; `unknown` means "not proven"
   ProofCache *Proofs = nullptr;  ///< memo of Z3 results for this function
+  NestCache *Nests = nullptr;    ///< loop nests of this function (FactCache.h)
 };
 
 /// One atom: a named relation of fixed arity.

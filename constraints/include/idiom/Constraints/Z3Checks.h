@@ -20,7 +20,8 @@
 
 namespace z3 {
 class context;
-}
+class expr;
+} // namespace z3
 
 namespace idiom {
 
@@ -48,14 +49,16 @@ private:
 
 /// Proves that the binary operator extracted from \p R (its first link with
 /// the accumulator and the element as the two inputs) is commutative and
-/// associative. On failure, \p Why names the failing law.
+/// associative. A textbook operator (OperatorLaws.h) is proven without Z3.
+/// On failure, \p Why names the failing law.
 Proof proveAssocComm(const ReductionInfo &R, unsigned TimeoutMs,
                      std::string &Why, ProofCache *Cache = nullptr);
 
 /// Proves that the identity value the lifter uses for \p R's operator is a
 /// left identity of the extracted operator (f(id, x) == x for all x).
 /// Floating-point min/max use +/-infinity, which are not reals; they are
-/// accepted by definition and reported as Proven.
+/// accepted by definition and reported as Proven. So is a textbook operator
+/// (OperatorLaws.h) whose ReductionOp is R.Op.
 Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
                     std::string &Why, ProofCache *Cache = nullptr);
 
@@ -64,11 +67,35 @@ Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
 /// reads an element stored earlier in the same iteration. Accesses through
 /// different base pointers are left to the run-time overlap check. Pairs
 /// with the same affine address in a 1-D nest with a non-zero constant stride
-/// are decided without Z3 (they meet only in the same iteration).
+/// are decided without Z3 (they meet only in the same iteration), and so are
+/// pairs in a 1-D nest with constant offsets, equal constant strides and a
+/// constant trip count (by integer arithmetic).
 Proof proveNoLoopCarriedDependence(llvm::ArrayRef<AffineAccess> Accesses,
                                    const NestInfo &N, llvm::ScalarEvolution &SE,
                                    unsigned TimeoutMs, std::string &Why,
                                    ProofCache *Cache = nullptr);
+
+/// Decides whether \p Negated, the negation of a law over free constants, is
+/// unsatisfiable (Proven: the law holds; Refuted: Z3 found a counterexample;
+/// Unknown: timeout or `unknown`, never memoised). Answers are memoised by
+/// the formula's SMT-LIB text for the process and on disk
+/// ($IDIOM_CACHE_DIR/laws, see runtime/README.md; IDIOM_CACHE_DIR=off
+/// disables it), so name constants by role and sort, not by occurrence. A
+/// formula that Z3's simplifier folds to false is Proven without a solver.
+/// The solver is the thread's incremental one, or with \p FreshSolver a new
+/// solver (Z3's default tactic for the formula's logic, e.g. for non-linear
+/// real arithmetic). Throws z3::exception on Z3 errors.
+Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs,
+                bool FreshSolver = false);
+
+/// Testing only: with false, proveAssocComm, proveIdentity and
+/// proveNoLoopCarriedDependence ask Z3 for every law and every pair of
+/// accesses that the default (true) decides structurally, so that tests can
+/// check that both give the same answers.
+void setStructuralShortcuts(bool On);
+/// The current setting of setStructuralShortcuts (true unless a test changed
+/// it); other Z3-backed facts (histogram updates) follow it too.
+bool structuralShortcuts();
 
 } // namespace idiom
 

@@ -65,6 +65,30 @@ inline ExprPtr compose(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &G) {
   });
 }
 
+/// A cancellation rule \p Outer(.., \p Inner(.., a)) -> a (seeds/004 figure
+/// 6e: join . split, asScalar . asVector, transpose . transpose, ...). Match
+/// binds "a" to Inner's last operand and, when Outer has two operands, "n"
+/// to Outer's first; the caller adds the Condition a rule needs.
+inline Rule cancellationRule(const char *Name, const char *Family, const char *Doc,
+                             const char *Outer, const char *Inner) {
+  Rule R;
+  R.Name = Name;
+  R.Family = Family;
+  R.Doc = Doc;
+  std::string O = Outer, I = Inner;
+  R.Match = [O, I](const ExprPtr &E, Bindings &B) {
+    if (E->K != Expr::Call || E->Name != O || E->Args.empty() ||
+        !E->Args.back()->isCall(I.c_str()) || E->Args.back()->Args.empty())
+      return false;
+    if (E->Args.size() == 2)
+      B["n"] = E->Args[0];
+    B["a"] = E->Args.back()->Args.back();
+    return true;
+  };
+  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
+  return R;
+}
+
 } // namespace idiom::rewrite::detail
 
 #endif // IDIOM_REWRITE_LIB_RULEHELPERS_H

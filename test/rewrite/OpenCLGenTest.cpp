@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Examples.h"
+#include "DeviceUtil.h"
 #include "OpenCLRunner.h"
 #include "TestUtil.h"
 #include "idiom/Rewrite/Explore.h"
@@ -140,57 +141,6 @@ TEST(OpenCLGen, Errors) {
 // Execution on an OpenCL device (PoCL), compared with the interpreter.
 //===----------------------------------------------------------------------===//
 
-size_t byteSize(ScalarKind K) { return K == ScalarKind::Bool ? 1 : scalarBits(K) / 8; }
-
-std::vector<uint8_t> toBytes(const Value &Arr, ScalarKind K) {
-  std::vector<uint8_t> B;
-  for (const Value &V : Arr.Elems) {
-    uint8_t Tmp[8];
-    if (K == ScalarKind::F32) {
-      float F = static_cast<float>(V.F);
-      std::memcpy(Tmp, &F, 4);
-    } else if (K == ScalarKind::F64) {
-      std::memcpy(Tmp, &V.F, 8);
-    } else {
-      std::memcpy(Tmp, &V.Bits, 8); // little endian: low bytes first
-    }
-    B.insert(B.end(), Tmp, Tmp + byteSize(K));
-  }
-  return B;
-}
-
-Value fromBytes(const std::vector<uint8_t> &B, size_t Index, ScalarKind K) {
-  const uint8_t *P = B.data() + Index * byteSize(K);
-  if (K == ScalarKind::F32) {
-    float F;
-    std::memcpy(&F, P, 4);
-    return Value::ofFloat(K, F);
-  }
-  if (K == ScalarKind::F64) {
-    double D;
-    std::memcpy(&D, P, 8);
-    return Value::ofFloat(K, D);
-  }
-  uint64_t Bits = 0;
-  std::memcpy(&Bits, P, byteSize(K));
-  return Value::ofInt(K, static_cast<int64_t>(Bits));
-}
-
-KernelArg scalarArg(const Value &V) {
-  switch (V.S) {
-  case ScalarKind::F32:
-    return KernelArg::scalar(static_cast<float>(V.F));
-  case ScalarKind::F64:
-    return KernelArg::scalar(V.F);
-  default: {
-    KernelArg A;
-    A.Bytes.resize(byteSize(V.S));
-    std::memcpy(A.Bytes.data(), &V.Bits, A.Bytes.size());
-    return A;
-  }
-  }
-}
-
 size_t roundUp(size_t N, size_t M) { return N == 0 ? M : (N + M - 1) / M * M; }
 
 class OpenCLExec : public ::testing::Test {
@@ -220,18 +170,18 @@ protected:
     ASSERT_TRUE(runProgram(P, Want, R, Err)) << Err;
     std::vector<KernelArg> KArgs;
     for (const funil::Param &Pa : P.Params)
-      KArgs.push_back(Pa.Ty->isBuffer() ? KernelArg::buffer(toBytes(Args[Pa.Name], Pa.Ty->Elem->S))
-                                        : scalarArg(Args[Pa.Name]));
+      KArgs.push_back(Pa.Ty->isBuffer() ? KernelArg::buffer(toDeviceBytes(Args[Pa.Name], Pa.Ty->Elem->S))
+                                        : scalarKernelArg(Args[Pa.Name]));
     ASSERT_TRUE(runner().run("k", KArgs, Global, Local, Err)) << Err;
     for (size_t I = 0; I < P.Params.size(); ++I) {
       const funil::Param &Pa = P.Params[I];
       if (!Pa.Ty->isBuffer())
         continue;
       for (size_t E = 0; E < Want[Pa.Name].Elems.size(); ++E)
-        EXPECT_TRUE(valuesClose(fromBytes(KArgs[I].Bytes, E, Pa.Ty->Elem->S),
+        EXPECT_TRUE(valuesClose(fromDeviceBytes(KArgs[I].Bytes, E, Pa.Ty->Elem->S),
                                 Want[Pa.Name].Elems[E], Tol))
             << Pa.Name << "[" << E << "]: device "
-            << printValue(fromBytes(KArgs[I].Bytes, E, Pa.Ty->Elem->S)) << " vs "
+            << printValue(fromDeviceBytes(KArgs[I].Bytes, E, Pa.Ty->Elem->S)) << " vs "
             << printValue(Want[Pa.Name].Elems[E]);
     }
   }
@@ -259,24 +209,24 @@ protected:
     Flat(Want);
     std::vector<KernelArg> KArgs;
     for (const funil::Param &Pa : P.Params)
-      KArgs.push_back(Pa.Ty->isBuffer() ? KernelArg::buffer(toBytes(Args[Pa.Name], Pa.Ty->Elem->S))
-                                        : scalarArg(Args[Pa.Name]));
+      KArgs.push_back(Pa.Ty->isBuffer() ? KernelArg::buffer(toDeviceBytes(Args[Pa.Name], Pa.Ty->Elem->S))
+                                        : scalarKernelArg(Args[Pa.Name]));
     size_t NParams = KArgs.size();
     for (const Value &W : WantLeaves)
-      KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * byteSize(W.S))));
+      KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * elemBytes(W.S))));
     for (const Value &W : WantLeaves)
-      KArgs.push_back(KernelArg::local(L * byteSize(W.S)));
+      KArgs.push_back(KernelArg::local(L * elemBytes(W.S)));
     ASSERT_TRUE(runner().run("r_partial", KArgs, {Groups * L}, {L}, Err)) << Err;
     std::vector<KernelArg> FArgs{KernelArg::scalar<int64_t>(Groups)};
     for (size_t K = 0; K < WantLeaves.size(); ++K)
       FArgs.push_back(KArgs[NParams + K]);
     for (const Value &W : WantLeaves)
-      FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(byteSize(W.S))));
+      FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(elemBytes(W.S))));
     for (const Value &W : WantLeaves)
-      FArgs.push_back(KernelArg::local(L * byteSize(W.S)));
+      FArgs.push_back(KernelArg::local(L * elemBytes(W.S)));
     ASSERT_TRUE(runner().run("r_final", FArgs, {L}, {L}, Err)) << Err;
     for (size_t K = 0; K < WantLeaves.size(); ++K) {
-      Value Got = fromBytes(FArgs[1 + WantLeaves.size() + K].Bytes, 0, WantLeaves[K].S);
+      Value Got = fromDeviceBytes(FArgs[1 + WantLeaves.size() + K].Bytes, 0, WantLeaves[K].S);
       EXPECT_TRUE(valuesClose(Got, WantLeaves[K], Tol))
           << "accumulator " << K << ": device " << printValue(Got) << " vs "
           << printValue(WantLeaves[K]) << " (n=" << N << ", G=" << Groups
@@ -321,8 +271,8 @@ protected:
       std::vector<KernelArg> KArgs;
       for (const funil::Param &Pa : P.Params)
         KArgs.push_back(Pa.Ty->isBuffer()
-                            ? KernelArg::buffer(toBytes(Args[Pa.Name], Pa.Ty->Elem->S))
-                            : scalarArg(Args[Pa.Name]));
+                            ? KernelArg::buffer(toDeviceBytes(Args[Pa.Name], Pa.Ty->Elem->S))
+                            : scalarKernelArg(Args[Pa.Name]));
       size_t L0 = V.WorkGroup[0] ? V.WorkGroup[0] : (Outer.empty() ? 16 : 4);
       size_t L1 = V.WorkGroup[0] ? std::max(1u, V.WorkGroup[1]) : 4;
       size_t N0 = static_cast<size_t>(Sizes.at(Inner));
@@ -338,7 +288,7 @@ protected:
         if (!Pa.Ty->isBuffer())
           continue;
         for (size_t E = 0; E < Want[Pa.Name].Elems.size(); ++E) {
-          Value Got = fromBytes(KArgs[I].Bytes, E, Pa.Ty->Elem->S);
+          Value Got = fromDeviceBytes(KArgs[I].Bytes, E, Pa.Ty->Elem->S);
           ASSERT_TRUE(valuesClose(Got, Want[Pa.Name].Elems[E], 0))
               << "variant " << K << " (" << rewrite::describeVariant(V) << ") " << Pa.Name
               << "[" << E << "]: device " << printValue(Got) << " vs "
@@ -372,25 +322,25 @@ protected:
       std::vector<KernelArg> KArgs;
       for (const funil::Param &Pa : P.Params)
         KArgs.push_back(Pa.Ty->isBuffer()
-                            ? KernelArg::buffer(toBytes(Args[Pa.Name], Pa.Ty->Elem->S))
-                            : scalarArg(Args[Pa.Name]));
+                            ? KernelArg::buffer(toDeviceBytes(Args[Pa.Name], Pa.Ty->Elem->S))
+                            : scalarKernelArg(Args[Pa.Name]));
       size_t NParams = KArgs.size();
       for (const Value &W : Leaves)
-        KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * byteSize(W.S))));
+        KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * elemBytes(W.S))));
       for (const Value &W : Leaves)
-        KArgs.push_back(KernelArg::local(L * byteSize(W.S)));
+        KArgs.push_back(KernelArg::local(L * elemBytes(W.S)));
       std::string Name = rewrite::variantKernelName("k", K);
       ASSERT_TRUE(runner().run(Name + "_partial", KArgs, {Groups * L}, {L}, Err)) << Err;
       std::vector<KernelArg> FArgs{KernelArg::scalar<int64_t>(Groups)};
       for (size_t J = 0; J < Leaves.size(); ++J)
         FArgs.push_back(KArgs[NParams + J]);
       for (const Value &W : Leaves)
-        FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(byteSize(W.S))));
+        FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(elemBytes(W.S))));
       for (const Value &W : Leaves)
-        FArgs.push_back(KernelArg::local(L * byteSize(W.S)));
+        FArgs.push_back(KernelArg::local(L * elemBytes(W.S)));
       ASSERT_TRUE(runner().run(Name + "_final", FArgs, {L}, {L}, Err)) << Err;
       for (size_t J = 0; J < Leaves.size(); ++J) {
-        Value Got = fromBytes(FArgs[1 + Leaves.size() + J].Bytes, 0, Leaves[J].S);
+        Value Got = fromDeviceBytes(FArgs[1 + Leaves.size() + J].Bytes, 0, Leaves[J].S);
         ASSERT_TRUE(valuesClose(Got, Leaves[J], Tol))
             << "variant " << K << " (" << rewrite::describeVariant(Vs[K]) << ") accumulator "
             << J << ": device " << printValue(Got) << " vs " << printValue(Leaves[J]);

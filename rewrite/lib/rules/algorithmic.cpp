@@ -18,40 +18,21 @@ namespace {
 
 /// join(split(n, a)) -> a   (figure 6e)
 Rule joinSplit() {
-  Rule R;
-  R.Name = "join-split";
-  R.Family = "algorithmic";
-  R.Doc = "join(split(n, a)) -> a";
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!E->isCall("join") || !E->Args[0]->isCall("split"))
-      return false;
-    B["a"] = E->Args[0]->Args[1];
-    return true;
-  };
-  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
-  return R;
+  return cancellationRule("join-split", "algorithmic", "join(split(n, a)) -> a",
+                          "join", "split");
 }
 
 /// split(n, join(a)) -> a when the rows of a have length n   (figure 6e)
 Rule splitJoinCancel() {
-  Rule R;
-  R.Name = "split-join-cancel";
-  R.Family = "algorithmic";
-  R.Doc = "split(n, join(a)) -> a, when the rows of a have length n";
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!E->isCall("split") || !E->Args[1]->isCall("join"))
-      return false;
-    B["n"] = E->Args[0];
-    B["a"] = E->Args[1]->Args[0];
-    return true;
-  };
+  Rule R = cancellationRule("split-join-cancel", "algorithmic",
+                            "split(n, join(a)) -> a, when the rows of a have length n",
+                            "split", "join");
   R.Condition = [](const Bindings &B, const RuleContext &Ctx) {
     TypePtr T = Ctx.typeOf(B.at("a"));
     funil::SizePtr N = funil::sizeOfExpr(*B.at("n"));
     return T && T->isArray() && T->Elem->isArray() &&
            N->K != funil::Size::Unknown && funil::sameSize(*T->Elem->Len, *N);
   };
-  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
   return R;
 }
 

@@ -139,40 +139,20 @@ TypePtr lanesOf(const TypePtr &T, unsigned N) {
 
 /// asScalar(asVector(n, a)) -> a   (seeds/004 figure 6e, joinVec . splitVec)
 Rule asScalarAsVector() {
-  Rule R;
-  R.Name = "as-scalar-as-vector";
-  R.Family = "vectorisation";
-  R.Doc = "asScalar(asVector(n, a)) -> a";
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!E->isCall("asScalar") || !E->Args[0]->isCall("asVector"))
-      return false;
-    B["a"] = E->Args[0]->Args[1];
-    return true;
-  };
-  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
-  return R;
+  return cancellationRule("as-scalar-as-vector", "vectorisation",
+                          "asScalar(asVector(n, a)) -> a", "asScalar", "asVector");
 }
 
 /// asVector(n, asScalar(a)) -> a, a of vectors of n lanes   (splitVec . joinVec)
 Rule asVectorAsScalar() {
-  Rule R;
-  R.Name = "as-vector-as-scalar";
-  R.Family = "vectorisation";
-  R.Doc = "asVector(n, asScalar(a)) -> a, the elements of a vectors of n lanes";
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!E->isCall("asVector") || !E->Args[1]->isCall("asScalar") ||
-        E->Args[0]->K != Expr::Lit)
-      return false;
-    B["n"] = E->Args[0];
-    B["a"] = E->Args[1]->Args[0];
-    return true;
-  };
+  Rule R = cancellationRule("as-vector-as-scalar", "vectorisation",
+                            "asVector(n, asScalar(a)) -> a, the elements of a vectors of n lanes",
+                            "asVector", "asScalar");
   R.Condition = [](const Bindings &B, const RuleContext &Ctx) {
     TypePtr T = Ctx.typeOf(B.at("a"));
-    return T && T->isArray() && T->Elem->isVector() &&
+    return B.at("n")->K == Expr::Lit && T && T->isArray() && T->Elem->isVector() &&
            static_cast<int64_t>(T->Elem->Lanes) == B.at("n")->signedValue();
   };
-  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
   return R;
 }
 

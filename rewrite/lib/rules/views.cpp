@@ -52,21 +52,15 @@ bool matchRowMap(const ExprPtr &Fn, Bindings &B) {
 
 /// transpose(transpose(a)) -> a   (figure 6e, for transpose)
 Rule transposeTranspose() {
-  Rule R = viewRule("transpose-transpose",
-                    "transpose(transpose(a)) -> a, the rows of a of a positive constant length");
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!E->isCall("transpose") || !E->Args[0]->isCall("transpose"))
-      return false;
-    B["a"] = E->Args[0]->Args[0];
-    return true;
-  };
+  Rule R = cancellationRule("transpose-transpose", "views",
+                            "transpose(transpose(a)) -> a, the rows of a of a positive constant length",
+                            "transpose", "transpose");
   // With rows of length 0 the inner transpose is empty and the number of
   // rows of a is lost (docs/FunIL.md, transpose).
   R.Condition = [](const Bindings &B, const RuleContext &Ctx) {
     TypePtr T = Ctx.typeOf(B.at("a"));
     return T && T->isArray() && T->Elem->isArray() && provablyPositive(*T->Elem->Len);
   };
-  R.Build = [](const Bindings &B, RuleContext &) { return B.at("a"); };
   return R;
 }
 

@@ -21,21 +21,8 @@ bool buildHistogramMatch(IdiomMatch &M, ScalarEvolution &SE, DominatorTree &DT,
                          const LiftOptions &Opts, ProofCache *Cache, std::string &Why) {
   // No value flows between iterations or out of the loop (a permissive
   // user spec may not have said so).
-  Loop *Outer = M.Nest.Loops.front();
-  for (Loop *L : M.Nest.Loops)
-    for (PHINode &P : L->getHeader()->phis())
-      if (!isNestIV(&P, M.Nest)) {
-        Why = "loop carries a value from one iteration to the next";
-        return false;
-      }
-  for (BasicBlock *BB : Outer->blocks())
-    for (Instruction &I : *BB)
-      for (User *U : I.users())
-        if (auto *UI = dyn_cast<Instruction>(U))
-          if (!Outer->contains(UI)) {
-            Why = "a value computed in the loop is used after it";
-            return false;
-          }
+  if (!nestCarriesNothing(M.Nest, Why))
+    return false;
   // The bin updates first: their loads are not affine accesses.
   SmallPtrSet<Instruction *, 8> BinAccesses;
   for (BasicBlock *BB : M.Nest.Loops.front()->blocks())

@@ -86,7 +86,6 @@ static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
 static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
                      const LiftOptions &Opts, ProofCache *Cache,
                      std::string &Why) {
-  Loop *Outer = M.Nest.Loops.front();
   bool AnyStore = false;
   for (const AffineAccess &A : M.Accesses)
     if (A.IsStore) {
@@ -99,12 +98,22 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
     Why = "loop stores nothing";
     return false;
   }
-  for (Loop *L : M.Nest.Loops)
+  if (!nestCarriesNothing(M.Nest, Why))
+    return false;
+  if (proveNoLoopCarriedDependence(M.Accesses, M.Nest, SE, Opts.Z3TimeoutMs,
+                                   Why, Cache) != Proof::Proven)
+    return false;
+  return true;
+}
+
+bool nestCarriesNothing(const NestInfo &N, std::string &Why) {
+  for (Loop *L : N.Loops)
     for (PHINode &P : L->getHeader()->phis())
-      if (!isNestIV(&P, M.Nest)) {
+      if (!isNestIV(&P, N)) {
         Why = "loop carries a value from one iteration to the next";
         return false;
       }
+  Loop *Outer = N.Loops.front();
   for (BasicBlock *BB : Outer->blocks())
     for (Instruction &I : *BB)
       for (User *U : I.users())
@@ -113,9 +122,6 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
             Why = "a value computed in the loop is used after it";
             return false;
           }
-  if (proveNoLoopCarriedDependence(M.Accesses, M.Nest, SE, Opts.Z3TimeoutMs,
-                                   Why, Cache) != Proof::Proven)
-    return false;
   return true;
 }
 

@@ -47,6 +47,11 @@ struct LiftOptions {
   unsigned Z3TimeoutMs = 2000;
 };
 
+/// True when the only header phis of nest \p N are its induction variables
+/// and no value computed inside it is used after it (maps and histograms
+/// carry nothing between iterations); otherwise false with \p Why set.
+bool nestCarriesNothing(const NestInfo &N, std::string &Why);
+
 /// Builds the match for the idiom \p Lifts ("reduction", "map", "gemm" or
 /// "histogram"; constraints/lib/facts/HistogramMatch.cpp) on loop
 /// \p L. Returns nothing and sets \p Why when the loop cannot be lifted with

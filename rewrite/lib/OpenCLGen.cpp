@@ -116,6 +116,12 @@ bool exprUsesF64(const Expr &E) {
 }
 
 /// Kernel-side names and values of the program parameters.
+/// ReservedWords as a set, made once.
+const std::set<std::string> &reservedSet() {
+  static const std::set<std::string> R(std::begin(ReservedWords), std::end(ReservedWords));
+  return R;
+}
+
 struct ParamInfo {
   std::vector<std::string> Decls; ///< kernel parameter declarations
   std::set<std::string> Names;    ///< C names in use
@@ -124,7 +130,7 @@ struct ParamInfo {
 ParamInfo bindParams(const Program &P, const std::set<std::string> &Stored,
                      Emitter *Em) {
   ParamInfo PI;
-  std::set<std::string> Reserved(std::begin(ReservedWords), std::end(ReservedWords));
+  const std::set<std::string> &Reserved = reservedSet();
   for (const funil::Param &Pa : P.Params) {
     std::string C = Pa.Name;
     while (Reserved.count(C) || PI.Names.count(C) || C.rfind("__", 0) == 0)
@@ -155,7 +161,7 @@ ParamInfo bindParams(const Program &P, const std::set<std::string> &Stored,
 }
 
 std::set<std::string> reservedWith(const std::set<std::string> &Extra) {
-  std::set<std::string> R(std::begin(ReservedWords), std::end(ReservedWords));
+  std::set<std::string> R = reservedSet();
   R.insert(Extra.begin(), Extra.end());
   return R;
 }

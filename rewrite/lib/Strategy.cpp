@@ -10,8 +10,6 @@
 #include "idiom/FunIL/Printer.h"
 #include "idiom/Rewrite/Rules.h"
 
-#include <unordered_map>
-
 namespace idiom::rewrite {
 
 using funil::Expr;
@@ -67,66 +65,6 @@ ExprPtr once(const Strategy &S, const ExprPtr &E, RuleContext &Ctx) {
     if (R)
       return replaceChild(*E, I, R);
   }
-  return nullptr;
-}
-
-/// Positions where a strategy is known to fail: a subtree (kept alive, so
-/// its address is not reused) with the context it was tried in. A failed
-/// once(S, E) is a function of E, Ctx.Where and the types in Ctx.Env only:
-/// rules read Ctx.Names only to make fresh names, which is a side effect
-/// (recorded only when Names did not grow during the attempt), and
-/// to-local-operands' comparison with fresh bound names is alpha-equality.
-/// Trace entries are made on success only.
-class FailMemo {
-public:
-  bool known(const ExprPtr &E, const RuleContext &Ctx) const {
-    auto R = Map.equal_range(E.get());
-    for (auto It = R.first; It != R.second; ++It)
-      if (It->second.Where == Ctx.Where && sameEnv(It->second.Env, Ctx.Env.Vars))
-        return true;
-    return false;
-  }
-  void add(const ExprPtr &E, const RuleContext &Ctx) {
-    Map.emplace(E.get(), Entry{E, Ctx.Where, Ctx.Env.Vars});
-  }
-
-private:
-  struct Entry {
-    ExprPtr E;
-    Level Where;
-    std::vector<funil::Param> Env;
-  };
-  static bool sameEnv(const std::vector<funil::Param> &A,
-                      const std::vector<funil::Param> &B) {
-    if (A.size() != B.size())
-      return false;
-    for (size_t I = 0; I < A.size(); ++I)
-      if (A[I].Ty != B[I].Ty || A[I].Name != B[I].Name)
-        return false;
-    return true;
-  }
-  std::unordered_multimap<const Expr *, Entry> Map;
-};
-
-/// once() that skips the subtrees \p Memo knows to fail and records new
-/// failures: the same result as once(), without re-trying S at positions a
-/// previous step of normalize left unchanged.
-ExprPtr onceMemo(const Strategy &S, const ExprPtr &E, RuleContext &Ctx,
-                 FailMemo &Memo) {
-  if (Memo.known(E, Ctx))
-    return nullptr;
-  size_t Names0 = Ctx.Names.size();
-  if (ExprPtr R = S(E, Ctx))
-    return R;
-  for (size_t I = 0; I < E->Args.size(); ++I) {
-    ExprPtr R = withChild(*E, I, Ctx, [&](const ExprPtr &C, RuleContext &CC) {
-      return onceMemo(S, C, CC, Memo);
-    });
-    if (R)
-      return replaceChild(*E, I, R);
-  }
-  if (Ctx.Names.size() == Names0)
-    Memo.add(E, Ctx);
   return nullptr;
 }
 
@@ -213,19 +151,7 @@ Strategy allPositions(Strategy S) {
 }
 
 Strategy normalize(Strategy S, unsigned MaxSteps) {
-  // repeat(oncePosition(S), MaxSteps), remembering failed subtrees across
-  // the steps (each step rebuilds only the path to the rewritten position).
-  return [S, MaxSteps](const ExprPtr &E, RuleContext &Ctx) {
-    FailMemo Memo;
-    ExprPtr Cur = E;
-    for (unsigned I = 0; I < MaxSteps; ++I) {
-      ExprPtr R = onceMemo(S, Cur, Ctx, Memo);
-      if (!R)
-        break;
-      Cur = R;
-    }
-    return Cur;
-  };
+  return repeat(oncePosition(std::move(S)), MaxSteps);
 }
 
 Strategy rulesChoice(const std::vector<std::string> &Names, std::string &Err) {

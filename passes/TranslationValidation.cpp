@@ -1,8 +1,10 @@
 //===- TranslationValidation.cpp - Lifted FunIL equals the LLVM slice -----===//
 
 #include "TranslationValidation.h"
+#include "ValidationTerms.h"
 #include "lift/HistogramLifting.h"
 #include "lift/GemmLifting.h"
+#include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "idiom/FunIL/Expr.h"
 #include "idiom/FunIL/Printer.h"
@@ -27,9 +29,9 @@ using funil::ScalarKind;
 
 /// A symbolic FunIL value: a scalar term, or a tuple of symbolic values.
 /// Arrays (row views of 2-D maps) have neither and must not be read here.
-struct Sym {
-  std::optional<z3::expr> E;
-  std::vector<Sym> Parts;
+template <class T> struct SymT {
+  std::optional<T> E;
+  std::vector<SymT> Parts;
 };
 
 /// Thrown inside this file only, for shapes the validator does not handle.
@@ -37,9 +39,173 @@ struct Unsupported {
   std::string Why;
 };
 
-class Validator {
+/// Z3 terms: the proof.
+struct Z3Terms {
+  using Expr = z3::expr;
+  using Sort = z3::sort;
+  using Context = z3::context;
+#define IDIOM_TV_FWD(N) \
+  template <class... A> static Expr N(const A &...X) { return z3::N(X...); }
+  IDIOM_TV_FWD(slt) IDIOM_TV_FWD(sle) IDIOM_TV_FWD(sgt) IDIOM_TV_FWD(sge)
+  IDIOM_TV_FWD(ult) IDIOM_TV_FWD(ule) IDIOM_TV_FWD(ugt) IDIOM_TV_FWD(uge)
+  IDIOM_TV_FWD(fp_eq) IDIOM_TV_FWD(ite) IDIOM_TV_FWD(abs) IDIOM_TV_FWD(sqrt)
+  IDIOM_TV_FWD(fma) IDIOM_TV_FWD(udiv) IDIOM_TV_FWD(srem) IDIOM_TV_FWD(urem)
+  IDIOM_TV_FWD(shl) IDIOM_TV_FWD(lshr) IDIOM_TV_FWD(ashr) IDIOM_TV_FWD(min)
+  IDIOM_TV_FWD(max)
+#undef IDIOM_TV_FWD
+  static Expr zext(const Expr &X, unsigned N) { return z3::zext(X, N); }
+  static Expr sext(const Expr &X, unsigned N) { return z3::sext(X, N); }
+  static bool eq(const Sort &A, const Sort &B) { return z3::eq(A, B); }
+  static Sort fpSort(Context &C, unsigned W) {
+    return W == 32 ? C.fpa_sort<32>() : C.fpa_sort<64>();
+  }
+  static Expr rne(Context &C) { return Expr(C, Z3_mk_fpa_rne(C)); }
+  static Expr roundIntegral(Context &C, bool Floor, const Expr &X) {
+    Z3_ast RM = Floor ? Z3_mk_fpa_rtn(C) : Z3_mk_fpa_rtp(C);
+    return Expr(C, Z3_mk_fpa_round_to_integral(C, RM, X));
+  }
+  static Expr uninterpreted(Context &C, const std::string &Name,
+                            const std::vector<Expr> &A, const Sort &S) {
+    z3::sort_vector Dom(C);
+    z3::expr_vector Args(C);
+    for (const Expr &X : A) {
+      Dom.push_back(X.get_sort());
+      Args.push_back(X);
+    }
+    return C.function(Name.c_str(), Dom, S)(Args);
+  }
+  static Expr intToFp(Context &C, bool Signed, const Expr &X, const Sort &To) {
+    return Expr(C, Signed ? Z3_mk_fpa_to_fp_signed(C, rne(C), X, To)
+                          : Z3_mk_fpa_to_fp_unsigned(C, rne(C), X, To));
+  }
+  static Expr fpToInt(Context &C, bool Signed, const Expr &X, unsigned W) {
+    return Expr(C, Signed ? Z3_mk_fpa_to_sbv(C, Z3_mk_fpa_rtz(C), X, W)
+                          : Z3_mk_fpa_to_ubv(C, Z3_mk_fpa_rtz(C), X, W));
+  }
+  static Expr fpToFp(Context &C, const Expr &X, const Sort &To) {
+    return Expr(C, Z3_mk_fpa_to_fp_float(C, rne(C), X, To));
+  }
+  static Expr bitsToFp(Context &C, const Expr &X, const Sort &To) {
+    return Expr(C, Z3_mk_fpa_to_fp_bv(C, X, To));
+  }
+  static Expr fpToBits(Context &C, const Expr &X) {
+    return Expr(C, Z3_mk_fpa_to_ieee_bv(C, X));
+  }
+  /// Is \p D (the two sides differ) satisfiable, within \p TimeoutMs?
+  static z3::check_result decide(Context &C, const Expr &D, unsigned TimeoutMs) {
+    z3::solver S(C);
+    z3::params Ps(C);
+    Ps.set("timeout", TimeoutMs);
+    S.set(Ps);
+    S.add(D);
+    return S.check();
+  }
+};
+
+/// Hash-consed terms (ValidationTerms.h): the same operations, each a node;
+/// no solver, so decide gives up and the caller asks Z3.
+struct HashTerms {
+  using Expr = tv::Term;
+  using Sort = tv::TSort;
+  using Context = tv::TermContext;
+  using GiveUp = tv::GiveUp;
+  static Expr bvRel(const char *Op, const Expr &X, const Expr &Y) {
+    return tv::relation(Op, X, Y, false, true);
+  }
+  static Expr slt(const Expr &X, const Expr &Y) { return bvRel("slt", X, Y); }
+  static Expr sle(const Expr &X, const Expr &Y) { return bvRel("sle", X, Y); }
+  static Expr sgt(const Expr &X, const Expr &Y) { return bvRel("sgt", X, Y); }
+  static Expr sge(const Expr &X, const Expr &Y) { return bvRel("sge", X, Y); }
+  static Expr ult(const Expr &X, const Expr &Y) { return bvRel("ult", X, Y); }
+  static Expr ule(const Expr &X, const Expr &Y) { return bvRel("ule", X, Y); }
+  static Expr ugt(const Expr &X, const Expr &Y) { return bvRel("ugt", X, Y); }
+  static Expr uge(const Expr &X, const Expr &Y) { return bvRel("uge", X, Y); }
+  static Expr fp_eq(const Expr &X, const Expr &Y) {
+    return tv::relation("fp.eq", X, Y, true, false);
+  }
+  static Expr ite(const Expr &Cnd, const Expr &X, const Expr &Y) {
+    if (!Cnd.is_bool() || !(X.get_sort() == Y.get_sort()))
+      throw GiveUp{};
+    return Cnd.ctx().make("ite", X.get_sort(), {Cnd.node(), X.node(), Y.node()});
+  }
+  static Expr abs(const Expr &X) { return tv::fpOnly("fp.abs", {X}); }
+  static Expr sqrt(const Expr &X, const Expr &RM) { return withRM("fp.sqrt", RM, {X}); }
+  static Expr fma(const Expr &X, const Expr &Y, const Expr &Z, const Expr &RM) {
+    return withRM("fp.fma", RM, {X, Y, Z});
+  }
+  static Expr udiv(const Expr &X, const Expr &Y) { return tv::bvOnly("bvudiv", {X, Y}); }
+  static Expr srem(const Expr &X, const Expr &Y) { return tv::bvOnly("bvsrem", {X, Y}); }
+  static Expr urem(const Expr &X, const Expr &Y) { return tv::bvOnly("bvurem", {X, Y}); }
+  static Expr shl(const Expr &X, const Expr &Y) { return tv::bvOnly("bvshl", {X, Y}); }
+  static Expr lshr(const Expr &X, const Expr &Y) { return tv::bvOnly("bvlshr", {X, Y}); }
+  static Expr ashr(const Expr &X, const Expr &Y) { return tv::bvOnly("bvashr", {X, Y}); }
+  static Expr min(const Expr &X, const Expr &Y) { return tv::fpOnly("fp.min", {X, Y}); }
+  static Expr max(const Expr &X, const Expr &Y) { return tv::fpOnly("fp.max", {X, Y}); }
+  static Expr zext(const Expr &X, unsigned N) { return extend("zext", X, N); }
+  static Expr sext(const Expr &X, unsigned N) { return extend("sext", X, N); }
+  static bool eq(const Sort &A, const Sort &B) { return A == B; }
+  static Sort fpSort(Context &C, unsigned W) { return C.fp_sort(W); }
+  static Expr rne(Context &C) { return C.rounding("rne"); }
+  static Expr roundIntegral(Context &C, bool Floor, const Expr &X) {
+    return tv::fpOnly(Floor ? "fp.roundToIntegral.rtn" : "fp.roundToIntegral.rtp", {X});
+  }
+  static Expr uninterpreted(Context &C, const std::string &Name,
+                            const std::vector<Expr> &A, const Sort &S) {
+    std::vector<const tv::Node *> Ns;
+    for (const Expr &X : A)
+      Ns.push_back(X.node());
+    return C.make("uf", S, std::move(Ns), 0, Name);
+  }
+  static Expr intToFp(Context &C, bool Signed, const Expr &X, const Sort &To) {
+    if (!X.get_sort().is_bv() || !To.is_fpa())
+      throw GiveUp{};
+    return C.make(Signed ? "sitofp" : "uitofp", To, {X.node()});
+  }
+  static Expr fpToInt(Context &C, bool Signed, const Expr &X, unsigned W) {
+    if (!X.get_sort().is_fpa())
+      throw GiveUp{};
+    return C.make(Signed ? "fptosi" : "fptoui", C.bv_sort(W), {X.node()});
+  }
+  static Expr fpToFp(Context &C, const Expr &X, const Sort &To) {
+    if (!X.get_sort().is_fpa() || !To.is_fpa())
+      throw GiveUp{};
+    return C.make("fpconv", To, {X.node()});
+  }
+  static Expr bitsToFp(Context &C, const Expr &X, const Sort &To) {
+    if (!X.get_sort().is_bv() || !To.is_fpa() || X.get_sort().W != To.W)
+      throw GiveUp{};
+    return C.make("bits2fp", To, {X.node()});
+  }
+  static Expr fpToBits(Context &C, const Expr &X) {
+    if (!X.get_sort().is_fpa())
+      throw GiveUp{};
+    return C.make("fp2bits", C.bv_sort(X.get_sort().W), {X.node()});
+  }
+  static z3::check_result decide(Context &, const Expr &, unsigned) { throw GiveUp{}; }
+
+private:
+  static Expr withRM(const char *Op, const Expr &RM, std::vector<Expr> A) {
+    Expr R = tv::fpOnly(Op, A);
+    std::vector<const tv::Node *> Ns{RM.node()};
+    for (const Expr &X : A)
+      Ns.push_back(X.node());
+    return R.ctx().make(Op, R.get_sort(), std::move(Ns));
+  }
+  static Expr extend(const char *Op, const Expr &X, unsigned N) {
+    if (!X.get_sort().is_bv() || X.get_sort().W + N > 64)
+      throw GiveUp{};
+    return X.ctx().make(Op, X.ctx().bv_sort(X.get_sort().W + N), {X.node()}, N);
+  }
+};
+
+/// The validator over terms of backend \p TB: Z3Terms (z3::expr, a proof)
+/// or HashTerms (tv::Term, identical terms only).
+template <class TB> class Validator {
 public:
-  Validator(z3::context &C, const IdiomMatch &M, const LiftedIdiom &L)
+  using TermT = typename TB::Expr;
+  using SortT = typename TB::Sort;
+  using Sym = SymT<TermT>;
+  Validator(typename TB::Context &C, const IdiomMatch &M, const LiftedIdiom &L)
       : C(C), M(M), L(L) {}
 
   bool run(const funil::Program &P, unsigned TimeoutMs, std::string &Why);
@@ -49,83 +215,84 @@ public:
 private:
   void bindParams();
   // Sorts and leaves.
-  z3::sort sortOf(Type *T);
-  z3::sort sortOf(ScalarKind K);
-  z3::expr leaf(const std::string &Name, z3::sort S) { return C.constant(Name.c_str(), S); }
-  z3::expr rne() { return z3::expr(C, Z3_mk_fpa_rne(C)); }
+  SortT sortOf(Type *T);
+  SortT sortOf(ScalarKind K);
+  TermT leaf(const std::string &Name, SortT S) { return C.constant(Name.c_str(), S); }
+  TermT rne() { return TB::rne(C); }
 
   // The shared operation semantics, by FunIL name.
-  z3::expr apply(const std::string &Op, const std::vector<z3::expr> &A);
-  z3::expr convert(const std::string &Op, const z3::expr &X, z3::sort To, bool ToFloat);
+  TermT apply(const std::string &Op, const std::vector<TermT> &A);
+  TermT convert(const std::string &Op, const TermT &X, SortT To, bool ToFloat);
 
   // FunIL side.
   Sym eval(const ExprPtr &E, std::map<std::string, Sym> &Env);
   // LLVM side.
-  z3::expr tr(Value *V);
-  z3::expr identityTerm(const ReductionInfo &R);
+  TermT tr(Value *V);
+  TermT identityTerm(const ReductionInfo &R);
 
-  z3::context &C;
+  typename TB::Context &C;
   const IdiomMatch &M;
   const LiftedIdiom &L;
-  std::map<std::string, z3::expr> Params; ///< FunIL parameter -> term
-  std::map<const Value *, z3::expr> Memo;  ///< LLVM value -> term
-  std::vector<std::optional<z3::expr>> Iter; ///< iteration index per loop
-  std::optional<z3::expr> ReduceSeqValue; ///< GEMM POST: the reduction's result
+  std::map<std::string, TermT> Params; ///< FunIL parameter -> term
+  std::map<const Value *, TermT> Memo;  ///< LLVM value -> term
+  std::vector<std::optional<TermT>> Iter; ///< iteration index per loop
+  std::optional<TermT> ReduceSeqValue; ///< GEMM POST: the reduction's result
 };
 
-z3::sort Validator::sortOf(Type *T) {
+template <class TB> auto Validator<TB>::sortOf(Type *T) -> SortT {
   if (T->isIntegerTy(1))
     return C.bool_sort();
   if (T->isIntegerTy())
     return C.bv_sort(T->getIntegerBitWidth());
   if (T->isFloatTy())
-    return C.fpa_sort<32>();
+    return TB::fpSort(C, 32);
   if (T->isDoubleTy())
-    return C.fpa_sort<64>();
+    return TB::fpSort(C, 64);
   throw Unsupported{"value of a type the validator does not model"};
 }
 
-z3::sort Validator::sortOf(ScalarKind K) {
+template <class TB> auto Validator<TB>::sortOf(ScalarKind K) -> SortT {
   switch (K) {
   case ScalarKind::Bool: return C.bool_sort();
   case ScalarKind::I8: case ScalarKind::U8: return C.bv_sort(8);
   case ScalarKind::I16: case ScalarKind::U16: return C.bv_sort(16);
   case ScalarKind::I32: case ScalarKind::U32: return C.bv_sort(32);
   case ScalarKind::I64: case ScalarKind::U64: return C.bv_sort(64);
-  case ScalarKind::F32: return C.fpa_sort<32>();
-  case ScalarKind::F64: return C.fpa_sort<64>();
+  case ScalarKind::F32: return TB::fpSort(C, 32);
+  case ScalarKind::F64: return TB::fpSort(C, 64);
   }
   throw Unsupported{"unknown scalar kind"};
 }
 
-z3::expr Validator::apply(const std::string &Op, const std::vector<z3::expr> &A) {
+template <class TB>
+auto Validator<TB>::apply(const std::string &Op, const std::vector<TermT> &A) -> TermT {
   auto Need = [&](size_t N) {
     if (A.size() != N)
       throw Unsupported{"operation " + Op + " with an unexpected arity"};
   };
-  auto Cmp = [&](const std::string &P) -> z3::expr {
+  auto Cmp = [&](const std::string &P) -> TermT {
     Need(2);
-    const z3::expr &X = A[0], &Y = A[1];
+    const TermT &X = A[0], &Y = A[1];
     if (P == "eq") return X == Y;
     if (P == "ne") return X != Y;
-    if (P == "slt") return z3::slt(X, Y);
-    if (P == "sle") return z3::sle(X, Y);
-    if (P == "sgt") return z3::sgt(X, Y);
-    if (P == "sge") return z3::sge(X, Y);
-    if (P == "ult") return z3::ult(X, Y);
-    if (P == "ule") return z3::ule(X, Y);
-    if (P == "ugt") return z3::ugt(X, Y);
-    if (P == "uge") return z3::uge(X, Y);
+    if (P == "slt") return TB::slt(X, Y);
+    if (P == "sle") return TB::sle(X, Y);
+    if (P == "sgt") return TB::sgt(X, Y);
+    if (P == "sge") return TB::sge(X, Y);
+    if (P == "ult") return TB::ult(X, Y);
+    if (P == "ule") return TB::ule(X, Y);
+    if (P == "ugt") return TB::ugt(X, Y);
+    if (P == "uge") return TB::uge(X, Y);
     // Floating point: o* = ordered and relation, u* = unordered or relation.
-    z3::expr Uno = X.mk_is_nan() || Y.mk_is_nan();
+    TermT Uno = X.mk_is_nan() || Y.mk_is_nan();
     if (P == "ord")
       return !Uno;
     if (P == "uno")
       return Uno;
     std::string R = P.substr(1);
-    std::optional<z3::expr> Rel;
-    if (R == "eq") Rel = z3::fp_eq(X, Y);
-    else if (R == "ne") Rel = !z3::fp_eq(X, Y);
+    std::optional<TermT> Rel;
+    if (R == "eq") Rel = TB::fp_eq(X, Y);
+    else if (R == "ne") Rel = !TB::fp_eq(X, Y);
     else if (R == "lt") Rel = X < Y;
     else if (R == "le") Rel = X <= Y;
     else if (R == "gt") Rel = X > Y;
@@ -135,67 +302,61 @@ z3::expr Validator::apply(const std::string &Op, const std::vector<z3::expr> &A)
   };
   if (Op.rfind("icmp_", 0) == 0 || Op.rfind("fcmp_", 0) == 0)
     return Cmp(Op.substr(5));
-  if (Op == "select") { Need(3); return z3::ite(A[0], A[1], A[2]); }
+  if (Op == "select") { Need(3); return TB::ite(A[0], A[1], A[2]); }
   if (Op == "not") { Need(1); return !A[0]; }
   if (Op == "fneg") { Need(1); return -A[0]; }
-  if (Op == "abs") { Need(1); return z3::ite(z3::slt(A[0], C.bv_val(0, A[0].get_sort().bv_size())), -A[0], A[0]); }
-  if (Op == "fabs") { Need(1); return z3::abs(A[0]); }
-  if (Op == "sqrt") { Need(1); return z3::sqrt(A[0], rne()); }
-  if (Op == "fma") { Need(3); return z3::fma(A[0], A[1], A[2], rne()); }
+  if (Op == "abs") { Need(1); return TB::ite(TB::slt(A[0], C.bv_val(0, A[0].get_sort().bv_size())), -A[0], A[0]); }
+  if (Op == "fabs") { Need(1); return TB::abs(A[0]); }
+  if (Op == "sqrt") { Need(1); return TB::sqrt(A[0], rne()); }
+  if (Op == "fma") { Need(3); return TB::fma(A[0], A[1], A[2], rne()); }
   if (Op == "fmuladd") { Need(3); return A[0] * A[1] + A[2]; }
   if (Op == "floor" || Op == "ceil") {
     Need(1);
-    Z3_ast RM = Op == "floor" ? Z3_mk_fpa_rtn(C) : Z3_mk_fpa_rtp(C);
-    return z3::expr(C, Z3_mk_fpa_round_to_integral(C, RM, A[0]));
+    return TB::roundIntegral(C, Op == "floor", A[0]);
   }
   if (Op == "exp" || Op == "log" || Op == "sin" || Op == "cos" || Op == "pow" ||
       Op == "frem") {
     // Uninterpreted, but the same symbol on both sides.
-    z3::sort S = A[0].get_sort();
-    z3::sort_vector Dom(C);
-    z3::expr_vector Args(C);
-    for (const z3::expr &X : A) {
-      Dom.push_back(X.get_sort());
-      Args.push_back(X);
-    }
-    bool F32 = z3::eq(S, C.fpa_sort<32>());
+    SortT S = A[0].get_sort();
+    bool F32 = TB::eq(S, TB::fpSort(C, 32));
     std::string Name = Op + (F32 ? "_f32" : "_f64");
-    return C.function(Name.c_str(), Dom, S)(Args);
+    return TB::uninterpreted(C, Name, A, S);
   }
   Need(2);
-  const z3::expr &X = A[0], &Y = A[1];
+  const TermT &X = A[0], &Y = A[1];
   if (Op == "add" || Op == "fadd") return X + Y;
   if (Op == "sub" || Op == "fsub") return X - Y;
   if (Op == "mul" || Op == "fmul") return X * Y;
   if (Op == "fdiv" || Op == "sdiv") return X / Y;
-  if (Op == "udiv") return z3::udiv(X, Y);
-  if (Op == "srem") return z3::srem(X, Y);
-  if (Op == "urem") return z3::urem(X, Y);
+  if (Op == "udiv") return TB::udiv(X, Y);
+  if (Op == "srem") return TB::srem(X, Y);
+  if (Op == "urem") return TB::urem(X, Y);
   if (Op == "and") return X.is_bool() ? (X && Y) : (X & Y);
   if (Op == "or") return X.is_bool() ? (X || Y) : (X | Y);
   if (Op == "xor") return X.is_bool() ? (X != Y) : (X ^ Y);
-  if (Op == "shl") return z3::shl(X, Y);
-  if (Op == "lshr") return z3::lshr(X, Y);
-  if (Op == "ashr") return z3::ashr(X, Y);
-  if (Op == "smin") return z3::ite(z3::slt(X, Y), X, Y);
-  if (Op == "smax") return z3::ite(z3::sgt(X, Y), X, Y);
-  if (Op == "umin") return z3::ite(z3::ult(X, Y), X, Y);
-  if (Op == "umax") return z3::ite(z3::ugt(X, Y), X, Y);
-  if (Op == "fmin") return z3::min(X, Y);
-  if (Op == "fmax") return z3::max(X, Y);
+  if (Op == "shl") return TB::shl(X, Y);
+  if (Op == "lshr") return TB::lshr(X, Y);
+  if (Op == "ashr") return TB::ashr(X, Y);
+  if (Op == "smin") return TB::ite(TB::slt(X, Y), X, Y);
+  if (Op == "smax") return TB::ite(TB::sgt(X, Y), X, Y);
+  if (Op == "umin") return TB::ite(TB::ult(X, Y), X, Y);
+  if (Op == "umax") return TB::ite(TB::ugt(X, Y), X, Y);
+  if (Op == "fmin") return TB::min(X, Y);
+  if (Op == "fmax") return TB::max(X, Y);
   throw Unsupported{"operation " + Op};
 }
 
-z3::expr Validator::convert(const std::string &Op, const z3::expr &X, z3::sort To,
-                         bool ToFloat) {
-  auto Width = [](const z3::expr &E) { return E.is_bool() ? 1u : E.get_sort().bv_size(); };
-  auto AsBv = [&](const z3::expr &E) {
-    return E.is_bool() ? z3::ite(E, C.bv_val(1, 1), C.bv_val(0, 1)) : E;
+template <class TB>
+auto Validator<TB>::convert(const std::string &Op, const TermT &X, SortT To,
+                          bool ToFloat) -> TermT {
+  auto Width = [](const TermT &E) { return E.is_bool() ? 1u : E.get_sort().bv_size(); };
+  auto AsBv = [&](const TermT &E) {
+    return E.is_bool() ? TB::ite(E, C.bv_val(1, 1), C.bv_val(0, 1)) : E;
   };
   if (Op == "zext" || Op == "sext") {
-    z3::expr B = AsBv(X);
+    TermT B = AsBv(X);
     unsigned Ext = To.bv_size() - Width(X);
-    return Op == "zext" ? z3::zext(B, Ext) : z3::sext(B, Ext);
+    return Op == "zext" ? TB::zext(B, Ext) : TB::sext(B, Ext);
   }
   if (Op == "trunc") {
     if (To.is_bool())
@@ -203,23 +364,21 @@ z3::expr Validator::convert(const std::string &Op, const z3::expr &X, z3::sort T
     return X.extract(To.bv_size() - 1, 0);
   }
   if (Op == "sitofp" || Op == "uitofp")
-    return z3::expr(C, Op == "sitofp" ? Z3_mk_fpa_to_fp_signed(C, rne(), AsBv(X), To)
-                                      : Z3_mk_fpa_to_fp_unsigned(C, rne(), AsBv(X), To));
+    return TB::intToFp(C, Op == "sitofp", AsBv(X), To);
   if (Op == "fptosi" || Op == "fptoui")
-    return z3::expr(C, Op == "fptosi"
-                           ? Z3_mk_fpa_to_sbv(C, Z3_mk_fpa_rtz(C), X, To.bv_size())
-                           : Z3_mk_fpa_to_ubv(C, Z3_mk_fpa_rtz(C), X, To.bv_size()));
+    return TB::fpToInt(C, Op == "fptosi", X, To.bv_size());
   if (Op == "fpext" || Op == "fptrunc")
-    return z3::expr(C, Z3_mk_fpa_to_fp_float(C, rne(), X, To));
+    return TB::fpToFp(C, X, To);
   if (Op == "bitcast") {
     if (ToFloat)
-      return z3::expr(C, Z3_mk_fpa_to_fp_bv(C, X, To));
-    return z3::expr(C, Z3_mk_fpa_to_ieee_bv(C, X));
+      return TB::bitsToFp(C, X, To);
+    return TB::fpToBits(C, X);
   }
   throw Unsupported{"cast " + Op};
 }
 
-Sym Validator::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) {
+template <class TB>
+auto Validator<TB>::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) -> Sym {
   switch (E->K) {
   case Expr::Var: {
     auto It = Env.find(E->Name);
@@ -231,7 +390,7 @@ Sym Validator::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) {
     return Sym{P->second, {}};
   }
   case Expr::Lit: {
-    z3::sort S = sortOf(E->LitKind);
+    SortT S = sortOf(E->LitKind);
     if (S.is_bool())
       return Sym{C.bool_val(E->Bits != 0), {}};
     if (S.is_bv())
@@ -254,13 +413,13 @@ Sym Validator::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) {
   }
   case Expr::Cast: {
     Sym X = eval(E->Args[0], Env);
-    z3::sort To = sortOf(E->LitKind);
+    SortT To = sortOf(E->LitKind);
     return Sym{convert(E->Name, *X.E, To, To.is_fpa()), {}};
   }
   case Expr::Call: {
     if (E->Name == "reduceSeq" && ReduceSeqValue)
       return Sym{*ReduceSeqValue, {}};
-    std::vector<z3::expr> A;
+    std::vector<TermT> A;
     for (const ExprPtr &X : E->Args) {
       Sym S = eval(X, Env);
       if (!S.E)
@@ -275,18 +434,19 @@ Sym Validator::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) {
   throw Unsupported{"lambda in a scalar position"};
 }
 
-z3::expr Validator::identityTerm(const ReductionInfo &R) {
+template <class TB>
+auto Validator<TB>::identityTerm(const ReductionInfo &R) -> TermT {
   Constant *Id = reductionIdentity(R.Op, R.Phi->getType());
   if (!Id)
     throw Unsupported{"reduction without identity"};
   return tr(Id);
 }
 
-z3::expr Validator::tr(Value *V) {
+template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
   auto It = Memo.find(V);
   if (It != Memo.end())
     return It->second;
-  std::optional<z3::expr> R;
+  std::optional<TermT> R;
   auto *I = dyn_cast<Instruction>(V);
   if (auto *CI = dyn_cast<ConstantInt>(V)) {
     R = CI->getBitWidth() == 1 ? C.bool_val(CI->isOne())
@@ -304,7 +464,7 @@ z3::expr Validator::tr(Value *V) {
       throw Unsupported{"phi without an iteration index"};
     // IV = start + step * k, in the phi's width.
     const SCEV *Start = M.Nest.IVStarts[D];
-    z3::expr S = C.bv_val(0, 64);
+    TermT S = C.bv_val(0, 64);
     if (auto *SC = dyn_cast<SCEVConstant>(Start)) {
       S = C.bv_val((uint64_t)SC->getAPInt().getSExtValue(), 64);
     } else {
@@ -319,7 +479,7 @@ z3::expr Validator::tr(Value *V) {
       if (!Found)
         throw Unsupported{"induction start without a FunIL parameter"};
     }
-    z3::expr Full = S + *Iter[D] * C.bv_val((uint64_t)M.Nest.IVSteps[D], 64);
+    TermT Full = S + *Iter[D] * C.bv_val((uint64_t)M.Nest.IVSteps[D], 64);
     unsigned W = P->getType()->getIntegerBitWidth();
     R = W == 64 ? Full : Full.extract(W - 1, 0);
   } else if (isa<LoadInst>(I)) {
@@ -338,9 +498,9 @@ z3::expr Validator::tr(Value *V) {
                     CmpInst::getPredicateName(Cmp->getPredicate()).str(),
                 {tr(Cmp->getOperand(0)), tr(Cmp->getOperand(1))});
   } else if (auto *Sel = dyn_cast<SelectInst>(I)) {
-    R = z3::ite(tr(Sel->getCondition()), tr(Sel->getTrueValue()), tr(Sel->getFalseValue()));
+    R = TB::ite(tr(Sel->getCondition()), tr(Sel->getTrueValue()), tr(Sel->getFalseValue()));
   } else if (auto *Cs = dyn_cast<CastInst>(I)) {
-    z3::sort To = sortOf(Cs->getType());
+    SortT To = sortOf(Cs->getType());
     R = convert(Cs->getOpcodeName(), tr(Cs->getOperand(0)), To, To.is_fpa());
   } else if (auto *CB = dyn_cast<CallInst>(I)) {
     std::string N;
@@ -354,7 +514,7 @@ z3::expr Validator::tr(Value *V) {
       if (N.size() > 3 && N.back() == 'f') // sqrtf, fabsf, fminf
         N.pop_back();
     }
-    std::vector<z3::expr> A;
+    std::vector<TermT> A;
     unsigned NArgs = N == "abs" ? 1 : CB->arg_size();
     for (unsigned K = 0; K < NArgs; ++K)
       A.push_back(tr(CB->getArgOperand(K)));
@@ -401,7 +561,7 @@ ElementFn findElementFn(const funil::Program &P, bool TwoD) {
 
 /// Binds every FunIL parameter to a symbol; loop-invariant LLVM values to
 /// the same symbols.
-void Validator::bindParams() {
+template <class TB> void Validator<TB>::bindParams() {
   // Parameters: scalars are the loop-invariant values, index parameters i64.
   for (size_t I = 0; I < L.Params.size(); ++I) {
     const LiftedParam &LP = L.Params[I];
@@ -413,7 +573,7 @@ void Validator::bindParams() {
     }
     Type *T = LP.V->getType();
     bool Narrow = T->isIntegerTy(1) || T->isIntegerTy(8) || T->isIntegerTy(16);
-    z3::expr X = leaf(LP.Name, Narrow ? C.bv_sort(32) : sortOf(T));
+    TermT X = leaf(LP.Name, Narrow ? C.bv_sort(32) : sortOf(T));
     Params.emplace(LP.Name, X);
     // The call site passes narrow integers zero- (i1) or sign-extended.
     Memo.emplace(LP.V, T->isIntegerTy(1) ? X != C.bv_val(0, 32)
@@ -422,7 +582,8 @@ void Validator::bindParams() {
   }
 }
 
-bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Why) {
+template <class TB>
+bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string &Why) {
   bool TwoD = M.Nest.depth() == 2;
   ElementFn F = findElementFn(P, TwoD);
   Iter.assign(M.Nest.depth(), std::nullopt);
@@ -455,7 +616,7 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
   Sym Got = eval(F.Inner->body(), Env);
 
   // What the LLVM slice computes for the same inputs.
-  std::vector<z3::expr> Want;
+  std::vector<TermT> Want;
   if (M.Kind == IdiomKind::Map) {
     for (const AffineAccess &A : M.Accesses)
       if (A.IsStore)
@@ -464,22 +625,22 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
     Want.push_back(C.bool_val(true)); // replaced below
   } else {
     for (const ReductionInfo &R : M.Reductions) {
-      std::optional<z3::expr> E;
+      std::optional<TermT> E;
       std::string Op = reductionOpName(R.Op);
       for (size_t J = 0; J < R.Operands.size(); ++J) {
-        z3::expr X = tr(R.Operands[J]);
+        TermT X = tr(R.Operands[J]);
         if (Value *Y = R.MulPartners[J])
           X = X * tr(Y);
         E = E ? apply(Op, {*E, X}) : X;
       }
       if (R.Cond)
-        E = R.CondNegated ? z3::ite(tr(R.Cond), identityTerm(R), *E)
-                          : z3::ite(tr(R.Cond), *E, identityTerm(R));
+        E = R.CondNegated ? TB::ite(tr(R.Cond), identityTerm(R), *E)
+                          : TB::ite(tr(R.Cond), *E, identityTerm(R));
       Want.push_back(*E);
     }
   }
   std::vector<Sym> GotParts = Want.size() == 1 ? std::vector<Sym>{Got} : Got.Parts;
-  z3::expr Differ = C.bool_val(false);
+  TermT Differ = C.bool_val(false);
   if (M.Kind == IdiomKind::Histogram) {
     // The index equals the GEP index (sign-extended); for every bin value b,
     // op(b, value) equals what the loop stores (b when a guard fails).
@@ -489,16 +650,16 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
     Value *Idx = binIndexOf(U);
     if (!Idx || Got.Parts.size() != 2 || !Got.Parts[0].E || !Got.Parts[1].E)
       throw Unsupported{"histogram element function is not (index, value)"};
-    z3::expr WantIdx = tr(Idx);
+    TermT WantIdx = tr(Idx);
     if (WantIdx.get_sort().bv_size() < 64)
-      WantIdx = z3::sext(WantIdx, 64 - WantIdx.get_sort().bv_size());
+      WantIdx = TB::sext(WantIdx, 64 - WantIdx.get_sort().bv_size());
     GotParts = {Got.Parts[0]};
     Want = {WantIdx};
-    z3::expr B = leaf("bin", sortOf(U.ElemTy));
+    TermT B = leaf("bin", sortOf(U.ElemTy));
     Memo.insert_or_assign(U.Acc, B);
-    z3::expr Stored = tr(U.NewValue);
+    TermT Stored = tr(U.NewValue);
     for (const UpdateGuard &G : U.Guards)
-      Stored = z3::ite(G.ExpectTrue ? tr(G.Cond) : !tr(G.Cond), Stored, B);
+      Stored = TB::ite(G.ExpectTrue ? tr(G.Cond) : !tr(G.Cond), Stored, B);
     const Expr *Op = P.Body->Args[0].get();
     if (Op->K != Expr::Lambda || Op->Params.size() != 2)
       throw Unsupported{"histogram operator is not a two-parameter lambda"};
@@ -506,7 +667,7 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
     OEnv[Op->Params[0].Name] = Sym{B, {}};
     OEnv[Op->Params[1].Name] = Got.Parts[1];
     Sym Upd = eval(Op->body(), OEnv);
-    if (!Upd.E || !z3::eq(Upd.E->get_sort(), Stored.get_sort()))
+    if (!Upd.E || !TB::eq(Upd.E->get_sort(), Stored.get_sort()))
       throw Unsupported{"histogram operator of another type than the bins"};
     Differ = Differ || *Upd.E != Stored;
   }
@@ -518,10 +679,10 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
     if (Comb->K != Expr::Lambda || Comb->Params.size() != 2)
       throw Unsupported{"combine is not a two-parameter lambda"};
     size_t K = M.Reductions.size();
-    std::vector<z3::expr> As, Bs;
+    std::vector<TermT> As, Bs;
     Sym ASym, BSym;
     for (size_t I = 0; I < K; ++I) {
-      z3::sort S = sortOf(M.Reductions[I].Phi->getType());
+      SortT S = sortOf(M.Reductions[I].Phi->getType());
       As.push_back(leaf("acc" + std::to_string(I), S));
       Bs.push_back(leaf("elem" + std::to_string(I), S));
       ASym.Parts.push_back(Sym{As.back(), {}});
@@ -536,7 +697,7 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
     for (size_t I = 0; I < K; ++I) {
       const ReductionInfo &R = M.Reductions[I];
       auto *II = dyn_cast<IntrinsicInst>(R.FirstLink);
-      z3::expr Op = C.bool_val(false);
+      TermT Op = C.bool_val(false);
       if (II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
                  II->getIntrinsicID() == Intrinsic::fma)) {
         Op = As[I] + Bs[I];
@@ -552,7 +713,7 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
       }
       const Sym &CI = K == 1 ? CGot : CGot.Parts.at(I);
       const Sym &II2 = K == 1 ? IdGot : IdGot.Parts.at(I);
-      if (!CI.E || !II2.E || !z3::eq(CI.E->get_sort(), Op.get_sort()))
+      if (!CI.E || !II2.E || !TB::eq(CI.E->get_sort(), Op.get_sort()))
         throw Unsupported{"combine or identity of another type than the accumulator"};
       Differ = Differ || *CI.E != Op || *II2.E != identityTerm(R);
     }
@@ -563,7 +724,7 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
     return false;
   }
   for (size_t I = 0; I < Want.size(); ++I) {
-    if (!GotParts[I].E || !z3::eq(GotParts[I].E->get_sort(), Want[I].get_sort())) {
+    if (!GotParts[I].E || !TB::eq(GotParts[I].E->get_sort(), Want[I].get_sort())) {
       Why = "result " + std::to_string(I) + " has another type than the slice";
       return false;
     }
@@ -571,15 +732,10 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
   }
   // Equal lifts give identical terms, which the simplifier folds to false;
   // only the others need the solver.
-  z3::expr D = Differ.simplify();
+  TermT D = Differ.simplify();
   if (D.is_false())
     return true;
-  z3::solver S(C);
-  z3::params Ps(C);
-  Ps.set("timeout", TimeoutMs);
-  S.set(Ps);
-  S.add(D);
-  switch (S.check()) {
+  switch (TB::decide(C, D, TimeoutMs)) {
   case z3::unsat:
     return true;
   case z3::sat:
@@ -596,8 +752,9 @@ bool Validator::run(const funil::Program &P, unsigned TimeoutMs, std::string &Wh
 /// STEP, INIT and POST equal to the slices the lifter recorded, over shared
 /// symbols for acc, x.0 (A's element), x.1 (B's element), the old C element
 /// (q.1) and the reduction's result (reduceSeq in POST).
-bool Validator::runGemm(const funil::Program &P, unsigned TimeoutMs,
-                        std::string &Why) {
+template <class TB>
+bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
+                           std::string &Why) {
   const GemmSlice *G = L.Gemm.get();
   if (!G || L.Params.size() < 3)
     throw Unsupported{"GEMM lift without its slices"};
@@ -641,11 +798,11 @@ bool Validator::runGemm(const funil::Program &P, unsigned TimeoutMs,
   const Expr &Step = *Reds[0]->Args[0];
 
   bindParams();
-  z3::sort S = sortOf(G->Step->getType());
-  z3::expr Acc = leaf("acc", S), XA = leaf("xA", S), XB = leaf("xB", S),
+  SortT S = sortOf(G->Step->getType());
+  TermT Acc = leaf("acc", S), XA = leaf("xA", S), XB = leaf("xB", S),
            COld = leaf("cOld", S), Result = leaf("result", S);
   auto Base = Memo;
-  auto Bind = [&](ArrayRef<Value *> Vs, const z3::expr &E) {
+  auto Bind = [&](ArrayRef<Value *> Vs, const TermT &E) {
     for (Value *V : Vs)
       Memo.insert_or_assign(V, E);
   };
@@ -653,7 +810,7 @@ bool Validator::runGemm(const funil::Program &P, unsigned TimeoutMs,
   Bind(G->Acc, Acc);
   Bind(G->ElemA, XA);
   Bind(G->ElemB, XB);
-  z3::expr StepWant = tr(G->Step);
+  TermT StepWant = tr(G->Step);
   std::map<std::string, Sym> Env;
   Env[Step.Params[0].Name] = Sym{Acc, {}};
   Env[Step.Params[1].Name] = Sym{std::nullopt, {Sym{XA, {}}, Sym{XB, {}}}};
@@ -661,9 +818,9 @@ bool Validator::runGemm(const funil::Program &P, unsigned TimeoutMs,
   // INIT and POST: the old C element; POST also the reduction's result.
   Memo = Base;
   Bind(G->COld, COld);
-  z3::expr InitWant = G->Init ? tr(G->Init) : COld;
+  TermT InitWant = G->Init ? tr(G->Init) : COld;
   Bind(G->Final, Result);
-  z3::expr PostWant = G->Post ? tr(G->Post) : Result;
+  TermT PostWant = G->Post ? tr(G->Post) : Result;
   Env.clear();
   Env[Q] = Sym{std::nullopt, {Sym{}, Sym{COld, {}}}};
   Sym InitGot = eval(Reds[0]->Args[1], Env);
@@ -671,26 +828,21 @@ bool Validator::runGemm(const funil::Program &P, unsigned TimeoutMs,
   Sym PostGot = eval(ColFn.body(), Env);
   ReduceSeqValue.reset();
 
-  z3::expr Differ = C.bool_val(false);
+  TermT Differ = C.bool_val(false);
   const char *Names[] = {"STEP", "INIT", "POST"};
   const Sym *Got[] = {&StepGot, &InitGot, &PostGot};
-  const z3::expr *Want[] = {&StepWant, &InitWant, &PostWant};
+  const TermT *Want[] = {&StepWant, &InitWant, &PostWant};
   for (int I = 0; I < 3; ++I) {
-    if (!Got[I]->E || !z3::eq(Got[I]->E->get_sort(), Want[I]->get_sort())) {
+    if (!Got[I]->E || !TB::eq(Got[I]->E->get_sort(), Want[I]->get_sort())) {
       Why = std::string("GEMM ") + Names[I] + " has another type than the slice";
       return false;
     }
     Differ = Differ || *Got[I]->E != *Want[I];
   }
-  z3::expr D = Differ.simplify();
+  TermT D = Differ.simplify();
   if (D.is_false())
     return true;
-  z3::solver Sv(C);
-  z3::params Ps(C);
-  Ps.set("timeout", TimeoutMs);
-  Sv.set(Ps);
-  Sv.add(D);
-  switch (Sv.check()) {
+  switch (TB::decide(C, D, TimeoutMs)) {
   case z3::unsat:
     return true;
   case z3::sat:
@@ -708,9 +860,15 @@ bool Validator::runGemm(const funil::Program &P, unsigned TimeoutMs,
 bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
                      const funil::Program &P, unsigned TimeoutMs,
                      std::string &Why) {
+  TimeScope T("translation validation");
+  if (identicalTerms(M, L, P)) {
+    TimeReport::count("translation validation: identical terms, no Z3");
+    return true;
+  }
+  TimeReport::count("translation validation: Z3");
   z3::context &C = sharedZ3Context();
   try {
-    Validator V(C, M, L);
+    Validator<Z3Terms> V(C, M, L);
     if (M.Kind == IdiomKind::Gemm)
       return V.runGemm(P, TimeoutMs, Why);
     return V.run(P, TimeoutMs, Why);
@@ -720,6 +878,21 @@ bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
     Why = std::string("translation validation: Z3 error: ") + E.msg();
   } catch (const std::out_of_range &) {
     Why = "translation validation: unexpected FunIL shape";
+  }
+  return false;
+}
+
+bool identicalTerms(const IdiomMatch &M, const LiftedIdiom &L,
+                    const funil::Program &P) {
+  tv::TermContext C;
+  try {
+    Validator<HashTerms> V(C, M, L);
+    std::string Why;
+    // The timeout is unused: HashTerms::decide gives up.
+    return M.Kind == IdiomKind::Gemm ? V.runGemm(P, 0, Why) : V.run(P, 0, Why);
+  } catch (...) {
+    // GiveUp, Unsupported, an unexpected shape: Z3's run decides and
+    // explains.
   }
   return false;
 }

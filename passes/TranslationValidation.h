@@ -8,7 +8,9 @@
 // by opcode, FunIL operations by name) over the same leaf symbols: one per
 // loaded element, loop-invariant value and iteration index. Integers are
 // bit-vectors, floating point is IEEE (Z3's FP theory, round to nearest
-// even); transcendental functions are uninterpreted but shared.
+// even); transcendental functions are uninterpreted but shared. When the two
+// sides translate to the same hash-consed term (the usual case: the lifter
+// writes what the loop computes), no Z3 context is made (identicalTerms).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_TRANSLATIONVALIDATION_H
@@ -29,6 +31,14 @@ struct Program;
 bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
                      const funil::Program &P, unsigned TimeoutMs,
                      std::string &Why);
+
+/// The part of validateLifting that needs no Z3 context: true when both
+/// sides, built as hash-consed terms (ValidationTerms.h) by the same
+/// translation, give the same term for every pair validateLifting compares
+/// (equal for every input, so Z3 would prove them equal too). False when
+/// they do not, or when the validator gives up; validateLifting then asks Z3.
+bool identicalTerms(const IdiomMatch &M, const LiftedIdiom &L,
+                    const funil::Program &P);
 
 } // namespace idiom
 

@@ -52,21 +52,44 @@ const char *const ReservedWords[] = {
     "get_local_size", "get_num_groups", "INFINITY", "NAN", "as_int",
     "as_uint", "as_long", "as_ulong", "as_float", "as_double", "m"};
 
+/// One kernel without its base name and attribute, which printKernels adds
+/// (variants that lower alike share their kernels).
 struct Kernel {
-  std::string Name;
+  std::string Suffix; ///< appended to the base name: "", "_partial", "_final"
   std::vector<std::string> Params;
   std::vector<std::string> Body;
-  std::string Attr; ///< `__attribute__((...))` between __kernel and void, or empty
 };
 
-std::string printKernel(const Kernel &K) {
-  std::string S = "__kernel " + (K.Attr.empty() ? "" : K.Attr + " ") + "void " + K.Name + "(";
-  for (size_t I = 0; I < K.Params.size(); ++I)
-    S += (I ? ", " : "") + K.Params[I];
-  S += ") {\n";
-  for (const std::string &L : K.Body)
-    S += L + "\n";
-  return S + "}\n";
+/// The kernels' source, separated by empty lines; \p Attr is the
+/// `__attribute__((...))` between __kernel and void, or empty.
+std::string printKernels(const std::vector<Kernel> &Ks, const std::string &Name,
+                         const std::string &Attr) {
+  size_t Size = 0;
+  for (const Kernel &K : Ks) {
+    Size += 64 + Attr.size() + Name.size();
+    for (const std::string &P : K.Params)
+      Size += P.size() + 2;
+    for (const std::string &L : K.Body)
+      Size += L.size() + 1;
+  }
+  std::string S;
+  S.reserve(Size);
+  for (size_t N = 0; N < Ks.size(); ++N) {
+    const Kernel &K = Ks[N];
+    if (N)
+      S += '\n';
+    S += "__kernel ";
+    if (!Attr.empty())
+      S.append(Attr).append(" ");
+    S.append("void ").append(Name).append(K.Suffix).append("(");
+    for (size_t I = 0; I < K.Params.size(); ++I)
+      S.append(I ? ", " : "").append(K.Params[I]);
+    S += ") {\n";
+    for (const std::string &L : K.Body)
+      S.append(L).append("\n");
+    S += "}\n";
+  }
+  return S;
 }
 
 bool typeUsesF64(const Type &T) {
@@ -93,6 +116,12 @@ bool exprUsesF64(const Expr &E) {
 }
 
 /// Kernel-side names and values of the program parameters.
+/// ReservedWords as a set, made once.
+const std::set<std::string> &reservedSet() {
+  static const std::set<std::string> R(std::begin(ReservedWords), std::end(ReservedWords));
+  return R;
+}
+
 struct ParamInfo {
   std::vector<std::string> Decls; ///< kernel parameter declarations
   std::set<std::string> Names;    ///< C names in use
@@ -101,7 +130,7 @@ struct ParamInfo {
 ParamInfo bindParams(const Program &P, const std::set<std::string> &Stored,
                      Emitter *Em) {
   ParamInfo PI;
-  std::set<std::string> Reserved(std::begin(ReservedWords), std::end(ReservedWords));
+  const std::set<std::string> &Reserved = reservedSet();
   for (const funil::Param &Pa : P.Params) {
     std::string C = Pa.Name;
     while (Reserved.count(C) || PI.Names.count(C) || C.rfind("__", 0) == 0)
@@ -132,7 +161,7 @@ ParamInfo bindParams(const Program &P, const std::set<std::string> &Stored,
 }
 
 std::set<std::string> reservedWith(const std::set<std::string> &Extra) {
-  std::set<std::string> R(std::begin(ReservedWords), std::end(ReservedWords));
+  std::set<std::string> R = reservedSet();
   R.insert(Extra.begin(), Extra.end());
   return R;
 }
@@ -246,8 +275,8 @@ void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
   Em.assign(Target, Em.emit(E));
 }
 
-std::string genMap(const Program &P, const std::string &Name, const std::string &Attr,
-                   const GemmKernelOptions &Gemm = GemmKernelOptions()) {
+std::vector<Kernel> genMap(const Program &P,
+                           const GemmKernelOptions &Gemm = GemmKernelOptions()) {
   std::set<std::string> Stored;
   for (const ExprPtr &O : P.Outs)
     Stored.insert(O->Args[0]->Name);
@@ -264,7 +293,7 @@ std::string genMap(const Program &P, const std::string &Name, const std::string 
   }
   if (isTiledMatMul(P.Body)) { // the matmul rules' form (codegen/MatMulGen.cpp)
     emitMatMul(Em, P.Body, Target, Gemm);
-    return printKernel(Kernel{Name, PI.Decls, Em.Lines, Attr});
+    return {Kernel{"", PI.Decls, std::move(Em.Lines)}};
   }
   funil::TypeEnv Env;
   for (const funil::Param &Pa : P.Params)
@@ -295,19 +324,18 @@ std::string genMap(const Program &P, const std::string &Name, const std::string 
   emitStore(Em, Root, Target, Dims);
   if (Dims > 2)
     throw CodegenError("map nests deeper than two parallel dimensions");
-  Kernel K{Name, PI.Decls, Em.Lines, Attr};
-  return printKernel(K);
+  return {Kernel{"", PI.Decls, std::move(Em.Lines)}};
 }
 
 /// A histogram program's kernel: the map convention, bins updated in place
 /// (codegen/HistogramGen.h).
-std::string genHistogram(const Program &P, const std::string &Name, const std::string &Attr) {
+std::vector<Kernel> genHistogram(const Program &P) {
   std::set<std::string> Stored{P.Outs[0]->Args[0]->Name};
   ParamInfo PI = bindParams(P, Stored, nullptr);
   Emitter Em(reservedWith(PI.Names));
   bindParams(P, Stored, &Em);
   emitHistogram(Em, P);
-  return printKernel(Kernel{Name, PI.Decls, Em.Lines, Attr});
+  return {Kernel{"", PI.Decls, std::move(Em.Lines)}};
 }
 
 /// Finds toGlobal(mapWorkgroup(...)) under \p E.
@@ -370,8 +398,7 @@ void emitWorkgroups(Emitter &Em, const ExprPtr &MW,
   Em.close();
 }
 
-std::string genReduce(const Program &P, const TypePtr &ResTy,
-                      const std::string &Name, const std::string &Attr) {
+std::vector<Kernel> genReduce(const Program &P, const TypePtr &ResTy) {
   const ExprPtr &Body = P.Body;
   if (!Body->isCall("at") || !Body->Args[0]->isCall("mapWorkgroup"))
     throw CodegenError("a reduction must be lowered to the two-stage form "
@@ -410,7 +437,7 @@ std::string genReduce(const Program &P, const TypePtr &ResTy,
   for (size_t K = 0; K < Leaves.size(); ++K)
     Em1.LocalPool.push_back({Scratch[K], Leaves[K]->S});
   emitWorkgroups(Em1, MW1, Part);
-  Kernel K1{Name + "_partial", PI.Decls, Em1.Lines, Attr};
+  Kernel K1{"_partial", PI.Decls, std::move(Em1.Lines)};
   K1.Params.insert(K1.Params.end(), PartDecls.begin(), PartDecls.end());
   K1.Params.insert(K1.Params.end(), ScratchDecls.begin(), ScratchDecls.end());
 
@@ -437,11 +464,11 @@ std::string genReduce(const Program &P, const TypePtr &ResTy,
   for (size_t K = 0; K < Leaves.size(); ++K)
     Em2.LocalPool.push_back({Scratch[K], Leaves[K]->S});
   emitWorkgroups(Em2, MW2b, Out);
-  Kernel K2{Name + "_final", {"const long m"}, Em2.Lines, Attr};
+  Kernel K2{"_final", {"const long m"}, std::move(Em2.Lines)};
   K2.Params.insert(K2.Params.end(), PartDecls.begin(), PartDecls.end());
   K2.Params.insert(K2.Params.end(), OutDecls.begin(), OutDecls.end());
   K2.Params.insert(K2.Params.end(), ScratchDecls.begin(), ScratchDecls.end());
-  return printKernel(K1) + "\n" + printKernel(K2);
+  return {std::move(K1), std::move(K2)};
 }
 
 bool validKernelName(const std::string &N) {
@@ -476,18 +503,17 @@ std::string workGroupAttr(const VariantParams &V) {
          std::to_string(std::max(1u, V.WorkGroup[1])) + ", 1)))";
 }
 
-/// The kernels of lowered program \p P, without the header; sets Err and
-/// returns false when P is outside what the generator supports.
-bool emitKernels(const Program &P, const std::string &KernelName, const std::string &Attr,
-                 std::string &Out, std::string &Err,
-                 const GemmKernelOptions &Gemm = GemmKernelOptions()) {
+/// The kernels of lowered program \p P; sets Err and returns false when P
+/// is outside what the generator supports.
+bool genKernels(const Program &P, std::vector<Kernel> &Out, std::string &Err,
+                const GemmKernelOptions &Gemm = GemmKernelOptions()) {
   TypePtr BodyTy;
   if (!funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
-    Out = P.IsReturn              ? genReduce(P, BodyTy, KernelName, Attr)
-          : isHistogramProgram(P) ? genHistogram(P, KernelName, Attr)
-                                  : genMap(P, KernelName, Attr, Gemm);
+    Out = P.IsReturn              ? genReduce(P, BodyTy)
+          : isHistogramProgram(P) ? genHistogram(P)
+                                  : genMap(P, Gemm);
     return true;
   } catch (const CodegenError &E) {
     Err = std::string("OpenCL generation: ") + E.what();
@@ -509,16 +535,103 @@ bool emitOpenCL(const Program &P, const std::string &KernelName,
     Err = "invalid kernel name '" + KernelName + "'";
     return false;
   }
-  std::string Kernels;
-  if (!emitKernels(P, KernelName, "", Kernels, Err))
+  std::vector<Kernel> Kernels;
+  if (!genKernels(P, Kernels, Err))
     return false;
   Out = GeneratedOpenCL();
-  Out.Source = sourceHeader(P) + Kernels;
+  Out.Source = sourceHeader(P) + printKernels(Kernels, KernelName, "");
   Out.LoweredFunIL = funil::printProgram(P);
   Out.VariantDescs = {"as given"};
   Out.VariantFunIL = {Out.LoweredFunIL};
   return true;
 }
+
+namespace {
+
+/// True when variants \p A and \p B lower to the same program and kernels:
+/// they differ at most in WorkGroup, which variantStrategy, lowerVariant and
+/// genKernels do not read (it becomes the kernels' attribute only).
+bool lowersAlike(const VariantParams &A, const VariantParams &B) {
+  const GemmKernelOptions &KA = A.Kernel, &KB = B.Kernel;
+  return A.Elems == B.Elems && std::equal(A.Tile, A.Tile + 3, B.Tile) &&
+         std::equal(A.Block, A.Block + 2, B.Block) &&
+         std::equal(A.Group, A.Group + 2, B.Group) && KA.Pad == KB.Pad &&
+         KA.VectorFill == KB.VectorFill && KA.DoubleBuffer == KB.DoubleBuffer &&
+         KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
+         A.Bins == B.Bins;
+}
+
+/// generateOpenCLVariants on a program that type checks, with a valid
+/// kernel name. Each distinct lowering (lowersAlike) is rewritten, printed
+/// and emitted once.
+bool emitVariants(const Program &P, const std::string &KernelName,
+                  const std::vector<VariantParams> &Vs, GeneratedOpenCL &Out,
+                  std::string &Err) {
+  if (Vs.empty()) {
+    Err = "no variants";
+    return false;
+  }
+  struct Lowering {
+    VariantParams V;
+    bool Good;
+    std::string Err, FunIL;
+    std::vector<Kernel> Kernels;
+  };
+  std::vector<Lowering> Memo;
+  struct Done {
+    VariantParams V;
+    const Lowering *L;
+  };
+  std::vector<Done> Ok;
+  Memo.reserve(Vs.size()); // Done keeps pointers into Memo
+  for (size_t I = 0; I < Vs.size(); ++I) {
+    const Lowering *Found = nullptr;
+    for (const Lowering &M : Memo)
+      if (lowersAlike(M.V, Vs[I]))
+        Found = &M;
+    if (!Found) {
+      Lowering M{Vs[I], false, "", "", {}};
+      Program L = P;
+      M.Good = lowerVariant(L, Vs[I], M.Err) &&
+               genKernels(L, M.Kernels, M.Err, Vs[I].Kernel);
+      if (M.Good)
+        M.FunIL = funil::printProgram(L);
+      Memo.push_back(std::move(M));
+      Found = &Memo.back();
+    }
+    if (!Found->Good) {
+      if (I == 0) { // the default lowering: its error is the answer
+        Err = Found->Err;
+        return false;
+      }
+      continue; // a variant the generator cannot emit is left out
+    }
+    Ok.push_back({Vs[I], Found});
+  }
+  Out = GeneratedOpenCL();
+  Out.Source = sourceHeader(P);
+  Out.NumVariants = static_cast<unsigned>(Ok.size());
+  for (size_t K = 0; K < Ok.size(); ++K) {
+    const VariantParams &V = Ok[K].V;
+    std::string Desc = describeVariant(V);
+    if (Ok.size() > 1) {
+      std::string WG = std::to_string(V.WorkGroup[0]);
+      if (V.WorkGroup[1] > 1)
+        WG += "x" + std::to_string(V.WorkGroup[1]);
+      Out.Source += (K ? "\n" : "") + std::string(VariantMarker) + " " +
+                    std::to_string(K) + " wg=" + WG + " ept=" + variantEpt(V) +
+                    ": " + Desc + "\n";
+    }
+    Out.Source += printKernels(Ok[K].L->Kernels, variantKernelName(KernelName, K),
+                               workGroupAttr(V));
+    Out.VariantDescs.push_back(Desc);
+    Out.VariantFunIL.push_back(Ok[K].L->FunIL);
+  }
+  Out.LoweredFunIL = Out.VariantFunIL[0];
+  return true;
+}
+
+} // namespace
 
 bool generateOpenCL(const Program &P, const std::string &KernelName,
                     GeneratedOpenCL &Out, std::string &Err, unsigned Max) {
@@ -529,7 +642,7 @@ bool generateOpenCL(const Program &P, const std::string &KernelName,
       Err = "invalid kernel name '" + KernelName + "'";
       return false;
     }
-    return generateOpenCLVariants(P, KernelName, exploreVariants(P, Max), Out, Err);
+    return emitVariants(P, KernelName, exploreVariants(P, Max), Out, Err);
   } catch (const std::exception &E) {
     Err = std::string("internal error: ") + E.what();
   }
@@ -546,50 +659,7 @@ bool generateOpenCLVariants(const Program &P, const std::string &KernelName,
       Err = "invalid kernel name '" + KernelName + "'";
       return false;
     }
-    if (Vs.empty()) {
-      Err = "no variants";
-      return false;
-    }
-    struct Done {
-      VariantParams V;
-      std::string Kernels, FunIL;
-    };
-    std::vector<Done> Ok;
-    for (size_t I = 0; I < Vs.size(); ++I) {
-      Program L = P;
-      std::string Kernels, VErr;
-      bool Good = lowerVariant(L, Vs[I], VErr) &&
-                  emitKernels(L, variantKernelName(KernelName, Ok.size()),
-                              workGroupAttr(Vs[I]), Kernels, VErr, Vs[I].Kernel);
-      if (!Good) {
-        if (I == 0) { // the default lowering: its error is the answer
-          Err = VErr;
-          return false;
-        }
-        continue; // a variant the generator cannot emit is left out
-      }
-      Ok.push_back({Vs[I], Kernels, funil::printProgram(L)});
-    }
-    Out = GeneratedOpenCL();
-    Out.Source = sourceHeader(P);
-    Out.NumVariants = static_cast<unsigned>(Ok.size());
-    for (size_t K = 0; K < Ok.size(); ++K) {
-      const VariantParams &V = Ok[K].V;
-      std::string Desc = describeVariant(V);
-      if (Ok.size() > 1) {
-        std::string WG = std::to_string(V.WorkGroup[0]);
-        if (V.WorkGroup[1] > 1)
-          WG += "x" + std::to_string(V.WorkGroup[1]);
-        Out.Source += (K ? "\n" : "") + std::string(VariantMarker) + " " +
-                      std::to_string(K) + " wg=" + WG + " ept=" + variantEpt(V) +
-                      ": " + Desc + "\n";
-      }
-      Out.Source += Ok[K].Kernels;
-      Out.VariantDescs.push_back(Desc);
-      Out.VariantFunIL.push_back(Ok[K].FunIL);
-    }
-    Out.LoweredFunIL = Out.VariantFunIL[0];
-    return true;
+    return emitVariants(P, KernelName, Vs, Out, Err);
   } catch (const std::exception &E) {
     Err = std::string("internal error: ") + E.what();
   }

@@ -6,6 +6,7 @@
 
 #include "Emitter.h"
 
+#include "OpCache.h"
 #include "ScalarC.h"
 #include "Views.h"
 #include "idiom/FunIL/Ops.h"
@@ -304,7 +305,7 @@ CVal Emitter::emit(const ExprPtr &EP) {
 }
 
 CVal Emitter::emitScalarOp(const Expr &E) {
-  const funil::OpInfo *Op = funil::lookupOp(E.Name);
+  const funil::OpInfo *Op = cachedOp(E.Name);
   std::vector<CVal> Args;
   for (const ExprPtr &A : E.Args)
     Args.push_back(emit(A));
@@ -452,7 +453,7 @@ CVal Emitter::emitIterate(const Expr &E) {
 }
 
 CVal Emitter::emitCall(const Expr &E) {
-  const funil::OpInfo *Op = funil::lookupOp(E.Name);
+  const funil::OpInfo *Op = cachedOp(E.Name);
   if (!Op)
     throw CodegenError("unknown function '" + E.Name + "'");
   if (Op->Class == funil::OpClass::HwQuery) {
@@ -576,21 +577,21 @@ CVal Emitter::emitCall(const Expr &E) {
     ExprPtr Fn = A[0];
     auto Saved = Env;
     V->At = [this, Fn, In, Saved](const std::string &I) {
-      auto Cur = Env;
+      auto Cur = std::move(Env);
       Env = Saved;
       CVal R = apply(Fn, {In.Arr->At(I)});
-      Env = Cur;
+      Env = std::move(Cur);
       return R;
     };
     if (In.Arr->VecRead && In.Arr->VecAligned) {
       V->VecRead = [this, Fn, In, Saved](const std::string &S, unsigned N) {
         std::vector<CVal> Xs = In.Arr->VecRead(S, N);
-        auto Cur = Env;
+        auto Cur = std::move(Env);
         Env = Saved;
         std::vector<CVal> Out;
         for (const CVal &X : Xs)
           Out.push_back(apply(Fn, {X}));
-        Env = Cur;
+        Env = std::move(Cur);
         return Out;
       };
       V->VecAligned = In.Arr->VecAligned;

@@ -6,6 +6,7 @@
 
 #include "Views.h"
 
+#include "OpCache.h"
 #include "ScalarC.h"
 #include "idiom/FunIL/Ops.h"
 #include "idiom/FunIL/TypeCheck.h"
@@ -408,7 +409,7 @@ CVal Emitter::emitLaneWise(const Expr &E, std::vector<CVal> Args) {
       L += (I ? ", " : "") + clCast(E.Name, X.S, E.LitKind, laneOf(X.Expr, I));
     return Vector("((" + clValueType(E.LitKind, W) + ")(" + L + "))", E.LitKind);
   }
-  const funil::OpInfo *Op = funil::lookupOp(E.Name);
+  const funil::OpInfo *Op = cachedOp(E.Name);
   if (Op->Class == funil::OpClass::Select) {
     // A scalar condition selects a whole vector (OpenCL C, ?: operator).
     if (Args[0].Lanes != 1 || Args[1].Lanes != W || Args[2].Lanes != W)

@@ -65,6 +65,31 @@ inline ExprPtr compose(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &G) {
   });
 }
 
+/// The function one work-group of a two-stage reduction applies to its rows
+/// (seeds/003; seeds/004 figure 10): \p PerItem per work-item (a function of
+/// one \p Row) into local memory, then log2(L) halving steps of a tree of
+/// \p F with identity \p Z over the \p Scalar partials in local memory, then
+/// element 0 to global memory.
+inline ExprPtr workGroupTree(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z,
+                             const TypePtr &Scalar, const TypePtr &Row,
+                             const ExprPtr &PerItem) {
+  using funil::Size;
+  TypePtr Partials = Type::array(Scalar, Size::unknown());
+  TypePtr Pair = Type::array(Scalar, Size::constant(2));
+  ExprPtr L0 = Expr::call("localSize", {}, 0);
+  ExprPtr Step = lambda1(Ctx, "p", Partials, [&](ExprPtr P) {
+    ExprPtr Combine = lambda1(Ctx, "pr", Pair, [&](ExprPtr Pr) {
+      return Expr::call("reduceSeq", {F, Z, Pr});
+    });
+    return Expr::call("toLocal", {mapCall("mapLocal", Combine, Expr::call("halves", {P}), 0)});
+  });
+  return lambda1(Ctx, "grp", Type::array(Row, Size::unknown()), [&](ExprPtr Grp) {
+    ExprPtr Seq = Expr::call("toLocal", {mapCall("mapLocal", PerItem, Grp, 0)});
+    ExprPtr Tree = Expr::call("iterate", {Expr::call("ilog2", {L0}), Step, Seq});
+    return Expr::call("toGlobal", {Expr::call("at", {Tree, i64(0)})});
+  });
+}
+
 /// A cancellation rule \p Outer(.., \p Inner(.., a)) -> a (seeds/004 figure
 /// 6e: join . split, asScalar . asVector, transpose . transpose, ...). Match
 /// binds "a" to Inner's last operand and, when Outer has two operands, "n"

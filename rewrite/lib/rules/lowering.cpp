@@ -82,30 +82,14 @@ Rule reduceToSeq() {
 }
 
 /// The function one work-group applies to its rows: a per-work-item
-/// reduceSeq into local memory, then log2(L) halving steps of a tree in
-/// local memory, then element 0 to global memory.
+/// reduceSeq into local memory, then the halving tree (workGroupTree).
 ExprPtr groupFunction(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z,
                       const TypePtr &Elem) {
-  using funil::Size;
-  TypePtr Row = Type::array(Elem, Size::unknown());
-  TypePtr Pair = Type::array(Elem, Size::constant(2));
-  ExprPtr L0 = Expr::call("localSize", {}, 0);
-  ExprPtr Step = lambda1(Ctx, "p", Row, [&](ExprPtr P) {
-    ExprPtr Combine = lambda1(Ctx, "pr", Pair, [&](ExprPtr Pr) {
-      return Expr::call("reduceSeq", {F, Z, Pr});
-    });
-    return Expr::call("toLocal",
-                      {mapCall("mapLocal", Combine, Expr::call("halves", {P}), 0)});
+  TypePtr Row = Type::array(Elem, funil::Size::unknown());
+  ExprPtr PerItem = lambda1(Ctx, "c", Row, [&](ExprPtr C) {
+    return Expr::call("reduceSeq", {F, Z, C});
   });
-  return lambda1(Ctx, "grp", Type::array(Row, Size::unknown()), [&](ExprPtr Grp) {
-    ExprPtr PerItem = lambda1(Ctx, "c", Row, [&](ExprPtr C) {
-      return Expr::call("reduceSeq", {F, Z, C});
-    });
-    ExprPtr Seq = Expr::call("toLocal", {mapCall("mapLocal", PerItem, Grp, 0)});
-    ExprPtr Tree = Expr::call(
-        "iterate", {Expr::call("ilog2", {L0}), Step, Seq});
-    return Expr::call("toGlobal", {Expr::call("at", {Tree, i64(0)})});
-  });
+  return workGroupTree(Ctx, F, Z, Elem, Row, PerItem);
 }
 
 /// reduce(f, z, a) -> the two-stage reduction (seeds/004 figure 10 and

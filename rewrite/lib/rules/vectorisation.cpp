@@ -156,29 +156,6 @@ Rule asVectorAsScalar() {
   return R;
 }
 
-/// The function one work-group of the two-stage reduction applies to its
-/// rows (lowering.cpp's reduce-two-stage, seeds/003): \p PerItem per
-/// work-item into local memory, then the halving tree of \p F over the
-/// scalar partials, element 0 to global memory.
-ExprPtr groupWith(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z, const TypePtr &Scalar,
-                  const TypePtr &Row, const ExprPtr &PerItem) {
-  using funil::Size;
-  TypePtr Partials = Type::array(Scalar, Size::unknown());
-  TypePtr Pair = Type::array(Scalar, Size::constant(2));
-  ExprPtr L0 = Expr::call("localSize", {}, 0);
-  ExprPtr Step = lambda1(Ctx, "p", Partials, [&](ExprPtr P) {
-    ExprPtr Combine = lambda1(Ctx, "pr", Pair, [&](ExprPtr Pr) {
-      return Expr::call("reduceSeq", {F, Z, Pr});
-    });
-    return Expr::call("toLocal", {mapCall("mapLocal", Combine, Expr::call("halves", {P}), 0)});
-  });
-  return lambda1(Ctx, "grp", Type::array(Row, Size::unknown()), [&](ExprPtr Grp) {
-    ExprPtr Seq = Expr::call("toLocal", {mapCall("mapLocal", PerItem, Grp, 0)});
-    ExprPtr Tree = Expr::call("iterate", {Expr::call("ilog2", {L0}), Step, Seq});
-    return Expr::call("toGlobal", {Expr::call("at", {Tree, i64(0)})});
-  });
-}
-
 } // namespace
 
 Rule reduceLanesRule(int64_t N) {
@@ -230,10 +207,10 @@ Rule reduceLanesRule(int64_t N) {
     });
     ExprPtr L0 = Expr::call("localSize", {}, 0);
     ExprPtr G0 = Expr::call("globalSize", {}, 0);
-    ExprPtr Stage1 = mapCall("mapWorkgroup", groupWith(Ctx, F, Z, T->Elem, VRow, LaneItem),
+    ExprPtr Stage1 = mapCall("mapWorkgroup", workGroupTree(Ctx, F, Z, T->Elem, VRow, LaneItem),
                              Expr::call("split", {L0, Expr::call("strided", {G0, V})}), 0);
     ExprPtr Stage2 = mapCall(
-        "mapWorkgroup", groupWith(Ctx, F, Z, T->Elem, SRow, ScalarItem),
+        "mapWorkgroup", workGroupTree(Ctx, F, Z, T->Elem, SRow, ScalarItem),
         Expr::call("split", {L0, Expr::call("strided", {L0, Expr::call("toGlobal", {Stage1})})}),
         0);
     return Expr::call("at", {Stage2, i64(0)});

@@ -19,19 +19,6 @@ using funil::scalarBits;
 
 namespace {
 
-/// The unsigned OpenCL type of \p K's width.
-const char *uType(ScalarKind K) {
-  switch (scalarBits(K)) {
-  case 8:
-    return "uchar";
-  case 16:
-    return "ushort";
-  case 64:
-    return "ulong";
-  }
-  return "uint";
-}
-
 /// The unsigned maximum of 8- or 16-bit \p K as a uint literal.
 std::string narrowMax(ScalarKind K) { return scalarBits(K) == 8 ? "255u" : "65535u"; }
 
@@ -135,7 +122,7 @@ std::string HistogramEmitter::fromSlot(const std::string &Slot) const {
   std::string S = Slot;
   if (B.Op == IndexedOp::UAddSat) // the slot may overshoot the maximum
     S = "min(" + Slot + ", " + narrowMax(B.K) + ")";
-  return asType(clType(B.K), "(" + std::string(uType(B.K)) + ")(" + S + ")");
+  return asType(clType(B.K), "(" + std::string(clUnsignedType(B.K)) + ")(" + S + ")");
 }
 
 std::string HistogramEmitter::toSlot(const std::string &V) const {
@@ -143,7 +130,7 @@ std::string HistogramEmitter::toSlot(const std::string &V) const {
     return V;
   if (slotKind() == ScalarKind::I32) // sign-extend the narrow signed bits
     return "(int)" + asType(scalarBits(B.K) == 8 ? "char" : "short", V);
-  return "(uint)" + asType(uType(B.K), V);
+  return "(uint)" + asType(clUnsignedType(B.K), V);
 }
 
 void HistogramEmitter::casLoop(const std::string &Space, const char *W,
@@ -161,9 +148,9 @@ void HistogramEmitter::casLoop(const std::string &Space, const char *W,
   std::string Cur;
   unsigned Bits = scalarBits(B.K);
   if (!Shift.empty())
-    Cur = asType(clType(B.K), "(" + std::string(uType(B.K)) + ")(" + As + " >> " + Shift + ")");
+    Cur = asType(clType(B.K), "(" + std::string(clUnsignedType(B.K)) + ")(" + As + " >> " + Shift + ")");
   else if (FromSlot && Bits < 32)
-    Cur = asType(clType(B.K), "(" + std::string(uType(B.K)) + ")" + As);
+    Cur = asType(clType(B.K), "(" + std::string(clUnsignedType(B.K)) + ")" + As);
   else
     Cur = asType(clType(B.K), As);
   size_t D0 = Em.envDepth();
@@ -173,10 +160,10 @@ void HistogramEmitter::casLoop(const std::string &Space, const char *W,
   if (!Shift.empty()) {
     std::string Mask = std::string("((uint)") + (Bits == 8 ? "0xFFu" : "0xFFFFu") +
                        " << " + Shift + ")";
-    New = "(" + As + " & ~" + Mask + ") | ((uint)" + asType(uType(B.K), R.Expr) + " << " +
+    New = "(" + As + " & ~" + Mask + ") | ((uint)" + asType(clUnsignedType(B.K), R.Expr) + " << " +
           Shift + ")";
   } else if (FromSlot && Bits < 32) {
-    New = "(uint)" + asType(uType(B.K), R.Expr);
+    New = "(uint)" + asType(clUnsignedType(B.K), R.Expr);
   } else {
     New = asType(W, R.Expr);
   }
@@ -414,7 +401,7 @@ void emitHistogram(Emitter &Em, const funil::Program &P) {
           H.fromSlot(LB + "[" + J2 + "]") + ";");
   // Bins that only saw the identity are left alone (bit patterns compared,
   // so a -0.0 is not mistaken for the identity of fadd... and vice versa).
-  const char *UT = uType(B.K);
+  const char *UT = clUnsignedType(B.K);
   Em.open("if (" + asType(UT, Val) + " != " + asType(UT, "(" + std::string(clType(B.K)) +
                                                          ")(" + Z + ")") +
           ")");

@@ -258,4 +258,6 @@ std::string clCast(const std::string &Op, ScalarKind From, ScalarKind To,
   return cast(T, X); // fpext, fptrunc
 }
 
+const char *clUnsignedType(ScalarKind K) { return uType(K); }
+
 } // namespace idiom::rewrite::codegen

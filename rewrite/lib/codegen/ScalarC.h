@@ -27,6 +27,10 @@ using funil::ScalarKind;
 /// OpenCL C type of a scalar: bool char short int long uchar ... double.
 const char *clType(ScalarKind K);
 
+/// The unsigned OpenCL C integer type of \p K's width: uchar, ushort, uint,
+/// ulong ("bool" for bool).
+const char *clUnsignedType(ScalarKind K);
+
 /// OpenCL C literal for a FunIL literal node.
 std::string clLiteral(const funil::Expr &Lit);
 

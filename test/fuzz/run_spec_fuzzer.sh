@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # run_spec_fuzzer.sh - builds the spec parser's libFuzzer target with clang
-# and runs it for a bounded time; the CTest test spec-parser-fuzz.
+# and runs it for a bounded time; the CTest test spec-parser-fuzz. With
+# FUZZ_TARGET=funil it does the same for the FunIL text fuzzer
+# (test/funil/FunILFuzzer.cpp over funil/ and rewrite/, no LLVM, seeds
+# test/lit/funil and bench/*.funil); the CTest test funil-parser-fuzz.
 #
 # Usage: run_spec_fuzzer.sh SOURCE_DIR WORK_DIR [SECONDS]
 #
@@ -31,7 +34,8 @@
 #
 # Environment: CXX (default clang++-19), LLVM_CONFIG (default
 # llvm-config-19), JOBS (parallel compiles, default 2), FUZZ_SANITIZERS
-# (default fuzzer,address,undefined).
+# (default fuzzer,address,undefined), FUZZ_TARGET (spec, the default, or
+# funil).
 set -u
 
 usage() {
@@ -82,6 +86,26 @@ LDFLAGS=("-fsanitize=$SANITIZERS" "-L$LLVM_LIBDIR"
   "-lLLVM-${LLVM_VERSION%%.*}" "-Wl,-rpath,$LLVM_LIBDIR")
 
 SOURCES=("$SRC/test/constraints/SpecParserFuzzer.cpp" "$SRC"/constraints/lib/*.cpp)
+NAME=spec-parser-fuzzer
+SEEDS=$SRC/test/constraints/fuzz-corpus
+DICT=(-dict="$SRC/test/fuzz/spec.dict")
+case "${FUZZ_TARGET:-spec}" in
+spec) ;;
+funil)
+  # Plain C++17, no LLVM: FunIL's parser, printer and type checker, and the
+  # rewrite system with its OpenCL generator.
+  CXXFLAGS=(-std=c++17 -O1 -gline-tables-only -fno-rtti -fno-omit-frame-pointer
+    "-fsanitize=$SANITIZERS" -fno-sanitize-recover=all
+    "-I$SRC/funil/include" "-I$SRC/funil/lib" "-I$SRC/rewrite/include" "-I$SRC/rewrite/lib")
+  LDFLAGS=("-fsanitize=$SANITIZERS")
+  SOURCES=("$SRC/test/funil/FunILFuzzer.cpp" "$SRC"/funil/lib/*.cpp "$SRC"/rewrite/lib/*.cpp
+    "$SRC"/rewrite/lib/rules/*.cpp "$SRC"/rewrite/lib/codegen/*.cpp)
+  NAME=funil-fuzzer
+  SEEDS=$SRC/test/lit/funil
+  DICT=()
+  ;;
+*) usage ;;
+esac
 
 # Flags changed since the last build: rebuild everything.
 STAMP="$CXX ${CXXFLAGS[*]}"
@@ -101,11 +125,12 @@ stale() {
   return 1
 }
 
-echo "building the spec parser fuzzer in $WORK"
+echo "building $NAME in $WORK"
 OBJS=()
 PIDS=()
 for src in "${SOURCES[@]}"; do
-  obj=$WORK/obj/$(basename "$src" .cpp).o
+  rel=${src#"$SRC"/}
+  obj=$WORK/obj/$(echo "${rel%.cpp}" | tr / _).o
   OBJS+=("$obj")
   stale "$obj" "${obj%.o}.d" || continue
   while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
@@ -123,7 +148,7 @@ if [ "$BUILD_OK" -ne 1 ]; then
   rm -f "$WORK"/obj/*.d # recompile everything next time
   die "compiling the fuzzer failed"
 fi
-FUZZER=$WORK/spec-parser-fuzzer
+FUZZER=$WORK/$NAME
 RELINK=0
 [ -f "$FUZZER" ] && [ ${#PIDS[@]} -eq 0 ] || RELINK=1
 for obj in "${OBJS[@]}"; do
@@ -134,10 +159,9 @@ if [ "$RELINK" -eq 1 ]; then
 fi
 
 rm -f "$WORK"/artifacts/*
-SEEDS=$SRC/test/constraints/fuzz-corpus
 FUZZ_ARGS=("$WORK/corpus" "$SEEDS" -max_total_time="$SECONDS_TO_RUN"
   -max_len=4096 -rss_limit_mb=2048 -timeout=25
-  -dict="$SRC/test/fuzz/spec.dict" -artifact_prefix="$WORK/artifacts/"
+  "${DICT[@]}" -artifact_prefix="$WORK/artifacts/"
   -print_final_stats=1)
 echo "running: $FUZZER ${FUZZ_ARGS[*]}"
 "$FUZZER" "${FUZZ_ARGS[@]}" 2>"$WORK/fuzz.log"
@@ -152,7 +176,7 @@ if [ "$STATUS" -ne 0 ] || [ -n "$ARTIFACTS" ]; then
   echo "--- report (from $WORK/fuzz.log) ---"
   sed -n -E '/^==[0-9]+==|ERROR|deadly signal|runtime error|Assertion|^MS:/,$p' \
     "$WORK/fuzz.log" | grep -v -e '^"' -e '^stat::' | head -n 80
-  echo "FAIL: the spec parser fuzzer exited with status $STATUS"
+  echo "FAIL: $NAME exited with status $STATUS"
   for a in $ARTIFACTS; do
     echo "  reproducer: $WORK/artifacts/$a (replay: $FUZZER $WORK/artifacts/$a)"
   done

@@ -6,6 +6,9 @@
 
 #include "idiom/FunIL/Ops.h"
 
+#include <string_view>
+#include <unordered_map>
+
 #include <cstring>
 
 namespace idiom::funil {
@@ -125,10 +128,16 @@ const char *const CastOps[] = {"sext",   "zext",   "trunc",  "sitofp",
 } // namespace
 
 const OpInfo *lookupOp(const std::string &Name) {
-  for (const OpInfo &I : Table)
-    if (Name == I.Name)
-      return &I;
-  return nullptr;
+  // Built once (thread-safe static initialisation); the parser, the type
+  // checker and the generator look up every call node.
+  static const std::unordered_map<std::string_view, const OpInfo *> Index = [] {
+    std::unordered_map<std::string_view, const OpInfo *> M;
+    for (const OpInfo &I : Table)
+      M.emplace(I.Name, &I);
+    return M;
+  }();
+  auto It = Index.find(Name);
+  return It == Index.end() ? nullptr : It->second;
 }
 
 bool isCastOp(const std::string &Name) {

@@ -65,6 +65,19 @@ inline ExprPtr compose(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &G) {
   });
 }
 
+/// reduce(f, z, map(\c => Inner(f, z, c), split(N, a))) with a fresh
+/// parameter named after \p Base: the partial reductions of chunks of N
+/// (seeds/004 figure 6b; Inner is "reduce" or "reduceSeq"). \p ElemTy is the
+/// element type of a.
+inline ExprPtr reduceOfChunks(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z,
+                              const ExprPtr &A, const TypePtr &ElemTy, int64_t N,
+                              const char *Inner, const std::string &Base) {
+  ExprPtr Fn = lambda1(Ctx, Base, Type::array(ElemTy, funil::Size::constant(N)),
+                       [&](ExprPtr C) { return Expr::call(Inner, {F, Z, C}); });
+  ExprPtr Parts = mapCall("map", Fn, Expr::call("split", {i64(N), A}));
+  return Expr::call("reduce", {F, Z, Parts});
+}
+
 /// The function one work-group of a two-stage reduction applies to its rows
 /// (seeds/003; seeds/004 figure 10): \p PerItem per work-item (a function of
 /// one \p Row) into local memory, then log2(L) halving steps of a tree of

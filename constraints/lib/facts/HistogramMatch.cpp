@@ -64,13 +64,7 @@ bool buildHistogramMatch(IdiomMatch &M, ScalarEvolution &SE, DominatorTree &DT,
         std::string Ignored;
         if (auto A = analyzeAccess(Ld, M.Nest, SE, Ignored))
           M.Accesses.push_back(*A);
-      } else if (isa<CallBase>(I)) {
-        if (!isPureCall(&I)) {
-          Why = "loop calls a function that may have side effects";
-          return false;
-        }
-      } else if (I.mayReadOrWriteMemory()) {
-        Why = "loop has a memory operation that is not a simple load or store";
+      } else if (!hasNoOtherEffects(I, Why)) {
         return false;
       }
     }

@@ -23,13 +23,7 @@ static bool collectAccesses(IdiomMatch &M, ScalarEvolution &SE,
         if (!A)
           return false;
         M.Accesses.push_back(*A);
-      } else if (isa<CallBase>(I)) {
-        if (!isPureCall(&I)) {
-          Why = "loop calls a function that may have side effects";
-          return false;
-        }
-      } else if (I.mayReadOrWriteMemory()) {
-        Why = "loop has a memory operation that is not a simple load or store";
+      } else if (!hasNoOtherEffects(I, Why)) {
         return false;
       }
     }
@@ -103,6 +97,20 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
   if (proveNoLoopCarriedDependence(M.Accesses, M.Nest, SE, Opts.Z3TimeoutMs,
                                    Why, Cache) != Proof::Proven)
     return false;
+  return true;
+}
+
+bool hasNoOtherEffects(Instruction &I, std::string &Why) {
+  if (isa<CallBase>(I)) {
+    if (isPureCall(&I))
+      return true;
+    Why = "loop calls a function that may have side effects";
+    return false;
+  }
+  if (I.mayReadOrWriteMemory()) {
+    Why = "loop has a memory operation that is not a simple load or store";
+    return false;
+  }
   return true;
 }
 

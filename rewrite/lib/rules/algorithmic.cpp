@@ -139,12 +139,7 @@ Rule reduceSplitRule(int64_t N) {
   };
   R.Build = [N](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     TypePtr T = Ctx.typeOf(B.at("a"));
-    ExprPtr Fn = lambda1(Ctx, "c", Type::array(T->Elem, funil::Size::constant(N)),
-                         [&](ExprPtr C) {
-                           return Expr::call("reduce", {B.at("f"), B.at("z"), C});
-                         });
-    ExprPtr Parts = mapCall("map", Fn, Expr::call("split", {i64(N), B.at("a")}));
-    return Expr::call("reduce", {B.at("f"), B.at("z"), Parts});
+    return reduceOfChunks(Ctx, B.at("f"), B.at("z"), B.at("a"), T->Elem, N, "reduce", "c");
   };
   return R;
 }

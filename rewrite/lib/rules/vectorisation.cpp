@@ -315,12 +315,7 @@ Rule asVectorReduceRule(int64_t N) {
   };
   R.Build = [N](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     TypePtr T = Ctx.typeOf(B.at("a"));
-    ExprPtr Fn = lambda1(Ctx, "v", Type::array(T->Elem, funil::Size::constant(N)),
-                         [&](ExprPtr V) {
-                           return Expr::call("reduceSeq", {B.at("f"), B.at("z"), V});
-                         });
-    ExprPtr Parts = mapCall("map", Fn, Expr::call("split", {i64(N), B.at("a")}));
-    return Expr::call("reduce", {B.at("f"), B.at("z"), Parts});
+    return reduceOfChunks(Ctx, B.at("f"), B.at("z"), B.at("a"), T->Elem, N, "reduceSeq", "v");
   };
   return R;
 }

@@ -47,6 +47,11 @@ struct LiftOptions {
   unsigned Z3TimeoutMs = 2000;
 };
 
+/// For an instruction of a nest that is not one of its loads or stores: true
+/// when it is not a call with side effects and touches no memory; otherwise
+/// false with \p Why set (the check maps and histograms share).
+bool hasNoOtherEffects(llvm::Instruction &I, std::string &Why);
+
 /// True when the only header phis of nest \p N are its induction variables
 /// and no value computed inside it is used after it (maps and histograms
 /// carry nothing between iterations); otherwise false with \p Why set.

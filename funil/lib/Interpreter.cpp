@@ -209,6 +209,20 @@ Value Interp::primitive(const Expr &E) {
       Rows[I % P].Elems.push_back(std::move(In.Elems[I]));
     return Value::array(std::move(Rows));
   }
+  if (N == "blocks") {
+    // P rows of C = ceil(n / P) consecutive elements; the last rows are
+    // shorter or empty.
+    int64_t P = evalI64(A[0]);
+    Value In = array(eval(A[1]), "blocks");
+    if (P <= 0)
+      fail("blocks needs a positive row count");
+    int64_t Len = static_cast<int64_t>(In.Elems.size());
+    int64_t C = (Len + P - 1) / P;
+    std::vector<Value> Rows(P, Value::array({}));
+    for (int64_t I = 0; I < Len; ++I)
+      Rows[I / C].Elems.push_back(std::move(In.Elems[I]));
+    return Value::array(std::move(Rows));
+  }
   if (N == "halves") {
     Value In = array(eval(A[0]), "halves");
     size_t Len = In.Elems.size();

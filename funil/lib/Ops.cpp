@@ -26,6 +26,7 @@ const OpInfo Table[] = {
     {"join", OpClass::Primitive, 1, 1, false},
     {"at", OpClass::Primitive, 2, 2, false},
     {"strided", OpClass::Primitive, 2, 2, false},
+    {"blocks", OpClass::Primitive, 2, 2, false},
     {"halves", OpClass::Primitive, 1, 1, false},
     {"iterate", OpClass::Primitive, 3, 3, false},
     {"reduceIndexed", OpClass::Primitive, 4, 4, false},

@@ -255,8 +255,8 @@ TypePtr Checker::callType(const Expr &E) {
     expectI64(E, A[1], "index");
     return In->Elem;
   }
-  if (N == "strided") {
-    expectI64(E, A[0], "stride");
+  if (N == "strided" || N == "blocks") {
+    expectI64(E, A[0], N == "strided" ? "stride" : "row count");
     TypePtr In = arrayOperand(E, A[1]);
     return Type::array(Type::array(In->Elem, Size::unknown()), sizeOfExpr(*A[0]));
   }

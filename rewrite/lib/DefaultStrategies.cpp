@@ -33,7 +33,7 @@ Strategy mapToGlobalStrategy() {
 }
 
 Strategy sequentialiseStrategy() {
-  return normalize(rules({"split-map", "strided-map", "map-fusion",
+  return normalize(rules({"split-map", "strided-map", "blocks-map", "map-fusion",
                           "map-to-mapSeq", "reduce-to-reduceSeq",
                           "map-reduce-fusion", "proj-tuple"}));
 }

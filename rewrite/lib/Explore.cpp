@@ -111,7 +111,8 @@ std::string describeVariant(const VariantParams &V) {
          (V.Elems > 1 ? " elements per work-item (grid-stride)" : " element per work-item");
   else if (V.Elems > 1)
     S += ", " + std::to_string(V.Elems) +
-         " contiguous elements per work-item step (vector loads/stores)";
+         " contiguous elements per work-item step (vector loads/stores)" +
+         (V.Blocked ? ", one contiguous block per work-item" : "");
   else
     S += ", 1 element per work-item step";
   return S;
@@ -120,14 +121,17 @@ std::string describeVariant(const VariantParams &V) {
 namespace {
 struct Row {
   unsigned X, Y, E;
+  bool Blocked = false;
 };
 // Candidate tables, the default lowering first, most promising next.
 const Row MapContiguous[] = {{0, 0, 1},   {256, 1, 4}, {128, 1, 4}, {64, 1, 4},
                              {256, 1, 1}, {512, 1, 4}, {256, 1, 16}, {256, 1, 8}};
 const Row Map1D[] = {{0, 0, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}};
 const Row Map2D[] = {{0, 0, 1}, {32, 8, 1}, {64, 4, 1}, {256, 1, 1}};
-const Row ReduceContiguous[] = {{0, 0, 1},   {256, 1, 4},  {512, 1, 4}, {128, 1, 4},
-                                {256, 1, 8}, {256, 1, 16}, {128, 1, 8}, {256, 1, 1}};
+// Reductions: grid-stride rows for GPUs, and a contiguous block per
+// work-item (Blocked) for CPUs (docs/Benchmarks.md, the PoCL section).
+const Row ReduceContiguous[] = {{0, 0, 1},   {256, 1, 4},  {256, 1, 16, true}, {128, 1, 4},
+                                {256, 1, 8}, {256, 1, 16}, {256, 1, 8, true},  {256, 1, 1}};
 const Row Reduce[] = {{0, 0, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}};
 const Row Default[] = {{0, 0, 1}};
 
@@ -173,6 +177,7 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
     V.WorkGroup[0] = R.X;
     V.WorkGroup[1] = R.Y;
     V.Elems = R.E;
+    V.Blocked = R.Blocked;
     Out.push_back(V);
   }
   return Out;
@@ -188,7 +193,8 @@ Strategy variantStrategy(const Program &P, const VariantParams &V) {
     Steps.push_back(ruleStrategy(P.IsReturn ? asVectorReduceRule(V.Elems)
                                             : asVectorMapRule(V.Elems)));
   if (P.IsReturn)
-    Steps.push_back(ruleStrategy(*findRule("reduce-two-stage")));
+    Steps.push_back(
+        ruleStrategy(*findRule(V.Blocked ? "reduce-two-stage-blocks" : "reduce-two-stage")));
   else
     Steps.push_back(mapToGlobalStrategy());
   Steps.push_back(sequentialiseStrategy());

@@ -553,7 +553,7 @@ namespace {
 /// genKernels do not read (it becomes the kernels' attribute only).
 bool lowersAlike(const VariantParams &A, const VariantParams &B) {
   const GemmKernelOptions &KA = A.Kernel, &KB = B.Kernel;
-  return A.Elems == B.Elems && std::equal(A.Tile, A.Tile + 3, B.Tile) &&
+  return A.Elems == B.Elems && A.Blocked == B.Blocked && std::equal(A.Tile, A.Tile + 3, B.Tile) &&
          std::equal(A.Block, A.Block + 2, B.Block) &&
          std::equal(A.Group, A.Group + 2, B.Group) && KA.Pad == KB.Pad &&
          KA.VectorFill == KB.VectorFill && KA.DoubleBuffer == KB.DoubleBuffer &&

@@ -62,6 +62,9 @@ TEST(TypeCheck, SplitJoinSizes) {
   EXPECT_EQ(TypeOf("join(split(4:i64, view(x, 0:i64, 1:i64, n)))"), "[f32]_n");
   EXPECT_EQ(TypeOf("halves(split(4:i64, view(x, 0:i64, 1:i64, 8:i64)))"), "[[[f32]_4]_2]_1");
   EXPECT_EQ(TypeOf("strided(n, iota(16:i64))"), "[[i64]_?]_n");
+  EXPECT_EQ(TypeOf("blocks(n, iota(16:i64))"), "[[i64]_?]_n");
+  EXPECT_EQ(TypeOf("blocks(1.0:f32, iota(16:i64))"),
+            "1:8: row count of 'blocks' must be i64, found 'f32'");
   EXPECT_EQ(TypeOf("map(\\(r: [f32]_3) => r, split(4:i64, view(x, 0:i64, 1:i64, n)))"),
             "1:5: parameter 'r' has type '[f32]_3' but 'map' passes '[f32]_4'");
 }

@@ -81,6 +81,37 @@ TEST(Explore, VariantsFollowTheProgramShape) {
   EXPECT_EQ(rewrite::exploreVariants(parseOrDie(ex::DotAndMax), 0).size(), 1u);
 }
 
+// Contiguous reductions also get variants that give each work-item one
+// contiguous block (reduce-two-stage-blocks), the CPU's choice; grid-stride
+// variants stay for GPUs. Strided input gets neither vectors nor blocks.
+TEST(Explore, ContiguousReductionsOfferBlockedVariants) {
+  Program P = parseOrDie(ex::SumI32);
+  std::vector<rewrite::VariantParams> Vs = rewrite::exploreVariants(P);
+  unsigned Blocked = 0, Strided = 0;
+  for (const rewrite::VariantParams &V : Vs) {
+    Program L = P;
+    std::string Err;
+    ASSERT_TRUE(rewrite::lowerVariant(L, V, Err)) << Err;
+    std::string S = printProgram(L);
+    if (V.Blocked) {
+      ++Blocked;
+      EXPECT_GT(V.Elems, 1u);
+      EXPECT_TRUE(contains(S, "blocks(globalSize(0), split(")) << S;
+      EXPECT_FALSE(contains(S, "strided(globalSize(0)")) << S;
+      EXPECT_TRUE(contains(rewrite::describeVariant(V), "one contiguous block per work-item"));
+    } else {
+      ++Strided;
+      EXPECT_FALSE(contains(S, "blocks(")) << S;
+    }
+  }
+  EXPECT_EQ(Blocked, 2u);
+  EXPECT_GE(Strided, 5u);
+  for (const rewrite::VariantParams &V : rewrite::exploreVariants(parseOrDie(StridedSum)))
+    EXPECT_FALSE(V.Blocked);
+  for (const rewrite::VariantParams &V : rewrite::exploreVariants(parseOrDie(ex::Saxpy)))
+    EXPECT_FALSE(V.Blocked) << "maps are not partitioned into blocks";
+}
+
 TEST(Explore, VariantZeroIsTheDefaultLowering) {
   for (const char *T : {ex::Saxpy, ex::DotAndMax, ex::Scale2D, ex::CountPositive}) {
     Program A = parseOrDie(T), B = A;

@@ -84,6 +84,11 @@ const RuleCase Cases[] = {
      "0:i64, map(\\(r: [i64]_?) => reduce(\\(p: i64, q: i64) => sub(mul(p, 3:i64), q), 0:i64, r), "
      "strided(s, map(\\(v: i32) => sext.i64(v), view(x, 0:i64, 1:i64, n))))); }",
      {{{"n", 0}, {"s", 3}}, {{"n", 10}, {"s", 3}}, {{"n", 10}, {"s", 16}}}, 10, 0},
+    {"blocks-map",
+     "idiom t(x: [i32], n: i64, s: i64) { return reduce(\\(p: i64, q: i64) => add(p, q), "
+     "0:i64, map(\\(r: [i64]_?) => reduce(\\(p: i64, q: i64) => sub(mul(p, 3:i64), q), 0:i64, r), "
+     "blocks(s, map(\\(v: i32) => sext.i64(v), view(x, 0:i64, 1:i64, n))))); }",
+     {{{"n", 0}, {"s", 3}}, {{"n", 10}, {"s", 3}}, {{"n", 10}, {"s", 16}}}, 10, 0},
     {"proj-tuple",
      "idiom t(x: [i32], y: [i32], n: i64) { store view(y, 0:i64, 1:i64, n) = "
      "map(\\(v: i32) => (add(v, 1:i32), v).0, view(x, 0:i64, 1:i64, n)); }",
@@ -128,6 +133,9 @@ const RuleCase Cases[] = {
     {"reduce-two-stage", ex::SumI32, {{{"n0", 0}}, {{"n0", 1}}, {{"n0", 37}}}, 37, 0},
     {"reduce-two-stage", ex::DotAndMax, {{{"n0", 0}}, {{"n0", 5}}, {{"n0", 37}}}, 37, 1e-5},
     {"reduce-two-stage", ex::CountPositive, {{{"n0", 19}}}, 19, 1e-12},
+    {"reduce-two-stage-blocks", ex::SumI32, {{{"n0", 0}}, {{"n0", 1}}, {{"n0", 37}}}, 37, 0},
+    {"reduce-two-stage-blocks", ex::DotAndMax, {{{"n0", 0}}, {{"n0", 5}}, {{"n0", 37}}}, 37, 1e-5},
+    {"reduce-two-stage-blocks", ex::CountPositive, {{{"n0", 19}}}, 19, 1e-12},
     {"as-vector-map", ex::Saxpy, {{{"n0", 0}}, {{"n0", 4}}, {{"n0", 16}}}, 16, 0},
     {"as-vector-map", ex::TwoOuts, {{{"n0", 8}}}, 8, 0},
     {"as-vector-map",

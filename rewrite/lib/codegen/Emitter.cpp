@@ -645,6 +645,26 @@ CVal Emitter::emitCall(const Expr &E) {
     };
     return CVal::array(V);
   }
+  if (N == "blocks") {
+    // Row K is Base[K*C .. min(n, (K+1)*C)), C = ceil(n / P): a loop over
+    // it reads consecutive elements.
+    std::string P = emit(A[0]).Expr;
+    CVal In = emit(A[1]);
+    if (In.K != CVal::Array)
+      throw CodegenError("'blocks' of a non-array");
+    auto Base = In.Arr;
+    std::string C = "((" + paren(Base->Len) + " + " + paren(P) + " - 1) / " + paren(P) + ")";
+    auto V = std::make_shared<View>();
+    V->Len = P;
+    V->At = [Base, C](const std::string &K) {
+      auto Row = std::make_shared<View>();
+      std::string Start = mulS(K, C);
+      Row->Len = "max(0L, min((long)" + C + ", " + paren(Base->Len) + " - " + paren(Start) + "))";
+      Row->At = [Base, Start](const std::string &J) { return Base->At(addS(Start, J)); };
+      return CVal::array(Row);
+    };
+    return CVal::array(V);
+  }
   if (N == "halves") {
     CVal In = emit(A[0]);
     auto Base = In.Arr;

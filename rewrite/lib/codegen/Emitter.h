@@ -7,7 +7,7 @@
 /// \file
 /// Code generation through views (seeds/004 section 3.2; DESIGN section 5):
 /// array expressions that only rearrange data (view, iota, zip, split, join,
-/// strided, halves, at, and maps whose result is consumed element by
+/// strided, blocks, halves, at, and maps whose result is consumed element by
 /// element) become View objects, functions from an index expression to the
 /// element; nothing is emitted until an element is read, so their index
 /// arithmetic composes into the access. Code is emitted only for

@@ -38,7 +38,7 @@ Rule splitJoinCancel() {
 
 /// V(n, map(f, a)) -> map(\r => map(f, r), V(n, a)) for the views
 /// V = split (the split-join rule read from right to left, after
-/// cancellation) and V = strided (the same for the strided partition).
+/// cancellation) and V = strided or blocks (the same for those partitions).
 Rule viewMapInterchange(const char *View) {
   Rule R;
   R.Name = std::string(View) + "-map";
@@ -148,6 +148,7 @@ const std::vector<Rule> &algorithmicRules() {
   static const std::vector<Rule> Rules = {
       joinSplit(),         splitJoinCancel(),
       viewMapInterchange("split"), viewMapInterchange("strided"),
+      viewMapInterchange("blocks"),
       projTuple(),         splitJoinRule(4),
       reduceSplitRule(4),
   };

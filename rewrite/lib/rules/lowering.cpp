@@ -94,15 +94,19 @@ ExprPtr groupFunction(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z,
 
 /// reduce(f, z, a) -> the two-stage reduction (seeds/004 figure 10 and
 /// section 5; seeds/003): stage one partitions a over G work-groups of L
-/// work-items with a grid stride, each group writes one partial to global
-/// memory; stage two reduces the partials with one work-group.
-Rule reduceTwoStage() {
+/// work-items, each group writes one partial to global memory; stage two
+/// reduces the partials with one work-group. \p Partition is how stage one
+/// deals the elements to the G*L work-items: "strided" (grid stride:
+/// neighbouring work-items read neighbouring elements, coalesced on GPUs)
+/// or "blocks" (each work-item a contiguous block: one stream per thread,
+/// what CPUs prefer; seeds/004 section 6, figure 11).
+Rule reduceTwoStage(const std::string &Partition) {
   Rule R;
-  R.Name = "reduce-two-stage";
+  R.Name = Partition == "strided" ? "reduce-two-stage" : "reduce-two-stage-" + Partition;
   R.Family = "lowering";
   R.Doc = "reduce(f, z, a) -> at(mapWorkgroup(0, G, split(localSize(0), "
-          "strided(localSize(0), toGlobal(mapWorkgroup(0, G, split(localSize(0), "
-          "strided(globalSize(0), a))))))), 0), G = the per-group tree";
+          "strided(localSize(0), toGlobal(mapWorkgroup(0, G, split(localSize(0), " +
+          Partition + "(globalSize(0), a))))))), 0), G = the per-group tree";
   R.Context = AppliesIn::Host;
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduce") || !isLambda(E->Args[0], 2))
@@ -112,7 +116,7 @@ Rule reduceTwoStage() {
     B["a"] = E->Args[2];
     return true;
   };
-  R.Build = [](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+  R.Build = [Partition](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     TypePtr A = Ctx.typeOf(B.at("a"));
     if (!A || !A->isArray())
       return nullptr;
@@ -121,7 +125,7 @@ Rule reduceTwoStage() {
     ExprPtr G0 = Expr::call("globalSize", {}, 0);
     ExprPtr Stage1 = mapCall(
         "mapWorkgroup", groupFunction(Ctx, F, Z, A->Elem),
-        Expr::call("split", {L0, Expr::call("strided", {G0, B.at("a")})}), 0);
+        Expr::call("split", {L0, Expr::call(Partition, {G0, B.at("a")})}), 0);
     ExprPtr Stage2 = mapCall(
         "mapWorkgroup", groupFunction(Ctx, F, Z, A->Elem),
         Expr::call("split",
@@ -146,7 +150,8 @@ const std::vector<Rule> &loweringRules() {
       mapTo("map-to-mapLocal", "mapLocal", 0, AppliesIn::Workgroup,
             "map(f, a) -> mapLocal(0, f, a), inside a mapWorkgroup"),
       reduceToSeq(),
-      reduceTwoStage(),
+      reduceTwoStage("strided"),
+      reduceTwoStage("blocks"),
   };
   return Rules;
 }

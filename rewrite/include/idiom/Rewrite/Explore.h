@@ -63,6 +63,10 @@ struct VariantParams {
   unsigned WorkGroup[2] = {0, 0};
   /// Contiguous elements per work-item step (1, or a vector width 2..16).
   unsigned Elems = 1;
+  /// Reductions: stage one gives each work-item one contiguous block of the
+  /// input (reduce-two-stage-blocks, what CPUs prefer) instead of a grid
+  /// stride (reduce-two-stage, coalesced on GPUs).
+  bool Blocked = false;
   /// GEMM programs (GemmExplore.cpp): the matrix-product macro rule's
   /// work-group tile TM x TN and K tile TK ({0, 0, 0}: not tiled, the
   /// default lowering) and the RM x RN outputs per work-item.
@@ -100,7 +104,8 @@ std::string describeVariant(const VariantParams &V);
 /// programs (isCanonicalGemm) get the tiled variants of gemmVariants
 /// (docs/Rewrite.md, "Exploration of matrix products"). Otherwise the
 /// default lowering first: 1-D maps and reductions over contiguous arrays get
-/// work-group sizes {64, 128, 256, 512} and 1, 4, 8 or 16 elements per step;
+/// work-group sizes {64, 128, 256, 512} and 1, 4, 8 or 16 elements per step,
+/// contiguous reductions also two variants with a block per work-item;
 /// other maps and reductions work-group sizes only; reductions drop sizes
 /// whose local-memory tree needs more than 16 KiB.
 std::vector<VariantParams> exploreVariants(const funil::Program &P,

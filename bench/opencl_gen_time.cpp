@@ -3,15 +3,19 @@
 // Usage: opencl_gen_time FILE.funil...  (built and run by opencl_gen_time.sh)
 // Parses each lifted FunIL program and times rewrite::generateOpenCL on it
 // with MaxVariants = 1 and with the default (the plugin's call), in thread
-// CPU time; the second of two passes over the files is reported. Prints one
-// line: programs, seconds and bytes of OpenCL for each setting, and the
-// number of variants the default emitted.
+// CPU time; the second of two passes over the files is reported. Each pass
+// starts with an empty in-process memo (OpenCLGenMemo.h), as one compile of
+// one source file does; a third pass times the default with the memo
+// disabled. Prints one line: programs, seconds and bytes of OpenCL for each
+// setting, the number of variants the default emitted, and the memo's hits.
 //
 //===----------------------------------------------------------------------===//
 
 #include "idiom/FunIL/Parser.h"
 #include "idiom/Rewrite/OpenCLGen.h"
+#include "idiom/Rewrite/OpenCLGenMemo.h"
 #include <cstdio>
+#include <cstdint>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -23,11 +27,15 @@ static double now() {
 }
 
 int main(int argc, char **argv) {
-  double T1 = 0, TD = 0;
+  // Pass 0 warms up; pass 1 is reported; pass 2 repeats it without the memo.
+  double T1[3] = {}, TD[3] = {};
   unsigned Variants = 0, Programs = 0;
   size_t Bytes1 = 0, BytesD = 0;
-  for (int Pass = 0; Pass < 2; ++Pass) {
-    T1 = TD = 0;
+  uint64_t Hits = 0;
+  for (int Pass = 0; Pass < 3; ++Pass) {
+    idiom::rewrite::clearOpenCLGenMemo();
+    idiom::rewrite::setOpenCLGenMemoCapacity(
+        Pass == 2 ? 0 : idiom::rewrite::DefaultOpenCLGenMemoCapacity);
     Variants = Programs = 0;
     Bytes1 = BytesD = 0;
     for (int I = 1; I < argc; ++I) {
@@ -50,16 +58,20 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: %s\n", argv[I], Err.c_str());
         return 1;
       }
-      T1 += B - A;
-      TD += C - B;
+      T1[Pass] += B - A;
+      TD[Pass] += C - B;
       ++Programs;
       Variants += GD.NumVariants;
       Bytes1 += G1.Source.size();
       BytesD += GD.Source.size();
     }
+    if (Pass == 1)
+      Hits = idiom::rewrite::openCLGenMemoStats().Hits;
   }
   printf("%u programs: 1 variant %.4f s (%zu bytes); default %.4f s "
-         "(%u variants, %zu bytes)\n",
-         Programs, T1, Bytes1, TD, Variants, BytesD);
+         "(%u variants, %zu bytes); memo hits %llu; default without memo "
+         "%.4f s\n",
+         Programs, T1[1], Bytes1, TD[1], Variants, BytesD,
+         static_cast<unsigned long long>(Hits), TD[2]);
   return 0;
 }

@@ -191,9 +191,15 @@ std::string Emitter::fresh(const std::string &Base) {
     B += std::isalnum(static_cast<unsigned char>(C)) || C == '_' ? C : '_';
   if (B.empty() || std::isdigit(static_cast<unsigned char>(B[0])))
     B = "v" + B;
-  std::string N = B;
-  for (unsigned I = 1; Used.count(N); ++I)
-    N = B + "_" + std::to_string(I);
+  // The first of B, B_1, B_2, ... not in Used; Used only grows, so the
+  // search resumes at the suffix returned last time.
+  auto [Last, New] = LastSuffix.try_emplace(B, 0);
+  unsigned I = Last->second;
+  std::string N = I ? B + "_" + std::to_string(I) : B;
+  if (!New || Used.count(N))
+    for (I = std::max(1u, I); Used.count(N = B + "_" + std::to_string(I)); ++I)
+      ;
+  Last->second = I;
   Used.insert(N);
   return N;
 }

@@ -36,6 +36,7 @@
 
 #include <functional>
 #include <memory>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -207,6 +208,9 @@ private:
 
   std::vector<std::pair<std::string, CVal>> Env;
   std::set<std::string> Used;
+  /// Per fresh() base: the suffix it last returned (0: the base itself);
+  /// every smaller suffix is in Used, so the next search starts there.
+  std::map<std::string, unsigned> LastSuffix;
   bool PoolTaken = false;
   std::vector<std::string> InPlace; ///< storage for toLocal inside iterate
 };

@@ -1,6 +1,7 @@
 //===- TranslationValidation.cpp - Lifted FunIL equals the LLVM slice -----===//
 
 #include "TranslationValidation.h"
+#include "TermEvaluation.h"
 #include "ValidationTerms.h"
 #include "lift/HistogramLifting.h"
 #include "lift/GemmLifting.h"
@@ -102,8 +103,13 @@ struct Z3Terms {
   }
 };
 
+/// Set by HashTerms::decide when exhaustive evaluation decided (reset by
+/// decideWithoutZ3).
+thread_local bool DecidedByEvaluation = false;
+
 /// Hash-consed terms (ValidationTerms.h): the same operations, each a node;
-/// no solver, so decide gives up and the caller asks Z3.
+/// no solver: decide evaluates small terms exhaustively (TermEvaluation.h)
+/// and otherwise gives up, and the caller asks Z3.
 struct HashTerms {
   using Expr = tv::Term;
   using Sort = tv::TSort;
@@ -181,7 +187,14 @@ struct HashTerms {
       throw GiveUp{};
     return C.make("fp2bits", C.bv_sort(X.get_sort().W), {X.node()});
   }
-  static z3::check_result decide(Context &, const Expr &, unsigned) { throw GiveUp{}; }
+  /// unsat when D is false at every assignment of its leaves. Gives up
+  /// where D holds somewhere too: Z3 then finds and explains the difference.
+  static z3::check_result decide(Context &, const Expr &D, unsigned) {
+    if (tv::satisfiableByEvaluation(D) != std::optional<bool>(false))
+      throw GiveUp{};
+    DecidedByEvaluation = true;
+    return z3::unsat;
+  }
 
 private:
   static Expr withRM(const char *Op, const Expr &RM, std::vector<Expr> A) {
@@ -861,9 +874,15 @@ bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
                      const funil::Program &P, unsigned TimeoutMs,
                      std::string &Why) {
   TimeScope T("translation validation");
-  if (identicalTerms(M, L, P)) {
+  switch (decideWithoutZ3(M, L, P)) {
+  case NoZ3Decision::IdenticalTerms:
     TimeReport::count("translation validation: identical terms, no Z3");
     return true;
+  case NoZ3Decision::ExhaustiveEvaluation:
+    TimeReport::count("translation validation: exhaustive evaluation, no Z3");
+    return true;
+  case NoZ3Decision::None:
+    break;
   }
   TimeReport::count("translation validation: Z3");
   z3::context &C = sharedZ3Context();
@@ -882,19 +901,22 @@ bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
   return false;
 }
 
-bool identicalTerms(const IdiomMatch &M, const LiftedIdiom &L,
-                    const funil::Program &P) {
+NoZ3Decision decideWithoutZ3(const IdiomMatch &M, const LiftedIdiom &L,
+                             const funil::Program &P) {
   tv::TermContext C;
+  DecidedByEvaluation = false;
   try {
     Validator<HashTerms> V(C, M, L);
     std::string Why;
-    // The timeout is unused: HashTerms::decide gives up.
-    return M.Kind == IdiomKind::Gemm ? V.runGemm(P, 0, Why) : V.run(P, 0, Why);
+    // The timeout is unused: HashTerms::decide evaluates or gives up.
+    if (M.Kind == IdiomKind::Gemm ? V.runGemm(P, 0, Why) : V.run(P, 0, Why))
+      return DecidedByEvaluation ? NoZ3Decision::ExhaustiveEvaluation
+                                 : NoZ3Decision::IdenticalTerms;
   } catch (...) {
     // GiveUp, Unsupported, an unexpected shape: Z3's run decides and
     // explains.
   }
-  return false;
+  return NoZ3Decision::None;
 }
 
 } // namespace idiom

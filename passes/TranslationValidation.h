@@ -10,7 +10,8 @@
 // bit-vectors, floating point is IEEE (Z3's FP theory, round to nearest
 // even); transcendental functions are uninterpreted but shared. When the two
 // sides translate to the same hash-consed term (the usual case: the lifter
-// writes what the loop computes), no Z3 context is made (identicalTerms).
+// writes what the loop computes), or the difference is false at every input
+// of a small finite domain, no Z3 context is made (decideWithoutZ3).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_TRANSLATIONVALIDATION_H
@@ -32,13 +33,22 @@ bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
                      const funil::Program &P, unsigned TimeoutMs,
                      std::string &Why);
 
-/// The part of validateLifting that needs no Z3 context: true when both
-/// sides, built as hash-consed terms (ValidationTerms.h) by the same
-/// translation, give the same term for every pair validateLifting compares
-/// (equal for every input, so Z3 would prove them equal too). False when
-/// they do not, or when the validator gives up; validateLifting then asks Z3.
-bool identicalTerms(const IdiomMatch &M, const LiftedIdiom &L,
-                    const funil::Program &P);
+/// How decideWithoutZ3 decided.
+enum class NoZ3Decision {
+  None,                ///< it could not: validateLifting asks Z3
+  IdenticalTerms,      ///< every compared pair is the same term
+  ExhaustiveEvaluation ///< the terms differ but agree at every input
+};
+
+/// The part of validateLifting that needs no Z3 context: both sides are
+/// built as hash-consed terms (ValidationTerms.h) by the same translation;
+/// when every pair validateLifting compares is the same term, or the
+/// difference is false at every assignment of its leaves (bit-vectors and
+/// Booleans of at most 16 bits together, TermEvaluation.h), they are equal
+/// for every input, and Z3 would prove it too. None when neither holds, or
+/// when the validator gives up; validateLifting then asks Z3.
+NoZ3Decision decideWithoutZ3(const IdiomMatch &M, const LiftedIdiom &L,
+                             const funil::Program &P);
 
 } // namespace idiom
 

@@ -23,6 +23,7 @@
 #include "idiom/Constraints/HistogramFacts.h"
 #include "idiom/Constraints/HistogramLaws.h"
 #include "idiom/Constraints/TimeReport.h"
+#include "idiom/Constraints/UpdateEvaluation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -291,32 +292,35 @@ struct Candidate {
 };
 
 std::vector<Candidate> bitVectorCandidates(z3::context &C, unsigned W) {
-  auto Max = [&](bool Signed) {
-    APInt V = Signed ? APInt::getSignedMaxValue(W) : APInt::getMaxValue(W);
-    return C.bv_val(std::to_string(V.getZExtValue()).c_str(), W);
-  };
-  auto SMin = [&] {
-    return C.bv_val(std::to_string(APInt::getSignedMinValue(W).getZExtValue()).c_str(), W);
-  };
-  auto Zero = C.bv_val(0, W), One = C.bv_val(1, W);
   using E = const z3::expr &;
   std::vector<Candidate> Out;
-  auto Add = [&](ReductionOp Op, bool Sat, auto F, z3::expr Id) {
-    Out.push_back({UpdateOperator{Op, Sat}, F, Id});
-  };
-  Add(ReductionOp::Add, false, [](E A, E B) { return A + B; }, Zero);
-  Add(ReductionOp::Add, true, [W, &C](E A, E B) {
-        z3::expr S = A + B;
-        return z3::ite(z3::ult(S, A), C.bv_val(-1, W), S);
-      }, Zero);
-  Add(ReductionOp::Or, false, [](E A, E B) { return A | B; }, Zero);
-  Add(ReductionOp::And, false, [](E A, E B) { return A & B; }, Max(false));
-  Add(ReductionOp::Xor, false, [](E A, E B) { return A ^ B; }, Zero);
-  Add(ReductionOp::Mul, false, [](E A, E B) { return A * B; }, One);
-  Add(ReductionOp::SMax, false, [](E A, E B) { return z3::ite(z3::sgt(A, B), A, B); }, SMin());
-  Add(ReductionOp::SMin, false, [](E A, E B) { return z3::ite(z3::slt(A, B), A, B); }, Max(true));
-  Add(ReductionOp::UMax, false, [](E A, E B) { return z3::ite(z3::ugt(A, B), A, B); }, Zero);
-  Add(ReductionOp::UMin, false, [](E A, E B) { return z3::ite(z3::ult(A, B), A, B); }, Max(false));
+  // The order and identities are UpdateEvaluation.h's, shared with the
+  // evaluation that decides small updates without Z3.
+  for (UpdateOperator K : bitVectorUpdateOperators()) {
+    std::function<z3::expr(E, E)> F;
+    switch (K.Op) {
+    case ReductionOp::Add:
+      if (K.Saturating)
+        F = [W, &C](E A, E B) {
+          z3::expr S = A + B;
+          return z3::ite(z3::ult(S, A), C.bv_val(-1, W), S);
+        };
+      else
+        F = [](E A, E B) { return A + B; };
+      break;
+    case ReductionOp::Or: F = [](E A, E B) { return A | B; }; break;
+    case ReductionOp::And: F = [](E A, E B) { return A & B; }; break;
+    case ReductionOp::Xor: F = [](E A, E B) { return A ^ B; }; break;
+    case ReductionOp::Mul: F = [](E A, E B) { return A * B; }; break;
+    case ReductionOp::SMax: F = [](E A, E B) { return z3::ite(z3::sgt(A, B), A, B); }; break;
+    case ReductionOp::SMin: F = [](E A, E B) { return z3::ite(z3::slt(A, B), A, B); }; break;
+    case ReductionOp::UMax: F = [](E A, E B) { return z3::ite(z3::ugt(A, B), A, B); }; break;
+    case ReductionOp::UMin: F = [](E A, E B) { return z3::ite(z3::ult(A, B), A, B); }; break;
+    default: llvm_unreachable("not a bit-vector update candidate");
+    }
+    APInt Id = updateOperatorIdentity(K, W);
+    Out.push_back({K, F, C.bv_val(toString(Id, 10, false).c_str(), W)});
+  }
   return Out;
 }
 
@@ -332,38 +336,6 @@ std::vector<Candidate> realCandidates(z3::context &C) {
   Out.push_back({UpdateOperator{ReductionOp::FMin, false},
                  [](E A, E B) { return z3::ite(A < B, A, B); }, std::nullopt});
   return Out;
-}
-
-/// The operator suggested by the first instruction that reads Acc.
-std::optional<ReductionOp> hint(const BinUpdateInfo &U) {
-  for (User *Us : U.Acc->users()) {
-    auto *I = dyn_cast<Instruction>(Us);
-    if (!I || !U.UpdateInsts.count(I))
-      continue;
-    switch (I->getOpcode()) {
-    case Instruction::Add: case Instruction::Sub: return ReductionOp::Add;
-    case Instruction::FAdd: case Instruction::FSub: return ReductionOp::FAdd;
-    case Instruction::Mul: return ReductionOp::Mul;
-    case Instruction::FMul: return ReductionOp::FMul;
-    case Instruction::Or: return ReductionOp::Or;
-    case Instruction::And: return ReductionOp::And;
-    case Instruction::Xor: return ReductionOp::Xor;
-    default: break;
-    }
-    if (auto *II = dyn_cast<IntrinsicInst>(I))
-      switch (II->getIntrinsicID()) {
-      case Intrinsic::fmuladd: case Intrinsic::fma: return ReductionOp::FAdd;
-      case Intrinsic::smax: return ReductionOp::SMax;
-      case Intrinsic::smin: return ReductionOp::SMin;
-      case Intrinsic::umax: return ReductionOp::UMax;
-      case Intrinsic::umin: return ReductionOp::UMin;
-      case Intrinsic::maxnum: case Intrinsic::maximum: return ReductionOp::FMax;
-      case Intrinsic::minnum: case Intrinsic::minimum: return ReductionOp::FMin;
-      case Intrinsic::uadd_sat: return ReductionOp::Add;
-      default: break;
-      }
-  }
-  return std::nullopt;
 }
 
 /// Proves associativity and commutativity of \p K (and its identity). The
@@ -400,6 +372,19 @@ Proof laws(z3::context &C, const Candidate &K, const z3::sort &S,
 
 Proof proveOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
                     UpdateOperator &Out, std::string &Why) {
+  // Small or structurally evident updates: the same answer without a Z3
+  // context (UpdateEvaluation.h; UpdateEvaluationTest compares with Z3).
+  if (structuralShortcuts()) {
+    UpdateDecider By;
+    if (auto P = decideUpdateWithoutZ3(U, Out, Why, &By)) {
+      TimeReport::count(By == UpdateDecider::StructuralIdentity
+                            ? "histogram update: structural identity, no Z3"
+                            : "histogram update: exhaustive evaluation, no Z3");
+      if (*P == Proof::Proven)
+        TimeReport::count("laws: histogram candidate");
+      return *P;
+    }
+  }
   try {
     z3::context &C = context();
     auto Sort = UpdateTranslator::sortOf(C, U.ElemTy);
@@ -436,7 +421,7 @@ Proof proveOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
     std::vector<Candidate> Cands = Sort->is_bv()
                                        ? bitVectorCandidates(C, Sort->bv_size())
                                        : realCandidates(C);
-    if (auto H = hint(U))
+    if (auto H = updateOperatorHint(U))
       std::stable_partition(Cands.begin(), Cands.end(), [&](const Candidate &K) {
         return K.Op.Op == *H;
       });
@@ -473,17 +458,7 @@ Proof proveOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
       Why = "update operator not proven (Z3 unknown; tried " + Tried + ")";
       return Proof::Unknown;
     }
-    bool ReadsAccInCond = HasDep;
-    for (Instruction *I : U.UpdateInsts)
-      ReadsAccInCond |= isa<SelectInst>(I) && U.UpdateInsts.count(
-          dyn_cast_or_null<Instruction>(cast<SelectInst>(I)->getCondition()));
-    Why = ReadsAccInCond && Sort->is_bv()
-              ? "update tests the value it updates, but is not a saturating "
-                "add at the type's maximum nor a min/max: Z3 finds no "
-                "associative, commutative (+) with update(b, x) = b (+) g(x) "
-                "(tried " + Tried + ")"
-              : "Z3 finds no associative, commutative (+) with update(b, x) "
-                "= b (+) g(x) (tried " + Tried + ")";
+    Why = updateRefusal(U, HasDep, Sort->is_bv(), Tried);
     return Proof::Refuted;
   } catch (const z3::exception &E) {
     Why = std::string("Z3 error: ") + E.msg();

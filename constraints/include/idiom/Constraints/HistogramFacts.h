@@ -165,7 +165,8 @@ struct UpdateOperator {
 /// operand of F independent of b. Guards independent of b are assumed to
 /// hold (the update then does nothing when they do not). On success \p Op
 /// is the operator; on failure \p Why says why. Results are cached in \p
-/// Cache per store.
+/// Cache per store. Small or structurally evident updates are decided
+/// without Z3, with Z3's answer (UpdateEvaluation.h).
 Proof proveUpdateOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
                           UpdateOperator &Op, std::string &Why,
                           ProofCache *Cache = nullptr);

@@ -154,23 +154,30 @@ Strategy normalize(Strategy S, unsigned MaxSteps) {
   return repeat(oncePosition(std::move(S)), MaxSteps);
 }
 
+Strategy ruleChoice(std::vector<const Rule *> Rs) {
+  return [Rs](const ExprPtr &E, RuleContext &Ctx) -> ExprPtr {
+    for (const Rule *R : Rs)
+      if (ExprPtr Out = applyRule(*R, E, Ctx))
+        return Out;
+    return nullptr;
+  };
+}
+
 Strategy rulesChoice(const std::vector<std::string> &Names, std::string &Err) {
-  std::vector<Strategy> Ss;
+  std::vector<const Rule *> Rs;
   for (const std::string &N : Names) {
     const Rule *R = findRule(N);
     if (!R) {
       Err = "unknown rule '" + N + "'";
       return Strategy();
     }
-    Ss.push_back(ruleStrategy(*R));
+    Rs.push_back(R);
   }
-  return choice(std::move(Ss));
+  return ruleChoice(std::move(Rs));
 }
 
-bool rewriteProgram(funil::Program &P, const Strategy &S, std::string &Err,
-                    std::vector<std::string> *Trace) {
+RuleContext programContext(const funil::Program &P) {
   RuleContext Ctx;
-  Ctx.Trace = Trace;
   for (const funil::Param &Pa : P.Params) {
     Ctx.Env.push(Pa.Name, Pa.Ty);
     Ctx.Names.insert(Pa.Name);
@@ -178,8 +185,20 @@ bool rewriteProgram(funil::Program &P, const Strategy &S, std::string &Err,
   funil::allNames(*P.Body, Ctx.Names);
   for (const ExprPtr &O : P.Outs)
     funil::allNames(*O, Ctx.Names);
+  return Ctx;
+}
+
+bool rewriteProgram(funil::Program &P, const Strategy &S, std::string &Err,
+                    std::vector<std::string> *Trace) {
+  RuleContext Ctx = programContext(P);
+  Ctx.Trace = Trace;
+  return rewriteProgramFrom(P, P.Body, S, Ctx, Err);
+}
+
+bool rewriteProgramFrom(funil::Program &P, const ExprPtr &From, const Strategy &S,
+                        RuleContext &Ctx, std::string &Err) {
   try {
-    if (ExprPtr R = S(P.Body, Ctx))
+    if (ExprPtr R = S(From, Ctx))
       P.Body = R;
   } catch (const std::exception &X) {
     Err = std::string("rewriting failed: ") + X.what();

@@ -76,6 +76,12 @@ struct Rule {
   std::string Family; ///< "algorithmic" or "lowering"
   std::string Doc;    ///< the rule as text: "map f . map g -> map (f . g)"
   AppliesIn Context = AppliesIn::Anywhere;
+  /// The call names the left side can match at its root: Match is false at
+  /// every node that is not a Call of one of them. Empty when the root is
+  /// not such a call (proj-tuple) or the rule does not say: every node is
+  /// tried. Lets strategies skip Match by the root op (ruleMayMatch);
+  /// test/rewrite/RuleRootsTest.cpp checks every rule's declaration.
+  std::vector<std::string> Roots;
   /// Matches the left side at the root of an expression, binding variables.
   std::function<bool(const ExprPtr &, Bindings &)> Match;
   /// Side condition on the bindings (optional: empty means true).
@@ -87,6 +93,10 @@ struct Rule {
 
 /// True when a rule with context \p C may apply at level \p L.
 bool allowedAt(AppliesIn C, Level L);
+
+/// False when \p R declares Roots and \p E is not a call of one of them
+/// (then R.Match(E) is false); true otherwise.
+bool ruleMayMatch(const Rule &R, const funil::Expr &E);
 
 /// Applies \p R at the root of \p E: the rewritten expression, or nullptr
 /// when the context, the matcher, the condition or the builder declines.

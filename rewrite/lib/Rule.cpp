@@ -41,6 +41,17 @@ bool allowedAt(AppliesIn C, Level L) {
   return false;
 }
 
+std::string RuleContext::fresh(const std::string &Base) {
+  if (Names.insert(Base).second)
+    return Base;
+  unsigned &I = FreshFrom[Base];
+  std::string N;
+  do
+    N = Base + "_" + std::to_string(++I);
+  while (!Names.insert(N).second);
+  return N;
+}
+
 funil::TypePtr RuleContext::typeOf(const ExprPtr &E) const {
   funil::TypePtr T;
   std::string Err;

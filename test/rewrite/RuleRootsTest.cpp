@@ -6,12 +6,15 @@
 // a corpus (the FunIL of test/lit/funil, its Inputs, bench/, the examples;
 // each as given, fused, lowered for each of its explored variants, and up
 // to three rule applications from each of those) and
-// checks that Match never succeeds outside the declared roots.
+// checks that Match never succeeds outside the declared roots. On the same
+// corpus, normalize (which skips by root and resumes along its previous
+// path) must rewrite exactly as the plain repeat(oncePosition(choice)).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Examples.h"
 #include "TestUtil.h"
+#include "idiom/Rewrite/DefaultStrategies.h"
 #include "idiom/Rewrite/Explore.h"
 #include "idiom/Rewrite/Rules.h"
 #include "idiom/Rewrite/Strategy.h"
@@ -57,8 +60,8 @@ std::vector<std::string> funilFiles(const std::string &Dir) {
 
 /// Every position of the corpus: programs as given, fused, and lowered for
 /// each explored variant (up to 64 of them).
-const std::vector<ExprPtr> &corpus() {
-  static const std::vector<ExprPtr> Nodes = [] {
+const std::vector<funil::Program> &corpusPrograms() {
+  static const std::vector<funil::Program> Programs = [] {
     std::vector<std::string> Texts = {funil::test::Saxpy, funil::test::DotAndMax,
                                       funil::test::Scale2D, funil::test::SumI32,
                                       funil::test::TwoOuts,
@@ -103,8 +106,15 @@ const std::vector<ExprPtr> &corpus() {
         }
       Begin = End;
     }
+    return Ps;
+  }();
+  return Programs;
+}
+
+const std::vector<ExprPtr> &corpus() {
+  static const std::vector<ExprPtr> Nodes = [] {
     std::vector<ExprPtr> Out;
-    for (const funil::Program &P : Ps)
+    for (const funil::Program &P : corpusPrograms())
       collectProgram(P, Out);
     return Out;
   }();
@@ -161,6 +171,39 @@ TEST(RuleRoots, WrongDeclarationIsCaught) {
   Matches = 0;
   EXPECT_EQ(rootViolations(R, Nodes, Matches).size(), Matches);
   EXPECT_GT(Matches, 0u);
+}
+
+// normalize skips subtrees where the previous step failed (and ruleChoice
+// skips Match by op): on the same corpus it must rewrite exactly as the
+// plain repeat(oncePosition(s)) with a choice of ruleStrategy does.
+TEST(RuleRoots, NormalizeAsRepeatOncePosition) {
+  auto plain = [](std::initializer_list<const char *> Names) {
+    std::vector<Strategy> Ss;
+    for (const char *N : Names)
+      Ss.push_back(ruleStrategy(*findRule(N)));
+    return repeat(oncePosition(choice(std::move(Ss))));
+  };
+  std::vector<std::pair<Strategy, Strategy>> Pairs = {
+      {fusionStrategy(), plain({"map-fusion", "proj-tuple", "transpose-map", "reorder-map",
+                                "reorderStride-map", "padClamp-map", "slide-map"})},
+      {mapToGlobalStrategy(), plain({"map-to-mapGlobal-2d", "map-to-mapGlobal"})},
+      {sequentialiseStrategy(),
+       plain({"split-map", "strided-map", "blocks-map", "map-fusion", "map-to-mapSeq",
+              "reduce-to-reduceSeq", "map-reduce-fusion", "proj-tuple"})}};
+  unsigned Rewritten = 0;
+  for (const funil::Program &P : corpusPrograms())
+    for (auto &[Fast, Plain] : Pairs) {
+      funil::Program A = P, B = P;
+      std::vector<std::string> TA, TB;
+      std::string EA, EB;
+      bool OkA = rewriteProgram(A, Fast, EA, &TA);
+      bool OkB = rewriteProgram(B, Plain, EB, &TB);
+      ASSERT_EQ(OkA, OkB) << funil::printProgram(P);
+      EXPECT_EQ(TA, TB) << funil::printProgram(P);
+      EXPECT_EQ(funil::printProgram(A), funil::printProgram(B));
+      Rewritten += !TA.empty();
+    }
+  EXPECT_GT(Rewritten, 50u);
 }
 
 TEST(RuleRoots, MayMatchByOp) {

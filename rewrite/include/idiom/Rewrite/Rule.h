@@ -63,8 +63,13 @@ struct RuleContext {
 
   /// Type of \p E in this context, or nullptr when it does not type check.
   funil::TypePtr typeOf(const ExprPtr &E) const;
-  /// A fresh name starting with \p Base (recorded in Names).
-  std::string fresh(const std::string &Base) { return funil::freshName(Base, Names); }
+  /// For fresh: per base, the suffix its last probe ended at (Names only
+  /// grows, so the suffixes below it are still taken).
+  std::map<std::string, unsigned> FreshFrom;
+
+  /// A fresh name starting with \p Base (recorded in Names): what
+  /// funil::freshName gives, without probing Base_1, Base_2, ... again.
+  std::string fresh(const std::string &Base);
 };
 
 /// Pattern variables bound by a matcher.

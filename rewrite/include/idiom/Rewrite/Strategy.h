@@ -46,6 +46,10 @@ Strategy oncePosition(Strategy S);
 /// succeeds when S succeeded somewhere.
 Strategy allPositions(Strategy S);
 /// repeat(oncePosition(S)): rewrite to a normal form with respect to S.
+/// Each step skips the subtrees left of the previous step's position, where
+/// S failed in the previous step: so S must fail or succeed as a function of
+/// the node, the level and the environment (as rules do), not of the names
+/// in use or of how often it was called.
 Strategy normalize(Strategy S, unsigned MaxSteps = 10000);
 /// choice of ruleStrategy(*R) for R in \p Rs, in order, without a
 /// std::function per rule: a rule whose Roots exclude the node's op is

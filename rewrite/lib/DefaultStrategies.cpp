@@ -13,10 +13,10 @@ namespace idiom::rewrite {
 
 namespace {
 Strategy rules(std::initializer_list<const char *> Names) {
-  std::vector<Strategy> Ss;
+  std::vector<const Rule *> Rs;
   for (const char *N : Names)
-    Ss.push_back(ruleStrategy(*findRule(N)));
-  return choice(std::move(Ss));
+    Rs.push_back(findRule(N));
+  return ruleChoice(std::move(Rs));
 }
 
 } // namespace

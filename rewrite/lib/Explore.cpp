@@ -141,6 +141,11 @@ template <size_t N> std::vector<Row> rows(const Row (&A)[N]) {
 } // namespace
 
 std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
+  return exploreVariants(P, Max, nullptr);
+}
+
+std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
+                                           const Program *Fused) {
   if (!P.IsReturn && isCanonicalGemm(P.Body))
     return gemmVariants(P, Max);
   if (isHistogramProgram(P))
@@ -148,7 +153,9 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
   std::vector<Row> Rows = rows(Default);
   Program F = P;
   std::string Err;
-  if (!rewriteProgram(F, fusionStrategy(), Err))
+  if (Fused)
+    F = *Fused;
+  else if (!rewriteProgram(F, fusionStrategy(), Err))
     F = P;
   const funil::ExprPtr &B = F.Body;
   if (!P.IsReturn) {
@@ -183,12 +190,11 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
   return Out;
 }
 
-Strategy variantStrategy(const Program &P, const VariantParams &V) {
-  if (V.Gemm)
-    return gemmVariantStrategy(V);
-  if (isHistogramProgram(P))
-    return histogramStrategy(V.Bins == VariantParams::LocalBins, V.Elems);
-  std::vector<Strategy> Steps{fusionStrategy()};
+namespace {
+/// variantStrategy's steps after fusionStrategy, for a variant that is
+/// neither GEMM nor histogram.
+std::vector<Strategy> stepsAfterFusion(const Program &P, const VariantParams &V) {
+  std::vector<Strategy> Steps;
   if (V.Elems > 1)
     Steps.push_back(ruleStrategy(P.IsReturn ? asVectorReduceRule(V.Elems)
                                             : asVectorMapRule(V.Elems)));
@@ -198,16 +204,13 @@ Strategy variantStrategy(const Program &P, const VariantParams &V) {
   else
     Steps.push_back(mapToGlobalStrategy());
   Steps.push_back(sequentialiseStrategy());
-  return sequence(std::move(Steps));
+  return Steps;
 }
 
-bool lowerVariant(Program &P, const VariantParams &V, std::string &Err,
-                  std::vector<std::string> *Trace) {
-  std::vector<std::string> Local;
-  std::vector<std::string> &T = Trace ? *Trace : Local;
-  size_t Before = T.size();
-  if (!rewriteProgram(P, variantStrategy(P, V), Err, &T))
-    return false;
+/// lowerVariant's checks of \p P rewritten for \p V, with the rules
+/// applied from T[Before] on.
+bool checkLowered(const Program &P, const VariantParams &V,
+                  const std::vector<std::string> &T, size_t Before, std::string &Err) {
   if (isHistogramProgram(P) && !P.Body->isCall("reduceIndexedAtomic")) {
     Err = "the histogram lowering of this variant does not apply";
     return false;
@@ -223,6 +226,71 @@ bool lowerVariant(Program &P, const VariantParams &V, std::string &Err,
     }
   }
   return true;
+}
+} // namespace
+
+Strategy variantStrategy(const Program &P, const VariantParams &V) {
+  if (V.Gemm)
+    return gemmVariantStrategy(V);
+  if (isHistogramProgram(P))
+    return histogramStrategy(V.Bins == VariantParams::LocalBins, V.Elems);
+  std::vector<Strategy> Steps{fusionStrategy()};
+  for (Strategy &S : stepsAfterFusion(P, V))
+    Steps.push_back(std::move(S));
+  return sequence(std::move(Steps));
+}
+
+bool lowerVariant(Program &P, const VariantParams &V, std::string &Err,
+                  std::vector<std::string> *Trace) {
+  std::vector<std::string> Local;
+  std::vector<std::string> &T = Trace ? *Trace : Local;
+  size_t Before = T.size();
+  if (!rewriteProgram(P, variantStrategy(P, V), Err, &T))
+    return false;
+  return checkLowered(P, V, T, Before, Err);
+}
+
+FusedProgram fuseOnce(const Program &P) {
+  FusedProgram F;
+  F.Input = P;
+  F.Fused = P;
+  F.Shared = !(!P.IsReturn && isCanonicalGemm(P.Body)) && !isHistogramProgram(P);
+  if (!F.Shared)
+    return F;
+  RuleContext Ctx = programContext(P);
+  Ctx.Trace = &F.Trace;
+  try {
+    F.Body = fusionStrategy()(P.Body, Ctx);
+  } catch (const std::exception &X) {
+    F.Err = std::string("rewriting failed: ") + X.what();
+    return F;
+  }
+  F.Names = std::move(Ctx.Names);
+  F.Fused.Body = F.Body;
+  std::string TErr;
+  if (!funil::typeCheckProgram(F.Fused, TErr))
+    F.Fused = P; // as exploreVariants when its rewriteProgram fails
+  return F;
+}
+
+bool lowerVariant(const FusedProgram &F, const VariantParams &V, Program &Out,
+                  std::string &Err) {
+  Out = F.Input;
+  if (!F.Shared || V.Gemm)
+    return lowerVariant(Out, V, Err);
+  if (!F.Err.empty()) {
+    Err = F.Err;
+    return false;
+  }
+  RuleContext Ctx = programContext(Out);
+  Ctx.Names = F.Names;
+  std::vector<std::string> T = F.Trace;
+  Ctx.Trace = &T;
+  // The fused body is never nullptr (normalize does not fail), so the whole
+  // sequence fails exactly when its remaining steps fail.
+  if (!rewriteProgramFrom(Out, F.Body, sequence(stepsAfterFusion(F.Input, V)), Ctx, Err))
+    return false;
+  return checkLowered(Out, V, T, 0, Err);
 }
 
 } // namespace idiom::rewrite

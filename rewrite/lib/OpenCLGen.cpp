@@ -573,7 +573,8 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
 /// checks) into \p G, without names. Each distinct lowering (lowersAlike)
 /// is rewritten, printed and emitted once.
 bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
-                   genmemo::Nameless &G, std::string &Err) {
+                   genmemo::Nameless &G, std::string &Err,
+                   const FusedProgram *Fused = nullptr) {
   if (Vs.empty()) {
     Err = "no variants";
     return false;
@@ -593,7 +594,7 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
     if (!Found) {
       Lowering M{Vs[I], false, "", std::make_shared<genmemo::Lowered>()};
       Program L = P;
-      M.Good = lowerVariant(L, Vs[I], M.Err) &&
+      M.Good = (Fused ? lowerVariant(*Fused, Vs[I], L, M.Err) : lowerVariant(L, Vs[I], M.Err)) &&
                genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel);
       if (M.Good) { // printed without its name, which assemble adds
         L.Name.clear();
@@ -670,7 +671,8 @@ bool generateOpenCL(const Program &P, const std::string &KernelName,
     std::shared_ptr<const genmemo::Nameless> G = genmemo::lookup(Key, P);
     if (!G) {
       auto New = std::make_shared<genmemo::Nameless>();
-      if (!lowerVariants(P, exploreVariants(P, Max), *New, Err))
+      FusedProgram F = fuseOnce(P); // once for exploration and every variant
+      if (!lowerVariants(P, exploreVariants(P, Max, &F.Fused), *New, Err, &F))
         return false;
       genmemo::insert(Key, P, New);
       G = std::move(New);

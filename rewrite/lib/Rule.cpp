@@ -41,6 +41,17 @@ bool allowedAt(AppliesIn C, Level L) {
   return false;
 }
 
+std::string RuleContext::fresh(const std::string &Base) {
+  if (Names.insert(Base).second)
+    return Base;
+  unsigned &I = FreshFrom[Base];
+  std::string N;
+  do
+    N = Base + "_" + std::to_string(++I);
+  while (!Names.insert(N).second);
+  return N;
+}
+
 funil::TypePtr RuleContext::typeOf(const ExprPtr &E) const {
   funil::TypePtr T;
   std::string Err;
@@ -49,8 +60,19 @@ funil::TypePtr RuleContext::typeOf(const ExprPtr &E) const {
   return T;
 }
 
+bool ruleMayMatch(const Rule &R, const funil::Expr &E) {
+  if (R.Roots.empty())
+    return true;
+  if (E.K != funil::Expr::Call)
+    return false;
+  for (const std::string &N : R.Roots)
+    if (N == E.Name)
+      return true;
+  return false;
+}
+
 ExprPtr applyRule(const Rule &R, const ExprPtr &E, RuleContext &Ctx) {
-  if (!allowedAt(R.Context, Ctx.Where))
+  if (!allowedAt(R.Context, Ctx.Where) || !ruleMayMatch(R, *E))
     return nullptr;
   Bindings B;
   if (!R.Match(E, B))

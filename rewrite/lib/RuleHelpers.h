@@ -114,6 +114,7 @@ inline Rule cancellationRule(const char *Name, const char *Family, const char *D
   R.Family = Family;
   R.Doc = Doc;
   std::string O = Outer, I = Inner;
+  R.Roots = {O};
   R.Match = [O, I](const ExprPtr &E, Bindings &B) {
     if (E->K != Expr::Call || E->Name != O || E->Args.empty() ||
         !E->Args.back()->isCall(I.c_str()) || E->Args.back()->Args.empty())

@@ -10,6 +10,8 @@
 #include "idiom/FunIL/Printer.h"
 #include "idiom/Rewrite/Rules.h"
 
+#include <algorithm>
+
 namespace idiom::rewrite {
 
 using funil::Expr;
@@ -64,6 +66,34 @@ ExprPtr once(const Strategy &S, const ExprPtr &E, RuleContext &Ctx) {
     });
     if (R)
       return replaceChild(*E, I, R);
+  }
+  return nullptr;
+}
+
+/// once, skipping what the previous step of normalize proved fails: the
+/// left siblings of every node on \p Old, the child indices from the root
+/// to the previous rewrite. Those subtrees are unchanged and see the same
+/// level and environment (the ancestors keep their op and parameters), so
+/// S fails there again. \p New receives the path of this step's rewrite.
+ExprPtr onceFrom(const Strategy &S, const ExprPtr &E, RuleContext &Ctx,
+                 const std::vector<size_t> *Old, size_t Depth,
+                 std::vector<size_t> &New) {
+  if (ExprPtr R = S(E, Ctx))
+    return R;
+  size_t Start = 0;
+  if (Old && Depth < Old->size())
+    Start = std::min((*Old)[Depth], E->Args.size());
+  else
+    Old = nullptr; // the node the previous step rewrote: search it all
+  for (size_t I = Start; I < E->Args.size(); ++I) {
+    New.push_back(I);
+    const std::vector<size_t> *Guide = I == Start ? Old : nullptr;
+    ExprPtr R = withChild(*E, I, Ctx, [&](const ExprPtr &C, RuleContext &CC) {
+      return onceFrom(S, C, CC, Guide, Depth + 1, New);
+    });
+    if (R)
+      return replaceChild(*E, I, R);
+    New.pop_back();
   }
   return nullptr;
 }
@@ -151,26 +181,46 @@ Strategy allPositions(Strategy S) {
 }
 
 Strategy normalize(Strategy S, unsigned MaxSteps) {
-  return repeat(oncePosition(std::move(S)), MaxSteps);
+  // repeat(oncePosition(S)), each step resuming along the previous path.
+  return [S, MaxSteps](const ExprPtr &E, RuleContext &Ctx) {
+    ExprPtr Cur = E;
+    std::vector<size_t> Path, Next;
+    for (unsigned I = 0; I < MaxSteps; ++I) {
+      Next.clear();
+      ExprPtr R = onceFrom(S, Cur, Ctx, I ? &Path : nullptr, 0, Next);
+      if (!R)
+        break;
+      Cur = R;
+      Path.swap(Next);
+    }
+    return Cur;
+  };
+}
+
+Strategy ruleChoice(std::vector<const Rule *> Rs) {
+  return [Rs](const ExprPtr &E, RuleContext &Ctx) -> ExprPtr {
+    for (const Rule *R : Rs)
+      if (ExprPtr Out = applyRule(*R, E, Ctx))
+        return Out;
+    return nullptr;
+  };
 }
 
 Strategy rulesChoice(const std::vector<std::string> &Names, std::string &Err) {
-  std::vector<Strategy> Ss;
+  std::vector<const Rule *> Rs;
   for (const std::string &N : Names) {
     const Rule *R = findRule(N);
     if (!R) {
       Err = "unknown rule '" + N + "'";
       return Strategy();
     }
-    Ss.push_back(ruleStrategy(*R));
+    Rs.push_back(R);
   }
-  return choice(std::move(Ss));
+  return ruleChoice(std::move(Rs));
 }
 
-bool rewriteProgram(funil::Program &P, const Strategy &S, std::string &Err,
-                    std::vector<std::string> *Trace) {
+RuleContext programContext(const funil::Program &P) {
   RuleContext Ctx;
-  Ctx.Trace = Trace;
   for (const funil::Param &Pa : P.Params) {
     Ctx.Env.push(Pa.Name, Pa.Ty);
     Ctx.Names.insert(Pa.Name);
@@ -178,8 +228,20 @@ bool rewriteProgram(funil::Program &P, const Strategy &S, std::string &Err,
   funil::allNames(*P.Body, Ctx.Names);
   for (const ExprPtr &O : P.Outs)
     funil::allNames(*O, Ctx.Names);
+  return Ctx;
+}
+
+bool rewriteProgram(funil::Program &P, const Strategy &S, std::string &Err,
+                    std::vector<std::string> *Trace) {
+  RuleContext Ctx = programContext(P);
+  Ctx.Trace = Trace;
+  return rewriteProgramFrom(P, P.Body, S, Ctx, Err);
+}
+
+bool rewriteProgramFrom(funil::Program &P, const ExprPtr &From, const Strategy &S,
+                        RuleContext &Ctx, std::string &Err) {
   try {
-    if (ExprPtr R = S(P.Body, Ctx))
+    if (ExprPtr R = S(From, Ctx))
       P.Body = R;
   } catch (const std::exception &X) {
     Err = std::string("rewriting failed: ") + X.what();

@@ -46,6 +46,7 @@ Rule viewMapInterchange(const char *View) {
   R.Doc = std::string(View) + "(n, map(f, a)) -> map(\\r => map(f, r), " + View +
           "(n, a))";
   std::string V = View;
+  R.Roots = {V};
   R.Match = [V](const ExprPtr &E, Bindings &B) {
     if (!E->isCall(V.c_str()) || !E->Args[1]->isCall("map") ||
         !isLambda(E->Args[1]->Args[0], 1))
@@ -95,6 +96,7 @@ Rule splitJoinRule(int64_t N) {
   R.Family = "algorithmic";
   R.Doc = "map(f, a) -> join(map(\\r => map(f, r), split(" + std::to_string(N) +
           ", a)))";
+  R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("map") || !isLambda(E->Args[0], 1))
       return false;
@@ -123,6 +125,7 @@ Rule reduceSplitRule(int64_t N) {
   R.Family = "algorithmic";
   R.Doc = "reduce(f, z, a) -> reduce(f, z, map(\\c => reduce(f, z, c), split(" +
           std::to_string(N) + ", a)))";
+  R.Roots = {"reduce"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduce") || !isLambda(E->Args[0], 2))
       return false;

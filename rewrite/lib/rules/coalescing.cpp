@@ -55,6 +55,7 @@ Rule coalesceMapRule(int64_t S) {
   R.Doc = "mapGlobal(d, f, a) -> reorderStride(n/" + std::to_string(S) +
           ", mapGlobal(d, f, reorderStride(" + std::to_string(S) +
           ", a))), n the length of a, a multiple of " + std::to_string(S);
+  R.Roots = {"mapGlobal"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("mapGlobal") || !isLambda(E->Args[0], 1) ||
         E->Args[1]->isCall("reorderStride"))
@@ -82,6 +83,7 @@ Rule coalesceChunksRule() {
   R.Doc = "join(mapGlobal(d, \\r => mapSeq(f, r), split(k, a))) -> reorderStride(k, "
           "join(mapGlobal(d, \\r => mapSeq(f, r), split(k, reorderStride(n/k, a))))), k a "
           "literal, n the length of a, a multiple of k";
+  R.Roots = {"join"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("join") || !E->Args[0]->isCall("mapGlobal"))
       return false;

@@ -24,6 +24,7 @@ Rule mapFusion() {
   R.Family = "fusion";
   R.Doc = "M(f, map(g, a)) -> M(\\x => f(g(x)), a), M any map primitive, "
           "the inner map a map or mapSeq";
+  R.Roots = {"map", "mapSeq", "mapGlobal", "mapWorkgroup", "mapLocal"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!isMapLike(*E) || !isLambda(E->Args[0], 1))
       return false;
@@ -49,6 +50,7 @@ Rule mapReduceFusion() {
   R.Name = "map-reduce-fusion";
   R.Family = "fusion";
   R.Doc = "reduceSeq(f, z, mapSeq(g, a)) -> reduceSeq(\\(acc, x) => f(acc, g(x)), z, a)";
+  R.Roots = {"reduceSeq"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduceSeq") || !isLambda(E->Args[0], 2))
       return false;

@@ -65,6 +65,7 @@ Rule fuseMap() {
   R.Name = "reduce-indexed-map-fusion";
   R.Family = "histogram";
   R.Doc = "reduceIndexed(op, i, f, map(g, a)) -> reduceIndexed(op, i, \\x => f(g(x)), a)";
+  R.Roots = {"reduceIndexed"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!matchReduceIndexed(E, B) || !B["a"]->isCall("map") ||
         !isLambda(B["a"]->Args[0], 1))
@@ -87,6 +88,7 @@ Rule toAtomic() {
   R.Family = "histogram";
   R.Doc = "reduceIndexed(op, i, f, a) -> reduceIndexedAtomic(op, i, mapGlobal(0, f, a))";
   R.Context = AppliesIn::Host;
+  R.Roots = {"reduceIndexed"};
   R.Match = matchReduceIndexed;
   R.Build = [](const Bindings &B, RuleContext &) {
     return Expr::call("reduceIndexedAtomic",
@@ -112,6 +114,7 @@ Rule toAtomicStrided() {
   R.Doc = "reduceIndexed(op, i, f, a) -> reduceIndexedAtomic(op, i, mapGlobal(0, \\r => "
           "mapSeq(f, r), strided(globalSize(0), a)))";
   R.Context = AppliesIn::Host;
+  R.Roots = {"reduceIndexed"};
   R.Match = matchReduceIndexed;
   R.Build = [](const Bindings &B, RuleContext &Ctx) {
     const ExprPtr &F = B.at("f");
@@ -140,6 +143,7 @@ Rule privatise() {
           "mapLocal(0, \\r => mapSeq(f, r), g))), split(localSize(0), "
           "strided(globalSize(0), a)))), m constant, z the identity of op";
   R.Context = AppliesIn::Host;
+  R.Roots = {"reduceIndexed"};
   R.Match = matchReduceIndexed;
   R.Condition = [](const Bindings &B, const RuleContext &Ctx) {
     TypePtr T = Ctx.typeOf(B.at("init"));

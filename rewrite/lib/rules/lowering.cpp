@@ -23,6 +23,7 @@ Rule mapTo(const char *Name, const char *Prim, int64_t Dim, AppliesIn Ctx,
   R.Family = "lowering";
   R.Doc = Doc;
   R.Context = Ctx;
+  R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("map"))
       return false;
@@ -45,6 +46,7 @@ Rule mapToGlobal2D() {
   R.Family = "lowering";
   R.Doc = "map(\\r => map(g, e), a) -> mapGlobal(1, \\r => mapGlobal(0, g, e), a)";
   R.Context = AppliesIn::Host;
+  R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("map") || !isLambda(E->Args[0], 1) ||
         !E->Args[0]->body()->isCall("map"))
@@ -69,6 +71,7 @@ Rule reduceToSeq() {
   R.Family = "lowering";
   R.Doc = "reduce(f, z, a) -> reduceSeq(f, z, a), inside one work-item";
   R.Context = AppliesIn::Thread;
+  R.Roots = {"reduce"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduce"))
       return false;
@@ -108,6 +111,7 @@ Rule reduceTwoStage(const std::string &Partition) {
           "strided(localSize(0), toGlobal(mapWorkgroup(0, G, split(localSize(0), " +
           Partition + "(globalSize(0), a))))))), 0), G = the per-group tree";
   R.Context = AppliesIn::Host;
+  R.Roots = {"reduce"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduce") || !isLambda(E->Args[0], 2))
       return false;

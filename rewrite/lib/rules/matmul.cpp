@@ -28,6 +28,7 @@ Rule fmuladdToFma() {
   R.Name = "fmuladd-to-fma";
   R.Family = "matmul";
   R.Doc = "fmuladd(a, b, c) -> fma(a, b, c) (llvm.fmuladd licenses fusion)";
+  R.Roots = {"fmuladd"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("fmuladd"))
       return false;
@@ -67,6 +68,7 @@ Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int6
   R.Doc = "map(\\r => map(\\q => POST(reduceSeq(STEP, INIT, zip(r.0, q.0)), q.1), "
           "zip(B, r.1)), zip(A, C)) -> join(mapWorkgroup(1, .. mapWorkgroup(0, .. "
           "mapLocal(1, mapLocal(0, toPrivate(block))) .. reduceSeq over K tiles ..)))";
+  R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!isCanonicalGemm(E))
       return false;

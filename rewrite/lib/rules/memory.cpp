@@ -37,6 +37,7 @@ Rule toLocalOperands() {
   R.Doc = "reduceSeq(f, z, zip(a, b)) -> reduceSeq(f, z, mapSeq(\\t => "
           "(toLocal(copy2D(t.0)), toLocal(copy2D(t.1))), zip(a, b))), "
           "copy2D = mapLocal(1, \\r => mapLocal(0, \\v => v, r), .)";
+  R.Roots = {"reduceSeq"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduceSeq") || !E->Args[2]->isCall("zip") ||
         E->Args[2]->Args.size() != 2)
@@ -68,6 +69,7 @@ Rule fromLocalOperands() {
   R.Family = "memory";
   R.Doc = "reduceSeq(f, z, mapSeq(\\t => (toLocal(copy2D(t.0)), toLocal(copy2D(t.1))), "
           "zip(a, b))) -> reduceSeq(f, z, zip(a, b))";
+  R.Roots = {"reduceSeq"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduceSeq") || !E->Args[2]->isCall("mapSeq") ||
         !E->Args[2]->Args[1]->isCall("zip"))

@@ -68,6 +68,7 @@ Rule asScalarMap() {
   R.Name = "as-scalar-map";
   R.Family = "vectorisation";
   R.Doc = "join(map(\\v => mapSeq(f, v), split(n, a))) -> map(f, a), v not free in f";
+  R.Roots = {"join"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("join") || !E->Args[0]->isCall("map"))
       return false;
@@ -96,6 +97,7 @@ Rule asScalarReduce() {
   R.Name = "as-scalar-reduce";
   R.Family = "vectorisation";
   R.Doc = "reduce(f, z, map(\\v => reduceSeq(f, z, v), split(n, a))) -> reduce(f, z, a)";
+  R.Roots = {"reduce"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduce") || !isLambda(E->Args[0], 2) || !E->Args[2]->isCall("map"))
       return false;
@@ -167,6 +169,7 @@ Rule reduceLanesRule(int64_t N) {
           "\\c => reduceSeq(f, z, lanes(reduceSeq(f', broadcast(" + std::to_string(N) +
           ", z), c))) over strided(globalSize(0), asVector(" + std::to_string(N) +
           ", pad(0, p, z, a))), p = (N - n % N) % N, f' = f on vectors";
+  R.Roots = {"reduce"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduce") || !isLambda(E->Args[0], 2))
       return false;
@@ -227,6 +230,7 @@ Rule asVectorLanesRule(int64_t N) {
           ", a1), ..))) (or without zip), f' = f on vectors of " + std::to_string(N) +
           " lanes, f lane-wise with a scalar result, the length a multiple of " +
           std::to_string(N);
+  R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("map") || !isLambda(E->Args[0], 1))
       return false;
@@ -275,6 +279,7 @@ Rule asVectorMapRule(int64_t N) {
   R.Context = AppliesIn::Host;
   R.Doc = "map(f, a) -> join(map(\\v => mapSeq(f, v), split(" + std::to_string(N) +
           ", a))), a contiguous";
+  R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("map") || !isLambda(E->Args[0], 1))
       return false;
@@ -302,6 +307,7 @@ Rule asVectorReduceRule(int64_t N) {
   R.Context = AppliesIn::Host;
   R.Doc = "reduce(f, z, a) -> reduce(f, z, map(\\v => reduceSeq(f, z, v), split(" +
           std::to_string(N) + ", a))), a contiguous";
+  R.Roots = {"reduce"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduce") || !isLambda(E->Args[0], 2))
       return false;

@@ -69,6 +69,7 @@ Rule mapInterchange() {
   Rule R = viewRule("map-interchange",
                     "map(\\r => map(f, r), a) -> transpose(map(\\c => map(f, c), "
                     "transpose(a))), the rows of a of a positive constant length");
+  R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("map") || !matchRowMap(E->Args[0], B))
       return false;
@@ -93,6 +94,7 @@ Rule mapInterchange() {
 Rule transposeMap() {
   Rule R = viewRule("transpose-map", "transpose(map(\\r => map(f, r), a)) -> "
                                      "map(\\c => map(f, c), transpose(a))");
+  R.Roots = {"transpose"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("transpose") || !E->Args[0]->isCall("map") ||
         !matchRowMap(E->Args[0]->Args[0], B))
@@ -118,6 +120,7 @@ Rule viewOfMap(const char *View) {
   std::string V = View;
   Rule R = viewRule(std::string(View) + "-map", V + "(..., map(f, a)) -> map(f, " + V +
                                                     "(..., a))");
+  R.Roots = {V};
   R.Match = [V](const ExprPtr &E, Bindings &B) {
     if (!E->isCall(V.c_str()) || !E->Args.back()->isCall("map") ||
         !isLambda(E->Args.back()->Args[0], 1))
@@ -140,6 +143,7 @@ Rule viewOfMap(const char *View) {
 Rule mapOfReorder(const char *View) {
   std::string V = View;
   Rule R = viewRule("map-" + V, "map(f, " + V + "(..., a)) -> " + V + "(..., map(f, a))");
+  R.Roots = {"map"};
   R.Match = [V](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("map") || !isLambda(E->Args[0], 1) || !E->Args[1]->isCall(V.c_str()))
       return false;
@@ -159,6 +163,7 @@ Rule mapOfReorder(const char *View) {
 Rule slideMap() {
   Rule R = viewRule("slide-map",
                     "slide(n, s, map(f, a)) -> map(\\w => map(f, w), slide(n, s, a))");
+  R.Roots = {"slide"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("slide") || !E->Args[2]->isCall("map") || !isLambda(E->Args[2]->Args[0], 1))
       return false;
@@ -184,6 +189,7 @@ Rule slideMap() {
 Rule slideSplit() {
   Rule R = viewRule("slide-split", "slide(n, n, a) -> split(n, a), n a literal dividing "
                                    "the length of a");
+  R.Roots = {"slide"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("slide") || E->Args[0]->K != Expr::Lit || E->Args[1]->K != Expr::Lit ||
         E->Args[0]->signedValue() != E->Args[1]->signedValue() ||
@@ -206,6 +212,7 @@ Rule slideSplit() {
 /// pad(0, 0, v, a) -> a and padClamp(0, 0, a) -> a
 Rule padZero() {
   Rule R = viewRule("pad-zero", "pad(0, 0, v, a) -> a; padClamp(0, 0, a) -> a");
+  R.Roots = {"pad", "padClamp"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("pad") && !E->isCall("padClamp"))
       return false;
@@ -225,6 +232,7 @@ Rule reduceReorderStrideRule(int64_t S) {
   Rule R = viewRule(S == 2 ? "reduce-reorder-stride" : "reduce-reorder-stride-" + std::to_string(S),
                     "reduce(f, z, a) -> reduce(f, z, reorderStride(" + std::to_string(S) +
                         ", a)), the length of a a multiple of " + std::to_string(S));
+  R.Roots = {"reduce"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduce") || !isLambda(E->Args[0], 2) || E->Args[2]->isCall("reorderStride"))
       return false;

@@ -31,6 +31,7 @@
 #include "idiom/FunIL/Expr.h"
 #include "idiom/Rewrite/Strategy.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,11 @@ std::string describeVariant(const VariantParams &V);
 /// whose local-memory tree needs more than 16 KiB.
 std::vector<VariantParams> exploreVariants(const funil::Program &P,
                                            unsigned Max = MaxVariants);
+/// exploreVariants with the fusion it classifies by already done: \p Fused
+/// is what rewriteProgram(P, fusionStrategy()) gives, or P when that fails
+/// (FusedProgram::Fused); nullptr fuses here.
+std::vector<VariantParams> exploreVariants(const funil::Program &P, unsigned Max,
+                                           const funil::Program *Fused);
 
 /// The variants of a GEMM program (isCanonicalGemm of its body), at most
 /// \p Max: tiled, register-blocked variants with and without local memory
@@ -139,6 +145,31 @@ Strategy variantStrategy(const funil::Program &P, const VariantParams &V);
 /// rule does not apply.
 bool lowerVariant(funil::Program &P, const VariantParams &V, std::string &Err,
                   std::vector<std::string> *Trace = nullptr);
+
+/// The fusion step that every variant of a map or reduction program starts
+/// with (fusionStrategy in variantStrategy), run once per program, and the
+/// rule context as it leaves it, so that each variant continues from there
+/// and gets the names it would get running the whole strategy.
+struct FusedProgram {
+  funil::Program Input; ///< the program given to fuseOnce
+  /// False for GEMM and histogram programs, whose strategies do not start
+  /// with fusion: lowerVariant then runs the whole strategy.
+  bool Shared = false;
+  ExprPtr Body;                   ///< Input.Body after fusionStrategy
+  std::set<std::string> Names;    ///< RuleContext::Names after it
+  std::vector<std::string> Trace; ///< the rules it applied
+  std::string Err;                ///< "rewriting failed: ..." if it threw
+  /// For exploreVariants: Input with Body when that type checks, else Input.
+  funil::Program Fused;
+};
+
+/// Runs fusionStrategy on \p P once (exactly as rewriteProgram would).
+FusedProgram fuseOnce(const funil::Program &P);
+
+/// lowerVariant of a copy of F.Input into \p Out, the fusion step taken from
+/// \p F: the same program, trace checks and errors.
+bool lowerVariant(const FusedProgram &F, const VariantParams &V, funil::Program &Out,
+                  std::string &Err);
 
 } // namespace idiom::rewrite
 

@@ -63,8 +63,13 @@ struct RuleContext {
 
   /// Type of \p E in this context, or nullptr when it does not type check.
   funil::TypePtr typeOf(const ExprPtr &E) const;
-  /// A fresh name starting with \p Base (recorded in Names).
-  std::string fresh(const std::string &Base) { return funil::freshName(Base, Names); }
+  /// For fresh: per base, the suffix its last probe ended at (Names only
+  /// grows, so the suffixes below it are still taken).
+  std::map<std::string, unsigned> FreshFrom;
+
+  /// A fresh name starting with \p Base (recorded in Names): what
+  /// funil::freshName gives, without probing Base_1, Base_2, ... again.
+  std::string fresh(const std::string &Base);
 };
 
 /// Pattern variables bound by a matcher.
@@ -76,6 +81,12 @@ struct Rule {
   std::string Family; ///< "algorithmic" or "lowering"
   std::string Doc;    ///< the rule as text: "map f . map g -> map (f . g)"
   AppliesIn Context = AppliesIn::Anywhere;
+  /// The call names the left side can match at its root: Match is false at
+  /// every node that is not a Call of one of them. Empty when the root is
+  /// not such a call (proj-tuple) or the rule does not say: every node is
+  /// tried. Lets strategies skip Match by the root op (ruleMayMatch);
+  /// test/rewrite/RuleRootsTest.cpp checks every rule's declaration.
+  std::vector<std::string> Roots;
   /// Matches the left side at the root of an expression, binding variables.
   std::function<bool(const ExprPtr &, Bindings &)> Match;
   /// Side condition on the bindings (optional: empty means true).
@@ -87,6 +98,10 @@ struct Rule {
 
 /// True when a rule with context \p C may apply at level \p L.
 bool allowedAt(AppliesIn C, Level L);
+
+/// False when \p R declares Roots and \p E is not a call of one of them
+/// (then R.Match(E) is false); true otherwise.
+bool ruleMayMatch(const Rule &R, const funil::Expr &E);
 
 /// Applies \p R at the root of \p E: the rewritten expression, or nullptr
 /// when the context, the matcher, the condition or the builder declines.

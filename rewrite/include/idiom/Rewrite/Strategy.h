@@ -46,7 +46,15 @@ Strategy oncePosition(Strategy S);
 /// succeeds when S succeeded somewhere.
 Strategy allPositions(Strategy S);
 /// repeat(oncePosition(S)): rewrite to a normal form with respect to S.
+/// Each step skips the subtrees left of the previous step's position, where
+/// S failed in the previous step: so S must fail or succeed as a function of
+/// the node, the level and the environment (as rules do), not of the names
+/// in use or of how often it was called.
 Strategy normalize(Strategy S, unsigned MaxSteps = 10000);
+/// choice of ruleStrategy(*R) for R in \p Rs, in order, without a
+/// std::function per rule: a rule whose Roots exclude the node's op is
+/// skipped without calling its Match. The rules must outlive the strategy.
+Strategy ruleChoice(std::vector<const Rule *> Rs);
 /// The choice of the rules named in \p Names; sets \p Err and returns an
 /// empty strategy when a name is unknown.
 Strategy rulesChoice(const std::vector<std::string> &Names, std::string &Err);
@@ -54,6 +62,17 @@ Strategy rulesChoice(const std::vector<std::string> &Names, std::string &Err);
 /// The level inside the function argument of primitive \p Prim called at
 /// level \p Outer.
 Level innerLevel(const std::string &Prim, Level Outer);
+
+/// The context rewriteProgram starts from for \p P: level Host, the
+/// parameters bound, every name of P (parameters, body, outputs) in Names.
+RuleContext programContext(const funil::Program &P);
+
+/// rewriteProgram with its context given: applies \p S to \p From in
+/// \p Ctx (programContext(P), or what an earlier strategy on P left it
+/// as); on success P.Body becomes the result, otherwise P is unchanged.
+/// Then type checks P (errors as rewriteProgram).
+bool rewriteProgramFrom(funil::Program &P, const ExprPtr &From, const Strategy &S,
+                        RuleContext &Ctx, std::string &Err);
 
 /// Applies \p S to the body of \p P (outputs are left alone) in a context
 /// that binds the parameters, then type checks the result. A strategy that

@@ -431,8 +431,10 @@ bool mayFollow(const Instruction *A, const Instruction *B) {
 /// True when \p A and \p B provably meet only within one iteration: the same
 /// offset and strides, and an address that is injective over the nest (1-D:
 /// a non-zero constant stride; 2-D: rows that cannot overlap, either a unit
-/// inner stride and an outer stride equal to the inner trip count, or
-/// constant strides and trip count with |s0| >= |s1| * n1).
+/// stride in one loop and the other loop's stride equal to that loop's trip
+/// count (a row-major or column-major index i + n*j with i in [0, n): a
+/// mixed-radix number, the delinearisation argument), or constant inner
+/// strides and trip count with |s0| >= |s1| * n1). Deeper nests: false.
 static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
                                  const NestInfo &N) {
   if (A.Offset != B.Offset || A.Strides != B.Strides)
@@ -443,14 +445,17 @@ static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
     return std::nullopt;
   };
   auto S1 = Const(A.Strides.back());
+  if (N.depth() == 1)
+    return S1 && *S1 != 0;
+  if (N.depth() != 2) // deeper nests: Z3 decides
+    return false;
+  auto S0 = Const(A.Strides[0]);
+  // A unit stride in one loop and, in the other, that loop's trip count.
+  if ((S1 && std::abs(*S1) == 1 && A.Strides[0] == N.TripCounts[1]) ||
+      (S0 && std::abs(*S0) == 1 && A.Strides[1] == N.TripCounts[0]))
+    return true;
   if (!S1 || *S1 == 0)
     return false;
-  if (N.depth() == 1)
-    return true;
-  // Rows of a unit inner stride whose outer stride is the inner trip count.
-  if (std::abs(*S1) == 1 && A.Strides[0] == N.TripCounts[1])
-    return true;
-  auto S0 = Const(A.Strides[0]);
   auto N1 = Const(N.TripCounts[1]);
   return S0 && N1 && *N1 > 0 && *N1 < (int64_t(1) << 31) &&
          std::abs(*S0) >= std::abs(*S1) * *N1;
@@ -501,8 +506,10 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         return Proof::Unknown;
       }
       if (sameInjectiveAddress(St, Other, N) &&
-          (Other.IsStore || !mayFollow(Other.Inst, St.Inst)))
+          (Other.IsStore || !mayFollow(Other.Inst, St.Inst))) {
+        TimeReport::count("dependence: injective address");
         continue;
+      }
       bool Across, Within;
       if (constantStridePair(St, Other, N, Across, Within)) {
         TimeReport::count("dependence: constant strides");

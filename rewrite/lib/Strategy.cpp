@@ -17,6 +17,9 @@ namespace idiom::rewrite {
 using funil::Expr;
 
 Level innerLevel(const std::string &Prim, Level Outer) {
+  // Every name below starts with "map" or is "reduceSeq".
+  if (Prim.compare(0, 3, "map") != 0 && Prim != "reduceSeq")
+    return Outer;
   if (Prim == "mapGlobal")
     return Level::Global;
   if (Prim == "mapWorkgroup")
@@ -229,7 +232,7 @@ Strategy ruleChoice(std::vector<const Rule *> Rs) {
           break;
         }
     for (const Rule *R : *Cands)
-      if (ExprPtr Out = applyRule(*R, E, Ctx))
+      if (ExprPtr Out = applyRuleAtRoot(*R, E, Ctx))
         return Out;
     return nullptr;
   };

@@ -43,10 +43,57 @@ std::string freshName(const std::string &Base, std::set<std::string> &Avoid) {
 }
 
 ExprPtr withArgs(const Expr &E, std::vector<ExprPtr> Args) {
-  auto C = std::make_shared<Expr>(E);
+  // Every field but Args, without copying E's operands first.
+  auto C = std::make_shared<Expr>();
+  C->K = E.K;
+  C->Name = E.Name;
+  C->LitKind = E.LitKind;
+  C->Bits = E.Bits;
+  C->F = E.F;
+  C->Attr = E.Attr;
+  C->Index = E.Index;
+  C->Params = E.Params;
   C->Args = std::move(Args);
+  C->Loc = E.Loc;
   return C;
 }
+
+namespace {
+
+/// True when variable \p V occurs free in \p E (freeVars without the set).
+bool occursFree(const std::string &V, const Expr &E) {
+  if (E.K == Expr::Var)
+    return E.Name == V;
+  if (E.K == Expr::Lambda)
+    for (const Param &P : E.Params)
+      if (P.Name == V)
+        return false;
+  for (const ExprPtr &A : E.Args)
+    if (occursFree(V, *A))
+      return true;
+  return false;
+}
+
+/// \p E with operand I replaced by Fn(operand I) for every I; E itself
+/// when no operand changed (no copy of the operands then).
+template <typename F> ExprPtr mapArgs(const ExprPtr &E, F Fn) {
+  const std::vector<ExprPtr> &Old = E->Args;
+  for (size_t I = 0; I < Old.size(); ++I) {
+    ExprPtr R = Fn(Old[I]);
+    if (R == Old[I])
+      continue;
+    std::vector<ExprPtr> Args;
+    Args.reserve(Old.size());
+    Args.insert(Args.end(), Old.begin(), Old.begin() + I);
+    Args.push_back(std::move(R));
+    for (size_t J = I + 1; J < Old.size(); ++J)
+      Args.push_back(Fn(Old[J]));
+    return withArgs(*E, std::move(Args));
+  }
+  return E;
+}
+
+} // namespace
 
 ExprPtr substitute(const ExprPtr &E, const std::map<std::string, ExprPtr> &S) {
   if (S.empty())
@@ -56,11 +103,28 @@ ExprPtr substitute(const ExprPtr &E, const std::map<std::string, ExprPtr> &S) {
     return It == S.end() ? E : It->second;
   }
   if (E->K == Expr::Lambda) {
-    std::map<std::string, ExprPtr> Inner = S;
+    // Parameters shadow: copy S only when one of them is substituted.
+    const std::map<std::string, ExprPtr> *In = &S;
+    std::map<std::string, ExprPtr> Inner;
     for (const Param &P : E->Params)
-      Inner.erase(P.Name);
-    if (Inner.empty())
+      if (S.count(P.Name)) {
+        if (In == &S)
+          Inner = S;
+        In = &Inner;
+        Inner.erase(P.Name);
+      }
+    if (In->empty())
       return E;
+    bool Captures = false;
+    for (const Param &P : E->Params)
+      for (const auto &KV : *In)
+        Captures = Captures || occursFree(P.Name, *KV.second);
+    if (!Captures) {
+      ExprPtr Body = substitute(E->body(), *In);
+      return Body == E->body() ? E : Expr::lambda(E->Params, std::move(Body), E->Loc);
+    }
+    if (In == &S)
+      Inner = S;
     // Rename parameters that would capture free variables of replacements.
     std::set<std::string> RepFree;
     for (const auto &KV : Inner)
@@ -79,23 +143,11 @@ ExprPtr substitute(const ExprPtr &E, const std::map<std::string, ExprPtr> &S) {
     }
     return Expr::lambda(std::move(Ps), substitute(E->body(), Inner), E->Loc);
   }
-  std::vector<ExprPtr> Args;
-  bool Changed = false;
-  for (const ExprPtr &A : E->Args) {
-    Args.push_back(substitute(A, S));
-    Changed |= Args.back() != A;
-  }
-  return Changed ? withArgs(*E, std::move(Args)) : E;
+  return mapArgs(E, [&](const ExprPtr &A) { return substitute(A, S); });
 }
 
 ExprPtr simplifyProjections(const ExprPtr &E) {
-  std::vector<ExprPtr> Args;
-  bool Changed = false;
-  for (const ExprPtr &A : E->Args) {
-    Args.push_back(simplifyProjections(A));
-    Changed |= Args.back() != A;
-  }
-  ExprPtr R = Changed ? withArgs(*E, std::move(Args)) : E;
+  ExprPtr R = mapArgs(E, [](const ExprPtr &A) { return simplifyProjections(A); });
   if (R->K == Expr::Proj && R->Args[0]->K == Expr::Tuple &&
       R->Index < R->Args[0]->Args.size())
     return R->Args[0]->Args[R->Index];

@@ -9,6 +9,7 @@
 #include "idiom/FunIL/Ops.h"
 
 #include <stdexcept>
+#include <unordered_map>
 
 namespace idiom::funil {
 
@@ -34,9 +35,65 @@ struct TypeError : std::runtime_error {
   TypeError(SourceLoc L, const std::string &M) : std::runtime_error(M), Loc(L) {}
 };
 
+/// The primitives with a typing rule of their own, so that callType
+/// dispatches on an enumerator instead of comparing the name with each.
+enum class Prim : uint8_t {
+  view, iota, zip, map, mapSeq, mapGlobal, mapWorkgroup, mapLocal, reduce, reduceSeq, reduceIndexed, reduceIndexedAtomic, split, join, at, strided, blocks, halves, iterate, toGlobal, toLocal, toPrivate, transpose, reorder, reorderStride, slide, pad, padClamp, asVector, broadcast, lanes, asScalar,
+  Other
+};
+
+/// The Prim of table entry \p Op (a hash of the entry's address; the
+/// table's entries are unique per name).
+Prim primOf(const OpInfo *Op) {
+  static const std::unordered_map<const OpInfo *, Prim> Index = [] {
+    std::unordered_map<const OpInfo *, Prim> M;
+    const std::pair<const char *, Prim> Names[] = {
+        {"view", Prim::view},
+        {"iota", Prim::iota},
+        {"zip", Prim::zip},
+        {"map", Prim::map},
+        {"mapSeq", Prim::mapSeq},
+        {"mapGlobal", Prim::mapGlobal},
+        {"mapWorkgroup", Prim::mapWorkgroup},
+        {"mapLocal", Prim::mapLocal},
+        {"reduce", Prim::reduce},
+        {"reduceSeq", Prim::reduceSeq},
+        {"reduceIndexed", Prim::reduceIndexed},
+        {"reduceIndexedAtomic", Prim::reduceIndexedAtomic},
+        {"split", Prim::split},
+        {"join", Prim::join},
+        {"at", Prim::at},
+        {"strided", Prim::strided},
+        {"blocks", Prim::blocks},
+        {"halves", Prim::halves},
+        {"iterate", Prim::iterate},
+        {"toGlobal", Prim::toGlobal},
+        {"toLocal", Prim::toLocal},
+        {"toPrivate", Prim::toPrivate},
+        {"transpose", Prim::transpose},
+        {"reorder", Prim::reorder},
+        {"reorderStride", Prim::reorderStride},
+        {"slide", Prim::slide},
+        {"pad", Prim::pad},
+        {"padClamp", Prim::padClamp},
+        {"asVector", Prim::asVector},
+        {"broadcast", Prim::broadcast},
+        {"lanes", Prim::lanes},
+        {"asScalar", Prim::asScalar},
+};
+    for (const auto &[N, P] : Names)
+      if (const OpInfo *I = lookupOp(N))
+        M.emplace(I, P);
+    return M;
+  }();
+  auto It = Index.find(Op);
+  return It == Index.end() ? Prim::Other : It->second;
+}
+
 class Checker {
 public:
-  explicit Checker(TypeEnv Env) : Env(std::move(Env)) {}
+  /// Checks in \p Outer (not copied: it must outlive the checker).
+  explicit Checker(const TypeEnv &Outer) : Outer(Outer) {}
   TypePtr infer(const ExprPtr &E);
   TypePtr apply(const ExprPtr &Fn, const std::vector<TypePtr> &ArgTys,
                 const Expr &Site);
@@ -51,8 +108,14 @@ private:
   TypePtr arrayOperand(const Expr &Site, const ExprPtr &A);
   TypePtr callType(const Expr &E);
   TypePtr scalarOpType(const Expr &E, OpClass C);
-  TypePtr layoutType(const Expr &E);
-  TypeEnv Env;
+  TypePtr layoutType(const Expr &E, Prim Pr);
+  const Param *lookup(const std::string &Name) const {
+    if (const Param *P = Env.lookup(Name))
+      return P;
+    return Outer.lookup(Name);
+  }
+  const TypeEnv &Outer;
+  TypeEnv Env; ///< the lambda parameters bound inside, innermost last
 };
 
 TypePtr Checker::scalarOperand(const Expr &Site, const ExprPtr &A) {
@@ -165,10 +228,11 @@ TypePtr Checker::callType(const Expr &E) {
     return Type::scalar(ScalarKind::I64);
   if (Op->Class != OpClass::Primitive)
     return scalarOpType(E, Op->Class);
+  Prim Pr = primOf(Op);
 
   const std::string &N = E.Name;
   const auto &A = E.Args;
-  if (N == "view") {
+  if (Pr == Prim::view) {
     TypePtr B = infer(A[0]);
     if (!B->isBuffer())
       fail(*A[0], "first argument of 'view' must be a buffer, found " + str(B));
@@ -181,11 +245,11 @@ TypePtr Checker::callType(const Expr &E) {
     return Type::array(Type::array(B->Elem, sizeOfExpr(*A[5])),
                        sizeOfExpr(*A[3]));
   }
-  if (N == "iota") {
+  if (Pr == Prim::iota) {
     expectI64(E, A[0], "length");
     return Type::array(Type::scalar(ScalarKind::I64), sizeOfExpr(*A[0]));
   }
-  if (N == "zip") {
+  if (Pr == Prim::zip) {
     std::vector<TypePtr> Elems;
     SizePtr Len;
     for (const ExprPtr &X : A) {
@@ -199,16 +263,16 @@ TypePtr Checker::callType(const Expr &E) {
     }
     return Type::array(Type::tuple(std::move(Elems)), Len);
   }
-  if (N == "map" || N == "mapSeq" || N == "mapGlobal" || N == "mapWorkgroup" ||
-      N == "mapLocal") {
+  if (Pr == Prim::map || Pr == Prim::mapSeq || Pr == Prim::mapGlobal || Pr == Prim::mapWorkgroup ||
+      Pr == Prim::mapLocal) {
     TypePtr In = arrayOperand(E, A[1]);
     TypePtr Out = apply(A[0], {In->Elem}, E);
     return Type::array(Out, In->Len);
   }
-  if (N == "reduce" || N == "reduceSeq") {
+  if (Pr == Prim::reduce || Pr == Prim::reduceSeq) {
     TypePtr In = arrayOperand(E, A[2]);
     TypePtr Init = infer(A[1]);
-    if (N == "reduce" && !compatibleType(*Init, *In->Elem))
+    if (Pr == Prim::reduce && !compatibleType(*Init, *In->Elem))
       fail(*A[1], "'reduce' initial value has type " + str(Init) +
                       " but the elements have type " + str(In->Elem));
     TypePtr R = apply(A[0], {Init, In->Elem}, E);
@@ -217,11 +281,11 @@ TypePtr Checker::callType(const Expr &E) {
                       " but the accumulator has type " + str(Init));
     return Init;
   }
-  if (N == "reduceIndexed" || N == "reduceIndexedAtomic") {
+  if (Pr == Prim::reduceIndexed || Pr == Prim::reduceIndexedAtomic) {
     // (op, init: [T]_m, f: A -> (i64, T), a: [A]_n) or (op, init, pairs):
     // pairs an array, possibly of arrays, of (i64, T); result [T]_m.
     TypePtr Init = arrayOperand(E, A[1]);
-    TypePtr Pair = N == "reduceIndexed" ? apply(A[2], {arrayOperand(E, A[3])->Elem}, E)
+    TypePtr Pair = Pr == Prim::reduceIndexed ? apply(A[2], {arrayOperand(E, A[3])->Elem}, E)
                                         : arrayOperand(E, A[2]);
     while (Pair->isArray())
       Pair = Pair->Elem;
@@ -236,7 +300,7 @@ TypePtr Checker::callType(const Expr &E) {
                       " but the bins have type " + str(Init->Elem));
     return Init;
   }
-  if (N == "split") {
+  if (Pr == Prim::split) {
     expectI64(E, A[0], "chunk length");
     TypePtr In = arrayOperand(E, A[1]);
     SizePtr Chunk = sizeOfExpr(*A[0]);
@@ -244,28 +308,28 @@ TypePtr Checker::callType(const Expr &E) {
       fail(*A[0], "'split' needs a positive chunk length");
     return Type::array(Type::array(In->Elem, Chunk), Size::div(In->Len, Chunk));
   }
-  if (N == "join") {
+  if (Pr == Prim::join) {
     TypePtr In = arrayOperand(E, A[0]);
     if (!In->Elem->isArray())
       fail(E, "'join' expects an array of arrays, found " + str(In));
     return Type::array(In->Elem->Elem, Size::mul(In->Len, In->Elem->Len));
   }
-  if (N == "at") {
+  if (Pr == Prim::at) {
     TypePtr In = arrayOperand(E, A[0]);
     expectI64(E, A[1], "index");
     return In->Elem;
   }
-  if (N == "strided" || N == "blocks") {
-    expectI64(E, A[0], N == "strided" ? "stride" : "row count");
+  if (Pr == Prim::strided || Pr == Prim::blocks) {
+    expectI64(E, A[0], Pr == Prim::strided ? "stride" : "row count");
     TypePtr In = arrayOperand(E, A[1]);
     return Type::array(Type::array(In->Elem, Size::unknown()), sizeOfExpr(*A[0]));
   }
-  if (N == "halves") {
+  if (Pr == Prim::halves) {
     TypePtr In = arrayOperand(E, A[0]);
     return Type::array(Type::array(In->Elem, Size::constant(2)),
                        Size::div(In->Len, Size::constant(2)));
   }
-  if (N == "iterate") {
+  if (Pr == Prim::iterate) {
     expectI64(E, A[0], "count");
     TypePtr In = arrayOperand(E, A[2]);
     TypePtr Out = apply(A[1], {In}, E);
@@ -274,9 +338,9 @@ TypePtr Checker::callType(const Expr &E) {
                       " to an array of the same elements, found " + str(Out));
     return Out;
   }
-  if (N == "toGlobal" || N == "toLocal" || N == "toPrivate")
+  if (Pr == Prim::toGlobal || Pr == Prim::toLocal || Pr == Prim::toPrivate)
     return infer(A[0]);
-  if (TypePtr T = layoutType(E))
+  if (TypePtr T = layoutType(E, Pr))
     return T;
   fail(E, "no typing rule for '" + N + "'");
 }
@@ -286,7 +350,7 @@ TypePtr Checker::callType(const Expr &E) {
 /// asScalar; nullptr for other names. Sizes that need `+` or `-` (windows
 /// of slide, the length of pad) are constants when every operand is one,
 /// `?` otherwise.
-TypePtr Checker::layoutType(const Expr &E) {
+TypePtr Checker::layoutType(const Expr &E, Prim Pr) {
   const std::string &N = E.Name;
   const auto &A = E.Args;
   auto PositiveLit = [&](const ExprPtr &X, const char *What) {
@@ -303,24 +367,24 @@ TypePtr Checker::layoutType(const Expr &E) {
       fail(*X, "'" + N + "' needs a non-negative " + What);
     return S;
   };
-  if (N == "transpose") {
+  if (Pr == Prim::transpose) {
     TypePtr In = arrayOperand(E, A[0]);
     if (!In->Elem->isArray())
       fail(E, "'transpose' expects an array of arrays, found " + str(In));
     return Type::array(Type::array(In->Elem->Elem, In->Len), In->Elem->Len);
   }
-  if (N == "reorder") {
+  if (Pr == Prim::reorder) {
     TypePtr In = arrayOperand(E, A[1]);
     TypePtr R = apply(A[0], {Type::scalar(ScalarKind::I64)}, E);
     if (!R->isScalar(ScalarKind::I64))
       fail(*A[0], "the index function of 'reorder' must return i64, found " + str(R));
     return In;
   }
-  if (N == "reorderStride") {
+  if (Pr == Prim::reorderStride) {
     PositiveLit(A[0], "stride");
     return arrayOperand(E, A[1]);
   }
-  if (N == "slide") {
+  if (Pr == Prim::slide) {
     SizePtr Sz = PositiveLit(A[0], "window size");
     SizePtr St = PositiveLit(A[1], "step");
     TypePtr In = arrayOperand(E, A[2]);
@@ -330,11 +394,11 @@ TypePtr Checker::layoutType(const Expr &E) {
       Count = Size::constant(L.Value >= Sz->Value ? (L.Value - Sz->Value) / St->Value + 1 : 0);
     return Type::array(Type::array(In->Elem, Sz), Count);
   }
-  if (N == "pad" || N == "padClamp") {
+  if (Pr == Prim::pad || Pr == Prim::padClamp) {
     SizePtr L = NonNegative(A[0], "left padding");
     SizePtr R = NonNegative(A[1], "right padding");
     TypePtr In = arrayOperand(E, A.back());
-    if (N == "pad") {
+    if (Pr == Prim::pad) {
       TypePtr V = infer(A[2]);
       if (!compatibleType(*V, *In->Elem))
         fail(*A[2], "the padding value has type " + str(V) +
@@ -349,7 +413,7 @@ TypePtr Checker::layoutType(const Expr &E) {
     }
     return Type::array(In->Elem, Len);
   }
-  if (N == "asVector") {
+  if (Pr == Prim::asVector) {
     if (A[0]->K != Expr::Lit || !isInteger(A[0]->LitKind) ||
         !isVectorLanes(A[0]->signedValue()))
       fail(*A[0], "the width of 'asVector' must be a literal 2, 4, 8 or 16");
@@ -364,7 +428,7 @@ TypePtr Checker::layoutType(const Expr &E) {
     return Type::array(Type::vector(In->Elem->S, static_cast<unsigned>(W)),
                        Size::div(In->Len, Size::constant(W)));
   }
-  if (N == "broadcast") {
+  if (Pr == Prim::broadcast) {
     if (A[0]->K != Expr::Lit || !isInteger(A[0]->LitKind) ||
         !isVectorLanes(A[0]->signedValue()))
       fail(*A[0], "the width of 'broadcast' must be a literal 2, 4, 8 or 16");
@@ -374,13 +438,13 @@ TypePtr Checker::layoutType(const Expr &E) {
       fail(*A[1], "'broadcast' expects a non-bool scalar, found " + str(X));
     return Type::vector(X->S, static_cast<unsigned>(A[0]->signedValue()));
   }
-  if (N == "lanes") {
+  if (Pr == Prim::lanes) {
     TypePtr V = infer(A[0]);
     if (!V->isVector())
       fail(*A[0], "'lanes' expects a vector, found " + str(V));
     return Type::array(Type::scalar(V->S), Size::constant(V->Lanes));
   }
-  if (N == "asScalar") {
+  if (Pr == Prim::asScalar) {
     TypePtr In = arrayOperand(E, A[0]);
     if (!In->Elem->isVector())
       fail(E, "'asScalar' expects an array of vectors, found " + str(In));
@@ -394,7 +458,7 @@ TypePtr Checker::infer(const ExprPtr &EP) {
   const Expr &E = *EP;
   switch (E.K) {
   case Expr::Var: {
-    const Param *P = Env.lookup(E.Name);
+    const Param *P = lookup(E.Name);
     if (!P)
       fail(E, "unknown variable '" + E.Name + "'");
     return P->Ty;

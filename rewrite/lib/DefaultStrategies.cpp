@@ -21,21 +21,30 @@ Strategy rules(std::initializer_list<const char *> Names) {
 
 } // namespace
 
+// The strategies keep no state between calls: each is built once (their
+// copies share the rule tables) instead of looking its rules up by name on
+// every call.
+
 Strategy fusionStrategy() {
   // Maps under views that only rearrange elements move out (views.cpp), so
   // that they fuse and no view argument is left holding a map.
-  return normalize(rules({"map-fusion", "proj-tuple", "transpose-map", "reorder-map",
-                          "reorderStride-map", "padClamp-map", "slide-map"}));
+  static const Strategy S =
+      normalize(rules({"map-fusion", "proj-tuple", "transpose-map", "reorder-map",
+                       "reorderStride-map", "padClamp-map", "slide-map"}));
+  return S;
 }
 
 Strategy mapToGlobalStrategy() {
-  return normalize(rules({"map-to-mapGlobal-2d", "map-to-mapGlobal"}));
+  static const Strategy S = normalize(rules({"map-to-mapGlobal-2d", "map-to-mapGlobal"}));
+  return S;
 }
 
 Strategy sequentialiseStrategy() {
-  return normalize(rules({"split-map", "strided-map", "blocks-map", "map-fusion",
-                          "map-to-mapSeq", "reduce-to-reduceSeq",
-                          "map-reduce-fusion", "proj-tuple"}));
+  static const Strategy S =
+      normalize(rules({"split-map", "strided-map", "blocks-map", "map-fusion",
+                       "map-to-mapSeq", "reduce-to-reduceSeq", "map-reduce-fusion",
+                       "proj-tuple"}));
+  return S;
 }
 
 Strategy mapStrategy() {

@@ -282,7 +282,11 @@ bool lowerVariant(const FusedProgram &F, const VariantParams &V, Program &Out,
     Err = F.Err;
     return false;
   }
-  RuleContext Ctx = programContext(Out);
+  // programContext(Out) with fusion's names (a superset of Out's), without
+  // collecting Out's names only to replace them.
+  RuleContext Ctx;
+  for (const funil::Param &Pa : Out.Params)
+    Ctx.Env.push(Pa.Name, Pa.Ty);
   Ctx.Names = F.Names;
   std::vector<std::string> T = F.Trace;
   Ctx.Trace = &T;

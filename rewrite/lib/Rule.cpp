@@ -9,6 +9,9 @@
 #include "idiom/Rewrite/Histogram.h"
 #include "idiom/Rewrite/Rules.h"
 
+#include <new>
+#include <stdexcept>
+
 namespace idiom::rewrite {
 
 const char *levelName(Level L) {
@@ -52,6 +55,35 @@ std::string RuleContext::fresh(const std::string &Base) {
   return N;
 }
 
+Bindings::~Bindings() {
+  for (unsigned I = 0; I < N; ++I)
+    entries()[I].~Entry();
+}
+
+const ExprPtr *Bindings::find(std::string_view Name) const {
+  for (unsigned I = 0; I < N; ++I)
+    if (entries()[I].Name == Name)
+      return &entries()[I].Value;
+  return nullptr;
+}
+
+ExprPtr &Bindings::operator[](std::string_view Name) {
+  if (const ExprPtr *V = find(Name))
+    return const_cast<ExprPtr &>(*V);
+  if (N == MaxNames)
+    throw std::length_error("a rule binds more than " + std::to_string(MaxNames) +
+                            " names");
+  Entry *E = new (Store + N * sizeof(Entry)) Entry{std::string(Name), nullptr};
+  ++N;
+  return E->Value;
+}
+
+const ExprPtr &Bindings::at(std::string_view Name) const {
+  if (const ExprPtr *V = find(Name))
+    return *V;
+  throw std::out_of_range("no binding '" + std::string(Name) + "'");
+}
+
 funil::TypePtr RuleContext::typeOf(const ExprPtr &E) const {
   funil::TypePtr T;
   std::string Err;
@@ -72,7 +104,13 @@ bool ruleMayMatch(const Rule &R, const funil::Expr &E) {
 }
 
 ExprPtr applyRule(const Rule &R, const ExprPtr &E, RuleContext &Ctx) {
-  if (!allowedAt(R.Context, Ctx.Where) || !ruleMayMatch(R, *E))
+  if (!ruleMayMatch(R, *E))
+    return nullptr;
+  return applyRuleAtRoot(R, E, Ctx);
+}
+
+ExprPtr applyRuleAtRoot(const Rule &R, const ExprPtr &E, RuleContext &Ctx) {
+  if (!allowedAt(R.Context, Ctx.Where))
     return nullptr;
   Bindings B;
   if (!R.Match(E, B))

@@ -17,6 +17,9 @@ namespace idiom::rewrite {
 using funil::Expr;
 
 Level innerLevel(const std::string &Prim, Level Outer) {
+  // Every name below starts with "map" or is "reduceSeq".
+  if (Prim.compare(0, 3, "map") != 0 && Prim != "reduceSeq")
+    return Outer;
   if (Prim == "mapGlobal")
     return Level::Global;
   if (Prim == "mapWorkgroup")
@@ -198,9 +201,38 @@ Strategy normalize(Strategy S, unsigned MaxSteps) {
 }
 
 Strategy ruleChoice(std::vector<const Rule *> Rs) {
-  return [Rs](const ExprPtr &E, RuleContext &Ctx) -> ExprPtr {
-    for (const Rule *R : Rs)
-      if (ExprPtr Out = applyRule(*R, E, Ctx))
+  // Per root op, the rules that may match a call of it, in order (those
+  // that declare it and those that declare no roots); Rootless for every
+  // other node. Same rules tried in the same order as applyRule on each.
+  struct Table {
+    std::vector<std::pair<std::string, std::vector<const Rule *>>> ByRoot;
+    std::vector<const Rule *> Rootless;
+  };
+  auto T = std::make_shared<Table>(); // shared by the strategy's copies
+  for (const Rule *R : Rs)
+    for (const std::string &N : R->Roots)
+      if (std::none_of(T->ByRoot.begin(), T->ByRoot.end(),
+                       [&](const auto &BR) { return BR.first == N; }))
+        T->ByRoot.push_back({N, {}});
+  for (const Rule *R : Rs) {
+    if (R->Roots.empty())
+      T->Rootless.push_back(R);
+    for (auto &BR : T->ByRoot)
+      if (R->Roots.empty() ||
+          std::find(R->Roots.begin(), R->Roots.end(), BR.first) != R->Roots.end())
+        BR.second.push_back(R);
+  }
+  return [T = std::shared_ptr<const Table>(std::move(T))](const ExprPtr &E,
+                                                          RuleContext &Ctx) -> ExprPtr {
+    const std::vector<const Rule *> *Cands = &T->Rootless;
+    if (E->K == Expr::Call)
+      for (const auto &BR : T->ByRoot)
+        if (BR.first == E->Name) {
+          Cands = &BR.second;
+          break;
+        }
+    for (const Rule *R : *Cands)
+      if (ExprPtr Out = applyRuleAtRoot(*R, E, Ctx))
         return Out;
     return nullptr;
   };

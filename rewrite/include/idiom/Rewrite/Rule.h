@@ -25,6 +25,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace idiom::rewrite {
@@ -72,8 +73,38 @@ struct RuleContext {
   std::string fresh(const std::string &Base);
 };
 
-/// Pattern variables bound by a matcher.
-using Bindings = std::map<std::string, ExprPtr>;
+/// Pattern variables bound by a matcher: name -> expression, in a flat
+/// array of at most MaxNames entries, made only as names are bound (most
+/// match attempts fail before binding anything, and then cost nothing).
+class Bindings {
+public:
+  static constexpr unsigned MaxNames = 8;
+  Bindings() = default;
+  Bindings(const Bindings &) = delete;
+  Bindings &operator=(const Bindings &) = delete;
+  ~Bindings();
+  /// The expression bound to \p Name, bound to nullptr first when absent.
+  /// Throws std::length_error when a name beyond MaxNames is bound.
+  ExprPtr &operator[](std::string_view Name);
+  /// The expression bound to \p Name; throws std::out_of_range when \p Name
+  /// is not bound (as std::map::at).
+  const ExprPtr &at(std::string_view Name) const;
+  /// 1 when \p Name is bound, else 0.
+  size_t count(std::string_view Name) const { return find(Name) ? 1 : 0; }
+  /// The number of names bound.
+  size_t size() const { return N; }
+
+private:
+  struct Entry {
+    std::string Name;
+    ExprPtr Value;
+  };
+  Entry *entries() { return reinterpret_cast<Entry *>(Store); }
+  const Entry *entries() const { return reinterpret_cast<const Entry *>(Store); }
+  const ExprPtr *find(std::string_view Name) const;
+  alignas(Entry) unsigned char Store[MaxNames * sizeof(Entry)];
+  unsigned N = 0;
+};
 
 /// One rewrite rule.
 struct Rule {
@@ -107,6 +138,10 @@ bool ruleMayMatch(const Rule &R, const funil::Expr &E);
 /// when the context, the matcher, the condition or the builder declines.
 /// Records R.Name in Ctx.Trace on success.
 ExprPtr applyRule(const Rule &R, const ExprPtr &E, RuleContext &Ctx);
+
+/// applyRule where ruleMayMatch(R, *E) is known to hold (a caller that
+/// dispatched on the root op already).
+ExprPtr applyRuleAtRoot(const Rule &R, const ExprPtr &E, RuleContext &Ctx);
 
 } // namespace idiom::rewrite
 

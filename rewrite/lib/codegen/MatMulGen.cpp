@@ -482,21 +482,15 @@ struct Gen {
 
 } // namespace
 
-bool isTiledMatMul(const ExprPtr &Body) {
-  GemmParts G;
-  TileParams P;
-  bool Local = false;
-  return matmul::matchTiledMatMul(Body, G, P, Local);
-}
-
-void emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
+bool emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
                 const GemmKernelOptions &Opts) {
   GemmParts G;
   TileParams P;
   bool Local = false;
   if (!matmul::matchTiledMatMul(Body, G, P, Local))
-    throw CodegenError("not a tiled matrix-product form");
+    return false;
   Gen(Em, G, P, Opts, Local).run(Target);
+  return true;
 }
 
 } // namespace idiom::rewrite::codegen

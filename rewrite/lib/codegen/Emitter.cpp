@@ -17,7 +17,6 @@ namespace idiom::rewrite::codegen {
 
 using funil::Expr;
 
-namespace {
 bool isIdentOrNumber(const std::string &S) {
   if (S.empty())
     return false;
@@ -26,6 +25,8 @@ bool isIdentOrNumber(const std::string &S) {
       return false;
   return true;
 }
+
+namespace {
 std::string paren(const std::string &S) {
   return isIdentOrNumber(S) ? S : "(" + S + ")";
 }
@@ -209,14 +210,20 @@ std::string Emitter::fresh(const std::string &Base) {
   return N;
 }
 
-const CVal &Emitter::lookup(const std::string &Name) const {
+const CVal *Emitter::find(const std::string &Name) const {
   for (auto It = Env.rbegin(); It != Env.rend(); ++It)
     if (It->first == Name)
-      return It->second;
+      return &It->second;
   for (const EnvFrame *F = Outer.get(); F; F = F->Parent.get())
     for (auto It = F->Vars.rbegin(); It != F->Vars.rend(); ++It)
       if (It->first == Name)
-        return It->second;
+        return &It->second;
+  return nullptr;
+}
+
+const CVal &Emitter::lookup(const std::string &Name) const {
+  if (const CVal *V = find(Name))
+    return *V;
   throw CodegenError("unbound variable '" + Name + "'");
 }
 

@@ -176,6 +176,8 @@ public:
   std::string fresh(const std::string &Base);
   /// Binds FunIL variable \p Name to \p V (innermost binding wins).
   void bind(const std::string &Name, CVal V) { Env.emplace_back(Name, std::move(V)); }
+  /// The innermost binding of \p Name, or nullptr when it is unbound.
+  const CVal *find(const std::string &Name) const;
   /// Number of bindings, for popTo.
   size_t envDepth() const { return Env.size(); }
   /// Drops the bindings made after envDepth() returned \p D.
@@ -250,6 +252,9 @@ private:
   std::vector<std::string> InPlace; ///< storage for toLocal inside iterate
 };
 
+/// True when \p S is non-empty and only letters, digits, '_' and '.' (a name,
+/// a component access like v.s3, or a number): settle keeps it as it is.
+bool isIdentOrNumber(const std::string &S);
 /// Leaves of \p V in depth-first order.
 void leavesOf(const CVal &V, std::vector<CVal> &Out);
 /// `(A) * (B)` with the trivial cases folded.

@@ -30,6 +30,7 @@
 
 #include <functional>
 #include <set>
+#include <unordered_set>
 
 namespace idiom::rewrite {
 
@@ -114,8 +115,9 @@ bool exprUsesF64(const Expr &E) {
 
 /// Kernel-side names and values of the program parameters.
 /// ReservedWords as a set, made once.
-const std::set<std::string> &reservedSet() {
-  static const std::set<std::string> R(std::begin(ReservedWords), std::end(ReservedWords));
+const std::unordered_set<std::string> &reservedSet() {
+  static const std::unordered_set<std::string> R(std::begin(ReservedWords),
+                                                 std::end(ReservedWords));
   return R;
 }
 
@@ -127,7 +129,7 @@ struct ParamInfo {
 ParamInfo bindParams(const Program &P, const std::set<std::string> &Stored,
                      Emitter *Em) {
   ParamInfo PI;
-  const std::set<std::string> &Reserved = reservedSet();
+  const std::unordered_set<std::string> &Reserved = reservedSet();
   for (const funil::Param &Pa : P.Params) {
     std::string C = Pa.Name;
     while (Reserved.count(C) || PI.Names.count(C) || C.rfind("__", 0) == 0)

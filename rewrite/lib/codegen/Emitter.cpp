@@ -20,8 +20,9 @@ using funil::Expr;
 bool isIdentOrNumber(const std::string &S) {
   if (S.empty())
     return false;
-  for (char C : S)
-    if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_' && C != '.')
+  for (char C : S) // ASCII letters and digits (std::isalnum in the C locale)
+    if (!((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') ||
+          C == '_' || C == '.'))
       return false;
   return true;
 }
@@ -525,7 +526,8 @@ CVal Emitter::emitIterate(const Expr &E) {
 }
 
 CVal Emitter::emitCall(const Expr &E) {
-  const funil::OpInfo *Op = cachedOp(E.Name);
+  const OpEntry &Entry = cachedOpEntry(E.Name);
+  const funil::OpInfo *Op = Entry.Info;
   if (!Op)
     throw CodegenError("unknown function '" + E.Name + "'");
   if (Op->Class == funil::OpClass::HwQuery) {
@@ -537,7 +539,8 @@ CVal Emitter::emitCall(const Expr &E) {
     return emitScalarOp(E);
   const std::string &N = E.Name;
   const auto &A = E.Args;
-  if (N == "view") {
+  const EmitPrim Prim = Entry.Prim;
+  if (Prim == EmitPrim::View) {
     CVal B = emit(A[0]);
     if (B.K != CVal::Buffer)
       throw CodegenError("'view' of a non-buffer");
@@ -581,7 +584,7 @@ CVal Emitter::emitCall(const Expr &E) {
     }
     return CVal::array(V);
   }
-  if (N == "iota") {
+  if (Prim == EmitPrim::Iota) {
     auto V = std::make_shared<View>();
     V->Len = emit(A[0]).Expr;
     V->At = [](const std::string &I) { return CVal::scalar(I, ScalarKind::I64); };
@@ -594,7 +597,7 @@ CVal Emitter::emitCall(const Expr &E) {
     V->VecAligned = [](const std::string &, unsigned) { return std::string("1"); };
     return CVal::array(V);
   }
-  if (N == "zip") {
+  if (Prim == EmitPrim::Zip) {
     std::vector<CVal> Arrs;
     for (const ExprPtr &X : A) {
       Arrs.push_back(emit(X));
@@ -638,7 +641,7 @@ CVal Emitter::emitCall(const Expr &E) {
     }
     return CVal::array(V);
   }
-  if (N == "map" || N == "mapSeq") {
+  if (Prim == EmitPrim::Map || Prim == EmitPrim::MapSeq) {
     // Consumed element by element: a view that applies f at each access, in
     // the lexical environment of the map.
     CVal In = emit(A[1]);
@@ -668,7 +671,7 @@ CVal Emitter::emitCall(const Expr &E) {
     }
     return CVal::array(V);
   }
-  if (N == "split") {
+  if (Prim == EmitPrim::Split) {
     std::string Chunk = emit(A[0]).Expr;
     CVal In = emit(A[1]);
     if (In.K != CVal::Array)
@@ -676,7 +679,7 @@ CVal Emitter::emitCall(const Expr &E) {
     int64_t Lit = A[0]->K == Expr::Lit && A[0]->signedValue() > 0 ? A[0]->signedValue() : 0;
     return CVal::array(splitView(In.Arr, Chunk, Lit));
   }
-  if (N == "join") {
+  if (Prim == EmitPrim::Join) {
     CVal In = emit(A[0]);
     auto Base = In.Arr;
     std::string RowLen = rowLen(*Base);
@@ -688,14 +691,14 @@ CVal Emitter::emitCall(const Expr &E) {
     };
     return CVal::array(V);
   }
-  if (N == "at") {
+  if (Prim == EmitPrim::At) {
     CVal In = emit(A[0]);
     CVal I = emit(A[1]);
     if (In.K != CVal::Array)
       throw CodegenError("'at' of a non-array");
     return In.Arr->At(I.Expr);
   }
-  if (N == "strided") {
+  if (Prim == EmitPrim::Strided) {
     std::string Step = emit(A[0]).Expr;
     CVal In = emit(A[1]);
     auto Base = In.Arr;
@@ -715,7 +718,7 @@ CVal Emitter::emitCall(const Expr &E) {
     };
     return CVal::array(V);
   }
-  if (N == "blocks") {
+  if (Prim == EmitPrim::Blocks) {
     // Row K is Base[K*C .. min(n, (K+1)*C)), C = ceil(n / P): a loop over
     // it reads consecutive elements.
     std::string P = emit(A[0]).Expr;
@@ -735,7 +738,7 @@ CVal Emitter::emitCall(const Expr &E) {
     };
     return CVal::array(V);
   }
-  if (N == "halves") {
+  if (Prim == EmitPrim::Halves) {
     CVal In = emit(A[0]);
     auto Base = In.Arr;
     std::string Half = divS(Base->Len, "2");
@@ -751,13 +754,13 @@ CVal Emitter::emitCall(const Expr &E) {
     };
     return CVal::array(V);
   }
-  if (N == "reduceSeq")
+  if (Prim == EmitPrim::ReduceSeq)
     return emitReduceSeq(E);
-  if (N == "toLocal")
+  if (Prim == EmitPrim::ToLocal)
     return emitToLocal(E);
-  if (N == "iterate")
+  if (Prim == EmitPrim::Iterate)
     return emitIterate(E);
-  if (N == "toGlobal" || N == "toPrivate")
+  if (Prim == EmitPrim::ToGlobal || Prim == EmitPrim::ToPrivate)
     return emit(A[0]);
   return emitLayout(E);
 }

@@ -153,7 +153,7 @@ public:
       : Used(Reserved.begin(), Reserved.end()) {}
   /// The names \p Shared (which must outlive the emitter) and \p Extra are
   /// reserved; the same as Emitter(Shared with Extra) without copying Shared.
-  Emitter(const std::set<std::string> &Shared, const std::set<std::string> &Extra)
+  Emitter(const std::unordered_set<std::string> &Shared, const std::set<std::string> &Extra)
       : Used(Extra.begin(), Extra.end()), SharedUsed(&Shared) {}
 
   /// Appends a statement line at the current depth.
@@ -244,7 +244,7 @@ private:
   std::vector<std::pair<std::string, CVal>> Env;
   Scope Outer; ///< bindings below Env (inside applyIn)
   std::unordered_set<std::string> Used;
-  const std::set<std::string> *SharedUsed = nullptr; ///< also reserved
+  const std::unordered_set<std::string> *SharedUsed = nullptr; ///< also reserved
   /// Per fresh() base: the suffix it last returned (0: the base itself);
   /// every smaller suffix is taken, so the next search starts there.
   std::unordered_map<std::string, unsigned> LastSuffix;

@@ -23,20 +23,42 @@
 
 namespace idiom::rewrite::codegen {
 
-/// An operation's table entry and, for scalar operations, its ScalarOp.
+/// The primitives Emitter::emitCall emits itself; Other for the rest
+/// (emitLayout's and the scalar operations).
+enum class EmitPrim : uint8_t {
+  Other, View, Iota, Zip, Map, MapSeq, Split, Join, At, Strided, Blocks,
+  Halves, ReduceSeq, ToLocal, Iterate, ToGlobal, ToPrivate
+};
+
+/// The EmitPrim named \p Name.
+inline EmitPrim emitPrimOf(const std::string &Name) {
+  static const char *const Names[] = {
+      "",       "view",   "iota",      "zip",     "map",     "mapSeq",
+      "split",  "join",   "at",        "strided", "blocks",  "halves",
+      "reduceSeq", "toLocal", "iterate", "toGlobal", "toPrivate"};
+  for (size_t I = 1; I < sizeof(Names) / sizeof(*Names); ++I)
+    if (Name == Names[I])
+      return static_cast<EmitPrim>(I);
+  return EmitPrim::Other;
+}
+
+/// An operation's table entry, its ScalarOp and its EmitPrim.
 struct OpEntry {
   const funil::OpInfo *Info = nullptr; ///< nullptr for an unknown name
   ScalarOp Scalar = ScalarOp::None;
+  EmitPrim Prim = EmitPrim::Other;
 };
 
-/// funil::lookupOp(\p Name) and scalarOpOf(\p Name), remembered in a
+/// funil::lookupOp(\p Name), scalarOpOf(\p Name) and emitPrimOf(\p Name),
+/// remembered in a
 /// per-thread hash table.
 inline const OpEntry &cachedOpEntry(const std::string &Name) {
   thread_local std::unordered_map<std::string, OpEntry> Cache;
   auto It = Cache.find(Name);
   if (It != Cache.end())
     return It->second;
-  return Cache.emplace(Name, OpEntry{funil::lookupOp(Name), scalarOpOf(Name)})
+  return Cache
+      .emplace(Name, OpEntry{funil::lookupOp(Name), scalarOpOf(Name), emitPrimOf(Name)})
       .first->second;
 }
 

@@ -520,11 +520,14 @@ std::string workGroupAttr(const VariantParams &V) {
 }
 
 /// The kernels of lowered program \p P; sets Err and returns false when P
-/// is outside what the generator supports.
+/// is outside what the generator supports. \p Checked: P is known to type
+/// check (lowerVariant succeeded on it), so only a reduction, whose body
+/// type the generator needs, is checked again.
 bool genKernels(const Program &P, std::vector<Kernel> &Out, std::string &Err,
-                const GemmKernelOptions &Gemm = GemmKernelOptions()) {
+                const GemmKernelOptions &Gemm = GemmKernelOptions(),
+                bool Checked = false) {
   TypePtr BodyTy;
-  if (!funil::typeCheckProgram(P, Err, &BodyTy))
+  if ((!Checked || P.IsReturn) && !funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
     Out = P.IsReturn              ? genReduce(P, BodyTy)
@@ -603,7 +606,7 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
       Lowering M{Vs[I], false, "", std::make_shared<genmemo::Lowered>()};
       Program L = P;
       M.Good = (Fused ? lowerVariant(*Fused, Vs[I], L, M.Err) : lowerVariant(L, Vs[I], M.Err)) &&
-               genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel);
+               genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel, /*Checked=*/true);
       if (M.Good) { // printed without its name, which assemble adds
         L.Name.clear();
         M.L->FunILTail = funil::printProgram(L).substr(std::strlen("idiom "));

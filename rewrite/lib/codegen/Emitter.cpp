@@ -17,12 +17,18 @@ namespace idiom::rewrite::codegen {
 
 using funil::Expr;
 
+namespace {
+/// std::isalnum in the C locale.
+bool isAsciiAlnum(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9');
+}
+} // namespace
+
 bool isIdentOrNumber(const std::string &S) {
   if (S.empty())
     return false;
-  for (char C : S) // ASCII letters and digits (std::isalnum in the C locale)
-    if (!((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') ||
-          C == '_' || C == '.'))
+  for (char C : S)
+    if (!isAsciiAlnum(C) && C != '_' && C != '.')
       return false;
   return true;
 }
@@ -194,7 +200,7 @@ void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A) {
 std::string Emitter::fresh(const std::string &Base) {
   std::string B = Base;
   for (char &C : B)
-    if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_')
+    if (!isAsciiAlnum(C) && C != '_')
       C = '_';
   if (B.empty() || std::isdigit(static_cast<unsigned char>(B[0])))
     B = "v" + B;

@@ -154,7 +154,7 @@ public:
   /// The names \p Shared (which must outlive the emitter) and \p Extra are
   /// reserved; the same as Emitter(Shared with Extra) without copying Shared.
   Emitter(const std::unordered_set<std::string> &Shared, const std::set<std::string> &Extra)
-      : Used(Extra.begin(), Extra.end(), /*Buckets=*/128), SharedUsed(&Shared) {}
+      : Used(Extra.begin(), Extra.end()), SharedUsed(&Shared) {}
 
   /// Appends a statement line at the current depth.
   void line(const std::string &S) {

@@ -30,6 +30,7 @@
 
 #include <functional>
 #include <set>
+#include <unordered_set>
 
 namespace idiom::rewrite {
 
@@ -114,8 +115,9 @@ bool exprUsesF64(const Expr &E) {
 
 /// Kernel-side names and values of the program parameters.
 /// ReservedWords as a set, made once.
-const std::set<std::string> &reservedSet() {
-  static const std::set<std::string> R(std::begin(ReservedWords), std::end(ReservedWords));
+const std::unordered_set<std::string> &reservedSet() {
+  static const std::unordered_set<std::string> R(std::begin(ReservedWords),
+                                                 std::end(ReservedWords));
   return R;
 }
 
@@ -127,7 +129,7 @@ struct ParamInfo {
 ParamInfo bindParams(const Program &P, const std::set<std::string> &Stored,
                      Emitter *Em) {
   ParamInfo PI;
-  const std::set<std::string> &Reserved = reservedSet();
+  const std::unordered_set<std::string> &Reserved = reservedSet();
   for (const funil::Param &Pa : P.Params) {
     std::string C = Pa.Name;
     while (Reserved.count(C) || PI.Names.count(C) || C.rfind("__", 0) == 0)
@@ -157,10 +159,14 @@ ParamInfo bindParams(const Program &P, const std::set<std::string> &Stored,
   return PI;
 }
 
-std::set<std::string> reservedWith(const std::set<std::string> &Extra) {
-  std::set<std::string> R = reservedSet();
-  R.insert(Extra.begin(), Extra.end());
-  return R;
+/// A vector of one kernel with no suffix (moved in: an initializer list
+/// would copy the lines).
+std::vector<Kernel> oneKernel(std::vector<std::string> Params,
+                              std::vector<std::string> Body) {
+  std::vector<Kernel> Ks(1);
+  Ks[0].Params = std::move(Params);
+  Ks[0].Body = std::move(Body);
+  return Ks;
 }
 
 /// Array leaves of a store target (an array or a tuple of arrays).
@@ -278,7 +284,7 @@ std::vector<Kernel> genMap(const Program &P,
   for (const ExprPtr &O : P.Outs)
     Stored.insert(O->Args[0]->Name);
   ParamInfo PI = bindParams(P, Stored, nullptr);
-  Emitter Em(reservedWith(PI.Names));
+  Emitter Em(reservedSet(), PI.Names);
   bindParams(P, Stored, &Em);
   CVal Target;
   if (P.Outs.size() == 1) {
@@ -288,10 +294,8 @@ std::vector<Kernel> genMap(const Program &P,
     for (const ExprPtr &O : P.Outs)
       Target.Elems.push_back(Em.emit(O));
   }
-  if (isTiledMatMul(P.Body)) { // the matmul rules' form (codegen/MatMulGen.cpp)
-    emitMatMul(Em, P.Body, Target, Gemm);
-    return {Kernel{"", PI.Decls, std::move(Em.Lines)}};
-  }
+  if (emitMatMul(Em, P.Body, Target, Gemm)) // the matmul rules' form
+    return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
   funil::TypeEnv Env;
   for (const funil::Param &Pa : P.Params)
     Env.push(Pa.Name, Pa.Ty);
@@ -321,7 +325,7 @@ std::vector<Kernel> genMap(const Program &P,
   emitStore(Em, Root, Target, Dims);
   if (Dims > 2)
     throw CodegenError("map nests deeper than two parallel dimensions");
-  return {Kernel{"", PI.Decls, std::move(Em.Lines)}};
+  return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
 }
 
 /// A histogram program's kernel: the map convention, bins updated in place
@@ -329,10 +333,10 @@ std::vector<Kernel> genMap(const Program &P,
 std::vector<Kernel> genHistogram(const Program &P) {
   std::set<std::string> Stored{P.Outs[0]->Args[0]->Name};
   ParamInfo PI = bindParams(P, Stored, nullptr);
-  Emitter Em(reservedWith(PI.Names));
+  Emitter Em(reservedSet(), PI.Names);
   bindParams(P, Stored, &Em);
   emitHistogram(Em, P);
-  return {Kernel{"", PI.Decls, std::move(Em.Lines)}};
+  return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
 }
 
 /// Finds toGlobal(mapWorkgroup(...)) under \p E.
@@ -429,7 +433,7 @@ std::vector<Kernel> genReduce(const Program &P, const TypePtr &ResTy) {
   std::set<std::string> Extra = PI.Names;
   Extra.insert(Part.begin(), Part.end());
   Extra.insert(Scratch.begin(), Scratch.end());
-  Emitter Em1(reservedWith(Extra));
+  Emitter Em1(reservedSet(), Extra);
   bindParams(P, {}, &Em1);
   for (size_t K = 0; K < Leaves.size(); ++K)
     Em1.LocalPool.push_back({Scratch[K], Leaves[K]->S});
@@ -450,7 +454,7 @@ std::vector<Kernel> genReduce(const Program &P, const TypePtr &ResTy) {
   std::set<std::string> Extra2(Part.begin(), Part.end());
   Extra2.insert(Out.begin(), Out.end());
   Extra2.insert(Scratch.begin(), Scratch.end());
-  Emitter Em2(reservedWith(Extra2));
+  Emitter Em2(reservedSet(), Extra2);
   auto Partials = std::make_shared<View>();
   Partials->Len = "m";
   Partials->At = [ResTy, Part](const std::string &I) {
@@ -465,7 +469,11 @@ std::vector<Kernel> genReduce(const Program &P, const TypePtr &ResTy) {
   K2.Params.insert(K2.Params.end(), PartDecls.begin(), PartDecls.end());
   K2.Params.insert(K2.Params.end(), OutDecls.begin(), OutDecls.end());
   K2.Params.insert(K2.Params.end(), ScratchDecls.begin(), ScratchDecls.end());
-  return {std::move(K1), std::move(K2)};
+  std::vector<Kernel> Ks;
+  Ks.reserve(2);
+  Ks.push_back(std::move(K1));
+  Ks.push_back(std::move(K2));
+  return Ks;
 }
 
 bool validKernelName(const std::string &N) {
@@ -512,11 +520,14 @@ std::string workGroupAttr(const VariantParams &V) {
 }
 
 /// The kernels of lowered program \p P; sets Err and returns false when P
-/// is outside what the generator supports.
+/// is outside what the generator supports. \p Checked: P is known to type
+/// check (lowerVariant succeeded on it), so only a reduction, whose body
+/// type the generator needs, is checked again.
 bool genKernels(const Program &P, std::vector<Kernel> &Out, std::string &Err,
-                const GemmKernelOptions &Gemm = GemmKernelOptions()) {
+                const GemmKernelOptions &Gemm = GemmKernelOptions(),
+                bool Checked = false) {
   TypePtr BodyTy;
-  if (!funil::typeCheckProgram(P, Err, &BodyTy))
+  if ((!Checked || P.IsReturn) && !funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
     Out = P.IsReturn              ? genReduce(P, BodyTy)
@@ -595,7 +606,7 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
       Lowering M{Vs[I], false, "", std::make_shared<genmemo::Lowered>()};
       Program L = P;
       M.Good = (Fused ? lowerVariant(*Fused, Vs[I], L, M.Err) : lowerVariant(L, Vs[I], M.Err)) &&
-               genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel);
+               genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel, /*Checked=*/true);
       if (M.Good) { // printed without its name, which assemble adds
         L.Name.clear();
         M.L->FunILTail = funil::printProgram(L).substr(std::strlen("idiom "));

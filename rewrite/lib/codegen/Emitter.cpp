@@ -18,14 +18,22 @@ namespace idiom::rewrite::codegen {
 using funil::Expr;
 
 namespace {
+/// std::isalnum in the C locale.
+bool isAsciiAlnum(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9');
+}
+} // namespace
+
 bool isIdentOrNumber(const std::string &S) {
   if (S.empty())
     return false;
   for (char C : S)
-    if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_' && C != '.')
+    if (!isAsciiAlnum(C) && C != '_' && C != '.')
       return false;
   return true;
 }
+
+namespace {
 std::string paren(const std::string &S) {
   return isIdentOrNumber(S) ? S : "(" + S + ")";
 }
@@ -152,8 +160,12 @@ std::shared_ptr<const View> splitView(std::shared_ptr<const View> Base,
 }
 
 void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A) {
-  auto Step = [&](const CVal &X) {
-    CVal R = apply(Fn, {Acc, X});
+  auto Step = [&](CVal X) {
+    std::vector<CVal> Args;
+    Args.reserve(2);
+    Args.push_back(Acc);
+    Args.push_back(std::move(X));
+    CVal R = apply(Fn, std::move(Args));
     if (Acc.K == CVal::Tuple)
       R = settle(R, "next"); // all new values before any accumulator changes
     assign(Acc, R);
@@ -165,8 +177,8 @@ void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A) {
     if (!A.Full.empty())
       Cond = A.Full + " && " + Cond;
     open("if (" + Cond + ")");
-    for (const CVal &X : A.VecRead("0", N))
-      Step(X);
+    for (CVal &X : A.VecRead("0", N))
+      Step(std::move(X));
     close();
     open("else");
   }
@@ -186,45 +198,97 @@ void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A) {
 }
 
 std::string Emitter::fresh(const std::string &Base) {
-  std::string B;
-  for (char C : Base)
-    B += std::isalnum(static_cast<unsigned char>(C)) || C == '_' ? C : '_';
+  std::string B = Base;
+  for (char &C : B)
+    if (!isAsciiAlnum(C) && C != '_')
+      C = '_';
   if (B.empty() || std::isdigit(static_cast<unsigned char>(B[0])))
     B = "v" + B;
-  // The first of B, B_1, B_2, ... not in Used; Used only grows, so the
+  // The first of B, B_1, B_2, ... not taken; taken names only grow, so the
   // search resumes at the suffix returned last time.
   auto [Last, New] = LastSuffix.try_emplace(B, 0);
   unsigned I = Last->second;
   std::string N = I ? B + "_" + std::to_string(I) : B;
-  if (!New || Used.count(N))
-    for (I = std::max(1u, I); Used.count(N = B + "_" + std::to_string(I)); ++I)
+  if (!New || taken(N))
+    for (I = std::max(1u, I); taken(N = B + "_" + std::to_string(I)); ++I)
       ;
   Last->second = I;
   Used.insert(N);
   return N;
 }
 
-CVal Emitter::lookup(const std::string &Name) const {
+const CVal *Emitter::find(const std::string &Name) const {
   for (auto It = Env.rbegin(); It != Env.rend(); ++It)
     if (It->first == Name)
-      return It->second;
+      return &It->second;
+  for (const EnvFrame *F = Outer.get(); F; F = F->Parent.get())
+    for (auto It = F->Vars.rbegin(); It != F->Vars.rend(); ++It)
+      if (It->first == Name)
+        return &It->second;
+  return nullptr;
+}
+
+const CVal &Emitter::lookup(const std::string &Name) const {
+  if (const CVal *V = find(Name))
+    return *V;
   throw CodegenError("unbound variable '" + Name + "'");
 }
 
-CVal Emitter::settle(const CVal &V, const std::string &Base) {
+Emitter::Scope Emitter::scope() const {
+  if (Env.empty())
+    return Outer;
+  return std::make_shared<const EnvFrame>(EnvFrame{Env, Outer});
+}
+
+CVal Emitter::applyIn(const Scope &S, const ExprPtr &Fn, std::vector<CVal> Args) {
+  // The caller's bindings are set aside and put back, also on an exception.
+  struct Restore {
+    Emitter &Em;
+    std::vector<std::pair<std::string, CVal>> Env;
+    Scope Outer;
+    ~Restore() {
+      Em.Env = std::move(Env);
+      Em.Outer = std::move(Outer);
+    }
+  } R{*this, std::move(Env), Outer};
+  Env.clear();
+  Outer = S;
+  return apply(Fn, std::move(Args));
+}
+
+namespace {
+/// True when settle would bind \p V (or a leaf of it) to a temporary.
+bool needsSettling(const CVal &V) {
   if (V.K == CVal::Tuple) {
-    CVal R = V;
-    for (size_t I = 0; I < R.Elems.size(); ++I)
-      R.Elems[I] = settle(R.Elems[I], Base + "_" + std::to_string(I));
-    return R;
+    for (const CVal &E : V.Elems)
+      if (needsSettling(E))
+        return true;
+    return false;
+  }
+  return V.K == CVal::Scalar && !isIdentOrNumber(V.Expr);
+}
+const std::string DefaultSettleBase = "v";
+} // namespace
+
+CVal Emitter::settle(CVal V) { return settle(std::move(V), DefaultSettleBase); }
+
+CVal Emitter::settle(CVal V, const std::string &Base) {
+  if (V.K == CVal::Tuple) {
+    for (size_t I = 0; I < V.Elems.size(); ++I)
+      if (needsSettling(V.Elems[I]))
+        V.Elems[I] = settle(std::move(V.Elems[I]), Base + "_" + std::to_string(I));
+    return V;
   }
   if (V.K != CVal::Scalar || isIdentOrNumber(V.Expr))
     return V;
   std::string N = fresh(Base);
-  line(std::string("const ") + clValueType(V.S, V.Lanes) + " " + N + " = " + V.Expr + ";");
-  CVal R = CVal::scalar(N, V.S);
-  R.Lanes = V.Lanes;
-  return R;
+  std::string L = "const ";
+  L.append(clValueType(V.S, V.Lanes)).append(" ").append(N).append(" = ").append(V.Expr).append(
+      ";");
+  line(L);
+  V.Expr = std::move(N);
+  V.K = CVal::Scalar;
+  return V;
 }
 
 void Emitter::assign(const CVal &Dst, const CVal &Src) {
@@ -261,7 +325,7 @@ CVal Emitter::apply(const ExprPtr &Fn, std::vector<CVal> Args) {
     throw CodegenError("expected a lambda");
   size_t Depth0 = Env.size();
   for (size_t I = 0; I < Args.size(); ++I)
-    bind(Fn->Params[I].Name, settle(Args[I], Fn->Params[I].Name));
+    bind(Fn->Params[I].Name, settle(std::move(Args[I]), Fn->Params[I].Name));
   CVal R = emit(Fn->body());
   Env.resize(Depth0);
   return R;
@@ -297,6 +361,12 @@ CVal Emitter::emit(const ExprPtr &EP) {
     return T;
   }
   case Expr::Proj: {
+    if (E.Args[0]->K == Expr::Var) { // without copying the whole tuple
+      const CVal &T = lookup(E.Args[0]->Name);
+      if (T.K != CVal::Tuple || E.Index >= T.Elems.size())
+        throw CodegenError("bad tuple projection");
+      return T.Elems[E.Index];
+    }
     CVal T = emit(E.Args[0]);
     if (T.K != CVal::Tuple || E.Index >= T.Elems.size())
       throw CodegenError("bad tuple projection");
@@ -311,8 +381,10 @@ CVal Emitter::emit(const ExprPtr &EP) {
 }
 
 CVal Emitter::emitScalarOp(const Expr &E) {
-  const funil::OpInfo *Op = cachedOp(E.Name);
+  const OpEntry &Entry = cachedOpEntry(E.Name);
+  const funil::OpInfo *Op = Entry.Info;
   std::vector<CVal> Args;
+  Args.reserve(E.Args.size());
   for (const ExprPtr &A : E.Args)
     Args.push_back(emit(A));
   for (const CVal &A : Args)
@@ -331,19 +403,20 @@ CVal Emitter::emitScalarOp(const Expr &E) {
     }
     return R;
   }
-  std::vector<std::string> Strs;
-  for (const CVal &A : Args) {
-    if (A.K != CVal::Scalar)
+  const std::string *Strs[3] = {};
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I].K != CVal::Scalar)
       throw CodegenError("operand of '" + E.Name + "' is not a scalar");
-    Strs.push_back(A.Expr);
+    if (I < 3)
+      Strs[I] = &Args[I].Expr;
   }
   ScalarKind K = Op->Class == funil::OpClass::Select ? Args[1].S : Args[0].S;
   std::string Out, Err;
-  if (!clScalarOp(E.Name, K, Strs, Out, Err))
+  if (!clScalarOp(Entry.Scalar, E.Name, K, Strs, Out, Err))
     throw CodegenError(Err);
   bool Cmp = Op->Class == funil::OpClass::IntCompare ||
              Op->Class == funil::OpClass::FloatCompare;
-  return CVal::scalar(Out, Cmp ? ScalarKind::Bool : K);
+  return CVal::scalar(std::move(Out), Cmp ? ScalarKind::Bool : K);
 }
 
 CVal Emitter::emitReduceSeq(const Expr &E) {
@@ -459,7 +532,8 @@ CVal Emitter::emitIterate(const Expr &E) {
 }
 
 CVal Emitter::emitCall(const Expr &E) {
-  const funil::OpInfo *Op = cachedOp(E.Name);
+  const OpEntry &Entry = cachedOpEntry(E.Name);
+  const funil::OpInfo *Op = Entry.Info;
   if (!Op)
     throw CodegenError("unknown function '" + E.Name + "'");
   if (Op->Class == funil::OpClass::HwQuery) {
@@ -471,7 +545,8 @@ CVal Emitter::emitCall(const Expr &E) {
     return emitScalarOp(E);
   const std::string &N = E.Name;
   const auto &A = E.Args;
-  if (N == "view") {
+  const EmitPrim Prim = Entry.Prim;
+  if (Prim == EmitPrim::View) {
     CVal B = emit(A[0]);
     if (B.K != CVal::Buffer)
       throw CodegenError("'view' of a non-buffer");
@@ -515,7 +590,7 @@ CVal Emitter::emitCall(const Expr &E) {
     }
     return CVal::array(V);
   }
-  if (N == "iota") {
+  if (Prim == EmitPrim::Iota) {
     auto V = std::make_shared<View>();
     V->Len = emit(A[0]).Expr;
     V->At = [](const std::string &I) { return CVal::scalar(I, ScalarKind::I64); };
@@ -528,7 +603,7 @@ CVal Emitter::emitCall(const Expr &E) {
     V->VecAligned = [](const std::string &, unsigned) { return std::string("1"); };
     return CVal::array(V);
   }
-  if (N == "zip") {
+  if (Prim == EmitPrim::Zip) {
     std::vector<CVal> Arrs;
     for (const ExprPtr &X : A) {
       Arrs.push_back(emit(X));
@@ -572,7 +647,7 @@ CVal Emitter::emitCall(const Expr &E) {
     }
     return CVal::array(V);
   }
-  if (N == "map" || N == "mapSeq") {
+  if (Prim == EmitPrim::Map || Prim == EmitPrim::MapSeq) {
     // Consumed element by element: a view that applies f at each access, in
     // the lexical environment of the map.
     CVal In = emit(A[1]);
@@ -581,30 +656,28 @@ CVal Emitter::emitCall(const Expr &E) {
     auto V = std::make_shared<View>();
     V->Len = In.Arr->Len;
     ExprPtr Fn = A[0];
-    auto Saved = Env;
+    Scope Saved = scope();
     V->At = [this, Fn, In, Saved](const std::string &I) {
-      auto Cur = std::move(Env);
-      Env = Saved;
-      CVal R = apply(Fn, {In.Arr->At(I)});
-      Env = std::move(Cur);
-      return R;
+      std::vector<CVal> Args;
+      Args.push_back(In.Arr->At(I));
+      return applyIn(Saved, Fn, std::move(Args));
     };
     if (In.Arr->VecRead && In.Arr->VecAligned) {
       V->VecRead = [this, Fn, In, Saved](const std::string &S, unsigned N) {
         std::vector<CVal> Xs = In.Arr->VecRead(S, N);
-        auto Cur = std::move(Env);
-        Env = Saved;
         std::vector<CVal> Out;
-        for (const CVal &X : Xs)
-          Out.push_back(apply(Fn, {X}));
-        Env = std::move(Cur);
+        for (CVal &X : Xs) {
+          std::vector<CVal> Args;
+          Args.push_back(std::move(X));
+          Out.push_back(applyIn(Saved, Fn, std::move(Args)));
+        }
         return Out;
       };
       V->VecAligned = In.Arr->VecAligned;
     }
     return CVal::array(V);
   }
-  if (N == "split") {
+  if (Prim == EmitPrim::Split) {
     std::string Chunk = emit(A[0]).Expr;
     CVal In = emit(A[1]);
     if (In.K != CVal::Array)
@@ -612,7 +685,7 @@ CVal Emitter::emitCall(const Expr &E) {
     int64_t Lit = A[0]->K == Expr::Lit && A[0]->signedValue() > 0 ? A[0]->signedValue() : 0;
     return CVal::array(splitView(In.Arr, Chunk, Lit));
   }
-  if (N == "join") {
+  if (Prim == EmitPrim::Join) {
     CVal In = emit(A[0]);
     auto Base = In.Arr;
     std::string RowLen = rowLen(*Base);
@@ -624,14 +697,14 @@ CVal Emitter::emitCall(const Expr &E) {
     };
     return CVal::array(V);
   }
-  if (N == "at") {
+  if (Prim == EmitPrim::At) {
     CVal In = emit(A[0]);
     CVal I = emit(A[1]);
     if (In.K != CVal::Array)
       throw CodegenError("'at' of a non-array");
     return In.Arr->At(I.Expr);
   }
-  if (N == "strided") {
+  if (Prim == EmitPrim::Strided) {
     std::string Step = emit(A[0]).Expr;
     CVal In = emit(A[1]);
     auto Base = In.Arr;
@@ -651,7 +724,7 @@ CVal Emitter::emitCall(const Expr &E) {
     };
     return CVal::array(V);
   }
-  if (N == "blocks") {
+  if (Prim == EmitPrim::Blocks) {
     // Row K is Base[K*C .. min(n, (K+1)*C)), C = ceil(n / P): a loop over
     // it reads consecutive elements.
     std::string P = emit(A[0]).Expr;
@@ -671,7 +744,7 @@ CVal Emitter::emitCall(const Expr &E) {
     };
     return CVal::array(V);
   }
-  if (N == "halves") {
+  if (Prim == EmitPrim::Halves) {
     CVal In = emit(A[0]);
     auto Base = In.Arr;
     std::string Half = divS(Base->Len, "2");
@@ -687,13 +760,13 @@ CVal Emitter::emitCall(const Expr &E) {
     };
     return CVal::array(V);
   }
-  if (N == "reduceSeq")
+  if (Prim == EmitPrim::ReduceSeq)
     return emitReduceSeq(E);
-  if (N == "toLocal")
+  if (Prim == EmitPrim::ToLocal)
     return emitToLocal(E);
-  if (N == "iterate")
+  if (Prim == EmitPrim::Iterate)
     return emitIterate(E);
-  if (N == "toGlobal" || N == "toPrivate")
+  if (Prim == EmitPrim::ToGlobal || Prim == EmitPrim::ToPrivate)
     return emit(A[0]);
   return emitLayout(E);
 }

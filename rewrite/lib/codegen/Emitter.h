@@ -40,6 +40,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -133,14 +135,33 @@ std::shared_ptr<const View> splitView(std::shared_ptr<const View> Base,
 /// True for the OpenCL vector widths 2, 4, 8 and 16.
 inline bool isVectorWidth(int64_t N) { return N == 2 || N == 4 || N == 8 || N == 16; }
 
+/// Bindings of FunIL variables, innermost last, and the scope they extend.
+struct EnvFrame {
+  std::vector<std::pair<std::string, CVal>> Vars;
+  std::shared_ptr<const EnvFrame> Parent;
+};
+
 /// Emits OpenCL C statements for FunIL expressions.
 class Emitter {
 public:
+  /// A snapshot of the bindings (scope()), for views that apply a lambda at
+  /// each access in the environment where they were made.
+  using Scope = std::shared_ptr<const EnvFrame>;
+
   /// \p Reserved: names the generated code must not declare.
-  explicit Emitter(std::set<std::string> Reserved) : Used(std::move(Reserved)) {}
+  explicit Emitter(std::set<std::string> Reserved)
+      : Used(Reserved.begin(), Reserved.end()) {}
+  /// The names \p Shared (which must outlive the emitter) and \p Extra are
+  /// reserved; the same as Emitter(Shared with Extra) without copying Shared.
+  Emitter(const std::unordered_set<std::string> &Shared, const std::set<std::string> &Extra)
+      : Used(Extra.begin(), Extra.end()), SharedUsed(&Shared) {}
 
   /// Appends a statement line at the current depth.
-  void line(const std::string &S) { Lines.push_back(std::string(Depth * 2, ' ') + S); }
+  void line(const std::string &S) {
+    Lines.emplace_back();
+    Lines.back().reserve(Depth * 2 + S.size());
+    Lines.back().append(Depth * 2, ' ').append(S);
+  }
   /// Opens a block: `Head {`.
   void open(const std::string &Head) {
     line(Head + " {");
@@ -155,18 +176,28 @@ public:
   std::string fresh(const std::string &Base);
   /// Binds FunIL variable \p Name to \p V (innermost binding wins).
   void bind(const std::string &Name, CVal V) { Env.emplace_back(Name, std::move(V)); }
+  /// The innermost binding of \p Name, or nullptr when it is unbound.
+  const CVal *find(const std::string &Name) const;
   /// Number of bindings, for popTo.
   size_t envDepth() const { return Env.size(); }
   /// Drops the bindings made after envDepth() returned \p D.
   void popTo(size_t D) { Env.resize(D); }
+  /// The current bindings (copied once; later bindings do not change it).
+  Scope scope() const;
+  /// apply(\p Fn, \p Args) with the bindings of \p S in place of the
+  /// current ones, which are back afterwards.
+  CVal applyIn(const Scope &S, const ExprPtr &Fn, std::vector<CVal> Args);
 
   /// Generated code for \p E (statements go to Lines, the value is returned).
   CVal emit(const ExprPtr &E);
   /// Applies lambda \p Fn to \p Args (non-trivial scalars are bound to
   /// const temporaries first).
   CVal apply(const ExprPtr &Fn, std::vector<CVal> Args);
-  /// Binds each non-trivial scalar leaf of \p V to a const temporary.
-  CVal settle(const CVal &V, const std::string &Base = "v");
+  /// Binds each non-trivial scalar leaf of \p V to a const temporary named
+  /// after \p Base (tuple component I after Base_I).
+  CVal settle(CVal V, const std::string &Base);
+  /// settle(V, "v").
+  CVal settle(CVal V);
   /// Emits `Dst = Src;` leaf by leaf (Dst leaves are lvalues).
   void assign(const CVal &Dst, const CVal &Src);
   /// Element \p Idx of an array, or of each array of a tuple of arrays.
@@ -202,19 +233,28 @@ private:
   CVal emitLaneWise(const funil::Expr &E, std::vector<CVal> Args);
   /// Lane \p I (a C index expression) of vector \p Vec (Views.cpp).
   CVal laneAt(const CVal &Vec, const std::string &I);
-  CVal lookup(const std::string &Name) const;
+  const CVal &lookup(const std::string &Name) const;
+  /// True when \p N is reserved or was returned by fresh.
+  bool taken(const std::string &N) const {
+    return Used.count(N) || (SharedUsed && SharedUsed->count(N));
+  }
   /// Length of the rows of \p A (without emitting code).
   std::string rowLen(const View &A);
 
   std::vector<std::pair<std::string, CVal>> Env;
-  std::set<std::string> Used;
+  Scope Outer; ///< bindings below Env (inside applyIn)
+  std::unordered_set<std::string> Used;
+  const std::unordered_set<std::string> *SharedUsed = nullptr; ///< also reserved
   /// Per fresh() base: the suffix it last returned (0: the base itself);
-  /// every smaller suffix is in Used, so the next search starts there.
-  std::map<std::string, unsigned> LastSuffix;
+  /// every smaller suffix is taken, so the next search starts there.
+  std::unordered_map<std::string, unsigned> LastSuffix;
   bool PoolTaken = false;
   std::vector<std::string> InPlace; ///< storage for toLocal inside iterate
 };
 
+/// True when \p S is non-empty and only letters, digits, '_' and '.' (a name,
+/// a component access like v.s3, or a number): settle keeps it as it is.
+bool isIdentOrNumber(const std::string &S);
 /// Leaves of \p V in depth-first order.
 void leavesOf(const CVal &V, std::vector<CVal> &Out);
 /// `(A) * (B)` with the trivial cases folded.

@@ -8,6 +8,7 @@
 #include "MatMulGen.h"
 
 #include "../MatMulForm.h"
+#include "LambdaTemplate.h"
 #include "ScalarC.h"
 #include "idiom/FunIL/ExprUtil.h"
 
@@ -80,6 +81,10 @@ struct Gen {
   std::string As, Bs; ///< __local arrays
   int64_t LdA = 0, LdB = 0;
   std::vector<std::vector<std::string>> Acc;
+  /// G.Step's text for (acc, (a, b)) leaves (LambdaTemplate.h), prepared at
+  /// the first step; the bindings do not change during run.
+  LambdaTemplate StepText;
+  bool StepTextTried = false;
 
   Gen(Emitter &Em, const GemmParts &G, const TileParams &P, const GemmKernelOptions &O,
       bool Local)
@@ -315,13 +320,27 @@ struct Gen {
       for (int64_t Cc = 0; Cc < P.RN; ++Cc)
         Bv.push_back(CVal::scalar(konst("b", Ty, at(B, clampN(colOf(Cc)), Kx)), G.T));
     }
+    if (!StepTextTried) {
+      StepTextTried = true;
+      CVal X;
+      X.K = CVal::Tuple;
+      X.Elems = {CVal::scalar("", Av[0].S), CVal::scalar("", Bv[0].S)};
+      StepText.prepare(Em, G.Step, {CVal::scalar("", G.T), X});
+    }
+    std::string L;
     for (int64_t R = 0; R < P.RM; ++R)
       for (int64_t Cc = 0; Cc < P.RN; ++Cc) {
-        CVal X;
-        X.K = CVal::Tuple;
-        X.Elems = {Av[R], Bv[Cc]};
-        CVal V = Em.apply(G.Step, {CVal::scalar(Acc[R][Cc], G.T), X});
-        Em.line(Acc[R][Cc] + " = " + V.Expr + ";");
+        L.assign(Acc[R][Cc]).append(" = ");
+        if (Av[R].Lanes != 1 || Bv[Cc].Lanes != 1 || Av[R].K != CVal::Scalar ||
+            Bv[Cc].K != CVal::Scalar ||
+            !StepText.instantiate({{Acc[R][Cc], G.T}, {Av[R].Expr, Av[R].S}, {Bv[Cc].Expr, Bv[Cc].S}},
+                                  L)) {
+          CVal X;
+          X.K = CVal::Tuple;
+          X.Elems = {Av[R], Bv[Cc]};
+          L.append(Em.apply(G.Step, {CVal::scalar(Acc[R][Cc], G.T), X}).Expr);
+        }
+        Em.line(L.append(";"));
       }
   }
 
@@ -482,21 +501,15 @@ struct Gen {
 
 } // namespace
 
-bool isTiledMatMul(const ExprPtr &Body) {
-  GemmParts G;
-  TileParams P;
-  bool Local = false;
-  return matmul::matchTiledMatMul(Body, G, P, Local);
-}
-
-void emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
+bool emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
                 const GemmKernelOptions &Opts) {
   GemmParts G;
   TileParams P;
   bool Local = false;
   if (!matmul::matchTiledMatMul(Body, G, P, Local))
-    throw CodegenError("not a tiled matrix-product form");
+    return false;
   Gen(Em, G, P, Opts, Local).run(Target);
+  return true;
 }
 
 } // namespace idiom::rewrite::codegen

@@ -32,15 +32,13 @@
 
 namespace idiom::rewrite::codegen {
 
-/// True when \p Body is a tiled matrix-product form (matchTiledMatMul).
-bool isTiledMatMul(const ExprPtr &Body);
-
 /// Emits the kernel body of the tiled matrix-product form \p Body, storing
-/// through \p Target (the program's output view, [[T]_N]_M). The program's
-/// parameters must be bound in \p Em. Throws CodegenError when Body is not
-/// such a form. \p Opts chooses how the kernel is written (padding, vector
-/// fills, double buffering, loop form), never what it computes.
-void emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
+/// through \p Target (the program's output view, [[T]_N]_M), and returns
+/// true; returns false, emitting nothing, when Body is not such a form
+/// (matchTiledMatMul). The program's parameters must be bound in \p Em.
+/// \p Opts chooses how the kernel is written (padding, vector fills, double
+/// buffering, loop form), never what it computes.
+bool emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
                 const GemmKernelOptions &Opts = GemmKernelOptions());
 
 } // namespace idiom::rewrite::codegen

@@ -113,123 +113,164 @@ std::string clLiteral(const funil::Expr &L) {
   return scalarBits(K) >= 32 ? S : cast(clType(K), S);
 }
 
-bool clScalarOp(const std::string &Op, ScalarKind K,
-                const std::vector<std::string> &A, std::string &Out,
-                std::string &Err) {
+namespace {
+const char *const ScalarOpNames[] = {
+    "",          "add",       "sub",       "mul",       "sdiv",      "srem",
+    "udiv",      "urem",      "shl",       "lshr",      "ashr",      "and",
+    "or",        "xor",       "smin",      "smax",      "umin",      "umax",
+    "abs",       "ilog2",     "icmp_eq",   "icmp_ne",   "icmp_slt",  "icmp_sle",
+    "icmp_sgt",  "icmp_sge",  "icmp_ult",  "icmp_ule",  "icmp_ugt",  "icmp_uge",
+    "fadd",      "fsub",      "fmul",      "fdiv",      "frem",      "fmin",
+    "fmax",      "pow",       "fneg",      "sqrt",      "fabs",      "exp",
+    "log",       "sin",       "cos",       "floor",     "ceil",      "fma",
+    "fmuladd",   "fcmp_oeq",  "fcmp_one",  "fcmp_olt",  "fcmp_ole",  "fcmp_ogt",
+    "fcmp_oge",  "fcmp_ueq",  "fcmp_une",  "fcmp_ult",  "fcmp_ule",  "fcmp_ugt",
+    "fcmp_uge",  "fcmp_ord",  "fcmp_uno",  "select",    "not"};
+static_assert(sizeof(ScalarOpNames) / sizeof(*ScalarOpNames) ==
+                  static_cast<size_t>(ScalarOp::Not) + 1,
+              "one name per ScalarOp");
+
+/// Appends its pieces to a string, reserving once.
+struct Cat {
+  std::string &O;
+  static std::string_view sv(std::string_view S) { return S; }
+  template <typename... Ts> Cat &operator()(const Ts &...Xs) {
+    O.reserve(O.size() + (0 + ... + sv(Xs).size()));
+    (O.append(sv(Xs)), ...);
+    return *this;
+  }
+};
+} // namespace
+
+ScalarOp scalarOpOf(const std::string &Name) {
+  for (size_t I = 1; I < sizeof(ScalarOpNames) / sizeof(*ScalarOpNames); ++I)
+    if (Name == ScalarOpNames[I])
+      return static_cast<ScalarOp>(I);
+  return ScalarOp::None;
+}
+
+bool clScalarOp(ScalarOp Op, const std::string &Name, ScalarKind K,
+                const std::string *const *A, std::string &Out, std::string &Err) {
   const char *T = clType(K), *S = sType(K), *U = uType(K);
-  auto P = [](const std::string &X) { return "(" + X + ")"; };
-  auto Bin = [&](const char *Ty, const char *O) {
-    return cast(T, cast(Ty, A[0]) + " " + O + " " + cast(Ty, A[1]));
-  };
   bool IsBool = K == ScalarKind::Bool;
-  if (Op == "add")
-    Out = Bin(U, "+");
-  else if (Op == "sub")
-    Out = Bin(U, "-");
-  else if (Op == "mul")
-    Out = Bin(U, "*");
-  else if (Op == "sdiv")
-    Out = Bin(S, "/");
-  else if (Op == "srem")
-    Out = Bin(S, "%");
-  else if (Op == "udiv")
-    Out = Bin(U, "/");
-  else if (Op == "urem")
-    Out = Bin(U, "%");
-  else if (Op == "shl")
-    Out = cast(T, cast(U, A[0]) + " << " + P(A[1]));
-  else if (Op == "lshr")
-    Out = cast(T, cast(U, A[0]) + " >> " + P(A[1]));
-  else if (Op == "ashr")
-    Out = cast(T, cast(S, A[0]) + " >> " + P(A[1]));
-  else if (Op == "and")
-    Out = IsBool ? P(P(A[0]) + " && " + P(A[1])) : P(P(A[0]) + " & " + P(A[1]));
-  else if (Op == "or")
-    Out = IsBool ? P(P(A[0]) + " || " + P(A[1])) : P(P(A[0]) + " | " + P(A[1]));
-  else if (Op == "xor")
-    Out = IsBool ? P(P(A[0]) + " != " + P(A[1])) : P(P(A[0]) + " ^ " + P(A[1]));
-  else if (Op == "smin" || Op == "smax" || Op == "umin" || Op == "umax") {
-    const char *Ty = Op[0] == 's' ? S : U;
-    Out = cast(T, std::string(Op.substr(1)) + "(" + cast(Ty, A[0]) + ", " +
-                      cast(Ty, A[1]) + ")");
-  } else if (Op == "abs")
-    Out = cast(T, "abs(" + cast(S, A[0]) + ")");
-  else if (Op == "ilog2")
-    Out = cast(T, std::to_string(scalarBits(K) - 1) + " - clz(" + cast(S, A[0]) + ")");
-  else if (Op.rfind("icmp_", 0) == 0) {
-    std::string C = Op.substr(5);
-    const char *Ty = C[0] == 'u' ? U : S;
-    std::string O = C == "eq" ? "==" : C == "ne" ? "!=" :
-                    C.substr(1) == "lt" ? "<" : C.substr(1) == "le" ? "<=" :
-                    C.substr(1) == "gt" ? ">" : ">=";
-    if (IsBool || C == "eq" || C == "ne")
-      Out = P(P(A[0]) + " " + O + " " + P(A[1]));
+  Out.clear();
+  Cat C{Out};
+  // ((T)(((Ty)(A0)) O ((Ty)(A1))))
+  auto Bin = [&](const char *Ty, const char *O) {
+    C("((", T, ")(((", Ty, ")(", *A[0], ")) ", O, " ((", Ty, ")(", *A[1], "))))");
+  };
+  // ((A0) O (A1))
+  auto Par2 = [&](const char *O) { C("((", *A[0], ") ", O, " (", *A[1], "))"); };
+  // ((T)(((Ty)(A0)) O (A1)))
+  auto Shift = [&](const char *Ty, const char *O) {
+    C("((", T, ")(((", Ty, ")(", *A[0], ")) ", O, " (", *A[1], ")))");
+  };
+  auto MinMax = [&](const char *Ty) {
+    C("((", T, ")(", Name.c_str() + 1, "(((", Ty, ")(", *A[0], ")), ((", Ty, ")(", *A[1],
+      ")))))");
+  };
+  auto ICmp = [&](const char *Ty, const char *O, bool Plain) {
+    if (IsBool || Plain)
+      Par2(O);
     else
-      Out = P(cast(Ty, A[0]) + " " + O + " " + cast(Ty, A[1]));
-  } else if (Op == "fadd")
-    Out = P(P(A[0]) + " + " + P(A[1]));
-  else if (Op == "fsub")
-    Out = P(P(A[0]) + " - " + P(A[1]));
-  else if (Op == "fmul")
-    Out = P(P(A[0]) + " * " + P(A[1]));
-  else if (Op == "fdiv")
-    Out = P(P(A[0]) + " / " + P(A[1]));
-  else if (Op == "frem")
-    Out = "fmod(" + A[0] + ", " + A[1] + ")";
-  else if (Op == "fmin" || Op == "fmax" || Op == "pow")
-    Out = Op + "(" + A[0] + ", " + A[1] + ")";
-  else if (Op == "fneg")
-    Out = "(-" + P(A[0]) + ")";
-  else if (Op == "sqrt" || Op == "fabs" || Op == "exp" || Op == "log" ||
-           Op == "sin" || Op == "cos" || Op == "floor" || Op == "ceil")
-    Out = Op + "(" + A[0] + ")";
-  else if (Op == "fma")
-    Out = "fma(" + A[0] + ", " + A[1] + ", " + A[2] + ")";
-  else if (Op == "fmuladd") // unfused, as a host without FMA evaluates it
-    Out = P(P(P(A[0]) + " * " + P(A[1])) + " + " + P(A[2]));
-  else if (Op.rfind("fcmp_", 0) == 0) {
-    std::string C = Op.substr(5), X = P(A[0]), Y = P(A[1]);
-    if (C == "oeq")
-      Out = P(X + " == " + Y);
-    else if (C == "one")
-      Out = P(X + " < " + Y + " || " + X + " > " + Y);
-    else if (C == "olt")
-      Out = P(X + " < " + Y);
-    else if (C == "ole")
-      Out = P(X + " <= " + Y);
-    else if (C == "ogt")
-      Out = P(X + " > " + Y);
-    else if (C == "oge")
-      Out = P(X + " >= " + Y);
-    else if (C == "ueq")
-      Out = "(!(" + X + " < " + Y + " || " + X + " > " + Y + "))";
-    else if (C == "une")
-      Out = P(X + " != " + Y);
-    else if (C == "ult")
-      Out = "(!(" + X + " >= " + Y + "))";
-    else if (C == "ule")
-      Out = "(!(" + X + " > " + Y + "))";
-    else if (C == "ugt")
-      Out = "(!(" + X + " <= " + Y + "))";
-    else if (C == "uge")
-      Out = "(!(" + X + " < " + Y + "))";
-    else if (C == "ord")
-      Out = P(X + " == " + X + " && " + Y + " == " + Y);
-    else if (C == "uno")
-      Out = P(X + " != " + X + " || " + Y + " != " + Y);
-    else {
-      Err = "no OpenCL spelling for '" + Op + "'";
-      return false;
-    }
-  } else if (Op == "select")
-    Out = P(P(A[0]) + " ? " + P(A[1]) + " : " + P(A[2]));
-  else if (Op == "not")
-    Out = "(!" + P(A[0]) + ")";
-  else {
-    Err = "no OpenCL spelling for '" + Op + "'";
+      C("(((", Ty, ")(", *A[0], ")) ", O, " ((", Ty, ")(", *A[1], ")))");
+  };
+  // X = (A0), Y = (A1).
+  auto FCmp = [&](const char *Pre, const char *O, const char *Post) {
+    C(Pre, "(", *A[0], ") ", O, " (", *A[1], ")", Post);
+  };
+  auto FCmp2 = [&](const char *Pre, const char *O1, const char *Mid, const char *O2,
+                   const char *Post) {
+    C(Pre, "(", *A[0], ") ", O1, " (", *A[1], ")", Mid, "(", *A[0], ") ", O2, " (", *A[1],
+      ")", Post);
+  };
+  auto Self2 = [&](const char *O, const char *Mid) {
+    C("((", *A[0], ") ", O, " (", *A[0], ")", Mid, "(", *A[1], ") ", O, " (", *A[1], "))");
+  };
+  switch (Op) {
+  case ScalarOp::Add: Bin(U, "+"); break;
+  case ScalarOp::Sub: Bin(U, "-"); break;
+  case ScalarOp::Mul: Bin(U, "*"); break;
+  case ScalarOp::SDiv: Bin(S, "/"); break;
+  case ScalarOp::SRem: Bin(S, "%"); break;
+  case ScalarOp::UDiv: Bin(U, "/"); break;
+  case ScalarOp::URem: Bin(U, "%"); break;
+  case ScalarOp::Shl: Shift(U, "<<"); break;
+  case ScalarOp::LShr: Shift(U, ">>"); break;
+  case ScalarOp::AShr: Shift(S, ">>"); break;
+  case ScalarOp::And: Par2(IsBool ? "&&" : "&"); break;
+  case ScalarOp::Or: Par2(IsBool ? "||" : "|"); break;
+  case ScalarOp::Xor: Par2(IsBool ? "!=" : "^"); break;
+  case ScalarOp::SMin:
+  case ScalarOp::SMax: MinMax(S); break;
+  case ScalarOp::UMin:
+  case ScalarOp::UMax: MinMax(U); break;
+  case ScalarOp::Abs: C("((", T, ")(abs(((", S, ")(", *A[0], ")))))"); break;
+  case ScalarOp::ILog2:
+    C("((", T, ")(", std::to_string(scalarBits(K) - 1), " - clz(((", S, ")(", *A[0],
+      ")))))");
+    break;
+  case ScalarOp::ICmpEq: ICmp(S, "==", true); break;
+  case ScalarOp::ICmpNe: ICmp(S, "!=", true); break;
+  case ScalarOp::ICmpSlt: ICmp(S, "<", false); break;
+  case ScalarOp::ICmpSle: ICmp(S, "<=", false); break;
+  case ScalarOp::ICmpSgt: ICmp(S, ">", false); break;
+  case ScalarOp::ICmpSge: ICmp(S, ">=", false); break;
+  case ScalarOp::ICmpUlt: ICmp(U, "<", false); break;
+  case ScalarOp::ICmpUle: ICmp(U, "<=", false); break;
+  case ScalarOp::ICmpUgt: ICmp(U, ">", false); break;
+  case ScalarOp::ICmpUge: ICmp(U, ">=", false); break;
+  case ScalarOp::FAdd: Par2("+"); break;
+  case ScalarOp::FSub: Par2("-"); break;
+  case ScalarOp::FMul: Par2("*"); break;
+  case ScalarOp::FDiv: Par2("/"); break;
+  case ScalarOp::FRem: C("fmod(", *A[0], ", ", *A[1], ")"); break;
+  case ScalarOp::FMin:
+  case ScalarOp::FMax:
+  case ScalarOp::Pow: C(Name, "(", *A[0], ", ", *A[1], ")"); break;
+  case ScalarOp::FNeg: C("(-(", *A[0], "))"); break;
+  case ScalarOp::Sqrt:
+  case ScalarOp::FAbs:
+  case ScalarOp::Exp:
+  case ScalarOp::Log:
+  case ScalarOp::Sin:
+  case ScalarOp::Cos:
+  case ScalarOp::Floor:
+  case ScalarOp::Ceil: C(Name, "(", *A[0], ")"); break;
+  case ScalarOp::Fma: C("fma(", *A[0], ", ", *A[1], ", ", *A[2], ")"); break;
+  case ScalarOp::FMulAdd: // unfused, as a host without FMA evaluates it
+    C("(((", *A[0], ") * (", *A[1], ")) + (", *A[2], "))");
+    break;
+  case ScalarOp::FCmpOeq: FCmp("(", "==", ")"); break;
+  case ScalarOp::FCmpOne: FCmp2("(", "<", " || ", ">", ")"); break;
+  case ScalarOp::FCmpOlt: FCmp("(", "<", ")"); break;
+  case ScalarOp::FCmpOle: FCmp("(", "<=", ")"); break;
+  case ScalarOp::FCmpOgt: FCmp("(", ">", ")"); break;
+  case ScalarOp::FCmpOge: FCmp("(", ">=", ")"); break;
+  case ScalarOp::FCmpUeq: FCmp2("(!(", "<", " || ", ">", "))"); break;
+  case ScalarOp::FCmpUne: FCmp("(", "!=", ")"); break;
+  case ScalarOp::FCmpUlt: FCmp("(!(", ">=", "))"); break;
+  case ScalarOp::FCmpUle: FCmp("(!(", ">", "))"); break;
+  case ScalarOp::FCmpUgt: FCmp("(!(", "<=", "))"); break;
+  case ScalarOp::FCmpUge: FCmp("(!(", "<", "))"); break;
+  case ScalarOp::FCmpOrd: Self2("==", " && "); break;
+  case ScalarOp::FCmpUno: Self2("!=", " || "); break;
+  case ScalarOp::Select: C("((", *A[0], ") ? (", *A[1], ") : (", *A[2], "))"); break;
+  case ScalarOp::Not: C("(!(", *A[0], "))"); break;
+  case ScalarOp::None:
+    Err = "no OpenCL spelling for '" + Name + "'";
     return false;
   }
   return true;
+}
+
+bool clScalarOp(const std::string &Op, ScalarKind K,
+                const std::vector<std::string> &A, std::string &Out,
+                std::string &Err) {
+  const std::string *Ptrs[3] = {};
+  for (size_t I = 0; I < A.size() && I < 3; ++I)
+    Ptrs[I] = &A[I];
+  return clScalarOp(scalarOpOf(Op), Op, K, Ptrs, Out, Err);
 }
 
 std::string clCast(const std::string &Op, ScalarKind From, ScalarKind To,

@@ -17,7 +17,9 @@
 
 #include "idiom/FunIL/Expr.h"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace idiom::rewrite::codegen {
@@ -33,6 +35,27 @@ const char *clUnsignedType(ScalarKind K);
 
 /// OpenCL C literal for a FunIL literal node.
 std::string clLiteral(const funil::Expr &Lit);
+
+/// The scalar operations clScalarOp spells, one per FunIL op name (Ops.cpp,
+/// classes other than Primitive and HwQuery); None for any other name.
+enum class ScalarOp : uint8_t {
+  None, Add, Sub, Mul, SDiv, SRem, UDiv, URem, Shl, LShr, AShr, And, Or, Xor,
+  SMin, SMax, UMin, UMax, Abs, ILog2, ICmpEq, ICmpNe, ICmpSlt, ICmpSle,
+  ICmpSgt, ICmpSge, ICmpUlt, ICmpUle, ICmpUgt, ICmpUge, FAdd, FSub, FMul,
+  FDiv, FRem, FMin, FMax, Pow, FNeg, Sqrt, FAbs, Exp, Log, Sin, Cos, Floor,
+  Ceil, Fma, FMulAdd, FCmpOeq, FCmpOne, FCmpOlt, FCmpOle, FCmpOgt, FCmpOge,
+  FCmpUeq, FCmpUne, FCmpUlt, FCmpUle, FCmpUgt, FCmpUge, FCmpOrd, FCmpUno,
+  Select, Not
+};
+
+/// The ScalarOp named \p Name (a linear scan: callers cache it, OpCache.h).
+ScalarOp scalarOpOf(const std::string &Name);
+
+/// clScalarOp below for an op already looked up: \p Op = scalarOpOf(\p
+/// Name), operands \p A[0 .. arity) (strings, not copied). Out is
+/// overwritten.
+bool clScalarOp(ScalarOp Op, const std::string &Name, ScalarKind K,
+                const std::string *const *A, std::string &Out, std::string &Err);
 
 /// OpenCL C expression for scalar operation \p Op (an OpClass other than
 /// Primitive/HwQuery) on operands \p Args of kind \p K (the operand kind;

@@ -214,16 +214,13 @@ CVal Emitter::emitLayout(const Expr &E) {
   if (N == "reorder") {
     auto Base = ArrayOf(A[1]);
     ExprPtr Fn = A[0];
-    auto Saved = Env;
+    Scope Saved = scope();
     auto V = std::make_shared<View>();
     V->Len = Base->Len;
     // The index function is applied at the access, in the map's lexical
     // environment, like the element function of map.
     V->At = [this, Base, Fn, Saved](const std::string &I) {
-      auto Cur = Env;
-      Env = Saved;
-      CVal J = apply(Fn, {CVal::scalar(I, ScalarKind::I64)});
-      Env = Cur;
+      CVal J = applyIn(Saved, Fn, {CVal::scalar(I, ScalarKind::I64)});
       return Base->At(J.Expr);
     };
     return CVal::array(V);

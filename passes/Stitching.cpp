@@ -125,6 +125,25 @@ static Value *combine(IRBuilder<> &B, ReductionOp Op, Value *Init, Value *R) {
   return nullptr;
 }
 
+/// The 8 bytes of an idiom_arg's value union for constant scalar \p V (i32,
+/// float, i64 or double, as the call block stores it), on little-endian
+/// targets; nullptr when V is not a plain constant or the target is
+/// big-endian (the caller then stores V at run time).
+static Constant *scalarBits(Value *V, const DataLayout &DL) {
+  if (!DL.isLittleEndian())
+    return nullptr;
+  Type *I64 = Type::getInt64Ty(V->getContext());
+  if (auto *CI = dyn_cast<ConstantInt>(V))
+    return CI->getBitWidth() <= 64
+               ? ConstantInt::get(I64, CI->getValue().zext(64))
+               : nullptr;
+  if (auto *CF = dyn_cast<ConstantFP>(V)) {
+    APInt Bits = CF->getValueAPF().bitcastToAPInt();
+    return Bits.getBitWidth() <= 64 ? ConstantInt::get(I64, Bits.zext(64)) : nullptr;
+  }
+  return nullptr;
+}
+
 /// Runtime argument kind of a scalar parameter.
 static uint32_t scalarKind(Type *T) {
   if (T->isFloatTy())
@@ -195,21 +214,26 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   else
     B.CreateBr(Call);
 
-  // Call block: fill the argument array and call the runtime.
+  // Call block: fill the argument array and call the runtime. Fields known
+  // at compile time (kinds, global buffers of constant extent, constant
+  // scalars and sizes) come from a private constant; when every field is
+  // constant the constant itself is passed (the runtime reads args and sizes
+  // only), else a stack copy of it gets the other fields. Fewer instructions
+  // for the back end to compile per idiom.
   StructType *ArgTy = StructType::get(Ctx, {I32, I32, Ptr, I64, I64});
   size_t NArgs = In.Lifted->Params.size();
-  IRBuilder<> EntryB(&*F.getEntryBlock().getFirstInsertionPt());
-  AllocaInst *ArgArr = EntryB.CreateAlloca(ArrayType::get(ArgTy, NArgs ? NArgs : 1),
-                                           nullptr, "idiom.args");
-  AllocaInst *SizeArr = EntryB.CreateAlloca(ArrayType::get(I64, Args.Sizes.size()),
-                                            nullptr, "idiom.sizes");
-  size_t NRes = M.Reductions.size();
-  AllocaInst *ResArr = EntryB.CreateAlloca(ArrayType::get(I64, NRes ? NRes : 1),
-                                           nullptr, "idiom.results");
+  ArrayType *ArgArrTy = ArrayType::get(ArgTy, NArgs ? NArgs : 1);
+  const DataLayout &DL = Mod.getDataLayout();
   B.SetInsertPoint(Call);
+  struct Dynamic {
+    size_t Arg;
+    unsigned Field;
+    Value *V;
+  };
+  std::vector<Dynamic> Dyn;
+  std::vector<Constant *> Template;
   for (size_t I = 0; I < NArgs; ++I) {
     const LiftedParam &P = In.Lifted->Params[I];
-    Value *Slot = B.CreateConstGEP2_32(ArgArr->getAllocatedType(), ArgArr, 0, I);
     uint32_t Kind;
     Value *PtrV = ConstantPointerNull::get(cast<PointerType>(Ptr));
     Value *Bytes = ConstantInt::get(I64, 0);
@@ -236,18 +260,65 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
       break;
     }
     }
-    B.CreateStore(ConstantInt::get(I32, Kind), B.CreateStructGEP(ArgTy, Slot, 0));
-    B.CreateStore(ConstantInt::get(I32, 0), B.CreateStructGEP(ArgTy, Slot, 1));
-    B.CreateStore(PtrV, B.CreateStructGEP(ArgTy, Slot, 2));
-    B.CreateStore(Bytes, B.CreateStructGEP(ArgTy, Slot, 3));
-    Value *ValSlot = B.CreateStructGEP(ArgTy, Slot, 4);
-    B.CreateStore(ConstantInt::get(I64, 0), ValSlot);
-    if (Scalar)
-      B.CreateStore(Scalar, ValSlot);
+    auto Field = [&](unsigned F, Value *V, Constant *Zero) -> Constant * {
+      if (auto *C = dyn_cast<Constant>(V))
+        return C;
+      Dyn.push_back({I, F, V});
+      return Zero;
+    };
+    Constant *Val = ConstantInt::get(I64, 0);
+    if (Scalar) {
+      Val = scalarBits(Scalar, DL);
+      if (!Val) {
+        Dyn.push_back({I, 4, Scalar});
+        Val = ConstantInt::get(I64, 0);
+      }
+    }
+    Template.push_back(ConstantStruct::get(
+        ArgTy, {ConstantInt::get(I32, Kind), ConstantInt::get(I32, 0),
+                Field(2, PtrV, ConstantPointerNull::get(cast<PointerType>(Ptr))),
+                Field(3, Bytes, ConstantInt::get(I64, 0)), Val}));
   }
-  for (size_t D = 0; D < Args.Sizes.size(); ++D)
-    B.CreateStore(Args.Sizes[D],
-                  B.CreateConstGEP2_32(SizeArr->getAllocatedType(), SizeArr, 0, D));
+  if (Template.empty())
+    Template.push_back(Constant::getNullValue(ArgTy));
+  auto *ArgConst = new GlobalVariable(Mod, ArgArrTy, true, GlobalValue::PrivateLinkage,
+                                      ConstantArray::get(ArgArrTy, Template),
+                                      In.KernelName + ".args");
+  ArgConst->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  ArgConst->setAlignment(DL.getABITypeAlign(ArgTy));
+  Value *ArgArr = ArgConst;
+  IRBuilder<> EntryB(&*F.getEntryBlock().getFirstInsertionPt());
+  if (!Dyn.empty()) {
+    AllocaInst *A = EntryB.CreateAlloca(ArgArrTy, nullptr, "idiom.args");
+    Align AA = A->getAlign();
+    B.CreateMemCpy(A, AA, ArgConst, DL.getABITypeAlign(ArgTy),
+                   DL.getTypeAllocSize(ArgArrTy));
+    for (const Dynamic &D : Dyn) {
+      Value *Slot = B.CreateConstGEP2_32(ArgArrTy, A, 0, D.Arg);
+      B.CreateStore(D.V, B.CreateStructGEP(ArgTy, Slot, D.Field));
+    }
+    ArgArr = A;
+  }
+  ArrayType *SizeArrTy = ArrayType::get(I64, Args.Sizes.size());
+  Value *SizeArr;
+  if (llvm::all_of(Args.Sizes, [](Value *V) { return isa<Constant>(V); })) {
+    std::vector<Constant *> Cs;
+    for (Value *V : Args.Sizes)
+      Cs.push_back(cast<Constant>(V));
+    auto *GV = new GlobalVariable(Mod, SizeArrTy, true, GlobalValue::PrivateLinkage,
+                                  ConstantArray::get(SizeArrTy, Cs),
+                                  In.KernelName + ".sizes");
+    GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    SizeArr = GV;
+  } else {
+    AllocaInst *A = EntryB.CreateAlloca(SizeArrTy, nullptr, "idiom.sizes");
+    for (size_t D = 0; D < Args.Sizes.size(); ++D)
+      B.CreateStore(Args.Sizes[D], B.CreateConstGEP2_32(SizeArrTy, A, 0, D));
+    SizeArr = A;
+  }
+  size_t NRes = M.Reductions.size();
+  AllocaInst *ResArr = EntryB.CreateAlloca(ArrayType::get(I64, NRes ? NRes : 1),
+                                           nullptr, "idiom.results");
   FunctionCallee Run = Mod.getOrInsertFunction(
       "idiom_run", FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, Ptr}, false));
   if (auto *RunF = dyn_cast<Function>(Run.getCallee()))

@@ -7,12 +7,18 @@
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=DESC < %t.ll
 
+// The arguments' fields known at compile time are one private constant per
+// call (A and B IN = kind 0, zero here; C INOUT = 2 in parboil, OUT = 1 in
+// rm; then i64 and float scalars); pointers, extents and scalars known only
+// at run time are stored into a stack copy of it.
+// CHECK: @idiom_parboil_0.args = private unnamed_addr constant [14 x {{.*}}] [{{.*}} zeroinitializer, {{.*}} zeroinitializer, {{.*}} { i32 2, i32 0, ptr null, i64 0, i64 0 }, {{.*}} { i32 4,
+// CHECK: @idiom_rm_1.args = private unnamed_addr constant [6 x {{.*}}] [{{.*}} zeroinitializer, {{.*}} zeroinitializer, {{.*}} { i32 1, i32 0, ptr null, i64 0, i64 0 }, {{.*}} { i32 4,
 // CHECK-LABEL: define {{.*}} @parboil(
 // CHECK: %idiom.check = icmp
 // CHECK: br i1 %{{.*}}, label %idiom.call, label %[[FALLBACK:[A-Za-z0-9._]+]]
 // CHECK: idiom.call:
-// C is IDIOM_ARG_BUF_INOUT (2).
-// CHECK: store i32 2, ptr
+// CHECK: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%idiom.args, ptr {{.*}}@idiom_parboil_0.args, i64 448,
+// CHECK: store ptr %idiom.lo{{[0-9]*}}, ptr
 // CHECK: %idiom.ok = call i32 @idiom_run(ptr nonnull @idiom_parboil_0.desc, ptr nonnull %idiom.args, i32 14, ptr nonnull %idiom.sizes, ptr nonnull %idiom.results)
 // CHECK-NEXT: %[[NOT:[A-Za-z0-9._]+]] = icmp eq i32 %idiom.ok, 0
 // CHECK-NEXT: br i1 %[[NOT]], label %[[FALLBACK]], label %
@@ -35,9 +41,7 @@ void parboil(int m, int n, int k, float alpha, const float *a, int lda,
 // CHECK-NOT: %idiom.check
 // CHECK: br i1 %{{.*}}, label %idiom.call, label %[[FALLBACK2:[A-Za-z0-9._]+]]
 // CHECK: idiom.call:
-// C is IDIOM_ARG_BUF_OUT (1).
-// CHECK: store i32 1, ptr
-// CHECK-NOT: store i32 2, ptr
+// CHECK: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%idiom.args, ptr {{.*}}@idiom_rm_1.args, i64 192,
 // CHECK: %idiom.ok = call i32 @idiom_run(ptr nonnull @idiom_rm_1.desc, ptr nonnull %idiom.args, i32 6,
 // CHECK-NEXT: %[[NOT2:[A-Za-z0-9._]+]] = icmp eq i32 %idiom.ok, 0
 // CHECK-NEXT: br i1 %[[NOT2]], label %[[FALLBACK2]], label %

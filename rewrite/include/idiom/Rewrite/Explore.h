@@ -106,7 +106,7 @@ std::string describeVariant(const VariantParams &V);
 /// (docs/Rewrite.md, "Exploration of matrix products"). Otherwise the
 /// default lowering first: 1-D maps and reductions over contiguous arrays get
 /// work-group sizes {64, 128, 256, 512} and 1, 4, 8 or 16 elements per step,
-/// contiguous reductions also two variants with a block per work-item;
+/// contiguous reductions also a variant with a block per work-item;
 /// other maps and reductions work-group sizes only; reductions drop sizes
 /// whose local-memory tree needs more than 16 KiB.
 std::vector<VariantParams> exploreVariants(const funil::Program &P,

@@ -260,10 +260,11 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
       break;
     }
     }
-    auto Field = [&](unsigned F, Value *V, Constant *Zero) -> Constant * {
+    // A field's constant, or Zero and a run-time store of V.
+    auto Field = [&](unsigned FieldNo, Value *V, Constant *Zero) -> Constant * {
       if (auto *C = dyn_cast<Constant>(V))
         return C;
-      Dyn.push_back({I, F, V});
+      Dyn.push_back({I, FieldNo, V});
       return Zero;
     };
     Constant *Val = ConstantInt::get(I64, 0);

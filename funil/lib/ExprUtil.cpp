@@ -35,10 +35,18 @@ void allNames(const Expr &E, std::set<std::string> &Out) {
 }
 
 std::string freshName(const std::string &Base, std::set<std::string> &Avoid) {
-  std::string N = Base;
-  for (unsigned I = 1; Avoid.count(N); ++I)
-    N = Base + "_" + std::to_string(I);
-  Avoid.insert(N);
+  unsigned From = 0;
+  return freshName(Base, Avoid, From);
+}
+
+std::string freshName(const std::string &Base, std::set<std::string> &Avoid,
+                      unsigned &From) {
+  if (Avoid.insert(Base).second)
+    return Base;
+  std::string N;
+  do
+    N = Base + "_" + std::to_string(++From);
+  while (!Avoid.insert(N).second);
   return N;
 }
 

@@ -45,14 +45,7 @@ bool allowedAt(AppliesIn C, Level L) {
 }
 
 std::string RuleContext::fresh(const std::string &Base) {
-  if (Names.insert(Base).second)
-    return Base;
-  unsigned &I = FreshFrom[Base];
-  std::string N;
-  do
-    N = Base + "_" + std::to_string(++I);
-  while (!Names.insert(N).second);
-  return N;
+  return funil::freshName(Base, Names, FreshFrom[Base]);
 }
 
 Bindings::~Bindings() {

@@ -31,7 +31,14 @@ void freeVars(const Expr &E, std::set<std::string> &Out);
 void allNames(const Expr &E, std::set<std::string> &Out);
 
 /// A name starting with \p Base that is not in \p Avoid; adds it to Avoid.
+/// The first of Base, Base_1, Base_2, ... not in Avoid.
 std::string freshName(const std::string &Base, std::set<std::string> &Avoid);
+
+/// freshName, resuming the suffix search after \p From (updated to the
+/// suffix returned): for callers whose Avoid only grows, so the suffixes up
+/// to From stay taken and need not be probed again.
+std::string freshName(const std::string &Base, std::set<std::string> &Avoid,
+                      unsigned &From);
 
 /// Replaces free occurrences of the variables in \p S, renaming lambda
 /// parameters that would capture a free variable of a replacement.

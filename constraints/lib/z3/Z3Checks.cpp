@@ -462,12 +462,14 @@ static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
 }
 
 /// The two dependence questions of noLoopCarriedDependence for a pair of
-/// accesses of a 1-D nest whose offsets, strides and trip count are
-/// constants, of which the strides are equal, decided by arithmetic:
-/// \p Across, two different iterations k != k' in [0, n) with
-/// a + s*k == b + s*k'; \p Within, one iteration k with a + s*k == b + s*k.
-/// Returns false (and Z3 decides) for any other pair. The same questions,
-/// over the same integers, as the Z3 queries.
+/// accesses of a 1-D nest whose offsets and strides are constants, of which
+/// the strides are equal, decided by arithmetic: \p Across, two different
+/// iterations k != k' in [0, n) with a + s*k == b + s*k'; \p Within, one
+/// iteration k with a + s*k == b + s*k. The trip count n may be symbolic when
+/// the answer does not depend on it (s != 0 and b - a not a non-zero multiple
+/// of s: no two iterations meet, whatever n); an answer that would need n
+/// and a stride of 0 with an unknown n go to Z3 (returns false). The same
+/// questions, over the same integers, as the Z3 queries.
 static bool constantStridePair(const AffineAccess &St, const AffineAccess &Other,
                                const NestInfo &N, bool &Across, bool &Within) {
   if (!StructuralShortcuts || N.depth() != 1)
@@ -481,9 +483,17 @@ static bool constantStridePair(const AffineAccess &St, const AffineAccess &Other
   };
   auto A = Small(St.Offset), B = Small(Other.Offset), S = Small(St.Strides[0]),
        S2 = Small(Other.Strides[0]), T = Small(N.TripCounts[0]);
-  if (!A || !B || !S || !S2 || !T || *S != *S2)
+  if (!A || !B || !S || !S2 || *S != *S2)
     return false;
   int64_t D = *B - *A; // s * (k - k') == D
+  if (!T) {
+    // Symbolic trip count: decided only where n does not matter.
+    if (*S == 0 || (D != 0 && D % *S == 0))
+      return false;
+    Across = false;
+    Within = D == 0; // n >= 1 whenever the body runs at all
+    return true;
+  }
   if (*S == 0)
     Across = D == 0 && *T >= 2;
   else

@@ -462,43 +462,108 @@ static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
 }
 
 /// The two dependence questions of noLoopCarriedDependence for a pair of
-/// accesses of a 1-D nest whose offsets and strides are constants, of which
-/// the strides are equal, decided by arithmetic: \p Across, two different
-/// iterations k != k' in [0, n) with a + s*k == b + s*k'; \p Within, one
-/// iteration k with a + s*k == b + s*k. The trip count n may be symbolic when
-/// the answer does not depend on it (s != 0 and b - a not a non-zero multiple
-/// of s: no two iterations meet, whatever n); an answer that would need n
-/// and a stride of 0 with an unknown n go to Z3 (returns false). The same
-/// questions, over the same integers, as the Z3 queries.
+/// accesses whose offsets and strides are constants, of which the strides are
+/// equal, decided by arithmetic: \p Across, two different iterations k != k'
+/// of the nest with a + s.k == b + s.k'; \p Within, one iteration k with
+/// a + s.k == b + s.k (that is, a == b). With D = b - a, Across asks for a
+/// non-zero difference vector d, |d_i| < n_i, with s.d == D. The inner loops'
+/// trip counts must be constants (their differences are enumerated, at most
+/// MaxCombos vectors); the outermost one may be symbolic when the answer does
+/// not depend on it (d_0 = (D - inner part) / s_0 is 0, or no integer). Any
+/// other pair returns false and Z3 decides. The same questions, over the same
+/// integers, as the Z3 queries.
 static bool constantStridePair(const AffineAccess &St, const AffineAccess &Other,
                                const NestInfo &N, bool &Across, bool &Within) {
-  if (!StructuralShortcuts || N.depth() != 1)
+  if (!StructuralShortcuts || N.depth() == 0)
     return false;
   // Small constants only, so that no product below overflows.
   auto Small = [](const SCEV *S) -> std::optional<int64_t> {
-    auto *C = dyn_cast<SCEVConstant>(S);
+    auto *C = dyn_cast_or_null<SCEVConstant>(S);
     if (!C || C->getAPInt().getSignificantBits() > 32)
       return std::nullopt;
     return C->getAPInt().getSExtValue();
   };
-  auto A = Small(St.Offset), B = Small(Other.Offset), S = Small(St.Strides[0]),
-       S2 = Small(Other.Strides[0]), T = Small(N.TripCounts[0]);
-  if (!A || !B || !S || !S2 || *S != *S2)
+  unsigned Depth = N.depth();
+  if (St.Strides.size() != Depth || Other.Strides.size() != Depth ||
+      N.TripCounts.size() != Depth)
     return false;
-  int64_t D = *B - *A; // s * (k - k') == D
-  if (!T) {
-    // Symbolic trip count: decided only where n does not matter.
-    if (*S == 0 || (D != 0 && D % *S == 0))
+  auto A = Small(St.Offset), B = Small(Other.Offset);
+  if (!A || !B)
+    return false;
+  std::vector<int64_t> S(Depth), T(Depth, -1); // T[0] == -1: symbolic
+  const int64_t MaxCombos = 1 << 16;
+  int64_t Combos = 1;
+  for (unsigned D = 0; D < Depth; ++D) {
+    auto Si = Small(St.Strides[D]), Oi = Small(Other.Strides[D]);
+    if (!Si || !Oi || *Si != *Oi)
       return false;
-    Across = false;
-    Within = D == 0; // n >= 1 whenever the body runs at all
-    return true;
+    S[D] = *Si;
+    auto Ti = Small(N.TripCounts[D]);
+    if (Ti && *Ti < 0)
+      return false;
+    if (Ti)
+      T[D] = *Ti;
+    else if (D != 0)
+      return false;
+    if (D != 0) {
+      Combos *= 2 * std::max<int64_t>(T[D], 1) - 1;
+      if (Combos > MaxCombos)
+        return false;
+    }
   }
-  if (*S == 0)
-    Across = D == 0 && *T >= 2;
-  else
-    Across = D % *S == 0 && D != 0 && std::abs(D / *S) <= *T - 1;
-  Within = D == 0 && *T >= 1;
+  int64_t Dist = *B - *A;
+  bool Runs = true; // some iteration exists: every constant trip count >= 1
+  for (int64_t Ti : T)
+    Runs &= Ti != 0;
+  Within = Dist == 0 && Runs;
+  Across = false;
+  if (!Runs)
+    return true;
+  // Enumerate the inner difference vectors d_1..d_{depth-1}.
+  std::vector<int64_t> Dv(Depth, 0);
+  for (unsigned D = 1; D < Depth; ++D)
+    Dv[D] = -(T[D] - 1);
+  while (true) {
+    int64_t Rest = Dist;
+    bool InnerZero = true;
+    for (unsigned D = 1; D < Depth; ++D) {
+      Rest -= S[D] * Dv[D];
+      InnerZero &= Dv[D] == 0;
+    }
+    // s_0 * d_0 == Rest, with (d_0, inner) != 0 and |d_0| < n_0.
+    if (S[0] == 0) {
+      if (Rest == 0) {
+        if (!InnerZero)
+          return Across = true, true;
+        if (T[0] < 0)
+          return false; // needs n_0 >= 2
+        if (T[0] >= 2)
+          return Across = true, true;
+      }
+    } else if (Rest % S[0] == 0) {
+      int64_t D0 = Rest / S[0];
+      if (D0 == 0) {
+        if (!InnerZero)
+          return Across = true, true;
+      } else {
+        if (T[0] < 0)
+          return false; // depends on n_0
+        if (std::abs(D0) <= T[0] - 1)
+          return Across = true, true;
+      }
+    }
+    // Next inner vector (odometer).
+    unsigned D = 1;
+    for (; D < Depth; ++D) {
+      if (Dv[D] < T[D] - 1) {
+        ++Dv[D];
+        break;
+      }
+      Dv[D] = -(T[D] - 1);
+    }
+    if (D == Depth)
+      break;
+  }
   return true;
 }
 

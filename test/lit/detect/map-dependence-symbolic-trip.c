@@ -25,7 +25,30 @@ void fill_blocks(double t) {
   }
 }
 
+// 2-D: the block loop (trip count symbolic) around a loop over the rows of
+// a block (5, constant): inner differences are enumerated.
+double lhs[64][3][5][5];
+
+// CHECK-LABEL: Idioms in function 'lhs_diagonal'
+// CHECK: idiom map (2-D map)
+void lhs_diagonal(void) {
+  for (int i = 0; i < nblk; i++)
+    for (int m = 0; m < 5; m++) {
+      lhs[i][1][m][m] = 1.0;
+      lhs[i][0][m][4 - m] = 0.0;
+      lhs[i][2][m][0] = lhs[i][2][m][1];
+    }
+}
+
 #ifndef ONLY_BLOCKS
+// CHECK-LABEL: Idioms in function 'shift_rows'
+// CHECK: no idiom (closest: map){{.*}}loop-carried dependence
+void shift_rows(void) {
+  for (int i = 0; i < nblk; i++)
+    for (int m = 0; m < 4; m++)
+      lhs[i][1][m][0] = lhs[i][1][m + 1][0]; // the next row's element
+}
+
 // CHECK-LABEL: Idioms in function 'shift_by_one_block'
 // CHECK-NOT: idiom map
 // CHECK: no idiom (closest: map){{.*}}loop-carried dependence

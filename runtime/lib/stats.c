@@ -24,14 +24,17 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Re-entered declines that could not be given to their entry. */
+static uint64_t g_unattributed_busy;
+
 void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
                            uint64_t transfer_ns) {
-  pthread_mutex_lock(&e->lock);
+  pthread_mutex_lock(&e->stats_lock);
   e->calls++;
   e->offloaded++;
   e->kernel_ns += kernel_ns;
   e->transfer_ns += transfer_ns;
-  pthread_mutex_unlock(&e->lock);
+  pthread_mutex_unlock(&e->stats_lock);
 }
 
 static void add_reason(idiomrt_entry *e, const char *reason) {
@@ -52,10 +55,22 @@ static void add_reason(idiomrt_entry *e, const char *reason) {
 }
 
 void idiomrt_stats_decline(idiomrt_entry *e, const char *reason) {
-  pthread_mutex_lock(&e->lock);
+  pthread_mutex_lock(&e->stats_lock);
   e->calls++;
   add_reason(e, reason);
-  pthread_mutex_unlock(&e->lock);
+  pthread_mutex_unlock(&e->stats_lock);
+}
+
+void idiomrt_stats_decline_nowait(const idiom_kernel_desc *d,
+                                  const char *reason) {
+  idiomrt_entry *e = d ? idiomrt_entry_try(d) : NULL;
+  if (e && pthread_mutex_trylock(&e->stats_lock) == 0) {
+    e->calls++;
+    add_reason(e, reason);
+    pthread_mutex_unlock(&e->stats_lock);
+    return;
+  }
+  __atomic_add_fetch(&g_unattributed_busy, 1, __ATOMIC_RELAXED);
 }
 
 void idiomrt_stats_note(idiomrt_entry *e, const char *reason) {
@@ -67,7 +82,10 @@ static const char *or_unknown(const char *s) { return s ? s : "?"; }
 void idiomrt_stats_report(void) {
   const idiomrt_device *dev = idiomrt_device_peek();
   for (idiomrt_entry *e = idiomrt_entry_first(); e; e = idiomrt_entry_next(e)) {
-    pthread_mutex_lock(&e->lock);
+    /* The tuning fields are guarded by e->lock, which a run on another
+       thread may hold: report them only when it is free. */
+    int have_lock = pthread_mutex_trylock(&e->lock) == 0;
+    pthread_mutex_lock(&e->stats_lock);
     const char *devname =
         e->device_name ? e->device_name : (dev ? dev->name : "none");
     char line[4096];
@@ -86,7 +104,7 @@ void idiomrt_stats_report(void) {
            (unsigned long long)e->calls, (unsigned long long)e->offloaded,
            devname, (double)e->kernel_ns / 1e6, (double)e->transfer_ns / 1e6,
            (unsigned long long)e->fallbacks);
-    if (e->nvariants > 1) {
+    if (have_lock && e->nvariants > 1) {
       APPEND(" variants=%u tune_ms=%.3f", e->nvariants,
              (double)e->tune_ns / 1e6);
       int any = 0;
@@ -109,10 +127,17 @@ void idiomrt_stats_report(void) {
         APPEND("; (other) x%llu", (unsigned long long)e->other_reasons);
     }
 #undef APPEND
-    pthread_mutex_unlock(&e->lock);
+    pthread_mutex_unlock(&e->stats_lock);
+    if (have_lock)
+      pthread_mutex_unlock(&e->lock);
     if (len >= sizeof line)
       len = sizeof line - 1;
     fprintf(stderr, "%.*s\n", (int)len, line);
   }
+  uint64_t busy = __atomic_load_n(&g_unattributed_busy, __ATOMIC_RELAXED);
+  if (busy)
+    fprintf(stderr, "idiom-stats: re-entered runs declined (runtime busy) "
+                    "without an entry: %llu\n",
+            (unsigned long long)busy);
   fflush(stderr);
 }

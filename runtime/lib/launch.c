@@ -818,7 +818,7 @@ static int decline_reentered(const idiom_kernel_desc *d) {
   t_declined = 1;
   t_kernel_ms = -1.0;
   t_variant = -1;
-  idiomrt_stats_decline_nowait(d, t_reason);
+  idiomrt_stats_busy(d);
   const idiomrt_config *cfg = idiomrt_config_peek();
   if (cfg && cfg->debug) {
     char line[256];
@@ -957,11 +957,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
 void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason) {
   if (!desc)
     return;
-  if (t_depth) {
-    idiomrt_stats_decline_nowait(desc, reason && *reason ? reason
-                                                         : "unspecified");
+  if (t_depth) /* re-entered from a signal handler: take no lock */
     return;
-  }
   t_depth = 1;
   idiomrt_config_get();
   idiomrt_entry *e = idiomrt_entry_get(desc);

@@ -206,7 +206,7 @@ typedef struct idiomrt_entry {
 /* Finds or creates the entry of desc; NULL only when out of memory. */
 idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc);
 /* The entry of desc when it exists and the registry lock is free, else
-   NULL; never blocks, never allocates (re-entered runs). */
+   NULL; never blocks, never allocates. */
 idiomrt_entry *idiomrt_entry_try(const idiom_kernel_desc *desc);
 /* pthread_atfork child handler's part: re-initializes every lock. */
 void idiomrt_registry_after_fork(void);
@@ -257,11 +257,9 @@ const char *idiomrt_tuned_name(int how);
 void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
                            uint64_t transfer_ns);
 void idiomrt_stats_decline(idiomrt_entry *e, const char *reason);
-/* A decline of a re-entered run: never blocks (trylock); when the lock or
-   the entry is not available it is counted in a process-wide counter that
-   the report prints on a line of its own. */
-void idiomrt_stats_decline_nowait(const idiom_kernel_desc *d,
-                                  const char *reason);
+/* A decline of a re-entered run ("runtime busy"): lock-free, allocates
+   nothing; the report adds it to d's line as "runtime busy (re-entered)". */
+void idiomrt_stats_busy(const idiom_kernel_desc *d);
 void idiomrt_stats_note(idiomrt_entry *e, const char *reason);
 /* atexit handler installed by config.c when IDIOM_STATS is set. */
 void idiomrt_stats_report(void);

@@ -15,6 +15,7 @@
  *    after it: the OpenCL implementation may install handlers (PoCL's LLVM
  *    installs its crash handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGINT,
  *    SIGTERM, ...) and the program must still see its own with sigaction.
+ *    The thread's alternate signal stack is put back as well.
  *
  * Jobs run one at a time (the saved dispositions are process-wide). A caller
  * that finds a job running does not wait: idiomrt_worker_run returns -1 and
@@ -61,7 +62,14 @@ static void *job_main(void *p) {
     if (sigaction(s, NULL, &saved[s]) == 0)
       have[s] = 1;
   }
+  /* LLVM (in PoCL) gives the thread that registers its crash handlers an
+     alternate signal stack of its own; the sanitizers unmap the stack they
+     find there when the thread exits, so put the thread's own back. */
+  stack_t alt;
+  int have_alt = sigaltstack(NULL, &alt) == 0;
   j->fn(j->arg);
+  if (have_alt)
+    sigaltstack(&alt, NULL);
   unsigned restored = 0;
   for (int s = 1; s < NSIG; ++s) {
     struct sigaction now;

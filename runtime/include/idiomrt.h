@@ -74,8 +74,9 @@
  * nvariants 0 or 1 there is one variant named as above (older objects).
  * See runtime/README.md.
  *   Buffers of 0 bytes are passed as a 1-byte device buffer. Every buffer is
- *   copied to the device; OUT and INOUT ranges are copied back after the
- *   last kernel completed. See runtime/README.md.
+ *   copied to the device; after the last kernel completed, the bytes of an
+ *   OUT or INOUT range that the kernels changed are written back (the whole
+ *   range with IDIOM_ARG_DENSE). See runtime/README.md.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef IDIOMRT_H
@@ -119,11 +120,20 @@ typedef struct idiom_kernel_desc {
   const uint32_t *result_bytes; ///< reductions: size of accumulator k (1..8)
 } idiom_kernel_desc;
 
+/// Bits of idiom_arg::flags.
+enum idiom_arg_flags {
+  /// OUT / INOUT buffers: the kernel writes every byte of [ptr, ptr + bytes)
+  /// on every run, so the runtime may copy the whole range back. Without it
+  /// (0, what objects built before flags existed pass) the runtime writes
+  /// back only the bytes whose device value differs from what it copied in.
+  IDIOM_ARG_DENSE = 1u
+};
+
 /// One kernel argument. For buffers, [ptr, ptr + bytes) is the host range the
 /// kernel may touch; the device buffer starts at ptr.
 typedef struct idiom_arg {
   uint32_t kind;  ///< enum idiom_arg_kind
-  uint32_t pad;   ///< zero
+  uint32_t flags; ///< enum idiom_arg_flags bits (the former pad: 0 is safe)
   void *ptr;      ///< buffers: first byte of the host range
   uint64_t bytes; ///< buffers: length of the range in bytes
   union {
@@ -148,7 +158,10 @@ typedef struct idiom_arg {
 /// \returns 1 when the idiom ran and every output is written, 0 when the
 ///          runtime declined (no device, IDIOM_DEVICE=seq, build failure,
 ///          overlapping output ranges, trip count below IDIOM_MIN_TRIP,
-///          OpenCL error). On 0 nothing was written and the caller runs the
+///          OpenCL error, a floating-point environment the device does not
+///          share, a forked child, a small RLIMIT_AS, or a runtime busy on
+///          another thread or re-entered from a signal handler: it never
+///          waits). On 0 nothing was written and the caller runs the
 ///          original loop.
 int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
               uint32_t nargs, const uint64_t *sizes, void *results);

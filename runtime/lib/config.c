@@ -16,6 +16,7 @@
 static idiomrt_config g_config;
 static pthread_once_t g_config_once = PTHREAD_ONCE_INIT;
 static char g_cache_dir[PATH_MAX];
+static int g_config_ready;
 
 static int env_flag(const char *name) {
   const char *v = getenv(name);
@@ -112,11 +113,17 @@ static void config_init(void) {
   g_config.variant = variant_from_env();
   if (g_config.stats)
     atexit(idiomrt_stats_report);
+  idiomrt_process_init();
+  __atomic_store_n(&g_config_ready, 1, __ATOMIC_RELEASE);
 }
 
 const idiomrt_config *idiomrt_config_get(void) {
   pthread_once(&g_config_once, config_init);
   return &g_config;
+}
+
+const idiomrt_config *idiomrt_config_peek(void) {
+  return __atomic_load_n(&g_config_ready, __ATOMIC_ACQUIRE) ? &g_config : NULL;
 }
 
 void idiomrt_debug(const char *fmt, ...) {

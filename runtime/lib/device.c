@@ -13,6 +13,16 @@
  * The variables a loader reads are saved before it runs and put back after
  * initialization when they changed.
  *
+ * Initialization runs on the runtime's own thread (worker.c: large stack,
+ * signals blocked, signal handlers restored afterwards). A caller that finds
+ * another thread initializing does not wait: it gets "runtime busy".
+ *
+ * Floating point: CL_DEVICE_SINGLE_FP_CONFIG is recorded. When it has
+ * CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT, every program is built with
+ * -cl-fp32-correctly-rounded-divide-sqrt (float / and sqrt then round as the
+ * host's do); fpenv.c declines float kernels the device cannot compute
+ * exactly.
+ *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
@@ -25,6 +35,8 @@ static int g_dev_state; /* 0: not tried, 1: ready, -1: failed */
 static const char *g_dev_reason;
 static char g_dev_reason_buf[IDIOMRT_REASON_LEN];
 static idiomrt_device g_dev;
+
+const char idiomrt_busy_reason[] = "runtime busy";
 
 static int usable(const idiomrt_cl *cl, cl_device_id d) {
   cl_bool avail = CL_FALSE, compiler = CL_FALSE;
@@ -205,25 +217,54 @@ static const char *device_init(void) {
                       sizeof g_dev.max_alloc, &g_dev.max_alloc, NULL);
   if (g_dev.max_wg == 0)
     g_dev.max_wg = 1;
+  cl_device_fp_config fp = 0;
+  if (cl->clGetDeviceInfo(dev, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp,
+                          NULL) != CL_SUCCESS)
+    fp = 0;
+  g_dev.fp32_denorm = (fp & CL_FP_DENORM) != 0;
+  g_dev.fp32_correct_divsqrt = (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+  g_dev.build_options =
+      g_dev.fp32_correct_divsqrt ? "-cl-fp32-correctly-rounded-divide-sqrt"
+                                 : "";
 
   idiomrt_debug("device: %s (%s, platform %s, driver %s), %u compute units, "
-                "max work-group %zu",
+                "max work-group %zu, float denormals %s, correctly rounded "
+                "float divide/sqrt %s",
                 g_dev.name,
                 (g_dev.type & CL_DEVICE_TYPE_GPU)   ? "GPU"
                 : (g_dev.type & CL_DEVICE_TYPE_CPU) ? "CPU"
                                                     : "other",
                 g_dev.platform_name, g_dev.driver, g_dev.compute_units,
-                g_dev.max_wg);
+                g_dev.max_wg, g_dev.fp32_denorm ? "yes" : "no",
+                g_dev.fp32_correct_divsqrt ? "yes" : "no");
   return NULL;
 }
 
+static void init_job(void *unused) {
+  (void)unused;
+  char *saved[NLOADER_ENV];
+  save_loader_env(saved);
+  g_dev_reason = device_init();
+  restore_loader_env(saved);
+}
+
 const idiomrt_device *idiomrt_device_get(const char **reason) {
-  pthread_mutex_lock(&g_dev_lock);
+  if (pthread_mutex_trylock(&g_dev_lock) != 0) {
+    if (reason)
+      *reason = idiomrt_busy_reason;
+    return NULL;
+  }
   if (g_dev_state == 0) {
-    char *saved[NLOADER_ENV];
-    save_loader_env(saved);
-    g_dev_reason = device_init();
-    restore_loader_env(saved);
+    idiomrt_note_opencl_started();
+    int ran = idiomrt_worker_run(init_job, NULL);
+    if (ran < 0) {
+      pthread_mutex_unlock(&g_dev_lock);
+      if (reason)
+        *reason = idiomrt_busy_reason;
+      return NULL;
+    }
+    if (ran == 0)
+      g_dev_reason = "cannot create the runtime thread";
     g_dev_state = g_dev_reason ? -1 : 1;
     if (g_dev_reason)
       idiomrt_debug("no device: %s", g_dev_reason);
@@ -241,3 +282,5 @@ const idiomrt_device *idiomrt_device_peek(void) {
   pthread_mutex_unlock(&g_dev_lock);
   return d;
 }
+
+void idiomrt_device_after_fork(void) { pthread_mutex_init(&g_dev_lock, NULL); }

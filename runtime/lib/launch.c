@@ -7,6 +7,18 @@
  * error. Any failure releases what the run allocated and declines, with
  * nothing written to the host.
  *
+ * Outputs: an OUT / INOUT argument without IDIOM_ARG_DENSE is copied in
+ * from a host snapshot, and only the bytes whose device value differs from
+ * the snapshot are written back (writeback.c), so bytes of the range that
+ * the loop does not write are never stored to. With IDIOM_ARG_DENSE the
+ * whole range is copied back.
+ *
+ * Entry: a run re-entered on the same thread (a signal handler that runs an
+ * offloadable loop while its thread is inside the runtime) declines at once
+ * with "runtime busy", taking no lock and allocating nothing. A run that
+ * finds the descriptor, the device or the runtime thread held by another
+ * thread declines likewise (trylock), instead of waiting.
+ *
  * A descriptor with several variants runs the one chosen for the size class
  * (tuning.c); when none is chosen yet, every usable variant is timed on
  * this run's device buffers first (outputs restored from a copy before each
@@ -19,6 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+/* Keeps lsan.c's member in every link (see there). */
+extern const char *__lsan_default_suppressions(void);
+__attribute__((used)) static const char *(*const keep_lsan_suppressions)(
+    void) = __lsan_default_suppressions;
 
 #define MAX_RESULTS 8
 #define MAP_LOCAL_1D 64
@@ -30,6 +48,7 @@ static _Thread_local char t_reason[IDIOMRT_REASON_LEN];
 static _Thread_local int t_declined;
 static _Thread_local double t_kernel_ms = -1.0;
 static _Thread_local int t_variant = -1;
+static _Thread_local int t_depth; /* > 0 while this thread is in idiom_run */
 
 enum { EV_TRANSFER = 0, EV_KERNEL = 1 };
 
@@ -45,6 +64,7 @@ typedef struct run {
   const uint64_t *sizes;
   cl_mem *mems;                  /* per argument; NULL for scalars */
   cl_mem *pristine;              /* tuning: copies of OUT/INOUT buffers */
+  unsigned char **snap;          /* per argument: copied-in bytes, or NULL */
   cl_mem parts[MAX_RESULTS];     /* reductions: part_k, G elements */
   cl_mem outs[MAX_RESULTS];      /* reductions: out_k, one element */
   cl_event *ev;                  /* every command this run enqueued */
@@ -54,6 +74,7 @@ typedef struct run {
     cl_mem mem;
     void *dev_ptr;               /* what clEnqueueMapBuffer returned */
     void *host;                  /* where the bytes go on success */
+    const unsigned char *snap;   /* write only bytes that differ, or NULL */
     size_t bytes;
   } *maps;
   unsigned nmaps;
@@ -125,7 +146,9 @@ static int make_buffer(run *r, cl_mem_flags flags, const void *host,
   return 1;
 }
 
-/* Creates and fills the argument buffers. */
+/* Creates and fills the argument buffers. An output without
+   IDIOM_ARG_DENSE is filled from a snapshot of its host bytes, kept for the
+   write-back. */
 static int create_buffers(run *r) {
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
@@ -133,7 +156,20 @@ static int create_buffers(run *r) {
       continue;
     cl_mem_flags f =
         a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
-    if (!make_buffer(r, f, a->ptr, a->bytes, &r->mems[i]))
+    const void *src = a->ptr;
+    if (is_output(a->kind) && a->bytes && !(a->flags & IDIOM_ARG_DENSE)) {
+      if (a->bytes > (uint64_t)SIZE_MAX)
+        return fail(r, "buffer larger than the address space");
+      if (!r->snap && !(r->snap = calloc(r->nargs, sizeof *r->snap)))
+        return fail(r, "out of host memory");
+      uint64_t t0 = now_ns();
+      if (!(r->snap[i] = malloc((size_t)a->bytes)))
+        return fail(r, "out of host memory");
+      memcpy(r->snap[i], a->ptr, (size_t)a->bytes);
+      r->host_copy_ns += now_ns() - t0;
+      src = r->snap[i];
+    }
+    if (!make_buffer(r, f, src, a->bytes, &r->mems[i]))
       return 0;
   }
   return 1;
@@ -159,7 +195,8 @@ static int set_idiom_args(run *r, cl_kernel k) {
   return 1;
 }
 
-static int map_back(run *r, cl_mem mem, void *host, size_t bytes) {
+static int map_back(run *r, cl_mem mem, void *host, const unsigned char *snap,
+                    size_t bytes) {
   cl_int err = CL_SUCCESS;
   cl_event ev = NULL;
   void *p = r->cl->clEnqueueMapBuffer(r->dev->queue, mem, CL_FALSE,
@@ -171,6 +208,7 @@ static int map_back(run *r, cl_mem mem, void *host, size_t bytes) {
   r->maps[r->nmaps].mem = mem;
   r->maps[r->nmaps].dev_ptr = p;
   r->maps[r->nmaps].host = host;
+  r->maps[r->nmaps].snap = snap;
   r->maps[r->nmaps].bytes = bytes;
   r->nmaps++;
   return 1;
@@ -181,7 +219,8 @@ static int map_outputs(run *r) {
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
     if (is_output(a->kind) && a->bytes)
-      if (!map_back(r, r->mems[i], a->ptr, (size_t)a->bytes))
+      if (!map_back(r, r->mems[i], a->ptr, r->snap ? r->snap[i] : NULL,
+                    (size_t)a->bytes))
         return 0;
   }
   return 1;
@@ -270,6 +309,10 @@ static void cleanup(run *r) {
       if (r->pristine[i])
         cl->clReleaseMemObject(r->pristine[i]);
   free(r->pristine);
+  if (r->snap)
+    for (uint32_t i = 0; i < r->nargs; ++i)
+      free(r->snap[i]);
+  free(r->snap);
   for (int k = 0; k < MAX_RESULTS; ++k) {
     if (r->parts[k])
       cl->clReleaseMemObject(r->parts[k]);
@@ -493,7 +536,7 @@ static int launch_variant(run *r, const idiomrt_variant *v, cl_event *evs,
 /* Maps the reduction results back; they land in results + 8 * k. */
 static int map_results(run *r, void *results) {
   for (unsigned k = 0; k < r->d->nresults; ++k)
-    if (!map_back(r, r->outs[k], (char *)results + 8 * k,
+    if (!map_back(r, r->outs[k], (char *)results + 8 * k, NULL,
                   r->d->result_bytes[k]))
       return 0;
   return map_outputs(r);
@@ -675,8 +718,13 @@ static int execute(run *r, void *results, int *variant) {
     return 0;
   /* Every command completed: now, and only now, write the host. */
   uint64_t t0 = now_ns();
-  for (unsigned i = 0; i < r->nmaps; ++i)
-    memcpy(r->maps[i].host, r->maps[i].dev_ptr, r->maps[i].bytes);
+  for (unsigned i = 0; i < r->nmaps; ++i) {
+    if (r->maps[i].snap)
+      idiomrt_write_changed(r->maps[i].host, r->maps[i].dev_ptr,
+                            r->maps[i].snap, r->maps[i].bytes);
+    else
+      memcpy(r->maps[i].host, r->maps[i].dev_ptr, r->maps[i].bytes);
+  }
   r->host_copy_ns = now_ns() - t0;
   return 1;
 }
@@ -710,6 +758,8 @@ static const char *check_desc(const idiom_kernel_desc *d, const idiom_arg *args,
     const idiom_arg *a = &args[i];
     if (a->kind > IDIOM_ARG_F64)
       return "invalid arguments: kind";
+    if (a->flags & ~(uint32_t)IDIOM_ARG_DENSE)
+      return "invalid arguments: flags";
     if (is_buffer(a->kind) && a->bytes &&
         (!a->ptr || (uint64_t)(uintptr_t)a->ptr > UINT64_MAX - a->bytes))
       return "invalid arguments: buffer";
@@ -761,8 +811,69 @@ static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
   return 0;
 }
 
+/* A run re-entered on this thread: no lock is waited for, nothing is
+   allocated, the trace goes out with write(2). */
+static int decline_reentered(const idiom_kernel_desc *d) {
+  snprintf(t_reason, sizeof t_reason, "%s", idiomrt_busy_reason);
+  t_declined = 1;
+  t_kernel_ms = -1.0;
+  t_variant = -1;
+  idiomrt_stats_busy(d);
+  const idiomrt_config *cfg = idiomrt_config_peek();
+  if (cfg && cfg->debug) {
+    char line[256];
+    int n = snprintf(line, sizeof line, "idiom: %s: declined: %s (re-entered)\n",
+                     d && d->loc ? d->loc : "?", t_reason);
+    if (n > 0 && write(2, line, (size_t)n < sizeof line ? (size_t)n
+                                                        : sizeof line - 1) < 0)
+      t_declined = 1;
+  }
+  return 0;
+}
+
+typedef struct build_job {
+  idiomrt_entry *e;
+  const idiomrt_device *dev;
+  char *reason;
+  size_t n;
+  int ok;
+} build_job;
+
+static void build_job_main(void *p) {
+  build_job *j = p;
+  j->ok = idiomrt_program_ensure(j->e, j->dev, j->reason, j->n);
+}
+
+/* With e->lock held: the program, built on the runtime thread the first
+   time. 1 when ready, else 0 with the reason. */
+static int program_ready(idiomrt_entry *e, const idiomrt_device *dev,
+                         char *reason, size_t n) {
+  if (e->build_state != 0)
+    return idiomrt_program_ensure(e, dev, reason, n);
+  build_job j = {e, dev, reason, n, 0};
+  int ran = idiomrt_worker_run(build_job_main, &j);
+  if (ran < 0)
+    snprintf(reason, n, "%s", idiomrt_busy_reason);
+  else if (ran == 0)
+    snprintf(reason, n, "cannot create the runtime thread");
+  return ran > 0 && j.ok;
+}
+
+static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
+                       uint32_t nargs, const uint64_t *sizes, void *results);
+
 int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
               uint32_t nargs, const uint64_t *sizes, void *results) {
+  if (t_depth)
+    return decline_reentered(desc);
+  t_depth = 1;
+  int ok = run_checked(desc, args, nargs, sizes, results);
+  t_depth = 0;
+  return ok;
+}
+
+static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
+                       uint32_t nargs, const uint64_t *sizes, void *results) {
   if (!desc)
     return decline(NULL, NULL, "invalid descriptor");
   const idiomrt_config *cfg = idiomrt_config_get();
@@ -771,6 +882,8 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(NULL, desc, "out of host memory");
   if (cfg->device_pref == IDIOMRT_DEV_SEQ)
     return decline(e, desc, "IDIOM_DEVICE=seq");
+  if (idiomrt_forked_child())
+    return decline(e, desc, "forked child");
   const char *why = check_desc(desc, args, nargs, sizes, results);
   if (why)
     return decline(e, desc, why);
@@ -778,8 +891,20 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, "trip count below threshold");
   if (overlapping(args, nargs))
     return decline(e, desc, "overlapping input/output ranges");
+  unsigned fp_bits = __atomic_load_n(&e->fp_bits, __ATOMIC_RELAXED);
+  if (!fp_bits) {
+    fp_bits = idiomrt_fp_scan(desc->source);
+    __atomic_store_n(&e->fp_bits, fp_bits, __ATOMIC_RELAXED);
+  }
+  if ((fp_bits & (IDIOMRT_FP_FLOAT | IDIOMRT_FP_DOUBLE)) &&
+      (why = idiomrt_host_fp_check()))
+    return decline(e, desc, why);
+  if (idiomrt_address_space_too_small())
+    return decline(e, desc, "address-space limit too small");
   const idiomrt_device *dev = idiomrt_device_get(&why);
   if (!dev)
+    return decline(e, desc, why);
+  if ((why = idiomrt_device_fp_check(dev, fp_bits)))
     return decline(e, desc, why);
 
   char reason[IDIOMRT_REASON_LEN];
@@ -798,9 +923,10 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
 
   uint64_t kernel_ns = 0, transfer_ns = 0;
   int variant = -1;
-  pthread_mutex_lock(&e->lock);
+  if (pthread_mutex_trylock(&e->lock) != 0)
+    return decline(e, desc, idiomrt_busy_reason);
   e->device_name = dev->name;
-  int ok = idiomrt_program_ensure(e, dev, reason, sizeof reason) &&
+  int ok = program_ready(e, dev, reason, sizeof reason) &&
            execute(&r, results, &variant);
   if (ok)
     profile(&r, &kernel_ns, &transfer_ns);
@@ -831,10 +957,14 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
 void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason) {
   if (!desc)
     return;
+  if (t_depth) /* re-entered from a signal handler: take no lock */
+    return;
+  t_depth = 1;
   idiomrt_config_get();
   idiomrt_entry *e = idiomrt_entry_get(desc);
   if (e)
     idiomrt_stats_note(e, reason && *reason ? reason : "unspecified");
+  t_depth = 0;
 }
 
 const char *idiom_last_reason(void) { return t_declined ? t_reason : NULL; }
@@ -844,7 +974,8 @@ double idiom_last_kernel_ms(void) { return t_kernel_ms; }
 int idiom_last_variant(void) { return t_variant; }
 
 const char *idiom_device_name(void) {
-  if (idiomrt_config_get()->device_pref == IDIOMRT_DEV_SEQ)
+  if (t_depth || idiomrt_config_get()->device_pref == IDIOMRT_DEV_SEQ ||
+      idiomrt_forked_child() || idiomrt_address_space_too_small())
     return NULL;
   const idiomrt_device *dev = idiomrt_device_get(NULL);
   return dev ? dev->name : NULL;

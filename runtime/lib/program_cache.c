@@ -11,6 +11,8 @@
  * On disk: after a build from source the device binary is written to
  *   <cache dir>/<key>.clbin, key = FNV-1a 64 of (format tag, platform name,
  *   device name, driver version, device version, build options, source).
+ *   Build options: -cl-fp32-correctly-rounded-divide-sqrt on devices that
+ *   support it (device.c), else none.
  * File layout (host byte order):
  *   char magic[8] = "IDIOMCL1"; uint64 key; uint64 size; uint64 fnv(payload);
  *   payload[size]   (what CL_PROGRAM_BINARIES returned)
@@ -34,7 +36,6 @@
 #define CACHE_MAGIC "IDIOMCL1"
 #define CACHE_HEADER 32
 #define CACHE_MAX_PAYLOAD ((uint64_t)1 << 30)
-#define BUILD_OPTIONS ""
 
 uint64_t idiomrt_fnv1a(uint64_t h, const void *p, size_t n) {
   const unsigned char *c = p;
@@ -56,7 +57,7 @@ static uint64_t cache_key(const idiomrt_device *dev, const char *source) {
   h = fnv_str(h, dev->name);
   h = fnv_str(h, dev->driver);
   h = fnv_str(h, dev->version);
-  h = fnv_str(h, BUILD_OPTIONS);
+  h = fnv_str(h, dev->build_options);
   h = fnv_str(h, source);
   return h;
 }
@@ -295,7 +296,8 @@ static cl_program load_from_disk(const idiomrt_device *dev, const char *path,
       cl->clReleaseProgram(p);
     return NULL;
   }
-  err = cl->clBuildProgram(p, 1, &dev->id, BUILD_OPTIONS, NULL, NULL);
+  err = cl->clBuildProgram(p, 1, &dev->id, dev->build_options, NULL,
+                           NULL);
   if (err != CL_SUCCESS) {
     idiomrt_debug("disk cache: %s: build from binary failed (%d), ignored",
                   path, (int)err);
@@ -334,7 +336,8 @@ static cl_program build_program(const idiomrt_entry *e,
              (int)err, idiomrt_cl_error_name(err));
     return NULL;
   }
-  err = cl->clBuildProgram(p, 1, &dev->id, BUILD_OPTIONS, NULL, NULL);
+  err = cl->clBuildProgram(p, 1, &dev->id, dev->build_options, NULL,
+                           NULL);
   if (err != CL_SUCCESS) {
     snprintf(why, n, "program build failure (OpenCL error %d, %s)", (int)err,
              idiomrt_cl_error_name(err));

@@ -34,6 +34,7 @@ idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc) {
     if (e) {
       e->desc = desc;
       pthread_mutex_init(&e->lock, NULL);
+      pthread_mutex_init(&e->stats_lock, NULL);
       e->bucket_next = g_buckets[b];
       g_buckets[b] = e;
       if (g_last)
@@ -45,6 +46,24 @@ idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc) {
   }
   pthread_mutex_unlock(&g_reg_lock);
   return e;
+}
+
+idiomrt_entry *idiomrt_entry_try(const idiom_kernel_desc *desc) {
+  if (pthread_mutex_trylock(&g_reg_lock) != 0)
+    return NULL;
+  idiomrt_entry *e = g_buckets[bucket_of(desc)];
+  while (e && e->desc != desc)
+    e = e->bucket_next;
+  pthread_mutex_unlock(&g_reg_lock);
+  return e;
+}
+
+void idiomrt_registry_after_fork(void) {
+  pthread_mutex_init(&g_reg_lock, NULL);
+  for (idiomrt_entry *e = g_first; e; e = e->next) {
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_mutex_init(&e->stats_lock, NULL);
+  }
 }
 
 idiomrt_entry *idiomrt_entry_next(const idiomrt_entry *e) {

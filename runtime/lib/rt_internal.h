@@ -45,6 +45,8 @@ typedef struct idiomrt_config {
 
 /* Reads the environment on first call; never NULL. */
 const idiomrt_config *idiomrt_config_get(void);
+/* The configuration when already read, else NULL; never blocks. */
+const idiomrt_config *idiomrt_config_peek(void);
 /* Prints "idiom: ..." on stderr when IDIOM_DEBUG is set. */
 void idiomrt_debug(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
@@ -115,6 +117,9 @@ typedef struct idiomrt_device {
   cl_uint compute_units;
   cl_ulong local_mem;
   cl_ulong max_alloc;
+  int fp32_denorm;          /* CL_FP_DENORM in CL_DEVICE_SINGLE_FP_CONFIG */
+  int fp32_correct_divsqrt; /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT there */
+  const char *build_options; /* options of every clBuildProgram */
 } idiomrt_device;
 
 /* Selects and initializes the device once per process (the outcome, success
@@ -123,6 +128,11 @@ typedef struct idiomrt_device {
 const idiomrt_device *idiomrt_device_get(const char **reason);
 /* The device when already initialized, else NULL; never initializes. */
 const idiomrt_device *idiomrt_device_peek(void);
+/* pthread_atfork child handler's part: re-initializes the device lock. */
+void idiomrt_device_after_fork(void);
+/* Returned through *reason by idiomrt_device_get (and used by launch.c)
+   when another thread holds the lock or the runtime thread is busy. */
+extern const char idiomrt_busy_reason[];
 
 /*--- registry.c: per-descriptor state keyed by descriptor address --------*/
 
@@ -162,7 +172,9 @@ typedef struct idiomrt_entry {
   const idiom_kernel_desc *desc;
   struct idiomrt_entry *bucket_next;
   struct idiomrt_entry *next; /* creation order; guarded by the registry */
-  pthread_mutex_t lock;       /* guards everything below */
+  pthread_mutex_t lock;       /* guards the program and tuning state */
+  pthread_mutex_t stats_lock; /* guards the stats counters (a leaf) */
+  unsigned fp_bits;           /* idiomrt_fp_scan of the source, 0: not yet */
 
   /* program_cache.c */
   int build_state;            /* 0: not tried, 1: built, -1: failed */
@@ -176,7 +188,7 @@ typedef struct idiomrt_entry {
   unsigned char tuned[IDIOMRT_SIZE_CLASSES];      /* enum idiomrt_tuned */
   uint64_t tune_ns;           /* device time spent timing variants */
 
-  /* stats.c */
+  /* stats.c, under stats_lock */
   uint64_t calls;             /* idiom_run + idiom_note_fallback calls */
   uint64_t offloaded;         /* idiom_run calls that returned 1 */
   uint64_t fallbacks;         /* declines + idiom_note_fallback */
@@ -193,6 +205,11 @@ typedef struct idiomrt_entry {
 
 /* Finds or creates the entry of desc; NULL only when out of memory. */
 idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc);
+/* The entry of desc when it exists and the registry lock is free, else
+   NULL; never blocks, never allocates. */
+idiomrt_entry *idiomrt_entry_try(const idiom_kernel_desc *desc);
+/* pthread_atfork child handler's part: re-initializes every lock. */
+void idiomrt_registry_after_fork(void);
 /* First entry in creation order (entries are never freed). */
 idiomrt_entry *idiomrt_entry_first(void);
 /* The entry created after e, or NULL. */
@@ -236,12 +253,63 @@ const char *idiomrt_tuned_name(int how);
 
 /*--- stats.c ---------------------------------------------------------------*/
 
-/* Each takes e->lock itself; call without it held. */
+/* Each takes e->stats_lock itself (a leaf lock). */
 void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
                            uint64_t transfer_ns);
 void idiomrt_stats_decline(idiomrt_entry *e, const char *reason);
+/* A decline of a re-entered run ("runtime busy"): lock-free, allocates
+   nothing; the report adds it to d's line as "runtime busy (re-entered)". */
+void idiomrt_stats_busy(const idiom_kernel_desc *d);
 void idiomrt_stats_note(idiomrt_entry *e, const char *reason);
 /* atexit handler installed by config.c when IDIOM_STATS is set. */
 void idiomrt_stats_report(void);
+
+/*--- worker.c: OpenCL initialization and builds on a runtime thread -------*/
+
+/* Stack of the runtime thread. */
+#define IDIOMRT_WORKER_STACK ((size_t)16 << 20)
+/* Runs fn(arg) on a new runtime thread (IDIOMRT_WORKER_STACK bytes of
+   stack, every blockable signal blocked) and waits for it; the process's
+   signal dispositions are saved before and restored after. Returns 1 when it
+   ran, 0 when the thread could not be created, -1 (without waiting) when
+   another job is running. */
+int idiomrt_worker_run(void (*fn)(void *), void *arg);
+void idiomrt_worker_after_fork(void);
+
+/*--- process.c: fork and address-space limits -----------------------------*/
+
+/* A run declines when RLIMIT_AS leaves less than this above VmSize. */
+#define IDIOMRT_MIN_AS_HEADROOM ((uint64_t)4 << 30)
+/* Registers the pthread_atfork child handler (config.c, once). */
+void idiomrt_process_init(void);
+/* Called before the first OpenCL call of the process (device.c). */
+void idiomrt_note_opencl_started(void);
+/* 1 in a child forked after its parent started OpenCL. */
+int idiomrt_forked_child(void);
+/* 1 when RLIMIT_AS is finite and too small to load OpenCL. */
+int idiomrt_address_space_too_small(void);
+
+/*--- fpenv.c: host floating-point environment, device FP limits ----------*/
+
+#define IDIOMRT_FP_SCANNED 1u /* always set by idiomrt_fp_scan */
+#define IDIOMRT_FP_FLOAT 2u   /* float or half arithmetic */
+#define IDIOMRT_FP_DOUBLE 4u  /* double arithmetic */
+#define IDIOMRT_FP_DIVSQRT 8u /* a '/' or a sqrt / divide call */
+/* Classifies an OpenCL C source (comments and strings skipped). */
+unsigned idiomrt_fp_scan(const char *source);
+/* The calling thread's FP environment: NULL when it is the device's (round
+   to nearest, subnormals kept), else the decline reason. */
+const char *idiomrt_host_fp_check(void);
+/* NULL when dev computes a source with fp_bits as the host does, else the
+   decline reason. */
+const char *idiomrt_device_fp_check(const idiomrt_device *dev,
+                                    unsigned fp_bits);
+
+/*--- writeback.c -----------------------------------------------------------*/
+
+/* Stores to host[i] = dev[i] for every i < n where dev[i] != snap[i], and
+   to no other byte. */
+void idiomrt_write_changed(void *host, const void *dev, const void *snap,
+                           size_t n);
 
 #endif /* IDIOMRT_INTERNAL_H */

@@ -24,14 +24,24 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Declines of re-entered runs, counted without a lock or an allocation:
+   a fixed table of descriptors claimed with compare-and-swap; the report
+   merges them into their descriptor's line. */
+#define BUSY_SLOTS 64
+static struct {
+  const idiom_kernel_desc *desc;
+  uint64_t count;
+} g_busy[BUSY_SLOTS];
+static uint64_t g_busy_overflow; /* declines of descriptors beyond the table */
+
 void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
                            uint64_t transfer_ns) {
-  pthread_mutex_lock(&e->lock);
+  pthread_mutex_lock(&e->stats_lock);
   e->calls++;
   e->offloaded++;
   e->kernel_ns += kernel_ns;
   e->transfer_ns += transfer_ns;
-  pthread_mutex_unlock(&e->lock);
+  pthread_mutex_unlock(&e->stats_lock);
 }
 
 static void add_reason(idiomrt_entry *e, const char *reason) {
@@ -52,10 +62,38 @@ static void add_reason(idiomrt_entry *e, const char *reason) {
 }
 
 void idiomrt_stats_decline(idiomrt_entry *e, const char *reason) {
-  pthread_mutex_lock(&e->lock);
+  pthread_mutex_lock(&e->stats_lock);
   e->calls++;
   add_reason(e, reason);
-  pthread_mutex_unlock(&e->lock);
+  pthread_mutex_unlock(&e->stats_lock);
+}
+
+void idiomrt_stats_busy(const idiom_kernel_desc *d) {
+  for (unsigned i = 0; d && i < BUSY_SLOTS; ++i) {
+    const idiom_kernel_desc *cur =
+        __atomic_load_n(&g_busy[i].desc, __ATOMIC_ACQUIRE);
+    if (!cur) {
+      const idiom_kernel_desc *expected = NULL;
+      if (__atomic_compare_exchange_n(&g_busy[i].desc, &expected, d, 0,
+                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        cur = d;
+      else
+        cur = expected;
+    }
+    if (cur == d) {
+      __atomic_add_fetch(&g_busy[i].count, 1, __ATOMIC_RELAXED);
+      return;
+    }
+  }
+  __atomic_add_fetch(&g_busy_overflow, 1, __ATOMIC_RELAXED);
+}
+
+/* Re-entered declines of d (0 when none). */
+static uint64_t busy_count(const idiom_kernel_desc *d) {
+  for (unsigned i = 0; i < BUSY_SLOTS; ++i)
+    if (__atomic_load_n(&g_busy[i].desc, __ATOMIC_ACQUIRE) == d)
+      return __atomic_load_n(&g_busy[i].count, __ATOMIC_RELAXED);
+  return 0;
 }
 
 void idiomrt_stats_note(idiomrt_entry *e, const char *reason) {
@@ -67,7 +105,11 @@ static const char *or_unknown(const char *s) { return s ? s : "?"; }
 void idiomrt_stats_report(void) {
   const idiomrt_device *dev = idiomrt_device_peek();
   for (idiomrt_entry *e = idiomrt_entry_first(); e; e = idiomrt_entry_next(e)) {
-    pthread_mutex_lock(&e->lock);
+    /* The tuning fields are guarded by e->lock, which a run on another
+       thread may hold: report them only when it is free. */
+    int have_lock = pthread_mutex_trylock(&e->lock) == 0;
+    pthread_mutex_lock(&e->stats_lock);
+    uint64_t busy = busy_count(e->desc);
     const char *devname =
         e->device_name ? e->device_name : (dev ? dev->name : "none");
     char line[4096];
@@ -83,10 +125,11 @@ void idiomrt_stats_report(void) {
     APPEND("idiom-stats: %s %s calls=%llu offloaded=%llu device=\"%s\" "
            "kernel_ms=%.3f transfer_ms=%.3f fallbacks=%llu",
            or_unknown(e->desc->loc), or_unknown(e->desc->idiom),
-           (unsigned long long)e->calls, (unsigned long long)e->offloaded,
-           devname, (double)e->kernel_ns / 1e6, (double)e->transfer_ns / 1e6,
-           (unsigned long long)e->fallbacks);
-    if (e->nvariants > 1) {
+           (unsigned long long)(e->calls + busy),
+           (unsigned long long)e->offloaded, devname,
+           (double)e->kernel_ns / 1e6, (double)e->transfer_ns / 1e6,
+           (unsigned long long)(e->fallbacks + busy));
+    if (have_lock && e->nvariants > 1) {
       APPEND(" variants=%u tune_ms=%.3f", e->nvariants,
              (double)e->tune_ns / 1e6);
       int any = 0;
@@ -100,19 +143,43 @@ void idiomrt_stats_report(void) {
       if (any)
         APPEND("\"");
     }
-    if (e->nreasons) {
+    if (e->nreasons || busy) {
       APPEND(" reasons=");
       for (unsigned i = 0; i < e->nreasons; ++i)
         APPEND("%s\"%s\" x%llu", i ? "; " : "", e->reasons[i].text,
                (unsigned long long)e->reasons[i].count);
+      if (busy)
+        APPEND("%s\"runtime busy (re-entered)\" x%llu",
+               e->nreasons ? "; " : "", (unsigned long long)busy);
       if (e->other_reasons)
         APPEND("; (other) x%llu", (unsigned long long)e->other_reasons);
     }
 #undef APPEND
-    pthread_mutex_unlock(&e->lock);
+    pthread_mutex_unlock(&e->stats_lock);
+    if (have_lock)
+      pthread_mutex_unlock(&e->lock);
     if (len >= sizeof line)
       len = sizeof line - 1;
     fprintf(stderr, "%.*s\n", (int)len, line);
   }
+  /* Descriptors that only ever declined re-entered (no entry). */
+  for (unsigned i = 0; i < BUSY_SLOTS; ++i) {
+    const idiom_kernel_desc *d =
+        __atomic_load_n(&g_busy[i].desc, __ATOMIC_ACQUIRE);
+    if (!d || idiomrt_entry_try(d))
+      continue;
+    unsigned long long n = __atomic_load_n(&g_busy[i].count, __ATOMIC_RELAXED);
+    fprintf(stderr,
+            "idiom-stats: %s %s calls=%llu offloaded=0 device=\"%s\" "
+            "kernel_ms=0.000 transfer_ms=0.000 fallbacks=%llu "
+            "reasons=\"runtime busy (re-entered)\" x%llu\n",
+            or_unknown(d->loc), or_unknown(d->idiom), n,
+            dev ? dev->name : "none", n, n);
+  }
+  uint64_t over = __atomic_load_n(&g_busy_overflow, __ATOMIC_RELAXED);
+  if (over)
+    fprintf(stderr, "idiom-stats: other re-entered runs declined (runtime "
+                    "busy): %llu\n",
+            (unsigned long long)over);
   fflush(stderr);
 }

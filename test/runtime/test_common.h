@@ -63,6 +63,12 @@ int count_occurrences(const char *hay, const char *needle);
 /* nftw callback that removes every entry (rm -r). */
 int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w);
 
+/* Cases of test_writeback.c. */
+void case_writeback_readonly(void);
+void case_writeback_dense(void);
+void case_writeback_flags(void);
+void case_writeback_bench(void);
+
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);
 void case_tune_reduce(void);

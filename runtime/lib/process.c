@@ -1,0 +1,61 @@
+/*===- process.c - fork and address-space limits --------------------------===*
+ *
+ * fork: OpenCL objects (context, queue, programs, the implementation's
+ * worker threads) do not survive fork; a child that used its parent's would
+ * hang or crash. A pthread_atfork child handler marks the child when the
+ * parent had started to initialize OpenCL, and every idiom_run in it
+ * declines with "forked child" without touching an OpenCL object. A child of
+ * a process that never started OpenCL initializes it normally. The handler
+ * also re-initializes the runtime's mutexes, which another thread of the
+ * parent may have held at the fork.
+ *
+ * RLIMIT_AS: loading an OpenCL implementation maps hundreds of MiB (PoCL:
+ * LLVM, one thread and malloc arena per core; GPU drivers reserve far more),
+ * and PoCL aborts the process when a thread cannot be created. When the soft
+ * limit is finite and leaves less than IDIOMRT_MIN_AS_HEADROOM bytes above
+ * the process's current address-space size, every run declines with
+ * "address-space limit too small", before anything is loaded.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+static volatile int g_opencl_started; /* OpenCL init began in this process */
+static volatile int g_forked;         /* child of a process that began it */
+
+static void child_after_fork(void) {
+  if (g_opencl_started)
+    g_forked = 1;
+  idiomrt_registry_after_fork();
+  idiomrt_device_after_fork();
+  idiomrt_worker_after_fork();
+}
+
+void idiomrt_process_init(void) { pthread_atfork(NULL, NULL, child_after_fork); }
+
+void idiomrt_note_opencl_started(void) { g_opencl_started = 1; }
+
+int idiomrt_forked_child(void) { return g_forked; }
+
+/* Current address-space size in bytes (VmSize), or 0 when unknown. */
+static uint64_t vm_size(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (!f)
+    return 0;
+  unsigned long long pages = 0;
+  int n = fscanf(f, "%llu", &pages);
+  fclose(f);
+  long ps = sysconf(_SC_PAGESIZE);
+  return n == 1 && ps > 0 ? (uint64_t)pages * (uint64_t)ps : 0;
+}
+
+int idiomrt_address_space_too_small(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return 0;
+  uint64_t lim = (uint64_t)rl.rlim_cur, used = vm_size();
+  return lim < used || lim - used < IDIOMRT_MIN_AS_HEADROOM;
+}

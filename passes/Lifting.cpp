@@ -115,6 +115,13 @@ private:
   std::string indexText(const SCEV *S);
   std::string scalarParam(Value *V);
   unsigned bufferParam(const AffineAccess &A);
+  /// True when store \p A alone writes every element of its footprint on
+  /// every run (see LiftedParam::Dense).
+  bool denseFootprint(const AffineAccess &A);
+  /// True when the accesses \p As of one array are one dense store and
+  /// loads of the same elements.
+  bool denseAccesses(llvm::ArrayRef<const AffineAccess *> As);
+  std::map<llvm::Value *, llvm::SmallVector<const AffineAccess *, 4>> AccessesOf;
   std::string viewText(const AffineAccess &A);
   std::string sizeText(unsigned D) { return SizeNames[D]; }
 
@@ -221,6 +228,8 @@ unsigned Lifter::bufferParam(const AffineAccess &A) {
     P.Hi = SE.getSMaxExpr(P.Hi, Hi);
     P.Read |= !A.IsStore;
     P.Written |= A.IsStore;
+    AccessesOf[A.Base].push_back(&A);
+    P.Dense = M.Kind == IdiomKind::Map && denseAccesses(AccessesOf[A.Base]);
     return It->second;
   }
   LiftedParam P;
@@ -235,9 +244,48 @@ unsigned Lifter::bufferParam(const AffineAccess &A) {
   P.Hi = Hi;
   P.Read = !A.IsStore;
   P.Written = A.IsStore;
+  AccessesOf[A.Base].push_back(&A);
+  P.Dense = M.Kind == IdiomKind::Map && denseAccesses(AccessesOf[A.Base]);
   BufferOf[A.Base] = Out.Params.size();
   Out.Params.push_back(P);
   return BufferOf[A.Base];
+}
+
+bool Lifter::denseAccesses(ArrayRef<const AffineAccess *> As) {
+  const AffineAccess *St = nullptr;
+  for (const AffineAccess *A : As)
+    if (A->IsStore) {
+      if (St)
+        return false; // two stores: their union may leave holes
+      St = A;
+    }
+  if (!St || !denseFootprint(*St))
+    return false;
+  // Loads of the same elements only, so the range is the store's footprint.
+  for (const AffineAccess *A : As)
+    if (A->Offset != St->Offset || A->Strides != St->Strides)
+      return false;
+  return true;
+}
+
+bool Lifter::denseFootprint(const AffineAccess &A) {
+  // Executed on every iteration: in the innermost loop's header (a store in
+  // another block of the body may sit under a condition).
+  if (A.Inst->getParent() != M.Nest.Loops.back()->getHeader())
+    return false;
+  auto IsOne = [&](const SCEV *S) {
+    return S && SE.getTruncateOrSignExtend(S, I64) == SE.getOne(I64);
+  };
+  unsigned Depth = M.Nest.depth();
+  if (A.Strides.size() != Depth || M.Nest.TripCounts.size() != Depth)
+    return false;
+  if (Depth == 1)
+    return IsOne(A.Strides[0]);
+  // Row-major rows that abut: unit inner stride, outer stride = row length.
+  return Depth == 2 && IsOne(A.Strides[1]) && A.Strides[0] &&
+         M.Nest.TripCounts[1] &&
+         SE.getTruncateOrSignExtend(A.Strides[0], I64) ==
+             SE.getTruncateOrSignExtend(M.Nest.TripCounts[1], I64);
 }
 
 std::string Lifter::viewText(const AffineAccess &A) {

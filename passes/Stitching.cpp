@@ -234,7 +234,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   std::vector<Constant *> Template;
   for (size_t I = 0; I < NArgs; ++I) {
     const LiftedParam &P = In.Lifted->Params[I];
-    uint32_t Kind;
+    uint32_t Kind, Flags = 0;
     Value *PtrV = ConstantPointerNull::get(cast<PointerType>(Ptr));
     Value *Bytes = ConstantInt::get(I64, 0);
     Value *Scalar = nullptr;
@@ -242,6 +242,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     case LiftedParam::Kind::Buffer:
       Kind = P.Written ? (P.Read ? IDIOM_ARG_BUF_INOUT : IDIOM_ARG_BUF_OUT)
                        : IDIOM_ARG_BUF_IN;
+      if (P.Written && P.Dense)
+        Flags |= IDIOM_ARG_DENSE;
       PtrV = Args.Values[I];
       Bytes = Args.Bytes[I];
       break;
@@ -276,7 +278,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
       }
     }
     Template.push_back(ConstantStruct::get(
-        ArgTy, {ConstantInt::get(I32, Kind), ConstantInt::get(I32, 0),
+        ArgTy, {ConstantInt::get(I32, Kind), ConstantInt::get(I32, Flags),
                 Field(2, PtrV, ConstantPointerNull::get(cast<PointerType>(Ptr))),
                 Field(3, Bytes, ConstantInt::get(I64, 0)), Val}));
   }

@@ -1,6 +1,7 @@
 //===- IdiomDetection.cpp - Run the idiom specs over a function -----------===//
 
 #include "IdiomDetection.h"
+#include "PipelinePlacement.h"
 #include "idiom/Constraints/BuiltinAtoms.h"
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/Solver.h"
@@ -123,6 +124,11 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
       Inside |= Covered.count(P) != 0;
     if (Inside)
       continue;
+    // The fallback of an idiom stitched earlier (e.g. by another pipeline).
+    if (isFallbackLoop(*L)) {
+      Covered.insert(L);
+      continue;
+    }
     MissedLoop Best;
     unsigned BestProgress = 0;
     bool Found = false;

@@ -4,6 +4,8 @@
 #include "IdiomDetection.h"
 #include "KernelMemo.h"
 #include "Lifting.h"
+#include "PipelinePlacement.h"
+#include "RuntimeLimits.h"
 #include "Stitching.h"
 #include "TranslationValidation.h"
 #include "idiom/FunIL/Parser.h"
@@ -81,6 +83,10 @@ bool liftAndGenerate(Offload &O, ScalarEvolution &SE, std::string &Why) {
     Why = "cannot lift to FunIL: " + Why;
     return false;
   }
+  if (!withinRuntimeLimits(*O.D->Match, O.Lifted,
+                           O.D->L->getHeader()->getModule()->getDataLayout(),
+                           Why))
+    return false;
   if (CorruptLift)
     corruptForTesting(O.Lifted.FunIL);
   funil::Program P;
@@ -115,6 +121,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                                         FunctionAnalysisManager &FAM) {
   if (F.isDeclaration())
     return PreservedAnalyses::all();
+  markOffloadRan(*F.getParent());
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   if (LI.empty())
     return PreservedAnalyses::all();

@@ -2,12 +2,16 @@
 //
 // clang -O2 -fpass-plugin=libIdiom.so: IdiomOffloadPass runs at the
 // VectorizerStart extension point, where loops are canonical (rotated,
-// LCSSA, induction variables simplified) at -O1 and above.
+// LCSSA, induction variables simplified) at -O1 and above. The ThinLTO
+// pre-link pipeline has no VectorizerStart; IdiomLateOffloadPass runs at
+// OptimizerLast instead, only where VectorizerStart's instance did not run
+// (PipelinePlacement.h).
 // opt -load-pass-plugin=libIdiom.so -passes=idiom-offload | print<idiom>.
 //
 //===----------------------------------------------------------------------===//
 
 #include "IdiomOffload.h"
+#include "PipelinePlacement.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
@@ -24,6 +28,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   FPM.addPass(LoopSimplifyPass());
                   FPM.addPass(LCSSAPass());
                   FPM.addPass(idiom::IdiomOffloadPass());
+                });
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel Level) {
+                  // -O0 has no VectorizerStart either, by design: no offload.
+                  if (Level != OptimizationLevel::O0)
+                    MPM.addPass(idiom::IdiomLateOffloadPass());
                 });
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, FunctionPassManager &FPM,

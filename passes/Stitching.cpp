@@ -1,6 +1,7 @@
 //===- Stitching.cpp - Replace an idiom's loop nest by runtime calls ------===//
 
 #include "Stitching.h"
+#include "PipelinePlacement.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Constants.h"
@@ -190,6 +191,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
 
   BasicBlock *NewPH = SplitEdge(PH, Header, nullptr, &LI);
   NewPH->setName("idiom.fallback");
+  markFallbackLoop(*Outer);
   BasicBlock *Join = SplitBlock(Exit, Exit->getFirstNonPHI(), (DominatorTree *)nullptr, &LI);
   Join->setName("idiom.join");
   BasicBlock *Call = BasicBlock::Create(Ctx, "idiom.call", &F, NewPH);

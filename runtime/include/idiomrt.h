@@ -88,6 +88,14 @@
 extern "C" {
 #endif
 
+/// Limits that idiom_run validates in a descriptor: one outside them is
+/// declined ("invalid descriptor: ...") on every call. The plugin checks the
+/// same constants at compile time and does not offload an idiom beyond them.
+#define IDIOM_MAX_RESULTS 8      ///< accumulators of one reduction
+#define IDIOM_MAX_RESULT_BYTES 8 ///< bytes of one accumulator
+#define IDIOM_MAX_MAP_DIMS 2     ///< iteration-space rank of a map
+#define IDIOM_MAX_REDUCE_DIMS 1  ///< iteration-space rank of a reduction
+
 /// Kind of an offloaded idiom.
 enum idiom_kind {
   IDIOM_MAP = 0,    ///< element-wise map over a 1-D or 2-D iteration space
@@ -115,7 +123,7 @@ typedef struct idiom_kernel_desc {
   const char *source; ///< OpenCL C source of the kernel(s), NUL-terminated
   uint32_t kind;      ///< enum idiom_kind
   uint32_t ndims;     ///< iteration-space rank: 1 or 2 (maps), 1 (reductions)
-  uint32_t nresults;  ///< reductions: number of accumulators (<= 8), else 0
+  uint32_t nresults;  ///< reductions: accumulators (<= IDIOM_MAX_RESULTS), else 0
   uint32_t nvariants; ///< kernel variants in source (0 or 1: one variant)
   const uint32_t *result_bytes; ///< reductions: size of accumulator k (1..8)
 } idiom_kernel_desc;

@@ -38,7 +38,7 @@ extern const char *__lsan_default_suppressions(void);
 __attribute__((used)) static const char *(*const keep_lsan_suppressions)(
     void) = __lsan_default_suppressions;
 
-#define MAX_RESULTS 8
+#define MAX_RESULTS IDIOM_MAX_RESULTS
 #define MAP_LOCAL_1D 64
 #define REDUCE_MAX_L 256
 #define REDUCE_MAX_G 1024
@@ -737,15 +737,15 @@ static const char *check_desc(const idiom_kernel_desc *d, const idiom_arg *args,
   if (!d->name || !d->name[0] || !d->source)
     return "invalid descriptor";
   if (d->kind == IDIOM_MAP) {
-    if (d->ndims < 1 || d->ndims > 2)
+    if (d->ndims < 1 || d->ndims > IDIOM_MAX_MAP_DIMS)
       return "invalid descriptor: rank";
   } else if (d->kind == IDIOM_REDUCE) {
-    if (d->ndims != 1)
+    if (d->ndims < 1 || d->ndims > IDIOM_MAX_REDUCE_DIMS)
       return "invalid descriptor: rank";
     if (d->nresults < 1 || d->nresults > MAX_RESULTS || !d->result_bytes)
       return "invalid descriptor: results";
     for (unsigned k = 0; k < d->nresults; ++k)
-      if (d->result_bytes[k] < 1 || d->result_bytes[k] > 8)
+      if (d->result_bytes[k] < 1 || d->result_bytes[k] > IDIOM_MAX_RESULT_BYTES)
         return "invalid descriptor: results";
     if (!results)
       return "invalid arguments: no results";

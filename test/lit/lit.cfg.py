@@ -30,3 +30,8 @@ config.substitutions.append(("%libdir", libdir))
 config.substitutions.append(("%srcroot", config.idiom_source_dir))
 config.substitutions.append(
     ("%idiom-funil", os.path.join(config.idiom_build_dir, "bin", "idiom-funil")))
+
+# ld.lld of LLVM 19 (package lld-19) for the ThinLTO run test: clang finds it
+# next to itself.
+if os.path.exists(os.path.join(llvm_bin, "ld.lld")):
+    config.available_features.add("lld")

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "idiom/Constraints/IdiomMatch.h"
+#include "idiom/Constraints/ExecutionFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Instructions.h"
@@ -52,6 +53,11 @@ bool buildHistogramMatch(IdiomMatch &M, ScalarEvolution &SE, DominatorTree &DT,
     Why = "loop updates no bins";
     return false;
   }
+  // A guarded bin update is by design (the program evaluates the guard), but
+  // the inputs are read, and the index and value computed, for every
+  // element: the loop must do the same.
+  if (!checkUnconditionalEffects(M.Nest, SE, DT, &BinAccesses, Why))
+    return false;
   // Every other access reads an input array; the affine ones are recorded
   // (the lifter declines the others, e.g. bins[lut[x[i]]], with a reason).
   for (BasicBlock *BB : M.Nest.Loops.front()->blocks())

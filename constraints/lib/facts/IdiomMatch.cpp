@@ -1,6 +1,7 @@
 //===- IdiomMatch.cpp - Build the lifter's view of a detected idiom -------===//
 
 #include "idiom/Constraints/IdiomMatch.h"
+#include "idiom/Constraints/ExecutionFacts.h"
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/Z3Checks.h"
@@ -146,6 +147,9 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     if (!N)
       return std::nullopt;
     M.Nest = *N;
+    // The GEMM program reads A, B and C and writes C for every (i, j, k).
+    if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, nullptr, Why))
+      return std::nullopt;
     return M;
   }
   auto N = constraints::cachedNest(Env, L, Why);
@@ -159,6 +163,9 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     return M;
   }
   if (!collectAccesses(M, Env.SE, Why))
+    return std::nullopt;
+  // Maps and reductions evaluate the whole body for every iteration.
+  if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, nullptr, Why))
     return std::nullopt;
   if (Lifts == "reduction") {
     M.Kind = IdiomKind::ScalarReduction;

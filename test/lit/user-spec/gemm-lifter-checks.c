@@ -70,7 +70,7 @@ void two_stores(int n, const float *a, const float *b, float *c, float *d) {
 }
 
 // CHECK-LABEL: Idioms in function 'conditional_store':
-// CHECK: not offloaded: cannot lift to FunIL: the GEMM output is not stored on every iteration of its loop
+// CHECK: no idiom (closest: loose-gemm): matched but cannot be lifted with template 'gemm': store executes only under a condition
 void conditional_store(int n, const float *a, const float *b, float *c) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
@@ -103,6 +103,35 @@ void vector_operand(int n, const float *a, const float *x, float *c) {
       float s = 0;
       for (int k = 0; k < n; k++)
         s += a[i * n + k] * x[k];
+      c[i * n + j] = s;
+    }
+}
+
+// A GEMM that skips the zeros of A: its update (a store here) and its reads
+// of B run only where A is not zero, which a kernel evaluating every (i, j, k)
+// would not respect.
+// CHECK-LABEL: Idioms in function 'skip_zeros':
+// CHECK: no idiom (closest: loose-gemm): matched but cannot be lifted with template 'gemm': store executes only under a condition
+void skip_zeros(int n, const float *a, const float *b, float *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < n; k++)
+        if (a[i * n + k] != 0.0f)
+          c[i * n + j] += a[i * n + k] * b[k * n + j];
+}
+
+// The same with the sum in a register: the reads of B are conditional.
+// CHECK-LABEL: Idioms in function 'skip_zeros_sum':
+// CHECK: no idiom (closest: loose-gemm): matched but cannot be lifted with template 'gemm': load executes only under a condition
+void skip_zeros_sum(int n, const float *a, const float *b, float *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int k = 0; k < n; k++) {
+        float x = a[i * n + k];
+        if (x != 0.0f)
+          s += x * b[k * n + j];
+      }
       c[i * n + j] = s;
     }
 }

@@ -1,0 +1,50 @@
+//===- PipelinePlacement.cpp - Where the offload runs ---------------------===//
+
+#include "PipelinePlacement.h"
+#include "IdiomOffload.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+
+using namespace llvm;
+
+namespace idiom {
+
+static constexpr const char *RanFlag = "idiom.offload.ran";
+static constexpr const char *FallbackMD = "idiom.fallback";
+
+void markOffloadRan(Module &M) {
+  if (!M.getModuleFlag(RanFlag))
+    M.addModuleFlag(Module::Max, RanFlag, 1);
+}
+
+bool offloadRan(const Module &M) { return M.getModuleFlag(RanFlag) != nullptr; }
+
+void markFallbackLoop(Loop &L) {
+  if (!isFallbackLoop(L))
+    addStringMetadataToLoop(&L, FallbackMD);
+}
+
+bool isFallbackLoop(const Loop &L) {
+  return findStringMetadataForLoop(&L, FallbackMD).has_value();
+}
+
+PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
+                                            ModuleAnalysisManager &MAM) {
+  if (offloadRan(M))
+    return PreservedAnalyses::all();
+  FunctionPassManager FPM;
+  FPM.addPass(LoopSimplifyPass());
+  FPM.addPass(LCSSAPass());
+  FPM.addPass(IdiomOffloadPass());
+  PreservedAnalyses PA =
+      createModuleToFunctionPassAdaptor(std::move(FPM)).run(M, MAM);
+  // A module without function bodies still counts as done.
+  markOffloadRan(M);
+  return PA;
+}
+
+} // namespace idiom

@@ -31,6 +31,12 @@ static cl::opt<bool> FPReassoc(
     "idiom-fp-reassoc", cl::init(true),
     cl::desc("Allow floating-point reductions to be reassociated by parallel "
              "evaluation (default true)"));
+static cl::opt<bool> ApproxLibm(
+    "idiom-approx-libm", cl::init(false),
+    cl::desc("Offload maps that call exp, log, sin, cos or pow, whose OpenCL "
+             "versions may differ from the host's libm within the OpenCL 1.2 "
+             "full-profile ulp bounds (default false: such maps stay "
+             "sequential)"));
 static cl::opt<unsigned>
     Z3Timeout("idiom-z3-timeout", cl::init(2000),
               cl::desc("Timeout of one Z3 query in milliseconds; a timeout "
@@ -92,6 +98,7 @@ Library &library() {
 LiftOptions currentLiftOptions() {
   LiftOptions O;
   O.AllowFPReassoc = FPReassoc;
+  O.AllowApproxLibm = ApproxLibm;
   O.Z3TimeoutMs = Z3Timeout;
   return O;
 }

@@ -212,6 +212,21 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                << " is reassociated by parallel evaluation "
                   "(disable with -mllvm -idiom-fp-reassoc=false)";
       });
+    if (M.FPExactMinMax)
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FPExactMinMax", Loc, Header)
+               << "floating-point min/max reduction is exact (NaN elements "
+                  "are ignored as the loop ignores them; a zero, infinite or "
+                  "NaN result is recomputed by the original loop), so it is "
+                  "offloaded also with -idiom-fp-reassoc=false";
+      });
+    if (M.ApproxLibm)
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "ApproxLibm", Loc, Header)
+               << "map calls exp, log, sin, cos or pow: its results may differ "
+                  "from the host's libm within the OpenCL 1.2 full-profile ulp "
+                  "bounds (-idiom-approx-libm)";
+      });
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

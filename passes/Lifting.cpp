@@ -3,6 +3,7 @@
 #include "Lifting.h"
 #include "lift/HistogramLifting.h"
 #include "lift/GemmLifting.h"
+#include "lift/HostFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -389,7 +390,35 @@ std::string Lifter::expr(Value *V) {
         "(" + expr(Cast->getOperand(0)) + ")";
   } else if (auto *CI = dyn_cast<CallInst>(I)) {
     std::string N = callName(CI);
-    if (N.empty()) {
+    bool IsMap = M.Kind == IdiomKind::Map;
+    if (N == "fmuladd") {
+      // Mirror the host back end's choice (HostFloat.h); reductions are
+      // reassociated anyway, so there the unfused form is within tolerance.
+      HostMulAdd H = hostMulAdd(*CI->getFunction());
+      if (H == HostMulAdd::Fused)
+        N = "fma";
+      else if (H == HostMulAdd::Unknown && IsMap)
+        fail("llvm.fmuladd in a map on a target whose fusion choice is not "
+             "known");
+    }
+    if ((N == "fmax" || N == "fmin") && !isa<IntrinsicInst>(CI) && IsMap) {
+      fail("libm " + N + " call in a map: its handling of signed zeros and "
+           "NaN is not mirrored");
+    } else if ((N == "fmax" || N == "fmin") && isa<IntrinsicInst>(CI)) {
+      HostMinMax H = hostMinMax(*CI);
+      std::string X = expr(CI->getArgOperand(0)), Y = expr(CI->getArgOperand(1));
+      const char *Gt = N == "fmax" ? "fcmp_ogt(" : "fcmp_olt(";
+      if (H == HostMinMax::Select)
+        R = "select(" + std::string(Gt) + X + ", " + Y + "), " + X + ", " + Y + ")";
+      else if (H == HostMinMax::Guarded)
+        R = "select(fcmp_uno(" + X + ", " + X + "), " + Y + ", select(" + Gt + Y +
+            ", " + X + "), " + Y + ", " + X + "))";
+      else if (IsMap)
+        fail("fmaxf/fminf in a map where the host's lowering (signed zeros, "
+             "NaN) is not known");
+      else
+        R = N + "(" + X + ", " + Y + ")";
+    } else if (N.empty()) {
       fail("call the lifter cannot express");
     } else {
       R = N + "(";

@@ -7,6 +7,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -119,11 +120,63 @@ static Value *combine(IRBuilder<> &B, ReductionOp Op, Value *Init, Value *R) {
   case ReductionOp::UMax: return B.CreateBinaryIntrinsic(Intrinsic::umax, Init, R);
   case ReductionOp::FAdd: return B.CreateFAdd(Init, R);
   case ReductionOp::FMul: return B.CreateFMul(Init, R);
-  case ReductionOp::FMin: return B.CreateSelect(B.CreateFCmpOLT(R, Init), R, Init);
-  case ReductionOp::FMax: return B.CreateSelect(B.CreateFCmpOGT(R, Init), R, Init);
+  case ReductionOp::FMin: case ReductionOp::FMax: // loopCombine
   case ReductionOp::Other: break;
   }
   return nullptr;
+}
+
+/// The loop's own update applied once to the initial value and the device
+/// result: the compare+select or llvm.minnum/maxnum of the reduction's first
+/// link with the accumulator replaced by \p Init and the element by \p R.
+/// Float min/max combine so, never with a select of another predicate, so
+/// that a NaN start value behaves as in the loop.
+static Value *loopCombine(IRBuilder<> &B, const ReductionInfo &Red, Value *Init,
+                          Value *R) {
+  auto Map = [&](Value *V) -> Value * {
+    if (V == Red.Phi)
+      return Init;
+    if (V == Red.Operands.front())
+      return R;
+    return V;
+  };
+  if (auto *Sel = dyn_cast<SelectInst>(Red.FirstLink)) {
+    auto *Cmp = cast<FCmpInst>(Sel->getCondition());
+    Value *C = B.CreateFCmp(Cmp->getPredicate(), Map(Cmp->getOperand(0)),
+                            Map(Cmp->getOperand(1)));
+    return B.CreateSelect(C, Map(Sel->getTrueValue()), Map(Sel->getFalseValue()));
+  }
+  auto *II = cast<IntrinsicInst>(Red.FirstLink);
+  return B.CreateBinaryIntrinsic(II->getIntrinsicID(), Map(II->getArgOperand(0)),
+                                 Map(II->getArgOperand(1)));
+}
+
+/// True (an i1) when a floating-point reduction's result must be recomputed
+/// by the original loop: for fadd/fmul when the combined result \p Res is
+/// not finite (reassociation may overflow where the loop does not, and NaN
+/// or infinite inputs make the order matter); for fmin/fmax when the device
+/// result \p Dev is a zero (the loop's choice between -0 and +0 depends on
+/// the order), infinite or NaN (the identity, or an all-NaN input with
+/// maxnum/minnum). Null when no check is needed.
+static Value *needsLoop(IRBuilder<> &B, ReductionOp Op, Value *Dev, Value *Res) {
+  if (Op != ReductionOp::FAdd && Op != ReductionOp::FMul &&
+      Op != ReductionOp::FMin && Op != ReductionOp::FMax)
+    return nullptr;
+  Type *T = Dev->getType();
+  Value *Inf = ConstantFP::getInfinity(T);
+  switch (Op) {
+  case ReductionOp::FAdd:
+  case ReductionOp::FMul:
+    return B.CreateFCmpUEQ(B.CreateUnaryIntrinsic(Intrinsic::fabs, Res), Inf,
+                           "idiom.notfinite");
+  case ReductionOp::FMin:
+  case ReductionOp::FMax:
+    return B.CreateOr(B.CreateFCmpUEQ(Dev, ConstantFP::get(T, 0.0)),
+                      B.CreateFCmpOEQ(B.CreateUnaryIntrinsic(Intrinsic::fabs, Dev), Inf),
+                      "idiom.ambiguous");
+  default:
+    return nullptr;
+  }
 }
 
 /// The 8 bytes of an idiom_arg's value union for constant scalar \p V (i32,
@@ -337,13 +390,24 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   // value and join the original exit.
   B.SetInsertPoint(Done);
   std::vector<Value *> Results;
+  Value *Redo = nullptr;
   for (size_t K = 0; K < NRes; ++K) {
     const ReductionInfo &R = M.Reductions[K];
     Value *Slot = B.CreateConstGEP2_32(ResArr->getAllocatedType(), ResArr, 0, K);
     Value *Dev = B.CreateLoad(R.Phi->getType(), Slot, "idiom.result");
-    Results.push_back(combine(B, R.Op, Inits[K], Dev));
+    bool MinMax = R.Op == ReductionOp::FMin || R.Op == ReductionOp::FMax;
+    Value *Res = MinMax ? loopCombine(B, R, Inits[K], Dev)
+                        : combine(B, R.Op, Inits[K], Dev);
+    Results.push_back(Res);
+    if (Value *Bad = needsLoop(B, R.Op, Dev, Res))
+      Redo = Redo ? B.CreateOr(Redo, Bad) : Bad;
   }
-  B.CreateBr(Join);
+  // A reduction writes no memory: when a result is not exactly the loop's,
+  // run the loop instead.
+  if (Redo)
+    B.CreateCondBr(Redo, NewPH, Join);
+  else
+    B.CreateBr(Join);
   for (auto &[P, K] : LiveOuts) {
     PHINode *Q = PHINode::Create(P->getType(), 2, P->getName() + ".idiom");
     Q->insertBefore(Join->getFirstNonPHI());

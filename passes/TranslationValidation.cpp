@@ -5,6 +5,7 @@
 #include "ValidationTerms.h"
 #include "lift/HistogramLifting.h"
 #include "lift/GemmLifting.h"
+#include "lift/HostFloat.h"
 #include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "idiom/FunIL/Expr.h"
@@ -531,7 +532,18 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
     unsigned NArgs = N == "abs" ? 1 : CB->arg_size();
     for (unsigned K = 0; K < NArgs; ++K)
       A.push_back(tr(CB->getArgOperand(K)));
-    R = apply(N, A);
+    // What the host's back end computes (lift/HostFloat.h).
+    if (N == "fmuladd" && hostMulAdd(*CB->getFunction()) == HostMulAdd::Fused)
+      N = "fma";
+    HostMinMax H = (N == "fmax" || N == "fmin") ? hostMinMax(*CB) : HostMinMax::Unknown;
+    std::string Rel = N == "fmax" ? "fcmp_ogt" : "fcmp_olt";
+    if (H == HostMinMax::Select)
+      R = TB::ite(apply(Rel, {A[0], A[1]}), A[0], A[1]);
+    else if (H == HostMinMax::Guarded)
+      R = TB::ite(apply("fcmp_uno", {A[0], A[0]}), A[1],
+                  TB::ite(apply(Rel, {A[1], A[0]}), A[1], A[0]));
+    else
+      R = apply(N, A);
   } else {
     throw Unsupported{"instruction the validator does not model"};
   }

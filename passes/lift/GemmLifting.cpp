@@ -1,6 +1,7 @@
 //===- GemmLifting.cpp - Lift a detected GEMM into FunIL ------------------===//
 
 #include "GemmLifting.h"
+#include "HostFloat.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include "llvm/ADT/DenseMap.h"
@@ -221,7 +222,10 @@ std::string GemmLifter::expr(Value *V, Reading &R, unsigned Depth) {
                     II->getIntrinsicID() == Intrinsic::fma)) {
     std::string A = expr(II->getArgOperand(0), R, Depth + 1);
     std::string B = expr(II->getArgOperand(1), R, Depth + 1);
-    S = std::string(II->getIntrinsicID() == Intrinsic::fma ? "fma(" : "fmuladd(") +
+    // llvm.fmuladd as the host's back end evaluates it (HostFloat.h).
+    bool Fused = II->getIntrinsicID() == Intrinsic::fma ||
+                 hostMulAdd(*II->getFunction()) == HostMulAdd::Fused;
+    S = std::string(Fused ? "fma(" : "fmuladd(") +
         A + ", " + B + ", " + expr(II->getArgOperand(2), R, Depth + 1) + ")";
   } else {
     fail(std::string("the GEMM update has an operation the lifter does not "

@@ -94,7 +94,7 @@ std::string describeVariant(const VariantParams &V) {
     return D;
   }
   if (V.Gemm && V.WorkGroup[0] == 0)
-    return "default lowering (fmuladd as fma), one output per work-item, work-group "
+    return "default lowering, one output per work-item, work-group "
            "size chosen at run time";
   if (V.WorkGroup[0] == 0)
     S = "default lowering, work-group size chosen at run time";

@@ -153,7 +153,11 @@ std::vector<VariantParams> gemmCandidates(const Program &P) {
 }
 
 Strategy gemmVariantStrategy(const VariantParams &V) {
-  std::vector<Strategy> Steps{normalize(ruleStrategy(*findRule("fmuladd-to-fma")))};
+  // No fmuladd-to-fma: the lifter writes `fma` where the host's back end
+  // fuses llvm.fmuladd and `fmuladd` (unfused) where it does not, so each
+  // element is the loop's bit for bit (docs/ARCHITECTURE.md, "Floating
+  // point").
+  std::vector<Strategy> Steps;
   if (V.Tile[0]) {
     Steps.push_back(ruleStrategy(
         matMulRule(V.Tile[0], V.Tile[1], V.Tile[2], V.Block[0], V.Block[1], V.Group[0],

@@ -59,6 +59,7 @@ static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
       return false;
     }
     M.FPReassociated |= Reassoc;
+    M.FPExactMinMax |= R->Op == ReductionOp::FMin || R->Op == ReductionOp::FMax;
     M.Reductions.push_back(*R);
   }
   if (M.Reductions.empty()) {
@@ -78,6 +79,25 @@ static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
   return true;
 }
 
+/// Finds, in the slice of \p Root inside nest \p N, a call to a libm function
+/// whose OpenCL version is not bit-exact (exp, log, sin, cos, pow); its name
+/// or empty.
+static std::string approximateLibmCall(Value *Root, const NestInfo &N) {
+  SmallVector<Value *, 16> Work{Root};
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !N.contains(I) || isa<PHINode>(I) || !Seen.insert(I).second)
+      continue;
+    std::string Name = approximateLibmName(I);
+    if (!Name.empty())
+      return Name;
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return "";
+}
+
 static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
                      const LiftOptions &Opts, ProofCache *Cache,
                      std::string &Why) {
@@ -88,6 +108,16 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
       auto *SI = cast<StoreInst>(A.Inst);
       if (!isPureSlice(SI->getValueOperand(), M.Nest, Why))
         return false;
+      std::string Approx = approximateLibmCall(SI->getValueOperand(), M.Nest);
+      if (!Approx.empty()) {
+        if (!Opts.AllowApproxLibm) {
+          Why = "map calls " + Approx +
+                ", whose OpenCL version is not bit-exact (allow results "
+                "within the OpenCL ulp bound with -idiom-approx-libm)";
+          return false;
+        }
+        M.ApproxLibm = true;
+      }
     }
   if (!AnyStore) {
     Why = "loop stores nothing";

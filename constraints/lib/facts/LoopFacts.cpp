@@ -325,6 +325,29 @@ bool isPureCall(const Instruction *I) {
   return Math.count(F->getName().str()) != 0;
 }
 
+std::string approximateLibmName(const Instruction *I) {
+  auto *CB = dyn_cast<CallInst>(I);
+  if (!CB || !isPureCall(I))
+    return "";
+  std::string Base;
+  if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::exp: Base = "exp"; break;
+    case Intrinsic::log: Base = "log"; break;
+    case Intrinsic::sin: Base = "sin"; break;
+    case Intrinsic::cos: Base = "cos"; break;
+    case Intrinsic::pow: Base = "pow"; break;
+    default: return "";
+    }
+    return Base + (CB->getType()->isFloatTy() ? "f" : "");
+  }
+  std::string N = CB->getCalledFunction()->getName().str();
+  for (const char *K : {"exp", "log", "sin", "cos", "pow"})
+    if (N == K || N == std::string(K) + "f")
+      return N;
+  return "";
+}
+
 bool isPureScalarOp(const Instruction *I) {
   if (isa<BinaryOperator>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
       isa<UnaryOperator>(I) || isa<FreezeInst>(I))
@@ -491,8 +514,17 @@ static std::optional<ReductionOp> linkOp(Instruction *I) {
 }
 
 /// Recognises `select(X pred Phi, X, Phi)` and its mirror images as min/max.
+/// A floating-point form is accepted only when the element replaces the
+/// accumulator under an ordered predicate (`x > acc ? x : acc`, or
+/// `x ule acc ? acc : x`): then a NaN element never replaces the accumulator
+/// and a NaN start value is kept, so the update is associative over the
+/// non-NaN elements and the parallel result equals the loop's up to the sign
+/// of a zero (checked at run time, Stitching.cpp). Forms where a NaN element
+/// replaces the accumulator (`acc > x ? acc : x`) set \p Refused and return
+/// nothing.
 static std::optional<ReductionOp> selectMinMax(SelectInst *Sel, PHINode *Phi,
-                                               Value *&X) {
+                                               Value *&X,
+                                               std::string &Refused) {
   auto *Cmp = dyn_cast<CmpInst>(Sel->getCondition());
   if (!Cmp || !Cmp->hasOneUse())
     return std::nullopt;
@@ -521,6 +553,19 @@ static std::optional<ReductionOp> selectMinMax(SelectInst *Sel, PHINode *Phi,
   default: return std::nullopt;
   }
   bool IsMax = Greater == PicksXWhenTrue;
+  if (Float && !Cmp->hasNoNaNs()) {
+    // The element replaces the accumulator when P holds (PicksXWhenTrue) or
+    // when it fails; that must be false on NaN.
+    bool ReplacesOnlyWhenOrdered = PicksXWhenTrue ? CmpInst::isOrdered(P)
+                                                  : CmpInst::isUnordered(P);
+    if (!ReplacesOnlyWhenOrdered) {
+      Refused = std::string("floating-point ") + (IsMax ? "max" : "min") +
+                " reduction whose element replaces the accumulator when "
+                "either is NaN (write `if (x > m) m = x;` to ignore NaN "
+                "elements): the result depends on the order of evaluation";
+      return std::nullopt;
+    }
+  }
   if (Signed)
     return IsMax ? ReductionOp::SMax : ReductionOp::SMin;
   if (Unsigned)
@@ -555,7 +600,13 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
   Instruction *U = R.Update;
   if (auto *Sel = dyn_cast<SelectInst>(U)) {
     Value *X = nullptr;
-    if (auto Op = selectMinMax(Sel, Phi, X)) {
+    std::string Refused;
+    auto Op = selectMinMax(Sel, Phi, X, Refused);
+    if (!Refused.empty()) {
+      Why = Refused;
+      return std::nullopt;
+    }
+    if (Op) {
       if (dependsOn(X, Phi, L)) {
         Why = "min/max operand depends on the accumulator";
         return std::nullopt;

@@ -39,11 +39,21 @@ struct IdiomMatch {
   llvm::SmallVector<ReductionInfo, 2> Reductions; ///< header phi order
   llvm::SmallVector<HistogramUpdate, 1> Histograms; ///< one per bin store
   bool FPReassociated = false; ///< a floating-point reduction is reordered
+  /// A floating-point min/max reduction: exact (not reassociated), its
+  /// zero, infinite and NaN results recomputed by the loop (Stitching.cpp).
+  bool FPExactMinMax = false;
+  /// A map calls a libm function whose OpenCL version is not correctly
+  /// rounded (exp, log, sin, cos, pow), allowed by -idiom-approx-libm.
+  bool ApproxLibm = false;
 };
 
 /// Options that change what may be lifted.
 struct LiftOptions {
   bool AllowFPReassoc = true; ///< -idiom-fp-reassoc
+  /// -idiom-approx-libm: maps may call exp, log, sin, cos and pow, whose
+  /// OpenCL versions are within the OpenCL 1.2 full-profile ulp bounds but
+  /// not bit-exact.
+  bool AllowApproxLibm = false;
   unsigned Z3TimeoutMs = 2000;
 };
 

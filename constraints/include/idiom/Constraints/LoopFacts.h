@@ -94,6 +94,12 @@ bool isPureScalarOp(const llvm::Instruction *I);
 /// (pure math functions and intrinsics).
 bool isPureCall(const llvm::Instruction *I);
 
+/// For a pure call (isPureCall) whose OpenCL version is not bit-exact (exp,
+/// log, sin, cos, pow and their float variants, as intrinsics or library
+/// calls): its C name, e.g. "expf"; empty for every other instruction.
+/// sqrt, fabs, floor, ceil, fma, fmin and fmax are exact.
+std::string approximateLibmName(const llvm::Instruction *I);
+
 /// Checks that \p Root (a stored value or a reduction operand) is computed in
 /// the nest only from pure scalar ops, loads, induction phis, and values
 /// defined outside the nest. Sets \p Why on failure.

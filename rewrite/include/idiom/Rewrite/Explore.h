@@ -80,8 +80,8 @@ struct VariantParams {
   GemmKernelOptions Kernel;
   /// Operand tiles copied to local memory (to-local-operands).
   bool Local = false;
-  /// A GEMM program: fmuladd is evaluated as fma (fmuladd-to-fma), in
-  /// every variant alike.
+  /// A GEMM program (every variant evaluates its STEP and POST as written:
+  /// `fma` fused, `fmuladd` unfused, as the host does).
   bool Gemm = false;
   /// Histograms (reduceIndexed): where work-items update the bins: not a
   /// histogram, atomics on the global bins, or per-work-group bins in local
@@ -130,7 +130,7 @@ std::vector<VariantParams> gemmVariants(const funil::Program &P, unsigned Max);
 /// ranking on a device (bench/build_sgemm_carry.sh), not for the plugin.
 std::vector<VariantParams> gemmCandidates(const funil::Program &P);
 
-/// The strategy of GEMM variant \p V: fmuladd-to-fma everywhere, then the
+/// The strategy of GEMM variant \p V: the
 /// matrix-product macro rule of V's tiles (and to-local-operands when
 /// V.Local), or the default map lowering when V is not tiled.
 Strategy gemmVariantStrategy(const VariantParams &V);

@@ -1,0 +1,82 @@
+//===- HostFloat.cpp - How the host back end evaluates fused and min/max ops -===//
+
+#include "HostFloat.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/SimplifyQuery.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace idiom {
+
+/// The last +/- setting of \p Feature in a "target-features" list, or 0.
+static char featureSetting(StringRef List, StringRef Feature) {
+  char Last = 0;
+  SmallVector<StringRef, 64> Parts;
+  List.split(Parts, ',');
+  for (StringRef P : Parts)
+    if (P.size() > 1 && P.drop_front() == Feature && (P[0] == '+' || P[0] == '-'))
+      Last = P[0];
+  return Last;
+}
+
+HostMulAdd hostMulAdd(const Function &F) {
+  Triple T(F.getParent()->getTargetTriple());
+  if (F.getFnAttribute("use-soft-float").getValueAsString() == "true")
+    return HostMulAdd::Unknown;
+  if (T.isAArch64())
+    return HostMulAdd::Fused; // isFMAFasterThanFMulAndFAdd: f32, f64 always
+  if (T.getArch() != Triple::x86_64 && T.getArch() != Triple::x86)
+    return HostMulAdd::Unknown;
+  StringRef Features = F.getFnAttribute("target-features").getValueAsString();
+  bool FMA = featureSetting(Features, "fma") == '+' ||
+             featureSetting(Features, "fma4") == '+';
+  return FMA ? HostMulAdd::Fused : HostMulAdd::Unfused;
+}
+
+static bool isNonNaNConstant(const Value *V) {
+  auto *C = dyn_cast<ConstantFP>(V);
+  return C && !C->isNaN();
+}
+
+HostMinMax hostMinMax(const CallInst &CI) {
+  auto *II = dyn_cast<IntrinsicInst>(&CI);
+  if (!II || (II->getIntrinsicID() != Intrinsic::maxnum &&
+              II->getIntrinsicID() != Intrinsic::minnum))
+    return HostMinMax::Unknown;
+  const Function &F = *CI.getFunction();
+  Triple T(F.getParent()->getTargetTriple());
+  if (T.getArch() != Triple::x86_64 || !CI.getType()->isFloatingPointTy() ||
+      !(CI.getType()->isFloatTy() || CI.getType()->isDoubleTy()) ||
+      F.getFnAttribute("use-soft-float").getValueAsString() == "true")
+    return HostMinMax::Unknown;
+  Value *X = CI.getArgOperand(0), *Y = CI.getArgOperand(1);
+  // NoNaNsFPMath or nnan: the native instruction with (x, y).
+  if (CI.hasNoNaNs() ||
+      F.getFnAttribute("no-nans-fp-math").getValueAsString() == "true")
+    return HostMinMax::Select;
+  // A known non-NaN operand goes second: (x, y) when y is one, (y, x) when
+  // x is one, which is the guarded form without its NaN test.
+  if (isNonNaNConstant(Y))
+    return HostMinMax::Select;
+  if (isNonNaNConstant(X))
+    return HostMinMax::Guarded;
+  // -Os/-Oz prefers the libm call for a scalar.
+  if (F.hasMinSize())
+    return HostMinMax::Unknown;
+  // The selection DAG's own non-NaN analysis may or may not see what the IR's
+  // sees; where the IR proves an operand non-NaN, the choice is not known.
+  SimplifyQuery SQ(F.getParent()->getDataLayout(), &CI);
+  if (isKnownNeverNaN(X, 0, SQ) || isKnownNeverNaN(Y, 0, SQ))
+    return HostMinMax::Unknown;
+  return HostMinMax::Guarded;
+}
+
+} // namespace idiom

@@ -6,6 +6,7 @@
 #include "idiom/Constraints/Solver.h"
 #include "idiom/Constraints/Spec.h"
 #include "idiom/Constraints/TimeReport.h"
+#include "idiom/Constraints/Z3Budget.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -15,6 +16,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <exception>
 #include <mutex>
 
 using namespace llvm;
@@ -34,6 +36,17 @@ static cl::opt<unsigned>
     Z3Timeout("idiom-z3-timeout", cl::init(2000),
               cl::desc("Timeout of one Z3 query in milliseconds; a timeout "
                        "counts as not proven (default 2000)"));
+
+static cl::opt<unsigned> Z3Rlimit(
+    "idiom-z3-rlimit", cl::init(idiom::DefaultZ3ResourceLimit),
+    cl::desc("Deterministic resource limit of one Z3 query, in Z3's rlimit "
+             "units (0: none); reaching it counts as not proven (default "
+             "4000000)"));
+static cl::opt<unsigned> LoopZ3Queries(
+    "idiom-loop-z3-queries", cl::init(idiom::DefaultLoopQueryBudget),
+    cl::desc("Per-loop work budget: solver queries for the detection of one "
+             "loop, and again for its lifting and validation (0: no limit; "
+             "default 200); the facts left are not proven"));
 
 static cl::opt<bool> TimeReportOpt(
     "idiom-time-report", cl::Hidden, cl::init(false),
@@ -106,6 +119,11 @@ std::string loopLocation(const Loop &L) {
          F.getName().str();
 }
 
+void beginLoopWork() {
+  setZ3ResourceLimit(Z3Rlimit);
+  beginLoopBudget(LoopZ3Queries);
+}
+
 Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
                        DominatorTree &DT) {
   Library &Lib = library();
@@ -123,6 +141,7 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
       Inside |= Covered.count(P) != 0;
     if (Inside)
       continue;
+    beginLoopWork();
     MissedLoop Best;
     unsigned BestProgress = 0;
     bool Found = false;
@@ -130,9 +149,15 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
       const IdiomDef *Idiom = Lib.Ordered[K];
       NearMiss Miss;
       std::optional<Match> M;
-      {
+      try {
         TimeScope TS(Lib.SolvePhase[K]);
         M = S.solve(Env, *Idiom, Term::loop(L), &Miss);
+      } catch (const std::exception &E) {
+        // Last line of defence: a failure inside an atom leaves this loop
+        // as it is, with a missed remark, and the compile goes on.
+        Best = {L, Idiom->Name, std::string("internal error: ") + E.what()};
+        BestProgress = ~0u;
+        continue;
       }
       if (!M) {
         if (Best.Spec.empty() || Miss.Progress > BestProgress) {
@@ -145,7 +170,12 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
       if (!Idiom->Lifts.empty()) {
         std::string Why;
         TimeScope TM("buildIdiomMatch");
-        D.Match = buildIdiomMatch(Idiom->Lifts, Idiom->Name, L, Env, Opts, Why);
+        try {
+          D.Match = buildIdiomMatch(Idiom->Lifts, Idiom->Name, L, Env, Opts, Why);
+        } catch (const std::exception &E) {
+          D.Match.reset();
+          Why = std::string("internal error: ") + E.what();
+        }
         if (!D.Match) {
           Best = {L, Idiom->Name, "matched but cannot be lifted with template '" +
                                       Idiom->Lifts + "': " + Why};
@@ -160,6 +190,8 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
     }
     if (!Found && !Best.Spec.empty())
       Det.Missed.push_back(Best);
+    if (loopBudgetExhausted())
+      Det.OverBudget.push_back(L);
   }
   return Det;
 }

@@ -41,12 +41,12 @@ static cl::opt<unsigned> Z3Rlimit(
     "idiom-z3-rlimit", cl::init(idiom::DefaultZ3ResourceLimit),
     cl::desc("Deterministic resource limit of one Z3 query, in Z3's rlimit "
              "units (0: none); reaching it counts as not proven (default "
-             "4000000)"));
+             "1000000)"));
 static cl::opt<unsigned> LoopZ3Queries(
     "idiom-loop-z3-queries", cl::init(idiom::DefaultLoopQueryBudget),
     cl::desc("Per-loop work budget: solver queries for the detection of one "
              "loop, and again for its lifting and validation (0: no limit; "
-             "default 200); the facts left are not proven"));
+             "default 1000); the facts left are not proven"));
 
 static cl::opt<bool> TimeReportOpt(
     "idiom-time-report", cl::Hidden, cl::init(false),

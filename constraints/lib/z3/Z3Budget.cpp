@@ -2,6 +2,7 @@
 
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/Constraints/TimeReport.h"
+#include <chrono>
 #include <z3++.h>
 
 namespace idiom {
@@ -46,21 +47,28 @@ Z3Outcome checkWithinLimits(z3::solver &S) {
     return Z3Outcome::Unknown;
   }
   ++BudgetUsed;
-  switch (S.check()) {
-  case z3::unsat:
+  auto Start = std::chrono::steady_clock::now();
+  z3::check_result Result = S.check();
+  if (Result == z3::unsat)
     return Z3Outcome::Unsat;
-  case z3::sat:
+  if (Result == z3::sat)
     return Z3Outcome::Sat;
-  default:
-    break;
-  }
+  double Ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - Start)
+                  .count();
+  // Z3 says "max. resource limit exceeded" for the resource limit, but
+  // "canceled" (or "sat.canceled") for both limits from some of its
+  // solvers, and "timeout" for the timeout; a cancellation well before the
+  // timeout is the resource limit.
   std::string R = S.reason_unknown();
-  if (R.find("resource") != std::string::npos) {
+  bool Resource = R.find("resource") != std::string::npos;
+  bool Cancelled = R.find("cancel") != std::string::npos;
+  bool BeforeTimeout = LastTimeoutMs == 0 || Ms < 0.9 * LastTimeoutMs;
+  if (ResourceLimit && (Resource || (Cancelled && BeforeTimeout))) {
     TimeReport::count("z3: unknown, resource limit");
     LastUnknown = "resource limit of " + std::to_string(ResourceLimit) +
                   " reached (-idiom-z3-rlimit)";
-  } else if (R.find("timeout") != std::string::npos ||
-             R.find("canceled") != std::string::npos) {
+  } else if (R.find("timeout") != std::string::npos || Cancelled) {
     TimeReport::count("z3: unknown, timeout");
     LastUnknown = "timeout of " + std::to_string(LastTimeoutMs) +
                   " ms reached (-idiom-z3-timeout)";

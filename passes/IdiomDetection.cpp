@@ -7,6 +7,7 @@
 #include "idiom/Constraints/Solver.h"
 #include "idiom/Constraints/Spec.h"
 #include "idiom/Constraints/TimeReport.h"
+#include "idiom/Constraints/Z3Budget.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <exception>
 #include <mutex>
 
 using namespace llvm;
@@ -41,6 +43,17 @@ static cl::opt<unsigned>
     Z3Timeout("idiom-z3-timeout", cl::init(2000),
               cl::desc("Timeout of one Z3 query in milliseconds; a timeout "
                        "counts as not proven (default 2000)"));
+
+static cl::opt<unsigned> Z3Rlimit(
+    "idiom-z3-rlimit", cl::init(idiom::DefaultZ3ResourceLimit),
+    cl::desc("Deterministic resource limit of one Z3 query, in Z3's rlimit "
+             "units (0: none); reaching it counts as not proven (default "
+             "1000000)"));
+static cl::opt<unsigned> LoopZ3Queries(
+    "idiom-loop-z3-queries", cl::init(idiom::DefaultLoopQueryBudget),
+    cl::desc("Per-loop work budget: solver queries for the detection of one "
+             "loop, and again for its lifting and validation (0: no limit; "
+             "default 1000); the facts left are not proven"));
 
 static cl::opt<bool> TimeReportOpt(
     "idiom-time-report", cl::Hidden, cl::init(false),
@@ -114,6 +127,11 @@ std::string loopLocation(const Loop &L) {
          F.getName().str();
 }
 
+void beginLoopWork() {
+  setZ3ResourceLimit(Z3Rlimit);
+  beginLoopBudget(LoopZ3Queries);
+}
+
 Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
                        DominatorTree &DT) {
   Library &Lib = library();
@@ -136,6 +154,8 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
       Covered.insert(L);
       continue;
     }
+
+    beginLoopWork();
     MissedLoop Best;
     unsigned BestProgress = 0;
     bool Found = false;
@@ -143,9 +163,15 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
       const IdiomDef *Idiom = Lib.Ordered[K];
       NearMiss Miss;
       std::optional<Match> M;
-      {
+      try {
         TimeScope TS(Lib.SolvePhase[K]);
         M = S.solve(Env, *Idiom, Term::loop(L), &Miss);
+      } catch (const std::exception &E) {
+        // Last line of defence: a failure inside an atom leaves this loop
+        // as it is, with a missed remark, and the compile goes on.
+        Best = {L, Idiom->Name, std::string("internal error: ") + E.what()};
+        BestProgress = ~0u;
+        continue;
       }
       if (!M) {
         if (Best.Spec.empty() || Miss.Progress > BestProgress) {
@@ -158,7 +184,12 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
       if (!Idiom->Lifts.empty()) {
         std::string Why;
         TimeScope TM("buildIdiomMatch");
-        D.Match = buildIdiomMatch(Idiom->Lifts, Idiom->Name, L, Env, Opts, Why);
+        try {
+          D.Match = buildIdiomMatch(Idiom->Lifts, Idiom->Name, L, Env, Opts, Why);
+        } catch (const std::exception &E) {
+          D.Match.reset();
+          Why = std::string("internal error: ") + E.what();
+        }
         if (!D.Match) {
           Best = {L, Idiom->Name, "matched but cannot be lifted with template '" +
                                       Idiom->Lifts + "': " + Why};
@@ -173,6 +204,8 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
     }
     if (!Found && !Best.Spec.empty())
       Det.Missed.push_back(Best);
+    if (loopBudgetExhausted())
+      Det.OverBudget.push_back(L);
   }
   return Det;
 }

@@ -43,10 +43,18 @@ struct MissedLoop {
 struct Detection {
   std::vector<DetectedIdiom> Found;
   std::vector<MissedLoop> Missed;
+  /// Loops whose per-loop budget of solver queries ran out during detection
+  /// (-idiom-loop-z3-queries): some fact was left unproven for want of it.
+  std::vector<llvm::Loop *> OverBudget;
 };
 
 /// Options of the plugin, from cl::opt (see Plugin.cpp).
 LiftOptions currentLiftOptions();
+
+/// Starts the per-loop work budget (-idiom-loop-z3-queries) and applies the
+/// Z3 resource limit (-idiom-z3-rlimit) for the work on one loop: its
+/// detection, or its lifting and translation validation.
+void beginLoopWork();
 
 /// Runs every loaded idiom spec over \p F.
 Detection detectIdioms(llvm::Function &F, llvm::LoopInfo &LI,

@@ -8,6 +8,7 @@
 #include "RuntimeLimits.h"
 #include "Stitching.h"
 #include "TranslationValidation.h"
+#include "idiom/Constraints/Z3Budget.h"
 #include "idiom/FunIL/Parser.h"
 #include "idiom/Rewrite/OpenCLGen.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -17,6 +18,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include <cstring>
+#include <exception>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -77,8 +79,22 @@ void corruptForTesting(std::string &Text) {
     Text.replace(Best, strlen(Which->first), Which->second);
 }
 
-/// Lifts and generates code for \p D. Returns false with \p Why on failure.
+bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE, std::string &Why);
+
+/// Lifts and generates code for \p D. Returns false with \p Why on failure,
+/// including an exception thrown by any of the steps (none of them has
+/// touched the IR yet, so the loop stays as it was).
 bool liftAndGenerate(Offload &O, ScalarEvolution &SE, std::string &Why) {
+  beginLoopWork();
+  try {
+    return liftAndGenerateImpl(O, SE, Why);
+  } catch (const std::exception &E) {
+    Why = std::string("internal error: ") + E.what();
+    return false;
+  }
+}
+
+bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE, std::string &Why) {
   if (!liftToFunIL(*O.D->Match, O.KernelName, SE, O.Lifted, Why)) {
     Why = "cannot lift to FunIL: " + Why;
     return false;
@@ -130,6 +146,14 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
 
   Detection Det = detectIdioms(F, LI, SE, DT);
+  for (Loop *L : Det.OverBudget)
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "LoopBudget", L->getStartLoc(),
+                                      L->getHeader())
+             << "per-loop work budget exceeded: more than "
+             << std::to_string(loopBudgetLimit())
+             << " solver queries (-idiom-loop-z3-queries); facts left unproven";
+    });
   for (MissedLoop &Miss : Det.Missed)
     ORE.emit([&] {
       return OptimizationRemarkMissed(DEBUG_TYPE, "NotAnIdiom", Miss.L->getStartLoc(),
@@ -177,7 +201,9 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     Expanded.push_back(expandAtPreheader(In, SE));
     Inputs.push_back(std::move(In));
   }
-  bool Changed = false;
+  // The expansions above already inserted instructions, even where the
+  // stitching below fails: the function has changed either way.
+  bool Changed = true;
   for (size_t I = 0; I < Offloads.size(); ++I) {
     Offload &O = Offloads[I];
     const IdiomMatch &M = *O.D->Match;

@@ -290,12 +290,21 @@ bool Lifter::denseFootprint(const AffineAccess &A) {
 }
 
 std::string Lifter::viewText(const AffineAccess &A) {
-  const LiftedParam &B = Out.Params[BufferOf[A.Base]];
-  std::string S = "view(" + B.Name + ", " +
-                  indexText(SE.getMinusSCEV(
-                      SE.getTruncateOrSignExtend(A.Offset, I64), B.Lo));
-  for (unsigned D = 0; D < M.Nest.depth(); ++D)
-    S += ", " + indexText(A.Strides[D]) + ", " + indexText(M.Nest.TripCounts[D]);
+  auto It = BufferOf.find(A.Base);
+  if (It == BufferOf.end() || It->second >= Out.Params.size()) {
+    fail("internal error: an access has no buffer parameter");
+    return "";
+  }
+  // Copies, not references: indexText appends to Out.Params, which may
+  // reallocate it.
+  const std::string Name = Out.Params[It->second].Name;
+  const SCEV *Lo = Out.Params[It->second].Lo;
+  std::string S = "view(" + Name + ", ";
+  S += indexText(SE.getMinusSCEV(SE.getTruncateOrSignExtend(A.Offset, I64), Lo));
+  for (unsigned D = 0; D < M.Nest.depth(); ++D) {
+    S += ", " + indexText(A.Strides[D]);
+    S += ", " + indexText(M.Nest.TripCounts[D]);
+  }
   return S + ")";
 }
 

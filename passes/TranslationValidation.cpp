@@ -7,6 +7,7 @@
 #include "lift/GemmLifting.h"
 #include "lift/HostFloat.h"
 #include "idiom/Constraints/TimeReport.h"
+#include "idiom/Constraints/Z3Budget.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "idiom/FunIL/Expr.h"
 #include "idiom/FunIL/Printer.h"
@@ -96,11 +97,13 @@ struct Z3Terms {
   /// Is \p D (the two sides differ) satisfiable, within \p TimeoutMs?
   static z3::check_result decide(Context &C, const Expr &D, unsigned TimeoutMs) {
     z3::solver S(C);
-    z3::params Ps(C);
-    Ps.set("timeout", TimeoutMs);
-    S.set(Ps);
+    applyZ3Limits(C, S, TimeoutMs);
     S.add(D);
-    return S.check();
+    switch (checkWithinLimits(S)) {
+    case Z3Outcome::Unsat: return z3::unsat;
+    case Z3Outcome::Sat: return z3::sat;
+    default: return z3::unknown;
+    }
   }
 };
 
@@ -463,6 +466,8 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
   std::optional<TermT> R;
   auto *I = dyn_cast<Instruction>(V);
   if (auto *CI = dyn_cast<ConstantInt>(V)) {
+    if (CI->getBitWidth() > 64)
+      throw Unsupported{"integer constant wider than 64 bits"};
     R = CI->getBitWidth() == 1 ? C.bool_val(CI->isOne())
                                : C.bv_val(CI->getZExtValue(), CI->getBitWidth());
   } else if (auto *CF = dyn_cast<ConstantFP>(V)) {
@@ -480,6 +485,8 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
     const SCEV *Start = M.Nest.IVStarts[D];
     TermT S = C.bv_val(0, 64);
     if (auto *SC = dyn_cast<SCEVConstant>(Start)) {
+      if (SC->getAPInt().getSignificantBits() > 64)
+        throw Unsupported{"induction variable start wider than 64 bits"};
       S = C.bv_val((uint64_t)SC->getAPInt().getSExtValue(), 64);
     } else {
       bool Found = false;
@@ -495,6 +502,8 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
     }
     TermT Full = S + *Iter[D] * C.bv_val((uint64_t)M.Nest.IVSteps[D], 64);
     unsigned W = P->getType()->getIntegerBitWidth();
+    if (W > 64)
+      throw Unsupported{"induction variable wider than 64 bits"};
     R = W == 64 ? Full : Full.extract(W - 1, 0);
   } else if (isa<LoadInst>(I)) {
     throw Unsupported{"load that is not an input of the element function"};
@@ -768,7 +777,8 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
           "(element function, combine operator, identity or histogram update)";
     return false;
   default:
-    Why = "equivalence of the lifted FunIL and the LLVM slice not proven (Z3 unknown)";
+    Why = "equivalence of the lifted FunIL and the LLVM slice not proven (" +
+          z3UnknownText() + ")";
     return false;
   }
 }
@@ -875,7 +885,8 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
           "(GEMM STEP, INIT or POST)";
     return false;
   default:
-    Why = "equivalence of the lifted GEMM and the LLVM slice not proven (Z3 unknown)";
+    Why = "equivalence of the lifted GEMM and the LLVM slice not proven (" +
+          z3UnknownText() + ")";
     return false;
   }
 }

@@ -1,5 +1,6 @@
 //===- HistogramFacts.cpp - Facts about read-modify-write updates ---------===//
 
+#include "idiom/Constraints/ScevInt.h"
 #include "idiom/Constraints/HistogramFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -524,21 +525,21 @@ bool fewElementsPerArray(const NestInfo &N, ScalarEvolution &SE, int64_t Limit,
       Why = baseName(A->Base) + " is written with two element types";
       return false;
     }
-    auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(A->Offset, G.Off0));
+    std::optional<int64_t> D = scevInt64(SE.getMinusSCEV(A->Offset, G.Off0));
     if (!D) {
       Why = "elements of " + baseName(A->Base) +
             " are not at constant distances from each other";
       return false;
     }
-    int64_t Start = D->getAPInt().getSExtValue(), Stride = 0, Count = 1;
+    int64_t Start = *D, Stride = 0, Count = 1;
     if (N.depth() == 2 && !A->Strides[1]->isZero()) {
-      auto *SC = dyn_cast<SCEVConstant>(A->Strides[1]);
+      std::optional<int64_t> SC = scevInt64(A->Strides[1]);
       auto *TC = dyn_cast<SCEVConstant>(N.TripCounts[1]);
-      if (!SC || !TC) {
+      if (!SC || !TC || std::abs(*SC) > (int64_t(1) << 31)) {
         Why = "number of elements written is not a compile-time constant";
         return false;
       }
-      Stride = SC->getAPInt().getSExtValue();
+      Stride = *SC;
       Count = TC->getAPInt().getLimitedValue(uint64_t(Limit) + 1);
     }
     for (int64_t K = 0; K < Count && (int64_t)G.Elems.size() < Limit; ++K)

@@ -1,5 +1,6 @@
 //===- LinearAlgebraFacts.cpp - Facts behind the GEMM / GEMV atoms --------===//
 
+#include "idiom/Constraints/ScevInt.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -110,7 +111,7 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
     for (PHINode &P : L->getHeader()->phis()) {
       auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
       if (!P.getType()->isIntegerTy() || !AR || AR->getLoop() != L ||
-          !AR->isAffine() || !isa<SCEVConstant>(AR->getStepRecurrence(SE)))
+          !AR->isAffine() || !scevInt64(AR->getStepRecurrence(SE)))
         continue;
       if (!SE.isLoopInvariant(AR->getStart(), Outer)) {
         VaryingStart = true;
@@ -118,9 +119,7 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
       }
       IV = &P;
       N.IVStarts.push_back(AR->getStart());
-      N.IVSteps.push_back(cast<SCEVConstant>(AR->getStepRecurrence(SE))
-                              ->getAPInt()
-                              .getSExtValue());
+      N.IVSteps.push_back(*scevInt64(AR->getStepRecurrence(SE)));
       break;
     }
     if (!IV) {
@@ -273,20 +272,21 @@ static const SCEV *divideBySize(const SCEV *S, uint64_t Size,
                                 ScalarEvolution &SE) {
   if (Size == 1 || S->isZero())
     return S;
-  if (auto *C = dyn_cast<SCEVConstant>(S)) {
-    int64_t V = C->getAPInt().getSExtValue();
-    if (V % (int64_t)Size)
+  if (Size > (uint64_t(1) << 32))
+    return nullptr;
+  if (isa<SCEVConstant>(S)) {
+    std::optional<int64_t> V = scevInt64(S);
+    if (!V || *V % (int64_t)Size)
       return nullptr;
-    return SE.getConstant(S->getType(), V / (int64_t)Size, true);
+    return SE.getConstant(S->getType(), *V / (int64_t)Size, true);
   }
   if (auto *M = dyn_cast<SCEVMulExpr>(S)) {
-    auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
-    if (!C || C->getAPInt().getSExtValue() % (int64_t)Size)
+    std::optional<int64_t> V = scevInt64(M->getOperand(0));
+    if (!V || *V % (int64_t)Size)
       return nullptr;
     SmallVector<const SCEV *, 4> Ops(M->operands().begin(),
                                      M->operands().end());
-    Ops[0] = SE.getConstant(S->getType(),
-                            C->getAPInt().getSExtValue() / (int64_t)Size, true);
+    Ops[0] = SE.getConstant(S->getType(), *V / (int64_t)Size, true);
     return SE.getMulExpr(Ops);
   }
   if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
@@ -404,13 +404,12 @@ bool isMatrixAccess(const ChainAccess &A, const NestInfo &N, unsigned &Row,
   }
   Col = Unit0 ? V[0] : V[1];
   Row = Unit0 ? V[1] : V[0];
-  if (auto *LD = dyn_cast<SCEVConstant>(A.Strides[Row])) {
-    int64_t Ld = LD->getAPInt().getSExtValue();
-    Ld = Ld < 0 ? -Ld : Ld;
+  if (std::optional<int64_t> LdC = scevInt64(A.Strides[Row])) {
+    int64_t Ld = *LdC < 0 ? -*LdC : *LdC;
     int64_t Len = 0;
     if (Col < N.TripCounts.size())
-      if (auto *TC = dyn_cast<SCEVConstant>(N.TripCounts[Col]))
-        Len = TC->getAPInt().getSExtValue();
+      if (std::optional<int64_t> TC = scevInt64(N.TripCounts[Col]))
+        Len = *TC;
     if (Ld < 2 || Ld < Len) {
       Why = "leading dimension " + std::to_string(Ld) +
             " is shorter than a row: rows overlap (not a matrix)";

@@ -57,8 +57,19 @@ const SCEV *canonicalTripCount(Loop *L, ScalarEvolution &SE, std::string &Why) {
     Why = "trip count is not computable";
     return nullptr;
   }
+  // Trip counts are i64 (getTripCountFromExitCount may only widen).
+  if (!BTC->getType()->isIntegerTy() ||
+      BTC->getType()->getIntegerBitWidth() > 64) {
+    Why = "trip count is wider than 64 bits";
+    return nullptr;
+  }
   Type *I64 = Type::getInt64Ty(L->getHeader()->getContext());
-  return SE.getTripCountFromExitCount(BTC, I64, L);
+  const SCEV *TC = SE.getTripCountFromExitCount(BTC, I64, L);
+  if (!TC || isa<SCEVCouldNotCompute>(TC)) {
+    Why = "trip count is not computable";
+    return nullptr;
+  }
+  return TC;
 }
 
 /// Follows the blocks of Outer from its header to the inner loop's preheader
@@ -128,9 +139,17 @@ std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
     }
     PHINode *IV = nullptr;
     for (PHINode &P : L->getHeader()->phis()) {
+      // Integer induction variables of at most 64 bits whose constant step
+      // fits in an int64_t; wider ones are not induction variables here.
+      if (!P.getType()->isIntegerTy() ||
+          P.getType()->getIntegerBitWidth() > 64)
+        continue;
       auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
-      if (!P.getType()->isIntegerTy() || !AR || AR->getLoop() != L ||
-          !AR->isAffine() || !isa<SCEVConstant>(AR->getStepRecurrence(SE)))
+      if (!AR || AR->getLoop() != L || !AR->isAffine() ||
+          !isa<SCEVConstant>(AR->getStepRecurrence(SE)) ||
+          cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                  ->getAPInt()
+                  .getSignificantBits() > 63)
         continue;
       if (!SE.isLoopInvariant(AR->getStart(), Outer))
         continue;
@@ -181,7 +200,11 @@ static const SCEV *divideExact(const SCEV *S, uint64_t Size,
                                ScalarEvolution &SE) {
   if (Size == 1)
     return S;
+  if (Size > (uint64_t(1) << 32))
+    return nullptr;
   if (auto *C = dyn_cast<SCEVConstant>(S)) {
+    if (C->getAPInt().getSignificantBits() > 63)
+      return nullptr;
     int64_t V = C->getAPInt().getSExtValue();
     if (V % (int64_t)Size)
       return nullptr;
@@ -189,7 +212,7 @@ static const SCEV *divideExact(const SCEV *S, uint64_t Size,
   }
   if (auto *M = dyn_cast<SCEVMulExpr>(S)) {
     auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
-    if (!C)
+    if (!C || C->getAPInt().getSignificantBits() > 63)
       return nullptr;
     int64_t V = C->getAPInt().getSExtValue();
     if (V % (int64_t)Size)

@@ -1,5 +1,6 @@
 //===- StencilFacts.cpp - Structural facts for stencils -------------------===//
 
+#include "idiom/Constraints/ScevInt.h"
 #include "idiom/Constraints/StencilFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -228,9 +229,12 @@ std::optional<StencilNest> analyzeStencilNest(Loop *Outer, ScalarEvolution &SE,
     auto *AR = cast<SCEVAddRecExpr>(N.scev(IV, SE));
     N.IVs.push_back(IV);
     N.IVStarts.push_back(AR->getStart());
-    N.IVSteps.push_back(cast<SCEVConstant>(AR->getStepRecurrence(SE))
-                            ->getAPInt()
-                            .getSExtValue());
+    std::optional<int64_t> Step = scevInt64(AR->getStepRecurrence(SE));
+    if (!Step) {
+      Why = "induction variable step does not fit in 64 bits";
+      return std::nullopt;
+    }
+    N.IVSteps.push_back(*Step);
   }
   Loop *Inner = N.Loops.back();
   for (BasicBlock *BB : Outer->blocks()) {

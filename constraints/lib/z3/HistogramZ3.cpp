@@ -23,6 +23,7 @@
 #include "idiom/Constraints/HistogramFacts.h"
 #include "idiom/Constraints/HistogramLaws.h"
 #include "idiom/Constraints/TimeReport.h"
+#include "idiom/Constraints/Z3Budget.h"
 #include "idiom/Constraints/UpdateEvaluation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
@@ -147,7 +148,7 @@ private:
     if (auto *CI = dyn_cast<ConstantInt>(V)) {
       if (CI->getBitWidth() > 64)
         return std::nullopt;
-      return C.bv_val(std::to_string(CI->getValue().getZExtValue()).c_str(),
+      return C.bv_val(toString(CI->getValue(), 10, /*Signed=*/false).c_str(),
                       CI->getBitWidth());
     }
     if (auto *CF = dyn_cast<ConstantFP>(V)) {
@@ -220,6 +221,11 @@ private:
       if (!A)
         return std::nullopt;
       Type *From = Cast->getSrcTy(), *To = Cast->getType();
+      bool IntCast = Cast->getOpcode() == Instruction::ZExt ||
+                     Cast->getOpcode() == Instruction::SExt ||
+                     Cast->getOpcode() == Instruction::Trunc;
+      if (IntCast && (!From->isIntegerTy() || !To->isIntegerTy()))
+        return std::nullopt; // vector casts: not modelled
       switch (Cast->getOpcode()) {
       case Instruction::ZExt:
         return z3::zext(*A, To->getIntegerBitWidth() - From->getIntegerBitWidth());
@@ -354,12 +360,12 @@ Proof laws(z3::context &C, const Candidate &K, const z3::sort &S,
   std::string N = K.Op.name();
   Proof Pr = decide(C, K.Apply(P, Q) != K.Apply(Q, P), TimeoutMs);
   if (Pr != Proof::Proven) {
-    Why = N + (Pr == Proof::Refuted ? " is not commutative" : ": commutativity not proven (Z3 unknown)");
+    Why = N + (Pr == Proof::Refuted ? " is not commutative" : ": commutativity not proven (" + z3UnknownText() + ")");
     return Pr;
   }
   Pr = decide(C, K.Apply(K.Apply(P, Q), R) != K.Apply(P, K.Apply(Q, R)), TimeoutMs);
   if (Pr != Proof::Proven) {
-    Why = N + (Pr == Proof::Refuted ? " is not associative" : ": associativity not proven (Z3 unknown)");
+    Why = N + (Pr == Proof::Refuted ? " is not associative" : ": associativity not proven (" + z3UnknownText() + ")");
     return Pr;
   }
   if (K.Identity) {
@@ -455,7 +461,7 @@ Proof proveOperator(const BinUpdateInfo &U, unsigned TimeoutMs,
       }
     }
     if (AnyUnknown) {
-      Why = "update operator not proven (Z3 unknown; tried " + Tried + ")";
+      Why = "update operator not proven (" + z3UnknownText() + "; tried " + Tried + ")";
       return Proof::Unknown;
     }
     Why = updateRefusal(U, HasDep, Sort->is_bv(), Tried);

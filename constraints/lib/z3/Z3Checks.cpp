@@ -4,6 +4,7 @@
 #include "idiom/Constraints/CompileCache.h"
 #include "idiom/Constraints/OperatorLaws.h"
 #include "idiom/Constraints/TimeReport.h"
+#include "idiom/Constraints/Z3Budget.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -11,6 +12,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -57,7 +59,7 @@ public:
 
   std::optional<z3::expr> constant(Constant *K) {
     if (auto *CI = dyn_cast<ConstantInt>(K))
-      return C.bv_val(std::to_string(CI->getValue().getZExtValue()).c_str(),
+      return C.bv_val(toString(CI->getValue(), 10, /*Signed=*/false).c_str(),
                       CI->getBitWidth());
     if (auto *CF = dyn_cast<ConstantFP>(K)) {
       if (!CF->getValueAPF().isFinite())
@@ -150,9 +152,9 @@ private:
 
 /// Runs \p S and maps sat/unsat/unknown of a negated law to a Proof.
 Proof decide(z3::solver &S) {
-  switch (S.check()) {
-  case z3::unsat: return Proof::Proven;
-  case z3::sat: return Proof::Refuted;
+  switch (checkWithinLimits(S)) {
+  case Z3Outcome::Unsat: return Proof::Proven;
+  case Z3Outcome::Sat: return Proof::Refuted;
   default: return Proof::Unknown;
   }
 }
@@ -162,9 +164,7 @@ Proof decide(z3::solver &S) {
 z3::context &sharedContext() { return sharedZ3Context(); }
 
 void setTimeout(z3::context &C, z3::solver &S, unsigned Ms) {
-  z3::params P(C);
-  P.set("timeout", Ms);
-  S.set(P);
+  applyZ3Limits(C, S, Ms);
 }
 
 /// The law memo on disk (CompileCache.h, kind "laws"): "proven" or
@@ -251,10 +251,11 @@ Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs,
     // timeout changes.
     TimeScope TS("z3 law: solver");
     static thread_local z3::solver S(C);
-    static thread_local std::optional<unsigned> SetMs;
-    if (SetMs != TimeoutMs) {
+    static thread_local std::optional<std::pair<unsigned, unsigned>> Set;
+    std::pair<unsigned, unsigned> Limits{TimeoutMs, z3ResourceLimit()};
+    if (Set != Limits) {
       setTimeout(C, S, TimeoutMs);
-      SetMs = TimeoutMs;
+      Set = Limits;
     }
     S.push();
     S.add(Negated);
@@ -287,7 +288,7 @@ static Proof assocComm(const ReductionInfo &R, unsigned TimeoutMs,
     Proof P = decideLaw(C, *AB != *BA, TimeoutMs);
     if (P != Proof::Proven) {
       Why = P == Proof::Refuted ? "operator is not commutative"
-                                : "commutativity not proven (Z3 unknown)";
+                                : "commutativity not proven (" + z3UnknownText() + ")";
       return P;
     }
     auto L = F(*AB, D);
@@ -300,7 +301,7 @@ static Proof assocComm(const ReductionInfo &R, unsigned TimeoutMs,
     P = decideLaw(C, *L != *Rr, TimeoutMs);
     if (P != Proof::Proven)
       Why = P == Proof::Refuted ? "operator is not associative"
-                                : "associativity not proven (Z3 unknown)";
+                                : "associativity not proven (" + z3UnknownText() + ")";
     return P;
   } catch (const z3::exception &E) {
     Why = std::string("Z3 error: ") + E.msg();
@@ -339,7 +340,7 @@ static Proof identity(const ReductionInfo &R, unsigned TimeoutMs,
     Proof P = decideLaw(C, *F != B, TimeoutMs);
     if (P != Proof::Proven)
       Why = P == Proof::Refuted ? "identity value is not an identity of the operator"
-                                : "identity not proven (Z3 unknown)";
+                                : "identity not proven (" + z3UnknownText() + ")";
     return P;
   } catch (const z3::exception &E) {
     Why = std::string("Z3 error: ") + E.msg();
@@ -350,40 +351,57 @@ static Proof identity(const ReductionInfo &R, unsigned TimeoutMs,
 namespace {
 
 /// Translates loop-invariant SCEVs into Z3 integers. Unknown values become
-/// integer constants bounded by their type's signed range.
+/// integer constants bounded by their type's signed range. Anything else
+/// (null, could-not-compute, pointer-typed or non-integer expressions,
+/// truncations, unsigned min/max, recurrences, ptrtoint, unknowns whose value
+/// was deleted, expressions deeper than MaxDepth) is not translated: the
+/// caller answers "not proven".
 class ScevTranslator {
 public:
   ScevTranslator(z3::context &C, z3::solver &S) : C(C), S(S) {}
 
-  std::optional<z3::expr> tr(const SCEV *X) {
+  std::optional<z3::expr> tr(const SCEV *X, unsigned Depth = 0) {
+    if (!X || isa<SCEVCouldNotCompute>(X) || Depth > MaxDepth)
+      return std::nullopt;
+    // An unknown whose value was deleted has no type to ask for.
+    if (auto *U = dyn_cast<SCEVUnknown>(X); U && !U->getValue())
+      return std::nullopt;
+    Type *Ty = X->getType();
+    if (!Ty || !Ty->isIntegerTy())
+      return std::nullopt;
     auto It = Memo.find(X);
     if (It != Memo.end())
       return It->second;
     std::optional<z3::expr> R;
     if (auto *K = dyn_cast<SCEVConstant>(X)) {
-      R = C.int_val(std::to_string(K->getAPInt().getSExtValue()).c_str());
-    } else if (auto *U = dyn_cast<SCEVUnknown>(X)) {
+      R = C.int_val(toString(K->getAPInt(), 10, /*Signed=*/true).c_str());
+    } else if (isa<SCEVUnknown>(X)) {
       std::string Name = "v" + std::to_string(Memo.size());
       z3::expr V = C.int_const(Name.c_str());
-      unsigned W = U->getType()->isIntegerTy() ? U->getType()->getIntegerBitWidth() : 64;
-      if (W < 64) {
-        S.add(V >= C.int_val(std::to_string(-(int64_t(1) << (W - 1))).c_str()));
-        S.add(V < C.int_val(std::to_string(int64_t(1) << (W - 1)).c_str()));
-      }
+      unsigned W = Ty->getIntegerBitWidth();
+      S.add(V >= C.int_val(toString(APInt::getSignedMinValue(W), 10, true).c_str()));
+      S.add(V <= C.int_val(toString(APInt::getSignedMaxValue(W), 10, true).c_str()));
       R = V;
     } else if (auto *Z = dyn_cast<SCEVZeroExtendExpr>(X)) {
-      auto O = tr(Z->getOperand());
+      const SCEV *Op = Z->getOperand();
+      if (!Op->getType()->isIntegerTy())
+        return std::nullopt;
+      auto O = tr(Op, Depth + 1);
       if (!O)
         return std::nullopt;
-      unsigned W = Z->getOperand()->getType()->getIntegerBitWidth();
-      z3::expr Mod = C.int_val(std::to_string(W >= 63 ? 0 : (int64_t(1) << W)).c_str());
-      R = W >= 63 ? *O : z3::ite(*O >= 0, *O, *O + Mod);
+      // O is in the operand's signed range; its unsigned value adds 2^W
+      // to the negative ones.
+      unsigned W = Op->getType()->getIntegerBitWidth();
+      z3::expr Mod = C.int_val(toString(APInt::getOneBitSet(W + 1, W), 10, false).c_str());
+      R = z3::ite(*O >= 0, *O, *O + Mod);
     } else if (auto *Sx = dyn_cast<SCEVSignExtendExpr>(X)) {
-      R = tr(Sx->getOperand());
+      if (!Sx->getOperand()->getType()->isIntegerTy())
+        return std::nullopt;
+      R = tr(Sx->getOperand(), Depth + 1);
     } else if (auto *A = dyn_cast<SCEVAddExpr>(X)) {
       R = C.int_val(0);
       for (const SCEV *Op : A->operands()) {
-        auto O = tr(Op);
+        auto O = tr(Op, Depth + 1);
         if (!O)
           return std::nullopt;
         R = *R + *O;
@@ -391,7 +409,7 @@ public:
     } else if (auto *M = dyn_cast<SCEVMulExpr>(X)) {
       R = C.int_val(1);
       for (const SCEV *Op : M->operands()) {
-        auto O = tr(Op);
+        auto O = tr(Op, Depth + 1);
         if (!O)
           return std::nullopt;
         R = *R * *O;
@@ -401,19 +419,21 @@ public:
         return std::nullopt;
       bool IsMax = MM->getSCEVType() == scSMaxExpr;
       for (const SCEV *Op : MM->operands()) {
-        auto O = tr(Op);
+        auto O = tr(Op, Depth + 1);
         if (!O)
           return std::nullopt;
         R = !R ? *O : z3::ite(IsMax ? *O > *R : *O < *R, *O, *R);
       }
-    } else {
-      return std::nullopt;
     }
+    if (!R)
+      return std::nullopt;
     Memo.insert_or_assign(X, *R);
     return R;
   }
 
 private:
+  /// Deeper expressions are not translated (no unbounded recursion).
+  static constexpr unsigned MaxDepth = 64;
   z3::context &C;
   z3::solver &S;
   std::map<const SCEV *, z3::expr> Memo;
@@ -440,8 +460,9 @@ static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
   if (A.Offset != B.Offset || A.Strides != B.Strides)
     return false;
   auto Const = [](const SCEV *S) -> std::optional<int64_t> {
-    if (auto *C = dyn_cast<SCEVConstant>(S))
-      return C->getAPInt().getSExtValue();
+    if (auto *C = dyn_cast_or_null<SCEVConstant>(S))
+      if (C->getAPInt().getSignificantBits() <= 63)
+        return C->getAPInt().getSExtValue();
     return std::nullopt;
   };
   auto S1 = Const(A.Strides.back());
@@ -567,14 +588,35 @@ static bool constantStridePair(const AffineAccess &St, const AffineAccess &Other
   return true;
 }
 
+/// True when \p A and \p N have the shape the dependence test reads: one
+/// non-null stride per loop of the nest, a non-null offset and trip counts.
+static bool wellFormed(const AffineAccess &A, const NestInfo &N) {
+  if (N.depth() == 0 || N.TripCounts.size() != N.depth() || !A.Offset ||
+      A.Strides.size() != N.depth())
+    return false;
+  for (unsigned D = 0; D < N.depth(); ++D)
+    if (!A.Strides[D] || !N.TripCounts[D])
+      return false;
+  return true;
+}
+
 static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
                                      const NestInfo &N, unsigned TimeoutMs,
                                      std::string &Why) {
+  for (const AffineAccess &A : Accesses)
+    if (!wellFormed(A, N)) {
+      Why = "internal error: an access does not fit its loop nest";
+      return Proof::Unknown;
+    }
   for (const AffineAccess &St : Accesses) {
     if (!St.IsStore)
       continue;
     for (const AffineAccess &Other : Accesses) {
       if (Other.Base != St.Base)
+        continue;
+      // Two stores: the question is symmetric (swap the iterations), so
+      // each unordered pair is asked once.
+      if (Other.IsStore && &Other < &St)
         continue;
       if (Other.ElemTy != St.ElemTy) {
         Why = "one array is accessed with two element types";
@@ -640,7 +682,8 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
           Why = P == Proof::Refuted
                     ? "loop-carried dependence between a store and another "
                       "access of the same array"
-                    : "absence of loop-carried dependence not proven (Z3 unknown)";
+                    : "absence of loop-carried dependence not proven (" +
+                          z3UnknownText() + ")";
           return P == Proof::Refuted ? Proof::Refuted : Proof::Unknown;
         }
         // Within one iteration: a load after the store reads its element.

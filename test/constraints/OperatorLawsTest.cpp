@@ -102,12 +102,16 @@ std::vector<Case> cases() {
     Out.push_back({"fadd", T, "0.0", "  %upd = fadd " + T + " %acc, %v\n", ReductionOp::FAdd});
     Out.push_back({"fadd", T, "0.0", "  %upd = fadd fast " + T + " %v, %acc\n", ReductionOp::FAdd});
     Out.push_back({"fmul", T, "1.0", "  %upd = fmul " + T + " %acc, %v\n", ReductionOp::FMul});
+    // The element replaces the accumulator only under an ordered predicate
+    // (ordered with the element on the true arm, unordered with it on the
+    // false arm); the other forms are refused (FloatSelectWhereNaNWins).
     for (const char *P : {"olt", "ole", "ogt", "oge", "ult", "ule", "ugt", "uge"}) {
       std::string Pr = P;
-      bool Less = Pr[1] == 'l';
+      bool Less = Pr[1] == 'l', Ordered = Pr[0] == 'o';
+      std::string Arms = Ordered ? T + " %v, " + T + " %acc" : T + " %acc, " + T + " %v";
       Out.push_back({P, T, "0.0", "  %k = fcmp " + Pr + " " + T + " %v, %acc\n"
-                                  "  %upd = select i1 %k, " + T + " %v, " + T + " %acc\n",
-                     Less ? ReductionOp::FMin : ReductionOp::FMax});
+                                  "  %upd = select i1 %k, " + Arms + "\n",
+                     Less == Ordered ? ReductionOp::FMin : ReductionOp::FMax});
     }
     Out.push_back({"fsub", T, "0.0", "  %upd = fsub " + T + " %acc, %v\n", std::nullopt});
     Out.push_back({"fdiv", T, "1.0", "  %upd = fdiv " + T + " %acc, %v\n", std::nullopt});
@@ -160,6 +164,23 @@ TEST(OperatorLawsTest, TextbookOperatorsAgreeWithZ3) {
     EXPECT_EQ(W3, W4);
   }
   EXPECT_GT(Textbook, 60u);
+}
+
+TEST(OperatorLawsTest, FloatSelectWhereNaNWins) {
+  // A NaN element replaces the accumulator: not associative, refused.
+  for (const char *P : {"olt", "ole", "ogt", "oge", "ult", "ule", "ugt", "uge"}) {
+    std::string Pr = P;
+    std::string Arms = Pr[0] == 'o' ? "float %acc, float %v" : "float %v, float %acc";
+    TestIR IR(reductionIR("float", "0.0", "  %k = fcmp " + Pr + " float %v, %acc\n"
+                                          "  %upd = select i1 %k, " + Arms + "\n"),
+              "f");
+    SCOPED_TRACE(Pr);
+    std::string Why;
+    auto N = analyzeNest(IR.loop("loop"), IR.env().SE, Why);
+    ASSERT_TRUE(N) << Why;
+    EXPECT_FALSE(analyzeReduction(cast<PHINode>(IR.value("acc")), *N, Why));
+    EXPECT_NE(Why.find("replaces the accumulator when either is NaN"), std::string::npos) << Why;
+  }
 }
 
 TEST(OperatorLawsTest, NeedsAccumulatorAndElement) {

@@ -11,6 +11,12 @@
  * kernel on PoCL) costs more than the best variant can save.
  *
  * In memory: e->chosen[cls] for the life of the process.
+ * A reduction whose source has the line IDIOMRT_FIXED_ORDER_MARKER before
+ * its first variant (the generator writes it for floating-point
+ * accumulators) is never timed: it runs variant 0 (or the first usable
+ * one), because its variants combine the elements in different orders and
+ * timing noise must not choose the rounding of the result.
+ *
  * On disk: <cache dir>/tuning/<key>.txt, key = FNV-1a 64 of (format tag,
  * platform name, device name, driver version, FNV-1a 64 of the source, size
  * class); a text file
@@ -60,6 +66,8 @@ const char *idiomrt_tuned_name(int how) {
     return "small";
   case IDIOMRT_TUNED_FORCED:
     return "forced";
+  case IDIOMRT_TUNED_FIXED:
+    return "fixed";
   default:
     return "none";
   }
@@ -93,6 +101,16 @@ static int tuning_paths(char *dir, size_t ndir, char *path, size_t npath,
     return 0;
   k = snprintf(path, npath, "%s/%016llx.txt", dir, (unsigned long long)key);
   return k > 0 && (size_t)k < npath;
+}
+
+/* True when the source says that the result depends on the variant's order
+   of combination (a floating-point reduction): such a descriptor is not
+   timed, so that every run on one device computes the same value. */
+static int fixed_order(const idiomrt_entry *e) {
+  const char *src = e->desc->source;
+  const char *m = strstr(src, IDIOMRT_FIXED_ORDER_MARKER);
+  const char *v = strstr(src, "//@idiom-variant");
+  return m && (m == src || m[-1] == '\n') && (!v || m < v);
 }
 
 static int usable(const idiomrt_entry *e, int k) {
@@ -156,6 +174,10 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
   if (count <= 1) {
     k = first;
     how = IDIOMRT_TUNED_SINGLE;
+  } else if (fixed_order(e)) {
+    /* variant 0, or the first usable one: the same on every run */
+    k = usable(e, 0) ? 0 : first;
+    how = IDIOMRT_TUNED_FIXED;
   } else if (!idiomrt_config_get()->tune) {
     k = usable(e, 0) ? 0 : first; /* variant 0 is the default lowering */
     how = IDIOMRT_TUNED_OFF;

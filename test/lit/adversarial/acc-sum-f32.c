@@ -13,7 +13,7 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,DEV < %t.1
 // RUN: diff %t.1 %t.2
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
-// RUN: %clang-idiom %s -lidiomrt -mllvm -idiom-fp-reassoc=false -o %t.exact
+// RUN: %clang-idiom -fplugin=%plugin %s -lidiomrt -mllvm -idiom-fp-reassoc=false -o %t.exact
 // RUN: env IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.exact 2> %t.exact.stats | FileCheck %s --check-prefixes=CHECK,LOOP
 // RUN: FileCheck %s --check-prefix=EXACT < %t.exact.stats
 #include <math.h>
@@ -81,6 +81,8 @@ int main(void) {
 // DEV-NEXT: correctly rounded: yes
 // DEV-NEXT: bits 48927c00
 // CHECK: sum of -0.0: -0
-// STATS-DAG: idiom-stats: acc-sum-f32.c:[[@LINE-55]] scalar-reduction calls=1 offloaded=1 {{.*}}fallbacks=0 variants={{[0-9]+}} {{.*}}tuned=fixed"
-// STATS-DAG: idiom-stats: acc-sum-f32.c:[[@LINE-48]] scalar-reduction calls=1 offloaded=1 {{.*}}fallbacks=0
-// EXACT-NOT: scalar-reduction calls=1 offloaded=1
+// STATS-DAG: idiom-stats: acc-sum-f32.c:sum scalar-reduction calls=1 offloaded=1 {{.*}}fallbacks=0 variants={{[0-9]+}} {{.*}}tuned=fixed"
+// STATS-DAG: idiom-stats: acc-sum-f32.c:sum_neg0 scalar-reduction calls=1 offloaded=1 {{.*}}fallbacks=0 {{.*}}tuned=fixed"
+// EXACT-NOT: scalar-reduction
+// EXACT: idiom-stats: acc-sum-f32.c:main map calls=1 offloaded=1
+// EXACT-NOT: scalar-reduction

@@ -546,14 +546,31 @@ std::string sourcePragmas(const Program &P) {
   // emitted as fma (DESIGN section 7).
   Src += "#pragma OPENCL FP_CONTRACT OFF\n";
   Src += histogramPragmas(P);
-  if (P.IsReturn && hasFloatAccumulator(P))
-    Src += std::string(FixedOrderMarker) + "\n";
   return Src;
 }
 
 /// `#pragma`s and the comment that start every generated source.
 std::string sourceHeader(const Program &P) {
   return headerLine(P.Name) + sourcePragmas(P);
+}
+
+/// The FixedOrderMarker line of a reduction with a floating-point
+/// accumulator ("" otherwise), naming the variant a CPU and a GPU device
+/// run: the first one-block-per-work-item variant for CPUs, the
+/// (256, 8) grid-stride one for GPUs (docs/Benchmarks.md: the fastest on
+/// PoCL and on the H200), variant 0 where there is none.
+std::string fixedOrderLine(const Program &P, const std::vector<VariantParams> &Vs) {
+  if (!P.IsReturn || !hasFloatAccumulator(P))
+    return "";
+  unsigned Cpu = 0, Gpu = 0;
+  for (size_t K = Vs.size(); K-- > 1;) {
+    if (Vs[K].Blocked)
+      Cpu = static_cast<unsigned>(K);
+    if (!Vs[K].Blocked && Vs[K].WorkGroup[0] == 256 && Vs[K].Elems == 8)
+      Gpu = static_cast<unsigned>(K);
+  }
+  return std::string(FixedOrderMarker) + " cpu=" + std::to_string(Cpu) +
+         " gpu=" + std::to_string(Gpu) + "\n";
 }
 
 std::string workGroupAttr(const VariantParams &V) {
@@ -602,7 +619,8 @@ bool emitOpenCL(const Program &P, const std::string &KernelName,
   if (!genKernels(P, Kernels, Err))
     return false;
   Out = GeneratedOpenCL();
-  Out.Source = sourceHeader(P) + printKernels(Kernels, KernelName, "");
+  Out.Source = sourceHeader(P) + fixedOrderLine(P, {VariantParams()}) +
+               printKernels(Kernels, KernelName, "");
   Out.LoweredFunIL = funil::printProgram(P);
   Out.VariantDescs = {"as given"};
   Out.VariantFunIL = {Out.LoweredFunIL};
@@ -667,7 +685,10 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
     }
     G.Variants.push_back({Vs[I], describeVariant(Vs[I]), Found->L});
   }
-  G.Pragmas = sourcePragmas(P);
+  std::vector<VariantParams> Kept;
+  for (const auto &V : G.Variants)
+    Kept.push_back(V.V);
+  G.Pragmas = sourcePragmas(P) + fixedOrderLine(P, Kept);
   return true;
 }
 

@@ -239,12 +239,24 @@ TEST(Compensate, SlotsAndFixedOrder) {
     EXPECT_TRUE(rewrite::generateOpenCL(parseOrDie(Text), "k", G, Err)) << Err;
     return G.Source;
   };
-  std::string Marker = std::string(rewrite::FixedOrderMarker) + "\n";
+  std::string Marker = std::string(rewrite::FixedOrderMarker);
   std::string F = Src(sumProgram("f32"));
-  // In the shared part, before the first variant.
-  ASSERT_NE(F.find(Marker), std::string::npos) << F;
+  // In the shared part, before the first variant; the CPU variant is the
+  // blocked one, the GPU variant (256, 8) grid-stride.
+  std::vector<rewrite::VariantParams> Vs = rewrite::exploreVariants(parseOrDie(sumProgram("f32")));
+  ASSERT_EQ(Vs.size(), 8u);
+  EXPECT_TRUE(Vs[2].Blocked);
+  EXPECT_EQ(Vs[4].WorkGroup[0], 256u);
+  EXPECT_EQ(Vs[4].Elems, 8u);
+  ASSERT_NE(F.find(Marker + " cpu=2 gpu=4\n"), std::string::npos) << F;
   EXPECT_LT(F.find(Marker), F.find(rewrite::VariantMarker));
-  EXPECT_NE(Src(sumProgram("f64", "fmax(a, b)", "-inf")).find(Marker), std::string::npos);
+  EXPECT_NE(Src(sumProgram("f64", "fmax(a, b)", "-inf")).find(Marker + " cpu=2 gpu=4\n"),
+            std::string::npos);
+  // A reduction over a strided array has neither: variant 0 for both.
+  EXPECT_NE(Src("idiom s(x: [f32], n0: i64) { return reduce(\\(a: f32, b: f32) => fadd(a, b), "
+                "-0.0:f32, view(x, 0:i64, 2:i64, n0)); }")
+                .find(Marker + " cpu=0 gpu=0\n"),
+            std::string::npos);
   EXPECT_EQ(Src(sumProgram("i32", "add(a, b)", "0")).find(Marker), std::string::npos);
   EXPECT_EQ(Src("idiom m(x: [f32], y: [f32], n0: i64) { store view(y, 0:i64, 1:i64, n0) = "
                 "map(\\(v: f32) => v, view(x, 0:i64, 1:i64, n0)); }")

@@ -3,7 +3,8 @@
 // exact sum is an integer. The device sums with Neumaier compensation, so its
 // result is at least as close to the exact sum as the sequential loop's (here
 // correctly rounded where the loop's is not), bit-identical from run to run,
-// with the variant fixed (never timed) although tuning is on; a sum of -0.0
+// with the variant fixed (never timed: the marker's CPU variant) although
+// tuning is on; a sum of -0.0
 // stays -0.0. With -idiom-fp-reassoc=false the loop is not offloaded.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom %s -lidiomrt -o %t.idiom
@@ -81,8 +82,8 @@ int main(void) {
 // DEV-NEXT: correctly rounded: yes
 // DEV-NEXT: bits 41124f8000000000
 // CHECK: sum of -0.0: -0
-// STATS-DAG: idiom-stats: acc-sum-f64.c:sum scalar-reduction calls=1 offloaded=1 {{.*}}fallbacks=0 variants={{[0-9]+}} {{.*}}tuned=fixed"
-// STATS-DAG: idiom-stats: acc-sum-f64.c:sum_neg0 scalar-reduction calls=1 offloaded=1 {{.*}}fallbacks=0 {{.*}}tuned=fixed"
+// STATS-DAG: idiom-stats: acc-sum-f64.c:sum scalar-reduction calls=1 offloaded=1 {{.*}}fallbacks=0 variants={{[0-9]+}} {{.*}}: variant [[V:[0-9]+]] tuned=fixed"
+// STATS-DAG: idiom-stats: acc-sum-f64.c:sum_neg0 scalar-reduction calls=1 offloaded=1 {{.*}}fallbacks=0 {{.*}}: variant [[V]] tuned=fixed"
 // EXACT-NOT: scalar-reduction
 // EXACT: idiom-stats: acc-sum-f64.c:main map calls=1 offloaded=1
 // EXACT-NOT: scalar-reduction

@@ -59,11 +59,13 @@ struct GeneratedOpenCL {
 /// do not type check. The runtime's descriptor needs one result slot each.
 std::vector<unsigned> reductionSlotBytes(const funil::Program &P);
 
-/// A line of the shared part of the source (before the first variant) of
-/// every reduction with a floating-point accumulator: the runtime then runs
-/// one fixed variant instead of timing them, so that the result, which
-/// depends on the variant's order of combination, is the same on every run
-/// on one device (runtime/include/idiomrt.h).
+/// Starts a line of the shared part of the source (before the first
+/// variant) of every reduction with a floating-point accumulator,
+/// `//@idiom-fixed-order cpu=C gpu=G`: the runtime then runs variant C on
+/// a CPU device, G on a GPU (0 on others) instead of timing the variants,
+/// so that the result, which depends on the variant's order of
+/// combination, is the same on every run on one device
+/// (runtime/include/idiomrt.h).
 constexpr const char *FixedOrderMarker = "//@idiom-fixed-order";
 
 /// The line that introduces each variant in a multi-variant source.

@@ -74,10 +74,11 @@
  * real input (kernels only, profiling events, median of up to 3 runs;
  * outputs are restored between runs) and keeps the fastest, in memory and in
  * IDIOM_CACHE_DIR/tuning/; the chosen variant then runs for real. A source
- * with the line `//@idiom-fixed-order` before its first variant (a reduction
- * whose result depends on the order of combination: floating point) is
- * never timed: it runs variant 0 (or the first usable one), so that its
- * result is the same on every run on one device. A variant
+ * with the line `//@idiom-fixed-order cpu=C gpu=G` before its first variant
+ * (a reduction whose result depends on the order of combination: floating
+ * point) is never timed: it runs variant C on a CPU, G on a GPU, 0 on other
+ * devices (0, else the first usable one, when that one is not usable), so
+ * that its result is the same on every run on one device. A variant
  * that does not build, does not fit the device or fails is skipped. With
  * nvariants 0 or 1 there is one variant named as above (older objects).
  * See runtime/README.md.

@@ -39,6 +39,7 @@ struct Offload {
   LiftedIdiom Lifted;
   std::string KernelName;
   rewrite::GeneratedOpenCL Gen;
+  std::vector<unsigned> SlotBytes; ///< reductions: the kernels' result slots
 };
 
 /// A kernel name unique in the module: idiom_<function>_<n>.
@@ -120,6 +121,7 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE, std::string &Why) {
     Why = "no OpenCL for the lifted FunIL: " + Err;
     return false;
   }
+  O.SlotBytes = rewrite::reductionSlotBytes(P);
   return true;
 }
 
@@ -196,6 +198,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     In.Lifted = &O.Lifted;
     In.OpenCL = O.Gen.Source;
     In.NumVariants = O.Gen.NumVariants;
+    In.SlotBytes = O.SlotBytes;
     In.KernelName = O.KernelName;
     In.Loc = loopLocation(*O.D->L);
     Expanded.push_back(expandAtPreheader(In, SE));

@@ -62,6 +62,12 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
   return A;
 }
 
+/// Result slots of a reduction's kernels: one per accumulator, and the
+/// device-only slots after them (StitchInput::SlotBytes).
+static size_t numResultSlots(const StitchInput &In) {
+  return std::max(In.M->Reductions.size(), In.SlotBytes.size());
+}
+
 /// The runtime's descriptor constant for one idiom.
 static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
   LLVMContext &Ctx = Mod.getContext();
@@ -84,6 +90,11 @@ static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
     const DataLayout &DL = Mod.getDataLayout();
     for (const ReductionInfo &R : M.Reductions)
       Sizes.push_back(ConstantInt::get(I32, DL.getTypeStoreSize(R.Phi->getType())));
+    // Device-only slots after the accumulators (a compensated sum's
+    // compensation): the runtime allocates and returns them, the host
+    // ignores them.
+    for (size_t K = Sizes.size(); K < In.SlotBytes.size(); ++K)
+      Sizes.push_back(ConstantInt::get(I32, In.SlotBytes[K]));
     Constant *Arr = ConstantArray::get(ArrayType::get(I32, Sizes.size()), Sizes);
     ResultBytes = new GlobalVariable(Mod, Arr->getType(), true,
                                      GlobalValue::PrivateLinkage, Arr,
@@ -96,7 +107,7 @@ static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
       Str(In.OpenCL, In.KernelName + ".source"),
       ConstantInt::get(I32, IsReduce ? IDIOM_REDUCE : IDIOM_MAP),
       ConstantInt::get(I32, In.Lifted->Sizes.size()),
-      ConstantInt::get(I32, IsReduce ? M.Reductions.size() : 0),
+      ConstantInt::get(I32, IsReduce ? numResultSlots(In) : 0),
       ConstantInt::get(I32, In.NumVariants), // nvariants: kernel variants in the source
       ResultBytes};
   auto *GV = new GlobalVariable(Mod, DescTy, true, GlobalValue::PrivateLinkage,
@@ -375,7 +386,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     SizeArr = A;
   }
   size_t NRes = M.Reductions.size();
-  AllocaInst *ResArr = EntryB.CreateAlloca(ArrayType::get(I64, NRes ? NRes : 1),
+  size_t NSlots = M.Kind == IdiomKind::ScalarReduction ? numResultSlots(In) : NRes;
+  AllocaInst *ResArr = EntryB.CreateAlloca(ArrayType::get(I64, NSlots ? NSlots : 1),
                                            nullptr, "idiom.results");
   FunctionCallee Run = Mod.getOrInsertFunction(
       "idiom_run", FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, Ptr}, false));

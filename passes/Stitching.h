@@ -30,6 +30,11 @@ struct StitchInput {
   const LiftedIdiom *Lifted = nullptr;
   std::string OpenCL;     ///< kernel source for the runtime
   unsigned NumVariants = 1; ///< kernel variants in OpenCL (idiomrt.h)
+  /// Reductions: byte size of each result slot of the kernels
+  /// (rewrite::reductionSlotBytes); slot k < number of accumulators holds
+  /// accumulator k, later slots (a compensated sum's compensation) are
+  /// device-only. Empty: one slot per accumulator.
+  std::vector<unsigned> SlotBytes;
   std::string KernelName; ///< base kernel name used in OpenCL
   std::string Loc;        ///< "file.c:LINE" for IDIOM_STATS
 };

@@ -240,6 +240,8 @@ Value Interp::primitive(const Expr &E) {
       X = apply(A[1], {std::move(X)});
     return X;
   }
+  if (N == "apply")
+    return apply(A[0], {eval(A[1])});
   if (N == "toGlobal" || N == "toLocal" || N == "toPrivate")
     return eval(A[0]);
   return layout(E);

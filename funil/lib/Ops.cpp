@@ -29,6 +29,7 @@ const OpInfo Table[] = {
     {"blocks", OpClass::Primitive, 2, 2, false},
     {"halves", OpClass::Primitive, 1, 1, false},
     {"iterate", OpClass::Primitive, 3, 3, false},
+    {"apply", OpClass::Primitive, 2, 2, false},
     {"reduceIndexed", OpClass::Primitive, 4, 4, false},
     // Data layout (seeds/004 figures 4-5; stencils): views, no arithmetic.
     {"transpose", OpClass::Primitive, 1, 1, false},

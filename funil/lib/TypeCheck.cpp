@@ -38,7 +38,7 @@ struct TypeError : std::runtime_error {
 /// The primitives with a typing rule of their own, so that callType
 /// dispatches on an enumerator instead of comparing the name with each.
 enum class Prim : uint8_t {
-  view, iota, zip, map, mapSeq, mapGlobal, mapWorkgroup, mapLocal, reduce, reduceSeq, reduceIndexed, reduceIndexedAtomic, split, join, at, strided, blocks, halves, iterate, toGlobal, toLocal, toPrivate, transpose, reorder, reorderStride, slide, pad, padClamp, asVector, broadcast, lanes, asScalar,
+  view, iota, zip, map, mapSeq, mapGlobal, mapWorkgroup, mapLocal, reduce, reduceSeq, reduceIndexed, reduceIndexedAtomic, split, join, at, strided, blocks, halves, iterate, apply, toGlobal, toLocal, toPrivate, transpose, reorder, reorderStride, slide, pad, padClamp, asVector, broadcast, lanes, asScalar,
   Other
 };
 
@@ -67,6 +67,7 @@ Prim primOf(const OpInfo *Op) {
         {"blocks", Prim::blocks},
         {"halves", Prim::halves},
         {"iterate", Prim::iterate},
+        {"apply", Prim::apply},
         {"toGlobal", Prim::toGlobal},
         {"toLocal", Prim::toLocal},
         {"toPrivate", Prim::toPrivate},
@@ -338,6 +339,8 @@ TypePtr Checker::callType(const Expr &E) {
                       " to an array of the same elements, found " + str(Out));
     return Out;
   }
+  if (Pr == Prim::apply) // apply(f, x) = f(x): a let binding
+    return apply(A[0], {infer(A[1])}, E);
   if (Pr == Prim::toGlobal || Pr == Prim::toLocal || Pr == Prim::toPrivate)
     return infer(A[0]);
   if (TypePtr T = layoutType(E, Pr))

@@ -34,6 +34,24 @@ Strategy fusionStrategy() {
   return S;
 }
 
+Strategy compensationStrategy() {
+  static const Strategy S = tryStrategy(ruleStrategy(*findRule("compensate")));
+  return S;
+}
+
+Strategy atReduction(Strategy S) {
+  return [S = std::move(S)](const ExprPtr &E, RuleContext &Ctx) -> ExprPtr {
+    if (!E->isCall("apply"))
+      return S(E, Ctx);
+    ExprPtr X = S(E->Args[1], Ctx);
+    return X ? funil::withArgs(*E, {E->Args[0], X}) : nullptr;
+  };
+}
+
+const ExprPtr &reductionOf(const ExprPtr &Body) {
+  return Body->isCall("apply") ? Body->Args[1] : Body;
+}
+
 Strategy mapToGlobalStrategy() {
   static const Strategy S = normalize(rules({"map-to-mapGlobal-2d", "map-to-mapGlobal"}));
   return S;
@@ -52,7 +70,8 @@ Strategy mapStrategy() {
 }
 
 Strategy reduceStrategy() {
-  return sequence({fusionStrategy(), ruleStrategy(*findRule("reduce-two-stage")),
+  return sequence({compensationStrategy(), fusionStrategy(),
+                   atReduction(ruleStrategy(*findRule("reduce-two-stage"))),
                    sequentialiseStrategy()});
 }
 

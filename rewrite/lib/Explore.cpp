@@ -46,12 +46,15 @@ bool isTwoDimensionalMap(const funil::ExprPtr &Body) {
          Body->Args[0]->Params.size() == 1 && Body->Args[0]->body()->isCall("map");
 }
 
-/// Bytes of one element of every accumulator of reduction program \p P.
+/// Bytes of one element of every accumulator of reduction program \p P
+/// (of the pairs of a compensated sum).
 unsigned accumulatorBytes(const Program &P) {
   funil::TypePtr T;
   std::string Err;
   if (!funil::typeCheckProgram(P, Err, &T) || !T)
     return 64;
+  if (P.Body->isCall("apply") && P.Body->Args[0]->K == Expr::Lambda)
+    T = P.Body->Args[0]->Params[0].Ty;
   std::vector<funil::TypePtr> Leaves;
   funil::flattenLeaves(T, Leaves);
   unsigned B = 0;
@@ -156,9 +159,9 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
   std::string Err;
   if (Fused)
     F = *Fused;
-  else if (!rewriteProgram(F, fusionStrategy(), Err))
+  else if (!rewriteProgram(F, sequence({compensationStrategy(), fusionStrategy()}), Err))
     F = P;
-  const funil::ExprPtr &B = F.Body;
+  const funil::ExprPtr &B = P.IsReturn ? reductionOf(F.Body) : F.Body;
   if (!P.IsReturn) {
     if (isOneDimensionalMap(B)) {
       bool Contig = isContiguousArray(B->Args[1]);
@@ -170,7 +173,7 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     }
   } else if (B->isCall("reduce")) {
     Rows = isContiguousArray(B->Args[2]) ? rows(ReduceContiguous) : rows(Reduce);
-    unsigned Bytes = accumulatorBytes(P);
+    unsigned Bytes = accumulatorBytes(F);
     Rows.erase(std::remove_if(Rows.begin(), Rows.end(),
                               [&](const Row &R) {
                                 return R.X * Bytes > MaxScratchBytes;
@@ -197,11 +200,11 @@ namespace {
 std::vector<Strategy> stepsAfterFusion(const Program &P, const VariantParams &V) {
   std::vector<Strategy> Steps;
   if (V.Elems > 1)
-    Steps.push_back(ruleStrategy(P.IsReturn ? asVectorReduceRule(V.Elems)
-                                            : asVectorMapRule(V.Elems)));
+    Steps.push_back(P.IsReturn ? atReduction(ruleStrategy(asVectorReduceRule(V.Elems)))
+                               : ruleStrategy(asVectorMapRule(V.Elems)));
   if (P.IsReturn)
-    Steps.push_back(
-        ruleStrategy(*findRule(V.Blocked ? "reduce-two-stage-blocks" : "reduce-two-stage")));
+    Steps.push_back(atReduction(
+        ruleStrategy(*findRule(V.Blocked ? "reduce-two-stage-blocks" : "reduce-two-stage"))));
   else
     Steps.push_back(mapToGlobalStrategy());
   Steps.push_back(sequentialiseStrategy());
@@ -235,7 +238,7 @@ Strategy variantStrategy(const Program &P, const VariantParams &V) {
     return gemmVariantStrategy(V);
   if (isHistogramProgram(P))
     return histogramStrategy(V.Bins == VariantParams::LocalBins, V.Elems);
-  std::vector<Strategy> Steps{fusionStrategy()};
+  std::vector<Strategy> Steps{compensationStrategy(), fusionStrategy()};
   for (Strategy &S : stepsAfterFusion(P, V))
     Steps.push_back(std::move(S));
   return sequence(std::move(Steps));
@@ -261,7 +264,7 @@ FusedProgram fuseOnce(const Program &P) {
   RuleContext Ctx = programContext(P);
   Ctx.Trace = &F.Trace;
   try {
-    F.Body = fusionStrategy()(P.Body, Ctx);
+    F.Body = fusionStrategy()(compensationStrategy()(P.Body, Ctx), Ctx);
   } catch (const std::exception &X) {
     F.Err = std::string("rewriting failed: ") + X.what();
     return F;

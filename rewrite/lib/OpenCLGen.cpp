@@ -375,9 +375,13 @@ CVal leavesAt(const TypePtr &T, const std::vector<std::string> &Names,
 }
 
 /// The body of one reduction kernel: the work-group loop of \p MW, with
-/// work-item 0 writing the group's value to Targets[k][group].
+/// work-item 0 writing the group's value to Targets[k][group]. With a
+/// finaliser \p Fin (the final stage of `apply(Fin, reduction)`), the first
+/// targets get the leaves of Fin(value) and the others the remaining leaves
+/// of the value (written, never read by the host).
 void emitWorkgroups(Emitter &Em, const ExprPtr &MW,
-                    const std::vector<std::string> &Targets) {
+                    const std::vector<std::string> &Targets,
+                    const ExprPtr &Fin = nullptr) {
   if (MW->Attr != 0)
     throw CodegenError("reductions use NDRange dimension 0 only");
   CVal In = Em.emit(MW->Args[1]);
@@ -392,6 +396,18 @@ void emitWorkgroups(Emitter &Em, const ExprPtr &MW,
   if (Leaves.size() != Targets.size())
     throw CodegenError("work-group result does not match the accumulators");
   Em.open("if (get_local_id(0) == 0)");
+  if (Fin) {
+    std::vector<CVal> Done;
+    leavesOf(Em.settle(Em.apply(Fin, {V})), Done);
+    if (Done.size() > Leaves.size())
+      throw CodegenError("the finished reduction has more leaves than its accumulator");
+    for (size_t K = 0; K < Done.size(); ++K) {
+      if (Done[K].K != CVal::Scalar || Done[K].S != Leaves[K].S)
+        throw CodegenError("the finished reduction's leaf " + std::to_string(K) +
+                           " does not have its accumulator's type");
+      Leaves[K] = Done[K];
+    }
+  }
   for (size_t K = 0; K < Leaves.size(); ++K)
     Em.line(Targets[K] + "[" + WG + "] = " + Leaves[K].Expr + ";");
   Em.close();
@@ -399,8 +415,17 @@ void emitWorkgroups(Emitter &Em, const ExprPtr &MW,
   Em.close();
 }
 
-std::vector<Kernel> genReduce(const Program &P, const TypePtr &ResTy) {
-  const ExprPtr &Body = P.Body;
+std::vector<Kernel> genReduce(const Program &P, TypePtr ResTy) {
+  // apply(Fin, at(mapWorkgroup(...), 0)): a finished reduction (compensated
+  // sum); the kernels reduce Fin's parameter type, the final one applies Fin.
+  ExprPtr Body = P.Body, Fin;
+  if (Body->isCall("apply")) {
+    Fin = Body->Args[0];
+    if (Fin->K != Expr::Lambda || Fin->Params.size() != 1)
+      throw CodegenError("apply at the root needs a one-parameter lambda");
+    ResTy = Fin->Params[0].Ty;
+    Body = Body->Args[1];
+  }
   if (!Body->isCall("at") || !Body->Args[0]->isCall("mapWorkgroup"))
     throw CodegenError("a reduction must be lowered to the two-stage form "
                        "at(mapWorkgroup(...), 0)");
@@ -464,7 +489,7 @@ std::vector<Kernel> genReduce(const Program &P, const TypePtr &ResTy) {
   Em2.bind(PartialsVar, CVal::array(Partials));
   for (size_t K = 0; K < Leaves.size(); ++K)
     Em2.LocalPool.push_back({Scratch[K], Leaves[K]->S});
-  emitWorkgroups(Em2, MW2b, Out);
+  emitWorkgroups(Em2, MW2b, Out, Fin);
   Kernel K2{"_final", {"const long m"}, std::move(Em2.Lines)};
   K2.Params.insert(K2.Params.end(), PartDecls.begin(), PartDecls.end());
   K2.Params.insert(K2.Params.end(), OutDecls.begin(), OutDecls.end());
@@ -492,6 +517,23 @@ std::string headerLine(const std::string &ProgName) {
          "'; conventions of runtime/include/idiomrt.h.\n";
 }
 
+/// True when reduction program \p P has a floating-point accumulator: its
+/// result then depends on the order of combination (a sum's rounding, which
+/// operand a min/max keeps on NaN or signed zeros), so every run must use
+/// the same variant (FixedOrderMarker).
+bool hasFloatAccumulator(const Program &P) {
+  std::string Err;
+  TypePtr T;
+  if (!funil::typeCheckProgram(P, Err, &T) || !T)
+    return false;
+  std::vector<TypePtr> Leaves;
+  funil::flattenLeaves(T, Leaves);
+  for (const TypePtr &L : Leaves)
+    if ((L->isScalar() || L->isVector()) && funil::isFloat(L->S))
+      return true;
+  return false;
+}
+
 /// The `#pragma`s that follow headerLine.
 std::string sourcePragmas(const Program &P) {
   bool F64 = exprUsesF64(*P.Body);
@@ -510,6 +552,25 @@ std::string sourcePragmas(const Program &P) {
 /// `#pragma`s and the comment that start every generated source.
 std::string sourceHeader(const Program &P) {
   return headerLine(P.Name) + sourcePragmas(P);
+}
+
+/// The FixedOrderMarker line of a reduction with a floating-point
+/// accumulator ("" otherwise), naming the variant a CPU and a GPU device
+/// run: the first one-block-per-work-item variant for CPUs, the
+/// (256, 8) grid-stride one for GPUs (docs/Benchmarks.md: the fastest on
+/// PoCL and on the H200), variant 0 where there is none.
+std::string fixedOrderLine(const Program &P, const std::vector<VariantParams> &Vs) {
+  if (!P.IsReturn || !hasFloatAccumulator(P))
+    return "";
+  unsigned Cpu = 0, Gpu = 0;
+  for (size_t K = Vs.size(); K-- > 1;) {
+    if (Vs[K].Blocked)
+      Cpu = static_cast<unsigned>(K);
+    if (!Vs[K].Blocked && Vs[K].WorkGroup[0] == 256 && Vs[K].Elems == 8)
+      Gpu = static_cast<unsigned>(K);
+  }
+  return std::string(FixedOrderMarker) + " cpu=" + std::to_string(Cpu) +
+         " gpu=" + std::to_string(Gpu) + "\n";
 }
 
 std::string workGroupAttr(const VariantParams &V) {
@@ -558,7 +619,8 @@ bool emitOpenCL(const Program &P, const std::string &KernelName,
   if (!genKernels(P, Kernels, Err))
     return false;
   Out = GeneratedOpenCL();
-  Out.Source = sourceHeader(P) + printKernels(Kernels, KernelName, "");
+  Out.Source = sourceHeader(P) + fixedOrderLine(P, {VariantParams()}) +
+               printKernels(Kernels, KernelName, "");
   Out.LoweredFunIL = funil::printProgram(P);
   Out.VariantDescs = {"as given"};
   Out.VariantFunIL = {Out.LoweredFunIL};
@@ -623,7 +685,10 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
     }
     G.Variants.push_back({Vs[I], describeVariant(Vs[I]), Found->L});
   }
-  G.Pragmas = sourcePragmas(P);
+  std::vector<VariantParams> Kept;
+  for (const auto &V : G.Variants)
+    Kept.push_back(V.V);
+  G.Pragmas = sourcePragmas(P) + fixedOrderLine(P, Kept);
   return true;
 }
 
@@ -716,6 +781,33 @@ bool generateOpenCLVariants(const Program &P, const std::string &KernelName,
 bool generateOpenCL(const Program &P, const std::string &KernelName,
                     GeneratedOpenCL &Out, std::string &Err) {
   return generateOpenCL(P, KernelName, Out, Err, MaxVariants);
+}
+
+std::vector<unsigned> reductionSlotBytes(const Program &P) {
+  std::vector<unsigned> Bytes;
+  if (!P.IsReturn)
+    return Bytes;
+  try {
+    std::string Err;
+    TypePtr T;
+    if (!funil::typeCheckProgram(P, Err, &T) || !T)
+      return Bytes;
+    RuleContext Ctx = programContext(P);
+    ExprPtr B = compensationStrategy()(P.Body, Ctx);
+    if (B->isCall("apply") && B->Args[0]->K == Expr::Lambda &&
+        B->Args[0]->Params.size() == 1)
+      T = B->Args[0]->Params[0].Ty;
+    std::vector<TypePtr> Leaves;
+    funil::flattenLeaves(T, Leaves);
+    for (const TypePtr &L : Leaves) {
+      if (!L->isScalar())
+        return {};
+      Bytes.push_back(std::max(1u, funil::scalarBits(L->S) / 8));
+    }
+  } catch (const std::exception &) {
+    Bytes.clear();
+  }
+  return Bytes;
 }
 
 } // namespace idiom::rewrite

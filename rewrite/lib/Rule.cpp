@@ -119,7 +119,7 @@ ExprPtr applyRuleAtRoot(const Rule &R, const ExprPtr &E, RuleContext &Ctx) {
 const std::vector<Rule> &allRules() {
   static const std::vector<Rule> All = [] {
     std::vector<Rule> V = algorithmicRules();
-    for (const auto *F : {&fusionRules(), &viewRules()})
+    for (const auto *F : {&compensationRules(), &fusionRules(), &viewRules()})
       V.insert(V.end(), F->begin(), F->end());
     const std::vector<Rule> &L = loweringRules();
     V.insert(V.end(), L.begin(), L.end());

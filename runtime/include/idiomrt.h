@@ -47,6 +47,10 @@
  *     `<name>_final(const long m, __global R_0 *part_0, ...,
  *                   __global R_0 *out_0, ..., __local R_0 *scratch_0, ...)`
  *        one work-group of L work-items reduces part_k[0..m) into out_k[0].
+ *   A reduction's kernels may have more slots than the program has
+ *   accumulators (a compensated sum: out_0 the finished sum, out_1 its
+ *   compensation); nresults and result_bytes then count every slot, and the
+ *   caller reads the accumulators' slots only.
  *   L is a power of two chosen by the runtime, or the kernels'
  *   reqd_work_group_size; scratch_k holds L elements.
  *
@@ -69,7 +73,12 @@
  * iteration count, from IDIOM_TUNE_MIN up) times every usable variant on the
  * real input (kernels only, profiling events, median of up to 3 runs;
  * outputs are restored between runs) and keeps the fastest, in memory and in
- * IDIOM_CACHE_DIR/tuning/; the chosen variant then runs for real. A variant
+ * IDIOM_CACHE_DIR/tuning/; the chosen variant then runs for real. A source
+ * with the line `//@idiom-fixed-order cpu=C gpu=G` before its first variant
+ * (a reduction whose result depends on the order of combination: floating
+ * point) is never timed: it runs variant C on a CPU, G on a GPU, 0 on other
+ * devices (0, else the first usable one, when that one is not usable), so
+ * that its result is the same on every run on one device. A variant
  * that does not build, does not fit the device or fails is skipped. With
  * nvariants 0 or 1 there is one variant named as above (older objects).
  * See runtime/README.md.

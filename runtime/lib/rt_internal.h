@@ -157,6 +157,9 @@ typedef struct idiomrt_variant {
   char why[IDIOMRT_REASON_LEN]; /* why not ready */
 } idiomrt_variant;
 
+/* Source line of an order-sensitive reduction (see tuning.c). */
+#define IDIOMRT_FIXED_ORDER_MARKER "//@idiom-fixed-order"
+
 /* How a size class's variant was chosen (tuning.c). */
 enum idiomrt_tuned {
   IDIOMRT_TUNED_NONE = 0,   /* not chosen yet */
@@ -165,7 +168,8 @@ enum idiomrt_tuned {
   IDIOMRT_TUNED_TIMED = 3,  /* timed in this process */
   IDIOMRT_TUNED_CACHE = 4,  /* read from the tuning file */
   IDIOMRT_TUNED_SMALL = 5,  /* iteration count below IDIOM_TUNE_MIN */
-  IDIOMRT_TUNED_FORCED = 6  /* IDIOM_VARIANT */
+  IDIOMRT_TUNED_FORCED = 6, /* IDIOM_VARIANT */
+  IDIOMRT_TUNED_FIXED = 7   /* order-sensitive (float) reduction: variant 0 */
 };
 
 typedef struct idiomrt_entry {

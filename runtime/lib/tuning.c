@@ -11,6 +11,14 @@
  * kernel on PoCL) costs more than the best variant can save.
  *
  * In memory: e->chosen[cls] for the life of the process.
+ * A reduction whose source has the line IDIOMRT_FIXED_ORDER_MARKER before
+ * its first variant (the generator writes it for floating-point
+ * accumulators) is never timed: it runs the variant the line names for the
+ * device's type (`cpu=C gpu=G`; variant 0 for other types, or when that
+ * one is not usable; else the first usable one), because its variants
+ * combine the elements in different orders and timing noise must not
+ * choose the rounding of the result.
+ *
  * On disk: <cache dir>/tuning/<key>.txt, key = FNV-1a 64 of (format tag,
  * platform name, device name, driver version, FNV-1a 64 of the source, size
  * class); a text file
@@ -60,6 +68,8 @@ const char *idiomrt_tuned_name(int how) {
     return "small";
   case IDIOMRT_TUNED_FORCED:
     return "forced";
+  case IDIOMRT_TUNED_FIXED:
+    return "fixed";
   default:
     return "none";
   }
@@ -93,6 +103,28 @@ static int tuning_paths(char *dir, size_t ndir, char *path, size_t npath,
     return 0;
   k = snprintf(path, npath, "%s/%016llx.txt", dir, (unsigned long long)key);
   return k > 0 && (size_t)k < npath;
+}
+
+/* When the source says that the result depends on the variant's order of
+   combination (a floating-point reduction), the variant its marker line
+   names for this device's type (cpu=C gpu=G; 0 when absent or for other
+   types), else -1. Such a descriptor is not timed, so that every run on one
+   device computes the same value. */
+static int fixed_order(const idiomrt_entry *e, const idiomrt_device *dev) {
+  const char *src = e->desc->source;
+  const char *m = strstr(src, IDIOMRT_FIXED_ORDER_MARKER);
+  const char *v = strstr(src, "//@idiom-variant");
+  if (!m || (m != src && m[-1] != '\n') || (v && m > v))
+    return -1;
+  const char *key = (dev->type & CL_DEVICE_TYPE_GPU)   ? " gpu="
+                    : (dev->type & CL_DEVICE_TYPE_CPU) ? " cpu="
+                                                       : NULL;
+  const char *eol = strchr(m, '\n');
+  const char *k = key ? strstr(m, key) : NULL;
+  unsigned idx = 0;
+  if (k && (!eol || k < eol) && sscanf(k + strlen(key), "%u", &idx) != 1)
+    idx = 0;
+  return (int)(idx < IDIOMRT_MAX_VARIANTS ? idx : 0);
 }
 
 static int usable(const idiomrt_entry *e, int k) {
@@ -153,9 +185,15 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
       count++;
     }
   int k = -1, how = IDIOMRT_TUNED_NONE;
+  int fixed = fixed_order(e, dev);
   if (count <= 1) {
     k = first;
     how = IDIOMRT_TUNED_SINGLE;
+  } else if (fixed >= 0) {
+    /* the marker's variant for this device type, else 0, else the first
+       usable one: the same on every run on this device */
+    k = usable(e, fixed) ? fixed : usable(e, 0) ? 0 : first;
+    how = IDIOMRT_TUNED_FIXED;
   } else if (!idiomrt_config_get()->tune) {
     k = usable(e, 0) ? 0 : first; /* variant 0 is the default lowering */
     how = IDIOMRT_TUNED_OFF;

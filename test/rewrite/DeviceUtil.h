@@ -120,6 +120,20 @@ inline std::string checkMapOnDevice(OpenCLRunner &R, const Program &P, const Val
   return "";
 }
 
+/// Byte sizes of the result slots (part_k, out_k, scratch_k) of the
+/// reduction kernels of \p P (rewrite::reductionSlotBytes: a compensated
+/// sum has two, the finished sum first); the accumulator leaves'
+/// sizes when it has none.
+inline std::vector<size_t> reduceSlotBytes(const Program &P, const std::vector<Value> &Leaves) {
+  std::vector<size_t> Out;
+  for (unsigned B : rewrite::reductionSlotBytes(P))
+    Out.push_back(B);
+  if (Out.empty())
+    for (const Value &W : Leaves)
+      Out.push_back(elemBytes(W.S));
+  return Out;
+}
+
 /// Generates reduction \p P (variant 0: kernels r_partial, r_final), runs
 /// \p Groups groups of \p L work-items then the final kernel, and compares
 /// the accumulators with the interpreter within \p Tol; "" or why not.
@@ -150,23 +164,24 @@ inline std::string checkReduceOnDevice(OpenCLRunner &R, const Program &P, const 
   Flat(Want);
   std::vector<KernelArg> K = kernelArgs(P, In);
   size_t NParams = K.size();
-  for (const Value &W : Leaves)
-    K.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * elemBytes(W.S))));
-  for (const Value &W : Leaves)
-    K.push_back(KernelArg::local(L * elemBytes(W.S)));
+  std::vector<size_t> Slots = reduceSlotBytes(P, Leaves);
+  for (size_t B : Slots)
+    K.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * B)));
+  for (size_t B : Slots)
+    K.push_back(KernelArg::local(L * B));
   if (!R.run("r_partial", K, {Groups * L}, {L}, Err))
     return "run partial: " + Err;
   std::vector<KernelArg> F{KernelArg::scalar<int64_t>(static_cast<int64_t>(Groups))};
-  for (size_t J = 0; J < Leaves.size(); ++J)
+  for (size_t J = 0; J < Slots.size(); ++J)
     F.push_back(K[NParams + J]);
-  for (const Value &W : Leaves)
-    F.push_back(KernelArg::buffer(std::vector<uint8_t>(elemBytes(W.S))));
-  for (const Value &W : Leaves)
-    F.push_back(KernelArg::local(L * elemBytes(W.S)));
+  for (size_t B : Slots)
+    F.push_back(KernelArg::buffer(std::vector<uint8_t>(B)));
+  for (size_t B : Slots)
+    F.push_back(KernelArg::local(L * B));
   if (!R.run("r_final", F, {L}, {L}, Err))
     return "run final: " + Err;
   for (size_t J = 0; J < Leaves.size(); ++J) {
-    Value Got = fromDeviceBytes(F[1 + Leaves.size() + J].Bytes, 0, Leaves[J].S);
+    Value Got = fromDeviceBytes(F[1 + Slots.size() + J].Bytes, 0, Leaves[J].S);
     if (!valuesClose(Got, Leaves[J], Tol))
       return "accumulator " + std::to_string(J) + ": device " + printValue(Got) + " vs " +
              printValue(Leaves[J]) + "\n" + G.Source;

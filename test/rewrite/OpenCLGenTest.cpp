@@ -212,21 +212,22 @@ protected:
       KArgs.push_back(Pa.Ty->isBuffer() ? KernelArg::buffer(toDeviceBytes(Args[Pa.Name], Pa.Ty->Elem->S))
                                         : scalarKernelArg(Args[Pa.Name]));
     size_t NParams = KArgs.size();
-    for (const Value &W : WantLeaves)
-      KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * elemBytes(W.S))));
-    for (const Value &W : WantLeaves)
-      KArgs.push_back(KernelArg::local(L * elemBytes(W.S)));
+    std::vector<size_t> Slots = reduceSlotBytes(P, WantLeaves);
+    for (size_t B : Slots)
+      KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * B)));
+    for (size_t B : Slots)
+      KArgs.push_back(KernelArg::local(L * B));
     ASSERT_TRUE(runner().run("r_partial", KArgs, {Groups * L}, {L}, Err)) << Err;
     std::vector<KernelArg> FArgs{KernelArg::scalar<int64_t>(Groups)};
-    for (size_t K = 0; K < WantLeaves.size(); ++K)
+    for (size_t K = 0; K < Slots.size(); ++K)
       FArgs.push_back(KArgs[NParams + K]);
-    for (const Value &W : WantLeaves)
-      FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(elemBytes(W.S))));
-    for (const Value &W : WantLeaves)
-      FArgs.push_back(KernelArg::local(L * elemBytes(W.S)));
+    for (size_t B : Slots)
+      FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(B)));
+    for (size_t B : Slots)
+      FArgs.push_back(KernelArg::local(L * B));
     ASSERT_TRUE(runner().run("r_final", FArgs, {L}, {L}, Err)) << Err;
     for (size_t K = 0; K < WantLeaves.size(); ++K) {
-      Value Got = fromDeviceBytes(FArgs[1 + WantLeaves.size() + K].Bytes, 0, WantLeaves[K].S);
+      Value Got = fromDeviceBytes(FArgs[1 + Slots.size() + K].Bytes, 0, WantLeaves[K].S);
       EXPECT_TRUE(valuesClose(Got, WantLeaves[K], Tol))
           << "accumulator " << K << ": device " << printValue(Got) << " vs "
           << printValue(WantLeaves[K]) << " (n=" << N << ", G=" << Groups
@@ -325,22 +326,23 @@ protected:
                             ? KernelArg::buffer(toDeviceBytes(Args[Pa.Name], Pa.Ty->Elem->S))
                             : scalarKernelArg(Args[Pa.Name]));
       size_t NParams = KArgs.size();
-      for (const Value &W : Leaves)
-        KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * elemBytes(W.S))));
-      for (const Value &W : Leaves)
-        KArgs.push_back(KernelArg::local(L * elemBytes(W.S)));
+      std::vector<size_t> Slots = reduceSlotBytes(P, Leaves);
+      for (size_t B : Slots)
+        KArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(Groups * B)));
+      for (size_t B : Slots)
+        KArgs.push_back(KernelArg::local(L * B));
       std::string Name = rewrite::variantKernelName("k", K);
       ASSERT_TRUE(runner().run(Name + "_partial", KArgs, {Groups * L}, {L}, Err)) << Err;
       std::vector<KernelArg> FArgs{KernelArg::scalar<int64_t>(Groups)};
-      for (size_t J = 0; J < Leaves.size(); ++J)
+      for (size_t J = 0; J < Slots.size(); ++J)
         FArgs.push_back(KArgs[NParams + J]);
-      for (const Value &W : Leaves)
-        FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(elemBytes(W.S))));
-      for (const Value &W : Leaves)
-        FArgs.push_back(KernelArg::local(L * elemBytes(W.S)));
+      for (size_t B : Slots)
+        FArgs.push_back(KernelArg::buffer(std::vector<uint8_t>(B)));
+      for (size_t B : Slots)
+        FArgs.push_back(KernelArg::local(L * B));
       ASSERT_TRUE(runner().run(Name + "_final", FArgs, {L}, {L}, Err)) << Err;
       for (size_t J = 0; J < Leaves.size(); ++J) {
-        Value Got = fromDeviceBytes(FArgs[1 + Leaves.size() + J].Bytes, 0, Leaves[J].S);
+        Value Got = fromDeviceBytes(FArgs[1 + Slots.size() + J].Bytes, 0, Leaves[J].S);
         ASSERT_TRUE(valuesClose(Got, Leaves[J], Tol))
             << "variant " << K << " (" << rewrite::describeVariant(Vs[K]) << ") accumulator "
             << J << ": device " << printValue(Got) << " vs " << printValue(Leaves[J]);

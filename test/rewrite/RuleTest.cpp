@@ -44,6 +44,16 @@ const char *const GemmRowMajor =
      "1:i64, N))); }";
 
 const RuleCase Cases[] = {
+    // Within the bound of docs/Rewrite.md (CompensateTest.cpp checks the
+    // bound itself, ill-conditioned sums exactly, and every lowering).
+    {"compensate",
+     "idiom t(x: [f32], n: i64) { return reduce(\\(a: f32, b: f32) => fadd(a, b), "
+     "-0.0:f32, map(\\(v: f32) => fmul(v, 3.0:f32), view(x, 0:i64, 1:i64, n))); }",
+     {{{"n", 0}}, {{"n", 1}}, {{"n", 9}}}, 9, 1e-5},
+    {"compensate",
+     "idiom t(x: [f64], n: i64) { return reduce(\\(a: f64, b: f64) => fadd(b, a), "
+     "0.0:f64, view(x, 0:i64, 1:i64, n)); }",
+     {{{"n", 0}}, {{"n", 12}}}, 12, 1e-13},
     {"map-fusion",
      "idiom t(x: [f32], y: [f32], b: f32, n: i64) { store view(y, 0:i64, 1:i64, n) = "
      "map(\\(a: f32) => fmul(a, b), map(\\(b: f32) => fadd(b, 1.5:f32), "

@@ -768,6 +768,8 @@ CVal Emitter::emitCall(const Expr &E) {
     return emitIterate(E);
   if (Prim == EmitPrim::ToGlobal || Prim == EmitPrim::ToPrivate)
     return emit(A[0]);
+  if (Prim == EmitPrim::Apply) // apply(f, x): f's body with x bound
+    return apply(A[0], {emit(A[1])});
   return emitLayout(E);
 }
 

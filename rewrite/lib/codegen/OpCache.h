@@ -27,7 +27,7 @@ namespace idiom::rewrite::codegen {
 /// (emitLayout's and the scalar operations).
 enum class EmitPrim : uint8_t {
   Other, View, Iota, Zip, Map, MapSeq, Split, Join, At, Strided, Blocks,
-  Halves, ReduceSeq, ToLocal, Iterate, ToGlobal, ToPrivate
+  Halves, ReduceSeq, ToLocal, Iterate, ToGlobal, ToPrivate, Apply
 };
 
 /// The EmitPrim named \p Name.
@@ -35,7 +35,7 @@ inline EmitPrim emitPrimOf(const std::string &Name) {
   static const char *const Names[] = {
       "",       "view",   "iota",      "zip",     "map",     "mapSeq",
       "split",  "join",   "at",        "strided", "blocks",  "halves",
-      "reduceSeq", "toLocal", "iterate", "toGlobal", "toPrivate"};
+      "reduceSeq", "toLocal", "iterate", "toGlobal", "toPrivate", "apply"};
   for (size_t I = 1; I < sizeof(Names) / sizeof(*Names); ++I)
     if (Name == Names[I])
       return static_cast<EmitPrim>(I);

@@ -43,8 +43,27 @@ Rule mapFusion() {
   return R;
 }
 
+/// True when \p E contains a sequential loop (reduceSeq or mapSeq).
+bool containsLoop(const Expr &E) {
+  if (E.isCall("reduceSeq") || E.isCall("mapSeq"))
+    return true;
+  for (const ExprPtr &A : E.Args)
+    if (containsLoop(*A))
+      return true;
+  return false;
+}
+
+/// The number of references to variable \p N in \p E.
+unsigned occurrences(const Expr &E, const std::string &N) {
+  unsigned K = E.K == Expr::Var && E.Name == N;
+  for (const ExprPtr &A : E.Args)
+    K += occurrences(*A, N);
+  return K;
+}
+
 /// reduceSeq(f, z, mapSeq(g, a)) -> reduceSeq(\(acc, x) => f(acc, g(x)), z, a)
-/// (figure 6f, second rule).
+/// (figure 6f, second rule); g(x) is bound once with apply when it is a
+/// loop and f uses it more than once.
 Rule mapReduceFusion() {
   Rule R;
   R.Name = "map-reduce-fusion";
@@ -67,8 +86,19 @@ Rule mapReduceFusion() {
     const ExprPtr &F = B.at("f"), &G = B.at("g");
     std::string Acc = Ctx.fresh(F->Params[0].Name);
     std::string X = Ctx.fresh(G->Params[0].Name);
-    ExprPtr Body = funil::betaApply(
-        F, {Expr::var(Acc), funil::betaApply(G, {Expr::var(X)})});
+    ExprPtr Gx = funil::betaApply(G, {Expr::var(X)});
+    ExprPtr Body;
+    if (containsLoop(*Gx) && occurrences(*F->body(), F->Params[1].Name) > 1) {
+      // f uses its element more than once (a compensated sum's combine, a
+      // compare-select min/max) and g(x) is a loop (a row's reduceSeq):
+      // bind it once, apply(\y => f(acc, y), g(x)), instead of
+      // substituting a copy of the loop for every use.
+      std::string Y = Ctx.fresh(F->Params[1].Name);
+      ExprPtr Fy = funil::betaApply(F, {Expr::var(Acc), Expr::var(Y)});
+      Body = Expr::call("apply", {Expr::lambda({{Y, F->Params[1].Ty}}, Fy), Gx});
+    } else {
+      Body = funil::betaApply(F, {Expr::var(Acc), Gx});
+    }
     ExprPtr Fn = Expr::lambda({{Acc, F->Params[0].Ty}, {X, G->Params[0].Ty}}, Body);
     return Expr::call("reduceSeq", {Fn, B.at("z"), B.at("a")});
   };

@@ -10,7 +10,8 @@
 ///  - "map": fuse maps, lower the outer map (or a nest of two) onto
 ///    mapGlobal, then everything inside a work-item to mapSeq/reduceSeq,
 ///    fusing reduceSeq . mapSeq.
-///  - "reduce": fuse maps, lower the reduce at the root with the two-stage
+///  - "reduce": compensate a floating-point sum (rule `compensate`), fuse
+///    maps, lower the reduce at the root with the two-stage
 ///    macro rule, then push maps through the split/strided views into the
 ///    work-group function and fuse them into the per-work-item reduceSeq
 ///    (the derivation of seeds/004 figure 10).
@@ -31,6 +32,17 @@ namespace idiom::rewrite {
 
 /// normalize(map-fusion | proj-tuple): the first step of both defaults.
 Strategy fusionStrategy();
+/// try(compensate) at the root: a plain f32/f64 fadd reduction becomes a
+/// Neumaier-compensated one, `apply(fin, reduce(...))` (rules/compensation.cpp).
+/// Every lowering of a reduction (default and variants) starts with it.
+Strategy compensationStrategy();
+/// \p S applied to the reduction of a reduction program's body: to x when
+/// the body is `apply(f, x)` (a compensated sum; the result is
+/// `apply(f, S(x))`), else to the body.
+Strategy atReduction(Strategy S);
+/// The reduction of a reduction program's body \p Body: x of `apply(f, x)`,
+/// else Body itself.
+const ExprPtr &reductionOf(const ExprPtr &Body);
 /// normalize(map-to-mapGlobal-2d | map-to-mapGlobal).
 Strategy mapToGlobalStrategy();
 /// Everything inside a work-item becomes sequential and fused:

@@ -50,6 +50,24 @@ struct GeneratedOpenCL {
   std::vector<std::string> VariantFunIL; ///< each variant's lowered program
 };
 
+/// The byte sizes of the accumulator slots (part_k, out_k, scratch_k) of the
+/// reduction kernels that generateOpenCL emits for reduction program \p P,
+/// one per scalar leaf: of P's result type, or, when the body is (or the
+/// rule `compensate` makes it) `apply(f, r)`, of r's type, of which the
+/// first leaves receive f's result (a compensated sum: slot 0 the finished
+/// sum, slot 1 the compensation). Empty for map programs and programs that
+/// do not type check. The runtime's descriptor needs one result slot each.
+std::vector<unsigned> reductionSlotBytes(const funil::Program &P);
+
+/// Starts a line of the shared part of the source (before the first
+/// variant) of every reduction with a floating-point accumulator,
+/// `//@idiom-fixed-order cpu=C gpu=G`: the runtime then runs variant C on
+/// a CPU device, G on a GPU (0 on others) instead of timing the variants,
+/// so that the result, which depends on the variant's order of
+/// combination, is the same on every run on one device
+/// (runtime/include/idiomrt.h).
+constexpr const char *FixedOrderMarker = "//@idiom-fixed-order";
+
 /// The line that introduces each variant in a multi-variant source.
 constexpr const char *VariantMarker = "//@idiom-variant";
 

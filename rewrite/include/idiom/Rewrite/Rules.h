@@ -50,8 +50,12 @@ const std::vector<Rule> &fusionRules();
 const std::vector<Rule> &viewRules();
 /// The coalescing family (rules/coalescing.cpp).
 const std::vector<Rule> &coalescingRules();
-/// Every registered rule: algorithmic, fusion, views, lowering,
-/// vectorisation, coalescing, matmul, memory, histogram.
+/// The compensated-sum rule `compensate` (rules/compensation.cpp, family
+/// "algorithmic"): a plain f32/f64 fadd reduction becomes a reduction over
+/// (sum, compensation) pairs with Neumaier's combine, finished by `apply`.
+const std::vector<Rule> &compensationRules();
+/// Every registered rule: algorithmic, compensation, fusion, views,
+/// lowering, vectorisation, coalescing, matmul, memory, histogram.
 const std::vector<Rule> &allRules();
 /// The registered rule called \p Name, or nullptr.
 const Rule *findRule(const std::string &Name);

@@ -59,6 +59,8 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
     B.SetInsertPoint(IP);
     A.Checks.push_back(B.CreateICmpSGE(V, ConstantInt::get(I64, 0), "idiom.check"));
   }
+  for (const NestGuard &G : M.Nest.Guards)
+    A.Guards.push_back(G.Cond);
   return A;
 }
 
@@ -269,8 +271,9 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   PH->getTerminator()->eraseFromParent();
   IRBuilder<> B(PH);
   Value *Guard = nullptr;
-  for (const NestGuard &G : M.Nest.Guards) {
-    Value *C = G.ExpectTrue ? G.Cond : B.CreateNot(G.Cond);
+  for (size_t I = 0; I < M.Nest.Guards.size(); ++I) {
+    Value *Cond = Args.Guards[I];
+    Value *C = M.Nest.Guards[I].ExpectTrue ? Cond : B.CreateNot(Cond);
     Guard = Guard ? B.CreateAnd(Guard, C) : C;
   }
   for (Value *C : Args.Checks)
@@ -370,7 +373,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   }
   ArrayType *SizeArrTy = ArrayType::get(I64, Args.Sizes.size());
   Value *SizeArr;
-  if (llvm::all_of(Args.Sizes, [](Value *V) { return isa<Constant>(V); })) {
+  if (llvm::all_of(Args.Sizes,
+                   [](const WeakTrackingVH &V) { return isa<Constant>(static_cast<Value *>(V)); })) {
     std::vector<Constant *> Cs;
     for (Value *V : Args.Sizes)
       Cs.push_back(cast<Constant>(V));
@@ -423,7 +427,9 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   for (auto &[P, K] : LiveOuts) {
     PHINode *Q = PHINode::Create(P->getType(), 2, P->getName() + ".idiom");
     Q->insertBefore(Join->getFirstNonPHI());
-    P->replaceUsesWithIf(Q, [&](Use &U) { return U.getUser() != Q; });
+    // Every use and every tracking handle (a later idiom's ExpandedArgs) of
+    // the loop's result now sees the merged value; Q has no operands yet.
+    P->replaceAllUsesWith(Q);
     Q->addIncoming(P, Exit);
     Q->addIncoming(Results[K], Done);
   }

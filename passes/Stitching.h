@@ -14,6 +14,7 @@
 #define IDIOM_PASSES_STITCHING_H
 
 #include "Lifting.h"
+#include "llvm/IR/ValueHandle.h"
 #include <string>
 #include <vector>
 
@@ -40,12 +41,19 @@ struct StitchInput {
 };
 
 /// Values computed in the preheader, one entry per lifted parameter.
+///
+/// The entries are tracking handles: stitching an earlier idiom of the same
+/// function replaces its reduction results (the exit's LCSSA phis) by the
+/// phis that merge device and fallback results, and a later idiom's scalar
+/// argument, size or guard can be such a result. A raw pointer would keep the
+/// fallback-only value, which does not dominate the later runtime call.
 struct ExpandedArgs {
-  std::vector<llvm::Value *> Values; ///< Buffer: i8 pointer to element Lo;
-                                     ///< Index: i64; Scalar: the value
-  std::vector<llvm::Value *> Bytes;  ///< Buffer: i64 byte length, else null
-  std::vector<llvm::Value *> Sizes;  ///< i64 iteration counts, outer first
-  std::vector<llvm::Value *> Checks; ///< i1: LiftedIdiom::NonNegative holds
+  std::vector<llvm::WeakTrackingVH> Values; ///< Buffer: i8 pointer to element
+                                            ///< Lo; Index: i64; Scalar: the value
+  std::vector<llvm::WeakTrackingVH> Bytes;  ///< Buffer: i64 byte length, else null
+  std::vector<llvm::WeakTrackingVH> Sizes;  ///< i64 iteration counts, outer first
+  std::vector<llvm::WeakTrackingVH> Checks; ///< i1: LiftedIdiom::NonNegative holds
+  std::vector<llvm::WeakTrackingVH> Guards; ///< i1: IdiomMatch's nest guards
 };
 
 /// Phase 1: expands every SCEV of \p In at the end of the nest's preheader.

@@ -87,7 +87,7 @@ static unsigned hash(const void *p, size_t bytes) {
 }
 
 int main(void) {
-  enum { NX = 3000, N = 9000 };
+  enum { NX = 5000, N = 15000 };
   float *x = guarded(NX * sizeof(float));
   double *xd = guarded(NX * sizeof(double));
   unsigned char *k = guarded(NX);

@@ -40,6 +40,7 @@
 #                            directories their tests link), for a bounded run
 #   MODES="plain default forced"  which test modes to run
 #   JOBS (default 2), NICE (default 10), TEST_TIMEOUT, FORCED_TIMEOUT,
+#   BUILD_ONLY=1 (only the builds that MODES needs, no test run),
 #   FORCED_ENV (extra environment for the forced mode, e.g.
 #   "IDIOM_MIN_TRIP=64"), FRESH=1, CLANG (default clang-19).
 #   IDIOM_CACHE_DIR defaults to WORK_DIR/idiom-cache (kernel binaries kept
@@ -213,6 +214,9 @@ run_tests() {
 STATUS=0
 case " $MODES " in *" plain "*) build plain || STATUS=1 ;; esac
 case " $MODES " in *" default "*|*" forced "*) build idiom || STATUS=1 ;; esac
+# BUILD_ONLY=1: stop after the builds (the test programs are then run
+# elsewhere, e.g. by bench/gsl_device.sh on a machine without LLVM).
+[ "${BUILD_ONLY:-0}" = 1 ] && exit $STATUS
 for m in $MODES; do
   run_tests "$m"
 done

@@ -811,6 +811,17 @@ static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
   return 0;
 }
 
+/* A decline by the cost model or the background start-up: counted as the
+   decision dec, and the caller's idiom_host_begin / idiom_host_end are
+   asked to time the original loop. */
+static int decline_policy(idiomrt_entry *e, const idiom_kernel_desc *d,
+                          int dec, uint64_t trip, const char *reason) {
+  idiomrt_cost_count(e, dec);
+  decline(e, d, reason);
+  idiomrt_cost_want_host(e, trip);
+  return 0;
+}
+
 /* A run re-entered on this thread: no lock is waited for, nothing is
    allocated, the trace goes out with write(2). */
 static int decline_reentered(const idiom_kernel_desc *d) {
@@ -867,6 +878,7 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (t_depth)
     return decline_reentered(desc);
   t_depth = 1;
+  idiomrt_cost_clear_want();
   int ok = run_checked(desc, args, nargs, sizes, results);
   t_depth = 0;
   return ok;
@@ -901,11 +913,27 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, why);
   if (idiomrt_address_space_too_small())
     return decline(e, desc, "address-space limit too small");
-  const idiomrt_device *dev = idiomrt_device_get(&why);
-  if (!dev)
+  uint64_t trip = trip_count(desc, sizes);
+  const idiomrt_device *dev =
+      cfg->cost ? idiomrt_startup_poll(&why) : idiomrt_device_get(&why);
+  if (!dev) {
+    if (why == idiomrt_starting_reason)
+      return decline_policy(e, desc, IDIOMRT_DEC_STARTING, trip, why);
     return decline(e, desc, why);
+  }
   if ((why = idiomrt_device_fp_check(dev, fp_bits)))
     return decline(e, desc, why);
+  int dec = IDIOMRT_DEC_FORCED;
+  if (cfg->cost) {
+    dec = idiomrt_cost_decide(e, trip, idiomrt_cost_bytes(args, nargs), &why);
+    if (!idiomrt_cost_is_device(dec))
+      return decline_policy(e, desc, dec, trip, why);
+    if (!idiomrt_startup_built(e))
+      return decline_policy(e, desc, IDIOMRT_DEC_BUILDING, trip,
+                            idiomrt_building_reason);
+  }
+  idiomrt_cost_count(e, dec);
+  uint64_t t_start = now_ns();
 
   char reason[IDIOMRT_REASON_LEN];
   reason[0] = '\0';
@@ -926,8 +954,11 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (pthread_mutex_trylock(&e->lock) != 0)
     return decline(e, desc, idiomrt_busy_reason);
   e->device_name = dev->name;
+  uint64_t tune_before = e->tune_ns;
+  int fresh_build = e->build_state == 0;
   int ok = program_ready(e, dev, reason, sizeof reason) &&
            execute(&r, results, &variant);
+  int tuned = fresh_build || e->tune_ns != tune_before;
   if (ok)
     profile(&r, &kernel_ns, &transfer_ns);
   if (r.ev || r.mems || r.maps || r.ev_kind)
@@ -951,6 +982,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   t_kernel_ms = (double)kernel_ns / 1e6;
   t_variant = variant;
   idiomrt_stats_success(e, kernel_ns, transfer_ns);
+  if (cfg->cost)
+    idiomrt_cost_device_sample(e, trip, now_ns() - t_start, tuned);
   return 1;
 }
 
@@ -977,6 +1010,8 @@ const char *idiom_device_name(void) {
   if (t_depth || idiomrt_config_get()->device_pref == IDIOMRT_DEV_SEQ ||
       idiomrt_forked_child() || idiomrt_address_space_too_small())
     return NULL;
-  const idiomrt_device *dev = idiomrt_device_get(NULL);
+  const idiomrt_device *dev = idiomrt_config_get()->cost
+                                  ? idiomrt_startup_wait(NULL)
+                                  : idiomrt_device_get(NULL);
   return dev ? dev->name : NULL;
 }

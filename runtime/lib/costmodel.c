@@ -8,8 +8,9 @@
  *     time it ("exploring the host"): the first call of a class never pays
  *     for the device;
  *  2. the device's floor, latency + bytes / bandwidth (calibrated once on
- *     the start-up thread), is not below the host time: the device cannot
- *     win, the loop runs ("transfers and launch exceed the host time");
+ *     the start-up thread; before that 5 us + bytes at 64 GB/s, which no
+ *     device beats), is not below the host time: the device cannot win,
+ *     the loop runs ("transfers and launch exceed the host time");
  *     a nest launched once per iteration of an outer loop with microseconds
  *     of work stays on the host this way without ever being launched;
  *  3. no device time measured yet: run on the device and time it (a run
@@ -47,6 +48,8 @@
 #define UNTIMED_AFTER 3     /* unanswered host requests: caller never times */
 #define MAX_DEV_TRIES 4     /* device explorations without a sample */
 #define CAL_SMALL 5         /* small writes timed for the latency */
+#define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
+#define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
 #define CAL_BYTES ((size_t)8 << 20)
 
 /* Calibration (startup.c's thread writes, callers read): latency in ns and
@@ -154,11 +157,17 @@ void idiomrt_cost_calibrate(const idiomrt_device *dev) {
                 lat[CAL_SMALL / 2] / 1e3, best);
 }
 
-/* Lower bound of a device run moving bytes, in ns (0 before calibration). */
+/* Lower bound of a device run moving bytes, in ns: from the calibration,
+   or before it from optimistic bounds no device beats (STATIC_LAT_NS, and
+   STATIC_BW_BPS, above pinned PCIe 5 transfers). */
 static double device_floor(uint64_t bytes) {
   double lat = lat_ns();
   double bw = (double)__atomic_load_n(&g_bw_bps, __ATOMIC_RELAXED) / 1e9;
-  return lat + (bw > 0 ? (double)bytes / bw : 0);
+  if (lat <= 0 || bw <= 0) {
+    lat = STATIC_LAT_NS;
+    bw = STATIC_BW_BPS / 1e9;
+  }
+  return lat + (double)bytes / bw;
 }
 
 int idiomrt_cost_is_device(int dec) {
@@ -212,8 +221,6 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     } else if (c->dn == 0) {
       dec = c->dev_tries < MAX_DEV_TRIES ? IDIOMRT_DEC_EXPLORE_DEVICE
                                           : IDIOMRT_DEC_HOST_FASTER;
-      if (dec == IDIOMRT_DEC_EXPLORE_DEVICE)
-        c->dev_tries++;
     } else {
       double dev = lat + median(c->dev_pi, c->dn) * (double)trip;
       if (dev * DEVICE_MARGIN < host) {
@@ -280,6 +287,8 @@ void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
   if (!tuned && !warmup) {
     push(c->dev_pi, &c->dn, pi);
     c->dev_tries = 0;
+  } else if (c->dev_tries < UINT32_MAX) {
+    c->dev_tries++;
   }
   pthread_mutex_unlock(&e->stats_lock);
 }

@@ -133,6 +133,8 @@ static const char *device_init(void) {
   const idiomrt_cl *cl = idiomrt_cl_load();
   if (!cl)
     return "no OpenCL loader";
+  if (idiomrt_startup_exiting())
+    return idiomrt_exiting_reason;
   cl_uint nplats = 0;
   cl_int perr = cl->clGetPlatformIDs(0, NULL, &nplats);
   if (perr != CL_SUCCESS || nplats == 0) {
@@ -148,6 +150,10 @@ static const char *device_init(void) {
     return "no matching device";
   }
 
+  if (idiomrt_startup_exiting()) {
+    free(plats);
+    return idiomrt_exiting_reason;
+  }
   int pref = idiomrt_config_get()->device_pref;
   cl_platform_id plat = NULL;
   cl_device_id dev = NULL;
@@ -159,6 +165,8 @@ static const char *device_init(void) {
   free(plats);
   if (!found)
     return "no matching device";
+  if (idiomrt_startup_exiting())
+    return idiomrt_exiting_reason;
 
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,

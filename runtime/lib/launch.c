@@ -914,6 +914,13 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (idiomrt_address_space_too_small())
     return decline(e, desc, "address-space limit too small");
   uint64_t trip = trip_count(desc, sizes);
+  int dec = IDIOMRT_DEC_FORCED;
+  if (cfg->cost) {
+    /* the model first: the device is started only when it is wanted */
+    dec = idiomrt_cost_decide(e, trip, idiomrt_cost_bytes(args, nargs), &why);
+    if (!idiomrt_cost_is_device(dec))
+      return decline_policy(e, desc, dec, trip, why);
+  }
   const idiomrt_device *dev =
       cfg->cost ? idiomrt_startup_poll(&why) : idiomrt_device_get(&why);
   if (!dev) {
@@ -923,15 +930,9 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   }
   if ((why = idiomrt_device_fp_check(dev, fp_bits)))
     return decline(e, desc, why);
-  int dec = IDIOMRT_DEC_FORCED;
-  if (cfg->cost) {
-    dec = idiomrt_cost_decide(e, trip, idiomrt_cost_bytes(args, nargs), &why);
-    if (!idiomrt_cost_is_device(dec))
-      return decline_policy(e, desc, dec, trip, why);
-    if (!idiomrt_startup_built(e))
-      return decline_policy(e, desc, IDIOMRT_DEC_BUILDING, trip,
-                            idiomrt_building_reason);
-  }
+  if (cfg->cost && !idiomrt_startup_built(e))
+    return decline_policy(e, desc, IDIOMRT_DEC_BUILDING, trip,
+                          idiomrt_building_reason);
   idiomrt_cost_count(e, dec);
   uint64_t t_start = now_ns();
 

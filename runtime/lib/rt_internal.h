@@ -335,11 +335,12 @@ void idiomrt_stats_report(void);
    ran, 0 when the thread could not be created, -1 (without waiting) when
    another job is running. */
 int idiomrt_worker_run(void (*fn)(void *), void *arg);
-/* Starts fn(arg) on a detached runtime thread (same stack and signal mask)
-   that waits for any running job, then runs fn; afterwards only the signal
+/* Starts fn(arg) on a new runtime thread (same stack and signal mask) that
+   waits for any running job, then runs fn; afterwards only the signal
    handlers that point into objects loaded during the job are put back.
-   Returns 1 when the thread started, 0 when it could not be created. */
-int idiomrt_worker_start(void (*fn)(void *), void *arg);
+   Returns 1 when the thread started (*thread: the caller joins it), 0 when
+   it could not be created. */
+int idiomrt_worker_start(void (*fn)(void *), void *arg, pthread_t *thread);
 void idiomrt_worker_after_fork(void);
 
 /*--- costmodel.c: device or original loop, per call site and size class ---*/
@@ -381,6 +382,10 @@ int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n);
 /* The decline reasons of startup.c. */
 extern const char idiomrt_starting_reason[]; /* "device starting" */
 extern const char idiomrt_building_reason[]; /* "kernels building" */
+extern const char idiomrt_exiting_reason[];  /* "process exiting" */
+/* 1 once exit() has begun after a background start: the start-up stops at
+   its next step (device.c checks between its steps). */
+int idiomrt_startup_exiting(void);
 /* The device when ready; else NULL and *reason: idiomrt_starting_reason
    while the start-up thread (started by the first call) runs, or why there
    is no device. Never waits. */

@@ -18,18 +18,31 @@
  * or IDIOM_COST=off) none of this is used: the first run initializes the
  * device and builds its kernels while it waits, as before.
  *
- * Exit: the process does not wait for the thread. An atexit handler
- * (registered when the thread starts, so it runs before the OpenCL
- * library's destructors) tells the thread to stop at its next step; a
- * step already inside the driver finishes or is cut short by the exit.
+ * The thread is started only when the cost model first wants the device
+ * (costmodel.c: a size class called again whose measured host time is above
+ * the device's optimistic floor), so a program whose loops are all small or
+ * run once never loads OpenCL.
+ *
+ * Exit: a thread_local destructor of the thread that started the thread
+ * (run first by exit()) and an atexit handler tell the thread to stop at
+ * its next step (between platform enumeration, device query, context
+ * creation, calibration and each build) and wait for the step it is in
+ * (and join the thread, so that the driver's thread-local destructors are
+ * over too). That step is the only cost of a start-up cut short: on PoCL
+ * here platform enumeration, which loads PoCL and its LLVM, is the longest,
+ * 50-120 ms. An exit() from another thread while the thread is loading the
+ * driver is not covered (the driver's destructors, registered during the
+ * load, run before the atexit handler).
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 const char idiomrt_starting_reason[] = "device starting";
 const char idiomrt_building_reason[] = "kernels building";
+const char idiomrt_exiting_reason[] = "process exiting";
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_cond = PTHREAD_COND_INITIALIZER;
@@ -39,12 +52,79 @@ static int g_running;          /* a background thread is running */
 static int g_exiting;          /* exit() has begun (atomic) */
 static int g_atexit_done;
 static idiomrt_entry *g_queue; /* kernels to build, newest first */
+static pthread_t g_thread;     /* the last thread started, */
+static int g_joinable;         /* not joined yet */
 
-static void at_exit(void) { __atomic_store_n(&g_exiting, 1, __ATOMIC_RELEASE); }
+/* With g_lock held and g_running 0: joins the finished thread, so that its
+   end (the thread-local destructors of the driver's code included) is over
+   before a new one starts or the process exits. */
+static void join_locked(void) {
+  if (g_joinable) {
+    pthread_join(g_thread, NULL);
+    g_joinable = 0;
+  }
+}
+
+/* exit(): the thread stops at its next step, and the process waits for
+   the step it is in. Not waiting is not an option: the destructors of the
+   OpenCL implementation's libraries race with a thread still inside the
+   driver; on PoCL an exit during the first 100 ms crashed 1 time in 3
+   (SIGSEGV, "double free", LLVM's "pure virtual method called"), which
+   would change the program's exit status. Those libraries, loaded by the
+   thread, register their C++ destructors with __cxa_atexit after any
+   atexit handler of ours, so exit runs them before it: the wait must come
+   first. exit() runs the calling thread's thread_local destructors before
+   every atexit handler, so the thread that starts the start-up registers
+   one (stop_and_wait_tls); the atexit handler covers an exit() from
+   another thread once the libraries are loaded. */
+static void stop_and_wait(int stop) {
+  if (stop)
+    __atomic_store_n(&g_exiting, 1, __ATOMIC_RELEASE);
+  pthread_mutex_lock(&g_lock);
+  if (g_running)
+    idiomrt_debug("%s: waiting for the start-up thread%s",
+                  stop ? "exit" : "thread end",
+                  stop ? "'s current step" : "");
+  while (g_running)
+    pthread_cond_wait(&g_cond, &g_lock);
+  join_locked();
+  pthread_mutex_unlock(&g_lock);
+}
+
+static void at_exit(void) { stop_and_wait(1); }
+
+/* Thread-local destructor of a thread that started the start-up: run by
+   exit() before any atexit handler when that thread calls it, or when the
+   thread ends. The main thread's ends only with the process (exit, or
+   pthread_exit of main, after which the start-up stays stopped: the
+   program runs on, on the host); another thread waits for the start-up
+   without stopping it, as it cannot tell its own end from an exit. */
+static void stop_and_wait_tls(void *unused) {
+  (void)unused;
+  stop_and_wait(gettid() == getpid());
+}
+
+extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj,
+                                    void *dso_symbol);
+extern char __dso_handle __attribute__((weak));
+static _Thread_local int t_guarded;
+
+/* With g_lock held and no start-up thread running (registering takes the
+   dynamic loader's lock, which the thread holds while it loads a library):
+   the calling thread's destructor above. */
+static void guard_thread_locked(void) {
+  if (t_guarded)
+    return;
+  t_guarded = 1;
+  if (__cxa_thread_atexit_impl(stop_and_wait_tls, NULL, &__dso_handle) != 0)
+    idiomrt_debug("cannot register the start-up's thread-exit wait");
+}
 
 static int exiting(void) {
   return __atomic_load_n(&g_exiting, __ATOMIC_ACQUIRE);
 }
+
+int idiomrt_startup_exiting(void) { return exiting(); }
 
 /* The background thread: the device (once), then the build queue. */
 static void background(void *unused) {
@@ -91,9 +171,13 @@ static void start_locked(void) {
     g_atexit_done = 1;
   }
   idiomrt_note_opencl_started();
+  join_locked();
+  guard_thread_locked();
   g_running = 1;
   g_started = 1;
-  if (!idiomrt_worker_start(background, NULL)) {
+  if (idiomrt_worker_start(background, NULL, &g_thread)) {
+    g_joinable = 1;
+  } else {
     g_running = 0;
     g_thread_failed = 1;
     pthread_cond_broadcast(&g_cond);
@@ -160,5 +244,6 @@ void idiomrt_startup_after_fork(void) {
   /* the thread does not exist in the child; a child of a process that began
      OpenCL declines every run ("forked child") before reaching here */
   g_running = 0;
+  g_joinable = 0;
   g_queue = NULL;
 }

@@ -178,7 +178,7 @@ int idiomrt_worker_run(void (*fn)(void *), void *arg) {
   return ok ? 1 : 0;
 }
 
-int idiomrt_worker_start(void (*fn)(void *), void *arg) {
+int idiomrt_worker_start(void (*fn)(void *), void *arg, pthread_t *thread) {
   job *j = calloc(1, sizeof *j);
   if (!j)
     return 0;
@@ -186,19 +186,18 @@ int idiomrt_worker_start(void (*fn)(void *), void *arg) {
   j->arg = arg;
   j->background = 1;
   pthread_attr_t attr;
-  int ok = pthread_attr_init(&attr) == 0;
-  if (ok && (pthread_attr_setstacksize(&attr, IDIOMRT_WORKER_STACK) != 0 ||
-             pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) != 0))
-    ok = 0;
+  int have_attr = pthread_attr_init(&attr) == 0;
+  int ok = have_attr &&
+           pthread_attr_setstacksize(&attr, IDIOMRT_WORKER_STACK) == 0;
   if (ok) {
     sigset_t all, old;
     sigfillset(&all);
-    pthread_t th;
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    ok = pthread_create(&th, &attr, job_main, j) == 0;
+    ok = pthread_create(thread, &attr, job_main, j) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
   }
-  pthread_attr_destroy(&attr);
+  if (have_attr)
+    pthread_attr_destroy(&attr);
   if (!ok) {
     free(j);
     idiomrt_debug("cannot create the runtime thread");

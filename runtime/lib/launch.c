@@ -43,6 +43,7 @@ __attribute__((used)) static const char *(*const keep_lsan_suppressions)(
 #define REDUCE_MAX_L 256
 #define REDUCE_MAX_G 1024
 #define TUNE_REPS 3
+#define TUNE_LONG_MS 20.0 /* a variant's run this long is not repeated */
 
 static _Thread_local char t_reason[IDIOMRT_REASON_LEN];
 static _Thread_local int t_declined;
@@ -79,6 +80,7 @@ typedef struct run {
   } *maps;
   unsigned nmaps;
   uint64_t host_copy_ns;
+  uint64_t sample;               /* tuning a map: iterations launched, 0 all */
   char *reason;
   size_t reason_len;
 } run;
@@ -392,6 +394,17 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
     return 0;
   for (unsigned i = 0; i < nd; ++i) {
     uint64_t n = r->sizes[nd - 1 - i];
+    if (r->sample && i == nd - 1) {
+      /* tuning on a sample: the first rows (outermost loop) only; every
+         work-item computes its own elements, so a shorter NDRange computes
+         a prefix of the map (the outputs are restored afterwards) */
+      uint64_t inner = nd == 2 ? r->sizes[1] : 1;
+      uint64_t rows = r->sample / inner;
+      if (rows < 1)
+        rows = 1;
+      if (rows < n)
+        n = rows;
+    }
     uint32_t ept = i == 0 ? v->ept : v->ept1;
     if (ept > 1)
       n = n / ept + (n % ept != 0);
@@ -612,8 +625,10 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Times every usable variant (median of up to TUNE_REPS launches, cut short
-   when a variant's first launch is 4x slower than the best median so far),
-   records the fastest and returns it, or -1 when none ran. */
+   when a variant's first launch is 4x slower than the best median so far,
+   one launch when it takes TUNE_LONG_MS or more), records the fastest and
+   returns it, or -1 when none ran. A map over more than IDIOM_TUNE_SAMPLE
+   iterations is timed on its first rows only (r->sample). */
 static int tune(run *r, unsigned cls) {
   idiomrt_entry *e = r->e;
   double ms[IDIOMRT_MAX_VARIANTS];
@@ -626,6 +641,9 @@ static int tune(run *r, unsigned cls) {
     return -1;
   r->reason = scratch; /* a variant's failure is not the run's */
   r->reason_len = sizeof scratch;
+  uint64_t cap = idiomrt_config_get()->tune_sample;
+  if (r->d->kind == IDIOM_MAP && cap && trip_count(r->d, r->sizes) > cap)
+    r->sample = cap;
   for (unsigned k = 0; k < e->nvariants; ++k) {
     ms[k] = -1;
     if (!e->var[k].ready)
@@ -654,6 +672,8 @@ static int tune(run *r, unsigned cls) {
       t[nt++] = ns / 1e6;
       if (rep == 0 && best >= 0 && t[0] > 4 * best)
         break;
+      if (t[nt - 1] >= TUNE_LONG_MS)
+        break; /* one run of a long kernel is median enough */
     }
     if (nt == 0) {
       idiomrt_debug("%s: variant %u skipped: %s", r->d->loc, k,
@@ -671,6 +691,7 @@ static int tune(run *r, unsigned cls) {
   }
   r->reason = saved_reason;
   r->reason_len = saved_len;
+  r->sample = 0;
   if (best_k < 0) {
     fail(r, "no kernel variant ran");
     return -1;

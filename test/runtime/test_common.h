@@ -81,6 +81,8 @@ void case_policy_stats_child(void);
 
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);
+void case_tune_sample(void);
+void case_variant_sample2d(void);
 void case_tune_reduce(void);
 void case_tune_cache(void);
 void case_tune_corrupt(void);

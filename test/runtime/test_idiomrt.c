@@ -790,6 +790,8 @@ static const tcase cases[] = {
     {"disk_cache", case_disk_cache, 1},
     {"threads", case_threads, 1},
     {"tune_map", case_tune_map, 1},
+    {"tune_sample", case_tune_sample, 1},
+    {"variant_sample2d", case_variant_sample2d, 1},
     {"tune_reduce", case_tune_reduce, 1},
     {"tune_cache", case_tune_cache, 1},
     {"tune_corrupt", case_tune_corrupt, 1},

@@ -46,6 +46,7 @@
 #define RETRY_GAP0 4        /* decisions before the loser is measured again */
 #define RETRY_BUDGET 30.0   /* winner time per unit of re-measurement loss */
 #define UNTIMED_AFTER 3     /* unanswered host requests: caller never times */
+#define HOST_SAMPLE_EVERY 16 /* host runs per measurement once RING are kept */
 #define MAX_DEV_TRIES 4     /* device explorations without a sample */
 #define CAL_SMALL 5         /* small writes timed for the latency */
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
@@ -63,8 +64,10 @@ static double lat_ns(void) {
 
 /* The calling thread's pending host-timing request and measurement. */
 static _Thread_local const idiom_kernel_desc *t_want_desc;
+static _Thread_local idiomrt_entry *t_want_entry;
 static _Thread_local uint64_t t_want_trip;
 static _Thread_local const idiom_kernel_desc *t_time_desc;
+static _Thread_local idiomrt_entry *t_time_entry;
 static _Thread_local uint64_t t_time_trip;
 static _Thread_local uint64_t t_time_t0;
 
@@ -98,19 +101,24 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Median of the last min(n, RING) samples of ring. */
+/* Median of the last min(n, RING) samples of ring (RING is 3). */
 static double median(const double *ring, uint32_t n) {
-  double t[IDIOMRT_COST_RING];
-  uint32_t k = n < IDIOMRT_COST_RING ? n : IDIOMRT_COST_RING;
-  memcpy(t, ring, k * sizeof t[0]);
-  qsort(t, k, sizeof t[0], cmp_double);
-  return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
+  _Static_assert(IDIOMRT_COST_RING == 3, "median of 3");
+  if (n == 1)
+    return ring[0];
+  if (n == 2)
+    return 0.5 * (ring[0] + ring[1]);
+  double a = ring[0], b = ring[1], c = ring[2];
+  double lo = a < b ? a : b, hi = a < b ? b : a;
+  return c < lo ? lo : c > hi ? hi : c;
 }
 
-static void push(double *ring, uint32_t *n, double v) {
+/* Adds v to ring (n samples so far) and returns the new median. */
+static double push(double *ring, uint32_t *n, double v) {
   ring[*n % IDIOMRT_COST_RING] = v;
   if (*n < UINT32_MAX)
     (*n)++;
+  return median(ring, *n);
 }
 
 void idiomrt_cost_calibrate(const idiomrt_device *dev) {
@@ -201,6 +209,19 @@ static int loser_due(idiomrt_cost_class *c, double win_est, double lose_est) {
   return 1;
 }
 
+static const char *host_reason(int dec) {
+  switch (dec) {
+  case IDIOMRT_DEC_EXPLORE_HOST:
+    return "cost model: measuring the host loop";
+  case IDIOMRT_DEC_CANNOT_WIN:
+    return "cost model: transfers and launch exceed the host time";
+  case IDIOMRT_DEC_HOST_FASTER:
+    return "cost model: host faster";
+  default:
+    return NULL;
+  }
+}
+
 int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                         const char **reason) {
   unsigned cls = idiomrt_size_class(trip);
@@ -215,14 +236,14 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   } else if (c->hn == 0) {
     dec = IDIOMRT_DEC_EXPLORE_HOST;
   } else {
-    double host = median(c->host_pi, c->hn) * (double)trip;
+    double host = c->host_est * (double)trip;
     if (floor_ns >= host) {
       dec = IDIOMRT_DEC_CANNOT_WIN;
     } else if (c->dn == 0) {
       dec = c->dev_tries < MAX_DEV_TRIES ? IDIOMRT_DEC_EXPLORE_DEVICE
                                           : IDIOMRT_DEC_HOST_FASTER;
     } else {
-      double dev = lat + median(c->dev_pi, c->dn) * (double)trip;
+      double dev = lat + c->dev_est * (double)trip;
       if (dev * DEVICE_MARGIN < host) {
         set_winner(c, 1);
         dec = loser_due(c, dev, host) ? IDIOMRT_DEC_EXPLORE_HOST
@@ -234,34 +255,39 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
       }
     }
   }
+  s->decisions[dec]++;
+  *reason = host_reason(dec);
+  /* a host run is measured while the class has fewer than RING samples,
+     then one in HOST_SAMPLE_EVERY (two clock reads are a tenth of a loop
+     of a microsecond) */
+  int want = *reason && (c->hn < IDIOMRT_COST_RING ||
+                         ++c->host_skip % HOST_SAMPLE_EVERY == 0);
+  if (*reason) {
+    idiomrt_stats_decline_locked(e, *reason);
+    s->host_wanted += want;
+  }
   pthread_mutex_unlock(&e->stats_lock);
-  switch (dec) {
-  case IDIOMRT_DEC_EXPLORE_HOST:
-    *reason = "cost model: measuring the host loop";
-    break;
-  case IDIOMRT_DEC_CANNOT_WIN:
-    *reason = "cost model: transfers and launch exceed the host time";
-    break;
-  case IDIOMRT_DEC_HOST_FASTER:
-    *reason = "cost model: host faster";
-    break;
-  default:
-    *reason = NULL;
-    break;
+  if (want) {
+    t_want_desc = e->desc;
+    t_want_entry = e;
+    t_want_trip = trip;
   }
   return dec;
 }
 
-void idiomrt_cost_count(idiomrt_entry *e, int dec) {
+void idiomrt_cost_count(idiomrt_entry *e, int from, int dec) {
   if (dec < 0 || dec >= IDIOMRT_NDECISIONS)
     return;
   pthread_mutex_lock(&e->stats_lock);
+  if (from >= 0 && from < IDIOMRT_NDECISIONS && e->cost.decisions[from])
+    e->cost.decisions[from]--;
   e->cost.decisions[dec]++;
   pthread_mutex_unlock(&e->stats_lock);
 }
 
 void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
   t_want_desc = e->desc;
+  t_want_entry = e;
   t_want_trip = trip;
   pthread_mutex_lock(&e->stats_lock);
   e->cost.host_wanted++;
@@ -283,9 +309,9 @@ void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
      for each work-group size at its first launch; drivers fault in their
      buffers): a sample only when it already beats the host. */
   int warmup = c->dev_runs++ == 0 && c->hn &&
-               pi * DEVICE_MARGIN >= median(c->host_pi, c->hn);
+               pi * DEVICE_MARGIN >= c->host_est;
   if (!tuned && !warmup) {
-    push(c->dev_pi, &c->dn, pi);
+    c->dev_est = push(c->dev_pi, &c->dn, pi);
     c->dev_tries = 0;
   } else if (c->dev_tries < UINT32_MAX) {
     c->dev_tries++;
@@ -298,6 +324,7 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc) {
     return 0;
   t_want_desc = NULL;
   t_time_desc = desc;
+  t_time_entry = t_want_entry;
   t_time_trip = t_want_trip;
   t_time_t0 = now_ns() | 1; /* never 0, which means "not timed" */
   return t_time_t0;
@@ -313,11 +340,12 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
   t_time_desc = NULL;
   /* idiom_run holds no lock here, but a signal handler of this thread may
      interrupt a report or another sample: never wait for the lock. */
-  idiomrt_entry *e = idiomrt_entry_try(desc);
+  idiomrt_entry *e = t_time_entry;
   if (!e || pthread_mutex_trylock(&e->stats_lock) != 0)
     return;
   idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(t_time_trip)];
-  push(c->host_pi, &c->hn, (double)(t1 - token) / (double)t_time_trip);
+  c->host_est =
+      push(c->host_pi, &c->hn, (double)(t1 - token) / (double)t_time_trip);
   e->cost.host_got++;
   e->cost.host_ns += t1 - token;
   pthread_mutex_unlock(&e->stats_lock);

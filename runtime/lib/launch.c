@@ -46,6 +46,11 @@ __attribute__((used)) static const char *(*const keep_lsan_suppressions)(
 #define TUNE_LONG_MS 20.0 /* a variant's run this long is not repeated */
 
 static _Thread_local char t_reason[IDIOMRT_REASON_LEN];
+static _Thread_local const char *t_reason_static; /* else t_reason */
+/* The entry of the last descriptor this thread ran (entries live as long
+   as the process): no registry lock for a call site called again. */
+static _Thread_local const idiom_kernel_desc *t_last_desc;
+static _Thread_local idiomrt_entry *t_last_entry;
 static _Thread_local int t_declined;
 static _Thread_local double t_kernel_ms = -1.0;
 static _Thread_local int t_variant = -1;
@@ -823,6 +828,7 @@ static int overlapping(const idiom_arg *args, uint32_t nargs) {
 static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
                    const char *reason) {
   snprintf(t_reason, sizeof t_reason, "%s", reason);
+  t_reason_static = NULL;
   t_declined = 1;
   t_kernel_ms = -1.0;
   t_variant = -1;
@@ -832,12 +838,23 @@ static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
   return 0;
 }
 
-/* A decline by the cost model or the background start-up: counted as the
-   decision dec, and the caller's idiom_host_begin / idiom_host_end are
+/* A decline that the cost model has counted already; reason is static. */
+static int decline_counted(const idiom_kernel_desc *d, const char *reason) {
+  t_reason_static = reason;
+  t_declined = 1;
+  t_kernel_ms = -1.0;
+  t_variant = -1;
+  idiomrt_debug("%s: declined: %s", d->loc ? d->loc : "?", reason);
+  return 0;
+}
+
+/* A decline by the background start-up after the model chose the device
+   (decision `from`): counted as the decision dec instead, and the caller's idiom_host_begin / idiom_host_end are
    asked to time the original loop. */
 static int decline_policy(idiomrt_entry *e, const idiom_kernel_desc *d,
-                          int dec, uint64_t trip, const char *reason) {
-  idiomrt_cost_count(e, dec);
+                          int from, int dec, uint64_t trip,
+                          const char *reason) {
+  idiomrt_cost_count(e, from, dec);
   decline(e, d, reason);
   idiomrt_cost_want_host(e, trip);
   return 0;
@@ -847,6 +864,7 @@ static int decline_policy(idiomrt_entry *e, const idiom_kernel_desc *d,
    allocated, the trace goes out with write(2). */
 static int decline_reentered(const idiom_kernel_desc *d) {
   snprintf(t_reason, sizeof t_reason, "%s", idiomrt_busy_reason);
+  t_reason_static = NULL;
   t_declined = 1;
   t_kernel_ms = -1.0;
   t_variant = -1;
@@ -910,9 +928,14 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (!desc)
     return decline(NULL, NULL, "invalid descriptor");
   const idiomrt_config *cfg = idiomrt_config_get();
-  idiomrt_entry *e = idiomrt_entry_get(desc);
-  if (!e)
-    return decline(NULL, desc, "out of host memory");
+  idiomrt_entry *e = desc == t_last_desc ? t_last_entry : NULL;
+  if (!e) {
+    e = idiomrt_entry_get(desc);
+    if (!e)
+      return decline(NULL, desc, "out of host memory");
+    t_last_desc = desc;
+    t_last_entry = e;
+  }
   if (cfg->device_pref == IDIOMRT_DEV_SEQ)
     return decline(e, desc, "IDIOM_DEVICE=seq");
   if (idiomrt_forked_child())
@@ -924,6 +947,15 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, "trip count below threshold");
   if (overlapping(args, nargs))
     return decline(e, desc, "overlapping input/output ranges");
+  uint64_t trip = trip_count(desc, sizes);
+  int dec = IDIOMRT_DEC_FORCED;
+  if (cfg->cost) {
+    /* the model first: a loop kept on the host pays for nothing else, and
+       the device is started only when it is wanted */
+    dec = idiomrt_cost_decide(e, trip, idiomrt_cost_bytes(args, nargs), &why);
+    if (!idiomrt_cost_is_device(dec))
+      return decline_counted(desc, why);
+  }
   unsigned fp_bits = __atomic_load_n(&e->fp_bits, __ATOMIC_RELAXED);
   if (!fp_bits) {
     fp_bits = idiomrt_fp_scan(desc->source);
@@ -934,27 +966,20 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, why);
   if (idiomrt_address_space_too_small())
     return decline(e, desc, "address-space limit too small");
-  uint64_t trip = trip_count(desc, sizes);
-  int dec = IDIOMRT_DEC_FORCED;
-  if (cfg->cost) {
-    /* the model first: the device is started only when it is wanted */
-    dec = idiomrt_cost_decide(e, trip, idiomrt_cost_bytes(args, nargs), &why);
-    if (!idiomrt_cost_is_device(dec))
-      return decline_policy(e, desc, dec, trip, why);
-  }
   const idiomrt_device *dev =
       cfg->cost ? idiomrt_startup_poll(&why) : idiomrt_device_get(&why);
   if (!dev) {
     if (why == idiomrt_starting_reason)
-      return decline_policy(e, desc, IDIOMRT_DEC_STARTING, trip, why);
+      return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip, why);
     return decline(e, desc, why);
   }
   if ((why = idiomrt_device_fp_check(dev, fp_bits)))
     return decline(e, desc, why);
   if (cfg->cost && !idiomrt_startup_built(e))
-    return decline_policy(e, desc, IDIOMRT_DEC_BUILDING, trip,
+    return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip,
                           idiomrt_building_reason);
-  idiomrt_cost_count(e, dec);
+  if (!cfg->cost)
+    idiomrt_cost_count(e, -1, dec);
   uint64_t t_start = now_ns();
 
   char reason[IDIOMRT_REASON_LEN];
@@ -1001,6 +1026,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, reason[0] ? reason : "unknown failure");
   t_declined = 0;
   t_reason[0] = '\0';
+  t_reason_static = NULL;
   t_kernel_ms = (double)kernel_ns / 1e6;
   t_variant = variant;
   idiomrt_stats_success(e, kernel_ns, transfer_ns);
@@ -1022,7 +1048,9 @@ void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason) {
   t_depth = 0;
 }
 
-const char *idiom_last_reason(void) { return t_declined ? t_reason : NULL; }
+const char *idiom_last_reason(void) {
+  return !t_declined ? NULL : t_reason_static ? t_reason_static : t_reason;
+}
 
 double idiom_last_kernel_ms(void) { return t_kernel_ms; }
 

@@ -206,8 +206,10 @@ typedef struct idiomrt_cost_class {
   double host_pi[IDIOMRT_COST_RING];
   double dev_pi[IDIOMRT_COST_RING];
   uint32_t hn, dn;        /* samples taken (ring index: n % RING) */
+  double host_est, dev_est; /* medians of the rings, updated on push */
   uint32_t dev_tries;     /* device explorations without a sample */
   uint32_t dev_runs;      /* successful device runs (the first warms up) */
+  uint32_t host_skip;     /* host decisions, for sampling one in 16 */
   int winner;             /* 0 none yet, 1 device, 2 host */
   uint64_t since;         /* decisions since the loser was last measured */
   uint64_t gap;           /* decisions before the loser is measured again */
@@ -318,6 +320,8 @@ const char *idiomrt_tuned_name(int how);
 void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
                            uint64_t transfer_ns);
 void idiomrt_stats_decline(idiomrt_entry *e, const char *reason);
+/* The same with e->stats_lock already held (costmodel.c). */
+void idiomrt_stats_decline_locked(idiomrt_entry *e, const char *reason);
 /* A decline of a re-entered run ("runtime busy"): lock-free, allocates
    nothing; the report adds it to d's line as "runtime busy (re-entered)". */
 void idiomrt_stats_busy(const idiom_kernel_desc *d);
@@ -354,14 +358,17 @@ uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
 void idiomrt_cost_calibrate(const idiomrt_device *dev);
 /* Device (IDIOMRT_DEC_DEVICE, _EXPLORE_DEVICE, _UNTIMED) or host
    (_EXPLORE_HOST, _HOST_FASTER, _CANNOT_WIN) for a run of trip iterations
-   moving bytes; *reason gets the decline reason of a host decision. Takes
-   e->stats_lock. Does not count the decision. */
+   moving bytes, counted in the stats; a host decision is also counted as a
+   decline with the reason it returns in *reason (a static string) and asks
+   the calling thread's idiom_host_begin for a measurement. One acquisition
+   of e->stats_lock: the path of a loop kept on the host is short. */
 int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                         const char **reason);
 /* 1 for the decisions that run the device. */
 int idiomrt_cost_is_device(int decision);
-/* Counts decision dec for e (stats). Takes e->stats_lock. */
-void idiomrt_cost_count(idiomrt_entry *e, int dec);
+/* Counts decision dec for e (stats), in place of decision `from` already
+   counted by idiomrt_cost_decide (-1: none). Takes e->stats_lock. */
+void idiomrt_cost_count(idiomrt_entry *e, int from, int dec);
 /* After a policy decline: asks the calling thread's next idiom_host_begin
    for desc to time the original loop of trip iterations. */
 void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip);

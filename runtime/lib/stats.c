@@ -66,10 +66,14 @@ static void add_reason(idiomrt_entry *e, const char *reason) {
   }
 }
 
-void idiomrt_stats_decline(idiomrt_entry *e, const char *reason) {
-  pthread_mutex_lock(&e->stats_lock);
+void idiomrt_stats_decline_locked(idiomrt_entry *e, const char *reason) {
   e->calls++;
   add_reason(e, reason);
+}
+
+void idiomrt_stats_decline(idiomrt_entry *e, const char *reason) {
+  pthread_mutex_lock(&e->stats_lock);
+  idiomrt_stats_decline_locked(e, reason);
   pthread_mutex_unlock(&e->stats_lock);
 }
 

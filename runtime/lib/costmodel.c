@@ -13,12 +13,16 @@
  *     the loop runs ("transfers and launch exceed the host time");
  *     a nest launched once per iteration of an outer loop with microseconds
  *     of work stays on the host this way without ever being launched;
- *  3. no device time measured yet: run on the device and time it (a run
+ *  3. the device not started yet: the loop runs until the host time of the
+ *     runs that would go to the device reaches about one start-up (ski
+ *     rental; "too little host time yet to start the device"), then the
+ *     start-up begins in the background (startup.c);
+ *  4. no device time measured yet: run on the device and time it (a run
  *     that timed kernel variants first is not a sample, nor is the class's
  *     first run unless it already beats the host: one-time costs such as
  *     PoCL compiling the kernel for its work-group size at the first
  *     launch); at most MAX_DEV_TRIES such runs in a row;
- *  4. otherwise the device runs when its estimate is at least 10% below the
+ *  5. otherwise the device runs when its estimate is at least 10% below the
  *     host's, else the loop. The side that lost is measured again after
  *     `gap` decisions (4, doubling each time it loses again) and only once
  *     the winner's estimated time since the last measurement is 30 times
@@ -48,18 +52,18 @@
 #define UNTIMED_AFTER 3     /* unanswered host requests: caller never times */
 #define HOST_SAMPLE_EVERY 16 /* host runs per measurement once RING are kept */
 #define MAX_DEV_TRIES 4     /* device explorations without a sample */
-#define CAL_SMALL 5         /* small writes timed for the latency */
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
 #define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
-#define CAL_BYTES ((size_t)8 << 20)
 
-/* Calibration (startup.c's thread writes, callers read): latency in ns and
-   bandwidth in bytes per second; 0 when not measured. */
-static uint64_t g_lat_ns;
-static uint64_t g_bw_bps;
+/* Host time (ns) of runs the model would have sent to a device not yet
+   started: the start-up begins once it reaches idiomrt_calib_start_after_ns
+   (all descriptors together). */
+static uint64_t g_worthy_ns;
 
 static double lat_ns(void) {
-  return (double)__atomic_load_n(&g_lat_ns, __ATOMIC_ACQUIRE);
+  double lat, bw;
+  idiomrt_calib_get(&lat, &bw);
+  return lat;
 }
 
 /* The calling thread's pending host-timing request and measurement. */
@@ -121,57 +125,13 @@ static double push(double *ring, uint32_t *n, double v) {
   return median(ring, *n);
 }
 
-void idiomrt_cost_calibrate(const idiomrt_device *dev) {
-  const idiomrt_cl *cl = dev->cl;
-  cl_int err = CL_SUCCESS;
-  cl_mem m = cl->clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE, CAL_BYTES, NULL,
-                                &err);
-  char *host = malloc(CAL_BYTES);
-  if (!m || err != CL_SUCCESS || !host) {
-    if (m)
-      cl->clReleaseMemObject(m);
-    free(host);
-    idiomrt_debug("cost model: calibration failed; no device floor");
-    return;
-  }
-  memset(host, 1, CAL_BYTES); /* fault the pages in before timing */
-  double lat[CAL_SMALL];
-  int ok = 1;
-  for (int i = 0; i < CAL_SMALL && ok; ++i) {
-    uint64_t t0 = now_ns();
-    ok = cl->clEnqueueWriteBuffer(dev->queue, m, CL_TRUE, 0, 4, host, 0, NULL,
-                                  NULL) == CL_SUCCESS;
-    lat[i] = (double)(now_ns() - t0);
-  }
-  double best = 0;
-  for (int i = 0; i < 2 && ok; ++i) {
-    uint64_t t0 = now_ns();
-    ok = cl->clEnqueueWriteBuffer(dev->queue, m, CL_TRUE, 0, CAL_BYTES, host,
-                                  0, NULL, NULL) == CL_SUCCESS;
-    double bw = (double)CAL_BYTES / (double)(now_ns() - t0 + 1);
-    if (bw > best)
-      best = bw;
-  }
-  cl->clReleaseMemObject(m);
-  free(host);
-  if (!ok) {
-    idiomrt_debug("cost model: calibration failed; no device floor");
-    return;
-  }
-  qsort(lat, CAL_SMALL, sizeof lat[0], cmp_double);
-  __atomic_store_n(&g_bw_bps, (uint64_t)(best * 1e9), __ATOMIC_RELAXED);
-  __atomic_store_n(&g_lat_ns, (uint64_t)lat[CAL_SMALL / 2], __ATOMIC_RELEASE);
-  idiomrt_debug("cost model: latency %.1f us, host-to-device %.2f GB/s",
-                lat[CAL_SMALL / 2] / 1e3, best);
-}
-
-/* Lower bound of a device run moving bytes, in ns: from the calibration,
-   or before it from optimistic bounds no device beats (STATIC_LAT_NS, and
-   STATIC_BW_BPS, above pinned PCIe 5 transfers). */
+/* Lower bound of a device run moving bytes, in ns: from the calibration
+   (this process's, else the last one's on disk, calibration.c), or else
+   from optimistic bounds no device beats (STATIC_LAT_NS, and STATIC_BW_BPS,
+   above pinned PCIe 5 transfers). */
 static double device_floor(uint64_t bytes) {
-  double lat = lat_ns();
-  double bw = (double)__atomic_load_n(&g_bw_bps, __ATOMIC_RELAXED) / 1e9;
-  if (lat <= 0 || bw <= 0) {
+  double lat, bw;
+  if (!idiomrt_calib_get(&lat, &bw)) {
     lat = STATIC_LAT_NS;
     bw = STATIC_BW_BPS / 1e9;
   }
@@ -217,6 +177,8 @@ static const char *host_reason(int dec) {
     return "cost model: transfers and launch exceed the host time";
   case IDIOMRT_DEC_HOST_FASTER:
     return "cost model: host faster";
+  case IDIOMRT_DEC_PRESTART:
+    return "cost model: too little host time yet to start the device";
   default:
     return NULL;
   }
@@ -254,6 +216,16 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                                       : IDIOMRT_DEC_HOST_FASTER;
       }
     }
+  }
+  if ((dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_DEVICE) &&
+      !idiomrt_startup_begun()) {
+    /* Ski rental: starting the device costs about one start-up (and an
+       exit in the middle of it waits for a step of it); it is started once
+       the host time it could have saved reaches that. */
+    uint64_t add = (uint64_t)(c->host_est * (double)trip);
+    if (__atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
+        idiomrt_calib_start_after_ns())
+      dec = IDIOMRT_DEC_PRESTART;
   }
   s->decisions[dec]++;
   *reason = host_reason(dec);
@@ -365,6 +337,8 @@ const char *idiomrt_decision_name(int dec) {
     return "device-starting";
   case IDIOMRT_DEC_BUILDING:
     return "kernels-building";
+  case IDIOMRT_DEC_PRESTART:
+    return "host-prestart";
   case IDIOMRT_DEC_EXPLORE_HOST:
     return "host-explore";
   case IDIOMRT_DEC_HOST_FASTER:

@@ -849,8 +849,8 @@ static int decline_counted(const idiom_kernel_desc *d, const char *reason) {
 }
 
 /* A decline by the background start-up after the model chose the device
-   (decision `from`): counted as the decision dec instead, and the caller's idiom_host_begin / idiom_host_end are
-   asked to time the original loop. */
+   (decision `from`): counted as the decision dec instead, and the caller's
+   idiom_host_begin / idiom_host_end are asked to time the original loop. */
 static int decline_policy(idiomrt_entry *e, const idiom_kernel_desc *d,
                           int from, int dec, uint64_t trip,
                           const char *reason) {

@@ -192,6 +192,7 @@ enum idiomrt_decision {
   IDIOMRT_DEC_UNTIMED,          /* caller never times its fallback: device */
   IDIOMRT_DEC_STARTING,         /* host: device start-up not finished */
   IDIOMRT_DEC_BUILDING,         /* host: kernels building in the background */
+  IDIOMRT_DEC_PRESTART,         /* host: device not worth starting yet */
   IDIOMRT_DEC_EXPLORE_HOST,     /* host: host time not (re)measured yet */
   IDIOMRT_DEC_HOST_FASTER,      /* host: host measured faster */
   IDIOMRT_DEC_CANNOT_WIN,       /* host: transfers + launch > host time */
@@ -352,10 +353,19 @@ void idiomrt_worker_after_fork(void);
 /* Bytes a run moves between host and device: IN buffers once, OUT and
    INOUT buffers twice (copied in, then back). */
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
+/*--- calibration.c: latency, bandwidth and start-up time, kept on disk ---*/
+
 /* On a runtime thread, once the device is ready: measures the queue's
    round-trip latency and the host-to-device bandwidth (cheap: a few small
-   writes and two 8 MiB writes). */
-void idiomrt_cost_calibrate(const idiomrt_device *dev);
+   writes and two 8 MiB writes) and writes them, with start_ns (the time the
+   start-up took), to IDIOM_CACHE_DIR for later processes. */
+void idiomrt_cost_calibrate(const idiomrt_device *dev, uint64_t start_ns);
+/* Latency (ns) and bandwidth (bytes per ns) measured in this process, else
+   read from the last process's file; 0 when neither exists. */
+int idiomrt_calib_get(double *lat_ns, double *bw_bytes_per_ns);
+/* Host time (ns) worth one device start-up: the last process's measured
+   start-up time from the file (at least 50 ms), else 200 ms. */
+uint64_t idiomrt_calib_start_after_ns(void);
 /* Device (IDIOMRT_DEC_DEVICE, _EXPLORE_DEVICE, _UNTIMED) or host
    (_EXPLORE_HOST, _HOST_FASTER, _CANNOT_WIN) for a run of trip iterations
    moving bytes, counted in the stats; a host decision is also counted as a
@@ -397,6 +407,8 @@ int idiomrt_startup_exiting(void);
    while the start-up thread (started by the first call) runs, or why there
    is no device. Never waits. */
 const idiomrt_device *idiomrt_startup_poll(const char **reason);
+/* 1 once the start-up thread has been started in this process. */
+int idiomrt_startup_begun(void);
 /* Starts the background start-up if needed and waits for its outcome. */
 const idiomrt_device *idiomrt_startup_wait(const char **reason);
 /* 1 when e's kernels have been built (or their build has failed, which the

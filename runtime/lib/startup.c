@@ -18,10 +18,10 @@
  * or IDIOM_COST=off) none of this is used: the first run initializes the
  * device and builds its kernels while it waits, as before.
  *
- * The thread is started only when the cost model first wants the device
- * (costmodel.c: a size class called again whose measured host time is above
- * the device's optimistic floor), so a program whose loops are all small or
- * run once never loads OpenCL.
+ * The thread is started only when the cost model wants the device and the
+ * host time of the runs it wanted it for has reached about one start-up
+ * (costmodel.c, calibration.c), so a program whose loops are all small, run
+ * once, or short in total never loads OpenCL.
  *
  * Exit: a thread_local destructor of the thread that started the thread
  * (run first by exit()) and an atexit handler tell the thread to stop at
@@ -38,6 +38,7 @@
 #include "rt_internal.h"
 
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 const char idiomrt_starting_reason[] = "device starting";
@@ -52,6 +53,7 @@ static int g_running;          /* a background thread is running */
 static int g_exiting;          /* exit() has begun (atomic) */
 static int g_atexit_done;
 static idiomrt_entry *g_queue; /* kernels to build, newest first */
+static uint64_t g_kick_ns;     /* when the start-up was started */
 static pthread_t g_thread;     /* the last thread started, */
 static int g_joinable;         /* not joined yet */
 
@@ -126,6 +128,16 @@ static int exiting(void) {
 
 int idiomrt_startup_exiting(void) { return exiting(); }
 
+int idiomrt_startup_begun(void) {
+  return __atomic_load_n(&g_started, __ATOMIC_ACQUIRE);
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* The background thread: the device (once), then the build queue. */
 static void background(void *unused) {
   (void)unused;
@@ -133,7 +145,7 @@ static void background(void *unused) {
     idiomrt_device_init_here();
     const idiomrt_device *dev = idiomrt_device_peek();
     if (dev && !exiting())
-      idiomrt_cost_calibrate(dev);
+      idiomrt_cost_calibrate(dev, now_ns() - g_kick_ns);
     pthread_mutex_lock(&g_lock);
     pthread_cond_broadcast(&g_cond);
     pthread_mutex_unlock(&g_lock);
@@ -174,7 +186,9 @@ static void start_locked(void) {
   join_locked();
   guard_thread_locked();
   g_running = 1;
-  g_started = 1;
+  if (!g_started)
+    g_kick_ns = now_ns();
+  __atomic_store_n(&g_started, 1, __ATOMIC_RELEASE);
   if (idiomrt_worker_start(background, NULL, &g_thread)) {
     g_joinable = 1;
   } else {

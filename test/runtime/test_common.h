@@ -78,6 +78,8 @@ void case_policy_untimed(void);
 void case_policy_host_api(void);
 void case_policy_stats(void);
 void case_policy_stats_child(void);
+void case_policy_exit(void);
+void case_policy_exit_child(void);
 
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);

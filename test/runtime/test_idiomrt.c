@@ -815,6 +815,8 @@ static const tcase cases[] = {
     {"policy_host_api", case_policy_host_api, 1},
     {"policy_stats", case_policy_stats, 1},
     {"policy_stats_child", case_policy_stats_child, 0},
+    {"policy_exit", case_policy_exit, 1},
+    {"policy_exit_child", case_policy_exit_child, 0},
     {"writeback_bench", case_writeback_bench, 0},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},

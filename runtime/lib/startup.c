@@ -176,8 +176,8 @@ static void background(void *unused) {
 
 /* With g_lock held: starts the background thread unless it runs. */
 static void start_locked(void) {
-  if (g_running || g_thread_failed)
-    return;
+  if (g_running || g_thread_failed || exiting())
+    return; /* (an atexit handler of the program may still run loops) */
   if (!g_atexit_done) {
     atexit(at_exit);
     g_atexit_done = 1;

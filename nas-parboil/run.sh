@@ -7,15 +7,17 @@
 #   PROG.seq    clang-19 -O2 PROG.c -lm
 #   PROG.idiom  clang-19 -O2 -fpass-plugin=BUILD_DIR/lib/libIdiom.so PROG.c
 #                 -LBUILD_DIR/lib -lidiomrt -lm
-# runs PROG.seq for the reference output, then PROG.idiom three ways
-#   device     IDIOM_STATS=1, default device choice (PoCL where that is the
-#              only OpenCL platform)
+# runs PROG.seq for the reference output, then PROG.idiom four ways
+#   device     IDIOM_STATS=1 IDIOM_COST=off, default device choice (PoCL
+#              where that is the only OpenCL platform), every call offloaded
+#   auto       IDIOM_STATS=1, the default settings: the runtime's cost model
+#              chooses the device or the original loop per call
 #   seq        IDIOM_DEVICE=seq (the runtime always declines)
 #   no-opencl  IDIOM_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 (no loader)
 # and compares each output to the reference with compare.py. With
 # --expect-offload, the IDIOM_STATS report (stderr) of the device mode must
 # show at least one idiom run on an OpenCL device, and those of the seq and
-# no-opencl modes none.
+# no-opencl modes none (the auto mode may do either).
 #
 # Prints one PASS/FAIL line per program and mode, then "N passed, M failed"
 # alone on the last line; exits 1 on any failure, 2 on a usage or setup
@@ -94,7 +96,7 @@ export LD_LIBRARY_PATH=$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # Runs must not inherit a device choice or loader path from the caller.
 unset IDIOM_DEVICE IDIOM_OPENCL_LIBRARY IDIOM_MIN_TRIP
 
-MODES=(device seq no-opencl)
+MODES=(device auto seq no-opencl)
 NPASS=0
 NFAIL=0
 
@@ -186,7 +188,8 @@ for p in "${PROGS[@]}"; do
     envs=(IDIOM_STATS=1)
     expect=any
     case $m in
-      device) [ $EXPECT = 1 ] && expect=offload ;;
+      device) envs+=(IDIOM_COST=off); [ $EXPECT = 1 ] && expect=offload ;;
+      auto) ;;
       seq) envs+=(IDIOM_DEVICE=seq); [ $EXPECT = 1 ] && expect=none ;;
       no-opencl)
         envs+=(IDIOM_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1)

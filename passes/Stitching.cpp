@@ -416,7 +416,32 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   GlobalVariable *Desc = makeDescriptor(In, Mod);
   Value *Ok = B.CreateCall(Run, {Desc, ArgArr, ConstantInt::get(I32, NArgs),
                                  SizeArr, ResArr}, "idiom.ok");
-  B.CreateCondBr(B.CreateICmpNE(Ok, ConstantInt::get(I32, 0)), Done, NewPH);
+  // A decline runs the original loop between idiom_host_begin and
+  // idiom_host_end: the runtime's cost model asks for the loop's time after
+  // the declines it decided (the token is 0 otherwise, and on the paths
+  // from the guards and the redo of a reduction).
+  BasicBlock *HostBegin = BasicBlock::Create(Ctx, "idiom.declined", &F, NewPH);
+  if (Loop *Parent = Outer->getParentLoop())
+    Parent->addBasicBlockToLoop(HostBegin, LI);
+  B.CreateCondBr(B.CreateICmpNE(Ok, ConstantInt::get(I32, 0)), Done, HostBegin);
+  B.SetInsertPoint(HostBegin);
+  FunctionCallee Begin = Mod.getOrInsertFunction(
+      "idiom_host_begin", FunctionType::get(I64, {Ptr}, false));
+  FunctionCallee End = Mod.getOrInsertFunction(
+      "idiom_host_end", FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64}, false));
+  for (FunctionCallee FC : {Begin, End})
+    if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
+      Fn->setDoesNotThrow();
+  Value *Token = B.CreateCall(Begin, {Desc}, "idiom.host.token");
+  B.CreateBr(NewPH);
+  PHINode *TokenPhi = PHINode::Create(I64, 3, "idiom.host.token.phi");
+  TokenPhi->insertBefore(NewPH->begin());
+  Constant *NoToken = ConstantInt::get(I64, 0);
+  for (BasicBlock *Pred : predecessors(NewPH))
+    if (TokenPhi->getBasicBlockIndex(Pred) < 0)
+      TokenPhi->addIncoming(Pred == HostBegin ? Token : NoToken, Pred);
+  // The loop's exit (only the original loop reaches it) ends the measurement.
+  IRBuilder<>(Exit->getTerminator()).CreateCall(End, {Desc, TokenPhi});
 
   // Done block: combine each device result with the accumulator's initial
   // value and join the original exit.
@@ -436,10 +461,12 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   }
   // A reduction writes no memory: when a result is not exactly the loop's,
   // run the loop instead.
-  if (Redo)
+  if (Redo) {
     B.CreateCondBr(Redo, NewPH, Join);
-  else
+    TokenPhi->addIncoming(NoToken, Done);
+  } else {
     B.CreateBr(Join);
+  }
   for (auto &[P, K] : LiveOuts) {
     PHINode *Q = PHINode::Create(P->getType(), 2, P->getName() + ".idiom");
     Q->insertBefore(Join->getFirstNonPHI());

@@ -178,8 +178,11 @@ typedef struct idiom_arg {
 ///          OpenCL error, a floating-point environment the device does not
 ///          share, a forked child, a small RLIMIT_AS, or a runtime busy on
 ///          another thread or re-entered from a signal handler: it never
-///          waits). On 0 nothing was written and the caller runs the
-///          original loop.
+///          waits; with the cost model on (IDIOM_COST, runtime/README.md):
+///          the device still starting or building the kernels in the
+///          background, or the original loop measured or expected faster).
+///          On 0 nothing was written and the caller runs the original loop,
+///          between idiom_host_begin and idiom_host_end when it can.
 int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
               uint32_t nargs, const uint64_t *sizes, void *results);
 
@@ -187,6 +190,27 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
 /// idiom_run (for example because a compile-time guard failed). reason is a
 /// string (copied; up to 159 bytes are kept). Used only for IDIOM_STATS.
 void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason);
+
+/// Starts timing the original loop of desc that the caller runs because the
+/// calling thread's idiom_run for desc just returned 0. The plugin calls it
+/// on every decline path, just before the original loop.
+///
+/// \param desc the descriptor passed to that idiom_run
+/// \returns a non-zero token when the runtime wants this run of the loop
+///          timed (it declined for the cost model or because the device was
+///          still starting: the host time is what the cost model compares
+///          the device with), else 0. One clock read when non-zero; never
+///          fails, never blocks, takes no lock.
+uint64_t idiom_host_begin(const idiom_kernel_desc *desc);
+
+/// Ends the measurement begun by idiom_host_begin: called after the original
+/// loop of desc with the token it returned (0 is accepted and does nothing,
+/// so a caller may call it on every path out of the loop). The elapsed time
+/// (CLOCK_MONOTONIC, ns) becomes a host sample of desc's size class. A token
+/// that is not the calling thread's latest (a nested or re-entered
+/// measurement replaced it) is ignored; never blocks (a sample that would
+/// wait for a lock is dropped).
+void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token);
 
 /// Why the calling thread's most recent idiom_run returned 0, e.g.
 /// "trip count below threshold"; NULL when it returned 1 or there was none.

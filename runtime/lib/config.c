@@ -40,8 +40,10 @@ static int device_pref_from_env(void) {
   return IDIOMRT_DEV_AUTO;
 }
 
-static uint64_t count_from_env(const char *name, uint64_t dflt) {
+static uint64_t count_from_env(const char *name, uint64_t dflt, int *given) {
   const char *v = getenv(name);
+  if (given)
+    *given = 0;
   if (!v || !*v)
     return dflt;
   char *end = NULL;
@@ -53,6 +55,8 @@ static uint64_t count_from_env(const char *name, uint64_t dflt) {
             (unsigned long long)dflt);
     return dflt;
   }
+  if (given)
+    *given = 1;
   return (uint64_t)n;
 }
 
@@ -100,12 +104,40 @@ static int variant_from_env(void) {
   return (int)k;
 }
 
+/* IDIOM_COST: "on" or "off"; unset or "auto": on unless IDIOM_DEVICE names
+   a device or IDIOM_MIN_TRIP is set (the settings tests use to force
+   offloading). Never on under IDIOM_DEVICE=seq. */
+static int cost_from_env(void) {
+  const char *v = getenv("IDIOM_COST");
+  int dflt = !g_config.device_explicit && !g_config.min_trip_explicit;
+  int on = dflt;
+  if (!v || !*v || strcasecmp(v, "auto") == 0)
+    on = dflt;
+  else if (strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0)
+    on = 1;
+  else if (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0)
+    on = 0;
+  else
+    fprintf(stderr,
+            "idiom: warning: IDIOM_COST=%s is not on, off or auto; using "
+            "auto\n",
+            v);
+  return on && g_config.device_pref != IDIOMRT_DEV_SEQ;
+}
+
 static void config_init(void) {
   g_config.device_pref = device_pref_from_env();
+  g_config.device_explicit = g_config.device_pref == IDIOMRT_DEV_GPU ||
+                             g_config.device_pref == IDIOMRT_DEV_CPU;
   g_config.stats = env_flag("IDIOM_STATS");
   g_config.debug = env_flag("IDIOM_DEBUG");
-  g_config.min_trip = count_from_env("IDIOM_MIN_TRIP", 4096);
-  g_config.tune_min = count_from_env("IDIOM_TUNE_MIN", (uint64_t)1 << 20);
+  g_config.min_trip =
+      count_from_env("IDIOM_MIN_TRIP", 4096, &g_config.min_trip_explicit);
+  g_config.tune_min =
+      count_from_env("IDIOM_TUNE_MIN", (uint64_t)1 << 20, NULL);
+  g_config.tune_sample =
+      count_from_env("IDIOM_TUNE_SAMPLE", (uint64_t)1 << 22, NULL);
+  g_config.cost = cost_from_env();
   g_config.cache_dir = cache_dir_from_env();
   const char *lib = getenv("IDIOM_OPENCL_LIBRARY");
   g_config.opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";

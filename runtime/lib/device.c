@@ -15,7 +15,10 @@
  *
  * Initialization runs on the runtime's own thread (worker.c: large stack,
  * signals blocked, signal handlers restored afterwards). A caller that finds
- * another thread initializing does not wait: it gets "runtime busy".
+ * another thread initializing does not wait: it gets "runtime busy". Under
+ * the cost model the start-up thread of startup.c initializes in the
+ * background (idiomrt_device_init_here) and callers read the state without
+ * a lock (idiomrt_device_state, idiomrt_device_peek).
  *
  * Floating point: CL_DEVICE_SINGLE_FP_CONFIG is recorded. When it has
  * CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT, every program is built with
@@ -130,6 +133,8 @@ static const char *device_init(void) {
   const idiomrt_cl *cl = idiomrt_cl_load();
   if (!cl)
     return "no OpenCL loader";
+  if (idiomrt_startup_exiting())
+    return idiomrt_exiting_reason;
   cl_uint nplats = 0;
   cl_int perr = cl->clGetPlatformIDs(0, NULL, &nplats);
   if (perr != CL_SUCCESS || nplats == 0) {
@@ -145,6 +150,10 @@ static const char *device_init(void) {
     return "no matching device";
   }
 
+  if (idiomrt_startup_exiting()) {
+    free(plats);
+    return idiomrt_exiting_reason;
+  }
   int pref = idiomrt_config_get()->device_pref;
   cl_platform_id plat = NULL;
   cl_device_id dev = NULL;
@@ -156,6 +165,8 @@ static const char *device_init(void) {
   free(plats);
   if (!found)
     return "no matching device";
+  if (idiomrt_startup_exiting())
+    return idiomrt_exiting_reason;
 
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
@@ -248,6 +259,16 @@ static void init_job(void *unused) {
   restore_loader_env(saved);
 }
 
+/* With g_dev_lock held: the state after an initialization attempt. */
+static void set_state(int ran) {
+  if (ran == 0)
+    g_dev_reason = "cannot create the runtime thread";
+  if (g_dev_reason)
+    idiomrt_debug("no device: %s", g_dev_reason);
+  /* g_dev and g_dev_reason are complete before the state says so */
+  __atomic_store_n(&g_dev_state, g_dev_reason ? -1 : 1, __ATOMIC_RELEASE);
+}
+
 const idiomrt_device *idiomrt_device_get(const char **reason) {
   if (pthread_mutex_trylock(&g_dev_lock) != 0) {
     if (reason)
@@ -263,11 +284,7 @@ const idiomrt_device *idiomrt_device_get(const char **reason) {
         *reason = idiomrt_busy_reason;
       return NULL;
     }
-    if (ran == 0)
-      g_dev_reason = "cannot create the runtime thread";
-    g_dev_state = g_dev_reason ? -1 : 1;
-    if (g_dev_reason)
-      idiomrt_debug("no device: %s", g_dev_reason);
+    set_state(ran);
   }
   const idiomrt_device *d = g_dev_state == 1 ? &g_dev : NULL;
   if (!d && reason)
@@ -276,11 +293,25 @@ const idiomrt_device *idiomrt_device_get(const char **reason) {
   return d;
 }
 
-const idiomrt_device *idiomrt_device_peek(void) {
+void idiomrt_device_init_here(void) {
   pthread_mutex_lock(&g_dev_lock);
-  const idiomrt_device *d = g_dev_state == 1 ? &g_dev : NULL;
+  if (g_dev_state == 0) {
+    idiomrt_note_opencl_started();
+    init_job(NULL);
+    set_state(1);
+  }
   pthread_mutex_unlock(&g_dev_lock);
-  return d;
+}
+
+int idiomrt_device_state(const char **reason) {
+  int st = __atomic_load_n(&g_dev_state, __ATOMIC_ACQUIRE);
+  if (st < 0 && reason)
+    *reason = g_dev_reason;
+  return st;
+}
+
+const idiomrt_device *idiomrt_device_peek(void) {
+  return __atomic_load_n(&g_dev_state, __ATOMIC_ACQUIRE) == 1 ? &g_dev : NULL;
 }
 
 void idiomrt_device_after_fork(void) { pthread_mutex_init(&g_dev_lock, NULL); }

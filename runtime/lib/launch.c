@@ -43,8 +43,14 @@ __attribute__((used)) static const char *(*const keep_lsan_suppressions)(
 #define REDUCE_MAX_L 256
 #define REDUCE_MAX_G 1024
 #define TUNE_REPS 3
+#define TUNE_LONG_MS 20.0 /* a variant's run this long is not repeated */
 
 static _Thread_local char t_reason[IDIOMRT_REASON_LEN];
+static _Thread_local const char *t_reason_static; /* else t_reason */
+/* The entry of the last descriptor this thread ran (entries live as long
+   as the process): no registry lock for a call site called again. */
+static _Thread_local const idiom_kernel_desc *t_last_desc;
+static _Thread_local idiomrt_entry *t_last_entry;
 static _Thread_local int t_declined;
 static _Thread_local double t_kernel_ms = -1.0;
 static _Thread_local int t_variant = -1;
@@ -79,6 +85,7 @@ typedef struct run {
   } *maps;
   unsigned nmaps;
   uint64_t host_copy_ns;
+  uint64_t sample;               /* tuning a map: iterations launched, 0 all */
   char *reason;
   size_t reason_len;
 } run;
@@ -392,6 +399,17 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
     return 0;
   for (unsigned i = 0; i < nd; ++i) {
     uint64_t n = r->sizes[nd - 1 - i];
+    if (r->sample && i == nd - 1) {
+      /* tuning on a sample: the first rows (outermost loop) only; every
+         work-item computes its own elements, so a shorter NDRange computes
+         a prefix of the map (the outputs are restored afterwards) */
+      uint64_t inner = nd == 2 ? r->sizes[1] : 1;
+      uint64_t rows = r->sample / inner;
+      if (rows < 1)
+        rows = 1;
+      if (rows < n)
+        n = rows;
+    }
     uint32_t ept = i == 0 ? v->ept : v->ept1;
     if (ept > 1)
       n = n / ept + (n % ept != 0);
@@ -612,8 +630,10 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Times every usable variant (median of up to TUNE_REPS launches, cut short
-   when a variant's first launch is 4x slower than the best median so far),
-   records the fastest and returns it, or -1 when none ran. */
+   when a variant's first launch is 4x slower than the best median so far,
+   one launch when it takes TUNE_LONG_MS or more), records the fastest and
+   returns it, or -1 when none ran. A map over more than IDIOM_TUNE_SAMPLE
+   iterations is timed on its first rows only (r->sample). */
 static int tune(run *r, unsigned cls) {
   idiomrt_entry *e = r->e;
   double ms[IDIOMRT_MAX_VARIANTS];
@@ -626,6 +646,9 @@ static int tune(run *r, unsigned cls) {
     return -1;
   r->reason = scratch; /* a variant's failure is not the run's */
   r->reason_len = sizeof scratch;
+  uint64_t cap = idiomrt_config_get()->tune_sample;
+  if (r->d->kind == IDIOM_MAP && cap && trip_count(r->d, r->sizes) > cap)
+    r->sample = cap;
   for (unsigned k = 0; k < e->nvariants; ++k) {
     ms[k] = -1;
     if (!e->var[k].ready)
@@ -654,6 +677,8 @@ static int tune(run *r, unsigned cls) {
       t[nt++] = ns / 1e6;
       if (rep == 0 && best >= 0 && t[0] > 4 * best)
         break;
+      if (t[nt - 1] >= TUNE_LONG_MS)
+        break; /* one run of a long kernel is median enough */
     }
     if (nt == 0) {
       idiomrt_debug("%s: variant %u skipped: %s", r->d->loc, k,
@@ -671,6 +696,7 @@ static int tune(run *r, unsigned cls) {
   }
   r->reason = saved_reason;
   r->reason_len = saved_len;
+  r->sample = 0;
   if (best_k < 0) {
     fail(r, "no kernel variant ran");
     return -1;
@@ -802,6 +828,7 @@ static int overlapping(const idiom_arg *args, uint32_t nargs) {
 static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
                    const char *reason) {
   snprintf(t_reason, sizeof t_reason, "%s", reason);
+  t_reason_static = NULL;
   t_declined = 1;
   t_kernel_ms = -1.0;
   t_variant = -1;
@@ -811,10 +838,33 @@ static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
   return 0;
 }
 
+/* A decline that the cost model has counted already; reason is static. */
+static int decline_counted(const idiom_kernel_desc *d, const char *reason) {
+  t_reason_static = reason;
+  t_declined = 1;
+  t_kernel_ms = -1.0;
+  t_variant = -1;
+  idiomrt_debug("%s: declined: %s", d->loc ? d->loc : "?", reason);
+  return 0;
+}
+
+/* A decline by the background start-up after the model chose the device
+   (decision `from`): counted as the decision dec instead, and the caller's
+   idiom_host_begin / idiom_host_end are asked to time the original loop. */
+static int decline_policy(idiomrt_entry *e, const idiom_kernel_desc *d,
+                          int from, int dec, uint64_t trip,
+                          const char *reason) {
+  idiomrt_cost_count(e, from, dec);
+  decline(e, d, reason);
+  idiomrt_cost_want_host(e, trip);
+  return 0;
+}
+
 /* A run re-entered on this thread: no lock is waited for, nothing is
    allocated, the trace goes out with write(2). */
 static int decline_reentered(const idiom_kernel_desc *d) {
   snprintf(t_reason, sizeof t_reason, "%s", idiomrt_busy_reason);
+  t_reason_static = NULL;
   t_declined = 1;
   t_kernel_ms = -1.0;
   t_variant = -1;
@@ -867,6 +917,7 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (t_depth)
     return decline_reentered(desc);
   t_depth = 1;
+  idiomrt_cost_clear_want();
   int ok = run_checked(desc, args, nargs, sizes, results);
   t_depth = 0;
   return ok;
@@ -877,9 +928,14 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (!desc)
     return decline(NULL, NULL, "invalid descriptor");
   const idiomrt_config *cfg = idiomrt_config_get();
-  idiomrt_entry *e = idiomrt_entry_get(desc);
-  if (!e)
-    return decline(NULL, desc, "out of host memory");
+  idiomrt_entry *e = desc == t_last_desc ? t_last_entry : NULL;
+  if (!e) {
+    e = idiomrt_entry_get(desc);
+    if (!e)
+      return decline(NULL, desc, "out of host memory");
+    t_last_desc = desc;
+    t_last_entry = e;
+  }
   if (cfg->device_pref == IDIOMRT_DEV_SEQ)
     return decline(e, desc, "IDIOM_DEVICE=seq");
   if (idiomrt_forked_child())
@@ -891,6 +947,15 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, "trip count below threshold");
   if (overlapping(args, nargs))
     return decline(e, desc, "overlapping input/output ranges");
+  uint64_t trip = trip_count(desc, sizes);
+  int dec = IDIOMRT_DEC_FORCED;
+  if (cfg->cost) {
+    /* the model first: a loop kept on the host pays for nothing else, and
+       the device is started only when it is wanted */
+    dec = idiomrt_cost_decide(e, trip, idiomrt_cost_bytes(args, nargs), &why);
+    if (!idiomrt_cost_is_device(dec))
+      return decline_counted(desc, why);
+  }
   unsigned fp_bits = __atomic_load_n(&e->fp_bits, __ATOMIC_RELAXED);
   if (!fp_bits) {
     fp_bits = idiomrt_fp_scan(desc->source);
@@ -901,11 +966,21 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, why);
   if (idiomrt_address_space_too_small())
     return decline(e, desc, "address-space limit too small");
-  const idiomrt_device *dev = idiomrt_device_get(&why);
-  if (!dev)
+  const idiomrt_device *dev =
+      cfg->cost ? idiomrt_startup_poll(&why) : idiomrt_device_get(&why);
+  if (!dev) {
+    if (why == idiomrt_starting_reason)
+      return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip, why);
     return decline(e, desc, why);
+  }
   if ((why = idiomrt_device_fp_check(dev, fp_bits)))
     return decline(e, desc, why);
+  if (cfg->cost && !idiomrt_startup_built(e))
+    return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip,
+                          idiomrt_building_reason);
+  if (!cfg->cost)
+    idiomrt_cost_count(e, -1, dec);
+  uint64_t t_start = now_ns();
 
   char reason[IDIOMRT_REASON_LEN];
   reason[0] = '\0';
@@ -926,8 +1001,11 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (pthread_mutex_trylock(&e->lock) != 0)
     return decline(e, desc, idiomrt_busy_reason);
   e->device_name = dev->name;
+  uint64_t tune_before = e->tune_ns;
+  int fresh_build = e->build_state == 0;
   int ok = program_ready(e, dev, reason, sizeof reason) &&
            execute(&r, results, &variant);
+  int tuned = fresh_build || e->tune_ns != tune_before;
   if (ok)
     profile(&r, &kernel_ns, &transfer_ns);
   if (r.ev || r.mems || r.maps || r.ev_kind)
@@ -948,9 +1026,12 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, reason[0] ? reason : "unknown failure");
   t_declined = 0;
   t_reason[0] = '\0';
+  t_reason_static = NULL;
   t_kernel_ms = (double)kernel_ns / 1e6;
   t_variant = variant;
   idiomrt_stats_success(e, kernel_ns, transfer_ns);
+  if (cfg->cost)
+    idiomrt_cost_device_sample(e, trip, now_ns() - t_start, tuned);
   return 1;
 }
 
@@ -967,7 +1048,9 @@ void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason) {
   t_depth = 0;
 }
 
-const char *idiom_last_reason(void) { return t_declined ? t_reason : NULL; }
+const char *idiom_last_reason(void) {
+  return !t_declined ? NULL : t_reason_static ? t_reason_static : t_reason;
+}
 
 double idiom_last_kernel_ms(void) { return t_kernel_ms; }
 
@@ -977,6 +1060,8 @@ const char *idiom_device_name(void) {
   if (t_depth || idiomrt_config_get()->device_pref == IDIOMRT_DEV_SEQ ||
       idiomrt_forked_child() || idiomrt_address_space_too_small())
     return NULL;
-  const idiomrt_device *dev = idiomrt_device_get(NULL);
+  const idiomrt_device *dev = idiomrt_config_get()->cost
+                                  ? idiomrt_startup_wait(NULL)
+                                  : idiomrt_device_get(NULL);
   return dev ? dev->name : NULL;
 }

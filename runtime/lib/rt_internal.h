@@ -41,6 +41,11 @@ typedef struct idiomrt_config {
   int tune;                   /* IDIOM_TUNE: 1 (default) or 0 ("off") */
   uint64_t tune_min;          /* IDIOM_TUNE_MIN, default 1 << 20 */
   int variant;                /* IDIOM_VARIANT=K, else -1 */
+  int device_explicit;        /* IDIOM_DEVICE=gpu or cpu */
+  int min_trip_explicit;      /* IDIOM_MIN_TRIP set (to a number) */
+  int cost;                   /* cost model and background start-up on
+                                 (IDIOM_COST, see costmodel.c) */
+  uint64_t tune_sample;       /* IDIOM_TUNE_SAMPLE, default 1 << 22 */
 } idiomrt_config;
 
 /* Reads the environment on first call; never NULL. */
@@ -126,8 +131,15 @@ typedef struct idiomrt_device {
    or failure, is kept). On failure returns NULL and sets *reason to a static
    string. Must not be called under IDIOM_DEVICE=seq. */
 const idiomrt_device *idiomrt_device_get(const char **reason);
-/* The device when already initialized, else NULL; never initializes. */
+/* The device when already initialized, else NULL; never initializes, takes
+   no lock. */
 const idiomrt_device *idiomrt_device_peek(void);
+/* On a runtime thread (startup.c): initializes the device here when nobody
+   has tried yet; waits for the device lock. */
+void idiomrt_device_init_here(void);
+/* 0: not tried or in progress, 1: ready, -1: failed (*reason set); takes no
+   lock. */
+int idiomrt_device_state(const char **reason);
 /* pthread_atfork child handler's part: re-initializes the device lock. */
 void idiomrt_device_after_fork(void);
 /* Returned through *reason by idiomrt_device_get (and used by launch.c)
@@ -172,6 +184,48 @@ enum idiomrt_tuned {
   IDIOMRT_TUNED_FIXED = 7   /* order-sensitive (float) reduction: variant 0 */
 };
 
+/* costmodel.c: what the cost model decided for one call. */
+enum idiomrt_decision {
+  IDIOMRT_DEC_FORCED = 0,       /* cost model off: device (as before it) */
+  IDIOMRT_DEC_DEVICE,           /* device measured faster */
+  IDIOMRT_DEC_EXPLORE_DEVICE,   /* device not (re)measured yet */
+  IDIOMRT_DEC_UNTIMED,          /* caller never times its fallback: device */
+  IDIOMRT_DEC_STARTING,         /* host: device start-up not finished */
+  IDIOMRT_DEC_BUILDING,         /* host: kernels building in the background */
+  IDIOMRT_DEC_PRESTART,         /* host: device not worth starting yet */
+  IDIOMRT_DEC_EXPLORE_HOST,     /* host: host time not (re)measured yet */
+  IDIOMRT_DEC_HOST_FASTER,      /* host: host measured faster */
+  IDIOMRT_DEC_CANNOT_WIN,       /* host: transfers + launch > host time */
+  IDIOMRT_NDECISIONS
+};
+
+#define IDIOMRT_COST_RING 3 /* samples kept per side and size class */
+
+/* costmodel.c: measurements of one size class of one call site. Times are
+   ns per iteration (device: after the launch latency). */
+typedef struct idiomrt_cost_class {
+  double host_pi[IDIOMRT_COST_RING];
+  double dev_pi[IDIOMRT_COST_RING];
+  uint32_t hn, dn;        /* samples taken (ring index: n % RING) */
+  double host_est, dev_est; /* medians of the rings, updated on push */
+  uint32_t dev_tries;     /* device explorations without a sample */
+  uint32_t dev_runs;      /* successful device runs (the first warms up) */
+  uint32_t host_skip;     /* host decisions, for sampling one in 16 */
+  int winner;             /* 0 none yet, 1 device, 2 host */
+  uint64_t since;         /* decisions since the loser was last measured */
+  uint64_t gap;           /* decisions before the loser is measured again */
+  double win_ns;          /* estimated time of the winner since then */
+} idiomrt_cost_class;
+
+/* costmodel.c: cost-model state of one descriptor, under stats_lock. */
+typedef struct idiomrt_cost_site {
+  idiomrt_cost_class cls[IDIOMRT_SIZE_CLASSES];
+  uint64_t host_wanted;   /* host samples asked of the caller */
+  uint64_t host_got;      /* host samples received (idiom_host_end) */
+  uint64_t host_ns;       /* sum of the host samples */
+  uint64_t decisions[IDIOMRT_NDECISIONS];
+} idiomrt_cost_site;
+
 typedef struct idiomrt_entry {
   const idiom_kernel_desc *desc;
   struct idiomrt_entry *bucket_next;
@@ -205,6 +259,12 @@ typedef struct idiomrt_entry {
     uint64_t count;
   } reasons[IDIOMRT_MAX_REASONS];
   uint64_t other_reasons;     /* declines whose reason did not fit */
+
+  /* costmodel.c, under stats_lock */
+  idiomrt_cost_site cost;
+  /* startup.c: 0 no background build asked, 1 queued, 2 tried (atomic) */
+  int bg_build;
+  struct idiomrt_entry *bg_next; /* build queue, under startup.c's lock */
 } idiomrt_entry;
 
 /* Finds or creates the entry of desc; NULL only when out of memory. */
@@ -261,6 +321,8 @@ const char *idiomrt_tuned_name(int how);
 void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
                            uint64_t transfer_ns);
 void idiomrt_stats_decline(idiomrt_entry *e, const char *reason);
+/* The same with e->stats_lock already held (costmodel.c). */
+void idiomrt_stats_decline_locked(idiomrt_entry *e, const char *reason);
 /* A decline of a re-entered run ("runtime busy"): lock-free, allocates
    nothing; the report adds it to d's line as "runtime busy (re-entered)". */
 void idiomrt_stats_busy(const idiom_kernel_desc *d);
@@ -278,7 +340,82 @@ void idiomrt_stats_report(void);
    ran, 0 when the thread could not be created, -1 (without waiting) when
    another job is running. */
 int idiomrt_worker_run(void (*fn)(void *), void *arg);
+/* Starts fn(arg) on a new runtime thread (same stack and signal mask) that
+   waits for any running job, then runs fn; afterwards only the signal
+   handlers that point into objects loaded during the job are put back.
+   Returns 1 when the thread started (*thread: the caller joins it), 0 when
+   it could not be created. */
+int idiomrt_worker_start(void (*fn)(void *), void *arg, pthread_t *thread);
 void idiomrt_worker_after_fork(void);
+
+/*--- costmodel.c: device or original loop, per call site and size class ---*/
+
+/* Bytes a run moves between host and device: IN buffers once, OUT and
+   INOUT buffers twice (copied in, then back). */
+uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
+/*--- calibration.c: latency, bandwidth and start-up time, kept on disk ---*/
+
+/* On a runtime thread, once the device is ready: measures the queue's
+   round-trip latency and the host-to-device bandwidth (cheap: a few small
+   writes and two 8 MiB writes) and writes them, with start_ns (the time the
+   start-up took), to IDIOM_CACHE_DIR for later processes. */
+void idiomrt_cost_calibrate(const idiomrt_device *dev, uint64_t start_ns);
+/* Latency (ns) and bandwidth (bytes per ns) measured in this process, else
+   read from the last process's file; 0 when neither exists. */
+int idiomrt_calib_get(double *lat_ns, double *bw_bytes_per_ns);
+/* Host time (ns) worth one device start-up: the last process's measured
+   start-up time from the file (at least 50 ms), else 200 ms. */
+uint64_t idiomrt_calib_start_after_ns(void);
+/* Device (IDIOMRT_DEC_DEVICE, _EXPLORE_DEVICE, _UNTIMED) or host
+   (_EXPLORE_HOST, _HOST_FASTER, _CANNOT_WIN) for a run of trip iterations
+   moving bytes, counted in the stats; a host decision is also counted as a
+   decline with the reason it returns in *reason (a static string) and asks
+   the calling thread's idiom_host_begin for a measurement. One acquisition
+   of e->stats_lock: the path of a loop kept on the host is short. */
+int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
+                        const char **reason);
+/* 1 for the decisions that run the device. */
+int idiomrt_cost_is_device(int decision);
+/* Counts decision dec for e (stats), in place of decision `from` already
+   counted by idiomrt_cost_decide (-1: none). Takes e->stats_lock. */
+void idiomrt_cost_count(idiomrt_entry *e, int from, int dec);
+/* After a policy decline: asks the calling thread's next idiom_host_begin
+   for desc to time the original loop of trip iterations. */
+void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip);
+/* Forgets the calling thread's pending host-timing request. */
+void idiomrt_cost_clear_want(void);
+/* A successful device run of trip iterations took wall_ns in idiom_run;
+   tuned: it timed kernel variants first (not a sample then). */
+void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
+                                uint64_t wall_ns, int tuned);
+/* Name of a decision for the stats ("device", "host-cost", ...). */
+const char *idiomrt_decision_name(int dec);
+/* Appends the site's decisions and estimates to a stats line (with
+   e->stats_lock held). */
+int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n);
+
+/*--- startup.c: device start-up and kernel builds in the background -------*/
+
+/* The decline reasons of startup.c. */
+extern const char idiomrt_starting_reason[]; /* "device starting" */
+extern const char idiomrt_building_reason[]; /* "kernels building" */
+extern const char idiomrt_exiting_reason[];  /* "process exiting" */
+/* 1 once exit() has begun after a background start: the start-up stops at
+   its next step (device.c checks between its steps). */
+int idiomrt_startup_exiting(void);
+/* The device when ready; else NULL and *reason: idiomrt_starting_reason
+   while the start-up thread (started by the first call) runs, or why there
+   is no device. Never waits. */
+const idiomrt_device *idiomrt_startup_poll(const char **reason);
+/* 1 once the start-up thread has been started in this process. */
+int idiomrt_startup_begun(void);
+/* Starts the background start-up if needed and waits for its outcome. */
+const idiomrt_device *idiomrt_startup_wait(const char **reason);
+/* 1 when e's kernels have been built (or their build has failed, which the
+   run then reports); else queues the build on the background thread and
+   returns 0. */
+int idiomrt_startup_built(idiomrt_entry *e);
+void idiomrt_startup_after_fork(void);
 
 /*--- process.c: fork and address-space limits -----------------------------*/
 

@@ -8,6 +8,8 @@
  *                kernel_ms=X transfer_ms=X fallbacks=N reasons="R" xN; ...
  *
  *   [variants=N tune_ms=X tuning="class C: variant K tuned=HOW; ..."]
+ *   [decisions="NAME xN; ..."] [host_ms=X] [cost="class C: host X us
+ *    device X us; ..."]
  *
  * kernel_ms: sum of CL_PROFILING_COMMAND_START..END of the kernels.
  * transfer_ms: the same for host-to-device writes and device-to-host maps,
@@ -17,6 +19,9 @@
  * of the iteration count) the variant that ran and how it was chosen:
  * timed (in this process), cache (tuning file), off (IDIOM_TUNE=off) or
  * single (one usable variant).
+ * decisions: what the cost model (costmodel.c) chose, per decision kind;
+ * host_ms: the original loop's time measured after its declines; cost: per
+ * size class the host and device estimates at 2^C iterations.
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -61,10 +66,14 @@ static void add_reason(idiomrt_entry *e, const char *reason) {
   }
 }
 
-void idiomrt_stats_decline(idiomrt_entry *e, const char *reason) {
-  pthread_mutex_lock(&e->stats_lock);
+void idiomrt_stats_decline_locked(idiomrt_entry *e, const char *reason) {
   e->calls++;
   add_reason(e, reason);
+}
+
+void idiomrt_stats_decline(idiomrt_entry *e, const char *reason) {
+  pthread_mutex_lock(&e->stats_lock);
+  idiomrt_stats_decline_locked(e, reason);
   pthread_mutex_unlock(&e->stats_lock);
 }
 
@@ -142,6 +151,12 @@ void idiomrt_stats_report(void) {
       }
       if (any)
         APPEND("\"");
+    }
+    {
+      char cost[1024];
+      int n = idiomrt_cost_report(e, cost, sizeof cost);
+      if (n > 0)
+        APPEND("%.*s", n, cost);
     }
     if (e->nreasons || busy) {
       APPEND(" reasons=");

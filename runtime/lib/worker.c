@@ -21,11 +21,24 @@
  * that finds a job running does not wait: idiomrt_worker_run returns -1 and
  * the run declines with "runtime busy".
  *
+ * Background jobs (idiomrt_worker_start, the start-up of startup.c) run on a
+ * detached runtime thread while the program goes on, so the program may
+ * change a disposition itself meanwhile. After a background job only the
+ * handlers that point into a shared object loaded during the job (the
+ * OpenCL implementation, its LLVM) are put back; a handler of the program's
+ * own code, or SIG_DFL / SIG_IGN set meanwhile, is left as it is. Between
+ * the driver installing a handler and the job's end, a signal may reach the
+ * driver's handler (LLVM's crash handlers re-raise it with the previous
+ * disposition).
+ *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 static pthread_mutex_t g_job_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -37,7 +50,48 @@ static pthread_mutex_t g_job_lock = PTHREAD_MUTEX_INITIALIZER;
 typedef struct job {
   void (*fn)(void *);
   void *arg;
+  int background;    /* restore only handlers of objects loaded meanwhile */
+  uintptr_t *bases;  /* background: objects loaded before the job */
+  size_t nbases, cap;
 } job;
+
+static int add_base(struct dl_phdr_info *info, size_t size, void *p) {
+  (void)size;
+  job *j = p;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    if (info->dlpi_phdr[i].p_type != PT_LOAD)
+      continue;
+    if (j->nbases == j->cap) {
+      size_t cap = j->cap ? 2 * j->cap : 64;
+      uintptr_t *nb = realloc(j->bases, cap * sizeof *nb);
+      if (!nb)
+        return 1;
+      j->bases = nb;
+      j->cap = cap;
+    }
+    /* the first PT_LOAD's address is what dladdr reports as dli_fbase */
+    j->bases[j->nbases++] =
+        (uintptr_t)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    break;
+  }
+  return 0;
+}
+
+/* Background jobs: 1 when handler h lies in an object loaded during the job
+   (or in none that dladdr knows, which the program's own code is not). */
+static int loaded_during_job(const job *j, const struct sigaction *a) {
+  void *h = (a->sa_flags & SA_SIGINFO) ? (void *)a->sa_sigaction
+                                       : (void *)a->sa_handler;
+  if (a->sa_handler == SIG_DFL || a->sa_handler == SIG_IGN)
+    return 0;
+  Dl_info info;
+  if (!dladdr(h, &info) || !info.dli_fbase)
+    return 0;
+  for (size_t i = 0; i < j->nbases; ++i)
+    if (j->bases[i] == (uintptr_t)info.dli_fbase)
+      return 0;
+  return 1;
+}
 
 static int same_action(const struct sigaction *a, const struct sigaction *b) {
   if (a->sa_flags != b->sa_flags)
@@ -53,6 +107,11 @@ static int same_action(const struct sigaction *a, const struct sigaction *b) {
 
 static void *job_main(void *p) {
   job *j = p;
+  if (j->background) {
+    pthread_mutex_lock(&g_job_lock);
+    j->nbases = 0;
+    dl_iterate_phdr(add_base, j);
+  }
   static struct sigaction saved[NSIG]; /* guarded by g_job_lock */
   static unsigned char have[NSIG];
   for (int s = 1; s < NSIG; ++s) {
@@ -76,6 +135,8 @@ static void *job_main(void *p) {
     if (!have[s] || sigaction(s, NULL, &now) != 0 ||
         same_action(&now, &saved[s]))
       continue;
+    if (j->background && !loaded_during_job(j, &now))
+      continue; /* the program's own change, made meanwhile */
     if (sigaction(s, &saved[s], NULL) == 0)
       restored++;
   }
@@ -83,13 +144,18 @@ static void *job_main(void *p) {
     idiomrt_debug("restored %u signal handler(s) replaced by the OpenCL "
                   "implementation",
                   restored);
+  if (j->background) {
+    free(j->bases);
+    free(j);
+    pthread_mutex_unlock(&g_job_lock);
+  }
   return NULL;
 }
 
 int idiomrt_worker_run(void (*fn)(void *), void *arg) {
   if (pthread_mutex_trylock(&g_job_lock) != 0)
     return -1;
-  job j = {fn, arg};
+  job j = {fn, arg, 0, NULL, 0, 0};
   pthread_attr_t attr;
   int ok = pthread_attr_init(&attr) == 0;
   if (ok && pthread_attr_setstacksize(&attr, IDIOMRT_WORKER_STACK) != 0)
@@ -110,6 +176,33 @@ int idiomrt_worker_run(void (*fn)(void *), void *arg) {
     idiomrt_debug("cannot create the runtime thread");
   pthread_mutex_unlock(&g_job_lock);
   return ok ? 1 : 0;
+}
+
+int idiomrt_worker_start(void (*fn)(void *), void *arg, pthread_t *thread) {
+  job *j = calloc(1, sizeof *j);
+  if (!j)
+    return 0;
+  j->fn = fn;
+  j->arg = arg;
+  j->background = 1;
+  pthread_attr_t attr;
+  int have_attr = pthread_attr_init(&attr) == 0;
+  int ok = have_attr &&
+           pthread_attr_setstacksize(&attr, IDIOMRT_WORKER_STACK) == 0;
+  if (ok) {
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    ok = pthread_create(thread, &attr, job_main, j) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+  }
+  if (have_attr)
+    pthread_attr_destroy(&attr);
+  if (!ok) {
+    free(j);
+    idiomrt_debug("cannot create the runtime thread");
+  }
+  return ok;
 }
 
 void idiomrt_worker_after_fork(void) {

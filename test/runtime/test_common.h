@@ -69,8 +69,22 @@ void case_writeback_dense(void);
 void case_writeback_flags(void);
 void case_writeback_bench(void);
 
+/* Cases of test_policy.c. */
+void case_policy_starting(void);
+void case_policy_tiny_host(void);
+void case_policy_forced_device(void);
+void case_policy_forced_min_trip(void);
+void case_policy_untimed(void);
+void case_policy_host_api(void);
+void case_policy_stats(void);
+void case_policy_stats_child(void);
+void case_policy_exit(void);
+void case_policy_exit_child(void);
+
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);
+void case_tune_sample(void);
+void case_variant_sample2d(void);
 void case_tune_reduce(void);
 void case_tune_cache(void);
 void case_tune_corrupt(void);

@@ -790,6 +790,8 @@ static const tcase cases[] = {
     {"disk_cache", case_disk_cache, 1},
     {"threads", case_threads, 1},
     {"tune_map", case_tune_map, 1},
+    {"tune_sample", case_tune_sample, 1},
+    {"variant_sample2d", case_variant_sample2d, 1},
     {"tune_reduce", case_tune_reduce, 1},
     {"tune_cache", case_tune_cache, 1},
     {"tune_corrupt", case_tune_corrupt, 1},
@@ -805,6 +807,16 @@ static const tcase cases[] = {
     {"writeback_readonly", case_writeback_readonly, 1},
     {"writeback_dense", case_writeback_dense, 1},
     {"writeback_flags", case_writeback_flags, 1},
+    {"policy_starting", case_policy_starting, 1},
+    {"policy_tiny_host", case_policy_tiny_host, 1},
+    {"policy_forced_device", case_policy_forced_device, 1},
+    {"policy_forced_min_trip", case_policy_forced_min_trip, 1},
+    {"policy_untimed", case_policy_untimed, 1},
+    {"policy_host_api", case_policy_host_api, 1},
+    {"policy_stats", case_policy_stats, 1},
+    {"policy_stats_child", case_policy_stats_child, 0},
+    {"policy_exit", case_policy_exit, 1},
+    {"policy_exit_child", case_policy_exit_child, 0},
     {"writeback_bench", case_writeback_bench, 0},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},
@@ -816,6 +828,10 @@ static const tcase cases[] = {
 #define NCASES (sizeof cases / sizeof cases[0])
 
 int main(int argc, char **argv) {
+  /* The cases before issue 12's test the mechanism (every run offloads):
+     the cost model is off unless a case (test_policy.c) turns it on. */
+  if (!getenv("IDIOM_COST"))
+    setenv("IDIOM_COST", "off", 1);
   /* Keep tests away from the user's ~/.cache/idiom. */
   char tmpcache[] = "/tmp/idiomrt-test-XXXXXX";
   int own_cache = 0;

@@ -210,6 +210,17 @@ void case_tune_map(void) {
   CHECK_MSG(msax_checked(&msax_desc, 5001) == 1, "declined: %s", reason_or_none());
 }
 
+/* IDIOM_TUNE_SAMPLE: the variants are timed on the first 1000 iterations
+   only; the in-place map is still applied exactly once to every element. */
+void case_tune_sample(void) {
+  tune_small_inputs();
+  setenv("IDIOM_TUNE_SAMPLE", "1000", 1);
+  setenv("IDIOM_DEBUG", "1", 1);
+  CHECK_MSG(msax_checked(&msax_desc, 100003) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() >= 0);
+  CHECK_MSG(msax_checked(&msax_desc, 5001) == 1, "declined: %s", reason_or_none());
+}
+
 static void rsum_one(long n) {
   double *x = malloc(sizeof(double) * (size_t)n), ref = 0;
   for (long i = 0; i < n; ++i) {

@@ -77,6 +77,15 @@ void case_variant_ept2d(void) {
   CHECK(idiom_last_variant() == 1);
 }
 
+/* The 2-D variants timed on a sample of 3 rows of 77 (IDIOM_TUNE_SAMPLE):
+   every element is still computed once, by the variant chosen. */
+void case_variant_sample2d(void) {
+  setenv("IDIOM_TUNE_MIN", "0", 1);
+  setenv("IDIOM_TUNE_SAMPLE", "231", 1);
+  CHECK_MSG(m2_checked(301, 77) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() >= 0);
+}
+
 void case_variant_forced(void) {
   /* IDIOM_VARIANT wins over timing (which would run too: IDIOM_TUNE_MIN=0). */
   setenv("IDIOM_TUNE_MIN", "0", 1);

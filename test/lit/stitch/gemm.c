@@ -21,7 +21,10 @@
 // CHECK: store ptr %idiom.lo{{[0-9]*}}, ptr
 // CHECK: %idiom.ok = call i32 @idiom_run(ptr nonnull @idiom_parboil_0.desc, ptr nonnull %idiom.args, i32 14, ptr nonnull %idiom.sizes, ptr nonnull %idiom.results)
 // CHECK-NEXT: %[[NOT:[A-Za-z0-9._]+]] = icmp eq i32 %idiom.ok, 0
-// CHECK-NEXT: br i1 %[[NOT]], label %[[FALLBACK]], label %
+// CHECK-NEXT: br i1 %[[NOT]], label %idiom.declined, label %
+// CHECK: idiom.declined:
+// CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_parboil_0.desc)
+// CHECK-NEXT: br label %[[FALLBACK]]
 // CHECK: [[FALLBACK]]:
 // The original nest is still there.
 // CHECK: call float @llvm.fmuladd.f32
@@ -44,7 +47,10 @@ void parboil(int m, int n, int k, float alpha, const float *a, int lda,
 // CHECK: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%idiom.args, ptr {{.*}}@idiom_rm_1.args, i64 192,
 // CHECK: %idiom.ok = call i32 @idiom_run(ptr nonnull @idiom_rm_1.desc, ptr nonnull %idiom.args, i32 6,
 // CHECK-NEXT: %[[NOT2:[A-Za-z0-9._]+]] = icmp eq i32 %idiom.ok, 0
-// CHECK-NEXT: br i1 %[[NOT2]], label %[[FALLBACK2]], label %
+// CHECK-NEXT: br i1 %[[NOT2]], label %idiom.declined, label %
+// CHECK: idiom.declined:
+// CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_rm_1.desc)
+// CHECK-NEXT: br label %[[FALLBACK2]]
 // CHECK: [[FALLBACK2]]:
 // CHECK: call float @llvm.fmuladd.f32
 void rm(int m, int n, int k, const float *a, const float *b, float *c) {

@@ -8,13 +8,18 @@
 // CHECK-LABEL: define {{.*}} @sum(
 // CHECK: %idiom.ok = call i32 @idiom_run(ptr {{.*}}@idiom_sum_0.desc
 // CHECK-NEXT: icmp {{.*}} %idiom.ok, 0
-// CHECK-NEXT: br i1 {{.*}}, label %idiom.{{(done|fallback)}}, label %idiom.{{(done|fallback)}}
+// CHECK-NEXT: br i1 {{.*}}, label %idiom.{{(done|declined)}}, label %idiom.{{(done|declined)}}
 // CHECK: idiom.done:
 // CHECK-NEXT: %idiom.result = load i64
 // CHECK-NEXT: add i64 %idiom.result, %start
-// CHECK: idiom.fallback:
+// A decline runs the original loop (without a guard, idiom.fallback is
+// merged into idiom.declined), timed for the runtime's cost model.
+// CHECK: idiom.declined:
+// CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_sum_0.desc)
 // The original loop is still in the function.
 // CHECK: br i1 %{{.*}}, label %{{.*}}, label %{{.*}}, !llvm.loop
+// Its exit ends the measurement.
+// CHECK: call void @idiom_host_end(ptr nonnull @idiom_sum_0.desc, i64 %idiom.host.token)
 long sum(const long *x, long n, long start) {
   long s = start;
   for (long i = 0; i < n; i++)
@@ -24,7 +29,7 @@ long sum(const long *x, long n, long start) {
 
 // CHECK-LABEL: define {{.*}} @scale(
 // CHECK: call i32 @idiom_run(ptr {{.*}}@idiom_scale_1.desc
-// CHECK: idiom.fallback:
+// CHECK: idiom.declined:
 void scale(double *y, const double *x, double a, int n) {
   for (int i = 0; i < n; i++)
     y[i] = a * x[i];
@@ -35,6 +40,13 @@ void scale(double *y, const double *x, double a, int n) {
 // CHECK-LABEL: define {{.*}} @image(
 // CHECK: br i1 %{{.*}}, label %idiom.call, label %idiom.fallback
 // CHECK: call i32 @idiom_run(ptr {{.*}}@idiom_image_2.desc
+// The token is 0 on the path from the failed guard: that run is not timed.
+// CHECK: idiom.declined:
+// CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_image_2.desc)
+// CHECK-NEXT: br label %idiom.fallback
+// CHECK: idiom.fallback:
+// CHECK-NEXT: %idiom.host.token.phi = phi i64 [ %idiom.host.token, %idiom.declined ], [ 0, %{{.*}} ]
+// CHECK: call void @idiom_host_end(ptr nonnull @idiom_image_2.desc, i64 %idiom.host.token.phi)
 void image(float *out, const float *in, int h, int w) {
   for (int i = 0; i < h; i++)
     for (int j = 0; j < w; j++)

@@ -1,0 +1,189 @@
+/*===- calibration.c - Latency, bandwidth and start-up time, kept on disk -===*
+ *
+ * The cost model's device floor (costmodel.c) needs the queue's round-trip
+ * latency and the host-to-device bandwidth; the start-up policy needs what a
+ * device start-up costs. The start-up thread measures them once the device
+ * is ready (a few small blocking writes, two 8 MiB writes from pageable
+ * memory) and keeps them for this process, and writes them to
+ * IDIOM_CACHE_DIR/startup-<auto|gpu|cpu>.txt for later processes, which use
+ * them before their own device is started (or when it never is):
+ *
+ *   idiom-startup 1
+ *   device NAME
+ *   lat_ns N
+ *   bw_bps N
+ *   start_ms N
+ *   check HEX          (FNV-1a 64 of the lines above)
+ *
+ * A file that is malformed, truncated or fails its check is ignored. These
+ * numbers only steer speed decisions: a stale file (other hardware) makes
+ * the model keep a loop on the host or explore the device once more, never
+ * changes a result. Files are written under a temporary name and renamed.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CAL_SMALL 5                      /* small writes timed (latency) */
+#define CAL_BYTES ((size_t)8 << 20)      /* bytes of each bandwidth write */
+#define DEFAULT_START_NS 200000000ull    /* 200 ms: no file yet */
+#define MIN_START_NS 50000000ull         /* never start before 50 ms */
+
+/* Measured in this process (atomic; 0: not yet). */
+static uint64_t g_lat_ns, g_bw_bps;
+/* From the file (read once). */
+static pthread_once_t g_file_once = PTHREAD_ONCE_INIT;
+static uint64_t g_file_lat_ns, g_file_bw_bps, g_file_start_ms;
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int file_paths(char *dir, size_t nd, char *path, size_t np) {
+  const idiomrt_config *cfg = idiomrt_config_get();
+  if (!cfg->cache_dir)
+    return 0;
+  const char *pref = cfg->device_pref == IDIOMRT_DEV_GPU   ? "gpu"
+                     : cfg->device_pref == IDIOMRT_DEV_CPU ? "cpu"
+                                                           : "auto";
+  int k = snprintf(dir, nd, "%s", cfg->cache_dir);
+  if (k <= 0 || (size_t)k >= nd)
+    return 0;
+  k = snprintf(path, np, "%s/startup-%s.txt", dir, pref);
+  return k > 0 && (size_t)k < np;
+}
+
+static void read_file(void) {
+  char dir[PATH_MAX], path[PATH_MAX + 32];
+  if (!file_paths(dir, sizeof dir, path, sizeof path))
+    return;
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return;
+  char buf[2048];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  char *check = strstr(buf, "check ");
+  unsigned long long lat = 0, bw = 0, start = 0, sum = 0;
+  if (strncmp(buf, "idiom-startup 1\n", 16) != 0 || !check ||
+      sscanf(check, "check %llx", &sum) != 1 ||
+      idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)(check - buf)) != sum) {
+    idiomrt_debug("ignoring %s: malformed or corrupt", path);
+    return;
+  }
+  const char *l = strstr(buf, "\nlat_ns "), *b = strstr(buf, "\nbw_bps ");
+  const char *s = strstr(buf, "\nstart_ms ");
+  if (!l || !b || !s || sscanf(l, "\nlat_ns %llu", &lat) != 1 ||
+      sscanf(b, "\nbw_bps %llu", &bw) != 1 ||
+      sscanf(s, "\nstart_ms %llu", &start) != 1 || !lat || !bw) {
+    idiomrt_debug("ignoring %s: malformed", path);
+    return;
+  }
+  g_file_lat_ns = lat;
+  g_file_bw_bps = bw;
+  g_file_start_ms = start;
+  idiomrt_debug("cost model: %s: latency %.1f us, %.2f GB/s, start-up %llu ms",
+                path, (double)lat / 1e3, (double)bw / 1e9, start);
+}
+
+static void write_file(const idiomrt_device *dev, uint64_t lat, uint64_t bw,
+                       uint64_t start_ns) {
+  char dir[PATH_MAX], path[PATH_MAX + 32], buf[1024];
+  if (!file_paths(dir, sizeof dir, path, sizeof path))
+    return;
+  int n = snprintf(buf, sizeof buf,
+                   "idiom-startup 1\ndevice %s\nlat_ns %llu\nbw_bps %llu\n"
+                   "start_ms %llu\n",
+                   dev->name, (unsigned long long)lat, (unsigned long long)bw,
+                   (unsigned long long)(start_ns / 1000000));
+  if (n <= 0 || (size_t)n >= sizeof buf - 32)
+    return;
+  uint64_t sum = idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)n);
+  n += snprintf(buf + n, sizeof buf - (size_t)n, "check %016llx\n",
+                (unsigned long long)sum);
+  if (!idiomrt_write_file(dir, path, buf, (size_t)n))
+    idiomrt_debug("cannot write %s", path);
+}
+
+void idiomrt_cost_calibrate(const idiomrt_device *dev, uint64_t start_ns) {
+  const idiomrt_cl *cl = dev->cl;
+  cl_int err = CL_SUCCESS;
+  cl_mem m = cl->clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE, CAL_BYTES, NULL,
+                                &err);
+  char *host = malloc(CAL_BYTES);
+  if (!m || err != CL_SUCCESS || !host) {
+    if (m)
+      cl->clReleaseMemObject(m);
+    free(host);
+    idiomrt_debug("cost model: calibration failed");
+    return;
+  }
+  memset(host, 1, CAL_BYTES); /* fault the pages in before timing */
+  double lat[CAL_SMALL];
+  int ok = 1;
+  for (int i = 0; i < CAL_SMALL && ok; ++i) {
+    uint64_t t0 = now_ns();
+    ok = cl->clEnqueueWriteBuffer(dev->queue, m, CL_TRUE, 0, 4, host, 0, NULL,
+                                  NULL) == CL_SUCCESS;
+    lat[i] = (double)(now_ns() - t0);
+  }
+  double best = 0; /* bytes per ns */
+  for (int i = 0; i < 2 && ok; ++i) {
+    uint64_t t0 = now_ns();
+    ok = cl->clEnqueueWriteBuffer(dev->queue, m, CL_TRUE, 0, CAL_BYTES, host,
+                                  0, NULL, NULL) == CL_SUCCESS;
+    double bw = (double)CAL_BYTES / (double)(now_ns() - t0 + 1);
+    if (bw > best)
+      best = bw;
+  }
+  cl->clReleaseMemObject(m);
+  free(host);
+  if (!ok) {
+    idiomrt_debug("cost model: calibration failed");
+    return;
+  }
+  qsort(lat, CAL_SMALL, sizeof lat[0], cmp_double);
+  uint64_t l = (uint64_t)lat[CAL_SMALL / 2], b = (uint64_t)(best * 1e9);
+  if (l == 0)
+    l = 1;
+  __atomic_store_n(&g_bw_bps, b, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_lat_ns, l, __ATOMIC_RELEASE);
+  idiomrt_debug("cost model: latency %.1f us, host-to-device %.2f GB/s, "
+                "start-up %.1f ms",
+                (double)l / 1e3, best, (double)start_ns / 1e6);
+  write_file(dev, l, b, start_ns);
+}
+
+int idiomrt_calib_get(double *lat_ns, double *bw) {
+  uint64_t l = __atomic_load_n(&g_lat_ns, __ATOMIC_ACQUIRE);
+  uint64_t b = __atomic_load_n(&g_bw_bps, __ATOMIC_RELAXED);
+  if (!l || !b) {
+    pthread_once(&g_file_once, read_file);
+    l = g_file_lat_ns;
+    b = g_file_bw_bps;
+  }
+  *lat_ns = (double)l;
+  *bw = (double)b / 1e9;
+  return l && b;
+}
+
+uint64_t idiomrt_calib_start_after_ns(void) {
+  pthread_once(&g_file_once, read_file);
+  if (!g_file_lat_ns)
+    return DEFAULT_START_NS;
+  uint64_t s = g_file_start_ms * 1000000ull;
+  return s < MIN_START_NS ? MIN_START_NS : s;
+}

@@ -1,0 +1,395 @@
+/*===- costmodel.c - Device or original loop, per call site and size class -===*
+ *
+ * With the cost model on (IDIOM_COST, config.c), every run that passed the
+ * cheap checks is decided here, per descriptor and size class
+ * floor(log2(iteration count)):
+ *
+ *  1. no host time measured yet for the class: run the original loop and
+ *     time it ("exploring the host"): the first call of a class never pays
+ *     for the device;
+ *  2. the device's floor, latency + bytes / bandwidth (calibrated once on
+ *     the start-up thread; before that 5 us + bytes at 64 GB/s, which no
+ *     device beats), is not below the host time: the device cannot win,
+ *     the loop runs ("transfers and launch exceed the host time");
+ *     a nest launched once per iteration of an outer loop with microseconds
+ *     of work stays on the host this way without ever being launched;
+ *  3. the device not started yet: the loop runs until the host time of the
+ *     runs that would go to the device reaches about one start-up (ski
+ *     rental; "too little host time yet to start the device"), then the
+ *     start-up begins in the background (startup.c);
+ *  4. no device time measured yet: run on the device and time it (a run
+ *     that timed kernel variants first is not a sample, nor is the class's
+ *     first run unless it already beats the host: one-time costs such as
+ *     PoCL compiling the kernel for its work-group size at the first
+ *     launch); at most MAX_DEV_TRIES such runs in a row;
+ *  5. otherwise the device runs when its estimate is at least 10% below the
+ *     host's, else the loop. The side that lost is measured again after
+ *     `gap` decisions (4, doubling each time it loses again) and only once
+ *     the winner's estimated time since the last measurement is 30 times
+ *     what one more loss costs, so re-measuring costs at most ~3%.
+ *
+ * Estimates: the median of the last IDIOMRT_COST_RING samples of each side,
+ * in ns per iteration, times this run's iteration count (device: plus the
+ * latency). Host samples come from the caller: after a decline by the model
+ * (or while the device starts or kernels build) the caller's
+ * idiom_host_begin / idiom_host_end around the original loop read the clock
+ * once each (the plugin emits both, passes/Stitching.cpp). A caller that
+ * never answers (an object built before these entry points, a hand-written
+ * caller) is detected after 3 unanswered requests per descriptor and runs
+ * on the device as without the model (IDIOMRT_DEC_UNTIMED).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEVICE_MARGIN 1.1   /* device must be 10% faster */
+#define RETRY_GAP0 4        /* decisions before the loser is measured again */
+#define RETRY_BUDGET 30.0   /* winner time per unit of re-measurement loss */
+#define UNTIMED_AFTER 3     /* unanswered host requests: caller never times */
+#define HOST_SAMPLE_EVERY 16 /* host runs per measurement once RING are kept */
+#define MAX_DEV_TRIES 4     /* device explorations without a sample */
+#define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
+#define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
+
+/* Host time (ns) of runs the model would have sent to a device not yet
+   started: the start-up begins once it reaches idiomrt_calib_start_after_ns
+   (all descriptors together). */
+static uint64_t g_worthy_ns;
+
+static double lat_ns(void) {
+  double lat, bw;
+  idiomrt_calib_get(&lat, &bw);
+  return lat;
+}
+
+/* The calling thread's pending host-timing request and measurement. */
+static _Thread_local const idiom_kernel_desc *t_want_desc;
+static _Thread_local idiomrt_entry *t_want_entry;
+static _Thread_local uint64_t t_want_trip;
+static _Thread_local const idiom_kernel_desc *t_time_desc;
+static _Thread_local idiomrt_entry *t_time_entry;
+static _Thread_local uint64_t t_time_trip;
+static _Thread_local uint64_t t_time_t0;
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
+  uint64_t b = 0;
+  for (uint32_t i = 0; i < nargs; ++i) {
+    uint64_t n = args[i].bytes;
+    switch (args[i].kind) {
+    case IDIOM_ARG_BUF_IN:
+      b += n;
+      break;
+    case IDIOM_ARG_BUF_OUT:
+    case IDIOM_ARG_BUF_INOUT:
+      b += n > UINT64_MAX / 2 ? UINT64_MAX / 2 : 2 * n;
+      break;
+    default:
+      break;
+    }
+  }
+  return b;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median of the last min(n, RING) samples of ring (RING is 3). */
+static double median(const double *ring, uint32_t n) {
+  _Static_assert(IDIOMRT_COST_RING == 3, "median of 3");
+  if (n == 1)
+    return ring[0];
+  if (n == 2)
+    return 0.5 * (ring[0] + ring[1]);
+  double a = ring[0], b = ring[1], c = ring[2];
+  double lo = a < b ? a : b, hi = a < b ? b : a;
+  return c < lo ? lo : c > hi ? hi : c;
+}
+
+/* Adds v to ring (n samples so far) and returns the new median. */
+static double push(double *ring, uint32_t *n, double v) {
+  ring[*n % IDIOMRT_COST_RING] = v;
+  if (*n < UINT32_MAX)
+    (*n)++;
+  return median(ring, *n);
+}
+
+/* Lower bound of a device run moving bytes, in ns: from the calibration
+   (this process's, else the last one's on disk, calibration.c), or else
+   from optimistic bounds no device beats (STATIC_LAT_NS, and STATIC_BW_BPS,
+   above pinned PCIe 5 transfers). */
+static double device_floor(uint64_t bytes) {
+  double lat, bw;
+  if (!idiomrt_calib_get(&lat, &bw)) {
+    lat = STATIC_LAT_NS;
+    bw = STATIC_BW_BPS / 1e9;
+  }
+  return lat + (double)bytes / bw;
+}
+
+int idiomrt_cost_is_device(int dec) {
+  return dec == IDIOMRT_DEC_FORCED || dec == IDIOMRT_DEC_DEVICE ||
+         dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_UNTIMED;
+}
+
+/* Winner w (1 device, 2 host) for class c; resets the re-measurement
+   schedule when it changes. */
+static void set_winner(idiomrt_cost_class *c, int w) {
+  if (c->winner != w) {
+    c->winner = w;
+    c->since = 0;
+    c->gap = RETRY_GAP0;
+    c->win_ns = 0;
+  }
+}
+
+/* 1 when the loser is due to be measured again (and starts a new period). */
+static int loser_due(idiomrt_cost_class *c, double win_est, double lose_est) {
+  double loss = lose_est - win_est;
+  if (c->since < c->gap || c->win_ns < RETRY_BUDGET * (loss > 0 ? loss : 0)) {
+    c->since++;
+    c->win_ns += win_est;
+    return 0;
+  }
+  c->since = 0;
+  c->win_ns = 0;
+  if (c->gap < (UINT64_MAX >> 2))
+    c->gap *= 2;
+  return 1;
+}
+
+static const char *host_reason(int dec) {
+  switch (dec) {
+  case IDIOMRT_DEC_EXPLORE_HOST:
+    return "cost model: measuring the host loop";
+  case IDIOMRT_DEC_CANNOT_WIN:
+    return "cost model: transfers and launch exceed the host time";
+  case IDIOMRT_DEC_HOST_FASTER:
+    return "cost model: host faster";
+  case IDIOMRT_DEC_PRESTART:
+    return "cost model: too little host time yet to start the device";
+  default:
+    return NULL;
+  }
+}
+
+int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
+                        const char **reason) {
+  unsigned cls = idiomrt_size_class(trip);
+  double floor_ns = device_floor(bytes);
+  double lat = lat_ns();
+  int dec;
+  pthread_mutex_lock(&e->stats_lock);
+  idiomrt_cost_site *s = &e->cost;
+  idiomrt_cost_class *c = &s->cls[cls];
+  if (s->host_got == 0 && s->host_wanted >= UNTIMED_AFTER) {
+    dec = IDIOMRT_DEC_UNTIMED;
+  } else if (c->hn == 0) {
+    dec = IDIOMRT_DEC_EXPLORE_HOST;
+  } else {
+    double host = c->host_est * (double)trip;
+    if (floor_ns >= host) {
+      dec = IDIOMRT_DEC_CANNOT_WIN;
+    } else if (c->dn == 0) {
+      dec = c->dev_tries < MAX_DEV_TRIES ? IDIOMRT_DEC_EXPLORE_DEVICE
+                                          : IDIOMRT_DEC_HOST_FASTER;
+    } else {
+      double dev = lat + c->dev_est * (double)trip;
+      if (dev * DEVICE_MARGIN < host) {
+        set_winner(c, 1);
+        dec = loser_due(c, dev, host) ? IDIOMRT_DEC_EXPLORE_HOST
+                                      : IDIOMRT_DEC_DEVICE;
+      } else {
+        set_winner(c, 2);
+        dec = loser_due(c, host, dev) ? IDIOMRT_DEC_EXPLORE_DEVICE
+                                      : IDIOMRT_DEC_HOST_FASTER;
+      }
+    }
+  }
+  if ((dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_DEVICE) &&
+      !idiomrt_startup_begun()) {
+    /* Ski rental: starting the device costs about one start-up (and an
+       exit in the middle of it waits for a step of it); it is started once
+       the host time it could have saved reaches that. */
+    uint64_t add = (uint64_t)(c->host_est * (double)trip);
+    if (__atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
+        idiomrt_calib_start_after_ns())
+      dec = IDIOMRT_DEC_PRESTART;
+  }
+  s->decisions[dec]++;
+  *reason = host_reason(dec);
+  /* a host run is measured while the class has fewer than RING samples,
+     then one in HOST_SAMPLE_EVERY (two clock reads are a tenth of a loop
+     of a microsecond) */
+  int want = *reason && (c->hn < IDIOMRT_COST_RING ||
+                         ++c->host_skip % HOST_SAMPLE_EVERY == 0);
+  if (*reason) {
+    idiomrt_stats_decline_locked(e, *reason);
+    s->host_wanted += want;
+  }
+  pthread_mutex_unlock(&e->stats_lock);
+  if (want) {
+    t_want_desc = e->desc;
+    t_want_entry = e;
+    t_want_trip = trip;
+  }
+  return dec;
+}
+
+void idiomrt_cost_count(idiomrt_entry *e, int from, int dec) {
+  if (dec < 0 || dec >= IDIOMRT_NDECISIONS)
+    return;
+  pthread_mutex_lock(&e->stats_lock);
+  if (from >= 0 && from < IDIOMRT_NDECISIONS && e->cost.decisions[from])
+    e->cost.decisions[from]--;
+  e->cost.decisions[dec]++;
+  pthread_mutex_unlock(&e->stats_lock);
+}
+
+void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
+  t_want_desc = e->desc;
+  t_want_entry = e;
+  t_want_trip = trip;
+  pthread_mutex_lock(&e->stats_lock);
+  e->cost.host_wanted++;
+  pthread_mutex_unlock(&e->stats_lock);
+}
+
+void idiomrt_cost_clear_want(void) { t_want_desc = NULL; }
+
+void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
+                                uint64_t wall_ns, int tuned) {
+  if (trip == 0)
+    return;
+  double lat = lat_ns();
+  double v = (double)wall_ns - lat;
+  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
+  double pi = (v > 0 ? v : 0) / (double)trip;
+  pthread_mutex_lock(&e->stats_lock);
+  /* The class's first run may pay one-time costs (PoCL compiles a kernel
+     for each work-group size at its first launch; drivers fault in their
+     buffers): a sample only when it already beats the host. */
+  int warmup = c->dev_runs++ == 0 && c->hn &&
+               pi * DEVICE_MARGIN >= c->host_est;
+  if (!tuned && !warmup) {
+    c->dev_est = push(c->dev_pi, &c->dn, pi);
+    c->dev_tries = 0;
+  } else if (c->dev_tries < UINT32_MAX) {
+    c->dev_tries++;
+  }
+  pthread_mutex_unlock(&e->stats_lock);
+}
+
+uint64_t idiom_host_begin(const idiom_kernel_desc *desc) {
+  if (!desc || desc != t_want_desc)
+    return 0;
+  t_want_desc = NULL;
+  t_time_desc = desc;
+  t_time_entry = t_want_entry;
+  t_time_trip = t_want_trip;
+  t_time_t0 = now_ns() | 1; /* never 0, which means "not timed" */
+  return t_time_t0;
+}
+
+void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
+  if (!token)
+    return;
+  uint64_t t1 = now_ns();
+  if (desc != t_time_desc || token != t_time_t0 || t1 < token ||
+      t_time_trip == 0)
+    return; /* another (nested or re-entered) measurement took the slot */
+  t_time_desc = NULL;
+  /* idiom_run holds no lock here, but a signal handler of this thread may
+     interrupt a report or another sample: never wait for the lock. */
+  idiomrt_entry *e = t_time_entry;
+  if (!e || pthread_mutex_trylock(&e->stats_lock) != 0)
+    return;
+  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(t_time_trip)];
+  c->host_est =
+      push(c->host_pi, &c->hn, (double)(t1 - token) / (double)t_time_trip);
+  e->cost.host_got++;
+  e->cost.host_ns += t1 - token;
+  pthread_mutex_unlock(&e->stats_lock);
+}
+
+const char *idiomrt_decision_name(int dec) {
+  switch (dec) {
+  case IDIOMRT_DEC_FORCED:
+    return "device-forced";
+  case IDIOMRT_DEC_DEVICE:
+    return "device";
+  case IDIOMRT_DEC_EXPLORE_DEVICE:
+    return "device-explore";
+  case IDIOMRT_DEC_UNTIMED:
+    return "device-untimed";
+  case IDIOMRT_DEC_STARTING:
+    return "device-starting";
+  case IDIOMRT_DEC_BUILDING:
+    return "kernels-building";
+  case IDIOMRT_DEC_PRESTART:
+    return "host-prestart";
+  case IDIOMRT_DEC_EXPLORE_HOST:
+    return "host-explore";
+  case IDIOMRT_DEC_HOST_FASTER:
+    return "host-cost";
+  case IDIOMRT_DEC_CANNOT_WIN:
+    return "host-floor";
+  default:
+    return "?";
+  }
+}
+
+int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n) {
+  const idiomrt_cost_site *s = &e->cost;
+  size_t len = 0;
+  int any = 0;
+#define APPEND(...)                                                            \
+  do {                                                                         \
+    if (len < n) {                                                             \
+      int k_ = snprintf(buf + len, n - len, __VA_ARGS__);                      \
+      if (k_ > 0)                                                              \
+        len += (size_t)k_;                                                     \
+    }                                                                          \
+  } while (0)
+  for (int d = 0; d < IDIOMRT_NDECISIONS; ++d) {
+    if (!s->decisions[d])
+      continue;
+    APPEND("%s%s x%llu", any ? "; " : " decisions=\"",
+           idiomrt_decision_name(d), (unsigned long long)s->decisions[d]);
+    any = 1;
+  }
+  if (any)
+    APPEND("\"");
+  if (s->host_got)
+    APPEND(" host_ms=%.3f", (double)s->host_ns / 1e6);
+  any = 0;
+  double lat = lat_ns();
+  for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c) {
+    const idiomrt_cost_class *k = &s->cls[c];
+    if (!k->hn && !k->dn)
+      continue;
+    /* estimates at the class's lower bound 2^c iterations */
+    double trip = (double)((uint64_t)1 << c);
+    APPEND("%sclass %u:", any ? "; " : " cost=\"", c);
+    if (k->hn)
+      APPEND(" host %.1f us", median(k->host_pi, k->hn) * trip / 1e3);
+    if (k->dn)
+      APPEND(" device %.1f us", (lat + median(k->dev_pi, k->dn) * trip) / 1e3);
+    any = 1;
+  }
+  if (any)
+    APPEND("\"");
+#undef APPEND
+  return (int)(len < n ? len : n ? n - 1 : 0);
+}

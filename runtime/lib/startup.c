@@ -1,0 +1,263 @@
+/*===- startup.c - Device start-up and kernel builds in the background ----===*
+ *
+ * With the cost model on (IDIOM_COST, config.c) the first run that passes
+ * the cheap checks starts a detached runtime thread (worker.c: 16 MiB of
+ * stack, every signal blocked) that
+ *
+ *  1. initializes the device (platform, context, queue: device.c),
+ *  2. calibrates the cost model (latency and bandwidth, costmodel.c),
+ *  3. builds the kernels of every descriptor that asked for them (the disk
+ *     cache of program_cache.c makes this a load when it has the binary).
+ *
+ * Runs made meanwhile decline at once ("device starting", "kernels
+ * building") and the original loop runs, timed for the cost model. The
+ * thread exits when its queue is empty; a later build request starts a new
+ * one.
+ *
+ * With the cost model off (an explicit IDIOM_DEVICE=gpu|cpu, IDIOM_MIN_TRIP
+ * or IDIOM_COST=off) none of this is used: the first run initializes the
+ * device and builds its kernels while it waits, as before.
+ *
+ * The thread is started only when the cost model wants the device and the
+ * host time of the runs it wanted it for has reached about one start-up
+ * (costmodel.c, calibration.c), so a program whose loops are all small, run
+ * once, or short in total never loads OpenCL.
+ *
+ * Exit: a thread_local destructor of the thread that started the thread
+ * (run first by exit()) and an atexit handler tell the thread to stop at
+ * its next step (between platform enumeration, device query, context
+ * creation, calibration and each build) and wait for the step it is in
+ * (and join the thread, so that the driver's thread-local destructors are
+ * over too). That step is the only cost of a start-up cut short: on PoCL
+ * here platform enumeration, which loads PoCL and its LLVM, is the longest,
+ * 50-120 ms. An exit() from another thread while the thread is loading the
+ * driver is not covered (the driver's destructors, registered during the
+ * load, run before the atexit handler).
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+const char idiomrt_starting_reason[] = "device starting";
+const char idiomrt_building_reason[] = "kernels building";
+const char idiomrt_exiting_reason[] = "process exiting";
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_cond = PTHREAD_COND_INITIALIZER;
+static int g_started;          /* the start-up thread was started */
+static int g_thread_failed;    /* it could not be created */
+static int g_running;          /* a background thread is running */
+static int g_exiting;          /* exit() has begun (atomic) */
+static int g_atexit_done;
+static idiomrt_entry *g_queue; /* kernels to build, newest first */
+static uint64_t g_kick_ns;     /* when the start-up was started */
+static pthread_t g_thread;     /* the last thread started, */
+static int g_joinable;         /* not joined yet */
+
+/* With g_lock held and g_running 0: joins the finished thread, so that its
+   end (the thread-local destructors of the driver's code included) is over
+   before a new one starts or the process exits. */
+static void join_locked(void) {
+  if (g_joinable) {
+    pthread_join(g_thread, NULL);
+    g_joinable = 0;
+  }
+}
+
+/* exit(): the thread stops at its next step, and the process waits for
+   the step it is in. Not waiting is not an option: the destructors of the
+   OpenCL implementation's libraries race with a thread still inside the
+   driver; on PoCL an exit during the first 100 ms crashed 1 time in 3
+   (SIGSEGV, "double free", LLVM's "pure virtual method called"), which
+   would change the program's exit status. Those libraries, loaded by the
+   thread, register their C++ destructors with __cxa_atexit after any
+   atexit handler of ours, so exit runs them before it: the wait must come
+   first. exit() runs the calling thread's thread_local destructors before
+   every atexit handler, so the thread that starts the start-up registers
+   one (stop_and_wait_tls); the atexit handler covers an exit() from
+   another thread once the libraries are loaded. */
+static void stop_and_wait(int stop) {
+  if (stop)
+    __atomic_store_n(&g_exiting, 1, __ATOMIC_RELEASE);
+  pthread_mutex_lock(&g_lock);
+  if (g_running)
+    idiomrt_debug("%s: waiting for the start-up thread%s",
+                  stop ? "exit" : "thread end",
+                  stop ? "'s current step" : "");
+  while (g_running)
+    pthread_cond_wait(&g_cond, &g_lock);
+  join_locked();
+  pthread_mutex_unlock(&g_lock);
+}
+
+static void at_exit(void) { stop_and_wait(1); }
+
+/* Thread-local destructor of a thread that started the start-up: run by
+   exit() before any atexit handler when that thread calls it, or when the
+   thread ends. The main thread's ends only with the process (exit, or
+   pthread_exit of main, after which the start-up stays stopped: the
+   program runs on, on the host); another thread waits for the start-up
+   without stopping it, as it cannot tell its own end from an exit. */
+static void stop_and_wait_tls(void *unused) {
+  (void)unused;
+  stop_and_wait(gettid() == getpid());
+}
+
+extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj,
+                                    void *dso_symbol);
+extern char __dso_handle __attribute__((weak));
+static _Thread_local int t_guarded;
+
+/* With g_lock held and no start-up thread running (registering takes the
+   dynamic loader's lock, which the thread holds while it loads a library):
+   the calling thread's destructor above. */
+static void guard_thread_locked(void) {
+  if (t_guarded)
+    return;
+  t_guarded = 1;
+  if (__cxa_thread_atexit_impl(stop_and_wait_tls, NULL, &__dso_handle) != 0)
+    idiomrt_debug("cannot register the start-up's thread-exit wait");
+}
+
+static int exiting(void) {
+  return __atomic_load_n(&g_exiting, __ATOMIC_ACQUIRE);
+}
+
+int idiomrt_startup_exiting(void) { return exiting(); }
+
+int idiomrt_startup_begun(void) {
+  return __atomic_load_n(&g_started, __ATOMIC_ACQUIRE);
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The background thread: the device (once), then the build queue. */
+static void background(void *unused) {
+  (void)unused;
+  if (!exiting() && idiomrt_device_state(NULL) == 0) {
+    idiomrt_device_init_here();
+    const idiomrt_device *dev = idiomrt_device_peek();
+    if (dev && !exiting())
+      idiomrt_cost_calibrate(dev, now_ns() - g_kick_ns);
+    pthread_mutex_lock(&g_lock);
+    pthread_cond_broadcast(&g_cond);
+    pthread_mutex_unlock(&g_lock);
+  }
+  const idiomrt_device *dev = idiomrt_device_peek();
+  for (;;) {
+    pthread_mutex_lock(&g_lock);
+    idiomrt_entry *e = g_queue;
+    if (!e || exiting() || !dev) {
+      g_running = 0;
+      pthread_cond_broadcast(&g_cond);
+      pthread_mutex_unlock(&g_lock);
+      return;
+    }
+    g_queue = e->bg_next;
+    e->bg_next = NULL;
+    pthread_mutex_unlock(&g_lock);
+    char reason[IDIOMRT_REASON_LEN];
+    pthread_mutex_lock(&e->lock);
+    if (e->build_state == 0 && !idiomrt_program_ensure(e, dev, reason,
+                                                       sizeof reason))
+      idiomrt_debug("%s: background build failed: %s",
+                    e->desc->loc ? e->desc->loc : "?", reason);
+    pthread_mutex_unlock(&e->lock);
+    __atomic_store_n(&e->bg_build, 2, __ATOMIC_RELEASE);
+  }
+}
+
+/* With g_lock held: starts the background thread unless it runs. */
+static void start_locked(void) {
+  if (g_running || g_thread_failed || exiting())
+    return; /* (an atexit handler of the program may still run loops) */
+  if (!g_atexit_done) {
+    atexit(at_exit);
+    g_atexit_done = 1;
+  }
+  idiomrt_note_opencl_started();
+  join_locked();
+  guard_thread_locked();
+  g_running = 1;
+  if (!g_started)
+    g_kick_ns = now_ns();
+  __atomic_store_n(&g_started, 1, __ATOMIC_RELEASE);
+  if (idiomrt_worker_start(background, NULL, &g_thread)) {
+    g_joinable = 1;
+  } else {
+    g_running = 0;
+    g_thread_failed = 1;
+    pthread_cond_broadcast(&g_cond);
+  }
+}
+
+const idiomrt_device *idiomrt_startup_poll(const char **reason) {
+  const char *why = NULL;
+  int st = idiomrt_device_state(&why);
+  if (st == 1)
+    return idiomrt_device_peek();
+  if (st < 0) {
+    *reason = why ? why : "no matching device";
+    return NULL;
+  }
+  pthread_mutex_lock(&g_lock);
+  if (!g_started)
+    start_locked();
+  int failed = g_thread_failed && idiomrt_device_state(NULL) == 0;
+  pthread_mutex_unlock(&g_lock);
+  *reason = failed ? "cannot create the runtime thread"
+                   : idiomrt_starting_reason;
+  return NULL;
+}
+
+const idiomrt_device *idiomrt_startup_wait(const char **reason) {
+  const char *why = NULL;
+  pthread_mutex_lock(&g_lock);
+  if (!g_started)
+    start_locked();
+  while (idiomrt_device_state(&why) == 0 && !g_thread_failed && g_running)
+    pthread_cond_wait(&g_cond, &g_lock);
+  int st = idiomrt_device_state(&why);
+  pthread_mutex_unlock(&g_lock);
+  if (st == 1)
+    return idiomrt_device_peek();
+  if (reason)
+    *reason = st < 0 && why ? why : "cannot create the runtime thread";
+  return NULL;
+}
+
+int idiomrt_startup_built(idiomrt_entry *e) {
+  int st = __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE);
+  if (st == 2)
+    return 1;
+  pthread_mutex_lock(&g_lock);
+  if (g_thread_failed) { /* no background thread: the run builds, or fails */
+    pthread_mutex_unlock(&g_lock);
+    return 1;
+  }
+  if (e->bg_build == 0) {
+    e->bg_build = 1;
+    e->bg_next = g_queue;
+    g_queue = e;
+  }
+  start_locked();
+  pthread_mutex_unlock(&g_lock);
+  return 0;
+}
+
+void idiomrt_startup_after_fork(void) {
+  pthread_mutex_init(&g_lock, NULL);
+  pthread_cond_init(&g_cond, NULL);
+  /* the thread does not exist in the child; a child of a process that began
+     OpenCL declines every run ("forked child") before reaching here */
+  g_running = 0;
+  g_joinable = 0;
+  g_queue = NULL;
+}

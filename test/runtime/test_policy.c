@@ -1,0 +1,358 @@
+/*===- test_policy.c - Background start-up and the cost model -------------===*
+ *
+ * Cases of idiomrt_test (listed in test_idiomrt.c's table) for issue 12's
+ * policy: with the cost model on, the first call declines while the device
+ * starts and a later one offloads; a tiny call repeated many times stays on
+ * the host while a forced setting (IDIOM_DEVICE=cpu, IDIOM_MIN_TRIP) still
+ * offloads it; a caller that never times its loop is detected; the stats
+ * show the decisions. The caller's fallback loops are timed with
+ * idiom_host_begin / idiom_host_end as the plugin's code does.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "idiomrt.h"
+#include "test_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* y[i] = a * x[i] + y[i];  args: n, a, x (IN), y (INOUT) */
+static const char pscale_src[] =
+    "__kernel void pscale(const int n, const float a,\n"
+    "                     __global const float *x, __global float *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < (size_t)n) y[i] = a * x[i] + y[i];\n"
+    "}\n";
+static const idiom_kernel_desc pscale_desc = {
+    "pscale", "test_policy.c:pscale", "map", pscale_src, IDIOM_MAP, 1, 0, 0,
+    NULL};
+/* the same kernel at another call site (a tiny repeated call) */
+static const idiom_kernel_desc ptiny_desc = {
+    "pscale", "test_policy.c:ptiny", "map", pscale_src, IDIOM_MAP, 1, 0, 0,
+    NULL};
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One call site as the plugin stitches it: idiom_run, else the original
+   loop between idiom_host_begin and idiom_host_end. extra_host_us makes the
+   host loop slower (a loop whose host time is long). Returns idiom_run's
+   answer; *reason gets the decline reason (or "") on 0. */
+static int site(const idiom_kernel_desc *d, float a, float *x, float *y,
+                int n, int timed, unsigned extra_host_us, char *reason,
+                size_t rn) {
+  idiom_arg args[4] = {i32(n), f32(a), buf(IDIOM_ARG_BUF_IN, x, 4ull * n),
+                       buf(IDIOM_ARG_BUF_INOUT, y, 4ull * n)};
+  uint64_t sizes[1] = {(uint64_t)n};
+  if (idiom_run(d, args, 4, sizes, NULL))
+    return 1;
+  snprintf(reason, rn, "%s", reason_or_none());
+  uint64_t tok = timed ? idiom_host_begin(d) : 0;
+  for (int i = 0; i < n; ++i)
+    y[i] = a * x[i] + y[i];
+  if (extra_host_us) {
+    double until = now_s() + extra_host_us / 1e6;
+    while (now_s() < until)
+      ;
+  }
+  if (timed)
+    idiom_host_end(d, tok);
+  return 0;
+}
+
+/* 1 when an OpenCL library is mapped in this process. */
+static int opencl_loaded(void) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f)
+    return -1;
+  char line[1024];
+  int found = 0;
+  while (!found && fgets(line, sizeof line, f))
+    found = strstr(line, "libOpenCL") != NULL || strstr(line, "libpocl");
+  fclose(f);
+  return found;
+}
+
+static void fill(float *x, float *y, int n) {
+  for (int i = 0; i < n; ++i) {
+    x[i] = (float)(i % 1000) * 0.5f;
+    y[i] = (float)(i % 77) - 3.0f;
+  }
+}
+
+/* y after k applications of y = 2x + y from fill's values (exact in float
+   for these magnitudes). */
+static int check_y(const float *y, int n, int k) {
+  for (int i = 0; i < n; ++i) {
+    float want = (float)(i % 77) - 3.0f;
+    for (int j = 0; j < k; ++j)
+      want = 2.0f * ((float)(i % 1000) * 0.5f) + want;
+    if (y[i] != want) {
+      fprintf(stderr, "y[%d] = %g, want %g\n", i, y[i], want);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* The first call of a size class runs the loop to measure it; the second,
+   with a host time the device could beat, starts the device in the
+   background and declines without waiting for it; once the kernels are
+   built and the device measured faster, the device runs it. */
+void case_policy_starting(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 20 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  fill(x, y, N);
+  char why[256] = "";
+  /* a host loop of 250 ms per call: more than the 200 ms of host time
+     after which the device is started (no calibration file: the test
+     driver's cache directory is new) */
+  int rc = site(&pscale_desc, 2.0f, x, y, N, 1, 250000, why, sizeof why);
+  CHECK_MSG(rc == 0 && strcmp(why, "cost model: measuring the host loop") == 0,
+            "first call: rc=%d reason=%s", rc, why);
+  double t0 = now_s();
+  rc = site(&pscale_desc, 2.0f, x, y, N, 1, 0, why, sizeof why);
+  double second = now_s() - t0;
+  CHECK_MSG(rc == 0 && strcmp(why, "device starting") == 0,
+            "second call: rc=%d reason=%s", rc, why);
+  /* "device starting" says it did not wait for the start-up (after which
+     the device would be ready); the bound only catches a call blocked on
+     something else for long (the machine may be loaded) */
+  CHECK_MSG(second < 1.0, "second call took %.3f s", second);
+  int calls = 2, offloaded = 0, seen_building = 0;
+  double deadline = now_s() + 120;
+  /* a host loop of 200 ms per call: the device (a few ms) must win */
+  while (!offloaded && now_s() < deadline && calls < 400) {
+    rc = site(&pscale_desc, 2.0f, x, y, N, 1, 200000, why, sizeof why);
+    calls++;
+    if (rc)
+      offloaded = calls;
+    else if (strcmp(why, "kernels building") == 0)
+      seen_building = 1;
+    else
+      CHECK_MSG(strcmp(why, "device starting") == 0 ||
+                    strncmp(why, "cost model:", 11) == 0,
+                "call %d: unexpected reason %s", calls, why);
+  }
+  CHECK_MSG(offloaded > 0, "never offloaded in %d calls (last reason %s)",
+            calls, why);
+  CHECK_MSG(seen_building || offloaded > 0, "no build phase seen");
+  CHECK(check_y(y, N, calls));
+  CHECK(idiom_device_name() != NULL);
+  free(x);
+  free(y);
+}
+
+/* Host work per call: 4096 elements, about a microsecond. */
+enum { TINY = 4096, TINY_CALLS = 2000 };
+
+/* Runs the tiny site TINY_CALLS times after the device is ready; returns how
+   many calls were offloaded and checks the results. */
+static int tiny_loop(int timed) {
+  float *x = malloc(4ull * TINY), *y = malloc(4ull * TINY);
+  fill(x, y, TINY);
+  char why[256];
+  int off = 0;
+  for (int k = 0; k < TINY_CALLS; ++k) {
+    float *xs = x, *ys = y;
+    off += site(&ptiny_desc, 2.0f, xs, ys, TINY, timed, 0, why, sizeof why);
+  }
+  CHECK(check_y(y, TINY, TINY_CALLS));
+  free(x);
+  free(y);
+  return off;
+}
+
+/* Cost model on: a microsecond of work per call is never worth a launch,
+   neither before the device is started (the optimistic floor: the device
+   is never started for it) nor after (the calibrated floor). */
+void case_policy_tiny_host(void) {
+  setenv("IDIOM_COST", "on", 1);
+  int off = tiny_loop(1);
+  CHECK_MSG(off == 0, "%d of %d tiny calls offloaded", off, TINY_CALLS);
+  CHECK_MSG(!opencl_loaded(), "the tiny calls started the device");
+  CHECK(idiom_device_name() != NULL); /* waits for the start-up */
+  CHECK(opencl_loaded());
+  off = tiny_loop(1);
+  CHECK_MSG(off == 0, "%d of %d tiny calls offloaded with the device ready",
+            off, TINY_CALLS);
+}
+
+/* IDIOM_DEVICE=cpu (cost model off by default): the same calls offload,
+   the first one included (it waits for the device). */
+void case_policy_forced_device(void) {
+  setenv("IDIOM_DEVICE", "cpu", 1);
+  unsetenv("IDIOM_COST");
+  int off = tiny_loop(1);
+  CHECK_MSG(off == TINY_CALLS, "%d of %d forced calls offloaded", off,
+            TINY_CALLS);
+}
+
+/* IDIOM_MIN_TRIP=0 forces likewise. */
+void case_policy_forced_min_trip(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  unsetenv("IDIOM_COST");
+  int off = tiny_loop(1);
+  CHECK_MSG(off == TINY_CALLS, "%d of %d forced calls offloaded", off,
+            TINY_CALLS);
+}
+
+/* A caller that never calls idiom_host_begin / idiom_host_end (an object
+   built before them) still gets the device once that is detected. */
+void case_policy_untimed(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 16 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  fill(x, y, N);
+  CHECK(idiom_device_name() != NULL);
+  char why[256];
+  int off = 0, calls = 0, untimed = 0;
+  double deadline = now_s() + 120;
+  for (; !off && now_s() < deadline; ++calls) {
+    off = site(&pscale_desc, 2.0f, x, y, N, 0, 0, why, sizeof why);
+    /* 3 unanswered requests for a host measurement: no more of them */
+    if (untimed >= 3)
+      CHECK_MSG(off || strcmp(why, "kernels building") == 0,
+                "call %d: %s", calls + 1, why);
+    else if (!off)
+      untimed++;
+  }
+  CHECK_MSG(off == 1, "never offloaded; last reason %s", why);
+  CHECK(check_y(y, N, calls));
+  free(x);
+  free(y);
+}
+
+/* idiom_host_begin answers only right after a policy decline of the same
+   descriptor, and idiom_host_end ignores tokens that are not current. */
+void case_policy_host_api(void) {
+  setenv("IDIOM_COST", "on", 1);
+  CHECK(idiom_host_begin(&pscale_desc) == 0); /* nothing declined yet */
+  idiom_host_end(&pscale_desc, 0);            /* accepted, does nothing */
+  idiom_host_end(NULL, 12345);                /* ignored */
+  CHECK(idiom_host_begin(NULL) == 0);
+  enum { N = 1 << 14 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  fill(x, y, N);
+  idiom_arg args[4] = {i32(N), f32(2.0f), buf(IDIOM_ARG_BUF_IN, x, 4ull * N),
+                       buf(IDIOM_ARG_BUF_INOUT, y, 4ull * N)};
+  uint64_t sizes[1] = {N};
+  CHECK(idiom_run(&pscale_desc, args, 4, sizes, NULL) == 0);
+  CHECK(starts_with(idiom_last_reason(), "cost model: measuring the host"));
+  CHECK(idiom_host_begin(&ptiny_desc) == 0); /* another descriptor */
+  uint64_t tok = idiom_host_begin(&pscale_desc);
+  CHECK(tok != 0);
+  CHECK(idiom_host_begin(&pscale_desc) == 0); /* one token per decline */
+  idiom_host_end(&pscale_desc, tok + 2);      /* not the token: ignored */
+  idiom_host_end(&pscale_desc, tok);
+  /* a decline below the trip threshold asks for no measurement */
+  sizes[0] = 16;
+  args[0] = i32(16);
+  CHECK(idiom_run(&pscale_desc, args, 4, sizes, NULL) == 0);
+  CHECK(idiom_host_begin(&pscale_desc) == 0);
+  free(x);
+  free(y);
+}
+
+/* Child of policy_stats: the tiny site, then two calls of a site whose
+   host loop takes 20 ms (measured, then too little host time to start the
+   device). */
+void case_policy_stats_child(void) {
+  setenv("IDIOM_COST", "on", 1);
+  tiny_loop(1);
+  enum { N = 1 << 14 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  fill(x, y, N);
+  char why[256];
+  site(&pscale_desc, 2.0f, x, y, N, 1, 20000, why, sizeof why);
+  site(&pscale_desc, 2.0f, x, y, N, 1, 20000, why, sizeof why);
+  free(x);
+  free(y);
+}
+
+/* IDIOM_STATS=1 shows the decisions per call site. */
+void case_policy_stats(void) {
+  const char *env[] = {"IDIOM_STATS=1", NULL};
+  char *err = NULL;
+  int st = spawn_case("policy_stats_child", env, &err);
+  CHECK_MSG(st == 0, "child failed (%d):\n%s", st, err);
+  const char *a = strstr(err, "idiom-stats: test_policy.c:pscale ");
+  const char *b = strstr(err, "idiom-stats: test_policy.c:ptiny ");
+  CHECK_MSG(a && b, "stderr:\n%s", err);
+  if (a) {
+    char one[2048];
+    snprintf(one, sizeof one, "%.*s", (int)strcspn(a, "\n"), a);
+    CHECK_MSG(strstr(one, "calls=2 offloaded=0 ") != NULL, "%s", one);
+    CHECK_MSG(strstr(one, "decisions=\"host-prestart x1; host-explore "
+                          "x1\"") != NULL,
+              "%s", one);
+    CHECK_MSG(strstr(one, "reasons=\"cost model: measuring the host loop\" "
+                          "x1; \"cost model: too little host time yet to "
+                          "start the device\" x1") != NULL,
+              "%s", one);
+    CHECK_MSG(strstr(one, "device=\"none\"") != NULL, "%s", one);
+    CHECK_MSG(strstr(one, " host_ms=") != NULL, "%s", one);
+  }
+  if (b) {
+    char one[2048];
+    snprintf(one, sizeof one, "%.*s", (int)strcspn(b, "\n"), b);
+    CHECK_MSG(strstr(one, "calls=2000 offloaded=0 ") != NULL, "%s", one);
+    CHECK_MSG(strstr(one, "host-explore x1") != NULL, "%s", one);
+    CHECK_MSG(strstr(one, "host-floor x1999") != NULL, "%s", one);
+    CHECK_MSG(strstr(one, "\"cost model: transfers and launch exceed the "
+                          "host time\" x1999") != NULL,
+              "%s", one);
+    CHECK_MSG(strstr(one, "cost=\"class 12: host ") != NULL, "%s", one);
+  }
+  free(err);
+}
+
+/* Child of policy_exit: starts the device (two calls of 250 ms of host
+   work), waits POLICY_EXIT_US, prints the result and exits with 7 while the
+   start-up may still run. */
+void case_policy_exit_child(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 12 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  fill(x, y, N);
+  char why[256];
+  site(&pscale_desc, 2.0f, x, y, N, 1, 250000, why, sizeof why);
+  site(&pscale_desc, 2.0f, x, y, N, 1, 0, why, sizeof why);
+  const char *us = getenv("POLICY_EXIT_US");
+  double until = now_s() + (us ? atof(us) : 0) / 1e6;
+  while (now_s() < until)
+    ;
+  fprintf(stderr, "policy_exit_child: %s %d\n", why, check_y(y, N, 2));
+  exit(7);
+}
+
+/* exit() while the device starts in the background: the exit status and
+   the output are the program's (the driver's destructors would otherwise
+   race with the start-up thread: SIGSEGV or abort on PoCL). */
+void case_policy_exit(void) {
+  const char *delays[] = {"POLICY_EXIT_US=0", "POLICY_EXIT_US=2000",
+                          "POLICY_EXIT_US=30000", "POLICY_EXIT_US=80000"};
+  for (int rep = 0; rep < 2; ++rep) {
+    for (size_t i = 0; i < sizeof delays / sizeof delays[0]; ++i) {
+      const char *env[] = {delays[i], NULL};
+      char *err = NULL;
+      double t0 = now_s();
+      int st = spawn_case("policy_exit_child", env, &err);
+      double dt = now_s() - t0;
+      CHECK_MSG(st == 7, "%s: exit status %d (want 7):\n%s", delays[i], st,
+                err);
+      CHECK_MSG(strstr(err, "policy_exit_child: device starting 1") != NULL,
+                "%s:\n%s", delays[i], err);
+      fprintf(stderr, "%s: %.3f s\n", delays[i], dt);
+      free(err);
+    }
+  }
+}

@@ -7,6 +7,7 @@
 #include "idiom/Constraints/Solver.h"
 #include "idiom/Constraints/Spec.h"
 #include "idiom/Constraints/TimeReport.h"
+#include "idiom/Constraints/ValueText.h"
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -136,6 +137,8 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
                        DominatorTree &DT) {
   Library &Lib = library();
   TimeScope T("detect (all specs, one function)");
+  // Near-miss reasons quote instructions: number F's values once for all.
+  ValueTextScope Texts(F);
   Detection Det;
   LiftOptions Opts = currentLiftOptions();
   ProofCache Proofs;

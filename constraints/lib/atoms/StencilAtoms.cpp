@@ -12,6 +12,7 @@
 #include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/SpmvFacts.h"
 #include "idiom/Constraints/StencilFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Instructions.h"
@@ -171,9 +172,9 @@ void registerStencil(AtomRegistry &R) {
               return false;
             for (const StencilAccess &X : Acc->Irregular)
               if (!X.IsStore && (!X.Base || X.Base == Rd->Base)) {
-                Why = "read of " + stencilOperandText(Rd->Base) +
+                Why = "read of " + operandText(Rd->Base) +
                       " is not at a constant offset from its other reads: " +
-                      stencilValueText(X.Inst) + " is not affine";
+                      valueText(X.Inst) + " is not affine";
                 return false;
               }
             return stencilReadOffset(*Rd, Acc->Reads, Acc->Writes, Env.SE, Why)
@@ -189,7 +190,7 @@ void registerStencil(AtomRegistry &R) {
             if (Acc && isNeighbourRead(*Rd, Acc->Reads, Env.SE))
               return true;
             if (Acc)
-              Why = stencilOperandText(Rd->Base) +
+              Why = operandText(Rd->Base) +
                     " is read at one point only (a map's read, not a "
                     "stencil's neighbourhood)";
             return false;
@@ -284,7 +285,7 @@ void registerTimeLoop(AtomRegistry &R) {
                 !isa<DbgInfoIntrinsic>(I) && !isForwardSeed(&I, Nest)) {
               Why = "time loop body does more than its nest and the buffer "
                     "swap: " +
-                    stencilValueText(&I);
+                    valueText(&I);
               return;
             }
         }
@@ -301,15 +302,15 @@ void registerTimeLoop(AtomRegistry &R) {
               return false;
             for (const StencilAccess &W : Acc->Writes)
               if (W.Base != Next) {
-                Why = "the nest writes " + stencilOperandText(W.Base) +
-                      ", not the next buffer " + stencilOperandText(Next);
+                Why = "the nest writes " + operandText(W.Base) +
+                      ", not the next buffer " + operandText(Next);
                 return false;
               }
             for (const StencilAccess &Rd : Acc->Reads)
               if (Rd.Base == Cur && isNeighbourRead(Rd, Acc->Reads, Env.SE))
                 return true;
             Why = "the nest reads no neighbourhood of the current buffer " +
-                  stencilOperandText(Cur);
+                  operandText(Cur);
             return false;
           });
   R.add(std::make_unique<FnAtom>(

@@ -193,6 +193,16 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
              << std::to_string(loopBudgetLimit())
              << " solver queries (-idiom-loop-z3-queries); facts left unproven";
     });
+  for (auto &[L, Spec] : Det.OverSearchBudget)
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "LoopSearchBudget",
+                                      L->getStartLoc(), L->getHeader())
+             << "per-loop work budget exceeded: more than "
+             << std::to_string(loopAtomCallBudget())
+             << " atom calls of the constraint search "
+                "(-idiom-loop-atom-calls); idiom "
+             << Spec << " and those after it not tried to the end";
+    });
   for (MissedLoop &Miss : Det.Missed)
     ORE.emit([&] {
       return OptimizationRemarkMissed(DEBUG_TYPE, "NotAnIdiom", Miss.L->getStartLoc(),

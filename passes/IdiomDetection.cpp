@@ -6,6 +6,7 @@
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/Solver.h"
 #include "idiom/Constraints/Spec.h"
+#include "idiom/Constraints/StencilCache.h"
 #include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/ValueText.h"
 #include "idiom/Constraints/Z3Budget.h"
@@ -151,7 +152,9 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
   LiftOptions Opts = currentLiftOptions();
   ProofCache Proofs;
   NestCache Nests;
-  MatchEnv Env{F, LI, SE, DT, nullptr, Opts.Z3TimeoutMs, &Proofs, &Nests};
+  StencilCache Stencils;
+  MatchEnv Env{F,        LI,     SE,      DT,       nullptr, Opts.Z3TimeoutMs,
+               &Proofs, &Nests, &Stencils};
   SmallPtrSet<Loop *, 8> Covered;
   for (Loop *L : LI.getLoopsInPreorder()) {
     bool Inside = false;

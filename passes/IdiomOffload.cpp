@@ -13,6 +13,7 @@
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/FunIL/Parser.h"
 #include "idiom/Rewrite/OpenCLGen.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -52,10 +53,12 @@ struct Offload {
 };
 
 /// Where liftAndGenerate finds kernels generated before: the module's
-/// index, and the idioms of the current function lifted so far.
+/// index, and the idioms of the current function lifted so far (Earlier),
+/// the first of each kernel found by its key (EarlierByKey).
 struct KernelSources {
   const KernelIndex *Index = nullptr;
   const std::vector<Offload> *Earlier = nullptr;
+  const StringMap<size_t> *EarlierByKey = nullptr;
 };
 
 /// A kernel name unique in the module: idiom_<function>_<n>.
@@ -116,15 +119,17 @@ bool liftAndGenerate(Offload &O, ScalarEvolution &SE,
 
 /// Takes the kernel of \p O from \p Kernels when it was generated before.
 bool reuseKernel(Offload &O, const KernelSources &Kernels) {
-  if (Kernels.Earlier)
-    for (const Offload &E : *Kernels.Earlier)
-      if (E.KernelKey == O.KernelKey) {
-        O.KernelName = E.KernelName;
-        O.Gen = E.Gen;
-        O.KernelFrom = E.KernelFrom;
-        O.SharedInFunction = true;
-        return true;
-      }
+  if (Kernels.Earlier && Kernels.EarlierByKey) {
+    auto It = Kernels.EarlierByKey->find(O.KernelKey);
+    if (It != Kernels.EarlierByKey->end()) {
+      const Offload &E = (*Kernels.Earlier)[It->second];
+      O.KernelName = E.KernelName;
+      O.Gen = E.Gen;
+      O.KernelFrom = E.KernelFrom;
+      O.SharedInFunction = true;
+      return true;
+    }
+  }
   if (Kernels.Index)
     if (GlobalVariable *Desc = Kernels.Index->findKernel(O.KernelKey)) {
       O.KernelName = descriptorKernelName(*Desc).str();
@@ -211,6 +216,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     });
 
   std::vector<Offload> Offloads;
+  StringMap<size_t> OffloadByKernel; // first of Offloads with each kernel
   KernelIndex Index(*F.getParent());
   unsigned Id = Det.Found.empty() ? 0 : Index.nextKernelId();
   for (DetectedIdiom &D : Det.Found) {
@@ -224,7 +230,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     }
     Offload O{&D, {}, kernelName(F, Id++), {}};
     std::string Why;
-    if (!liftAndGenerate(O, SE, {&Index, &Offloads}, Why)) {
+    if (!liftAndGenerate(O, SE, {&Index, &Offloads, &OffloadByKernel}, Why)) {
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", D.L->getStartLoc(),
                                         D.L->getHeader())
@@ -232,6 +238,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       });
       continue;
     }
+    OffloadByKernel.try_emplace(O.KernelKey, Offloads.size());
     Offloads.push_back(std::move(O));
   }
   if (Offloads.empty()) {

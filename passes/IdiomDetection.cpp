@@ -6,7 +6,9 @@
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/Solver.h"
 #include "idiom/Constraints/Spec.h"
+#include "idiom/Constraints/StencilCache.h"
 #include "idiom/Constraints/TimeReport.h"
+#include "idiom/Constraints/ValueText.h"
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -54,6 +56,12 @@ static cl::opt<unsigned> LoopZ3Queries(
     cl::desc("Per-loop work budget: solver queries for the detection of one "
              "loop, and again for its lifting and validation (0: no limit; "
              "default 1000); the facts left are not proven"));
+
+static cl::opt<unsigned> LoopAtomCalls(
+    "idiom-loop-atom-calls", cl::init(idiom::DefaultLoopAtomCalls),
+    cl::desc("Per-loop work budget of the constraint search: atom calls over "
+             "all idioms tried on one loop (0: no limit; default 20000); the "
+             "idioms left are not tried"));
 
 static cl::opt<bool> TimeReportOpt(
     "idiom-time-report", cl::Hidden, cl::init(false),
@@ -127,6 +135,8 @@ std::string loopLocation(const Loop &L) {
          F.getName().str();
 }
 
+unsigned loopAtomCallBudget() { return LoopAtomCalls; }
+
 void beginLoopWork() {
   setZ3ResourceLimit(Z3Rlimit);
   beginLoopBudget(LoopZ3Queries);
@@ -136,12 +146,15 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
                        DominatorTree &DT) {
   Library &Lib = library();
   TimeScope T("detect (all specs, one function)");
+  // Near-miss reasons quote instructions: number F's values once for all.
+  ValueTextScope Texts(F);
   Detection Det;
   LiftOptions Opts = currentLiftOptions();
   ProofCache Proofs;
   NestCache Nests;
-  MatchEnv Env{F, LI, SE, DT, nullptr, Opts.Z3TimeoutMs, &Proofs, &Nests};
-  Solver S(Lib.Specs, Lib.Atoms);
+  StencilCache Stencils;
+  MatchEnv Env{F,        LI,     SE,      DT,       nullptr, Opts.Z3TimeoutMs,
+               &Proofs, &Nests, &Stencils};
   SmallPtrSet<Loop *, 8> Covered;
   for (Loop *L : LI.getLoopsInPreorder()) {
     bool Inside = false;
@@ -159,13 +172,30 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
     MissedLoop Best;
     unsigned BestProgress = 0;
     bool Found = false;
+    // The search's share of the loop's work budget: atom calls over all
+    // idioms tried on it. Each search gets what is left (at most its own
+    // per-search limit).
+    unsigned AtomCallsUsed = 0;
     for (size_t K = 0; K < Lib.Ordered.size(); ++K) {
       const IdiomDef *Idiom = Lib.Ordered[K];
+      SolverOptions SO;
+      bool Capped = LoopAtomCalls && LoopAtomCalls - AtomCallsUsed <= SO.MaxAtomCalls;
+      if (Capped)
+        SO.MaxAtomCalls = LoopAtomCalls - AtomCallsUsed;
+      Solver S(Lib.Specs, Lib.Atoms, SO);
       NearMiss Miss;
       std::optional<Match> M;
       try {
         TimeScope TS(Lib.SolvePhase[K]);
         M = S.solve(Env, *Idiom, Term::loop(L), &Miss);
+        AtomCallsUsed += S.lastAtomCalls();
+        if (!M && Capped && S.lastBudgetExhausted() &&
+            AtomCallsUsed >= LoopAtomCalls) {
+          // This idiom and the ones after it are not tried to the end.
+          Det.OverSearchBudget.push_back({L, Idiom->Name});
+          Best = {L, Idiom->Name, Miss.str()};
+          break;
+        }
       } catch (const std::exception &E) {
         // Last line of defence: a failure inside an atom leaves this loop
         // as it is, with a missed remark, and the compile goes on.

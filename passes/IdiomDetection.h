@@ -46,7 +46,22 @@ struct Detection {
   /// Loops whose per-loop budget of solver queries ran out during detection
   /// (-idiom-loop-z3-queries): some fact was left unproven for want of it.
   std::vector<llvm::Loop *> OverBudget;
+  /// Loops whose per-loop budget of atom calls (-idiom-loop-atom-calls) ran
+  /// out, with the idiom whose search it stopped (later ones were not
+  /// tried).
+  std::vector<std::pair<llvm::Loop *, std::string>> OverSearchBudget;
 };
+
+/// Default of -idiom-loop-atom-calls: atom calls of the constraint search per
+/// loop, over all idioms tried on it. The most any loop took (2026-11-26)
+/// over the lit suite's programs, nas-parboil and the 3036-line block solver
+/// of bench/gen_block_solver.py is 411; a user spec that pairs every
+/// statement of a long loop body with every other stops here.
+constexpr unsigned DefaultLoopAtomCalls = 20000;
+
+/// The per-loop budget of atom calls in force (-idiom-loop-atom-calls; 0:
+/// none).
+unsigned loopAtomCallBudget();
 
 /// Options of the plugin, from cl::opt (see Plugin.cpp).
 LiftOptions currentLiftOptions();

@@ -3,14 +3,17 @@
 #include "IdiomOffload.h"
 #include "IdiomDetection.h"
 #include "KernelMemo.h"
+#include "KernelSharing.h"
 #include "Lifting.h"
 #include "PipelinePlacement.h"
 #include "RuntimeLimits.h"
 #include "Stitching.h"
 #include "TranslationValidation.h"
+#include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/FunIL/Parser.h"
 #include "idiom/Rewrite/OpenCLGen.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -40,6 +43,22 @@ struct Offload {
   std::string KernelName;
   rewrite::GeneratedOpenCL Gen;
   std::vector<unsigned> SlotBytes; ///< reductions: the kernels' result slots
+  std::string KernelKey; ///< kernelKey of the lifted program (KernelSharing.h)
+  /// A descriptor of an earlier function of the module whose kernel this
+  /// idiom reuses (Gen is then empty), or null.
+  GlobalVariable *KernelFrom = nullptr;
+  /// True when KernelName and Gen were taken from an earlier idiom of the
+  /// same function with the same kernel.
+  bool SharedInFunction = false;
+};
+
+/// Where liftAndGenerate finds kernels generated before: the module's
+/// index, and the idioms of the current function lifted so far (Earlier),
+/// the first of each kernel found by its key (EarlierByKey).
+struct KernelSources {
+  const KernelIndex *Index = nullptr;
+  const std::vector<Offload> *Earlier = nullptr;
+  const StringMap<size_t> *EarlierByKey = nullptr;
 };
 
 /// A kernel name unique in the module: idiom_<function>_<n>.
@@ -80,22 +99,48 @@ void corruptForTesting(std::string &Text) {
     Text.replace(Best, strlen(Which->first), Which->second);
 }
 
-bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE, std::string &Why);
+bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
+                         const KernelSources &Kernels, std::string &Why);
 
-/// Lifts and generates code for \p D. Returns false with \p Why on failure,
+/// Lifts and generates code for \p D; a kernel found in \p Kernels is
+/// reused, not generated again. Returns false with \p Why on failure,
 /// including an exception thrown by any of the steps (none of them has
 /// touched the IR yet, so the loop stays as it was).
-bool liftAndGenerate(Offload &O, ScalarEvolution &SE, std::string &Why) {
+bool liftAndGenerate(Offload &O, ScalarEvolution &SE,
+                     const KernelSources &Kernels, std::string &Why) {
   beginLoopWork();
   try {
-    return liftAndGenerateImpl(O, SE, Why);
+    return liftAndGenerateImpl(O, SE, Kernels, Why);
   } catch (const std::exception &E) {
     Why = std::string("internal error: ") + E.what();
     return false;
   }
 }
 
-bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE, std::string &Why) {
+/// Takes the kernel of \p O from \p Kernels when it was generated before.
+bool reuseKernel(Offload &O, const KernelSources &Kernels) {
+  if (Kernels.Earlier && Kernels.EarlierByKey) {
+    auto It = Kernels.EarlierByKey->find(O.KernelKey);
+    if (It != Kernels.EarlierByKey->end()) {
+      const Offload &E = (*Kernels.Earlier)[It->second];
+      O.KernelName = E.KernelName;
+      O.Gen = E.Gen;
+      O.KernelFrom = E.KernelFrom;
+      O.SharedInFunction = true;
+      return true;
+    }
+  }
+  if (Kernels.Index)
+    if (GlobalVariable *Desc = Kernels.Index->findKernel(O.KernelKey)) {
+      O.KernelName = descriptorKernelName(*Desc).str();
+      O.KernelFrom = Desc;
+      return true;
+    }
+  return false;
+}
+
+bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
+                         const KernelSources &Kernels, std::string &Why) {
   if (!liftToFunIL(*O.D->Match, O.KernelName, SE, O.Lifted, Why)) {
     Why = "cannot lift to FunIL: " + Why;
     return false;
@@ -117,20 +162,17 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE, std::string &Why) {
     Why = "translation validation failed: " + Err;
     return false;
   }
+  O.SlotBytes = rewrite::reductionSlotBytes(P);
+  O.KernelKey = kernelKey(P);
+  if (reuseKernel(O, Kernels)) {
+    TimeReport::count("kernel shared with an earlier copy of its loop");
+    return true;
+  }
   if (!generateOpenCLMemo(O.Lifted.FunIL, P, O.KernelName, O.Gen, Err)) {
     Why = "no OpenCL for the lifted FunIL: " + Err;
     return false;
   }
-  O.SlotBytes = rewrite::reductionSlotBytes(P);
   return true;
-}
-
-/// Module-wide counter so kernel names are unique across functions.
-unsigned nextKernelId(Module &M) {
-  unsigned N = 0;
-  for (GlobalVariable &G : M.globals())
-    N += G.getName().ends_with(".desc");
-  return N;
 }
 
 } // namespace
@@ -156,6 +198,16 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
              << std::to_string(loopBudgetLimit())
              << " solver queries (-idiom-loop-z3-queries); facts left unproven";
     });
+  for (auto &[L, Spec] : Det.OverSearchBudget)
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "LoopSearchBudget",
+                                      L->getStartLoc(), L->getHeader())
+             << "per-loop work budget exceeded: more than "
+             << std::to_string(loopAtomCallBudget())
+             << " atom calls of the constraint search "
+                "(-idiom-loop-atom-calls); idiom "
+             << Spec << " and those after it not tried to the end";
+    });
   for (MissedLoop &Miss : Det.Missed)
     ORE.emit([&] {
       return OptimizationRemarkMissed(DEBUG_TYPE, "NotAnIdiom", Miss.L->getStartLoc(),
@@ -164,7 +216,9 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     });
 
   std::vector<Offload> Offloads;
-  unsigned Id = nextKernelId(*F.getParent());
+  StringMap<size_t> OffloadByKernel; // first of Offloads with each kernel
+  KernelIndex Index(*F.getParent());
+  unsigned Id = Det.Found.empty() ? 0 : Index.nextKernelId();
   for (DetectedIdiom &D : Det.Found) {
     if (!D.Match) {
       ORE.emit([&] {
@@ -176,7 +230,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     }
     Offload O{&D, {}, kernelName(F, Id++), {}};
     std::string Why;
-    if (!liftAndGenerate(O, SE, Why)) {
+    if (!liftAndGenerate(O, SE, {&Index, &Offloads, &OffloadByKernel}, Why)) {
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", D.L->getStartLoc(),
                                         D.L->getHeader())
@@ -184,10 +238,14 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       });
       continue;
     }
+    OffloadByKernel.try_emplace(O.KernelKey, Offloads.size());
     Offloads.push_back(std::move(O));
   }
-  if (Offloads.empty())
+  if (Offloads.empty()) {
+    if (!Det.Found.empty())
+      Index.addKernelIds(0);
     return PreservedAnalyses::all();
+  }
 
   // Phase 1 for all idioms, while SCEV still describes the CFG; then phase 2.
   std::vector<StitchInput> Inputs;
@@ -201,19 +259,30 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     In.SlotBytes = O.SlotBytes;
     In.KernelName = O.KernelName;
     In.Loc = loopLocation(*O.D->L);
+    In.KernelFrom = O.KernelFrom;
     Expanded.push_back(expandAtPreheader(In, SE));
     Inputs.push_back(std::move(In));
   }
   // The expansions above already inserted instructions, even where the
   // stitching below fails: the function has changed either way.
   bool Changed = true;
+  unsigned NewDescriptors = 0;
   for (size_t I = 0; I < Offloads.size(); ++I) {
     Offload &O = Offloads[I];
     const IdiomMatch &M = *O.D->Match;
     DebugLoc Loc = O.D->L->getStartLoc();
     BasicBlock *Header = O.D->L->getHeader();
     std::string Why;
-    if (!stitch(Inputs[I], Expanded[I], LI, Why)) {
+    // Copies of one loop share a descriptor (KernelSharing.h); a kernel
+    // generated for an earlier idiom of this function is in the index once
+    // that idiom is stitched.
+    StitchInput &In = Inputs[I];
+    std::string DescKey = descriptorKey(O.KernelKey, In.Loc, O.D->Spec);
+    In.Desc = Index.findDescriptor(DescKey);
+    if (!In.KernelFrom)
+      In.KernelFrom = Index.findKernel(O.KernelKey);
+    GlobalVariable *Desc = nullptr;
+    if (!stitch(In, Expanded[I], LI, Desc, Why)) {
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", Loc, Header)
                << "idiom " << O.D->Spec << " not offloaded: " << Why;
@@ -221,6 +290,18 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       continue;
     }
     Changed = true;
+    if (!In.Desc) {
+      Index.add(O.KernelKey, DescKey, Desc);
+      ++NewDescriptors;
+    }
+    if (In.KernelFrom || O.SharedInFunction)
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "KernelShared", Loc, Header)
+               << "kernel " << O.KernelName
+               << " shared: the loop lifts to the same FunIL as an earlier "
+                  "offloaded loop"
+               << (In.Desc ? " (and shares its runtime descriptor)" : "");
+      });
     ORE.emit([&] {
       OptimizationRemark R(DEBUG_TYPE, "Offloaded", Loc, Header);
       R << "offloaded " << kindName(M) << " (" << O.D->Spec << ") to OpenCL as "
@@ -257,6 +338,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                   "bounds (-idiom-approx-libm)";
       });
   }
+  Index.addKernelIds(NewDescriptors);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
@@ -282,7 +364,7 @@ PreservedAnalyses IdiomPrinterPass::run(Function &F,
     OS << " (" << kindName(*D.Match) << ")\n";
     Offload O{&D, {}, kernelName(F, Id++), {}};
     std::string Why;
-    bool Ok = liftAndGenerate(O, SE, Why);
+    bool Ok = liftAndGenerate(O, SE, {}, Why);
     if (!O.Lifted.FunIL.empty())
       OS << "FunIL:\n" << O.Lifted.FunIL;
     if (!Ok) {

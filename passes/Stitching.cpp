@@ -86,7 +86,8 @@ static size_t numResultSlots(const StitchInput &In) {
   return std::max(In.M->Reductions.size(), In.SlotBytes.size());
 }
 
-/// The runtime's descriptor constant for one idiom.
+/// The runtime's descriptor constant for one idiom; with In.KernelFrom, its
+/// name and source strings and variant count are that descriptor's.
 static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
   LLVMContext &Ctx = Mod.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
@@ -118,15 +119,27 @@ static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
                                      GlobalValue::PrivateLinkage, Arr,
                                      In.KernelName + ".result_bytes");
   }
+  Constant *Name, *Source, *NumVariants;
+  if (In.KernelFrom) {
+    auto *Shared = cast<ConstantStruct>(In.KernelFrom->getInitializer());
+    Name = Shared->getOperand(0);
+    Source = Shared->getOperand(3);
+    NumVariants = Shared->getOperand(7);
+  } else {
+    Name = Str(In.KernelName, In.KernelName + ".name");
+    Source = Str(In.OpenCL, In.KernelName + ".source");
+    // nvariants: kernel variants in the source
+    NumVariants = ConstantInt::get(I32, In.NumVariants);
+  }
   Constant *Fields[] = {
-      Str(In.KernelName, In.KernelName + ".name"),
+      Name,
       Str(In.Loc, In.KernelName + ".loc"),
       Str(M.SpecName, In.KernelName + ".idiom"),
-      Str(In.OpenCL, In.KernelName + ".source"),
+      Source,
       ConstantInt::get(I32, IsReduce ? IDIOM_REDUCE : IDIOM_MAP),
       ConstantInt::get(I32, In.Lifted->Sizes.size()),
       ConstantInt::get(I32, IsReduce ? numResultSlots(In) : 0),
-      ConstantInt::get(I32, In.NumVariants), // nvariants: kernel variants in the source
+      NumVariants,
       ResultBytes};
   auto *GV = new GlobalVariable(Mod, DescTy, true, GlobalValue::PrivateLinkage,
                                 ConstantStruct::get(DescTy, Fields),
@@ -239,7 +252,8 @@ static uint32_t scalarKind(Type *T) {
 }
 
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
-            std::string &Why) {
+            GlobalVariable *&Desc, std::string &Why) {
+  Desc = nullptr;
   const IdiomMatch &M = *In.M;
   Loop *Outer = M.Nest.Loops.front();
   BasicBlock *PH = Outer->getLoopPreheader();
@@ -413,7 +427,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
       "idiom_run", FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, Ptr}, false));
   if (auto *RunF = dyn_cast<Function>(Run.getCallee()))
     RunF->setDoesNotThrow();
-  GlobalVariable *Desc = makeDescriptor(In, Mod);
+  Desc = In.Desc ? In.Desc : makeDescriptor(In, Mod);
   Value *Ok = B.CreateCall(Run, {Desc, ArgArr, ConstantInt::get(I32, NArgs),
                                  SizeArr, ResArr}, "idiom.ok");
   // A decline runs the original loop between idiom_host_begin and

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace llvm {
+class GlobalVariable;
 class LoopInfo;
 class ScalarEvolution;
 } // namespace llvm
@@ -38,6 +39,13 @@ struct StitchInput {
   std::vector<unsigned> SlotBytes;
   std::string KernelName; ///< base kernel name used in OpenCL
   std::string Loc;        ///< "file.c:LINE" for IDIOM_STATS
+  /// A descriptor to pass to the runtime instead of making one (an earlier
+  /// copy of the same source loop: KernelSharing.h).
+  llvm::GlobalVariable *Desc = nullptr;
+  /// When making a descriptor: an earlier one whose kernel name, OpenCL
+  /// source and variant count it reuses (OpenCL and NumVariants are then
+  /// not read).
+  llvm::GlobalVariable *KernelFrom = nullptr;
 };
 
 /// Values computed in the preheader, one entry per lifted parameter.
@@ -60,11 +68,12 @@ struct ExpandedArgs {
 /// Inserts instructions only; the CFG does not change.
 ExpandedArgs expandAtPreheader(const StitchInput &In, llvm::ScalarEvolution &SE);
 
-/// Phase 2: inserts the runtime call and the branch around the loop nest.
-/// Returns false (and changes nothing) when the exit block has a live-out
-/// value the idiom does not produce.
+/// Phase 2: inserts the runtime call and the branch around the loop nest,
+/// and sets \p Desc to the descriptor the call passes. Returns false (and
+/// changes nothing) when the exit block has a live-out value the idiom does
+/// not produce.
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, llvm::LoopInfo &LI,
-            std::string &Why);
+            llvm::GlobalVariable *&Desc, std::string &Why);
 
 } // namespace idiom
 

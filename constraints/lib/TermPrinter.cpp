@@ -1,6 +1,7 @@
 //===- TermPrinter.cpp - Terms as text for messages and tests -------------===//
 
 #include "idiom/Constraints/Solver.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Value.h"
@@ -19,12 +20,12 @@ std::string idiom::constraints::printTerm(const Term &T) {
     if (!T.V)
       OS << "null";
     else
-      T.V->printAsOperand(OS, /*PrintType=*/false);
+      OS << idiom::operandText(T.V);
     break;
   case Term::Kind::Loop:
     OS << "loop ";
     if (T.L && T.L->getHeader())
-      T.L->getHeader()->printAsOperand(OS, /*PrintType=*/false);
+      OS << idiom::operandText(T.L->getHeader());
     else
       OS << "null";
     break;

@@ -123,10 +123,14 @@ enum idiom_arg_kind {
 };
 
 /// Static description of one offloaded idiom; the plugin emits one constant
-/// per idiom. The runtime keeps per-descriptor state (built program, stats)
-/// keyed by the descriptor's address.
+/// per source loop (copies of a loop inlined into several call sites with
+/// the same location share it; copies with different locations have their
+/// own descriptors, which may share name and source). The runtime keeps
+/// per-descriptor state (built program, stats) keyed by the descriptor's
+/// address.
 typedef struct idiom_kernel_desc {
-  const char *name;   ///< kernel base name, unique in the program
+  const char *name;   ///< kernel base name; descriptors of one module with
+                      ///< the same name have the same source
   const char *loc;    ///< source location, "file.c:LINE"
   const char *idiom;  ///< idiom name for reports, e.g. "scalar-reduction"
   const char *source; ///< OpenCL C source of the kernel(s), NUL-terminated

@@ -1,7 +1,7 @@
 /*===- registry.c - Per-descriptor state keyed by descriptor address ------===*
  *
- * The plugin emits one constant idiom_kernel_desc per idiom, so the address
- * identifies the idiom for the life of the process. Entries are created on
+ * The plugin emits one constant idiom_kernel_desc per source loop, so the
+ * address identifies the idiom for the life of the process. Entries are created on
  * first use and never freed; the report at exit walks them in creation order.
  *
  *===----------------------------------------------------------------------===*/

@@ -11,6 +11,7 @@
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/HistogramFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
@@ -218,10 +219,7 @@ void registerHistogramAtoms(AtomRegistry &R) {
           auto [It, New] = Seen.insert({U.Base, {Op.name(), U.ElemTy}});
           if (!New && (It->second.first != Op.name() ||
                        It->second.second != U.ElemTy)) {
-            std::string B;
-            raw_string_ostream OS(B);
-            U.Base->printAsOperand(OS, false);
-            Why = OS.str() + " is updated with two operators or types: " +
+            Why = operandText(U.Base) + " is updated with two operators or types: " +
                   It->second.first + " and " + Op.name();
             return false;
           }

@@ -11,6 +11,7 @@
 #include "idiom/Constraints/BuiltinAtoms.h"
 #include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -69,9 +70,7 @@ std::string describeLoop(const NestInfo &N, const Loop *L) {
   raw_string_ostream OS(S);
   for (unsigned D = 0; D < N.Loops.size(); ++D)
     if (N.Loops[D] == L) {
-      OS << "depth " << D + 1 << " (";
-      L->getHeader()->printAsOperand(OS, false);
-      OS << ")";
+      OS << "depth " << D + 1 << " (" << operandText(L->getHeader()) << ")";
       return OS.str();
     }
   return "a loop outside the nest";
@@ -254,13 +253,8 @@ void registerAccessAtoms(AtomRegistry &R) {
           Y();
           return;
         }
-        std::string Text;
-        raw_string_ostream OS(Text);
-        if (M)
-          M->print(OS);
-        // Without leading blanks and metadata attachments (", !dbg !12").
-        size_t B = Text.find_first_not_of(' ');
-        Text = B == std::string::npos ? Text : Text.substr(B);
+        // Without metadata attachments (", !dbg !12").
+        std::string Text = M ? valueText(M) : std::string();
         Text = Text.substr(0, Text.find(", !"));
         Why = "memory operation does not access the output element: " + Text;
       }));

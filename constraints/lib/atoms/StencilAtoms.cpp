@@ -2,16 +2,18 @@
 //
 // The atoms of constraints/specs/stencil.idl and spmv.idl (their table is in
 // docs/ConstraintLanguage.md). Each is a thin relation over the analyses of
-// StencilFacts.h and SpmvFacts.h, recomputed per call: the solver binds few
-// variables per idiom and the analyses are SCEV lookups, so nothing is
-// cached (IR pointers die with the function).
+// StencilFacts.h and SpmvFacts.h. The nest of a loop and its accesses are
+// made once per function (StencilCache.h): the relations that compare one
+// access with all the others run once per access.
 //
 //===----------------------------------------------------------------------===//
 
 #include "idiom/Constraints/BuiltinAtoms.h"
 #include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/SpmvFacts.h"
+#include "idiom/Constraints/StencilCache.h"
 #include "idiom/Constraints/StencilFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Instructions.h"
@@ -66,15 +68,19 @@ void addTest(
       }));
 }
 
-/// The perfect nest rooted at \p T (a loop term), or nothing with \p Why.
-std::optional<StencilNest> nestOf(MatchEnv &Env, const Term &T,
-                                  std::string &Why) {
+/// The perfect nest rooted at \p T (a loop term), or null with \p Why.
+/// \p Scratch holds the analyses when the environment keeps none.
+const StencilNest *nestOf(MatchEnv &Env, const Term &T, StencilCache &Scratch,
+                          std::string &Why) {
   Loop *L = asLoop(T);
   if (!L) {
     Why = "argument is not a loop";
-    return std::nullopt;
+    return nullptr;
   }
-  return analyzeStencilNest(L, Env.SE, Why);
+  const StencilLoopFacts &F = stencilFacts(Env, L, Scratch);
+  if (!F.Nest)
+    Why = F.NestWhy;
+  return F.Nest ? &*F.Nest : nullptr;
 }
 
 /// The access of stencil read \p V (a load or a forwarded-read phi).
@@ -88,28 +94,21 @@ std::optional<StencilAccess> readOf(MatchEnv &Env, Value *V,
   return std::nullopt;
 }
 
-/// The reads and writes of the nest rooted at \p T, for the relations that
-/// compare one access with the others. Irregular lists the loads and stores
-/// whose address is not affine: each relation judges them itself (a
-/// non-affine read of another array does not make a write less of a Jacobi
-/// write).
-struct NestAccesses {
-  StencilNest N;
-  SmallVector<StencilAccess, 8> Reads;
-  SmallVector<StencilAccess, 2> Writes;
-  SmallVector<StencilAccess, 2> Irregular;
-};
-
-std::optional<NestAccesses> accessesOf(MatchEnv &Env, const Term &T,
-                                       std::string &Why) {
-  auto N = nestOf(Env, T, Why);
-  if (!N)
-    return std::nullopt;
-  NestAccesses A{*N, {}, {}, {}};
-  if (!collectStencilAccesses(A.N, Env.SE, A.Reads, A.Writes, Why,
-                              &A.Irregular))
-    return std::nullopt;
-  return A;
+/// The nest rooted at \p T with its reads and writes, for the relations
+/// that compare one access with the others, or null with \p Why. Irregular
+/// lists the loads and stores whose address is not affine: each relation
+/// judges them itself (a non-affine read of another array does not make a
+/// write less of a Jacobi write).
+const StencilLoopFacts *accessesOf(MatchEnv &Env, const Term &T,
+                                   StencilCache &Scratch, std::string &Why) {
+  if (!nestOf(Env, T, Scratch, Why))
+    return nullptr;
+  const StencilLoopFacts &F = stencilFacts(Env, asLoop(T), Scratch);
+  if (!F.AccessesOk) {
+    Why = F.AccessesWhy;
+    return nullptr;
+  }
+  return &F;
 }
 
 void registerStencil(AtomRegistry &R) {
@@ -117,13 +116,15 @@ void registerStencil(AtomRegistry &R) {
           "loop: a perfect nest of one to three counted loops, rectangular, "
           "with no memory operation outside its innermost loop but loads",
           [](MatchEnv &Env, ArrayRef<Term> A, std::string &Why) {
-            return nestOf(Env, A[0], Why).has_value();
+            StencilCache Scratch;
+            return nestOf(Env, A[0], Scratch, Why) != nullptr;
           });
   addTest(R, "StencilInduction", 2,
           "phi, loop: phi is an affine induction variable (constant step) of a "
           "loop of loop's stencil nest",
           [](MatchEnv &Env, ArrayRef<Term> A, std::string &Why) {
-            auto N = nestOf(Env, A[1], Why);
+            StencilCache Scratch;
+            const StencilNest *N = nestOf(Env, A[1], Scratch, Why);
             auto *P = asA<PHINode>(A[0]);
             if (N && P && isNestInduction(P, *N, Env.SE))
               return true;
@@ -136,7 +137,8 @@ void registerStencil(AtomRegistry &R) {
           "element its latch value read one iteration before, seeded by a "
           "read of the element before the first (LoopLoadElimination)",
           [](MatchEnv &Env, ArrayRef<Term> A, std::string &Why) {
-            auto N = nestOf(Env, A[1], Why);
+            StencilCache Scratch;
+            const StencilNest *N = nestOf(Env, A[1], Scratch, Why);
             auto *P = asA<PHINode>(A[0]);
             return N && P && analyzeForwardedRead(P, *N, Env.SE, Why);
           });
@@ -147,7 +149,8 @@ void registerStencil(AtomRegistry &R) {
       "(loads whose address is not affine first)",
       [](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        auto Acc = accessesOf(Env, A[0], Why);
+        StencilCache Scratch;
+        const StencilLoopFacts *Acc = accessesOf(Env, A[0], Scratch, Why);
         if (!Acc)
           return;
         std::vector<Term> Cands;
@@ -164,16 +167,18 @@ void registerStencil(AtomRegistry &R) {
           "points per dimension from the written point (from its array's "
           "first read when the array is shaped unlike the output)",
           [](MatchEnv &Env, ArrayRef<Term> A, std::string &Why) {
-            auto N = nestOf(Env, A[1], Why);
+            StencilCache Scratch;
+            const StencilNest *N = nestOf(Env, A[1], Scratch, Why);
             auto Rd = N ? readOf(Env, asValue(A[0]), *N, Why) : std::nullopt;
-            auto Acc = Rd ? accessesOf(Env, A[1], Why) : std::nullopt;
+            const StencilLoopFacts *Acc =
+                Rd ? accessesOf(Env, A[1], Scratch, Why) : nullptr;
             if (!Acc)
               return false;
             for (const StencilAccess &X : Acc->Irregular)
               if (!X.IsStore && (!X.Base || X.Base == Rd->Base)) {
-                Why = "read of " + stencilOperandText(Rd->Base) +
+                Why = "read of " + operandText(Rd->Base) +
                       " is not at a constant offset from its other reads: " +
-                      stencilValueText(X.Inst) + " is not affine";
+                      valueText(X.Inst) + " is not affine";
                 return false;
               }
             return stencilReadOffset(*Rd, Acc->Reads, Acc->Writes, Env.SE, Why)
@@ -183,13 +188,15 @@ void registerStencil(AtomRegistry &R) {
           "r, loop: another read of r's array reads a point other than r's "
           "(the array is read at a neighbourhood, not at one point)",
           [](MatchEnv &Env, ArrayRef<Term> A, std::string &Why) {
-            auto N = nestOf(Env, A[1], Why);
+            StencilCache Scratch;
+            const StencilNest *N = nestOf(Env, A[1], Scratch, Why);
             auto Rd = N ? readOf(Env, asValue(A[0]), *N, Why) : std::nullopt;
-            auto Acc = Rd ? accessesOf(Env, A[1], Why) : std::nullopt;
+            const StencilLoopFacts *Acc =
+                Rd ? accessesOf(Env, A[1], Scratch, Why) : nullptr;
             if (Acc && isNeighbourRead(*Rd, Acc->Reads, Env.SE))
               return true;
             if (Acc)
-              Why = stencilOperandText(Rd->Base) +
+              Why = operandText(Rd->Base) +
                     " is read at one point only (a map's read, not a "
                     "stencil's neighbourhood)";
             return false;
@@ -199,7 +206,8 @@ void registerStencil(AtomRegistry &R) {
           "operations, loads, forwarded reads, induction variables and values "
           "defined outside it",
           [](MatchEnv &Env, ArrayRef<Term> A, std::string &Why) {
-            auto N = nestOf(Env, A[1], Why);
+            StencilCache Scratch;
+            const StencilNest *N = nestOf(Env, A[1], Scratch, Why);
             Value *V = asValue(A[0]);
             return N && V && isStencilSlice(V, *N, Env.SE, Why);
           });
@@ -209,16 +217,17 @@ void registerStencil(AtomRegistry &R) {
           "(reading neighbours of the written array is a loop-carried "
           "dependence: Gauss-Seidel)",
           [](MatchEnv &Env, ArrayRef<Term> A, std::string &Why) {
-            auto Acc = accessesOf(Env, A[1], Why);
+            StencilCache Scratch;
+            const StencilLoopFacts *Acc = accessesOf(Env, A[1], Scratch, Why);
             auto *St = asA<StoreInst>(A[0]);
             if (!Acc || !St)
               return false;
             for (const StencilAccess &W : Acc->Writes)
               if (W.Inst == St)
-                return isJacobiWrite(W, Acc->Reads, Acc->Writes, Acc->N, Env.SE,
-                                     Why, Acc->Irregular);
+                return isJacobiWrite(W, Acc->Reads, Acc->Writes, *Acc->Nest,
+                                     Env.SE, Why, Acc->Irregular);
             std::string W;
-            auto N = nestOf(Env, A[1], W);
+            const StencilNest *N = nestOf(Env, A[1], Scratch, W);
             if (N && !analyzeStencilAccess(St, *N, Env.SE, Why))
               return false;
             Why = "not a store of the nest";
@@ -284,7 +293,7 @@ void registerTimeLoop(AtomRegistry &R) {
                 !isa<DbgInfoIntrinsic>(I) && !isForwardSeed(&I, Nest)) {
               Why = "time loop body does more than its nest and the buffer "
                     "swap: " +
-                    stencilValueText(&I);
+                    valueText(&I);
               return;
             }
         }
@@ -295,21 +304,22 @@ void registerTimeLoop(AtomRegistry &R) {
           "nest, cur, next: every store of the stencil nest writes through "
           "next, and some read through cur is a neighbour read",
           [](MatchEnv &Env, ArrayRef<Term> A, std::string &Why) {
-            auto Acc = accessesOf(Env, A[0], Why);
+            StencilCache Scratch;
+            const StencilLoopFacts *Acc = accessesOf(Env, A[0], Scratch, Why);
             Value *Cur = asValue(A[1]), *Next = asValue(A[2]);
             if (!Acc || !Cur || !Next)
               return false;
             for (const StencilAccess &W : Acc->Writes)
               if (W.Base != Next) {
-                Why = "the nest writes " + stencilOperandText(W.Base) +
-                      ", not the next buffer " + stencilOperandText(Next);
+                Why = "the nest writes " + operandText(W.Base) +
+                      ", not the next buffer " + operandText(Next);
                 return false;
               }
             for (const StencilAccess &Rd : Acc->Reads)
               if (Rd.Base == Cur && isNeighbourRead(Rd, Acc->Reads, Env.SE))
                 return true;
             Why = "the nest reads no neighbourhood of the current buffer " +
-                  stencilOperandText(Cur);
+                  operandText(Cur);
             return false;
           });
   R.add(std::make_unique<FnAtom>(

@@ -2,6 +2,7 @@
 
 #include "idiom/Constraints/ScevInt.h"
 #include "idiom/Constraints/HistogramFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -19,23 +20,6 @@ using namespace llvm;
 namespace idiom {
 
 namespace {
-
-std::string valueText(const Value *V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  V->print(OS);
-  std::string Out = OS.str();
-  size_t B = Out.find_first_not_of(' ');
-  return B == std::string::npos ? Out : Out.substr(B);
-}
-
-/// The name of a base pointer for messages: `@hist`, `%bins`, or its text.
-std::string baseName(const Value *V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  V->printAsOperand(OS, false);
-  return OS.str();
-}
 
 /// The innermost loop of \p N that contains \p I.
 Loop *loopOf(const Instruction *I, const NestInfo &N) {
@@ -429,7 +413,7 @@ bool isInputLoad(LoadInst *Ld, const NestInfo &N, ScalarEvolution &SE,
       return false;
     }
     if (SB == B) {
-      Why = "load reads " + baseName(B) + ", which the loop also writes (an "
+      Why = "load reads " + operandText(B) + ", which the loop also writes (an "
             "update reads another bin, an index depends on a bin, or a bin "
             "array is also read as input)";
       return false;
@@ -522,12 +506,12 @@ bool fewElementsPerArray(const NestInfo &N, ScalarEvolution &SE, int64_t Limit,
     }
     Group &G = It->second;
     if (G.Ty != A->ElemTy) {
-      Why = baseName(A->Base) + " is written with two element types";
+      Why = operandText(A->Base) + " is written with two element types";
       return false;
     }
     std::optional<int64_t> D = scevInt64(SE.getMinusSCEV(A->Offset, G.Off0));
     if (!D) {
-      Why = "elements of " + baseName(A->Base) +
+      Why = "elements of " + operandText(A->Base) +
             " are not at constant distances from each other";
       return false;
     }
@@ -546,7 +530,7 @@ bool fewElementsPerArray(const NestInfo &N, ScalarEvolution &SE, int64_t Limit,
       G.Elems.insert(Start + K * Stride);
     if ((int64_t)G.Elems.size() >= Limit) {
       Why = "the loop updates " + std::to_string(Limit) + " or more elements of " +
-            baseName(A->Base) + " (a small array has fewer than " +
+            operandText(A->Base) + " (a small array has fewer than " +
             std::to_string(Limit) + ")";
       return false;
     }
@@ -594,7 +578,7 @@ std::optional<uint64_t> knownBinCount(StoreInst *St, ScalarEvolution &SE,
     }
   }
   if (!Count)
-    Why = "the number of bins of " + baseName(Base) +
+    Why = "the number of bins of " + operandText(Base) +
           " is not known at compile time (a pointer indexed by an unbounded "
           "value); a lifter computes it at run time from the index's range";
   return Count;

@@ -1,6 +1,7 @@
 //===- LoopFacts.cpp - Structural facts about loop nests -----------------===//
 
 #include "idiom/Constraints/LoopFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -14,15 +15,6 @@
 using namespace llvm;
 
 namespace idiom {
-
-static std::string valueText(const Value *V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  V->print(OS);
-  std::string Out = OS.str();
-  size_t B = Out.find_first_not_of(' ');
-  return B == std::string::npos ? Out : Out.substr(B);
-}
 
 bool NestInfo::contains(const Instruction *I) const {
   return !Loops.empty() && Loops.front()->contains(I);

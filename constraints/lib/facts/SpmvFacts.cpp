@@ -3,6 +3,7 @@
 #include "idiom/Constraints/SpmvFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include "idiom/Constraints/StencilFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -101,16 +102,16 @@ std::optional<RowRead> analyzeRowRead(Value *V, Loop *Row, ScalarEvolution &SE,
     auto A = byteAccess(L, SE);
     if (!A || !Row->contains(L) || inSubloop(Row, L)) {
       Why = "not a load of the row loop outside its inner loop: " +
-            stencilValueText(L);
+            valueText(L);
       return std::nullopt;
     }
     if (auto *BI = dyn_cast<Instruction>(A->Base); BI && Row->contains(BI)) {
       Why = "base pointer is computed inside the row loop: " +
-            stencilValueText(L);
+            valueText(L);
       return std::nullopt;
     }
     if (!affineIn(A->Offset, Row, SE) && !SE.isLoopInvariant(A->Offset, Row)) {
-      Why = "not read at an affine index of the row: " + stencilValueText(L);
+      Why = "not read at an affine index of the row: " + valueText(L);
       return std::nullopt;
     }
     return RowRead{A->Base, A->Offset, A->Size};
@@ -120,7 +121,7 @@ std::optional<RowRead> analyzeRowRead(Value *V, Loop *Row, ScalarEvolution &SE,
   if (!P || P->getParent() != Row->getHeader() || !Pre || !Latch ||
       P->getNumIncomingValues() != 2 || P->getBasicBlockIndex(Pre) < 0 ||
       P->getBasicBlockIndex(Latch) < 0) {
-    Why = "not a value read from memory once per row: " + stencilValueText(V);
+    Why = "not a value read from memory once per row: " + valueText(V);
     return std::nullopt;
   }
   auto *Seed = dyn_cast<LoadInst>(P->getIncomingValueForBlock(Pre));
@@ -136,7 +137,7 @@ std::optional<RowRead> analyzeRowRead(Value *V, Loop *Row, ScalarEvolution &SE,
   if (!SA || !AR || SA->Base != NR->Base ||
       SA->Offset->getType() != AR->getType()) {
     Why = "row loop carries a value from one row to the next: " +
-          stencilValueText(P);
+          valueText(P);
     return std::nullopt;
   }
   const SCEV *Step = AR->getStepRecurrence(SE);
@@ -144,7 +145,7 @@ std::optional<RowRead> analyzeRowRead(Value *V, Loop *Row, ScalarEvolution &SE,
   if (!isZeroPoly(SE.getMinusSCEV(SA->Offset, Before))) {
     Why = "phi's seed does not load the element before the first one its "
           "latch load reads: " +
-          stencilValueText(P);
+          valueText(P);
     return std::nullopt;
   }
   return RowRead{NR->Base,
@@ -199,7 +200,7 @@ std::optional<SparseRange> analyzeSparseRange(Loop *Inner, ScalarEvolution &SE,
       !(Pred == CmpInst::ICMP_NE || Pred == CmpInst::ICMP_SLT ||
         Pred == CmpInst::ICMP_ULT)) {
     Why = "inner loop does not run its counter up to a bound: " +
-          stencilValueText(Cmp);
+          valueText(Cmp);
     return std::nullopt;
   }
   R.Start = R.IV->getIncomingValueForBlock(Pre);
@@ -347,7 +348,7 @@ sparseProductFactors(PHINode *Acc, Loop *Inner, ScalarEvolution &SE,
     auto *M = dyn_cast<BinaryOperator>(A);
     if (!M || (M->getOpcode() != Instruction::Mul &&
                M->getOpcode() != Instruction::FMul)) {
-      Why = "the accumulated term is not a product: " + stencilValueText(A);
+      Why = "the accumulated term is not a product: " + valueText(A);
       return std::nullopt;
     }
     A = M->getOperand(0);
@@ -357,7 +358,7 @@ sparseProductFactors(PHINode *Acc, Loop *Inner, ScalarEvolution &SE,
   auto *LB = dyn_cast<LoadInst>(stripValueCasts(B));
   if (!LA || !LB) {
     Why = "a factor of the accumulated product is not a load: " +
-          stencilValueText(LA ? B : A);
+          valueText(LA ? B : A);
     return std::nullopt;
   }
   return std::make_pair(LA, LB);
@@ -368,7 +369,7 @@ LoadInst *indirectIndexLoad(LoadInst *X, Loop *Inner, ScalarEvolution &SE,
   if (!Inner->contains(X)) {
     Why = "x is loaded outside the inner loop, once per row, not once per "
           "nonzero: " +
-          stencilValueText(X);
+          valueText(X);
     return nullptr;
   }
   Loop *Scope = Inner->getParentLoop() ? Inner->getParentLoop() : Inner;
@@ -384,13 +385,13 @@ LoadInst *indirectIndexLoad(LoadInst *X, Loop *Inner, ScalarEvolution &SE,
       Outside = Outside ? Outside : L;
     }
   if (Outside)
-    Why = "x is read through " + stencilValueText(Outside) +
+    Why = "x is read through " + valueText(Outside) +
           ", loaded outside the inner loop: not through the column index of "
           "each nonzero";
   else
     Why = "x is not read through an index loaded from memory (not an "
           "indirect read): " +
-          stencilValueText(X);
+          valueText(X);
   return nullptr;
 }
 
@@ -411,7 +412,7 @@ bool isCsrRange(Loop *Inner, Loop *Row, Instruction *V, ScalarEvolution &SE,
     return false;
   if (!Inner->contains(V) || !atIndex(V, R->IV, SE)) {
     Why = "the matrix value is not read at the inner loop's counter: " +
-          stencilValueText(V);
+          valueText(V);
     return false;
   }
   std::string W;
@@ -455,7 +456,7 @@ bool isJdsRange(Loop *Inner, Loop *Row, Instruction *V, ScalarEvolution &SE,
   auto E = analyzeRowRead(R->End, Row, SE, W);
   if (!E || !movesWithRow(*E, Row, SE)) {
     Why = "the inner loop does not end at a count read per row: " +
-          (E ? stencilValueText(R->End) : W);
+          (E ? valueText(R->End) : W);
     return false;
   }
   // V reads val[ptr[k] + i]: its index, after casts, is a sum of a load of
@@ -480,7 +481,7 @@ bool isJdsRange(Loop *Inner, Loop *Row, Instruction *V, ScalarEvolution &SE,
   if (!Ok) {
     Why = "the matrix value is not read at ptr[k] + i (k the jagged diagonal, "
           "i the row): " +
-          stencilValueText(V);
+          valueText(V);
     return false;
   }
   return true;
@@ -510,14 +511,14 @@ bool isRowResult(StoreInst *St, Loop *Row, Loop *Inner, PHINode *Acc,
     if (Inner->contains(I)) {
       Why = "the stored value uses a value of the inner loop other than the "
             "accumulator's final value: " +
-            stencilValueText(I);
+            valueText(I);
       return false;
     }
     if (auto *P = dyn_cast<PHINode>(I)) {
       if (!isFinalValue(P, *Red, Inner)) {
         Why = "the stored value depends on a phi that is not the "
               "accumulator's final value: " +
-              stencilValueText(P);
+              valueText(P);
         return false;
       }
       UsesAcc = true;
@@ -526,7 +527,7 @@ bool isRowResult(StoreInst *St, Loop *Row, Loop *Inner, PHINode *Acc,
     if (!isPureScalarOp(I)) {
       Why = "the stored value is computed by an instruction with side "
             "effects or an unsupported operation: " +
-            stencilValueText(I);
+            valueText(I);
       return false;
     }
     for (Value *Op : I->operands())
@@ -534,7 +535,7 @@ bool isRowResult(StoreInst *St, Loop *Row, Loop *Inner, PHINode *Acc,
   }
   if (!UsesAcc) {
     Why = "the store does not write the accumulator's final value: " +
-          stencilValueText(St);
+          valueText(St);
     return false;
   }
   return true;
@@ -546,7 +547,7 @@ bool isRowIndexedStore(StoreInst *St, Loop *Row, ScalarEvolution &SE,
   auto *BI = A ? dyn_cast<Instruction>(A->Base) : nullptr;
   if (!A || (BI && Row->contains(BI))) {
     Why = "the store has no base pointer invariant in the row loop: " +
-          stencilValueText(St);
+          valueText(St);
     return false;
   }
   if (auto *AR = affineIn(A->Offset, Row, SE)) {
@@ -554,9 +555,9 @@ bool isRowIndexedStore(StoreInst *St, Loop *Row, ScalarEvolution &SE,
       return true;
   }
   if (SE.isLoopInvariant(A->Offset, Row))
-    Why = "every row writes the same element: " + stencilValueText(St);
+    Why = "every row writes the same element: " + valueText(St);
   else
-    Why = "the y index is data dependent (a scatter): " + stencilValueText(St);
+    Why = "the y index is data dependent (a scatter): " + valueText(St);
   return false;
 }
 
@@ -571,7 +572,7 @@ bool isPermutedRowStore(StoreInst *St, Loop *Row, ScalarEvolution &SE,
       return true;
   }
   Why = "y is not written at perm[i], an index read once per row: " +
-        stencilValueText(St);
+        valueText(St);
   return false;
 }
 

@@ -3,6 +3,7 @@
 #include "idiom/Constraints/ScevInt.h"
 #include "idiom/Constraints/StencilFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -13,21 +14,6 @@
 using namespace llvm;
 
 namespace idiom {
-
-std::string stencilValueText(const Value *V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  V->print(OS);
-  size_t B = S.find_first_not_of(' ');
-  return B == std::string::npos ? S : S.substr(B);
-}
-
-std::string stencilOperandText(const Value *V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  V->printAsOperand(OS, false);
-  return S;
-}
 
 std::string offsetText(ArrayRef<int64_t> Offset) {
   std::string S = "(";
@@ -243,7 +229,7 @@ std::optional<StencilNest> analyzeStencilNest(Loop *Outer, ScalarEvolution &SE,
     for (Instruction &I : *BB)
       if (isWork(I) && !(isa<LoadInst>(I) && cast<LoadInst>(I).isSimple())) {
         Why = "the nest has work outside its innermost loop: " +
-              stencilValueText(&I);
+              valueText(&I);
         return std::nullopt;
       }
   }
@@ -294,12 +280,12 @@ std::optional<StencilAccess> analyzeStencilAccess(Instruction *I,
   const SCEV *S = N.scev(Ptr, SE);
   auto *BaseU = dyn_cast<SCEVUnknown>(SE.getPointerBase(S));
   if (!BaseU) {
-    Why = "address has no single base pointer: " + stencilValueText(I);
+    Why = "address has no single base pointer: " + valueText(I);
     return std::nullopt;
   }
   if (auto *BI = dyn_cast<Instruction>(BaseU->getValue());
       BI && Outer->contains(BI)) {
-    Why = "base pointer is computed inside the loop: " + stencilValueText(I);
+    Why = "base pointer is computed inside the loop: " + valueText(I);
     return std::nullopt;
   }
   A.Base = BaseU->getValue();
@@ -321,7 +307,7 @@ std::optional<StencilAccess> analyzeStencilAccess(Instruction *I,
     Affine &= St && SE.isLoopInvariant(St, Outer);
   if (!Affine) {
     Why = "address is not affine in the nest's induction variables: " +
-          stencilValueText(I);
+          valueText(I);
     return std::nullopt;
   }
   A.Offset = Off;
@@ -346,11 +332,11 @@ forwardedRead(PHINode *Phi, const StencilNest &N, ScalarEvolution &SE,
   BasicBlock *Latch = L ? L->getLoopLatch() : nullptr;
   if (!Pre || !Latch || Phi->getNumIncomingValues() != 2 ||
       Phi->getBasicBlockIndex(Pre) < 0 || Phi->getBasicBlockIndex(Latch) < 0) {
-    Why = "not a header phi of the nest: " + stencilValueText(Phi);
+    Why = "not a header phi of the nest: " + valueText(Phi);
     return std::nullopt;
   }
   if (Depth > 8) {
-    Why = "chain of forwarded reads is too long: " + stencilValueText(Phi);
+    Why = "chain of forwarded reads is too long: " + valueText(Phi);
     return std::nullopt;
   }
   // The element read one iteration of L before: a load of L's body (not of
@@ -372,7 +358,7 @@ forwardedRead(PHINode *Phi, const StencilNest &N, ScalarEvolution &SE,
                    "dependence, as in a Gauss-Seidel update): "
                  : "phi carries a value computed in the previous iteration "
                    "(a loop-carried dependence): ";
-    Why += stencilValueText(Phi);
+    Why += valueText(Phi);
     return std::nullopt;
   }
   if (!NA)
@@ -407,7 +393,7 @@ forwardedRead(PHINode *Phi, const StencilNest &N, ScalarEvolution &SE,
   if (!Ok) {
     Why = "phi forwards a read but its seed is not the element before the "
           "first one it forwards: " +
-          stencilValueText(Phi);
+          valueText(Phi);
     return std::nullopt;
   }
   NA->Inst = Phi;
@@ -452,7 +438,7 @@ bool collectStencilAccesses(const StencilNest &N, ScalarEvolution &SE,
     for (Instruction &I : *BB) {
       if (!isa<LoadInst>(I) && !isa<StoreInst>(I)) {
         if (I.mayReadOrWriteMemory() && !isa<CallBase>(I)) {
-          Why = "unsupported memory operation: " + stencilValueText(&I);
+          Why = "unsupported memory operation: " + valueText(&I);
           return false;
         }
         continue;
@@ -482,7 +468,7 @@ std::optional<SmallVector<int64_t, 3>>
 stencilReadOffset(const StencilAccess &R, ArrayRef<StencilAccess> Reads,
                   ArrayRef<StencilAccess> Writes, ScalarEvolution &SE,
                   std::string &Why) {
-  std::string Array = stencilOperandText(R.Base);
+  std::string Array = operandText(R.Base);
   const StencilAccess *Ref = nullptr;
   for (const StencilAccess &W : Writes)
     if (sameStrides(W, R, SE)) {
@@ -497,7 +483,7 @@ stencilReadOffset(const StencilAccess &R, ArrayRef<StencilAccess> Reads,
       Ref = &Q;
     if (!sameStrides(Q, R, SE)) {
       Why = Array + " is read with different strides by " +
-            stencilValueText(Q.Inst) + " and " + stencilValueText(R.Inst);
+            valueText(Q.Inst) + " and " + valueText(R.Inst);
       return std::nullopt;
     }
   }
@@ -530,12 +516,12 @@ bool isJacobiWrite(const StencilAccess &W, ArrayRef<StencilAccess> Reads,
                    ArrayRef<StencilAccess> Writes, const StencilNest &N,
                    ScalarEvolution &SE, std::string &Why,
                    ArrayRef<StencilAccess> Irregular) {
-  std::string Array = stencilOperandText(W.Base);
+  std::string Array = operandText(W.Base);
   for (size_t D = 0; D < W.Strides.size(); ++D) {
     auto C = polynomialConstant(W.Strides[D]);
     if (C && *C == 0) {
       Why = "the written point of " + Array + " does not move with loop " +
-            stencilOperandText(N.Loops[D]->getHeader()) +
+            operandText(N.Loops[D]->getHeader()) +
             ": its iterations overwrite the same elements";
       return false;
     }
@@ -556,7 +542,7 @@ bool isJacobiWrite(const StencilAccess &W, ArrayRef<StencilAccess> Reads,
     else
       Why = "possible loop-carried dependence: " + Array +
             " is written at the nest's point and read elsewhere: " +
-            stencilValueText(A.Inst);
+            valueText(A.Inst);
     return false;
   };
   for (const StencilAccess &A : Irregular)
@@ -564,7 +550,7 @@ bool isJacobiWrite(const StencilAccess &W, ArrayRef<StencilAccess> Reads,
       Why = "possible loop-carried dependence: " + Array +
             " is written at the nest's point and also accessed at a point "
             "that is not affine: " +
-            stencilValueText(A.Inst);
+            valueText(A.Inst);
       return false;
     }
   return llvm::all_of(Reads, Check) && llvm::all_of(Writes, Check);
@@ -587,13 +573,13 @@ bool isStencilSlice(Value *Root, const StencilNest &N, ScalarEvolution &SE,
         continue;
       Why = "value depends on a phi that is neither an induction variable nor "
             "a forwarded read: " +
-            stencilValueText(P);
+            valueText(P);
       return false;
     }
     if (!isPureScalarOp(I)) {
       Why = "value computed by an instruction with side effects or "
             "unsupported operation: " +
-            stencilValueText(I);
+            valueText(I);
       return false;
     }
     for (Value *Op : I->operands())
@@ -619,7 +605,7 @@ std::optional<StencilInfo> analyzeStencil(Loop *Outer, ScalarEvolution &SE,
   for (BasicBlock *BB : Outer->blocks())
     for (Instruction &I : *BB)
       if (isa<CallBase>(I) && !isa<DbgInfoIntrinsic>(I) && !isPureCall(&I)) {
-        Why = "call may have side effects: " + stencilValueText(&I);
+        Why = "call may have side effects: " + valueText(&I);
         return std::nullopt;
       }
   if (!collectStencilAccesses(*N, SE, S.Reads, S.Writes, Why))

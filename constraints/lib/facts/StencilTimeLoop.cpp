@@ -1,6 +1,7 @@
 //===- StencilTimeLoop.cpp - Time loops around a stencil step -------------===//
 
 #include "idiom/Constraints/StencilFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -53,7 +54,7 @@ bool isTimeLoop(Loop *L, ScalarEvolution &SE, std::string &Why) {
       continue;
     Why = "time loop carries a value other than its counter and swapped "
           "buffers: " +
-          stencilValueText(&P);
+          valueText(&P);
     return false;
   }
   return true;
@@ -69,14 +70,14 @@ bool isStencilCallStep(Loop *L, CallInst *C, Value *Cur, Value *Next,
     for (Instruction &I : *BB)
       if (&I != C && isWork(I)) {
         Why = "time loop body does more than call the stencil: " +
-              stencilValueText(&I);
+              valueText(&I);
         return false;
       }
   Function *Callee = C->getCalledFunction();
   if (!Callee || Callee->isDeclaration() || Callee == C->getFunction() ||
       Callee->isVarArg()) {
     Why = "the time step calls no function defined in this module: " +
-          stencilValueText(C);
+          valueText(C);
     return false;
   }
   // Fresh analyses of the callee: the pass manager's are for the caller.
@@ -95,7 +96,7 @@ bool isStencilCallStep(Loop *L, CallInst *C, Value *Cur, Value *Next,
     for (Instruction &I : BB)
       if (!Top->contains(&I) && isWork(I) && !isa<LoadInst>(I)) {
         Why = "@" + Callee->getName().str() +
-              " does more than its stencil nest: " + stencilValueText(&I);
+              " does more than its stencil nest: " + valueText(&I);
         return false;
       }
   std::string W;
@@ -112,10 +113,10 @@ bool isStencilCallStep(Loop *L, CallInst *C, Value *Cur, Value *Next,
   for (const StencilAccess &Wr : S->Writes)
     if (ArgFor(Wr.Base) != Next) {
       Why = "@" + Callee->getName().str() + " writes " +
-            stencilOperandText(Wr.Base) +
+            operandText(Wr.Base) +
             ", not the parameter the time loop "
             "passes its next buffer " +
-            stencilOperandText(Next) + " to";
+            operandText(Next) + " to";
       return false;
     }
   if (llvm::none_of(S->NeighbourBases,
@@ -123,7 +124,7 @@ bool isStencilCallStep(Loop *L, CallInst *C, Value *Cur, Value *Next,
     Why = "@" + Callee->getName().str() +
           " does not read neighbours through "
           "the parameter the time loop passes its current buffer " +
-          stencilOperandText(Cur) + " to";
+          operandText(Cur) + " to";
     return false;
   }
   return true;

@@ -37,6 +37,7 @@ class ProofCache;
 namespace idiom::constraints {
 
 class NestCache;
+class StencilCache;
 
 /// What a spec variable holds: nothing yet, an LLVM value, a loop, a list
 /// (the result of `collect`), or a constant written in the spec text (a
@@ -81,6 +82,8 @@ struct MatchEnv {
   unsigned Z3TimeoutMs = 2000;   ///< per Z3 query; `unknown` means "not proven"
   ProofCache *Proofs = nullptr;  ///< memo of Z3 results for this function
   NestCache *Nests = nullptr;    ///< loop nests of this function (FactCache.h)
+  /// Stencil nests and their accesses of this function (StencilCache.h).
+  StencilCache *Stencils = nullptr;
 };
 
 /// One atom: a named relation of fixed arity.

@@ -213,10 +213,6 @@ bool isForwardSeed(const llvm::Instruction *I, const llvm::Loop *Nest);
 
 /// Text of an iteration-space offset for remarks: "(-1, 0, +1)".
 std::string offsetText(llvm::ArrayRef<int64_t> Offset);
-/// \p V printed as an instruction (without leading blanks), for remarks.
-std::string stencilValueText(const llvm::Value *V);
-/// \p V printed as an operand ("%a", "@A"), for remarks.
-std::string stencilOperandText(const llvm::Value *V);
 
 } // namespace idiom
 

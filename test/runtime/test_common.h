@@ -69,6 +69,19 @@ void case_writeback_dense(void);
 void case_writeback_flags(void);
 void case_writeback_bench(void);
 
+/* Cases of test_residency.c. */
+void case_resid_reuse(void);
+void case_resid_host(void);
+void case_resid_partial(void);
+void case_resid_decline(void);
+void case_resid_sync(void);
+void case_resid_realloc(void);
+void case_resid_thread(void);
+void case_resid_reduce(void);
+void case_resid_overlap(void);
+void case_resid_seq(void);
+void case_resid_stats(void);
+
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);
 void case_tune_reduce(void);

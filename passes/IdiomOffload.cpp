@@ -5,6 +5,7 @@
 #include "KernelMemo.h"
 #include "Lifting.h"
 #include "PipelinePlacement.h"
+#include "ResidencyRegions.h"
 #include "RuntimeLimits.h"
 #include "Stitching.h"
 #include "TranslationValidation.h"
@@ -207,13 +208,15 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   // The expansions above already inserted instructions, even where the
   // stitching below fails: the function has changed either way.
   bool Changed = true;
+  std::vector<StitchedCall> Stitched;
   for (size_t I = 0; I < Offloads.size(); ++I) {
     Offload &O = Offloads[I];
     const IdiomMatch &M = *O.D->Match;
     DebugLoc Loc = O.D->L->getStartLoc();
     BasicBlock *Header = O.D->L->getHeader();
     std::string Why;
-    if (!stitch(Inputs[I], Expanded[I], LI, Why)) {
+    StitchedCall SC;
+    if (!stitch(Inputs[I], Expanded[I], LI, Why, &SC)) {
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", Loc, Header)
                << "idiom " << O.D->Spec << " not offloaded: " << Why;
@@ -221,6 +224,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       continue;
     }
     Changed = true;
+    Stitched.push_back(std::move(SC));
     ORE.emit([&] {
       OptimizationRemark R(DEBUG_TYPE, "Offloaded", Loc, Header);
       R << "offloaded " << kindName(M) << " (" << O.D->Spec << ") to OpenCL as "
@@ -257,6 +261,9 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                   "bounds (-idiom-approx-libm)";
       });
   }
+  // Map promotion: loops that only run offloaded idioms keep their buffers
+  // on the device (ResidencyRegions.h).
+  formResidencyRegions(F, LI, Stitched, ORE);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

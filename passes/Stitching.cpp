@@ -239,7 +239,7 @@ static uint32_t scalarKind(Type *T) {
 }
 
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
-            std::string &Why) {
+            std::string &Why, StitchedCall *Out) {
   const IdiomMatch &M = *In.M;
   Loop *Outer = M.Nest.Loops.front();
   BasicBlock *PH = Outer->getLoopPreheader();
@@ -414,8 +414,16 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   if (auto *RunF = dyn_cast<Function>(Run.getCallee()))
     RunF->setDoesNotThrow();
   GlobalVariable *Desc = makeDescriptor(In, Mod);
-  Value *Ok = B.CreateCall(Run, {Desc, ArgArr, ConstantInt::get(I32, NArgs),
-                                 SizeArr, ResArr}, "idiom.ok");
+  CallInst *Ok = B.CreateCall(Run, {Desc, ArgArr, ConstantInt::get(I32, NArgs),
+                                    SizeArr, ResArr}, "idiom.ok");
+  if (Out) {
+    Out->Call = Ok;
+    Out->Fallback = NewPH;
+    Out->Buffers.clear();
+    for (size_t I = 0; I < NArgs; ++I)
+      if (In.Lifted->Params[I].K == LiftedParam::Kind::Buffer)
+        Out->Buffers.push_back({Args.Values[I], In.Lifted->Params[I].Written});
+  }
   B.CreateCondBr(B.CreateICmpNE(Ok, ConstantInt::get(I32, 0)), Done, NewPH);
 
   // Done block: combine each device result with the accumulator's initial

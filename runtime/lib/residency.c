@@ -139,8 +139,18 @@ static void flush_all(void) {
   if (t->n == 0)
     return;
   const idiomrt_device *dev = idiomrt_device_peek();
-  if (!dev) { /* entries exist only once a device does */
-    t->n = 0;
+  if (!dev || idiomrt_forked_child()) {
+    /* A child forked (from a signal handler) while this thread held device
+       copies: the parent's OpenCL objects are not the child's to use, and
+       the child's memory lacks the device-valid results. */
+    for (unsigned i = 0; dev && i < t->n; ++i)
+      if (t->e[i].dirty) {
+        fprintf(stderr, "idiom: fatal: process forked inside a residency "
+                        "region; its memory lacks results held by the "
+                        "parent's device\n");
+        abort();
+      }
+    t->n = 0; /* leaks the parent's handles, never touches them */
     return;
   }
   for (unsigned i = 0; i < t->n; ++i)

@@ -5,7 +5,7 @@
 // RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom %s -o %t.ll 2> %t.remarks
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -mllvm -idiom-residency=false %s -o - | FileCheck %s --check-prefix=OFF
+// RUN: %clang-idiom -fplugin=%plugin -fno-discard-value-names -S -emit-llvm -mllvm -idiom-residency=false %s -o - | FileCheck %s --check-prefix=OFF
 
 #define N 100000
 float x[N], y[N];

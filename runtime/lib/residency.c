@@ -95,14 +95,29 @@ static void fatal(const char *what, cl_int err) {
   abort();
 }
 
+/* staging.c's consumer: one chunk of entry x's device bytes to the host. */
+static void consume_chunk(void *arg, size_t pos, const void *chunk,
+                          size_t len) {
+  const resid_entry *x = arg;
+  if (x->snap)
+    idiomrt_write_changed((char *)x->lo + pos, chunk, x->snap + pos, len);
+  else
+    memcpy((char *)x->lo + pos, chunk, len);
+}
+
 /* Copies entry x back to the host when it is dirty. */
 static void flush_entry(const idiomrt_device *dev, resid_entry *x) {
   if (!x->dirty)
     return;
   const idiomrt_cl *cl = dev->cl;
   size_t n = (size_t)(x->hi - x->lo);
-  cl_int err;
-  if (!x->snap) {
+  int staged = 0;
+  cl_int err = idiomrt_stage_read(dev, x->buf, 0, n, consume_chunk, x, &staged);
+  if (err != CL_SUCCESS)
+    fatal("staged clEnqueueReadBuffer", err);
+  if (staged) {
+    /* consume_chunk has stored the bytes */
+  } else if (!x->snap) {
     err = cl->clEnqueueReadBuffer(dev->queue, x->buf, CL_TRUE, 0, n,
                                   (void *)x->lo, 0, NULL, NULL);
     if (err != CL_SUCCESS)
@@ -236,12 +251,18 @@ static cl_int fill_entry(idiomrt_resid_call *c, resid_entry *x,
     memcpy(x->snap, (const void *)x->lo, n);
     src = x->snap;
   }
-  cl_event ev = NULL;
-  cl_int err = dev->cl->clEnqueueWriteBuffer(dev->queue, x->buf, CL_FALSE, 0,
-                                             n, src, 0, NULL, &ev);
+  int staged = 0;
+  cl_int err = idiomrt_stage_write(dev, x->buf, 0, src, n, &staged);
   if (err != CL_SUCCESS)
     return err;
-  c->sink(c->sink_ctx, ev);
+  if (!staged) {
+    cl_event ev = NULL;
+    err = dev->cl->clEnqueueWriteBuffer(dev->queue, x->buf, CL_FALSE, 0, n,
+                                        src, 0, NULL, &ev);
+    if (err != CL_SUCCESS)
+      return err;
+    c->sink(c->sink_ctx, ev);
+  }
   c->bytes_in += n;
   return CL_SUCCESS;
 }

@@ -384,4 +384,21 @@ void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host);
 /* The "idiom-stats: residency" line, when a region was entered. */
 void idiomrt_resid_report(void);
 
+/*--- staging.c: copies through pinned host memory --------------------------*/
+
+/* Copies src[0, n) into dst at off through the pinned staging slots when
+   IDIOM_STAGING allows it for dev and n and the slots are free: then
+   *staged = 1 and the copy has completed (or failed: the error) on return.
+   Otherwise *staged = 0, nothing was done, and the caller copies itself. */
+cl_int idiomrt_stage_write(const idiomrt_device *dev, cl_mem dst, size_t off,
+                           const void *src, size_t n, int *staged);
+/* Reads src[off, off + n) through the slots, handing each chunk to
+   consume(arg, pos, chunk, len) (pos: offset in the n bytes); *staged as
+   above. Synchronous. */
+cl_int idiomrt_stage_read(const idiomrt_device *dev, cl_mem src, size_t off,
+                          size_t n,
+                          void (*consume)(void *arg, size_t pos,
+                                          const void *chunk, size_t len),
+                          void *arg, int *staged);
+
 #endif /* IDIOMRT_INTERNAL_H */

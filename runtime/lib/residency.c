@@ -17,7 +17,8 @@
  *       (writeback.c), so bytes the loops never write, which other threads
  *       may write meanwhile, are never stored to.
  *
- * Entries are pairwise disjoint. A run's buffer argument [a, b):
+ * Entries are pairwise disjoint, at most RESID_MAX_ENTRIES of them (least
+ * recently used ones are evicted). A run's buffer argument [a, b):
  *   - equal to an entry's range: the entry's buffer is passed as it is;
  *   - strictly inside an entry: a view buffer is filled from the entry by a
  *     device-side copy and, for an output, copied back into the entry after
@@ -51,8 +52,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Entries per thread; a run that needs more first evicts (copies back and
+   drops) the least recently used ones. Bounds the table's linear scans and
+   the device buffers of a loop that touches a new range every iteration
+   (an outer loop over rows). */
+#define RESID_MAX_ENTRIES 64
+
 typedef struct resid_entry {
   uintptr_t lo, hi;     /* host range, hi > lo */
+  uint64_t last_use;    /* the table's clock at the last run that used it */
   cl_mem buf;           /* hi - lo bytes */
   int dirty;            /* the device holds bytes the host lacks */
   unsigned char *snap;  /* host bytes the buffer was filled from, or NULL */
@@ -60,6 +68,7 @@ typedef struct resid_entry {
 
 typedef struct resid_table {
   unsigned depth;       /* nesting of idiom_region_begin */
+  uint64_t clock;       /* runs that used the table */
   resid_entry *e;
   unsigned n, cap;
 } resid_table;
@@ -68,7 +77,7 @@ static _Thread_local resid_table t_tab;
 
 /* Process-wide counters (IDIOM_STATS and idiom_transfer_bytes). */
 static uint64_t g_to_device, g_to_host;
-static uint64_t g_regions, g_syncs, g_reused, g_flush_bytes;
+static uint64_t g_regions, g_syncs, g_reused, g_flush_bytes, g_evicted;
 
 void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host) {
   if (to_device)
@@ -311,6 +320,32 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     return 0;
   }
   c->used = 1;
+  /* Room for the new entries: evict the least recently used entries that
+     hold none of this run's arguments. */
+  unsigned need = 0;
+  for (uint32_t i = 0; i < nargs; ++i)
+    if (is_buf(args[i].kind) && args[i].bytes &&
+        table_find(t, (uintptr_t)args[i].ptr,
+                   (uintptr_t)args[i].ptr + args[i].bytes) < 0)
+      ++need;
+  while (t->n + need > RESID_MAX_ENTRIES) {
+    int victim = -1;
+    for (unsigned k = 0; k < t->n; ++k) {
+      int holds = 0;
+      for (uint32_t i = 0; i < nargs && !holds; ++i)
+        holds = is_buf(args[i].kind) && args[i].bytes &&
+                overlaps((uintptr_t)args[i].ptr,
+                         (uintptr_t)args[i].ptr + args[i].bytes, t->e[k].lo,
+                         t->e[k].hi);
+      if (!holds && (victim < 0 || t->e[k].last_use < t->e[victim].last_use))
+        victim = (int)k;
+    }
+    if (victim < 0)
+      break; /* every entry holds an argument: exceed the bound */
+    drop_entry(dev, t, (unsigned)victim);
+    __atomic_add_fetch(&g_evicted, 1, __ATOMIC_RELAXED);
+  }
+  t->clock++;
   /* Phase 2: an entry for every argument. */
   for (uint32_t i = 0; i < nargs; ++i) {
     const idiom_arg *a = &args[i];
@@ -338,7 +373,7 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
                  "buffer larger than the device's maximum allocation");
         return 0;
       }
-      resid_entry x = {a0, a1, NULL, 0, NULL};
+      resid_entry x = {a0, a1, 0, NULL, 0, NULL};
       if ((err = new_buffer(dev, (size_t)a->bytes, &x.buf)) != CL_SUCCESS)
         goto cl_error;
       t->e[t->n++] = x;
@@ -360,6 +395,7 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
           goto cl_error;
     }
     resid_entry *x = &t->e[k];
+    x->last_use = t->clock;
     ra->entry = k;
     ra->off = (size_t)(a0 - x->lo);
     ra->out = out;
@@ -475,10 +511,11 @@ void idiomrt_resid_report(void) {
     return;
   fprintf(stderr,
           "idiom-stats: residency regions=%llu reused=%llu syncs=%llu "
-          "flushed_bytes=%llu\n",
+          "flushed_bytes=%llu evicted=%llu\n",
           (unsigned long long)regions,
           (unsigned long long)__atomic_load_n(&g_reused, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_syncs, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_flush_bytes,
-                                              __ATOMIC_RELAXED));
+                                              __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_evicted, __ATOMIC_RELAXED));
 }

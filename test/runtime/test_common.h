@@ -81,6 +81,8 @@ void case_resid_reduce(void);
 void case_resid_overlap(void);
 void case_resid_seq(void);
 void case_resid_stats(void);
+void case_resid_evict(void);
+void case_resid_evict_stats(void);
 
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);

@@ -817,6 +817,8 @@ static const tcase cases[] = {
     {"resid_overlap", case_resid_overlap, 1},
     {"resid_seq", case_resid_seq, 1},
     {"resid_stats", case_resid_stats, 1},
+    {"resid_evict", case_resid_evict, 1},
+    {"resid_evict_stats", case_resid_evict_stats, 1},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},
     {"map1d_or_decline", case_map1d_or_decline, 0},

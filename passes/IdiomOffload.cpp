@@ -147,6 +147,16 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+  if (hasResidencyRegions(F)) {
+    // A new idiom inside an earlier run's region would leave its buffers on
+    // the device where that region's proof did not look.
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "HasResidencyRegions", &F)
+             << "function already has residency regions from an earlier run "
+                "of the plugin: nothing new is offloaded in it";
+    });
+    return PreservedAnalyses::all();
+  }
 
   Detection Det = detectIdioms(F, LI, SE, DT);
   for (Loop *L : Det.OverBudget)

@@ -25,6 +25,7 @@
 #include "ResidencyRegions.h"
 #include "PipelinePlacement.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -356,6 +357,15 @@ unsigned visit(Loop &L, LoopInfo &LI, const std::vector<StitchedCall> &All,
 }
 
 } // namespace
+
+bool hasResidencyRegions(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (calleeName(*CB) == "idiom_region_begin")
+          return true;
+  return false;
+}
 
 unsigned formResidencyRegions(Function &F, LoopInfo &LI,
                               const std::vector<StitchedCall> &Calls,

@@ -27,6 +27,12 @@ class OptimizationRemarkEmitter;
 
 namespace idiom {
 
+/// True when \p F already calls idiom_region_begin: regions placed by an
+/// earlier run of the plugin (a link-time pipeline that loads it again).
+/// Their proofs cover the idioms of that run only, so the offload pass
+/// stitches nothing new in such a function.
+bool hasResidencyRegions(const llvm::Function &F);
+
 /// Places residency regions in \p F around the outermost loops that qualify
 /// and contain at least one of \p Calls (every idiom_run that stitching
 /// inserted in \p F), with a remark for each region and a missed remark, on

@@ -17,7 +17,9 @@
  *       (writeback.c), so bytes the loops never write, which other threads
  *       may write meanwhile, are never stored to.
  *
- * Entries are pairwise disjoint, at most RESID_MAX_ENTRIES of them (least
+ * Each entry remembers its device: a run on another device (a cost model
+ * choosing per call) treats it as a conflicting overlap (copied back,
+ * dropped). Entries are pairwise disjoint, at most RESID_MAX_ENTRIES of them (least
  * recently used ones are evicted). A run's buffer argument [a, b):
  *   - equal to an entry's range: the entry's buffer is passed as it is;
  *   - strictly inside an entry: a view buffer is filled from the entry by a
@@ -59,6 +61,7 @@
 #define RESID_MAX_ENTRIES 64
 
 typedef struct resid_entry {
+  const idiomrt_device *dev; /* whose context holds buf */
   uintptr_t lo, hi;     /* host range, hi > lo */
   uint64_t last_use;    /* the table's clock at the last run that used it */
   cl_mem buf;           /* hi - lo bytes */
@@ -147,12 +150,11 @@ static void flush_entry(const idiomrt_device *dev, resid_entry *x) {
   __atomic_add_fetch(&g_flush_bytes, n, __ATOMIC_RELAXED);
 }
 
-static void drop_entry(const idiomrt_device *dev, resid_table *t,
-                       unsigned i) {
+static void drop_entry(resid_table *t, unsigned i) {
   resid_entry *x = &t->e[i];
-  flush_entry(dev, x);
+  flush_entry(x->dev, x);
   if (x->buf)
-    dev->cl->clReleaseMemObject(x->buf);
+    x->dev->cl->clReleaseMemObject(x->buf);
   free(x->snap);
   t->e[i] = t->e[--t->n];
 }
@@ -162,12 +164,11 @@ static void flush_all(void) {
   resid_table *t = &t_tab;
   if (t->n == 0)
     return;
-  const idiomrt_device *dev = idiomrt_device_peek();
-  if (!dev || idiomrt_forked_child()) {
+  if (idiomrt_forked_child()) {
     /* A child forked (from a signal handler) while this thread held device
        copies: the parent's OpenCL objects are not the child's to use, and
        the child's memory lacks the device-valid results. */
-    for (unsigned i = 0; dev && i < t->n; ++i)
+    for (unsigned i = 0; i < t->n; ++i)
       if (t->e[i].dirty) {
         fprintf(stderr, "idiom: fatal: process forked inside a residency "
                         "region; its memory lacks results held by the "
@@ -178,9 +179,9 @@ static void flush_all(void) {
     return;
   }
   for (unsigned i = 0; i < t->n; ++i)
-    flush_entry(dev, &t->e[i]);
+    flush_entry(t->e[i].dev, &t->e[i]);
   while (t->n)
-    drop_entry(dev, t, t->n - 1);
+    drop_entry(t, t->n - 1);
 }
 
 void idiomrt_resid_sync(void) {
@@ -306,8 +307,8 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     for (unsigned k = 0; k < t->n;) {
       resid_entry *x = &t->e[k];
       if (overlaps(a0, a1, x->lo, x->hi) &&
-          (!disjoint || !(x->lo <= a0 && a1 <= x->hi))) {
-        drop_entry(dev, t, k);
+          (!disjoint || x->dev != dev || !(x->lo <= a0 && a1 <= x->hi))) {
+        drop_entry(t, k);
         continue;
       }
       ++k;
@@ -342,7 +343,7 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     }
     if (victim < 0)
       break; /* every entry holds an argument: exceed the bound */
-    drop_entry(dev, t, (unsigned)victim);
+    drop_entry(t, (unsigned)victim);
     __atomic_add_fetch(&g_evicted, 1, __ATOMIC_RELAXED);
   }
   t->clock++;
@@ -373,7 +374,7 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
                  "buffer larger than the device's maximum allocation");
         return 0;
       }
-      resid_entry x = {a0, a1, 0, NULL, 0, NULL};
+      resid_entry x = {dev, a0, a1, 0, NULL, 0, NULL};
       if ((err = new_buffer(dev, (size_t)a->bytes, &x.buf)) != CL_SUCCESS)
         goto cl_error;
       t->e[t->n++] = x;

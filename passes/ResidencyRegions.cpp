@@ -13,7 +13,9 @@
 //     writes;
 //   - a call that accesses no memory, does not unwind and may return (pure
 //     intrinsics such as llvm.fabs or llvm.smax, functions declared
-//     memory(none) nounwind), or a debug, lifetime or assume intrinsic;
+//     memory(none) nounwind), a debug, lifetime or assume intrinsic, or a
+//     runtime entry point that touches only the runtime's state
+//     (idiom_note_fallback, idiom_host_begin/end of the cost model);
 //   - anything else that neither reads nor writes memory, except
 //     `unreachable`.
 // The fallback nests are exempt: idiom_region_sync, placed at their
@@ -205,6 +207,11 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
     if (CB->doesNotAccessMemory() && CB->doesNotThrow() && !CB->doesNotReturn())
       return true;
     StringRef Name = calleeName(*CB);
+    // Runtime entry points that read only their descriptor and the
+    // runtime's own state, never the program's memory (idiomrt.h).
+    if (Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
+        Name == "idiom_host_begin" || Name == "idiom_host_end")
+      return true;
     Why = "the loop calls " +
           (Name.empty() ? std::string("a function through a pointer")
                         : Name.str()) +

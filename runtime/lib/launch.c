@@ -834,9 +834,6 @@ static int overlapping(const idiom_arg *args, uint32_t nargs) {
 
 static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
                    const char *reason) {
-  /* Inside a region the original loop runs next, on host memory: every
-     device-dirty range goes back first and no device copy stays. */
-  idiomrt_resid_sync();
   snprintf(t_reason, sizeof t_reason, "%s", reason);
   t_declined = 1;
   t_kernel_ms = -1.0;
@@ -904,6 +901,11 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline_reentered(desc);
   t_depth = 1;
   int ok = run_checked(desc, args, nargs, sizes, results);
+  /* Declined, whatever the path: inside a region the original loop runs
+     next, on host memory, so every device-valid range goes back first and
+     no device copy stays (residency.c). */
+  if (!ok)
+    idiomrt_resid_sync();
   t_depth = 0;
   return ok;
 }

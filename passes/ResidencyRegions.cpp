@@ -1,4 +1,4 @@
-//===- ResidencyRegions.cpp - Keep idiom buffers on the device across a loop ===//
+//===- ResidencyRegions.cpp - Idiom buffers on the device across a loop --===//
 //
 // A loop qualifies when every instruction of its body, outside the fallback
 // nests of its stitched idioms, is one of:
@@ -108,7 +108,8 @@ bool isScratchAlloca(const AllocaInst *AI) {
 /// Everything the check of one loop needs.
 class RegionCheck {
 public:
-  RegionCheck(Loop &L, LoopInfo &LI, const std::vector<const StitchedCall *> &Calls)
+  RegionCheck(Loop &L, LoopInfo &LI,
+              const std::vector<const StitchedCall *> &Calls)
       : L(L), LI(LI), Calls(Calls) {}
 
   /// True when \p L can be a region; otherwise \p Why says why not.
@@ -322,8 +323,8 @@ void placeRegion(Loop &L, const std::vector<const StitchedCall *> &Calls) {
 }
 
 /// The stitched calls inside \p L.
-std::vector<const StitchedCall *> callsIn(const Loop &L,
-                                          const std::vector<StitchedCall> &All) {
+std::vector<const StitchedCall *>
+callsIn(const Loop &L, const std::vector<StitchedCall> &All) {
   std::vector<const StitchedCall *> In;
   for (const StitchedCall &SC : All)
     if (SC.Call && L.contains(SC.Call->getParent()))

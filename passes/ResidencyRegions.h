@@ -1,4 +1,4 @@
-//===- ResidencyRegions.h - Keep idiom buffers on the device across a loop -*- C++ -*-===//
+//===- ResidencyRegions.h - Buffers on the device across a loop -*- C++ -*-===//
 //
 // Map promotion (CGCM: Jablin et al., "Automatic CPU-GPU communication
 // management and optimization", PLDI 2011), in the form the runtime offers

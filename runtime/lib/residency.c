@@ -19,8 +19,9 @@
  *
  * Each entry remembers its device: a run on another device (a cost model
  * choosing per call) treats it as a conflicting overlap (copied back,
- * dropped). Entries are pairwise disjoint, at most RESID_MAX_ENTRIES of them (least
- * recently used ones are evicted). A run's buffer argument [a, b):
+ * dropped). Entries are pairwise disjoint, at most RESID_MAX_ENTRIES of
+ * them (least recently used ones are evicted). A run's buffer argument
+ * [a, b):
  *   - equal to an entry's range: the entry's buffer is passed as it is;
  *   - strictly inside an entry: a view buffer is filled from the entry by a
  *     device-side copy and, for an output, copied back into the entry after

@@ -6,6 +6,7 @@
 #include "KernelSharing.h"
 #include "Lifting.h"
 #include "PipelinePlacement.h"
+#include "ResidencyRegions.h"
 #include "RuntimeLimits.h"
 #include "Stitching.h"
 #include "TranslationValidation.h"
@@ -188,6 +189,16 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+  if (hasResidencyRegions(F)) {
+    // A new idiom inside an earlier run's region would leave its buffers on
+    // the device where that region's proof did not look.
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "HasResidencyRegions", &F)
+             << "function already has residency regions from an earlier run "
+                "of the plugin: nothing new is offloaded in it";
+    });
+    return PreservedAnalyses::all();
+  }
 
   Detection Det = detectIdioms(F, LI, SE, DT);
   for (Loop *L : Det.OverBudget)
@@ -267,6 +278,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   // stitching below fails: the function has changed either way.
   bool Changed = true;
   unsigned NewDescriptors = 0;
+  std::vector<StitchedCall> Stitched;
   for (size_t I = 0; I < Offloads.size(); ++I) {
     Offload &O = Offloads[I];
     const IdiomMatch &M = *O.D->Match;
@@ -282,7 +294,8 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     if (!In.KernelFrom)
       In.KernelFrom = Index.findKernel(O.KernelKey);
     GlobalVariable *Desc = nullptr;
-    if (!stitch(In, Expanded[I], LI, Desc, Why)) {
+    StitchedCall SC;
+    if (!stitch(In, Expanded[I], LI, Desc, Why, &SC)) {
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", Loc, Header)
                << "idiom " << O.D->Spec << " not offloaded: " << Why;
@@ -290,6 +303,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       continue;
     }
     Changed = true;
+    Stitched.push_back(std::move(SC));
     if (!In.Desc) {
       Index.add(O.KernelKey, DescKey, Desc);
       ++NewDescriptors;
@@ -339,6 +353,9 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       });
   }
   Index.addKernelIds(NewDescriptors);
+  // Map promotion: loops that only run offloaded idioms keep their buffers
+  // on the device (ResidencyRegions.h).
+  formResidencyRegions(F, LI, Stitched, ORE);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

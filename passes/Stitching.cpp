@@ -252,7 +252,7 @@ static uint32_t scalarKind(Type *T) {
 }
 
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
-            GlobalVariable *&Desc, std::string &Why) {
+            GlobalVariable *&Desc, std::string &Why, StitchedCall *Out) {
   Desc = nullptr;
   const IdiomMatch &M = *In.M;
   Loop *Outer = M.Nest.Loops.front();
@@ -428,8 +428,16 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   if (auto *RunF = dyn_cast<Function>(Run.getCallee()))
     RunF->setDoesNotThrow();
   Desc = In.Desc ? In.Desc : makeDescriptor(In, Mod);
-  Value *Ok = B.CreateCall(Run, {Desc, ArgArr, ConstantInt::get(I32, NArgs),
-                                 SizeArr, ResArr}, "idiom.ok");
+  CallInst *Ok = B.CreateCall(Run, {Desc, ArgArr, ConstantInt::get(I32, NArgs),
+                                    SizeArr, ResArr}, "idiom.ok");
+  if (Out) {
+    Out->Call = Ok;
+    Out->Fallback = NewPH;
+    Out->Buffers.clear();
+    for (size_t I = 0; I < NArgs; ++I)
+      if (In.Lifted->Params[I].K == LiftedParam::Kind::Buffer)
+        Out->Buffers.push_back({Args.Values[I], In.Lifted->Params[I].Written});
+  }
   // A decline runs the original loop between idiom_host_begin and
   // idiom_host_end: the runtime's cost model asks for the loop's time after
   // the declines it decided (the token is 0 otherwise, and on the paths
@@ -448,14 +456,23 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
       Fn->setDoesNotThrow();
   Value *Token = B.CreateCall(Begin, {Desc}, "idiom.host.token");
   B.CreateBr(NewPH);
+  // The descriptor reaches idiom_host_end through a phi too (null off the
+  // declined path): where the guards fold so that the call can never run,
+  // the call and the descriptor with its kernel source fold away.
   PHINode *TokenPhi = PHINode::Create(I64, 3, "idiom.host.token.phi");
   TokenPhi->insertBefore(NewPH->begin());
+  PHINode *DescPhi = PHINode::Create(Ptr, 3, "idiom.host.desc.phi");
+  DescPhi->insertBefore(NewPH->begin());
   Constant *NoToken = ConstantInt::get(I64, 0);
+  Constant *NoDesc = ConstantPointerNull::get(cast<PointerType>(Ptr));
   for (BasicBlock *Pred : predecessors(NewPH))
-    if (TokenPhi->getBasicBlockIndex(Pred) < 0)
+    if (TokenPhi->getBasicBlockIndex(Pred) < 0) {
       TokenPhi->addIncoming(Pred == HostBegin ? Token : NoToken, Pred);
+      DescPhi->addIncoming(Pred == HostBegin ? cast<Value>(Desc) : NoDesc,
+                           Pred);
+    }
   // The loop's exit (only the original loop reaches it) ends the measurement.
-  IRBuilder<>(Exit->getTerminator()).CreateCall(End, {Desc, TokenPhi});
+  IRBuilder<>(Exit->getTerminator()).CreateCall(End, {DescPhi, TokenPhi});
 
   // Done block: combine each device result with the accumulator's initial
   // value and join the original exit.
@@ -478,6 +495,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   if (Redo) {
     B.CreateCondBr(Redo, NewPH, Join);
     TokenPhi->addIncoming(NoToken, Done);
+    DescPhi->addIncoming(NoDesc, Done);
   } else {
     B.CreateBr(Join);
   }

@@ -19,6 +19,8 @@
 #include <vector>
 
 namespace llvm {
+class BasicBlock;
+class CallInst;
 class GlobalVariable;
 class LoopInfo;
 class ScalarEvolution;
@@ -64,6 +66,17 @@ struct ExpandedArgs {
   std::vector<llvm::WeakTrackingVH> Guards; ///< i1: IdiomMatch's nest guards
 };
 
+/// What stitch() inserted for one idiom, for the residency regions
+/// (ResidencyRegions.h).
+struct StitchedCall {
+  llvm::CallInst *Call = nullptr;        ///< the idiom_run call
+  llvm::BasicBlock *Fallback = nullptr;  ///< preheader of the original nest,
+                                         ///< reached on every path that runs it
+  /// Each buffer argument: its pointer (the first byte of its range, a value
+  /// available at the call) and whether the kernel writes it.
+  std::vector<std::pair<llvm::WeakTrackingVH, bool>> Buffers;
+};
+
 /// Phase 1: expands every SCEV of \p In at the end of the nest's preheader.
 /// Inserts instructions only; the CFG does not change.
 ExpandedArgs expandAtPreheader(const StitchInput &In, llvm::ScalarEvolution &SE);
@@ -71,9 +84,11 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, llvm::ScalarEvolution &SE)
 /// Phase 2: inserts the runtime call and the branch around the loop nest,
 /// and sets \p Desc to the descriptor the call passes. Returns false (and
 /// changes nothing) when the exit block has a live-out value the idiom does
-/// not produce.
+/// not produce. On success, \p Out (when not null) describes the inserted
+/// call.
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, llvm::LoopInfo &LI,
-            llvm::GlobalVariable *&Desc, std::string &Why);
+            llvm::GlobalVariable *&Desc, std::string &Why,
+            StitchedCall *Out = nullptr);
 
 } // namespace idiom
 

@@ -85,7 +85,9 @@
  *   Buffers of 0 bytes are passed as a 1-byte device buffer. Every buffer is
  *   copied to the device; after the last kernel completed, the bytes of an
  *   OUT or INOUT range that the kernels changed are written back (the whole
- *   range with IDIOM_ARG_DENSE). See runtime/README.md.
+ *   range with IDIOM_ARG_DENSE). Inside a residency region
+ *   (idiom_region_begin) buffers stay on the device between runs and are
+ *   copied back at the region's end. See runtime/README.md.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef IDIOMRT_H
@@ -210,8 +212,9 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc);
 /// Ends the measurement begun by idiom_host_begin: called after the original
 /// loop of desc with the token it returned (0 is accepted and does nothing,
 /// so a caller may call it on every path out of the loop). The elapsed time
-/// (CLOCK_MONOTONIC, ns) becomes a host sample of desc's size class. A token
-/// that is not the calling thread's latest (a nested or re-entered
+/// (CLOCK_MONOTONIC, ns) becomes a host sample of desc's size class. With
+/// token 0, desc may be NULL (the plugin passes NULL off the declined path).
+/// A token that is not the calling thread's latest (a nested or re-entered
 /// measurement replaced it) is ignored; never blocks (a sample that would
 /// wait for a lock is dropped).
 void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token);
@@ -231,6 +234,45 @@ double idiom_last_kernel_ms(void);
 /// The variant (0 .. nvariants-1) that the calling thread's most recent
 /// successful idiom_run executed; -1 when there was none or it declined.
 int idiom_last_variant(void);
+
+/// Opens a residency region on the calling thread (map promotion: CGCM,
+/// Jablin et al., PLDI 2011). Until the matching idiom_region_end, the
+/// thread's idiom_run calls keep their buffers on the device: a buffer range
+/// already there and valid is not copied again, outputs are not copied back
+/// but stay on the device (device-valid), and a reduction returns only its
+/// scalars. Regions nest; only the outermost end copies back. Cheap when
+/// nothing runs on a device (IDIOM_DEVICE=seq, no OpenCL): a counter.
+///
+/// The caller promises that between begin and end no code other than
+/// idiom_run, idiom_region_sync and code that touches none of the region's
+/// buffers runs on this thread, and that every host access to those buffers
+/// inside the region is preceded by idiom_region_sync (the plugin proves
+/// this before placing the calls: docs/ARCHITECTURE.md, "Residency").
+/// Other threads are not affected: their runs never use this thread's
+/// device copies. A call from a signal handler that interrupted the runtime
+/// on this thread does nothing (the handler's runs then decline).
+void idiom_region_begin(void);
+
+/// Closes the calling thread's innermost residency region. At the outermost
+/// one, every range whose device copy is newer than the host's is copied
+/// back (only the bytes the kernels changed, or the whole range of an
+/// IDIOM_ARG_DENSE output) and every device copy is released, so nothing is
+/// kept across regions. Without an open region: does nothing. If a copy back
+/// fails (a lost device), the process prints the error on stderr and aborts
+/// rather than run on with stale memory.
+void idiom_region_end(void);
+
+/// Inside a region: the host is about to access memory that the region's
+/// idioms may hold (the original loop of a stitched idiom runs next).
+/// Copies every device-newer range back and releases every device copy; the
+/// region stays open and later runs fill it again. idiom_run does the same
+/// itself before it returns 0 (declined). Outside a region: nothing.
+void idiom_region_sync(void);
+
+/// Bytes copied from the host to the device and back by every idiom_run and
+/// region copy-back of the process since it started (either pointer may be
+/// NULL). For tests and benchmarks.
+void idiom_transfer_bytes(uint64_t *to_device, uint64_t *to_host);
 
 /// CL_DEVICE_NAME of the device idiom_run uses, selecting and initializing it
 /// on the first call; NULL when runs decline for want of a device

@@ -86,6 +86,8 @@ typedef struct run {
   unsigned nmaps;
   uint64_t host_copy_ns;
   uint64_t sample;               /* tuning a map: iterations launched, 0 all */
+  uint64_t bytes_in, bytes_out;  /* host-to-device, device-to-host */
+  idiomrt_resid_call rc;         /* inside a region (residency.c) */
   char *reason;
   size_t reason_len;
 } run;
@@ -112,6 +114,11 @@ static void add_event(run *r, cl_event ev, int kind) {
   r->ev[r->nev] = ev;
   r->ev_kind[r->nev] = (unsigned char)kind;
   r->nev++;
+}
+
+/* residency.c's events join the run's. */
+static void sink_event(void *ctx, cl_event ev) {
+  add_event((run *)ctx, ev, EV_TRANSFER);
 }
 
 static int is_buffer(uint32_t kind) { return kind <= IDIOM_ARG_BUF_INOUT; }
@@ -143,12 +150,22 @@ static int make_buffer(run *r, cl_mem_flags flags, const void *host,
     return cl_fail(r, "clCreateBuffer", err);
   }
   if (host && bytes) {
-    cl_event ev = NULL;
-    err = r->cl->clEnqueueWriteBuffer(r->dev->queue, *out, CL_FALSE, 0,
-                                      (size_t)bytes, host, 0, NULL, &ev);
+    int staged = 0; /* through pinned memory (staging.c), synchronously */
+    uint64_t t0 = now_ns();
+    err = idiomrt_stage_write(r->dev, *out, 0, host, (size_t)bytes, &staged);
     if (err != CL_SUCCESS)
-      return cl_fail(r, "clEnqueueWriteBuffer", err);
-    add_event(r, ev, EV_TRANSFER);
+      return cl_fail(r, "staged clEnqueueWriteBuffer", err);
+    if (staged) {
+      r->host_copy_ns += now_ns() - t0;
+    } else {
+      cl_event ev = NULL;
+      err = r->cl->clEnqueueWriteBuffer(r->dev->queue, *out, CL_FALSE, 0,
+                                        (size_t)bytes, host, 0, NULL, &ev);
+      if (err != CL_SUCCESS)
+        return cl_fail(r, "clEnqueueWriteBuffer", err);
+      add_event(r, ev, EV_TRANSFER);
+    }
+    r->bytes_in += bytes;
   }
   return 1;
 }
@@ -157,9 +174,17 @@ static int make_buffer(run *r, cl_mem_flags flags, const void *host,
    IDIOM_ARG_DENSE is filled from a snapshot of its host bytes, kept for the
    write-back. */
 static int create_buffers(run *r) {
+  if (idiomrt_resid_active()) {
+    r->rc.dev = r->dev;
+    r->rc.sink = sink_event;
+    r->rc.sink_ctx = r;
+    if (!idiomrt_resid_acquire(&r->rc, r->args, r->nargs, r->mems, r->reason,
+                               r->reason_len))
+      return 0;
+  }
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
-    if (!is_buffer(a->kind))
+    if (!is_buffer(a->kind) || r->mems[i]) /* mems[i]: resident */
       continue;
     cl_mem_flags f =
         a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
@@ -212,6 +237,7 @@ static int map_back(run *r, cl_mem mem, void *host, const unsigned char *snap,
   if (!p || err != CL_SUCCESS)
     return cl_fail(r, "clEnqueueMapBuffer", err ? err : CL_MAP_FAILURE);
   add_event(r, ev, EV_TRANSFER);
+  r->bytes_out += bytes;
   r->maps[r->nmaps].mem = mem;
   r->maps[r->nmaps].dev_ptr = p;
   r->maps[r->nmaps].host = host;
@@ -223,6 +249,8 @@ static int map_back(run *r, cl_mem mem, void *host, const unsigned char *snap,
 
 /* Maps every OUT / INOUT argument buffer back for reading. */
 static int map_outputs(run *r) {
+  if (r->rc.used) /* they stay on the device (residency.c) */
+    return 1;
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
     if (is_output(a->kind) && a->bytes)
@@ -710,7 +738,9 @@ static int tune(run *r, unsigned cls) {
 /* Everything after the device and the program are ready. */
 static int execute(run *r, void *results, int *variant) {
   uint32_t nargs = r->nargs;
-  unsigned cap = 2 * nargs + 4 * MAX_RESULTS + 8;
+  /* per argument: a write and a map, or (residency.c) a fill, a view copy,
+     a backup and a copy back into the entry */
+  unsigned cap = 4 * nargs + 4 * MAX_RESULTS + 8;
   r->mems = calloc(nargs ? nargs : 1, sizeof *r->mems);
   r->ev = calloc(cap, sizeof *r->ev);
   r->ev_kind = calloc(cap, 1);
@@ -737,6 +767,9 @@ static int execute(run *r, void *results, int *variant) {
   for (unsigned i = 0; i < nev; ++i)
     add_event(r, evs[i], EV_KERNEL);
   if (!ok)
+    return 0;
+  if (r->rc.used && !idiomrt_resid_after_kernels(&r->rc, r->args, r->reason,
+                                                 r->reason_len))
     return 0;
   if (r->d->kind == IDIOM_MAP ? !map_outputs(r) : !map_results(r, results))
     return 0;
@@ -919,6 +952,11 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
   t_depth = 1;
   idiomrt_cost_clear_want();
   int ok = run_checked(desc, args, nargs, sizes, results);
+  /* Declined, whatever the path: inside a region the original loop runs
+     next, on host memory, so every device-valid range goes back first and
+     no device copy stays (residency.c). */
+  if (!ok)
+    idiomrt_resid_sync();
   t_depth = 0;
   return ok;
 }
@@ -1006,8 +1044,14 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   int ok = program_ready(e, dev, reason, sizeof reason) &&
            execute(&r, results, &variant);
   int tuned = fresh_build || e->tune_ns != tune_before;
-  if (ok)
+  if (ok) {
     profile(&r, &kernel_ns, &transfer_ns);
+    idiomrt_resid_commit(&r.rc);
+  } else {
+    idiomrt_resid_abort(&r.rc, args);
+  }
+  idiomrt_count_transfer(r.bytes_in + r.rc.bytes_in, r.bytes_out);
+  idiomrt_stats_bytes(e, r.bytes_in + r.rc.bytes_in, r.bytes_out);
   if (r.ev || r.mems || r.maps || r.ev_kind)
     cleanup(&r);
   if (!ok && variant >= 0 && e->nvariants > 1) {
@@ -1047,6 +1091,8 @@ void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason) {
     idiomrt_stats_note(e, reason && *reason ? reason : "unspecified");
   t_depth = 0;
 }
+
+int idiomrt_in_runtime(void) { return t_depth; }
 
 const char *idiom_last_reason(void) {
   return !t_declined ? NULL : t_reason_static ? t_reason_static : t_reason;

@@ -80,6 +80,9 @@ void idiomrt_debug(const char *fmt, ...)
   X(clReleaseKernel)                                                           \
   X(clCreateBuffer)                                                            \
   X(clReleaseMemObject)                                                        \
+  X(clRetainMemObject)                                                         \
+  X(clEnqueueReadBuffer)                                                       \
+  X(clFinish)                                                                  \
   X(clEnqueueWriteBuffer)                                                      \
   X(clEnqueueCopyBuffer)                                                       \
   X(clEnqueueMapBuffer)                                                        \
@@ -252,6 +255,8 @@ typedef struct idiomrt_entry {
   uint64_t fallbacks;         /* declines + idiom_note_fallback */
   uint64_t kernel_ns;
   uint64_t transfer_ns;
+  uint64_t bytes_in;          /* host to device, every run (residency.c) */
+  uint64_t bytes_out;         /* device to host, every run */
   const char *device_name;    /* device this entry saw, or NULL */
   unsigned nreasons;
   struct {
@@ -327,6 +332,9 @@ void idiomrt_stats_decline_locked(idiomrt_entry *e, const char *reason);
    nothing; the report adds it to d's line as "runtime busy (re-entered)". */
 void idiomrt_stats_busy(const idiom_kernel_desc *d);
 void idiomrt_stats_note(idiomrt_entry *e, const char *reason);
+/* Bytes a run of e copied to and from the device. */
+void idiomrt_stats_bytes(idiomrt_entry *e, uint64_t to_device,
+                         uint64_t to_host);
 /* atexit handler installed by config.c when IDIOM_STATS is set. */
 void idiomrt_stats_report(void);
 
@@ -452,5 +460,82 @@ const char *idiomrt_device_fp_check(const idiomrt_device *dev,
    to no other byte. */
 void idiomrt_write_changed(void *host, const void *dev, const void *snap,
                            size_t n);
+
+/*--- launch.c ------------------------------------------------------------*/
+
+/* 1 while the calling thread is inside an idiom_run (a signal handler that
+   calls into the runtime then must not touch the thread's state). */
+int idiomrt_in_runtime(void);
+
+/*--- residency.c: device copies of host ranges inside regions ------------*/
+
+/* One buffer argument of a run that uses the range table. */
+typedef struct idiomrt_resid_arg {
+  int entry;     /* index in the calling thread's table */
+  size_t off;    /* of the argument's range in the entry's range */
+  int out;       /* OUT or INOUT */
+  cl_mem view;   /* range strictly inside the entry: its own buffer */
+  cl_mem backup; /* INOUT of a dirty entry: the bytes before the run */
+} idiomrt_resid_arg;
+
+/* A run's use of the table. dev, sink and sink_ctx are set by the caller;
+   sink receives every event residency.c enqueues (the run waits for them,
+   checks and profiles them). */
+typedef struct idiomrt_resid_call {
+  const idiomrt_device *dev;
+  void (*sink)(void *ctx, cl_event ev);
+  void *sink_ctx;
+  uint32_t nargs;
+  int used;                /* the run's buffers come from the table */
+  idiomrt_resid_arg *arg;  /* nargs, when used */
+  uint64_t bytes_in;       /* host to device copies enqueued */
+  unsigned reused;         /* arguments served by an existing entry */
+} idiomrt_resid_call;
+
+/* 1 when the calling thread is inside a region (idiom_region_begin). */
+int idiomrt_resid_active(void);
+/* Inside a region: gives every non-empty buffer argument its device buffer
+   in mems[i] (a reference the run releases), copying in only what the
+   table lacks; entries that overlap an argument without containing it are
+   copied back and dropped. When two arguments overlap each other, only the
+   entries overlapping them are copied back and dropped, c->used stays 0 and
+   mems is untouched (the run copies in and out itself). 0 with the reason
+   on failure; the caller then calls idiomrt_resid_abort. */
+int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
+                          uint32_t nargs, cl_mem *mems, char *reason,
+                          size_t reason_len);
+/* After the kernels were enqueued: copies outputs passed as views back into
+   their entries (on the device). */
+int idiomrt_resid_after_kernels(idiomrt_resid_call *c, const idiom_arg *args,
+                                char *reason, size_t reason_len);
+/* After every command of the run completed: outputs' entries become
+   device-valid (dirty). */
+void idiomrt_resid_commit(idiomrt_resid_call *c);
+/* After a failed run: restores INOUT backups (waits for the queue). */
+void idiomrt_resid_abort(idiomrt_resid_call *c, const idiom_arg *args);
+/* Copies every dirty entry back to the host and empties the calling
+   thread's table (decline, idiom_region_sync). */
+void idiomrt_resid_sync(void);
+/* Adds to the process-wide transfer counters (idiom_transfer_bytes). */
+void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host);
+/* The "idiom-stats: residency" line, when a region was entered. */
+void idiomrt_resid_report(void);
+
+/*--- staging.c: copies through pinned host memory --------------------------*/
+
+/* Copies src[0, n) into dst at off through the pinned staging slots when
+   IDIOM_STAGING allows it for dev and n and the slots are free: then
+   *staged = 1 and the copy has completed (or failed: the error) on return.
+   Otherwise *staged = 0, nothing was done, and the caller copies itself. */
+cl_int idiomrt_stage_write(const idiomrt_device *dev, cl_mem dst, size_t off,
+                           const void *src, size_t n, int *staged);
+/* Reads src[off, off + n) through the slots, handing each chunk to
+   consume(arg, pos, chunk, len) (pos: offset in the n bytes); *staged as
+   above. Synchronous. */
+cl_int idiomrt_stage_read(const idiomrt_device *dev, cl_mem src, size_t off,
+                          size_t n,
+                          void (*consume)(void *arg, size_t pos,
+                                          const void *chunk, size_t len),
+                          void *arg, int *staged);
 
 #endif /* IDIOMRT_INTERNAL_H */

@@ -6,6 +6,7 @@
  *
  *   idiom-stats: LOC IDIOM calls=N offloaded=N device="NAME"
  *                kernel_ms=X transfer_ms=X fallbacks=N reasons="R" xN; ...
+ *                bytes_in=N bytes_out=N
  *
  *   [variants=N tune_ms=X tuning="class C: variant K tuned=HOW; ..."]
  *   [decisions="NAME xN; ..."] [host_ms=X] [cost="class C: host X us
@@ -14,6 +15,9 @@
  * kernel_ms: sum of CL_PROFILING_COMMAND_START..END of the kernels.
  * transfer_ms: the same for host-to-device writes and device-to-host maps,
  * plus the host copy out of the mapped buffers.
+ * bytes_in / bytes_out: bytes its runs copied to / from the device (inside a
+ * residency region only what the range table lacked; the copies back at the
+ * region's end are counted on the "idiom-stats: residency" line).
  * variants (only for descriptors with several): the variant count, the
  * kernel time spent timing them (tune_ms), and per size class (floor(log2)
  * of the iteration count) the variant that ran and how it was chosen:
@@ -64,6 +68,14 @@ static void add_reason(idiomrt_entry *e, const char *reason) {
   } else {
     e->other_reasons++;
   }
+}
+
+void idiomrt_stats_bytes(idiomrt_entry *e, uint64_t to_device,
+                         uint64_t to_host) {
+  pthread_mutex_lock(&e->stats_lock);
+  e->bytes_in += to_device;
+  e->bytes_out += to_host;
+  pthread_mutex_unlock(&e->stats_lock);
 }
 
 void idiomrt_stats_decline_locked(idiomrt_entry *e, const char *reason) {
@@ -169,6 +181,8 @@ void idiomrt_stats_report(void) {
       if (e->other_reasons)
         APPEND("; (other) x%llu", (unsigned long long)e->other_reasons);
     }
+    APPEND(" bytes_in=%llu bytes_out=%llu", (unsigned long long)e->bytes_in,
+           (unsigned long long)e->bytes_out);
 #undef APPEND
     pthread_mutex_unlock(&e->stats_lock);
     if (have_lock)
@@ -196,5 +210,6 @@ void idiomrt_stats_report(void) {
     fprintf(stderr, "idiom-stats: other re-entered runs declined (runtime "
                     "busy): %llu\n",
             (unsigned long long)over);
+  idiomrt_resid_report();
   fflush(stderr);
 }

@@ -80,6 +80,20 @@ void case_policy_stats(void);
 void case_policy_stats_child(void);
 void case_policy_exit(void);
 void case_policy_exit_child(void);
+/* Cases of test_residency.c. */
+void case_resid_reuse(void);
+void case_resid_host(void);
+void case_resid_partial(void);
+void case_resid_decline(void);
+void case_resid_sync(void);
+void case_resid_realloc(void);
+void case_resid_thread(void);
+void case_resid_reduce(void);
+void case_resid_overlap(void);
+void case_resid_seq(void);
+void case_resid_stats(void);
+void case_resid_evict(void);
+void case_resid_evict_stats(void);
 
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);

@@ -44,9 +44,12 @@ void scale(double *y, const double *x, double a, int n) {
 // CHECK: idiom.declined:
 // CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_image_2.desc)
 // CHECK-NEXT: br label %idiom.fallback
+// The descriptor is null there too, so a guard that folds to "never
+// offload" leaves no reference to the descriptor and its kernel source.
 // CHECK: idiom.fallback:
+// CHECK-NEXT: %idiom.host.desc.phi = phi ptr [ @idiom_image_2.desc, %idiom.declined ], [ null, %{{.*}} ]
 // CHECK-NEXT: %idiom.host.token.phi = phi i64 [ %idiom.host.token, %idiom.declined ], [ 0, %{{.*}} ]
-// CHECK: call void @idiom_host_end(ptr nonnull @idiom_image_2.desc, i64 %idiom.host.token.phi)
+// CHECK: call void @idiom_host_end(ptr %idiom.host.desc.phi, i64 %idiom.host.token.phi)
 void image(float *out, const float *in, int h, int w) {
   for (int i = 0; i < h; i++)
     for (int j = 0; j < w; j++)

@@ -1,0 +1,523 @@
+/*===- residency.c - Device copies of host ranges across idiom calls ------===*
+ *
+ * Map promotion (CGCM: Jablin et al., "Automatic CPU-GPU communication
+ * management and optimization", PLDI 2011): between idiom_region_begin and
+ * idiom_region_end the calling thread's idiom runs keep their buffers on the
+ * device. A per-thread range table holds one entry per host range
+ * [lo, hi) with a device buffer of hi - lo bytes and a coherence state:
+ *
+ *   absent            the host is the only valid copy (host-valid);
+ *   clean (dirty = 0) device and host agree on every byte a region idiom
+ *                     accesses (both valid);
+ *   dirty (dirty = 1) the device holds bytes the host lacks (device-valid):
+ *     whole (snap == NULL): every byte of the range was written by the
+ *       loops, the whole range is copied back;
+ *     diff  (snap != NULL): snap holds the host bytes the entry was filled
+ *       from; only the bytes whose device value differs are copied back
+ *       (writeback.c), so bytes the loops never write, which other threads
+ *       may write meanwhile, are never stored to.
+ *
+ * Each entry remembers its device: a run on another device (a cost model
+ * choosing per call) treats it as a conflicting overlap (copied back,
+ * dropped). Entries are pairwise disjoint, at most RESID_MAX_ENTRIES of
+ * them (least recently used ones are evicted). A run's buffer argument
+ * [a, b):
+ *   - equal to an entry's range: the entry's buffer is passed as it is;
+ *   - strictly inside an entry: a view buffer is filled from the entry by a
+ *     device-side copy and, for an output, copied back into the entry after
+ *     the kernels (the kernel convention has no offset parameter);
+ *   - overlapping an entry otherwise: that entry is copied back (when dirty)
+ *     and dropped first, then a new entry [a, b) is filled from the host;
+ *   - when two arguments of one run overlap each other the run does not use
+ *     the table: every entry overlapping its arguments is copied back and
+ *     dropped, and the run copies in and out as outside a region.
+ * Only state that the host cannot have changed is reused: the plugin places
+ * a region only where no host code touches the region's buffers (see
+ * docs/ARCHITECTURE.md, "Residency"), and every way back to the host inside
+ * a region (a decline, idiom_region_sync before a fallback loop) copies
+ * every dirty entry back and empties the table first.
+ *
+ * A run that fails after its commands were enqueued may have written part of
+ * an entry's device buffer. An INOUT argument of a dirty entry is backed up
+ * on the device before the kernels and restored on failure (re-running an
+ * in-place map on partly updated data would apply it twice); an OUT
+ * argument's partial results are values the fallback loop writes again; a
+ * clean entry is dropped without copying back.
+ *
+ * Copying a dirty entry back is the only copy of the loops' results: when it
+ * fails the process stops (a message on stderr, then abort) rather than run
+ * on with stale memory.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Entries per thread; a run that needs more first evicts (copies back and
+   drops) the least recently used ones. Bounds the table's linear scans and
+   the device buffers of a loop that touches a new range every iteration
+   (an outer loop over rows). */
+#define RESID_MAX_ENTRIES 64
+
+typedef struct resid_entry {
+  const idiomrt_device *dev; /* whose context holds buf */
+  uintptr_t lo, hi;     /* host range, hi > lo */
+  uint64_t last_use;    /* the table's clock at the last run that used it */
+  cl_mem buf;           /* hi - lo bytes */
+  int dirty;            /* the device holds bytes the host lacks */
+  unsigned char *snap;  /* host bytes the buffer was filled from, or NULL */
+} resid_entry;
+
+typedef struct resid_table {
+  unsigned depth;       /* nesting of idiom_region_begin */
+  uint64_t clock;       /* runs that used the table */
+  resid_entry *e;
+  unsigned n, cap;
+} resid_table;
+
+static _Thread_local resid_table t_tab;
+
+/* Process-wide counters (IDIOM_STATS and idiom_transfer_bytes). */
+static uint64_t g_to_device, g_to_host;
+static uint64_t g_regions, g_syncs, g_reused, g_flush_bytes, g_evicted;
+
+void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host) {
+  if (to_device)
+    __atomic_add_fetch(&g_to_device, to_device, __ATOMIC_RELAXED);
+  if (to_host)
+    __atomic_add_fetch(&g_to_host, to_host, __ATOMIC_RELAXED);
+}
+
+void idiom_transfer_bytes(uint64_t *to_device, uint64_t *to_host) {
+  if (to_device)
+    *to_device = __atomic_load_n(&g_to_device, __ATOMIC_RELAXED);
+  if (to_host)
+    *to_host = __atomic_load_n(&g_to_host, __ATOMIC_RELAXED);
+}
+
+int idiomrt_resid_active(void) { return t_tab.depth > 0; }
+
+static void fatal(const char *what, cl_int err) {
+  fprintf(stderr,
+          "idiom: fatal: copying device-resident results back to the host "
+          "failed (%s: OpenCL error %d, %s); the program's memory would be "
+          "stale\n",
+          what, (int)err, idiomrt_cl_error_name(err));
+  abort();
+}
+
+/* staging.c's consumer: one chunk of entry x's device bytes to the host. */
+static void consume_chunk(void *arg, size_t pos, const void *chunk,
+                          size_t len) {
+  const resid_entry *x = arg;
+  if (x->snap)
+    idiomrt_write_changed((char *)x->lo + pos, chunk, x->snap + pos, len);
+  else
+    memcpy((char *)x->lo + pos, chunk, len);
+}
+
+/* Copies entry x back to the host when it is dirty. */
+static void flush_entry(const idiomrt_device *dev, resid_entry *x) {
+  if (!x->dirty)
+    return;
+  const idiomrt_cl *cl = dev->cl;
+  size_t n = (size_t)(x->hi - x->lo);
+  int staged = 0;
+  cl_int err = idiomrt_stage_read(dev, x->buf, 0, n, consume_chunk, x, &staged);
+  if (err != CL_SUCCESS)
+    fatal("staged clEnqueueReadBuffer", err);
+  if (staged) {
+    /* consume_chunk has stored the bytes */
+  } else if (!x->snap) {
+    err = cl->clEnqueueReadBuffer(dev->queue, x->buf, CL_TRUE, 0, n,
+                                  (void *)x->lo, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      fatal("clEnqueueReadBuffer", err);
+  } else {
+    unsigned char *tmp = malloc(n);
+    if (!tmp)
+      fatal("out of host memory", CL_OUT_OF_HOST_MEMORY);
+    err = cl->clEnqueueReadBuffer(dev->queue, x->buf, CL_TRUE, 0, n, tmp, 0,
+                                  NULL, NULL);
+    if (err != CL_SUCCESS)
+      fatal("clEnqueueReadBuffer", err);
+    idiomrt_write_changed((void *)x->lo, tmp, x->snap, n);
+    free(tmp);
+  }
+  x->dirty = 0;
+  idiomrt_count_transfer(0, n);
+  __atomic_add_fetch(&g_flush_bytes, n, __ATOMIC_RELAXED);
+}
+
+static void drop_entry(resid_table *t, unsigned i) {
+  resid_entry *x = &t->e[i];
+  flush_entry(x->dev, x);
+  if (x->buf)
+    x->dev->cl->clReleaseMemObject(x->buf);
+  free(x->snap);
+  t->e[i] = t->e[--t->n];
+}
+
+/* Copies every dirty entry back and empties the table. */
+static void flush_all(void) {
+  resid_table *t = &t_tab;
+  if (t->n == 0)
+    return;
+  if (idiomrt_forked_child()) {
+    /* A child forked (from a signal handler) while this thread held device
+       copies: the parent's OpenCL objects are not the child's to use, and
+       the child's memory lacks the device-valid results. */
+    for (unsigned i = 0; i < t->n; ++i)
+      if (t->e[i].dirty) {
+        fprintf(stderr, "idiom: fatal: process forked inside a residency "
+                        "region; its memory lacks results held by the "
+                        "parent's device\n");
+        abort();
+      }
+    t->n = 0; /* leaks the parent's handles, never touches them */
+    return;
+  }
+  for (unsigned i = 0; i < t->n; ++i)
+    flush_entry(t->e[i].dev, &t->e[i]);
+  while (t->n)
+    drop_entry(t, t->n - 1);
+}
+
+void idiomrt_resid_sync(void) {
+  if (t_tab.n == 0)
+    return;
+  __atomic_add_fetch(&g_syncs, 1, __ATOMIC_RELAXED);
+  flush_all();
+}
+
+/*--- the public ABI --------------------------------------------------------*/
+
+void idiom_region_begin(void) {
+  if (idiomrt_in_runtime())
+    return; /* a signal handler interrupted the runtime: see idiomrt.h */
+  if (t_tab.depth++ == 0)
+    __atomic_add_fetch(&g_regions, 1, __ATOMIC_RELAXED);
+}
+
+void idiom_region_end(void) {
+  if (idiomrt_in_runtime() || t_tab.depth == 0)
+    return;
+  if (--t_tab.depth == 0) {
+    flush_all();
+    free(t_tab.e);
+    t_tab.e = NULL;
+    t_tab.cap = 0;
+  }
+}
+
+void idiom_region_sync(void) {
+  if (idiomrt_in_runtime())
+    return;
+  idiomrt_resid_sync();
+}
+
+/*--- one run ---------------------------------------------------------------*/
+
+static int is_buf(uint32_t k) { return k <= IDIOM_ARG_BUF_INOUT; }
+static int is_out(uint32_t k) {
+  return k == IDIOM_ARG_BUF_OUT || k == IDIOM_ARG_BUF_INOUT;
+}
+
+static int overlaps(uintptr_t a0, uintptr_t a1, uintptr_t b0, uintptr_t b1) {
+  return a0 < b1 && b0 < a1;
+}
+
+static cl_int new_buffer(const idiomrt_device *dev, size_t n, cl_mem *out) {
+  cl_int err = CL_SUCCESS;
+  *out = dev->cl->clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE, n ? n : 1, NULL,
+                                 &err);
+  if (!*out && err == CL_SUCCESS)
+    err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  if (err != CL_SUCCESS)
+    *out = NULL;
+  return err;
+}
+
+static int table_find(const resid_table *t, uintptr_t a0, uintptr_t a1) {
+  for (unsigned i = 0; i < t->n; ++i)
+    if (overlaps(a0, a1, t->e[i].lo, t->e[i].hi))
+      return (int)i;
+  return -1;
+}
+
+/* Fills entry x's buffer from the host (through a fresh snapshot when
+   with_snap). */
+static cl_int fill_entry(idiomrt_resid_call *c, resid_entry *x,
+                         int with_snap) {
+  const idiomrt_device *dev = c->dev;
+  size_t n = (size_t)(x->hi - x->lo);
+  const void *src = (const void *)x->lo;
+  free(x->snap);
+  x->snap = NULL;
+  if (with_snap) {
+    if (!(x->snap = malloc(n)))
+      return CL_OUT_OF_HOST_MEMORY;
+    memcpy(x->snap, (const void *)x->lo, n);
+    src = x->snap;
+  }
+  int staged = 0;
+  cl_int err = idiomrt_stage_write(dev, x->buf, 0, src, n, &staged);
+  if (err != CL_SUCCESS)
+    return err;
+  if (!staged) {
+    cl_event ev = NULL;
+    err = dev->cl->clEnqueueWriteBuffer(dev->queue, x->buf, CL_FALSE, 0, n,
+                                        src, 0, NULL, &ev);
+    if (err != CL_SUCCESS)
+      return err;
+    c->sink(c->sink_ctx, ev);
+  }
+  c->bytes_in += n;
+  return CL_SUCCESS;
+}
+
+int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
+                          uint32_t nargs, cl_mem *mems, char *reason,
+                          size_t reason_len) {
+  resid_table *t = &t_tab;
+  const idiomrt_device *dev = c->dev;
+  const idiomrt_cl *cl = dev->cl;
+  c->nargs = nargs;
+  c->used = 0;
+
+  /* Two arguments that overlap each other: no residency for this run. */
+  int disjoint = 1;
+  for (uint32_t i = 0; i < nargs && disjoint; ++i) {
+    if (!is_buf(args[i].kind) || !args[i].bytes)
+      continue;
+    uintptr_t a0 = (uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
+    for (uint32_t j = i + 1; j < nargs; ++j)
+      if (is_buf(args[j].kind) && args[j].bytes &&
+          overlaps(a0, a1, (uintptr_t)args[j].ptr,
+                   (uintptr_t)args[j].ptr + args[j].bytes))
+        disjoint = 0;
+  }
+  /* Phase 1: entries that overlap an argument without containing it (or
+     any overlapping entry, without residency) go back to the host. */
+  for (uint32_t i = 0; i < nargs; ++i) {
+    if (!is_buf(args[i].kind) || !args[i].bytes)
+      continue;
+    uintptr_t a0 = (uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
+    for (unsigned k = 0; k < t->n;) {
+      resid_entry *x = &t->e[k];
+      if (overlaps(a0, a1, x->lo, x->hi) &&
+          (!disjoint || x->dev != dev || !(x->lo <= a0 && a1 <= x->hi))) {
+        drop_entry(t, k);
+        continue;
+      }
+      ++k;
+    }
+  }
+  if (!disjoint)
+    return 1; /* the caller copies in and out as outside a region */
+  if (!(c->arg = calloc(nargs ? nargs : 1, sizeof *c->arg))) {
+    snprintf(reason, reason_len, "out of host memory");
+    return 0;
+  }
+  c->used = 1;
+  /* Room for the new entries: evict the least recently used entries that
+     hold none of this run's arguments. */
+  unsigned need = 0;
+  for (uint32_t i = 0; i < nargs; ++i)
+    if (is_buf(args[i].kind) && args[i].bytes &&
+        table_find(t, (uintptr_t)args[i].ptr,
+                   (uintptr_t)args[i].ptr + args[i].bytes) < 0)
+      ++need;
+  while (t->n + need > RESID_MAX_ENTRIES) {
+    int victim = -1;
+    for (unsigned k = 0; k < t->n; ++k) {
+      int holds = 0;
+      for (uint32_t i = 0; i < nargs && !holds; ++i)
+        holds = is_buf(args[i].kind) && args[i].bytes &&
+                overlaps((uintptr_t)args[i].ptr,
+                         (uintptr_t)args[i].ptr + args[i].bytes, t->e[k].lo,
+                         t->e[k].hi);
+      if (!holds && (victim < 0 || t->e[k].last_use < t->e[victim].last_use))
+        victim = (int)k;
+    }
+    if (victim < 0)
+      break; /* every entry holds an argument: exceed the bound */
+    drop_entry(t, (unsigned)victim);
+    __atomic_add_fetch(&g_evicted, 1, __ATOMIC_RELAXED);
+  }
+  t->clock++;
+  /* Phase 2: an entry for every argument. */
+  for (uint32_t i = 0; i < nargs; ++i) {
+    const idiom_arg *a = &args[i];
+    if (!is_buf(a->kind) || !a->bytes)
+      continue;
+    idiomrt_resid_arg *ra = &c->arg[i];
+    uintptr_t a0 = (uintptr_t)a->ptr, a1 = a0 + a->bytes;
+    int out = is_out(a->kind);
+    int dense = (a->flags & IDIOM_ARG_DENSE) != 0;
+    int k = table_find(t, a0, a1);
+    cl_int err;
+    if (k < 0) {
+      if (t->n == t->cap) {
+        unsigned cap = t->cap ? 2 * t->cap : 8;
+        resid_entry *e = realloc(t->e, cap * sizeof *e);
+        if (!e) {
+          snprintf(reason, reason_len, "out of host memory");
+          return 0;
+        }
+        t->e = e;
+        t->cap = cap;
+      }
+      if (dev->max_alloc && a->bytes > dev->max_alloc) {
+        snprintf(reason, reason_len,
+                 "buffer larger than the device's maximum allocation");
+        return 0;
+      }
+      resid_entry x = {dev, a0, a1, 0, NULL, 0, NULL};
+      if ((err = new_buffer(dev, (size_t)a->bytes, &x.buf)) != CL_SUCCESS)
+        goto cl_error;
+      t->e[t->n++] = x;
+      k = (int)t->n - 1;
+      /* A dense OUT range is written whole by the kernels: nothing to copy
+         in (a failed run leaves it clean, and a decline drops it). */
+      if (!(a->kind == IDIOM_ARG_BUF_OUT && dense) &&
+          (err = fill_entry(c, &t->e[k], out && !dense)) != CL_SUCCESS)
+        goto cl_error;
+    } else {
+      c->reused++;
+      __atomic_add_fetch(&g_reused, 1, __ATOMIC_RELAXED);
+      resid_entry *x = &t->e[k];
+      int whole = x->lo == a0 && x->hi == a1;
+      /* A clean entry without a snapshot that a run writes only in part
+         (or not densely): refill it with a snapshot for a diff copy-back. */
+      if (out && !x->dirty && !x->snap && !(dense && whole))
+        if ((err = fill_entry(c, x, 1)) != CL_SUCCESS)
+          goto cl_error;
+    }
+    resid_entry *x = &t->e[k];
+    x->last_use = t->clock;
+    ra->entry = k;
+    ra->off = (size_t)(a0 - x->lo);
+    ra->out = out;
+    if (x->lo == a0 && x->hi == a1) {
+      if ((err = cl->clRetainMemObject(x->buf)) != CL_SUCCESS)
+        goto cl_error;
+      mems[i] = x->buf;
+    } else {
+      cl_event ev = NULL;
+      if ((err = new_buffer(dev, (size_t)a->bytes, &ra->view)) != CL_SUCCESS)
+        goto cl_error;
+      if ((err = cl->clEnqueueCopyBuffer(dev->queue, x->buf, ra->view, ra->off,
+                                         0, (size_t)a->bytes, 0, NULL, &ev)) !=
+          CL_SUCCESS)
+        goto cl_error;
+      c->sink(c->sink_ctx, ev);
+      if ((err = cl->clRetainMemObject(ra->view)) != CL_SUCCESS)
+        goto cl_error;
+      mems[i] = ra->view;
+    }
+    if (out && x->dirty && a->kind == IDIOM_ARG_BUF_INOUT) {
+      cl_event ev = NULL;
+      if ((err = new_buffer(dev, (size_t)a->bytes, &ra->backup)) !=
+          CL_SUCCESS)
+        goto cl_error;
+      if ((err = cl->clEnqueueCopyBuffer(dev->queue, x->buf, ra->backup,
+                                         ra->off, 0, (size_t)a->bytes, 0, NULL,
+                                         &ev)) != CL_SUCCESS)
+        goto cl_error;
+      c->sink(c->sink_ctx, ev);
+    }
+    continue;
+  cl_error:
+    snprintf(reason, reason_len, "OpenCL error %d (%s) in residency",
+             (int)err, idiomrt_cl_error_name(err));
+    return 0;
+  }
+  return 1;
+}
+
+int idiomrt_resid_after_kernels(idiomrt_resid_call *c, const idiom_arg *args,
+                                char *reason, size_t reason_len) {
+  if (!c->used)
+    return 1;
+  const idiomrt_device *dev = c->dev;
+  for (uint32_t i = 0; i < c->nargs; ++i) {
+    idiomrt_resid_arg *ra = &c->arg[i];
+    if (!ra->out || !ra->view)
+      continue;
+    cl_event ev = NULL;
+    cl_int err = dev->cl->clEnqueueCopyBuffer(
+        dev->queue, ra->view, t_tab.e[ra->entry].buf, 0, ra->off,
+        (size_t)args[i].bytes, 0, NULL, &ev);
+    if (err != CL_SUCCESS) {
+      snprintf(reason, reason_len, "OpenCL error %d (%s) in residency",
+               (int)err, idiomrt_cl_error_name(err));
+      return 0;
+    }
+    c->sink(c->sink_ctx, ev);
+  }
+  return 1;
+}
+
+/* Releases the run's views and backups. */
+static void release_call(idiomrt_resid_call *c) {
+  if (!c->arg)
+    return;
+  for (uint32_t i = 0; i < c->nargs; ++i) {
+    if (c->arg[i].view)
+      c->dev->cl->clReleaseMemObject(c->arg[i].view);
+    if (c->arg[i].backup)
+      c->dev->cl->clReleaseMemObject(c->arg[i].backup);
+  }
+  free(c->arg);
+  c->arg = NULL;
+}
+
+void idiomrt_resid_commit(idiomrt_resid_call *c) {
+  if (c->used)
+    for (uint32_t i = 0; i < c->nargs; ++i)
+      if (c->arg[i].out)
+        t_tab.e[c->arg[i].entry].dirty = 1;
+  release_call(c);
+}
+
+void idiomrt_resid_abort(idiomrt_resid_call *c, const idiom_arg *args) {
+  if (c->used) {
+    const idiomrt_cl *cl = c->dev->cl;
+    int any = 0;
+    for (uint32_t i = 0; i < c->nargs; ++i) {
+      idiomrt_resid_arg *ra = &c->arg[i];
+      if (!ra->backup)
+        continue;
+      cl_int err = cl->clEnqueueCopyBuffer(
+          c->dev->queue, ra->backup, t_tab.e[ra->entry].buf, 0, ra->off,
+          (size_t)args[i].bytes, 0, NULL, NULL);
+      if (err != CL_SUCCESS)
+        fatal("clEnqueueCopyBuffer (restore)", err);
+      any = 1;
+    }
+    if (any) {
+      cl_int err = cl->clFinish(c->dev->queue);
+      if (err != CL_SUCCESS)
+        fatal("clFinish (restore)", err);
+    }
+  }
+  release_call(c);
+}
+
+void idiomrt_resid_report(void) {
+  uint64_t regions = __atomic_load_n(&g_regions, __ATOMIC_RELAXED);
+  if (!regions)
+    return;
+  fprintf(stderr,
+          "idiom-stats: residency regions=%llu reused=%llu syncs=%llu "
+          "flushed_bytes=%llu evicted=%llu\n",
+          (unsigned long long)regions,
+          (unsigned long long)__atomic_load_n(&g_reused, __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_syncs, __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_flush_bytes,
+                                              __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_evicted, __ATOMIC_RELAXED));
+}

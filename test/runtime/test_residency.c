@@ -1,0 +1,511 @@
+/*===- test_residency.c - Residency regions (idiom_region_begin/end) ------===*
+ *
+ * The range table of runtime/lib/residency.c on PoCL, with IDIOM_MIN_TRIP=0
+ * unless a case needs a decline. Every case checks the host's memory against
+ * a reference computed on the host, so a stale value or a lost write fails:
+ *
+ * resid_reuse      100 runs inside a region copy each buffer in once (and
+ *                  100 times outside one); the host sees the results only at
+ *                  the region's end, and then all of them.
+ * resid_host       outside a region, host writes between runs are seen.
+ * resid_partial    a run on a range inside a resident one (a view), then on
+ *                  a range straddling it (copied back, dropped, refilled).
+ * resid_decline    a run that declines inside a region copies every dirty
+ *                  range back first: the fallback loop sees current data.
+ * resid_sync       idiom_region_sync: host reads and writes in the middle.
+ * resid_realloc    a buffer freed and allocated again at the same address,
+ *                  and a realloc, between regions.
+ * resid_thread     another thread writes bytes the kernels do not write
+ *                  while the range is resident: no write is lost.
+ * resid_reduce     a reduction over a device-valid range reads the device
+ *                  copy and returns only its scalar.
+ * resid_overlap    two arguments of one run overlap each other: the run
+ *                  does not use the table, and sees the device's results.
+ * resid_seq        IDIOM_DEVICE=seq: the region calls are harmless.
+ * resid_evict      a region over 300 distinct ranges (rows of a matrix, each
+ *                  updated three times): least recently used entries are
+ *                  copied back and dropped past the table's bound.
+ * resid_stats      the IDIOM_STATS lines (bytes_in, residency).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "idiomrt.h"
+#include "test_common.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* y[i] += k over n ints; args: n, k, y (INOUT). */
+static const char addk_src[] =
+    "__kernel void addk(const int n, const int k, __global int *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < (size_t)n) y[i] += k;\n"
+    "}\n";
+static const idiom_kernel_desc addk_desc = {
+    "addk", "test_residency.c:addk", "map", addk_src, IDIOM_MAP, 1, 0, 0, NULL};
+
+/* z[i] = x[i] * 2; args: n, x (IN), z (OUT, dense). */
+static const char dbl_src[] =
+    "__kernel void dbl(const int n, __global const int *x,\n"
+    "                  __global int *z) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < (size_t)n) z[i] = x[i] * 2;\n"
+    "}\n";
+static const idiom_kernel_desc dbl_desc = {
+    "dbl", "test_residency.c:dbl", "map", dbl_src, IDIOM_MAP, 1, 0, 0, NULL};
+
+/* y[2i] += 1 for 2i < n (odd elements untouched); args: n, y (INOUT). */
+static const char evens_src[] =
+    "__kernel void evens(const int n, __global int *y) {\n"
+    "  size_t i = 2 * get_global_id(0);\n"
+    "  if (i < (size_t)n) y[i] += 1;\n"
+    "}\n";
+static const idiom_kernel_desc evens_desc = {
+    "evens", "test_residency.c:evens", "map", evens_src, IDIOM_MAP, 1, 0, 0,
+    NULL};
+
+/* y[i] = a[i] + b[i]; args: n, a (IN), b (IN), y (OUT). */
+static const char add2_src[] =
+    "__kernel void add2(const int n, __global const int *a,\n"
+    "                   __global const int *b, __global int *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < (size_t)n) y[i] = a[i] + b[i];\n"
+    "}\n";
+static const idiom_kernel_desc add2_desc = {
+    "add2", "test_residency.c:add2", "map", add2_src, IDIOM_MAP, 1, 0, 0,
+    NULL};
+
+/* Sum of n ints as a long; args: n (I64), x (IN). */
+static const char isum_src[] =
+    "__kernel void isum_partial(const long n, __global const int *x,\n"
+    "                           __global long *part_0, __local long *s0) {\n"
+    "  size_t lid = get_local_id(0), L = get_local_size(0);\n"
+    "  long a = 0;\n"
+    "  for (long i = get_global_id(0); i < n; i += get_global_size(0))\n"
+    "    a += x[i];\n"
+    "  s0[lid] = a; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t s = L / 2; s > 0; s >>= 1) {\n"
+    "    if (lid < s) s0[lid] += s0[lid + s];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  if (lid == 0) part_0[get_group_id(0)] = s0[0];\n"
+    "}\n"
+    "__kernel void isum_final(const long m, __global const long *part_0,\n"
+    "                         __global long *out_0, __local long *s0) {\n"
+    "  size_t lid = get_local_id(0), L = get_local_size(0);\n"
+    "  long a = 0;\n"
+    "  for (long i = lid; i < m; i += L) a += part_0[i];\n"
+    "  s0[lid] = a; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t s = L / 2; s > 0; s >>= 1) {\n"
+    "    if (lid < s) s0[lid] += s0[lid + s];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  if (lid == 0) out_0[0] = s0[0];\n"
+    "}\n";
+static const uint32_t isum_bytes[1] = {8};
+static const idiom_kernel_desc isum_desc = {
+    "isum", "test_residency.c:isum", "scalar-reduction", isum_src,
+    IDIOM_REDUCE, 1, 1, 0, isum_bytes};
+
+/*--- helpers ---------------------------------------------------------------*/
+
+static int addk(int *y, int n, int k, int dense) {
+  idiom_arg a[3] = {i32(n), i32(k), buf(IDIOM_ARG_BUF_INOUT, y, 4ull * n)};
+  a[2].flags = dense ? IDIOM_ARG_DENSE : 0;
+  uint64_t sizes[1] = {(uint64_t)n};
+  return idiom_run(&addk_desc, a, 3, sizes, NULL);
+}
+
+static int dbl(const int *x, int *z, int n) {
+  idiom_arg a[3] = {i32(n), buf(IDIOM_ARG_BUF_IN, (void *)x, 4ull * n),
+                    buf(IDIOM_ARG_BUF_OUT, z, 4ull * n)};
+  a[2].flags = IDIOM_ARG_DENSE;
+  uint64_t sizes[1] = {(uint64_t)n};
+  return idiom_run(&dbl_desc, a, 3, sizes, NULL);
+}
+
+static int evens(int *y, int n) {
+  idiom_arg a[2] = {i32(n), buf(IDIOM_ARG_BUF_INOUT, y, 4ull * n)};
+  uint64_t sizes[1] = {(uint64_t)((n + 1) / 2)};
+  return idiom_run(&evens_desc, a, 2, sizes, NULL);
+}
+
+static int isum(const int *x, int n, int64_t *out) {
+  idiom_arg a[2] = {i64(n), buf(IDIOM_ARG_BUF_IN, (void *)x, 4ull * n)};
+  uint64_t sizes[1] = {(uint64_t)n};
+  uint64_t res[1] = {0};
+  int ok = idiom_run(&isum_desc, a, 2, sizes, res);
+  memcpy(out, res, 8);
+  return ok;
+}
+
+static uint64_t bytes_in(void) {
+  uint64_t in = 0;
+  idiom_transfer_bytes(&in, NULL);
+  return in;
+}
+
+static uint64_t bytes_out(void) {
+  uint64_t out = 0;
+  idiom_transfer_bytes(NULL, &out);
+  return out;
+}
+
+/* Elements of y that differ from want. */
+static int wrong(const int *y, const int *want, int n) {
+  int bad = 0;
+  for (int i = 0; i < n; ++i)
+    bad += y[i] != want[i];
+  return bad;
+}
+
+#define RUN_OK(call) CHECK_MSG((call) == 1, "declined: %s", reason_or_none())
+
+/*--- cases -----------------------------------------------------------------*/
+
+void case_resid_reuse(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 1 << 16, ITERS = 100 };
+  int *x = malloc(4 * N), *y = malloc(4 * N), *z = malloc(4 * N);
+  for (int i = 0; i < N; ++i) {
+    x[i] = i;
+    y[i] = 3 * i;
+    z[i] = -1;
+  }
+  RUN_OK(addk(y, N, 0, 1)); /* builds the program outside the counts */
+  RUN_OK(dbl(x, z, N));
+
+  /* Outside a region: every run copies x, y and z in (a dense OUT too). */
+  uint64_t in0 = bytes_in();
+  for (int t = 0; t < ITERS; ++t) {
+    RUN_OK(addk(y, N, 1, 1));
+    RUN_OK(dbl(x, z, N));
+  }
+  uint64_t outside = bytes_in() - in0;
+  CHECK_MSG(outside == (uint64_t)ITERS * 3 * 4 * N, "outside: %llu",
+            (unsigned long long)outside);
+  CHECK(y[7] == 21 + ITERS && z[9] == 18);
+
+  /* Inside: x and y once; z (dense OUT) not at all. */
+  in0 = bytes_in();
+  uint64_t out0 = bytes_out();
+  idiom_region_begin();
+  for (int t = 0; t < ITERS; ++t) {
+    RUN_OK(addk(y, N, 1, 1));
+    RUN_OK(dbl(x, z, N));
+    if (t == 0)
+      CHECK_MSG(y[7] == 21 + ITERS, "the host saw a device-valid result "
+                                    "before the region's end: %d", y[7]);
+  }
+  uint64_t inside = bytes_in() - in0;
+  CHECK_MSG(bytes_out() == out0, "copied back inside the region");
+  idiom_region_end();
+  CHECK_MSG(inside == 2ull * 4 * N, "inside: %llu",
+            (unsigned long long)inside);
+  CHECK_MSG(bytes_out() - out0 == 2ull * 4 * N, "copied back: %llu",
+            (unsigned long long)(bytes_out() - out0));
+  int bad = 0;
+  for (int i = 0; i < N; ++i)
+    bad += y[i] != 3 * i + 2 * ITERS || z[i] != 2 * i;
+  CHECK_MSG(bad == 0, "%d wrong elements", bad);
+  /* Nothing is kept across regions: a run afterwards copies in again. */
+  in0 = bytes_in();
+  RUN_OK(addk(y, N, 1, 1));
+  CHECK(bytes_in() - in0 == 4ull * N && y[5] == 15 + 2 * ITERS + 1);
+  free(x);
+  free(y);
+  free(z);
+}
+
+void case_resid_host(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 4096 };
+  int *y = malloc(4 * N), *want = malloc(4 * N);
+  for (int i = 0; i < N; ++i)
+    y[i] = want[i] = i;
+  for (int t = 0; t < 5; ++t) {
+    RUN_OK(addk(y, N, 2, t & 1));
+    for (int i = 0; i < N; ++i)
+      want[i] += 2;
+    CHECK(wrong(y, want, N) == 0);
+    y[t * 3] = want[t * 3] = -100 * t; /* host write between runs */
+    want[N - 1] = y[N - 1] += y[t]; /* host read and write */
+  }
+  CHECK(wrong(y, want, N) == 0);
+  free(y);
+  free(want);
+}
+
+void case_resid_partial(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 8192 };
+  int *y = malloc(8 * N), *want = malloc(8 * N);
+  for (int i = 0; i < 2 * N; ++i)
+    y[i] = want[i] = i;
+  idiom_region_begin();
+  RUN_OK(addk(y, N, 1, 1)); /* entry [0, N) */
+  for (int i = 0; i < N; ++i)
+    want[i] += 1;
+  RUN_OK(addk(y + N / 4, N / 4, 10, 1)); /* inside it: a view */
+  for (int i = N / 4; i < N / 2; ++i)
+    want[i] += 10;
+  RUN_OK(evens(y + 3 + N / 2, 101)); /* inside, odd offset, not dense */
+  for (int i = 0; i < 101; i += 2)
+    want[3 + N / 2 + i] += 1;
+  RUN_OK(addk(y + N / 2, N, 100, 0)); /* straddles [0, N): dropped */
+  for (int i = N / 2; i < N / 2 + N; ++i)
+    want[i] += 100;
+  RUN_OK(addk(y, 2 * N, 1000, 1)); /* contains everything */
+  for (int i = 0; i < 2 * N; ++i)
+    want[i] += 1000;
+  RUN_OK(addk(y + 5, 7, 1, 0)); /* a small view again */
+  for (int i = 5; i < 12; ++i)
+    want[i] += 1;
+  idiom_region_end();
+  int bad = wrong(y, want, 2 * N);
+  CHECK_MSG(bad == 0, "%d wrong elements", bad);
+  free(y);
+  free(want);
+}
+
+void case_resid_decline(void) {
+  setenv("IDIOM_MIN_TRIP", "1000", 1);
+  enum { N = 1 << 14 };
+  int *y = malloc(4 * N), *want = malloc(4 * N);
+  for (int i = 0; i < N; ++i)
+    y[i] = want[i] = 7 * i;
+  idiom_region_begin();
+  RUN_OK(addk(y, N, 1, 1)); /* device-valid */
+  for (int i = 0; i < N; ++i)
+    want[i] += 1;
+  /* 10 iterations: below IDIOM_MIN_TRIP, declines. */
+  CHECK(addk(y, 10, 5, 1) == 0);
+  CHECK(starts_with(idiom_last_reason(), "trip count"));
+  /* The fallback loop must see the first run's results. */
+  CHECK_MSG(wrong(y, want, N) == 0, "stale after a decline: %d",
+            wrong(y, want, N));
+  for (int i = 0; i < 10; ++i)
+    want[i] = y[i] += 5; /* what the original loop does */
+  RUN_OK(addk(y, N, 2, 0));
+  for (int i = 0; i < N; ++i)
+    want[i] += 2;
+  idiom_region_end();
+  CHECK(wrong(y, want, N) == 0);
+  free(y);
+  free(want);
+}
+
+void case_resid_sync(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 4096 };
+  int *y = malloc(4 * N);
+  for (int i = 0; i < N; ++i)
+    y[i] = i;
+  idiom_region_begin();
+  RUN_OK(addk(y, N, 1, 0));
+  idiom_region_sync();
+  CHECK(y[5] == 6 && y[N - 1] == N); /* current after the sync */
+  y[5] = 777;
+  RUN_OK(addk(y, N, 1, 1));
+  idiom_region_end();
+  CHECK(y[5] == 778 && y[6] == 8);
+  free(y);
+}
+
+void case_resid_realloc(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 1 << 15 };
+  int *a = malloc(4 * N);
+  for (int i = 0; i < N; ++i)
+    a[i] = i;
+  idiom_region_begin();
+  RUN_OK(addk(a, N, 1, 1));
+  idiom_region_end();
+  CHECK(a[10] == 11);
+  uintptr_t old = (uintptr_t)a;
+  free(a);
+  int *b = malloc(4 * N);
+  if ((uintptr_t)b != old)
+    fprintf(stderr, "note: malloc did not reuse the address\n");
+  for (int i = 0; i < N; ++i)
+    b[i] = 5 * i;
+  idiom_region_begin();
+  RUN_OK(addk(b, N, 1, 1));
+  RUN_OK(addk(b, N, 1, 0));
+  idiom_region_end();
+  int bad = 0;
+  for (int i = 0; i < N; ++i)
+    bad += b[i] != 5 * i + 2;
+  CHECK_MSG(bad == 0, "%d wrong after reallocation at the same address", bad);
+  /* realloc between regions: grows the block (maybe moving it). */
+  int *c = realloc(b, 8 * N);
+  CHECK(c != NULL);
+  if (!c)
+    return;
+  for (int i = N; i < 2 * N; ++i)
+    c[i] = -i;
+  idiom_region_begin();
+  RUN_OK(addk(c, 2 * N, 3, 1));
+  idiom_region_end();
+  bad = 0;
+  for (int i = 0; i < 2 * N; ++i)
+    bad += c[i] != (i < N ? 5 * i + 2 : -i) + 3;
+  CHECK_MSG(bad == 0, "%d wrong after realloc", bad);
+  free(c);
+}
+
+static int *g_shared;
+static int g_shared_n;
+static int g_written;
+
+static void *write_odds(void *unused) {
+  (void)unused;
+  for (int i = 1; i < g_shared_n; i += 2)
+    g_shared[i] = -7;
+  __atomic_store_n(&g_written, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+void case_resid_thread(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 1 << 14, ITERS = 20 };
+  int *y = malloc(4 * N);
+  for (int i = 0; i < N; ++i)
+    y[i] = i;
+  g_shared = y;
+  g_shared_n = N;
+  idiom_region_begin();
+  RUN_OK(evens(y, N)); /* resident from here on */
+  pthread_t th;
+  CHECK(pthread_create(&th, NULL, write_odds, NULL) == 0);
+  while (!__atomic_load_n(&g_written, __ATOMIC_ACQUIRE))
+    ;
+  for (int t = 1; t < ITERS; ++t)
+    RUN_OK(evens(y, N));
+  idiom_region_end();
+  pthread_join(th, NULL);
+  int bad = 0;
+  for (int i = 0; i < N; ++i)
+    bad += y[i] != (i % 2 ? -7 : i + ITERS);
+  CHECK_MSG(bad == 0, "%d wrong elements (a lost write of the other thread?)",
+            bad);
+  free(y);
+}
+
+void case_resid_reduce(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 1 << 16, ITERS = 10 };
+  int *y = malloc(4 * N);
+  for (int i = 0; i < N; ++i)
+    y[i] = i % 1000;
+  int64_t base = 0;
+  for (int i = 0; i < N; ++i)
+    base += y[i];
+  int64_t s = 0;
+  RUN_OK(isum(y, N, &s)); /* builds */
+  CHECK(s == base);
+  uint64_t in0 = bytes_in(), out0 = bytes_out();
+  idiom_region_begin();
+  for (int t = 1; t <= ITERS; ++t) {
+    RUN_OK(addk(y, N, 1, 1));
+    RUN_OK(isum(y, N, &s));
+    CHECK_MSG(s == base + (int64_t)t * N, "iteration %d: %lld", t,
+              (long long)s);
+  }
+  uint64_t out_inside = bytes_out() - out0;
+  idiom_region_end();
+  CHECK_MSG(bytes_in() - in0 == 4ull * N, "in: %llu",
+            (unsigned long long)(bytes_in() - in0));
+  CHECK_MSG(out_inside == 8ull * ITERS, "out inside: %llu (only scalars)",
+            (unsigned long long)out_inside);
+  CHECK(y[3] == 3 + ITERS);
+  free(y);
+}
+
+void case_resid_overlap(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 4096 };
+  int *a = malloc(4 * (N + 1)), *y = malloc(4 * N);
+  for (int i = 0; i <= N; ++i)
+    a[i] = i;
+  idiom_region_begin();
+  RUN_OK(addk(a, N + 1, 1, 1)); /* a is device-valid */
+  idiom_arg args[4] = {i32(N), buf(IDIOM_ARG_BUF_IN, a, 4ull * N),
+                       buf(IDIOM_ARG_BUF_IN, a + 1, 4ull * N),
+                       buf(IDIOM_ARG_BUF_OUT, y, 4ull * N)};
+  uint64_t sizes[1] = {N};
+  RUN_OK(idiom_run(&add2_desc, args, 4, sizes, NULL));
+  RUN_OK(addk(y, N, 1, 1));
+  idiom_region_end();
+  int bad = 0;
+  for (int i = 0; i < N; ++i)
+    bad += y[i] != (i + 1) + (i + 2) + 1 || a[i] != i + 1;
+  CHECK_MSG(bad == 0, "%d wrong elements", bad);
+  free(a);
+  free(y);
+}
+
+void case_resid_seq(void) {
+  setenv("IDIOM_DEVICE", "seq", 1);
+  int y[16] = {0};
+  idiom_region_begin();
+  idiom_region_begin();
+  CHECK(addk(y, 16, 1, 1) == 0);
+  idiom_region_sync();
+  idiom_region_end();
+  idiom_region_end();
+  idiom_region_end(); /* unbalanced: ignored */
+  CHECK(y[0] == 0);
+  uint64_t in = 1, out = 1;
+  idiom_transfer_bytes(&in, &out);
+  CHECK(in == 0 && out == 0);
+}
+
+void case_resid_evict(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { ROWS = 300, COLS = 1024 };
+  int *m = malloc(4ull * ROWS * COLS);
+  for (int i = 0; i < ROWS * COLS; ++i)
+    m[i] = i % 101;
+  idiom_region_begin();
+  for (int pass = 0; pass < 3; ++pass)
+    for (int r = 0; r < ROWS; ++r)
+      RUN_OK(addk(m + r * COLS, COLS, r + pass, pass == 1));
+  idiom_region_end();
+  int bad = 0;
+  for (int r = 0; r < ROWS; ++r)
+    for (int j = 0; j < COLS; ++j)
+      bad += m[r * COLS + j] != (r * COLS + j) % 101 + 3 * r + 3;
+  CHECK_MSG(bad == 0, "%d wrong elements", bad);
+  free(m);
+}
+
+void case_resid_evict_stats(void) {
+  const char *env[] = {"IDIOM_STATS=1", NULL};
+  char *err = NULL;
+  int st = spawn_case("resid_evict", env, &err);
+  CHECK_MSG(st == 0, "%s", err ? err : "");
+  /* 900 runs on 300 ranges, at most 64 resident: 236 evicted per pass at
+     least, and no reuse across passes. */
+  const char *p = err ? strstr(err, "evicted=") : NULL;
+  CHECK_MSG(p && atoi(p + 8) >= 3 * (300 - 64), "%s", err ? err : "");
+  free(err);
+}
+
+void case_resid_stats(void) {
+  const char *env[] = {"IDIOM_STATS=1", NULL};
+  char *err = NULL;
+  int st = spawn_case("resid_reduce", env, &err);
+  CHECK_MSG(st == 0, "%s", err ? err : "");
+  CHECK_MSG(err && strstr(err, "idiom-stats: residency regions=1 reused="),
+            "%s", err ? err : "");
+  /* addk: 1 + 10 runs, y copied in once inside the region. */
+  CHECK_MSG(err && strstr(err, "test_residency.c:addk map calls=10 "),
+            "%s", err ? err : "");
+  CHECK_MSG(err && strstr(err, "bytes_in=262144 bytes_out=0"), "%s",
+            err ? err : "");
+  free(err);
+}

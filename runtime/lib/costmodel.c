@@ -82,6 +82,13 @@ static uint64_t now_ns(void) {
 }
 
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
+  /* Inside a residency region the buffers stay on the device: the copy in
+     is paid once per region and nothing goes back per call, so a run's
+     floor is its launch latency. The device's samples (each the whole
+     idiom_run, copies included) correct the estimate after its first
+     calls. */
+  if (idiomrt_resid_active())
+    return 0;
   uint64_t b = 0;
   for (uint32_t i = 0; i < nargs; ++i) {
     uint64_t n = args[i].bytes;
@@ -98,11 +105,6 @@ uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
     }
   }
   return b;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* Median of the last min(n, RING) samples of ring (RING is 3). */

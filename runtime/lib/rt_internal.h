@@ -359,7 +359,8 @@ void idiomrt_worker_after_fork(void);
 /*--- costmodel.c: device or original loop, per call site and size class ---*/
 
 /* Bytes a run moves between host and device: IN buffers once, OUT and
-   INOUT buffers twice (copied in, then back). */
+   INOUT buffers twice (copied in, then back); 0 inside a residency region
+   (residency.c), where buffers are copied in once per region. */
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
 /*--- calibration.c: latency, bandwidth and start-up time, kept on disk ---*/
 

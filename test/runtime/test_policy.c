@@ -356,3 +356,26 @@ void case_policy_exit(void) {
     }
   }
 }
+
+/* Internal to the runtime (rt_internal.h); the archive exports it. */
+uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
+
+/* The bytes the cost model charges a run: IN once, OUT and INOUT twice;
+   none inside a residency region (its buffers are copied in once per region
+   and stay on the device), again the full count after the region. */
+void case_policy_resid_bytes(void) {
+  float x[64], y[64], z[64];
+  idiom_arg args[5] = {i32(64), buf(IDIOM_ARG_BUF_IN, x, sizeof x),
+                       buf(IDIOM_ARG_BUF_INOUT, y, sizeof y),
+                       buf(IDIOM_ARG_BUF_OUT, z, sizeof z), f32(1.0f)};
+  const uint64_t full = sizeof x + 2 * sizeof y + 2 * sizeof z;
+  CHECK(idiomrt_cost_bytes(args, 5) == full);
+  idiom_region_begin();
+  CHECK(idiomrt_cost_bytes(args, 5) == 0);
+  idiom_region_begin(); /* nested */
+  CHECK(idiomrt_cost_bytes(args, 5) == 0);
+  idiom_region_end();
+  CHECK(idiomrt_cost_bytes(args, 5) == 0);
+  idiom_region_end();
+  CHECK(idiomrt_cost_bytes(args, 5) == full);
+}

@@ -41,9 +41,13 @@ for ((r = 0; r < RUNS; r++)); do
   wall forced-noregion IDIOM_MIN_TRIP=0 "$T/noregion" "$LG" "$IT"
 done
 echo "residency_axpby 2^$LG x $IT, median of $RUNS (s), ratio = sequential / mode:"
-seq_med=$(awk '$1=="seq"{print $2}' "$T/times" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+median() { # MODE: the median of MODE's times
+  awk -v m="$1" '$1==m{print $2}' "$T/times" | sort -n |
+    awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+seq_med=$(median seq)
 for m in seq default forced-region forced-noregion; do
-  med=$(awk -v m=$m '$1==m{print $2}' "$T/times" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  med=$(median $m)
   awk -v m=$m -v t="$med" -v s="$seq_med" 'BEGIN {printf "  %-16s %7.3f  %.2fx\n", m, t, s / t}'
 done
 # The norms are float sums (reassociated, and compensated, on the device):

@@ -120,6 +120,19 @@ static cl_int finish(const idiomrt_cl *cl, cl_event *ev) {
   return err;
 }
 
+/* Waits for every slot's pending copy, releases the slots and returns the
+   first error: err, else the first failed wait. */
+static cl_int drain_and_release(const idiomrt_cl *cl, cl_event *ev,
+                                cl_int err) {
+  for (int s = 0; s < STAGE_SLOTS; ++s) {
+    cl_int e2 = finish(cl, &ev[s]);
+    if (err == CL_SUCCESS)
+      err = e2;
+  }
+  pthread_mutex_unlock(&g_lock);
+  return err;
+}
+
 cl_int idiomrt_stage_write(const idiomrt_device *dev, cl_mem dst, size_t off,
                            const void *src, size_t n, int *staged) {
   *staged = 0;
@@ -141,13 +154,7 @@ cl_int idiomrt_stage_write(const idiomrt_device *dev, cl_mem dst, size_t off,
     if (err == CL_SUCCESS)
       err = cl->clFlush(dev->queue);
   }
-  for (int s = 0; s < STAGE_SLOTS; ++s) {
-    cl_int e2 = finish(cl, &ev[s]);
-    if (err == CL_SUCCESS)
-      err = e2;
-  }
-  pthread_mutex_unlock(&g_lock);
-  return err;
+  return drain_and_release(cl, ev, err);
 }
 
 cl_int idiomrt_stage_read(const idiomrt_device *dev, cl_mem src, size_t off,
@@ -184,11 +191,5 @@ cl_int idiomrt_stage_read(const idiomrt_device *dev, cl_mem src, size_t off,
       consume(arg, at[p], g_slot[p].ptr, len[p]);
     }
   }
-  for (int s = 0; s < STAGE_SLOTS; ++s) {
-    cl_int e2 = finish(cl, &ev[s]);
-    if (err == CL_SUCCESS)
-      err = e2;
-  }
-  pthread_mutex_unlock(&g_lock);
-  return err;
+  return drain_and_release(cl, ev, err);
 }

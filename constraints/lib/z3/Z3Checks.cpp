@@ -588,6 +588,33 @@ static bool constantStridePair(const AffineAccess &St, const AffineAccess &Other
   return true;
 }
 
+/// The dependence question of a one-loop nest for two accesses with the same
+/// offset and the same (symbolic) stride s, such as `m[i*(nc+1)]` stored, or
+/// loaded and stored back: two iterations k != k' touch one element iff
+/// s.(k - k') == 0, that is iff s == 0 and the loop runs at least twice. Z3 is
+/// asked that linear question instead of the product form, whose non-linear
+/// search can outlast any limit (GSL's poly/zsolve.c: 2 s per query).
+/// \returns Proven (no such pair of iterations), Refuted, or Unknown; nullopt
+/// when the accesses do not have this shape.
+static std::optional<Proof> sameAddressOneLoop(const AffineAccess &St,
+                                               const AffineAccess &Other,
+                                               const NestInfo &N,
+                                               unsigned TimeoutMs) {
+  if (!StructuralShortcuts || N.depth() != 1 || St.Offset != Other.Offset ||
+      St.Strides != Other.Strides)
+    return std::nullopt;
+  TimeScope TS("z3 dependence: same address");
+  z3::context &C = sharedContext();
+  z3::solver S(C);
+  setTimeout(C, S, TimeoutMs);
+  ScevTranslator T(C, S);
+  auto Stride = T.tr(St.Strides[0]), Trips = T.tr(N.TripCounts[0]);
+  if (!Stride || !Trips)
+    return std::nullopt; // the general query says why
+  S.add(*Stride == 0 && *Trips >= 2);
+  return decide(S);
+}
+
 /// True when \p A and \p N have the shape the dependence test reads: one
 /// non-null stride per loop of the nest, a non-null offset and trip counts.
 static bool wellFormed(const AffineAccess &A, const NestInfo &N) {
@@ -625,6 +652,24 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
       if (sameInjectiveAddress(St, Other, N) &&
           (Other.IsStore || !mayFollow(Other.Inst, St.Inst))) {
         TimeReport::count("dependence: injective address");
+        continue;
+      }
+      if (auto P = sameAddressOneLoop(St, Other, N, TimeoutMs)) {
+        if (*P == Proof::Refuted) {
+          Why = "loop-carried dependence between a store and another "
+                "access of the same array";
+          return Proof::Refuted;
+        }
+        if (*P == Proof::Unknown) {
+          Why = "absence of loop-carried dependence not proven (" +
+                z3UnknownText() + ")";
+          return Proof::Unknown;
+        }
+        // One iteration: a load after the store reads the stored element.
+        if (!Other.IsStore && mayFollow(Other.Inst, St.Inst)) {
+          Why = "a load reads an element stored earlier in the same iteration";
+          return Proof::Refuted;
+        }
         continue;
       }
       bool Across, Within;

@@ -654,6 +654,20 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         TimeReport::count("dependence: injective address");
         continue;
       }
+      bool Across, Within;
+      if (constantStridePair(St, Other, N, Across, Within)) {
+        TimeReport::count("dependence: constant strides");
+        if (Across) {
+          Why = "loop-carried dependence between a store and another "
+                "access of the same array";
+          return Proof::Refuted;
+        }
+        if (!Other.IsStore && mayFollow(Other.Inst, St.Inst) && Within) {
+          Why = "a load reads an element stored earlier in the same iteration";
+          return Proof::Refuted;
+        }
+        continue;
+      }
       if (auto P = sameAddressOneLoop(St, Other, N, TimeoutMs)) {
         if (*P == Proof::Refuted) {
           Why = "loop-carried dependence between a store and another "
@@ -667,20 +681,6 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         }
         // One iteration: a load after the store reads the stored element.
         if (!Other.IsStore && mayFollow(Other.Inst, St.Inst)) {
-          Why = "a load reads an element stored earlier in the same iteration";
-          return Proof::Refuted;
-        }
-        continue;
-      }
-      bool Across, Within;
-      if (constantStridePair(St, Other, N, Across, Within)) {
-        TimeReport::count("dependence: constant strides");
-        if (Across) {
-          Why = "loop-carried dependence between a store and another "
-                "access of the same array";
-          return Proof::Refuted;
-        }
-        if (!Other.IsStore && mayFollow(Other.Inst, St.Inst) && Within) {
           Why = "a load reads an element stored earlier in the same iteration";
           return Proof::Refuted;
         }

@@ -105,6 +105,19 @@ def case_help():
         out, _ = run([drv, "--version"])
         if "clang version 19" not in out or "(Idiom " not in out:
             fail("--version: " + out)
+    # README.md shows idiom-cc --help verbatim (indented by 4).
+    with open(os.path.join(SRC, "README.md")) as f:
+        readme = f.read()
+    at = readme.find("    OVERVIEW: idiom-cc")
+    if at < 0:
+        fail("README.md does not show idiom-cc --help")
+    block = []
+    for line in readme[at:].split("\n"):
+        if line and not line.startswith("    "):
+            break
+        block.append(line[4:])
+    if "\n".join(block).rstrip("\n") + "\n" != run([CC, "--help"])[0]:
+        fail("README.md's idiom-cc --help differs from the output")
     _, err = run([CC, "--idiom-bogus", inp("scale.c")], expect=1)
     if "unknown option --idiom-bogus" not in err:
         fail("unknown option: " + err)

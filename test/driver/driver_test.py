@@ -256,6 +256,19 @@ def case_configure():
     s = show(["conftest.c", "-o", "conftest"])
     if "-fpass-plugin=" not in s or not s.rstrip().endswith("libidiomrt.a -lm"):
         fail("compile and link command: " + s)
+    # Response files (@FILE) are read to classify the command, and passed on.
+    with open(os.path.join(WORK, "compile.rsp"), "w") as f:
+        f.write("-c 'conftest.c'\n-o conftest3.o\n")
+    s = show(["@compile.rsp"])
+    if "-fpass-plugin=" not in s or "libidiomrt.a" in s or "@compile.rsp" not in s:
+        fail("response file: " + s)
+    run([CC, "-Werror", "@compile.rsp"])
+    if not os.path.exists(os.path.join(WORK, "conftest3.o")):
+        fail("no object from the response file")
+    # An option's value is never a driver option or an input.
+    s = show(["-c", "conftest.c", "-o", "--idiom-x.o"])
+    if "--idiom-x.o" not in s:
+        fail("the value of -o was taken for a driver option: " + s)
     if show(["-print-search-dirs"]).split()[1:] != ["-print-search-dirs"]:
         fail("a command without inputs must reach clang unchanged")
     # IDIOM_CLANG names the compiler; a missing one is a clear error.

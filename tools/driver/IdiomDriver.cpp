@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -176,65 +177,132 @@ void printHelp(const char *DefaultClang) {
       IDIOM_CLANG, IDIOM_CLANGXX);
 }
 
-Invocation parse(int Argc, char **Argv) {
-  Invocation Inv;
-  std::string Lang; // the current -x language, empty for none
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    if (startsWith(A, "--idiom-")) {
-      if (startsWith(A, "--idiom-spec=")) {
-        std::string F = A.substr(std::strlen("--idiom-spec="));
-        if (F.empty())
-          fail("--idiom-spec= needs a file name");
-        if (!isFile(F))
-          fail("spec file not found: " + F);
-        if (access(F.c_str(), R_OK) != 0)
-          fail("spec file not readable: " + F);
-        Inv.Specs.push_back(F);
-      } else if (startsWith(A, "--idiom-device=")) {
-        Inv.Device = A.substr(std::strlen("--idiom-device="));
-        if (Inv.Device != "auto" && Inv.Device != "gpu" &&
-            Inv.Device != "cpu" && Inv.Device != "seq")
-          fail("--idiom-device=" + Inv.Device +
-               ": expected auto, gpu, cpu or seq");
-      } else if (A == "--idiom-no-offload") {
-        Inv.NoOffload = true;
-      } else if (A == "--idiom-show") {
-        Inv.Show = true;
-      } else {
-        fail("unknown option " + A + " (see --help)");
+/// The arguments of response file \p Path in GCC's syntax (white space
+/// separates, quotes group, backslash escapes), or false when it cannot be
+/// read (clang then reports it).
+bool readResponseFile(const std::string &Path, std::vector<std::string> &Out) {
+  FILE *F = std::fopen(Path.c_str(), "r");
+  if (!F)
+    return false;
+  std::string Cur;
+  bool Have = false;
+  char Quote = 0;
+  for (int C; (C = std::fgetc(F)) != EOF;) {
+    if (C == '\\') {
+      int N = std::fgetc(F);
+      if (N != EOF) {
+        Cur += static_cast<char>(N);
+        Have = true;
       }
-      continue;
+    } else if (Quote) {
+      if (C == Quote)
+        Quote = 0;
+      else
+        Cur += static_cast<char>(C);
+    } else if (C == '\'' || C == '"') {
+      Quote = static_cast<char>(C);
+      Have = true;
+    } else if (std::isspace(C)) {
+      if (Have)
+        Out.push_back(Cur);
+      Cur.clear();
+      Have = false;
+    } else {
+      Cur += static_cast<char>(C);
+      Have = true;
     }
-    Inv.Args.push_back(A);
+  }
+  if (Have)
+    Out.push_back(Cur);
+  std::fclose(F);
+  return true;
+}
+
+/// Appends \p Args to \p Out with response files (@FILE) replaced by their
+/// arguments, to \p Depth levels of nesting.
+void expandResponseFiles(const std::vector<std::string> &Args,
+                         std::vector<std::string> &Out, int Depth = 8) {
+  for (const std::string &A : Args) {
+    std::vector<std::string> Inner;
+    if (Depth > 0 && A.size() > 1 && A[0] == '@' &&
+        readResponseFile(A.substr(1), Inner))
+      expandResponseFiles(Inner, Out, Depth - 1);
+    else
+      Out.push_back(A);
+  }
+}
+
+/// Sets the mode and counts the inputs of clang's arguments \p Args.
+void classify(const std::vector<std::string> &Args, Invocation &Inv) {
+  std::vector<std::string> All;
+  expandResponseFiles(Args, All);
+  std::string Lang; // the current -x language, empty for none
+  for (size_t I = 0; I < All.size(); ++I) {
+    const std::string &A = All[I];
     if (A == "-c" || A == "-S")
       Inv.M = Inv.M == Mode::Preprocess ? Mode::Preprocess : Mode::Compile;
     else if (A == "-E" || A == "-M" || A == "-MM" || A == "-fsyntax-only")
       Inv.M = Mode::Preprocess;
-    if (A == "-x" && I + 1 < Argc) {
-      Lang = Argv[++I];
-      Inv.Args.push_back(Lang);
-      if (Lang == "none")
-        Lang.clear();
-      continue;
-    }
-    if (startsWith(A, "-x") && A.size() > 2) {
-      Lang = A.substr(2);
+    if (A == "-x" || (startsWith(A, "-x") && A.size() > 2)) {
+      if (A == "-x" && I + 1 < All.size())
+        Lang = All[++I];
+      else if (A != "-x")
+        Lang = A.substr(2);
       if (Lang == "none")
         Lang.clear();
       continue;
     }
     if (takesSeparateValue(A)) {
-      if (I + 1 < Argc)
-        Inv.Args.push_back(Argv[++I]);
+      ++I;
       continue;
     }
-    if (A == "-" || A[0] != '-') {
+    if (A == "-" || (!A.empty() && A[0] != '-')) {
       ++Inv.Inputs;
       if (Lang.empty() ? isSourceName(A) : isSourceLanguage(Lang))
         ++Inv.Sources;
     }
   }
+}
+
+Invocation parse(int Argc, char **Argv) {
+  Invocation Inv;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    // The value of an option such as -o or -MF is never a driver option.
+    if (takesSeparateValue(A) || A == "-x") {
+      Inv.Args.push_back(A);
+      if (I + 1 < Argc)
+        Inv.Args.push_back(Argv[++I]);
+      continue;
+    }
+    if (!startsWith(A, "--idiom-")) {
+      Inv.Args.push_back(A);
+      continue;
+    }
+    if (startsWith(A, "--idiom-spec=")) {
+      std::string F = A.substr(std::strlen("--idiom-spec="));
+      if (F.empty())
+        fail("--idiom-spec= needs a file name");
+      if (!isFile(F))
+        fail("spec file not found: " + F);
+      if (access(F.c_str(), R_OK) != 0)
+        fail("spec file not readable: " + F);
+      Inv.Specs.push_back(F);
+    } else if (startsWith(A, "--idiom-device=")) {
+      Inv.Device = A.substr(std::strlen("--idiom-device="));
+      if (Inv.Device != "auto" && Inv.Device != "gpu" &&
+          Inv.Device != "cpu" && Inv.Device != "seq")
+        fail("--idiom-device=" + Inv.Device +
+             ": expected auto, gpu, cpu or seq");
+    } else if (A == "--idiom-no-offload") {
+      Inv.NoOffload = true;
+    } else if (A == "--idiom-show") {
+      Inv.Show = true;
+    } else {
+      fail("unknown option " + A + " (see --help)");
+    }
+  }
+  classify(Inv.Args, Inv);
   return Inv;
 }
 

@@ -24,7 +24,6 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 
 echo "quickstart: building nas-parboil/cg.c with the plugin"
-clang-19 -O2 -g -fpass-plugin=build/lib/libIdiom.so -Rpass=idiom \
-  nas-parboil/cg.c -Lbuild/lib -lidiomrt -lm -o build/cg-idiom
+build/bin/idiom-cc -O2 -g -Rpass=idiom nas-parboil/cg.c -o build/cg-idiom
 echo "quickstart: running it (IDIOM_STATS=1)"
 IDIOM_STATS=1 ./build/cg-idiom

@@ -58,8 +58,8 @@ struct Invocation {
   bool NoOffload = false;
   bool Show = false;
   Mode M = Mode::Link;
-  unsigned Sources = 0; ///< inputs that clang compiles (C, C++, IR)
-  unsigned Inputs = 0;  ///< all inputs, objects and libraries included
+  unsigned Sources = 0;          ///< inputs that clang compiles (C, C++, IR)
+  unsigned Inputs = 0;           ///< all inputs, objects and libraries included
   std::vector<std::string> Args; ///< clang's arguments, in order
 };
 
@@ -98,17 +98,19 @@ std::string selfDir() {
 /// libdir, else the build tree's lib/ (both are siblings of bin/).
 std::string findLibDir() {
   std::string Bin = selfDir();
-  std::string Candidates[] = {Bin + "/../" IDIOM_INSTALL_LIBDIR, Bin + "/../lib"};
+  std::string Candidates[] = {Bin + "/../" IDIOM_INSTALL_LIBDIR,
+                              Bin + "/../lib"};
   for (const std::string &D : Candidates)
     if (isFile(D + "/libIdiom.so") && isFile(D + "/libidiomrt.a"))
       return D;
-  fail("cannot find libIdiom.so and libidiomrt.a in " + Candidates[0] +
-       " or " + Candidates[1] + " (is the driver in an Idiom build or " +
+  fail("cannot find libIdiom.so and libidiomrt.a in " + Candidates[0] + " or " +
+       Candidates[1] + " (is the driver in an Idiom build or " +
        "install tree?)");
 }
 
 /// Options of clang that take the next argument as their value.
 bool takesSeparateValue(const std::string &A) {
+  // clang-format off
   static const char *const Opts[] = {
       "-o", "-x", "-I", "-D", "-U", "-L", "-l", "-include", "-imacros",
       "-isystem", "-iquote", "-idirafter", "-iprefix", "-iwithprefix",
@@ -117,6 +119,7 @@ bool takesSeparateValue(const std::string &A) {
       "-arch", "-T", "-u", "-z", "-e", "-F", "-aux-info", "-Xopenmp-target",
       "--param", "-dependency-file", "-MJ", "-ccc-install-dir",
       "-resource-dir", "-gcc-toolchain", "--sysroot", "--serialize-diagnostics"};
+  // clang-format on
   for (const char *O : Opts)
     if (A == O)
       return true;
@@ -126,9 +129,9 @@ bool takesSeparateValue(const std::string &A) {
 /// A file name that clang compiles (rather than hands to the linker or
 /// assembler).
 bool isSourceName(const std::string &F) {
-  static const char *const Exts[] = {".c",  ".i",   ".cc", ".cp",  ".cxx",
-                                     ".cpp", ".CPP", ".c++", ".C",  ".ii",
-                                     ".bc",  ".ll"};
+  static const char *const Exts[] = {".c",   ".i",   ".cc",  ".cp",
+                                     ".cxx", ".cpp", ".CPP", ".c++",
+                                     ".C",   ".ii",  ".bc",  ".ll"};
   for (const char *E : Exts)
     if (endsWith(F, E))
       return true;
@@ -137,9 +140,8 @@ bool isSourceName(const std::string &F) {
 
 /// A -x language that clang compiles with the optimizer.
 bool isSourceLanguage(const std::string &L) {
-  return L == "c" || L == "c++" || L == "cpp-output" ||
-         L == "c++-cpp-output" || L == "ir" || L == "c-header" ||
-         L == "c++-header";
+  return L == "c" || L == "c++" || L == "cpp-output" || L == "c++-cpp-output" ||
+         L == "ir" || L == "c-header" || L == "c++-header";
 }
 
 void printHelp(const char *DefaultClang) {
@@ -172,9 +174,10 @@ void printHelp(const char *DefaultClang) {
       "\n"
       "Remarks: -Rpass=idiom (offloaded), -Rpass-missed=idiom (near misses).\n"
       "Other plugin options: -mllvm -idiom-... (README.md). Run-time\n"
-      "settings: IDIOM_DEVICE, IDIOM_STATS=1|json|FILE.json, ... (README.md).\n",
-      ToolName, DefaultClang, ToolName, DefaultClang, DefaultClang,
-      IDIOM_CLANG, IDIOM_CLANGXX);
+      "settings: IDIOM_DEVICE, IDIOM_STATS=1|json|FILE.json, ... "
+      "(README.md).\n",
+      ToolName, DefaultClang, ToolName, DefaultClang, DefaultClang, IDIOM_CLANG,
+      IDIOM_CLANGXX);
 }
 
 /// The arguments of response file \p Path in GCC's syntax (white space
@@ -290,8 +293,8 @@ Invocation parse(int Argc, char **Argv) {
       Inv.Specs.push_back(F);
     } else if (startsWith(A, "--idiom-device=")) {
       Inv.Device = A.substr(std::strlen("--idiom-device="));
-      if (Inv.Device != "auto" && Inv.Device != "gpu" &&
-          Inv.Device != "cpu" && Inv.Device != "seq")
+      if (Inv.Device != "auto" && Inv.Device != "gpu" && Inv.Device != "cpu" &&
+          Inv.Device != "seq")
         fail("--idiom-device=" + Inv.Device +
              ": expected auto, gpu, cpu or seq");
     } else if (A == "--idiom-no-offload") {
@@ -307,10 +310,10 @@ Invocation parse(int Argc, char **Argv) {
 }
 
 std::string shellQuote(const std::string &S) {
-  if (!S.empty() && S.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
-                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789_-+=/.,:@%") ==
-                        std::string::npos)
+  if (!S.empty() &&
+      S.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                          "0123456789_-+=/.,:@%") == std::string::npos)
     return S;
   std::string Q = "'";
   for (char C : S)

@@ -44,7 +44,10 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "Idiom developers")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "Offloads idioms of sequential C to OpenCL: clang 19 pass plugin, runtime, drivers")
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "clang-19, libz3-4")
+# dpkg-shlibdeps adds the shared libraries (libz3-4, libstdc++6, libc6).
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "clang-19")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ocl-icd-libopencl1, pocl-opencl-icd")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 include(CPack)

@@ -121,6 +121,15 @@ def case_help():
     _, err = run([CC, "--idiom-bogus", inp("scale.c")], expect=1)
     if "unknown option --idiom-bogus" not in err:
         fail("unknown option: " + err)
+    _, err = run([CC, "--idiom-spec=", inp("scale.c")], expect=1)
+    if "--idiom-spec= needs a file name" not in err:
+        fail("empty spec name: " + err)
+    # A copy of the driver away from the plugin says where it looked.
+    shutil.copy(CC, os.path.join(WORK, "lost-cc"))
+    _, err = run([os.path.join(WORK, "lost-cc"), "-c", inp("scale.c")],
+                 expect=1)
+    if "cannot find libIdiom.so and libidiomrt.a in " + WORK not in err:
+        fail("driver without plugin: " + err)
     _, err = run([CC, "--idiom-device=fpga", inp("scale.c")], expect=1)
     if "expected auto, gpu, cpu or seq" not in err:
         fail("bad device: " + err)

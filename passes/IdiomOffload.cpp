@@ -34,6 +34,12 @@ static cl::opt<bool> CorruptLift(
     cl::desc("Testing only: turn the first add of each lifted FunIL program "
              "into a sub, so that translation validation must reject it"));
 
+static cl::opt<bool> DetectOnly(
+    "idiom-detect-only", cl::init(false),
+    cl::desc("Detect, lift and generate code for idioms and report them as "
+             "remarks, but change no code: nothing is offloaded (idiom-cc "
+             "--idiom-no-offload)"));
+
 namespace idiom {
 namespace {
 
@@ -246,6 +252,15 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
         return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", D.L->getStartLoc(),
                                         D.L->getHeader())
                << "idiom " << D.Spec << " not offloaded: " << Why;
+      });
+      continue;
+    }
+    if (DetectOnly) {
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "Offloadable",
+                                          D.L->getStartLoc(), D.L->getHeader())
+               << "offloadable " << kindName(*D.Match) << " (" << D.Spec
+               << "), not offloaded (-idiom-detect-only)";
       });
       continue;
     }

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 PKGS="cmake make python3 llvm-19-dev clang-19 llvm-19-tools libz3-dev \
 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libgtest-dev \
-libclang-rt-19-dev csmith libcsmith-dev lld-19"
+libclang-rt-19-dev csmith libcsmith-dev lld-19 pkg-config"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -24,7 +24,6 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 
 echo "quickstart: building nas-parboil/cg.c with the plugin"
-clang-19 -O2 -g -fpass-plugin=build/lib/libIdiom.so -Rpass=idiom \
-  nas-parboil/cg.c -Lbuild/lib -lidiomrt -lm -o build/cg-idiom
+build/bin/idiom-cc -O2 -g -Rpass=idiom nas-parboil/cg.c -o build/cg-idiom
 echo "quickstart: running it (IDIOM_STATS=1)"
 IDIOM_STATS=1 ./build/cg-idiom

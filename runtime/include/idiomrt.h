@@ -9,7 +9,9 @@
  * Environment:
  *   IDIOM_DEVICE=auto|gpu|cpu|seq  device choice (auto: first GPU, else CPU;
  *                                  seq: always decline, run the original loop)
- *   IDIOM_STATS=1                  per-idiom report on stderr at exit
+ *   IDIOM_STATS=1|json|FILE.json   per-idiom report at exit: text on stderr
+ *                                  (1), one JSON document on stderr (json)
+ *                                  or in FILE.json ("%p": the process id)
  *   IDIOM_MIN_TRIP=N               decline when the iteration count < N
  *                                  (default 4096)
  *   IDIOM_CACHE_DIR=DIR            on-disk program cache (default
@@ -294,6 +296,14 @@ void idiom_transfer_bytes(uint64_t *to_device, uint64_t *to_host);
 /// (IDIOM_DEVICE=seq, no OpenCL loader, no matching device). The string lives
 /// as long as the process.
 const char *idiom_device_name(void);
+
+/// Writes the statistics of the process so far as one JSON document (the
+/// IDIOM_STATS=json report, schema in README.md, "Statistics as JSON") to
+/// the file \p path ("%p" in it becomes the process id; written to a
+/// temporary file and renamed), or to stderr when \p path is NULL or empty.
+/// Returns 0, or -1 after a message on stderr when the file cannot be
+/// written.
+int idiom_stats_write_json(const char *path);
 
 #ifdef __cplusplus
 }

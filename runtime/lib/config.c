@@ -25,6 +25,10 @@ static int env_flag(const char *name) {
 
 static int device_pref_from_env(void) {
   const char *v = getenv("IDIOM_DEVICE");
+  /* A default linked into the program (idiom-cc --idiom-device=D) when the
+     variable is unset or empty. */
+  if ((!v || !*v) && idiomrt_default_device)
+    v = idiomrt_default_device();
   if (!v || !*v || strcasecmp(v, "auto") == 0)
     return IDIOMRT_DEV_AUTO;
   if (strcasecmp(v, "gpu") == 0)
@@ -125,11 +129,27 @@ static int cost_from_env(void) {
   return on && g_config.device_pref != IDIOMRT_DEV_SEQ;
 }
 
+/* IDIOM_STATS: unset, empty or "0": off; "json": JSON on stderr; a value
+   ending in ".json": JSON into that file; anything else: text. */
+static int stats_from_env(void) {
+  const char *v = getenv("IDIOM_STATS");
+  if (!v || !*v || strcmp(v, "0") == 0)
+    return IDIOMRT_STATS_OFF;
+  if (strcasecmp(v, "json") == 0)
+    return IDIOMRT_STATS_JSON;
+  size_t n = strlen(v);
+  if (n > 5 && strcmp(v + n - 5, ".json") == 0) {
+    g_config.stats_file = v;
+    return IDIOMRT_STATS_JSON_FILE;
+  }
+  return IDIOMRT_STATS_TEXT;
+}
+
 static void config_init(void) {
   g_config.device_pref = device_pref_from_env();
   g_config.device_explicit = g_config.device_pref == IDIOMRT_DEV_GPU ||
                              g_config.device_pref == IDIOMRT_DEV_CPU;
-  g_config.stats = env_flag("IDIOM_STATS");
+  g_config.stats = stats_from_env();
   g_config.debug = env_flag("IDIOM_DEBUG");
   g_config.min_trip =
       count_from_env("IDIOM_MIN_TRIP", 4096, &g_config.min_trip_explicit);

@@ -395,3 +395,45 @@ int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n) {
 #undef APPEND
   return (int)(len < n ? len : n ? n - 1 : 0);
 }
+
+void idiomrt_cost_json(const idiomrt_entry *e, idiomrt_json *j) {
+  const idiomrt_cost_site *s = &e->cost;
+  idiomrt_json_key(j, "decisions");
+  idiomrt_json_begin_object(j);
+  for (int d = 0; d < IDIOMRT_NDECISIONS; ++d) {
+    if (!s->decisions[d])
+      continue;
+    idiomrt_json_key(j, idiomrt_decision_name(d));
+    idiomrt_json_uint(j, s->decisions[d]);
+  }
+  idiomrt_json_end_object(j);
+  idiomrt_json_key(j, "host_ms");
+  if (s->host_got)
+    idiomrt_json_ms(j, s->host_ns);
+  else
+    idiomrt_json_null(j);
+  idiomrt_json_key(j, "cost");
+  idiomrt_json_begin_array(j);
+  double lat = lat_ns();
+  for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c) {
+    const idiomrt_cost_class *k = &s->cls[c];
+    if (!k->hn && !k->dn)
+      continue;
+    double trip = (double)((uint64_t)1 << c);
+    idiomrt_json_begin_object(j);
+    idiomrt_json_key(j, "class");
+    idiomrt_json_uint(j, c);
+    idiomrt_json_key(j, "host_us");
+    if (k->hn)
+      idiomrt_json_double(j, median(k->host_pi, k->hn) * trip / 1e3);
+    else
+      idiomrt_json_null(j);
+    idiomrt_json_key(j, "device_us");
+    if (k->dn)
+      idiomrt_json_double(j, (lat + median(k->dev_pi, k->dn) * trip) / 1e3);
+    else
+      idiomrt_json_null(j);
+    idiomrt_json_end_object(j);
+  }
+  idiomrt_json_end_array(j);
+}

@@ -704,3 +704,11 @@ void idiomrt_resid_report(void) {
           (unsigned long long)__atomic_load_n(&g_dev_copies,
                                               __ATOMIC_RELAXED));
 }
+
+void idiomrt_resid_counts(uint64_t out[5]) {
+  out[0] = __atomic_load_n(&g_regions, __ATOMIC_RELAXED);
+  out[1] = __atomic_load_n(&g_reused, __ATOMIC_RELAXED);
+  out[2] = __atomic_load_n(&g_syncs, __ATOMIC_RELAXED);
+  out[3] = __atomic_load_n(&g_flush_bytes, __ATOMIC_RELAXED);
+  out[4] = __atomic_load_n(&g_evicted, __ATOMIC_RELAXED);
+}

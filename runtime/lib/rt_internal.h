@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "idiomrt.h"
 
@@ -31,9 +32,18 @@ enum idiomrt_device_pref {
   IDIOMRT_DEV_SEQ = 3
 };
 
+/* IDIOM_STATS: unset or "0", "json", a name ending in ".json", else text. */
+enum idiomrt_stats_mode {
+  IDIOMRT_STATS_OFF = 0,
+  IDIOMRT_STATS_TEXT = 1,
+  IDIOMRT_STATS_JSON = 2,     /* one JSON document on stderr */
+  IDIOMRT_STATS_JSON_FILE = 3 /* the same written to stats_file */
+};
+
 typedef struct idiomrt_config {
   int device_pref;            /* enum idiomrt_device_pref */
-  int stats;                  /* IDIOM_STATS set and not "0" */
+  int stats;                  /* IDIOM_STATS: enum idiomrt_stats_mode */
+  const char *stats_file;     /* IDIOMRT_STATS_JSON_FILE: the path */
   int debug;                  /* IDIOM_DEBUG set and not "0" */
   uint64_t min_trip;          /* IDIOM_MIN_TRIP, default 4096 */
   const char *cache_dir;      /* NULL when the disk cache is off */
@@ -50,6 +60,10 @@ typedef struct idiomrt_config {
 
 /* Reads the environment on first call; never NULL. */
 const idiomrt_config *idiomrt_config_get(void);
+/* The device default linked into the program: defined by the archive member
+   default_device_<D>.c that idiom-cc --idiom-device=D pulls in with
+   -Wl,-u,idiomrt_default_device_<D>; a null address when none is linked. */
+const char *idiomrt_default_device(void) __attribute__((weak));
 /* The configuration when already read, else NULL; never blocks. */
 const idiomrt_config *idiomrt_config_peek(void);
 /* Prints "idiom: ..." on stderr when IDIOM_DEBUG is set. */
@@ -321,6 +335,36 @@ void idiomrt_tune_record(idiomrt_entry *e, const idiomrt_device *dev,
 /* "timed", "cache", "off", "single", "small" or "none". */
 const char *idiomrt_tuned_name(int how);
 
+/*--- json.c: a small JSON writer (IDIOM_STATS=json) -----------------------*/
+
+#define IDIOMRT_JSON_MAX_DEPTH 16
+
+/* Writer state: nesting depth and, per level, the elements written. */
+typedef struct idiomrt_json {
+  FILE *f;
+  int depth;
+  int after_key; /* the next value follows its key on the same line */
+  unsigned count[IDIOMRT_JSON_MAX_DEPTH];
+} idiomrt_json;
+
+/* Starts a document on f (one value: an object or an array). */
+void idiomrt_json_init(idiomrt_json *j, FILE *f);
+void idiomrt_json_begin_object(idiomrt_json *j);
+void idiomrt_json_end_object(idiomrt_json *j);
+void idiomrt_json_begin_array(idiomrt_json *j);
+void idiomrt_json_end_array(idiomrt_json *j);
+/* The key of the next member of the current object. */
+void idiomrt_json_key(idiomrt_json *j, const char *key);
+/* A string, escaped (invalid UTF-8 becomes U+FFFD); NULL writes null. */
+void idiomrt_json_string(idiomrt_json *j, const char *s);
+void idiomrt_json_uint(idiomrt_json *j, uint64_t v);
+/* A number (%.6g); NaN and infinities write null. */
+void idiomrt_json_double(idiomrt_json *j, double v);
+/* ns as milliseconds with three decimals, like the text report. */
+void idiomrt_json_ms(idiomrt_json *j, uint64_t ns);
+void idiomrt_json_bool(idiomrt_json *j, int v);
+void idiomrt_json_null(idiomrt_json *j);
+
 /*--- stats.c ---------------------------------------------------------------*/
 
 /* Each takes e->stats_lock itself (a leaf lock). */
@@ -403,6 +447,10 @@ const char *idiomrt_decision_name(int dec);
 /* Appends the site's decisions and estimates to a stats line (with
    e->stats_lock held). */
 int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n);
+/* The same as members of the JSON object of the site (with e->stats_lock
+   held): "decisions" {name: count}, "host_ms" (null when never measured),
+   "cost" [{"class", "host_us", "device_us"}]. */
+void idiomrt_cost_json(const idiomrt_entry *e, idiomrt_json *j);
 
 /*--- startup.c: device start-up and kernel builds in the background -------*/
 
@@ -522,6 +570,8 @@ void idiomrt_resid_sync(void);
 void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host);
 /* The "idiom-stats: residency" line, when a region was entered. */
 void idiomrt_resid_report(void);
+/* The counters of that line: regions, reused, syncs, flushed_bytes, evicted. */
+void idiomrt_resid_counts(uint64_t out[5]);
 
 /*--- staging.c: copies through pinned host memory --------------------------*/
 

@@ -30,8 +30,12 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Declines of re-entered runs, counted without a lock or an allocation:
    a fixed table of descriptors claimed with compare-and-swap; the report
@@ -123,7 +127,7 @@ void idiomrt_stats_note(idiomrt_entry *e, const char *reason) {
 
 static const char *or_unknown(const char *s) { return s ? s : "?"; }
 
-void idiomrt_stats_report(void) {
+static void report_text(void) {
   const idiomrt_device *dev = idiomrt_device_peek();
   for (idiomrt_entry *e = idiomrt_entry_first(); e; e = idiomrt_entry_next(e)) {
     /* The tuning fields are guarded by e->lock, which a run on another
@@ -212,4 +216,295 @@ void idiomrt_stats_report(void) {
             (unsigned long long)over);
   idiomrt_resid_report();
   fflush(stderr);
+}
+
+static const char *device_pref_name(int pref) {
+  switch (pref) {
+  case IDIOMRT_DEV_GPU:
+    return "gpu";
+  case IDIOMRT_DEV_CPU:
+    return "cpu";
+  case IDIOMRT_DEV_SEQ:
+    return "seq";
+  default:
+    return "auto";
+  }
+}
+
+/* Sums over the sites for "totals". */
+typedef struct {
+  uint64_t sites, calls, offloaded, fallbacks, kernel_ns, transfer_ns,
+      tune_ns, host_ns, bytes_in, bytes_out;
+} stats_totals;
+
+/* The "sites" element of one descriptor that only declined re-entered. */
+static void json_busy_site(idiomrt_json *j, const idiom_kernel_desc *d,
+                           const char *devname, uint64_t n,
+                           stats_totals *t) {
+  idiomrt_json_begin_object(j);
+  idiomrt_json_key(j, "site");
+  idiomrt_json_string(j, d->loc);
+  idiomrt_json_key(j, "idiom");
+  idiomrt_json_string(j, d->idiom);
+  idiomrt_json_key(j, "calls");
+  idiomrt_json_uint(j, n);
+  idiomrt_json_key(j, "offloaded");
+  idiomrt_json_uint(j, 0);
+  idiomrt_json_key(j, "device");
+  idiomrt_json_string(j, devname);
+  idiomrt_json_key(j, "kernel_ms");
+  idiomrt_json_ms(j, 0);
+  idiomrt_json_key(j, "transfer_ms");
+  idiomrt_json_ms(j, 0);
+  idiomrt_json_key(j, "fallbacks");
+  idiomrt_json_uint(j, n);
+  idiomrt_json_key(j, "reasons");
+  idiomrt_json_begin_object(j);
+  idiomrt_json_key(j, "runtime busy (re-entered)");
+  idiomrt_json_uint(j, n);
+  idiomrt_json_end_object(j);
+  idiomrt_json_key(j, "bytes_in");
+  idiomrt_json_uint(j, 0);
+  idiomrt_json_key(j, "bytes_out");
+  idiomrt_json_uint(j, 0);
+  idiomrt_json_end_object(j);
+  t->sites++;
+  t->calls += n;
+  t->fallbacks += n;
+}
+
+/* The "sites" element of entry e (the same fields as its text line). */
+static void json_site(idiomrt_json *j, idiomrt_entry *e,
+                      const idiomrt_device *dev, stats_totals *t) {
+  int have_lock = pthread_mutex_trylock(&e->lock) == 0;
+  pthread_mutex_lock(&e->stats_lock);
+  uint64_t busy = busy_count(e->desc);
+  idiomrt_json_begin_object(j);
+  idiomrt_json_key(j, "site");
+  idiomrt_json_string(j, e->desc->loc);
+  idiomrt_json_key(j, "idiom");
+  idiomrt_json_string(j, e->desc->idiom);
+  idiomrt_json_key(j, "calls");
+  idiomrt_json_uint(j, e->calls + busy);
+  idiomrt_json_key(j, "offloaded");
+  idiomrt_json_uint(j, e->offloaded);
+  idiomrt_json_key(j, "device");
+  idiomrt_json_string(j, e->device_name ? e->device_name
+                                        : (dev ? dev->name : NULL));
+  idiomrt_json_key(j, "kernel_ms");
+  idiomrt_json_ms(j, e->kernel_ns);
+  idiomrt_json_key(j, "transfer_ms");
+  idiomrt_json_ms(j, e->transfer_ns);
+  idiomrt_json_key(j, "fallbacks");
+  idiomrt_json_uint(j, e->fallbacks + busy);
+  /* The tuning fields are guarded by e->lock (see report_text). */
+  idiomrt_json_key(j, "variants");
+  if (have_lock && e->nvariants)
+    idiomrt_json_uint(j, e->nvariants);
+  else
+    idiomrt_json_null(j);
+  idiomrt_json_key(j, "tune_ms");
+  idiomrt_json_ms(j, have_lock ? e->tune_ns : 0);
+  char tuning[2048];
+  size_t len = 0;
+  tuning[0] = '\0';
+  idiomrt_json_key(j, "tuning_classes");
+  idiomrt_json_begin_array(j);
+  for (unsigned c = 0; have_lock && c < IDIOMRT_SIZE_CLASSES; ++c) {
+    if (e->chosen[c] < 0 || e->tuned[c] == IDIOMRT_TUNED_NONE)
+      continue;
+    const char *how = idiomrt_tuned_name(e->tuned[c]);
+    idiomrt_json_begin_object(j);
+    idiomrt_json_key(j, "class");
+    idiomrt_json_uint(j, c);
+    idiomrt_json_key(j, "variant");
+    idiomrt_json_uint(j, (uint64_t)e->chosen[c]);
+    idiomrt_json_key(j, "tuned");
+    idiomrt_json_string(j, how);
+    idiomrt_json_end_object(j);
+    if (len < sizeof tuning) {
+      int k = snprintf(tuning + len, sizeof tuning - len,
+                       "%sclass %u: variant %d tuned=%s", len ? "; " : "", c,
+                       (int)e->chosen[c], how);
+      if (k > 0)
+        len += (size_t)k;
+    }
+  }
+  idiomrt_json_end_array(j);
+  idiomrt_json_key(j, "tuning");
+  idiomrt_json_string(j, len ? tuning : NULL);
+  idiomrt_cost_json(e, j);
+  idiomrt_json_key(j, "reasons");
+  idiomrt_json_begin_object(j);
+  for (unsigned i = 0; i < e->nreasons; ++i) {
+    idiomrt_json_key(j, e->reasons[i].text);
+    idiomrt_json_uint(j, e->reasons[i].count);
+  }
+  if (busy) {
+    idiomrt_json_key(j, "runtime busy (re-entered)");
+    idiomrt_json_uint(j, busy);
+  }
+  if (e->other_reasons) {
+    idiomrt_json_key(j, "(other)");
+    idiomrt_json_uint(j, e->other_reasons);
+  }
+  idiomrt_json_end_object(j);
+  idiomrt_json_key(j, "bytes_in");
+  idiomrt_json_uint(j, e->bytes_in);
+  idiomrt_json_key(j, "bytes_out");
+  idiomrt_json_uint(j, e->bytes_out);
+  idiomrt_json_end_object(j);
+  t->sites++;
+  t->calls += e->calls + busy;
+  t->offloaded += e->offloaded;
+  t->fallbacks += e->fallbacks + busy;
+  t->kernel_ns += e->kernel_ns;
+  t->transfer_ns += e->transfer_ns;
+  t->tune_ns += have_lock ? e->tune_ns : 0;
+  t->host_ns += e->cost.host_ns;
+  t->bytes_in += e->bytes_in;
+  t->bytes_out += e->bytes_out;
+  pthread_mutex_unlock(&e->stats_lock);
+  if (have_lock)
+    pthread_mutex_unlock(&e->lock);
+}
+
+/* The whole report as one JSON document (schema: README.md, "Statistics
+   as JSON"; idiom_stats_version 1). */
+static void report_json(FILE *f) {
+  const idiomrt_config *cfg = idiomrt_config_get();
+  const idiomrt_device *dev = idiomrt_device_peek();
+  idiomrt_json j;
+  idiomrt_json_init(&j, f);
+  idiomrt_json_begin_object(&j);
+  idiomrt_json_key(&j, "idiom_stats_version");
+  idiomrt_json_uint(&j, 1);
+  idiomrt_json_key(&j, "program");
+  idiomrt_json_string(&j, program_invocation_name && *program_invocation_name
+                              ? program_invocation_name
+                              : NULL);
+  idiomrt_json_key(&j, "pid");
+  idiomrt_json_uint(&j, (uint64_t)getpid());
+  idiomrt_json_key(&j, "device");
+  idiomrt_json_string(&j, dev ? dev->name : NULL);
+  idiomrt_json_key(&j, "platform");
+  idiomrt_json_string(&j, dev ? dev->platform_name : NULL);
+  idiomrt_json_key(&j, "device_preference");
+  idiomrt_json_string(&j, device_pref_name(cfg->device_pref));
+  idiomrt_json_key(&j, "cost_model");
+  idiomrt_json_bool(&j, cfg->cost);
+  stats_totals t;
+  memset(&t, 0, sizeof t);
+  idiomrt_json_key(&j, "sites");
+  idiomrt_json_begin_array(&j);
+  for (idiomrt_entry *e = idiomrt_entry_first(); e; e = idiomrt_entry_next(e))
+    json_site(&j, e, dev, &t);
+  for (unsigned i = 0; i < BUSY_SLOTS; ++i) {
+    const idiom_kernel_desc *d =
+        __atomic_load_n(&g_busy[i].desc, __ATOMIC_ACQUIRE);
+    if (!d || idiomrt_entry_try(d))
+      continue;
+    json_busy_site(&j, d, dev ? dev->name : NULL,
+                   __atomic_load_n(&g_busy[i].count, __ATOMIC_RELAXED), &t);
+  }
+  idiomrt_json_end_array(&j);
+  uint64_t over = __atomic_load_n(&g_busy_overflow, __ATOMIC_RELAXED);
+  idiomrt_json_key(&j, "totals");
+  idiomrt_json_begin_object(&j);
+  idiomrt_json_key(&j, "sites");
+  idiomrt_json_uint(&j, t.sites);
+  idiomrt_json_key(&j, "calls");
+  idiomrt_json_uint(&j, t.calls + over);
+  idiomrt_json_key(&j, "offloaded");
+  idiomrt_json_uint(&j, t.offloaded);
+  idiomrt_json_key(&j, "fallbacks");
+  idiomrt_json_uint(&j, t.fallbacks + over);
+  idiomrt_json_key(&j, "kernel_ms");
+  idiomrt_json_ms(&j, t.kernel_ns);
+  idiomrt_json_key(&j, "transfer_ms");
+  idiomrt_json_ms(&j, t.transfer_ns);
+  idiomrt_json_key(&j, "tune_ms");
+  idiomrt_json_ms(&j, t.tune_ns);
+  idiomrt_json_key(&j, "host_ms");
+  idiomrt_json_ms(&j, t.host_ns);
+  idiomrt_json_key(&j, "bytes_in");
+  idiomrt_json_uint(&j, t.bytes_in);
+  idiomrt_json_key(&j, "bytes_out");
+  idiomrt_json_uint(&j, t.bytes_out);
+  idiomrt_json_key(&j, "busy_declines_untracked");
+  idiomrt_json_uint(&j, over);
+  idiomrt_json_end_object(&j);
+  uint64_t r[5];
+  idiomrt_resid_counts(r);
+  static const char *const rnames[5] = {"regions", "reused", "syncs",
+                                        "flushed_bytes", "evicted"};
+  idiomrt_json_key(&j, "residency");
+  idiomrt_json_begin_object(&j);
+  for (int i = 0; i < 5; ++i) {
+    idiomrt_json_key(&j, rnames[i]);
+    idiomrt_json_uint(&j, r[i]);
+  }
+  idiomrt_json_end_object(&j);
+  idiomrt_json_end_object(&j);
+  fflush(f);
+}
+
+/* Writes the JSON report to path, replacing "%p" by the process id:
+   written to a temporary file beside it, then renamed, so a reader never
+   sees half a document. Returns 0, or -1 with a message on stderr. */
+static int report_json_file(const char *path) {
+  char name[PATH_MAX], tmp[PATH_MAX];
+  size_t n = 0;
+  for (const char *p = path; *p && n + 24 < sizeof name; ++p) {
+    if (p[0] == '%' && p[1] == 'p') {
+      n += (size_t)snprintf(name + n, sizeof name - n, "%ld", (long)getpid());
+      ++p;
+    } else {
+      name[n++] = *p;
+    }
+  }
+  name[n] = '\0';
+  int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", name, (long)getpid());
+  if (k <= 0 || (size_t)k >= sizeof tmp) {
+    fprintf(stderr, "idiom: IDIOM_STATS: file name too long: %s\n", path);
+    return -1;
+  }
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    fprintf(stderr, "idiom: IDIOM_STATS: cannot write %s: %s\n", tmp,
+            strerror(errno));
+    return -1;
+  }
+  report_json(f);
+  int bad = ferror(f);
+  if (fclose(f) != 0 || bad || rename(tmp, name) != 0) {
+    fprintf(stderr, "idiom: IDIOM_STATS: cannot write %s: %s\n", name,
+            strerror(errno));
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+void idiomrt_stats_report(void) {
+  const idiomrt_config *cfg = idiomrt_config_get();
+  switch (cfg->stats) {
+  case IDIOMRT_STATS_JSON:
+    report_json(stderr);
+    break;
+  case IDIOMRT_STATS_JSON_FILE:
+    report_json_file(cfg->stats_file);
+    break;
+  default:
+    report_text();
+    break;
+  }
+}
+
+int idiom_stats_write_json(const char *path) {
+  if (!path || !*path) {
+    report_json(stderr);
+    return ferror(stderr) ? -1 : 0;
+  }
+  return report_json_file(path);
 }

@@ -74,25 +74,36 @@ rw_fetch() {
   [ -n "$SRC" ] && [ -f "$SRC/configure" ] || rw_die "no configure in $WORK/src/$glob"
 }
 
-# rw_make_cc DIR: writes DIR/idiom-cc, clang with the plugin and its
-# offload remarks (-Rpass=idiom), for use as CC. With RW_VERIFY=1 (default)
-# it adds -fverify-intermediate-code: IR that the plugin leaves invalid is a
+# rw_make_cc DIR: writes DIR/idiom-cc, for use as CC: the build's driver
+# ($IDIOM_BUILD/bin/idiom-cc, which adds the plugin and, when linking, the
+# runtime) running $CLANG, with the offload remarks (-Rpass=idiom). Without
+# the driver (an older build) it is clang with -fpass-plugin and the runtime
+# is left to LIBS (rw_plugin_libs). With RW_VERIFY=1 (default) it adds
+# -fverify-intermediate-code: IR that the plugin leaves invalid is a
 # compiler error (counted as a crash), not a silently miscompiled object.
-# Linking the runtime is left to LIBS (rw_plugin_libs).
 rw_make_cc() {
   local RW_VERIFY_FLAG=""
   [ "${RW_VERIFY:-1}" = 1 ] && RW_VERIFY_FLAG=-fverify-intermediate-code
   local dir=$1
   mkdir -p "$dir"
-  cat > "$dir/idiom-cc" <<EOS
+  if [ -x "$IDIOM_BUILD/bin/idiom-cc" ]; then
+    cat > "$dir/idiom-cc" <<EOS
+#!/bin/sh
+IDIOM_CLANG=$CLANG exec $IDIOM_BUILD/bin/idiom-cc -Rpass=idiom ${RW_VERIFY_FLAG-} "\$@"
+EOS
+  else
+    cat > "$dir/idiom-cc" <<EOS
 #!/bin/sh
 exec $CLANG -fpass-plugin=$IDIOM_BUILD/lib/libIdiom.so -Rpass=idiom ${RW_VERIFY_FLAG-} "\$@"
 EOS
+  fi
   chmod +x "$dir/idiom-cc"
 }
 
+# rw_plugin_libs: LIBS for the idiom builds: nothing when the driver links
+# the runtime itself.
 rw_plugin_libs() {
-  echo "-L$IDIOM_BUILD/lib -lidiomrt -lm"
+  [ -x "$IDIOM_BUILD/bin/idiom-cc" ] || echo "-L$IDIOM_BUILD/lib -lidiomrt -lm"
 }
 
 # rw_timed LOG CMD...: runs CMD with stdout+stderr to LOG; prints the

@@ -9,8 +9,9 @@
 #   Same layout and conventions as gsl.sh (WORK_DIR default
 #   /tmp/idiom-realworld, private apt state, FRESH=1, JOBS, NICE, RW_VERIFY).
 #   Builds: double precision, static (--disable-shared), no Fortran, no
-#   threads, default CFLAGS; plain (CC=clang-19) and idiom (plugin wrapper
-#   and LIBS="-L<build>/lib -lidiomrt -lm"). Modes: plain, default, forced
+#   threads, default CFLAGS; plain (CC=clang-19) and idiom (a wrapper of
+#   the build's bin/idiom-cc, which links the runtime itself). Modes: plain,
+#   default, forced
 #   (IDIOM_MIN_TRIP=0), each `make check` under `timeout` (TEST_TIMEOUT,
 #   default 1800 s; FORCED_TIMEOUT, default 1800 s).
 #

@@ -14,8 +14,9 @@
 #   2. Two builds from that source, static libraries (--disable-shared), the
 #      default CFLAGS (-g -O2), doc/ left out (Debian strips its sources):
 #        plain   CC=clang-19
-#        idiom   CC=<WORK>/bin/idiom-cc (clang-19 -fpass-plugin=libIdiom.so
-#                -Rpass=idiom), LIBS="-L<build>/lib -lidiomrt -lm"
+#        idiom   CC=<WORK>/bin/idiom-cc (the build's bin/idiom-cc driver,
+#                which adds the plugin and links the runtime, with
+#                -Rpass=idiom; see rw_make_cc in common.sh)
 #      Each build is the library (make) and then the test programs
 #      (make check TESTS=); both are timed (user+system CPU seconds).
 #   3. The test suite (make -k check), one automake test per test program:

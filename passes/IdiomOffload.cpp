@@ -75,6 +75,8 @@ const char *kindName(const IdiomMatch &M) {
     return "histogram";
   if (M.Kind == IdiomKind::Gemm)
     return "GEMM";
+  if (M.Kind == IdiomKind::Spmv)
+    return "CSR SpMV";
   return M.Kind == IdiomKind::Map ? (M.Nest.depth() == 2 ? "2-D map" : "map")
                                   : "scalar reduction";
 }

@@ -24,6 +24,57 @@ static cl::opt<uint64_t> FPReorderMin(
 
 namespace idiom {
 
+/// Calls idiom_csr_extent (idiomrt.h) before \p IP for an SpMV and sets
+/// \p Rt[V] for every RunTimeValue V; appends to \p Checks that the call
+/// accepted the row pointers and, when x's allocation size is known, that
+/// every column (plus the gather's offset) lies inside it. The result array
+/// is zeroed first, so a declined check leaves defined values behind.
+static void expandCsrExtent(const CsrExtent &X, SCEVExpander &Exp,
+                            Instruction *IP, Value *Rt[7],
+                            std::vector<WeakTrackingVH> &Checks) {
+  Function *F = IP->getFunction();
+  Module &Mod = *F->getParent();
+  LLVMContext &Ctx = Mod.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *PtrElem = IntegerType::get(Ctx, 8 * X.PtrBytes);
+  Value *First = Exp.expandCodeFor(X.PtrFirst, I64, IP);
+  Value *Rows = Exp.expandCodeFor(X.Rows, I64, IP);
+  IRBuilder<> Entry(&*F->getEntryBlock().getFirstInsertionPt());
+  ArrayType *OutTy = ArrayType::get(I64, 4);
+  AllocaInst *Out = Entry.CreateAlloca(OutTy, nullptr, "idiom.csr");
+  IRBuilder<> B(IP);
+  B.CreateStore(ConstantAggregateZero::get(OutTy), Out);
+  FunctionCallee Fn = Mod.getOrInsertFunction(
+      "idiom_csr_extent",
+      FunctionType::get(I32, {Ptr, I32, Ptr, I32, I32, I64, Ptr}, false));
+  Value *Call = B.CreateCall(
+      Fn, {B.CreateGEP(PtrElem, X.Ptr, First, "idiom.ptr0"),
+           ConstantInt::get(I32, X.PtrBytes), X.Col,
+           ConstantInt::get(I32, X.ColBytes), ConstantInt::get(I32, X.Flags),
+           Rows, Out});
+  Checks.push_back(B.CreateICmpNE(Call, ConstantInt::get(I32, 0), "idiom.csr.ok"));
+  auto Get = [&](unsigned K, const char *Name) {
+    return B.CreateLoad(I64, B.CreateConstGEP2_64(OutTy, Out, 0, K), Name);
+  };
+  Rt[(int)RunTimeValue::CsrFirstNonzero] = Get(0, "idiom.nz.lo");
+  Rt[(int)RunTimeValue::CsrEndNonzero] = Get(1, "idiom.nz.hi");
+  Value *ColLo = Get(2, "idiom.col.lo"), *ColHi = Get(3, "idiom.col.hi");
+  Rt[(int)RunTimeValue::CsrFirstColumn] = ColLo;
+  Rt[(int)RunTimeValue::CsrEndColumn] = ColHi;
+  Rt[(int)RunTimeValue::CsrColumnCount] = B.CreateSub(ColHi, ColLo, "idiom.cols");
+  if (X.XExtent) {
+    // Columns, offset as the loop reads x, inside [0, XExtent); an empty
+    // range (no nonzeros) reads nothing.
+    Value *Off = ConstantInt::get(I64, X.XOffset, true);
+    Value *Lo = B.CreateAdd(ColLo, Off), *Hi = B.CreateAdd(ColHi, Off);
+    Value *In = B.CreateAnd(
+        B.CreateICmpSGE(Lo, ConstantInt::get(I64, 0)),
+        B.CreateICmpSLE(Hi, ConstantInt::get(I64, X.XExtent)));
+    Checks.push_back(B.CreateOr(B.CreateICmpEQ(ColLo, ColHi), In, "idiom.x.in"));
+  }
+}
+
 ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
   const IdiomMatch &M = *In.M;
   Loop *Outer = M.Nest.Loops.front();
@@ -35,11 +86,18 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
   SCEVExpander Exp(SE, DL, "idiom");
   IRBuilder<> B(IP);
   ExpandedArgs A;
+  Value *Rt[7] = {};
+  if (const CsrExtent *X = In.Lifted->Csr.get())
+    expandCsrExtent(*X, Exp, IP, Rt, A.Checks);
+  auto WithRt = [&](Value *V, RunTimeValue R) {
+    B.SetInsertPoint(IP);
+    return R == RunTimeValue::None ? V : B.CreateAdd(V, Rt[(int)R]);
+  };
   for (const LiftedParam &P : In.Lifted->Params) {
     switch (P.K) {
     case LiftedParam::Kind::Buffer: {
-      Value *Lo = Exp.expandCodeFor(P.Lo, I64, IP);
-      Value *Hi = Exp.expandCodeFor(P.Hi, I64, IP);
+      Value *Lo = WithRt(Exp.expandCodeFor(P.Lo, I64, IP), P.RtLo);
+      Value *Hi = WithRt(Exp.expandCodeFor(P.Hi, I64, IP), P.RtHi);
       B.SetInsertPoint(IP);
       uint64_t Size = DL.getTypeAllocSize(P.ElemTy);
       Value *Ptr = B.CreateGEP(P.ElemTy, P.Base, Lo, "idiom.lo");
@@ -50,7 +108,7 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
       break;
     }
     case LiftedParam::Kind::Index:
-      A.Values.push_back(Exp.expandCodeFor(P.S, I64, IP));
+      A.Values.push_back(WithRt(Exp.expandCodeFor(P.S, I64, IP), P.RtS));
       A.Bytes.push_back(nullptr);
       break;
     case LiftedParam::Kind::Scalar:

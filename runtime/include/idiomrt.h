@@ -280,6 +280,30 @@ void idiom_transfer_bytes(uint64_t *to_device, uint64_t *to_host);
 /// as long as the process.
 const char *idiom_device_name(void);
 
+/// Bits of idiom_csr_extent's flags: how the loop widens the row pointers
+/// and the column indices (zero- instead of sign-extension).
+enum idiom_csr_flags {
+  IDIOM_CSR_PTR_ZEXT = 1u, ///< ptr elements are unsigned
+  IDIOM_CSR_COL_ZEXT = 2u  ///< col elements are unsigned
+};
+
+/// The run-time conditions and extents of an offloaded CSR sparse
+/// matrix-vector product `for i < n: y[i] = F(sum over p in [ptr[i],
+/// ptr[i+1]) of val[p] * x[col[p]])` (docs/ARCHITECTURE.md, "SpMV"). Reads
+/// ptr[0..n] and, only when the row pointers are monotone, col[ptr[0] ..
+/// ptr[n]), on the calling thread; ptr_bytes and col_bytes are the element
+/// sizes (4 or 8), widened to 64 bits as flags say (enum idiom_csr_flags).
+///
+/// \returns 1 when n >= 1 and ptr[i] <= ptr[i+1] for every i < n, with
+///          out[0] = ptr[0], out[1] = ptr[n] (the nonzeros of the rows, in
+///          elements of val and col), out[2] = the smallest and out[3] = the
+///          largest column index plus one (both 0 without nonzeros); else 0
+///          (the caller runs the original loop) and out is not written.
+///          O(n + nonzeros) time, no allocation, never fails otherwise.
+int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
+                     uint32_t col_bytes, uint32_t flags, int64_t n,
+                     int64_t out[4]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -236,11 +236,12 @@ private:
   void bindParams();
   /// STEP (\p Step: \(acc, x) with x.0 and x.1 the two elements), INIT and
   /// POST (\p Post with the reduceSeq as the sum; \p Q, when not empty,
-  /// the lambda parameter whose component 1 is the old output element)
+  /// the lambda parameter of \p QArity components whose last one is the
+  /// old output element)
   /// against the slices of \p Sl; \p What names the idiom in reasons.
   bool checkSlices(const GemmSlice &Sl, const Expr &Step, const ExprPtr &Init,
-                   const ExprPtr &Post, const std::string &Q, const char *What,
-                   unsigned TimeoutMs, std::string &Why);
+                   const ExprPtr &Post, const std::string &Q, unsigned QArity,
+                   const char *What, unsigned TimeoutMs, std::string &Why);
   // Sorts and leaves.
   SortT sortOf(Type *T);
   SortT sortOf(ScalarKind K);
@@ -842,15 +843,16 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
                       "zip(r.0, q.0)), q.1)"};
   const Expr &Step = *Reds[0]->Args[0];
 
-  return checkSlices(*G, Step, Reds[0]->Args[1], ColFn.body(), Q, "GEMM",
+  return checkSlices(*G, Step, Reds[0]->Args[1], ColFn.body(), Q, 2, "GEMM",
                      TimeoutMs, Why);
 }
 
 template <class TB>
 bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
                                 const ExprPtr &Init, const ExprPtr &Post,
-                                const std::string &Q, const char *What,
-                                unsigned TimeoutMs, std::string &Why) {
+                                const std::string &Q, unsigned QArity,
+                                const char *What, unsigned TimeoutMs,
+                                std::string &Why) {
   const GemmSlice *G = &Sl;
   bindParams();
   SortT S = sortOf(G->Step->getType());
@@ -880,8 +882,11 @@ bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
   Bind(G->Final, Result);
   TermT PostWant = G->Post ? tr(G->Post) : Result;
   Env.clear();
-  if (!Q.empty())
-    Env[Q] = Sym{std::nullopt, {Sym{}, Sym{COld, {}}}};
+  if (!Q.empty()) {
+    Sym T{std::nullopt, std::vector<Sym>(QArity)};
+    T.Parts.back() = Sym{COld, {}};
+    Env[Q] = T;
+  }
   Sym InitGot = eval(Init, Env);
   ReduceSeqValue = Result;
   Sym PostGot = eval(Post, Env);
@@ -930,12 +935,18 @@ bool Validator<TB>::runSpmv(const funil::Program &P, unsigned TimeoutMs,
            E.Args[0]->Params.size() == 1;
   };
   // store view(y) = map(\r => POST, zip(view(ptr), view(ptr)))
+  // (and a third view(y), the old y[i], when the loop reads it)
   const Expr &Rows = *P.Body;
+  size_t Arity = Rows.Args.size() == 2 && Rows.Args[1]->isCall("zip")
+                     ? Rows.Args[1]->Args.size()
+                     : 0;
   if (P.IsReturn || P.Outs.size() != 1 || !IsView(*P.Outs[0], 4) || !IsMap(Rows) ||
-      !Rows.Args[1]->isCall("zip") || Rows.Args[1]->Args.size() != 2 ||
-      !IsView(*Rows.Args[1]->Args[0], 0) || !IsView(*Rows.Args[1]->Args[1], 0))
+      (Arity != 2 && Arity != 3) || !IsView(*Rows.Args[1]->Args[0], 0) ||
+      !IsView(*Rows.Args[1]->Args[1], 0) ||
+      (Arity == 3 && !funil::sameExpr(*Rows.Args[1]->Args[2], *P.Outs[0])) ||
+      (Arity == 2 && !L.Gemm->COld.empty()))
     throw Unsupported{"SpMV program is not store view(y) = map(f, zip(view(ptr), "
-                      "view(ptr)))"};
+                      "view(ptr)[, view(y)]))"};
   const Expr &RowFn = *Rows.Args[0];
   std::vector<const Expr *> Reds;
   std::function<void(const Expr &)> Find = [&](const Expr &E) {
@@ -957,7 +968,8 @@ bool Validator<TB>::runSpmv(const funil::Program &P, unsigned TimeoutMs,
       !IsView(*Zip->Args[1]->Args[0]->body()->Args[0], 3))
     throw Unsupported{"SpMV row function is not POST(reduceSeq(step, init, "
                       "zip(view(val), map(\\c => at(view(x), i), view(col)))))"};
-  return checkSlices(*G, *Reds[0]->Args[0], Reds[0]->Args[1], RowFn.body(), "",
+  return checkSlices(*G, *Reds[0]->Args[0], Reds[0]->Args[1], RowFn.body(),
+                     Arity == 3 ? RowFn.Params[0].Name : std::string(), 3,
                      "SpMV", TimeoutMs, Why);
 }
 

@@ -65,7 +65,8 @@ private:
   bool isFinal(Value *V, unsigned Depth = 0) const;
   std::string expr(Value *V, Reading &R, unsigned Depth = 0);
   std::string scalar(Value *V);
-  std::string index(const SCEV *S, RunTimeValue Rt = RunTimeValue::None);
+  std::string index(const SCEV *S, const std::string &Name,
+                    RunTimeValue Rt = RunTimeValue::None);
   unsigned buffer(Value *Base, Type *ElemTy, const SCEV *Lo, const SCEV *Hi,
                   bool Written, RunTimeValue RtLo = RunTimeValue::None,
                   RunTimeValue RtHi = RunTimeValue::None);
@@ -85,6 +86,7 @@ private:
   std::optional<ReductionInfo> Red;
   LoadInst *ValL = nullptr, *ColL = nullptr, *XL = nullptr;
   StoreInst *St = nullptr;
+  SmallVector<LoadInst *, 1> YOld; ///< loads of y[i] before its store
   bool PtrZExt = false, ColZExt = false;
   int64_t XOffset = 0;
   GemmSlice Slice;
@@ -120,14 +122,15 @@ std::string SpmvLifter::scalar(Value *V) {
   return P.Name;
 }
 
-std::string SpmvLifter::index(const SCEV *S, RunTimeValue Rt) {
+std::string SpmvLifter::index(const SCEV *S, const std::string &Name,
+                              RunTimeValue Rt) {
   S = SE.getTruncateOrSignExtend(S, I64);
   if (Rt == RunTimeValue::None)
     if (auto *C = dyn_cast<SCEVConstant>(S))
       return std::to_string(C->getAPInt().getSExtValue()) + ":i64";
   LiftedParam P;
   P.K = LiftedParam::Kind::Index;
-  P.Name = "x" + std::to_string(Indices.size());
+  P.Name = Name;
   P.S = S;
   P.RtS = Rt;
   Indices.push_back(P);
@@ -351,16 +354,29 @@ bool SpmvLifter::checkRowLoop() {
   SmallPtrSet<Instruction *, 4> InnerLoads{ValL, ColL, XL};
   const SCEV *PtrBase = SE.getSCEV(Ptr->Base);
   for (BasicBlock *BB : Row->blocks())
-    for (Instruction &I : *BB) {
+    for (Instruction &I : *BB)
       if (auto *S = dyn_cast<StoreInst>(&I)) {
         if (St)
           return fail("the row loop has more than one store");
         if (Inner->contains(S))
           return fail("the inner loop stores to memory");
         St = S;
-        continue;
       }
+  if (!St || !St->isSimple())
+    return fail("the row loop has no simple store of the row's result");
+  const SCEV *YAddr = SE.getSCEV(St->getPointerOperand());
+  Type *YTy = St->getValueOperand()->getType();
+  for (BasicBlock *BB : Row->blocks())
+    for (Instruction &I : *BB) {
+      if (isa<StoreInst>(&I))
+        continue;
       if (auto *L = dyn_cast<LoadInst>(&I)) {
+        // y[i] before its update (y = A x + y).
+        if (!Inner->contains(L) && L->isSimple() && L->getType() == YTy &&
+            SE.getSCEV(L->getPointerOperand()) == YAddr) {
+          YOld.push_back(L);
+          continue;
+        }
         if (!L->isSimple())
           return fail("the row loop has a volatile or atomic load");
         if (Inner->contains(L)) {
@@ -389,8 +405,6 @@ bool SpmvLifter::checkRowLoop() {
         if (!checkGuard(Br))
           return false;
     }
-  if (!St || !St->isSimple())
-    return fail("the row loop has no simple store of the row's result");
   if (!isRowResult(St, Row, Inner, Acc, SE, Why) ||
       !isRowIndexedStore(St, Row, SE, Why))
     return false;
@@ -465,13 +479,13 @@ bool SpmvLifter::run(const std::string &Name) {
       YFirst, SE.getMulExpr(SE.getConstant(I64, YStride),
                             SE.getMinusSCEV(N, SE.getOne(I64))));
   buffer(YBase, YTy, YFirst, SE.getAddExpr(YLast, SE.getOne(I64)), true);
+  Buffers.back().Read = !YOld.empty();
 
   // Sizes and offsets.
-  std::string NRows = index(N);
-  const std::string &NText = NRows;
-  std::string Nz0 = index(Zero, RunTimeValue::CsrFirstNonzero);
-  std::string Col0 = index(Zero, RunTimeValue::CsrFirstColumn);
-  std::string XLen = index(Zero, RunTimeValue::CsrColumnCount);
+  std::string NText = index(N, "n0");
+  std::string Nz0 = index(Zero, "nz0", RunTimeValue::CsrFirstNonzero);
+  std::string Col0 = index(Zero, "c0", RunTimeValue::CsrFirstColumn);
+  std::string XLen = index(Zero, "nx", RunTimeValue::CsrColumnCount);
 
   // STEP, INIT, POST.
   Slice.Acc.push_back(Acc);
@@ -481,6 +495,10 @@ bool SpmvLifter::run(const std::string &Name) {
   Slice.Init = Red->Init;
   Slice.Post = St->getValueOperand();
   Reading Step, Init, Post;
+  for (LoadInst *L : YOld) {
+    Slice.COld.push_back(L);
+    Init.Leaves[L] = Post.Leaves[L] = "r.2";
+  }
   Step.Leaves[Acc] = "acc";
   Step.Leaves[ValL] = "x.0";
   Step.Leaves[XL] = "x.1";
@@ -513,9 +531,12 @@ bool SpmvLifter::run(const std::string &Name) {
   PostText.replace(PostText.find(SumMark), 1, RedText);
   std::string YView = "view(b4, 0:i64, " + std::to_string(YStride) + ":i64, " +
                       NText + ")";
+  std::string Old = YOld.empty() ? "" : ", " + YView;
+  std::string OldTy = YOld.empty() ? "" : ", " + funilTypeText(YTy);
   std::string Stmt = "store " + YView + " = map(\\(r: (" + TP + ", " + TP +
-                     ")) => " + PostText + ", zip(view(b0, 0:i64, 1:i64, " +
-                     NText + "), view(b0, 1:i64, 1:i64, " + NText + ")));";
+                     OldTy + ")) => " + PostText +
+                     ", zip(view(b0, 0:i64, 1:i64, " + NText +
+                     "), view(b0, 1:i64, 1:i64, " + NText + ")" + Old + "));";
 
   std::string Params;
   for (auto *List : {&Buffers, &Indices, &Scalars})

@@ -67,6 +67,7 @@ int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w);
 void case_writeback_readonly(void);
 void case_writeback_dense(void);
 void case_writeback_flags(void);
+void case_csr_extent(void);
 void case_writeback_bench(void);
 
 /* Cases of test_policy.c. */

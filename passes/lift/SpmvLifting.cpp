@@ -61,6 +61,7 @@ private:
   bool findRoles();
   bool checkRowLoop();
   bool checkGuard(BranchInst *Br);
+  bool checkLatch();
   bool widening(Value *Bound, bool &ZExt);
   bool isFinal(Value *V, unsigned Depth = 0) const;
   std::string expr(Value *V, Reading &R, unsigned Depth = 0);
@@ -348,7 +349,32 @@ bool SpmvLifter::checkGuard(BranchInst *Br) {
   return Ok ? true : fail(Bad);
 }
 
+/// The inner loop runs while p + 1 < ptr[i+1] (or !=, the same once the
+/// guard let it start below the bound); an unsigned compare only of
+/// zero-extended pointers, which are not negative.
+bool SpmvLifter::checkLatch() {
+  BasicBlock *Latch = Inner->getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  ICmpInst *Cmp = Inner->getLatchCmpInst();
+  const char *Bad = "the inner loop's exit test is not p < ptr[i+1] or p != "
+                    "ptr[i+1]";
+  if (!Br || !Br->isConditional() || !Cmp)
+    return fail(Bad);
+  Value *Next = Ptr->IV->getIncomingValueForBlock(Latch);
+  CmpInst::Predicate P = Cmp->getPredicate();
+  if (Cmp->getOperand(1) == Next)
+    P = CmpInst::getSwappedPredicate(P);
+  else if (Cmp->getOperand(0) != Next)
+    return fail(Bad);
+  if (Br->getSuccessor(0) != Inner->getHeader())
+    P = CmpInst::getInversePredicate(P);
+  bool Ok = P == CmpInst::ICMP_NE || P == CmpInst::ICMP_SLT ||
+            (P == CmpInst::ICMP_ULT && PtrZExt);
+  return Ok ? true : fail(Bad);
+}
+
 bool SpmvLifter::checkRowLoop() {
+  unsigned Guards = 0;
   // Memory: the row pointers outside the inner loop, val, col and x in it,
   // and one store.
   SmallPtrSet<Instruction *, 4> InnerLoads{ValL, ColL, XL};
@@ -401,10 +427,17 @@ bool SpmvLifter::checkRowLoop() {
           return fail("a value computed in the row loop is used after it");
       if (Inner->contains(&I) || BB == Row->getLoopLatch())
         continue;
-      if (auto *Br = dyn_cast<BranchInst>(&I); Br && Br->isConditional())
+      if (auto *Br = dyn_cast<BranchInst>(&I); Br && Br->isConditional()) {
         if (!checkGuard(Br))
           return false;
+        ++Guards;
+      }
     }
+  // Without its guard the inner loop would run once on an empty row.
+  if (Guards != 1)
+    return fail("the inner loop has no zero-trip guard ptr[i] < ptr[i+1]");
+  if (!checkLatch())
+    return false;
   if (!isRowResult(St, Row, Inner, Acc, SE, Why) ||
       !isRowIndexedStore(St, Row, SE, Why))
     return false;

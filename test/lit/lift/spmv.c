@@ -99,6 +99,23 @@ void squared(int n, const int *rowptr, const int *col, const float *val, const f
   }
 }
 
+// A do-while over the nonzeros runs once on an empty row (reading the next
+// row's first nonzero); the map's empty slice would not.
+// CHECK-LABEL: Idioms in function 'do_while':
+// CHECK-NEXT: loop %{{[0-9]+}} at spmv.c:[[@LINE+3]]: idiom spmv-csr (CSR SpMV)
+// CHECK-NEXT: not offloaded: cannot lift to FunIL: the inner loop has no zero-trip guard ptr[i] < ptr[i+1]
+void do_while(int n, const int *rowptr, const int *col, const float *val, const float *x, float *y) {
+  for (int i = 0; i < n; i++) {
+    float sum = 0;
+    long j = rowptr[i];
+    do {
+      sum += val[j] * x[col[j]];
+      j++;
+    } while (j < rowptr[i + 1]);
+    y[i] = sum;
+  }
+}
+
 // The stored value reads the row index: the spec already refuses it.
 // CHECK-LABEL: Idioms in function 'row_index':
 // CHECK-NEXT: loop %{{[0-9]+}} at spmv.c:[[@LINE+2]]: no idiom (closest: spmv-csr): {{.*}}SparseRowResult(loop, inner, acc, st): the stored value depends on a phi that is not the accumulator's final value

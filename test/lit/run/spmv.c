@@ -125,6 +125,10 @@ int main(void) {
   rowptr[101] = saved;
   spmv(ROWS, rowptr, col, val, xd, yd);
   printf("y again %llx\n", hash_d(yd, ROWS));
+  // In place (x is y): later rows read what earlier rows wrote; the
+  // runtime sees y's range overlap x's and declines.
+  spmv(ROWS, rowptr, col, val, yd, yd);
+  printf("in place %llx %a\n", hash_d(yd, ROWS), yd[ROWS - 1]);
 
   spmv_member(ROWS);
   printf("member %llx %a\n", hash_f(yf, ROWS), yf[5]);
@@ -144,7 +148,8 @@ int main(void) {
 }
 
 // The first and third call of spmv ran on the device, the second (not
-// monotone) did not reach the runtime; one of two calls of spmv_member.
-// STATS-DAG: idiom-stats: spmv.c:44 spmv-csr calls=2 offloaded=2 device=
+// monotone) did not reach the runtime, the fourth (in place) was declined;
+// one of two calls of spmv_member.
+// STATS-DAG: idiom-stats: spmv.c:44 spmv-csr calls=3 offloaded=2 device={{.*}} fallbacks=1 {{.*}}reasons="{{[^"]*}}overlap
 // STATS-DAG: idiom-stats: spmv.c:55 spmv-csr calls=1 offloaded=1 device=
 // STATS-DAG: idiom-stats: spmv.c:67 spmv-csr calls=1 offloaded=1 device=

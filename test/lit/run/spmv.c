@@ -122,6 +122,11 @@ int main(void) {
   rowptr[101] = rowptr[100] - 3;
   spmv(ROWS, rowptr, col, val, xd, yd);
   printf("non-monotone %llx %a\n", hash_d(yd, ROWS), yd[100]);
+  // Row 100 reaching past ptr[ROWS] (into the arrays' zero tail): the
+  // loop reads val and col there; the kernel's buffers end at ptr[ROWS].
+  rowptr[101] = nz + 5;
+  spmv(ROWS, rowptr, col, val, xd, yd);
+  printf("past the end %llx %a\n", hash_d(yd, ROWS), yd[100]);
   rowptr[101] = saved;
   spmv(ROWS, rowptr, col, val, xd, yd);
   printf("y again %llx\n", hash_d(yd, ROWS));
@@ -147,8 +152,8 @@ int main(void) {
   return 0;
 }
 
-// The first and third call of spmv ran on the device, the second (not
-// monotone) did not reach the runtime, the fourth (in place) was declined;
+// Three calls of spmv ran on the device, two (not monotone) did not reach
+// the runtime, the in-place one was declined;
 // one of two calls of spmv_member.
 // STATS-DAG: idiom-stats: spmv.c:44 spmv-csr calls=3 offloaded=2 device={{.*}} fallbacks=1 {{.*}}reasons="{{[^"]*}}overlap
 // STATS-DAG: idiom-stats: spmv.c:55 spmv-csr calls=1 offloaded=1 device=

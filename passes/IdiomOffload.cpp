@@ -305,7 +305,10 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       continue;
     }
     Changed = true;
-    Stitched.push_back(std::move(SC));
+    // A CSR SpMV's runtime call reads ptr and col on the host: it stays out
+    // of residency regions (an unknown call there refuses the region).
+    if (!O.Lifted.Csr)
+      Stitched.push_back(std::move(SC));
     if (!In.Desc) {
       Index.add(O.KernelKey, DescKey, Desc);
       ++NewDescriptors;

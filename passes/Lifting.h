@@ -27,10 +27,11 @@ namespace idiom {
 
 struct GemmSlice;
 
-/// Run-time values that stitched code computes before the runtime call when
-/// SCEV cannot: the results of idiom_csr_extent (runtime/include/idiomrt.h)
-/// for an SpMV (passes/lift/SpmvLifting.h). A parameter's SCEV is added to
-/// the value it names.
+/// Run-time values that SCEV cannot give: those idiom_run_csr
+/// (runtime/include/idiomrt.h) fills in for a CSR SpMV
+/// (passes/lift/SpmvLifting.h) once it decides to run the kernel. A
+/// parameter's SCEV is the part known before (x's gather offset), passed
+/// as it is; the runtime replaces the whole value.
 enum class RunTimeValue {
   None,
   CsrFirstNonzero, ///< ptr[0]: the first nonzero of the rows, in elements
@@ -40,8 +41,8 @@ enum class RunTimeValue {
   CsrColumnCount   ///< CsrEndColumn - CsrFirstColumn
 };
 
-/// What the stitched code passes to idiom_csr_extent, and how it tests the
-/// column extent (SpMV lifts only).
+/// What the stitched code passes to idiom_run_csr in its idiom_csr struct
+/// (SpMV lifts only).
 struct CsrExtent {
   llvm::Value *Ptr = nullptr;            ///< base of the row pointers
   const llvm::SCEV *PtrFirst = nullptr;  ///< i64 element index of ptr[0]
@@ -51,8 +52,8 @@ struct CsrExtent {
   const llvm::SCEV *Rows = nullptr;      ///< n, the row count (i64)
   /// Elements of x from its base on: the object's (llvm::getObjectSize) or
   /// the access's array type, the smaller; 0 when unknown. With it, column
-  /// indices (plus XOffset) outside [0, XExtent) make the original loop run;
-  /// without it x is passed as the range the column indices span.
+  /// indices (plus XOffset) outside [0, XExtent) make the runtime decline;
+  /// x is passed as the range the column indices span.
   uint64_t XExtent = 0;
   int64_t XOffset = 0; ///< x is read at col[p] + XOffset
 };

@@ -24,57 +24,6 @@ static cl::opt<uint64_t> FPReorderMin(
 
 namespace idiom {
 
-/// Calls idiom_csr_extent (idiomrt.h) before \p IP for an SpMV and sets
-/// \p Rt[V] for every RunTimeValue V; appends to \p Checks that the call
-/// accepted the row pointers and, when x's allocation size is known, that
-/// every column (plus the gather's offset) lies inside it. The result array
-/// is zeroed first, so a declined check leaves defined values behind.
-static void expandCsrExtent(const CsrExtent &X, SCEVExpander &Exp,
-                            Instruction *IP, Value *Rt[7],
-                            std::vector<WeakTrackingVH> &Checks) {
-  Function *F = IP->getFunction();
-  Module &Mod = *F->getParent();
-  LLVMContext &Ctx = Mod.getContext();
-  Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
-  Type *Ptr = PointerType::getUnqual(Ctx);
-  Type *PtrElem = IntegerType::get(Ctx, 8 * X.PtrBytes);
-  Value *First = Exp.expandCodeFor(X.PtrFirst, I64, IP);
-  Value *Rows = Exp.expandCodeFor(X.Rows, I64, IP);
-  IRBuilder<> Entry(&*F->getEntryBlock().getFirstInsertionPt());
-  ArrayType *OutTy = ArrayType::get(I64, 4);
-  AllocaInst *Out = Entry.CreateAlloca(OutTy, nullptr, "idiom.csr");
-  IRBuilder<> B(IP);
-  B.CreateStore(ConstantAggregateZero::get(OutTy), Out);
-  FunctionCallee Fn = Mod.getOrInsertFunction(
-      "idiom_csr_extent",
-      FunctionType::get(I32, {Ptr, I32, Ptr, I32, I32, I64, Ptr}, false));
-  Value *Call = B.CreateCall(
-      Fn, {B.CreateGEP(PtrElem, X.Ptr, First, "idiom.ptr0"),
-           ConstantInt::get(I32, X.PtrBytes), X.Col,
-           ConstantInt::get(I32, X.ColBytes), ConstantInt::get(I32, X.Flags),
-           Rows, Out});
-  Checks.push_back(B.CreateICmpNE(Call, ConstantInt::get(I32, 0), "idiom.csr.ok"));
-  auto Get = [&](unsigned K, const char *Name) {
-    return B.CreateLoad(I64, B.CreateConstGEP2_64(OutTy, Out, 0, K), Name);
-  };
-  Rt[(int)RunTimeValue::CsrFirstNonzero] = Get(0, "idiom.nz.lo");
-  Rt[(int)RunTimeValue::CsrEndNonzero] = Get(1, "idiom.nz.hi");
-  Value *ColLo = Get(2, "idiom.col.lo"), *ColHi = Get(3, "idiom.col.hi");
-  Rt[(int)RunTimeValue::CsrFirstColumn] = ColLo;
-  Rt[(int)RunTimeValue::CsrEndColumn] = ColHi;
-  Rt[(int)RunTimeValue::CsrColumnCount] = B.CreateSub(ColHi, ColLo, "idiom.cols");
-  if (X.XExtent) {
-    // Columns, offset as the loop reads x, inside [0, XExtent); an empty
-    // range (no nonzeros) reads nothing.
-    Value *Off = ConstantInt::get(I64, X.XOffset, true);
-    Value *Lo = B.CreateAdd(ColLo, Off), *Hi = B.CreateAdd(ColHi, Off);
-    Value *In = B.CreateAnd(
-        B.CreateICmpSGE(Lo, ConstantInt::get(I64, 0)),
-        B.CreateICmpSLE(Hi, ConstantInt::get(I64, X.XExtent)));
-    Checks.push_back(B.CreateOr(B.CreateICmpEQ(ColLo, ColHi), In, "idiom.x.in"));
-  }
-}
-
 ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
   const IdiomMatch &M = *In.M;
   Loop *Outer = M.Nest.Loops.front();
@@ -86,18 +35,20 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
   SCEVExpander Exp(SE, DL, "idiom");
   IRBuilder<> B(IP);
   ExpandedArgs A;
-  Value *Rt[7] = {};
-  if (const CsrExtent *X = In.Lifted->Csr.get())
-    expandCsrExtent(*X, Exp, IP, Rt, A.Checks);
-  auto WithRt = [&](Value *V, RunTimeValue R) {
+  // A CSR SpMV's data-dependent ranges and offsets are filled in by
+  // idiom_run_csr (idiomrt.h) once the runtime decides to run the kernel:
+  // here they are their SCEV parts alone (offsets from 0, empty buffers).
+  if (const CsrExtent *X = In.Lifted->Csr.get()) {
+    Value *First = Exp.expandCodeFor(X->PtrFirst, I64, IP);
     B.SetInsertPoint(IP);
-    return R == RunTimeValue::None ? V : B.CreateAdd(V, Rt[(int)R]);
-  };
+    A.CsrPtr = B.CreateGEP(IntegerType::get(Ctx, 8 * X->PtrBytes), X->Ptr, First,
+                           "idiom.ptr0");
+  }
   for (const LiftedParam &P : In.Lifted->Params) {
     switch (P.K) {
     case LiftedParam::Kind::Buffer: {
-      Value *Lo = WithRt(Exp.expandCodeFor(P.Lo, I64, IP), P.RtLo);
-      Value *Hi = WithRt(Exp.expandCodeFor(P.Hi, I64, IP), P.RtHi);
+      Value *Lo = Exp.expandCodeFor(P.Lo, I64, IP);
+      Value *Hi = Exp.expandCodeFor(P.Hi, I64, IP);
       B.SetInsertPoint(IP);
       uint64_t Size = DL.getTypeAllocSize(P.ElemTy);
       Value *Ptr = B.CreateGEP(P.ElemTy, P.Base, Lo, "idiom.lo");
@@ -108,7 +59,7 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
       break;
     }
     case LiftedParam::Kind::Index:
-      A.Values.push_back(WithRt(Exp.expandCodeFor(P.S, I64, IP), P.RtS));
+      A.Values.push_back(Exp.expandCodeFor(P.S, I64, IP));
       A.Bytes.push_back(nullptr);
       break;
     case LiftedParam::Kind::Scalar:
@@ -309,6 +260,59 @@ static uint32_t scalarKind(Type *T) {
   return IDIOM_ARG_I32;
 }
 
+/// The idiom_csr struct (idiomrt.h) of a CSR SpMV on the stack, filled
+/// before the call; the argument indices are those of the parameters whose
+/// values the runtime fills in (LiftedParam::RtLo, RtS).
+static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
+                            const ExpandedArgs &Args, IRBuilder<> &EntryB,
+                            IRBuilder<> &B) {
+  LLVMContext &Ctx = B.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  SmallVector<Type *, 18> Fields{Ptr, Ptr, Ptr, Ptr, I64, I64, I64};
+  Fields.append(11, I32);
+  StructType *Ty = StructType::get(Ctx, Fields);
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  unsigned ValArg = 0, ColArg = 0, XArg = 0, Nz0 = 0, C0 = 0, Nx = 0;
+  Value *Val = nullptr, *Col = nullptr, *XBase = nullptr;
+  uint64_t ValBytes = 0, XBytes = 0;
+  for (unsigned I = 0; I < L.Params.size(); ++I) {
+    const LiftedParam &P = L.Params[I];
+    if (P.K == LiftedParam::Kind::Buffer && P.RtLo == RunTimeValue::CsrFirstNonzero) {
+      // val first, then col (SpmvLifting's order)
+      if (!Val) {
+        ValArg = I, Val = P.Base, ValBytes = DL.getTypeAllocSize(P.ElemTy);
+      } else {
+        ColArg = I, Col = P.Base;
+      }
+    } else if (P.K == LiftedParam::Kind::Buffer &&
+               P.RtLo == RunTimeValue::CsrFirstColumn) {
+      XArg = I, XBase = P.Base, XBytes = DL.getTypeAllocSize(P.ElemTy);
+    } else if (P.K == LiftedParam::Kind::Index) {
+      if (P.RtS == RunTimeValue::CsrFirstNonzero)
+        Nz0 = I;
+      else if (P.RtS == RunTimeValue::CsrFirstColumn)
+        C0 = I;
+      else if (P.RtS == RunTimeValue::CsrColumnCount)
+        Nx = I;
+    }
+  }
+  (void)Col;
+  AllocaInst *A = EntryB.CreateAlloca(Ty, nullptr, "idiom.csr");
+  Value *Vals[] = {
+      Args.CsrPtr, Val, X.Col, XBase, Args.Sizes.front(),
+      ConstantInt::get(I64, X.XOffset, true), ConstantInt::get(I64, X.XExtent),
+      ConstantInt::get(I32, X.PtrBytes), ConstantInt::get(I32, X.ColBytes),
+      ConstantInt::get(I32, ValBytes), ConstantInt::get(I32, XBytes),
+      ConstantInt::get(I32, X.Flags), ConstantInt::get(I32, ValArg),
+      ConstantInt::get(I32, ColArg), ConstantInt::get(I32, XArg),
+      ConstantInt::get(I32, Nz0), ConstantInt::get(I32, C0),
+      ConstantInt::get(I32, Nx)};
+  for (unsigned F = 0; F < Fields.size(); ++F)
+    B.CreateStore(Vals[F], B.CreateStructGEP(Ty, A, F));
+  return A;
+}
+
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
             GlobalVariable *&Desc, std::string &Why, StitchedCall *Out) {
   Desc = nullptr;
@@ -481,13 +485,20 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   size_t NSlots = M.Kind == IdiomKind::ScalarReduction ? numResultSlots(In) : NRes;
   AllocaInst *ResArr = EntryB.CreateAlloca(ArrayType::get(I64, NSlots ? NSlots : 1),
                                            nullptr, "idiom.results");
+  const CsrExtent *Csr = In.Lifted->Csr.get();
+  SmallVector<Type *, 6> RunParams{Ptr, Ptr, I32, Ptr, Ptr};
+  if (Csr)
+    RunParams.push_back(Ptr);
   FunctionCallee Run = Mod.getOrInsertFunction(
-      "idiom_run", FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, Ptr}, false));
+      Csr ? "idiom_run_csr" : "idiom_run", FunctionType::get(I32, RunParams, false));
   if (auto *RunF = dyn_cast<Function>(Run.getCallee()))
     RunF->setDoesNotThrow();
   Desc = In.Desc ? In.Desc : makeDescriptor(In, Mod);
-  CallInst *Ok = B.CreateCall(Run, {Desc, ArgArr, ConstantInt::get(I32, NArgs),
-                                    SizeArr, ResArr}, "idiom.ok");
+  SmallVector<Value *, 6> RunArgs{Desc, ArgArr, ConstantInt::get(I32, NArgs),
+                                  SizeArr, ResArr};
+  if (Csr)
+    RunArgs.push_back(csrDescriptor(*Csr, *In.Lifted, Args, EntryB, B));
+  CallInst *Ok = B.CreateCall(Run, RunArgs, "idiom.ok");
   if (Out) {
     Out->Call = Ok;
     Out->Fallback = NewPH;

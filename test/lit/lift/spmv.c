@@ -116,6 +116,20 @@ void do_while(int n, const int *rowptr, const int *col, const float *val, const 
   }
 }
 
+// An unsigned column index with an offset: x[col[j] - 1] reads
+// x[zext(col[j] - 1)], which wraps at column 0 (not col[j] plus a constant).
+// CHECK-LABEL: Idioms in function 'unsigned_offset':
+// CHECK-NEXT: loop %{{[0-9]+}} at spmv.c:[[@LINE+3]]: idiom spmv-csr (CSR SpMV)
+// CHECK-NEXT: not offloaded: cannot lift to FunIL: x is not read at col[p] plus a constant
+void unsigned_offset(int n, const int *rowptr, const unsigned *col, const float *val, const float *x, float *y) {
+  for (int i = 0; i < n; i++) {
+    float sum = 0;
+    for (int j = rowptr[i]; j < rowptr[i + 1]; j++)
+      sum += val[j] * x[col[j] - 1];
+    y[i] = sum;
+  }
+}
+
 // The stored value reads the row index: the spec already refuses it.
 // CHECK-LABEL: Idioms in function 'row_index':
 // CHECK-NEXT: loop %{{[0-9]+}} at spmv.c:[[@LINE+2]]: no idiom (closest: spmv-csr): {{.*}}SparseRowResult(loop, inner, acc, st): the stored value depends on a phi that is not the accumulator's final value

@@ -1,10 +1,12 @@
 // CSR sparse matrix-vector products end to end on PoCL: the offloaded build
 // prints what the sequential build prints, bit for bit (one row per
 // work-item, each row summed in the loop's order), IDIOM_STATS shows which
-// calls ran on the device, and the run-time conditions send the others to
-// the original loop: row pointers that decrease somewhere (the loop skips
-// that row; the kernel may not), and a column index outside x's known
-// extent (S.x has 4000 elements; column 4003 reads S.pad[3] in the loop).
+// calls ran on the device, and the run-time conditions (checked by
+// idiom_run_csr once it decides to run the kernel) send the others to the
+// original loop: row pointers that decrease somewhere (the loop skips that
+// row, or reads past ptr[n]; the kernel's buffers end there), and a column
+// index outside x's known extent (S.x has 4000 elements; column 4003 reads
+// S.pad[3] in the loop).
 // IDIOM_MIN_TRIP=0: every call that passes the checks is offloaded.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom -Rpass-missed=idiom -o %t.idiom 2> %t.remarks
@@ -15,6 +17,10 @@
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
+// The default policy (cost model: the first calls time the loop on the
+// host, with the check skipped) prints the same.
+// RUN: env IDIOM_CACHE_DIR=off %t.idiom > %t.auto
+// RUN: diff %t.expected %t.auto
 #include <stdio.h>
 #include <string.h>
 
@@ -152,9 +158,9 @@ int main(void) {
   return 0;
 }
 
-// Three calls of spmv ran on the device, two (not monotone) did not reach
-// the runtime, the in-place one was declined;
-// one of two calls of spmv_member.
-// STATS-DAG: idiom-stats: spmv.c:44 spmv-csr calls=3 offloaded=2 device={{.*}} fallbacks=1 {{.*}}reasons="{{[^"]*}}overlap
-// STATS-DAG: idiom-stats: spmv.c:55 spmv-csr calls=1 offloaded=1 device=
-// STATS-DAG: idiom-stats: spmv.c:67 spmv-csr calls=1 offloaded=1 device=
+// Two calls of spmv ran on the device; idiom_run_csr declined the two with
+// decreasing row pointers and, by the overlap of y with x, the in-place
+// one. One of the two calls of spmv_member: a column outside S.x.
+// STATS-DAG: idiom-stats: spmv.c:{{[0-9]+}} spmv-csr calls=5 offloaded=2 device={{.*}} fallbacks=3 {{.*}}reasons="CSR row pointers not monotone" x2; "overlapping input/output ranges" x1
+// STATS-DAG: idiom-stats: spmv.c:{{[0-9]+}} spmv-csr calls=2 offloaded=1 device={{.*}} fallbacks=1 {{.*}}reasons="CSR column index outside x" x1
+// STATS-DAG: idiom-stats: spmv.c:{{[0-9]+}} spmv-csr calls=1 offloaded=1 device={{.*}} fallbacks=0

@@ -18,12 +18,13 @@
 //
 // One row per work-item, each row summed in the loop's order, so the result
 // is the loop's bit for bit (no reassociation). The extents of val, col and
-// x are not affine: the stitched code calls idiom_csr_extent
-// (runtime/include/idiomrt.h), which checks that the row pointers are
-// monotone and finds ptr[0], ptr[n] and the range of the column indices;
-// val and col are passed as [ptr[0], ptr[n]), x as the columns' range (nz0
-// and c0 are the first of each), and the original loop runs when the check
-// fails or, for an x of known allocation size, a column lies outside it.
+// x are not affine: the stitched code calls idiom_run_csr
+// (runtime/include/idiomrt.h), which, once it decides to run the kernel,
+// checks that the row pointers are monotone and finds ptr[0], ptr[n] and
+// the range of the column indices; val and col are passed as [ptr[0],
+// ptr[n]), x as the columns' range (nz0 and c0 are the first of each), and
+// the original loop runs when the check fails or, for an x of known
+// allocation size, a column lies outside it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_LIFT_SPMVLIFTING_H

@@ -68,6 +68,8 @@ void case_writeback_readonly(void);
 void case_writeback_dense(void);
 void case_writeback_flags(void);
 void case_csr_extent(void);
+void case_csr_seq(void);
+void case_csr_decline(void);
 void case_writeback_bench(void);
 
 /* Cases of test_policy.c. */

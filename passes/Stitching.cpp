@@ -274,17 +274,16 @@ static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
   StructType *Ty = StructType::get(Ctx, Fields);
   const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
   unsigned ValArg = 0, ColArg = 0, XArg = 0, Nz0 = 0, C0 = 0, Nx = 0;
-  Value *Val = nullptr, *Col = nullptr, *XBase = nullptr;
+  Value *Val = nullptr, *XBase = nullptr;
   uint64_t ValBytes = 0, XBytes = 0;
   for (unsigned I = 0; I < L.Params.size(); ++I) {
     const LiftedParam &P = L.Params[I];
     if (P.K == LiftedParam::Kind::Buffer && P.RtLo == RunTimeValue::CsrFirstNonzero) {
-      // val first, then col (SpmvLifting's order)
-      if (!Val) {
+      // val first, then col: the SpMV lifter's parameter order
+      if (!Val)
         ValArg = I, Val = P.Base, ValBytes = DL.getTypeAllocSize(P.ElemTy);
-      } else {
-        ColArg = I, Col = P.Base;
-      }
+      else
+        ColArg = I;
     } else if (P.K == LiftedParam::Kind::Buffer &&
                P.RtLo == RunTimeValue::CsrFirstColumn) {
       XArg = I, XBase = P.Base, XBytes = DL.getTypeAllocSize(P.ElemTy);
@@ -297,7 +296,6 @@ static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
         Nx = I;
     }
   }
-  (void)Col;
   AllocaInst *A = EntryB.CreateAlloca(Ty, nullptr, "idiom.csr");
   Value *Vals[] = {
       Args.CsrPtr, Val, X.Col, XBase, Args.Sizes.front(),

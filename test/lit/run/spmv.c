@@ -78,6 +78,19 @@ __attribute__((noinline)) static void spmv_long(long n, const long *ptr,
   }
 }
 
+// Unsigned row pointers and columns (zero-extended; the guard and the exit
+// test compare unsigned).
+// REMARK-DAG: spmv.c:[[@LINE+3]]:3: remark: offloaded CSR SpMV (spmv-csr) to OpenCL as
+__attribute__((noinline)) static void spmv_unsigned(unsigned n, const unsigned *ptr,
+                                                    const unsigned *ci, float *y) {
+  for (unsigned i = 0; i < n; i++) {
+    float s = 0;
+    for (unsigned p = ptr[i]; p < ptr[i + 1]; p++)
+      s += valf[p] * S.x[ci[p]];
+    y[i] = s;
+  }
+}
+
 static unsigned long long hash_d(const double *y, int n) {
   unsigned long long h = 0, b;
   for (int i = 0; i < n; i++) {
@@ -155,6 +168,14 @@ int main(void) {
     one_based[k] = col[k] + 1;
   spmv_long(ROWS, rowptr64, one_based, yd);
   printf("long %llx %a\n", hash_d(yd, ROWS), yd[3]);
+
+  static unsigned uptr[ROWS + 1], ucol[MAXNZ];
+  for (int i = 0; i <= ROWS; i++)
+    uptr[i] = (unsigned)rowptr[i];
+  for (int k = 0; k < nz; k++)
+    ucol[k] = (unsigned)col[k];
+  spmv_unsigned(ROWS, uptr, ucol, yf);
+  printf("unsigned %llx %a\n", hash_f(yf, ROWS), yf[11]);
   return 0;
 }
 
@@ -163,4 +184,5 @@ int main(void) {
 // one. One of the two calls of spmv_member: a column outside S.x.
 // STATS-DAG: idiom-stats: spmv.c:{{[0-9]+}} spmv-csr calls=5 offloaded=2 device={{.*}} fallbacks=3 {{.*}}reasons="CSR row pointers not monotone" x2; "overlapping input/output ranges" x1
 // STATS-DAG: idiom-stats: spmv.c:{{[0-9]+}} spmv-csr calls=2 offloaded=1 device={{.*}} fallbacks=1 {{.*}}reasons="CSR column index outside x" x1
+// STATS-DAG: idiom-stats: spmv.c:{{[0-9]+}} spmv-csr calls=1 offloaded=1 device={{.*}} fallbacks=0
 // STATS-DAG: idiom-stats: spmv.c:{{[0-9]+}} spmv-csr calls=1 offloaded=1 device={{.*}} fallbacks=0

@@ -81,6 +81,8 @@ const char *kindName(const IdiomMatch &M) {
     return "histogram";
   if (M.Kind == IdiomKind::Gemm)
     return "GEMM";
+  if (M.Kind == IdiomKind::Spmv)
+    return "CSR SpMV";
   return M.Kind == IdiomKind::Map ? (M.Nest.depth() == 2 ? "2-D map" : "map")
                                   : "scalar reduction";
 }
@@ -318,7 +320,10 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       continue;
     }
     Changed = true;
-    Stitched.push_back(std::move(SC));
+    // A CSR SpMV's runtime call reads ptr and col on the host: it stays out
+    // of residency regions (an unknown call there refuses the region).
+    if (!O.Lifted.Csr)
+      Stitched.push_back(std::move(SC));
     if (!In.Desc) {
       Index.add(O.KernelKey, DescKey, Desc);
       ++NewDescriptors;

@@ -3,6 +3,7 @@
 #include "Lifting.h"
 #include "lift/HistogramLifting.h"
 #include "lift/GemmLifting.h"
+#include "lift/SpmvLifting.h"
 #include "lift/HostFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -690,6 +691,8 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
   Why.clear();
   if (M.Kind == IdiomKind::Gemm)
     return liftGemm(M, Name, SE, Out, Why);
+  if (M.Kind == IdiomKind::Spmv)
+    return liftSpmv(M, Name, SE, Out, Why);
   Lifter L(M, SE, Out, Why);
   return L.run(Name);
 }

@@ -27,6 +27,37 @@ namespace idiom {
 
 struct GemmSlice;
 
+/// Run-time values that SCEV cannot give: those idiom_run_csr
+/// (runtime/include/idiomrt.h) fills in for a CSR SpMV
+/// (passes/lift/SpmvLifting.h) once it decides to run the kernel. A
+/// parameter's SCEV is the part known before (x's gather offset), passed
+/// as it is; the runtime replaces the whole value.
+enum class RunTimeValue {
+  None,
+  CsrFirstNonzero, ///< ptr[0]: the first nonzero of the rows, in elements
+  CsrEndNonzero,   ///< ptr[n]: one past the last nonzero
+  CsrFirstColumn,  ///< the smallest column index
+  CsrEndColumn,    ///< the largest column index plus one
+  CsrColumnCount   ///< CsrEndColumn - CsrFirstColumn
+};
+
+/// What the stitched code passes to idiom_run_csr in its idiom_csr struct
+/// (SpMV lifts only).
+struct CsrExtent {
+  llvm::Value *Ptr = nullptr;            ///< base of the row pointers
+  const llvm::SCEV *PtrFirst = nullptr;  ///< i64 element index of ptr[0]
+  unsigned PtrBytes = 0, ColBytes = 0;   ///< element sizes (4 or 8)
+  llvm::Value *Col = nullptr;            ///< base of the column indices
+  unsigned Flags = 0;                    ///< enum idiom_csr_flags
+  const llvm::SCEV *Rows = nullptr;      ///< n, the row count (i64)
+  /// Elements of x from its base on: the object's (llvm::getObjectSize) or
+  /// the access's array type, the smaller; 0 when unknown. With it, column
+  /// indices (plus XOffset) outside [0, XExtent) make the runtime decline;
+  /// x is passed as the range the column indices span.
+  uint64_t XExtent = 0;
+  int64_t XOffset = 0; ///< x is read at col[p] + XOffset
+};
+
 /// One parameter of the lifted FunIL program, in kernel argument order.
 struct LiftedParam {
   enum class Kind {
@@ -52,6 +83,9 @@ struct LiftedParam {
   llvm::Value *V = nullptr;
   // Index.
   const llvm::SCEV *S = nullptr;
+  /// Buffer: Lo and Hi are offsets from these run-time values; Index: S is.
+  RunTimeValue RtLo = RunTimeValue::None, RtHi = RunTimeValue::None;
+  RunTimeValue RtS = RunTimeValue::None;
 };
 
 /// A lifted idiom: FunIL text plus how to bind its parameters.
@@ -69,8 +103,11 @@ struct LiftedIdiom {
   /// (e.g. a leading dimension that keeps rows apart); the stitched code
   /// tests them with the nest's guards, else the original nest runs.
   llvm::SmallVector<const llvm::SCEV *, 1> NonNegative;
-  /// GEMM programs: the LLVM slices behind STEP, INIT and POST.
+  /// GEMM and SpMV programs: the LLVM slices behind STEP, INIT and POST
+  /// (for an SpMV, ElemA are the loads of val and ElemB those of x).
   std::shared_ptr<const GemmSlice> Gemm;
+  /// SpMV programs: the run-time extents of the sparse operands.
+  std::shared_ptr<const CsrExtent> Csr;
 };
 
 /// FunIL spelling of a scalar LLVM type (bool, i8..i64, f32, f64), or "".

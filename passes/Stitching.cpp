@@ -35,6 +35,15 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
   SCEVExpander Exp(SE, DL, "idiom");
   IRBuilder<> B(IP);
   ExpandedArgs A;
+  // A CSR SpMV's data-dependent ranges and offsets are filled in by
+  // idiom_run_csr (idiomrt.h) once the runtime decides to run the kernel:
+  // here they are their SCEV parts alone (offsets from 0, empty buffers).
+  if (const CsrExtent *X = In.Lifted->Csr.get()) {
+    Value *First = Exp.expandCodeFor(X->PtrFirst, I64, IP);
+    B.SetInsertPoint(IP);
+    A.CsrPtr = B.CreateGEP(IntegerType::get(Ctx, 8 * X->PtrBytes), X->Ptr, First,
+                           "idiom.ptr0");
+  }
   for (const LiftedParam &P : In.Lifted->Params) {
     switch (P.K) {
     case LiftedParam::Kind::Buffer: {
@@ -251,6 +260,57 @@ static uint32_t scalarKind(Type *T) {
   return IDIOM_ARG_I32;
 }
 
+/// The idiom_csr struct (idiomrt.h) of a CSR SpMV on the stack, filled
+/// before the call; the argument indices are those of the parameters whose
+/// values the runtime fills in (LiftedParam::RtLo, RtS).
+static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
+                            const ExpandedArgs &Args, IRBuilder<> &EntryB,
+                            IRBuilder<> &B) {
+  LLVMContext &Ctx = B.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  SmallVector<Type *, 18> Fields{Ptr, Ptr, Ptr, Ptr, I64, I64, I64};
+  Fields.append(11, I32);
+  StructType *Ty = StructType::get(Ctx, Fields);
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  unsigned ValArg = 0, ColArg = 0, XArg = 0, Nz0 = 0, C0 = 0, Nx = 0;
+  Value *Val = nullptr, *XBase = nullptr;
+  uint64_t ValBytes = 0, XBytes = 0;
+  for (unsigned I = 0; I < L.Params.size(); ++I) {
+    const LiftedParam &P = L.Params[I];
+    if (P.K == LiftedParam::Kind::Buffer && P.RtLo == RunTimeValue::CsrFirstNonzero) {
+      // val first, then col: the SpMV lifter's parameter order
+      if (!Val)
+        ValArg = I, Val = P.Base, ValBytes = DL.getTypeAllocSize(P.ElemTy);
+      else
+        ColArg = I;
+    } else if (P.K == LiftedParam::Kind::Buffer &&
+               P.RtLo == RunTimeValue::CsrFirstColumn) {
+      XArg = I, XBase = P.Base, XBytes = DL.getTypeAllocSize(P.ElemTy);
+    } else if (P.K == LiftedParam::Kind::Index) {
+      if (P.RtS == RunTimeValue::CsrFirstNonzero)
+        Nz0 = I;
+      else if (P.RtS == RunTimeValue::CsrFirstColumn)
+        C0 = I;
+      else if (P.RtS == RunTimeValue::CsrColumnCount)
+        Nx = I;
+    }
+  }
+  AllocaInst *A = EntryB.CreateAlloca(Ty, nullptr, "idiom.csr");
+  Value *Vals[] = {
+      Args.CsrPtr, Val, X.Col, XBase, Args.Sizes.front(),
+      ConstantInt::get(I64, X.XOffset, true), ConstantInt::get(I64, X.XExtent),
+      ConstantInt::get(I32, X.PtrBytes), ConstantInt::get(I32, X.ColBytes),
+      ConstantInt::get(I32, ValBytes), ConstantInt::get(I32, XBytes),
+      ConstantInt::get(I32, X.Flags), ConstantInt::get(I32, ValArg),
+      ConstantInt::get(I32, ColArg), ConstantInt::get(I32, XArg),
+      ConstantInt::get(I32, Nz0), ConstantInt::get(I32, C0),
+      ConstantInt::get(I32, Nx)};
+  for (unsigned F = 0; F < Fields.size(); ++F)
+    B.CreateStore(Vals[F], B.CreateStructGEP(Ty, A, F));
+  return A;
+}
+
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
             GlobalVariable *&Desc, std::string &Why, StitchedCall *Out) {
   Desc = nullptr;
@@ -423,13 +483,20 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   size_t NSlots = M.Kind == IdiomKind::ScalarReduction ? numResultSlots(In) : NRes;
   AllocaInst *ResArr = EntryB.CreateAlloca(ArrayType::get(I64, NSlots ? NSlots : 1),
                                            nullptr, "idiom.results");
+  const CsrExtent *Csr = In.Lifted->Csr.get();
+  SmallVector<Type *, 6> RunParams{Ptr, Ptr, I32, Ptr, Ptr};
+  if (Csr)
+    RunParams.push_back(Ptr);
   FunctionCallee Run = Mod.getOrInsertFunction(
-      "idiom_run", FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, Ptr}, false));
+      Csr ? "idiom_run_csr" : "idiom_run", FunctionType::get(I32, RunParams, false));
   if (auto *RunF = dyn_cast<Function>(Run.getCallee()))
     RunF->setDoesNotThrow();
   Desc = In.Desc ? In.Desc : makeDescriptor(In, Mod);
-  CallInst *Ok = B.CreateCall(Run, {Desc, ArgArr, ConstantInt::get(I32, NArgs),
-                                    SizeArr, ResArr}, "idiom.ok");
+  SmallVector<Value *, 6> RunArgs{Desc, ArgArr, ConstantInt::get(I32, NArgs),
+                                  SizeArr, ResArr};
+  if (Csr)
+    RunArgs.push_back(csrDescriptor(*Csr, *In.Lifted, Args, EntryB, B));
+  CallInst *Ok = B.CreateCall(Run, RunArgs, "idiom.ok");
   if (Out) {
     Out->Call = Ok;
     Out->Fallback = NewPH;

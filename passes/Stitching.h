@@ -64,6 +64,8 @@ struct ExpandedArgs {
   std::vector<llvm::WeakTrackingVH> Sizes;  ///< i64 iteration counts, outer first
   std::vector<llvm::WeakTrackingVH> Checks; ///< i1: LiftedIdiom::NonNegative holds
   std::vector<llvm::WeakTrackingVH> Guards; ///< i1: IdiomMatch's nest guards
+  /// CSR SpMV (LiftedIdiom::Csr): &ptr[0], for the idiom_csr struct.
+  llvm::WeakTrackingVH CsrPtr;
 };
 
 /// What stitch() inserted for one idiom, for the residency regions

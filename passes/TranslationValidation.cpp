@@ -228,9 +228,20 @@ public:
   bool run(const funil::Program &P, unsigned TimeoutMs, std::string &Why);
   /// GEMM programs: STEP, INIT and POST against GemmSlice.
   bool runGemm(const funil::Program &P, unsigned TimeoutMs, std::string &Why);
+  /// SpMV programs (SpmvLifting.h): the canonical shape, then STEP, INIT
+  /// and POST against the slices in L.Gemm.
+  bool runSpmv(const funil::Program &P, unsigned TimeoutMs, std::string &Why);
 
 private:
   void bindParams();
+  /// STEP (\p Step: \(acc, x) with x.0 and x.1 the two elements), INIT and
+  /// POST (\p Post with the reduceSeq as the sum; \p Q, when not empty,
+  /// the lambda parameter of \p QArity components whose last one is the
+  /// old output element)
+  /// against the slices of \p Sl; \p What names the idiom in reasons.
+  bool checkSlices(const GemmSlice &Sl, const Expr &Step, const ExprPtr &Init,
+                   const ExprPtr &Post, const std::string &Q, unsigned QArity,
+                   const char *What, unsigned TimeoutMs, std::string &Why);
   // Sorts and leaves.
   SortT sortOf(Type *T);
   SortT sortOf(ScalarKind K);
@@ -832,9 +843,23 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
                       "zip(r.0, q.0)), q.1)"};
   const Expr &Step = *Reds[0]->Args[0];
 
+  return checkSlices(*G, Step, Reds[0]->Args[1], ColFn.body(), Q, 2, "GEMM",
+                     TimeoutMs, Why);
+}
+
+template <class TB>
+bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
+                                const ExprPtr &Init, const ExprPtr &Post,
+                                const std::string &Q, unsigned QArity,
+                                const char *What, unsigned TimeoutMs,
+                                std::string &Why) {
+  const GemmSlice *G = &Sl;
   bindParams();
   SortT S = sortOf(G->Step->getType());
-  TermT Acc = leaf("acc", S), XA = leaf("xA", S), XB = leaf("xB", S),
+  // The elements' own sorts (an SpMV may multiply a float val by a double x).
+  SortT SA = G->ElemA.empty() ? S : sortOf(G->ElemA.front()->getType());
+  SortT SB = G->ElemB.empty() ? S : sortOf(G->ElemB.front()->getType());
+  TermT Acc = leaf("acc", S), XA = leaf("xA", SA), XB = leaf("xB", SB),
            COld = leaf("cOld", S), Result = leaf("result", S);
   auto Base = Memo;
   auto Bind = [&](ArrayRef<Value *> Vs, const TermT &E) {
@@ -857,10 +882,14 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   Bind(G->Final, Result);
   TermT PostWant = G->Post ? tr(G->Post) : Result;
   Env.clear();
-  Env[Q] = Sym{std::nullopt, {Sym{}, Sym{COld, {}}}};
-  Sym InitGot = eval(Reds[0]->Args[1], Env);
+  if (!Q.empty()) {
+    Sym T{std::nullopt, std::vector<Sym>(QArity)};
+    T.Parts.back() = Sym{COld, {}};
+    Env[Q] = T;
+  }
+  Sym InitGot = eval(Init, Env);
   ReduceSeqValue = Result;
-  Sym PostGot = eval(ColFn.body(), Env);
+  Sym PostGot = eval(Post, Env);
   ReduceSeqValue.reset();
 
   TermT Differ = C.bool_val(false);
@@ -869,7 +898,7 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   const TermT *Want[] = {&StepWant, &InitWant, &PostWant};
   for (int I = 0; I < 3; ++I) {
     if (!Got[I]->E || !TB::eq(Got[I]->E->get_sort(), Want[I]->get_sort())) {
-      Why = std::string("GEMM ") + Names[I] + " has another type than the slice";
+      Why = std::string(What) + " " + Names[I] + " has another type than the slice";
       return false;
     }
     Differ = Differ || *Got[I]->E != *Want[I];
@@ -881,14 +910,67 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   case z3::unsat:
     return true;
   case z3::sat:
-    Why = "Z3 found inputs on which the lifted FunIL and the LLVM slice differ "
-          "(GEMM STEP, INIT or POST)";
+    Why = std::string("Z3 found inputs on which the lifted FunIL and the LLVM "
+                      "slice differ (") + What + " STEP, INIT or POST)";
     return false;
   default:
-    Why = "equivalence of the lifted GEMM and the LLVM slice not proven (" +
-          z3UnknownText() + ")";
+    Why = std::string("equivalence of the lifted ") + What +
+          " and the LLVM slice not proven (" + z3UnknownText() + ")";
     return false;
   }
+}
+
+template <class TB>
+bool Validator<TB>::runSpmv(const funil::Program &P, unsigned TimeoutMs,
+                            std::string &Why) {
+  const GemmSlice *G = L.Gemm.get();
+  if (!G || !L.Csr || L.Params.size() < 5)
+    throw Unsupported{"SpMV lift without its slices"};
+  auto IsView = [&](const Expr &E, size_t Buf) {
+    return E.isCall("view") && E.Args.size() == 4 && E.Args[0]->K == Expr::Var &&
+           E.Args[0]->Name == L.Params[Buf].Name;
+  };
+  auto IsMap = [](const Expr &E) {
+    return E.isCall("map") && E.Args.size() == 2 && E.Args[0]->K == Expr::Lambda &&
+           E.Args[0]->Params.size() == 1;
+  };
+  // store view(y) = map(\r => POST, zip(view(ptr), view(ptr)))
+  // (and a third view(y), the old y[i], when the loop reads it)
+  const Expr &Rows = *P.Body;
+  size_t Arity = Rows.Args.size() == 2 && Rows.Args[1]->isCall("zip")
+                     ? Rows.Args[1]->Args.size()
+                     : 0;
+  if (P.IsReturn || P.Outs.size() != 1 || !IsView(*P.Outs[0], 4) || !IsMap(Rows) ||
+      (Arity != 2 && Arity != 3) || !IsView(*Rows.Args[1]->Args[0], 0) ||
+      !IsView(*Rows.Args[1]->Args[1], 0) ||
+      (Arity == 3 && !funil::sameExpr(*Rows.Args[1]->Args[2], *P.Outs[0])) ||
+      (Arity == 2 && !L.Gemm->COld.empty()))
+    throw Unsupported{"SpMV program is not store view(y) = map(f, zip(view(ptr), "
+                      "view(ptr)[, view(y)]))"};
+  const Expr &RowFn = *Rows.Args[0];
+  std::vector<const Expr *> Reds;
+  std::function<void(const Expr &)> Find = [&](const Expr &E) {
+    if (E.isCall("reduceSeq"))
+      Reds.push_back(&E);
+    for (const ExprPtr &A : E.Args)
+      Find(*A);
+  };
+  Find(*RowFn.body());
+  // reduceSeq(step, init, zip(view(val), map(\c => at(view(x), i), view(col))))
+  const Expr *Zip = Reds.size() == 1 && Reds[0]->Args.size() == 3
+                        ? Reds[0]->Args[2].get()
+                        : nullptr;
+  if (!Zip || Reds[0]->Args[0]->K != Expr::Lambda ||
+      Reds[0]->Args[0]->Params.size() != 2 || !Zip->isCall("zip") ||
+      Zip->Args.size() != 2 || !IsView(*Zip->Args[0], 1) || !IsMap(*Zip->Args[1]) ||
+      !IsView(*Zip->Args[1]->Args[1], 2) ||
+      !Zip->Args[1]->Args[0]->body()->isCall("at") ||
+      !IsView(*Zip->Args[1]->Args[0]->body()->Args[0], 3))
+    throw Unsupported{"SpMV row function is not POST(reduceSeq(step, init, "
+                      "zip(view(val), map(\\c => at(view(x), i), view(col)))))"};
+  return checkSlices(*G, *Reds[0]->Args[0], Reds[0]->Args[1], RowFn.body(),
+                     Arity == 3 ? RowFn.Params[0].Name : std::string(), 3,
+                     "SpMV", TimeoutMs, Why);
 }
 
 } // namespace
@@ -913,6 +995,8 @@ bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
     Validator<Z3Terms> V(C, M, L);
     if (M.Kind == IdiomKind::Gemm)
       return V.runGemm(P, TimeoutMs, Why);
+    if (M.Kind == IdiomKind::Spmv)
+      return V.runSpmv(P, TimeoutMs, Why);
     return V.run(P, TimeoutMs, Why);
   } catch (const Unsupported &U) {
     Why = "translation validation: " + U.Why;
@@ -932,7 +1016,9 @@ NoZ3Decision decideWithoutZ3(const IdiomMatch &M, const LiftedIdiom &L,
     Validator<HashTerms> V(C, M, L);
     std::string Why;
     // The timeout is unused: HashTerms::decide evaluates or gives up.
-    if (M.Kind == IdiomKind::Gemm ? V.runGemm(P, 0, Why) : V.run(P, 0, Why))
+    if (M.Kind == IdiomKind::Gemm   ? V.runGemm(P, 0, Why)
+        : M.Kind == IdiomKind::Spmv ? V.runSpmv(P, 0, Why)
+                                    : V.run(P, 0, Why))
       return DecidedByEvaluation ? NoZ3Decision::ExhaustiveEvaluation
                                  : NoZ3Decision::IdenticalTerms;
   } catch (...) {

@@ -305,6 +305,68 @@ const char *idiom_device_name(void);
 /// written.
 int idiom_stats_write_json(const char *path);
 
+/// Bits of idiom_csr_extent's flags: how the loop widens the row pointers
+/// and the column indices (zero- instead of sign-extension).
+enum idiom_csr_flags {
+  IDIOM_CSR_PTR_ZEXT = 1u, ///< ptr elements are unsigned
+  IDIOM_CSR_COL_ZEXT = 2u  ///< col elements are unsigned
+};
+
+/// The run-time conditions and extents of an offloaded CSR sparse
+/// matrix-vector product `for i < n: y[i] = F(sum over p in [ptr[i],
+/// ptr[i+1]) of val[p] * x[col[p]])` (docs/ARCHITECTURE.md, "SpMV"). Reads
+/// ptr[0..n] and, only when the row pointers are monotone, col[ptr[0] ..
+/// ptr[n]), on the calling thread; ptr_bytes and col_bytes are the element
+/// sizes (4 or 8), widened to 64 bits as flags say (enum idiom_csr_flags).
+///
+/// \returns 1 when n >= 1 and ptr[i] <= ptr[i+1] for every i < n, with
+///          out[0] = ptr[0], out[1] = ptr[n] (the nonzeros of the rows, in
+///          elements of val and col), out[2] = the smallest and out[3] = the
+///          largest column index plus one (both 0 without nonzeros); else 0
+///          (the caller runs the original loop) and out is not written.
+///          O(n + nonzeros) time, no allocation, never fails otherwise.
+int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
+                     uint32_t col_bytes, uint32_t flags, int64_t n,
+                     int64_t out[4]);
+
+/// What idiom_run_csr needs to complete the arguments of a CSR SpMV whose
+/// val, col and x ranges depend on the data. Element p of val and col is at
+/// val + p * val_bytes and col + p * col_bytes, element c of x at
+/// x + c * x_bytes; row i's nonzeros are ptr[i] .. ptr[i+1] - 1 and x is
+/// read at col[p] + x_offset.
+typedef struct idiom_csr {
+  const void *ptr;   ///< the row pointers: &ptr[0]
+  const void *val;   ///< val's base
+  const void *col;   ///< col's base
+  const void *x;     ///< x's base
+  int64_t rows;      ///< n, the rows (= sizes[0])
+  int64_t x_offset;  ///< constant added to a column index to read x
+  uint64_t x_extent; ///< elements of x from its base, 0 when unknown
+  uint32_t ptr_bytes, col_bytes, val_bytes, x_bytes; ///< element sizes
+  uint32_t flags;    ///< enum idiom_csr_flags
+  uint32_t val_arg, col_arg, x_arg; ///< args[] indices of those buffers
+  uint32_t nz0_arg, c0_arg, nx_arg; ///< args[] indices of the IDIOM_ARG_I64
+                                    ///< values ptr[0], the smallest column
+                                    ///< and the columns' span
+} idiom_csr;
+
+/// idiom_run for an offloaded CSR SpMV (docs/ARCHITECTURE.md, "CSR SpMV"):
+/// args holds the val, col and x buffers and the nz0, c0 and nx values at
+/// the indices csr names, with any pointers and lengths (they are
+/// replaced). Only once the runtime has decided to run the kernel (the
+/// same declines as idiom_run first, the cost model with an estimate of the
+/// bytes from ptr[0] and ptr[n]) does it call idiom_csr_extent and fill
+/// them in: val and col as [ptr[0], ptr[n]), x as the columns' range, nz0,
+/// c0 and nx. It declines, and the caller runs the original loop, when the
+/// row pointers decrease somewhere ("CSR row pointers not monotone"), when
+/// x_extent is not 0 and a column plus x_offset lies outside [0, x_extent)
+/// ("CSR column index outside x"), or for any reason idiom_run declines.
+/// A loop that keeps running on the host never pays for the check. At
+/// most 64 arguments.
+int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
+                  uint32_t nargs, const uint64_t *sizes, void *results,
+                  const idiom_csr *csr);
+
 #ifdef __cplusplus
 }
 #endif

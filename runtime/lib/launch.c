@@ -947,15 +947,22 @@ static int program_ready(idiomrt_entry *e, const idiomrt_device *dev,
 }
 
 static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
-                       uint32_t nargs, const uint64_t *sizes, void *results);
+                       uint32_t nargs, const uint64_t *sizes, void *results,
+                       const idiom_csr *csr);
 
 int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
               uint32_t nargs, const uint64_t *sizes, void *results) {
+  return idiom_run_csr(desc, args, nargs, sizes, results, NULL);
+}
+
+int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
+                  uint32_t nargs, const uint64_t *sizes, void *results,
+                  const idiom_csr *csr) {
   if (t_depth)
     return decline_reentered(desc);
   t_depth = 1;
   idiomrt_cost_clear_want();
-  int ok = run_checked(desc, args, nargs, sizes, results);
+  int ok = run_checked(desc, args, nargs, sizes, results, csr);
   /* Declined, whatever the path: inside a region the original loop runs
      next, on host memory, so every device-valid range goes back first and
      no device copy stays (residency.c). */
@@ -966,7 +973,8 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
 }
 
 static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
-                       uint32_t nargs, const uint64_t *sizes, void *results) {
+                       uint32_t nargs, const uint64_t *sizes, void *results,
+                       const idiom_csr *csr) {
   if (!desc)
     return decline(NULL, NULL, "invalid descriptor");
   const idiomrt_config *cfg = idiomrt_config_get();
@@ -994,9 +1002,26 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (cfg->cost) {
     /* the model first: a loop kept on the host pays for nothing else, and
        the device is started only when it is wanted */
-    dec = idiomrt_cost_decide(e, trip, idiomrt_cost_bytes(args, nargs), &why);
+    dec = idiomrt_cost_decide(e, trip,
+                              idiomrt_cost_bytes(args, nargs) +
+                                  idiomrt_csr_bytes_estimate(csr),
+                              &why);
     if (!idiomrt_cost_is_device(dec))
       return decline_counted(desc, why);
+  }
+  /* A CSR SpMV: the data-dependent ranges, checked and filled in only now
+     that the kernel is to run (a loop kept on the host never pays). */
+  if (csr) {
+    /* per thread, not on the stack (small stacks: rt-small-stack.c); a run
+       is never re-entered on one thread (t_depth) */
+    static _Thread_local idiom_arg csr_args[IDIOMRT_CSR_MAX_ARGS];
+    if ((why = idiomrt_csr_patch(csr, args, nargs, csr_args)))
+      return decline(e, desc, why);
+    args = csr_args;
+    if ((why = check_desc(desc, args, nargs, sizes, results)))
+      return decline(e, desc, why);
+    if (overlapping(args, nargs))
+      return decline(e, desc, "overlapping input/output ranges");
   }
   unsigned fp_bits = __atomic_load_n(&e->fp_bits, __ATOMIC_RELAXED);
   if (!fp_bits) {

@@ -705,10 +705,11 @@ void idiomrt_resid_report(void) {
                                               __ATOMIC_RELAXED));
 }
 
-void idiomrt_resid_counts(uint64_t out[5]) {
+void idiomrt_resid_counts(uint64_t out[6]) {
   out[0] = __atomic_load_n(&g_regions, __ATOMIC_RELAXED);
   out[1] = __atomic_load_n(&g_reused, __ATOMIC_RELAXED);
   out[2] = __atomic_load_n(&g_syncs, __ATOMIC_RELAXED);
   out[3] = __atomic_load_n(&g_flush_bytes, __ATOMIC_RELAXED);
   out[4] = __atomic_load_n(&g_evicted, __ATOMIC_RELAXED);
+  out[5] = __atomic_load_n(&g_dev_copies, __ATOMIC_RELAXED);
 }

@@ -407,6 +407,17 @@ void idiomrt_worker_after_fork(void);
    INOUT buffers twice (copied in, then back); 0 inside a residency region
    (residency.c), where buffers are copied in once per region. */
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
+
+/* CSR SpMV (csr.c; idiom_run_csr in idiomrt.h). */
+#define IDIOMRT_CSR_MAX_ARGS 64
+/* Bytes of val, col and x the kernel reads, from ptr[0] and ptr[n] only
+   (for the cost model before the check); 0 when unknown. */
+uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr);
+/* Runs idiom_csr_extent and writes into out (nargs entries) args with the
+   val, col and x ranges and the nz0, c0, nx values filled in; NULL on
+   success, else the reason to decline (out is then not complete). */
+const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
+                              uint32_t nargs, idiom_arg *out);
 /*--- calibration.c: latency, bandwidth and start-up time, kept on disk ---*/
 
 /* On a runtime thread, once the device is ready: measures the queue's
@@ -571,7 +582,7 @@ void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host);
 /* The "idiom-stats: residency" line, when a region was entered. */
 void idiomrt_resid_report(void);
 /* The counters of that line: regions, reused, syncs, flushed_bytes, evicted. */
-void idiomrt_resid_counts(uint64_t out[5]);
+void idiomrt_resid_counts(uint64_t out[6]);
 
 /*--- staging.c: copies through pinned host memory --------------------------*/
 

@@ -434,13 +434,14 @@ static void report_json(FILE *f) {
   idiomrt_json_key(&j, "busy_declines_untracked");
   idiomrt_json_uint(&j, over);
   idiomrt_json_end_object(&j);
-  uint64_t r[5];
+  uint64_t r[6];
   idiomrt_resid_counts(r);
-  static const char *const rnames[5] = {"regions", "reused", "syncs",
-                                        "flushed_bytes", "evicted"};
+  static const char *const rnames[6] = {"regions", "reused",  "syncs",
+                                        "flushed_bytes", "evicted",
+                                        "device_copies"};
   idiomrt_json_key(&j, "residency");
   idiomrt_json_begin_object(&j);
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 6; ++i) {
     idiomrt_json_key(&j, rnames[i]);
     idiomrt_json_uint(&j, r[i]);
   }

@@ -68,6 +68,9 @@ void case_writeback_readonly(void);
 void case_writeback_dense(void);
 void case_writeback_dense_out(void);
 void case_writeback_flags(void);
+void case_csr_extent(void);
+void case_csr_seq(void);
+void case_csr_decline(void);
 void case_writeback_bench(void);
 
 /* Cases of test_policy.c. */

@@ -7,6 +7,7 @@
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -164,6 +165,33 @@ bool nestCarriesNothing(const NestInfo &N, std::string &Why) {
   return true;
 }
 
+/// The row loop of a sparse product as a nest of depth one: canonical
+/// shape, trip count computable in its preheader, an affine counter with a
+/// constant step (its other header phis are left to the lifter).
+static std::optional<NestInfo> analyzeRowLoop(Loop *L, ScalarEvolution &SE,
+                                              std::string &Why) {
+  const SCEV *TC = canonicalTripCount(L, SE, Why);
+  if (!TC)
+    return std::nullopt;
+  NestInfo N;
+  for (PHINode &P : L->getHeader()->phis()) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
+    if (!P.getType()->isIntegerTy() || !AR || AR->getLoop() != L ||
+        !AR->isAffine() || !isa<SCEVConstant>(AR->getStepRecurrence(SE)) ||
+        !SE.isLoopInvariant(AR->getStart(), L))
+      continue;
+    N.Loops.push_back(L);
+    N.IVs.push_back(&P);
+    N.TripCounts.push_back(TC);
+    N.IVStarts.push_back(AR->getStart());
+    N.IVSteps.push_back(
+        cast<SCEVConstant>(AR->getStepRecurrence(SE))->getAPInt().getSExtValue());
+    return N;
+  }
+  Why = "row loop has no affine induction variable";
+  return std::nullopt;
+}
+
 std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
                                           Loop *L, constraints::MatchEnv &Env,
                                           const LiftOptions &Opts,
@@ -180,6 +208,15 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     // The GEMM program reads A, B and C and writes C for every (i, j, k).
     if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, nullptr, Why))
       return std::nullopt;
+    return M;
+  }
+  if (Lifts == "spmv") {
+    // The row loop only; the SpMV lifter checks the inner loop and legality.
+    M.Kind = IdiomKind::Spmv;
+    auto N = analyzeRowLoop(L, Env.SE, Why);
+    if (!N)
+      return std::nullopt;
+    M.Nest = *N;
     return M;
   }
   auto N = constraints::cachedNest(Env, L, Why);

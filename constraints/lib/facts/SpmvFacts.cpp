@@ -576,4 +576,59 @@ bool isPermutedRowStore(StoreInst *St, Loop *Row, ScalarEvolution &SE,
   return false;
 }
 
+std::optional<CsrRowPointers> csrRowPointers(Loop *Inner, Loop *Row,
+                                             ScalarEvolution &SE,
+                                             std::string &Why) {
+  auto R = analyzeSparseRange(Inner, SE, Why);
+  if (!R)
+    return std::nullopt;
+  std::string W;
+  auto S = analyzeRowRead(R->Start, Row, SE, W);
+  auto E = S ? analyzeRowRead(R->End, Row, SE, W) : std::nullopt;
+  if (!S || !E) {
+    Why = "the inner loop's bounds are not row pointers read per row: " + W;
+    return std::nullopt;
+  }
+  auto *AR = affineIn(S->Offset, Row, SE);
+  if (!AR || S->Base != E->Base || S->Size != E->Size) {
+    Why = "the inner loop does not run from ptr[i] to ptr[i+1]";
+    return std::nullopt;
+  }
+  CsrRowPointers P;
+  P.Base = S->Base;
+  P.ElemBytes = S->Size;
+  P.FirstBytes = AR->getStart();
+  P.IV = R->IV;
+  P.Start = R->Start;
+  P.End = R->End;
+  return P;
+}
+
+std::optional<int64_t> gatherOffset(Instruction *X, Value *Col,
+                                    ScalarEvolution &SE, bool &ZExt) {
+  auto A = byteAccess(X, SE);
+  if (!A || !Col->getType()->isIntegerTy() || !SE.isSCEVable(Col->getType()))
+    return std::nullopt;
+  Type *OT = A->Offset->getType();
+  unsigned IB = Col->getType()->getIntegerBitWidth();
+  unsigned OB = OT->getIntegerBitWidth();
+  const SCEV *Index = SE.getSCEV(Col);
+  SmallVector<std::pair<const SCEV *, bool>, 2> Cands;
+  if (IB == OB)
+    Cands.push_back({Index, false});
+  else if (IB < OB)
+    Cands = {{SE.getSignExtendExpr(Index, OT), false},
+             {SE.getZeroExtendExpr(Index, OT), true}};
+  for (auto [Ext, Z] : Cands) {
+    const SCEV *D = SE.getMinusSCEV(
+        A->Offset, SE.getMulExpr(SE.getConstant(OT, A->Size), Ext));
+    auto C = polynomialConstant(D);
+    if (C && *C % (int64_t)A->Size == 0) {
+      ZExt = Z;
+      return *C / (int64_t)A->Size;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace idiom

@@ -20,8 +20,10 @@ namespace idiom {
 
 /// The FunIL template families a lifter exists for. Gemm: a chain of three
 /// loops computing C = POST(sum_k STEP, C) per element (the GEMM lifter,
-/// passes/lift/GemmLifting.h, analyses and checks the nest itself).
-enum class IdiomKind { ScalarReduction, Map, Histogram, Gemm };
+/// passes/lift/GemmLifting.h, analyses and checks the nest itself). Spmv: a
+/// CSR row loop, the nest holding only the row loop (the SpMV lifter,
+/// passes/lift/SpmvLifting.h, analyses and checks its inner loop itself).
+enum class IdiomKind { ScalarReduction, Map, Histogram, Gemm, Spmv };
 
 /// One bin update of a histogram: the read-modify-write and its operator,
 /// proved associative and commutative with an identity (HistogramFacts.h).
@@ -67,8 +69,8 @@ bool hasNoOtherEffects(llvm::Instruction &I, std::string &Why);
 /// carry nothing between iterations); otherwise false with \p Why set.
 bool nestCarriesNothing(const NestInfo &N, std::string &Why);
 
-/// Builds the match for the idiom \p Lifts ("reduction", "map", "gemm" or
-/// "histogram"; constraints/lib/facts/HistogramMatch.cpp) on loop
+/// Builds the match for the idiom \p Lifts ("reduction", "map", "gemm",
+/// "spmv" or "histogram"; constraints/lib/facts/HistogramMatch.cpp) on loop
 /// \p L. Returns nothing and sets \p Why when the loop cannot be lifted with
 /// that template.
 std::optional<IdiomMatch> buildIdiomMatch(llvm::StringRef Lifts,

@@ -22,11 +22,14 @@
 #ifndef IDIOM_CONSTRAINTS_SPMVFACTS_H
 #define IDIOM_CONSTRAINTS_SPMVFACTS_H
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 
 namespace llvm {
+class SCEV;
+class Value;
 class Instruction;
 class LoadInst;
 class Loop;
@@ -102,6 +105,31 @@ bool isRowIndexedStore(llvm::StoreInst *St, llvm::Loop *Row,
 /// it is not (and cannot be) proven here.
 bool isPermutedRowStore(llvm::StoreInst *St, llvm::Loop *Row,
                         llvm::ScalarEvolution &SE, std::string &Why);
+
+/// The row pointers and counter of a CSR row loop (the facts of isCsrRange),
+/// for the SpMV lifter (passes/lift/SpmvLifting.h).
+struct CsrRowPointers {
+  llvm::Value *Base = nullptr;        ///< ptr's base, invariant in the row loop
+  uint64_t ElemBytes = 0;             ///< size of a ptr element in bytes
+  const llvm::SCEV *FirstBytes = nullptr; ///< byte offset of the ptr element
+                                          ///< read as row 0's start
+  llvm::PHINode *IV = nullptr;        ///< the inner loop's counter p
+  llvm::Value *Start = nullptr;       ///< p's initial value (ptr[r], widened)
+  llvm::Value *End = nullptr;         ///< p's bound (ptr[r+1], widened)
+};
+
+/// The CsrRowPointers of \p Inner in \p Row when isCsrRange holds for some
+/// value read at the counter; nothing, with \p Why, otherwise.
+std::optional<CsrRowPointers> csrRowPointers(llvm::Loop *Inner, llvm::Loop *Row,
+                                             llvm::ScalarEvolution &SE,
+                                             std::string &Why);
+
+/// The constant c such that load \p X reads element ext(\p Col) + c of its
+/// array, with \p ZExt set when ext is a zero extension (else a sign
+/// extension, or none when Col is as wide as the address); nothing when X's
+/// index has another form.
+std::optional<int64_t> gatherOffset(llvm::Instruction *X, llvm::Value *Col,
+                                    llvm::ScalarEvolution &SE, bool &ZExt);
 
 } // namespace idiom
 

@@ -9,7 +9,7 @@
 // the row loop; the loop over the nonzeros is guarded, and the sum reaches
 // the store through an LCSSA phi and the phi that merges the empty row's 0.
 // CHECK-LABEL: Idioms in function 'csr':
-// CHECK-NEXT: loop %{{[0-9]+}} at csr.c:[[@LINE+3]]: idiom spmv-csr (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at csr.c:[[@LINE+3]]: idiom spmv-csr (CSR SpMV)
 // CHECK-NOT: {{^}}loop
 void csr(int n, const int *rowptr, const int *col, const float *val, const float *x, float *y) {
   for (int i = 0; i < n; i++) {
@@ -23,7 +23,7 @@ void csr(int n, const int *rowptr, const int *col, const float *val, const float
 // Double values, 64-bit row pointers, 32-bit column indices, and a result
 // combined with y (y = alpha * A x + y).
 // CHECK-LABEL: Idioms in function 'csr_axpy':
-// CHECK-NEXT: loop %{{[0-9]+}} at csr.c:[[@LINE+3]]: idiom spmv-csr (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at csr.c:[[@LINE+3]]: idiom spmv-csr (CSR SpMV)
 // CHECK-NOT: {{^}}loop
 void csr_axpy(long n, const long *rowptr, const int *col, const double *val, const double *x, double *y, double alpha) {
   for (long i = 0; i < n; i++) {
@@ -36,7 +36,7 @@ void csr_axpy(long n, const long *rowptr, const int *col, const double *val, con
 
 // Integers: the sum is an add chain of a mul.
 // CHECK-LABEL: Idioms in function 'csr_int':
-// CHECK-NEXT: loop %{{[0-9]+}} at csr.c:[[@LINE+3]]: idiom spmv-csr (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at csr.c:[[@LINE+3]]: idiom spmv-csr (CSR SpMV)
 // CHECK-NOT: {{^}}loop
 void csr_int(int n, const int *rowptr, const int *col, const int *val, const int *x, int *y) {
   for (int i = 0; i < n; i++) {
@@ -50,7 +50,7 @@ void csr_int(int n, const int *rowptr, const int *col, const int *val, const int
 // One-based column indices: x[col[j] - 1], the difference computed before
 // its extension to 64 bits.
 // CHECK-LABEL: Idioms in function 'csr_one_based':
-// CHECK-NEXT: loop %{{[0-9]+}} at csr.c:[[@LINE+3]]: idiom spmv-csr (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at csr.c:[[@LINE+3]]: idiom spmv-csr (CSR SpMV)
 // CHECK-NOT: {{^}}loop
 void csr_one_based(int n, const int *rowptr, const int *col, const float *val, const float *x, float *y) {
   for (int i = 0; i < n; i++) {

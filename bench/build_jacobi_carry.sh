@@ -1,0 +1,16 @@
+#!/bin/sh
+# Builds bench/jacobi2d.c into OUTDIR for bench/jacobi_gpu.sh on a machine
+# without LLVM: jacobi.seq (clang -O2), jacobi.idiom (plugin, defaults) and
+# jacobi.noregion (-idiom-residency=false), the runtime linked statically.
+#   bench/build_jacobi_carry.sh BUILD_DIR OUTDIR
+set -eu
+build=$1; out=$2
+cc=${CLANG:-clang-19}
+src=$(dirname "$0")/jacobi2d.c
+plugin="$build/lib/libIdiom.so"
+mkdir -p "$out"
+$cc -O2 "$src" -o "$out/jacobi.seq"
+$cc -O2 -fpass-plugin="$plugin" "$src" -L"$build/lib" -lidiomrt -lm -o "$out/jacobi.idiom"
+$cc -O2 -fpass-plugin="$plugin" -fplugin="$plugin" -mllvm -idiom-residency=false \
+  "$src" -L"$build/lib" -lidiomrt -lm -o "$out/jacobi.noregion"
+cp "$(dirname "$0")/jacobi_gpu.sh" "$out/"

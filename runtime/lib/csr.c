@@ -1,0 +1,116 @@
+/*===- csr.c - Run-time conditions of an offloaded CSR SpMV ---------------===*
+ *
+ * idiom_csr_extent (idiomrt.h): the host-side pass over the row pointers and
+ * column indices that an offloaded CSR sparse matrix-vector product needs
+ * before its kernel may run (docs/ARCHITECTURE.md, "SpMV"). It reads only
+ * memory the original loop reads: ptr[0..n] always, col[ptr[0]..ptr[n])
+ * only once the row pointers are known to be monotone, when the loop reads
+ * every one of those indices.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "idiomrt.h"
+#include "rt_internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Element k of an integer array of elem_bytes (4 or 8) bytes, sign- or
+ * zero-extended to 64 bits. */
+static int64_t load_index(const void *base, uint32_t elem_bytes, int zext,
+                          int64_t k) {
+  if (elem_bytes == 4) {
+    int32_t v = ((const int32_t *)base)[k];
+    return zext ? (int64_t)(uint32_t)v : (int64_t)v;
+  }
+  return ((const int64_t *)base)[k];
+}
+
+int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
+                     uint32_t col_bytes, uint32_t flags, int64_t n,
+                     int64_t out[4]) {
+  if (!ptr || !col || !out || n < 1 || (ptr_bytes != 4 && ptr_bytes != 8) ||
+      (col_bytes != 4 && col_bytes != 8))
+    return 0;
+  int ptr_zext = (flags & IDIOM_CSR_PTR_ZEXT) != 0;
+  int col_zext = (flags & IDIOM_CSR_COL_ZEXT) != 0;
+  int64_t first = load_index(ptr, ptr_bytes, ptr_zext, 0), prev = first;
+  for (int64_t i = 1; i <= n; ++i) {
+    int64_t p = load_index(ptr, ptr_bytes, ptr_zext, i);
+    if (p < prev)
+      return 0; /* not monotone: the loop skips row i-1, the kernel would not */
+    prev = p;
+  }
+  int64_t lo = 0, hi = 0;
+  for (int64_t p = first; p < prev; ++p) {
+    int64_t c = load_index(col, col_bytes, col_zext, p);
+    if (p == first || c < lo)
+      lo = c;
+    if (p == first || c >= hi) {
+      if (c == INT64_MAX)
+        return 0; /* hi = c + 1 would overflow */
+      hi = c + 1;
+    }
+  }
+  out[0] = first;
+  out[1] = prev;
+  out[2] = lo;
+  out[3] = hi;
+  return 1;
+}
+
+uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr) {
+  if (!csr || !csr->ptr || csr->rows < 1 ||
+      (csr->ptr_bytes != 4 && csr->ptr_bytes != 8))
+    return 0;
+  int zext = (csr->flags & IDIOM_CSR_PTR_ZEXT) != 0;
+  int64_t first = load_index(csr->ptr, csr->ptr_bytes, zext, 0);
+  int64_t last = load_index(csr->ptr, csr->ptr_bytes, zext, csr->rows);
+  if (last <= first)
+    return 0;
+  uint64_t nnz = (uint64_t)last - (uint64_t)first;
+  /* val, col and (at most) one x element per nonzero */
+  return nnz * ((uint64_t)csr->val_bytes + csr->col_bytes + csr->x_bytes);
+}
+
+const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
+                              uint32_t nargs, idiom_arg *out) {
+  if (!csr || nargs > IDIOMRT_CSR_MAX_ARGS || csr->val_arg >= nargs ||
+      csr->col_arg >= nargs || csr->x_arg >= nargs || csr->nz0_arg >= nargs ||
+      csr->c0_arg >= nargs || csr->nx_arg >= nargs || !csr->val || !csr->x ||
+      !csr->val_bytes || !csr->x_bytes)
+    return "invalid arguments: CSR";
+  if (args[csr->val_arg].kind != IDIOM_ARG_BUF_IN ||
+      args[csr->col_arg].kind != IDIOM_ARG_BUF_IN ||
+      args[csr->x_arg].kind != IDIOM_ARG_BUF_IN ||
+      args[csr->nz0_arg].kind != IDIOM_ARG_I64 ||
+      args[csr->c0_arg].kind != IDIOM_ARG_I64 ||
+      args[csr->nx_arg].kind != IDIOM_ARG_I64)
+    return "invalid arguments: CSR";
+  int64_t ext[4];
+  if (!idiom_csr_extent(csr->ptr, csr->ptr_bytes, csr->col, csr->col_bytes,
+                        csr->flags, csr->rows, ext))
+    return "CSR row pointers not monotone";
+  int64_t lo = ext[2], hi = ext[3];
+  if (lo < hi) {
+    if (csr->x_offset > 0 ? hi > INT64_MAX - csr->x_offset
+                          : lo < INT64_MIN - csr->x_offset)
+      return "CSR column index outside x";
+    lo += csr->x_offset;
+    hi += csr->x_offset;
+    if (csr->x_extent && (lo < 0 || (uint64_t)hi > csr->x_extent))
+      return "CSR column index outside x";
+  }
+  memcpy(out, args, nargs * sizeof *args);
+  idiom_arg *v = &out[csr->val_arg], *c = &out[csr->col_arg], *x = &out[csr->x_arg];
+  v->ptr = (char *)(uintptr_t)csr->val + ext[0] * (int64_t)csr->val_bytes;
+  v->bytes = (uint64_t)(ext[1] - ext[0]) * csr->val_bytes;
+  c->ptr = (char *)(uintptr_t)csr->col + ext[0] * (int64_t)csr->col_bytes;
+  c->bytes = (uint64_t)(ext[1] - ext[0]) * csr->col_bytes;
+  x->ptr = (char *)(uintptr_t)csr->x + lo * (int64_t)csr->x_bytes;
+  x->bytes = (uint64_t)(hi - lo) * csr->x_bytes;
+  out[csr->nz0_arg].value.i64 = ext[0];
+  out[csr->c0_arg].value.i64 = ext[2];
+  out[csr->nx_arg].value.i64 = ext[3] - ext[2];
+  return NULL;
+}

@@ -27,6 +27,11 @@
  *     `gap` decisions (4, doubling each time it loses again) and only once
  *     the winner's estimated time since the last measurement is 30 times
  *     what one more loss costs, so re-measuring costs at most ~3%.
+ *     Inside a residency region that holds device copies, the host's
+ *     estimate includes copying them back and in again (at the calibrated
+ *     bandwidth): a host run there syncs the region. A device run that
+ *     filled device copies inside a region is not a sample (its copy is
+ *     paid once per region).
  *
  * Estimates: the median of the last IDIOMRT_COST_RING samples of each side,
  * in ns per iteration, times this run's iteration count (device: plus the
@@ -52,6 +57,7 @@
 #define UNTIMED_AFTER 3     /* unanswered host requests: caller never times */
 #define HOST_SAMPLE_EVERY 16 /* host runs per measurement once RING are kept */
 #define MAX_DEV_TRIES 4     /* device explorations without a sample */
+#define MAX_FILL_RUNS 12    /* region runs that filled copies, not tries */
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
 #define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
 
@@ -200,7 +206,12 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   } else if (c->hn == 0) {
     dec = IDIOMRT_DEC_EXPLORE_HOST;
   } else {
-    double host = c->host_est * (double)trip;
+    /* Inside a region that holds device copies, running the loop on the
+       host syncs first: every copy goes back, and comes in again at the
+       next device run. That is part of the host's cost. */
+    uint64_t held = idiomrt_resid_bytes();
+    double host = c->host_est * (double)trip +
+                  (held ? device_floor(2 * held) - device_floor(0) : 0.0);
     if (floor_ns >= host) {
       dec = IDIOMRT_DEC_CANNOT_WIN;
     } else if (c->dn == 0) {
@@ -271,7 +282,7 @@ void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
 void idiomrt_cost_clear_want(void) { t_want_desc = NULL; }
 
 void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
-                                uint64_t wall_ns, int tuned) {
+                                uint64_t wall_ns, int tuned, int filled) {
   if (trip == 0)
     return;
   double lat = lat_ns();
@@ -284,7 +295,16 @@ void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
      buffers): a sample only when it already beats the host. */
   int warmup = c->dev_runs++ == 0 && c->hn &&
                pi * DEVICE_MARGIN >= c->host_est;
-  if (!tuned && !warmup) {
+  /* A run that filled a region's device copies paid a copy that the
+     region's later runs do not: neither a sample nor, for its first
+     MAX_FILL_RUNS, a try (while a region's other loops still run on the
+     host, or kernels build, each sync makes the next device run refill). */
+  if (filled && !tuned && c->fill_runs < MAX_FILL_RUNS) {
+    c->fill_runs++;
+    pthread_mutex_unlock(&e->stats_lock);
+    return;
+  }
+  if (!tuned && !warmup && !filled) {
     c->dev_est = push(c->dev_pi, &c->dn, pi);
     c->dev_tries = 0;
   } else if (c->dev_tries < UINT32_MAX) {

@@ -1073,6 +1073,9 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   int ok = program_ready(e, dev, reason, sizeof reason) &&
            execute(&r, results, &variant);
   int tuned = fresh_build || e->tune_ns != tune_before;
+  /* Inside a region, a run that filled device copies paid a copy that later
+     runs do not: not a sample of the device's steady state either. */
+  int filled = idiomrt_resid_active() && (r.bytes_in || r.rc.bytes_in);
   if (ok) {
     profile(&r, &kernel_ns, &transfer_ns);
     idiomrt_resid_commit(&r.rc);
@@ -1104,7 +1107,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   t_variant = variant;
   idiomrt_stats_success(e, kernel_ns, transfer_ns);
   if (cfg->cost)
-    idiomrt_cost_device_sample(e, trip, now_ns() - t_start, tuned);
+    idiomrt_cost_device_sample(e, trip, now_ns() - t_start, tuned, filled);
   return 1;
 }
 

@@ -705,6 +705,15 @@ void idiomrt_resid_report(void) {
                                               __ATOMIC_RELAXED));
 }
 
+uint64_t idiomrt_resid_bytes(void) {
+  const resid_table *t = &t_tab;
+  uint64_t b = 0;
+  if (t->depth)
+    for (unsigned i = 0; i < t->n; ++i)
+      b += t->e[i].hi - t->e[i].lo;
+  return b;
+}
+
 void idiomrt_resid_counts(uint64_t out[6]) {
   out[0] = __atomic_load_n(&g_regions, __ATOMIC_RELAXED);
   out[1] = __atomic_load_n(&g_reused, __ATOMIC_RELAXED);

@@ -227,6 +227,7 @@ typedef struct idiomrt_cost_class {
   uint32_t hn, dn;        /* samples taken (ring index: n % RING) */
   double host_est, dev_est; /* medians of the rings, updated on push */
   uint32_t dev_tries;     /* device explorations without a sample */
+  uint32_t fill_runs;     /* device runs inside a region that filled copies */
   uint32_t dev_runs;      /* successful device runs (the first warms up) */
   uint32_t host_skip;     /* host decisions, for sampling one in 16 */
   int winner;             /* 0 none yet, 1 device, 2 host */
@@ -450,9 +451,11 @@ void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip);
 /* Forgets the calling thread's pending host-timing request. */
 void idiomrt_cost_clear_want(void);
 /* A successful device run of trip iterations took wall_ns in idiom_run;
-   tuned: it timed kernel variants first (not a sample then). */
+   tuned: it timed kernel variants first (not a sample then); filled: inside
+   a region it filled device copies (not a sample, and not a try for the
+   class's first few such runs). */
 void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
-                                uint64_t wall_ns, int tuned);
+                                uint64_t wall_ns, int tuned, int filled);
 /* Name of a decision for the stats ("device", "host-cost", ...). */
 const char *idiomrt_decision_name(int dec);
 /* Appends the site's decisions and estimates to a stats line (with
@@ -583,6 +586,10 @@ void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host);
 void idiomrt_resid_report(void);
 /* The counters of that line: regions, reused, syncs, flushed_bytes, evicted. */
 void idiomrt_resid_counts(uint64_t out[6]);
+/* Bytes of host ranges this thread's open region holds on the device (0
+   outside regions): what running a loop on the host inside the region
+   costs in copies (back, and in again later). */
+uint64_t idiomrt_resid_bytes(void);
 
 /*--- staging.c: copies through pinned host memory --------------------------*/
 

@@ -85,6 +85,7 @@ void case_policy_stats_child(void);
 void case_policy_exit(void);
 void case_policy_exit_child(void);
 void case_policy_resid_bytes(void);
+void case_policy_resid_held(void);
 /* Cases of test_residency.c. */
 void case_resid_reuse(void);
 void case_resid_host(void);

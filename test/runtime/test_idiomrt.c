@@ -815,6 +815,7 @@ static const tcase cases[] = {
     {"policy_untimed", case_policy_untimed, 1},
     {"policy_host_api", case_policy_host_api, 1},
     {"policy_resid_bytes", case_policy_resid_bytes, 1},
+    {"policy_resid_held", case_policy_resid_held, 1},
     {"policy_stats", case_policy_stats, 1},
     {"policy_stats_child", case_policy_stats_child, 0},
     {"policy_exit", case_policy_exit, 1},

@@ -359,6 +359,7 @@ void case_policy_exit(void) {
 
 /* Internal to the runtime (rt_internal.h); the archive exports it. */
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
+uint64_t idiomrt_resid_bytes(void);
 
 /* The bytes the cost model charges a run: IN once, OUT and INOUT twice;
    none inside a residency region (its buffers are copied in once per region
@@ -378,4 +379,29 @@ void case_policy_resid_bytes(void) {
   CHECK(idiomrt_cost_bytes(args, 5) == 0);
   idiom_region_end();
   CHECK(idiomrt_cost_bytes(args, 5) == full);
+}
+
+/* What a host run inside a region costs in copies (costmodel.c adds it to
+   the host's estimate): the bytes the region holds on the device, 0 once a
+   sync emptied it and outside regions. */
+void case_policy_resid_held(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 4096 };
+  static float x[N], y[N];
+  idiom_arg args[4] = {i32(N), f32(2.0f), buf(IDIOM_ARG_BUF_IN, x, sizeof x),
+                       buf(IDIOM_ARG_BUF_INOUT, y, sizeof y)};
+  uint64_t sizes[1] = {N};
+  CHECK(idiomrt_resid_bytes() == 0);
+  idiom_region_begin();
+  CHECK(idiomrt_resid_bytes() == 0);
+  CHECK_MSG(idiom_run(&pscale_desc, args, 4, sizes, NULL) == 1, "declined: %s",
+            reason_or_none());
+  CHECK_MSG(idiomrt_resid_bytes() == sizeof x + sizeof y, "held %llu",
+            (unsigned long long)idiomrt_resid_bytes());
+  idiom_region_sync();
+  CHECK(idiomrt_resid_bytes() == 0);
+  CHECK(idiom_run(&pscale_desc, args, 4, sizes, NULL) == 1);
+  idiom_region_end();
+  CHECK(idiomrt_resid_bytes() == 0);
+  CHECK(y[5] == 0.0f);
 }

@@ -51,6 +51,8 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <errno.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,17 +207,21 @@ void idiom_region_end(void) {
   if (idiomrt_in_runtime() || t_tab.depth == 0)
     return;
   if (--t_tab.depth == 0) {
+    int saved_errno = errno; /* the program's errno, as in idiom_run */
     flush_all();
     free(t_tab.e);
     t_tab.e = NULL;
     t_tab.cap = 0;
+    errno = saved_errno;
   }
 }
 
 void idiom_region_sync(void) {
   if (idiomrt_in_runtime())
     return;
+  int saved_errno = errno;
   idiomrt_resid_sync();
+  errno = saved_errno;
 }
 
 /*--- one run ---------------------------------------------------------------*/

@@ -9,6 +9,7 @@
 #include "idiom/FunIL/Parser.h"
 #include "idiom/FunIL/Printer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -172,9 +173,50 @@ private:
   std::vector<std::string> ErrnoNames; ///< their C functions, first seen first
 };
 
+/// The first operation in the slice of \p Root inside nest \p N that the
+/// device may compute differently from the host: an approximate libm call,
+/// llvm.fmuladd where the host's fusion is not known, fmin/fmax where the
+/// host's lowering is not known. Empty when every operation is exact.
+static std::string inexactOperation(Value *Root, const NestInfo &N) {
+  SmallVector<Value *, 16> Work{Root};
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !N.contains(I) || isa<PHINode>(I) || isa<LoadInst>(I) ||
+        !Seen.insert(I).second)
+      continue;
+    std::string Approx = approximateLibmName(I);
+    if (!Approx.empty())
+      return Approx + ", whose OpenCL version is not bit-exact";
+    if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+      Intrinsic::ID ID = II->getIntrinsicID();
+      if (ID == Intrinsic::fmuladd &&
+          hostMulAdd(*II->getFunction()) == HostMulAdd::Unknown)
+        return "llvm.fmuladd, whose fusion on the host is not known";
+      if ((ID == Intrinsic::minnum || ID == Intrinsic::maxnum) &&
+          hostMinMax(*II) == HostMinMax::Unknown)
+        return "fmin/fmax, whose lowering on the host is not known";
+    }
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return "";
+}
+
 void Lifter::noteErrnoCall(const CallInst *CI,
                            const std::vector<std::string> &ArgTexts) {
   std::string CName = CI->getCalledFunction()->getName().str();
+  // The check must decide as the host does: an argument the device may
+  // compute differently (by an ulp, or a NaN where the host has a number)
+  // could hide an argument that sets errno on the host.
+  for (const Use &A : CI->args()) {
+    std::string Inexact = inexactOperation(A.get(), M.Nest);
+    if (!Inexact.empty()) {
+      fail("the argument of " + CName + ", which may set errno, depends on " +
+           Inexact + ": the device's errno check could disagree with the host");
+      return;
+    }
+  }
   const funil::LibmErrnoRule *R = funil::findLibmErrnoRule(CName);
   if (!R) {
     fail("call of " + CName + ", which may set errno, without an errno rule");

@@ -139,3 +139,29 @@ void map_tan(double *restrict y, const double *restrict x, long n) {
   for (long i = 0; i < n; i++)
     y[i] = tan(x[i]);
 }
+
+// Negative: the argument of an errno-setting call depends on an
+// approximate function (Box-Muller's sqrt(-2 log u)): the device's log may
+// differ by an ulp, so its check could disagree with the host's errno.
+// CHECK-LABEL: Idioms in function 'box_muller_sum'
+// CHECK: not offloaded: cannot lift to FunIL: the argument of sqrt, which may set errno, depends on log, whose OpenCL version is not bit-exact: the device's errno check could disagree with the host
+// APPROX-LABEL: Idioms in function 'box_muller_sum'
+// APPROX: not offloaded: cannot lift to FunIL: the argument of sqrt, which may set errno, depends on log
+double box_muller_sum(const double *u, long n) {
+  double s = 0;
+  for (long i = 0; i < n; i++)
+    s += sqrt(-2.0 * log(u[i]));
+  return s;
+}
+
+// The same with an exact argument: offloaded with its check.
+// CHECK-LABEL: Idioms in function 'exact_argument_sum'
+// CHECK: Errno check FunIL:
+// CHECK-NEXT: idiom idiom_exact_argument_sum_{{[0-9]+}}_errno(
+// CHECK-NEXT: zext.i32(fcmp_olt(fmul(t, -2.0:f64), 0.0:f64))
+double exact_argument_sum(const double *u, long n) {
+  double s = 0;
+  for (long i = 0; i < n; i++)
+    s += sqrt(-2.0 * u[i]);
+  return s;
+}

@@ -42,10 +42,11 @@ struct LiftedParam {
   const llvm::SCEV *Lo = nullptr; ///< first element touched (i64 SCEV)
   const llvm::SCEV *Hi = nullptr; ///< one past the last element touched
   bool Read = false, Written = false;
-  /// Written buffers of maps: every element of [Lo, Hi) is stored, whole, on
-  /// every run (one unconditional store with a contiguous footprint, and no
-  /// other access to the array), so the runtime may copy the whole range
-  /// back (IDIOM_ARG_DENSE). False: it writes back only changed bytes.
+  /// Written buffers of maps and GEMM's C: every element of [Lo, Hi) is
+  /// stored, whole, on every run (one unconditional store with a contiguous
+  /// footprint; for maps no other access to the array), so the runtime may
+  /// copy the whole range back, and need not copy it in when it is not read
+  /// (IDIOM_ARG_DENSE). False: it writes back only changed bytes.
   bool Dense = false;
   // Scalar.
   llvm::Value *V = nullptr;

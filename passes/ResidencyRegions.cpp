@@ -17,6 +17,11 @@
 //     memory(none) nounwind), a debug, lifetime or assume intrinsic, or a
 //     runtime entry point that touches only the runtime's state
 //     (idiom_note_fallback, idiom_host_begin/end of the cost model);
+//   - a memcpy, memmove or memset that may touch an idiom buffer: it becomes
+//     a call to idiom_region_memmove or idiom_region_memset, which copies or
+//     fills on the device when the region holds both ranges there, and
+//     otherwise brings the ranges back to the host first (the copy of a
+//     Jacobi time loop, which LoopIdiomRecognize turns into a memcpy);
 //   - anything else that neither reads nor writes memory, except
 //     `unreachable`.
 // The fallback nests are exempt: idiom_region_sync, placed at their
@@ -116,6 +121,10 @@ public:
   /// True when \p L can be a region; otherwise \p Why says why not.
   bool check(std::string &Why);
 
+  /// The memory intrinsics of the loop that may touch an idiom buffer: run
+  /// through the runtime once the region is placed.
+  const SmallVector<MemIntrinsic *, 4> &copies() const { return Copies; }
+
 private:
   Loop &L;
   LoopInfo &LI;
@@ -124,6 +133,7 @@ private:
   SmallPtrSet<const Value *, 8> Idioms;
   SmallPtrSet<const Value *, 8> AllObjs, WrittenObjs;
   bool AllKnown = true, WrittenKnown = true;
+  SmallVector<MemIntrinsic *, 4> Copies;
 
   bool accessOK(const Value *Ptr, bool IsStore, std::string &Why);
   bool instructionOK(const Instruction &I, std::string &Why);
@@ -199,11 +209,18 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
           Why = "the loop has a volatile memory intrinsic";
           return false;
         }
-        if (!accessOK(MI->getRawDest(), true, Why))
-          return false;
-        if (auto *MT = dyn_cast<MemTransferInst>(MI))
-          return accessOK(MT->getRawSource(), false, Why);
-        return true;
+        auto *MT = dyn_cast<MemTransferInst>(MI);
+        std::string Ignored;
+        if (accessOK(MI->getRawDest(), true, Ignored) &&
+            (!MT || accessOK(MT->getRawSource(), false, Ignored)))
+          return true;
+        // May touch an idiom buffer: the runtime copies (placeRegion).
+        if (isa<MemCpyInst>(MI) || isa<MemMoveInst>(MI) || isa<MemSetInst>(MI)) {
+          Copies.push_back(const_cast<MemIntrinsic *>(MI));
+          return true;
+        }
+        return accessOK(MI->getRawDest(), true, Why) &&
+               (!MT || accessOK(MT->getRawSource(), false, Why));
       }
     }
     if (CB->doesNotAccessMemory() && CB->doesNotThrow() && !CB->doesNotReturn())
@@ -297,6 +314,36 @@ bool RegionCheck::check(std::string &Why) {
   return true;
 }
 
+/// Replaces memcpy/memmove/memset \p MI by the runtime's region-aware copy
+/// (idiom_region_memmove(ptr, ptr, i64) or idiom_region_memset(ptr, i32,
+/// i64), idiomrt.h), which has its semantics whether or not the ranges are
+/// on the device.
+void routeThroughRuntime(MemIntrinsic *MI) {
+  Module &M = *MI->getModule();
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  Type *I32 = Type::getInt32Ty(Ctx), *Void = Type::getVoidTy(Ctx);
+  IRBuilder<> B(MI);
+  Value *Len = B.CreateZExtOrTrunc(MI->getLength(), I64);
+  CallInst *Call;
+  if (auto *MS = dyn_cast<MemSetInst>(MI)) {
+    FunctionCallee F = M.getOrInsertFunction(
+        "idiom_region_memset", FunctionType::get(Void, {Ptr, I32, I64}, false));
+    Call = B.CreateCall(F, {MS->getRawDest(),
+                            B.CreateZExt(MS->getValue(), I32), Len});
+  } else {
+    auto *MT = cast<MemTransferInst>(MI);
+    FunctionCallee F = M.getOrInsertFunction(
+        "idiom_region_memmove",
+        FunctionType::get(Void, {Ptr, Ptr, I64}, false));
+    Call = B.CreateCall(F, {MT->getRawDest(), MT->getRawSource(), Len});
+  }
+  if (auto *F = Call->getCalledFunction())
+    F->setDoesNotThrow();
+  Call->setDebugLoc(MI->getDebugLoc());
+  MI->eraseFromParent();
+}
+
 /// Inserts the runtime calls of a region around \p L.
 void placeRegion(Loop &L, const std::vector<const StitchedCall *> &Calls) {
   BasicBlock *PH = L.getLoopPreheader();
@@ -347,6 +394,8 @@ unsigned visit(Loop &L, LoopInfo &LI, const std::vector<StitchedCall> &All,
   RegionCheck RC(L, LI, Calls);
   if (RC.check(Why)) {
     placeRegion(L, Calls);
+    for (MemIntrinsic *MI : RC.copies())
+      routeThroughRuntime(MI);
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "ResidencyRegion", L.getStartLoc(),
                                 L.getHeader())

@@ -65,6 +65,7 @@ private:
   bool findRoles();
   bool findUpdate();
   bool checkOutputRows();
+  bool denseOutput();
   bool loopOf(Instruction *I, unsigned &D) const;
   void elementOffset(ChainAccess &A);
   bool isFinal(Value *V, unsigned Depth = 0) const;
@@ -430,6 +431,20 @@ bool GemmLifter::checkOutputRows() {
   return true;
 }
 
+/// True when C's footprint is M whole rows that abut (unit stride along j,
+/// leading dimension N) or its transpose: the store, which runs on every
+/// (i, j) (it dominates its loop's latch, findUpdate), then writes every
+/// element of [Lo, Hi), so the runtime need not copy C in when it is only
+/// written, nor diff it on the way back (LiftedParam::Dense).
+bool GemmLifter::denseOutput() {
+  const SCEV *One = SE.getOne(I64);
+  const SCEV *SI = i64(CAcc->Strides[LoopI]), *SJ = i64(CAcc->Strides[LoopJ]);
+  if (!i64(CAcc->Strides[LoopK])->isZero())
+    return false;
+  return (SJ == One && SI == i64(M.Nest.TripCounts[LoopJ])) ||
+         (SI == One && SJ == i64(M.Nest.TripCounts[LoopI]));
+}
+
 /// Elements [Lo, Hi) that access \p A touches over the whole nest.
 void GemmLifter::range(const ChainAccess &A, const SCEV *&Lo, const SCEV *&Hi) {
   Lo = i64(A.Offset);
@@ -486,6 +501,7 @@ bool GemmLifter::run(const std::string &Name) {
     range(*Accs[X], P.Lo, P.Hi);
     P.Read = X < 2 || !CLoads.empty();
     P.Written = X == 2;
+    P.Dense = X == 2 && denseOutput();
     Buffers.push_back(P);
   }
   std::string SM = size(N.TripCounts[LoopI], "M");

@@ -84,8 +84,8 @@
  * that does not build, does not fit the device or fails is skipped. With
  * nvariants 0 or 1 there is one variant named as above (older objects).
  * See runtime/README.md.
- *   Buffers of 0 bytes are passed as a 1-byte device buffer. Every buffer is
- *   copied to the device; after the last kernel completed, the bytes of an
+ *   Buffers of 0 bytes are passed as a 1-byte device buffer. Every buffer but
+ *   a dense OUT one is copied to the device; after the last kernel completed, the bytes of an
  *   OUT or INOUT range that the kernels changed are written back (the whole
  *   range with IDIOM_ARG_DENSE). Inside a residency region
  *   (idiom_region_begin) buffers stay on the device between runs and are
@@ -118,7 +118,8 @@ enum idiom_kind {
 /// Kind of one kernel argument.
 enum idiom_arg_kind {
   IDIOM_ARG_BUF_IN = 0,    ///< buffer read by the kernel
-  IDIOM_ARG_BUF_OUT = 1,   ///< buffer written (host contents copied in too)
+  IDIOM_ARG_BUF_OUT = 1,   ///< buffer written (host contents copied in too,
+                           ///< unless IDIOM_ARG_DENSE)
   IDIOM_ARG_BUF_INOUT = 2, ///< buffer read and written
   IDIOM_ARG_I32 = 3,       ///< scalar int / uint
   IDIOM_ARG_I64 = 4,       ///< scalar long / ulong
@@ -270,6 +271,20 @@ void idiom_region_end(void);
 /// region stays open and later runs fill it again. idiom_run does the same
 /// itself before it returns 0 (declined). Outside a region: nothing.
 void idiom_region_sync(void);
+
+/// memmove(dst, src, n) inside a region (the plugin calls it in place of a
+/// memcpy or memmove in a region's loop, such as the copy of a Jacobi time
+/// loop). When a device copy of this thread's region holds all of
+/// [src, src + n) and one holds all of [dst, dst + n) (on one device, not
+/// overlapping within one buffer), the bytes are copied on the device and
+/// [dst, dst + n) becomes device-newer; otherwise the device copies holding
+/// bytes of either range go back to the host first (those of dst are then
+/// released) and the host copies. Outside a region: memmove.
+void idiom_region_memmove(void *dst, const void *src, uint64_t n);
+
+/// memset(dst, c, n) inside a region, as idiom_region_memmove: filled on the
+/// device when one device copy holds all of [dst, dst + n).
+void idiom_region_memset(void *dst, int c, uint64_t n);
 
 /// Bytes copied from the host to the device and back by every idiom_run and
 /// region copy-back of the process since it started (either pointer may be

@@ -174,7 +174,9 @@ static int make_buffer(run *r, cl_mem_flags flags, const void *host,
 
 /* Creates and fills the argument buffers. An output without
    IDIOM_ARG_DENSE is filled from a snapshot of its host bytes, kept for the
-   write-back. */
+   write-back. A dense OUT buffer (the kernels write every byte and read
+   none) is not filled: its host bytes would only be overwritten, and a
+   failed run writes nothing back. */
 static int create_buffers(run *r) {
   if (idiomrt_resid_active()) {
     r->rc.dev = r->dev;
@@ -191,7 +193,9 @@ static int create_buffers(run *r) {
     cl_mem_flags f =
         a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
     const void *src = a->ptr;
-    if (is_output(a->kind) && a->bytes && !(a->flags & IDIOM_ARG_DENSE)) {
+    if (a->kind == IDIOM_ARG_BUF_OUT && (a->flags & IDIOM_ARG_DENSE))
+      src = NULL;
+    else if (is_output(a->kind) && a->bytes && !(a->flags & IDIOM_ARG_DENSE)) {
       if (a->bytes > (uint64_t)SIZE_MAX)
         return fail(r, "buffer larger than the address space");
       if (!r->snap && !(r->snap = calloc(r->nargs, sizeof *r->snap)))

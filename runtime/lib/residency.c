@@ -84,6 +84,7 @@ static _Thread_local resid_table t_tab;
 /* Process-wide counters (IDIOM_STATS and idiom_transfer_bytes). */
 static uint64_t g_to_device, g_to_host;
 static uint64_t g_regions, g_syncs, g_reused, g_flush_bytes, g_evicted;
+static uint64_t g_dev_copies; /* idiom_region_memmove/memset on the device */
 
 void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host) {
   if (to_device)
@@ -148,6 +149,10 @@ static void flush_entry(const idiomrt_device *dev, resid_entry *x) {
     idiomrt_write_changed((void *)x->lo, tmp, x->snap, n);
     free(tmp);
   }
+  /* Device and host now agree on every byte: a snapshot of the old host
+     bytes would hide later changes back to them from a diff copy-back. */
+  free(x->snap);
+  x->snap = NULL;
   x->dirty = 0;
   idiomrt_count_transfer(0, n);
   __atomic_add_fetch(&g_flush_bytes, n, __ATOMIC_RELAXED);
@@ -282,6 +287,182 @@ static cl_int fill_entry(idiomrt_resid_call *c, resid_entry *x,
   }
   c->bytes_in += n;
   return CL_SUCCESS;
+}
+
+/*--- copies and fills inside a region ---------------------------------------*/
+
+/* The entry that holds all of [a0, a1), or -1. */
+static int table_holding(const resid_table *t, uintptr_t a0, uintptr_t a1) {
+  for (unsigned i = 0; i < t->n; ++i)
+    if (t->e[i].lo <= a0 && a1 <= t->e[i].hi)
+      return (int)i;
+  return -1;
+}
+
+/* Makes one entry of this thread's table hold all of [r0, r1): the one
+   that does, or one made by merging every entry that overlaps the range
+   (transitively) with the host bytes around them, on the device: one host
+   copy of the union, then each old entry's buffer copied over its part.
+   The old entries' device bytes move into it, so nothing goes back to the
+   host; the merged entry is dirty (with a snapshot of the host's bytes,
+   for a diff copy-back) when one of them was. -1, the table unchanged,
+   when no entry overlaps the range (it is not resident: the host copies),
+   the entries are on different devices, or an allocation or copy fails. */
+static int hold_range(resid_table *t, uintptr_t r0, uintptr_t r1) {
+  int k = table_holding(t, r0, r1);
+  if (k >= 0)
+    return k;
+  const idiomrt_device *dev = NULL;
+  uintptr_t u0 = r0, u1 = r1;
+  int dirty = 0, grown = 1;
+  while (grown) {
+    grown = 0;
+    for (unsigned i = 0; i < t->n; ++i) {
+      resid_entry *x = &t->e[i];
+      if (!overlaps(u0, u1, x->lo, x->hi))
+        continue;
+      if (dev && x->dev != dev)
+        return -1;
+      dev = x->dev;
+      dirty |= x->dirty;
+      if (x->lo < u0 || x->hi > u1) {
+        u0 = x->lo < u0 ? x->lo : u0;
+        u1 = x->hi > u1 ? x->hi : u1;
+        grown = 1;
+      }
+    }
+  }
+  size_t n = (size_t)(u1 - u0);
+  if (!dev || (dev->max_alloc && n > dev->max_alloc))
+    return -1;
+  const idiomrt_cl *cl = dev->cl;
+  resid_entry m = {dev, u0, u1, ++t->clock, NULL, dirty, NULL};
+  if (new_buffer(dev, n, &m.buf) != CL_SUCCESS)
+    return -1;
+  if (dirty && !(m.snap = malloc(n)))
+    goto fail;
+  if (m.snap)
+    memcpy(m.snap, (const void *)u0, n);
+  if (cl->clEnqueueWriteBuffer(dev->queue, m.buf, CL_TRUE, 0, n,
+                               m.snap ? (const void *)m.snap : (const void *)u0,
+                               0, NULL, NULL) != CL_SUCCESS)
+    goto fail;
+  for (unsigned i = 0; i < t->n; ++i) {
+    resid_entry *x = &t->e[i];
+    if (overlaps(u0, u1, x->lo, x->hi) &&
+        cl->clEnqueueCopyBuffer(dev->queue, x->buf, m.buf, 0,
+                                (size_t)(x->lo - u0), (size_t)(x->hi - x->lo),
+                                0, NULL, NULL) != CL_SUCCESS)
+      goto fail;
+  }
+  /* Only now drop the old entries, without copying them back. */
+  for (unsigned i = 0; i < t->n;) {
+    resid_entry *x = &t->e[i];
+    if (!overlaps(u0, u1, x->lo, x->hi)) {
+      ++i;
+      continue;
+    }
+    cl->clReleaseMemObject(x->buf);
+    free(x->snap);
+    t->e[i] = t->e[--t->n];
+  }
+  idiomrt_count_transfer(n, 0);
+  t->e[t->n] = m; /* t->n < cap: at least one entry was dropped */
+  return (int)t->n++;
+fail:
+  cl->clFinish(dev->queue);
+  cl->clReleaseMemObject(m.buf);
+  free(m.snap);
+  return -1;
+}
+
+/* Entry x is about to have [a0, a1) written on the device: it becomes
+   dirty. A clean entry (device and host agree) that is written only in part
+   first gets a snapshot of its host bytes, so that its copy-back stores only
+   the bytes that change (as for a run's partial output). 0 on no memory. */
+static int make_dirty(resid_entry *x, uintptr_t a0, uintptr_t a1) {
+  if (!x->dirty && !x->snap && !(x->lo == a0 && x->hi == a1)) {
+    size_t n = (size_t)(x->hi - x->lo);
+    if (!(x->snap = malloc(n)))
+      return 0;
+    memcpy(x->snap, (const void *)x->lo, n);
+  }
+  x->dirty = 1;
+  return 1;
+}
+
+/* The host is about to read [s0, s1) and write [d0, d1): entries holding
+   bytes of the first are copied back, entries holding bytes of the second
+   also dropped (their device bytes become stale). */
+static void to_host(uintptr_t s0, uintptr_t s1, uintptr_t d0, uintptr_t d1) {
+  resid_table *t = &t_tab;
+  for (unsigned k = 0; k < t->n;) {
+    resid_entry *x = &t->e[k];
+    if (overlaps(d0, d1, x->lo, x->hi)) {
+      drop_entry(t, k);
+      continue;
+    }
+    if (overlaps(s0, s1, x->lo, x->hi))
+      flush_entry(x->dev, x);
+    ++k;
+  }
+}
+
+void idiom_region_memmove(void *dst, const void *src, uint64_t n) {
+  if (!n)
+    return;
+  resid_table *t = &t_tab;
+  uintptr_t s0 = (uintptr_t)src, d0 = (uintptr_t)dst;
+  if (t->depth && t->n && !idiomrt_in_runtime() && n <= SIZE_MAX &&
+      !idiomrt_forked_child()) {
+    int s = hold_range(t, s0, s0 + n), d = s >= 0 ? hold_range(t, d0, d0 + n) : -1;
+    if (d >= 0) /* growing d's entry may have merged s's into it */
+      s = table_holding(t, s0, s0 + n);
+    if (s >= 0 && d >= 0 && t->e[s].dev == t->e[d].dev &&
+        (s != d || !overlaps(s0, s0 + n, d0, d0 + n))) {
+      resid_entry *xs = &t->e[s], *xd = &t->e[d];
+      const idiomrt_device *dev = xd->dev;
+      if (make_dirty(xd, d0, d0 + n) &&
+          dev->cl->clEnqueueCopyBuffer(dev->queue, xs->buf, xd->buf,
+                                       (size_t)(s0 - xs->lo),
+                                       (size_t)(d0 - xd->lo), (size_t)n, 0,
+                                       NULL, NULL) == CL_SUCCESS) {
+        xs->last_use = xd->last_use = ++t->clock;
+        __atomic_add_fetch(&g_dev_copies, 1, __ATOMIC_RELAXED);
+        return;
+      }
+      /* Not enqueued: the entry is dirty (or unchanged), its bytes valid;
+         the host path below copies it back first. */
+    }
+    to_host(s0, s0 + n, d0, d0 + n);
+  }
+  memmove(dst, src, (size_t)n);
+}
+
+void idiom_region_memset(void *dst, int c, uint64_t n) {
+  if (!n)
+    return;
+  resid_table *t = &t_tab;
+  uintptr_t d0 = (uintptr_t)dst;
+  if (t->depth && t->n && !idiomrt_in_runtime() && n <= SIZE_MAX &&
+      !idiomrt_forked_child()) {
+    int d = hold_range(t, d0, d0 + n);
+    if (d >= 0) {
+      resid_entry *xd = &t->e[d];
+      const idiomrt_device *dev = xd->dev;
+      unsigned char byte = (unsigned char)c;
+      if (make_dirty(xd, d0, d0 + n) &&
+          dev->cl->clEnqueueFillBuffer(dev->queue, xd->buf, &byte, 1,
+                                       (size_t)(d0 - xd->lo), (size_t)n, 0,
+                                       NULL, NULL) == CL_SUCCESS) {
+        xd->last_use = ++t->clock;
+        __atomic_add_fetch(&g_dev_copies, 1, __ATOMIC_RELAXED);
+        return;
+      }
+    }
+    to_host(0, 0, d0, d0 + n);
+  }
+  memset(dst, c, (size_t)n);
 }
 
 int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
@@ -519,11 +700,13 @@ void idiomrt_resid_report(void) {
     return;
   fprintf(stderr,
           "idiom-stats: residency regions=%llu reused=%llu syncs=%llu "
-          "flushed_bytes=%llu evicted=%llu\n",
+          "flushed_bytes=%llu evicted=%llu device_copies=%llu\n",
           (unsigned long long)regions,
           (unsigned long long)__atomic_load_n(&g_reused, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_syncs, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_flush_bytes,
                                               __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&g_evicted, __ATOMIC_RELAXED));
+          (unsigned long long)__atomic_load_n(&g_evicted, __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_dev_copies,
+                                              __ATOMIC_RELAXED));
 }

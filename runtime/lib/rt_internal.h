@@ -85,6 +85,7 @@ void idiomrt_debug(const char *fmt, ...)
   X(clFinish)                                                                  \
   X(clEnqueueWriteBuffer)                                                      \
   X(clEnqueueCopyBuffer)                                                       \
+  X(clEnqueueFillBuffer)                                                       \
   X(clEnqueueMapBuffer)                                                        \
   X(clEnqueueUnmapMemObject)                                                   \
   X(clEnqueueNDRangeKernel)                                                    \

@@ -66,6 +66,7 @@ int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w);
 /* Cases of test_writeback.c. */
 void case_writeback_readonly(void);
 void case_writeback_dense(void);
+void case_writeback_dense_out(void);
 void case_writeback_flags(void);
 void case_writeback_bench(void);
 
@@ -93,6 +94,8 @@ void case_resid_reduce(void);
 void case_resid_overlap(void);
 void case_resid_seq(void);
 void case_resid_stats(void);
+void case_resid_memmove(void);
+void case_resid_memmove_grow(void);
 void case_resid_evict(void);
 void case_resid_evict_stats(void);
 

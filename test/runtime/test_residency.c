@@ -26,6 +26,14 @@
  *                  updated three times): least recently used entries are
  *                  copied back and dropped past the table's bound.
  * resid_stats      the IDIOM_STATS lines (bytes_in, residency).
+ * resid_memmove    idiom_region_memmove/memset inside a region: a Jacobi-
+ *                  style loop (a map, then the copy of its output back to
+ *                  its input) copies on the device and moves each buffer
+ *                  once; a partial copy into a clean range, a copy from a
+ *                  host-only array and a fill also give the host's result.
+ * resid_memmove_grow  runs on interior ranges (a stencil's), then a copy of
+ *                  the whole arrays: the entries grow to hold them, on the
+ *                  device, and later iterations move nothing.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef _GNU_SOURCE
@@ -178,14 +186,15 @@ void case_resid_reuse(void) {
   RUN_OK(addk(y, N, 0, 1)); /* builds the program outside the counts */
   RUN_OK(dbl(x, z, N));
 
-  /* Outside a region: every run copies x, y and z in (a dense OUT too). */
+  /* Outside a region: every run copies x and y in (z, a dense OUT, is only
+     written: not copied in). */
   uint64_t in0 = bytes_in();
   for (int t = 0; t < ITERS; ++t) {
     RUN_OK(addk(y, N, 1, 1));
     RUN_OK(dbl(x, z, N));
   }
   uint64_t outside = bytes_in() - in0;
-  CHECK_MSG(outside == (uint64_t)ITERS * 3 * 4 * N, "outside: %llu",
+  CHECK_MSG(outside == (uint64_t)ITERS * 2 * 4 * N, "outside: %llu",
             (unsigned long long)outside);
   CHECK(y[7] == 21 + ITERS && z[9] == 18);
 
@@ -508,4 +517,109 @@ void case_resid_stats(void) {
   CHECK_MSG(err && strstr(err, "bytes_in=262144 bytes_out=0"), "%s",
             err ? err : "");
   free(err);
+}
+
+void case_resid_memmove(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 1 << 14, ITERS = 20 };
+  int *a = malloc(4 * N), *z = malloc(4 * N), *h = malloc(4 * N);
+  int *ra = malloc(4 * N), *rz = malloc(4 * N);
+  for (int i = 0; i < N; ++i) {
+    a[i] = ra[i] = i % 1000;
+    h[i] = -i;
+  }
+  uint64_t in0 = bytes_in(), out0 = bytes_out();
+  idiom_region_begin();
+  for (int t = 0; t < ITERS; ++t) {
+    RUN_OK(dbl(a, z, N)); /* z = 2a */
+    RUN_OK(addk(z, N, 1, 1)); /* z += 1 */
+    idiom_region_memmove(a, z, 4ull * N); /* a = z, on the device */
+    for (int i = 0; i < N; ++i)
+      rz[i] = 2 * ra[i] + 1;
+    memcpy(ra, rz, 4ull * N);
+  }
+  /* a (filled once) and nothing else crossed so far. */
+  CHECK_MSG(bytes_in() - in0 == 4ull * N && bytes_out() == out0,
+            "in %llu out %llu", (unsigned long long)(bytes_in() - in0),
+            (unsigned long long)(bytes_out() - out0));
+  /* A partial copy inside resident ranges, then one within one buffer. */
+  idiom_region_memmove(z + 10, a + 300, 4 * 100);
+  memmove(rz + 10, ra + 300, 4 * 100);
+  idiom_region_memmove(a + 5000, a + 9000, 4 * 50);
+  memmove(ra + 5000, ra + 9000, 4 * 50);
+  /* Overlapping within one buffer: the host path. */
+  idiom_region_memmove(z + 1, z, 4 * 1000);
+  memmove(rz + 1, rz, 4 * 1000);
+  /* From a host-only array into part of a resident range. */
+  idiom_region_memmove(a + 100, h, 4 * 64);
+  memmove(ra + 100, h, 4 * 64);
+  RUN_OK(addk(a, N, 3, 1));
+  for (int i = 0; i < N; ++i)
+    ra[i] += 3;
+  /* A fill of part of a resident range, then of a whole one. */
+  idiom_region_memset(a + 7, 0xff, 4 * 9);
+  memset(ra + 7, 0xff, 4 * 9);
+  RUN_OK(dbl(a, z, N));
+  for (int i = 0; i < N; ++i)
+    rz[i] = 2 * ra[i];
+  idiom_region_memset(z, 0, 4ull * N);
+  memset(rz, 0, 4ull * N);
+  RUN_OK(addk(z, N, 7, 1));
+  for (int i = 0; i < N; ++i)
+    rz[i] += 7;
+  idiom_region_end();
+  CHECK_MSG(wrong(a, ra, N) == 0, "a: %d wrong elements", wrong(a, ra, N));
+  CHECK_MSG(wrong(z, rz, N) == 0, "z: %d wrong elements", wrong(z, rz, N));
+  /* Outside a region: a plain memmove / memset. */
+  idiom_region_memmove(h, a, 4 * 16);
+  idiom_region_memset(h + 16, 0, 4 * 16);
+  int bad = 0;
+  for (int i = 0; i < 16; ++i)
+    bad += h[i] != a[i] || h[16 + i] != 0;
+  CHECK_MSG(bad == 0, "outside a region: %d wrong elements", bad);
+  free(a);
+  free(z);
+  free(h);
+  free(ra);
+  free(rz);
+}
+
+void case_resid_memmove_grow(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 1 << 14, ITERS = 6 };
+  int *a = malloc(4 * N), *z = malloc(4 * N);
+  int *ra = malloc(4 * N), *rz = malloc(4 * N);
+  for (int i = 0; i < N; ++i) {
+    a[i] = ra[i] = i % 977;
+    z[i] = rz[i] = -i;
+  }
+  uint64_t in_first = 0;
+  idiom_region_begin();
+  for (int t = 0; t < ITERS; ++t) {
+    uint64_t in0 = bytes_in();
+    RUN_OK(dbl(a + 1, z + 1, N - 2)); /* the interior of z = 2a */
+    RUN_OK(addk(z + 2, N - 4, t, 0)); /* a smaller interior, in part */
+    idiom_region_memmove(a, z, 4ull * N);
+    for (int i = 1; i < N - 1; ++i)
+      rz[i] = 2 * ra[i] + (i >= 2 && i < N - 2 ? t : 0);
+    memcpy(ra, rz, 4ull * N);
+    if (t == 0)
+      in_first = bytes_in() - in0;
+    else
+      CHECK_MSG(bytes_in() == in0, "iteration %d: %llu bytes in", t,
+                (unsigned long long)(bytes_in() - in0));
+  }
+  /* The first iteration fills a's interior, then each whole array once. */
+  CHECK_MSG(in_first <= 4ull * (3 * N), "first: %llu",
+            (unsigned long long)in_first);
+  /* A fill over a whole resident array grows nothing further. */
+  idiom_region_memset(z, 0, 4ull * N);
+  memset(rz, 0, 4ull * N);
+  idiom_region_end();
+  CHECK_MSG(wrong(a, ra, N) == 0, "a: %d wrong elements", wrong(a, ra, N));
+  CHECK_MSG(wrong(z, rz, N) == 0, "z: %d wrong elements", wrong(z, rz, N));
+  free(a);
+  free(z);
+  free(ra);
+  free(rz);
 }

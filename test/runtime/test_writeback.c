@@ -4,6 +4,8 @@
  * second half lies on a read-only page that the kernel never changes; the
  * runtime must not store to it (a whole-range copy back faults).
  * writeback_dense: IDIOM_ARG_DENSE copies the whole range back.
+ * writeback_dense_out: a dense OUT range is not copied to the device (its
+ * host bytes would only be overwritten); without the flag it is.
  * writeback_flags: unknown flag bits decline ("invalid arguments: flags").
  * writeback_bench (not listed): median of 5 runs of a map over 2^24 floats,
  * with and without IDIOM_ARG_DENSE (runtime/README.md quotes it).
@@ -82,6 +84,48 @@ void case_writeback_dense(void) {
   for (int i = 0; i < n; ++i)
     bad += y[i] != (float)(i % 13) * 0.5f + 1.0f;
   CHECK_MSG(bad == 0, "%d wrong elements", bad);
+  free(y);
+}
+
+static const char twice_src[] =
+    "__kernel void twice(const int n, __global const float *x,\n"
+    "                    __global float *y) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i < n) y[i] = 2.0f * x[i];\n"
+    "}\n";
+static const idiom_kernel_desc twice_desc = {
+    "twice", "test_writeback.c:twice", "map", twice_src, IDIOM_MAP, 1, 0, 0,
+    NULL};
+
+void case_writeback_dense_out(void) {
+  int n = 100000;
+  float *x = malloc(sizeof(float) * n), *y = malloc(sizeof(float) * n);
+  for (int i = 0; i < n; ++i)
+    x[i] = (float)(i % 17);
+  for (int dense = 1; dense >= 0; --dense) {
+    for (int i = 0; i < n; ++i)
+      y[i] = -1.0f;
+    idiom_arg args[3] = {i32(n), buf(IDIOM_ARG_BUF_IN, x, 4ull * n),
+                         buf(IDIOM_ARG_BUF_OUT, y, 4ull * n)};
+    args[2].flags = dense ? IDIOM_ARG_DENSE : 0;
+    uint64_t sizes[1] = {(uint64_t)n}, in0 = 0, in1 = 0, out0 = 0, out1 = 0;
+    idiom_transfer_bytes(&in0, &out0);
+    CHECK_MSG(idiom_run(&twice_desc, args, 3, sizes, NULL) == 1,
+              "declined: %s", reason_or_none());
+    idiom_transfer_bytes(&in1, &out1);
+    int bad = 0;
+    for (int i = 0; i < n; ++i)
+      bad += y[i] != 2.0f * (float)(i % 17);
+    CHECK_MSG(bad == 0, "%d wrong elements (dense %d)", bad, dense);
+    /* x always; y only without the flag (its snapshot, for the diff). */
+    uint64_t want_in = dense ? 4ull * n : 8ull * n;
+    CHECK_MSG(in1 - in0 == want_in, "dense %d: %llu bytes in, want %llu",
+              dense, (unsigned long long)(in1 - in0),
+              (unsigned long long)want_in);
+    CHECK_MSG(out1 - out0 == 4ull * n, "dense %d: %llu bytes out", dense,
+              (unsigned long long)(out1 - out0));
+  }
+  free(x);
   free(y);
 }
 

@@ -46,3 +46,45 @@ void rows(float *restrict c, const float *restrict a, int m, int n) {
     for (int j = 0; j < n; j++)
       c[i * n + j] = a[i * n + j] * 2.0f;
 }
+
+// GEMM: C written whole (leading dimension = row length, the store runs for
+// every (i, j)): dense, so C is neither copied in nor diffed on the way back.
+// A and B come first (IN).
+// CHECK-DAG: @idiom_gemm_dense_{{[0-9]+}}.args = {{.*}}zeroinitializer, zeroinitializer, { i32 1, i32 1,
+void gemm_dense(int m, int n, int k, const float *restrict a,
+                const float *restrict b, float *restrict c) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+// C += A B: read and written whole (INOUT, dense).
+// CHECK-DAG: @idiom_gemm_acc_{{[0-9]+}}.args = {{.*}}zeroinitializer, zeroinitializer, { i32 2, i32 1,
+void gemm_acc(int m, int n, int k, const float *restrict a,
+              const float *restrict b, float *restrict c) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = c[i * n + j];
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+// A sub-matrix of C (leading dimension ldc, maybe longer than a row): the
+// gaps between rows are not written, so not dense.
+// CHECK-DAG: @idiom_gemm_ld_{{[0-9]+}}.args = {{.*}}zeroinitializer, zeroinitializer, { i32 1, i32 0,
+void gemm_ld(int m, int n, int k, int ldc, const float *restrict a,
+             const float *restrict b, float *restrict c) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      c[i * ldc + j] = s;
+    }
+}

@@ -9,10 +9,11 @@
 
 // The arguments' fields known at compile time are one private constant per
 // call (A and B IN = kind 0, zero here; C INOUT = 2 in parboil, OUT = 1 in
-// rm; then i64 and float scalars); pointers, extents and scalars known only
-// at run time are stored into a stack copy of it.
+// rm, flags IDIOM_ARG_DENSE = 1 where C's rows abut (rm), so that it is not
+// copied in; then i64 and float scalars); pointers, extents and scalars
+// known only at run time are stored into a stack copy of it.
 // CHECK: @idiom_parboil_0.args = private unnamed_addr constant [14 x {{.*}}] [{{.*}} zeroinitializer, {{.*}} zeroinitializer, {{.*}} { i32 2, i32 0, ptr null, i64 0, i64 0 }, {{.*}} { i32 4,
-// CHECK: @idiom_rm_1.args = private unnamed_addr constant [6 x {{.*}}] [{{.*}} zeroinitializer, {{.*}} zeroinitializer, {{.*}} { i32 1, i32 0, ptr null, i64 0, i64 0 }, {{.*}} { i32 4,
+// CHECK: @idiom_rm_1.args = private unnamed_addr constant [6 x {{.*}}] [{{.*}} zeroinitializer, {{.*}} zeroinitializer, {{.*}} { i32 1, i32 1, ptr null, i64 0, i64 0 }, {{.*}} { i32 4,
 // CHECK-LABEL: define {{.*}} @parboil(
 // CHECK: %idiom.check = icmp
 // CHECK: br i1 %{{.*}}, label %idiom.call, label %[[FALLBACK:[A-Za-z0-9._]+]]

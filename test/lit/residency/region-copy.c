@@ -1,0 +1,50 @@
+// In a residency region's loop a memcpy, memmove or memset that may touch an
+// idiom's buffer becomes idiom_region_memmove / idiom_region_memset (copied
+// or filled on the device when the region holds the ranges there); one that
+// provably touches none (a scratch array of the loop) stays as it was.
+// Without regions nothing is rewritten.
+// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom %s -o %t.ll 2> %t.remarks
+// RUN: FileCheck %s < %t.ll
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: %clang-idiom -fplugin=%plugin -fno-discard-value-names -S -emit-llvm -mllvm -idiom-residency=false %s -o - | FileCheck %s --check-prefix=OFF
+#include <string.h>
+
+#define N 100000
+float x[N], y[N], z[N];
+
+// CHECK-LABEL: define {{.*}} @copy_back(
+// CHECK: call void @idiom_region_begin()
+// CHECK-DAG: call void @idiom_region_memmove(ptr {{.*}}@x, ptr {{.*}}@y, i64 400000)
+// CHECK-DAG: call void @idiom_region_memset(ptr {{.*}}@z, i32 0, i64 400000)
+// CHECK-DAG: call void @idiom_region_end()
+// CHECK: {{^}}}
+// OFF-LABEL: define {{.*}} @copy_back(
+// OFF-NOT: idiom_region
+// OFF: {{^}}}
+void copy_back(int steps) {
+  // REMARK: region-copy.c:[[@LINE+1]]:3: remark: residency region
+  for (int t = 0; t < steps; t++) {
+    for (int i = 0; i < N; i++)
+      y[i] = 0.5f * x[i] + z[i];
+    memcpy(x, y, sizeof x);
+    memset(z, 0, sizeof z);
+    for (int i = 0; i < N; i++)
+      z[i] = z[i] + x[i];
+  }
+}
+
+// A copy between two arrays that no idiom of the loop uses stays a memcpy.
+// CHECK-LABEL: define {{.*}} @scratch_copy(
+// CHECK: call void @idiom_region_begin()
+// CHECK-NOT: idiom_region_memmove
+// CHECK: call void @llvm.memcpy
+// CHECK-NOT: idiom_region_memmove
+// CHECK: {{^}}}
+float p[64], q[64];
+void scratch_copy(int steps, float *restrict u, const float *restrict v) {
+  for (int t = 0; t < steps; t++) {
+    for (int i = 0; i < N; i++)
+      u[i] = 2.0f * v[i];
+    memcpy(p, q, sizeof p);
+  }
+}

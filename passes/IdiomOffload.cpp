@@ -57,6 +57,8 @@ struct Offload {
   /// True when KernelName and Gen were taken from an earlier idiom of the
   /// same function with the same kernel.
   bool SharedInFunction = false;
+  /// The errno check's kernels, when Lifted.ErrnoCheckFunIL is not empty.
+  ErrnoCheckKernel Check;
 };
 
 /// Where liftAndGenerate finds kernels generated before: the module's
@@ -148,6 +150,33 @@ bool reuseKernel(Offload &O, const KernelSources &Kernels) {
   return false;
 }
 
+/// Generates the kernels of \p O's errno check (Lifting.h), a 1-D
+/// reduction of i32 flags; it has its own kernel name and is never shared.
+bool generateErrnoCheck(Offload &O, std::string &Why) {
+  funil::Program P;
+  std::string Err;
+  const std::string &Text = O.Lifted.ErrnoCheckFunIL;
+  if (!funil::parseProgram(Text, P, Err)) {
+    Why = "errno check does not parse (internal error): " + Err;
+    return false;
+  }
+  O.Check.KernelName = P.Name;
+  O.Check.SlotBytes = rewrite::reductionSlotBytes(P);
+  if (O.Check.SlotBytes.size() != 1 || O.Check.SlotBytes[0] != 4) {
+    Why = "errno check is not a reduction of one i32 (internal error)";
+    return false;
+  }
+  rewrite::GeneratedOpenCL Gen;
+  if (!generateOpenCLMemo(Text, P, P.Name, Gen, Err)) {
+    Why = "no OpenCL for the errno check of " + O.Lifted.ErrnoFunctions +
+          ": " + Err;
+    return false;
+  }
+  O.Check.OpenCL = std::move(Gen.Source);
+  O.Check.NumVariants = Gen.NumVariants;
+  return true;
+}
+
 bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
                          const KernelSources &Kernels, std::string &Why) {
   if (!liftToFunIL(*O.D->Match, O.KernelName, SE, O.Lifted, Why)) {
@@ -171,6 +200,8 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
     Why = "translation validation failed: " + Err;
     return false;
   }
+  if (!O.Lifted.ErrnoCheckFunIL.empty() && !generateErrnoCheck(O, Why))
+    return false;
   O.SlotBytes = rewrite::reductionSlotBytes(P);
   O.KernelKey = kernelKey(P);
   if (reuseKernel(O, Kernels)) {
@@ -288,6 +319,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     In.KernelName = O.KernelName;
     In.Loc = loopLocation(*O.D->L);
     In.KernelFrom = O.KernelFrom;
+    In.Check = O.Check;
     Expanded.push_back(expandAtPreheader(In, SE));
     Inputs.push_back(std::move(In));
   }
@@ -367,9 +399,19 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     if (M.ApproxLibm)
       ORE.emit([&] {
         return OptimizationRemarkAnalysis(DEBUG_TYPE, "ApproxLibm", Loc, Header)
-               << "map calls exp, log, sin, cos or pow: its results may differ "
+               << kindName(M)
+               << " calls exp, log, sin, cos or pow: its results may differ "
                   "from the host's libm within the OpenCL 1.2 full-profile ulp "
                   "bounds (-idiom-approx-libm)";
+      });
+    if (!O.Lifted.ErrnoCheckFunIL.empty())
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "ErrnoCheck", Loc, Header)
+               << "calls " << O.Lifted.ErrnoFunctions
+               << ", which may set errno: a device check of the arguments ("
+               << O.Check.KernelName
+               << ") runs first, and the original loop runs when any "
+                  "argument would set errno";
       });
   }
   Index.addKernelIds(NewDescriptors);
@@ -404,6 +446,8 @@ PreservedAnalyses IdiomPrinterPass::run(Function &F,
     bool Ok = liftAndGenerate(O, SE, {}, Why);
     if (!O.Lifted.FunIL.empty())
       OS << "FunIL:\n" << O.Lifted.FunIL;
+    if (!O.Lifted.ErrnoCheckFunIL.empty())
+      OS << "Errno check FunIL:\n" << O.Lifted.ErrnoCheckFunIL;
     if (!Ok) {
       OS << "not offloaded: " << Why << "\n";
       continue;

@@ -5,16 +5,23 @@
 #include "lift/GemmLifting.h"
 #include "lift/SpmvLifting.h"
 #include "lift/HostFloat.h"
+#include "idiom/Constraints/LoopFacts.h"
+#include "idiom/FunIL/LibmErrno.h"
+#include "idiom/FunIL/Parser.h"
+#include "idiom/FunIL/Printer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -133,6 +140,13 @@ private:
   std::string ivExpr(unsigned D);
   std::string combineText(const ReductionInfo &R, const std::string &A,
                           const std::string &B);
+  /// Records the errno condition of errno-setting libm call \p CI whose
+  /// arguments lifted to \p ArgTexts.
+  void noteErrnoCall(const CallInst *CI, const std::vector<std::string> &ArgTexts);
+  /// Builds Out.ErrnoCheckFunIL from the recorded conditions.
+  bool buildErrnoCheck(const std::string &Name, const std::string &LambdaParam,
+                       const std::string &Zip);
+  std::string paramList(llvm::ArrayRef<unsigned> Which);
   bool failed() const { return !Why.empty(); }
   bool fail(const std::string &W) {
     if (Why.empty())
@@ -156,7 +170,128 @@ private:
   std::string IVAccessor[2];
   DenseMap<Value *, std::string> Memo;
   size_t TextSize = 0;
+  std::vector<std::string> ErrnoConds; ///< FunIL bools, one per errno call
+  std::vector<std::string> ErrnoNames; ///< their C functions, first seen first
 };
+
+/// The first operation in the slice of \p Root inside nest \p N that the
+/// device may compute differently from the host: an approximate libm call,
+/// llvm.fmuladd where the host's fusion is not known, fmin/fmax where the
+/// host's lowering is not known. Empty when every operation is exact.
+static std::string inexactOperation(Value *Root, const NestInfo &N) {
+  SmallVector<Value *, 16> Work{Root};
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !N.contains(I) || isa<PHINode>(I) || isa<LoadInst>(I) ||
+        !Seen.insert(I).second)
+      continue;
+    std::string Approx = approximateLibmName(I);
+    if (!Approx.empty())
+      return Approx + ", whose OpenCL version is not bit-exact";
+    if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+      Intrinsic::ID ID = II->getIntrinsicID();
+      if (ID == Intrinsic::fmuladd &&
+          hostMulAdd(*II->getFunction()) == HostMulAdd::Unknown)
+        return "llvm.fmuladd, whose fusion on the host is not known";
+      if ((ID == Intrinsic::minnum || ID == Intrinsic::maxnum) &&
+          hostMinMax(*II) == HostMinMax::Unknown)
+        return "fmin/fmax, whose lowering on the host is not known";
+    }
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return "";
+}
+
+void Lifter::noteErrnoCall(const CallInst *CI,
+                           const std::vector<std::string> &ArgTexts) {
+  std::string CName = CI->getCalledFunction()->getName().str();
+  // The check must decide as the host does: an argument the device may
+  // compute differently (by an ulp, or a NaN where the host has a number)
+  // could hide an argument that sets errno on the host.
+  for (const Use &A : CI->args()) {
+    std::string Inexact = inexactOperation(A.get(), M.Nest);
+    if (!Inexact.empty()) {
+      fail("the argument of " + CName + ", which may set errno, depends on " +
+           Inexact + ": the device's errno check could disagree with the host");
+      return;
+    }
+  }
+  const funil::LibmErrnoRule *R = funil::findLibmErrnoRule(CName);
+  if (!R) {
+    fail("call of " + CName + ", which may set errno, without an errno rule");
+    return;
+  }
+  std::vector<funil::ExprPtr> Args;
+  std::string Err;
+  for (const std::string &T : ArgTexts) {
+    funil::ExprPtr E;
+    if (!funil::parseExpr(T, E, Err)) {
+      fail("argument of " + CName + " does not parse (internal error): " + Err);
+      return;
+    }
+    Args.push_back(E);
+  }
+  funil::ExprPtr C = funil::libmErrnoCondition(*R, Args, Err);
+  if (!C) {
+    fail(Err);
+    return;
+  }
+  ErrnoConds.push_back(funil::printExpr(*C));
+  if (std::find(ErrnoNames.begin(), ErrnoNames.end(), CName) == ErrnoNames.end())
+    ErrnoNames.push_back(CName);
+}
+
+std::string Lifter::paramList(ArrayRef<unsigned> Which) {
+  std::string Params;
+  for (unsigned I : Which) {
+    const LiftedParam &P = Out.Params[I];
+    Params += Params.empty() ? "" : ", ";
+    switch (P.K) {
+    case LiftedParam::Kind::Buffer:
+      Params += P.Name + ": [" + typeText(P.ElemTy) + "]";
+      break;
+    case LiftedParam::Kind::Index:
+      Params += P.Name + ": i64";
+      break;
+    case LiftedParam::Kind::Scalar: {
+      Type *T = P.V->getType();
+      bool Narrow = T->isIntegerTy(1) || T->isIntegerTy(8) || T->isIntegerTy(16);
+      Params += P.Name + ": " + (Narrow ? std::string("i32") : typeText(T));
+      break;
+    }
+    }
+  }
+  return Params;
+}
+
+bool Lifter::buildErrnoCheck(const std::string &Name,
+                             const std::string &LambdaParam,
+                             const std::string &Zip) {
+  if (ErrnoConds.empty())
+    return true;
+  if (M.Nest.depth() != 1)
+    return fail("a 2-D nest calls " + ErrnoNames.front() +
+                ", which may set errno: the errno check is a 1-D reduction "
+                "(2-D not implemented)");
+  std::set<unsigned> Inputs;
+  for (const AffineAccess *A : this->Inputs)
+    Inputs.insert(BufferOf.lookup(A->Base));
+  for (unsigned I = 0; I < Out.Params.size(); ++I)
+    if (Out.Params[I].K != LiftedParam::Kind::Buffer || Inputs.count(I))
+      Out.ErrnoCheckParams.push_back(I);
+  std::string Cond = ErrnoConds.front();
+  for (size_t I = 1; I < ErrnoConds.size(); ++I)
+    Cond = "or(" + Cond + ", " + ErrnoConds[I] + ")";
+  Out.ErrnoCheckFunIL =
+      "idiom " + Name + "_errno(" + paramList(Out.ErrnoCheckParams) +
+      ") {\n  return reduce(\\(a: i32, b: i32) => or(a, b), 0:i32, map(\\(" +
+      LambdaParam + ") => zext.i32(" + Cond + "), " + Zip + "));\n}\n";
+  for (const std::string &N : ErrnoNames)
+    Out.ErrnoFunctions += (Out.ErrnoFunctions.empty() ? "" : ", ") + N;
+  return true;
+}
 
 std::string Lifter::indexText(const SCEV *S) {
   S = SE.getTruncateOrSignExtend(S, I64);
@@ -433,9 +568,18 @@ std::string Lifter::expr(Value *V) {
     } else {
       R = N + "(";
       unsigned NArgs = N == "abs" ? 1 : CI->arg_size();
-      for (unsigned A = 0; A < NArgs; ++A)
-        R += (A ? ", " : "") + expr(CI->getArgOperand(A));
+      std::vector<std::string> ArgTexts;
+      for (unsigned A = 0; A < NArgs; ++A) {
+        ArgTexts.push_back(expr(CI->getArgOperand(A)));
+        R += (A ? ", " : "") + ArgTexts.back();
+      }
       R += ")";
+      if (!isPureCall(CI)) {
+        if (isErrnoLibmCall(CI))
+          noteErrnoCall(CI, ArgTexts);
+        else
+          fail("call may have side effects");
+      }
     }
   } else {
     fail("instruction the lifter cannot express");
@@ -620,11 +764,14 @@ bool Lifter::run(const std::string &Name) {
             ") => " + F + ", " + InnerZip + "), " + zipOf(OuterComps) + ")";
     }
     Stmt = "store " + tupleOf(Views) + " = " + Map + ";";
+    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)))
+      return false;
   } else if (M.Kind == IdiomKind::Histogram) {
     Stmt = histogramStatement(
         Hist, BinsName, "t: " + tupleOf(OuterTypes), zipOf(OuterComps),
         [&](Value *V) { return expr(V); }, [&](Value *V, const std::string &T) { Memo[V] = T; });
-    if (failed())
+    if (failed() ||
+        !buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)))
       return false;
   } else {
     std::vector<std::string> Elems, Ids, Tys, Combine;
@@ -656,27 +803,14 @@ bool Lifter::run(const std::string &Name) {
            tupleOf(Combine) + ", " + tupleOf(Ids) + ", map(\\(t: " +
            tupleOf(OuterTypes) + ") => " + tupleOf(Elems) + ", " +
            zipOf(OuterComps) + "));";
+    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)))
+      return false;
   }
 
-  std::string Params;
-  for (const LiftedParam &P : Out.Params) {
-    Params += Params.empty() ? "" : ", ";
-    switch (P.K) {
-    case LiftedParam::Kind::Buffer:
-      Params += P.Name + ": [" + typeText(P.ElemTy) + "]";
-      break;
-    case LiftedParam::Kind::Index:
-      Params += P.Name + ": i64";
-      break;
-    case LiftedParam::Kind::Scalar: {
-      Type *T = P.V->getType();
-      bool Narrow = T->isIntegerTy(1) || T->isIntegerTy(8) || T->isIntegerTy(16);
-      Params += P.Name + ": " + (Narrow ? std::string("i32") : typeText(T));
-      break;
-    }
-    }
-  }
-  Out.FunIL = "idiom " + Name + "(" + Params + ") {\n  " + Stmt + "\n}\n";
+  std::vector<unsigned> All(Out.Params.size());
+  for (unsigned I = 0; I < All.size(); ++I)
+    All[I] = I;
+  Out.FunIL = "idiom " + Name + "(" + paramList(All) + ") {\n  " + Stmt + "\n}\n";
   return true;
 }
 

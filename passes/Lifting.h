@@ -103,6 +103,17 @@ struct LiftedIdiom {
   /// (e.g. a leading dimension that keeps rows apart); the stitched code
   /// tests them with the nest's guards, else the original nest runs.
   llvm::SmallVector<const llvm::SCEV *, 1> NonNegative;
+  /// The errno check (funil/LibmErrno.h), when the slices call a libm
+  /// function that may set errno (isErrnoLibmCall): a 1-D FunIL reduction
+  /// program `return reduce(or, 0:i32, map(\t => zext.i32(cond...), zip))`
+  /// over the same iteration space and inputs, whose result is non-zero
+  /// when some iteration's call would set errno. Empty when none is needed.
+  std::string ErrnoCheckFunIL;
+  /// Indices into Params of the errno check's parameters, in its order
+  /// (every parameter but the buffers it does not read).
+  std::vector<unsigned> ErrnoCheckParams;
+  /// The C functions the errno check covers, e.g. "sqrt, log".
+  std::string ErrnoFunctions;
   /// GEMM and SpMV programs: the LLVM slices behind STEP, INIT and POST
   /// (for an SpMV, ElemA are the loads of val and ElemB those of x).
   std::shared_ptr<const GemmSlice> Gemm;

@@ -2,7 +2,8 @@
 //
 // A loop qualifies when every instruction of its body, outside the fallback
 // nests of its stitched idioms, is one of:
-//   - a stitched idiom_run call;
+//   - a stitched idiom_run call (an idiom's, or its errno check's, which
+//     reads only buffers of that idiom);
 //   - a load from, or store to, memory that is provably none of the region's
 //     idiom buffers: a scratch alloca (its address is used only by loads,
 //     stores, memcpy/memset and as idiom_run's args/sizes/results, never
@@ -274,6 +275,9 @@ bool RegionCheck::check(std::string &Why) {
   }
   for (const StitchedCall *SC : Calls) {
     Idioms.insert(SC->Call);
+    // The errno check only reads buffers of the idiom (Stitching.h).
+    if (SC->CheckCall)
+      Idioms.insert(SC->CheckCall);
     BasicBlock *Head = SC->Fallback->getSingleSuccessor();
     Loop *FL = Head ? LI.getLoopFor(Head) : nullptr;
     if (!FL || FL->getLoopPreheader() != SC->Fallback || !isFallbackLoop(*FL)) {

@@ -95,20 +95,58 @@ static size_t numResultSlots(const StitchInput &In) {
   return std::max(In.M->Reductions.size(), In.SlotBytes.size());
 }
 
+/// A private constant string.
+static Constant *privateString(Module &Mod, StringRef S, const Twine &Name) {
+  Constant *Init = ConstantDataArray::getString(Mod.getContext(), S);
+  auto *GV = new GlobalVariable(Mod, Init->getType(), true,
+                                GlobalValue::PrivateLinkage, Init, Name);
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(Align(1));
+  return GV;
+}
+
+/// The LLVM type of idiom_kernel_desc (idiomrt.h).
+static StructType *descriptorType(LLVMContext &Ctx) {
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  return StructType::get(Ctx, {Ptr, Ptr, Ptr, Ptr, I32, I32, I32, I32, Ptr});
+}
+
+/// The descriptor of an idiom's errno check: a 1-D reduction with one i32
+/// result, named and reported as the idiom with "-errno-check" appended.
+static GlobalVariable *makeCheckDescriptor(const StitchInput &In, Module &Mod) {
+  LLVMContext &Ctx = Mod.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  const std::string &Name = In.Check.KernelName;
+  Constant *Sizes[] = {ConstantInt::get(I32, 4)};
+  Constant *Arr = ConstantArray::get(ArrayType::get(I32, 1), Sizes);
+  auto *ResultBytes = new GlobalVariable(Mod, Arr->getType(), true,
+                                         GlobalValue::PrivateLinkage, Arr,
+                                         Name + ".result_bytes");
+  StructType *DescTy = descriptorType(Ctx);
+  Constant *Fields[] = {
+      privateString(Mod, Name, Name + ".name"),
+      privateString(Mod, In.Loc, Name + ".loc"),
+      privateString(Mod, In.M->SpecName + "-errno-check", Name + ".idiom"),
+      privateString(Mod, In.Check.OpenCL, Name + ".source"),
+      ConstantInt::get(I32, IDIOM_REDUCE),
+      ConstantInt::get(I32, 1),
+      ConstantInt::get(I32, 1),
+      ConstantInt::get(I32, In.Check.NumVariants),
+      ResultBytes};
+  return new GlobalVariable(Mod, DescTy, true, GlobalValue::PrivateLinkage,
+                            ConstantStruct::get(DescTy, Fields), Name + ".desc");
+}
+
 /// The runtime's descriptor constant for one idiom; with In.KernelFrom, its
 /// name and source strings and variant count are that descriptor's.
 static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
   LLVMContext &Ctx = Mod.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *I32 = Type::getInt32Ty(Ctx);
-  StructType *DescTy = StructType::get(Ctx, {Ptr, Ptr, Ptr, Ptr, I32, I32, I32, I32, Ptr});
+  StructType *DescTy = descriptorType(Ctx);
   auto Str = [&](StringRef S, const Twine &Name) -> Constant * {
-    Constant *Init = ConstantDataArray::getString(Ctx, S);
-    auto *GV = new GlobalVariable(Mod, Init->getType(), true,
-                                  GlobalValue::PrivateLinkage, Init, Name);
-    GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-    GV->setAlignment(Align(1));
-    return GV;
+    return privateString(Mod, S, Name);
   };
   const IdiomMatch &M = *In.M;
   bool IsReduce = M.Kind == IdiomKind::ScalarReduction;
@@ -492,13 +530,84 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   if (auto *RunF = dyn_cast<Function>(Run.getCallee()))
     RunF->setDoesNotThrow();
   Desc = In.Desc ? In.Desc : makeDescriptor(In, Mod);
+
+  // The errno check (Lifting.h, ErrnoCheckFunIL) runs first, on its own
+  // argument array: the main one's ErrnoCheckParams, buffers as inputs. Its
+  // result slot is zeroed first so that the flag reads 0, never an
+  // uninitialized value, when it declines.
+  CallInst *CheckOk = nullptr;
+  GlobalVariable *CheckDesc = nullptr;
+  BasicBlock *CheckFail = nullptr;
+  if (!In.Check.KernelName.empty()) {
+    CheckDesc = makeCheckDescriptor(In, Mod);
+    const std::vector<unsigned> &Which = In.Lifted->ErrnoCheckParams;
+    ArrayType *ChkArrTy = ArrayType::get(ArgTy, Which.empty() ? 1 : Which.size());
+    std::vector<Constant *> ChkTemplate;
+    for (unsigned I : Which) {
+      Constant *C = Template[I]; // a ConstantStruct, or a zero aggregate
+      if (In.Lifted->Params[I].K == LiftedParam::Kind::Buffer)
+        C = ConstantStruct::get(
+            ArgTy, {ConstantInt::get(I32, IDIOM_ARG_BUF_IN),
+                    ConstantInt::get(I32, 0), C->getAggregateElement(2u),
+                    C->getAggregateElement(3u), C->getAggregateElement(4u)});
+      ChkTemplate.push_back(C);
+    }
+    if (ChkTemplate.empty())
+      ChkTemplate.push_back(Constant::getNullValue(ArgTy));
+    auto *ChkConst = new GlobalVariable(
+        Mod, ChkArrTy, true, GlobalValue::PrivateLinkage,
+        ConstantArray::get(ChkArrTy, ChkTemplate), In.Check.KernelName + ".args");
+    ChkConst->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    ChkConst->setAlignment(DL.getABITypeAlign(ArgTy));
+    Value *ChkArr = ChkConst;
+    bool AnyDyn = false;
+    for (const Dynamic &D : Dyn)
+      AnyDyn |= llvm::is_contained(Which, D.Arg);
+    if (AnyDyn) {
+      AllocaInst *A = EntryB.CreateAlloca(ChkArrTy, nullptr, "idiom.errno.args");
+      B.CreateMemCpy(A, A->getAlign(), ChkConst, DL.getABITypeAlign(ArgTy),
+                     DL.getTypeAllocSize(ChkArrTy));
+      for (const Dynamic &D : Dyn) {
+        auto It = llvm::find(Which, D.Arg);
+        if (It == Which.end())
+          continue;
+        Value *Slot = B.CreateConstGEP2_32(ChkArrTy, A, 0, It - Which.begin());
+        B.CreateStore(D.V, B.CreateStructGEP(ArgTy, Slot, D.Field));
+      }
+      ChkArr = A;
+    }
+    AllocaInst *ChkRes = EntryB.CreateAlloca(I64, nullptr, "idiom.errno.result");
+    B.CreateStore(ConstantInt::get(I64, 0), ChkRes);
+    // Always idiom_run: the check is a plain reduction, also before an
+    // SpMV's idiom_run_csr.
+    FunctionCallee CheckRun = Mod.getOrInsertFunction(
+        "idiom_run", FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, Ptr}, false));
+    CheckOk = B.CreateCall(CheckRun, {CheckDesc, ChkArr,
+                                 ConstantInt::get(I32, Which.size()), SizeArr,
+                                 ChkRes},
+                           "idiom.errno.ok");
+    Value *Flag = B.CreateLoad(I32, ChkRes, "idiom.errno.flag");
+    Value *Pass = B.CreateAnd(B.CreateICmpNE(CheckOk, ConstantInt::get(I32, 0)),
+                              B.CreateICmpEQ(Flag, ConstantInt::get(I32, 0)),
+                              "idiom.errno.pass");
+    BasicBlock *RunBB = BasicBlock::Create(Ctx, "idiom.run", &F, NewPH);
+    CheckFail = BasicBlock::Create(Ctx, "idiom.errno.fail", &F, NewPH);
+    if (Loop *Parent = Outer->getParentLoop()) {
+      Parent->addBasicBlockToLoop(RunBB, LI);
+      Parent->addBasicBlockToLoop(CheckFail, LI);
+    }
+    B.CreateCondBr(Pass, RunBB, CheckFail);
+    B.SetInsertPoint(RunBB);
+  }
   SmallVector<Value *, 6> RunArgs{Desc, ArgArr, ConstantInt::get(I32, NArgs),
                                   SizeArr, ResArr};
   if (Csr)
     RunArgs.push_back(csrDescriptor(*Csr, *In.Lifted, Args, EntryB, B));
   CallInst *Ok = B.CreateCall(Run, RunArgs, "idiom.ok");
+  BasicBlock *MainBB = B.GetInsertBlock();
   if (Out) {
     Out->Call = Ok;
+    Out->CheckCall = CheckOk;
     Out->Fallback = NewPH;
     Out->Buffers.clear();
     for (size_t I = 0; I < NArgs; ++I)
@@ -521,7 +630,31 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   for (FunctionCallee FC : {Begin, End})
     if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
       Fn->setDoesNotThrow();
-  Value *Token = B.CreateCall(Begin, {Desc}, "idiom.host.token");
+  Value *HostDesc = Desc;
+  if (CheckFail) {
+    // A declined check is timed as the check's host run; a raised flag
+    // runs the loop untimed and says why in IDIOM_STATS.
+    PHINode *P = B.CreatePHI(Ptr, 2, "idiom.host.desc");
+    P->addIncoming(Desc, MainBB);
+    P->addIncoming(CheckDesc, CheckFail);
+    HostDesc = P;
+    BasicBlock *Flagged = BasicBlock::Create(Ctx, "idiom.errno.flagged", &F, NewPH);
+    if (Loop *Parent = Outer->getParentLoop())
+      Parent->addBasicBlockToLoop(Flagged, LI);
+    IRBuilder<> FB(CheckFail);
+    FB.CreateCondBr(FB.CreateICmpNE(CheckOk, ConstantInt::get(I32, 0)),
+                    Flagged, HostBegin);
+    FB.SetInsertPoint(Flagged);
+    FunctionCallee Note = Mod.getOrInsertFunction(
+        "idiom_note_fallback",
+        FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false));
+    if (auto *Fn = dyn_cast<Function>(Note.getCallee()))
+      Fn->setDoesNotThrow();
+    FB.CreateCall(Note, {Desc, privateString(Mod, "a libm argument would set errno",
+                                             In.Check.KernelName + ".why")});
+    FB.CreateBr(NewPH);
+  }
+  Value *Token = B.CreateCall(Begin, {HostDesc}, "idiom.host.token");
   B.CreateBr(NewPH);
   // The descriptor reaches idiom_host_end through a phi too (null off the
   // declined path): where the guards fold so that the call can never run,
@@ -535,8 +668,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   for (BasicBlock *Pred : predecessors(NewPH))
     if (TokenPhi->getBasicBlockIndex(Pred) < 0) {
       TokenPhi->addIncoming(Pred == HostBegin ? Token : NoToken, Pred);
-      DescPhi->addIncoming(Pred == HostBegin ? cast<Value>(Desc) : NoDesc,
-                           Pred);
+      DescPhi->addIncoming(Pred == HostBegin ? HostDesc : NoDesc, Pred);
     }
   // The loop's exit (only the original loop reaches it) ends the measurement.
   IRBuilder<>(Exit->getTerminator()).CreateCall(End, {DescPhi, TokenPhi});

@@ -28,6 +28,16 @@ class ScalarEvolution;
 
 namespace idiom {
 
+/// The kernels of an idiom's errno check (LiftedIdiom::ErrnoCheckFunIL): a
+/// 1-D reduction with one i32 slot, non-zero when an iteration's libm call
+/// would set errno.
+struct ErrnoCheckKernel {
+  std::string KernelName;          ///< empty: the idiom needs no check
+  std::string OpenCL;              ///< its source (idiomrt.h conventions)
+  unsigned NumVariants = 1;        ///< kernel variants in OpenCL
+  std::vector<unsigned> SlotBytes; ///< {4}
+};
+
 /// Everything stitch() needs about one idiom.
 struct StitchInput {
   const IdiomMatch *M = nullptr;
@@ -48,6 +58,10 @@ struct StitchInput {
   /// source and variant count it reuses (OpenCL and NumVariants are then
   /// not read).
   llvm::GlobalVariable *KernelFrom = nullptr;
+  /// With a kernel name: the stitched code runs this check first, with the
+  /// parameters LiftedIdiom::ErrnoCheckParams (buffers passed as inputs),
+  /// and runs the original loop when it declines or finds a flag.
+  ErrnoCheckKernel Check;
 };
 
 /// Values computed in the preheader, one entry per lifted parameter.
@@ -72,6 +86,9 @@ struct ExpandedArgs {
 /// (ResidencyRegions.h).
 struct StitchedCall {
   llvm::CallInst *Call = nullptr;        ///< the idiom_run call
+  /// The idiom_run call of its errno check, or null; it only reads buffers
+  /// of Buffers.
+  llvm::CallInst *CheckCall = nullptr;
   llvm::BasicBlock *Fallback = nullptr;  ///< preheader of the original nest,
                                          ///< reached on every path that runs it
   /// Each buffer argument: its pointer (the first byte of its range, a value

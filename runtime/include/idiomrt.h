@@ -4,7 +4,9 @@
  * The runtime loads libOpenCL.so.1 with dlopen on first use, so a program
  * built with the plugin still runs (sequentially, through the original loop)
  * where no OpenCL is installed. No exceptions cross this interface; every
- * entry point reports through its return value.
+ * entry point reports through its return value and leaves the calling
+ * thread's errno as it found it (the loops it replaces do not write errno;
+ * OpenCL, the loader and the caches may).
  *
  * Environment:
  *   IDIOM_DEVICE=auto|gpu|cpu|seq  device choice (auto: first GPU, else CPU;

@@ -27,6 +27,8 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <errno.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -958,8 +960,16 @@ int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
 int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
                   uint32_t nargs, const uint64_t *sizes, void *results,
                   const idiom_csr *csr) {
-  if (t_depth)
-    return decline_reentered(desc);
+  /* The loop this call replaces never writes errno (a libm call that may
+     is checked first, passes/Stitching.h), but OpenCL, the loader and the
+     caches do (ENOENT from a cache lookup, EEXIST from mkdir): the caller's
+     errno is kept on every path. */
+  int saved_errno = errno;
+  if (t_depth) {
+    int r = decline_reentered(desc);
+    errno = saved_errno;
+    return r;
+  }
   t_depth = 1;
   idiomrt_cost_clear_want();
   int ok = run_checked(desc, args, nargs, sizes, results, csr);
@@ -969,6 +979,7 @@ int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (!ok)
     idiomrt_resid_sync();
   t_depth = 0;
+  errno = saved_errno;
   return ok;
 }
 
@@ -1116,12 +1127,14 @@ void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason) {
     return;
   if (t_depth) /* re-entered from a signal handler: take no lock */
     return;
+  int saved_errno = errno; /* as in idiom_run */
   t_depth = 1;
   idiomrt_config_get();
   idiomrt_entry *e = idiomrt_entry_get(desc);
   if (e)
     idiomrt_stats_note(e, reason && *reason ? reason : "unspecified");
   t_depth = 0;
+  errno = saved_errno;
 }
 
 int idiomrt_in_runtime(void) { return t_depth; }

@@ -51,6 +51,8 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <errno.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,17 +212,21 @@ void idiom_region_end(void) {
   if (idiomrt_in_runtime() || t_tab.depth == 0)
     return;
   if (--t_tab.depth == 0) {
+    int saved_errno = errno; /* the program's errno, as in idiom_run */
     flush_all();
     free(t_tab.e);
     t_tab.e = NULL;
     t_tab.cap = 0;
+    errno = saved_errno;
   }
 }
 
 void idiom_region_sync(void) {
   if (idiomrt_in_runtime())
     return;
+  int saved_errno = errno;
   idiomrt_resid_sync();
+  errno = saved_errno;
 }
 
 /*--- one run ---------------------------------------------------------------*/
@@ -407,6 +413,7 @@ void idiom_region_memmove(void *dst, const void *src, uint64_t n) {
     return;
   resid_table *t = &t_tab;
   uintptr_t s0 = (uintptr_t)src, d0 = (uintptr_t)dst;
+  int saved_errno = errno; /* memmove writes no errno: neither do we */
   if (t->depth && t->n && !idiomrt_in_runtime() && n <= SIZE_MAX &&
       !idiomrt_forked_child()) {
     int s = hold_range(t, s0, s0 + n), d = s >= 0 ? hold_range(t, d0, d0 + n) : -1;
@@ -423,6 +430,7 @@ void idiom_region_memmove(void *dst, const void *src, uint64_t n) {
                                        NULL, NULL) == CL_SUCCESS) {
         xs->last_use = xd->last_use = ++t->clock;
         __atomic_add_fetch(&g_dev_copies, 1, __ATOMIC_RELAXED);
+        errno = saved_errno;
         return;
       }
       /* Not enqueued: the entry is dirty (or unchanged), its bytes valid;
@@ -431,6 +439,7 @@ void idiom_region_memmove(void *dst, const void *src, uint64_t n) {
     to_host(s0, s0 + n, d0, d0 + n);
   }
   memmove(dst, src, (size_t)n);
+  errno = saved_errno;
 }
 
 void idiom_region_memset(void *dst, int c, uint64_t n) {
@@ -438,6 +447,7 @@ void idiom_region_memset(void *dst, int c, uint64_t n) {
     return;
   resid_table *t = &t_tab;
   uintptr_t d0 = (uintptr_t)dst;
+  int saved_errno = errno; /* memset writes no errno: neither do we */
   if (t->depth && t->n && !idiomrt_in_runtime() && n <= SIZE_MAX &&
       !idiomrt_forked_child()) {
     int d = hold_range(t, d0, d0 + n);
@@ -451,12 +461,14 @@ void idiom_region_memset(void *dst, int c, uint64_t n) {
                                        NULL, NULL) == CL_SUCCESS) {
         xd->last_use = ++t->clock;
         __atomic_add_fetch(&g_dev_copies, 1, __ATOMIC_RELAXED);
+        errno = saved_errno;
         return;
       }
     }
     to_host(0, 0, d0, d0 + n);
   }
   memset(dst, c, (size_t)n);
+  errno = saved_errno;
 }
 
 int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,

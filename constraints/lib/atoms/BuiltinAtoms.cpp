@@ -262,6 +262,21 @@ void registerBuiltinAtoms(AtomRegistry &R) {
         Why = "call may have side effects";
       }));
   R.add(std::make_unique<FnAtom>(
+      "ErrnoCheckedCall", 1, 0,
+      "c: a call of the C library's sqrt, log, exp, pow, sin or cos (or "
+      "their float versions) whose only side effect is errno; the map, "
+      "reduction and histogram templates offload it behind a run-time check "
+      "of its arguments (funil/LibmErrno.h)",
+      [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
+         std::string &Why) {
+        auto *I = dyn_cast_or_null<Instruction>(asValue(A[0]));
+        if (I && isErrnoLibmCall(I)) {
+          Y();
+          return;
+        }
+        Why = "call may have side effects other than errno";
+      }));
+  R.add(std::make_unique<FnAtom>(
       "StoredValue", 2, 2, "st, v: v is the value stored by store st",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
@@ -291,10 +306,11 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    });
   addValueLoopTest(R, "PureValue",
                    "v, loop: v is computed in the loop only from pure scalar "
-                   "operations, loads, induction variables and loop-invariant values",
+                   "operations, loads, induction variables and loop-invariant values "
+                   "(calls: those of PureCall and ErrnoCheckedCall)",
                    [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
                      auto N = nestOf(Env, L, Why);
-                     return N && isPureSlice(V, *N, Why);
+                     return N && isPureSlice(V, *N, Why, /*AllowErrno=*/true);
                    });
   addValueLoopTest(R, "InductionPhi",
                    "phi, loop: phi is the affine induction variable of loop or of its inner loop",

@@ -82,7 +82,7 @@ ForwardSlice forwardSlice(Value *Acc, const NestInfo &N) {
         FS.Terminators.push_back(I);
         continue;
       }
-      if (!isPureScalarOp(I)) {
+      if (!isPureScalarOp(I, /*AllowErrno=*/true)) {
         FS.Others.push_back(I);
         continue;
       }
@@ -446,7 +446,7 @@ bool isDataDependentIndex(StoreInst *St, const NestInfo &N,
       Work.push_back(Ld->getPointerOperand());
       continue;
     }
-    if (!isPureScalarOp(I) && !isa<GetElementPtrInst>(I)) {
+    if (!isPureScalarOp(I, /*AllowErrno=*/true) && !isa<GetElementPtrInst>(I)) {
       Why = "bin index is computed by an unsupported instruction: " +
             valueText(I);
       return false;

@@ -107,7 +107,7 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
     if (A.IsStore) {
       AnyStore = true;
       auto *SI = cast<StoreInst>(A.Inst);
-      if (!isPureSlice(SI->getValueOperand(), M.Nest, Why))
+      if (!isPureSlice(SI->getValueOperand(), M.Nest, Why, /*AllowErrno=*/true))
         return false;
       std::string Approx = approximateLibmCall(SI->getValueOperand(), M.Nest);
       if (!Approx.empty()) {
@@ -132,9 +132,40 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
   return true;
 }
 
+/// Histograms and reductions with an exact accumulator (integers, min/max)
+/// that call exp, log, sin, cos or pow anywhere in the nest need
+/// -idiom-approx-libm: a bin or a count may change with the last ulp of the
+/// call. Float sums and products are within the reassociation bound anyway.
+static bool checkApproxLibm(IdiomMatch &M, const LiftOptions &Opts,
+                            std::string &Why) {
+  bool FloatSumsOnly = M.Kind == IdiomKind::ScalarReduction;
+  for (const ReductionInfo &R : M.Reductions)
+    if (R.Op != ReductionOp::FAdd && R.Op != ReductionOp::FMul)
+      FloatSumsOnly = false;
+  if (FloatSumsOnly)
+    return true;
+  for (BasicBlock *BB : M.Nest.Loops.front()->blocks())
+    for (Instruction &I : *BB) {
+      std::string Name = approximateLibmName(&I);
+      if (Name.empty())
+        continue;
+      if (!Opts.AllowApproxLibm) {
+        Why = std::string(M.Kind == IdiomKind::Histogram ? "histogram"
+                                                          : "exact reduction") +
+              " calls " + Name +
+              ", whose OpenCL version is not bit-exact (allow results within "
+              "the OpenCL ulp bound with -idiom-approx-libm)";
+        return false;
+      }
+      M.ApproxLibm = true;
+      return true;
+    }
+  return true;
+}
+
 bool hasNoOtherEffects(Instruction &I, std::string &Why) {
   if (isa<CallBase>(I)) {
-    if (isPureCall(&I))
+    if (isPureOrErrnoCall(&I))
       return true;
     Why = "loop calls a function that may have side effects";
     return false;
@@ -225,7 +256,8 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
   M.Nest = *N;
   if (Lifts == "histogram") {
     M.Kind = IdiomKind::Histogram;
-    if (!buildHistogramMatch(M, Env.SE, Env.DT, Opts, Env.Proofs, Why))
+    if (!buildHistogramMatch(M, Env.SE, Env.DT, Opts, Env.Proofs, Why) ||
+        !checkApproxLibm(M, Opts, Why))
       return std::nullopt;
     return M;
   }
@@ -236,7 +268,8 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     return std::nullopt;
   if (Lifts == "reduction") {
     M.Kind = IdiomKind::ScalarReduction;
-    if (!buildReduction(M, Opts, Env.Proofs, Why))
+    if (!buildReduction(M, Opts, Env.Proofs, Why) ||
+        !checkApproxLibm(M, Opts, Why))
       return std::nullopt;
   } else if (Lifts == "map") {
     M.Kind = IdiomKind::Map;

@@ -340,9 +340,42 @@ bool isPureCall(const Instruction *I) {
   return Math.count(F->getName().str()) != 0;
 }
 
+bool isErrnoLibmCall(const Instruction *I) {
+  auto *CB = dyn_cast<CallInst>(I);
+  if (!CB || isa<IntrinsicInst>(CB) || CB->isNoBuiltin() || CB->isInlineAsm())
+    return false;
+  const Function *F = CB->getCalledFunction();
+  if (!F || !F->isDeclaration() || F->isVarArg() || !CB->doesNotThrow() ||
+      !CB->onlyWritesMemory() || CB->hasOperandBundles())
+    return false;
+  // The functions of funil/LibmErrno.h's table (constraints/ does not see
+  // FunIL; the lifter refuses a call without a rule).
+  static const std::set<std::string> Names = {
+      "sqrt", "sqrtf", "log", "logf", "exp", "expf",
+      "pow",  "powf",  "sin", "sinf", "cos", "cosf"};
+  std::string N = F->getName().str();
+  if (!Names.count(N))
+    return false;
+  Type *T = CB->getType();
+  bool IsFloat = N.back() == 'f';
+  if (!(IsFloat ? T->isFloatTy() : T->isDoubleTy()))
+    return false;
+  unsigned Arity = N.rfind("pow", 0) == 0 ? 2 : 1;
+  if (CB->arg_size() != Arity)
+    return false;
+  for (const Use &A : CB->args())
+    if (A->getType() != T)
+      return false;
+  return true;
+}
+
+bool isPureOrErrnoCall(const Instruction *I) {
+  return isPureCall(I) || isErrnoLibmCall(I);
+}
+
 std::string approximateLibmName(const Instruction *I) {
   auto *CB = dyn_cast<CallInst>(I);
-  if (!CB || !isPureCall(I))
+  if (!CB || !isPureOrErrnoCall(I))
     return "";
   std::string Base;
   if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
@@ -363,7 +396,9 @@ std::string approximateLibmName(const Instruction *I) {
   return "";
 }
 
-bool isPureScalarOp(const Instruction *I) {
+bool isPureScalarOp(const Instruction *I, bool AllowErrno) {
+  if (AllowErrno && isErrnoLibmCall(I))
+    return true;
   if (isa<BinaryOperator>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
       isa<UnaryOperator>(I) || isa<FreezeInst>(I))
     return !I->getType()->isVectorTy() && !I->getType()->isPointerTy();
@@ -383,7 +418,8 @@ bool isNestIV(const PHINode *Phi, const NestInfo &N) {
   return false;
 }
 
-bool isPureSlice(Value *Root, const NestInfo &N, std::string &Why) {
+bool isPureSlice(Value *Root, const NestInfo &N, std::string &Why,
+                 bool AllowErrno) {
   SmallVector<Value *, 16> Work{Root};
   SmallPtrSet<Value *, 32> Seen;
   while (!Work.empty()) {
@@ -403,7 +439,7 @@ bool isPureSlice(Value *Root, const NestInfo &N, std::string &Why) {
     }
     if (isa<LoadInst>(I))
       continue;
-    if (!isPureScalarOp(I)) {
+    if (!isPureScalarOp(I, AllowErrno)) {
       Why = "value computed by an instruction with side effects or "
             "unsupported operation: " + valueText(I);
       return false;
@@ -720,10 +756,10 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
     }
   }
   for (size_t K = 0; K < R.Operands.size(); ++K)
-    if (!isPureSlice(R.Operands[K], N, Why) ||
-        (R.MulPartners[K] && !isPureSlice(R.MulPartners[K], N, Why)))
+    if (!isPureSlice(R.Operands[K], N, Why, true) ||
+        (R.MulPartners[K] && !isPureSlice(R.MulPartners[K], N, Why, true)))
       return std::nullopt;
-  if (R.Cond && !isPureSlice(R.Cond, N, Why))
+  if (R.Cond && !isPureSlice(R.Cond, N, Why, true))
     return std::nullopt;
   return R;
 }

@@ -44,15 +44,17 @@ struct IdiomMatch {
   /// A floating-point min/max reduction: exact (not reassociated), its
   /// zero, infinite and NaN results recomputed by the loop (Stitching.cpp).
   bool FPExactMinMax = false;
-  /// A map calls a libm function whose OpenCL version is not correctly
-  /// rounded (exp, log, sin, cos, pow), allowed by -idiom-approx-libm.
+  /// A map, histogram or exact reduction calls a libm function whose OpenCL
+  /// version is not correctly rounded (exp, log, sin, cos, pow), allowed by
+  /// -idiom-approx-libm.
   bool ApproxLibm = false;
 };
 
 /// Options that change what may be lifted.
 struct LiftOptions {
   bool AllowFPReassoc = true; ///< -idiom-fp-reassoc
-  /// -idiom-approx-libm: maps may call exp, log, sin, cos and pow, whose
+  /// -idiom-approx-libm: maps, histograms and exact reductions may call
+  /// exp, log, sin, cos and pow, whose
   /// OpenCL versions are within the OpenCL 1.2 full-profile ulp bounds but
   /// not bit-exact.
   bool AllowApproxLibm = false;
@@ -60,7 +62,9 @@ struct LiftOptions {
 };
 
 /// For an instruction of a nest that is not one of its loads or stores: true
-/// when it is not a call with side effects and touches no memory; otherwise
+/// when it is not a call with side effects (a libm call whose only effect is
+/// errno is accepted: the lifter checks its arguments at run time,
+/// isErrnoLibmCall) and touches no memory; otherwise
 /// false with \p Why set (the check maps and histograms share).
 bool hasNoOtherEffects(llvm::Instruction &I, std::string &Why);
 

@@ -88,11 +88,25 @@ std::optional<AffineAccess> analyzeAccess(llvm::Instruction *I,
 /// True when \p I may be a leaf or interior node of a lifted scalar slice:
 /// arithmetic, comparisons, select, casts, fneg, and calls to math intrinsics
 /// or library functions that neither read nor write memory.
-bool isPureScalarOp(const llvm::Instruction *I);
+/// With \p AllowErrno, also a libm call whose only side effect is errno
+/// (isErrnoLibmCall).
+bool isPureScalarOp(const llvm::Instruction *I, bool AllowErrno = false);
 
 /// True for a call that cannot write memory or have other side effects
 /// (pure math functions and intrinsics).
 bool isPureCall(const llvm::Instruction *I);
+
+/// True for a call of the C library's sqrt, log, exp, pow, sin or cos
+/// (double, or float with the f suffix) that may write errno and nothing
+/// else: a builtin call (not -fno-builtin) of the declared library function
+/// with its C prototype, nounwind, that only writes memory (clang's
+/// -fmath-errno form). The lifter offloads such calls only with a run-time
+/// check of their arguments (funil/LibmErrno.h); isPureCall is false for
+/// them.
+bool isErrnoLibmCall(const llvm::Instruction *I);
+
+/// isPureCall or isErrnoLibmCall.
+bool isPureOrErrnoCall(const llvm::Instruction *I);
 
 /// For a pure call (isPureCall) whose OpenCL version is not bit-exact (exp,
 /// log, sin, cos, pow and their float variants, as intrinsics or library
@@ -103,7 +117,10 @@ std::string approximateLibmName(const llvm::Instruction *I);
 /// Checks that \p Root (a stored value or a reduction operand) is computed in
 /// the nest only from pure scalar ops, loads, induction phis, and values
 /// defined outside the nest. Sets \p Why on failure.
-bool isPureSlice(llvm::Value *Root, const NestInfo &N, std::string &Why);
+/// With \p AllowErrno the slice may call isErrnoLibmCall functions (maps,
+/// reductions and histograms, which the lifter guards with an errno check).
+bool isPureSlice(llvm::Value *Root, const NestInfo &N, std::string &Why,
+                 bool AllowErrno = false);
 
 /// Reduction operators the lifter and the runtime know identities for.
 /// Other: a binary operator without a known identity (sub, div, shifts...);

@@ -57,7 +57,7 @@
 #define UNTIMED_AFTER 3     /* unanswered host requests: caller never times */
 #define HOST_SAMPLE_EVERY 16 /* host runs per measurement once RING are kept */
 #define MAX_DEV_TRIES 4     /* device explorations without a sample */
-#define MAX_FILL_RUNS 12    /* region runs that filled copies, not tries */
+#define MAX_FILL_RUNS 24    /* region runs that filled copies, not tries */
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
 #define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
 
@@ -296,15 +296,16 @@ void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
   int warmup = c->dev_runs++ == 0 && c->hn &&
                pi * DEVICE_MARGIN >= c->host_est;
   /* A run that filled a region's device copies paid a copy that the
-     region's later runs do not: neither a sample nor, for its first
-     MAX_FILL_RUNS, a try (while a region's other loops still run on the
-     host, or kernels build, each sync makes the next device run refill). */
+     region's later runs may not: for the class's first MAX_FILL_RUNS such
+     runs neither a sample nor a try (while a region's other loops still
+     run on the host, or kernels build, each sync makes the next device run
+     refill). Past that, refilling is the steady state: samples again. */
   if (filled && !tuned && c->fill_runs < MAX_FILL_RUNS) {
     c->fill_runs++;
     pthread_mutex_unlock(&e->stats_lock);
     return;
   }
-  if (!tuned && !warmup && !filled) {
+  if (!tuned && !warmup) {
     c->dev_est = push(c->dev_pi, &c->dn, pi);
     c->dev_tries = 0;
   } else if (c->dev_tries < UINT32_MAX) {
@@ -338,8 +339,13 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
   if (!e || pthread_mutex_trylock(&e->stats_lock) != 0)
     return;
   idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(t_time_trip)];
-  c->host_est =
-      push(c->host_pi, &c->hn, (double)(t1 - token) / (double)t_time_trip);
+  /* While the background thread starts the device or builds kernels it
+     takes a core: on a machine with few, the loop runs slower than it
+     will, which would favour the device. Not a sample (the class is
+     measured again once the thread is done). */
+  if (!idiomrt_startup_running())
+    c->host_est =
+        push(c->host_pi, &c->hn, (double)(t1 - token) / (double)t_time_trip);
   e->cost.host_got++;
   e->cost.host_ns += t1 - token;
   pthread_mutex_unlock(&e->stats_lock);

@@ -475,6 +475,9 @@ extern const char idiomrt_exiting_reason[];  /* "process exiting" */
 /* 1 once exit() has begun after a background start: the start-up stops at
    its next step (device.c checks between its steps). */
 int idiomrt_startup_exiting(void);
+/* 1 while the background thread (start-up, calibration, kernel builds)
+   runs: it takes a core, so host loops timed meanwhile run slow. */
+int idiomrt_startup_running(void);
 /* The device when ready; else NULL and *reason: idiomrt_starting_reason
    while the start-up thread (started by the first call) runs, or why there
    is no device. Never waits. */

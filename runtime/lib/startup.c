@@ -128,6 +128,10 @@ static int exiting(void) {
 
 int idiomrt_startup_exiting(void) { return exiting(); }
 
+int idiomrt_startup_running(void) {
+  return __atomic_load_n(&g_running, __ATOMIC_RELAXED);
+}
+
 int idiomrt_startup_begun(void) {
   return __atomic_load_n(&g_started, __ATOMIC_ACQUIRE);
 }

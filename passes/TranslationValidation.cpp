@@ -571,6 +571,20 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
   return *R;
 }
 
+/// The reduceSeq calls in \p E, outermost first (the GEMM and SpMV templates
+/// hold exactly one).
+std::vector<const Expr *> reduceSeqCalls(const Expr &E) {
+  std::vector<const Expr *> Out;
+  std::function<void(const Expr &)> Find = [&](const Expr &X) {
+    if (X.isCall("reduceSeq"))
+      Out.push_back(&X);
+    for (const ExprPtr &A : X.Args)
+      Find(*A);
+  };
+  Find(E);
+  return Out;
+}
+
 /// The element lambda and the names bound around it, by template shape.
 struct ElementFn {
   const Expr *Inner = nullptr; ///< lambda over `t`
@@ -828,14 +842,7 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
     throw Unsupported{"GEMM row function is not map(g, zip(view(B), r.1))"};
   const Expr &ColFn = *Cols.Args[0];
   const std::string &Q = ColFn.Params[0].Name;
-  std::vector<const Expr *> Reds;
-  std::function<void(const Expr &)> Find = [&](const Expr &E) {
-    if (E.isCall("reduceSeq"))
-      Reds.push_back(&E);
-    for (const ExprPtr &A : E.Args)
-      Find(*A);
-  };
-  Find(*ColFn.body());
+  std::vector<const Expr *> Reds = reduceSeqCalls(*ColFn.body());
   if (Reds.size() != 1 || Reds[0]->Args.size() != 3 ||
       Reds[0]->Args[0]->K != Expr::Lambda || Reds[0]->Args[0]->Params.size() != 2 ||
       funil::printExpr(*Reds[0]->Args[2]) != "zip(" + R + ".0, " + Q + ".0)")
@@ -948,14 +955,7 @@ bool Validator<TB>::runSpmv(const funil::Program &P, unsigned TimeoutMs,
     throw Unsupported{"SpMV program is not store view(y) = map(f, zip(view(ptr), "
                       "view(ptr)[, view(y)]))"};
   const Expr &RowFn = *Rows.Args[0];
-  std::vector<const Expr *> Reds;
-  std::function<void(const Expr &)> Find = [&](const Expr &E) {
-    if (E.isCall("reduceSeq"))
-      Reds.push_back(&E);
-    for (const ExprPtr &A : E.Args)
-      Find(*A);
-  };
-  Find(*RowFn.body());
+  std::vector<const Expr *> Reds = reduceSeqCalls(*RowFn.body());
   // reduceSeq(step, init, zip(view(val), map(\c => at(view(x), i), view(col))))
   const Expr *Zip = Reds.size() == 1 && Reds[0]->Args.size() == 3
                         ? Reds[0]->Args[2].get()

@@ -2,6 +2,7 @@
 
 #include "GemmLifting.h"
 #include "HostFloat.h"
+#include "SliceExpr.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include "llvm/ADT/DenseMap.h"
@@ -23,8 +24,7 @@ using namespace llvm;
 namespace idiom {
 namespace {
 
-/// Stands for the reduction's result while POST is printed.
-const char *const SumMark = "\x01";
+const char *const SumMark = SliceSumMark;
 
 /// FunIL spelling of the scalar types a GEMM slice may compute (f32, f64,
 /// i32, i64), or empty.
@@ -35,17 +35,8 @@ std::string typeName(Type *T) {
   return "";
 }
 
-/// FunIL literal of \p C (hexadecimal floats read back exactly), or empty.
-std::string literal(Constant *C) {
-  return typeName(C->getType()).empty() ? "" : funilLiteralText(C);
-}
-
 /// How the values of one scalar function (STEP, INIT or POST) are read.
-struct Reading {
-  DenseMap<Value *, std::string> Leaves; ///< value -> FunIL accessor
-  bool Finals = false;                   ///< the sum's final value is `s`
-  DenseMap<Value *, std::string> Memo;
-};
+using Reading = SliceReading;
 
 class GemmLifter {
 public:
@@ -69,7 +60,7 @@ private:
   bool loopOf(Instruction *I, unsigned &D) const;
   void elementOffset(ChainAccess &A);
   bool isFinal(Value *V, unsigned Depth = 0) const;
-  std::string expr(Value *V, Reading &R, unsigned Depth = 0);
+  std::string expr(Value *V, Reading &R);
   std::string index(const SCEV *S, const std::string &Name);
   std::string size(const SCEV *S, const std::string &Name);
   std::string scalar(Value *V);
@@ -178,64 +169,18 @@ std::string GemmLifter::scalar(Value *V) {
   return P.Name;
 }
 
-std::string GemmLifter::expr(Value *V, Reading &R, unsigned Depth) {
-  if (!Why.empty())
-    return "";
-  auto L = R.Leaves.find(V);
-  if (L != R.Leaves.end())
-    return L->second;
-  auto Mm = R.Memo.find(V);
-  if (Mm != R.Memo.end())
-    return Mm->second;
-  std::string S;
-  auto *I = dyn_cast<Instruction>(V);
-  if (R.Finals && isFinal(V)) {
-    Slice.Final.push_back(V);
-    S = SumMark;
-  } else if (auto *C = dyn_cast<Constant>(V)) {
-    S = literal(C);
-    if (S.empty())
-      fail("the GEMM update uses a constant without a FunIL literal");
-  } else if (!I || !Outer->contains(I)) {
-    S = scalar(V);
-  } else if (Depth > 32) {
-    fail("the GEMM update is too deep an expression");
-  } else if (isa<LoadInst>(I)) {
-    fail("the GEMM update reads memory other than A, B and the output element "
-         "before its update");
-  } else if (isa<PHINode>(I)) {
-    fail("the GEMM update reads a value carried by a loop of the nest (an "
-         "induction variable or a second accumulator)");
-  } else if (typeName(I->getType()).empty()) {
-    fail("the GEMM update computes a value of a type the lifter does not "
-         "express");
-  } else if (auto *BO = dyn_cast<BinaryOperator>(I)) {
-    std::string A = expr(BO->getOperand(0), R, Depth + 1);
-    S = std::string(BO->getOpcodeName()) + "(" + A + ", " +
-        expr(BO->getOperand(1), R, Depth + 1) + ")";
-  } else if (isa<UnaryOperator>(I) && I->getOpcode() == Instruction::FNeg) {
-    S = "fneg(" + expr(I->getOperand(0), R, Depth + 1) + ")";
-  } else if (auto *Cast = dyn_cast<CastInst>(I)) {
-    S = std::string(Cast->getOpcodeName()) + "." + typeName(Cast->getType()) +
-        "(" + expr(Cast->getOperand(0), R, Depth + 1) + ")";
-  } else if (auto *II = dyn_cast<IntrinsicInst>(I);
-             II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
-                    II->getIntrinsicID() == Intrinsic::fma)) {
-    std::string A = expr(II->getArgOperand(0), R, Depth + 1);
-    std::string B = expr(II->getArgOperand(1), R, Depth + 1);
-    // llvm.fmuladd as the host's back end evaluates it (HostFloat.h).
-    bool Fused = II->getIntrinsicID() == Intrinsic::fma ||
-                 hostMulAdd(*II->getFunction()) == HostMulAdd::Fused;
-    S = std::string(Fused ? "fma(" : "fmuladd(") +
-        A + ", " + B + ", " + expr(II->getArgOperand(2), R, Depth + 1) + ")";
-  } else {
-    fail(std::string("the GEMM update has an operation the lifter does not "
-                     "express (") + I->getOpcodeName() + ")");
-  }
-  if (S.size() > 16 * 1024)
-    fail("the GEMM update is too large an expression");
-  R.Memo[V] = S;
-  return S;
+std::string GemmLifter::expr(Value *V, Reading &R) {
+  SliceExprRules X;
+  X.Idiom = "GEMM";
+  X.LoadWhy = "reads memory other than A, B and the output element before "
+              "its update";
+  X.PhiWhy = "reads a value carried by a loop of the nest (an induction "
+             "variable or a second accumulator)";
+  X.Body = Outer;
+  X.TypeText = typeName;
+  X.IsFinal = [this](Value *F) { return isFinal(F); };
+  X.Scalar = [this](Value *F) { return scalar(F); };
+  return sliceExpr(V, R, X, Slice.Final, Why);
 }
 
 /// Sets A.Offset when SCEV could not divide the byte offset by the element

@@ -3,6 +3,7 @@
 #include "SpmvLifting.h"
 #include "GemmLifting.h"
 #include "HostFloat.h"
+#include "SliceExpr.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include "idiom/Constraints/SpmvFacts.h"
 #include "llvm/ADT/DenseMap.h"
@@ -27,14 +28,10 @@ namespace idiom {
 namespace {
 
 /// Stands for the row's sum while POST is printed.
-const char *const SumMark = "\x01";
+const char *const SumMark = SliceSumMark;
 
 /// How the values of one scalar function (STEP, INIT or POST) are read.
-struct Reading {
-  DenseMap<Value *, std::string> Leaves; ///< value -> FunIL accessor
-  bool Finals = false;                   ///< the sum's final value is marked
-  DenseMap<Value *, std::string> Memo;
-};
+using Reading = SliceReading;
 
 Value *stripCasts(Value *V) {
   while (isa<SExtInst>(V) || isa<ZExtInst>(V) || isa<TruncInst>(V))
@@ -64,7 +61,7 @@ private:
   bool checkLatch();
   bool widening(Value *Bound, bool &ZExt);
   bool isFinal(Value *V, unsigned Depth = 0) const;
-  std::string expr(Value *V, Reading &R, unsigned Depth = 0);
+  std::string expr(Value *V, Reading &R);
   std::string scalar(Value *V);
   std::string index(const SCEV *S, const std::string &Name,
                     RunTimeValue Rt = RunTimeValue::None);
@@ -176,69 +173,20 @@ bool SpmvLifter::isFinal(Value *V, unsigned Depth) const {
   return Saw;
 }
 
-std::string SpmvLifter::expr(Value *V, Reading &R, unsigned Depth) {
-  if (!Why.empty())
-    return "";
-  auto L = R.Leaves.find(V);
-  if (L != R.Leaves.end())
-    return L->second;
-  auto Mm = R.Memo.find(V);
-  if (Mm != R.Memo.end())
-    return Mm->second;
-  std::string S;
-  auto *I = dyn_cast<Instruction>(V);
-  if (R.Finals && isFinal(V)) {
-    Slice.Final.push_back(V);
-    S = SumMark;
-  } else if (auto *C = dyn_cast<Constant>(V)) {
-    S = funilLiteralText(C);
-    if (S.empty())
-      fail("the SpMV uses a constant without a FunIL literal");
-  } else if (!I || !Row->contains(I)) {
-    S = scalar(V);
-  } else if (Depth > 32) {
-    fail("the SpMV update is too deep an expression");
-  } else if (isa<LoadInst>(I)) {
-    fail("the SpMV update reads memory other than val[p] and x[col[p]]");
-  } else if (isa<PHINode>(I)) {
-    fail("the SpMV update reads a value carried by a loop (a counter or "
-         "another accumulator)");
-  } else if (funilTypeText(I->getType()).empty()) {
-    fail("the SpMV update computes a value of a type the lifter does not "
-         "express");
-  } else if (auto *BO = dyn_cast<BinaryOperator>(I)) {
-    std::string A = expr(BO->getOperand(0), R, Depth + 1);
-    S = std::string(BO->getOpcodeName()) + "(" + A + ", " +
-        expr(BO->getOperand(1), R, Depth + 1) + ")";
-  } else if (isa<UnaryOperator>(I) && I->getOpcode() == Instruction::FNeg) {
-    S = "fneg(" + expr(I->getOperand(0), R, Depth + 1) + ")";
-  } else if (auto *Cast = dyn_cast<CastInst>(I)) {
-    S = std::string(Cast->getOpcodeName()) + "." +
-        funilTypeText(Cast->getType()) + "(" +
-        expr(Cast->getOperand(0), R, Depth + 1) + ")";
-  } else if (auto *II = dyn_cast<IntrinsicInst>(I);
-             II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
-                    II->getIntrinsicID() == Intrinsic::fma)) {
-    // llvm.fmuladd as the host's back end evaluates it (HostFloat.h); where
-    // that is not known the row's bits could differ: not offloaded.
-    HostMulAdd H = hostMulAdd(*II->getFunction());
-    if (II->getIntrinsicID() == Intrinsic::fmuladd && H == HostMulAdd::Unknown) {
-      fail("llvm.fmuladd on a target whose fusion choice is not known");
-      return "";
-    }
-    bool Fused = II->getIntrinsicID() == Intrinsic::fma || H == HostMulAdd::Fused;
-    std::string A = expr(II->getArgOperand(0), R, Depth + 1);
-    std::string B = expr(II->getArgOperand(1), R, Depth + 1);
-    S = std::string(Fused ? "fma(" : "fmuladd(") + A + ", " + B + ", " +
-        expr(II->getArgOperand(2), R, Depth + 1) + ")";
-  } else {
-    fail(std::string("the SpMV update has an operation the lifter does not "
-                     "express (") + I->getOpcodeName() + ")");
-  }
-  if (S.size() > 16 * 1024)
-    fail("the SpMV update is too large an expression");
-  R.Memo[V] = S;
-  return S;
+std::string SpmvLifter::expr(Value *V, Reading &R) {
+  SliceExprRules X;
+  X.Idiom = "SpMV";
+  X.LoadWhy = "reads memory other than val[p] and x[col[p]]";
+  X.PhiWhy = "reads a value carried by a loop (a counter or another "
+             "accumulator)";
+  X.Body = Row;
+  X.TypeText = funilTypeText;
+  X.IsFinal = [this](Value *F) { return isFinal(F); };
+  X.Scalar = [this](Value *F) { return scalar(F); };
+  // Where the host's fusion of llvm.fmuladd is unknown a row's bits could
+  // differ: not offloaded.
+  X.RefuseUnknownMulAdd = true;
+  return sliceExpr(V, R, X, Slice.Final, Why);
 }
 
 /// How \p Bound, the inner counter's start or end, widens a row pointer:

@@ -1,0 +1,61 @@
+//===- SliceExpr.h - FunIL text of a lifted slice's scalar function -*- C++ -*-===//
+//
+// The GEMM and SpMV lifters both print the LLVM values behind STEP, INIT
+// and POST (GemmSlice) as FunIL scalar expressions over named leaves: the
+// same walk, with lifter-specific leaves, scalars, types and reasons.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_PASSES_LIFT_SLICEEXPR_H
+#define IDIOM_PASSES_LIFT_SLICEEXPR_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Value.h"
+#include <functional>
+#include <string>
+
+namespace llvm {
+class Loop;
+class Type;
+} // namespace llvm
+
+namespace idiom {
+
+/// Stands for the reduction's result while POST is printed.
+extern const char *const SliceSumMark;
+
+/// How the values of one scalar function (STEP, INIT or POST) are read.
+struct SliceReading {
+  llvm::DenseMap<llvm::Value *, std::string> Leaves; ///< value -> accessor
+  bool Finals = false; ///< the sum's final value prints as SliceSumMark
+  llvm::DenseMap<llvm::Value *, std::string> Memo;
+};
+
+/// What one lifter lets a slice compute, and how it names the rest.
+struct SliceExprRules {
+  const char *Idiom;   ///< "GEMM", "SpMV": the subject of the reasons
+  const char *LoadWhy; ///< reason for a load that is not a leaf
+  const char *PhiWhy;  ///< reason for a phi that is not a leaf
+  /// Instructions inside it are printed; other values are scalars.
+  const llvm::Loop *Body;
+  /// FunIL spelling of a type the slice may compute, or "".
+  std::function<std::string(llvm::Type *)> TypeText;
+  /// True when the value is the sum's final value (with Finals).
+  std::function<bool(llvm::Value *)> IsFinal;
+  /// The parameter name of a loop-invariant value.
+  std::function<std::string(llvm::Value *)> Scalar;
+  /// Refuse llvm.fmuladd where the host's fusion choice is unknown.
+  bool RefuseUnknownMulAdd = false;
+};
+
+/// FunIL text of \p V under \p R (binary operators, fneg, casts,
+/// fma/fmuladd as the host evaluates them: HostFloat.h); final values met
+/// are appended to \p Finals. On an operation the rules do not allow, sets
+/// \p Why (when empty) and returns "". Depth and size are bounded.
+std::string sliceExpr(llvm::Value *V, SliceReading &R, const SliceExprRules &X,
+                      llvm::SmallVectorImpl<llvm::Value *> &Finals, std::string &Why,
+                      unsigned Depth = 0);
+
+} // namespace idiom
+
+#endif // IDIOM_PASSES_LIFT_SLICEEXPR_H

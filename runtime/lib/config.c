@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 static idiomrt_config g_config;
 static pthread_once_t g_config_once = PTHREAD_ONCE_INIT;
@@ -23,7 +24,7 @@ static int env_flag(const char *name) {
   return v && *v && strcmp(v, "0") != 0;
 }
 
-static int device_pref_from_env(void) {
+static int device_pref_from_env(int quiet) {
   const char *v = getenv("IDIOM_DEVICE");
   /* A default linked into the program (idiom-cc --idiom-device=D) when the
      variable is unset or empty. */
@@ -37,7 +38,8 @@ static int device_pref_from_env(void) {
     return IDIOMRT_DEV_CPU;
   if (strcasecmp(v, "seq") == 0)
     return IDIOMRT_DEV_SEQ;
-  fprintf(stderr,
+  if (!quiet)
+    fprintf(stderr,
           "idiom: warning: IDIOM_DEVICE=%s is not one of auto, gpu, cpu, seq; "
           "using auto\n",
           v);
@@ -111,9 +113,9 @@ static int variant_from_env(void) {
 /* IDIOM_COST: "on" or "off"; unset or "auto": on unless IDIOM_DEVICE names
    a device or IDIOM_MIN_TRIP is set (the settings tests use to force
    offloading). Never on under IDIOM_DEVICE=seq. */
-static int cost_from_env(void) {
+static int cost_from_env(const idiomrt_config *c) {
   const char *v = getenv("IDIOM_COST");
-  int dflt = !g_config.device_explicit && !g_config.min_trip_explicit;
+  int dflt = !c->device_explicit && !c->min_trip_explicit;
   int on = dflt;
   if (!v || !*v || strcasecmp(v, "auto") == 0)
     on = dflt;
@@ -126,12 +128,12 @@ static int cost_from_env(void) {
             "idiom: warning: IDIOM_COST=%s is not on, off or auto; using "
             "auto\n",
             v);
-  return on && g_config.device_pref != IDIOMRT_DEV_SEQ;
+  return on && c->device_pref != IDIOMRT_DEV_SEQ;
 }
 
 /* IDIOM_STATS: unset, empty or "0": off; "json": JSON on stderr; a value
    ending in ".json": JSON into that file; anything else: text. */
-static int stats_from_env(void) {
+static int stats_from_env(const char **file) {
   const char *v = getenv("IDIOM_STATS");
   if (!v || !*v || strcmp(v, "0") == 0)
     return IDIOMRT_STATS_OFF;
@@ -139,34 +141,64 @@ static int stats_from_env(void) {
     return IDIOMRT_STATS_JSON;
   size_t n = strlen(v);
   if (n > 5 && strcmp(v + n - 5, ".json") == 0) {
-    g_config.stats_file = v;
+    *file = v;
     return IDIOMRT_STATS_JSON_FILE;
   }
   return IDIOMRT_STATS_TEXT;
 }
 
-static void config_init(void) {
-  g_config.device_pref = device_pref_from_env();
-  g_config.device_explicit = g_config.device_pref == IDIOMRT_DEV_GPU ||
-                             g_config.device_pref == IDIOMRT_DEV_CPU;
-  g_config.stats = stats_from_env();
-  g_config.debug = env_flag("IDIOM_DEBUG");
-  g_config.min_trip =
-      count_from_env("IDIOM_MIN_TRIP", 4096, &g_config.min_trip_explicit);
-  g_config.tune_min =
-      count_from_env("IDIOM_TUNE_MIN", (uint64_t)1 << 20, NULL);
-  g_config.tune_sample =
+/* Reads the environment into *c; no side effects. */
+static void fill_config(idiomrt_config *c) {
+  memset(c, 0, sizeof *c);
+  c->device_pref = device_pref_from_env(0);
+  c->device_explicit = c->device_pref == IDIOMRT_DEV_GPU ||
+                       c->device_pref == IDIOMRT_DEV_CPU;
+  c->stats = stats_from_env(&c->stats_file);
+  c->debug = env_flag("IDIOM_DEBUG");
+  const char *dbg = getenv("IDIOM_DEBUG");
+  c->debug_time = dbg && strcmp(dbg, "time") == 0;
+  c->min_trip = count_from_env("IDIOM_MIN_TRIP", 4096, &c->min_trip_explicit);
+  c->tune_min = count_from_env("IDIOM_TUNE_MIN", (uint64_t)1 << 20, NULL);
+  c->tune_sample =
       count_from_env("IDIOM_TUNE_SAMPLE", (uint64_t)1 << 22, NULL);
-  g_config.cost = cost_from_env();
-  g_config.cache_dir = cache_dir_from_env();
+  c->cost = cost_from_env(c);
+  c->cache_dir = cache_dir_from_env();
   const char *lib = getenv("IDIOM_OPENCL_LIBRARY");
-  g_config.opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";
-  g_config.tune = tune_from_env();
-  g_config.variant = variant_from_env();
+  c->opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";
+  c->tune = tune_from_env();
+  c->variant = variant_from_env();
+}
+
+static void config_init(void) {
+  fill_config(&g_config);
   if (g_config.stats)
     atexit(idiomrt_stats_report);
   idiomrt_process_init();
   __atomic_store_n(&g_config_ready, 1, __ATOMIC_RELEASE);
+}
+
+void idiomrt_config_preview(idiomrt_config *out) {
+  const idiomrt_config *c = idiomrt_config_peek();
+  if (c) {
+    *out = *c;
+    return;
+  }
+  /* Only what the program-start code needs, without the warnings that
+     config_init prints about malformed values. */
+  memset(out, 0, sizeof *out);
+  out->device_pref = device_pref_from_env(1);
+  out->device_explicit = out->device_pref == IDIOMRT_DEV_GPU ||
+                         out->device_pref == IDIOMRT_DEV_CPU;
+  const char *m = getenv("IDIOM_MIN_TRIP");
+  out->min_trip_explicit = m && *m;
+  const char *v = getenv("IDIOM_COST");
+  int on = !out->device_explicit && !out->min_trip_explicit;
+  if (v && (strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0))
+    on = 1;
+  else if (v && (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0))
+    on = 0;
+  out->cost = on && out->device_pref != IDIOMRT_DEV_SEQ;
+  out->cache_dir = cache_dir_from_env();
 }
 
 const idiomrt_config *idiomrt_config_get(void) {
@@ -186,5 +218,13 @@ void idiomrt_debug(const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
+  if (g_config.debug_time) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    fprintf(stderr, "idiom: +%.3f ms: %s\n",
+            (double)(t - idiomrt_profile_t0_ns()) / 1e6, line);
+    return;
+  }
   fprintf(stderr, "idiom: %s\n", line);
 }

@@ -488,14 +488,38 @@ static int reduce_local(run *r, const idiomrt_variant *v, size_t *out) {
   return 1;
 }
 
-/* part_k (REDUCE_MAX_G elements) and out_k for every accumulator. */
+/* part_k (REDUCE_MAX_G elements) and out_k for every accumulator: the
+   descriptor's scratch buffers on this device (made at its first run, kept
+   under e->lock, which the run holds), one more reference each for the run
+   (cleanup releases it). */
 static int create_reduce_buffers(run *r) {
+  idiomrt_entry *e = r->e;
+  if (e->scratch_dev != r->dev) {
+    for (unsigned k = 0; k < IDIOM_MAX_RESULTS; ++k) {
+      if (e->scratch_parts[k])
+        e->scratch_dev->cl->clReleaseMemObject(e->scratch_parts[k]);
+      if (e->scratch_outs[k])
+        e->scratch_dev->cl->clReleaseMemObject(e->scratch_outs[k]);
+      e->scratch_parts[k] = e->scratch_outs[k] = NULL;
+    }
+    e->scratch_dev = r->dev;
+  }
   for (unsigned k = 0; k < r->d->nresults; ++k) {
     size_t rb = r->d->result_bytes[k];
-    if (!make_buffer(r, CL_MEM_READ_WRITE, NULL, (uint64_t)REDUCE_MAX_G * rb,
-                     &r->parts[k]) ||
-        !make_buffer(r, CL_MEM_READ_WRITE, NULL, rb, &r->outs[k]))
+    if (!e->scratch_parts[k] &&
+        !make_buffer(r, CL_MEM_READ_WRITE, NULL, (uint64_t)REDUCE_MAX_G * rb,
+                     &e->scratch_parts[k]))
       return 0;
+    if (!e->scratch_outs[k] &&
+        !make_buffer(r, CL_MEM_READ_WRITE, NULL, rb, &e->scratch_outs[k]))
+      return 0;
+    cl_int err = r->cl->clRetainMemObject(e->scratch_parts[k]);
+    if (err != CL_SUCCESS)
+      return cl_fail(r, "clRetainMemObject", err);
+    r->parts[k] = e->scratch_parts[k];
+    if ((err = r->cl->clRetainMemObject(e->scratch_outs[k])) != CL_SUCCESS)
+      return cl_fail(r, "clRetainMemObject", err);
+    r->outs[k] = e->scratch_outs[k];
   }
   return 1;
 }
@@ -1116,9 +1140,10 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   t_reason_static = NULL;
   t_kernel_ms = (double)kernel_ns / 1e6;
   t_variant = variant;
-  idiomrt_stats_success(e, kernel_ns, transfer_ns);
+  uint64_t run_ns = now_ns() - t_start;
+  idiomrt_stats_success(e, kernel_ns, transfer_ns, run_ns);
   if (cfg->cost)
-    idiomrt_cost_device_sample(e, trip, now_ns() - t_start, tuned, filled);
+    idiomrt_cost_device_sample(e, trip, run_ns, tuned, filled);
   return 1;
 }
 

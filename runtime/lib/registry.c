@@ -35,6 +35,7 @@ idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc) {
       e->desc = desc;
       pthread_mutex_init(&e->lock, NULL);
       pthread_mutex_init(&e->stats_lock, NULL);
+      idiomrt_profile_seed(e);
       e->bucket_next = g_buckets[b];
       g_buckets[b] = e;
       if (g_last)

@@ -63,6 +63,19 @@
    (an outer loop over rows). */
 #define RESID_MAX_ENTRIES 64
 
+/* View and backup buffers an entry keeps for the next run with the same
+   sub-range: a time loop passes the same ranges every iteration, and a
+   GPU driver's allocation and free of a large buffer per run (a free
+   waits for the device) cost more than the kernels. */
+#define RESID_SPARES 4
+
+typedef struct resid_spare {
+  size_t off, bytes;    /* the sub-range [lo + off, lo + off + bytes) */
+  int backup;           /* 1: a backup buffer, 0: a view */
+  int busy;             /* handed to the current run */
+  cl_mem buf;           /* NULL: the slot is free */
+} resid_spare;
+
 typedef struct resid_entry {
   const idiomrt_device *dev; /* whose context holds buf */
   uintptr_t lo, hi;     /* host range, hi > lo */
@@ -70,6 +83,7 @@ typedef struct resid_entry {
   cl_mem buf;           /* hi - lo bytes */
   int dirty;            /* the device holds bytes the host lacks */
   unsigned char *snap;  /* host bytes the buffer was filled from, or NULL */
+  resid_spare spare[RESID_SPARES];
 } resid_entry;
 
 typedef struct resid_table {
@@ -158,9 +172,19 @@ static void flush_entry(const idiomrt_device *dev, resid_entry *x) {
   __atomic_add_fetch(&g_flush_bytes, n, __ATOMIC_RELAXED);
 }
 
+/* Releases entry x's spare views and backups. */
+static void release_spares(resid_entry *x) {
+  for (unsigned k = 0; k < RESID_SPARES; ++k) {
+    if (x->spare[k].buf)
+      x->dev->cl->clReleaseMemObject(x->spare[k].buf);
+    x->spare[k].buf = NULL;
+  }
+}
+
 static void drop_entry(resid_table *t, unsigned i) {
   resid_entry *x = &t->e[i];
   flush_entry(x->dev, x);
+  release_spares(x);
   if (x->buf)
     x->dev->cl->clReleaseMemObject(x->buf);
   free(x->snap);
@@ -251,6 +275,48 @@ static cl_int new_buffer(const idiomrt_device *dev, size_t n, cl_mem *out) {
   return err;
 }
 
+/* A buffer of bytes for the sub-range at off of entry x (a view, or a
+   backup when backup is 1): a spare of the entry when one fits, else a new
+   one kept as a spare when a slot is free (*spare = 1) or owned by the run
+   (*spare = 0). */
+static cl_int spare_buffer(resid_entry *x, size_t off, size_t bytes,
+                           int backup, cl_mem *out, int *spare) {
+  int free_slot = -1;
+  for (unsigned k = 0; k < RESID_SPARES; ++k) {
+    resid_spare *p = &x->spare[k];
+    if (!p->buf) {
+      if (free_slot < 0)
+        free_slot = (int)k;
+      continue;
+    }
+    if (!p->busy && p->off == off && p->bytes == bytes &&
+        p->backup == backup) {
+      p->busy = 1;
+      *out = p->buf;
+      *spare = 1;
+      return CL_SUCCESS;
+    }
+  }
+  cl_int err = new_buffer(x->dev, bytes, out);
+  if (err != CL_SUCCESS)
+    return err;
+  *spare = free_slot >= 0;
+  if (*spare)
+    x->spare[free_slot] = (resid_spare){off, bytes, backup, 1, *out};
+  return CL_SUCCESS;
+}
+
+/* The run is over with a buffer from spare_buffer. */
+static void spare_done(resid_entry *x, cl_mem m, int spare) {
+  if (!spare) {
+    x->dev->cl->clReleaseMemObject(m);
+    return;
+  }
+  for (unsigned k = 0; k < RESID_SPARES; ++k)
+    if (x->spare[k].buf == m)
+      x->spare[k].busy = 0;
+}
+
 static int table_find(const resid_table *t, uintptr_t a0, uintptr_t a1) {
   for (unsigned i = 0; i < t->n; ++i)
     if (overlaps(a0, a1, t->e[i].lo, t->e[i].hi))
@@ -336,7 +402,7 @@ static int hold_range(resid_table *t, uintptr_t r0, uintptr_t r1) {
   if (!dev || (dev->max_alloc && n > dev->max_alloc))
     return -1;
   const idiomrt_cl *cl = dev->cl;
-  resid_entry m = {dev, u0, u1, ++t->clock, NULL, dirty, NULL};
+  resid_entry m = {dev, u0, u1, ++t->clock, NULL, dirty, NULL, {{0}}};
   if (new_buffer(dev, n, &m.buf) != CL_SUCCESS)
     return -1;
   if (dirty && !(m.snap = malloc(n)))
@@ -362,6 +428,7 @@ static int hold_range(resid_table *t, uintptr_t r0, uintptr_t r1) {
       ++i;
       continue;
     }
+    release_spares(x);
     cl->clReleaseMemObject(x->buf);
     free(x->snap);
     t->e[i] = t->e[--t->n];
@@ -568,7 +635,7 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
                  "buffer larger than the device's maximum allocation");
         return 0;
       }
-      resid_entry x = {dev, a0, a1, 0, NULL, 0, NULL};
+      resid_entry x = {dev, a0, a1, 0, NULL, 0, NULL, {{0}}};
       if ((err = new_buffer(dev, (size_t)a->bytes, &x.buf)) != CL_SUCCESS)
         goto cl_error;
       t->e[t->n++] = x;
@@ -600,7 +667,8 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
       mems[i] = x->buf;
     } else {
       cl_event ev = NULL;
-      if ((err = new_buffer(dev, (size_t)a->bytes, &ra->view)) != CL_SUCCESS)
+      if ((err = spare_buffer(x, ra->off, (size_t)a->bytes, 0, &ra->view,
+                              &ra->view_spare)) != CL_SUCCESS)
         goto cl_error;
       if ((err = cl->clEnqueueCopyBuffer(dev->queue, x->buf, ra->view, ra->off,
                                          0, (size_t)a->bytes, 0, NULL, &ev)) !=
@@ -613,8 +681,8 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     }
     if (out && x->dirty && a->kind == IDIOM_ARG_BUF_INOUT) {
       cl_event ev = NULL;
-      if ((err = new_buffer(dev, (size_t)a->bytes, &ra->backup)) !=
-          CL_SUCCESS)
+      if ((err = spare_buffer(x, ra->off, (size_t)a->bytes, 1, &ra->backup,
+                              &ra->backup_spare)) != CL_SUCCESS)
         goto cl_error;
       if ((err = cl->clEnqueueCopyBuffer(dev->queue, x->buf, ra->backup,
                                          ra->off, 0, (size_t)a->bytes, 0, NULL,
@@ -659,10 +727,22 @@ static void release_call(idiomrt_resid_call *c) {
   if (!c->arg)
     return;
   for (uint32_t i = 0; i < c->nargs; ++i) {
-    if (c->arg[i].view)
-      c->dev->cl->clReleaseMemObject(c->arg[i].view);
-    if (c->arg[i].backup)
-      c->dev->cl->clReleaseMemObject(c->arg[i].backup);
+    idiomrt_resid_arg *ra = &c->arg[i];
+    resid_entry *x = c->used && ra->entry >= 0 && (unsigned)ra->entry < t_tab.n
+                         ? &t_tab.e[ra->entry]
+                         : NULL;
+    if (ra->view) {
+      if (x)
+        spare_done(x, ra->view, ra->view_spare);
+      else
+        c->dev->cl->clReleaseMemObject(ra->view);
+    }
+    if (ra->backup) {
+      if (x)
+        spare_done(x, ra->backup, ra->backup_spare);
+      else
+        c->dev->cl->clReleaseMemObject(ra->backup);
+    }
   }
   free(c->arg);
   c->arg = NULL;

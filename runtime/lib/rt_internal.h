@@ -45,6 +45,8 @@ typedef struct idiomrt_config {
   int stats;                  /* IDIOM_STATS: enum idiomrt_stats_mode */
   const char *stats_file;     /* IDIOMRT_STATS_JSON_FILE: the path */
   int debug;                  /* IDIOM_DEBUG set and not "0" */
+  int debug_time;             /* IDIOM_DEBUG=time: lines carry the ms since
+                                 program start */
   uint64_t min_trip;          /* IDIOM_MIN_TRIP, default 4096 */
   const char *cache_dir;      /* NULL when the disk cache is off */
   const char *opencl_library; /* IDIOM_OPENCL_LIBRARY or "libOpenCL.so.1" */
@@ -64,6 +66,10 @@ const idiomrt_config *idiomrt_config_get(void);
    default_device_<D>.c that idiom-cc --idiom-device=D pulls in with
    -Wl,-u,idiomrt_default_device_<D>; a null address when none is linked. */
 const char *idiomrt_default_device(void) __attribute__((weak));
+/* The configuration in effect when it was read, else what the environment
+   says now of device_pref, cost and cache_dir (the other fields zero),
+   without reading it for good or printing warnings (program start). */
+void idiomrt_config_preview(idiomrt_config *out);
 /* The configuration when already read, else NULL; never blocks. */
 const idiomrt_config *idiomrt_config_peek(void);
 /* Prints "idiom: ..." on stderr when IDIOM_DEBUG is set. */
@@ -271,6 +277,7 @@ typedef struct idiomrt_entry {
   uint64_t fallbacks;         /* declines + idiom_note_fallback */
   uint64_t kernel_ns;
   uint64_t transfer_ns;
+  uint64_t run_ns;            /* wall time of the runs that offloaded */
   uint64_t bytes_in;          /* host to device, every run (residency.c) */
   uint64_t bytes_out;         /* device to host, every run */
   const char *device_name;    /* device this entry saw, or NULL */
@@ -283,6 +290,12 @@ typedef struct idiomrt_entry {
 
   /* costmodel.c, under stats_lock */
   idiomrt_cost_site cost;
+  /* launch.c, under lock: a reduction's part_k and out_k buffers, kept
+     from run to run on scratch_dev (creating and freeing them every run
+     cost a GPU driver more than the kernels of a small reduction) */
+  const struct idiomrt_device *scratch_dev;
+  cl_mem scratch_parts[IDIOM_MAX_RESULTS];
+  cl_mem scratch_outs[IDIOM_MAX_RESULTS];
   /* startup.c: 0 no background build asked, 1 queued, 2 tried (atomic) */
   int bg_build;
   struct idiomrt_entry *bg_next; /* build queue, under startup.c's lock */
@@ -370,7 +383,7 @@ void idiomrt_json_null(idiomrt_json *j);
 
 /* Each takes e->stats_lock itself (a leaf lock). */
 void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
-                           uint64_t transfer_ns);
+                           uint64_t transfer_ns, uint64_t run_ns);
 void idiomrt_stats_decline(idiomrt_entry *e, const char *reason);
 /* The same with e->stats_lock already held (costmodel.c). */
 void idiomrt_stats_decline_locked(idiomrt_entry *e, const char *reason);
@@ -491,6 +504,18 @@ const idiomrt_device *idiomrt_startup_wait(const char **reason);
    returns 0. */
 int idiomrt_startup_built(idiomrt_entry *e);
 void idiomrt_startup_after_fork(void);
+/* Starts the background start-up now unless it was started (profile.c, at
+   program start). */
+void idiomrt_startup_kick(void);
+
+/*--- profile.c: per-site cost samples kept across runs -------------------*/
+
+/* A new entry's cost classes start from the last process's medians for its
+   site (one sample of each side), when the profile has them. Called before
+   the entry is published. */
+void idiomrt_profile_seed(idiomrt_entry *e);
+/* CLOCK_MONOTONIC ns at the runtime's constructor (program start). */
+uint64_t idiomrt_profile_t0_ns(void);
 
 /*--- process.c: fork and address-space limits -----------------------------*/
 
@@ -543,6 +568,7 @@ typedef struct idiomrt_resid_arg {
   int out;       /* OUT or INOUT */
   cl_mem view;   /* range strictly inside the entry: its own buffer */
   cl_mem backup; /* INOUT of a dirty entry: the bytes before the run */
+  int view_spare, backup_spare; /* kept by the entry for later runs */
 } idiomrt_resid_arg;
 
 /* A run's use of the table. dev, sink and sink_ctx are set by the caller;

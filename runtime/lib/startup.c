@@ -237,6 +237,13 @@ const idiomrt_device *idiomrt_startup_wait(const char **reason) {
   return NULL;
 }
 
+void idiomrt_startup_kick(void) {
+  pthread_mutex_lock(&g_lock);
+  if (!g_started)
+    start_locked();
+  pthread_mutex_unlock(&g_lock);
+}
+
 int idiomrt_startup_built(idiomrt_entry *e) {
   int st = __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE);
   if (st == 2)

@@ -5,7 +5,7 @@
  * descriptor that reached the runtime (idiom_run or idiom_note_fallback):
  *
  *   idiom-stats: LOC IDIOM calls=N offloaded=N device="NAME"
- *                kernel_ms=X transfer_ms=X fallbacks=N reasons="R" xN; ...
+ *                kernel_ms=X transfer_ms=X run_ms=X fallbacks=N reasons="R" xN; ...
  *                bytes_in=N bytes_out=N
  *
  *   [variants=N tune_ms=X tuning="class C: variant K tuned=HOW; ..."]
@@ -15,6 +15,9 @@
  * kernel_ms: sum of CL_PROFILING_COMMAND_START..END of the kernels.
  * transfer_ms: the same for host-to-device writes and device-to-host maps,
  * plus the host copy out of the mapped buffers.
+ * run_ms: wall time of the runs that offloaded, from the device being ready
+ * to the results in place (kernels, transfers, waits and the runtime's own
+ * work: run_ms - kernel_ms - transfer_ms is the overhead).
  * bytes_in / bytes_out: bytes its runs copied to / from the device (inside a
  * residency region only what the range table lacked; the copies back at the
  * region's end are counted on the "idiom-stats: residency" line).
@@ -48,12 +51,13 @@ static struct {
 static uint64_t g_busy_overflow; /* declines of descriptors beyond the table */
 
 void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
-                           uint64_t transfer_ns) {
+                           uint64_t transfer_ns, uint64_t run_ns) {
   pthread_mutex_lock(&e->stats_lock);
   e->calls++;
   e->offloaded++;
   e->kernel_ns += kernel_ns;
   e->transfer_ns += transfer_ns;
+  e->run_ns += run_ns;
   pthread_mutex_unlock(&e->stats_lock);
 }
 
@@ -148,11 +152,12 @@ static void report_text(void) {
     }                                                                          \
   } while (0)
     APPEND("idiom-stats: %s %s calls=%llu offloaded=%llu device=\"%s\" "
-           "kernel_ms=%.3f transfer_ms=%.3f fallbacks=%llu",
+           "kernel_ms=%.3f transfer_ms=%.3f run_ms=%.3f fallbacks=%llu",
            or_unknown(e->desc->loc), or_unknown(e->desc->idiom),
            (unsigned long long)(e->calls + busy),
            (unsigned long long)e->offloaded, devname,
            (double)e->kernel_ns / 1e6, (double)e->transfer_ns / 1e6,
+           (double)e->run_ns / 1e6,
            (unsigned long long)(e->fallbacks + busy));
     if (have_lock && e->nvariants > 1) {
       APPEND(" variants=%u tune_ms=%.3f", e->nvariants,
@@ -256,6 +261,8 @@ static void json_busy_site(idiomrt_json *j, const idiom_kernel_desc *d,
   idiomrt_json_ms(j, 0);
   idiomrt_json_key(j, "transfer_ms");
   idiomrt_json_ms(j, 0);
+  idiomrt_json_key(j, "run_ms");
+  idiomrt_json_ms(j, 0);
   idiomrt_json_key(j, "fallbacks");
   idiomrt_json_uint(j, n);
   idiomrt_json_key(j, "reasons");
@@ -295,6 +302,8 @@ static void json_site(idiomrt_json *j, idiomrt_entry *e,
   idiomrt_json_ms(j, e->kernel_ns);
   idiomrt_json_key(j, "transfer_ms");
   idiomrt_json_ms(j, e->transfer_ns);
+  idiomrt_json_key(j, "run_ms");
+  idiomrt_json_ms(j, e->run_ns);
   idiomrt_json_key(j, "fallbacks");
   idiomrt_json_uint(j, e->fallbacks + busy);
   /* The tuning fields are guarded by e->lock (see report_text). */

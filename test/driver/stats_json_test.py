@@ -91,7 +91,7 @@ if not big or not small or len(sites) != len(doc["sites"]):
     fail("sites: %r" % list(sites))
 fields = {"site": str, "idiom": str, "calls": int, "offloaded": int,
           "device": str, "kernel_ms": (int, float), "transfer_ms": (int, float),
-          "fallbacks": int, "tune_ms": (int, float), "decisions": dict,
+          "run_ms": (int, float), "fallbacks": int, "tune_ms": (int, float), "decisions": dict,
           "reasons": dict, "bytes_in": int, "bytes_out": int, "cost": list,
           "tuning_classes": list}
 for s in doc["sites"]:

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Builds the programs of bench/profile_gpu.sh into OUTDIR for a machine
+# without LLVM (sequential and plugin builds, the runtime linked statically):
+#   bench/build_profile_carry.sh BUILD_DIR OUTDIR
+set -eu
+build=$1; out=$2
+cc=${CLANG:-clang-19}
+here=$(dirname "$0")
+plugin="$build/lib/libIdiom.so"
+mkdir -p "$out"
+for p in jacobi:jacobi2d axpby:residency_axpby; do
+  name=${p%%:*}; src=$here/${p#*:}.c
+  $cc -O2 "$src" -o "$out/$name.seq"
+  $cc -O2 -g -fpass-plugin="$plugin" "$src" -L"$build/lib" -lidiomrt -lm -o "$out/$name.idiom"
+done
+cp "$here/profile_gpu.sh" "$out/"

@@ -1,0 +1,334 @@
+/*===- profile.c - Per-site cost samples kept across runs; early start-up --===*
+ *
+ * A process learns the cost model's per-site, per-size-class host and
+ * device times (costmodel.c) from scratch: its first calls of a class run
+ * the original loop to time it, then the loop runs until a start-up's
+ * worth of host time (ski rental), then the start-up itself (0.3-0.5 s on a
+ * GPU) overlaps more host runs. A program run again and again (a solver in
+ * production, a benchmark) pays that every time. The profile keeps what the
+ * last process learnt:
+ *
+ *  - at exit, IDIOM_CACHE_DIR/profile/<key>.txt gets, for every descriptor
+ *    and size class with host and device samples, the medians in ns per
+ *    iteration and the device runs of the class;
+ *  - at a descriptor's first run, its classes start from those medians (one
+ *    sample of each side, replaced by this process's own as they come);
+ *  - at program start (a constructor of this file, which is linked with
+ *    idiom_run through registry.c), when the profile says the last process
+ *    saved more host time on the device than one start-up costs, and the
+ *    IDIOM_* environment is the one the last process ended with, the
+ *    background start-up (startup.c) begins at once, so that the device is
+ *    ready when the first hot loop comes. (The runtime reads IDIOM_* once;
+ *    a program that sets them in main, as the runtime's tests do, ends with
+ *    another environment than it starts with: no early start for it.)
+ *
+ * key = FNV-1a 64 of (format tag, the executable's path, size, mtime and
+ * inode, the host name, the IDIOM_DEVICE preference): a rebuilt program,
+ * another machine sharing the cache directory or another device choice
+ * starts without a profile. A site is the FNV-1a 64 of its descriptor's
+ * location, kernel name and source. File format:
+ *
+ *   idiom-profile 1
+ *   env HEX            (the IDIOM_* environment at exit)
+ *   site HEX CLASS HOST_PI DEV_PI DEVICE_RUNS LOC
+ *   ...
+ *   check HEX          (FNV-1a 64 of the lines above)
+ *
+ * A malformed or corrupt file is ignored. Like calibration.c's numbers,
+ * the profile only steers speed decisions: every later run is measured and
+ * replaces the seeds, and results never depend on it. The profile is used
+ * only with the cost model on and the disk cache on.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROFILE_MAX_SITES 256 /* lines kept: sites x classes */
+#define PROFILE_MARGIN 1.1    /* as costmodel.c's DEVICE_MARGIN */
+
+typedef struct profile_line {
+  uint64_t site;
+  unsigned cls;
+  double host_pi, dev_pi;
+  uint64_t dev_runs;
+  char loc[96];
+} profile_line;
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static int g_have_key;                       /* the file's path is known */
+static char g_dir[PATH_MAX], g_path[PATH_MAX + 32];
+static char g_read_path[PATH_MAX + 32];      /* g_lines came from it */
+static profile_line g_lines[PROFILE_MAX_SITES];
+static unsigned g_nlines;                    /* read from the file */
+static uint64_t g_file_env;                  /* its env line */
+static uint64_t g_t0_ns;                     /* constructor time */
+
+extern char **environ;
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t idiomrt_profile_t0_ns(void) { return g_t0_ns; }
+
+static uint64_t fnv_str(uint64_t h, const char *s) {
+  return idiomrt_fnv1a(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+static uint64_t site_key(const idiom_kernel_desc *d) {
+  uint64_t h = fnv_str(IDIOMRT_FNV_OFFSET, d->loc);
+  h = fnv_str(h, d->name);
+  return fnv_str(h, d->source);
+}
+
+/* Hash of the IDIOM_* variables, in any order. */
+static uint64_t env_hash(void) {
+  uint64_t h = 0;
+  for (char **e = environ; e && *e; ++e)
+    if (strncmp(*e, "IDIOM_", 6) == 0)
+      h += idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, *e, strlen(*e));
+  return h;
+}
+
+/* The file's path for configuration cfg, from the executable's identity,
+   into dir and path; 0 when there is none (cache or cost model off). */
+static int make_path(const idiomrt_config *cfg, char *dir, size_t ndir,
+                     char *path, size_t npath) {
+  if (!cfg->cache_dir || !cfg->cost)
+    return 0;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  struct stat st;
+  if (n <= 0 || stat("/proc/self/exe", &st) != 0)
+    return 0;
+  exe[n] = '\0';
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  uint64_t h = fnv_str(IDIOMRT_FNV_OFFSET, "idiom-profile-v1");
+  h = fnv_str(h, exe);
+  uint64_t id[4] = {(uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
+                    (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ino};
+  h = idiomrt_fnv1a(h, id, sizeof id);
+  h = fnv_str(h, host);
+  int pref = cfg->device_pref;
+  h = idiomrt_fnv1a(h, &pref, sizeof pref);
+  int k = snprintf(dir, ndir, "%s/profile", cfg->cache_dir);
+  if (k <= 0 || (size_t)k >= ndir)
+    return 0;
+  k = snprintf(path, npath, "%s/%016llx.txt", dir, (unsigned long long)h);
+  return k > 0 && (size_t)k < npath;
+}
+
+/* idiomrt_debug, but never the first to read the configuration (at
+   program start that would fix it before main could set IDIOM_*). */
+#define PDEBUG(...)                                                            \
+  do {                                                                         \
+    if (idiomrt_config_peek())                                                 \
+      idiomrt_debug(__VA_ARGS__);                                              \
+  } while (0)
+
+/* Reads path into g_lines (none when it is missing or malformed). */
+static void read_profile(const char *path) {
+  g_nlines = 0;
+  snprintf(g_read_path, sizeof g_read_path, "%s", path);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return;
+  static char buf[PROFILE_MAX_SITES * 192 + 64];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  char *check = strstr(buf, "check ");
+  unsigned long long sum = 0, env = 0;
+  if (strncmp(buf, "idiom-profile 1\nenv ", 20) != 0 || !check ||
+      sscanf(check, "check %llx", &sum) != 1 ||
+      sscanf(buf + 16, "env %llx", &env) != 1 ||
+      idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)(check - buf)) != sum) {
+    PDEBUG("profile: ignoring %s: malformed or corrupt", path);
+    return;
+  }
+  *check = '\0';
+  g_file_env = env;
+  char *save = NULL;
+  unsigned m = 0;
+  char *first = strchr(buf + 16, '\n');
+  for (char *l = first ? strtok_r(first + 1, "\n", &save) : NULL;
+       l && m < PROFILE_MAX_SITES; l = strtok_r(NULL, "\n", &save)) {
+    profile_line *p = &g_lines[m];
+    unsigned long long site = 0, runs = 0;
+    int at = 0;
+    if (sscanf(l, "site %llx %u %lf %lf %llu %n", &site, &p->cls, &p->host_pi,
+               &p->dev_pi, &runs, &at) < 5 ||
+        p->cls >= IDIOMRT_SIZE_CLASSES || !(p->host_pi > 0) ||
+        !(p->dev_pi >= 0)) {
+      PDEBUG("profile: ignoring %s: malformed line", path);
+      m = 0;
+      break;
+    }
+    p->site = site;
+    p->dev_runs = runs;
+    snprintf(p->loc, sizeof p->loc, "%s", at ? l + at : "?");
+    ++m;
+  }
+  g_nlines = m;
+  PDEBUG("profile: %s: %u site classes", path, m);
+}
+
+static void write_profile(void);
+
+/* At the first descriptor's run, with the configuration in effect: the
+   file the constructor read, or the one of this configuration. */
+static void load(void) {
+  g_have_key = make_path(idiomrt_config_get(), g_dir, sizeof g_dir, g_path,
+                         sizeof g_path);
+  if (!g_have_key) {
+    g_nlines = 0;
+    return;
+  }
+  if (strcmp(g_path, g_read_path) != 0)
+    read_profile(g_path);
+  atexit(write_profile);
+}
+
+/* Host time the last process saved on the device, in ns. */
+static double saved_ns(void) {
+  double s = 0;
+  for (unsigned i = 0; i < g_nlines; ++i) {
+    const profile_line *p = &g_lines[i];
+    double trip = (double)((uint64_t)1 << p->cls);
+    if (p->dev_pi * PROFILE_MARGIN < p->host_pi)
+      s += (p->host_pi - p->dev_pi) * trip * (double)p->dev_runs;
+  }
+  return s;
+}
+
+/* Program start: read the profile; start the device now when the last
+   process saved more than one start-up with it and ended with the
+   environment this one starts with. */
+__attribute__((constructor)) static void profile_at_start(void) {
+  g_t0_ns = now_ns();
+  const char *e = getenv("IDIOM_PROFILE");
+  if (e && strcmp(e, "off") == 0)
+    return;
+  int saved_errno = errno;
+  idiomrt_config cfg;
+  idiomrt_config_preview(&cfg);
+  char dir[PATH_MAX], path[PATH_MAX + 32];
+  if (make_path(&cfg, dir, sizeof dir, path, sizeof path)) {
+    read_profile(path);
+    double s = saved_ns();
+    /* the environment first: the calibration file's reader fixes the
+       configuration */
+    if (g_nlines && g_file_env == env_hash() && s > 0 &&
+        cfg.device_pref != IDIOMRT_DEV_SEQ &&
+        s > (double)idiomrt_calib_start_after_ns() &&
+        !idiomrt_address_space_too_small()) {
+      idiomrt_config_get(); /* the environment is the last process's */
+      idiomrt_debug("profile: the last run saved %.1f ms on the device: "
+                    "starting it at program start",
+                    s / 1e6);
+      idiomrt_startup_kick();
+    }
+  }
+  errno = saved_errno;
+}
+
+void idiomrt_profile_seed(idiomrt_entry *e) {
+  const char *env = getenv("IDIOM_PROFILE");
+  if (env && strcmp(env, "off") == 0)
+    return;
+  pthread_once(&g_once, load);
+  if (!g_nlines)
+    return;
+  uint64_t key = site_key(e->desc);
+  for (unsigned i = 0; i < g_nlines; ++i) {
+    const profile_line *p = &g_lines[i];
+    if (p->site != key)
+      continue;
+    idiomrt_cost_class *c = &e->cost.cls[p->cls];
+    c->host_pi[0] = c->host_est = p->host_pi;
+    c->dev_pi[0] = c->dev_est = p->dev_pi;
+    c->hn = c->dn = 1;
+  }
+}
+
+static int fmt_line(char *buf, size_t n, uint64_t site, unsigned cls,
+                    double h, double d, uint64_t runs, const char *loc) {
+  return snprintf(buf, n, "site %016llx %u %.6g %.6g %llu %s\n",
+                  (unsigned long long)site, cls, h, d,
+                  (unsigned long long)runs, loc ? loc : "?");
+}
+
+/* At exit: this process's classes with both samples, and the file's lines
+   of sites this process did not measure. */
+static void write_profile(void) {
+  if (!g_have_key || idiomrt_forked_child())
+    return;
+  int saved_errno = errno;
+  size_t cap = PROFILE_MAX_SITES * 192 + 64, len = 0;
+  char *buf = malloc(cap);
+  if (!buf)
+    return;
+  len = (size_t)snprintf(buf, cap, "idiom-profile 1\nenv %016llx\n",
+                         (unsigned long long)env_hash());
+  unsigned lines = 0, fresh = 0;
+  uint64_t seen[PROFILE_MAX_SITES];
+  unsigned nseen = 0;
+  for (idiomrt_entry *e = idiomrt_entry_first(); e && lines < PROFILE_MAX_SITES;
+       e = idiomrt_entry_next(e)) {
+    if (pthread_mutex_trylock(&e->stats_lock) != 0)
+      continue;
+    uint64_t key = site_key(e->desc);
+    for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES && lines < PROFILE_MAX_SITES;
+         ++c) {
+      const idiomrt_cost_class *k = &e->cost.cls[c];
+      if (!k->hn || !k->dn)
+        continue;
+      int w = fmt_line(buf + len, cap - len, key, c, k->host_est, k->dev_est,
+                       k->dev_runs, e->desc->loc);
+      if (w <= 0 || (size_t)w >= cap - len - 40)
+        break;
+      len += (size_t)w;
+      ++lines;
+      ++fresh;
+      if (nseen < PROFILE_MAX_SITES)
+        seen[nseen++] = key;
+    }
+    pthread_mutex_unlock(&e->stats_lock);
+  }
+  for (unsigned i = 0; i < g_nlines && lines < PROFILE_MAX_SITES; ++i) {
+    const profile_line *p = &g_lines[i];
+    int dup = 0;
+    for (unsigned j = 0; j < nseen && !dup; ++j)
+      dup = seen[j] == p->site;
+    if (dup)
+      continue;
+    int w = fmt_line(buf + len, cap - len, p->site, p->cls, p->host_pi,
+                     p->dev_pi, p->dev_runs, p->loc);
+    if (w <= 0 || (size_t)w >= cap - len - 40)
+      break;
+    len += (size_t)w;
+    ++lines;
+  }
+  if (fresh) {
+    uint64_t sum = idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, len);
+    len += (size_t)snprintf(buf + len, cap - len, "check %016llx\n",
+                            (unsigned long long)sum);
+    if (!idiomrt_write_file(g_dir, g_path, buf, len))
+      idiomrt_debug("profile: cannot write %s", g_path);
+    else
+      idiomrt_debug("profile: wrote %u site classes to %s", lines, g_path);
+  }
+  free(buf);
+  errno = saved_errno;
+}

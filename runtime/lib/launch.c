@@ -92,6 +92,7 @@ typedef struct run {
   idiomrt_resid_call rc;         /* inside a region (residency.c) */
   char *reason;
   size_t reason_len;
+  uint64_t t_buffers, t_launched, t_waited; /* phase ends (IDIOM_DEBUG=time) */
 } run;
 
 static uint64_t now_ns(void) {
@@ -203,7 +204,7 @@ static int create_buffers(run *r) {
       uint64_t t0 = now_ns();
       if (!(r->snap[i] = malloc((size_t)a->bytes)))
         return fail(r, "out of host memory");
-      memcpy(r->snap[i], a->ptr, (size_t)a->bytes);
+      idiomrt_parallel_memcpy(r->snap[i], a->ptr, (size_t)a->bytes);
       r->host_copy_ns += now_ns() - t0;
       src = r->snap[i];
     }
@@ -766,6 +767,17 @@ static int tune(run *r, unsigned cls) {
 }
 
 /* Everything after the device and the program are ready. */
+/* Part [lo, hi) of a mapping's copy into the host (only the bytes that
+   changed when it has a snapshot). */
+static void write_back_part(void *p, size_t lo, size_t hi) {
+  const struct mapping *m = p;
+  if (m->snap)
+    idiomrt_write_changed((char *)m->host + lo,
+                          (const char *)m->dev_ptr + lo, m->snap + lo, hi - lo);
+  else
+    memcpy((char *)m->host + lo, (const char *)m->dev_ptr + lo, hi - lo);
+}
+
 static int execute(run *r, void *results, int *variant) {
   uint32_t nargs = r->nargs;
   /* per argument: a write and a map, or (residency.c) a fill, a view copy,
@@ -787,6 +799,7 @@ static int execute(run *r, void *results, int *variant) {
   if (!create_buffers(r) ||
       (r->d->kind == IDIOM_REDUCE && !create_reduce_buffers(r)))
     return 0;
+  r->t_buffers = now_ns();
   if (k < 0 && (k = tune(r, cls)) < 0)
     return 0;
   *variant = k;
@@ -803,17 +816,14 @@ static int execute(run *r, void *results, int *variant) {
     return 0;
   if (r->d->kind == IDIOM_MAP ? !map_outputs(r) : !map_results(r, results))
     return 0;
+  r->t_launched = now_ns();
   if (!wait_all(r))
     return 0;
+  r->t_waited = now_ns();
   /* Every command completed: now, and only now, write the host. */
   uint64_t t0 = now_ns();
-  for (unsigned i = 0; i < r->nmaps; ++i) {
-    if (r->maps[i].snap)
-      idiomrt_write_changed(r->maps[i].host, r->maps[i].dev_ptr,
-                            r->maps[i].snap, r->maps[i].bytes);
-    else
-      memcpy(r->maps[i].host, r->maps[i].dev_ptr, r->maps[i].bytes);
-  }
+  for (unsigned i = 0; i < r->nmaps; ++i)
+    idiomrt_parallel_range(r->maps[i].bytes, write_back_part, &r->maps[i]);
   r->host_copy_ns = now_ns() - t0;
   return 1;
 }
@@ -1140,7 +1150,17 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   t_reason_static = NULL;
   t_kernel_ms = (double)kernel_ns / 1e6;
   t_variant = variant;
-  uint64_t run_ns = now_ns() - t_start;
+  uint64_t t_end = now_ns(), run_ns = t_end - t_start;
+  if (cfg->debug_time)
+    idiomrt_debug("%s: device run %.1f us: buffers %.1f, enqueue %.1f, "
+                  "wait %.1f (kernels %.1f, transfers %.1f), write-back and "
+                  "release %.1f",
+                  desc->loc ? desc->loc : "?", (double)run_ns / 1e3,
+                  (double)(r.t_buffers - t_start) / 1e3,
+                  (double)(r.t_launched - r.t_buffers) / 1e3,
+                  (double)(r.t_waited - r.t_launched) / 1e3,
+                  (double)kernel_ns / 1e3, (double)transfer_ns / 1e3,
+                  (double)(t_end - r.t_waited) / 1e3);
   idiomrt_stats_success(e, kernel_ns, transfer_ns, run_ns);
   if (cfg->cost)
     idiomrt_cost_device_sample(e, trip, run_ns, tuned, filled);

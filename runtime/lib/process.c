@@ -33,6 +33,7 @@ static void child_after_fork(void) {
   idiomrt_device_after_fork();
   idiomrt_worker_after_fork();
   idiomrt_startup_after_fork();
+  idiomrt_parcopy_after_fork();
 }
 
 void idiomrt_process_init(void) { pthread_atfork(NULL, NULL, child_after_fork); }

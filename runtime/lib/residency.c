@@ -126,13 +126,26 @@ static void fatal(const char *what, cl_int err) {
 }
 
 /* staging.c's consumer: one chunk of entry x's device bytes to the host. */
+typedef struct chunk_job {
+  const resid_entry *x;
+  size_t pos;
+  const char *chunk;
+} chunk_job;
+
+static void consume_part(void *p, size_t lo, size_t hi) {
+  const chunk_job *j = p;
+  char *host = (char *)j->x->lo + j->pos;
+  if (j->x->snap)
+    idiomrt_write_changed(host + lo, j->chunk + lo, j->x->snap + j->pos + lo,
+                          hi - lo);
+  else
+    memcpy(host + lo, j->chunk + lo, hi - lo);
+}
+
 static void consume_chunk(void *arg, size_t pos, const void *chunk,
                           size_t len) {
-  const resid_entry *x = arg;
-  if (x->snap)
-    idiomrt_write_changed((char *)x->lo + pos, chunk, x->snap + pos, len);
-  else
-    memcpy((char *)x->lo + pos, chunk, len);
+  chunk_job j = {arg, pos, chunk};
+  idiomrt_parallel_range(len, consume_part, &j);
 }
 
 /* Copies entry x back to the host when it is dirty. */
@@ -336,7 +349,7 @@ static cl_int fill_entry(idiomrt_resid_call *c, resid_entry *x,
   if (with_snap) {
     if (!(x->snap = malloc(n)))
       return CL_OUT_OF_HOST_MEMORY;
-    memcpy(x->snap, (const void *)x->lo, n);
+    idiomrt_parallel_memcpy(x->snap, (const void *)x->lo, n);
     src = x->snap;
   }
   int staged = 0;
@@ -408,7 +421,7 @@ static int hold_range(resid_table *t, uintptr_t r0, uintptr_t r1) {
   if (dirty && !(m.snap = malloc(n)))
     goto fail;
   if (m.snap)
-    memcpy(m.snap, (const void *)u0, n);
+    idiomrt_parallel_memcpy(m.snap, (const void *)u0, n);
   if (cl->clEnqueueWriteBuffer(dev->queue, m.buf, CL_TRUE, 0, n,
                                m.snap ? (const void *)m.snap : (const void *)u0,
                                0, NULL, NULL) != CL_SUCCESS)
@@ -452,7 +465,7 @@ static int make_dirty(resid_entry *x, uintptr_t a0, uintptr_t a1) {
     size_t n = (size_t)(x->hi - x->lo);
     if (!(x->snap = malloc(n)))
       return 0;
-    memcpy(x->snap, (const void *)x->lo, n);
+    idiomrt_parallel_memcpy(x->snap, (const void *)x->lo, n);
   }
   x->dirty = 1;
   return 1;
@@ -651,10 +664,18 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
       resid_entry *x = &t->e[k];
       int whole = x->lo == a0 && x->hi == a1;
       /* A clean entry without a snapshot that a run writes only in part
-         (or not densely): refill it with a snapshot for a diff copy-back. */
-      if (out && !x->dirty && !x->snap && !(dense && whole))
-        if ((err = fill_entry(c, x, 1)) != CL_SUCCESS)
-          goto cl_error;
+         (or not densely) needs one for a diff copy-back. Clean: the device
+         holds the host's bytes (an entry lives inside one region, where no
+         host code touches its range), so the host's bytes are the snapshot;
+         nothing is copied to the device again. */
+      if (out && !x->dirty && !x->snap && !(dense && whole)) {
+        size_t n = (size_t)(x->hi - x->lo);
+        if (!(x->snap = malloc(n))) {
+          snprintf(reason, reason_len, "out of host memory");
+          return 0;
+        }
+        idiomrt_parallel_memcpy(x->snap, (const void *)x->lo, n);
+      }
     }
     resid_entry *x = &t->e[k];
     x->last_use = t->clock;

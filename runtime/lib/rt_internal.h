@@ -508,6 +508,20 @@ void idiomrt_startup_after_fork(void);
    program start). */
 void idiomrt_startup_kick(void);
 
+/*--- parcopy.c: host copies split over helper threads --------------------*/
+
+/* Runs fn(ctx, lo, hi) over parts of [0, n) (cut at 64-byte boundaries) on
+   the calling thread and the copy helpers, and returns when every part is
+   done; on one thread (fn(ctx, 0, n)) for small n, without helpers, or
+   while another thread's copy has them. */
+void idiomrt_parallel_range(size_t n,
+                            void (*fn)(void *ctx, size_t lo, size_t hi),
+                            void *ctx);
+/* memcpy through idiomrt_parallel_range. */
+void idiomrt_parallel_memcpy(void *dst, const void *src, size_t n);
+/* pthread_atfork child handler's part: no helpers in the child. */
+void idiomrt_parcopy_after_fork(void);
+
 /*--- profile.c: per-site cost samples kept across runs -------------------*/
 
 /* A new entry's cost classes start from the last process's medians for its

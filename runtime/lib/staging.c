@@ -148,7 +148,7 @@ cl_int idiomrt_stage_write(const idiomrt_device *dev, cl_mem dst, size_t off,
     int s = (int)(k % STAGE_SLOTS);
     if ((err = finish(cl, &ev[s])) != CL_SUCCESS)
       break;
-    memcpy(g_slot[s].ptr, (const char *)src + pos, len);
+    idiomrt_parallel_memcpy(g_slot[s].ptr, (const char *)src + pos, len);
     err = cl->clEnqueueWriteBuffer(dev->queue, dst, CL_FALSE, off + pos, len,
                                    g_slot[s].ptr, 0, NULL, &ev[s]);
     if (err == CL_SUCCESS)

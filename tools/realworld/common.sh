@@ -76,7 +76,7 @@ rw_fetch() {
 
 # rw_make_cc DIR: writes DIR/idiom-cc, for use as CC: the build's driver
 # ($IDIOM_BUILD/bin/idiom-cc, which adds the plugin and, when linking, the
-# runtime) running $CLANG, with the offload remarks (-Rpass=idiom). Without
+# runtime) running $CLANG, with the offload remarks (-Rpass=idiom-offload). Without
 # the driver (an older build) it is clang with -fpass-plugin and the runtime
 # is left to LIBS (rw_plugin_libs). With RW_VERIFY=1 (default) it adds
 # -fverify-intermediate-code: IR that the plugin leaves invalid is a
@@ -89,12 +89,12 @@ rw_make_cc() {
   if [ -x "$IDIOM_BUILD/bin/idiom-cc" ]; then
     cat > "$dir/idiom-cc" <<EOS
 #!/bin/sh
-IDIOM_CLANG=$CLANG exec $IDIOM_BUILD/bin/idiom-cc -Rpass=idiom ${RW_VERIFY_FLAG-} "\$@"
+IDIOM_CLANG=$CLANG exec $IDIOM_BUILD/bin/idiom-cc -Rpass=idiom-offload ${RW_VERIFY_FLAG-} "\$@"
 EOS
   else
     cat > "$dir/idiom-cc" <<EOS
 #!/bin/sh
-exec $CLANG -fpass-plugin=$IDIOM_BUILD/lib/libIdiom.so -Rpass=idiom ${RW_VERIFY_FLAG-} "\$@"
+exec $CLANG -fpass-plugin=$IDIOM_BUILD/lib/libIdiom.so -Rpass=idiom-offload ${RW_VERIFY_FLAG-} "\$@"
 EOS
   fi
   chmod +x "$dir/idiom-cc"

@@ -14,7 +14,7 @@
 // RUN: FileCheck %s --check-prefix=IRG < %t.g.ll
 // RUN: grep -c '^@idiom_.*\.source = ' %t.g.ll | FileCheck %s --check-prefix=TWO
 // RUN: grep -c '^@idiom_.*\.desc\(\.[0-9]*\)\? = ' %t.g.ll | FileCheck %s --check-prefix=TWO
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-analysis=idiom 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-analysis=idiom-offload 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

@@ -124,9 +124,14 @@ rw_crashes() {
   grep -c 'PLEASE submit a bug report' "$1" || true
 }
 
-# rw_offloads LOG: number of offload remarks in a build log.
+# rw_offloads LOG: number of offloaded loop copies in a build log. The
+# plugin reports each source loop once per compile, with "(N inlined
+# copies)" when inlining made N of them; that counts N.
 rw_offloads() {
-  grep -c 'remark: offloaded ' "$1" || true
+  awk '/remark: offloaded / {
+    if (match($0, /\([0-9]+ inlined copies\)/)) n += substr($0, RSTART + 1) + 0
+    else n++
+  } END { print n + 0 }' "$1"
 }
 
 # rw_collect_results BUILDDIR OUT: one line "dir/test RESULT" per automake

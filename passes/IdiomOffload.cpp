@@ -272,8 +272,8 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     });
   for (MissedLoop &Miss : Det.Missed)
     Remarks.emit([&] {
-      OptimizationRemarkMissed R(RemarkPass, "NotAnIdiom", Miss.L->getStartLoc(),
-                                 Miss.L->getHeader());
+      OptimizationRemarkMissed R(RemarkPass, "NotAnIdiom",
+                                 Miss.L->getStartLoc(), Miss.L->getHeader());
       R << "loop is not an idiom (closest: " << NV("Idiom", Miss.Spec) << "): ";
       if (Miss.Atom.empty())
         return R << NV("Reason", Miss.Reason);
@@ -396,7 +396,8 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
         << NV("Idiom", O.D->Spec) << ") to OpenCL as "
         << NV("Kernel", O.KernelName);
       if (M.Kind == IdiomKind::Histogram)
-        R << " with operator " << NV("Operator", M.Histograms.front().Op.name());
+        R << " with operator "
+          << NV("Operator", M.Histograms.front().Op.name());
       if (M.Kind == IdiomKind::ScalarReduction) {
         R << " with " << NV("Accumulators", unsigned(M.Reductions.size()))
           << " accumulator(s):";

@@ -1,4 +1,4 @@
-//===- OffloadRemarks.h - The plugin's remarks, one per source loop -*- C++ -*-===//
+//===- OffloadRemarks.h - Remarks, one per source loop ----------*- C++ -*-===//
 //
 // Every remark of the plugin has the pass name `idiom-offload` (RemarkPass),
 // which no pass of LLVM 19 contains (LLVM's names with "idiom" are

@@ -174,7 +174,7 @@ void printHelp(const char *DefaultClang) {
       "\n"
       "Remarks: -Rpass=idiom-offload (offloaded), -Rpass-missed=idiom-offload\n"
       "(near misses), -Rpass-analysis=idiom-offload (notes); -Rpass=idiom\n"
-      "would also show LLVM's loop-idiom. Records: -fsave-optimization-record.\n"
+      "also shows LLVM's loop-idiom. Records: -fsave-optimization-record.\n"
       "Other plugin options: -mllvm -idiom-... (README.md). Run-time\n"
       "settings: IDIOM_DEVICE, IDIOM_STATS=1|json|FILE.json, ... "
       "(README.md).\n",

@@ -5,7 +5,7 @@
 // expression searched in the pass name, shows both (the CONTROL run: it
 // proves that loop-idiom fires here, so the negative checks can fail).
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --implicit-check-not=loop-idiom --implicit-check-not=memset
-// RUN: %libdir/../bin/idiom-cc -O2 -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --implicit-check-not=loop-idiom --implicit-check-not=memset
+// RUN: %if idiom-cc %{ %idiom-cc -O2 -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --implicit-check-not=loop-idiom --implicit-check-not=memset %}
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload 2>&1 | FileCheck %s --check-prefix=OTHER --implicit-check-not=loop-idiom --implicit-check-not=memset
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=CONTROL
 

@@ -12,7 +12,7 @@ B=${1:-build}
 O=carry/sgemm_c
 mkdir -p "$O"
 clang-19 -O2 -g -fpass-plugin="$B/lib/libIdiom.so" -Iruntime/include \
-  -c bench/sgemm_c.c -o "$O/sgemm_c.o" -Rpass=idiom 2> "$O/remarks.txt"
+  -c bench/sgemm_c.c -o "$O/sgemm_c.o" -Rpass=idiom-offload 2> "$O/remarks.txt"
 grep -q 'remark: offloaded GEMM (gemm)' "$O/remarks.txt" ||
   { cat "$O/remarks.txt" >&2; echo "the SGEMM loop was not offloaded" >&2; exit 1; }
 nm "$O/sgemm_c.o" | grep -q ' U idiom_run' ||

@@ -13,7 +13,7 @@
 #                   the near miss with its reason;
 #   NAME.exact      the same with -idiom-fp-reassoc=false;
 # and for every nas-parboil program
-#   NAME.remarks    -Rpass/-Rpass-missed/-Rpass-analysis=idiom remarks of a
+#   NAME.remarks    -Rpass/-Rpass-missed/-Rpass-analysis=idiom-offload remarks of a
 #                   clang-19 -O2 -g plugin compile;
 #   NAME.o2.ll      the IR that compile emits (stitched calls, kernels).
 # user-spec programs are run with their spec (Inputs/NAME.idl).
@@ -61,7 +61,7 @@ for src in "$ROOT"/nas-parboil/*.c; do
   print_idiom "$n" "$src"
   (cd "$ROOT/nas-parboil" &&
     clang-19 -O2 -g -fpass-plugin="$PLUGIN" -c "$(basename "$src")" -o /dev/null \
-      -Rpass=idiom -Rpass-missed=idiom -Rpass-analysis=idiom) >"$OUT/$n.remarks" 2>&1
+      -Rpass=idiom-offload -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload) >"$OUT/$n.remarks" 2>&1
   clang-19 -O2 -g -fpass-plugin="$PLUGIN" -S -emit-llvm "$src" -o - 2>/dev/null |
     grep -v '^; ModuleID\|^source_filename' >"$OUT/$n.o2.ll"
 done

@@ -9,7 +9,7 @@ echo "| program | line | result | idiom / reason |"
 echo "| --- | --- | --- | --- |"
 for c in *.c; do
   clang-19 -O2 -g -fpass-plugin="$B/lib/libIdiom.so" -c "$c" -o /dev/null \
-    -Rpass=idiom -Rpass-missed=idiom -Rpass-analysis=idiom 2>&1 |
+    -Rpass=idiom-offload -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload 2>&1 |
     grep -E "remark: (offloaded|detected idiom|loop is not an idiom|idiom .* not offloaded)" |
     sed -E 's/ \[-Rpass[^]]*\]$//' |
     awk -v prog="$c" '{

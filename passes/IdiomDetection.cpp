@@ -114,6 +114,18 @@ Library &library() {
   }();
   return *Lib;
 }
+
+/// The near miss of \p Spec on \p L, with its failing construct apart.
+MissedLoop nearMiss(Loop *L, const std::string &Spec, const NearMiss &Miss) {
+  MissedLoop M{L, Spec, Miss.str()};
+  if (!Miss.FailedAtom.empty()) {
+    M.Atom = Miss.FailedAtom;
+    M.AtomLoc = Miss.File + ":" + std::to_string(Miss.Line) + ":" +
+                std::to_string(Miss.Col);
+    M.WhyNot = Miss.WhyNot;
+  }
+  return M;
+}
 } // namespace
 
 LiftOptions currentLiftOptions() {
@@ -193,7 +205,7 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
             AtomCallsUsed >= LoopAtomCalls) {
           // This idiom and the ones after it are not tried to the end.
           Det.OverSearchBudget.push_back({L, Idiom->Name});
-          Best = {L, Idiom->Name, Miss.str()};
+          Best = nearMiss(L, Idiom->Name, Miss);
           break;
         }
       } catch (const std::exception &E) {
@@ -206,7 +218,7 @@ Detection detectIdioms(Function &F, LoopInfo &LI, ScalarEvolution &SE,
       if (!M) {
         if (Best.Spec.empty() || Miss.Progress > BestProgress) {
           BestProgress = Miss.Progress;
-          Best = {L, Idiom->Name, Miss.str()};
+          Best = nearMiss(L, Idiom->Name, Miss);
         }
         continue;
       }

@@ -4,7 +4,7 @@
 // constraints/specs/, then every -idiom-spec=FILE), and solves them over the
 // loops of a function, outermost first: a loop inside a matched nest is not
 // tried again. For each loop without a match it keeps the near miss that got
-// furthest, for -Rpass-missed=idiom.
+// furthest, for -Rpass-missed=idiom-offload.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_IDIOMDETECTION_H
@@ -37,6 +37,12 @@ struct MissedLoop {
   llvm::Loop *L = nullptr;
   std::string Spec;   ///< the idiom that got furthest
   std::string Reason; ///< "FILE:LINE:COL: Atom(args): why"
+  /// The failing construct of Spec in spec syntax, e.g. "PureCall(call)" or
+  /// "not HasSideEffects(loop)"; empty when the miss is not a failing
+  /// constraint (an internal error, a template that cannot lift the match).
+  std::string Atom;
+  std::string AtomLoc; ///< "FILE:LINE:COL" of Atom in its spec, or empty
+  std::string WhyNot;  ///< the reason Atom gave, or empty with Atom
 };
 
 /// Result of detection over one function.

@@ -5,6 +5,7 @@
 #include "KernelMemo.h"
 #include "KernelSharing.h"
 #include "Lifting.h"
+#include "OffloadRemarks.h"
 #include "PipelinePlacement.h"
 #include "ResidencyRegions.h"
 #include "RuntimeLimits.h"
@@ -26,8 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
-
-#define DEBUG_TYPE "idiom"
+using ore::NV;
 
 static cl::opt<bool> CorruptLift(
     "idiom-test-corrupt-lift", cl::Hidden, cl::init(false),
@@ -59,6 +59,10 @@ struct Offload {
   bool SharedInFunction = false;
   /// The errno check's kernels, when Lifted.ErrnoCheckFunIL is not empty.
   ErrnoCheckKernel Check;
+  /// After liftAndGenerate fails, the step that failed, for the
+  /// NotOffloaded remark's `Stage`: lift, limits, validation, errno-check,
+  /// codegen or internal.
+  const char *FailedStage = "internal";
 };
 
 /// Where liftAndGenerate finds kernels generated before: the module's
@@ -124,6 +128,7 @@ bool liftAndGenerate(Offload &O, ScalarEvolution &SE,
     return liftAndGenerateImpl(O, SE, Kernels, Why);
   } catch (const std::exception &E) {
     Why = std::string("internal error: ") + E.what();
+    O.FailedStage = "internal";
     return false;
   }
 }
@@ -179,10 +184,12 @@ bool generateErrnoCheck(Offload &O, std::string &Why) {
 
 bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
                          const KernelSources &Kernels, std::string &Why) {
+  O.FailedStage = "lift";
   if (!liftToFunIL(*O.D->Match, O.KernelName, SE, O.Lifted, Why)) {
     Why = "cannot lift to FunIL: " + Why;
     return false;
   }
+  O.FailedStage = "limits";
   if (!withinRuntimeLimits(*O.D->Match, O.Lifted,
                            O.D->L->getHeader()->getModule()->getDataLayout(),
                            Why))
@@ -191,15 +198,18 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
     corruptForTesting(O.Lifted.FunIL);
   funil::Program P;
   std::string Err;
+  O.FailedStage = "internal";
   if (!funil::parseProgram(O.Lifted.FunIL, P, Err)) {
     Why = "lifted FunIL does not parse (internal error): " + Err;
     return false;
   }
+  O.FailedStage = "validation";
   if (!validateLifting(*O.D->Match, O.Lifted, P, currentLiftOptions().Z3TimeoutMs,
                        Err)) {
     Why = "translation validation failed: " + Err;
     return false;
   }
+  O.FailedStage = "errno-check";
   if (!O.Lifted.ErrnoCheckFunIL.empty() && !generateErrnoCheck(O, Why))
     return false;
   O.SlotBytes = rewrite::reductionSlotBytes(P);
@@ -208,6 +218,7 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
     TimeReport::count("kernel shared with an earlier copy of its loop");
     return true;
   }
+  O.FailedStage = "codegen";
   if (!generateOpenCLMemo(O.Lifted.FunIL, P, O.KernelName, O.Gen, Err)) {
     Why = "no OpenCL for the lifted FunIL: " + Err;
     return false;
@@ -227,12 +238,13 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     return PreservedAnalyses::all();
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
-  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+  RemarkSink Remarks(F, FAM.getResult<OptimizationRemarkEmitterAnalysis>(F),
+                     DeferRemarks);
   if (hasResidencyRegions(F)) {
     // A new idiom inside an earlier run's region would leave its buffers on
     // the device where that region's proof did not look.
-    ORE.emit([&] {
-      return OptimizationRemarkMissed(DEBUG_TYPE, "HasResidencyRegions", &F)
+    Remarks.emit([&] {
+      return OptimizationRemarkMissed(RemarkPass, "HasResidencyRegions", &F)
              << "function already has residency regions from an earlier run "
                 "of the plugin: nothing new is offloaded in it";
     });
@@ -241,28 +253,32 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
 
   Detection Det = detectIdioms(F, LI, SE, DT);
   for (Loop *L : Det.OverBudget)
-    ORE.emit([&] {
-      return OptimizationRemarkMissed(DEBUG_TYPE, "LoopBudget", L->getStartLoc(),
+    Remarks.emit([&] {
+      return OptimizationRemarkMissed(RemarkPass, "LoopBudget", L->getStartLoc(),
                                       L->getHeader())
              << "per-loop work budget exceeded: more than "
-             << std::to_string(loopBudgetLimit())
+             << NV("Limit", loopBudgetLimit())
              << " solver queries (-idiom-loop-z3-queries); facts left unproven";
     });
   for (auto &[L, Spec] : Det.OverSearchBudget)
-    ORE.emit([&] {
-      return OptimizationRemarkMissed(DEBUG_TYPE, "LoopSearchBudget",
+    Remarks.emit([&] {
+      return OptimizationRemarkMissed(RemarkPass, "LoopSearchBudget",
                                       L->getStartLoc(), L->getHeader())
              << "per-loop work budget exceeded: more than "
-             << std::to_string(loopAtomCallBudget())
+             << NV("Limit", loopAtomCallBudget())
              << " atom calls of the constraint search "
                 "(-idiom-loop-atom-calls); idiom "
-             << Spec << " and those after it not tried to the end";
+             << NV("Idiom", Spec) << " and those after it not tried to the end";
     });
   for (MissedLoop &Miss : Det.Missed)
-    ORE.emit([&] {
-      return OptimizationRemarkMissed(DEBUG_TYPE, "NotAnIdiom", Miss.L->getStartLoc(),
-                                      Miss.L->getHeader())
-             << "loop is not an idiom (closest: " << Miss.Spec << "): " << Miss.Reason;
+    Remarks.emit([&] {
+      OptimizationRemarkMissed R(RemarkPass, "NotAnIdiom",
+                                 Miss.L->getStartLoc(), Miss.L->getHeader());
+      R << "loop is not an idiom (closest: " << NV("Idiom", Miss.Spec) << "): ";
+      if (Miss.Atom.empty())
+        return R << NV("Reason", Miss.Reason);
+      return R << NV("AtomLoc", Miss.AtomLoc) << ": " << NV("Atom", Miss.Atom)
+               << ": " << NV("Reason", Miss.WhyNot);
     });
 
   std::vector<Offload> Offloads;
@@ -271,29 +287,33 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   unsigned Id = Det.Found.empty() ? 0 : Index.nextKernelId();
   for (DetectedIdiom &D : Det.Found) {
     if (!D.Match) {
-      ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "Detected", D.L->getStartLoc(),
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "Detected", D.L->getStartLoc(),
                                           D.L->getHeader())
-               << "detected idiom " << D.Spec << " (its spec names no FunIL template)";
+               << "detected idiom " << NV("Idiom", D.Spec)
+               << " (its spec names no FunIL template)";
       });
       continue;
     }
     Offload O{&D, {}, kernelName(F, Id++), {}};
     std::string Why;
     if (!liftAndGenerate(O, SE, {&Index, &Offloads, &OffloadByKernel}, Why)) {
-      ORE.emit([&] {
-        return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", D.L->getStartLoc(),
+      Remarks.emit([&] {
+        return OptimizationRemarkMissed(RemarkPass, "NotOffloaded", D.L->getStartLoc(),
                                         D.L->getHeader())
-               << "idiom " << D.Spec << " not offloaded: " << Why;
+               << "idiom " << NV("Idiom", D.Spec) << " not offloaded: "
+               << NV("Reason", Why) << ore::setExtraArgs()
+               << NV("Stage", O.FailedStage);
       });
       continue;
     }
     if (DetectOnly) {
-      ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "Offloadable",
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "Offloadable",
                                           D.L->getStartLoc(), D.L->getHeader())
-               << "offloadable " << kindName(*D.Match) << " (" << D.Spec
-               << "), not offloaded (-idiom-detect-only)";
+               << "offloadable " << NV("Kind", kindName(*D.Match)) << " ("
+               << NV("Idiom", D.Spec) << "), not offloaded (-idiom-detect-only)"
+               << ore::setExtraArgs() << NV("Site", loopLocation(*D.L));
       });
       continue;
     }
@@ -345,9 +365,11 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     GlobalVariable *Desc = nullptr;
     StitchedCall SC;
     if (!stitch(In, Expanded[I], LI, Desc, Why, &SC)) {
-      ORE.emit([&] {
-        return OptimizationRemarkMissed(DEBUG_TYPE, "NotOffloaded", Loc, Header)
-               << "idiom " << O.D->Spec << " not offloaded: " << Why;
+      Remarks.emit([&] {
+        return OptimizationRemarkMissed(RemarkPass, "NotOffloaded", Loc, Header)
+               << "idiom " << NV("Idiom", O.D->Spec) << " not offloaded: "
+               << NV("Reason", Why) << ore::setExtraArgs()
+               << NV("Stage", "stitch");
       });
       continue;
     }
@@ -361,52 +383,58 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       ++NewDescriptors;
     }
     if (In.KernelFrom || O.SharedInFunction)
-      ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "KernelShared", Loc, Header)
-               << "kernel " << O.KernelName
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "KernelShared", Loc, Header)
+               << "kernel " << NV("Kernel", O.KernelName)
                << " shared: the loop lifts to the same FunIL as an earlier "
                   "offloaded loop"
                << (In.Desc ? " (and shares its runtime descriptor)" : "");
       });
-    ORE.emit([&] {
-      OptimizationRemark R(DEBUG_TYPE, "Offloaded", Loc, Header);
-      R << "offloaded " << kindName(M) << " (" << O.D->Spec << ") to OpenCL as "
-        << O.KernelName;
+    Remarks.emit([&] {
+      OptimizationRemark R(RemarkPass, "Offloaded", Loc, Header);
+      R << "offloaded " << NV("Kind", kindName(M)) << " ("
+        << NV("Idiom", O.D->Spec) << ") to OpenCL as "
+        << NV("Kernel", O.KernelName);
       if (M.Kind == IdiomKind::Histogram)
-        R << " with operator " << M.Histograms.front().Op.name();
+        R << " with operator "
+          << NV("Operator", M.Histograms.front().Op.name());
       if (M.Kind == IdiomKind::ScalarReduction) {
-        R << " with " << std::to_string(M.Reductions.size()) << " accumulator(s):";
+        R << " with " << NV("Accumulators", unsigned(M.Reductions.size()))
+          << " accumulator(s):";
         for (const ReductionInfo &Red : M.Reductions)
-          R << " " << reductionOpName(Red.Op);
+          R << " " << NV("Operator", reductionOpName(Red.Op));
       }
+      R << ore::setExtraArgs() << NV("Site", In.Loc);
+      if (!O.Lifted.ErrnoCheckFunIL.empty())
+        R << NV("ErrnoCheck", O.Check.KernelName);
       return R;
     });
     if (M.FPReassociated)
-      ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FPReassociation", Loc, Header)
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "FPReassociation", Loc, Header)
                << "floating-point " << (M.Kind == IdiomKind::Histogram ? "histogram" : "reduction")
                << " is reassociated by parallel evaluation "
                   "(disable with -mllvm -idiom-fp-reassoc=false)";
       });
     if (M.FPExactMinMax)
-      ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "FPExactMinMax", Loc, Header)
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "FPExactMinMax", Loc, Header)
                << "floating-point min/max reduction is exact (NaN elements "
                   "are ignored as the loop ignores them; a zero, infinite or "
                   "NaN result is recomputed by the original loop), so it is "
                   "offloaded also with -idiom-fp-reassoc=false";
       });
     if (M.ApproxLibm)
-      ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "ApproxLibm", Loc, Header)
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "ApproxLibm", Loc, Header)
                << kindName(M)
                << " calls exp, log, sin, cos or pow: its results may differ "
                   "from the host's libm within the OpenCL 1.2 full-profile ulp "
                   "bounds (-idiom-approx-libm)";
       });
     if (!O.Lifted.ErrnoCheckFunIL.empty())
-      ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "ErrnoCheck", Loc, Header)
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "ErrnoCheck", Loc, Header)
                << "calls " << O.Lifted.ErrnoFunctions
                << ", which may set errno: a device check of the arguments ("
                << O.Check.KernelName
@@ -417,7 +445,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   Index.addKernelIds(NewDescriptors);
   // Map promotion: loops that only run offloaded idioms keep their buffers
   // on the device (ResidencyRegions.h).
-  formResidencyRegions(F, LI, Stitched, ORE);
+  formResidencyRegions(F, LI, Stitched, Remarks);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -1,10 +1,12 @@
 //===- IdiomOffload.h - The plugin's passes ---------------------*- C++ -*-===//
 //
 // IdiomOffloadPass: detection -> lifting to FunIL -> rewrite to OpenCL ->
-// stitching, with remarks (-Rpass=idiom for each offloaded idiom,
-// -Rpass-missed=idiom for near misses, -Rpass-analysis=idiom for notes such
-// as floating-point reassociation). Registered at the VectorizerStart
-// extension point and as `idiom-offload` for opt.
+// stitching, with remarks of pass `idiom-offload` (OffloadRemarks.h):
+// -Rpass=idiom-offload for each offloaded idiom, -Rpass-missed=idiom-offload
+// for near misses, -Rpass-analysis=idiom-offload for notes such as
+// floating-point reassociation. Registered at the VectorizerStart extension
+// point (remarks deferred to the end of the module, one per source loop) and
+// as `idiom-offload` for opt (remarks at once, one per copy).
 //
 // IdiomPrinterPass (`print<idiom>` in opt): prints, for every loop, the idiom
 // found with its lifted FunIL, lowered FunIL and OpenCL, or the near miss;
@@ -21,8 +23,16 @@ namespace idiom {
 /// Offloads every idiom of a function it can lift and generate code for.
 class IdiomOffloadPass : public llvm::PassInfoMixin<IdiomOffloadPass> {
 public:
+  /// With \p DeferRemarks, remarks wait for flushRemarks on the module
+  /// (OffloadRemarks.h), which merges the copies of a loop; without, each is
+  /// emitted at once.
+  explicit IdiomOffloadPass(bool DeferRemarks = false)
+      : DeferRemarks(DeferRemarks) {}
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
+
+private:
+  bool DeferRemarks;
 };
 
 /// Prints detection, lifting and code generation results to a stream.

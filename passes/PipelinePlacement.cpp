@@ -2,6 +2,7 @@
 
 #include "PipelinePlacement.h"
 #include "IdiomOffload.h"
+#include "OffloadRemarks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
@@ -34,16 +35,20 @@ bool isFallbackLoop(const Loop &L) {
 
 PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
                                             ModuleAnalysisManager &MAM) {
-  if (offloadRan(M))
+  if (offloadRan(M)) {
+    // The remarks of the VectorizerStart instance, one per source loop.
+    flushRemarks(M);
     return PreservedAnalyses::all();
+  }
   FunctionPassManager FPM;
   FPM.addPass(LoopSimplifyPass());
   FPM.addPass(LCSSAPass());
-  FPM.addPass(IdiomOffloadPass());
+  FPM.addPass(IdiomOffloadPass(/*DeferRemarks=*/true));
   PreservedAnalyses PA =
       createModuleToFunctionPassAdaptor(std::move(FPM)).run(M, MAM);
   // A module without function bodies still counts as done.
   markOffloadRan(M);
+  flushRemarks(M);
   return PA;
 }
 

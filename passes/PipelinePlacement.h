@@ -40,7 +40,8 @@ bool isFallbackLoop(const llvm::Loop &L);
 
 /// The offload for pipelines without VectorizerStart (ThinLTO pre-link):
 /// LoopSimplify, LCSSA and IdiomOffloadPass over every function, unless the
-/// offload already ran on the module.
+/// offload already ran on the module. Either way it then emits the module's
+/// deferred remarks (flushRemarks, OffloadRemarks.h).
 class IdiomLateOffloadPass : public llvm::PassInfoMixin<IdiomLateOffloadPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);

@@ -5,8 +5,11 @@
 // LCSSA, induction variables simplified) at -O1 and above. The ThinLTO
 // pre-link pipeline has no VectorizerStart; IdiomLateOffloadPass runs at
 // OptimizerLast instead, only where VectorizerStart's instance did not run
-// (PipelinePlacement.h).
-// opt -load-pass-plugin=libIdiom.so -passes=idiom-offload | print<idiom>.
+// (PipelinePlacement.h). The OptimizerLast pass also emits the remarks that
+// the VectorizerStart instance deferred, one per source loop
+// (OffloadRemarks.h).
+// opt -load-pass-plugin=libIdiom.so -passes=idiom-offload | print<idiom>
+// (remarks at once, one per copy of a loop).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +30,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   // Earlier cleanups may leave loops without preheaders.
                   FPM.addPass(LoopSimplifyPass());
                   FPM.addPass(LCSSAPass());
-                  FPM.addPass(idiom::IdiomOffloadPass());
+                  FPM.addPass(idiom::IdiomOffloadPass(/*DeferRemarks=*/true));
                 });
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel Level) {

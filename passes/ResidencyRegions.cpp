@@ -31,11 +31,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ResidencyRegions.h"
+#include "OffloadRemarks.h"
 #include "PipelinePlacement.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -44,8 +44,6 @@
 #include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
-
-#define DEBUG_TYPE "idiom"
 
 static cl::opt<bool> Residency(
     "idiom-residency", cl::init(true),
@@ -384,7 +382,7 @@ callsIn(const Loop &L, const std::vector<StitchedCall> &All) {
 }
 
 unsigned visit(Loop &L, LoopInfo &LI, const std::vector<StitchedCall> &All,
-               OptimizationRemarkEmitter &ORE) {
+               RemarkSink &Remarks) {
   if (isFallbackLoop(L))
     return 0;
   std::vector<const StitchedCall *> Calls = callsIn(L, All);
@@ -396,24 +394,24 @@ unsigned visit(Loop &L, LoopInfo &LI, const std::vector<StitchedCall> &All,
     placeRegion(L, Calls);
     for (MemIntrinsic *MI : RC.copies())
       routeThroughRuntime(MI);
-    ORE.emit([&] {
-      return OptimizationRemark(DEBUG_TYPE, "ResidencyRegion", L.getStartLoc(),
+    Remarks.emit([&] {
+      return OptimizationRemark(RemarkPass, "ResidencyRegion", L.getStartLoc(),
                                 L.getHeader())
              << "residency region: the buffers of "
-             << std::to_string(Calls.size())
+             << ore::NV("Idioms", unsigned(Calls.size()))
              << " offloaded idiom(s) stay on the device across the loop's "
                 "iterations (copied back at its exits)";
     });
     return 1;
   }
-  ORE.emit([&] {
-    return OptimizationRemarkMissed(DEBUG_TYPE, "NoResidencyRegion",
+  Remarks.emit([&] {
+    return OptimizationRemarkMissed(RemarkPass, "NoResidencyRegion",
                                     L.getStartLoc(), L.getHeader())
-           << "no residency region: " << Why;
+           << "no residency region: " << ore::NV("Reason", Why);
   });
   unsigned N = 0;
   for (Loop *Sub : L.getSubLoops())
-    N += visit(*Sub, LI, All, ORE);
+    N += visit(*Sub, LI, All, Remarks);
   return N;
 }
 
@@ -430,12 +428,12 @@ bool hasResidencyRegions(const Function &F) {
 
 unsigned formResidencyRegions(Function &F, LoopInfo &LI,
                               const std::vector<StitchedCall> &Calls,
-                              OptimizationRemarkEmitter &ORE) {
+                              RemarkSink &Remarks) {
   if (!Residency || Calls.empty())
     return 0;
   unsigned N = 0;
   for (Loop *L : LI.getTopLevelLoops())
-    N += visit(*L, LI, Calls, ORE);
+    N += visit(*L, LI, Calls, Remarks);
   (void)F;
   return N;
 }

@@ -22,10 +22,11 @@
 namespace llvm {
 class Function;
 class LoopInfo;
-class OptimizationRemarkEmitter;
 } // namespace llvm
 
 namespace idiom {
+
+class RemarkSink;
 
 /// True when \p F already calls idiom_region_begin: regions placed by an
 /// earlier run of the plugin (a link-time pipeline that loads it again).
@@ -40,7 +41,7 @@ bool hasResidencyRegions(const llvm::Function &F);
 /// there. Returns the number of regions formed.
 unsigned formResidencyRegions(llvm::Function &F, llvm::LoopInfo &LI,
                               const std::vector<StitchedCall> &Calls,
-                              llvm::OptimizationRemarkEmitter &ORE);
+                              RemarkSink &Remarks);
 
 } // namespace idiom
 

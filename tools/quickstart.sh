@@ -24,6 +24,6 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 
 echo "quickstart: building nas-parboil/cg.c with the plugin"
-build/bin/idiom-cc -O2 -g -Rpass=idiom nas-parboil/cg.c -o build/cg-idiom
+build/bin/idiom-cc -O2 -g -Rpass=idiom-offload nas-parboil/cg.c -o build/cg-idiom
 echo "quickstart: running it (IDIOM_STATS=1)"
 IDIOM_STATS=1 ./build/cg-idiom

@@ -63,10 +63,10 @@ struct GemmSlice {
 /// of \p Out are {M, N}; Out.Gemm describes the slices. When C's leading
 /// dimension is not known to separate its rows, Out.NonNegative gets the
 /// run-time condition. Returns false with \p Why (a sentence for the
-/// -Rpass-missed=idiom remark) for what it cannot express: integer or mixed
-/// element types, an output that is also read at another index, a load or a
-/// loop-carried value that is not part of the product, an update that is
-/// not a pure scalar expression.
+/// -Rpass-missed=idiom-offload remark) for what it cannot express: integer
+/// or mixed element types, an output that is also read at another index, a
+/// load or a loop-carried value that is not part of the product, an update
+/// that is not a pure scalar expression.
 bool liftGemm(const IdiomMatch &M, const std::string &Name,
               llvm::ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why);
 

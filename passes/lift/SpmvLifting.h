@@ -46,7 +46,7 @@ namespace idiom {
 /// scalars; Out.Csr says how the stitched code computes the run-time
 /// extents, Out.Gemm holds the STEP, INIT and POST slices for translation
 /// validation. Returns false with \p Why (a sentence for the
-/// -Rpass-missed=idiom remark) for what it cannot express or prove: a
+/// -Rpass-missed=idiom-offload remark) for what it cannot express or prove: a
 /// memory access other than ptr, val, col, x and the one store of y[i], a
 /// condition other than the inner loop's zero-trip guard, a store that does
 /// not run for every row, a value used after the loop, a counter or bounds

@@ -140,7 +140,7 @@ def case_spec():
     the map is offloaded only when map.idl is given; a spec with errors is
     reported by the plugin with its file name; a missing file stops the
     driver with a clear error."""
-    base = [CC, "-O2", "-c", inp("scale.c"), "-o", "x.o", "-Rpass=^idiom$",
+    base = [CC, "-O2", "-c", inp("scale.c"), "-o", "x.o", "-Rpass=idiom-offload",
             "-mllvm", "-idiom-builtin-specs=false"]
     _, err = run(base)
     if "remark: offloaded" in err:

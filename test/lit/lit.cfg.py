@@ -30,6 +30,12 @@ config.substitutions.append(("%libdir", libdir))
 config.substitutions.append(("%srcroot", config.idiom_source_dir))
 config.substitutions.append(
     ("%idiom-funil", os.path.join(config.idiom_build_dir, "bin", "idiom-funil")))
+# The idiom-cc driver, where this build has it (the hardened build of
+# tools/hardened/build.sh does not): feature idiom-cc.
+idiom_cc = os.path.join(config.idiom_build_dir, "bin", "idiom-cc")
+config.substitutions.append(("%idiom-cc", idiom_cc))
+if os.path.exists(idiom_cc):
+    config.available_features.add("idiom-cc")
 
 # ld.lld of LLVM 19 (package lld-19) for the ThinLTO run test: clang finds it
 # next to itself.

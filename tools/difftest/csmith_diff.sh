@@ -8,8 +8,8 @@
 #      prints a checksum of its globals; OPTIONS below)
 #   2. S.ref    CC -O2 -w -I$CSMITH_INCLUDE S.c
 #      S.idiom  CC -O2 -w -I$CSMITH_INCLUDE S.c -fverify-intermediate-code
-#                 -fpass-plugin=BUILD_DIR/lib/libIdiom.so -Rpass=^idiom$
-#                 -Rpass-analysis=^idiom$ -Rpass-missed=^idiom$
+#                 -fpass-plugin=BUILD_DIR/lib/libIdiom.so -Rpass=idiom-offload
+#                 -Rpass-analysis=idiom-offload -Rpass-missed=idiom-offload
 #                 -LBUILD_DIR/lib -lidiomrt -lm
 #      (-fverify-intermediate-code runs LLVM's IR verifier after the
 #      pipeline, so that broken IR from the plugin fails the compile even
@@ -131,7 +131,7 @@ export IDIOM_CACHE_DIR=$WORK/idiom-cache
 # failing seed's files are kept in FAIL_DIR instead).
 CFLAGS=(-O2 -w -fno-crash-diagnostics "-I$CSMITH_INCLUDE")
 PLUGIN_FLAGS=(-fverify-intermediate-code "-fpass-plugin=$PLUGIN"
-  '-Rpass=^idiom$' '-Rpass-analysis=^idiom$' '-Rpass-missed=^idiom$')
+  '-Rpass=idiom-offload' '-Rpass-analysis=idiom-offload' '-Rpass-missed=idiom-offload')
 PLUGIN_LIBS=("-L$BUILD/lib" -lidiomrt -lm)
 
 # Describes exit status $1 of a command run under timeout(1).

@@ -172,7 +172,9 @@ void printHelp(const char *DefaultClang) {
       "  IDIOM_CLANG, IDIOM_CLANGXX  the clang and clang++ to run (default\n"
       "                              %s, %s)\n"
       "\n"
-      "Remarks: -Rpass=idiom (offloaded), -Rpass-missed=idiom (near misses).\n"
+      "Remarks: -Rpass=idiom-offload (offloaded), -Rpass-missed=idiom-offload\n"
+      "(near misses), -Rpass-analysis=idiom-offload (notes); -Rpass=idiom\n"
+      "also shows LLVM's loop-idiom. Records: -fsave-optimization-record.\n"
       "Other plugin options: -mllvm -idiom-... (README.md). Run-time\n"
       "settings: IDIOM_DEVICE, IDIOM_STATS=1|json|FILE.json, ... "
       "(README.md).\n",
@@ -368,7 +370,7 @@ int main(int Argc, char **Argv) {
     if (Inv.NoOffload) {
       Cmd.push_back("-mllvm");
       Cmd.push_back("-idiom-detect-only");
-      Cmd.push_back("-Rpass-analysis=^idiom$");
+      Cmd.push_back("-Rpass-analysis=idiom-offload");
     }
   }
   Cmd.insert(Cmd.end(), Inv.Args.begin(), Inv.Args.end());

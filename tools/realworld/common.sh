@@ -76,7 +76,7 @@ rw_fetch() {
 
 # rw_make_cc DIR: writes DIR/idiom-cc, for use as CC: the build's driver
 # ($IDIOM_BUILD/bin/idiom-cc, which adds the plugin and, when linking, the
-# runtime) running $CLANG, with the offload remarks (-Rpass=idiom). Without
+# runtime) running $CLANG, with the offload remarks (-Rpass=idiom-offload). Without
 # the driver (an older build) it is clang with -fpass-plugin and the runtime
 # is left to LIBS (rw_plugin_libs). With RW_VERIFY=1 (default) it adds
 # -fverify-intermediate-code: IR that the plugin leaves invalid is a
@@ -89,12 +89,12 @@ rw_make_cc() {
   if [ -x "$IDIOM_BUILD/bin/idiom-cc" ]; then
     cat > "$dir/idiom-cc" <<EOS
 #!/bin/sh
-IDIOM_CLANG=$CLANG exec $IDIOM_BUILD/bin/idiom-cc -Rpass=idiom ${RW_VERIFY_FLAG-} "\$@"
+IDIOM_CLANG=$CLANG exec $IDIOM_BUILD/bin/idiom-cc -Rpass=idiom-offload ${RW_VERIFY_FLAG-} "\$@"
 EOS
   else
     cat > "$dir/idiom-cc" <<EOS
 #!/bin/sh
-exec $CLANG -fpass-plugin=$IDIOM_BUILD/lib/libIdiom.so -Rpass=idiom ${RW_VERIFY_FLAG-} "\$@"
+exec $CLANG -fpass-plugin=$IDIOM_BUILD/lib/libIdiom.so -Rpass=idiom-offload ${RW_VERIFY_FLAG-} "\$@"
 EOS
   fi
   chmod +x "$dir/idiom-cc"
@@ -124,9 +124,14 @@ rw_crashes() {
   grep -c 'PLEASE submit a bug report' "$1" || true
 }
 
-# rw_offloads LOG: number of offload remarks in a build log.
+# rw_offloads LOG: number of offloaded loop copies in a build log. The
+# plugin reports each source loop once per compile, with "(N inlined
+# copies)" when inlining made N of them; that counts N.
 rw_offloads() {
-  grep -c 'remark: offloaded ' "$1" || true
+  awk '/remark: offloaded / {
+    if (match($0, /\([0-9]+ inlined copies\)/)) n += substr($0, RSTART + 1) + 0
+    else n++
+  } END { print n + 0 }' "$1"
 }
 
 # rw_collect_results BUILDDIR OUT: one line "dir/test RESULT" per automake

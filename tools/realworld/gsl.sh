@@ -16,7 +16,7 @@
 #        plain   CC=clang-19
 #        idiom   CC=<WORK>/bin/idiom-cc (the build's bin/idiom-cc driver,
 #                which adds the plugin and links the runtime, with
-#                -Rpass=idiom; see rw_make_cc in common.sh)
+#                -Rpass=idiom-offload; see rw_make_cc in common.sh)
 #      Each build is the library (make) and then the test programs
 #      (make check TESTS=); both are timed (user+system CPU seconds).
 #   3. The test suite (make -k check), one automake test per test program:
@@ -31,7 +31,7 @@
 #
 # Output: WORK_DIR/gsl/results/: summary.txt (the table below), and per
 # mode <mode>.txt ("dir/test RESULT" lines), <mode>-logs/ (the automake logs),
-# build-<kind>.log (the make output, with the -Rpass=idiom remarks).
+# build-<kind>.log (the make output, with the -Rpass=idiom-offload remarks).
 # Exit status: 0 when there is no compiler crash and every test that passes
 # in the plain build passes in both idiom modes; 1 otherwise; 2 on a setup
 # error.

@@ -1,15 +1,15 @@
 // Compile-time side of the floating-point contract (docs/ARCHITECTURE.md,
 // "Correctness contract"): remarks for refused and accepted forms, the
 // kernels' fma and fmax expressions, and the stitched fallback checks.
-// RUN: %clang-idiom -fno-math-errno -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom -Rpass-analysis=idiom 2>&1 | FileCheck %s
-// RUN: %clang-idiom -fno-math-errno -fplugin=%plugin -c %s -o /dev/null -mllvm -idiom-fp-reassoc=false -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=EXACT
-// RUN: %clang-idiom -fno-math-errno -fplugin=%plugin -c %s -o /dev/null -mllvm -idiom-approx-libm -Rpass=idiom -Rpass-analysis=idiom 2>&1 | FileCheck %s --check-prefix=APPROX
+// RUN: %clang-idiom -fno-math-errno -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -fno-math-errno -fplugin=%plugin -c %s -o /dev/null -mllvm -idiom-fp-reassoc=false -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=EXACT
+// RUN: %clang-idiom -fno-math-errno -fplugin=%plugin -c %s -o /dev/null -mllvm -idiom-approx-libm -Rpass=idiom-offload -Rpass-analysis=idiom-offload 2>&1 | FileCheck %s --check-prefix=APPROX
 // RUN: %clang-idiom -fno-math-errno -fno-discard-value-names -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s --check-prefix=CL < %t.ll
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
 // RUN: %clang-idiom -fno-math-errno -mfma -S -emit-llvm %s -o %t.fma.ll
 // RUN: FileCheck %s --check-prefix=FMA < %t.fma.ll
-// RUN: %clang-idiom -fno-math-errno --target=aarch64-linux-gnu -S -emit-llvm %s -o %t.arm.ll -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=ARM
+// RUN: %clang-idiom -fno-math-errno --target=aarch64-linux-gnu -S -emit-llvm %s -o %t.arm.ll -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=ARM
 // Prototypes instead of <math.h>: the AArch64 run has no target headers.
 float expf(float);
 double exp(double);

@@ -4,7 +4,7 @@
 // forced, must not fault: these loops are not offloaded (remarks), and the
 // one whose reads stay inside the object is.
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom -Rpass-analysis=idiom 2> %t.remarks
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

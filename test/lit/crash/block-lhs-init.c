@@ -7,12 +7,12 @@
 // at -O2). It must compile, with a remark for each loop, under -O2 and -O3,
 // with the array global or static, and with int or long indices; and the
 // offloaded nest must compute what the loop computes, on the device.
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s
-// RUN: %clang-idiom -O3 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=ANY
-// RUN: %clang-idiom -DSTATIC=static -DIDX=long -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=ANY
-// RUN: %clang-idiom -DSTATIC=static -DIDX=long -O3 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=ANY
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -O3 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=ANY
+// RUN: %clang-idiom -DSTATIC=static -DIDX=long -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=ANY
+// RUN: %clang-idiom -DSTATIC=static -DIDX=long -O3 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=ANY
 // RUN: %clang -O2 -DMAIN %s -o %t.seq
-// RUN: %clang-idiom -DMAIN %s -lidiomrt -o %t.idiom -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=MAIN
+// RUN: %clang-idiom -DMAIN %s -lidiomrt -o %t.idiom -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=MAIN
 // RUN: %t.seq 7 > %t.expected
 // RUN: env IDIOM_MIN_TRIP=0 %t.idiom 7 > %t.out
 // RUN: diff %t.expected %t.out

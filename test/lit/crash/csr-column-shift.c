@@ -7,10 +7,10 @@
 // main). The dependence test translated the SCEVs of these loops for Z3
 // without checking their kind, type or width. It must compile, with a
 // remark for each loop, under -O2 and -O3, with int or long indices.
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s
-// RUN: %clang-idiom -O3 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s
-// RUN: %clang-idiom -DIDX=long -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s
-// RUN: %clang-idiom -DIDX=long -O3 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -O3 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -DIDX=long -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -DIDX=long -O3 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
 // On the device (PoCL), every offloaded loop computes what the loop does:
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom %s -lidiomrt -o %t.idiom

@@ -6,11 +6,11 @@
 // machine), and the missed remark must name the limit that stopped it.
 // The wall-clock timeout is raised so that only the deterministic limits can
 // stop a query, whatever the load of the machine.
-// RUN: timeout 60 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-timeout=600000 -c %s -o /dev/null -Rpass-missed=idiom 2>&1 | FileCheck %s
+// RUN: timeout 60 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-timeout=600000 -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
 // A tiny resource limit stops even the easy queries, and says so.
-// RUN: timeout 60 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-rlimit=1 -c %s -o /dev/null -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=TINY
+// RUN: timeout 60 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-rlimit=1 -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=TINY
 // A budget of one query per loop: the loop's remark says the budget ran out.
-// RUN: timeout 60 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-loop-z3-queries=1 -c %s -o /dev/null -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: timeout 60 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-loop-z3-queries=1 -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BUDGET
 
 void hash_buckets(unsigned *bins, const unsigned *keys, const unsigned *w,
                   int n, unsigned p) {

@@ -3,8 +3,8 @@
 // _BitInt accumulators and arrays (constants wider than 64 bits), pointer-
 // typed induction variables, loops over pointers, huge constant strides
 // (byte offsets that wrap i64), and a trip count of 2^32 from a wrapping i32.
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s
-// RUN: %clang-idiom -O3 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=ANY
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -O3 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=ANY
 // ANY-NOT: PLEASE submit a bug report
 // ANY: remark:
 

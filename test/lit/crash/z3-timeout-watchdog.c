@@ -6,8 +6,8 @@
 // the slow queries of a bit-vector hash update, the remark names it, and
 // the compile ends (the bound is generous); the same with a limit long
 // enough for the queries to end on their own (no remark about time).
-// RUN: timeout 60 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-rlimit=0 -mllvm -idiom-z3-timeout=5 -c %s -o /dev/null -Rpass-missed=idiom 2>&1 | FileCheck %s
-// RUN: timeout 120 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-rlimit=0 -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-loop-z3-queries=3 -c %s -o /dev/null -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=LONG
+// RUN: timeout 60 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-rlimit=0 -mllvm -idiom-z3-timeout=5 -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
+// RUN: timeout 120 %clang-idiom -fplugin=%plugin -mllvm -idiom-z3-rlimit=0 -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-loop-z3-queries=3 -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=LONG
 
 void hash_buckets(unsigned *bins, const unsigned *keys, const unsigned *w,
                   int n, unsigned p) {

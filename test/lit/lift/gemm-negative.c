@@ -2,8 +2,8 @@
 // remark: integer elements (GEMM programs are float or double), an output
 // that is also read at another index (here as A), and a k loop with an
 // access that is not affine (rejected by the spec already).
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE-NOT: remark: offloaded GEMM
 #define N 64
 

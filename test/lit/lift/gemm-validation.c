@@ -5,9 +5,9 @@
 // Finding the counterexample over IEEE floats takes Z3 more than its default
 // resource limit (the GEMM is then "not proven" and not offloaded either):
 // the refusing runs lift the limit (-idiom-z3-rlimit=0).
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=BADOFF
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BADOFF
 
 // The corruption hits POST: fmuladd(s0, reduceSeq(...), fsub(...)) or, with
 // -ffp-contract=off, fsub(fmul(reduceSeq(...), s0), fmul(q.1, s1)).

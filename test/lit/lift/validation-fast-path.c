@@ -7,16 +7,16 @@
 //
 // The map's lift is the loop's own expression: identical terms, and no Z3
 // context is made in the whole compile.
-// RUN: %clang-idiom -DMAP_ONLY -ffp-contract=off -fplugin=%plugin -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=MAP
+// RUN: %clang-idiom -DMAP_ONLY -ffp-contract=off -fplugin=%plugin -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=MAP
 // The saturating histogram's update, select(icmp_ult(add(a, b), a), -1, add(a, b))
 // against the loop's guarded increment, is equal but not identical: over an
 // 8-bit bin, evaluation proves it and no Z3 context is made.
-// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=BOTH
 // Unequal pairs (the lift corrupted: first add -> sub) are not identical and
 // Z3 refuses both.
 // (A generous wall-clock timeout, as in validation.c: on a loaded machine the
 // float refutation can take more than the default 2 s of wall time.)
-// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
 
 // MAP: validation-fast-path.c:[[@LINE+6]]:3: remark: offloaded map
 // BOTH: validation-fast-path.c:[[@LINE+5]]:3: remark: offloaded map

@@ -1,6 +1,6 @@
 // -idiom-detect-only (idiom-cc --idiom-no-offload): idioms are found,
 // lifted and reported, but no code changes: no runtime call, no descriptor.
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-detect-only -c %s -S -emit-llvm -o %t.ll -Rpass=idiom -Rpass-analysis=idiom 2> %t.remarks
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-detect-only -c %s -S -emit-llvm -o %t.ll -Rpass=idiom-offload -Rpass-analysis=idiom-offload 2> %t.remarks
 // RUN: FileCheck %s < %t.remarks
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
 // The same loops without the option are offloaded (the test can fail).

@@ -4,8 +4,8 @@
 // under a condition would read elements the loop never reads); reductions
 // whose element is selected, guarded histogram bin updates and guarded
 // loads of objects known to cover the iteration space still are.
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom -Rpass-analysis=idiom 2>&1 | FileCheck %s
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom 2> %t.pass
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2> %t.pass
 // RUN: FileCheck %s --check-prefix=PASS < %t.pass
 // RUN: FileCheck %s --check-prefix=NOOFF < %t.pass
 

@@ -1,8 +1,8 @@
-// -Rpass=idiom reports each offloaded idiom with its kind at its source line;
-// -Rpass-missed=idiom reports near misses with the failing condition.
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=PASS
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=MISS
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass-analysis=idiom 2>&1 | FileCheck %s --check-prefix=NOTE
+// -Rpass=idiom-offload reports each offloaded idiom with its kind at its source line;
+// -Rpass-missed=idiom-offload reports near misses with the failing condition.
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=MISS
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass-analysis=idiom-offload 2>&1 | FileCheck %s --check-prefix=NOTE
 
 double dot(const double *x, const double *y, int n) {
   double s = 0;

@@ -2,7 +2,7 @@
 // reduction (runtime/include/idiomrt.h) and declines a descriptor with more
 // on every call. The plugin checks the limit at compile time: 8 accumulators
 // are offloaded, 9 are not (a missed remark, no runtime call).
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
 // RUN: %clang-idiom -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 
 #define ACC8(X)                                                                \

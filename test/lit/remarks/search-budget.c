@@ -4,10 +4,10 @@
 // budget. Default budget: the map below is offloaded. A budget that the
 // specs tried before map use up leaves it untried; a budget that runs out in
 // the middle of map's own search stops it there.
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=DEFAULT
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-loop-atom-calls=5 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=TINY
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-loop-atom-calls=20 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=SMALL
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-loop-atom-calls=0 -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-loop-atom-calls=5 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=TINY
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-loop-atom-calls=20 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-loop-atom-calls=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=DEFAULT
 
 void scale(double *restrict y, const double *restrict x, long n) {
   // DEFAULT: search-budget.c:[[@LINE+6]]:3: remark: offloaded map (map) to OpenCL as idiom_scale_0

@@ -3,7 +3,7 @@
 // or filled on the device when the region holds the ranges there); one that
 // provably touches none (a scratch array of the loop) stays as it was.
 // Without regions nothing is rewritten.
-// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom %s -o %t.ll 2> %t.remarks
+// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom-offload %s -o %t.ll 2> %t.remarks
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %clang-idiom -fplugin=%plugin -fno-discard-value-names -S -emit-llvm -mllvm -idiom-residency=false %s -o - | FileCheck %s --check-prefix=OFF

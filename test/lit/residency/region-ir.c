@@ -2,7 +2,7 @@
 // runs offloaded idioms gets idiom_region_begin in its preheader,
 // idiom_region_end at the start of every exit block, and idiom_region_sync
 // in front of every fallback loop inside it.
-// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom %s -o %t.ll 2> %t.remarks
+// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom-offload %s -o %t.ll 2> %t.remarks
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %clang-idiom -fplugin=%plugin -fno-discard-value-names -S -emit-llvm -mllvm -idiom-residency=false %s -o - | FileCheck %s --check-prefix=OFF

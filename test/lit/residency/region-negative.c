@@ -1,7 +1,7 @@
 // Loops that are not residency regions: the body touches an idiom's buffer
 // outside the idiom, or calls code the plugin cannot see. No region call is
 // placed there, and a missed remark says why.
-// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass-missed=idiom %s -o %t.ll 2> %t.remarks
+// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass-missed=idiom-offload %s -o %t.ll 2> %t.remarks
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=MISSED < %t.remarks
 #include <setjmp.h>

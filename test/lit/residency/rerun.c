@@ -3,7 +3,7 @@
 // nothing new in those functions: a new idiom inside an old region would
 // keep its buffers on the device where the region's proof did not look.
 // RUN: %clang-idiom -S -emit-llvm %s -o %t.ll
-// RUN: %opt -passes='function(loop-simplify,lcssa,idiom-offload)' -pass-remarks-missed=idiom -S %t.ll -o %t.2.ll 2> %t.remarks
+// RUN: %opt -passes='function(loop-simplify,lcssa,idiom-offload)' -pass-remarks-missed=idiom-offload -S %t.ll -o %t.2.ll 2> %t.remarks
 // RUN: FileCheck %s < %t.2.ll
 // RUN: FileCheck %s --check-prefix=MISSED < %t.remarks
 // CHECK-LABEL: define {{.*}} @step(

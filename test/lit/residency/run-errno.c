@@ -4,7 +4,7 @@
 // idiom_region_sync, which copies x back first, so the host's sqrt sees the
 // current values and sets errno as the sequential build does.
 // RUN: %clang -O2 %s -lm -o %t.seq
-// RUN: %clang-idiom %s -Rpass=idiom -lm -lidiomrt -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom %s -Rpass=idiom-offload -lm -lidiomrt -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats

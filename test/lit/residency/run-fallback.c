@@ -6,7 +6,7 @@
 // fallbacks read arrays that the previous idiom left valid only on the
 // device.
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom %s -Rpass=idiom -lidiomrt -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom %s -Rpass=idiom-offload -lidiomrt -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_MIN_TRIP=2000 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats

@@ -7,7 +7,7 @@
 // what the sequential build prints: forced onto the device, with the
 // defaults, without the region and without OpenCL.
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -Rpass=idiom %s -lidiomrt -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom -Rpass=idiom-offload %s -lidiomrt -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-residency=false %s -lidiomrt -o %t.noregion
 // RUN: %t.seq > %t.expected

@@ -4,7 +4,7 @@
 // region and stays correct; regions of both units run one after the other
 // on the same arrays.
 // RUN: %clang -O2 %s %S/Inputs/other-tu.c -o %t.seq
-// RUN: %clang-idiom %s %S/Inputs/other-tu.c -Rpass=idiom -Rpass-missed=idiom -lidiomrt -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom %s %S/Inputs/other-tu.c -Rpass=idiom-offload -Rpass-missed=idiom-offload -lidiomrt -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats

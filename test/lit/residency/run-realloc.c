@@ -4,7 +4,7 @@
 // in a function over pointer arguments, so it is placed without knowing
 // which objects the pointers reach.
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom %s -Rpass=idiom -lidiomrt -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom %s -Rpass=idiom-offload -lidiomrt -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats

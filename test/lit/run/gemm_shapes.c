@@ -3,7 +3,7 @@
 // 2-D arrays, a hoisted alpha*A[i][k], a sum that starts from C, a batch of
 // products whose offsets recur in an enclosing loop, a negative-step loop.
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom -Rpass=idiom 2> %t.remarks
+// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom -Rpass=idiom-offload 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_MIN_TRIP=1 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats

@@ -5,7 +5,7 @@
 // per-work-group local bins) on first use, and IDIOM_DEVICE=seq falls back.
 // IDIOM_COST=off: every call is offloaded, as the checks expect.
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom -Rpass-analysis=idiom -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -Rpass-analysis=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_STATS=1 IDIOM_TUNE_MIN=0 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats

@@ -11,7 +11,7 @@
 // over-approximations (exp near its thresholds and at +-inf; pow of a NaN y,
 // of +-inf, and with y = -inf).
 // RUN: %clang -O2 %s -lm -o %t.seq
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-approx-libm %s -lm -lidiomrt -Rpass=idiom -Rpass-analysis=idiom -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-approx-libm %s -lm -lidiomrt -Rpass=idiom-offload -Rpass-analysis=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats

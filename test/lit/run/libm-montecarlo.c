@@ -6,7 +6,7 @@
 // those calls to the original loops, and the program prints the same errno
 // and results as its sequential build.
 // RUN: %clang -O2 %s -lm -o %t.seq
-// RUN: %clang-idiom %s -lm -lidiomrt -Rpass=idiom -Rpass-analysis=idiom -Rpass-missed=idiom -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom %s -lm -lidiomrt -Rpass=idiom-offload -Rpass-analysis=idiom-offload -Rpass-missed=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats

@@ -9,7 +9,7 @@
 // S.pad[3] in the loop).
 // IDIOM_MIN_TRIP=0: every call that passes the checks is offloaded.
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom -Rpass-missed=idiom -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -Rpass-missed=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats

@@ -3,7 +3,7 @@
 // sequential build prints and IDIOM_STATS shows the idioms ran on the device.
 // REQUIRES: lld
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g -flto=thin -c %s -o %t.o -Rpass=idiom 2> %t.remarks
+// RUN: %clang-idiom -g -flto=thin -c %s -o %t.o -Rpass=idiom-offload 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %clang -O2 -flto=thin -fuse-ld=lld %t.o -L%libdir -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

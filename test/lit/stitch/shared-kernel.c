@@ -14,7 +14,7 @@
 // RUN: FileCheck %s --check-prefix=IRG < %t.g.ll
 // RUN: grep -c '^@idiom_.*\.source = ' %t.g.ll | FileCheck %s --check-prefix=TWO
 // RUN: grep -c '^@idiom_.*\.desc\(\.[0-9]*\)\? = ' %t.g.ll | FileCheck %s --check-prefix=TWO
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-analysis=idiom 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-analysis=idiom-offload 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected
@@ -72,11 +72,11 @@ __attribute__((noinline)) void third(double *y, const double *x, long n,
 // IRG-LABEL: define {{.*}} @third(
 // IRG: call i32 @idiom_run(ptr {{.*}}@idiom_first_0.desc,
 
-// REMARK: shared-kernel.c:[[LOOP:[0-9]+]]:3: remark: offloaded map (map) to OpenCL as idiom_first_0
-// REMARK: shared-kernel.c:[[LOOP]]:3: remark: kernel idiom_first_0 shared: the loop lifts to the same FunIL as an earlier offloaded loop (and shares its runtime descriptor)
-// REMARK-NEXT: shared-kernel.c:[[LOOP]]:3: remark: offloaded map (map) to OpenCL as idiom_first_0
-// REMARK: shared-kernel.c:[[LOOP]]:3: remark: kernel idiom_first_0 shared: the loop lifts to the same FunIL as an earlier offloaded loop (and shares its runtime descriptor)
-// REMARK-NEXT: shared-kernel.c:[[LOOP]]:3: remark: offloaded map (map) to OpenCL as idiom_first_0
+// One remark per source loop and outcome (passes/OffloadRemarks.h): the
+// offload of the three copies, and the sharing of the second and third.
+// REMARK: shared-kernel.c:[[LOOP:[0-9]+]]:3: remark: offloaded map (map) to OpenCL as idiom_first_0 (3 inlined copies) [-Rpass=idiom-offload]
+// REMARK: shared-kernel.c:[[LOOP]]:3: remark: kernel idiom_first_0 shared: the loop lifts to the same FunIL as an earlier offloaded loop (and shares its runtime descriptor) (2 inlined copies) [-Rpass-analysis=idiom-offload]
+// REMARK-NOT: shared-kernel.c:[[LOOP]]:3
 
 // STATS-DAG: idiom-stats: shared-kernel.c:first map calls=1 offloaded=1
 // STATS-DAG: idiom-stats: shared-kernel.c:second map calls=1 offloaded=1

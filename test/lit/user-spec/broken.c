@@ -1,6 +1,6 @@
 // A malformed spec file: each error is reported as FILE:LINE:COL and the
 // compilation goes on, with the built-in idioms and the definitions that load.
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-spec=%S/Inputs/broken.idl -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-spec=%S/Inputs/broken.idl -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-spec=%S/Inputs/missing.idl -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
 
 // CHECK-DAG: broken.idl:3:20: error: {{.*}}NoSuchAtom

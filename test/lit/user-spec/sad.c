@@ -3,8 +3,8 @@
 // -fplugin loads the library early so that -mllvm knows its options.
 // IDIOM_COST=off: the one call is offloaded (the cost model would run it on
 // the host).
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-spec=%S/Inputs/sad.idl -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=BUILTIN
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-spec=%S/Inputs/sad.idl -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=BUILTIN
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-spec=%S/Inputs/sad.idl -g %s -lidiomrt -o %t
 // RUN: env IDIOM_COST=off IDIOM_STATS=1 %t 2>&1 | FileCheck %s --check-prefix=EXEC
 #include <stdio.h>

@@ -9,10 +9,10 @@
 // RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -ffp-contract=off -S -emit-llvm %s -o %t.off.ll
 // RUN: not grep -q 'llvm.fmuladd' %t.off.ll
 // RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.off.ll | FileCheck %s
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2> %t.remarks
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2> %t.remarks
 // RUN: grep -c 'remark: offloaded GEMM (gemm)' %t.remarks | FileCheck %s --check-prefix=COUNT
 // RUN: not grep 'idiom gemm not offloaded' %t.remarks
-// RUN: %clang-idiom -ffp-contract=off -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2> %t.off.remarks
+// RUN: %clang-idiom -ffp-contract=off -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2> %t.off.remarks
 // RUN: grep -c 'remark: offloaded GEMM (gemm)' %t.off.remarks | FileCheck %s --check-prefix=COUNT
 // RUN: not grep 'idiom gemm not offloaded' %t.off.remarks
 // COUNT: {{^}}32{{$}}

@@ -21,7 +21,7 @@ docs/FunIL.md, translation-validated, lowered), and no other loop may be
 reported as gemm or gemv (the i-k-j beta nest is a 2-D map when the map spec
 can prove it dependence-free; that is not asserted here). The same files
 built with the plugin in clang's pipeline must offload all 32 GEMMs
-(counted in the -Rpass=idiom remarks) and report none as not offloaded.
+(counted in the -Rpass=idiom-offload remarks) and report none as not offloaded.
 
 The generated files are committed; lit never runs this script. Regenerate
 with `python3 gen_gemm_tests.py` after changing it, and commit both.
@@ -62,10 +62,10 @@ HEADER = """\
 // RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -ffp-contract=off -S -emit-llvm %s -o %t.off.ll
 // RUN: not grep -q 'llvm.fmuladd' %t.off.ll
 // RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.off.ll | FileCheck %s
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2> %t.remarks
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2> %t.remarks
 // RUN: grep -c 'remark: offloaded GEMM (gemm)' %t.remarks | FileCheck %s --check-prefix=COUNT
 // RUN: not grep 'idiom gemm not offloaded' %t.remarks
-// RUN: %clang-idiom -ffp-contract=off -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2> %t.off.remarks
+// RUN: %clang-idiom -ffp-contract=off -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2> %t.off.remarks
 // RUN: grep -c 'remark: offloaded GEMM (gemm)' %t.off.remarks | FileCheck %s --check-prefix=COUNT
 // RUN: not grep 'idiom gemm not offloaded' %t.off.remarks
 // COUNT: {{{{^}}}}32{{{{$}}}}

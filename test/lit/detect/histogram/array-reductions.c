@@ -3,12 +3,12 @@
 // with the elements kept in registers and stored back every iteration (-O2).
 // RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
 // RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s --implicit-check-not='idiom histogram'
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass-analysis=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=O2 --implicit-check-not='idiom histogram'
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass-analysis=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=O2 --implicit-check-not='idiom histogram'
 // Near misses with the two specs of this directory loaded alone, in the
 // built-in order (so that another spec getting further on the same loop
 // cannot hide them):
 // RUN: %opt -idiom-builtin-specs=false -idiom-spec=%srcroot/constraints/specs/array-reduction.idl -idiom-spec=%srcroot/constraints/specs/histogram.idl -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s --check-prefix=MISS
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-builtin-specs=false -mllvm -idiom-spec=%srcroot/constraints/specs/array-reduction.idl -mllvm -idiom-spec=%srcroot/constraints/specs/histogram.idl -c %s -o /dev/null -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=O2MISS
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-builtin-specs=false -mllvm -idiom-spec=%srcroot/constraints/specs/array-reduction.idl -mllvm -idiom-spec=%srcroot/constraints/specs/histogram.idl -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=O2MISS
 
 // NAS: rms[m] += u[i][m]^2 for m < 5, into a global. Reported once, at the
 // outer loop (the inner loop is not tried again, and is no map).

@@ -6,7 +6,7 @@
 // RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
 // RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s --implicit-check-not='idiom map' --implicit-check-not='no idiom'
 // The same loops at plain -O2, where the plugin runs at VectorizerStart.
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom -Rpass-analysis=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=O2 --implicit-check-not='not an idiom'
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-analysis=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=O2 --implicit-check-not='not an idiom'
 
 // The bin count comes from the global array's type.
 int hist[256];

@@ -7,12 +7,12 @@
 // count that tests its bin the wrong way is refused with Z3's reason. A
 // 32-bit saturating count is too wide to enumerate: Z3 decides it as before.
 //
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: %clang -O2 -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
 // RUN: %opt -idiom-builtin-specs=false -idiom-spec=%srcroot/constraints/specs/histogram.idl -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s --check-prefix=MISS
-// RUN: %clang-idiom -DWIDE -fplugin=%plugin -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom 2>&1 | FileCheck %s --check-prefix=WIDE
+// RUN: %clang-idiom -DWIDE -fplugin=%plugin -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=WIDE
 // Corrupted lifts are still refused.
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -c %s -o /dev/null -Rpass=idiom -Rpass-missed=idiom 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
 
 #ifndef WIDE
 unsigned char sat[256];

@@ -712,6 +712,15 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
     TermT WantIdx = tr(Idx);
     if (WantIdx.get_sort().bv_size() < 64)
       WantIdx = TB::sext(WantIdx, 64 - WantIdx.get_sort().bv_size());
+    // Run-time bins: the bins buffer starts at bin lo (Lifting.h,
+    // RunTimeExtent), so the program's index is the loop's minus lo.
+    if (!L.Extents.empty()) {
+      const LiftedParam &First = L.Params.at(L.Extents.front().FirstParam);
+      auto It = Params.find(First.Name);
+      if (It == Params.end())
+        throw Unsupported{"run-time bins without their first-bin parameter"};
+      WantIdx = WantIdx - It->second;
+    }
     GotParts = {Got.Parts[0]};
     Want = {WantIdx};
     TermT B = leaf("bin", sortOf(U.ElemTy));

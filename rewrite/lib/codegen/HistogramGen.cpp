@@ -303,14 +303,23 @@ void emitHistogram(Emitter &Em, const funil::Program &P) {
   B.Len = B.Target.Arr->Len;
   if (scalarBits(B.K) < 32) {
     // The aligned 32-bit word of every bin must lie inside the buffer.
+    // The count is a constant, or `mul(words, c)` (run-time bins: the
+    // stitched code passes whole words), whose byte length is a multiple of 4.
     const ExprPtr &O = P.Outs[0];
+    int64_t Bytes = scalarBits(B.K) / 8;
+    auto WholeWords = [&](const ExprPtr &N) {
+      if (N->K == Expr::Lit)
+        return N->signedValue() * Bytes % 4 == 0;
+      return N->isCall("mul") && N->Args.size() == 2 && N->Args[1]->K == Expr::Lit &&
+             N->Args[1]->signedValue() > 0 && N->Args[1]->signedValue() * Bytes % 4 == 0;
+    };
     bool Ok = O->Args.size() == 4 && O->Args[1]->K == Expr::Lit &&
               O->Args[1]->signedValue() == 0 && O->Args[2]->K == Expr::Lit &&
-              O->Args[2]->signedValue() == 1 && O->Args[3]->K == Expr::Lit &&
-              O->Args[3]->signedValue() * (scalarBits(B.K) / 8) % 4 == 0;
+              O->Args[2]->signedValue() == 1 && WholeWords(O->Args[3]);
     if (!Ok)
       throw CodegenError("8- and 16-bit bins need a view at offset 0 with unit stride and "
-                         "a constant count whose byte length is a multiple of 4");
+                         "a count whose byte length is a multiple of 4 (a constant, or "
+                         "mul(words, c))");
     B.Packed = true;
   }
   HistogramEmitter H(Em, B);

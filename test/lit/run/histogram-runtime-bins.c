@@ -13,6 +13,11 @@
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// Variant 1 of every histogram: bins privatised in local memory when they
+// fit (4096 ints), else counted into the global bins by the same kernel.
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=1 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.v1 2> %t.v1stats
+// RUN: diff %t.expected %t.v1
+// RUN: FileCheck %s --check-prefix=V1 < %t.v1stats
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
 #include <stdio.h>
@@ -33,8 +38,10 @@ __attribute__((noinline)) static void count_keys(int *count, const int *k, int n
 }
 
 // Integer sort's bucket count: key >> shift.
-// REMARK-DAG: histogram-runtime-bins.c:[[@LINE+3]]:3: remark: {{.*}}offloaded histogram ({{histogram|histogram-runtime-bins}}) to OpenCL as {{.*}} with operator add
-// STATS-DAG: idiom-stats: histogram-runtime-bins.c:[[@LINE+2]] {{histogram|histogram-runtime-bins}} calls=1 offloaded=1
+// REMARK-DAG: histogram-runtime-bins.c:[[@LINE+5]]:3: remark: {{.*}}offloaded histogram ({{histogram|histogram-runtime-bins}}) to OpenCL as {{.*}} with operator add
+// Called with 1024 and with 16384 buckets (beyond the local capacity).
+// STATS-DAG: idiom-stats: histogram-runtime-bins.c:[[@LINE+3]] {{histogram|histogram-runtime-bins}} calls=2 offloaded=2
+// V1-DAG: idiom-stats: histogram-runtime-bins.c:[[@LINE+2]] {{histogram|histogram-runtime-bins}} calls=2 offloaded=2 {{.*}}fallbacks=0
 __attribute__((noinline)) static void count_shifted(int *count, const unsigned *k, int n, int shift) {
   for (int i = 0; i < n; i++)
     count[k[i] >> shift]++;
@@ -93,6 +100,9 @@ int main(void) {
   int *buckets = calloc(1 << 10, sizeof(int));
   count_shifted(buckets, ukey, N, 22);
   printf("shifted %ld\n", checksum_int(buckets, 1 << 10));
+  int *many = calloc(1 << 14, sizeof(int));
+  count_shifted(many, ukey, N, 18);
+  printf("shifted %ld\n", checksum_int(many, 1 << 14));
 
   long *wide = malloc(3200 * sizeof(long));
   for (int b = 0; b < 3200; b++)
@@ -122,7 +132,7 @@ int main(void) {
   saturate(huge, key, N);
   key[7] = 100;
   printf("huge [100]=%d [16777416]=%d\n", huge[100], huge[(1 << 24) + 200]);
-  free(count), free(big), free(buckets), free(wide), free(h), free(huge);
+  free(count), free(big), free(buckets), free(many), free(wide), free(h), free(huge);
   return 0;
 }
 

@@ -176,6 +176,12 @@ private:
   DenseMap<Value *, std::string> ScalarUse;
   DenseMap<Value *, unsigned> BufferOf;
   std::vector<const AffineAccess *> Inputs; ///< loads feeding the slices
+  std::vector<const GatherInfo *> Gathers;  ///< gather loads feeding them
+  /// Adds a buffer with a run-time extent for each gather (Out.Extents).
+  void gatherParams();
+  /// Sets the accessor of each gather, `at(view(b, 0, 1, count), sub(index,
+  /// first))`, and returns the (index, "") pairs of the extent check.
+  std::vector<std::pair<std::string, std::string>> gatherAccessors();
   DenseMap<const Instruction *, std::string> InputAccessor;
   bool UsesIV[2] = {false, false};
   std::string IVAccessor[2];
@@ -302,6 +308,55 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
   for (const std::string &N : ErrnoNames)
     Out.ErrnoFunctions += (Out.ErrnoFunctions.empty() ? "" : ", ") + N;
   return true;
+}
+
+/// Largest gathered range offloaded, in elements (the range is copied to
+/// the device per call; 2^28 elements: 1 GiB of floats).
+constexpr uint64_t MaxGatherElements = uint64_t(1) << 28;
+
+void Lifter::gatherParams() {
+  for (const GatherInfo *G : Gathers) {
+    LiftedParam P;
+    P.K = LiftedParam::Kind::Buffer;
+    unsigned Idx = 0;
+    for (const LiftedParam &Q : Out.Params)
+      Idx += Q.K == LiftedParam::Kind::Buffer;
+    P.Name = "b" + std::to_string(Idx);
+    P.Base = G->Base;
+    P.ElemTy = G->ElemTy;
+    P.Read = true;
+    P.RtLo = P.RtHi = RunTimeValue::Extent;
+    if (typeText(P.ElemTy).empty())
+      fail("gather of an element type the lifter cannot express");
+    Out.Params.push_back(P);
+    RunTimeExtent E;
+    E.Buffer = Out.Params.size() - 1;
+    E.MaxCount = MaxGatherElements;
+    E.GatherLoad = G->Load;
+    E.GatherIndex = G->Index;
+    extentParam();
+    E.FirstParam = Out.Params.size() - 1;
+    extentParam();
+    E.CountParam = Out.Params.size() - 1;
+    Out.Extents.push_back(E);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> Lifter::gatherAccessors() {
+  std::vector<std::pair<std::string, std::string>> Indices;
+  for (const RunTimeExtent &E : Out.Extents) {
+    if (!E.GatherLoad)
+      continue;
+    std::string Idx = expr(E.GatherIndex);
+    if (!E.GatherIndex->getType()->isIntegerTy(64))
+      Idx = "sext.i64(" + Idx + ")"; // GEP indices are sign-extended
+    const std::string &B = Out.Params[E.Buffer].Name;
+    InputAccessor[cast<LoadInst>(E.GatherLoad)] =
+        "at(view(" + B + ", 0:i64, 1:i64, " + Out.Params[E.CountParam].Name + "), sub(" + Idx +
+        ", " + Out.Params[E.FirstParam].Name + "))";
+    Indices.push_back({Idx, ""});
+  }
+  return Indices;
 }
 
 std::string Lifter::extentParam() {
@@ -528,6 +583,12 @@ void Lifter::scan(Value *Root) {
           Inputs.push_back(&A);
           InputAccessor[L] = "";
         }
+      for (const GatherInfo &G : M.Gathers)
+        if (G.Load == L && !InputAccessor.count(L)) {
+          Gathers.push_back(&G);
+          InputAccessor[L] = "";
+          Work.push_back(G.Index); // its index reads affine inputs
+        }
       continue;
     }
     if (auto *P = dyn_cast<PHINode>(I)) {
@@ -752,6 +813,7 @@ bool Lifter::run(const std::string &Name) {
     bufferParam(*A);
   for (const AffineAccess *A : Stores)
     bufferParam(*A);
+  gatherParams();
   std::string BinsName;
   if (M.Kind == IdiomKind::Histogram) {
     Out.Params.push_back(histogramBinsParam(Hist, Out.Params, SE));
@@ -823,6 +885,9 @@ bool Lifter::run(const std::string &Name) {
     Body = zipOf(InnerComps) + "|" + tupleOf(InnerTypes);
   }
 
+  std::vector<std::pair<std::string, std::string>> GatherIndices = gatherAccessors();
+  if (failed())
+    return false;
   std::string Stmt;
   if (M.Kind == IdiomKind::Map) {
     std::vector<std::string> Vals, Views;
@@ -844,7 +909,9 @@ bool Lifter::run(const std::string &Name) {
             ") => " + F + ", " + InnerZip + "), " + zipOf(OuterComps) + ")";
     }
     Stmt = "store " + tupleOf(Views) + " = " + Map + ";";
-    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)))
+    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)) ||
+        !buildExtentCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps),
+                          GatherIndices))
       return false;
   } else if (M.Kind == IdiomKind::Histogram) {
     Stmt = histogramStatement(
@@ -891,7 +958,9 @@ bool Lifter::run(const std::string &Name) {
            tupleOf(Combine) + ", " + tupleOf(Ids) + ", map(\\(t: " +
            tupleOf(OuterTypes) + ") => " + tupleOf(Elems) + ", " +
            zipOf(OuterComps) + "));";
-    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)))
+    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)) ||
+        !buildExtentCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps),
+                          GatherIndices))
       return false;
   }
 

@@ -22,6 +22,7 @@ namespace llvm {
 class Constant;
 class ScalarEvolution;
 class Type;
+class Value;
 } // namespace llvm
 
 namespace idiom {
@@ -63,6 +64,9 @@ struct RunTimeExtent {
   /// aligned 32-bit words (the kernel updates bins with 32-bit atomics on
   /// their word) and CountParam gets the word count.
   bool WholeWords = false;
+  /// Gathers (GatherFacts.h): the load Buffer serves and its GEP index,
+  /// read by translation validation; null for histogram bins.
+  llvm::Value *GatherLoad = nullptr, *GatherIndex = nullptr;
 };
 
 /// What the stitched code passes to idiom_run_csr in its idiom_csr struct

@@ -5,6 +5,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -21,9 +23,18 @@ std::optional<GatherInfo> analyzeGather(LoadInst *Ld, const NestInfo &N, ScalarE
     Why = "volatile or atomic load";
     return std::nullopt;
   }
+  // base[index] on a pointer, or on a global array: `getelementptr [N x T],
+  // @g, 0, index`.
   auto *GEP = dyn_cast<GetElementPtrInst>(Ld->getPointerOperand());
-  if (!GEP || GEP->getNumIndices() != 1 || GEP->getSourceElementType() != Ld->getType() ||
-      !GEP->getOperand(1)->getType()->isIntegerTy()) {
+  Value *Index = nullptr;
+  if (GEP && GEP->getNumIndices() == 1 && GEP->getSourceElementType() == Ld->getType())
+    Index = GEP->getOperand(1);
+  if (GEP && GEP->getNumIndices() == 2)
+    if (auto *AT = dyn_cast<ArrayType>(GEP->getSourceElementType());
+        AT && AT->getElementType() == Ld->getType())
+      if (auto *Z = dyn_cast<ConstantInt>(GEP->getOperand(1)); Z && Z->isZero())
+        Index = GEP->getOperand(2);
+  if (!Index || !Index->getType()->isIntegerTy()) {
     Why = "address is neither affine nor base[index] of the loaded type";
     return std::nullopt;
   }
@@ -37,7 +48,7 @@ std::optional<GatherInfo> analyzeGather(LoadInst *Ld, const NestInfo &N, ScalarE
   // The index: pure scalar operations over induction variables, invariants
   // and affine loads (one level of indirection: x[idx[i]], not x[idx[idx[i]]]).
   unsigned AffineLoads = 0;
-  SmallVector<Value *, 16> Work{GEP->getOperand(1)};
+  SmallVector<Value *, 16> Work{Index};
   SmallPtrSet<Value *, 32> Seen;
   while (!Work.empty()) {
     auto *I = dyn_cast<Instruction>(Work.pop_back_val());
@@ -75,7 +86,7 @@ std::optional<GatherInfo> analyzeGather(LoadInst *Ld, const NestInfo &N, ScalarE
   G.Load = Ld;
   G.Base = Base;
   G.ElemTy = Ld->getType();
-  G.Index = GEP->getOperand(1);
+  G.Index = Index;
   return G;
 }
 

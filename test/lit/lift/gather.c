@@ -64,6 +64,16 @@ void two(double *y, const double *x, const int *p, const int *q, int n) {
     y[i] = x[p[i]] - x[q[i]];
 }
 
+// A gather from a global array (getelementptr [N x T], @g, 0, index).
+float table[4096];
+// CHECK-LABEL: Idioms in function 'from_global'
+// CHECK: map(\(t: i32) => at(view(b2, 0:i64, 1:i64, e1), sub(sext.i64(t), e0)), view(b0, 0:i64, 1:i64, n0))
+// REMARK: gather.c:[[@LINE+2]]:3: remark: offloaded map (map) to OpenCL
+void from_global(float *y, const int *p, int n) {
+  for (int i = 0; i < n; i++)
+    y[i] = table[p[i]];
+}
+
 // Negatives.
 // REMARK: gather.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): {{.*}}AffineAccess(m, loop): address is not affine
 void in_place(float *y, const int *p, int n) {

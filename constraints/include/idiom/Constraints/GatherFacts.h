@@ -33,7 +33,8 @@ struct GatherInfo {
 };
 
 /// Recognises \p Ld as a gather of nest \p N (of depth 1): a simple load of
-/// `getelementptr T, Base, Index` with T the loaded type, Base defined
+/// `getelementptr T, Base, Index` with T the loaded type (or
+/// `getelementptr [M x T], Base, 0, Index`: a global array), Base defined
 /// outside the nest and written by no store of the nest (isInputLoad), and
 /// Index an integer computed in the nest by pure scalar operations from
 /// induction variables, loop-invariant values and at least one load whose

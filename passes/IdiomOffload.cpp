@@ -58,10 +58,12 @@ struct Offload {
   /// same function with the same kernel.
   bool SharedInFunction = false;
   /// The errno check's kernels, when Lifted.ErrnoCheckFunIL is not empty.
-  ErrnoCheckKernel Check;
+  CheckKernel Check;
+  /// The extent check's kernels, when Lifted.ExtentCheckFunIL is not empty.
+  CheckKernel Extent;
   /// After liftAndGenerate fails, the step that failed, for the
   /// NotOffloaded remark's `Stage`: lift, limits, validation, errno-check,
-  /// codegen or internal.
+  /// extent-check, codegen or internal.
   const char *FailedStage = "internal";
 };
 
@@ -155,30 +157,31 @@ bool reuseKernel(Offload &O, const KernelSources &Kernels) {
   return false;
 }
 
-/// Generates the kernels of \p O's errno check (Lifting.h), a 1-D
-/// reduction of i32 flags; it has its own kernel name and is never shared.
-bool generateErrnoCheck(Offload &O, std::string &Why) {
+/// Generates the kernels of a run-time check that runs before an idiom
+/// (Stitching.h, CheckKernel): the program \p Text, a 1-D reduction whose
+/// result slots must be \p Slots; \p What names it in reasons. It has its
+/// own kernel name and is never shared.
+bool generateCheck(const std::string &Text, const std::vector<unsigned> &Slots,
+                   const std::string &What, CheckKernel &K, std::string &Why) {
   funil::Program P;
   std::string Err;
-  const std::string &Text = O.Lifted.ErrnoCheckFunIL;
   if (!funil::parseProgram(Text, P, Err)) {
-    Why = "errno check does not parse (internal error): " + Err;
+    Why = What + " does not parse (internal error): " + Err;
     return false;
   }
-  O.Check.KernelName = P.Name;
-  O.Check.SlotBytes = rewrite::reductionSlotBytes(P);
-  if (O.Check.SlotBytes.size() != 1 || O.Check.SlotBytes[0] != 4) {
-    Why = "errno check is not a reduction of one i32 (internal error)";
+  K.KernelName = P.Name;
+  K.SlotBytes = rewrite::reductionSlotBytes(P);
+  if (K.SlotBytes != Slots) {
+    Why = What + " has other result slots than expected (internal error)";
     return false;
   }
   rewrite::GeneratedOpenCL Gen;
   if (!generateOpenCLMemo(Text, P, P.Name, Gen, Err)) {
-    Why = "no OpenCL for the errno check of " + O.Lifted.ErrnoFunctions +
-          ": " + Err;
+    Why = "no OpenCL for the " + What + ": " + Err;
     return false;
   }
-  O.Check.OpenCL = std::move(Gen.Source);
-  O.Check.NumVariants = Gen.NumVariants;
+  K.OpenCL = std::move(Gen.Source);
+  K.NumVariants = Gen.NumVariants;
   return true;
 }
 
@@ -210,7 +213,15 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
     return false;
   }
   O.FailedStage = "errno-check";
-  if (!O.Lifted.ErrnoCheckFunIL.empty() && !generateErrnoCheck(O, Why))
+  if (!O.Lifted.ErrnoCheckFunIL.empty() &&
+      !generateCheck(O.Lifted.ErrnoCheckFunIL, {4},
+                     "errno check of " + O.Lifted.ErrnoFunctions, O.Check, Why))
+    return false;
+  O.FailedStage = "extent-check";
+  if (!O.Lifted.ExtentCheckFunIL.empty() &&
+      !generateCheck(O.Lifted.ExtentCheckFunIL,
+                     std::vector<unsigned>(2 * O.Lifted.Extents.size(), 8),
+                     "extent check", O.Extent, Why))
     return false;
   O.SlotBytes = rewrite::reductionSlotBytes(P);
   O.KernelKey = kernelKey(P);
@@ -340,6 +351,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     In.Loc = loopLocation(*O.D->L);
     In.KernelFrom = O.KernelFrom;
     In.Check = O.Check;
+    In.Extent = O.Extent;
     Expanded.push_back(expandAtPreheader(In, SE));
     Inputs.push_back(std::move(In));
   }
@@ -441,6 +453,16 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                << ") runs first, and the original loop runs when any "
                   "argument would set errno";
       });
+    if (!O.Lifted.ExtentCheckFunIL.empty())
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "ExtentCheck", Loc, Header)
+               << "the range of an indirect index is known only at run time: a "
+                  "device check ("
+               << O.Extent.KernelName
+               << ") computes its smallest and largest value first, the call "
+                  "moves only that range, and the original loop runs when the "
+                  "range is empty, negative or too large";
+      });
   }
   Index.addKernelIds(NewDescriptors);
   // Map promotion: loops that only run offloaded idioms keep their buffers
@@ -476,6 +498,8 @@ PreservedAnalyses IdiomPrinterPass::run(Function &F,
       OS << "FunIL:\n" << O.Lifted.FunIL;
     if (!O.Lifted.ErrnoCheckFunIL.empty())
       OS << "Errno check FunIL:\n" << O.Lifted.ErrnoCheckFunIL;
+    if (!O.Lifted.ExtentCheckFunIL.empty())
+      OS << "Extent check FunIL:\n" << O.Lifted.ExtentCheckFunIL;
     if (!Ok) {
       OS << "not offloaded: " << Why << "\n";
       continue;

@@ -17,6 +17,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "../runtime/include/idiomrt.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -110,6 +111,8 @@ std::string callName(const CallInst *CI) {
   return "";
 }
 
+std::string tupleOf(const std::vector<std::string> &Xs);
+
 class Lifter {
 public:
   Lifter(const IdiomMatch &M, ScalarEvolution &SE, LiftedIdiom &Out,
@@ -146,6 +149,14 @@ private:
   /// Builds Out.ErrnoCheckFunIL from the recorded conditions.
   bool buildErrnoCheck(const std::string &Name, const std::string &LambdaParam,
                        const std::string &Zip);
+  /// Builds Out.ExtentCheckFunIL from one (i64 index, condition) pair per
+  /// entry of Out.Extents (an empty condition: every iteration).
+  bool buildExtentCheck(const std::string &Name, const std::string &LambdaParam,
+                        const std::string &Zip,
+                        const std::vector<std::pair<std::string, std::string>> &Indices);
+  /// Appends an Index parameter whose value the stitched code computes from
+  /// the extent check (RunTimeValue::Extent); returns its name.
+  std::string extentParam();
   std::string paramList(llvm::ArrayRef<unsigned> Which);
   bool failed() const { return !Why.empty(); }
   bool fail(const std::string &W) {
@@ -165,6 +176,12 @@ private:
   DenseMap<Value *, std::string> ScalarUse;
   DenseMap<Value *, unsigned> BufferOf;
   std::vector<const AffineAccess *> Inputs; ///< loads feeding the slices
+  std::vector<const GatherInfo *> Gathers;  ///< gather loads feeding them
+  /// Adds a buffer with a run-time extent for each gather (Out.Extents).
+  void gatherParams();
+  /// Sets the accessor of each gather, `at(view(b, 0, 1, count), sub(index,
+  /// first))`, and returns the (index, "") pairs of the extent check.
+  std::vector<std::pair<std::string, std::string>> gatherAccessors();
   DenseMap<const Instruction *, std::string> InputAccessor;
   bool UsesIV[2] = {false, false};
   std::string IVAccessor[2];
@@ -290,6 +307,113 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
       LambdaParam + ") => zext.i32(" + Cond + "), " + Zip + "));\n}\n";
   for (const std::string &N : ErrnoNames)
     Out.ErrnoFunctions += (Out.ErrnoFunctions.empty() ? "" : ", ") + N;
+  return true;
+}
+
+/// Largest gathered range offloaded, in elements (the range is copied to
+/// the device per call; 2^28 elements: 1 GiB of floats).
+constexpr uint64_t MaxGatherElements = uint64_t(1) << 28;
+
+void Lifter::gatherParams() {
+  for (const GatherInfo *G : Gathers) {
+    LiftedParam P;
+    P.K = LiftedParam::Kind::Buffer;
+    unsigned Idx = 0;
+    for (const LiftedParam &Q : Out.Params)
+      Idx += Q.K == LiftedParam::Kind::Buffer;
+    P.Name = "b" + std::to_string(Idx);
+    P.Base = G->Base;
+    P.ElemTy = G->ElemTy;
+    P.Read = true;
+    P.RtLo = P.RtHi = RunTimeValue::Extent;
+    if (typeText(P.ElemTy).empty())
+      fail("gather of an element type the lifter cannot express");
+    Out.Params.push_back(P);
+    RunTimeExtent E;
+    E.Buffer = Out.Params.size() - 1;
+    E.MaxCount = MaxGatherElements;
+    E.GatherLoad = G->Load;
+    E.GatherIndex = G->Index;
+    extentParam();
+    E.FirstParam = Out.Params.size() - 1;
+    extentParam();
+    E.CountParam = Out.Params.size() - 1;
+    Out.Extents.push_back(E);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> Lifter::gatherAccessors() {
+  std::vector<std::pair<std::string, std::string>> Indices;
+  for (const RunTimeExtent &E : Out.Extents) {
+    if (!E.GatherLoad)
+      continue;
+    std::string Idx = expr(E.GatherIndex);
+    if (!E.GatherIndex->getType()->isIntegerTy(64))
+      Idx = "sext.i64(" + Idx + ")"; // GEP indices are sign-extended
+    const std::string &B = Out.Params[E.Buffer].Name;
+    InputAccessor[cast<LoadInst>(E.GatherLoad)] =
+        "at(view(" + B + ", 0:i64, 1:i64, " + Out.Params[E.CountParam].Name + "), sub(" + Idx +
+        ", " + Out.Params[E.FirstParam].Name + "))";
+    Indices.push_back({Idx, ""});
+  }
+  return Indices;
+}
+
+std::string Lifter::extentParam() {
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Index;
+  unsigned N = 0;
+  for (const LiftedParam &Q : Out.Params)
+    N += Q.K == LiftedParam::Kind::Index && Q.RtS == RunTimeValue::Extent;
+  P.Name = "e" + std::to_string(N);
+  P.RtS = RunTimeValue::Extent;
+  Out.Params.push_back(P);
+  return P.Name;
+}
+
+bool Lifter::buildExtentCheck(const std::string &Name, const std::string &LambdaParam,
+                              const std::string &Zip,
+                              const std::vector<std::pair<std::string, std::string>> &Indices) {
+  if (Out.Extents.empty())
+    return true;
+  if (M.Nest.depth() != 1)
+    return fail("an array's extent is known only at run time in a 2-D nest: the "
+                "extent check is a 1-D reduction (2-D not implemented)");
+  if (!ErrnoConds.empty())
+    return fail("a loop that calls " + ErrnoNames.front() +
+                ", which may set errno, and needs a run-time extent: one run-time "
+                "check per idiom is implemented");
+  if (2 * Out.Extents.size() > IDIOM_MAX_RESULTS)
+    return fail("more arrays with run-time extents than the extent check's "
+                "results hold");
+  std::set<unsigned> In;
+  for (const AffineAccess *A : this->Inputs)
+    In.insert(BufferOf.lookup(A->Base));
+  for (unsigned I = 0; I < Out.Params.size(); ++I) {
+    const LiftedParam &P = Out.Params[I];
+    if (P.K == LiftedParam::Kind::Buffer ? In.count(I) : P.RtS != RunTimeValue::Extent)
+      Out.ExtentCheckParams.push_back(I);
+  }
+  // Per extent: (smallest, largest) index over the iterations that use it,
+  // (INT64_MAX, INT64_MIN) from those that do not.
+  std::string Max = "9223372036854775807:i64", Min = "-9223372036854775808:i64";
+  std::vector<std::string> Tys, Comb, Ids, Elems;
+  for (size_t K = 0; K < Indices.size(); ++K) {
+    const auto &[Idx, Cond] = Indices[K];
+    std::string A0 = "a." + std::to_string(2 * K), A1 = "a." + std::to_string(2 * K + 1);
+    std::string B0 = "b." + std::to_string(2 * K), B1 = "b." + std::to_string(2 * K + 1);
+    Tys.insert(Tys.end(), {"i64", "i64"});
+    Comb.push_back("smin(" + A0 + ", " + B0 + ")");
+    Comb.push_back("smax(" + A1 + ", " + B1 + ")");
+    Ids.insert(Ids.end(), {Max, Min});
+    Elems.push_back(Cond.empty() ? Idx : "select(" + Cond + ", " + Idx + ", " + Max + ")");
+    Elems.push_back(Cond.empty() ? Idx : "select(" + Cond + ", " + Idx + ", " + Min + ")");
+  }
+  std::string Ty = tupleOf(Tys);
+  Out.ExtentCheckFunIL = "idiom " + Name + "_extent(" + paramList(Out.ExtentCheckParams) +
+                         ") {\n  return reduce(\\(a: " + Ty + ", b: " + Ty + ") => " +
+                         tupleOf(Comb) + ", " + tupleOf(Ids) + ", map(\\(" + LambdaParam +
+                         ") => " + tupleOf(Elems) + ", " + Zip + "));\n}\n";
   return true;
 }
 
@@ -458,6 +582,12 @@ void Lifter::scan(Value *Root) {
         if (A.Inst == L && !InputAccessor.count(L)) {
           Inputs.push_back(&A);
           InputAccessor[L] = "";
+        }
+      for (const GatherInfo &G : M.Gathers)
+        if (G.Load == L && !InputAccessor.count(L)) {
+          Gathers.push_back(&G);
+          InputAccessor[L] = "";
+          Work.push_back(G.Index); // its index reads affine inputs
         }
       continue;
     }
@@ -683,10 +813,22 @@ bool Lifter::run(const std::string &Name) {
     bufferParam(*A);
   for (const AffineAccess *A : Stores)
     bufferParam(*A);
+  gatherParams();
   std::string BinsName;
   if (M.Kind == IdiomKind::Histogram) {
     Out.Params.push_back(histogramBinsParam(Hist, Out.Params, SE));
     BinsName = Out.Params.back().Name;
+    if (Hist.RunTime) {
+      RunTimeExtent E;
+      E.Buffer = Out.Params.size() - 1;
+      E.MaxCount = MaxHistogramBins;
+      E.WholeWords = Hist.H->U.ElemTy->getPrimitiveSizeInBits() < 32;
+      Hist.FirstName = extentParam();
+      E.FirstParam = Out.Params.size() - 1;
+      Hist.CountName = extentParam();
+      E.CountParam = Out.Params.size() - 1;
+      Out.Extents.push_back(E);
+    }
   }
   if (failed())
     return false;
@@ -743,6 +885,9 @@ bool Lifter::run(const std::string &Name) {
     Body = zipOf(InnerComps) + "|" + tupleOf(InnerTypes);
   }
 
+  std::vector<std::pair<std::string, std::string>> GatherIndices = gatherAccessors();
+  if (failed())
+    return false;
   std::string Stmt;
   if (M.Kind == IdiomKind::Map) {
     std::vector<std::string> Vals, Views;
@@ -764,7 +909,9 @@ bool Lifter::run(const std::string &Name) {
             ") => " + F + ", " + InnerZip + "), " + zipOf(OuterComps) + ")";
     }
     Stmt = "store " + tupleOf(Views) + " = " + Map + ";";
-    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)))
+    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)) ||
+        !buildExtentCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps),
+                          GatherIndices))
       return false;
   } else if (M.Kind == IdiomKind::Histogram) {
     Stmt = histogramStatement(
@@ -773,6 +920,14 @@ bool Lifter::run(const std::string &Name) {
     if (failed() ||
         !buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)))
       return false;
+    if (Hist.RunTime) {
+      auto E = [&](Value *V) { return expr(V); };
+      std::string Idx = histogramIndexText(Hist, E);
+      std::string Cond = histogramAccessCondition(Hist, E);
+      if (failed() || !buildExtentCheck(Name, "t: " + tupleOf(OuterTypes),
+                                        zipOf(OuterComps), {{Idx, Cond}}))
+        return false;
+    }
   } else {
     std::vector<std::string> Elems, Ids, Tys, Combine;
     size_t K = M.Reductions.size();
@@ -803,7 +958,9 @@ bool Lifter::run(const std::string &Name) {
            tupleOf(Combine) + ", " + tupleOf(Ids) + ", map(\\(t: " +
            tupleOf(OuterTypes) + ") => " + tupleOf(Elems) + ", " +
            zipOf(OuterComps) + "));";
-    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)))
+    if (!buildErrnoCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps)) ||
+        !buildExtentCheck(Name, "t: " + tupleOf(OuterTypes), zipOf(OuterComps),
+                          GatherIndices))
       return false;
   }
 

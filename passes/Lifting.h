@@ -13,6 +13,7 @@
 #define IDIOM_PASSES_LIFTING_H
 
 #include "idiom/Constraints/IdiomMatch.h"
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ namespace llvm {
 class Constant;
 class ScalarEvolution;
 class Type;
+class Value;
 } // namespace llvm
 
 namespace idiom {
@@ -38,7 +40,33 @@ enum class RunTimeValue {
   CsrEndNonzero,   ///< ptr[n]: one past the last nonzero
   CsrFirstColumn,  ///< the smallest column index
   CsrEndColumn,    ///< the largest column index plus one
-  CsrColumnCount   ///< CsrEndColumn - CsrFirstColumn
+  CsrColumnCount,  ///< CsrEndColumn - CsrFirstColumn
+  /// A run-time extent (RunTimeExtent): a buffer whose range, or an index
+  /// parameter whose value, the stitched code computes from the result of
+  /// the extent check (LiftedIdiom::ExtentCheckFunIL) before the call.
+  Extent
+};
+
+/// One array whose accessed range is known only at run time (histogram
+/// bins behind a pointer, the source of a gather): the elements [lo, hi]
+/// of Buffer, where lo and hi are the smallest and largest index the loop
+/// uses, computed by the extent check before the idiom runs
+/// (docs/ARCHITECTURE.md, "Run-time extents"). The stitched code runs the
+/// idiom only when 0 <= lo <= hi and hi - lo < MaxCount; it then passes
+/// Buffer as [&base[lo], &base[hi + 1)), FirstParam as lo and CountParam
+/// as hi - lo + 1 (elements), else the original loop runs.
+struct RunTimeExtent {
+  unsigned Buffer = 0;     ///< index into LiftedIdiom::Params of the buffer
+  unsigned FirstParam = 0; ///< index of the Index parameter that gets lo
+  unsigned CountParam = 0; ///< index of the Index parameter that gets the count
+  uint64_t MaxCount = 0;   ///< largest count offloaded (elements)
+  /// Narrow (8- or 16-bit) histogram bins: the range is widened to whole
+  /// aligned 32-bit words (the kernel updates bins with 32-bit atomics on
+  /// their word) and CountParam gets the word count.
+  bool WholeWords = false;
+  /// Gathers (GatherFacts.h): the load Buffer serves and its GEP index,
+  /// read by translation validation; null for histogram bins.
+  llvm::Value *GatherLoad = nullptr, *GatherIndex = nullptr;
 };
 
 /// What the stitched code passes to idiom_run_csr in its idiom_csr struct
@@ -114,6 +142,16 @@ struct LiftedIdiom {
   std::vector<unsigned> ErrnoCheckParams;
   /// The C functions the errno check covers, e.g. "sqrt, log".
   std::string ErrnoFunctions;
+  /// The extent check, when the idiom has run-time extents (Extents): a
+  /// 1-D FunIL reduction program over the same iteration space and inputs
+  /// whose 2K i64 results are (lo_0, hi_0, lo_1, hi_1, ...), the smallest
+  /// and largest index of each extent over the iterations that use it
+  /// (INT64_MAX, INT64_MIN when none does). Empty when there is none.
+  std::string ExtentCheckFunIL;
+  /// Indices into Params of the extent check's parameters, in its order.
+  std::vector<unsigned> ExtentCheckParams;
+  /// The run-time extents, in the order of the extent check's results.
+  std::vector<RunTimeExtent> Extents;
   /// GEMM and SpMV programs: the LLVM slices behind STEP, INIT and POST
   /// (for an SpMV, ElemA are the loads of val and ElemB those of x).
   std::shared_ptr<const GemmSlice> Gemm;

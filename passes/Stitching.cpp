@@ -47,6 +47,13 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
   for (const LiftedParam &P : In.Lifted->Params) {
     switch (P.K) {
     case LiftedParam::Kind::Buffer: {
+      if (P.RtLo == RunTimeValue::Extent) {
+        // Filled in after the extent check (stitch): the base stands for
+        // the range (residency regions read its underlying objects).
+        A.Values.push_back(P.Base);
+        A.Bytes.push_back(ConstantInt::get(I64, 0));
+        break;
+      }
       Value *Lo = Exp.expandCodeFor(P.Lo, I64, IP);
       Value *Hi = Exp.expandCodeFor(P.Hi, I64, IP);
       B.SetInsertPoint(IP);
@@ -59,7 +66,8 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
       break;
     }
     case LiftedParam::Kind::Index:
-      A.Values.push_back(Exp.expandCodeFor(P.S, I64, IP));
+      A.Values.push_back(P.RtS == RunTimeValue::Extent ? ConstantInt::get(I64, 0)
+                                                       : Exp.expandCodeFor(P.S, I64, IP));
       A.Bytes.push_back(nullptr);
       break;
     case LiftedParam::Kind::Scalar:
@@ -112,14 +120,18 @@ static StructType *descriptorType(LLVMContext &Ctx) {
   return StructType::get(Ctx, {Ptr, Ptr, Ptr, Ptr, I32, I32, I32, I32, Ptr});
 }
 
-/// The descriptor of an idiom's errno check: a 1-D reduction with one i32
-/// result, named and reported as the idiom with "-errno-check" appended.
-static GlobalVariable *makeCheckDescriptor(const StitchInput &In, Module &Mod) {
+/// The descriptor of a check that runs before an idiom (\p K: the errno or
+/// the extent check), a 1-D reduction with K.SlotBytes result slots, named
+/// and reported as the idiom with \p Suffix appended.
+static GlobalVariable *makeCheckDescriptor(const StitchInput &In, const CheckKernel &K,
+                                           StringRef Suffix, Module &Mod) {
   LLVMContext &Ctx = Mod.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
-  const std::string &Name = In.Check.KernelName;
-  Constant *Sizes[] = {ConstantInt::get(I32, 4)};
-  Constant *Arr = ConstantArray::get(ArrayType::get(I32, 1), Sizes);
+  const std::string &Name = K.KernelName;
+  std::vector<Constant *> Sizes;
+  for (unsigned B : K.SlotBytes)
+    Sizes.push_back(ConstantInt::get(I32, B));
+  Constant *Arr = ConstantArray::get(ArrayType::get(I32, Sizes.size()), Sizes);
   auto *ResultBytes = new GlobalVariable(Mod, Arr->getType(), true,
                                          GlobalValue::PrivateLinkage, Arr,
                                          Name + ".result_bytes");
@@ -127,12 +139,12 @@ static GlobalVariable *makeCheckDescriptor(const StitchInput &In, Module &Mod) {
   Constant *Fields[] = {
       privateString(Mod, Name, Name + ".name"),
       privateString(Mod, In.Loc, Name + ".loc"),
-      privateString(Mod, In.M->SpecName + "-errno-check", Name + ".idiom"),
-      privateString(Mod, In.Check.OpenCL, Name + ".source"),
+      privateString(Mod, In.M->SpecName + Suffix.str(), Name + ".idiom"),
+      privateString(Mod, K.OpenCL, Name + ".source"),
       ConstantInt::get(I32, IDIOM_REDUCE),
       ConstantInt::get(I32, 1),
-      ConstantInt::get(I32, 1),
-      ConstantInt::get(I32, In.Check.NumVariants),
+      ConstantInt::get(I32, Sizes.size()),
+      ConstantInt::get(I32, K.NumVariants),
       ResultBytes};
   return new GlobalVariable(Mod, DescTy, true, GlobalValue::PrivateLinkage,
                             ConstantStruct::get(DescTy, Fields), Name + ".desc");
@@ -349,6 +361,47 @@ static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
   return A;
 }
 
+/// After a passed extent check: stores each run-time extent's buffer range
+/// [&base[lo], &base[hi + 1)), its first index lo and its count hi - lo + 1
+/// into the argument array \p ArgArr (Lifting.h, RunTimeExtent). Narrow
+/// histogram bins (WholeWords) widen the range to the aligned 32-bit words
+/// that hold bins lo and hi, and pass the word count: the kernel updates a
+/// bin through its word, and an aligned word never crosses a page.
+static void fillExtents(IRBuilder<> &B, const LiftedIdiom &L,
+                        ArrayRef<std::pair<Value *, Value *>> Ranges, AllocaInst *ArgArr,
+                        ArrayType *ArgArrTy, StructType *ArgTy) {
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  Type *I64 = B.getInt64Ty();
+  for (size_t K = 0; K < L.Extents.size() && K < Ranges.size(); ++K) {
+    const RunTimeExtent &E = L.Extents[K];
+    const LiftedParam &P = L.Params[E.Buffer];
+    uint64_t Size = DL.getTypeAllocSize(P.ElemTy);
+    Value *Lo = Ranges[K].first, *Hi = Ranges[K].second;
+    Value *Ptr = B.CreateGEP(P.ElemTy, P.Base, Lo, "idiom.extent.ptr");
+    Value *Count = B.CreateAdd(B.CreateSub(Hi, Lo), ConstantInt::get(I64, 1),
+                               "idiom.extent.count");
+    Value *Bytes = B.CreateMul(Count, ConstantInt::get(I64, Size));
+    Value *CountArg = Count;
+    if (E.WholeWords && Size < 4) {
+      Value *Addr = B.CreatePtrToInt(Ptr, I64);
+      Value *Head = B.CreateAnd(Addr, ConstantInt::get(I64, 3));
+      Ptr = B.CreateGEP(B.getInt8Ty(), Ptr, B.CreateNeg(Head), "idiom.extent.word");
+      Bytes = B.CreateAnd(B.CreateAdd(B.CreateAdd(Bytes, Head), ConstantInt::get(I64, 3)),
+                          ConstantInt::get(I64, ~uint64_t(3)), "idiom.extent.bytes");
+      Lo = B.CreateSub(Lo, B.CreateUDiv(Head, ConstantInt::get(I64, Size)));
+      CountArg = B.CreateLShr(Bytes, ConstantInt::get(I64, 2), "idiom.extent.words");
+    }
+    auto Store = [&](unsigned Arg, unsigned Field, Value *V) {
+      Value *Slot = B.CreateConstGEP2_32(ArgArrTy, ArgArr, 0, Arg);
+      B.CreateStore(V, B.CreateStructGEP(ArgTy, Slot, Field));
+    };
+    Store(E.Buffer, 2, Ptr);
+    Store(E.Buffer, 3, Bytes);
+    Store(E.FirstParam, 4, Lo);
+    Store(E.CountParam, 4, CountArg);
+  }
+}
+
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
             GlobalVariable *&Desc, std::string &Why, StitchedCall *Out) {
   Desc = nullptr;
@@ -441,6 +494,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
                        : IDIOM_ARG_BUF_IN;
       if (P.Written && P.Dense)
         Flags |= IDIOM_ARG_DENSE;
+      if (P.RtLo == RunTimeValue::Extent)
+        break; // stored after the extent check
       PtrV = Args.Values[I];
       Bytes = Args.Bytes[I];
       break;
@@ -488,7 +543,9 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   ArgConst->setAlignment(DL.getABITypeAlign(ArgTy));
   Value *ArgArr = ArgConst;
   IRBuilder<> EntryB(&*F.getEntryBlock().getFirstInsertionPt());
-  if (!Dyn.empty()) {
+  const std::vector<RunTimeExtent> &Extents = In.Lifted->Extents;
+  bool HasExtents = !In.Extent.KernelName.empty() && !Extents.empty();
+  if (!Dyn.empty() || HasExtents) {
     AllocaInst *A = EntryB.CreateAlloca(ArgArrTy, nullptr, "idiom.args");
     Align AA = A->getAlign();
     B.CreateMemCpy(A, AA, ArgConst, DL.getABITypeAlign(ArgTy),
@@ -531,16 +588,24 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     RunF->setDoesNotThrow();
   Desc = In.Desc ? In.Desc : makeDescriptor(In, Mod);
 
-  // The errno check (Lifting.h, ErrnoCheckFunIL) runs first, on its own
-  // argument array: the main one's ErrnoCheckParams, buffers as inputs. Its
-  // result slot is zeroed first so that the flag reads 0, never an
-  // uninitialized value, when it declines.
+  // A check runs first, on its own argument array: the main one's
+  // parameters \p Which, buffers as inputs. Its result slots are zeroed
+  // first so that they never read as uninitialized values when it declines.
+  // The errno check (Lifting.h, ErrnoCheckFunIL) passes when it ran and
+  // found no flag; the extent check (ExtentCheckFunIL) when it ran and every
+  // range lies within its limits, and then fills in the ranges.
   CallInst *CheckOk = nullptr;
   GlobalVariable *CheckDesc = nullptr;
   BasicBlock *CheckFail = nullptr;
-  if (!In.Check.KernelName.empty()) {
-    CheckDesc = makeCheckDescriptor(In, Mod);
-    const std::vector<unsigned> &Which = In.Lifted->ErrnoCheckParams;
+  const CheckKernel *Chk = !In.Check.KernelName.empty() ? &In.Check
+                           : HasExtents                 ? &In.Extent
+                                                        : nullptr;
+  bool IsExtent = Chk == &In.Extent;
+  if (Chk) {
+    CheckDesc = makeCheckDescriptor(In, *Chk, IsExtent ? "-extent-check" : "-errno-check",
+                                    Mod);
+    const std::vector<unsigned> &Which =
+        IsExtent ? In.Lifted->ExtentCheckParams : In.Lifted->ErrnoCheckParams;
     ArrayType *ChkArrTy = ArrayType::get(ArgTy, Which.empty() ? 1 : Which.size());
     std::vector<Constant *> ChkTemplate;
     for (unsigned I : Which) {
@@ -556,7 +621,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
       ChkTemplate.push_back(Constant::getNullValue(ArgTy));
     auto *ChkConst = new GlobalVariable(
         Mod, ChkArrTy, true, GlobalValue::PrivateLinkage,
-        ConstantArray::get(ChkArrTy, ChkTemplate), In.Check.KernelName + ".args");
+        ConstantArray::get(ChkArrTy, ChkTemplate), Chk->KernelName + ".args");
     ChkConst->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
     ChkConst->setAlignment(DL.getABITypeAlign(ArgTy));
     Value *ChkArr = ChkConst;
@@ -564,7 +629,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     for (const Dynamic &D : Dyn)
       AnyDyn |= llvm::is_contained(Which, D.Arg);
     if (AnyDyn) {
-      AllocaInst *A = EntryB.CreateAlloca(ChkArrTy, nullptr, "idiom.errno.args");
+      AllocaInst *A = EntryB.CreateAlloca(ChkArrTy, nullptr, "idiom.check.args");
       B.CreateMemCpy(A, A->getAlign(), ChkConst, DL.getABITypeAlign(ArgTy),
                      DL.getTypeAllocSize(ChkArrTy));
       for (const Dynamic &D : Dyn) {
@@ -576,28 +641,55 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
       }
       ChkArr = A;
     }
-    AllocaInst *ChkRes = EntryB.CreateAlloca(I64, nullptr, "idiom.errno.result");
-    B.CreateStore(ConstantInt::get(I64, 0), ChkRes);
-    // Always idiom_run: the check is a plain reduction, also before an
+    size_t NSlot = Chk->SlotBytes.size();
+    ArrayType *ChkResTy = ArrayType::get(I64, NSlot ? NSlot : 1);
+    AllocaInst *ChkRes = EntryB.CreateAlloca(ChkResTy, nullptr, "idiom.check.result");
+    for (size_t K = 0; K < NSlot; ++K)
+      B.CreateStore(ConstantInt::get(I64, 0), B.CreateConstGEP2_32(ChkResTy, ChkRes, 0, K));
+    // Always idiom_run: a check is a plain reduction, also before an
     // SpMV's idiom_run_csr.
     FunctionCallee CheckRun = Mod.getOrInsertFunction(
         "idiom_run", FunctionType::get(I32, {Ptr, Ptr, I32, Ptr, Ptr}, false));
     CheckOk = B.CreateCall(CheckRun, {CheckDesc, ChkArr,
                                  ConstantInt::get(I32, Which.size()), SizeArr,
                                  ChkRes},
-                           "idiom.errno.ok");
-    Value *Flag = B.CreateLoad(I32, ChkRes, "idiom.errno.flag");
-    Value *Pass = B.CreateAnd(B.CreateICmpNE(CheckOk, ConstantInt::get(I32, 0)),
-                              B.CreateICmpEQ(Flag, ConstantInt::get(I32, 0)),
-                              "idiom.errno.pass");
+                           IsExtent ? "idiom.extent.ok" : "idiom.errno.ok");
+    Value *Pass = B.CreateICmpNE(CheckOk, ConstantInt::get(I32, 0));
+    std::vector<std::pair<Value *, Value *>> Ranges; // (lo, hi) per extent
+    if (!IsExtent) {
+      Value *Flag = B.CreateLoad(I32, ChkRes, "idiom.errno.flag");
+      Pass = B.CreateAnd(Pass, B.CreateICmpEQ(Flag, ConstantInt::get(I32, 0)),
+                         "idiom.errno.pass");
+    } else {
+      // 0 <= lo <= hi and hi - lo < MaxCount: else the original loop runs
+      // (an index the loop uses is negative, no iteration uses a bin, or the
+      // range is beyond what one call moves). hi - lo cannot overflow once
+      // 0 <= lo <= hi.
+      for (size_t K = 0; K < Extents.size(); ++K) {
+        Value *Lo = B.CreateLoad(I64, B.CreateConstGEP2_32(ChkResTy, ChkRes, 0, 2 * K),
+                                 "idiom.extent.lo");
+        Value *Hi = B.CreateLoad(I64, B.CreateConstGEP2_32(ChkResTy, ChkRes, 0, 2 * K + 1),
+                                 "idiom.extent.hi");
+        Value *Ok = B.CreateAnd(
+            B.CreateAnd(B.CreateICmpSGE(Lo, ConstantInt::get(I64, 0)),
+                        B.CreateICmpSLE(Lo, Hi)),
+            B.CreateICmpULT(B.CreateSub(Hi, Lo),
+                            ConstantInt::get(I64, Extents[K].MaxCount)));
+        Pass = B.CreateAnd(Pass, Ok, "idiom.extent.pass");
+        Ranges.push_back({Lo, Hi});
+      }
+    }
     BasicBlock *RunBB = BasicBlock::Create(Ctx, "idiom.run", &F, NewPH);
-    CheckFail = BasicBlock::Create(Ctx, "idiom.errno.fail", &F, NewPH);
+    CheckFail = BasicBlock::Create(Ctx, IsExtent ? "idiom.extent.fail" : "idiom.errno.fail",
+                                   &F, NewPH);
     if (Loop *Parent = Outer->getParentLoop()) {
       Parent->addBasicBlockToLoop(RunBB, LI);
       Parent->addBasicBlockToLoop(CheckFail, LI);
     }
     B.CreateCondBr(Pass, RunBB, CheckFail);
     B.SetInsertPoint(RunBB);
+    if (IsExtent)
+      fillExtents(B, *In.Lifted, Ranges, cast<AllocaInst>(ArgArr), ArgArrTy, ArgTy);
   }
   SmallVector<Value *, 6> RunArgs{Desc, ArgArr, ConstantInt::get(I32, NArgs),
                                   SizeArr, ResArr};
@@ -638,7 +730,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     P->addIncoming(Desc, MainBB);
     P->addIncoming(CheckDesc, CheckFail);
     HostDesc = P;
-    BasicBlock *Flagged = BasicBlock::Create(Ctx, "idiom.errno.flagged", &F, NewPH);
+    BasicBlock *Flagged = BasicBlock::Create(
+        Ctx, IsExtent ? "idiom.extent.outside" : "idiom.errno.flagged", &F, NewPH);
     if (Loop *Parent = Outer->getParentLoop())
       Parent->addBasicBlockToLoop(Flagged, LI);
     IRBuilder<> FB(CheckFail);
@@ -650,8 +743,11 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
         FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false));
     if (auto *Fn = dyn_cast<Function>(Note.getCallee()))
       Fn->setDoesNotThrow();
-    FB.CreateCall(Note, {Desc, privateString(Mod, "a libm argument would set errno",
-                                             In.Check.KernelName + ".why")});
+    FB.CreateCall(Note, {Desc, privateString(Mod,
+                                             IsExtent ? "index range empty, negative or "
+                                                        "beyond the run-time extent limit"
+                                                      : "a libm argument would set errno",
+                                             Chk->KernelName + ".why")});
     FB.CreateBr(NewPH);
   }
   Value *Token = B.CreateCall(Begin, {HostDesc}, "idiom.host.token");

@@ -28,14 +28,16 @@ class ScalarEvolution;
 
 namespace idiom {
 
-/// The kernels of an idiom's errno check (LiftedIdiom::ErrnoCheckFunIL): a
-/// 1-D reduction with one i32 slot, non-zero when an iteration's libm call
-/// would set errno.
-struct ErrnoCheckKernel {
+/// The kernels of a run-time check that runs before an idiom: the errno
+/// check (LiftedIdiom::ErrnoCheckFunIL), a 1-D reduction with one i32 slot,
+/// non-zero when an iteration's libm call would set errno; or the extent
+/// check (LiftedIdiom::ExtentCheckFunIL), a 1-D reduction with two i64
+/// slots (lo, hi) per run-time extent.
+struct CheckKernel {
   std::string KernelName;          ///< empty: the idiom needs no check
   std::string OpenCL;              ///< its source (idiomrt.h conventions)
   unsigned NumVariants = 1;        ///< kernel variants in OpenCL
-  std::vector<unsigned> SlotBytes; ///< {4}
+  std::vector<unsigned> SlotBytes; ///< {4} (errno), {8, 8, ...} (extent)
 };
 
 /// Everything stitch() needs about one idiom.
@@ -61,7 +63,13 @@ struct StitchInput {
   /// With a kernel name: the stitched code runs this check first, with the
   /// parameters LiftedIdiom::ErrnoCheckParams (buffers passed as inputs),
   /// and runs the original loop when it declines or finds a flag.
-  ErrnoCheckKernel Check;
+  CheckKernel Check;
+  /// With a kernel name: the stitched code runs this extent check first
+  /// (parameters LiftedIdiom::ExtentCheckParams, buffers as inputs), and
+  /// runs the idiom with the ranges of LiftedIdiom::Extents only when it ran
+  /// and every range is within limits (docs/ARCHITECTURE.md, "Run-time
+  /// extents"), else the original loop. Never together with Check.
+  CheckKernel Extent;
 };
 
 /// Values computed in the preheader, one entry per lifted parameter.
@@ -86,13 +94,15 @@ struct ExpandedArgs {
 /// (ResidencyRegions.h).
 struct StitchedCall {
   llvm::CallInst *Call = nullptr;        ///< the idiom_run call
-  /// The idiom_run call of its errno check, or null; it only reads buffers
-  /// of Buffers.
+  /// The idiom_run call of its errno or extent check, or null; it only
+  /// reads buffers of Buffers.
   llvm::CallInst *CheckCall = nullptr;
   llvm::BasicBlock *Fallback = nullptr;  ///< preheader of the original nest,
                                          ///< reached on every path that runs it
   /// Each buffer argument: its pointer (the first byte of its range, a value
   /// available at the call) and whether the kernel writes it.
+  /// (A buffer with a run-time extent is given by its base pointer, which
+  /// is based on the same objects.)
   std::vector<std::pair<llvm::WeakTrackingVH, bool>> Buffers;
 };
 

@@ -265,7 +265,54 @@ private:
   std::map<const Value *, TermT> Memo;  ///< LLVM value -> term
   std::vector<std::optional<TermT>> Iter; ///< iteration index per loop
   std::optional<TermT> ReduceSeqValue; ///< GEMM POST: the reduction's result
+  /// Gathers: each `at` of a gathered buffer must read the element the
+  /// loop's load reads; the terms that are true where it does not.
+  std::vector<TermT> GatherMismatch;
+  /// The shared symbol of the element gather load \p Ld reads.
+  TermT gatherLeaf(Value *Ld);
+  /// `at(view(b, 0, 1, count), k)` of a gathered buffer b: the element's
+  /// symbol, with the obligation k = the loop's index - first; nullopt for
+  /// any other `at`.
+  std::optional<Sym> evalGather(const Expr &E, std::map<std::string, Sym> &Env);
 };
+
+template <class TB> auto Validator<TB>::gatherLeaf(Value *Ld) -> TermT {
+  auto It = Memo.find(Ld);
+  if (It != Memo.end())
+    return It->second;
+  TermT X = leaf("gather" + std::to_string(Memo.size()), sortOf(Ld->getType()));
+  Memo.emplace(Ld, X);
+  return X;
+}
+
+template <class TB>
+auto Validator<TB>::evalGather(const Expr &E, std::map<std::string, Sym> &Env)
+    -> std::optional<Sym> {
+  if (E.Args.size() != 2 || !E.Args[0]->isCall("view") || E.Args[0]->Args.size() != 4 ||
+      E.Args[0]->Args[0]->K != Expr::Var)
+    return std::nullopt;
+  const Expr &V = *E.Args[0];
+  for (const RunTimeExtent &X : L.Extents) {
+    if (!X.GatherLoad || L.Params.at(X.Buffer).Name != V.Args[0]->Name)
+      continue;
+    // The whole buffer from its first element, as the lifter writes it.
+    if (V.Args[1]->K != Expr::Lit || V.Args[1]->signedValue() != 0 ||
+        V.Args[2]->K != Expr::Lit || V.Args[2]->signedValue() != 1 ||
+        V.Args[3]->K != Expr::Var || V.Args[3]->Name != L.Params.at(X.CountParam).Name)
+      throw Unsupported{"gather through a view the lifter does not write"};
+    Sym K = eval(E.Args[1], Env);
+    auto First = Params.find(L.Params.at(X.FirstParam).Name);
+    if (!K.E || First == Params.end())
+      throw Unsupported{"gather without its index or first element"};
+    TermT Want = tr(X.GatherIndex);
+    unsigned W = Want.get_sort().bv_size();
+    if (W < 64)
+      Want = TB::sext(Want, 64 - W);
+    GatherMismatch.push_back(*K.E != Want - First->second);
+    return Sym{gatherLeaf(X.GatherLoad), {}};
+  }
+  return std::nullopt;
+}
 
 template <class TB> auto Validator<TB>::sortOf(Type *T) -> SortT {
   if (T->isIntegerTy(1))
@@ -447,6 +494,9 @@ auto Validator<TB>::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) -> S
   case Expr::Call: {
     if (E->Name == "reduceSeq" && ReduceSeqValue)
       return Sym{*ReduceSeqValue, {}};
+    if (E->Name == "at" && !L.Extents.empty())
+      if (std::optional<Sym> G = evalGather(*E, Env))
+        return *G;
     std::vector<TermT> A;
     for (const ExprPtr &X : E->Args) {
       Sym S = eval(X, Env);
@@ -517,6 +567,9 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
       throw Unsupported{"induction variable wider than 64 bits"};
     R = W == 64 ? Full : Full.extract(W - 1, 0);
   } else if (isa<LoadInst>(I)) {
+    for (const RunTimeExtent &X : L.Extents)
+      if (X.GatherLoad == I)
+        return gatherLeaf(I);
     throw Unsupported{"load that is not an input of the element function"};
   } else if (isa<FreezeInst>(I)) {
     R = tr(I->getOperand(0));
@@ -712,6 +765,15 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
     TermT WantIdx = tr(Idx);
     if (WantIdx.get_sort().bv_size() < 64)
       WantIdx = TB::sext(WantIdx, 64 - WantIdx.get_sort().bv_size());
+    // Run-time bins: the bins buffer starts at bin lo (Lifting.h,
+    // RunTimeExtent), so the program's index is the loop's minus lo.
+    if (!L.Extents.empty()) {
+      const LiftedParam &First = L.Params.at(L.Extents.front().FirstParam);
+      auto It = Params.find(First.Name);
+      if (It == Params.end())
+        throw Unsupported{"run-time bins without their first-bin parameter"};
+      WantIdx = WantIdx - It->second;
+    }
     GotParts = {Got.Parts[0]};
     Want = {WantIdx};
     TermT B = leaf("bin", sortOf(U.ElemTy));
@@ -789,6 +851,8 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
     }
     Differ = Differ || *GotParts[I].E != Want[I];
   }
+  for (const TermT &G : GatherMismatch)
+    Differ = Differ || G;
   // Equal lifts give identical terms, which the simplifier folds to false;
   // only the others need the solver.
   TermT D = Differ.simplify();

@@ -15,8 +15,7 @@ using namespace llvm;
 namespace idiom {
 namespace {
 
-/// Largest bin count the template takes (the buffer is copied per call).
-constexpr uint64_t MaxBins = uint64_t(1) << 24;
+constexpr uint64_t MaxBins = MaxHistogramBins;
 
 /// The number of elements of \p ElemTy from \p Base to the end of the object
 /// it points into (a global, a stack array, or an allocation of constant
@@ -146,13 +145,12 @@ bool prepareHistogramLift(const IdiomMatch &M, ScalarEvolution &SE, HistogramLif
       R.getSignedMax().ult(MaxBins))
     FromIndex = R.getSignedMax().getZExtValue() + 1;
   if (!FromArray) {
-    Why = "the number of bins is not known at compile time (the bins are a "
-          "pointer into an object of unknown size: the runtime copies the "
-          "whole bins range, so a range from the index's type could reach "
-          "past the object); a run-time extent is not implemented";
-    return false;
-  }
-  if (FromIndex && FromIndex <= FromArray) {
+    // The bins are a pointer into an object of unknown size: a range from
+    // the index's type could reach past the object, so the range is the
+    // one the loop touches, computed at run time (RunTimeExtent).
+    Out.RunTime = true;
+    Out.CountFrom = "run time";
+  } else if (FromIndex && FromIndex <= FromArray) {
     Out.NumBins = FromIndex;
     Out.CountFrom = "index range";
   } else if (FromArray <= MaxBins) {
@@ -183,9 +181,13 @@ LiftedParam histogramBinsParam(const HistogramLift &H, const std::vector<LiftedP
   P.Base = H.H->U.Base;
   P.ElemTy = H.H->U.ElemTy;
   Type *I64 = Type::getInt64Ty(P.ElemTy->getContext());
+  P.Read = P.Written = true;
+  if (H.RunTime) {
+    P.RtLo = P.RtHi = RunTimeValue::Extent;
+    return P;
+  }
   P.Lo = SE.getZero(I64);
   P.Hi = SE.getConstant(I64, H.NumBins);
-  P.Read = P.Written = true;
   return P;
 }
 
@@ -200,9 +202,9 @@ std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
                        ? "select(icmp_ult(add(a, b), a), -1:" + T + ", add(a, b))"
                        : std::string(reductionOpName(H.H->Op.Op)) + "(a, b)";
   // The index first: it does not read the bin.
-  std::string Idx = Expr(H.Index);
-  if (!H.Index->getType()->isIntegerTy(64))
-    Idx = "sext.i64(" + Idx + ")"; // GEP indices are sign-extended
+  std::string Idx = histogramIndexText(H, Expr);
+  if (H.RunTime)
+    Idx = "sub(" + Idx + ", " + H.FirstName + ")";
   // The value: x when F is `bin op x` itself, else F with the bin read as
   // the identity (guards give the identity when they fail).
   std::string Val;
@@ -228,9 +230,37 @@ std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
   }
   if (!Cond.empty())
     Val = "select(" + Cond + ", " + Val + ", " + Z + ")";
-  std::string View = "view(" + Bins + ", 0:i64, 1:i64, " + std::to_string(H.NumBins) + ":i64)";
+  std::string Count = std::to_string(H.NumBins) + ":i64";
+  if (H.RunTime) {
+    unsigned Bytes = U.ElemTy->getPrimitiveSizeInBits() / 8;
+    Count = Bytes >= 4 ? H.CountName
+                       : "mul(" + H.CountName + ", " + std::to_string(4 / Bytes) + ":i64)";
+  }
+  std::string View = "view(" + Bins + ", 0:i64, 1:i64, " + Count + ")";
   return "store " + View + " = reduceIndexed(\\(a: " + T + ", b: " + T + ") => " + Op + ", " +
          View + ", \\(" + Lambda + ") => (" + Idx + ", " + Val + "), " + Zip + ");";
+}
+
+std::string histogramIndexText(const HistogramLift &H,
+                               const std::function<std::string(Value *)> &Expr) {
+  std::string Idx = Expr(H.Index);
+  if (!H.Index->getType()->isIntegerTy(64))
+    Idx = "sext.i64(" + Idx + ")"; // GEP indices are sign-extended
+  return Idx;
+}
+
+std::string histogramAccessCondition(const HistogramLift &H,
+                                     const std::function<std::string(Value *)> &Expr) {
+  std::string Cond;
+  for (const UpdateGuard &G : H.H->U.Guards) {
+    if (G.DependsOnAcc)
+      continue;
+    std::string C = Expr(G.Cond);
+    if (!G.ExpectTrue)
+      C = "not(" + C + ")";
+    Cond = Cond.empty() ? C : "and(" + Cond + ", " + C + ")";
+  }
+  return Cond;
 }
 
 } // namespace idiom

@@ -14,7 +14,12 @@
 // the bins an INOUT buffer, so the host's bins are the initial bins. The
 // number of bins m must be known exactly: from the index's proven range
 // (zext from i8 -> 256, `and` with a mask, urem by a constant, a clamp), or
-// from the bins array's type; else the loop is not offloaded (reason).
+// from the bins array's type. Bins behind a pointer into an object of
+// unknown size get a run-time extent (Lifting.h, RunTimeExtent): the bins
+// buffer is elements [lo, hi] of the bins, with lo and hi the smallest and
+// largest index of the iterations that access a bin, computed by the extent
+// check before the call, and the element function gives `index - lo`
+// (docs/ARCHITECTURE.md, "Run-time extents").
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_LIFT_HISTOGRAMLIFTING_H
@@ -33,7 +38,16 @@ struct HistogramLift {
   llvm::Value *Index = nullptr;       ///< bin index (GEP index, element units)
   uint64_t NumBins = 0;               ///< the bins are elements [0, NumBins)
   std::string CountFrom;              ///< "index range" or "array type"
+  /// The bin count is known at run time only (NumBins is 0): the bins
+  /// buffer is a RunTimeExtent, FirstName and CountName its index
+  /// parameters (lo, and the count of bins or, for narrow bins, of words).
+  bool RunTime = false;
+  std::string FirstName, CountName;
 };
+
+/// Largest bin count offloaded (the bins buffer is copied in and out per
+/// call), at compile time and at run time.
+constexpr uint64_t MaxHistogramBins = uint64_t(1) << 24;
 
 /// The bin index of the store of \p U: the index of `getelementptr T, base,
 /// idx` or `getelementptr [N x T], @g, 0, idx` on the bins' base; null when
@@ -49,7 +63,8 @@ bool prepareHistogramLift(const IdiomMatch &M, llvm::ScalarEvolution &SE,
                           std::string &Why);
 
 /// The bins buffer parameter: elements [0, NumBins) of the base, read and
-/// written (IDIOM_ARG_BUF_INOUT), named after the buffers in \p Params.
+/// written (IDIOM_ARG_BUF_INOUT), named after the buffers in \p Params; with
+/// run-time bins its range is RunTimeValue::Extent (no SCEVs).
 LiftedParam histogramBinsParam(const HistogramLift &H,
                                const std::vector<LiftedParam> &Params,
                                llvm::ScalarEvolution &SE);
@@ -58,12 +73,26 @@ LiftedParam histogramBinsParam(const HistogramLift &H,
 /// the element lambda's parameter (`t: (f32, i64)`), \p Zip the zipped
 /// inputs; \p Expr prints a slice value as FunIL and \p Preset fixes the text
 /// of a value (the bin read becomes the identity). Returns "" when the
-/// operator or a type has no FunIL form (Expr then reports why).
+/// operator or a type has no FunIL form (Expr then reports why). With
+/// run-time bins the index is `sub(index, FirstName)` and the view's count
+/// CountName (times 4 / bin size for narrow bins).
 std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
                                const std::string &Lambda, const std::string &Zip,
                                const std::function<std::string(llvm::Value *)> &Expr,
                                const std::function<void(llvm::Value *, const std::string &)>
                                    &Preset);
+
+/// The i64 bin index as FunIL (the GEP index, sign-extended), through
+/// \p Expr.
+std::string histogramIndexText(const HistogramLift &H,
+                               const std::function<std::string(llvm::Value *)> &Expr);
+
+/// The condition under which an iteration accesses its bin, as FunIL (the
+/// conjunction of the update's guards that do not read the bin: when they
+/// hold, the loop either updates the bin or reads it to test the others),
+/// or "" when every iteration does.
+std::string histogramAccessCondition(const HistogramLift &H,
+                                     const std::function<std::string(llvm::Value *)> &Expr);
 
 } // namespace idiom
 

@@ -98,9 +98,10 @@ TEST(Histogram, VariantsAndPrivatisationConditions) {
   EXPECT_EQ(Vs[0].Bins, rewrite::VariantParams::GlobalBins);
   EXPECT_EQ(Vs[0].WorkGroup[0], 0u);
   EXPECT_EQ(countLocal(Vs), 3u);
-  // A symbolic bin count: global atomics only.
-  EXPECT_EQ(countLocal(variants(ex::HistRuntimeBins)), 0u);
-  EXPECT_EQ(variants(ex::HistRuntimeBins).size(), 2u);
+  // A run-time bin count: privatised variants too (local bins of the
+  // capacity 16 KiB allows, global atomics in the same kernel beyond it).
+  EXPECT_EQ(countLocal(variants(ex::HistRuntimeBins)), 3u);
+  EXPECT_EQ(variants(ex::HistRuntimeBins).size(), 5u);
   // An operator without a known identity: no privatisation.
   EXPECT_EQ(countLocal(variants(
                 "idiom t(x: [i32], h: [i32], n: i64) { store view(h, 0:i64, 1:i64, 8:i64) = "
@@ -299,7 +300,9 @@ TEST_F(HistogramExec, UMaxU32) { check(ex::HistUMax, {{"n", 9999}}, 9999, 0); }
 TEST_F(HistogramExec, AddI64) { check(ex::HistAddI64, {{"n", 9999}}, 9999, 0); }
 TEST_F(HistogramExec, XorU64) { check(ex::HistXorU64, {{"n", 9999}}, 9999, 0); }
 TEST_F(HistogramExec, RuntimeBinCount) {
+  // Within the local capacity (4096 i32 bins) and beyond it.
   check(ex::HistRuntimeBins, {{"n", 12345}, {"m", 100}}, 12345, 0, 1000);
+  check(ex::HistRuntimeBins, {{"n", 12345}, {"m", 5000}}, 12345, 0, 1000);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 //===- BuiltinAtoms.cpp - The atoms every spec may use --------------------===//
 
 #include "idiom/Constraints/BuiltinAtoms.h"
+#include "idiom/Constraints/GatherFacts.h"
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/LoopFacts.h"
@@ -207,8 +208,18 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                   for (Instruction &I : *BB)
                     if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
                       auto A = analyzeAccess(&I, *N, Env.SE, Why);
-                      if (!A)
+                      if (!A) {
+                        // A gather reads an array no store of the loop
+                        // writes through its base (GatherFacts.h):
+                        // no dependence through that pointer.
+                        std::string W;
+                        auto *Ld = dyn_cast<LoadInst>(&I);
+                        if (Ld && analyzeGather(Ld, *N, Env.SE, W)) {
+                          Why.clear();
+                          continue;
+                        }
                         return false;
+                      }
                       Accs.push_back(*A);
                     }
                 return proveNoLoopCarriedDependence(Accs, *N, Env.SE,
@@ -303,6 +314,18 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                      auto N = nestOf(Env, L, Why);
                      auto *I = dyn_cast<Instruction>(V);
                      return N && I && analyzeAccess(I, *N, Env.SE, Why);
+                   });
+  addValueLoopTest(R, "GatherLoad",
+                   "ld, loop: ld loads base[index] where base is defined before "
+                   "the loop and written by no store of it through that pointer, "
+                   "and index is computed in the loop by pure operations from "
+                   "affine loads (x[perm[i]]; single loops; GatherFacts.h)",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *Ld = dyn_cast<LoadInst>(V);
+                     if (!Ld && Why.empty())
+                       Why = "not a load";
+                     return N && Ld && analyzeGather(Ld, *N, Env.SE, Why);
                    });
   addValueLoopTest(R, "PureValue",
                    "v, loop: v is computed in the loop only from pure scalar "

@@ -22,8 +22,18 @@ static bool collectAccesses(IdiomMatch &M, ScalarEvolution &SE,
     for (Instruction &I : *BB) {
       if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
         auto A = analyzeAccess(&I, M.Nest, SE, Why);
-        if (!A)
-          return false;
+        if (!A) {
+          // A load through an index array: its range is the index's
+          // run-time extent (GatherFacts.h).
+          std::string GWhy;
+          auto *Ld = dyn_cast<LoadInst>(&I);
+          auto G = Ld ? analyzeGather(Ld, M.Nest, SE, GWhy) : std::nullopt;
+          if (!G)
+            return false;
+          Why.clear();
+          M.Gathers.push_back(*G);
+          continue;
+        }
         M.Accesses.push_back(*A);
       } else if (!hasNoOtherEffects(I, Why)) {
         return false;

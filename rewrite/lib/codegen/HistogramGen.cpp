@@ -303,14 +303,23 @@ void emitHistogram(Emitter &Em, const funil::Program &P) {
   B.Len = B.Target.Arr->Len;
   if (scalarBits(B.K) < 32) {
     // The aligned 32-bit word of every bin must lie inside the buffer.
+    // The count is a constant, or `mul(words, c)` (run-time bins: the
+    // stitched code passes whole words), whose byte length is a multiple of 4.
     const ExprPtr &O = P.Outs[0];
+    int64_t Bytes = scalarBits(B.K) / 8;
+    auto WholeWords = [&](const ExprPtr &N) {
+      if (N->K == Expr::Lit)
+        return N->signedValue() * Bytes % 4 == 0;
+      return N->isCall("mul") && N->Args.size() == 2 && N->Args[1]->K == Expr::Lit &&
+             N->Args[1]->signedValue() > 0 && N->Args[1]->signedValue() * Bytes % 4 == 0;
+    };
     bool Ok = O->Args.size() == 4 && O->Args[1]->K == Expr::Lit &&
               O->Args[1]->signedValue() == 0 && O->Args[2]->K == Expr::Lit &&
-              O->Args[2]->signedValue() == 1 && O->Args[3]->K == Expr::Lit &&
-              O->Args[3]->signedValue() * (scalarBits(B.K) / 8) % 4 == 0;
+              O->Args[2]->signedValue() == 1 && WholeWords(O->Args[3]);
     if (!Ok)
       throw CodegenError("8- and 16-bit bins need a view at offset 0 with unit stride and "
-                         "a constant count whose byte length is a multiple of 4");
+                         "a count whose byte length is a multiple of 4 (a constant, or "
+                         "mul(words, c))");
     B.Packed = true;
   }
   HistogramEmitter H(Em, B);
@@ -365,27 +374,53 @@ void emitHistogram(Emitter &Em, const funil::Program &P) {
   const ExprPtr &Local = Zip->Args[1];
   const ExprPtr &M = Zip->Args[0]->Args[0];
   const ExprPtr &Fill = Local->Args[1];
+  bool ConstCount = M->K == Expr::Lit;
   if (!funil::sameExpr(*Local->Args[0], *B.OpFn) || !Fill->isCall("toLocal") ||
       !Fill->Args[0]->isCall("map") || !Fill->Args[0]->Args[1]->isCall("iota") ||
-      !funil::sameExpr(*Fill->Args[0]->Args[1]->Args[0], *M) || M->K != Expr::Lit ||
-      M->signedValue() <= 0 || Fill->Args[0]->Args[0]->K != Expr::Lambda ||
+      !funil::sameExpr(*Fill->Args[0]->Args[1]->Args[0], *M) ||
+      (ConstCount && M->signedValue() <= 0) || Fill->Args[0]->Args[0]->K != Expr::Lambda ||
       Fill->Args[0]->Args[0]->body()->K != Expr::Lit ||
       !matchGridStride(Local->Args[2], "mapLocal", F, Rows) || !isVarNamed(Rows, G))
     throw CodegenError("the local bins of a privatised histogram must be "
                        "reduceIndexedAtomic(op, toLocal(map(\\j => z, iota(m))), "
                        "mapLocal(0, \\r => mapSeq(f, r), g)) with the same op");
   std::string Z = Em.emit(Fill->Args[0]->Args[0]->body()).Expr;
-  std::string Ms = std::to_string(M->signedValue());
+  // A run-time count m: local bins of the capacity that local memory allows
+  // (declared at kernel scope, as OpenCL requires), used when m fits; else
+  // the work-group counts into the global bins (grid-stride, global
+  // atomics). m is a kernel argument, so the branch is uniform and the
+  // barriers inside it are reached by every work-item or by none.
+  std::string Ms, Cap;
+  if (ConstCount) {
+    Ms = std::to_string(M->signedValue());
+    Cap = Ms;
+  } else {
+    Ms = "(" + Em.emit(M).Expr + ")";
+    Cap = std::to_string(MaxLocalBinBytes / std::max(4u, scalarBits(H.slotKind()) / 8));
+  }
   std::string LB = Em.fresh("lbins"), J = Em.fresh("j");
-  Em.line(std::string("__local ") + clType(H.slotKind()) + " " + LB + "[" + Ms + "];");
+  Em.line(std::string("__local ") + clType(H.slotKind()) + " " + LB + "[" + Cap + "];");
+  CVal In = Em.emit(A);
+  if (In.K != CVal::Array)
+    throw CodegenError("histogram over a non-array");
+  if (!ConstCount) {
+    Em.open("if ((ulong)" + Ms + " > " + Cap + "UL)");
+    size_t D0 = Em.envDepth();
+    std::string I = openGridStride(Em, In.Arr->Len);
+    auto [K, V] = pairOf(Em, F, In.Arr->At(I));
+    openInRange(Em, K.Expr, B.Len);
+    H.globalUpdate(K.Expr, V);
+    Em.close();
+    Em.close();
+    Em.popTo(D0);
+    Em.line("return;");
+    Em.close();
+  }
   Em.open("for (long " + J + " = get_local_id(0); " + J + " < " + Ms + "; " + J +
           " += get_local_size(0))");
   Em.line(LB + "[" + J + "] = " + H.toSlot(Z) + ";");
   Em.close();
   Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
-  CVal In = Em.emit(A);
-  if (In.K != CVal::Array)
-    throw CodegenError("histogram over a non-array");
   std::string I = openGridStride(Em, In.Arr->Len);
   auto [K, V] = pairOf(Em, F, In.Arr->At(I));
   openInRange(Em, K.Expr, Ms);

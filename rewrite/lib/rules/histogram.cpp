@@ -127,13 +127,27 @@ Rule toAtomicStrided() {
   return R;
 }
 
+/// The count of bins `view(b, 0, 1, m)` when m is a run-time value (an i64
+/// variable, or `mul(words, c)`), else nullptr.
+ExprPtr runTimeBinCount(const ExprPtr &Init) {
+  if (!Init->isCall("view") || Init->Args.size() != 4)
+    return nullptr;
+  const ExprPtr &M = Init->Args[3];
+  if (M->K == Expr::Var || (M->isCall("mul") && M->Args.size() == 2 &&
+                            M->Args[0]->K == Expr::Var && M->Args[1]->K == Expr::Lit))
+    return M;
+  return nullptr;
+}
+
 /// reduceIndexed(op, i, f, a) ->
 ///   reduceIndexedAtomic(op, i, mapWorkgroup(0, \g =>
 ///       zip(iota(m), reduceIndexedAtomic(op, toLocal(map(\j => z, iota(m))),
 ///                                        mapLocal(0, \r => mapSeq(f, r), g))),
 ///     split(localSize(0), strided(globalSize(0), a))))
-/// when the bins have a constant count m that fits local memory and op a
-/// known identity z.
+/// when op has a known identity z and the bins have a constant count m
+/// that fits local memory, or a run-time count m (the kernel then counts in
+/// local memory when m fits and into the global bins otherwise:
+/// codegen/HistogramGen.cpp).
 Rule privatise() {
   Rule R;
   R.Name = "reduce-indexed-privatise";
@@ -147,18 +161,22 @@ Rule privatise() {
   R.Match = matchReduceIndexed;
   R.Condition = [](const Bindings &B, const RuleContext &Ctx) {
     TypePtr T = Ctx.typeOf(B.at("init"));
-    if (!T || !T->isArray() || !T->Elem->isScalar() || T->Len->K != funil::Size::Const)
+    if (!T || !T->isArray() || !T->Elem->isScalar())
       return false;
     funil::ScalarKind K = T->Elem->S;
+    if (!indexedOpIdentity(classifyIndexedOp(B.at("op"), K), K))
+      return false;
+    if (T->Len->K != funil::Size::Const)
+      return runTimeBinCount(B.at("init")) != nullptr;
     int64_t Slot = std::max<int64_t>(4, funil::scalarBits(K) / 8);
-    return T->Len->Value > 0 && T->Len->Value * Slot <= MaxLocalBinBytes &&
-           indexedOpIdentity(classifyIndexedOp(B.at("op"), K), K) != nullptr;
+    return T->Len->Value > 0 && T->Len->Value * Slot <= MaxLocalBinBytes;
   };
   R.Build = [](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     TypePtr T = Ctx.typeOf(B.at("init"));
     funil::ScalarKind K = T->Elem->S;
     ExprPtr Z = indexedOpIdentity(classifyIndexedOp(B.at("op"), K), K);
-    ExprPtr M = i64(T->Len->Value);
+    ExprPtr M = T->Len->K == funil::Size::Const ? i64(T->Len->Value)
+                                                : runTimeBinCount(B.at("init"));
     const ExprPtr &F = B.at("f");
     TypePtr A = F->Params[0].Ty;
     ExprPtr Fill = mapCall("map",

@@ -84,20 +84,48 @@ int *malloced(const unsigned char *x, int n) {
   return h;
 }
 
-// Negatives, with their reasons.
-// The index's type bounds it to 256 bins, but the pointer's object may be
-// smaller (the source never touches the bins its data do not reach), and
-// the runtime copies the whole range: not offloaded.
-// REMARK: histogram.c:[[@LINE+2]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
+// Bins behind a pointer into an object of unknown size: the index's type
+// would give 256 bins, but the object may be smaller (the source never
+// touches the bins its data do not reach), so the bins are those the loop
+// touches, [lo, hi], computed at run time by the extent check (a min/max
+// reduction of the index) before the call; the program indexes from lo.
+// CHECK-LABEL: Idioms in function 'bytes_ptr'
+// CHECK: view(b1, 0:i64, 1:i64, e1) = reduceIndexed(\(a: i32, b: i32) => add(a, b), view(b1, 0:i64, 1:i64, e1), \(t: i8) => (sub(zext.i64(t), e0), 1:i32), view(b0, 0:i64, 1:i64, n0));
+// CHECK: Extent check FunIL:
+// CHECK-NEXT: idiom idiom_bytes_ptr_{{[0-9]+}}_extent(n0: i64, b0: [i8]) {
+// CHECK-NEXT:   return reduce(\(a: (i64, i64), b: (i64, i64)) => (smin(a.0, b.0), smax(a.1, b.1)), (9223372036854775807:i64, -9223372036854775808:i64), map(\(t: i8) => (zext.i64(t), zext.i64(t)), view(b0, 0:i64, 1:i64, n0)));
+// CHECK: __kernel void idiom_bytes_ptr_{{[0-9]+}}(const long n0, __global const char *b0, __global int *b1, const long e0, const long e1)
+// CHECK: if ((ulong)(bin_0) < (ulong)(e1))
+// REMARK: histogram.c:[[@LINE+2]]:3: remark: offloaded histogram (histogram) to OpenCL as {{.*}} with operator add
 void bytes_ptr(const unsigned char *x, int n, int *bins) {
   for (int i = 0; i < n; i++)
     bins[x[i]]++;
 }
-// REMARK: histogram.c:[[@LINE+2]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time
-void unbounded(const int *x, int n, int *bins) {
+// A guarded update: only the iterations that pass the guard count for the
+// range (the others may index far outside the bins).
+// CHECK-LABEL: Idioms in function 'unbounded'
+// CHECK: idiom histogram-runtime-bins (histogram)
+// CHECK: (sub(sext.i64(t), e0), select(icmp_slt(t, s0), 1:i32, 0:i32))
+// CHECK: Extent check FunIL:
+// CHECK: map(\(t: i32) => (select(icmp_slt(t, s0), sext.i64(t), 9223372036854775807:i64), select(icmp_slt(t, s0), sext.i64(t), -9223372036854775808:i64))
+// REMARK: histogram.c:[[@LINE+2]]:3: remark: offloaded histogram (histogram-runtime-bins) to OpenCL as {{.*}} with operator add
+void unbounded(const int *x, int n, int lim, int *bins) {
   for (int i = 0; i < n; i++)
-    bins[x[i]]++;
+    if (x[i] < lim)
+      bins[x[i]]++;
 }
+// Narrow bins at run time: the range is widened to whole 32-bit words (the
+// kernel updates a bin through its word), so the count is words * 4.
+// CHECK-LABEL: Idioms in function 'saturating_ptr'
+// CHECK: store view(b1, 0:i64, 1:i64, mul(e1, 4:i64)) = reduceIndexed(\(a: i8, b: i8) => select(icmp_ult(add(a, b), a), -1:i8, add(a, b))
+// REMARK: histogram.c:[[@LINE+2]]:3: remark: offloaded histogram (histogram-runtime-bins) to OpenCL as {{.*}} with operator uadd.sat
+void saturating_ptr(const int *x, int n, unsigned char *bins) {
+  for (int i = 0; i < n; i++)
+    if (bins[x[i]] < 255)
+      bins[x[i]]++;
+}
+
+// Negatives, with their reasons.
 // REMARK: histogram.c:[[@LINE+2]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the loop makes 2 bin updates per iteration; one reduceIndexed lifts one (several histograms in one loop are not offloaded)
 void two(const unsigned char *x, int n, int *a, int *b) {
   for (int i = 0; i < n; i++) {

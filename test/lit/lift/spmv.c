@@ -131,8 +131,11 @@ void unsigned_offset(int n, const int *rowptr, const unsigned *col, const float 
 }
 
 // The stored value reads the row index: the spec already refuses it.
+// Its inner loop alone is a scalar reduction that gathers x[col[j]]
+// (run-time extent of col's range).
 // CHECK-LABEL: Idioms in function 'row_index':
-// CHECK-NEXT: loop %{{[0-9]+}} at spmv.c:[[@LINE+2]]: no idiom (closest: spmv-csr): {{.*}}SparseRowResult(loop, inner, acc, st): the stored value depends on a phi that is not the accumulator's final value
+// CHECK-NEXT: loop %{{[0-9]+}} at spmv.c:[[@LINE+5]]: idiom scalar-reduction (scalar reduction)
+// CHECK: loop %{{[0-9]+}} at spmv.c:[[@LINE+2]]: no idiom (closest: spmv-csr): {{.*}}SparseRowResult(loop, inner, acc, st): the stored value depends on a phi that is not the accumulator's final value
 void row_index(int n, const int *rowptr, const int *col, const float *val, const float *x, float *y) {
   for (int i = 0; i < n; i++) {
     float sum = 0;

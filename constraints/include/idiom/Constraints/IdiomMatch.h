@@ -11,6 +11,7 @@
 #define IDIOM_CONSTRAINTS_IDIOMMATCH_H
 
 #include "idiom/Constraints/Atom.h"
+#include "idiom/Constraints/GatherFacts.h"
 #include "idiom/Constraints/HistogramFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include <optional>
@@ -37,7 +38,10 @@ struct IdiomMatch {
   IdiomKind Kind = IdiomKind::Map;
   std::string SpecName;                       ///< e.g. "scalar-reduction"
   NestInfo Nest;
-  llvm::SmallVector<AffineAccess, 8> Accesses; ///< every load and store
+  /// Every load and store, but the gathers.
+  llvm::SmallVector<AffineAccess, 8> Accesses;
+  /// Maps and reductions: loads through an index array (GatherFacts.h).
+  llvm::SmallVector<GatherInfo, 2> Gathers;
   llvm::SmallVector<ReductionInfo, 2> Reductions; ///< header phi order
   llvm::SmallVector<HistogramUpdate, 1> Histograms; ///< one per bin store
   bool FPReassociated = false; ///< a floating-point reduction is reordered

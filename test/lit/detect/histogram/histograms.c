@@ -22,7 +22,7 @@ void global_u8(const unsigned char *img, int n) {
 // CHECK-LABEL: Idioms in function 'float_bins':
 // CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void float_bins(const float *x, int n, int *bins, int nbins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram-runtime-bins) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++)
     bins[(int)(x[i] * nbins)] += 1;
 }
@@ -30,7 +30,7 @@ void float_bins(const float *x, int n, int *bins, int nbins) {
 // CHECK-LABEL: Idioms in function 'radix_digit':
 // CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void radix_digit(const unsigned *key, int n, unsigned *cnt, int shift) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram-runtime-bins) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++)
     cnt[key[i] >> shift]++;
 }
@@ -50,7 +50,7 @@ void radix_top_byte(const unsigned *key, int n) {
 // CHECK-LABEL: Idioms in function 'weighted':
 // CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void weighted(const int *idx, const double *w, double *bins, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram-runtime-bins) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++)
     bins[idx[i]] += w[i];
 }
@@ -59,7 +59,7 @@ void weighted(const int *idx, const double *w, double *bins, int n) {
 // CHECK-LABEL: Idioms in function 'debit':
 // CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void debit(const int *acct, const long *amount, long *balance, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram-runtime-bins) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++)
     balance[acct[i]] -= amount[i];
 }
@@ -68,7 +68,7 @@ void debit(const int *acct, const long *amount, long *balance, int n) {
 // CHECK-LABEL: Idioms in function 'max_per_bin':
 // CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void max_per_bin(const int *idx, const float *w, float *bins, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ
   for (int i = 0; i < n; i++) {
     int k = idx[i];
     bins[k] = w[i] > bins[k] ? w[i] : bins[k];
@@ -79,7 +79,7 @@ void max_per_bin(const int *idx, const float *w, float *bins, int n) {
 // CHECK-LABEL: Idioms in function 'max_if':
 // CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void max_if(const int *idx, const float *w, float *bins, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
+  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ
   for (int i = 0; i < n; i++) {
     int k = idx[i];
     if (w[i] > bins[k])
@@ -103,7 +103,7 @@ void min_per_bin(const int *key, const int *v, int n) {
 // CHECK-LABEL: Idioms in function 'bitmask':
 // CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void bitmask(const unsigned *key, int n, unsigned *mask) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++)
     mask[key[i] & 63] |= 1u << (key[i] >> 6);
 }
@@ -112,7 +112,7 @@ void bitmask(const unsigned *key, int n, unsigned *mask) {
 // CHECK-LABEL: Idioms in function 'above_threshold':
 // CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void above_threshold(const double *x, int n, double t, int *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram-runtime-bins) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++)
     if (x[i] > t)
       bins[(int)x[i]]++;
@@ -122,7 +122,7 @@ void above_threshold(const double *x, int n, double t, int *bins) {
 // CHECK-LABEL: Idioms in function 'count_if':
 // CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void count_if(const double *x, int n, double t, int *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++)
     bins[(int)x[i] & 15] += x[i] > t;
 }
@@ -134,7 +134,7 @@ void count_if(const double *x, int n, double t, int *bins) {
 // CHECK-LABEL: Idioms in function 'saturating_branch':
 // CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void saturating_branch(const unsigned char *img, int n, unsigned char *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++) {
     int k = img[i];
     if (bins[k] < 255)
@@ -146,7 +146,7 @@ void saturating_branch(const unsigned char *img, int n, unsigned char *bins) {
 // CHECK-LABEL: Idioms in function 'saturating_select':
 // CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void saturating_select(const unsigned char *img, int n, unsigned char *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++) {
     int k = img[i];
     bins[k] = bins[k] < 255 ? bins[k] + 1 : 255;
@@ -158,7 +158,7 @@ void saturating_select(const unsigned char *img, int n, unsigned char *bins) {
 // CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void saturating_weights(const unsigned char *img, const unsigned char *w, int n,
                         unsigned char *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++) {
     unsigned s = bins[img[i]] + w[i];
     bins[img[i]] = s > 255 ? 255 : s;
@@ -169,7 +169,7 @@ void saturating_weights(const unsigned char *img, const unsigned char *w, int n,
 // CHECK-LABEL: Idioms in function 'saturating_u16':
 // CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void saturating_u16(const unsigned char *img, int n, unsigned short *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++) {
     unsigned short b = bins[img[i]];
     if (b != 65535)
@@ -225,7 +225,7 @@ void through_table(const unsigned char *img, const int *lut, int n, int *bins) {
 // CHECK-LABEL: Idioms in function 'may_alias':
 // CHECK-NEXT: loop {{.*}}: idiom histogram-runtime-bins (histogram)
 void may_alias(int *bins, const int *x, int n) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram-runtime-bins not offloaded: cannot lift to FunIL: the number of bins is not known at compile time (the bins are a pointer into an object of unknown size: the runtime copies the whole bins range, so a range from the index's type could reach past the object); a run-time extent is not implemented
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram-runtime-bins) to OpenCL as {{idiom_[a-z0-9_]+}} with operator
   for (int i = 0; i < n; i++)
     bins[x[i]]++;
 }

@@ -62,9 +62,10 @@ void gauss_seidel_3d(double *a, long n) {
                               a[(i*n + j)*n + k-1] + a[(i*n + j)*n + k+1]) / 6.0;
 }
 
-// A data-dependent offset.
+// A data-dependent offset: a map with a gather (in[i + k[i]]), not a
+// stencil.
 // CHECK-LABEL: Idioms in function 'data_offset':
-// CHECK-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+4]]: no idiom
+// CHECK-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+4]]: idiom map (map)
 // STENCIL-LABEL: Idioms in function 'data_offset':
 // STENCIL-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+2]]: no idiom (closest: stencil): {{.*}}: ConstantOffsetRead(r, loop): address is not affine in the nest's induction variables: {{.*}} = load float
 void data_offset(float *restrict out, const float *restrict in, const int *restrict k, int n) {

@@ -130,15 +130,23 @@ def read_records(path, text):
                 raise InputError("%s:%d: not an optimization record (a remark "
                                  "is a tagged mapping such as '--- !Passed')"
                                  % (path, line))
-            if not is_idiom_pass(v.get("Pass")):
-                if "Pass" not in v:
-                    raise InputError("%s:%d: remark without Pass" % (path, line))
-                continue
-            remarks.append(remark_of(path, line, v))
+            if "Pass" not in v:
+                raise InputError("%s:%d: remark without Pass" % (path, line))
+            kind = remark_kind(v["_kind"])
+            if is_idiom_pass(v["Pass"]) and kind:
+                remarks.append(remark_of(path, line, v, kind))
     return remarks
 
 
-def remark_of(path, line, v):
+def remark_kind(tag):
+    """Passed, Missed or Analysis (also LLVM's AnalysisFPCommute and
+    AnalysisAliasing); None for other tags, which are ignored."""
+    if tag in ("Passed", "Missed"):
+        return tag
+    return "Analysis" if tag.startswith("Analysis") else None
+
+
+def remark_of(path, line, v, kind):
     """Kind, name, location, message and the structured args of a remark."""
     loc = v.get("DebugLoc") or {}
     if not isinstance(loc, dict):
@@ -165,7 +173,7 @@ def remark_of(path, line, v):
         raise InputError("%s:%d: DebugLoc Line or Column is not a number"
                          % (path, line))
     return {
-        "kind": v["_kind"], "pass": v["Pass"], "name": str(v.get("Name", "")),
+        "kind": kind, "pass": v["Pass"], "name": str(v.get("Name", "")),
         "file": str(loc.get("File", "") or ""), "line": lineno, "col": col,
         "function": str(v.get("Function", "") or ""),
         "message": "".join(text).strip(), "args": named,
@@ -295,7 +303,11 @@ class Loop:
             seen = []
             for r in self.remarks:
                 if r["kind"] == kind:
-                    text = r["args"].get("Reason") or r["message"] or r["name"]
+                    a = r["args"]
+                    text = r["message"] or r["name"]
+                    if a.get("Reason"):
+                        text = a["Reason"] if not a.get("Atom") else \
+                            "%s: %s" % (a["Atom"], a["Reason"])
                     if text not in seen:
                         seen.append(text)
             if seen:
@@ -338,8 +350,7 @@ class Loop:
                if isinstance(c.get("host_us"), (int, float))]
         if est:
             return sum(est) / len(est) / 1000.0, "estimate"
-        return None, "host loop never timed (the cost model times it: " \
-            "add a run with the cost model on)"
+        return None, "host loop not timed: add a run with the cost model on"
 
     def device_per_call(self):
         n = self.total("offloaded")
@@ -391,6 +402,10 @@ def join(records, stats):
             loops[key] = Loop(key)
         return loops[key]
 
+    # The same report whatever the order of the inputs.
+    records = sorted(records, key=lambda r: (r["where"].rsplit(":", 1)[0],
+                                             int(r["where"].rsplit(":", 1)[1])))
+    stats = sorted(stats, key=lambda run: run["path"])
     for r in records:
         loop((os.path.basename(r["file"]) or "?", r["line"])).add_remark(r)
     unnamed = 0
@@ -423,7 +438,9 @@ def fmt_ms(v):
         return "%.0f" % v
     if v >= 1:
         return "%.2f" % v
-    return "%.3g" % v
+    if v >= 0.001:
+        return "%.3f" % v
+    return "%.2g" % v
 
 
 def fmt_speedup(lp):

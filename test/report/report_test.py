@@ -128,7 +128,7 @@ def check_rows(rows):
            Compiled="offloaded", Calls="4", On_device="3", Device_ms="3.00",
            Transfer_ms="1.50", Host_ms="2.00", Speed_up="1.33×",
            **{"Why not / notes": lambda s: "2 inlined copies" in s and
-              "cost model: measuring the host loop ×1" in s})
+              "ran on the host: cost model: measuring the host loop ×1" in s})
     # Two runs add up: 10 calls, 5 on the device (1.25 ms: 0.25 per call),
     # host 0.5 ms over 5 runs (0.1 per run): 0.40x. The FPReassociation
     # analysis does not make it "not offloaded"; the idiom is the stats'.

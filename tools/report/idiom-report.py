@@ -469,7 +469,9 @@ def row_of(lp):
     notes = list(why)
     if copies and copies > 1:
         notes.append("%d inlined copies" % copies)
-    notes += ["run time: " + n for n in runtime_notes(lp)]
+    declines = runtime_notes(lp)
+    if declines:
+        notes.append("ran on the host: " + ", ".join(declines))
     has = bool(lp.sites)
     host_total = [s["host_ms"] for s in lp.sites if s["host_ms"] is not None]
     return {

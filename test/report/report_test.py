@@ -12,11 +12,13 @@ REPORT is build/bin/idiom-report. CASE:
   estimate a runtime without host_runs: the cost model's host estimate
   errors   unreadable and malformed inputs: FILE[:LINE] message, status 1,
            no traceback
+  garbled  100 randomly damaged inputs: a report or such an error
   help     --help shows the usage; no FILE is a usage error
 """
 import html.parser
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -117,7 +119,7 @@ def check_rows(rows):
     # Only Idiom's loops: loop-idiom (line 50), gvn (70) and the !Failure
     # remark (80) are not rows; nor is loop-idiom's text on line 30.
     want = {"prog.c:10:3", "prog.c:20:3", "prog.c:30:3", "prog.c:40:5",
-            "other.c:7", "(no location) map #1"}
+            "other.c:7", "(no location) map #1", "(no location) in nodebug"}
     if set(rows) != want:
         fail("rows %r, not %r" % (sorted(rows), sorted(want)))
     if any("LOOP-IDIOM" in c for r in rows.values() for c in r.values()):
@@ -150,6 +152,9 @@ def check_rows(rows):
            On_device="2", Device_ms="1.00", Transfer_ms="1.00", Host_ms="—",
            Speed_up=lambda s: s.startswith("n/a (host loop not timed"))
     expect(rows, "(no location) map #1", Calls="1", Device_ms="0.250")
+    # A remark without DebugLoc (no -g): a row for its function.
+    expect(rows, "(no location) in nodebug", Compiled="not offloaded",
+           **{"Why not / notes": "loop is not an idiom (no debug location)"})
 
 
 def main():
@@ -195,6 +200,7 @@ def main():
             ns + "title"))[1:]
         want = sorted(["offloaded: 2", "not offloaded: PureCall: 1",
                        "not offloaded: DetectOnly: 1",
+                       "not offloaded: NotAnIdiom: 1",
                        "no record (statistics only): 2"])
         if tips != want:
             fail("outcomes plot %r, not %r" % (tips, want))
@@ -268,6 +274,34 @@ def main():
         # An empty record file (no remarks) is a valid input.
         open(os.path.join(WORK, "empty.opt.yaml"), "w").close()
         report(["-o", "empty.md", "empty.opt.yaml"])
+    elif CASE == "garbled":
+        # Bytes of the inputs changed, cut or added (a fixed seed): a report
+        # or an error, never a traceback (report() checks).
+        rnd = random.Random(15)
+        for i in range(100):
+            name = FILES[i % 2]
+            with open(name, "rb") as f:
+                data = bytearray(f.read())
+            for _ in range(rnd.randint(1, 4)):
+                pos = rnd.randrange(len(data))
+                op = rnd.randint(0, 2)
+                if op == 0:
+                    data[pos] = rnd.choice(b'{}[]:,-"\' \n!0a\t9.')
+                elif op == 1:
+                    del data[pos:pos + rnd.randint(1, 20)]
+                else:
+                    data[pos:pos] = bytes(rnd.choice(b'{}[]:,-"\' \n!0a')
+                                          for _ in range(rnd.randint(1, 5)))
+            path = os.path.join(WORK, os.path.basename(name))
+            with open(path, "wb") as f:
+                f.write(data)
+            p = subprocess.run([sys.executable, REPORT, "-o", "g.md", path],
+                               cwd=WORK, capture_output=True, text=True)
+            if p.returncode not in (0, 1) or "Traceback" in p.stderr or \
+               (p.returncode == 1 and not p.stderr.startswith(
+                   "idiom-report: " + path)):
+                fail("garbled %s (try %d): status %d\n%s" %
+                     (name, i, p.returncode, p.stderr))
     elif CASE == "help":
         p = report(["--help"])
         for word in ("usage: idiom-report [-o OUT]", "OUT.md", "IDIOM_STATS",

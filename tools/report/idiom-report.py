@@ -407,7 +407,12 @@ def join(records, stats):
                                              int(r["where"].rsplit(":", 1)[1])))
     stats = sorted(stats, key=lambda run: run["path"])
     for r in records:
-        loop((os.path.basename(r["file"]) or "?", r["line"])).add_remark(r)
+        if r["file"] and r["line"]:
+            key = (os.path.basename(r["file"]), r["line"])
+        else:
+            # No debug location (compiled without -g): one row per function.
+            key = (None, "in %s" % (r["function"] or "?"))
+        loop(key).add_remark(r)
     unnamed = 0
     for run in stats:
         for s in run["sites"]:

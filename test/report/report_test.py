@@ -15,6 +15,7 @@ REPORT is build/bin/idiom-report. CASE:
   garbled  100 randomly damaged inputs: a report or such an error
   help     --help shows the usage; no FILE is a usage error
 """
+import html
 import html.parser
 import json
 import os
@@ -55,7 +56,7 @@ def md_rows(path):
     start = lines.index("## Source loops")
     table = [l for l in lines[start:] if l.startswith("| ") and
              not l.startswith("| ---")]
-    split = lambda l: [c.strip().replace("\\|", "|")
+    split = lambda l: [html.unescape(c.strip().replace("\\|", "|"))
                        for c in l.strip("| ").split(" | ")]
     head = split(table[0])
     rows = {}
@@ -145,8 +146,8 @@ def check_rows(rows):
            **{"Why not / notes": "PureCall: call may have side effects"})
     expect(rows, "prog.c:40:5", Compiled="not offloaded",
            Speed_up="n/a (not offloaded)",
-           **{"Why not / notes": "offloadable map (map), not offloaded "
-              "(-idiom-detect-only)"})
+           **{"Why not / notes": "offloadable map (<builtin>/map.idl), not "
+              "offloaded (-idiom-detect-only)"})
     # Only in the statistics: shown, no compile-time verdict, no host time.
     expect(rows, "other.c:7", Compiled="—", Idiom="histogram", Calls="2",
            On_device="2", Device_ms="1.00", Transfer_ms="1.00", Host_ms="—",
@@ -161,6 +162,9 @@ def main():
     if CASE == "rows":
         report(["-o", "r.md"] + FILES)
         check_rows(md_rows(os.path.join(WORK, "r.md")))
+        with open(os.path.join(WORK, "r.md"), encoding="utf-8") as f:
+            if "<builtin>" in f.read():
+                fail("Markdown with '<' unescaped (read as HTML)")
     elif CASE == "html":
         p = report(["-o", os.path.join(WORK, "sub", "r")] + FILES, status=1)
         if "cannot write" not in p.stderr:

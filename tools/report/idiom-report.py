@@ -628,7 +628,7 @@ def inputs_summary(inputs):
             lines.append("%s: optimization records, %d remarks of Idiom"
                          % (path, len(value)))
         else:
-            lines.append("%s: run of %s, device %s, cost model %s, %d sites"
+            lines.append("%s: run of %s, device %s, cost model %s, sites: %d"
                          % (path, value["program"] or "?",
                             value["device"] or "none",
                             {True: "on", False: "off"}.get(
@@ -681,7 +681,9 @@ def render_html(title, rows, plots, summary):
 def md_cell(v):
     if isinstance(v, list):
         v = "; ".join(v)
-    return str(v).replace("|", "\\|").replace("\n", " ")
+    # < and & would start HTML in a renderer's eyes ("<builtin>/map.idl").
+    return str(v).replace("&", "&amp;").replace("<", "&lt;").replace(
+        ">", "&gt;").replace("|", "\\|").replace("\n", " ")
 
 
 def render_md(title, rows, plots, summary):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""idiom-report: one page per program from Idiom's optimization records and
-IDIOM_STATS JSON files.
+"""idiom-report: a table of source loops from Idiom's optimization records
+and IDIOM_STATS JSON files.
 
 Reads, in any order, the YAML written by -fsave-optimization-record (only
 the remarks of Idiom's pass: "idiom" or a name starting with "idiom", never
@@ -23,16 +23,17 @@ inputs:
   FILE.opt.yaml   optimization records: idiom-cc -O2 -g -fsave-optimization-record
                   -foptimization-record-file=FILE.opt.yaml prog.c -o prog
   FILE.json       run statistics: IDIOM_STATS=FILE.json ./prog
-  Files are told apart by their content; several runs of one program add
-  up (for example one with IDIOM_COST=off for device times and one with the
+  Files are told apart by their content (or a .json, .yaml name); several
+  runs of one program add up (for example one with IDIOM_COST=off for device times and one with the
   cost model on, which times the host loop).
 
 output:
-  OUT.html (default idiom-report.html) or OUT.md when OUT ends in .md, and
-  OUT-times.svg (per call: host vs. device+transfer) and OUT-outcomes.svg
+  OUT.html (default idiom-report.html; .html is added to an OUT without
+  .html or .md) or OUT.md when OUT ends in .md, and OUT-times.svg (per call: host vs. device+transfer) and OUT-outcomes.svg
   (loops by outcome) beside it. Per source loop: offloaded or not and why
   not, calls, device, transfer and host time, and the speed-up of the call
-  site (host time per call / (kernel + transfer time) per device call).
+  site (host time per timed host run / (kernel + transfer time) per device
+  call). Loops meet their statistics at file name (no directory) and line.
 
 exit status: 0 on success, 1 on unreadable or malformed input, 2 on usage
 errors.
@@ -138,6 +139,12 @@ def read_records(path, text):
     return remarks
 
 
+# Arguments of Idiom's remarks that are never part of the message, and
+# those that are not when they come after its last text.
+EXTRA_ARGS = {"Site", "Stage", "ErrnoCheck"}
+TRAILING_ARGS = {"InlinedCopies"}
+
+
 def remark_kind(tag):
     """Passed, Missed or Analysis (also LLVM's AnalysisFPCommute and
     AnalysisAliasing); None for other tags, which are ignored."""
@@ -154,7 +161,7 @@ def remark_of(path, line, v, kind):
     args = v.get("Args") or []
     if not isinstance(args, list):
         raise InputError("%s:%d: Args is not a list" % (path, line))
-    text, named = [], {}
+    pairs, named = [], {}
     for a in args:
         if not isinstance(a, dict):
             raise InputError("%s:%d: an element of Args is not a mapping"
@@ -162,10 +169,16 @@ def remark_of(path, line, v, kind):
         for key, value in a.items():
             if key == "DebugLoc":
                 continue
-            text.append(arg_text(value))
+            pairs.append((key, arg_text(value)))
             if key != "String":
                 named.setdefault(key, arg_text(value))
             break  # the first key is the argument; DebugLoc may follow
+    # The message as clang prints it: without the arguments that follow the
+    # text (LLVM's "extra" arguments, which the YAML does not mark).
+    last = max([i for i, (k, _) in enumerate(pairs) if k == "String"] + [-1])
+    text = [v for i, (k, v) in enumerate(pairs)
+            if k not in EXTRA_ARGS and (i < last or k == "String" or
+                                        k not in TRAILING_ARGS)]
     try:
         lineno = int(loc.get("Line", 0) or 0)
         col = int(loc.get("Column", 0) or 0)
@@ -297,9 +310,9 @@ class Loop:
                 return i
         return ""
 
-    def why_not(self):
+    def why_not(self, kinds=("Missed", "Analysis")):
         """Unique reasons of the missed (else analysis) remarks, in order."""
-        for kind in ("Missed", "Analysis"):
+        for kind in kinds:
             seen = []
             for r in self.remarks:
                 if r["kind"] == kind:
@@ -308,6 +321,8 @@ class Loop:
                     if a.get("Reason"):
                         text = a["Reason"] if not a.get("Atom") else \
                             "%s: %s" % (a["Atom"], a["Reason"])
+                        if a.get("Stage"):
+                            text += " (stage: %s)" % a["Stage"]
                     if text not in seen:
                         seen.append(text)
             if seen:
@@ -324,8 +339,8 @@ class Loop:
         for kind in ("Missed", "Analysis"):
             for r in self.remarks:
                 if r["kind"] == kind:
-                    return "not offloaded: " + (r["args"].get("Atom") or
-                                                r["name"] or "?")
+                    atom = re.sub(r"\(.*\)$", "", r["args"].get("Atom", ""))
+                    return "not offloaded: " + (atom or r["name"] or "?")
         return "not offloaded"
 
     def inlined_copies(self):
@@ -407,7 +422,11 @@ def join(records, stats):
                                              int(r["where"].rsplit(":", 1)[1])))
     stats = sorted(stats, key=lambda run: run["path"])
     for r in records:
-        if r["file"] and r["line"]:
+        site = SITE.match(r["args"].get("Site", ""))
+        if site:
+            # The runtime's own name of the loop (IDIOM_STATS "site").
+            key = (os.path.basename(site.group(1)), int(site.group(2)))
+        elif r["file"] and r["line"]:
             key = (os.path.basename(r["file"]), r["line"])
         else:
             # No debug location (compiled without -g): one row per function.
@@ -469,7 +488,9 @@ def runtime_notes(lp):
 def row_of(lp):
     c = lp.compiled()
     status = {None: "—", True: "offloaded", False: "not offloaded"}[c]
-    why = lp.why_not() if c is False else []
+    # An offloaded loop may have copies (or parts) that were not.
+    why = lp.why_not() if c is False else \
+        ["also missed: " + w for w in lp.why_not(("Missed",))] if c else []
     copies = lp.inlined_copies()
     notes = list(why)
     if copies and copies > 1:
@@ -561,8 +582,8 @@ def plot_times(loops):
         x = left + plot_w * i / 5
         body.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" '
                     'stroke="#dddddd"/>' % (x, top - 4, x, axis_y))
-        body.append(svg_text(x, axis_y + 15, fmt_ms(vmax * i / 5), "middle",
-                             11))
+        body.append(svg_text(x, axis_y + 15, "%g" % round(vmax * i / 5, 9),
+                             "middle", 11))
     body.append(svg_text(left + plot_w / 2, axis_y + 32, "ms per call",
                          "middle", 11))
     if not rows:

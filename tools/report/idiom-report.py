@@ -406,7 +406,7 @@ class Loop:
         return "%s:%d%s" % (self.file, self.line, cols)
 
 
-SITE = re.compile(r"^(.*):(\d+)(?::(\d+))?$")
+SITE = re.compile(r"^(.*?):(\d+)(?::(\d+))?$")  # file:line[:col]
 
 
 def join(records, stats):

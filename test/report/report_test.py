@@ -9,6 +9,7 @@ REPORT is build/bin/idiom-report. CASE:
   html     the HTML page has the same rows and refers to its plots
   plots    the plots are SVG documents with a bar per timed site
   order    the inputs in another order give the same report
+  stderr   the JSON document amid a program's messages on stderr
   estimate a runtime without host_runs: the cost model's host estimate
   errors   unreadable and malformed inputs: FILE[:LINE] message, status 1,
            no traceback
@@ -232,6 +233,15 @@ def main():
         if plots[1] != plots[0] or plots[2] != plots[0]:
             fail("the order of the inputs changes the plots")
         check_rows(outs[1])
+    elif CASE == "stderr":
+        # IDIOM_STATS=json captured with the program's messages around it.
+        with open(FILES[1]) as f:
+            doc = f.read()
+        with open(os.path.join(WORK, "run.err"), "w") as f:
+            f.write("prog: starting\nidiom: a warning\n" + doc +
+                    "prog: done\n")
+        report(["-o", "s.md", FILES[0], "run.err", FILES[2]])
+        check_rows(md_rows(os.path.join(WORK, "s.md")))
     elif CASE == "estimate":
         # A runtime that does not count the timed host runs: the cost
         # model's per-call estimate (3000 us) against 1.5 ms: 2.00x (est.).

@@ -22,7 +22,9 @@ USAGE_EPILOG = """\
 inputs:
   FILE.opt.yaml   optimization records: idiom-cc -O2 -g -fsave-optimization-record
                   -foptimization-record-file=FILE.opt.yaml prog.c -o prog
-  FILE.json       run statistics: IDIOM_STATS=FILE.json ./prog
+  FILE.json       run statistics: IDIOM_STATS=FILE.json ./prog, or a capture
+                  of IDIOM_STATS=json ./prog 2> FILE (other lines around
+                  the document are skipped)
   Files are told apart by their content (or a .json, .yaml name); several
   runs of one program add up (for example one with IDIOM_COST=off for device times and one with the
   cost model on, which times the host loop).
@@ -197,14 +199,27 @@ def remark_of(path, line, v, kind):
 # ----------------------------------------------------------------------------
 # Run statistics (JSON)
 
+STATS_START = re.compile(r'^\{\s*"idiom_stats_version"', re.M)
+
+
 def read_stats(path, text):
     try:
         doc = json.loads(text)
     except ValueError as e:
-        where = "%s:%d:%d" % (path, e.lineno, e.colno) if hasattr(e, "lineno") \
-            else path
-        raise InputError("%s: malformed JSON: %s" % (where, e.msg
-                                                    if hasattr(e, "msg") else e))
+        # IDIOM_STATS=json writes to stderr: a capture of it may hold the
+        # program's own messages around the document.
+        doc = None
+        for m in STATS_START.finditer(text):
+            try:
+                doc = json.JSONDecoder().raw_decode(text, m.start())[0]
+                break
+            except ValueError:
+                pass
+        if doc is None:
+            where = "%s:%d:%d" % (path, e.lineno, e.colno) \
+                if hasattr(e, "lineno") else path
+            raise InputError("%s: malformed JSON: %s"
+                             % (where, getattr(e, "msg", e)))
     if not isinstance(doc, dict) or "idiom_stats_version" not in doc:
         raise InputError("%s: not an IDIOM_STATS document (no "
                          "idiom_stats_version)" % path)
@@ -267,7 +282,8 @@ def read_input(path):
         raise InputError("%s:%d: not UTF-8 text" %
                          (path, data[:e.start].count(b"\n") + 1))
     head = text.lstrip()
-    if head.startswith("{") or path.endswith(".json"):
+    if head.startswith("{") or path.endswith(".json") or \
+       STATS_START.search(text):
         return "stats", read_stats(path, text)
     if head.startswith("---") or head.startswith("%YAML") or \
        path.endswith((".yaml", ".yml")):

@@ -25,9 +25,9 @@ inputs:
   FILE.json       run statistics: IDIOM_STATS=FILE.json ./prog, or a capture
                   of IDIOM_STATS=json ./prog 2> FILE (other lines around
                   the document are skipped)
-  Files are told apart by their content (or a .json, .yaml name); several
-  runs of one program add up (for example one with IDIOM_COST=off for device times and one with the
-  cost model on, which times the host loop).
+  Files are told apart by their content (or a .json, .yaml name). Several
+  runs of one program add up: for example one with IDIOM_COST=off for the
+  device times and one with the cost model on, which times the host loop.
 
 output:
   OUT.html (default idiom-report.html; .html is added to an OUT without

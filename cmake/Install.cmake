@@ -1,5 +1,5 @@
 # cmake --install build --prefix P: the plugin, the runtime and its header,
-# the drivers, idiom-funil, the built-in specs (for reference: the plugin
+# the drivers, idiom-funil, idiom-report (tools/report/), the built-in specs (for reference: the plugin
 # embeds them), a CMake package (find_package(Idiom)) and idiom.pc.
 include(CMakePackageConfigHelpers)
 
@@ -47,7 +47,8 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
 # dpkg-shlibdeps adds the shared libraries (libz3-4, libstdc++6, libc6).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "clang-19")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ocl-icd-libopencl1, pocl-opencl-icd")
+# idiom-report needs python3 and python3-yaml.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ocl-icd-libopencl1, pocl-opencl-icd, python3, python3-yaml")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 include(CPack)

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 PKGS="cmake make python3 llvm-19-dev clang-19 llvm-19-tools libz3-dev \
 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libgtest-dev \
-libclang-rt-19-dev csmith libcsmith-dev lld-19 pkg-config"
+libclang-rt-19-dev csmith libcsmith-dev lld-19 pkg-config python3-yaml"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -438,6 +438,8 @@ void idiomrt_cost_json(const idiomrt_entry *e, idiomrt_json *j) {
     idiomrt_json_ms(j, s->host_ns);
   else
     idiomrt_json_null(j);
+  idiomrt_json_key(j, "host_runs"); /* the timed host runs in host_ms */
+  idiomrt_json_uint(j, s->host_got);
   idiomrt_json_key(j, "cost");
   idiomrt_json_begin_array(j);
   double lat = lat_ns();

@@ -28,7 +28,7 @@ cmake --install "$BUILD" --prefix "$T/prefix" > "$T/install.log" ||
   fail "cmake --install: $(cat "$T/install.log")"
 mv "$T/prefix" "$T/moved"
 P=$T/moved
-for f in bin/idiom-cc bin/idiom-c++ bin/idiom-funil lib/libIdiom.so \
+for f in bin/idiom-cc bin/idiom-c++ bin/idiom-funil bin/idiom-report lib/libIdiom.so \
          lib/libidiomrt.a include/idiomrt.h share/idiom/specs/map.idl \
          lib/cmake/Idiom/IdiomConfig.cmake lib/pkgconfig/idiom.pc; do
   [ -e "$P/$f" ] || fail "not installed: $f"
@@ -49,6 +49,8 @@ IDIOM_DEVICE=cpu offloads "$T/p1" || fail "idiom-cc program did not offload"
 IDIOM_DEVICE=cpu offloads "$T/p2" || fail "idiom-c++ program did not offload"
 "$P/bin/idiom-funil" --help 2>&1 | grep -q "usage: idiom-funil" ||
   fail "installed idiom-funil does not run"
+"$P/bin/idiom-report" --help 2>&1 | grep -q "usage: idiom-report" ||
+  fail "installed idiom-report does not run"
 
 # 2. find_package(Idiom) + idiom_offload.
 mkdir -p "$T/proj"

@@ -98,6 +98,10 @@ for s in doc["sites"]:
     for key, kind in fields.items():
         if not isinstance(s.get(key), kind):
             fail("site %s: %s is %r" % (s["site"], key, s.get(key)))
+    if not isinstance(s.get("host_runs"), int) or \
+            (s["host_runs"] > 0) != (s["host_ms"] is not None):
+        fail("site %s: host_runs %r with host_ms %r" %
+             (s["site"], s.get("host_runs"), s.get("host_ms")))
     for key in ("variants", "tuning", "host_ms"):
         if key not in s:
             fail("site %s has no %s" % (s["site"], key))

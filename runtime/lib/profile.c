@@ -8,9 +8,10 @@
  * production, a benchmark) pays that every time. The profile keeps what the
  * last process learnt:
  *
- *  - at exit, IDIOM_CACHE_DIR/profile/<key>.txt gets, for every descriptor
- *    and size class with host and device samples, the medians in ns per
- *    iteration and the device runs of the class;
+ *  - at exit, IDIOM_CACHE_DIR/profile/<key>.txt (or the file IDIOM_PROFILE
+ *    names, a value with a '/') gets, for every descriptor and size class
+ *    with host samples, the medians in ns per iteration (the device's, or
+ *    -1 when it has none) and the device runs of the class;
  *  - at a descriptor's first run, its classes start from those medians (one
  *    sample of each side, replaced by this process's own as they come);
  *  - at program start (a constructor of this file, which is linked with
@@ -37,7 +38,8 @@
  * A malformed or corrupt file is ignored. Like calibration.c's numbers,
  * the profile only steers speed decisions: every later run is measured and
  * replaces the seeds, and results never depend on it. The profile is used
- * only with the cost model on and the disk cache on.
+ * only with the cost model on, and with the disk cache on unless
+ * IDIOM_PROFILE names the file; IDIOM_PROFILE=off turns it off.
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -65,7 +67,6 @@ typedef struct profile_line {
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static int g_have_key;                       /* the file's path is known */
 static char g_dir[PATH_MAX], g_path[PATH_MAX + 32];
-static char g_read_path[PATH_MAX + 32];      /* g_lines came from it */
 static profile_line g_lines[PROFILE_MAX_SITES];
 static unsigned g_nlines;                    /* read from the file */
 static uint64_t g_file_env;                  /* its env line */
@@ -104,7 +105,22 @@ static uint64_t env_hash(void) {
    into dir and path; 0 when there is none (cache or cost model off). */
 static int make_path(const idiomrt_config *cfg, char *dir, size_t ndir,
                      char *path, size_t npath) {
-  if (!cfg->cache_dir || !cfg->cost)
+  if (!cfg->cost)
+    return 0;
+  const char *given = getenv("IDIOM_PROFILE");
+  if (given && strchr(given, '/')) { /* IDIOM_PROFILE=PATH */
+    int k = snprintf(path, npath, "%s", given);
+    if (k <= 0 || (size_t)k >= npath)
+      return 0;
+    snprintf(dir, ndir, "%s", given);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+      slash[1] = '\0';
+    else
+      *slash = '\0';
+    return 1;
+  }
+  if (!cfg->cache_dir)
     return 0;
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -140,7 +156,6 @@ static int make_path(const idiomrt_config *cfg, char *dir, size_t ndir,
 /* Reads path into g_lines (none when it is missing or malformed). */
 static void read_profile(const char *path) {
   g_nlines = 0;
-  snprintf(g_read_path, sizeof g_read_path, "%s", path);
   FILE *f = fopen(path, "r");
   if (!f)
     return;
@@ -170,7 +185,7 @@ static void read_profile(const char *path) {
     if (sscanf(l, "site %llx %u %lf %lf %llu %n", &site, &p->cls, &p->host_pi,
                &p->dev_pi, &runs, &at) < 5 ||
         p->cls >= IDIOMRT_SIZE_CLASSES || !(p->host_pi > 0) ||
-        !(p->dev_pi >= 0)) {
+        !(p->dev_pi >= 0 || p->dev_pi == -1)) {
       PDEBUG("profile: ignoring %s: malformed line", path);
       m = 0;
       break;
@@ -187,7 +202,8 @@ static void read_profile(const char *path) {
 static void write_profile(void);
 
 /* At the first descriptor's run, with the configuration in effect: the
-   file the constructor read, or the one of this configuration. */
+   file of this configuration (the one the constructor read, unless main
+   changed IDIOM_*). */
 static void load(void) {
   g_have_key = make_path(idiomrt_config_get(), g_dir, sizeof g_dir, g_path,
                          sizeof g_path);
@@ -195,8 +211,7 @@ static void load(void) {
     g_nlines = 0;
     return;
   }
-  if (strcmp(g_path, g_read_path) != 0)
-    read_profile(g_path);
+  read_profile(g_path); /* again: now its messages can be printed */
   atexit(write_profile);
 }
 
@@ -206,7 +221,7 @@ static double saved_ns(void) {
   for (unsigned i = 0; i < g_nlines; ++i) {
     const profile_line *p = &g_lines[i];
     double trip = (double)((uint64_t)1 << p->cls);
-    if (p->dev_pi * PROFILE_MARGIN < p->host_pi)
+    if (p->dev_pi >= 0 && p->dev_pi * PROFILE_MARGIN < p->host_pi)
       s += (p->host_pi - p->dev_pi) * trip * (double)p->dev_runs;
   }
   return s;
@@ -257,8 +272,11 @@ void idiomrt_profile_seed(idiomrt_entry *e) {
       continue;
     idiomrt_cost_class *c = &e->cost.cls[p->cls];
     c->host_pi[0] = c->host_est = p->host_pi;
-    c->dev_pi[0] = c->dev_est = p->dev_pi;
-    c->hn = c->dn = 1;
+    c->hn = 1;
+    if (p->dev_pi >= 0) {
+      c->dev_pi[0] = c->dev_est = p->dev_pi;
+      c->dn = 1;
+    }
   }
 }
 
@@ -292,9 +310,10 @@ static void write_profile(void) {
     for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES && lines < PROFILE_MAX_SITES;
          ++c) {
       const idiomrt_cost_class *k = &e->cost.cls[c];
-      if (!k->hn || !k->dn)
+      if (!k->hn)
         continue;
-      int w = fmt_line(buf + len, cap - len, key, c, k->host_est, k->dev_est,
+      int w = fmt_line(buf + len, cap - len, key, c, k->host_est,
+                       k->dn ? k->dev_est : -1.0,
                        k->dev_runs, e->desc->loc);
       if (w <= 0 || (size_t)w >= cap - len - 40)
         break;

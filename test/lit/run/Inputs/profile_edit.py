@@ -1,0 +1,41 @@
+"""Edits a runtime profile file (runtime/lib/profile.c) for test/lit/run/profile.c.
+
+  profile_edit.py fast FILE     every site: device time 1/100 of the host's,
+                                100000 device runs; the check recomputed
+  profile_edit.py corrupt FILE  a digit of the first site line changed, the
+                                check left as it was
+"""
+import sys
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+mode, path = sys.argv[1], sys.argv[2]
+lines = open(path).read().splitlines()
+body = [l for l in lines if not l.startswith("check ")]
+sites = [i for i, l in enumerate(body) if l.startswith("site ")]
+if not sites:
+    sys.exit("%s: no site lines" % path)
+if mode == "fast":
+    for i in sites:
+        f = body[i].split(" ", 6)  # site HEX CLASS HOST DEV RUNS LOC
+        f[4] = "%.6g" % (float(f[3]) / 100)
+        f[5] = "100000"
+        body[i] = " ".join(f)
+    text = "\n".join(body) + "\n"
+    text += "check %016x\n" % fnv1a64(text.encode())
+elif mode == "corrupt":
+    i = sites[0]
+    f = body[i].split(" ", 6)
+    f[2] = str(int(f[2]) ^ 1)
+    body[i] = " ".join(f)
+    text = "\n".join(body) + "\n" + [l for l in lines if l.startswith("check ")][0] + "\n"
+else:
+    sys.exit("unknown mode " + mode)
+open(path, "w").write(text)

@@ -1,0 +1,85 @@
+// The per-site profile (runtime/lib/profile.c): a run writes the host and
+// device times of each call site and size class at exit; the next run of
+// the same program seeds its cost model with them (the first calls of a
+// class no longer explore the host) and, when the profile says the device
+// saved more than a start-up and the IDIOM_* environment is the last run's,
+// starts the device at program start. Every run prints what the sequential
+// build prints. Negatives: another environment (no early start), a corrupt
+// file (ignored), IDIOM_PROFILE=off (no profile at all).
+// RUN: %clang -O2 %s -o %t.seq
+// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
+// RUN: %t.seq > %t.expected
+// RUN: rm -rf %t.prof %t.cache
+//
+// Run 1 writes the profile: host samples only (200 calls of ~20 us, and
+// main's initialisation loop, never reach a start-up's worth of host time,
+// so the device is never started): one line per site.
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out1 2> %t.err1
+// RUN: diff %t.expected %t.out1
+// RUN: FileCheck --check-prefix=FIRST %s < %t.prof
+// RUN: grep -q "host-explore" %t.err1
+// FIRST: idiom-profile 1
+// FIRST-NEXT: env {{[0-9a-f]+}}
+// FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 profile.c:{{[0-9]+}}
+// FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 profile.c:{{[0-9]+}}
+// FIRST-NEXT: check {{[0-9a-f]+}}
+//
+// Run 2, with a profile that says the device is 100 times faster: the
+// device starts at program start and no call explores the host (whether a
+// call then runs on the device is the cost model's business: here the
+// launch alone costs more than the loop).
+// RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out2 2> %t.err2
+// RUN: diff %t.expected %t.out2
+// RUN: FileCheck --check-prefix=EARLY %s < %t.err2
+// RUN: not grep -q "host-explore" %t.err2
+// EARLY: idiom: profile: the last run saved {{[0-9.]+}} ms on the device: starting it at program start
+// EARLY: idiom: profile: {{.*}}.prof: 2 site classes
+// EARLY: idiom-stats: profile.c:{{[0-9]+}} map calls=200
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) static void scale(float *y, const float *x, long n,
+                                            float a) {
+  for (long i = 0; i < n; i++)
+    y[i] = a * x[i] + 1.0f;
+}
+
+int main(void) {
+  long n = 1L << 16;
+  float *x = malloc(sizeof(float) * n), *y = malloc(sizeof(float) * n);
+  for (long i = 0; i < n; i++)
+    x[i] = (float)(i % 97);
+  double sum = 0;
+  for (int t = 0; t < 200; t++) {
+    scale(y, x, n, (float)(t % 3));
+    sum += y[t * 7];
+  }
+  printf("%.1f\n", sum);
+  free(x);
+  free(y);
+  return 0;
+}
+//
+// Run 3: another IDIOM_* environment than the one the last run ended with
+// (IDIOM_TUNE=on changes nothing else): no early start.
+// RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_STATS=1 IDIOM_TUNE=on %t.idiom > %t.out3 2> %t.err3
+// RUN: diff %t.expected %t.out3
+// RUN: not grep -q "at program start" %t.err3
+//
+// Run 4: a corrupt profile is ignored (the host is explored again).
+// RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
+// RUN: python3 %S/Inputs/profile_edit.py corrupt %t.prof
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out4 2> %t.err4
+// RUN: diff %t.expected %t.out4
+// RUN: FileCheck --check-prefix=CORRUPT %s < %t.err4
+// CORRUPT: idiom: profile: ignoring {{.*}}.prof: malformed or corrupt
+// CORRUPT: host-explore
+//
+// Run 5: IDIOM_PROFILE=off: nothing read or written.
+// RUN: rm -rf %t.cache5
+// RUN: env IDIOM_PROFILE=off IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache5 IDIOM_DEBUG=1 %t.idiom > %t.out5 2> %t.err5
+// RUN: diff %t.expected %t.out5
+// RUN: not grep -q "idiom: profile:" %t.err5
+// RUN: not ls %t.cache5/profile

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds the programs of bench/profile_gpu.sh into OUTDIR for a machine
-# without LLVM (sequential and plugin builds, the runtime linked statically):
+# without LLVM (sequential and plugin builds, the runtime linked statically;
+# the nas-parboil programs into OUTDIR/np):
 #   bench/build_profile_carry.sh BUILD_DIR OUTDIR
 set -eu
 build=$1; out=$2
@@ -13,4 +14,12 @@ for p in jacobi:jacobi2d axpby:residency_axpby; do
   $cc -O2 "$src" -o "$out/$name.seq"
   $cc -O2 -g -fpass-plugin="$plugin" "$src" -L"$build/lib" -lidiomrt -lm -o "$out/$name.idiom"
 done
+mkdir -p "$out/np"
+for src in "$here"/../nas-parboil/*.c; do
+  p=$(basename "$src" .c)
+  $cc -O2 -g "$src" -lm -o "$out/np/$p.seq"
+  $cc -O2 -g -fpass-plugin="$plugin" "$src" -L"$build/lib" -lidiomrt -lm -o "$out/np/$p.idiom"
+  cp "$src" "$out/np/"
+done
+cp "$here/../nas-parboil/compare.py" "$out/np/"
 cp "$here/profile_gpu.sh" "$out/"

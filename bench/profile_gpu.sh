@@ -6,8 +6,11 @@
 # plugin build with the defaults and IDIOM_PROFILE=off (every process
 # learns from scratch: the behaviour before the profile), and with the
 # profile (the first run after the warm-up writes it; the next ones use
-# it). Median of RUNS (default 5); every run's time is printed. One warm
-# run of each with IDIOM_DEBUG=time shows the time line (stderr tail).
+# it). Median of RUNS (default 5); every run's time is printed. With
+# TIMELINE=1, one warm run of each with IDIOM_DEBUG=time shows the time
+# line. Then the nas-parboil programs in DIR/np (if any): sequential
+# against the defaults, median of 3 after two warm runs that fill the
+# caches and the profile, outputs compared with compare.py.
 # Binaries from bench/build_profile_carry.sh:
 #   profile_gpu.sh DIR [RUNS]
 set -eu
@@ -32,13 +35,25 @@ prog() { # name args...
   series "$name defaults, profile on" env IDIOM_CACHE_DIR="$cache" "$dir/$name.idiom" "$@"
   series "$name forced gpu" env IDIOM_CACHE_DIR="$cache" IDIOM_DEVICE=gpu "$dir/$name.idiom" "$@"
   echo "outputs: seq $(cat "$dir/out.$name.seq") / idiom $(cat "$dir/out.$name.idiom")"
+  [ -n "${TIMELINE:-}" ] || return 0
   echo "-- time line, defaults with the profile:"
   env IDIOM_CACHE_DIR="$cache" IDIOM_DEBUG=time IDIOM_STATS=1 "$dir/$name.idiom" "$@" 2>&1 >/dev/null |
-    grep -v "^idiom: .*\(decline\|cost model: host\)" | cut -c1-220 | tail -40
-  echo "-- time line, forced:"
-  env IDIOM_CACHE_DIR="$cache" IDIOM_DEBUG=time IDIOM_DEVICE=gpu "$dir/$name.idiom" "$@" 2>&1 >/dev/null |
-    cut -c1-200 | head -30
+    grep -v "declined\|device run" | cut -c1-220 | tail -40
   cat "$cache"/profile/*.txt 2>/dev/null | head -8
 }
 prog jacobi 4096 150
 prog axpby 26 100
+if [ -d "$dir/np" ]; then
+  echo "== nas-parboil, defaults"
+  cache=$(mktemp -d)
+  for s in "$dir"/np/*.seq; do
+    p=$(basename "$s" .seq)
+    "$s" > "$dir/np/$p.expected" 2>/dev/null
+    for i in 1 2; do IDIOM_CACHE_DIR="$cache" "$dir/np/$p.idiom" > "$dir/np/$p.out" 2>/dev/null; done
+    ok=$(python3 "$dir/np/compare.py" -q --src "$dir/np/$p.c" "$dir/np/$p.expected" "$dir/np/$p.out" && echo same || echo DIFF)
+    a=""; b=""
+    for i in 1 2 3; do a="$a $(ms "$s")"; b="$b $(ms env IDIOM_CACHE_DIR="$cache" "$dir/np/$p.idiom")"; done
+    sm=$(median $a); im=$(median $b)
+    echo "$p out=$ok seq ms: $sm ($a ) defaults ms: $im ($b ) ratio $(awk "BEGIN{printf \"%.2f\", $sm/$im}")"
+  done
+fi

@@ -142,63 +142,6 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Takes entries off the build queue and builds them until it is empty or
-   the process exits (on the background thread and its build helpers). */
-static void build_from_queue(const idiomrt_device *dev) {
-  for (;;) {
-    pthread_mutex_lock(&g_lock);
-    idiomrt_entry *e = g_queue;
-    if (!e || exiting()) {
-      pthread_mutex_unlock(&g_lock);
-      return;
-    }
-    g_queue = e->bg_next;
-    e->bg_next = NULL;
-    pthread_mutex_unlock(&g_lock);
-    char reason[IDIOMRT_REASON_LEN];
-    pthread_mutex_lock(&e->lock);
-    if (e->build_state == 0 && !idiomrt_program_ensure(e, dev, reason,
-                                                       sizeof reason))
-      idiomrt_debug("%s: background build failed: %s",
-                    e->desc->loc ? e->desc->loc : "?", reason);
-    pthread_mutex_unlock(&e->lock);
-    __atomic_store_n(&e->bg_build, 2, __ATOMIC_RELEASE);
-  }
-}
-
-static void *build_helper(void *dev) {
-  build_from_queue(dev);
-  return NULL;
-}
-
-/* With several programs queued (the first calls of a program's loops came
-   while the device started), up to BUILD_HELPERS more threads build them
-   alongside the background thread: a GPU driver's build or load of a
-   cached binary (25-30 ms each on the H200) is mostly single-threaded.
-   They inherit its blocked signals, and are joined before the background
-   job ends (worker.c restores signal dispositions after the whole job). */
-#define BUILD_HELPERS 3
-static void build_in_parallel(const idiomrt_device *dev) {
-  unsigned queued = 0;
-  pthread_mutex_lock(&g_lock);
-  for (idiomrt_entry *e = g_queue; e && queued <= BUILD_HELPERS; e = e->bg_next)
-    queued++;
-  pthread_mutex_unlock(&g_lock);
-  pthread_t t[BUILD_HELPERS];
-  unsigned n = 0;
-  pthread_attr_t attr;
-  if (queued >= 2 && pthread_attr_init(&attr) == 0) {
-    if (pthread_attr_setstacksize(&attr, IDIOMRT_WORKER_STACK) == 0)
-      while (n + 1 < queued && n < BUILD_HELPERS &&
-             pthread_create(&t[n], &attr, build_helper, (void *)dev) == 0)
-        n++;
-    pthread_attr_destroy(&attr);
-  }
-  build_from_queue(dev);
-  for (unsigned i = 0; i < n; ++i)
-    pthread_join(t[i], NULL);
-}
-
 /* The background thread: the device (once), then the build queue. */
 static void background(void *unused) {
   (void)unused;
@@ -212,8 +155,6 @@ static void background(void *unused) {
     pthread_mutex_unlock(&g_lock);
   }
   const idiomrt_device *dev = idiomrt_device_peek();
-  if (dev && !exiting())
-    build_in_parallel(dev);
   for (;;) {
     pthread_mutex_lock(&g_lock);
     idiomrt_entry *e = g_queue;

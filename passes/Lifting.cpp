@@ -833,11 +833,25 @@ bool Lifter::run(const std::string &Name) {
   if (failed())
     return false;
 
-  // Zip layout: inputs first, then the iteration index where it is read.
-  bool TwoD = N.depth() == 2;
+  // A reduction over a 2-D nest is one reduction over the flattened
+  // space: each input is join(view(b, off, s0, n0, s1, n1)), row-major as
+  // the loops visit it, and the element function is the 1-D template's.
+  bool Flat = N.depth() == 2 && M.Kind == IdiomKind::ScalarReduction;
+  bool TwoD = N.depth() == 2 && !Flat;
+  if (Flat) {
+    if (UsesIV[0] || UsesIV[1])
+      return fail("a 2-D reduction whose elements read the loop indices "
+                  "themselves (not only through addresses): not implemented");
+    if (Inputs.empty())
+      return fail("a 2-D reduction that reads no array: not implemented");
+    // The runtime sees one dimension of n0 * n1 iterations.
+    const SCEV *N0 = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
+    const SCEV *N1 = SE.getTruncateOrSignExtend(N.TripCounts[1], I64);
+    Out.Sizes.assign(1, SE.getMulExpr(N0, N1));
+  }
   std::vector<std::string> OuterComps, OuterTypes;
   for (const AffineAccess *A : Inputs) {
-    OuterComps.push_back(viewText(*A));
+    OuterComps.push_back(Flat ? "join(" + viewText(*A) + ")" : viewText(*A));
     std::string T = typeText(A->ElemTy);
     OuterTypes.push_back(TwoD ? "[" + T + "]_" + sizeText(1) : T);
   }

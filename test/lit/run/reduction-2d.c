@@ -56,8 +56,8 @@ __attribute__((noinline)) static float fsum2(int n, float (*a)[M]) {
 // Triangular: the outer loop is missed with the precise reason (the closest
 // spec, gemv or scalar-reduction-2d, says the nest is not rectangular); the
 // inner loop stays as it is.
-// REMARK-DAG: reduction-2d.c:[[@LINE+5]]:3: remark: loop is not an idiom {{.*}}varies {{.*}}(not rectangular)
-// NOSTATS-NOT: idiom-stats: reduction-2d.c:[[@LINE+4]] scalar-reduction-2d
+// REMARK-DAG: reduction-2d.c:[[@LINE+4]]:3: remark: loop is not an idiom {{.*}}varies {{.*}}(not rectangular)
+// NOSTATS-NOT: idiom-stats: reduction-2d.c:[[@LINE+3]] scalar-reduction-2d
 __attribute__((noinline)) static long tri(const int *a, int n) {
   long s = 0;
   for (int i = 0; i < n; i++)
@@ -66,9 +66,10 @@ __attribute__((noinline)) static long tri(const int *a, int n) {
   return s;
 }
 
-// The inner loop also stores: not a reduction (and not a map).
-// REMARK-DAG: reduction-2d.c:[[@LINE+5]]:3: remark: loop is not an idiom (closest: {{.*}}
-// NOSTATS-NOT: idiom-stats: reduction-2d.c:[[@LINE+4]] scalar-reduction-2d
+// The inner loop also stores: not a reduction (and not a map, whose phis
+// must all be induction variables).
+// REMARK-DAG: reduction-2d.c:[[@LINE+4]]:3: remark: loop is not an idiom (closest: {{.*}}phi is not an induction variable
+// NOSTATS-NOT: idiom-stats: reduction-2d.c:[[@LINE+3]] scalar-reduction-2d
 __attribute__((noinline)) static long storing(int *a, int *b, int n, int m) {
   long s = 0;
   for (int i = 0; i < n; i++)

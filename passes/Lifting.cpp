@@ -288,7 +288,8 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
                              const std::string &Zip) {
   if (ErrnoConds.empty())
     return true;
-  if (M.Nest.depth() != 1)
+  // A 2-D reduction's check reduces over the same flattened space.
+  if (M.Nest.depth() != 1 && M.Kind != IdiomKind::ScalarReduction)
     return fail("a 2-D nest calls " + ErrnoNames.front() +
                 ", which may set errno: the errno check is a 1-D reduction "
                 "(2-D not implemented)");
@@ -839,11 +840,6 @@ bool Lifter::run(const std::string &Name) {
   bool Flat = N.depth() == 2 && M.Kind == IdiomKind::ScalarReduction;
   bool TwoD = N.depth() == 2 && !Flat;
   if (Flat) {
-    if (UsesIV[0] || UsesIV[1])
-      return fail("a 2-D reduction whose elements read the loop indices "
-                  "themselves (not only through addresses): not implemented");
-    if (Inputs.empty())
-      return fail("a 2-D reduction that reads no array: not implemented");
     // The runtime sees one dimension of n0 * n1 iterations.
     const SCEV *N0 = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
     const SCEV *N1 = SE.getTruncateOrSignExtend(N.TripCounts[1], I64);
@@ -856,7 +852,23 @@ bool Lifter::run(const std::string &Name) {
     OuterTypes.push_back(TwoD ? "[" + T + "]_" + sizeText(1) : T);
   }
   int OuterIota = -1;
-  if (UsesIV[0] || OuterComps.empty()) {
+  // Flattened 2-D reductions: the iteration counts k0 and k1 of element
+  // k0 * n1 + k1, where the element reads them (or to give the zip a length).
+  int FlatIota[2] = {-1, -1};
+  if (Flat) {
+    std::string N0 = indexText(N.TripCounts[0]), N1 = indexText(N.TripCounts[1]);
+    if (UsesIV[0]) {
+      FlatIota[0] = OuterComps.size();
+      OuterComps.push_back("join(map(\\(r: i64) => map(\\(c: i64) => r, iota(" + N1 +
+                           ")), iota(" + N0 + ")))");
+      OuterTypes.push_back("i64");
+    }
+    if (UsesIV[1] || OuterComps.empty()) {
+      FlatIota[1] = OuterComps.size();
+      OuterComps.push_back("join(map(\\(r: i64) => iota(" + N1 + "), iota(" + N0 + ")))");
+      OuterTypes.push_back("i64");
+    }
+  } else if (UsesIV[0] || OuterComps.empty()) {
     OuterIota = OuterComps.size();
     OuterComps.push_back("iota(" + indexText(N.TripCounts[0]) + ")");
     OuterTypes.push_back("i64");
@@ -871,6 +883,11 @@ bool Lifter::run(const std::string &Name) {
       IVAccessor[0] = component("t", OuterIota, OuterComps.size());
       Out.InnerInputs.push_back(N.IVs[0]);
     }
+    for (unsigned D = 0; D < 2; ++D)
+      if (FlatIota[D] >= 0) {
+        IVAccessor[D] = component("t", FlatIota[D], OuterComps.size());
+        Out.InnerInputs.push_back(N.IVs[D]);
+      }
   } else {
     std::vector<std::string> InnerComps, InnerTypes;
     for (size_t I = 0; I < Inputs.size(); ++I) {

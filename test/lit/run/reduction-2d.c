@@ -8,8 +8,8 @@
 // Negatives: a triangular nest (j < i) is not a 2-D reduction (precise
 // missed remark; its inner loop stays a per-row reduction), and a nest whose
 // inner loop also stores is not a pure reduction.
-// RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -Rpass-missed=idiom-offload -o %t.idiom 2> %t.remarks
+// RUN: %clang -O2 %s -lm -o %t.seq
+// RUN: %clang-idiom -g %s -lidiomrt -lm -Rpass=idiom-offload -Rpass-missed=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_DEVICE=cpu IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
@@ -19,6 +19,8 @@
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
 #include <stdio.h>
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 // REMARK-DAG: reduction-2d.c:[[@LINE+5]]:3: remark: {{.*}}offloaded 2-D scalar reduction (scalar-reduction-2d) to OpenCL
@@ -50,6 +52,31 @@ __attribute__((noinline)) static float fsum2(int n, float (*a)[M]) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < M; j++)
       s += a[i][j] * a[i][j];
+  return s;
+}
+
+// The element reads the loop indices themselves (their iteration counts
+// come from joined iotas over the same flattened space).
+// REMARK-DAG: reduction-2d.c:[[@LINE+4]]:3: remark: {{.*}}offloaded 2-D scalar reduction (scalar-reduction-2d) to OpenCL
+// STATS-DAG: idiom-stats: reduction-2d.c:[[@LINE+3]] scalar-reduction-2d calls=1 offloaded=1
+__attribute__((noinline)) static long wsum(int n, int m, const int (*a)[m]) {
+  long s = 0;
+  for (int i = 2; i < n; i++)
+    for (int j = 0; j < m - 3; j++)
+      s += (long)a[i][j] * (3 * i - j);
+  return s;
+}
+
+// sqrt, which may set errno: the errno check is a reduction over the same
+// flattened space (perfect squares: every root and partial sum is exact).
+// The second call has a negative element: the check sends it to the loop.
+// REMARK-DAG: reduction-2d.c:[[@LINE+4]]:3: remark: {{.*}}offloaded 2-D scalar reduction (scalar-reduction-2d) to OpenCL
+// STATS-DAG: idiom-stats: reduction-2d.c:[[@LINE+3]] scalar-reduction-2d calls=2 offloaded=1
+__attribute__((noinline)) static double rootsum(const double *u, int n, int m) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      s += sqrt(u[i * m + j]);
   return s;
 }
 
@@ -96,6 +123,13 @@ int main(void) {
   printf("resid %.17g\n", resid(u, v, n, m));
   printf("isum %ld\n", isum(n, m, (const int(*)[m])a));
   printf("fsum2 %.9g\n", fsum2(n, f));
+  printf("wsum %ld\n", wsum(n, m, (const int(*)[m])a));
+  for (int k = 0; k < n * m; k++)
+    u[k] = (double)((k % 23) * (k % 23)) / 4;
+  printf("rootsum %.17g\n", rootsum(u, n, m));
+  u[n * m / 2] = -1;
+  double r = rootsum(u, n, m);
+  printf("rootsum %s %d\n", isnan(r) ? "nan" : "num", errno);
   printf("tri %ld\n", tri(a, n));
   printf("storing %ld %d\n", storing(a, b, n, m), b[n * m - 1]);
   free(u);

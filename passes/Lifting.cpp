@@ -844,6 +844,16 @@ bool Lifter::run(const std::string &Name) {
     const SCEV *N0 = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
     const SCEV *N1 = SE.getTruncateOrSignExtend(N.TripCounts[1], I64);
     Out.Sizes.assign(1, SE.getMulExpr(N0, N1));
+    // n0 * n1 must not wrap: where the ranges do not bound it, the call
+    // tests n0 <= INT64_MAX / max(n1, 1) and runs the loop otherwise.
+    bool Wraps = false;
+    (void)SE.getUnsignedRangeMax(N0).umul_ov(SE.getUnsignedRangeMax(N1), Wraps);
+    APInt Prod = SE.getUnsignedRangeMax(N0) * SE.getUnsignedRangeMax(N1);
+    if (Wraps || Prod.isNegative()) {
+      const SCEV *Max = SE.getConstant(I64, INT64_MAX);
+      const SCEV *D = SE.getUMaxExpr(N1, SE.getOne(I64));
+      Out.NonNegative.push_back(SE.getMinusSCEV(SE.getUDivExpr(Max, D), N0));
+    }
   }
   std::vector<std::string> OuterComps, OuterTypes;
   for (const AffineAccess *A : Inputs) {

@@ -80,6 +80,18 @@ __attribute__((noinline)) static double rootsum(const double *u, int n, int m) {
   return s;
 }
 
+// 64-bit trip counts: n0 * n1 may wrap, so the call first tests
+// n0 <= INT64_MAX / n1 (here it holds: one call, offloaded).
+// REMARK-DAG: reduction-2d.c:[[@LINE+4]]:3: remark: {{.*}}offloaded 2-D scalar reduction (scalar-reduction-2d) to OpenCL
+// STATS-DAG: idiom-stats: reduction-2d.c:[[@LINE+3]] scalar-reduction-2d calls=1 offloaded=1
+__attribute__((noinline)) static long lsum(long n, long m, const int *a) {
+  long s = 0;
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < m; j++)
+      s += a[i * m + j] ^ (int)j;
+  return s;
+}
+
 // Triangular: the outer loop is missed with the precise reason (the closest
 // spec, gemv or scalar-reduction-2d, says the nest is not rectangular); the
 // inner loop stays as it is.
@@ -124,6 +136,7 @@ int main(void) {
   printf("isum %ld\n", isum(n, m, (const int(*)[m])a));
   printf("fsum2 %.9g\n", fsum2(n, f));
   printf("wsum %ld\n", wsum(n, m, (const int(*)[m])a));
+  printf("lsum %ld\n", lsum(n, m, a));
   for (int k = 0; k < n * m; k++)
     u[k] = (double)((k % 23) * (k % 23)) / 4;
   printf("rootsum %.17g\n", rootsum(u, n, m));

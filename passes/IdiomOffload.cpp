@@ -91,8 +91,9 @@ const char *kindName(const IdiomMatch &M) {
     return "GEMM";
   if (M.Kind == IdiomKind::Spmv)
     return "CSR SpMV";
-  return M.Kind == IdiomKind::Map ? (M.Nest.depth() == 2 ? "2-D map" : "map")
-                                  : "scalar reduction";
+  if (M.Kind == IdiomKind::Map)
+    return M.Nest.depth() == 2 ? "2-D map" : "map";
+  return M.Nest.depth() == 2 ? "2-D scalar reduction" : "scalar reduction";
 }
 
 /// Testing hook: turns the first add/fadd/mul/fmul operation after the

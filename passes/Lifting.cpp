@@ -288,7 +288,8 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
                              const std::string &Zip) {
   if (ErrnoConds.empty())
     return true;
-  if (M.Nest.depth() != 1)
+  // A 2-D reduction's check reduces over the same flattened space.
+  if (M.Nest.depth() != 1 && M.Kind != IdiomKind::ScalarReduction)
     return fail("a 2-D nest calls " + ErrnoNames.front() +
                 ", which may set errno: the errno check is a 1-D reduction "
                 "(2-D not implemented)");
@@ -833,16 +834,51 @@ bool Lifter::run(const std::string &Name) {
   if (failed())
     return false;
 
-  // Zip layout: inputs first, then the iteration index where it is read.
-  bool TwoD = N.depth() == 2;
+  // A reduction over a 2-D nest is one reduction over the flattened
+  // space: each input is join(view(b, off, s0, n0, s1, n1)), row-major as
+  // the loops visit it, and the element function is the 1-D template's.
+  bool Flat = N.depth() == 2 && M.Kind == IdiomKind::ScalarReduction;
+  bool TwoD = N.depth() == 2 && !Flat;
+  if (Flat) {
+    // The runtime sees one dimension of n0 * n1 iterations.
+    const SCEV *N0 = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
+    const SCEV *N1 = SE.getTruncateOrSignExtend(N.TripCounts[1], I64);
+    Out.Sizes.assign(1, SE.getMulExpr(N0, N1));
+    // n0 * n1 must not wrap: where the ranges do not bound it, the call
+    // tests n0 <= INT64_MAX / max(n1, 1) and runs the loop otherwise.
+    bool Wraps = false;
+    (void)SE.getUnsignedRangeMax(N0).umul_ov(SE.getUnsignedRangeMax(N1), Wraps);
+    APInt Prod = SE.getUnsignedRangeMax(N0) * SE.getUnsignedRangeMax(N1);
+    if (Wraps || Prod.isNegative()) {
+      const SCEV *Max = SE.getConstant(I64, INT64_MAX);
+      const SCEV *D = SE.getUMaxExpr(N1, SE.getOne(I64));
+      Out.NonNegative.push_back(SE.getMinusSCEV(SE.getUDivExpr(Max, D), N0));
+    }
+  }
   std::vector<std::string> OuterComps, OuterTypes;
   for (const AffineAccess *A : Inputs) {
-    OuterComps.push_back(viewText(*A));
+    OuterComps.push_back(Flat ? "join(" + viewText(*A) + ")" : viewText(*A));
     std::string T = typeText(A->ElemTy);
     OuterTypes.push_back(TwoD ? "[" + T + "]_" + sizeText(1) : T);
   }
   int OuterIota = -1;
-  if (UsesIV[0] || OuterComps.empty()) {
+  // Flattened 2-D reductions: the iteration counts k0 and k1 of element
+  // k0 * n1 + k1, where the element reads them (or to give the zip a length).
+  int FlatIota[2] = {-1, -1};
+  if (Flat) {
+    std::string N0 = indexText(N.TripCounts[0]), N1 = indexText(N.TripCounts[1]);
+    if (UsesIV[0]) {
+      FlatIota[0] = OuterComps.size();
+      OuterComps.push_back("join(map(\\(r: i64) => map(\\(c: i64) => r, iota(" + N1 +
+                           ")), iota(" + N0 + ")))");
+      OuterTypes.push_back("i64");
+    }
+    if (UsesIV[1] || OuterComps.empty()) {
+      FlatIota[1] = OuterComps.size();
+      OuterComps.push_back("join(map(\\(r: i64) => iota(" + N1 + "), iota(" + N0 + ")))");
+      OuterTypes.push_back("i64");
+    }
+  } else if (UsesIV[0] || OuterComps.empty()) {
     OuterIota = OuterComps.size();
     OuterComps.push_back("iota(" + indexText(N.TripCounts[0]) + ")");
     OuterTypes.push_back("i64");
@@ -857,6 +893,11 @@ bool Lifter::run(const std::string &Name) {
       IVAccessor[0] = component("t", OuterIota, OuterComps.size());
       Out.InnerInputs.push_back(N.IVs[0]);
     }
+    for (unsigned D = 0; D < 2; ++D)
+      if (FlatIota[D] >= 0) {
+        IVAccessor[D] = component("t", FlatIota[D], OuterComps.size());
+        Out.InnerInputs.push_back(N.IVs[D]);
+      }
   } else {
     std::vector<std::string> InnerComps, InnerTypes;
     for (size_t I = 0; I < Inputs.size(); ++I) {

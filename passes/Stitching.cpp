@@ -421,7 +421,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   for (PHINode &P : Exit->phis()) {
     int Which = -1;
     for (size_t K = 0; K < M.Reductions.size(); ++K)
-      if (P.getIncomingValueForBlock(Outer->getExitingBlock()) == M.Reductions[K].Update)
+      if (P.getIncomingValueForBlock(Outer->getExitingBlock()) == M.Reductions[K].result())
         Which = K;
     if (Which < 0) {
       Why = "loop exit has a live-out value the idiom does not compute";
@@ -434,7 +434,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   // have replaced them (a reduction that starts from another's result).
   std::vector<Value *> Inits;
   for (const ReductionInfo &R : M.Reductions)
-    Inits.push_back(R.Phi->getIncomingValueForBlock(PH));
+    Inits.push_back(R.entryPhi()->getIncomingValueForBlock(PH));
 
   BasicBlock *NewPH = SplitEdge(PH, Header, nullptr, &LI);
   NewPH->setName("idiom.fallback");

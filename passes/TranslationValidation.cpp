@@ -696,7 +696,8 @@ template <class TB> void Validator<TB>::bindParams() {
 
 template <class TB>
 bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string &Why) {
-  bool TwoD = M.Nest.depth() == 2;
+  // A 2-D reduction's element function is 1-D: it maps the joined rows.
+  bool TwoD = M.Nest.depth() == 2 && M.Kind != IdiomKind::ScalarReduction;
   ElementFn F = findElementFn(P, TwoD);
   Iter.assign(M.Nest.depth(), std::nullopt);
   bindParams();

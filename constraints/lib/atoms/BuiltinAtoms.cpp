@@ -186,7 +186,7 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                       for (PHINode &P : L->getHeader()->phis()) {
                         std::string W;
                         if (auto Red = analyzeReduction(&P, *N, W))
-                          IsRed |= Red->Update == &I;
+                          IsRed |= Red->result() == &I;
                       }
                       if (!IsRed) {
                         Why = "a value other than a reduction is used after the loop";
@@ -348,7 +348,9 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    });
   addReductionTest(R, "ReductionPhi",
                    "phi, loop: phi accumulates op(phi, x...) each iteration, "
-                   "optionally under a condition, with x independent of phi",
+                   "optionally under a condition, with x independent of phi; "
+                   "in a 2-D nest, phi is the inner loop's accumulator or the "
+                   "outer loop's phi that carries it from row to row",
                    [](MatchEnv &, const ReductionInfo &, std::string &) { return true; });
   addReductionTest(R, "AssocComm",
                    "phi, loop: the reduction operator of phi is associative and "

@@ -4,6 +4,7 @@
 #include "idiom/Constraints/ExecutionFacts.h"
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -45,10 +46,6 @@ static bool collectAccesses(IdiomMatch &M, ScalarEvolution &SE,
 static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
                            ProofCache *Cache, std::string &Why) {
   Loop *L = M.Nest.Loops.front();
-  if (M.Nest.depth() != 1) {
-    Why = "scalar reductions are lifted from single loops only";
-    return false;
-  }
   for (const AffineAccess &A : M.Accesses)
     if (A.IsStore) {
       Why = "loop stores to memory";
@@ -77,11 +74,24 @@ static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
     Why = "loop has no reduction";
     return false;
   }
+  // A 2-D nest: one reduction over the flattened space. Every inner header
+  // phi is the inner induction variable or a reduction's row accumulator.
+  if (M.Nest.depth() == 2)
+    for (PHINode &P : M.Nest.Loops.back()->getHeader()->phis()) {
+      bool Known = isNestIV(&P, M.Nest);
+      for (const ReductionInfo &R : M.Reductions)
+        Known |= R.Phi == &P;
+      if (!Known) {
+        Why = "the inner loop carries a value that is not a reduction over "
+              "the whole nest: " + valueText(&P);
+        return false;
+      }
+    }
   for (PHINode &P : L->getExitBlock()->phis()) {
     Value *In = P.getIncomingValue(0);
     bool Known = false;
     for (const ReductionInfo &R : M.Reductions)
-      Known |= In == R.Update;
+      Known |= In == R.result();
     if (!Known && isa<Instruction>(In) && L->contains(cast<Instruction>(In))) {
       Why = "a value other than a reduction is used after the loop";
       return false;

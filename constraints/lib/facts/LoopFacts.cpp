@@ -624,10 +624,103 @@ static std::optional<ReductionOp> selectMinMax(SelectInst *Sel, PHINode *Phi,
   return IsMax ? ReductionOp::FMax : ReductionOp::FMin;
 }
 
+Value *ReductionInfo::result() const {
+  if (CarryPhi)
+    return CarryUpdate;
+  return Update;
+}
+
+/// In a 2-D nest, the pair (outer carry phi, inner accumulator phi) that
+/// \p Phi belongs to: the inner phi starts every row from the carry phi,
+/// and the carry phi receives the row's final value from the outer latch.
+/// False with \p Why when \p Phi is not such a phi.
+static bool findCarriedAccumulator(PHINode *Phi, const NestInfo &N,
+                                   PHINode *&Carry, PHINode *&Inner,
+                                   std::string &Why) {
+  Loop *Outer = N.Loops.front(), *In = N.Loops.back();
+  BasicBlock *InPH = In->getLoopPreheader();
+  Carry = Inner = nullptr;
+  if (Phi->getParent() == In->getHeader()) {
+    Inner = Phi;
+    if (Phi->getNumIncomingValues() == 2)
+      Carry = dyn_cast<PHINode>(Phi->getIncomingValueForBlock(InPH));
+  } else if (Phi->getParent() == Outer->getHeader()) {
+    Carry = Phi;
+    for (PHINode &P : In->getHeader()->phis())
+      if (P.getNumIncomingValues() == 2 && P.getIncomingValueForBlock(InPH) == Phi)
+        Inner = &P;
+  }
+  if (!Carry || !Inner || Carry->getParent() != Outer->getHeader() ||
+      Carry->getNumIncomingValues() != 2 || Inner->getType() != Carry->getType()) {
+    Why = "the accumulator is not carried through both loops of the nest (the "
+          "inner loop's phi must start from the outer loop's)";
+    return false;
+  }
+  return true;
+}
+
+/// 2-D nests: true when \p Carry's value from the outer latch is the final
+/// value of \p R's row (R.Update through the inner loop's exit phi, or the
+/// carry itself where a guard skips the inner loop), and the carry phi feeds
+/// only the inner phi and such row results.
+static bool carriesRowResult(ReductionInfo &R, Loop *Outer, Loop *Inner,
+                             std::string &Why) {
+  PHINode *Carry = R.CarryPhi;
+  R.CarryUpdate = Carry->getIncomingValueForBlock(Outer->getLoopLatch());
+  SmallPtrSet<Value *, 8> RowValues{R.Update};
+  // Walk back from the latch value through exit and merge phis of the outer
+  // body: every incoming value must be the row's result or the carry.
+  SmallVector<Value *, 8> Work{R.CarryUpdate};
+  SmallPtrSet<Value *, 8> Seen;
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second || V == R.Update || V == Carry)
+      continue;
+    auto *P = dyn_cast<PHINode>(V);
+    if (!P || !Outer->contains(P) || Inner->contains(P)) {
+      Why = "the outer loop does not pass the inner loop's final value to the "
+            "next row: " + valueText(V);
+      return false;
+    }
+    RowValues.insert(P);
+    for (Value *In : P->incoming_values())
+      Work.push_back(In);
+  }
+  if (!Seen.count(R.Update) && R.CarryUpdate != R.Update) {
+    Why = "the outer loop does not accumulate the inner loop's final value";
+    return false;
+  }
+  for (User *U : Carry->users())
+    if (U != R.Phi && !RowValues.count(U)) {
+      Why = "the accumulator is read between rows: " + valueText(U);
+      return false;
+    }
+  // Inside the outer loop, the row values feed only each other and the carry.
+  for (Value *V : RowValues)
+    for (User *U : V->users()) {
+      auto *UI = dyn_cast<Instruction>(U);
+      if (!UI || UI == R.Phi || UI == Carry || RowValues.count(UI) ||
+          !Outer->contains(UI))
+        continue;
+      if (Inner->contains(UI) && V == R.Update)
+        continue; // the inner chain (checked by the caller)
+      Why = "the accumulator is read between rows: " + valueText(UI);
+      return false;
+    }
+  return true;
+}
+
 std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
                                               std::string &Why) {
   Loop *L = N.Loops.back();
-  if (N.depth() != 1 || Phi->getParent() != L->getHeader() ||
+  PHINode *Carry = nullptr;
+  if (N.depth() == 2) {
+    PHINode *Inner = nullptr;
+    if (!findCarriedAccumulator(Phi, N, Carry, Inner, Why))
+      return std::nullopt;
+    Phi = Inner;
+  }
+  if (N.depth() > 2 || Phi->getParent() != L->getHeader() ||
       Phi->getNumIncomingValues() != 2) {
     Why = "not a header phi of a single loop";
     return std::nullopt;
@@ -641,7 +734,9 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
   }
   ReductionInfo R;
   R.Phi = Phi;
-  R.Init = Phi->getIncomingValueForBlock(L->getLoopPreheader());
+  R.CarryPhi = Carry;
+  R.Init = Carry ? Carry->getIncomingValueForBlock(N.Loops.front()->getLoopPreheader())
+                 : Phi->getIncomingValueForBlock(L->getLoopPreheader());
   R.Update = dyn_cast<Instruction>(Phi->getIncomingValueForBlock(L->getLoopLatch()));
   if (!R.Update || !L->contains(R.Update)) {
     Why = "accumulator is not updated in the loop";
@@ -760,6 +855,8 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
         (R.MulPartners[K] && !isPureSlice(R.MulPartners[K], N, Why, true)))
       return std::nullopt;
   if (R.Cond && !isPureSlice(R.Cond, N, Why, true))
+    return std::nullopt;
+  if (Carry && !carriesRowResult(R, N.Loops.front(), L, Why))
     return std::nullopt;
   return R;
 }

@@ -158,9 +158,25 @@ struct ReductionInfo {
   /// The first instruction of the chain: op(Phi, Operands[0]); for min/max
   /// written as compare+select, the select (its compare precedes it).
   llvm::Instruction *FirstLink = nullptr;
+  /// 2-D nests (one reduction over the flattened rows x cols space): the
+  /// outer loop's header phi that carries the accumulator from row to row;
+  /// Phi is then the inner loop's header phi, which starts each row from
+  /// CarryPhi. Null for single loops.
+  llvm::PHINode *CarryPhi = nullptr;
+  /// 2-D nests: CarryPhi's incoming value from the outer latch (the row's
+  /// final value: Update through the inner loop's exit phi).
+  llvm::Value *CarryUpdate = nullptr;
+
+  /// The phi whose preheader value is the reduction's initial value.
+  llvm::PHINode *entryPhi() const { return CarryPhi ? CarryPhi : Phi; }
+  /// The value the nest's exit phis receive: the reduction's final value.
+  llvm::Value *result() const;
 };
 
-/// Analyses header phi \p Phi of the 1-D nest \p N as a reduction.
+/// Analyses header phi \p Phi of the nest \p N as a reduction. In a 2-D
+/// nest, \p Phi is either the inner loop's accumulator or the outer loop's
+/// phi that carries it (see ReductionInfo::CarryPhi); both give the same
+/// result.
 std::optional<ReductionInfo> analyzeReduction(llvm::PHINode *Phi,
                                               const NestInfo &N,
                                               std::string &Why);

@@ -257,6 +257,20 @@ private:
   // LLVM side.
   TermT tr(Value *V);
   TermT identityTerm(const ReductionInfo &R);
+  /// Position in M.Reductions of the min/max an argmin/argmax index
+  /// \p R is tied to.
+  size_t argValueOf(const ReductionInfo &R) const {
+    for (size_t J = 0; J < M.Reductions.size(); ++J)
+      if (M.Reductions[J].Phi == R.ArgOf)
+        return J;
+    throw Unsupported{"argmin/argmax index without its min/max"};
+  }
+  /// Drops the memoised terms of a compare+select link and its compare.
+  void forgetLink(Instruction *Link) {
+    Memo.erase(Link);
+    if (auto *Sel = dyn_cast<SelectInst>(Link))
+      Memo.erase(Sel->getCondition());
+  }
 
   typename TB::Context &C;
   const IdiomMatch &M;
@@ -514,7 +528,9 @@ auto Validator<TB>::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) -> S
 
 template <class TB>
 auto Validator<TB>::identityTerm(const ReductionInfo &R) -> TermT {
-  Constant *Id = reductionIdentity(R.Op, R.Phi->getType());
+  Constant *Id = R.Op == ReductionOp::ArgIndex
+                    ? argIndexSentinel(R)
+                    : reductionIdentity(R.Op, R.Phi->getType());
   if (!Id)
     throw Unsupported{"reduction without identity"};
   return tr(Id);
@@ -750,6 +766,26 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
                           : TB::ite(tr(R.Cond), *E, identityTerm(R));
       Want.push_back(*E);
     }
+    // argmin/argmax: both elements are the loop's step from the identity
+    // pair (the lifter's NaN and identity-value handling, Lifting.cpp).
+    for (size_t I = 0; I < M.Reductions.size(); ++I) {
+      const ReductionInfo &R = M.Reductions[I];
+      if (R.Op != ReductionOp::ArgIndex)
+        continue;
+      size_t J = argValueOf(R);
+      const ReductionInfo &V = M.Reductions[J];
+      TermT XV = tr(V.Operands.front()), XI = tr(R.Operands.front());
+      auto SavedMemo = Memo;
+      forgetLink(V.FirstLink);
+      forgetLink(R.FirstLink);
+      Memo.insert_or_assign(V.Phi, identityTerm(V));
+      Memo.insert_or_assign(V.Operands.front(), XV);
+      Memo.insert_or_assign(R.Phi, identityTerm(R));
+      Memo.insert_or_assign(R.Operands.front(), XI);
+      Want[J] = tr(V.FirstLink);
+      Want[I] = tr(R.FirstLink);
+      Memo = SavedMemo;
+    }
   }
   std::vector<Sym> GotParts = Want.size() == 1 ? std::vector<Sym>{Got} : Got.Parts;
   TermT Differ = C.bool_val(false);
@@ -819,7 +855,27 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
       const ReductionInfo &R = M.Reductions[I];
       auto *II = dyn_cast<IntrinsicInst>(R.FirstLink);
       TermT Op = C.bool_val(false);
-      if (II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
+      // argmin/argmax index: the combine equals the loop's step when the
+      // accumulator's index comes first and no value is NaN (the elements
+      // map NaN to the identity); ties between equal values then follow the
+      // loop, and the lexicographic combine makes every order agree.
+      std::optional<TermT> Pre;
+      if (R.Op == ReductionOp::ArgIndex) {
+        size_t J = argValueOf(R);
+        const ReductionInfo &V = M.Reductions[J];
+        auto SavedMemo = Memo;
+        forgetLink(V.FirstLink);
+        forgetLink(R.FirstLink);
+        Memo.insert_or_assign(V.Phi, As[J]);
+        Memo.insert_or_assign(V.Operands.front(), Bs[J]);
+        Memo.insert_or_assign(R.Phi, As[I]);
+        Memo.insert_or_assign(R.Operands.front(), Bs[I]);
+        Op = tr(R.FirstLink);
+        Memo = SavedMemo;
+        Pre = apply("icmp_slt", {As[I], Bs[I]});
+        if (V.Phi->getType()->isFloatingPointTy())
+          Pre = *Pre && apply("fcmp_ord", {As[J], Bs[J]});
+      } else if (II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
                  II->getIntrinsicID() == Intrinsic::fma)) {
         Op = As[I] + Bs[I];
       } else {
@@ -836,7 +892,8 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
       const Sym &II2 = K == 1 ? IdGot : IdGot.Parts.at(I);
       if (!CI.E || !II2.E || !TB::eq(CI.E->get_sort(), Op.get_sort()))
         throw Unsupported{"combine or identity of another type than the accumulator"};
-      Differ = Differ || *CI.E != Op || *II2.E != identityTerm(R);
+      Differ = Differ || (Pre ? (*Pre && *CI.E != Op) : *CI.E != Op) ||
+               *II2.E != identityTerm(R);
     }
   }
   if (GotParts.size() != Want.size()) {

@@ -187,6 +187,8 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                         std::string W;
                         if (auto Red = analyzeReduction(&P, *N, W))
                           IsRed |= Red->Update == &I;
+                        else if (auto Arg = analyzeArgIndex(&P, *N, Env.SE, W))
+                          IsRed |= Arg->Update == &I;
                       }
                       if (!IsRed) {
                         Why = "a value other than a reduction is used after the loop";
@@ -350,6 +352,19 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    "phi, loop: phi accumulates op(phi, x...) each iteration, "
                    "optionally under a condition, with x independent of phi",
                    [](MatchEnv &, const ReductionInfo &, std::string &) { return true; });
+  addValueLoopTest(R, "ArgIndexPhi",
+                   "phi, loop: phi is the index of an argmin/argmax: it takes an "
+                   "increasing function of the induction variable exactly when a "
+                   "compare+select min/max accumulator takes its element "
+                   "(`if (a[i] < m) { m = a[i]; k = i; }`; ties keep the first "
+                   "index for < and >, the last for <= and >=)",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *P = dyn_cast<PHINode>(V);
+                     if (!N || !P)
+                       return false;
+                     return analyzeArgIndex(P, *N, Env.SE, Why).has_value();
+                   });
   addReductionTest(R, "AssocComm",
                    "phi, loop: the reduction operator of phi is associative and "
                    "commutative (textbook operators by structure, others by Z3 "

@@ -999,14 +999,14 @@ bool Lifter::run(const std::string &Name) {
                                   {R.Phi, Ids[I]},
                                   {R.Operands.front(), XI}},
                                  R.FirstLink);
-      const char *Lt = nullptr, *Eq = "icmp_eq";
+      const char *Lt = nullptr;
       switch (V.Op) {
       case ReductionOp::SMin: Lt = "icmp_slt"; break;
       case ReductionOp::SMax: Lt = "icmp_sgt"; break;
       case ReductionOp::UMin: Lt = "icmp_ult"; break;
       case ReductionOp::UMax: Lt = "icmp_ugt"; break;
-      case ReductionOp::FMin: Lt = "fcmp_olt"; Eq = "fcmp_oeq"; break;
-      case ReductionOp::FMax: Lt = "fcmp_ogt"; Eq = "fcmp_oeq"; break;
+      case ReductionOp::FMin: Lt = "fcmp_olt"; break;
+      case ReductionOp::FMax: Lt = "fcmp_ogt"; break;
       default:
         Why = "argmin/argmax index tied to a " + std::string(reductionOpName(V.Op)) +
               " reduction";
@@ -1015,9 +1015,8 @@ bool Lifter::run(const std::string &Name) {
       std::string AV = component("a", J, K), BV = component("b", J, K);
       std::string AI = component("a", I, K), BI = component("b", I, K);
       Combine[I] = "select(" + std::string(Lt) + "(" + BV + ", " + AV + "), " + BI +
-                   ", select(" + Eq + "(" + BV + ", " + AV + "), " +
-                   (R.ArgLast ? "smax(" : "smin(") + AI + ", " + BI + "), " + AI +
-                   "))";
+                   ", select(" + Lt + "(" + AV + ", " + BV + "), " + AI + ", " +
+                   (R.ArgLast ? "smax(" : "smin(") + AI + ", " + BI + ")))";
     }
     if (failed())
       return false;

@@ -359,19 +359,23 @@ auto Validator<TB>::apply(const std::string &Op, const std::vector<TermT> &A) ->
     if (A.size() != N)
       throw Unsupported{"operation " + Op + " with an unexpected arity"};
   };
-  auto Cmp = [&](const std::string &P) -> TermT {
+  auto Cmp = [&](const std::string &P, bool Float) -> TermT {
     Need(2);
     const TermT &X = A[0], &Y = A[1];
-    if (P == "eq") return X == Y;
-    if (P == "ne") return X != Y;
-    if (P == "slt") return TB::slt(X, Y);
-    if (P == "sle") return TB::sle(X, Y);
-    if (P == "sgt") return TB::sgt(X, Y);
-    if (P == "sge") return TB::sge(X, Y);
-    if (P == "ult") return TB::ult(X, Y);
-    if (P == "ule") return TB::ule(X, Y);
-    if (P == "ugt") return TB::ugt(X, Y);
-    if (P == "uge") return TB::uge(X, Y);
+    // fcmp_ult/ule/ugt/uge are unordered-or relations, not unsigned ones.
+    if (!Float) {
+      if (P == "eq") return X == Y;
+      if (P == "ne") return X != Y;
+      if (P == "slt") return TB::slt(X, Y);
+      if (P == "sle") return TB::sle(X, Y);
+      if (P == "sgt") return TB::sgt(X, Y);
+      if (P == "sge") return TB::sge(X, Y);
+      if (P == "ult") return TB::ult(X, Y);
+      if (P == "ule") return TB::ule(X, Y);
+      if (P == "ugt") return TB::ugt(X, Y);
+      if (P == "uge") return TB::uge(X, Y);
+      throw Unsupported{"compare icmp_" + P};
+    }
     // Floating point: o* = ordered and relation, u* = unordered or relation.
     TermT Uno = X.mk_is_nan() || Y.mk_is_nan();
     if (P == "ord")
@@ -390,7 +394,7 @@ auto Validator<TB>::apply(const std::string &Op, const std::vector<TermT> &A) ->
     return P[0] == 'o' ? (!Uno && *Rel) : (Uno || *Rel);
   };
   if (Op.rfind("icmp_", 0) == 0 || Op.rfind("fcmp_", 0) == 0)
-    return Cmp(Op.substr(5));
+    return Cmp(Op.substr(5), Op[0] == 'f');
   if (Op == "select") { Need(3); return TB::ite(A[0], A[1], A[2]); }
   if (Op == "not") { Need(1); return !A[0]; }
   if (Op == "fneg") { Need(1); return -A[0]; }

@@ -99,9 +99,9 @@ __attribute__((noinline)) static long dargmax_last(const double *a, long n, doub
 
 int main(void) {
   // Integers: the minimum 3 and the maximum 1003 each at about 1000
-  // positions.
+  // positions, none of them at position 0.
   for (int i = 0; i < N; i++) {
-    ia[i] = 3 + (int)((i * 7919u) % 1001u);
+    ia[i] = 3 + (int)(((i + 500u) * 7919u) % 1001u);
     ua[i] = (i * 2654435761u) % 100000u;
   }
   int v, k;
@@ -123,7 +123,7 @@ int main(void) {
   // NaN at position 0 (nothing replaces it), -0.0 and +0.0 ties (the loop's
   // choice of sign), infinities only.
   for (int i = 0; i < N; i++) {
-    fa[i] = (float)((i * 7919u) % 1001u) * 0.25f - 2.5f;
+    fa[i] = (float)(((i + 500u) * 7919u) % 1001u) * 0.25f - 2.5f;
     da[i] = (double)((i * 104729u) % 3001u) * 0.5;
   }
   for (int i = 17; i < N; i += 4099)
@@ -142,15 +142,18 @@ int main(void) {
   k = fargmin(fa, N, &fv);
   printf("fargmin, zeros: %a at %d\n", fv, k);
   for (int i = 0; i < N; i++)
-    fa[i] = (i % 5) ? INFINITY : NAN;
+    fa[i] = (i % 5 == 1) ? NAN : INFINITY;
   k = fargmin(fa, N, &fv);
   printf("fargmin, inf and NaN: %f at %d\n", fv, k);
   long lk = dargmax_last(da, N, &dv);
   printf("dargmax last: %a at %ld\n", dv, lk);
-  for (int i = 0; i < N; i += 3)
+  for (int i = 1; i < N; i += 3)
     da[i] = NAN;
   lk = dargmax_last(da, N, &dv);
   printf("dargmax last, NaNs: %a at %ld\n", dv, lk);
+  da[0] = NAN;
+  lk = dargmax_last(da, N, &dv);
+  printf("dargmax last, NaN first: %f at %ld\n", dv, lk);
   return 0;
 }
 

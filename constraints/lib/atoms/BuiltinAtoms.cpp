@@ -352,6 +352,22 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    "phi, loop: phi accumulates op(phi, x...) each iteration, "
                    "optionally under a condition, with x independent of phi",
                    [](MatchEnv &, const ReductionInfo &, std::string &) { return true; });
+  addValueLoopTest(R, "SelectUpdatedPhi",
+                   "phi, loop: phi is an integer header phi of loop whose value from "
+                   "the latch is a select between phi and another value "
+                   "(`if (c) k = x;`)",
+                   [](MatchEnv &, Value *V, Loop *L, std::string &Why) {
+                     auto *P = dyn_cast<PHINode>(V);
+                     BasicBlock *Latch = L->getLoopLatch();
+                     auto *S = P && P->getParent() == L->getHeader() && Latch &&
+                                       P->getType()->isIntegerTy()
+                                   ? dyn_cast<SelectInst>(P->getIncomingValueForBlock(Latch))
+                                   : nullptr;
+                     if (S && (S->getTrueValue() == P) != (S->getFalseValue() == P))
+                       return true;
+                     Why = "phi is not an integer updated as select(c, x, phi)";
+                     return false;
+                   });
   addValueLoopTest(R, "ArgIndexPhi",
                    "phi, loop: phi is the index of an argmin/argmax: it takes an "
                    "increasing function of the induction variable exactly when a "

@@ -815,12 +815,18 @@ std::optional<ReductionInfo> analyzeArgIndex(PHINode *Phi, const NestInfo &N,
     return std::nullopt;
   }
   std::optional<ReductionInfo> V;
+  std::string ValueWhy;
   for (PHINode &P : L->getHeader()->phis()) {
     if (&P == Phi || (Cmp->getOperand(0) != &P && Cmp->getOperand(1) != &P))
       continue;
     std::string VWhy;
     auto R = analyzeReduction(&P, N, VWhy);
-    if (!R || R->Cond || R->Operands.size() != 1)
+    if (!R) {
+      if (ValueWhy.empty())
+        ValueWhy = valueText(&P) + " is not a reduction: " + VWhy;
+      continue;
+    }
+    if (R->Cond || R->Operands.size() != 1)
       continue;
     Value *Other = Cmp->getOperand(0) == &P ? Cmp->getOperand(1) : Cmp->getOperand(0);
     if (Other != R->Operands.front())
@@ -845,7 +851,8 @@ std::optional<ReductionInfo> analyzeArgIndex(PHINode *Phi, const NestInfo &N,
   }
   if (!V) {
     Why = "index update is not tied to a min/max update: its condition is "
-          "not the compare of a min/max accumulator with its element";
+          "not the compare of a min/max accumulator with its element" +
+          (ValueWhy.empty() ? std::string() : " (" + ValueWhy + ")");
     return std::nullopt;
   }
   PHINode *VPhi = V->Phi;

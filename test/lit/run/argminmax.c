@@ -3,7 +3,8 @@
 // >=), over 1<<20 elements with the extreme repeated at many positions, so
 // that the device's parallel order differs from the loop's. Floats with NaN
 // elements and a NaN start value print what the sequential build prints.
-// IDIOM_COST=off: every call is offloaded, as the checks expect.
+// IDIOM_COST=off: every call is offloaded, as the checks (STATS-DAG above
+// each function) expect.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
@@ -22,7 +23,8 @@ static unsigned ua[N];
 static float fa[N];
 static double da[N];
 
-// REMARK-DAG: argminmax.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): smin argindex-first
+// STATS-DAG: idiom-stats: argminmax.c:[[@LINE+4]] scalar-reduction calls=2 offloaded=2 device=
+// REMARK-DAG: argminmax.c:[[@LINE+3]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): argindex-first smin
 __attribute__((noinline)) static int argmin_first(const int *a, int n, int *v) {
   int best = a[0], k = 0;
   for (int i = 1; i < n; i++)
@@ -34,7 +36,8 @@ __attribute__((noinline)) static int argmin_first(const int *a, int n, int *v) {
   return k;
 }
 
-// REMARK-DAG: argminmax.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): smax argindex-last
+// STATS-DAG: idiom-stats: argminmax.c:[[@LINE+4]] scalar-reduction calls=1 offloaded=1 device=
+// REMARK-DAG: argminmax.c:[[@LINE+3]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): argindex-last smax
 __attribute__((noinline)) static int argmax_last(const int *a, int n, int *v) {
   int best = a[0], k = 0;
   for (int i = 1; i < n; i++)
@@ -46,7 +49,8 @@ __attribute__((noinline)) static int argmax_last(const int *a, int n, int *v) {
   return k;
 }
 
-// REMARK-DAG: argminmax.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): smin argindex-last
+// STATS-DAG: idiom-stats: argminmax.c:[[@LINE+4]] scalar-reduction calls=1 offloaded=1 device=
+// REMARK-DAG: argminmax.c:[[@LINE+3]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): argindex-last smin
 __attribute__((noinline)) static int argmin_last(const int *a, int n, int *v) {
   int best = a[0], k = 0;
   for (int i = 1; i < n; i++)
@@ -58,7 +62,8 @@ __attribute__((noinline)) static int argmin_last(const int *a, int n, int *v) {
   return k;
 }
 
-// REMARK-DAG: argminmax.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): umax argindex-first
+// STATS-DAG: idiom-stats: argminmax.c:[[@LINE+5]] scalar-reduction calls=1 offloaded=1 device=
+// REMARK-DAG: argminmax.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): argindex-first umax
 __attribute__((noinline)) static int argmax_unsigned(const unsigned *a, int n, unsigned *v) {
   unsigned best = 0;
   int k = -1;
@@ -71,7 +76,8 @@ __attribute__((noinline)) static int argmax_unsigned(const unsigned *a, int n, u
   return k;
 }
 
-// REMARK-DAG: argminmax.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): fmin argindex-first
+// STATS-DAG: idiom-stats: argminmax.c:[[@LINE+5]] scalar-reduction calls=4 offloaded=4 device=
+// REMARK-DAG: argminmax.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): argindex-first fmin
 __attribute__((noinline)) static int fargmin(const float *a, int n, float *v) {
   float best = a[0];
   int k = 0;
@@ -84,7 +90,8 @@ __attribute__((noinline)) static int fargmin(const float *a, int n, float *v) {
   return k;
 }
 
-// REMARK-DAG: argminmax.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): fmax argindex-last
+// STATS-DAG: idiom-stats: argminmax.c:[[@LINE+5]] scalar-reduction calls=3 offloaded=3 device=
+// REMARK-DAG: argminmax.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): argindex-last fmax
 __attribute__((noinline)) static long dargmax_last(const double *a, long n, double *v) {
   double best = a[0];
   long k = 0;
@@ -157,6 +164,7 @@ int main(void) {
   return 0;
 }
 
-// Every call runs on the device (the zeros and the infinities then rerun
-// the loop on the host: their sign or presence depends on the order).
-// STATS-DAG: idiom-stats: argminmax.c:{{[0-9]+}} scalar-reduction calls=3 offloaded=3
+// Every call runs on the device (argmin_first with one element has no
+// iteration and does not call). The zeros and the infinities then rerun the
+// loop on the host: which zero or which position comes first depends on the
+// order.

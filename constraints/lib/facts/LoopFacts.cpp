@@ -5,6 +5,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -901,6 +902,17 @@ std::optional<ReductionInfo> analyzeArgIndex(PHINode *Phi, const NestInfo &N,
   if (!Step || !Step->getAPInt().isStrictlyPositive()) {
     Why = "index update does not store an increasing function of the "
           "induction variable: " + valueText(X);
+    return std::nullopt;
+  }
+  // ... without wrapping, and never equal to the identity index
+  // (argIndexSentinel): SCEV's signed range of x over the loop.
+  ConstantRange Range = SE.getSignedRange(S);
+  unsigned W = X->getType()->getIntegerBitWidth();
+  if (Range.isSignWrappedSet() ||
+      (TrueWhenEqual ? Range.getSignedMin().isMinSignedValue()
+                     : Range.getSignedMax().isMaxSignedValue())) {
+    Why = "index may wrap around or reach the " + std::to_string(W) +
+          "-bit limit: " + valueText(X);
     return std::nullopt;
   }
   if (dependsOn(X, Phi, L) || !isPureSlice(X, N, Why, false))

@@ -1,7 +1,7 @@
 // argmin/argmax near misses: the index must be taken exactly when the
 // min/max takes its element, from a compare that ignores NaN, and must grow
-// with the iteration. Each loop is reported with the failing condition and
-// none is offloaded.
+// with the iteration without wrapping. Each loop is reported with the
+// failing condition and none is offloaded but the last, the control.
 // RUN: %clang-idiom -g -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --implicit-check-not="remark: offloaded"
 
 // The index follows another condition than the minimum.
@@ -77,5 +77,31 @@ int no_value(const int *a, int n) {
   for (int i = 1; i < n; i++)
     if (a[i] < a[k])
       k = i;
+  return k;
+}
+
+// An int index of a long loop may wrap around (the bound is not known); the
+// same loop with a constant bound is offloaded.
+// CHECK: argminmax-negative.c:[[@LINE+4]]:3: remark: loop is not an idiom (closest: scalar-reduction): {{.*}}ArgIndexPhi(phi, loop): index may wrap around or reach the 32-bit limit: {{.*}}trunc i64
+int narrow_index(const float *a, long n) {
+  float best = a[0];
+  int k = 0;
+  for (long i = 1; i < n; i++)
+    if (a[i] < best) {
+      best = a[i];
+      k = (int)i;
+    }
+  return k;
+}
+
+// CHECK: argminmax-negative.c:[[@LINE+4]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as {{.*}} with 2 accumulator(s): argindex-first fmin
+int narrow_index_bounded(const float *a) {
+  float best = a[0];
+  int k = 0;
+  for (long i = 1; i < 1000; i++)
+    if (a[i] < best) {
+      best = a[i];
+      k = (int)i;
+    }
   return k;
 }

@@ -12,6 +12,9 @@
 // RUN: env IDIOM_COST=off IDIOM_DEVICE=cpu IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// Variant 1 (every descriptor has it: vector loads, partial pairs per lane):
+// RUN: env IDIOM_COST=off IDIOM_DEVICE=cpu IDIOM_VARIANT=1 IDIOM_CACHE_DIR=off %t.idiom > %t.v1
+// RUN: diff %t.expected %t.v1
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
 #include <math.h>

@@ -415,7 +415,10 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
         R << " with " << NV("Accumulators", unsigned(M.Reductions.size()))
           << " accumulator(s):";
         for (const ReductionInfo &Red : M.Reductions)
-          R << " " << NV("Operator", reductionOpName(Red.Op));
+          R << " "
+            << NV("Operator", Red.Op != ReductionOp::ArgIndex ? reductionOpName(Red.Op)
+                              : Red.ArgLast ? "argindex-last"
+                                            : "argindex-first");
       }
       R << ore::setExtraArgs() << NV("Site", In.Loc);
       if (!O.Lifted.ErrnoCheckFunIL.empty())

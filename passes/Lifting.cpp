@@ -141,6 +141,8 @@ private:
   void scan(Value *Root);
   std::string expr(Value *V);
   std::string ivExpr(unsigned D);
+  std::string substitutedText(
+      const std::vector<std::pair<Value *, std::string>> &Subst, Value *Root);
   std::string combineText(const ReductionInfo &R, const std::string &A,
                           const std::string &B);
   /// Records the errno condition of errno-setting libm call \p CI whose
@@ -742,6 +744,21 @@ std::string Lifter::combineText(const ReductionInfo &R, const std::string &A,
   return T;
 }
 
+/// The FunIL text of \p Root with the values of \p Subst replaced by their
+/// texts (the loop's own step applied to other operands).
+std::string Lifter::substitutedText(
+    const std::vector<std::pair<Value *, std::string>> &Subst, Value *Root) {
+  DenseMap<Value *, std::string> Saved = Memo;
+  size_t SavedSize = TextSize;
+  Memo.clear();
+  for (const auto &[V, T] : Subst)
+    Memo[V] = T;
+  std::string T = expr(Root);
+  Memo = std::move(Saved);
+  TextSize = SavedSize + T.size();
+  return T;
+}
+
 /// Joins texts with ", ", parenthesised when there are several.
 std::string tupleOf(const std::vector<std::string> &Xs) {
   if (Xs.size() == 1)
@@ -976,7 +993,9 @@ bool Lifter::run(const std::string &Name) {
       const ReductionInfo &R = M.Reductions[I];
       std::string Op = reductionOpName(R.Op);
       std::string Ty = typeText(R.Phi->getType());
-      std::string Id = literalText(reductionIdentity(R.Op, R.Phi->getType()));
+      bool Arg = R.Op == ReductionOp::ArgIndex;
+      std::string Id = literalText(Arg ? argIndexSentinel(R)
+                                       : reductionIdentity(R.Op, R.Phi->getType()));
       std::string E;
       for (size_t J = 0; J < R.Operands.size(); ++J) {
         std::string X = expr(R.Operands[J]);
@@ -990,7 +1009,55 @@ bool Lifter::run(const std::string &Name) {
       Elems.push_back(E);
       Ids.push_back(Id);
       Tys.push_back(Ty);
-      Combine.push_back(combineText(R, component("a", I, K), component("b", I, K)));
+      Combine.push_back(Arg ? std::string() // below, with its value
+                            : combineText(R, component("a", I, K),
+                                          component("b", I, K)));
+    }
+    // argmin/argmax: each (value J, index I) pair is one lexicographic
+    // reduction. An element is the loop's own step applied to the identity
+    // pair, so a NaN (never chosen by an ordered compare) becomes the
+    // identity; the index combine takes the index of the strictly better
+    // value, and on equal values the first (or, for <= and >=, the last)
+    // index, so that any order of evaluation gives the loop's choice.
+    for (size_t I = 0; I < K; ++I) {
+      const ReductionInfo &R = M.Reductions[I];
+      if (R.Op != ReductionOp::ArgIndex)
+        continue;
+      size_t J = 0;
+      while (J < K && M.Reductions[J].Phi != R.ArgOf)
+        ++J;
+      if (J == K) {
+        Why = "argmin/argmax index without its min/max accumulator";
+        return false;
+      }
+      const ReductionInfo &V = M.Reductions[J];
+      std::string XV = expr(V.Operands.front()), XI = expr(R.Operands.front());
+      Ids[I] = literalText(argIndexSentinel(R));
+      Elems[J] = substitutedText({{V.Phi, Ids[J]}, {V.Operands.front(), XV}},
+                                 V.FirstLink);
+      Elems[I] = substitutedText({{V.Phi, Ids[J]},
+                                  {V.Operands.front(), XV},
+                                  {R.Phi, Ids[I]},
+                                  {R.Operands.front(), XI}},
+                                 R.FirstLink);
+      const char *Lt = nullptr;
+      switch (V.Op) {
+      case ReductionOp::SMin: Lt = "icmp_slt"; break;
+      case ReductionOp::SMax: Lt = "icmp_sgt"; break;
+      case ReductionOp::UMin: Lt = "icmp_ult"; break;
+      case ReductionOp::UMax: Lt = "icmp_ugt"; break;
+      case ReductionOp::FMin: Lt = "fcmp_olt"; break;
+      case ReductionOp::FMax: Lt = "fcmp_ogt"; break;
+      default:
+        Why = "argmin/argmax index tied to a " + std::string(reductionOpName(V.Op)) +
+              " reduction";
+        return false;
+      }
+      std::string AV = component("a", J, K), BV = component("b", J, K);
+      std::string AI = component("a", I, K), BI = component("b", I, K);
+      Combine[I] = "select(" + std::string(Lt) + "(" + BV + ", " + AV + "), " + BI +
+                   ", select(" + Lt + "(" + AV + ", " + BV + "), " + AI + ", " +
+                   (R.ArgLast ? "smax(" : "smin(") + AI + ", " + BI + ")))";
     }
     if (failed())
       return false;

@@ -222,10 +222,14 @@ static Value *combine(IRBuilder<> &B, ReductionOp Op, Value *Init, Value *R) {
   case ReductionOp::FAdd: return B.CreateFAdd(Init, R);
   case ReductionOp::FMul: return B.CreateFMul(Init, R);
   case ReductionOp::FMin: case ReductionOp::FMax: // loopCombine
+  case ReductionOp::ArgIndex: // replayLink, with its value
   case ReductionOp::Other: break;
   }
   return nullptr;
 }
+
+static Value *replayLink(IRBuilder<> &B, Instruction *Link,
+                         const DenseMap<Value *, Value *> &Subst);
 
 /// The loop's own update applied once to the initial value and the device
 /// result: the compare+select or llvm.minnum/maxnum of the reduction's first
@@ -234,20 +238,24 @@ static Value *combine(IRBuilder<> &B, ReductionOp Op, Value *Init, Value *R) {
 /// that a NaN start value behaves as in the loop.
 static Value *loopCombine(IRBuilder<> &B, const ReductionInfo &Red, Value *Init,
                           Value *R) {
+  return replayLink(B, Red.FirstLink, {{Red.Phi, Init}, {Red.Operands.front(), R}});
+}
+
+/// The loop's compare+select or binary intrinsic \p Link re-evaluated on
+/// the values of \p Subst in place of its own operands.
+static Value *replayLink(IRBuilder<> &B, Instruction *Link,
+                         const DenseMap<Value *, Value *> &Subst) {
   auto Map = [&](Value *V) -> Value * {
-    if (V == Red.Phi)
-      return Init;
-    if (V == Red.Operands.front())
-      return R;
-    return V;
+    auto It = Subst.find(V);
+    return It == Subst.end() ? V : It->second;
   };
-  if (auto *Sel = dyn_cast<SelectInst>(Red.FirstLink)) {
-    auto *Cmp = cast<FCmpInst>(Sel->getCondition());
-    Value *C = B.CreateFCmp(Cmp->getPredicate(), Map(Cmp->getOperand(0)),
-                            Map(Cmp->getOperand(1)));
+  if (auto *Sel = dyn_cast<SelectInst>(Link)) {
+    auto *Cmp = cast<CmpInst>(Sel->getCondition());
+    Value *C = B.CreateCmp(Cmp->getPredicate(), Map(Cmp->getOperand(0)),
+                           Map(Cmp->getOperand(1)));
     return B.CreateSelect(C, Map(Sel->getTrueValue()), Map(Sel->getFalseValue()));
   }
-  auto *II = cast<IntrinsicInst>(Red.FirstLink);
+  auto *II = cast<IntrinsicInst>(Link);
   return B.CreateBinaryIntrinsic(II->getIntrinsicID(), Map(II->getArgOperand(0)),
                                  Map(II->getArgOperand(1)));
 }
@@ -772,15 +780,42 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   // Done block: combine each device result with the accumulator's initial
   // value and join the original exit.
   B.SetInsertPoint(Done);
-  std::vector<Value *> Results;
+  std::vector<Value *> Results, Devs;
   Value *Redo = nullptr;
   for (size_t K = 0; K < NRes; ++K) {
     const ReductionInfo &R = M.Reductions[K];
     Value *Slot = B.CreateConstGEP2_32(ResArr->getAllocatedType(), ResArr, 0, K);
-    Value *Dev = B.CreateLoad(R.Phi->getType(), Slot, "idiom.result");
+    Devs.push_back(B.CreateLoad(R.Phi->getType(), Slot, "idiom.result"));
+  }
+  // argmin/argmax: the loop's own step, once, from the initial (value,
+  // index) to the device's pair; the identity index (no element chosen, as
+  // for a zero trip count) runs the loop.
+  std::vector<Value *> ArgResults(NRes, nullptr);
+  for (size_t K = 0; K < NRes; ++K) {
+    const ReductionInfo &R = M.Reductions[K];
+    if (R.Op != ReductionOp::ArgIndex)
+      continue;
+    size_t J = 0;
+    while (J < NRes && M.Reductions[J].Phi != R.ArgOf)
+      ++J;
+    assert(J < NRes && "the lifter checked that the value is a reduction");
+    const ReductionInfo &V = M.Reductions[J];
+    DenseMap<Value *, Value *> Subst{{V.Phi, Inits[J]},
+                                     {V.Operands.front(), Devs[J]},
+                                     {R.Phi, Inits[K]},
+                                     {R.Operands.front(), Devs[K]}};
+    ArgResults[J] = replayLink(B, V.FirstLink, Subst);
+    ArgResults[K] = replayLink(B, R.FirstLink, Subst);
+    Value *None = B.CreateICmpEQ(Devs[K], argIndexSentinel(R), "idiom.argnone");
+    Redo = Redo ? B.CreateOr(Redo, None) : None;
+  }
+  for (size_t K = 0; K < NRes; ++K) {
+    const ReductionInfo &R = M.Reductions[K];
+    Value *Dev = Devs[K];
     bool MinMax = R.Op == ReductionOp::FMin || R.Op == ReductionOp::FMax;
-    Value *Res = MinMax ? loopCombine(B, R, Inits[K], Dev)
-                        : combine(B, R.Op, Inits[K], Dev);
+    Value *Res = ArgResults[K] ? ArgResults[K]
+                 : MinMax      ? loopCombine(B, R, Inits[K], Dev)
+                               : combine(B, R.Op, Inits[K], Dev);
     Results.push_back(Res);
     if (Value *Bad = needsLoop(B, R.Op, Dev, Res))
       Redo = Redo ? B.CreateOr(Redo, Bad) : Bad;

@@ -257,6 +257,20 @@ private:
   // LLVM side.
   TermT tr(Value *V);
   TermT identityTerm(const ReductionInfo &R);
+  /// Position in M.Reductions of the min/max an argmin/argmax index
+  /// \p R is tied to.
+  size_t argValueOf(const ReductionInfo &R) const {
+    for (size_t J = 0; J < M.Reductions.size(); ++J)
+      if (M.Reductions[J].Phi == R.ArgOf)
+        return J;
+    throw Unsupported{"argmin/argmax index without its min/max"};
+  }
+  /// Drops the memoised terms of a compare+select link and its compare.
+  void forgetLink(Instruction *Link) {
+    Memo.erase(Link);
+    if (auto *Sel = dyn_cast<SelectInst>(Link))
+      Memo.erase(Sel->getCondition());
+  }
 
   typename TB::Context &C;
   const IdiomMatch &M;
@@ -345,19 +359,23 @@ auto Validator<TB>::apply(const std::string &Op, const std::vector<TermT> &A) ->
     if (A.size() != N)
       throw Unsupported{"operation " + Op + " with an unexpected arity"};
   };
-  auto Cmp = [&](const std::string &P) -> TermT {
+  auto Cmp = [&](const std::string &P, bool Float) -> TermT {
     Need(2);
     const TermT &X = A[0], &Y = A[1];
-    if (P == "eq") return X == Y;
-    if (P == "ne") return X != Y;
-    if (P == "slt") return TB::slt(X, Y);
-    if (P == "sle") return TB::sle(X, Y);
-    if (P == "sgt") return TB::sgt(X, Y);
-    if (P == "sge") return TB::sge(X, Y);
-    if (P == "ult") return TB::ult(X, Y);
-    if (P == "ule") return TB::ule(X, Y);
-    if (P == "ugt") return TB::ugt(X, Y);
-    if (P == "uge") return TB::uge(X, Y);
+    // fcmp_ult/ule/ugt/uge are unordered-or relations, not unsigned ones.
+    if (!Float) {
+      if (P == "eq") return X == Y;
+      if (P == "ne") return X != Y;
+      if (P == "slt") return TB::slt(X, Y);
+      if (P == "sle") return TB::sle(X, Y);
+      if (P == "sgt") return TB::sgt(X, Y);
+      if (P == "sge") return TB::sge(X, Y);
+      if (P == "ult") return TB::ult(X, Y);
+      if (P == "ule") return TB::ule(X, Y);
+      if (P == "ugt") return TB::ugt(X, Y);
+      if (P == "uge") return TB::uge(X, Y);
+      throw Unsupported{"compare icmp_" + P};
+    }
     // Floating point: o* = ordered and relation, u* = unordered or relation.
     TermT Uno = X.mk_is_nan() || Y.mk_is_nan();
     if (P == "ord")
@@ -376,7 +394,7 @@ auto Validator<TB>::apply(const std::string &Op, const std::vector<TermT> &A) ->
     return P[0] == 'o' ? (!Uno && *Rel) : (Uno || *Rel);
   };
   if (Op.rfind("icmp_", 0) == 0 || Op.rfind("fcmp_", 0) == 0)
-    return Cmp(Op.substr(5));
+    return Cmp(Op.substr(5), Op[0] == 'f');
   if (Op == "select") { Need(3); return TB::ite(A[0], A[1], A[2]); }
   if (Op == "not") { Need(1); return !A[0]; }
   if (Op == "fneg") { Need(1); return -A[0]; }
@@ -514,7 +532,9 @@ auto Validator<TB>::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) -> S
 
 template <class TB>
 auto Validator<TB>::identityTerm(const ReductionInfo &R) -> TermT {
-  Constant *Id = reductionIdentity(R.Op, R.Phi->getType());
+  Constant *Id = R.Op == ReductionOp::ArgIndex
+                    ? argIndexSentinel(R)
+                    : reductionIdentity(R.Op, R.Phi->getType());
   if (!Id)
     throw Unsupported{"reduction without identity"};
   return tr(Id);
@@ -751,6 +771,26 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
                           : TB::ite(tr(R.Cond), *E, identityTerm(R));
       Want.push_back(*E);
     }
+    // argmin/argmax: both elements are the loop's step from the identity
+    // pair (the lifter's NaN and identity-value handling, Lifting.cpp).
+    for (size_t I = 0; I < M.Reductions.size(); ++I) {
+      const ReductionInfo &R = M.Reductions[I];
+      if (R.Op != ReductionOp::ArgIndex)
+        continue;
+      size_t J = argValueOf(R);
+      const ReductionInfo &V = M.Reductions[J];
+      TermT XV = tr(V.Operands.front()), XI = tr(R.Operands.front());
+      auto SavedMemo = Memo;
+      forgetLink(V.FirstLink);
+      forgetLink(R.FirstLink);
+      Memo.insert_or_assign(V.Phi, identityTerm(V));
+      Memo.insert_or_assign(V.Operands.front(), XV);
+      Memo.insert_or_assign(R.Phi, identityTerm(R));
+      Memo.insert_or_assign(R.Operands.front(), XI);
+      Want[J] = tr(V.FirstLink);
+      Want[I] = tr(R.FirstLink);
+      Memo = SavedMemo;
+    }
   }
   std::vector<Sym> GotParts = Want.size() == 1 ? std::vector<Sym>{Got} : Got.Parts;
   TermT Differ = C.bool_val(false);
@@ -820,7 +860,27 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
       const ReductionInfo &R = M.Reductions[I];
       auto *II = dyn_cast<IntrinsicInst>(R.FirstLink);
       TermT Op = C.bool_val(false);
-      if (II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
+      // argmin/argmax index: the combine equals the loop's step when the
+      // accumulator's index comes first and no value is NaN (the elements
+      // map NaN to the identity); ties between equal values then follow the
+      // loop, and the lexicographic combine makes every order agree.
+      std::optional<TermT> Pre;
+      if (R.Op == ReductionOp::ArgIndex) {
+        size_t J = argValueOf(R);
+        const ReductionInfo &V = M.Reductions[J];
+        auto SavedMemo = Memo;
+        forgetLink(V.FirstLink);
+        forgetLink(R.FirstLink);
+        Memo.insert_or_assign(V.Phi, As[J]);
+        Memo.insert_or_assign(V.Operands.front(), Bs[J]);
+        Memo.insert_or_assign(R.Phi, As[I]);
+        Memo.insert_or_assign(R.Operands.front(), Bs[I]);
+        Op = tr(R.FirstLink);
+        Memo = SavedMemo;
+        Pre = apply("icmp_slt", {As[I], Bs[I]});
+        if (V.Phi->getType()->isFloatingPointTy())
+          Pre = *Pre && apply("fcmp_ord", {As[J], Bs[J]});
+      } else if (II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
                  II->getIntrinsicID() == Intrinsic::fma)) {
         Op = As[I] + Bs[I];
       } else {
@@ -837,7 +897,8 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
       const Sym &II2 = K == 1 ? IdGot : IdGot.Parts.at(I);
       if (!CI.E || !II2.E || !TB::eq(CI.E->get_sort(), Op.get_sort()))
         throw Unsupported{"combine or identity of another type than the accumulator"};
-      Differ = Differ || *CI.E != Op || *II2.E != identityTerm(R);
+      Differ = Differ || (Pre ? (*Pre && *CI.E != Op) : *CI.E != Op) ||
+               *II2.E != identityTerm(R);
     }
   }
   if (GotParts.size() != Want.size()) {

@@ -187,6 +187,8 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                         std::string W;
                         if (auto Red = analyzeReduction(&P, *N, W))
                           IsRed |= Red->result() == &I;
+                        else if (auto Arg = analyzeArgIndex(&P, *N, Env.SE, W))
+                          IsRed |= Arg->result() == &I;
                       }
                       if (!IsRed) {
                         Why = "a value other than a reduction is used after the loop";
@@ -352,6 +354,35 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    "in a 2-D nest, phi is the inner loop's accumulator or the "
                    "outer loop's phi that carries it from row to row",
                    [](MatchEnv &, const ReductionInfo &, std::string &) { return true; });
+  addValueLoopTest(R, "SelectUpdatedPhi",
+                   "phi, loop: phi is an integer header phi of loop whose value from "
+                   "the latch is a select between phi and another value "
+                   "(`if (c) k = x;`)",
+                   [](MatchEnv &, Value *V, Loop *L, std::string &Why) {
+                     auto *P = dyn_cast<PHINode>(V);
+                     BasicBlock *Latch = L->getLoopLatch();
+                     auto *S = P && P->getParent() == L->getHeader() && Latch &&
+                                       P->getType()->isIntegerTy()
+                                   ? dyn_cast<SelectInst>(P->getIncomingValueForBlock(Latch))
+                                   : nullptr;
+                     if (S && (S->getTrueValue() == P) != (S->getFalseValue() == P))
+                       return true;
+                     Why = "phi is not an integer updated as select(c, x, phi)";
+                     return false;
+                   });
+  addValueLoopTest(R, "ArgIndexPhi",
+                   "phi, loop: phi is the index of an argmin/argmax: it takes an "
+                   "increasing function of the induction variable exactly when a "
+                   "compare+select min/max accumulator takes its element "
+                   "(`if (a[i] < m) { m = a[i]; k = i; }`; ties keep the first "
+                   "index for < and >, the last for <= and >=)",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *P = dyn_cast<PHINode>(V);
+                     if (!N || !P)
+                       return false;
+                     return analyzeArgIndex(P, *N, Env.SE, Why).has_value();
+                   });
   addReductionTest(R, "AssocComm",
                    "phi, loop: the reduction operator of phi is associative and "
                    "commutative (textbook operators by structure, others by Z3 "

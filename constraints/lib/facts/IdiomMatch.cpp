@@ -43,8 +43,9 @@ static bool collectAccesses(IdiomMatch &M, ScalarEvolution &SE,
   return true;
 }
 
-static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
-                           ProofCache *Cache, std::string &Why) {
+static bool buildReduction(IdiomMatch &M, ScalarEvolution &SE,
+                           const LiftOptions &Opts, ProofCache *Cache,
+                           std::string &Why) {
   Loop *L = M.Nest.Loops.front();
   for (const AffineAccess &A : M.Accesses)
     if (A.IsStore) {
@@ -55,8 +56,18 @@ static bool buildReduction(IdiomMatch &M, const LiftOptions &Opts,
     if (isNestIV(&P, M.Nest))
       continue;
     auto R = analyzeReduction(&P, M.Nest, Why);
-    if (!R)
+    if (!R) {
+      // The index of an argmin/argmax: its laws follow from those of the
+      // min/max it is tied to (a lexicographic min over (value, index)),
+      // which is itself one of the reductions checked here.
+      std::string AWhy;
+      if (auto A = analyzeArgIndex(&P, M.Nest, SE, AWhy)) {
+        Why.clear();
+        M.Reductions.push_back(*A);
+        continue;
+      }
       return false;
+    }
     if (proveAssocComm(*R, Opts.Z3TimeoutMs, Why, Cache) != Proof::Proven ||
         proveIdentity(*R, Opts.Z3TimeoutMs, Why, Cache) != Proof::Proven)
       return false;
@@ -288,7 +299,7 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     return std::nullopt;
   if (Lifts == "reduction") {
     M.Kind = IdiomKind::ScalarReduction;
-    if (!buildReduction(M, Opts, Env.Proofs, Why) ||
+    if (!buildReduction(M, Env.SE, Opts, Env.Proofs, Why) ||
         !checkApproxLibm(M, Opts, Why))
       return std::nullopt;
   } else if (Lifts == "map") {

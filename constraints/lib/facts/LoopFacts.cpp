@@ -5,6 +5,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -465,6 +466,7 @@ const char *reductionOpName(ReductionOp Op) {
   case ReductionOp::FMul: return "fmul";
   case ReductionOp::FMin: return "fmin";
   case ReductionOp::FMax: return "fmax";
+  case ReductionOp::ArgIndex: return "argindex";
   case ReductionOp::Other: return "other";
   }
   return "?";
@@ -491,6 +493,7 @@ Constant *reductionIdentity(ReductionOp Op, Type *Ty) {
     return ConstantFP::getInfinity(Ty, false);
   case ReductionOp::FMax:
     return ConstantFP::getInfinity(Ty, true);
+  case ReductionOp::ArgIndex: // depends on the tie rule: argIndexSentinel
   case ReductionOp::Other:
     return nullptr;
   }
@@ -577,7 +580,10 @@ static std::optional<ReductionOp> selectMinMax(SelectInst *Sel, PHINode *Phi,
                                                Value *&X,
                                                std::string &Refused) {
   auto *Cmp = dyn_cast<CmpInst>(Sel->getCondition());
-  if (!Cmp || !Cmp->hasOneUse())
+  // Other users of the compare may only be selects: the index of an
+  // argmin/argmax (analyzeArgIndex), which every header phi's analysis and
+  // the stores/live-out checks then account for.
+  if (!Cmp || !all_of(Cmp->users(), [](User *U) { return isa<SelectInst>(U); }))
     return std::nullopt;
   Value *T = Sel->getTrueValue(), *F = Sel->getFalseValue();
   if (T != Phi && F != Phi)
@@ -833,9 +839,19 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
     R.Operands.assign(Rev.rbegin(), Rev.rend());
     R.MulPartners.assign(RevPartners.rbegin(), RevPartners.rend());
   }
-  // The accumulator may feed only its own chain.
+  // The accumulator may feed only its own chain, and compares that only
+  // choose between values (the index of an argmin/argmax, analyzeArgIndex;
+  // any other use of such a select is rejected where it is used: stores,
+  // live-outs, and other accumulators, whose conditions and operands must be
+  // pure slices that read no accumulator).
   for (User *Us : Phi->users()) {
     auto *UI = dyn_cast<Instruction>(Us);
+    if (UI && isa<CmpInst>(UI) && !Chain.count(UI) && !UI->user_empty() &&
+        all_of(UI->users(), [&](User *CU) {
+          auto *S = dyn_cast<SelectInst>(CU);
+          return S && S->getCondition() == UI;
+        }))
+      continue;
     if (!UI || !Chain.count(UI)) {
       Why = "accumulator is read elsewhere in the loop or after it";
       return std::nullopt;
@@ -858,6 +874,168 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
     return std::nullopt;
   if (Carry && !carriesRowResult(R, N.Loops.front(), L, Why))
     return std::nullopt;
+  return R;
+}
+
+Constant *argIndexSentinel(const ReductionInfo &R) {
+  Type *Ty = R.Phi->getType();
+  unsigned W = Ty->getIntegerBitWidth();
+  return ConstantInt::get(Ty, R.ArgLast ? APInt::getSignedMinValue(W)
+                                        : APInt::getSignedMaxValue(W));
+}
+
+std::optional<ReductionInfo> analyzeArgIndex(PHINode *Phi, const NestInfo &N,
+                                             ScalarEvolution &SE,
+                                             std::string &Why) {
+  Loop *L = N.Loops.back();
+  if (N.depth() != 1 || Phi->getParent() != L->getHeader() ||
+      Phi->getNumIncomingValues() != 2 || !Phi->getType()->isIntegerTy()) {
+    Why = "not an integer header phi of a single loop";
+    return std::nullopt;
+  }
+  auto *Sel = dyn_cast<SelectInst>(
+      Phi->getIncomingValueForBlock(L->getLoopLatch()));
+  if (!Sel || !L->contains(Sel) ||
+      (Sel->getTrueValue() != Phi) == (Sel->getFalseValue() != Phi)) {
+    Why = "index is not updated as select(c, x, index)";
+    return std::nullopt;
+  }
+  bool XWhenTrue = Sel->getFalseValue() == Phi;
+  Value *X = XWhenTrue ? Sel->getTrueValue() : Sel->getFalseValue();
+  // The min/max accumulator the same compare chooses for: a header phi m
+  // whose min/max reduction compares m with its element x as this compare
+  // does (compare+select on that very compare, or a min/max intrinsic of m
+  // and x, where instcombine has split the select off).
+  auto *Cmp = dyn_cast<CmpInst>(Sel->getCondition());
+  if (!Cmp) {
+    Why = "index update is not tied to a min/max update: its condition is "
+          "not a compare";
+    return std::nullopt;
+  }
+  std::optional<ReductionInfo> V;
+  std::string ValueWhy;
+  for (PHINode &P : L->getHeader()->phis()) {
+    if (&P == Phi || (Cmp->getOperand(0) != &P && Cmp->getOperand(1) != &P))
+      continue;
+    std::string VWhy;
+    auto R = analyzeReduction(&P, N, VWhy);
+    if (!R) {
+      if (ValueWhy.empty())
+        ValueWhy = valueText(&P) + " is not a reduction: " + VWhy;
+      continue;
+    }
+    if (R->Cond || R->Operands.size() != 1)
+      continue;
+    Value *Other = Cmp->getOperand(0) == &P ? Cmp->getOperand(1) : Cmp->getOperand(0);
+    if (Other != R->Operands.front())
+      continue;
+    switch (R->Op) {
+    case ReductionOp::SMin: case ReductionOp::SMax: case ReductionOp::UMin:
+    case ReductionOp::UMax: case ReductionOp::FMin: case ReductionOp::FMax:
+      break;
+    default:
+      continue;
+    }
+    auto *VSel = dyn_cast<SelectInst>(R->FirstLink);
+    if (VSel && VSel->getCondition() != Cmp)
+      continue;
+    if (VSel && XWhenTrue != (VSel->getTrueValue() == Other)) {
+      Why = "index update takes the new index when the min/max update keeps "
+            "its value";
+      return std::nullopt;
+    }
+    V = R;
+    break;
+  }
+  if (!V) {
+    Why = "index update is not tied to a min/max update: its condition is "
+          "not the compare of a min/max accumulator with its element" +
+          (ValueWhy.empty() ? std::string() : " (" + ValueWhy + ")");
+    return std::nullopt;
+  }
+  PHINode *VPhi = V->Phi;
+  // The compare read as `element P accumulator`, P as when the index takes
+  // the element; its direction must be the min/max's.
+  CmpInst::Predicate P = Cmp->getPredicate();
+  if (Cmp->getOperand(0) == VPhi)
+    P = CmpInst::getSwappedPredicate(P);
+  if (!XWhenTrue)
+    P = CmpInst::getInversePredicate(P);
+  // Non-strict (<=, >=): the later of two equal values wins.
+  bool TrueWhenEqual =
+      P == CmpInst::ICMP_SLE || P == CmpInst::ICMP_SGE || P == CmpInst::ICMP_ULE ||
+      P == CmpInst::ICMP_UGE || P == CmpInst::FCMP_OLE || P == CmpInst::FCMP_OGE;
+  if (isa<FCmpInst>(Cmp) && !CmpInst::isOrdered(P)) {
+    Why = "argmin/argmax whose element wins when a value is NaN";
+    return std::nullopt;
+  }
+  bool Direction = false;
+  switch (V->Op) {
+  case ReductionOp::SMin: Direction = P == CmpInst::ICMP_SLT || P == CmpInst::ICMP_SLE; break;
+  case ReductionOp::SMax: Direction = P == CmpInst::ICMP_SGT || P == CmpInst::ICMP_SGE; break;
+  case ReductionOp::UMin: Direction = P == CmpInst::ICMP_ULT || P == CmpInst::ICMP_ULE; break;
+  case ReductionOp::UMax: Direction = P == CmpInst::ICMP_UGT || P == CmpInst::ICMP_UGE; break;
+  case ReductionOp::FMin: Direction = P == CmpInst::FCMP_OLT || P == CmpInst::FCMP_OLE; break;
+  case ReductionOp::FMax: Direction = P == CmpInst::FCMP_OGT || P == CmpInst::FCMP_OGE; break;
+  default: break;
+  }
+  if (!Direction) {
+    Why = std::string("index update takes the new index on another comparison "
+                      "than the ") + reductionOpName(V->Op) + " takes its element";
+    return std::nullopt;
+  }
+  auto *XI = dyn_cast<Instruction>(X);
+  if (!XI || !L->contains(XI)) {
+    Why = "index update does not store an induction-dependent value";
+    return std::nullopt;
+  }
+  // x must increase with the iteration: the smaller x is the earlier one.
+  const SCEV *S = SE.getSCEV(X);
+  auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+  const SCEVConstant *Step =
+      AR && AR->getLoop() == L && AR->isAffine()
+          ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+          : nullptr;
+  if (!Step || !Step->getAPInt().isStrictlyPositive()) {
+    Why = "index update does not store an increasing function of the "
+          "induction variable: " + valueText(X);
+    return std::nullopt;
+  }
+  // ... without wrapping, and never equal to the identity index
+  // (argIndexSentinel): SCEV's signed range of x over the loop.
+  ConstantRange Range = SE.getSignedRange(S);
+  unsigned W = X->getType()->getIntegerBitWidth();
+  if (Range.isSignWrappedSet() ||
+      (TrueWhenEqual ? Range.getSignedMin().isMinSignedValue()
+                     : Range.getSignedMax().isMaxSignedValue())) {
+    Why = "index may wrap around or reach the " + std::to_string(W) +
+          "-bit limit: " + valueText(X);
+    return std::nullopt;
+  }
+  if (dependsOn(X, Phi, L) || !isPureSlice(X, N, Why, false))
+    return std::nullopt;
+  for (User *U : Phi->users())
+    if (U != Sel) {
+      Why = "index is read elsewhere in the loop or after it";
+      return std::nullopt;
+    }
+  for (User *U : Sel->users()) {
+    auto *UI = dyn_cast<Instruction>(U);
+    if (UI != Phi && (!UI || L->contains(UI) || !isa<PHINode>(UI))) {
+      Why = "updated index is read elsewhere in the loop";
+      return std::nullopt;
+    }
+  }
+  ReductionInfo R;
+  R.Phi = Phi;
+  R.Init = Phi->getIncomingValueForBlock(L->getLoopPreheader());
+  R.Update = Sel;
+  R.Op = ReductionOp::ArgIndex;
+  R.Operands.push_back(X);
+  R.MulPartners.push_back(nullptr);
+  R.FirstLink = Sel;
+  R.ArgOf = VPhi;
+  R.ArgLast = TrueWhenEqual;
   return R;
 }
 

@@ -125,8 +125,11 @@ bool isPureSlice(llvm::Value *Root, const NestInfo &N, std::string &Why,
 /// Reduction operators the lifter and the runtime know identities for.
 /// Other: a binary operator without a known identity (sub, div, shifts...);
 /// it is recognised structurally so that Z3 decides (and refutes) the laws.
+/// ArgIndex: the index half of an argmin/argmax (analyzeArgIndex); it is
+/// combined together with the min/max accumulator it is tied to.
 enum class ReductionOp {
-  Add, Mul, And, Or, Xor, SMin, SMax, UMin, UMax, FAdd, FMul, FMin, FMax, Other
+  Add, Mul, And, Or, Xor, SMin, SMax, UMin, UMax, FAdd, FMul, FMin, FMax,
+  ArgIndex, Other
 };
 
 /// Name of \p Op for remarks ("fadd", "smax", ...).
@@ -136,6 +139,14 @@ const char *reductionOpName(ReductionOp Op);
 /// ones for and/umin, the extreme values for smin/smax, -0.0 for fadd, 1.0
 /// for fmul, +inf for fmin and -inf for fmax; null for Other.
 llvm::Constant *reductionIdentity(ReductionOp Op, llvm::Type *Ty);
+
+struct ReductionInfo;
+
+/// The identity index of an argmin/argmax index \p R (Op == ArgIndex): the
+/// largest signed value of its type when ties keep the first index, the
+/// smallest when they keep the last, so that every real index wins a tie
+/// against it.
+llvm::Constant *argIndexSentinel(const ReductionInfo &R);
 
 /// A scalar reduction: Phi is updated once per iteration as
 ///   Update = Cond ? op(Phi, Operands...) : Phi    (Cond optional)
@@ -171,6 +182,12 @@ struct ReductionInfo {
   llvm::PHINode *entryPhi() const { return CarryPhi ? CarryPhi : Phi; }
   /// The value the nest's exit phis receive: the reduction's final value.
   llvm::Value *result() const;
+  /// Op == ArgIndex: the header phi of the min/max accumulator whose compare
+  /// selects this index (`if (a[i] < m) { m = a[i]; k = i; }`).
+  llvm::PHINode *ArgOf = nullptr;
+  /// Op == ArgIndex: ties keep the later index (the loop's compare is
+  /// non-strict, `<=` or `>=`); otherwise the earlier one.
+  bool ArgLast = false;
 };
 
 /// Analyses header phi \p Phi of the nest \p N as a reduction. In a 2-D
@@ -180,6 +197,18 @@ struct ReductionInfo {
 std::optional<ReductionInfo> analyzeReduction(llvm::PHINode *Phi,
                                               const NestInfo &N,
                                               std::string &Why);
+
+/// Analyses header phi \p Phi of the 1-D nest \p N as the index of an
+/// argmin/argmax: Phi is updated as `select(c, x, Phi)` (or with the arms
+/// swapped and c negated) where c is the compare of another header phi's
+/// compare+select min/max update, the select picks x exactly when that
+/// update picks its element, and x is an increasing affine function of the
+/// induction variable (SCEV {s,+,d} with d > 0), so that the smaller x is
+/// the earlier iteration. Sets ArgOf and ArgLast; Operands = {x}.
+std::optional<ReductionInfo> analyzeArgIndex(llvm::PHINode *Phi,
+                                             const NestInfo &N,
+                                             llvm::ScalarEvolution &SE,
+                                             std::string &Why);
 
 /// True when \p Phi is the induction phi of one of the nest's loops.
 bool isNestIV(const llvm::PHINode *Phi, const NestInfo &N);

@@ -317,16 +317,26 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
 /// the device per call; 2^28 elements: 1 GiB of floats).
 constexpr uint64_t MaxGatherElements = uint64_t(1) << 28;
 
+} // namespace
+
+LiftedParam newBufferParam(const std::vector<LiftedParam> &Params,
+                           Value *Base, Type *ElemTy) {
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Buffer;
+  unsigned Idx = 0;
+  for (const LiftedParam &Q : Params)
+    Idx += Q.K == LiftedParam::Kind::Buffer;
+  P.Name = "b" + std::to_string(Idx);
+  P.Base = Base;
+  P.ElemTy = ElemTy;
+  return P;
+}
+
+namespace {
+
 void Lifter::gatherParams() {
   for (const GatherInfo *G : Gathers) {
-    LiftedParam P;
-    P.K = LiftedParam::Kind::Buffer;
-    unsigned Idx = 0;
-    for (const LiftedParam &Q : Out.Params)
-      Idx += Q.K == LiftedParam::Kind::Buffer;
-    P.Name = "b" + std::to_string(Idx);
-    P.Base = G->Base;
-    P.ElemTy = G->ElemTy;
+    LiftedParam P = newBufferParam(Out.Params, G->Base, G->ElemTy);
     P.Read = true;
     P.RtLo = P.RtHi = RunTimeValue::Extent;
     if (typeText(P.ElemTy).empty())
@@ -496,14 +506,7 @@ unsigned Lifter::bufferParam(const AffineAccess &A) {
     P.Dense = M.Kind == IdiomKind::Map && denseAccesses(AccessesOf[A.Base]);
     return It->second;
   }
-  LiftedParam P;
-  P.K = LiftedParam::Kind::Buffer;
-  unsigned Idx = 0;
-  for (const LiftedParam &Q : Out.Params)
-    Idx += Q.K == LiftedParam::Kind::Buffer;
-  P.Name = "b" + std::to_string(Idx);
-  P.Base = A.Base;
-  P.ElemTy = A.ElemTy;
+  LiftedParam P = newBufferParam(Out.Params, A.Base, A.ElemTy);
   P.Lo = Lo;
   P.Hi = Hi;
   P.Read = !A.IsStore;

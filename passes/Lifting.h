@@ -116,6 +116,12 @@ struct LiftedParam {
   RunTimeValue RtS = RunTimeValue::None;
 };
 
+/// A new buffer parameter over elements of \p ElemTy from \p Base, named
+/// `bN` with N the number of buffers already in \p Params (FunIL's buffer
+/// names are b0, b1, ... in parameter order); range and access unset.
+LiftedParam newBufferParam(const std::vector<LiftedParam> &Params,
+                           llvm::Value *Base, llvm::Type *ElemTy);
+
 /// A lifted idiom: FunIL text plus how to bind its parameters.
 struct LiftedIdiom {
   std::string FunIL;

@@ -172,14 +172,7 @@ bool prepareHistogramLift(const IdiomMatch &M, ScalarEvolution &SE, HistogramLif
 
 LiftedParam histogramBinsParam(const HistogramLift &H, const std::vector<LiftedParam> &Params,
                                ScalarEvolution &SE) {
-  LiftedParam P;
-  P.K = LiftedParam::Kind::Buffer;
-  unsigned Idx = 0;
-  for (const LiftedParam &Q : Params)
-    Idx += Q.K == LiftedParam::Kind::Buffer;
-  P.Name = "b" + std::to_string(Idx);
-  P.Base = H.H->U.Base;
-  P.ElemTy = H.H->U.ElemTy;
+  LiftedParam P = newBufferParam(Params, H.H->U.Base, H.H->U.ElemTy);
   Type *I64 = Type::getInt64Ty(P.ElemTy->getContext());
   P.Read = P.Written = true;
   if (H.RunTime) {

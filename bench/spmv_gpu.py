@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Issue 14 benchmark: the offloaded CSR SpMV of bench/spmv_csr.c on the
+lent GPU against the bandwidth its bytes need and against cuSPARSE (through
+torch.sparse) on the same matrix, in the same run.
+
+    python3 spmv_gpu.py DIR [log2 rows] [reps]
+
+DIR holds spmv.seq and spmv.idiom (bench/build_spmv_carry.sh). Prints:
+the sequential and forced-GPU whole-process times; the kernel time per call
+from IDIOM_STATS (the tuned variant, timing runs excluded); the bytes one
+SpMV must move at least (values, column indices, row pointers, y, and x
+once); the device's copy bandwidth (torch clone of 1 GiB); cuSPARSE's time
+for the same product (torch CSR @ x, median of 20 with CUDA events)."""
+import json, os, statistics, subprocess, sys, tempfile, time
+
+d = sys.argv[1]
+lg = sys.argv[2] if len(sys.argv) > 2 else "22"
+reps = sys.argv[3] if len(sys.argv) > 3 else "20"
+tmp = tempfile.mkdtemp()
+env = dict(os.environ, IDIOM_CACHE_DIR=os.path.join(tmp, "cache"))
+
+
+def timed(cmd, extra=None):
+    t = time.perf_counter()
+    p = subprocess.run(cmd, env=dict(env, **(extra or {})), capture_output=True, text=True)
+    return time.perf_counter() - t, p
+
+
+mat = os.path.join(tmp, "matrix.bin")
+ts, seq = timed([os.path.join(d, "spmv.seq"), lg, reps, mat])
+timed([os.path.join(d, "spmv.idiom"), lg, reps], {"IDIOM_DEVICE": "gpu"})  # caches
+stats = os.path.join(tmp, "stats.json")
+tg, gpu = timed([os.path.join(d, "spmv.idiom"), lg, reps],
+                {"IDIOM_DEVICE": "gpu", "IDIOM_STATS": stats})
+print("outputs:", seq.stdout.strip(), "|", gpu.stdout.strip(),
+      "same" if seq.stdout == gpu.stdout else "DIFFERENT")
+site = [s for s in json.load(open(stats))["sites"] if s["idiom"] == "spmv-csr"][0]
+per_call = site["kernel_ms"] / site["offloaded"]
+print("whole process: sequential %.3f s, forced GPU %.3f s" % (ts, tg))
+print("spmv site: calls %d offloaded %d kernel %.3f ms/call transfer %.1f ms total tuning %s"
+      % (site["calls"], site["offloaded"], per_call, site["transfer_ms"], site.get("tuning")))
+
+import numpy as np
+import torch
+
+raw = open(mat, "rb").read()
+rows, nnz = np.frombuffer(raw, np.int64, 2)
+o = 16
+rowptr = np.frombuffer(raw, np.int32, rows + 1, o); o += 4 * (rows + 1)
+col = np.frombuffer(raw, np.int32, nnz, o); o += 4 * nnz
+val = np.frombuffer(raw, np.float64, nnz, o); o += 8 * nnz
+x = np.frombuffer(raw, np.float64, rows, o)
+need = nnz * (8 + 4) + (rows + 1) * 4 + rows * 8 + rows * 8
+print("rows %d nnz %d bytes needed per SpMV %.1f MB" % (rows, nnz, need / 1e6))
+print("Idiom kernel: %.1f GB/s of needed bytes" % (need / (per_call * 1e-3) / 1e9))
+
+dev = torch.device("cuda")
+
+
+def cuda_median(fn, n=20):
+    fn(); torch.cuda.synchronize()
+    out = []
+    for _ in range(n):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(); fn(); b.record(); torch.cuda.synchronize()
+        out.append(a.elapsed_time(b))
+    return statistics.median(out)
+
+
+buf = torch.empty(1 << 30, dtype=torch.uint8, device=dev)
+dst = torch.empty_like(buf)
+tc = cuda_median(lambda: dst.copy_(buf))
+print("device copy: %.1f GB/s (read + write of 1 GiB)" % (2 * (1 << 30) / (tc * 1e-3) / 1e9))
+A = torch.sparse_csr_tensor(torch.from_numpy(rowptr.astype(np.int64)).to(dev),
+                            torch.from_numpy(col.astype(np.int64)).to(dev),
+                            torch.from_numpy(val.copy()).to(dev), size=(int(rows), int(rows)))
+xv = torch.from_numpy(x.copy()).to(dev)
+tsp = cuda_median(lambda: torch.mv(A, xv))
+print("cuSPARSE (torch CSR @ x, int64 indices): %.3f ms = %.1f GB/s of needed bytes"
+      % (tsp, need / (tsp * 1e-3) / 1e9))
+print("Idiom kernel / cuSPARSE time: %.2f" % (tsp / per_call))

@@ -263,26 +263,10 @@ void Lifter::noteErrnoCall(const CallInst *CI,
 }
 
 std::string Lifter::paramList(ArrayRef<unsigned> Which) {
-  std::string Params;
-  for (unsigned I : Which) {
-    const LiftedParam &P = Out.Params[I];
-    Params += Params.empty() ? "" : ", ";
-    switch (P.K) {
-    case LiftedParam::Kind::Buffer:
-      Params += P.Name + ": [" + typeText(P.ElemTy) + "]";
-      break;
-    case LiftedParam::Kind::Index:
-      Params += P.Name + ": i64";
-      break;
-    case LiftedParam::Kind::Scalar: {
-      Type *T = P.V->getType();
-      bool Narrow = T->isIntegerTy(1) || T->isIntegerTy(8) || T->isIntegerTy(16);
-      Params += P.Name + ": " + (Narrow ? std::string("i32") : typeText(T));
-      break;
-    }
-    }
-  }
-  return Params;
+  std::vector<LiftedParam> Ps;
+  for (unsigned I : Which)
+    Ps.push_back(Out.Params[I]);
+  return funilParamList(Ps);
 }
 
 bool Lifter::buildErrnoCheck(const std::string &Name,
@@ -1083,6 +1067,28 @@ bool Lifter::run(const std::string &Name) {
 }
 
 } // namespace
+
+std::string funilParamList(ArrayRef<LiftedParam> Params) {
+  std::string List;
+  for (const LiftedParam &P : Params) {
+    List += List.empty() ? "" : ", ";
+    switch (P.K) {
+    case LiftedParam::Kind::Buffer:
+      List += P.Name + ": [" + typeText(P.ElemTy) + "]";
+      break;
+    case LiftedParam::Kind::Index:
+      List += P.Name + ": i64";
+      break;
+    case LiftedParam::Kind::Scalar: {
+      Type *T = P.V->getType();
+      bool Narrow = T->isIntegerTy(1) || T->isIntegerTy(8) || T->isIntegerTy(16);
+      List += P.Name + ": " + (Narrow ? std::string("i32") : typeText(T));
+      break;
+    }
+    }
+  }
+  return List;
+}
 
 std::string funilTypeText(Type *T) { return typeText(T); }
 std::string funilLiteralText(Constant *C) { return literalText(C); }

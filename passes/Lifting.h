@@ -122,6 +122,11 @@ struct LiftedParam {
 LiftedParam newBufferParam(const std::vector<LiftedParam> &Params,
                            llvm::Value *Base, llvm::Type *ElemTy);
 
+/// The FunIL parameter list `b0: [f32], n0: i64, s0: f32, ...` of
+/// \p Params in order: buffers as [T], indices as i64, scalars by type
+/// (bool, i8 and i16 as i32: the stitched code passes them widened).
+std::string funilParamList(llvm::ArrayRef<LiftedParam> Params);
+
 /// A lifted idiom: FunIL text plus how to bind its parameters.
 struct LiftedIdiom {
   std::string FunIL;

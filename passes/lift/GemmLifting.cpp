@@ -498,16 +498,11 @@ bool GemmLifter::run(const std::string &Name) {
                      ", " + Ty + ")) => " + PostText + ", zip(" + VB +
                      ", r.1)), zip(" + VA + ", " + VC + "));";
 
-  std::string Params;
+  size_t First = Out.Params.size();
   for (auto *List : {&Buffers, &Indices, &Scalars})
-    for (LiftedParam &P : *List) {
-      Params += Params.empty() ? "" : ", ";
-      Params += P.Name + ": ";
-      Params += P.K == LiftedParam::Kind::Buffer   ? "[" + Ty + "]"
-                : P.K == LiftedParam::Kind::Index ? std::string("i64")
-                                                  : typeName(P.V->getType());
-      Out.Params.push_back(P);
-    }
+    Out.Params.insert(Out.Params.end(), List->begin(), List->end());
+  std::string Params =
+      funilParamList(ArrayRef<LiftedParam>(Out.Params).drop_front(First));
   Out.FunIL = "idiom " + Name + "(" + Params + ") {\n  " + Stmt + "\n}\n";
   Out.Sizes.push_back(N.TripCounts[LoopI]);
   Out.Sizes.push_back(N.TripCounts[LoopJ]);

@@ -519,18 +519,11 @@ bool SpmvLifter::run(const std::string &Name) {
                      ", zip(view(b0, 0:i64, 1:i64, " + NText +
                      "), view(b0, 1:i64, 1:i64, " + NText + ")" + Old + "));";
 
-  std::string Params;
+  size_t First = Out.Params.size();
   for (auto *List : {&Buffers, &Indices, &Scalars})
-    for (LiftedParam &P : *List) {
-      Params += Params.empty() ? "" : ", ";
-      Params += P.Name + ": ";
-      Params += P.K == LiftedParam::Kind::Buffer
-                    ? "[" + funilTypeText(P.ElemTy) + "]"
-                : P.K == LiftedParam::Kind::Index
-                    ? std::string("i64")
-                    : funilTypeText(P.V->getType());
-      Out.Params.push_back(P);
-    }
+    Out.Params.insert(Out.Params.end(), List->begin(), List->end());
+  std::string Params =
+      funilParamList(ArrayRef<LiftedParam>(Out.Params).drop_front(First));
   Out.FunIL = "idiom " + Name + "(" + Params + ") {\n  " + Stmt + "\n}\n";
   Out.Sizes.push_back(M.Nest.TripCounts.front());
   Out.Gemm = std::make_shared<GemmSlice>(Slice);

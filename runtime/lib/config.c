@@ -46,7 +46,8 @@ static int device_pref_from_env(int quiet) {
   return IDIOMRT_DEV_AUTO;
 }
 
-static uint64_t count_from_env(const char *name, uint64_t dflt, int *given) {
+static uint64_t count_from_env(const char *name, uint64_t dflt, int *given,
+                               int quiet) {
   const char *v = getenv(name);
   if (given)
     *given = 0;
@@ -56,7 +57,8 @@ static uint64_t count_from_env(const char *name, uint64_t dflt, int *given) {
   errno = 0;
   unsigned long long n = strtoull(v, &end, 10);
   if (errno != 0 || *end != '\0' || v[0] == '-') {
-    fprintf(stderr,
+    if (!quiet)
+      fprintf(stderr,
             "idiom: warning: %s=%s is not a number; using %llu\n", name, v,
             (unsigned long long)dflt);
     return dflt;
@@ -84,26 +86,28 @@ static const char *cache_dir_from_env(void) {
   return g_cache_dir;
 }
 
-static int tune_from_env(void) {
+static int tune_from_env(int quiet) {
   const char *v = getenv("IDIOM_TUNE");
   if (!v || !*v || strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0)
     return 1;
   if (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0)
     return 0;
-  fprintf(stderr, "idiom: warning: IDIOM_TUNE=%s is not on or off; using on\n",
-          v);
+  if (!quiet)
+    fprintf(stderr,
+            "idiom: warning: IDIOM_TUNE=%s is not on or off; using on\n", v);
   return 1;
 }
 
 /* IDIOM_VARIANT=K (0 .. IDIOMRT_MAX_VARIANTS-1), else -1. */
-static int variant_from_env(void) {
+static int variant_from_env(int quiet) {
   const char *v = getenv("IDIOM_VARIANT");
   if (!v || !*v)
     return -1;
   char *end = NULL;
   long k = strtol(v, &end, 10);
   if (*end || k < 0 || k >= IDIOMRT_MAX_VARIANTS) {
-    fprintf(stderr, "idiom: warning: IDIOM_VARIANT=%s is not a variant number; ignored\n",
+    if (!quiet)
+      fprintf(stderr, "idiom: warning: IDIOM_VARIANT=%s is not a variant number; ignored\n",
             v);
     return -1;
   }
@@ -113,7 +117,7 @@ static int variant_from_env(void) {
 /* IDIOM_COST: "on" or "off"; unset or "auto": on unless IDIOM_DEVICE names
    a device or IDIOM_MIN_TRIP is set (the settings tests use to force
    offloading). Never on under IDIOM_DEVICE=seq. */
-static int cost_from_env(const idiomrt_config *c) {
+static int cost_from_env(const idiomrt_config *c, int quiet) {
   const char *v = getenv("IDIOM_COST");
   int dflt = !c->device_explicit && !c->min_trip_explicit;
   int on = dflt;
@@ -123,7 +127,7 @@ static int cost_from_env(const idiomrt_config *c) {
     on = 1;
   else if (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0)
     on = 0;
-  else
+  else if (!quiet)
     fprintf(stderr,
             "idiom: warning: IDIOM_COST=%s is not on, off or auto; using "
             "auto\n",
@@ -147,30 +151,33 @@ static int stats_from_env(const char **file) {
   return IDIOMRT_STATS_TEXT;
 }
 
-/* Reads the environment into *c; no side effects. */
-static void fill_config(idiomrt_config *c) {
+/* Reads the environment into *c; no side effects but the warnings about
+   malformed values, which quiet leaves out. */
+static void fill_config(idiomrt_config *c, int quiet) {
   memset(c, 0, sizeof *c);
-  c->device_pref = device_pref_from_env(0);
+  c->device_pref = device_pref_from_env(quiet);
   c->device_explicit = c->device_pref == IDIOMRT_DEV_GPU ||
                        c->device_pref == IDIOMRT_DEV_CPU;
   c->stats = stats_from_env(&c->stats_file);
   c->debug = env_flag("IDIOM_DEBUG");
   const char *dbg = getenv("IDIOM_DEBUG");
   c->debug_time = dbg && strcmp(dbg, "time") == 0;
-  c->min_trip = count_from_env("IDIOM_MIN_TRIP", 4096, &c->min_trip_explicit);
-  c->tune_min = count_from_env("IDIOM_TUNE_MIN", (uint64_t)1 << 20, NULL);
+  c->min_trip =
+      count_from_env("IDIOM_MIN_TRIP", 4096, &c->min_trip_explicit, quiet);
+  c->tune_min =
+      count_from_env("IDIOM_TUNE_MIN", (uint64_t)1 << 20, NULL, quiet);
   c->tune_sample =
-      count_from_env("IDIOM_TUNE_SAMPLE", (uint64_t)1 << 22, NULL);
-  c->cost = cost_from_env(c);
+      count_from_env("IDIOM_TUNE_SAMPLE", (uint64_t)1 << 22, NULL, quiet);
+  c->cost = cost_from_env(c, quiet);
   c->cache_dir = cache_dir_from_env();
   const char *lib = getenv("IDIOM_OPENCL_LIBRARY");
   c->opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";
-  c->tune = tune_from_env();
-  c->variant = variant_from_env();
+  c->tune = tune_from_env(quiet);
+  c->variant = variant_from_env(quiet);
 }
 
 static void config_init(void) {
-  fill_config(&g_config);
+  fill_config(&g_config, 0);
   if (g_config.stats)
     atexit(idiomrt_stats_report);
   idiomrt_process_init();
@@ -179,26 +186,10 @@ static void config_init(void) {
 
 void idiomrt_config_preview(idiomrt_config *out) {
   const idiomrt_config *c = idiomrt_config_peek();
-  if (c) {
+  if (c)
     *out = *c;
-    return;
-  }
-  /* Only what the program-start code needs, without the warnings that
-     config_init prints about malformed values. */
-  memset(out, 0, sizeof *out);
-  out->device_pref = device_pref_from_env(1);
-  out->device_explicit = out->device_pref == IDIOMRT_DEV_GPU ||
-                         out->device_pref == IDIOMRT_DEV_CPU;
-  const char *m = getenv("IDIOM_MIN_TRIP");
-  out->min_trip_explicit = m && *m;
-  const char *v = getenv("IDIOM_COST");
-  int on = !out->device_explicit && !out->min_trip_explicit;
-  if (v && (strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0))
-    on = 1;
-  else if (v && (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0))
-    on = 0;
-  out->cost = on && out->device_pref != IDIOMRT_DEV_SEQ;
-  out->cache_dir = cache_dir_from_env();
+  else
+    fill_config(out, 1); /* config_init warns, later */
 }
 
 const idiomrt_config *idiomrt_config_get(void) {

@@ -46,6 +46,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,17 +146,29 @@ static int make_path(const idiomrt_config *cfg, char *dir, size_t ndir,
   return k > 0 && (size_t)k < npath;
 }
 
-/* idiomrt_debug, but never the first to read the configuration (at
-   program start that would fix it before main could set IDIOM_*). */
-#define PDEBUG(...)                                                            \
-  do {                                                                         \
-    if (idiomrt_config_peek())                                                 \
-      idiomrt_debug(__VA_ARGS__);                                              \
-  } while (0)
+/* What reading g_read_path found, for IDIOM_DEBUG: printed at once when
+   the configuration is read, else (program start: reading it would fix it
+   before main could set IDIOM_*) kept for load(). */
+static char g_read_path[PATH_MAX + 32];
+static char g_read_note[PATH_MAX + 96];
+
+__attribute__((format(printf, 1, 2))) static void note(const char *fmt,
+                                                       ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g_read_note, sizeof g_read_note, fmt, ap);
+  va_end(ap);
+  if (idiomrt_config_peek()) {
+    idiomrt_debug("%s", g_read_note);
+    g_read_note[0] = '\0';
+  }
+}
 
 /* Reads path into g_lines (none when it is missing or malformed). */
 static void read_profile(const char *path) {
   g_nlines = 0;
+  g_read_note[0] = '\0';
+  snprintf(g_read_path, sizeof g_read_path, "%s", path);
   FILE *f = fopen(path, "r");
   if (!f)
     return;
@@ -169,7 +182,7 @@ static void read_profile(const char *path) {
       sscanf(check, "check %llx", &sum) != 1 ||
       sscanf(buf + 16, "env %llx", &env) != 1 ||
       idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)(check - buf)) != sum) {
-    PDEBUG("profile: ignoring %s: malformed or corrupt", path);
+    note("profile: ignoring %s: malformed or corrupt", path);
     return;
   }
   *check = '\0';
@@ -186,7 +199,7 @@ static void read_profile(const char *path) {
                &p->dev_pi, &runs, &at) < 5 ||
         p->cls >= IDIOMRT_SIZE_CLASSES || !(p->host_pi > 0) ||
         !(p->dev_pi >= 0 || p->dev_pi == -1)) {
-      PDEBUG("profile: ignoring %s: malformed line", path);
+      note("profile: ignoring %s: malformed line", path);
       m = 0;
       break;
     }
@@ -196,7 +209,7 @@ static void read_profile(const char *path) {
     ++m;
   }
   g_nlines = m;
-  PDEBUG("profile: %s: %u site classes", path, m);
+  note("profile: %s: %u site classes", path, m);
 }
 
 static void write_profile(void);
@@ -211,7 +224,10 @@ static void load(void) {
     g_nlines = 0;
     return;
   }
-  read_profile(g_path); /* again: now its messages can be printed */
+  if (strcmp(g_path, g_read_path) != 0)
+    read_profile(g_path); /* main changed IDIOM_* */
+  else if (g_read_note[0])
+    idiomrt_debug("%s", g_read_note);
   atexit(write_profile);
 }
 

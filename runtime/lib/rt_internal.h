@@ -67,8 +67,8 @@ const idiomrt_config *idiomrt_config_get(void);
    -Wl,-u,idiomrt_default_device_<D>; a null address when none is linked. */
 const char *idiomrt_default_device(void) __attribute__((weak));
 /* The configuration in effect when it was read, else what the environment
-   says now of device_pref, cost and cache_dir (the other fields zero),
-   without reading it for good or printing warnings (program start). */
+   says now, without reading it for good or printing warnings (program
+   start). */
 void idiomrt_config_preview(idiomrt_config *out);
 /* The configuration when already read, else NULL; never blocks. */
 const idiomrt_config *idiomrt_config_peek(void);

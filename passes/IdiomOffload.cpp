@@ -387,10 +387,10 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       continue;
     }
     Changed = true;
-    // A CSR SpMV's runtime call reads ptr and col on the host: it stays out
-    // of residency regions (an unknown call there refuses the region).
-    if (!O.Lifted.Csr)
-      Stitched.push_back(std::move(SC));
+    // A CSR SpMV's runtime call reads ptr and col on the host: inside a
+    // region it first copies back their device-valid bytes (csr.c), and
+    // ptr is one of its buffers here, so host code there cannot write it.
+    Stitched.push_back(std::move(SC));
     if (!In.Desc) {
       Index.add(O.KernelKey, DescKey, Desc);
       ++NewDescriptors;

@@ -99,8 +99,11 @@ bool isScratchAlloca(const AllocaInst *AI) {
       if (auto *CB = dyn_cast<CallBase>(Us)) {
         unsigned No = CB->isArgOperand(&U) ? CB->getArgOperandNo(&U) : ~0u;
         // idiom_run(desc, args, nargs, sizes, results) reads args and sizes
-        // and writes results during the call only.
-        if (calleeName(*CB) == "idiom_run" && (No == 1 || No == 3 || No == 4))
+        // and writes results during the call only; idiom_run_csr reads its
+        // idiom_csr too.
+        StringRef Callee = calleeName(*CB);
+        if ((Callee == "idiom_run" || Callee == "idiom_run_csr") &&
+            (No == 1 || No == 3 || No == 4 || (Callee == "idiom_run_csr" && No == 5)))
           continue;
       }
       return false;
@@ -233,7 +236,7 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
           (Name.empty() ? std::string("a function through a pointer")
                         : Name.str()) +
           ", which may access an idiom's buffer";
-    if (Name == "idiom_run")
+    if (Name == "idiom_run" || Name == "idiom_run_csr")
       Why = "the loop has an idiom call that this pass did not stitch";
     return false;
   }

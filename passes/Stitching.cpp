@@ -713,6 +713,9 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     for (size_t I = 0; I < NArgs; ++I)
       if (In.Lifted->Params[I].K == LiftedParam::Kind::Buffer)
         Out->Buffers.push_back({Args.Values[I], In.Lifted->Params[I].Written});
+    // idiom_run_csr reads the row pointers on the host (csr.c).
+    if (Csr)
+      Out->Buffers.push_back({Args.CsrPtr, false});
   }
   // A decline runs the original loop between idiom_host_begin and
   // idiom_host_end: the runtime's cost model asks for the loop's time after

@@ -7,6 +7,16 @@
  * only once the row pointers are known to be monotone, when the loop reads
  * every one of those indices.
  *
+ * Inside a residency region the pass reads the host's bytes after copying
+ * back any device-valid bytes of them, and a check that passed is
+ * remembered for the rest of the region's epoch (idiomrt_resid_epoch): the
+ * plugin forms a region only where no host code writes an idiom's buffers
+ * (ptr and col included), the epoch changes whenever host code may run on
+ * them (a sync before a fallback loop, a decline), and every device-side
+ * write (a run's outputs, idiom_region_memmove/memset) forgets the checks
+ * whose ptr or col range it touches. A conjugate-gradient loop thus checks
+ * its matrix once per region, not once per iteration.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "idiomrt.h"
@@ -34,6 +44,9 @@ int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
     return 0;
   int ptr_zext = (flags & IDIOM_CSR_PTR_ZEXT) != 0;
   int col_zext = (flags & IDIOM_CSR_COL_ZEXT) != 0;
+  if ((uint64_t)n >= UINT64_MAX / ptr_bytes)
+    return 0;
+  idiomrt_resid_host_read(ptr, (uint64_t)(n + 1) * ptr_bytes);
   int64_t first = load_index(ptr, ptr_bytes, ptr_zext, 0), prev = first;
   for (int64_t i = 1; i <= n; ++i) {
     int64_t p = load_index(ptr, ptr_bytes, ptr_zext, i);
@@ -42,6 +55,9 @@ int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
     prev = p;
   }
   int64_t lo = 0, hi = 0;
+  if (first < prev)
+    idiomrt_resid_host_read((const char *)col + first * (int64_t)col_bytes,
+                            (uint64_t)(prev - first) * col_bytes);
   for (int64_t p = first; p < prev; ++p) {
     int64_t c = load_index(col, col_bytes, col_zext, p);
     if (p == first || c < lo)
@@ -73,6 +89,70 @@ uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr) {
   return nnz * ((uint64_t)csr->val_bytes + csr->col_bytes + csr->x_bytes);
 }
 
+/* Checks that passed in the current epoch of the calling thread's region,
+   keyed by everything idiom_csr_extent reads; a few matrices per loop. */
+typedef struct csr_memo {
+  uint64_t epoch; /* 0: empty */
+  const void *ptr, *col;
+  uint32_t ptr_bytes, col_bytes, flags;
+  int64_t n;
+  int64_t ext[4];
+} csr_memo;
+
+/* Process-wide: passes over a matrix, and checks served by a memo. */
+static uint64_t g_checks, g_memo_hits;
+
+void idiomrt_csr_counts(uint64_t out[2]) {
+  out[0] = __atomic_load_n(&g_checks, __ATOMIC_RELAXED);
+  out[1] = __atomic_load_n(&g_memo_hits, __ATOMIC_RELAXED);
+}
+
+#define CSR_MEMOS 4
+static _Thread_local csr_memo t_memo[CSR_MEMOS];
+static _Thread_local unsigned t_memo_next;
+
+static int memo_overlaps(const csr_memo *m, uintptr_t a0, uintptr_t a1) {
+  uintptr_t p0 = (uintptr_t)m->ptr, p1 = p0 + (uint64_t)(m->n + 1) * m->ptr_bytes;
+  uintptr_t c0 = (uintptr_t)m->col + m->ext[0] * (int64_t)m->col_bytes;
+  uintptr_t c1 = (uintptr_t)m->col + m->ext[1] * (int64_t)m->col_bytes;
+  return (a0 < p1 && p0 < a1) || (c0 < c1 && a0 < c1 && c0 < a1);
+}
+
+void idiomrt_csr_forget(const void *p, uint64_t n) {
+  uintptr_t a0 = (uintptr_t)p;
+  uintptr_t a1 = n > UINTPTR_MAX - a0 ? UINTPTR_MAX : a0 + n;
+  for (unsigned k = 0; k < CSR_MEMOS; ++k)
+    if (t_memo[k].epoch && (!n || memo_overlaps(&t_memo[k], a0, a1)))
+      t_memo[k].epoch = 0;
+}
+
+/* idiom_csr_extent, or inside a region the result it gave earlier in this
+   epoch for the same matrix. */
+static int csr_extent_memo(const idiom_csr *csr, int64_t ext[4]) {
+  uint64_t epoch = idiomrt_resid_epoch();
+  for (unsigned k = 0; epoch && k < CSR_MEMOS; ++k) {
+    const csr_memo *m = &t_memo[k];
+    if (m->epoch == epoch && m->ptr == csr->ptr && m->col == csr->col &&
+        m->ptr_bytes == csr->ptr_bytes && m->col_bytes == csr->col_bytes &&
+        m->flags == csr->flags && m->n == csr->rows) {
+      memcpy(ext, m->ext, sizeof m->ext);
+      __atomic_add_fetch(&g_memo_hits, 1, __ATOMIC_RELAXED);
+      return 1;
+    }
+  }
+  __atomic_add_fetch(&g_checks, 1, __ATOMIC_RELAXED);
+  if (!idiom_csr_extent(csr->ptr, csr->ptr_bytes, csr->col, csr->col_bytes,
+                        csr->flags, csr->rows, ext))
+    return 0;
+  if (epoch) {
+    csr_memo *m = &t_memo[t_memo_next++ % CSR_MEMOS];
+    *m = (csr_memo){epoch, csr->ptr, csr->col, csr->ptr_bytes,
+                    csr->col_bytes, csr->flags, csr->rows,
+                    {ext[0], ext[1], ext[2], ext[3]}};
+  }
+  return 1;
+}
+
 const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
                               uint32_t nargs, idiom_arg *out) {
   if (!csr || nargs > IDIOMRT_CSR_MAX_ARGS || csr->val_arg >= nargs ||
@@ -88,8 +168,7 @@ const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
       args[csr->nx_arg].kind != IDIOM_ARG_I64)
     return "invalid arguments: CSR";
   int64_t ext[4];
-  if (!idiom_csr_extent(csr->ptr, csr->ptr_bytes, csr->col, csr->col_bytes,
-                        csr->flags, csr->rows, ext))
+  if (!csr_extent_memo(csr, ext))
     return "CSR row pointers not monotone";
   int64_t lo = ext[2], hi = ext[3];
   if (lo < hi) {

@@ -1127,6 +1127,11 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   } else {
     idiomrt_resid_abort(&r.rc, args);
   }
+  /* Whatever happened, the run may have written its outputs (on the device
+     or by copying back): checks remembered for those ranges are void. */
+  for (uint32_t i = 0; i < nargs; ++i)
+    if (args[i].kind == IDIOM_ARG_BUF_OUT || args[i].kind == IDIOM_ARG_BUF_INOUT)
+      idiomrt_csr_forget(args[i].ptr, args[i].bytes);
   idiomrt_count_transfer(r.bytes_in + r.rc.bytes_in, r.bytes_out);
   idiomrt_stats_bytes(e, r.bytes_in + r.rc.bytes_in, r.bytes_out);
   if (r.ev || r.mems || r.maps || r.ev_kind)

@@ -88,6 +88,7 @@ typedef struct resid_entry {
 
 typedef struct resid_table {
   unsigned depth;       /* nesting of idiom_region_begin */
+  uint64_t epoch;       /* idiomrt_resid_epoch: 0 outside regions */
   uint64_t clock;       /* runs that used the table */
   resid_entry *e;
   unsigned n, cap;
@@ -115,6 +116,16 @@ void idiom_transfer_bytes(uint64_t *to_device, uint64_t *to_host) {
 }
 
 int idiomrt_resid_active(void) { return t_tab.depth > 0; }
+
+/* Epochs of all threads come from one counter, so that no two epochs of a
+   thread (or of two threads) are ever equal. */
+static uint64_t g_epoch;
+
+static void new_epoch(resid_table *t) {
+  t->epoch = t->depth ? __atomic_add_fetch(&g_epoch, 1, __ATOMIC_RELAXED) : 0;
+}
+
+uint64_t idiomrt_resid_epoch(void) { return t_tab.epoch; }
 
 static void fatal(const char *what, cl_int err) {
   fprintf(stderr,
@@ -204,9 +215,11 @@ static void drop_entry(resid_table *t, unsigned i) {
   t->e[i] = t->e[--t->n];
 }
 
-/* Copies every dirty entry back and empties the table. */
+/* Copies every dirty entry back and empties the table. The host may write
+   the region's buffers next (a fallback loop): a new epoch. */
 static void flush_all(void) {
   resid_table *t = &t_tab;
+  new_epoch(t);
   if (t->n == 0)
     return;
   if (idiomrt_forked_child()) {
@@ -230,8 +243,10 @@ static void flush_all(void) {
 }
 
 void idiomrt_resid_sync(void) {
-  if (t_tab.n == 0)
+  if (t_tab.n == 0) {
+    new_epoch(&t_tab);
     return;
+  }
   __atomic_add_fetch(&g_syncs, 1, __ATOMIC_RELAXED);
   flush_all();
 }
@@ -241,8 +256,10 @@ void idiomrt_resid_sync(void) {
 void idiom_region_begin(void) {
   if (idiomrt_in_runtime())
     return; /* a signal handler interrupted the runtime: see idiomrt.h */
-  if (t_tab.depth++ == 0)
+  if (t_tab.depth++ == 0) {
     __atomic_add_fetch(&g_regions, 1, __ATOMIC_RELAXED);
+    new_epoch(&t_tab);
+  }
 }
 
 void idiom_region_end(void) {
@@ -254,6 +271,7 @@ void idiom_region_end(void) {
     free(t_tab.e);
     t_tab.e = NULL;
     t_tab.cap = 0;
+    t_tab.epoch = 0;
     errno = saved_errno;
   }
 }
@@ -488,12 +506,19 @@ static void to_host(uintptr_t s0, uintptr_t s1, uintptr_t d0, uintptr_t d1) {
   }
 }
 
+void idiomrt_resid_host_read(const void *p, uint64_t n) {
+  uintptr_t a0 = (uintptr_t)p;
+  if (t_tab.n && n && n <= UINTPTR_MAX - a0)
+    to_host(a0, a0 + n, 0, 0);
+}
+
 void idiom_region_memmove(void *dst, const void *src, uint64_t n) {
   if (!n)
     return;
   resid_table *t = &t_tab;
   uintptr_t s0 = (uintptr_t)src, d0 = (uintptr_t)dst;
   int saved_errno = errno; /* memmove writes no errno: neither do we */
+  idiomrt_csr_forget(dst, n);
   if (t->depth && t->n && !idiomrt_in_runtime() && n <= SIZE_MAX &&
       !idiomrt_forked_child()) {
     int s = hold_range(t, s0, s0 + n), d = s >= 0 ? hold_range(t, d0, d0 + n) : -1;
@@ -528,6 +553,7 @@ void idiom_region_memset(void *dst, int c, uint64_t n) {
   resid_table *t = &t_tab;
   uintptr_t d0 = (uintptr_t)dst;
   int saved_errno = errno; /* memset writes no errno: neither do we */
+  idiomrt_csr_forget(dst, n);
   if (t->depth && t->n && !idiomrt_in_runtime() && n <= SIZE_MAX &&
       !idiomrt_forked_child()) {
     int d = hold_range(t, d0, d0 + n);
@@ -816,6 +842,11 @@ void idiomrt_resid_report(void) {
           (unsigned long long)__atomic_load_n(&g_evicted, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_dev_copies,
                                               __ATOMIC_RELAXED));
+  uint64_t csr[2];
+  idiomrt_csr_counts(csr);
+  if (csr[0] || csr[1])
+    fprintf(stderr, "idiom-stats: csr-checks passes=%llu reused=%llu\n",
+            (unsigned long long)csr[0], (unsigned long long)csr[1]);
 }
 
 uint64_t idiomrt_resid_bytes(void) {

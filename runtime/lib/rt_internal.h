@@ -427,9 +427,16 @@ uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
 /* Bytes of val, col and x the kernel reads, from ptr[0] and ptr[n] only
    (for the cost model before the check); 0 when unknown. */
 uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr);
-/* Runs idiom_csr_extent and writes into out (nargs entries) args with the
-   val, col and x ranges and the nz0, c0, nx values filled in; NULL on
-   success, else the reason to decline (out is then not complete). */
+/* A device run or device-side copy wrote [p, p + n): checks remembered
+   for row pointers or column indices in that range are forgotten. */
+void idiomrt_csr_forget(const void *p, uint64_t n);
+/* Host passes over a matrix (idiom_csr_extent) and checks answered from
+   a region's memo instead, process-wide. */
+void idiomrt_csr_counts(uint64_t out[2]);
+/* Runs idiom_csr_extent (inside a region: once per epoch and matrix, see
+   csr.c) and writes into out (nargs entries) args with the val, col and x
+   ranges and the nz0, c0, nx values filled in; NULL on success, else the
+   reason to decline (out is then not complete). */
 const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
                               uint32_t nargs, idiom_arg *out);
 /*--- calibration.c: latency, bandwidth and start-up time, kept on disk ---*/
@@ -633,6 +640,15 @@ void idiomrt_resid_counts(uint64_t out[6]);
    outside regions): what running a loop on the host inside the region
    costs in copies (back, and in again later). */
 uint64_t idiomrt_resid_bytes(void);
+/* The calling thread's host-stability epoch: 0 outside regions; inside one,
+   a number that changes whenever the host may have written a region's
+   buffers since (region entry, every sync, decline and region end). Host
+   memory that only idioms write (tracked by idiomrt_csr_forget) keeps its
+   bytes while the epoch stays the same. */
+uint64_t idiomrt_resid_epoch(void);
+/* The host is about to read [p, p + n) inside a region: entries holding
+   device-valid bytes of it are copied back (and kept, now clean). */
+void idiomrt_resid_host_read(const void *p, uint64_t n);
 
 /*--- staging.c: copies through pinned host memory --------------------------*/
 

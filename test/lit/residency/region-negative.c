@@ -78,3 +78,34 @@ void through_pointer(float *p, float *q, float a) {
     q[t] = 1;
   }
 }
+
+// A CSR SpMV reads its row pointers on the host (idiom_run_csr): they are
+// one of its buffers, so a host store to them refuses the region, as does
+// a host store to the column indices.
+int rp[N + 1], ci[N];
+double va[N], xv[N], yv[N];
+void csr_host_store_ptr(int it) {
+  // MISSED: region-negative.c:[[@LINE+1]]:3: remark: no residency region: the loop stores to an idiom's buffer (rp) outside the idiom
+  for (int t = 0; t < it; t++) {
+    for (int i = 0; i < N; i++) {
+      double s = 0.0;
+      for (int k = rp[i]; k < rp[i + 1]; k++)
+        s += va[k] * xv[ci[k]];
+      yv[i] = s;
+    }
+    rp[N] = rp[N] - (t & 1);
+  }
+}
+
+void csr_host_store_col(int it) {
+  // MISSED: region-negative.c:[[@LINE+1]]:3: remark: no residency region: the loop stores to an idiom's buffer (ci) outside the idiom
+  for (int t = 0; t < it; t++) {
+    for (int i = 0; i < N; i++) {
+      double s = 0.0;
+      for (int k = rp[i]; k < rp[i + 1]; k++)
+        s += va[k] * xv[ci[k]];
+      yv[i] = s;
+    }
+    ci[t] = t;
+  }
+}

@@ -18,7 +18,15 @@
 #ifndef IDIOM_BENCH_HISTO_DATA_H
 #define IDIOM_BENCH_HISTO_DATA_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/// The command line both programs take:
+///   PROG [log2 n] [256|4096] [uniform|skewed] [count|weighted] [reps]
+struct histo_opts {
+  int lg, bins, skewed, weighted, reps;
+};
 
 static unsigned long long histo_lcg_state = 88172645463325252ull;
 
@@ -27,9 +35,23 @@ static unsigned histo_next(void) {
   return (unsigned)(histo_lcg_state >> 33);
 }
 
-/// Parses "uniform" / "skewed": 0 / 1, else -1.
-static int histo_dist(const char *s) {
-  return strcmp(s, "uniform") == 0 ? 0 : strcmp(s, "skewed") == 0 ? 1 : -1;
+/// Reads the command line into *o (defaults 2^24 keys, 256 bins, uniform,
+/// count, `reps` repetitions); prints the usage and returns 0 when it is
+/// malformed.
+static int histo_parse(int argc, char **argv, int reps, struct histo_opts *o) {
+  const char *dist = argc > 3 ? argv[3] : "uniform", *mode = argc > 4 ? argv[4] : "count";
+  o->lg = argc > 1 ? atoi(argv[1]) : 24;
+  o->bins = argc > 2 ? atoi(argv[2]) : 256;
+  o->skewed = strcmp(dist, "skewed") == 0 ? 1 : strcmp(dist, "uniform") == 0 ? 0 : -1;
+  o->weighted = strcmp(mode, "weighted") == 0 ? 1 : strcmp(mode, "count") == 0 ? 0 : -1;
+  o->reps = argc > 5 ? atoi(argv[5]) : reps;
+  if (o->lg < 1 || o->lg > 30 || (o->bins != 256 && o->bins != 4096) || o->skewed < 0 ||
+      o->weighted < 0 || o->reps < 1) {
+    fprintf(stderr, "usage: %s [log2 n] [256|4096] [uniform|skewed] [count|weighted] [reps]\n",
+            argv[0]);
+    return 0;
+  }
+  return 1;
 }
 
 /// Fills n keys of the shape of `bins` (256: unsigned char, 4096: unsigned

@@ -6,8 +6,9 @@
 #  - the sequential build and the plugin build of bench/histo_kernel.c
 #    print the same line (the bins are exact integers);
 #  - the plugin build, IDIOM_DEVICE=$DEV and IDIOM_COST=off (every call
-#    offloaded): a first process times the variants (IDIOM_DEBUG lines) and
-#    writes the tuning file; a second one reads it, and its IDIOM_STATS
+#    offloaded), with a fresh IDIOM_CACHE_DIR: a first process times the
+#    variants (IDIOM_DEBUG lines) and writes the tuning file; a second one
+#    reads it, and its IDIOM_STATS
 #    give the kernel time per call (kernel_ms / offloaded: profiling
 #    events of the histogram kernel alone, no transfers) and the variant
 #    that ran; then each privatised variant is forced (IDIOM_VARIANT);
@@ -30,7 +31,6 @@ dev=${DEV:-gpu}
 plat=${HISTO_PLATFORM:-NVIDIA}
 shapes=${SHAPES:-"256:uniform:count 256:skewed:count 4096:uniform:count 4096:skewed:count 256:uniform:weighted 4096:skewed:weighted"}
 tmp=$(mktemp -d)
-export IDIOM_CACHE_DIR="$tmp/cache"
 status=0
 
 ms() { a=$(date +%s%N); "$@" > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
@@ -66,6 +66,10 @@ for shape in $shapes; do
   bins=${shape%%:*}; rest=${shape#*:}; dist=${rest%%:*}; mode=${rest#*:}
   args="$lg $bins $dist $mode $reps"
   echo "== $bins bins, $dist keys, $mode"
+  # A fresh cache per shape: tuning files are kept per call site and size
+  # class, so the skewed keys would otherwise reuse the uniform keys' choice.
+  rm -rf "$tmp/cache"
+  export IDIOM_CACHE_DIR="$tmp/cache"
   "$dir/histo.seq" $args > "$tmp/seq.out"
   env IDIOM_DEVICE="$dev" IDIOM_COST=off IDIOM_DEBUG=1 "$dir/histo.idiom" $args \
     > "$tmp/idiom.out" 2> "$tmp/tune.err" || true
@@ -75,7 +79,7 @@ for shape in $shapes; do
   env IDIOM_DEVICE="$dev" IDIOM_COST=off IDIOM_STATS="$tmp/s.json" "$dir/histo.idiom" $args \
     > "$tmp/idiom2.out" 2> /dev/null || true
   cmp -s "$tmp/seq.out" "$tmp/idiom2.out" || { echo "second process: DIFFERENT output"; status=1; }
-  tuned=$(site "$tmp/s.json")
+  tuned=$(site "$tmp/s.json" 2> /dev/null || echo "0|-|no stats|0/0|0|-")
   tk=$(echo "$tuned" | cut -d'|' -f1); tv=$(echo "$tuned" | cut -d'|' -f2)
   echo "Idiom tuned: kernel $tk ms/call, variant $tv ($(echo "$tuned" | cut -d'|' -f3)), offloaded/calls $(echo "$tuned" | cut -d'|' -f4), transfer $(echo "$tuned" | cut -d'|' -f5) ms/call, device \"$(echo "$tuned" | cut -d'|' -f6)\""
   best=""; bestv=""
@@ -84,8 +88,7 @@ for shape in $shapes; do
     env IDIOM_DEVICE="$dev" IDIOM_COST=off IDIOM_VARIANT=$v IDIOM_STATS="$tmp/v.json" \
       "$dir/histo.idiom" $args > "$tmp/v.out" 2> /dev/null || true
     cmp -s "$tmp/seq.out" "$tmp/v.out" || { echo "variant $v: DIFFERENT output"; status=1; }
-    [ -f "$tmp/v.json" ] || continue
-    r=$(site "$tmp/v.json")
+    r=$(site "$tmp/v.json" 2> /dev/null || echo "0|-|no stats|0/0|0|-")
     k=$(echo "$r" | cut -d'|' -f1)
     echo "Idiom variant $v forced: kernel $k ms/call, offloaded/calls $(echo "$r" | cut -d'|' -f4)"
     if [ "$(echo "$r" | cut -d'|' -f4 | cut -d/ -f1)" != 0 ] &&
@@ -98,7 +101,8 @@ for shape in $shapes; do
   else
     echo "hand-written: FAILED"; status=1; hk=""
   fi
-  if [ -n "$hk" ]; then
+  rt=""; rb=""
+  if [ -n "$hk" ] && awk "BEGIN{exit !($tk > 0)}"; then
     rt=$(awk "BEGIN{printf \"%.2f\", $hk / $tk}")
     rb=$( [ -n "$best" ] && awk "BEGIN{printf \"%.2f\", $hk / $best}" || echo "-")
     echo "ratio hand/Idiom kernel time: tuned (variant $tv) $rt, best privatised (variant ${bestv:--}) $rb"

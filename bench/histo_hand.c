@@ -18,6 +18,9 @@
  * HISTO_PLATFORM: a substring of the platform name ("NVIDIA", "Portable
  * Computing Language"); unset: the first platform with a GPU, else the
  * first platform. The first device of the platform runs the kernel.
+ * HISTO_BUILD_OPTIONS: extra OpenCL build options, after the program's own
+ * (experiments; test/lit/run/bench-histo-hand.test redefines SHIFT with it
+ * to show that a wrong histogram fails the check).
  * Output: one line per group count, then
  *   hand: kernel_ms=X groups=G wg=W check=ok device="..." platform="..."
  *
@@ -27,8 +30,6 @@
 
 #include "histo_data.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *kernel_src =
@@ -104,19 +105,11 @@ static cl_platform_id pick_platform(cl_device_id *dev) {
 }
 
 int main(int argc, char **argv) {
-  int lg = argc > 1 ? atoi(argv[1]) : 24;
-  int nbins = argc > 2 ? atoi(argv[2]) : 256;
-  int skewed = histo_dist(argc > 3 ? argv[3] : "uniform");
-  const char *mode = argc > 4 ? argv[4] : "count";
-  int weighted = mode[0] == 'w';
-  int runs = argc > 5 ? atoi(argv[5]) : 9;
-  if (lg < 1 || lg > 30 || (nbins != 256 && nbins != 4096) || skewed < 0 ||
-      (!weighted && mode[0] != 'c') || runs < 1) {
-    fprintf(stderr, "usage: histo_hand [log2 n] [256|4096] [uniform|skewed] "
-                    "[count|weighted] [runs]\n");
+  struct histo_opts o;
+  if (!histo_parse(argc, argv, 9, &o))
     return 2;
-  }
-  size_t n = (size_t)1 << lg, ksize = nbins == 256 ? 1 : 2;
+  int nbins = o.bins, weighted = o.weighted, runs = o.reps;
+  size_t n = (size_t)1 << o.lg, ksize = nbins == 256 ? 1 : 2;
   void *key = malloc(n * ksize);
   unsigned *w = weighted ? malloc(sizeof(unsigned) * n) : NULL;
   unsigned *want = calloc((size_t)nbins, sizeof *want);
@@ -124,7 +117,7 @@ int main(int argc, char **argv) {
   double *ms = calloc((size_t)runs, sizeof *ms);
   if (!key || (weighted && !w) || !want || !got || !ms)
     return 1;
-  histo_fill(key, w, nbins, skewed, (long)n);
+  histo_fill(key, w, nbins, o.skewed, (long)n);
   for (size_t i = 0; i < n; i++) {
     unsigned b = nbins == 256 ? ((unsigned char *)key)[i] : ((unsigned short *)key)[i] >> 4u;
     want[b] += w ? w[i] : 1u;
@@ -144,10 +137,11 @@ int main(int argc, char **argv) {
   CHECK(err);
   cl_program prog = clCreateProgramWithSource(ctx, 1, &kernel_src, NULL, &err);
   CHECK(err);
-  char opts[128];
-  snprintf(opts, sizeof opts, "-DKEY_T=%s -DSHIFT=%du -DNBINS=%d%s",
+  char opts[512];
+  const char *extra = getenv("HISTO_BUILD_OPTIONS");
+  snprintf(opts, sizeof opts, "-DKEY_T=%s -DSHIFT=%du -DNBINS=%d%s %s",
            nbins == 256 ? "uchar" : "ushort", nbins == 256 ? 0 : 4, nbins,
-           weighted ? " -DWEIGHTED" : "");
+           weighted ? " -DWEIGHTED" : "", extra ? extra : "");
   if (clBuildProgram(prog, 1, &dev, opts, NULL, NULL) != CL_SUCCESS) {
     char log[8192] = "";
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);

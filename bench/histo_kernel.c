@@ -9,8 +9,6 @@
 // accumulate over the calls; prints a checksum of the bins and a few bins.
 #include "histo_data.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 
 static unsigned bins256[256];
 static unsigned bins4096[4096];
@@ -38,19 +36,11 @@ __attribute__((noinline)) static void weighted4096(const unsigned short *key,
 }
 
 int main(int argc, char **argv) {
-  int lg = argc > 1 ? atoi(argv[1]) : 24;
-  int bins = argc > 2 ? atoi(argv[2]) : 256;
-  int skewed = histo_dist(argc > 3 ? argv[3] : "uniform");
-  const char *mode = argc > 4 ? argv[4] : "count";
-  int weighted = mode[0] == 'w';
-  int reps = argc > 5 ? atoi(argv[5]) : 10;
-  if (lg < 1 || lg > 30 || (bins != 256 && bins != 4096) || skewed < 0 ||
-      (!weighted && mode[0] != 'c') || reps < 1) {
-    fprintf(stderr, "usage: histo_kernel [log2 n] [256|4096] [uniform|skewed] "
-                    "[count|weighted] [reps]\n");
+  struct histo_opts o;
+  if (!histo_parse(argc, argv, 10, &o))
     return 2;
-  }
-  long n = 1L << lg;
+  int bins = o.bins, weighted = o.weighted, skewed = o.skewed, reps = o.reps;
+  long n = 1L << o.lg;
   void *key = malloc((size_t)n * (bins == 256 ? 1 : 2));
   unsigned *w = weighted ? malloc(sizeof(unsigned) * (size_t)n) : NULL;
   if (!key || (weighted && !w))

@@ -46,6 +46,7 @@ __attribute__((used)) static const char *(*const keep_lsan_suppressions)(
 #define REDUCE_MAX_G 1024
 #define TUNE_REPS 3
 #define TUNE_LONG_MS 20.0 /* a variant's run this long is not repeated */
+#define TUNE_FILL_GROUPS 16 /* work-groups per compute unit in a sample */
 
 static _Thread_local char t_reason[IDIOMRT_REASON_LEN];
 static _Thread_local const char *t_reason_static; /* else t_reason */
@@ -688,14 +689,22 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Times every usable variant (median of up to TUNE_REPS launches, cut short
-   when a variant's first launch is 4x slower than the best median so far,
-   one launch when it takes TUNE_LONG_MS or more), records the fastest and
-   returns it, or -1 when none ran. A map over more than IDIOM_TUNE_SAMPLE
-   iterations is timed on its first rows only (r->sample). */
+/* Times every usable variant and records the fastest, returning it (-1
+   when none ran). The variants are timed in rounds, each round launching
+   every variant still in the race once, and each variant's time is the
+   median of its rounds: a GPU whose clocks ramp up during the first
+   launches of a process, or whose cache still holds the freshly copied
+   input, then biases no variant more than another. TUNE_REPS rounds; a variant whose first launch is 4x
+   slower than the best first launch leaves the race, and one whose launch
+   takes TUNE_LONG_MS or more runs once. A map over more than
+   IDIOM_TUNE_SAMPLE iterations is timed on its first rows only
+   (r->sample), enough of them to fill the device with every variant. */
 static int tune(run *r, unsigned cls) {
   idiomrt_entry *e = r->e;
   double ms[IDIOMRT_MAX_VARIANTS];
+  double t[IDIOMRT_MAX_VARIANTS][TUNE_REPS];
+  unsigned nt[IDIOMRT_MAX_VARIANTS];
+  int racing[IDIOMRT_MAX_VARIANTS];
   double best = -1;
   int best_k = -1;
   char scratch[IDIOMRT_REASON_LEN];
@@ -706,15 +715,37 @@ static int tune(run *r, unsigned cls) {
   r->reason = scratch; /* a variant's failure is not the run's */
   r->reason_len = sizeof scratch;
   uint64_t cap = idiomrt_config_get()->tune_sample;
-  if (r->d->kind == IDIOM_MAP && cap && trip_count(r->d, r->sizes) > cap)
-    r->sample = cap;
+  uint64_t trip = trip_count(r->d, r->sizes);
+  if (r->d->kind == IDIOM_MAP && cap && trip > cap) {
+    /* A sample must give every variant the device's full-size shape: at
+       least TUNE_FILL_GROUPS work-groups per compute unit. Otherwise a
+       variant with many elements per work-item (a privatised histogram:
+       64 keys per work-item, local bins cleared and merged once per
+       work-group) runs a few under-occupied groups on the sample and looks
+       3x slower than one with 16 keys per work-item, which is 1.7x slower
+       at full size (2^26 keys into 4096 bins on an H200). */
+    uint64_t need = cap;
+    for (unsigned k = 0; r->d->ndims == 1 && k < e->nvariants; ++k) {
+      size_t local[2];
+      if (!e->var[k].ready || !map_local(r, &e->var[k], local))
+        continue;
+      uint64_t fill = (uint64_t)TUNE_FILL_GROUPS * r->dev->compute_units *
+                      local[0] * (e->var[k].ept ? e->var[k].ept : 1);
+      if (fill > need)
+        need = fill;
+    }
+    if (need < trip)
+      r->sample = need;
+  }
   for (unsigned k = 0; k < e->nvariants; ++k) {
-    ms[k] = -1;
-    if (!e->var[k].ready)
-      continue;
-    double t[TUNE_REPS];
-    unsigned nt = 0;
-    for (unsigned rep = 0; rep < TUNE_REPS; ++rep) {
+    nt[k] = 0;
+    racing[k] = e->var[k].ready;
+  }
+  double best_first = -1;
+  for (unsigned rep = 0; rep < TUNE_REPS; ++rep) {
+    for (unsigned k = 0; k < e->nvariants; ++k) {
+      if (!racing[k])
+        continue;
       cl_event evs[2];
       unsigned nev = 0;
       scratch[0] = '\0';
@@ -723,31 +754,45 @@ static int tune(run *r, unsigned cls) {
           r->cl->clWaitForEvents(1, &evs[i]);
           r->cl->clReleaseEvent(evs[i]);
         }
-        nt = 0;
-        break;
+        nt[k] = 0;
+        racing[k] = 0;
+        idiomrt_debug("%s: variant %u skipped: %s", r->d->loc, k,
+                      scratch[0] ? scratch : "failed");
+        continue;
       }
       double ns = finish_timed(r, evs, nev);
       if (ns < 0) {
-        snprintf(scratch, sizeof scratch, "kernel execution failed");
-        nt = 0;
-        break;
+        nt[k] = 0;
+        racing[k] = 0;
+        idiomrt_debug("%s: variant %u skipped: kernel execution failed",
+                      r->d->loc, k);
+        continue;
       }
       e->tune_ns += (uint64_t)ns;
-      t[nt++] = ns / 1e6;
-      if (rep == 0 && best >= 0 && t[0] > 4 * best)
-        break;
-      if (t[nt - 1] >= TUNE_LONG_MS)
-        break; /* one run of a long kernel is median enough */
+      t[k][nt[k]++] = ns / 1e6;
+      if (rep == 0 && (best_first < 0 || t[k][0] < best_first))
+        best_first = t[k][0];
+      if (t[k][nt[k] - 1] >= TUNE_LONG_MS)
+        racing[k] = 0; /* one run of a long kernel is median enough */
     }
-    if (nt == 0) {
-      idiomrt_debug("%s: variant %u skipped: %s", r->d->loc, k,
-                    scratch[0] ? scratch : "failed");
+    /* After the first round: variants 4x slower than the best first
+       launch leave the race (kept with their one time). */
+    if (rep == 0)
+      for (unsigned k = 0; k < e->nvariants; ++k)
+        if (racing[k] && nt[k] && t[k][0] > 4 * best_first)
+          racing[k] = 0;
+  }
+  for (unsigned k = 0; k < e->nvariants; ++k) {
+    ms[k] = -1;
+    if (nt[k] == 0)
       continue;
-    }
-    qsort(t, nt, sizeof t[0], cmp_double);
-    ms[k] = t[nt / 2];
-    idiomrt_debug("%s: size class %u: variant %u: %.4f ms", r->d->loc, cls, k,
-                  ms[k]);
+    char all[16 * TUNE_REPS] = "";
+    for (unsigned i = 0, o = 0; i < nt[k] && o < sizeof all; ++i)
+      o += (unsigned)snprintf(all + o, sizeof all - o, " %.4f", t[k][i]);
+    qsort(t[k], nt[k], sizeof t[k][0], cmp_double);
+    ms[k] = t[k][nt[k] / 2];
+    idiomrt_debug("%s: size class %u: variant %u: %.4f ms (rounds:%s)",
+                  r->d->loc, cls, k, ms[k], all);
     if (best_k < 0 || ms[k] < best) {
       best = ms[k];
       best_k = (int)k;

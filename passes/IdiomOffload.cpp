@@ -299,9 +299,10 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   unsigned Id = Det.Found.empty() ? 0 : Index.nextKernelId();
   for (DetectedIdiom &D : Det.Found) {
     if (!D.Match) {
+      // A miss (-Rpass-missed): the loop runs as it is.
       Remarks.emit([&] {
-        return OptimizationRemarkAnalysis(RemarkPass, "Detected", D.L->getStartLoc(),
-                                          D.L->getHeader())
+        return OptimizationRemarkMissed(RemarkPass, "Detected", D.L->getStartLoc(),
+                                        D.L->getHeader())
                << "detected idiom " << NV("Idiom", D.Spec)
                << " (its spec names no FunIL template)";
       });

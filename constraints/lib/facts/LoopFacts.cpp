@@ -113,6 +113,7 @@ static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
 std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
                                     std::string &Why) {
   NestInfo N;
+  N.SE = &SE;
   N.Loops.push_back(Outer);
   if (!Outer->getSubLoops().empty()) {
     if (Outer->getSubLoops().size() != 1 ||

@@ -351,14 +351,18 @@ static Proof identity(const ReductionInfo &R, unsigned TimeoutMs,
 namespace {
 
 /// Translates loop-invariant SCEVs into Z3 integers. Unknown values become
-/// integer constants bounded by their type's signed range. Anything else
+/// integer constants bounded by their type's signed range, or, given the
+/// nest, by the range its loop guards imply (ScalarEvolution::
+/// applyLoopGuards on the outermost loop: `n > 2` before `for (i = 1; i <
+/// n - 1; ...)`), which holds whenever the nest runs. Anything else
 /// (null, could-not-compute, pointer-typed or non-integer expressions,
 /// truncations, unsigned min/max, recurrences, ptrtoint, unknowns whose value
 /// was deleted, expressions deeper than MaxDepth) is not translated: the
 /// caller answers "not proven".
 class ScevTranslator {
 public:
-  ScevTranslator(z3::context &C, z3::solver &S) : C(C), S(S) {}
+  ScevTranslator(z3::context &C, z3::solver &S, const NestInfo *N = nullptr)
+      : C(C), S(S), N(N) {}
 
   std::optional<z3::expr> tr(const SCEV *X, unsigned Depth = 0) {
     if (!X || isa<SCEVCouldNotCompute>(X) || Depth > MaxDepth)
@@ -379,8 +383,17 @@ public:
       std::string Name = "v" + std::to_string(Memo.size());
       z3::expr V = C.int_const(Name.c_str());
       unsigned W = Ty->getIntegerBitWidth();
-      S.add(V >= C.int_val(toString(APInt::getSignedMinValue(W), 10, true).c_str()));
-      S.add(V <= C.int_val(toString(APInt::getSignedMaxValue(W), 10, true).c_str()));
+      APInt Lo = APInt::getSignedMinValue(W), Hi = APInt::getSignedMaxValue(W);
+      if (N && N->SE && !N->Loops.empty()) {
+        ConstantRange G = N->SE->getSignedRange(
+            N->SE->applyLoopGuards(X, N->Loops.front()));
+        if (!G.isFullSet() && !G.isEmptySet() && G.getBitWidth() == W) {
+          Lo = G.getSignedMin();
+          Hi = G.getSignedMax();
+        }
+      }
+      S.add(V >= C.int_val(toString(Lo, 10, true).c_str()));
+      S.add(V <= C.int_val(toString(Hi, 10, true).c_str()));
       R = V;
     } else if (auto *Z = dyn_cast<SCEVZeroExtendExpr>(X)) {
       const SCEV *Op = Z->getOperand();
@@ -436,6 +449,7 @@ private:
   static constexpr unsigned MaxDepth = 64;
   z3::context &C;
   z3::solver &S;
+  const NestInfo *N; ///< for loop-guard ranges; may be null
   std::map<const SCEV *, z3::expr> Memo;
 };
 
@@ -610,7 +624,7 @@ static std::optional<Proof> sameAddressOneLoop(const AffineAccess &St,
   // which made GSL's vector/oper.c, 74 such queries, 2.3x its plain time.
   z3::solver S(C, z3::solver::simple());
   setTimeout(C, S, TimeoutMs);
-  ScevTranslator T(C, S);
+  ScevTranslator T(C, S, &N);
   auto Stride = T.tr(St.Strides[0]), Trips = T.tr(N.TripCounts[0]);
   if (!Stride || !Trips)
     return std::nullopt; // the general query says why
@@ -694,7 +708,7 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         z3::context &C = sharedContext();
         z3::solver S(C);
         setTimeout(C, S, TimeoutMs);
-        ScevTranslator T(C, S);
+        ScevTranslator T(C, S, &N);
         z3::expr_vector K(C), K2(C);
         z3::expr Differ = C.bool_val(false);
         z3::expr AddrS = C.int_val(0), AddrO = C.int_val(0), AddrO1 = C.int_val(0);

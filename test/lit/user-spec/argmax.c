@@ -1,6 +1,6 @@
 // A detect-only user idiom (no FunIL template): reported as detected, and
 // the loop is left alone (no runtime call).
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-spec=%S/Inputs/argmax.idl -c %s -o /dev/null -Rpass-analysis=idiom-offload 2>&1 | FileCheck %s
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-spec=%S/Inputs/argmax.idl -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-spec=%S/Inputs/argmax.idl -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 
 int argmax(const float *x, int n) {

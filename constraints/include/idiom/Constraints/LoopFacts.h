@@ -45,6 +45,9 @@ struct NestInfo {
   llvm::SmallVector<const llvm::SCEV *, 2> IVStarts;   ///< IV at iteration 0
   llvm::SmallVector<int64_t, 2> IVSteps;               ///< constant steps
   llvm::SmallVector<NestGuard, 2> Guards;              ///< for the inner loop
+  /// The analysis the SCEVs above belong to; with Loops.front() it gives
+  /// the conditions that hold whenever the nest runs (its loop guards).
+  llvm::ScalarEvolution *SE = nullptr;
   unsigned depth() const { return Loops.size(); }
   bool contains(const llvm::Instruction *I) const;
 };

@@ -225,6 +225,16 @@ static const SCEV *divideExact(const SCEV *S, uint64_t Size,
     }
     return SE.getAddExpr(Ops);
   }
+  // A recurrence of an enclosing loop (a plane offset {8*n*n,+,8*n*n}<i>
+  // of a 2-D nest inside a 3-D one): exact when its start and step are.
+  if (auto *AR = dyn_cast<SCEVAddRecExpr>(S); AR && AR->isAffine()) {
+    const SCEV *Start = divideExact(AR->getStart(), Size, SE);
+    const SCEV *Step =
+        Start ? divideExact(AR->getStepRecurrence(SE), Size, SE) : nullptr;
+    if (!Step)
+      return nullptr;
+    return SE.getAddRecExpr(Start, Step, AR->getLoop(), SCEV::FlagAnyWrap);
+  }
   return nullptr;
 }
 
@@ -294,6 +304,16 @@ std::optional<AffineAccess> analyzeAccess(Instruction *I, const NestInfo &N,
     }
   if (!SE.isLoopInvariant(Off, Outer)) {
     Why = "address is not affine in the loop's induction variables";
+    return std::nullopt;
+  }
+  // A single loop whose addresses move with an enclosing loop would be
+  // launched once per iteration of that loop for one row of work (issue
+  // "whole programs faster": never thousands of launches for microseconds
+  // of work); a 2-D nest inside a 3-D one launches a plane at a time.
+  if (N.depth() == 1 && SCEVExprContains(Off, [](const SCEV *X) {
+        return isa<SCEVAddRecExpr>(X);
+      })) {
+    Why = "address moves with an enclosing loop (one row per launch)";
     return std::nullopt;
   }
   const DataLayout &DL = I->getModule()->getDataLayout();

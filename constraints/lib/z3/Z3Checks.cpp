@@ -352,11 +352,11 @@ namespace {
 
 /// Translates loop-invariant SCEVs into Z3 integers. Unknown values become
 /// integer constants bounded by their type's signed range, or, given the
-/// nest, by the range its loop guards imply (ScalarEvolution::
-/// applyLoopGuards on the outermost loop: `n > 2` before `for (i = 1; i <
-/// n - 1; ...)`), which holds whenever the nest runs. Anything else
+/// nest, by the range the loop guards of its outermost and innermost loops
+/// imply (ScalarEvolution::applyLoopGuards: `n > 2` before `for (i = 1; i <
+/// n - 1; ...)`), which holds whenever the innermost body runs. Anything else
 /// (null, could-not-compute, pointer-typed or non-integer expressions,
-/// truncations, unsigned min/max, recurrences, ptrtoint, unknowns whose value
+/// truncations, unsigned min/max, recurrences of the nest's loops, ptrtoint, unknowns whose value
 /// was deleted, expressions deeper than MaxDepth) is not translated: the
 /// caller answers "not proven".
 class ScevTranslator {
@@ -379,14 +379,25 @@ public:
     std::optional<z3::expr> R;
     if (auto *K = dyn_cast<SCEVConstant>(X)) {
       R = C.int_val(toString(K->getAPInt(), 10, /*Signed=*/true).c_str());
-    } else if (isa<SCEVUnknown>(X)) {
+    } else if (isa<SCEVUnknown>(X) ||
+               (isa<SCEVAddRecExpr>(X) && N && N->SE &&
+                N->SE->isLoopInvariant(X, N->Loops.front()))) {
+      // A recurrence of an enclosing loop is one fixed value while the
+      // nest runs (a plane's offset): a symbol like an unknown.
       std::string Name = "v" + std::to_string(Memo.size());
       z3::expr V = C.int_const(Name.c_str());
       unsigned W = Ty->getIntegerBitWidth();
       APInt Lo = APInt::getSignedMinValue(W), Hi = APInt::getSignedMaxValue(W);
       if (N && N->SE && !N->Loops.empty()) {
+        // Every question asked here is about iterations of the innermost
+        // body, which run only where the guards of every loop of the nest
+        // hold (the inner loop's own guard may sit inside the outer loop).
         ConstantRange G = N->SE->getSignedRange(
             N->SE->applyLoopGuards(X, N->Loops.front()));
+        if (N->Loops.size() > 1)
+          G = G.intersectWith(
+              N->SE->getSignedRange(N->SE->applyLoopGuards(X, N->Loops.back())),
+              ConstantRange::Signed);
         if (!G.isFullSet() && !G.isEmptySet() && G.getBitWidth() == W) {
           Lo = G.getSignedMin();
           Hi = G.getSignedMax();
@@ -467,7 +478,8 @@ bool mayFollow(const Instruction *A, const Instruction *B) {
 /// a non-zero constant stride; 2-D: rows that cannot overlap, either a unit
 /// stride in one loop and the other loop's stride equal to that loop's trip
 /// count (a row-major or column-major index i + n*j with i in [0, n): a
-/// mixed-radix number, the delinearisation argument), or constant inner
+/// mixed-radix number, the delinearisation argument) or, for a unit inner
+/// stride, at least it under the loop guards (rows of an interior), or constant inner
 /// strides and trip count with |s0| >= |s1| * n1). Deeper nests: false.
 static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
                                  const NestInfo &N) {
@@ -489,6 +501,24 @@ static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
   if ((S1 && std::abs(*S1) == 1 && A.Strides[0] == N.TripCounts[1]) ||
       (S0 && std::abs(*S0) == 1 && A.Strides[1] == N.TripCounts[0]))
     return true;
+  // ... or at least that trip count, as ScalarEvolution proves it under the
+  // nest's loop guards (the interior of a row: stride n, n - 2 points).
+  if (N.SE && S1 && *S1 == 1) {
+    ScalarEvolution &SE = *N.SE;
+    const SCEV *St = A.Strides[0], *Tc = N.TripCounts[1];
+    if (St->getType() == Tc->getType()) {
+      // The trip count is non-negative; with a non-negative stride the
+      // difference cannot wrap, so a non-negative difference is St >= Tc.
+      for (Loop *L : {N.Loops.front(), N.Loops.back()}) {
+        const SCEV *GSt = SE.applyLoopGuards(St, L);
+        if (!SE.isKnownNonNegative(GSt))
+          continue;
+        if (SE.isKnownNonNegative(SE.applyLoopGuards(SE.getMinusSCEV(St, Tc), L)) ||
+            SE.isKnownNonNegative(SE.getMinusSCEV(GSt, SE.applyLoopGuards(Tc, L))))
+          return true;
+      }
+    }
+  }
   if (!S1 || *S1 == 0)
     return false;
   auto N1 = Const(N.TripCounts[1]);

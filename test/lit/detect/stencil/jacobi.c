@@ -135,12 +135,15 @@ void seven_global(void) {
 
 // Parboil stencil's reference kernel: i is the unit-stride index but the
 // outermost loop, and the addresses are products (j + ny*k) * nx that SCEV
-// does not distribute; offsets are compared as polynomials.
+// does not distribute; offsets are compared as polynomials. Map takes the
+// inner 2-D nest (one plane per launch: its offset is a recurrence of i,
+// and the loop guards bound nx, ny, nz), so the stencil declines the nest.
 #define Index3D(_nx, _ny, _i, _j, _k) ((_i) + _nx * ((_j) + _ny * (_k)))
 // CHECK-LABEL: Idioms in function 'cpu_stencil':
-// CHECK-NEXT: loop %{{[0-9]+}} at jacobi.c:[[@LINE+5]]: idiom stencil (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at jacobi.c:[[@LINE+7]]: idiom map (2-D map)
+// CHECK: loop %{{[0-9]+}} at jacobi.c:[[@LINE+5]]: no idiom (closest: stencil): {{.*}}not MapMatchesInside(loop)
 // STENCIL-LABEL: Idioms in function 'cpu_stencil':
-// STENCIL-NEXT: loop %{{[0-9]+}} at jacobi.c:[[@LINE+3]]: idiom stencil (detected only)
+// STENCIL-NEXT: loop %{{[0-9]+}} at jacobi.c:[[@LINE+3]]: no idiom (closest: stencil): {{.*}}not MapMatchesInside(loop)
 void cpu_stencil(float c0, float c1, float *A0, float *Anext, const int nx, const int ny, const int nz) {
   int i, j, k;
   for (i = 1; i < nx - 1; i++)
@@ -168,11 +171,12 @@ void seven_flat(double *out, const double *in, long nx, long ny, long nz) {
       }
 }
 
-// 3-D 7-point with int bounds and indices.
+// 3-D 7-point with int bounds and indices: a 2-D map per plane, as above.
 // CHECK-LABEL: Idioms in function 'seven_int':
-// CHECK-NEXT: loop %{{[0-9]+}} at jacobi.c:[[@LINE+4]]: idiom stencil (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at jacobi.c:[[@LINE+6]]: idiom map (2-D map)
+// CHECK: loop %{{[0-9]+}} at jacobi.c:[[@LINE+4]]: no idiom (closest: stencil): {{.*}}not MapMatchesInside(loop)
 // STENCIL-LABEL: Idioms in function 'seven_int':
-// STENCIL-NEXT: loop %{{[0-9]+}} at jacobi.c:[[@LINE+2]]: idiom stencil (detected only)
+// STENCIL-NEXT: loop %{{[0-9]+}} at jacobi.c:[[@LINE+2]]: no idiom (closest: stencil): {{.*}}not MapMatchesInside(loop)
 void seven_int(double *out, const double *in, int n) {
   for (int i = 1; i < n - 1; i++)
     for (int j = 1; j < n - 1; j++)

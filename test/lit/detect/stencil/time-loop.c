@@ -44,8 +44,8 @@ void time2d(float *in, float *out, int h, int w, int steps) {
   }
 }
 
-// Parboil stencil: the reference kernel (3-D, which map does not take) is
-// inlined into main's time loop.
+// Parboil stencil: the reference kernel (3-D) is inlined into main's time
+// loop.
 #define Index3D(_nx, _ny, _i, _j, _k) ((_i) + _nx * ((_j) + _ny * (_k)))
 static void cpu_stencil(float c0, float c1, float *A0, float *Anext, const int nx, const int ny, const int nz) {
   for (int i = 1; i < nx - 1; i++)
@@ -57,11 +57,13 @@ static void cpu_stencil(float c0, float c1, float *A0, float *Anext, const int n
              A0[Index3D(nx, ny, i + 1, j, k)] + A0[Index3D(nx, ny, i - 1, j, k)]) * c1 -
             A0[Index3D(nx, ny, i, j, k)] * c0;
 }
+// Map takes each plane of the inlined 3-D nest (its j, k loops), so the
+// detected-only stencil idioms decline the time loop and the i loop.
 // CHECK-LABEL: Idioms in function 'parboil_stencil':
-// CHECK-NEXT: loop %{{[0-9]+}} at time-loop.c:[[@LINE+5]]: idiom stencil-time-loop (detected only)
-// CHECK-NOT: {{^}}loop
+// CHECK-NEXT: loop %{{[0-9]+}} at time-loop.c:{{[0-9]+}}: idiom map (2-D map)
+// CHECK: loop %{{[0-9]+}} at time-loop.c:[[@LINE+4]]: no idiom (closest: stencil-time-loop): {{.*}}not MapMatchesInside(loop)
 // STENCIL-LABEL: Idioms in function 'parboil_stencil':
-// STENCIL-NEXT: loop %{{[0-9]+}} at time-loop.c:[[@LINE+2]]: idiom stencil-time-loop (detected only)
+// STENCIL-NEXT: loop %{{[0-9]+}} at time-loop.c:[[@LINE+2]]: no idiom (closest: stencil-time-loop): {{.*}}not MapMatchesInside(loop)
 void parboil_stencil(float c0, float c1, float *h_A0, float *h_Anext, int nx, int ny, int nz, int iteration) {
   for (int t = 0; t < iteration; t++) {
     cpu_stencil(c0, c1, h_A0, h_Anext, nx, ny, nz);
@@ -71,10 +73,10 @@ void parboil_stencil(float c0, float c1, float *h_A0, float *h_Anext, int nx, in
   }
 }
 
-// A 3-D row-major step, in double.
+// A 3-D row-major step, in double: a 2-D map per plane.
 // CHECK-LABEL: Idioms in function 'seven_time':
-// CHECK-NEXT: loop %{{[0-9]+}} at time-loop.c:[[@LINE+3]]: idiom stencil-time-loop (detected only)
-// CHECK-NOT: {{^}}loop
+// CHECK-NEXT: loop %{{[0-9]+}} at time-loop.c:[[@LINE+5]]: idiom map (2-D map)
+// CHECK: loop %{{[0-9]+}} at time-loop.c:[[@LINE+2]]: no idiom (closest: stencil-time-loop): {{.*}}not MapMatchesInside(loop)
 void seven_time(double *a, double *b, long n, int steps) {
   for (int t = 0; t < steps; t++) {
     for (long i = 1; i < n - 1; i++)

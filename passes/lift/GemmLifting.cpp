@@ -72,6 +72,7 @@ private:
     return Gemv ? (IsA ? "x" : "the matrix") : (IsA ? "A" : "B");
   }
   bool findRoles();
+  bool findInitStore(StoreInst *S0, StoreInst *S1);
   bool findUpdate();
   bool checkOutputRows();
   bool denseOutput();
@@ -98,6 +99,9 @@ private:
 
   unsigned LoopI = 0, LoopJ = 0, LoopK = 0; ///< positions in the chain
   StoreInst *St = nullptr;
+  /// `C = INIT` before the loop of an in-place update (PolyBench's
+  /// `tmp[i] = 0; for (j) tmp[i] += A[i][j] * x[j];`), or null.
+  StoreInst *InitSt = nullptr;
   Type *T = nullptr;
   std::optional<ChainAccess> CAcc, AAcc, BAcc;
   SmallVector<LoadInst *, 2> CLoads;
@@ -227,9 +231,12 @@ bool GemmLifter::findRoles() {
       if (auto *L = dyn_cast<LoadInst>(&I)) {
         Loads.push_back(L);
       } else if (auto *S = dyn_cast<StoreInst>(&I)) {
-        if (St)
-          return fail("the GEMM nest has more than one store");
-        St = S;
+        if (InitSt)
+          return fail("the GEMM nest has more than two stores");
+        if (St && !findInitStore(St, S))
+          return false;
+        if (!St)
+          St = S;
       } else if (isa<CallBase>(I)) {
         if (!isPureCall(&I))
           return fail("the GEMM nest calls a function that may have side effects");
@@ -340,6 +347,32 @@ bool GemmLifter::findRoles() {
   return true;
 }
 
+/// Of two stores \p S0 and \p S1 of the nest, one must be the in-place
+/// update in the innermost loop and the other an initialisation of the same
+/// element in the loop around it, executed before the innermost loop on
+/// every iteration (it dominates that loop's preheader; the nest's zero-trip
+/// guards are tested before the call, so the innermost loop runs then). Sets
+/// St to the update and InitSt to the initialisation.
+bool GemmLifter::findInitStore(StoreInst *S0, StoreInst *S1) {
+  Loop *In = M.Nest.Loops[Depth - 1];
+  if (In->contains(S0) == In->contains(S1))
+    return fail("the GEMM nest has two stores that are not an initialisation "
+                "of the output element and its update in the innermost loop");
+  StoreInst *Upd = In->contains(S0) ? S0 : S1;
+  StoreInst *Ini = Upd == S0 ? S1 : S0;
+  unsigned D;
+  DominatorTree DT(*Outer->getHeader()->getParent());
+  if (!Ini->isSimple() || !accessesSameElement(Ini, Upd, SE) ||
+      !loopOf(Ini, D) || D + 2 != Depth || !In->getLoopPreheader() ||
+      !DT.dominates(Ini->getParent(), In->getLoopPreheader()))
+    return fail("the GEMM nest has a second store that is not an "
+                "initialisation of the output element before the innermost "
+                "loop");
+  St = Upd;
+  InitSt = Ini;
+  return true;
+}
+
 /// Decides the form of the update: inner product (a sum phi in the k loop,
 /// the store after it or on every iteration of it) or in place (`C += x*y`
 /// in the innermost loop); sets the roots and leaves of the slices.
@@ -369,7 +402,8 @@ bool GemmLifter::findUpdate() {
     return fail(std::string("the ") + idiomName() +
                 " output is not stored on every iteration of its loop");
   if (!Sum) {
-    // In place: C = STEP(C, x, y) in the innermost loop.
+    // In place: C = STEP(C, x, y) in the innermost loop, from INIT when a
+    // store initialises C before it, else from the old C.
     if (StLoop != Inner)
       return fail(std::string("the ") + idiomName() +
                   " output is updated in place outside the innermost loop");
@@ -382,6 +416,8 @@ bool GemmLifter::findUpdate() {
       Slice.Acc.push_back(L);
     }
     Slice.Step = St->getValueOperand();
+    if (InitSt)
+      Slice.Init = InitSt->getValueOperand();
     return true;
   }
   if (LoopK != Inner)
@@ -397,6 +433,11 @@ bool GemmLifter::findUpdate() {
   Slice.Step = SumUpd;
   Slice.Init = SumInit;
   Slice.Post = St->getValueOperand();
+  // An initialised element read by the sum: its phi must start from the
+  // value stored (what GVN forwards), and C is read nowhere else.
+  if (InitSt && (SumInit != InitSt->getValueOperand() || !CLoads.empty()))
+    return fail("the GEMM output is initialised, but the sum does not start "
+                "from the initial value");
   for (LoadInst *L : CLoads) {
     unsigned D;
     if (!loopOf(L, D) || D != Inner - 1)
@@ -507,7 +548,8 @@ bool GemmLifter::run(const std::string &Name) {
     P.Base = Accs[X]->Base;
     P.ElemTy = T;
     range(*Accs[X], P.Lo, P.Hi);
-    P.Read = X < 2 || !CLoads.empty();
+    // An initialised C is read only after the initialisation (STEP's acc).
+    P.Read = X < 2 || (!CLoads.empty() && !InitSt);
     P.Written = X == 2;
     P.Dense = X == 2 && denseOutput();
     Buffers.push_back(P);
@@ -537,10 +579,11 @@ bool GemmLifter::run(const std::string &Name) {
     Step.Leaves[V] = "x.1";
   std::string StepText = expr(Slice.Step, Step);
   std::string InitText = "q.1", PostText = SumMark;
-  if (Slice.Init) {
-    for (Value *V : Slice.COld)
-      Init.Leaves[V] = Post.Leaves[V] = "q.1";
+  for (Value *V : Slice.COld)
+    Init.Leaves[V] = Post.Leaves[V] = "q.1";
+  if (Slice.Init)
     InitText = expr(Slice.Init, Init);
+  if (Slice.Post) {
     Post.Finals = true;
     PostText = expr(Slice.Post, Post);
   }

@@ -136,3 +136,30 @@ void carried(int n, const float *a, const float *x, float *y) {
   }
 }
 void end(void) {}
+
+// PolyBench atax's tmp = A x: `tmp[i] = 0` before the inner loop, which
+// GVN turns into a sum that starts from the stored 0 and a store of the
+// running sum in the inner loop. INIT is the stored value; y is not read.
+// CHECK-LABEL: Idioms in function 'init_store':
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+5]]: idiom gemv (GEMV)
+// CHECK-NEXT: FunIL:
+// CHECK-NEXT: idiom idiom_init_store_0(A: [f64], B: [f64], C: [f64], N: i64, K: i64) {
+// CHECK-NEXT: store view(C, 0:i64, 0:i64, 1:i64, 1:i64, N) = map(\(r: ([f64]_K, [f64]_N)) => map(\(q: ([f64]_K, f64)) => reduceSeq(\(acc: f64, x: (f64, f64)) => fmuladd(x.1, x.0, acc), 0x0p+0:f64, zip(r.0, q.0)), zip(view(B, 0:i64, K, N, 1:i64, K), r.1)), zip(view(A, 0:i64, 0:i64, 1:i64, 1:i64, K), view(C, 0:i64, 0:i64, 1:i64, 1:i64, N)));
+void init_store(int m, int n, double A[m][n], const double *x, double *tmp) {
+  for (int i = 0; i < m; i++) {
+    tmp[i] = 0.0;
+    for (int j = 0; j < n; j++)
+      tmp[i] = tmp[i] + A[i][j] * x[j];
+  }
+}
+
+// An initialisation after the inner loop is not one: the element ends as 0.
+// CHECK-LABEL: Idioms in function 'store_after':
+// CHECK: not offloaded: cannot lift to FunIL: the GEMV nest has a second store that is not an initialisation of the output element before the innermost loop
+void store_after(int m, int n, double A[m][n], const double *x, double *y) {
+  for (int i = 0; i < m; i++) {
+    for (int j = 0; j < n; j++)
+      y[i] = y[i] + A[i][j] * x[j];
+    y[i] = 0.0;
+  }
+}

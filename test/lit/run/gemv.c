@@ -1,0 +1,166 @@
+// GEMV and transposed GEMV end to end on PoCL at odd sizes (67 x 45): each
+// element of y is summed in the loop's order, so the offloaded build prints
+// the sequential build's bits (compared with diff, every value in hex).
+// Shapes: row form y = A x (flat), y = alpha A x + beta y on 2-D double
+// arrays, the transposed in-place form s[j] += A[i][j] * r[i] on a VLA
+// (PolyBench bicg), PolyBench atax (tmp = A x; y = A^T tmp, y zeroed by a
+// map first), BLAS strides (x[j*incx], y[i*incy]). Fallbacks, where the
+// original loop runs and the output is the same: incy = 0 (the run-time
+// condition that y repeats no element fails), y equal to x and y inside A
+// (the runtime's overlap check).
+// RUN: %clang -O2 %s -o %t.seq
+// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
+// RUN: %clang-idiom -g -ffp-contract=off %s -lidiomrt -o %t.off
+// RUN: %clang -O2 -ffp-contract=off %s -o %t.seqoff
+// RUN: %t.seq > %t.expected
+// RUN: env IDIOM_MIN_TRIP=1 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats
+// RUN: diff %t.expected %t.out
+// RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// RUN: %t.seqoff > %t.expectedoff
+// RUN: env IDIOM_MIN_TRIP=1 %t.off > %t.offout
+// RUN: diff %t.expectedoff %t.offout
+// RUN: env IDIOM_MIN_TRIP=1 IDIOM_DEVICE=seq %t.idiom > %t.seqout
+// RUN: diff %t.expected %t.seqout
+#include <stdio.h>
+#include <string.h>
+
+#define M 67
+#define N 45
+
+// Row form: a map over rows of a sequential sum over j.
+__attribute__((noinline)) void gemv_rows(int m, int n, const float *a,
+                                         const float *x, float *y) {
+  // STATS-DAG: idiom-stats: gemv.c:[[@LINE+1]] gemv calls=3 offloaded=1 device="{{.+}}" {{.*}}fallbacks=2 {{.*}}reasons="overlapping input/output ranges
+  for (int i = 0; i < m; i++) {
+    float sum = 0;
+    for (int j = 0; j < n; j++)
+      sum += a[i * n + j] * x[j];
+    y[i] = sum;
+  }
+}
+
+double GA[M][N], GX[N], GY[M];
+// y = alpha*A*x + beta*y on global 2-D arrays.
+__attribute__((noinline)) void gemv_scaled(double alpha, double beta) {
+  // STATS-DAG: idiom-stats: gemv.c:[[@LINE+1]] gemv calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
+  for (int i = 0; i < M; i++) {
+    double sum = 0;
+    for (int j = 0; j < N; j++)
+      sum += GA[i][j] * GX[j];
+    GY[i] = alpha * sum + beta * GY[i];
+  }
+}
+
+// Transposed, in place (bicg's s = A^T r): a map over columns j of a sum
+// over i in i order, starting from the old s[j].
+__attribute__((noinline)) void gemv_t(int m, int n, float A[m][n],
+                                      const float *r, float *s) {
+  // STATS-DAG: idiom-stats: gemv.c:[[@LINE+1]] gemv calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      s[j] = s[j] + r[i] * A[i][j];
+}
+
+// PolyBench atax: y = A^T (A x), in double.
+__attribute__((noinline)) void atax(int m, int n, double A[m][n],
+                                    const double *x, double *y, double *tmp) {
+  for (int i = 0; i < n; i++)
+    y[i] = 0;
+  // STATS-DAG: idiom-stats: gemv.c:[[@LINE+1]] gemv calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
+  for (int i = 0; i < m; i++) {
+    tmp[i] = 0.0;
+    for (int j = 0; j < n; j++)
+      tmp[i] = tmp[i] + A[i][j] * x[j];
+  }
+  // STATS-DAG: idiom-stats: gemv.c:[[@LINE+1]] gemv calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      y[j] = y[j] + A[i][j] * tmp[i];
+}
+
+// BLAS-like strides; incy = 0 writes y[0] on every row: the run-time
+// condition |incy| >= 1 fails and the original loop runs (no runtime call).
+__attribute__((noinline)) void gemv_strided(int m, int n, float alpha,
+                                            const float *a, int lda,
+                                            const float *x, int incx, float *y,
+                                            int incy) {
+  // STATS-DAG: idiom-stats: gemv.c:[[@LINE+1]] gemv calls=1 offloaded=1 device="{{.+}}" {{.*}}fallbacks=0
+  for (int i = 0; i < m; i++) {
+    float sum = 0;
+    for (int j = 0; j < n; j++)
+      sum += a[i * lda + j] * x[j * incx];
+    y[i * incy] = alpha * sum;
+  }
+}
+
+static unsigned Seed = 12345;
+static float rnd(void) {
+  Seed = Seed * 1103515245u + 12345u;
+  return (float)((Seed >> 8) & 0xffff) / 65536.0f * 2.0f - 0.9f;
+}
+
+static void printf32(const char *name, const float *v, int n) {
+  for (int i = 0; i < n; i++)
+    printf("%s %d %a\n", name, i, v[i]);
+}
+static void printf64(const char *name, const double *v, int n) {
+  for (int i = 0; i < n; i++)
+    printf("%s %d %a\n", name, i, v[i]);
+}
+
+static float A[M * N + 8], X[2 * N], Y[M + N], R[M], S[N];
+static float VA[M][N];
+static double DA[M][N], DX[N], DY[N], DT[M];
+
+int main(void) {
+  for (int i = 0; i < M * N + 8; i++)
+    A[i] = rnd();
+  for (int i = 0; i < 2 * N; i++)
+    X[i] = rnd();
+  gemv_rows(M, N, A, X, Y);
+  printf32("rows", Y, M);
+  // y is x (m = n): the loop reads elements it writes; declined.
+  for (int i = 0; i < N; i++)
+    Y[i] = X[i];
+  gemv_rows(N, N, A, Y, Y);
+  printf32("alias_x", Y, N);
+  // y inside A: declined.
+  gemv_rows(N, N, A + N * N, A, A + 8);
+  printf32("alias_a", A, N + 8);
+
+  for (int i = 0; i < M; i++) {
+    GY[i] = rnd();
+    for (int j = 0; j < N; j++)
+      GA[i][j] = rnd() / 3.0;
+  }
+  for (int j = 0; j < N; j++)
+    GX[j] = rnd() * 1.25;
+  gemv_scaled(0.7, -1.3);
+  printf64("scaled", GY, M);
+
+  for (int i = 0; i < M; i++) {
+    R[i] = rnd();
+    for (int j = 0; j < N; j++)
+      VA[i][j] = rnd();
+  }
+  for (int j = 0; j < N; j++)
+    S[j] = rnd();
+  gemv_t(M, N, VA, R, S);
+  printf32("transposed", S, N);
+
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      DA[i][j] = rnd() / 7.0;
+  for (int j = 0; j < N; j++)
+    DX[j] = rnd();
+  atax(M, N, DA, DX, DY, DT);
+  printf64("atax_tmp", DT, M);
+  printf64("atax_y", DY, N);
+
+  memset(Y, 0, sizeof(Y));
+  gemv_strided(M, N / 2, 1.5f, A, N, X, 2, Y, 1);
+  printf32("strided", Y, M);
+  gemv_strided(M, N / 2, 1.5f, A, N, X, 2, Y, 0);
+  printf32("incy0", Y, 2);
+  return 0;
+}

@@ -57,7 +57,7 @@ void square_of_sum(int n, const float *a, const float *b, float *c) {
 }
 
 // CHECK-LABEL: Idioms in function 'two_stores':
-// CHECK: not offloaded: cannot lift to FunIL: the GEMM nest has more than one store
+// CHECK: not offloaded: cannot lift to FunIL: the GEMM nest has two stores that are not an initialisation of the output element and its update in the innermost loop
 void two_stores(int n, const float *a, const float *b, float *c, float *d) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {

@@ -139,6 +139,15 @@ bool isGemv(const Program &P) {
 /// is {N, 1}); the tiles of a GEMM would compute mostly padding.
 const unsigned GemvWorkGroups[] = {128, 256, 64};
 
+/// GEMV tiles: one row (TM = 1), TN outputs per work-group, the matrix
+/// read in TK x TN tiles through local memory by the whole work-group, so
+/// that a row-major y = A x, whose work-items each walk a row, still reads
+/// memory in consecutive runs.
+const GemmRow GemvTiles[] = {
+    {1, 64, 64, 1, 1, true, 0, 4, false, false, false},
+    {1, 128, 32, 1, 1, true, 0, 4, false, false, false},
+};
+
 } // namespace
 
 std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max) {
@@ -154,6 +163,11 @@ std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max) {
         V.WorkGroup[1] = 1;
         Out.push_back(V);
       }
+    for (const GemmRow &R : GemvTiles) {
+      VariantParams V;
+      if (Out.size() < Max && fromRow(R, Bytes, V))
+        Out.push_back(V);
+    }
     return Out;
   }
   for (unsigned I : DefaultOrder) {

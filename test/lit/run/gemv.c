@@ -7,7 +7,8 @@
 // map first), BLAS strides (x[j*incx], y[i*incy]). Fallbacks, where the
 // original loop runs and the output is the same: incy = 0 (the run-time
 // condition that y repeats no element fails), y equal to x and y inside A
-// (the runtime's overlap check).
+// (the runtime's overlap check). Every variant gives the same bits (the
+// tiled ones are forced once each).
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %clang-idiom -g -ffp-contract=off %s -lidiomrt -o %t.off
@@ -21,6 +22,13 @@
 // RUN: diff %t.expectedoff %t.offout
 // RUN: env IDIOM_MIN_TRIP=1 IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
+// The tiled variants (the matrix read through local memory), forced:
+// RUN: env IDIOM_MIN_TRIP=1 IDIOM_VARIANT=4 IDIOM_STATS=1 %t.idiom > %t.v4 2> %t.v4stats
+// RUN: diff %t.expected %t.v4
+// RUN: FileCheck %s --check-prefix=TILED < %t.v4stats
+// RUN: env IDIOM_MIN_TRIP=1 IDIOM_VARIANT=5 %t.idiom > %t.v5
+// RUN: diff %t.expected %t.v5
+// TILED: idiom-stats: gemv.c:{{[0-9]+}} gemv calls=1 offloaded=1 {{.*}}tuning="class {{[0-9]+}}: variant 4 tuned=forced"
 #include <stdio.h>
 #include <string.h>
 

@@ -146,6 +146,7 @@ const unsigned GemvWorkGroups[] = {128, 256, 64};
 const GemmRow GemvTiles[] = {
     {1, 64, 64, 1, 1, true, 0, 4, false, false, false},
     {1, 128, 32, 1, 1, true, 0, 4, false, false, false},
+    {1, 256, 16, 1, 16, false, 0, 4, false, false, false},
 };
 
 } // namespace

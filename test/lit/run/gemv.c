@@ -20,6 +20,13 @@
 // RUN: %t.seqoff > %t.expectedoff
 // RUN: env IDIOM_MIN_TRIP=1 %t.off > %t.offout
 // RUN: diff %t.expectedoff %t.offout
+// A host that fuses llvm.fmuladd (-mfma): the lift writes fma, the device
+// fuses too, and the bits are again the sequential build's.
+// RUN: %clang -O2 -mfma %s -o %t.seqfma
+// RUN: %clang-idiom -mfma %s -lidiomrt -o %t.fma
+// RUN: %t.seqfma > %t.expectedfma
+// RUN: env IDIOM_MIN_TRIP=1 %t.fma > %t.fmaout
+// RUN: diff %t.expectedfma %t.fmaout
 // RUN: env IDIOM_MIN_TRIP=1 IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
 // The tiled variants (the matrix read through local memory), forced:

@@ -57,8 +57,9 @@ private:
   /// Sets Why; a GEMV's messages name the GEMV and its output y.
   bool fail(std::string W) {
     if (Gemv)
-      for (auto [From, To] : {std::pair<const char *, const char *>{"GEMM", "GEMV"},
-                              {"output C", "output y"}})
+      for (auto [From, To] :
+           {std::pair<const char *, const char *>{"GEMM", "GEMV"},
+            {"output C", "output y"}})
         for (size_t At = W.find(From); At != std::string::npos;
              At = W.find(From, At + 1))
           W.replace(At, strlen(From), To);
@@ -298,10 +299,8 @@ bool GemmLifter::findRoles() {
                llvm::is_contained(V, LoopK);
     if (!IsA && !IsB) {
       if (A->Base == CAcc->Base)
-        return fail(Gemv ? "GEMV whose output y is also read at another index "
-                           "not offloaded"
-                         : "GEMM whose output C is also read at another index "
-                           "not offloaded");
+        return fail("GEMM whose output C is also read at another index not "
+                    "offloaded");
       return fail(Gemv ? "a load of the GEMV nest reads neither the matrix "
                          "(indexed by both loops) nor the vector x (indexed "
                          "by the reduction's loop) nor the output element"
@@ -312,9 +311,9 @@ bool GemmLifter::findRoles() {
     std::optional<ChainAccess> &Slot = IsA ? AAcc : BAcc;
     if (Slot && SE.getSCEV(cast<LoadInst>(Slot->Inst)->getPointerOperand()) !=
                     SE.getSCEV(L->getPointerOperand()))
-      return fail(std::string("the ") + idiomName() +
-                  " update reads two different elements of " + operandName(IsA) +
-                  " per step");
+      return fail(std::string("the GEMM update reads two different elements "
+                              "of ") +
+                  operandName(IsA) + " per step");
     if (A->ElemTy != T)
       return fail("GEMM with mixed element types not offloaded");
     elementOffset(*A);
@@ -391,28 +390,25 @@ bool GemmLifter::findUpdate() {
         Sum = &P;
         continue;
       }
-      return fail(std::string("the ") + idiomName() +
-                  " nest carries a value other than the induction variables "
-                  "and one sum over k");
+      return fail("the GEMM nest carries a value other than the induction "
+                  "variables and one sum over k");
     }
   DominatorTree DT(*Outer->getHeader()->getParent());
   unsigned StLoop;
   loopOf(St, StLoop);
   if (!DT.dominates(St->getParent(), N.Loops[StLoop]->getLoopLatch()))
-    return fail(std::string("the ") + idiomName() +
-                " output is not stored on every iteration of its loop");
+    return fail("the GEMM output is not stored on every iteration of its loop");
   if (!Sum) {
     // In place: C = STEP(C, x, y) in the innermost loop, from INIT when a
     // store initialises C before it, else from the old C.
     if (StLoop != Inner)
-      return fail(std::string("the ") + idiomName() +
-                  " output is updated in place outside the innermost loop");
+      return fail("the GEMM output is updated in place outside the innermost "
+                  "loop");
     for (LoadInst *L : CLoads) {
       unsigned D;
       if (!loopOf(L, D) || D != Inner)
-        return fail(std::string("the ") + idiomName() +
-                    " output element is read outside the innermost loop of "
-                    "an in-place update");
+        return fail("the GEMM output element is read outside the innermost "
+                    "loop of an in-place update");
       Slice.Acc.push_back(L);
     }
     Slice.Step = St->getValueOperand();
@@ -421,14 +417,12 @@ bool GemmLifter::findUpdate() {
     return true;
   }
   if (LoopK != Inner)
-    return fail(std::string("the ") + idiomName() +
-                " sum is carried by a loop that is not the innermost");
+    return fail("the GEMM sum is carried by a loop that is not the innermost");
   Loop *KL = N.Loops[Inner];
   SumInit = Sum->getIncomingValueForBlock(KL->getLoopPreheader());
   SumUpd = Sum->getIncomingValueForBlock(KL->getLoopLatch());
   if (StLoop + 2 < Depth)
-    return fail(std::string("the ") + idiomName() +
-                " output is not stored in the loop around the sum");
+    return fail("the GEMM output is not stored in the loop around the sum");
   Slice.Acc.push_back(Sum);
   Slice.Step = SumUpd;
   Slice.Init = SumInit;
@@ -441,8 +435,7 @@ bool GemmLifter::findUpdate() {
   for (LoadInst *L : CLoads) {
     unsigned D;
     if (!loopOf(L, D) || D != Inner - 1)
-      return fail(std::string("the ") + idiomName() +
-                  " output element is read inside the sum's loop");
+      return fail("the GEMM output element is read inside the sum's loop");
     Slice.COld.push_back(L);
   }
   return true;
@@ -536,8 +529,7 @@ bool GemmLifter::run(const std::string &Name) {
   const NestInfo &N = M.Nest;
   for (const NestGuard &G : N.Guards)
     if (auto *I = dyn_cast<Instruction>(G.Cond); I && Outer->contains(I))
-      return fail(std::string("a zero-trip guard of the ") + idiomName() +
-                  " nest is computed inside it");
+      return fail("a zero-trip guard of the GEMM nest is computed inside it");
 
   // Buffers A, B, C in this order; C is read when a slice reads it.
   const ChainAccess *Accs[3] = {&*AAcc, &*BAcc, &*CAcc};
@@ -554,8 +546,7 @@ bool GemmLifter::run(const std::string &Name) {
     P.Dense = X == 2 && denseOutput();
     Buffers.push_back(P);
   }
-  std::string SM =
-      Gemv ? std::string("1") : size(N.TripCounts[LoopI], "M");
+  std::string SM = Gemv ? std::string("1") : size(N.TripCounts[LoopI], "M");
   std::string SN = size(N.TripCounts[LoopJ], "N");
   std::string SK = size(N.TripCounts[LoopK], "K");
   // In views a size is an i64 expression ("48:i64"), in types a size ("48");

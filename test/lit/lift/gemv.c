@@ -163,3 +163,21 @@ void store_after(int m, int n, double A[m][n], const double *x, double *y) {
     y[i] = 0.0;
   }
 }
+
+// PolyBench bicg as written there: both products in one nest (two outputs).
+// Not lifted: it would need two kernels (docs/ConstraintLanguage.md,
+// "Lifting a GEMV"); the near miss names the second output's access.
+// CHECK-LABEL: Idioms in function 'bicg_fused':
+// CHECK-NOT: idiom gemv
+// ONLY-LABEL: Idioms in function 'bicg_fused':
+// ONLY: at gemv.c:[[@LINE+3]]: no idiom (closest: gemv): {{.*}}gemv.idl:{{.*}}: SameElement(m, st): memory operation does not access the output element
+void bicg_fused(int m, int n, double A[m][n], const double *r, const double *p,
+                double *s, double *q) {
+  for (int i = 0; i < m; i++) {
+    q[i] = 0.0;
+    for (int j = 0; j < n; j++) {
+      s[j] = s[j] + r[i] * A[i][j];
+      q[i] = q[i] + A[i][j] * p[j];
+    }
+  }
+}

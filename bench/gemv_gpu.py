@@ -7,7 +7,7 @@ bandwidth of the same device, measured in the same run.
 
 DIR holds gemv.seq and gemv.idiom (bench/build_gemv_carry.sh); n is the
 matrix order (default 8192: a 256 MiB float matrix), reps the calls of each
-product per process (default 20), the last argument IDIOM_DEVICE (default
+product per process (default 10), the last argument IDIOM_DEVICE (default
 gpu). Prints: the sequential and offloaded outputs (a hash of the result
 bits: equal, since every element is summed in the loop's order); for every
 kernel variant (IDIOM_VARIANT=K) and for the runtime's own choice (tuned on
@@ -22,7 +22,7 @@ import json, os, statistics, subprocess, sys, tempfile
 
 d = sys.argv[1]
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 8192
-reps = sys.argv[3] if len(sys.argv) > 3 else "20"
+reps = sys.argv[3] if len(sys.argv) > 3 else "10"
 device = sys.argv[4] if len(sys.argv) > 4 else "gpu"
 tmp = tempfile.mkdtemp()
 env = dict(os.environ, IDIOM_CACHE_DIR=os.path.join(tmp, "cache"),

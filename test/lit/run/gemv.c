@@ -4,7 +4,8 @@
 // Shapes: row form y = A x (flat), y = alpha A x + beta y on 2-D double
 // arrays, the transposed in-place form s[j] += A[i][j] * r[i] on a VLA
 // (PolyBench bicg), PolyBench atax (tmp = A x; y = A^T tmp, y zeroed by a
-// map first), BLAS strides (x[j*incx], y[i*incy]). Fallbacks, where the
+// map first), BLAS strides (x[j*incx], y[i*incy]), GSL's cblas loop with
+// its own counters and negative increments. Fallbacks, where the
 // original loop runs and the output is the same: incy = 0 (the run-time
 // condition that y repeats no element fails), y equal to x and y inside A
 // (the runtime's overlap check). Every variant gives the same bits (the
@@ -108,6 +109,27 @@ __attribute__((noinline)) void gemv_strided(int m, int n, float alpha,
   }
 }
 
+// GSL's cblas gemv (source_gemv_r.h, y := alpha*A*x + y): counters ix and
+// iy of their own, strides of either sign.
+#define OFFSET(N, inc) ((inc) > 0 ? 0 : ((N) - 1) * (-(inc)))
+__attribute__((noinline)) void cblas_gemv(int lenY, int lenX, double alpha,
+                                          const double *A, int lda,
+                                          const double *X, int incX, double *Y,
+                                          int incY) {
+  int iy = OFFSET(lenY, incY);
+  // STATS-DAG: idiom-stats: gemv.c:[[@LINE+1]] gemv calls=5 offloaded=5 device="{{.+}}" {{.*}}fallbacks=0
+  for (int i = 0; i < lenY; i++) {
+    double temp = 0.0;
+    int ix = OFFSET(lenX, incX);
+    for (int j = 0; j < lenX; j++) {
+      temp += X[ix] * A[lda * i + j];
+      ix += incX;
+    }
+    Y[iy] += alpha * temp;
+    iy += incY;
+  }
+}
+
 static unsigned Seed = 12345;
 static float rnd(void) {
   Seed = Seed * 1103515245u + 12345u;
@@ -177,5 +199,14 @@ int main(void) {
   printf32("strided", Y, M);
   gemv_strided(M, N / 2, 1.5f, A, N, X, 2, Y, 0);
   printf32("incy0", Y, 2);
+
+  static double CY[3 * M];
+  static const int Incs[5][2] = {{1, 1}, {2, 3}, {-1, 1}, {1, -2}, {-3, -1}};
+  for (int t = 0; t < 5; t++) {
+    for (int k = 0; k < 3 * M; k++)
+      CY[k] = k * 0.01;
+    cblas_gemv(M, N / 3, -0.75, &DA[0][0], N, DX, Incs[t][0], CY, Incs[t][1]);
+    printf64("cblas", CY, 3 * M);
+  }
   return 0;
 }

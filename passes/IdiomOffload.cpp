@@ -88,7 +88,7 @@ const char *kindName(const IdiomMatch &M) {
   if (M.Kind == IdiomKind::Histogram)
     return "histogram";
   if (M.Kind == IdiomKind::Gemm)
-    return "GEMM";
+    return M.Nest.depth() == 2 ? "GEMV" : "GEMM";
   if (M.Kind == IdiomKind::Spmv)
     return "CSR SpMV";
   if (M.Kind == IdiomKind::Map)

@@ -17,6 +17,7 @@
 #include "llvm/IR/Module.h"
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 using namespace llvm;
@@ -25,6 +26,10 @@ namespace idiom {
 namespace {
 
 const char *const SumMark = SliceSumMark;
+
+/// LoopI of a GEMV: the output is a vector, and the program's rows are one
+/// row of size 1 (M = 1, stride 0).
+constexpr unsigned NoLoop = ~0u;
 
 /// FunIL spelling of the scalar types a GEMM slice may compute (f32, f64,
 /// i32, i64), or empty.
@@ -43,17 +48,32 @@ public:
   GemmLifter(const IdiomMatch &M, ScalarEvolution &SE, LiftedIdiom &Out,
              std::string &Why)
       : M(M), SE(SE), Out(Out), Why(Why), Outer(M.Nest.Loops.front()),
-        I64(Type::getInt64Ty(Outer->getHeader()->getContext())) {}
+        I64(Type::getInt64Ty(Outer->getHeader()->getContext())),
+        Depth(M.Nest.depth()), Gemv(Depth == 2) {}
 
   bool run(const std::string &Name);
 
 private:
-  bool fail(const std::string &W) {
+  /// Sets Why; a GEMV's messages name the GEMV and its output y.
+  bool fail(std::string W) {
+    if (Gemv)
+      for (auto [From, To] :
+           {std::pair<const char *, const char *>{"GEMM", "GEMV"},
+            {"output C", "output y"}})
+        for (size_t At = W.find(From); At != std::string::npos;
+             At = W.find(From, At + 1))
+          W.replace(At, strlen(From), To);
     if (Why.empty())
       Why = W;
     return false;
   }
+  const char *idiomName() const { return Gemv ? "GEMV" : "GEMM"; }
+  /// The source's name of the program's operand A (\p IsA) or B.
+  const char *operandName(bool IsA) const {
+    return Gemv ? (IsA ? "x" : "the matrix") : (IsA ? "A" : "B");
+  }
   bool findRoles();
+  bool findInitStore(StoreInst *S0, StoreInst *S1);
   bool findUpdate();
   bool checkOutputRows();
   bool denseOutput();
@@ -75,9 +95,14 @@ private:
   std::string &Why;
   Loop *Outer;
   Type *I64;
+  unsigned Depth; ///< 3: GEMM; 2: GEMV (LoopI is NoLoop)
+  bool Gemv;
 
   unsigned LoopI = 0, LoopJ = 0, LoopK = 0; ///< positions in the chain
   StoreInst *St = nullptr;
+  /// `C = INIT` before the loop of an in-place update (PolyBench's
+  /// `tmp[i] = 0; for (j) tmp[i] += A[i][j] * x[j];`), or null.
+  StoreInst *InitSt = nullptr;
   Type *T = nullptr;
   std::optional<ChainAccess> CAcc, AAcc, BAcc;
   SmallVector<LoadInst *, 2> CLoads;
@@ -171,7 +196,7 @@ std::string GemmLifter::scalar(Value *V) {
 
 std::string GemmLifter::expr(Value *V, Reading &R) {
   SliceExprRules X;
-  X.Idiom = "GEMM";
+  X.Idiom = idiomName();
   X.LoadWhy = "reads memory other than A, B and the output element before "
               "its update";
   X.PhiWhy = "reads a value carried by a loop of the nest (an induction "
@@ -201,17 +226,18 @@ void GemmLifter::elementOffset(ChainAccess &A) {
 /// read A, B and C.
 bool GemmLifter::findRoles() {
   const NestInfo &N = M.Nest;
-  if (N.depth() != 3)
-    return fail("the GEMM lifter needs a chain of three loops");
   SmallVector<LoadInst *, 8> Loads;
   for (BasicBlock *BB : Outer->blocks())
     for (Instruction &I : *BB) {
       if (auto *L = dyn_cast<LoadInst>(&I)) {
         Loads.push_back(L);
       } else if (auto *S = dyn_cast<StoreInst>(&I)) {
-        if (St)
-          return fail("the GEMM nest has more than one store");
-        St = S;
+        if (InitSt)
+          return fail("the GEMM nest has more than two stores");
+        if (St && !findInitStore(St, S))
+          return false;
+        if (!St)
+          St = S;
       } else if (isa<CallBase>(I)) {
         if (!isPureCall(&I))
           return fail("the GEMM nest calls a function that may have side effects");
@@ -233,12 +259,24 @@ bool GemmLifter::findRoles() {
   if (!T->isFloatTy() && !T->isDoubleTy())
     return fail("GEMM with elements that are neither float nor double not "
                 "offloaded");
-  unsigned Row, Col;
-  if (!isMatrixAccess(*CAcc, N, Row, Col, W))
-    return fail("the output C: " + W);
-  LoopJ = Col;
-  LoopI = Row;
-  LoopK = 3 - Row - Col;
+  if (Gemv) {
+    // y varies with one loop j (any non-zero stride: checkOutputRows), the
+    // other loop is the reduction's.
+    SmallVector<unsigned, 3> V = CAcc->varyingLoops();
+    if (V.size() != 1)
+      return fail("the GEMV output y is not a vector indexed by one loop of "
+                  "the nest");
+    LoopJ = V[0];
+    LoopK = 1 - V[0];
+    LoopI = NoLoop;
+  } else {
+    unsigned Row, Col;
+    if (!isMatrixAccess(*CAcc, N, Row, Col, W))
+      return fail("the output C: " + W);
+    LoopJ = Col;
+    LoopI = Row;
+    LoopK = 3 - Row - Col;
+  }
   elementOffset(*CAcc);
 
   for (LoadInst *L : Loads) {
@@ -252,22 +290,30 @@ bool GemmLifter::findRoles() {
     if (!A)
       return fail("a load of the GEMM nest: " + W);
     SmallVector<unsigned, 3> V = A->varyingLoops();
-    bool IsA = V.size() == 2 && llvm::is_contained(V, LoopI) &&
-               llvm::is_contained(V, LoopK);
+    // In a GEMV, A of the program is the vector x (indexed by k alone) and
+    // B the matrix (indexed by j and k).
+    bool IsA = Gemv ? V.size() == 1 && V[0] == LoopK
+                    : V.size() == 2 && llvm::is_contained(V, LoopI) &&
+                          llvm::is_contained(V, LoopK);
     bool IsB = V.size() == 2 && llvm::is_contained(V, LoopJ) &&
                llvm::is_contained(V, LoopK);
     if (!IsA && !IsB) {
       if (A->Base == CAcc->Base)
         return fail("GEMM whose output C is also read at another index not "
                     "offloaded");
-      return fail("a load of the GEMM nest reads neither A (indexed by i and "
-                  "k) nor B (indexed by k and j) nor the output element");
+      return fail(Gemv ? "a load of the GEMV nest reads neither the matrix "
+                         "(indexed by both loops) nor the vector x (indexed "
+                         "by the reduction's loop) nor the output element"
+                       : "a load of the GEMM nest reads neither A (indexed by "
+                         "i and k) nor B (indexed by k and j) nor the output "
+                         "element");
     }
     std::optional<ChainAccess> &Slot = IsA ? AAcc : BAcc;
     if (Slot && SE.getSCEV(cast<LoadInst>(Slot->Inst)->getPointerOperand()) !=
                     SE.getSCEV(L->getPointerOperand()))
-      return fail(std::string("the GEMM update reads two different elements of ") +
-                  (IsA ? "A" : "B") + " per step");
+      return fail(std::string("the GEMM update reads two different elements "
+                              "of ") +
+                  operandName(IsA) + " per step");
     if (A->ElemTy != T)
       return fail("GEMM with mixed element types not offloaded");
     elementOffset(*A);
@@ -276,8 +322,11 @@ bool GemmLifter::findRoles() {
     (IsA ? Slice.ElemA : Slice.ElemB).push_back(L);
   }
   if (!AAcc || !BAcc)
-    return fail("the GEMM update does not read both A (indexed by i and k) "
-                "and B (indexed by k and j)");
+    return fail(Gemv ? "the GEMV update does not read both the matrix "
+                       "(indexed by both loops) and the vector x (indexed by "
+                       "the reduction's loop)"
+                     : "the GEMM update does not read both A (indexed by i "
+                       "and k) and B (indexed by k and j)");
   // The same array as C: only when the ranges are provably apart (the
   // runtime's overlap check sees separate buffers from here on).
   const SCEV *CLo, *CHi;
@@ -289,9 +338,37 @@ bool GemmLifter::findRoles() {
     range(**X, Lo, Hi);
     if (!SE.isKnownPredicate(CmpInst::ICMP_SLE, Hi, CLo) &&
         !SE.isKnownPredicate(CmpInst::ICMP_SLE, CHi, Lo))
-      return fail("GEMM whose output C is also read at another index not "
-                  "offloaded (A or B is the array C)");
+      return fail(Gemv ? "GEMV whose output y is also read at another index "
+                         "not offloaded (the matrix or x is the array y)"
+                       : "GEMM whose output C is also read at another index "
+                         "not offloaded (A or B is the array C)");
   }
+  return true;
+}
+
+/// Of two stores \p S0 and \p S1 of the nest, one must be the in-place
+/// update in the innermost loop and the other an initialisation of the same
+/// element in the loop around it, executed before the innermost loop on
+/// every iteration (it dominates that loop's preheader; the nest's zero-trip
+/// guards are tested before the call, so the innermost loop runs then). Sets
+/// St to the update and InitSt to the initialisation.
+bool GemmLifter::findInitStore(StoreInst *S0, StoreInst *S1) {
+  Loop *In = M.Nest.Loops[Depth - 1];
+  if (In->contains(S0) == In->contains(S1))
+    return fail("the GEMM nest has two stores that are not an initialisation "
+                "of the output element and its update in the innermost loop");
+  StoreInst *Upd = In->contains(S0) ? S0 : S1;
+  StoreInst *Ini = Upd == S0 ? S1 : S0;
+  unsigned D;
+  DominatorTree DT(*Outer->getHeader()->getParent());
+  if (!Ini->isSimple() || !accessesSameElement(Ini, Upd, SE) ||
+      !loopOf(Ini, D) || D + 2 != Depth || !In->getLoopPreheader() ||
+      !DT.dominates(Ini->getParent(), In->getLoopPreheader()))
+    return fail("the GEMM nest has a second store that is not an "
+                "initialisation of the output element before the innermost "
+                "loop");
+  St = Upd;
+  InitSt = Ini;
   return true;
 }
 
@@ -300,7 +377,8 @@ bool GemmLifter::findRoles() {
 /// in the innermost loop); sets the roots and leaves of the slices.
 bool GemmLifter::findUpdate() {
   const NestInfo &N = M.Nest;
-  for (unsigned D = 0; D < 3; ++D)
+  const unsigned Inner = Depth - 1;
+  for (unsigned D = 0; D < Depth; ++D)
     for (PHINode &P : N.Loops[D]->getHeader()->phis()) {
       if (&P == N.IVs[D])
         continue;
@@ -321,34 +399,42 @@ bool GemmLifter::findUpdate() {
   if (!DT.dominates(St->getParent(), N.Loops[StLoop]->getLoopLatch()))
     return fail("the GEMM output is not stored on every iteration of its loop");
   if (!Sum) {
-    // In place: C = STEP(C, x, y) in the innermost loop.
-    if (StLoop != 2)
+    // In place: C = STEP(C, x, y) in the innermost loop, from INIT when a
+    // store initialises C before it, else from the old C.
+    if (StLoop != Inner)
       return fail("the GEMM output is updated in place outside the innermost "
                   "loop");
     for (LoadInst *L : CLoads) {
       unsigned D;
-      if (!loopOf(L, D) || D != 2)
+      if (!loopOf(L, D) || D != Inner)
         return fail("the GEMM output element is read outside the innermost "
                     "loop of an in-place update");
       Slice.Acc.push_back(L);
     }
     Slice.Step = St->getValueOperand();
+    if (InitSt)
+      Slice.Init = InitSt->getValueOperand();
     return true;
   }
-  if (LoopK != 2)
+  if (LoopK != Inner)
     return fail("the GEMM sum is carried by a loop that is not the innermost");
-  Loop *KL = N.Loops[2];
+  Loop *KL = N.Loops[Inner];
   SumInit = Sum->getIncomingValueForBlock(KL->getLoopPreheader());
   SumUpd = Sum->getIncomingValueForBlock(KL->getLoopLatch());
-  if (StLoop != 1 && StLoop != 2)
+  if (StLoop + 2 < Depth)
     return fail("the GEMM output is not stored in the loop around the sum");
   Slice.Acc.push_back(Sum);
   Slice.Step = SumUpd;
   Slice.Init = SumInit;
   Slice.Post = St->getValueOperand();
+  // An initialised element read by the sum: its phi must start from the
+  // value stored (what GVN forwards), and C is read nowhere else.
+  if (InitSt && (SumInit != InitSt->getValueOperand() || !CLoads.empty()))
+    return fail("the GEMM output is initialised, but the sum does not start "
+                "from the initial value");
   for (LoadInst *L : CLoads) {
     unsigned D;
-    if (!loopOf(L, D) || D != 1)
+    if (!loopOf(L, D) || D != Inner - 1)
       return fail("the GEMM output element is read inside the sum's loop");
     Slice.COld.push_back(L);
   }
@@ -356,11 +442,13 @@ bool GemmLifter::findUpdate() {
 }
 
 /// C's rows must not overlap: |sCi| >= N (or M == 1), else two (i, j) write
-/// one element. Proven here, or left to a run-time test.
+/// one element; a GEMV's y must not repeat an element: |sCj| >= 1 (or
+/// N == 1), as for a column of rows of length 1. Proven here, or left to a
+/// run-time test.
 bool GemmLifter::checkOutputRows() {
-  const SCEV *Ld = i64(CAcc->Strides[LoopI]);
-  const SCEV *Len = i64(M.Nest.TripCounts[LoopJ]);
-  const SCEV *Rows = i64(M.Nest.TripCounts[LoopI]);
+  const SCEV *Ld = i64(CAcc->Strides[Gemv ? LoopJ : LoopI]);
+  const SCEV *Len = Gemv ? SE.getOne(I64) : i64(M.Nest.TripCounts[LoopJ]);
+  const SCEV *Rows = i64(M.Nest.TripCounts[Gemv ? LoopJ : LoopI]);
   if (Ld == Len)
     return true;
   SmallVector<const SCEV *, 3> Ops = {
@@ -370,8 +458,9 @@ bool GemmLifter::checkOutputRows() {
   if (SE.isKnownNonNegative(Gap))
     return true;
   if (isa<SCEVConstant>(Gap))
-    return fail("the rows of the output C overlap (leading dimension shorter "
-                "than a row)");
+    return fail(Gemv ? "the GEMV output y is written at one element twice"
+                     : "the rows of the output C overlap (leading dimension "
+                       "shorter than a row)");
   Out.NonNegative.push_back(Gap);
   return true;
 }
@@ -383,9 +472,12 @@ bool GemmLifter::checkOutputRows() {
 /// written, nor diff it on the way back (LiftedParam::Dense).
 bool GemmLifter::denseOutput() {
   const SCEV *One = SE.getOne(I64);
-  const SCEV *SI = i64(CAcc->Strides[LoopI]), *SJ = i64(CAcc->Strides[LoopJ]);
   if (!i64(CAcc->Strides[LoopK])->isZero())
     return false;
+  const SCEV *SJ = i64(CAcc->Strides[LoopJ]);
+  if (Gemv)
+    return SJ == One;
+  const SCEV *SI = i64(CAcc->Strides[LoopI]);
   return (SJ == One && SI == i64(M.Nest.TripCounts[LoopJ])) ||
          (SI == One && SJ == i64(M.Nest.TripCounts[LoopI]));
 }
@@ -394,7 +486,7 @@ bool GemmLifter::denseOutput() {
 void GemmLifter::range(const ChainAccess &A, const SCEV *&Lo, const SCEV *&Hi) {
   Lo = i64(A.Offset);
   Hi = Lo;
-  for (unsigned D = 0; D < 3; ++D) {
+  for (unsigned D = 0; D < Depth; ++D) {
     const SCEV *Stride = i64(A.Strides[D]);
     const SCEV *Span = SE.getMulExpr(
         Stride, SE.getMinusSCEV(i64(M.Nest.TripCounts[D]), SE.getOne(I64)));
@@ -419,10 +511,14 @@ std::string GemmLifter::view(unsigned Buf, const ChainAccess &A, unsigned D0,
   auto Role = [&](unsigned D) {
     return std::string(1, D == LoopI ? 'i' : D == LoopJ ? 'j' : 'k');
   };
+  // The missing loop i of a GEMV: one row, stride 0.
+  auto Stride = [&](unsigned D) {
+    return D == NoLoop ? SE.getZero(I64) : A.Strides[D];
+  };
   // One statement each, so that parameters are created in argument order.
   std::string Off = index(SE.getMinusSCEV(i64(A.Offset), B.Lo), "o" + B.Name);
-  std::string S0 = index(A.Strides[D0], "s" + B.Name + Role(D0));
-  std::string S1 = index(A.Strides[D1], "s" + B.Name + Role(D1));
+  std::string S0 = index(Stride(D0), "s" + B.Name + Role(D0));
+  std::string S1 = index(Stride(D1), "s" + B.Name + Role(D1));
   return "view(" + B.Name + ", " + Off + ", " + S0 + ", " + N0 + ", " + S1 +
          ", " + N1 + ")";
 }
@@ -444,12 +540,13 @@ bool GemmLifter::run(const std::string &Name) {
     P.Base = Accs[X]->Base;
     P.ElemTy = T;
     range(*Accs[X], P.Lo, P.Hi);
-    P.Read = X < 2 || !CLoads.empty();
+    // An initialised C is read only after the initialisation (STEP's acc).
+    P.Read = X < 2 || (!CLoads.empty() && !InitSt);
     P.Written = X == 2;
     P.Dense = X == 2 && denseOutput();
     Buffers.push_back(P);
   }
-  std::string SM = size(N.TripCounts[LoopI], "M");
+  std::string SM = Gemv ? std::string("1") : size(N.TripCounts[LoopI], "M");
   std::string SN = size(N.TripCounts[LoopJ], "N");
   std::string SK = size(N.TripCounts[LoopK], "K");
   // In views a size is an i64 expression ("48:i64"), in types a size ("48");
@@ -473,10 +570,11 @@ bool GemmLifter::run(const std::string &Name) {
     Step.Leaves[V] = "x.1";
   std::string StepText = expr(Slice.Step, Step);
   std::string InitText = "q.1", PostText = SumMark;
-  if (Slice.Init) {
-    for (Value *V : Slice.COld)
-      Init.Leaves[V] = Post.Leaves[V] = "q.1";
+  for (Value *V : Slice.COld)
+    Init.Leaves[V] = Post.Leaves[V] = "q.1";
+  if (Slice.Init)
     InitText = expr(Slice.Init, Init);
+  if (Slice.Post) {
     Post.Finals = true;
     PostText = expr(Slice.Post, Post);
   }
@@ -504,7 +602,7 @@ bool GemmLifter::run(const std::string &Name) {
   std::string Params =
       funilParamList(ArrayRef<LiftedParam>(Out.Params).drop_front(First));
   Out.FunIL = "idiom " + Name + "(" + Params + ") {\n  " + Stmt + "\n}\n";
-  Out.Sizes.push_back(N.TripCounts[LoopI]);
+  Out.Sizes.push_back(Gemv ? SE.getOne(I64) : N.TripCounts[LoopI]);
   Out.Sizes.push_back(N.TripCounts[LoopJ]);
   Out.Gemm = std::make_shared<GemmSlice>(Slice);
   return true;
@@ -514,7 +612,8 @@ bool GemmLifter::run(const std::string &Name) {
 
 bool liftGemm(const IdiomMatch &M, const std::string &Name, ScalarEvolution &SE,
               LiftedIdiom &Out, std::string &Why) {
-  if (M.Kind != IdiomKind::Gemm || M.Nest.depth() != 3) {
+  if (M.Kind != IdiomKind::Gemm ||
+      (M.Nest.depth() != 3 && M.Nest.depth() != 2)) {
     Why = "not a GEMM match";
     return false;
   }

@@ -19,6 +19,14 @@
 // (consecutive work-items write consecutive elements), i the other loop of C,
 // k the third loop; A is the operand indexed by {i, k}, B by {k, j}.
 //
+// A GEMV (`lifts gemv`, constraints/specs/gemv.idl: a chain of two loops) is
+// the same program with one row: M = 1 and C's and A's row strides 0; j is
+// the loop that indexes the output vector y, k the other loop, A the vector x
+// (indexed by k) and B the matrix (indexed by j and k). Either loop order:
+// the row form y[i] = sum_j A[i][j] x[j] and the transposed in-place form
+// s[j] += A[i][j] r[i] with i outer (a map over j of a reduction over i in
+// i order).
+//
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_LIFT_GEMMLIFTING_H
 #define IDIOM_PASSES_LIFT_GEMMLIFTING_H
@@ -40,7 +48,8 @@ namespace idiom {
 struct GemmSlice {
   /// STEP's root: the sum's latch value, or the stored value (in place).
   llvm::Value *Step = nullptr;
-  /// INIT's root: the sum's entry value; null for the old C element (in place).
+  /// INIT's root: the sum's entry value, or the value an initialising store
+  /// writes before an in-place update; null for the old C element (in place).
   llvm::Value *Init = nullptr;
   /// POST's root: the stored value; null when C receives the sum itself.
   llvm::Value *Post = nullptr;
@@ -55,18 +64,21 @@ struct GemmSlice {
   llvm::SmallVector<llvm::Value *, 2> COld;
 };
 
-/// Lifts the GEMM \p M (IdiomKind::Gemm) into a FunIL program named \p Name.
+/// Lifts the GEMM \p M (IdiomKind::Gemm, a chain of three loops; of two: a
+/// GEMV) into a FunIL program named \p Name.
 /// Parameters: buffers A, B (read) and C (written; read when INIT, STEP or
 /// POST reads it), each the range [Lo, Hi) of elements its accesses touch;
 /// i64 index parameters for the sizes M, N, K and non-constant offsets and
 /// strides; scalar parameters for loop-invariant values (alpha, beta). Sizes
 /// of \p Out are {M, N}; Out.Gemm describes the slices. When C's leading
 /// dimension is not known to separate its rows, Out.NonNegative gets the
-/// run-time condition. Returns false with \p Why (a sentence for the
-/// -Rpass-missed=idiom-offload remark) for what it cannot express: integer
-/// or mixed element types, an output that is also read at another index, a
-/// load or a loop-carried value that is not part of the product, an update
-/// that is not a pure scalar expression.
+/// run-time condition (for a GEMV: y's stride not provably non-zero). A
+/// second store of the output element before the innermost loop (`C = 0;`
+/// then `C += ...` in it) is INIT. Returns false with \p Why (a sentence for
+/// the -Rpass-missed=idiom-offload remark) for what it cannot express:
+/// integer or mixed element types, an output that is also read at another
+/// index, a load or a loop-carried value that is not part of the product, an
+/// update that is not a pure scalar expression, another second store.
 bool liftGemm(const IdiomMatch &M, const std::string &Name,
               llvm::ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why);
 

@@ -124,12 +124,53 @@ VariantParams defaultLowering() {
   return V;
 }
 
+/// A matrix-vector product: the GEMM program of a GEMV (GemmLifting.h), whose
+/// output has one row (`store view(C, oC, sCi, 1:i64, sCj, N)`).
+bool isGemv(const Program &P) {
+  if (P.Outs.size() != 1 || !P.Outs[0]->isCall("view") ||
+      P.Outs[0]->Args.size() != 6)
+    return false;
+  const Expr &Rows = *P.Outs[0]->Args[3];
+  return Rows.K == Expr::Lit && Rows.Bits == 1;
+}
+
+/// Work-group sizes of the GEMV variants after the default lowering: one
+/// output per work-item along OpenCL dimension 0 (the runtime's NDRange
+/// is {N, 1}); the tiles of a GEMM would compute mostly padding.
+const unsigned GemvWorkGroups[] = {128, 256, 64};
+
+/// GEMV tiles: one row (TM = 1), TN outputs per work-group, the matrix
+/// read in TK x TN tiles through local memory by the whole work-group, so
+/// that a row-major y = A x, whose work-items each walk a row, still reads
+/// memory in consecutive runs.
+const GemmRow GemvTiles[] = {
+    {1, 64, 64, 1, 1, true, 0, 4, false, false, false},
+    {1, 128, 32, 1, 1, true, 0, 4, false, false, false},
+    {1, 256, 16, 1, 16, false, 0, 4, false, false, false},
+};
+
 } // namespace
 
 std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max) {
   unsigned Bytes = elementBytes(P);
   std::vector<VariantParams> Out;
   Max = std::max(1u, Max);
+  if (isGemv(P)) {
+    Out.push_back(defaultLowering());
+    for (unsigned W : GemvWorkGroups)
+      if (Out.size() < Max) {
+        VariantParams V = defaultLowering();
+        V.WorkGroup[0] = W;
+        V.WorkGroup[1] = 1;
+        Out.push_back(V);
+      }
+    for (const GemmRow &R : GemvTiles) {
+      VariantParams V;
+      if (Out.size() < Max && fromRow(R, Bytes, V))
+        Out.push_back(V);
+    }
+    return Out;
+  }
   for (unsigned I : DefaultOrder) {
     VariantParams V;
     if (Out.size() < Max && fromRow(Candidates[I], Bytes, V))

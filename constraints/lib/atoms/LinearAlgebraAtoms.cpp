@@ -13,6 +13,7 @@
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
@@ -150,26 +151,53 @@ void registerNestAtoms(AtomRegistry &R) {
         if (analyzeLoopChain(L, A[1].I, Env.SE, Why))
           Y();
       }));
+  // ChainIV and ChainCounter: phi is an induction variable of the chain
+  // headed by loop, or (Counters) another affine counter of one of its loops.
+  auto ChainPhi = [](bool Counters) -> SolveFn {
+    return [Counters](MatchEnv &Env, MutableArrayRef<Term> A,
+                      function_ref<bool()> Y, std::string &Why) {
+      auto *P = dyn_cast_or_null<PHINode>(asValue(A[0]));
+      Loop *L = asLoop(A[1]);
+      if (!P || !L) {
+        Why = "arguments are not (phi, loop)";
+        return;
+      }
+      auto N = chainOf(Env, L, Why);
+      if (!N)
+        return;
+      if (isNestIV(P, *N)) {
+        Y();
+        return;
+      }
+      if (!Counters) {
+        Why = "phi is not an induction variable of the nest";
+        return;
+      }
+      ScalarEvolution &SE = Env.SE;
+      auto *AR = P->getType()->isIntegerTy()
+                     ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(P))
+                     : nullptr;
+      if (AR && AR->isAffine() && is_contained(N->Loops, AR->getLoop()) &&
+          P->getParent() == AR->getLoop()->getHeader() &&
+          SE.isLoopInvariant(AR->getStepRecurrence(SE), N->Loops.front())) {
+        Y();
+        return;
+      }
+      Why = "phi is not an integer affine recurrence of a loop of the nest";
+    };
+  };
   R.add(std::make_unique<FnAtom>(
       "ChainIV", 2, 0,
       "phi, loop: phi is the induction variable of a loop of the "
       "rectangular chain headed by loop",
-      [](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
-         std::string &Why) {
-        auto *P = dyn_cast_or_null<PHINode>(asValue(A[0]));
-        Loop *L = asLoop(A[1]);
-        if (!P || !L) {
-          Why = "arguments are not (phi, loop)";
-          return;
-        }
-        auto N = chainOf(Env, L, Why);
-        if (N && isNestIV(P, *N)) {
-          Y();
-          return;
-        }
-        if (N)
-          Why = "phi is not an induction variable of the nest";
-      }));
+      ChainPhi(false)));
+  R.add(std::make_unique<FnAtom>(
+      "ChainCounter", 2, 0,
+      "phi, loop: phi is an integer affine recurrence {start,+,step} of a "
+      "loop of the rectangular chain headed by loop, with step invariant in "
+      "the chain: an induction variable of the nest or another counter "
+      "(BLAS's `ix += incx`)",
+      ChainPhi(true)));
   R.add(std::make_unique<FnAtom>(
       "RunsEveryIteration", 1, 0,
       "i: instruction i runs on every iteration of its innermost loop (its "

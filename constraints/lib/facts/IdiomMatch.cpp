@@ -260,10 +260,11 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
                                           std::string &Why) {
   IdiomMatch M;
   M.SpecName = SpecName.str();
-  if (Lifts == "gemm") {
-    // A chain of three loops; the GEMM lifter checks roles and legality.
+  if (Lifts == "gemm" || Lifts == "gemv") {
+    // A chain of three loops (GEMM) or two (GEMV); the GEMM lifter checks
+    // roles and legality.
     M.Kind = IdiomKind::Gemm;
-    auto N = analyzeLoopChain(L, 3, Env.SE, Why);
+    auto N = analyzeLoopChain(L, Lifts == "gemm" ? 3 : 2, Env.SE, Why);
     if (!N)
       return std::nullopt;
     M.Nest = *N;

@@ -57,7 +57,7 @@ void square_of_sum(int n, const float *a, const float *b, float *c) {
 }
 
 // CHECK-LABEL: Idioms in function 'two_stores':
-// CHECK: not offloaded: cannot lift to FunIL: the GEMM nest has more than one store
+// CHECK: not offloaded: cannot lift to FunIL: the GEMM nest has two stores that are not an initialisation of the output element and its update in the innermost loop
 void two_stores(int n, const float *a, const float *b, float *c, float *d) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
@@ -133,5 +133,25 @@ void skip_zeros_sum(int n, const float *a, const float *b, float *c) {
           s += x * b[k * n + j];
       }
       c[i * n + j] = s;
+    }
+}
+
+// C initialised before the k loop, then updated in place in it: the store of
+// 0 is INIT (the built-in gemm spec admits one store; this spec reaches the
+// lifter), and C is not read.
+// CHECK-LABEL: Idioms in function 'init_then_update':
+// CHECK-NEXT: idiom loose-gemm (GEMM)
+// CHECK-NEXT: FunIL:
+// CHECK-NEXT: idiom idiom_init_then_update_0(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64) {
+// CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
+// CHECK-NOT: not offloaded
+// CHECK: OpenCL:
+void init_then_update(int m, int n, int k, const float *a, const float *b,
+                      float *c) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      c[i * n + j] = 0;
+      for (int p = 0; p < k; p++)
+        c[i * n + j] += a[i * k + p] * b[p * n + j];
     }
 }

@@ -20,8 +20,10 @@
 namespace idiom {
 
 /// The FunIL template families a lifter exists for. Gemm: a chain of three
-/// loops computing C = POST(sum_k STEP, C) per element (the GEMM lifter,
-/// passes/lift/GemmLifting.h, analyses and checks the nest itself). Spmv: a
+/// loops computing C = POST(sum_k STEP, C) per element, or of two (`lifts
+/// gemv`: y = POST(sum_k STEP, y) per element of the vector y, either loop
+/// order) (the GEMM lifter, passes/lift/GemmLifting.h, analyses and checks
+/// the nest itself). Spmv: a
 /// CSR row loop, the nest holding only the row loop (the SpMV lifter,
 /// passes/lift/SpmvLifting.h, analyses and checks its inner loop itself).
 enum class IdiomKind { ScalarReduction, Map, Histogram, Gemm, Spmv };
@@ -78,9 +80,9 @@ bool hasNoOtherEffects(llvm::Instruction &I, std::string &Why);
 bool nestCarriesNothing(const NestInfo &N, std::string &Why);
 
 /// Builds the match for the idiom \p Lifts ("reduction", "map", "gemm",
-/// "spmv" or "histogram"; constraints/lib/facts/HistogramMatch.cpp) on loop
-/// \p L. Returns nothing and sets \p Why when the loop cannot be lifted with
-/// that template.
+/// "gemv", "spmv" or "histogram"; constraints/lib/facts/HistogramMatch.cpp)
+/// on loop \p L. Returns nothing and sets \p Why when the loop cannot be
+/// lifted with that template.
 std::optional<IdiomMatch> buildIdiomMatch(llvm::StringRef Lifts,
                                           llvm::StringRef SpecName,
                                           llvm::Loop *L,

@@ -66,9 +66,9 @@ void extra_store(void) {
 // CHECK-LABEL: Idioms in function 'extra_in_outer':
 // ALL-LABEL: Idioms in function 'extra_in_outer':
 // ALL-NOT: idiom gem
-// ALL: at negative.c:[[@LINE+9]]: idiom gemv (detected only)
+// ALL: at negative.c:[[@LINE+9]]: idiom gemv (GEMV)
 // ALL-NOT: idiom gem
-// CHECK: at negative.c:[[@LINE+7]]: idiom gemv (detected only)
+// CHECK: at negative.c:[[@LINE+7]]: idiom gemv (GEMV)
 // CHECK-NOT: idiom gem
 // CHECK: at negative.c:[[@LINE+3]]: no idiom (closest: gemm): {{.*}}SameElement(m, st): memory operation does not access the output element: store float 0.000000e+00
 // CHECK-NOT: idiom gem
@@ -109,9 +109,9 @@ float extra_accumulator(void) {
 // CHECK-LABEL: Idioms in function 'triangular':
 // ALL-LABEL: Idioms in function 'triangular':
 // ALL-NOT: idiom gem
-// ALL: at negative.c:[[@LINE+8]]: idiom gemv (detected only)
+// ALL: at negative.c:[[@LINE+8]]: idiom gemv (GEMV)
 // ALL-NOT: idiom gem
-// CHECK: at negative.c:[[@LINE+6]]: idiom gemv (detected only)
+// CHECK: at negative.c:[[@LINE+6]]: idiom gemv (GEMV)
 // CHECK-NOT: idiom gem
 // CHECK: at negative.c:[[@LINE+3]]: no idiom (closest: gemm): {{.*}}RectangularNest(loop, 3): trip count of the loop at depth 3 varies in the nest (not rectangular)
 // CHECK-NOT: idiom gem
@@ -130,9 +130,9 @@ void triangular(void) {
 // CHECK-LABEL: Idioms in function 'convolution':
 // ALL-LABEL: Idioms in function 'convolution':
 // ALL-NOT: idiom gem
-// ALL: at negative.c:[[@LINE+8]]: idiom gemv (detected only)
+// ALL: at negative.c:[[@LINE+8]]: idiom gemv (GEMV)
 // ALL-NOT: idiom gem
-// CHECK: at negative.c:[[@LINE+6]]: idiom gemv (detected only)
+// CHECK: at negative.c:[[@LINE+6]]: idiom gemv (GEMV)
 // CHECK-NOT: idiom gem
 // CHECK: at negative.c:[[@LINE+3]]: no idiom (closest: gemm): {{.*}}: MatrixIndex({{.*}}): both indices have a stride of one element: rows overlap (a convolution-like a[i+k], not a matrix)
 // CHECK-NOT: idiom gem

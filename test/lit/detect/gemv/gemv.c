@@ -14,7 +14,7 @@
 
 // y = A*x, flat row-major A, dynamic sizes.
 // CHECK-LABEL: Idioms in function 'gemv_flat':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_flat(int m, int n, const float *a, const float *x, float *y) {
   for (int i = 0; i < m; i++) {
@@ -28,7 +28,7 @@ void gemv_flat(int m, int n, const float *a, const float *x, float *y) {
 double GA[M][N], GX[N], GY[M];
 // y = alpha*A*x + beta*y on global 2-D arrays, static sizes.
 // CHECK-LABEL: Idioms in function 'gemv_global_scaled':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_global_scaled(double alpha, double beta) {
   for (int i = 0; i < M; i++) {
@@ -41,7 +41,7 @@ void gemv_global_scaled(double alpha, double beta) {
 
 // y = alpha*A*x with A a pointer to rows of a 2-D array.
 // CHECK-LABEL: Idioms in function 'gemv_2d_arg':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_2d_arg(int m, int n, double alpha, const double (*a)[N], const double *x, double *y) {
   for (int i = 0; i < m; i++) {
@@ -54,7 +54,7 @@ void gemv_2d_arg(int m, int n, double alpha, const double (*a)[N], const double 
 
 // BLAS-like: leading dimension lda and a strided x.
 // CHECK-LABEL: Idioms in function 'gemv_strided_x':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_strided_x(int m, int n, int incx, float alpha, float beta, const float *a, int lda, const float *x, float *y) {
   for (int i = 0; i < m; i++) {
@@ -68,7 +68,7 @@ void gemv_strided_x(int m, int n, int incx, float alpha, float beta, const float
 // y[i] += ... in the inner loop: GVN forwards the load of y[i] to a phi
 // and leaves the store of the running sum in the inner loop.
 // CHECK-LABEL: Idioms in function 'gemv_inplace_rows':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_inplace_rows(int m, int n, const float *a, const float *x, float *y) {
   for (int i = 0; i < m; i++)
@@ -79,7 +79,7 @@ void gemv_inplace_rows(int m, int n, const float *a, const float *x, float *y) {
 float HA[M][N], HX[N], HY[M];
 // The same on globals: LICM moves y[i] out of the inner loop.
 // CHECK-LABEL: Idioms in function 'gemv_inplace_rows_global':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_inplace_rows_global(void) {
   for (int i = 0; i < M; i++)
@@ -89,7 +89,7 @@ void gemv_inplace_rows_global(void) {
 
 // Transposed, in place: y[j] += alpha*A[i][j]*x[i].
 // CHECK-LABEL: Idioms in function 'gemv_t_inplace':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_t_inplace(int m, int n, float alpha, const float *a, const float *x, float *y) {
   for (int i = 0; i < m; i++)
@@ -100,7 +100,7 @@ void gemv_t_inplace(int m, int n, float alpha, const float *a, const float *x, f
 double TA[M][N], TX[M], TY[N];
 // Transposed, in place, on globals (x[i] is hoisted out of the j loop).
 // CHECK-LABEL: Idioms in function 'gemv_t_inplace_global':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_t_inplace_global(void) {
   for (int i = 0; i < M; i++)
@@ -110,7 +110,7 @@ void gemv_t_inplace_global(void) {
 
 // Transposed as an inner product over a column: sum += A[j][i]*x[j].
 // CHECK-LABEL: Idioms in function 'gemv_t_sum':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_t_sum(int m, int n, const double (*a)[N], const double *x, double *y) {
   for (int i = 0; i < n; i++) {
@@ -123,7 +123,7 @@ void gemv_t_sum(int m, int n, const double (*a)[N], const double *x, double *y) 
 
 // Transposed, flat, operands in the other order, y = A^T*x + beta*y.
 // CHECK-LABEL: Idioms in function 'gemv_t_sum_flat':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (detected only)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemv.c:[[@LINE+3]]: idiom gemv (GEMV)
 // CHECK-NOT: loop
 void gemv_t_sum_flat(int m, int n, float beta, const float *a, const float *x, float *y) {
   for (int i = 0; i < n; i++) {

@@ -1,0 +1,92 @@
+// Issue 13 benchmark: GEMV y = A x (a row per output, A row-major) and
+// GEMV^T s = A^T r (i outer, s[j] updated in the inner loop, PolyBench
+// bicg's form) on an n x n float matrix, as legacy code writes them, each
+// called REPS times. Usage: gemv_bench [n] [reps] (default 8192, 20) prints
+// a bit-exact hash of y and s (every element is summed in the loop's order
+// on the device too). `gemv_bench copy [MiB]` instead times memcpy of a
+// MiB-sized block (default 512) and prints "host_copy_gbps X" (bytes read
+// plus written per second, best of 5): the bandwidth reference for a CPU
+// OpenCL device such as PoCL (bench/gemv_gpu.py).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+__attribute__((noinline)) static void gemv(long n, const float *a,
+                                           const float *x, float *y) {
+  for (long i = 0; i < n; i++) {
+    float sum = 0;
+    for (long j = 0; j < n; j++)
+      sum += a[i * n + j] * x[j];
+    y[i] = sum;
+  }
+}
+
+__attribute__((noinline)) static void gemv_t(long n, const float *a,
+                                             const float *r, float *s) {
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++)
+      s[j] += a[i * n + j] * r[i];
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static int copy_bandwidth(long mib) {
+  size_t bytes = (size_t)mib << 20;
+  char *src = malloc(bytes), *dst = malloc(bytes);
+  if (!src || !dst)
+    return 1;
+  memset(src, 1, bytes);
+  memset(dst, 2, bytes);
+  double best = 1e30;
+  for (int k = 0; k < 5; k++) {
+    double t = now();
+    memcpy(dst, src, bytes);
+    __asm__ volatile("" : : "r"(dst), "r"(src) : "memory");
+    t = now() - t;
+    if (t < best)
+      best = t;
+  }
+  printf("host_copy_gbps %.1f (check %d)\n", 2.0 * bytes / best / 1e9,
+         dst[bytes / 2]);
+  return 0;
+}
+
+static unsigned hash(const float *v, long n) {
+  unsigned h = 2166136261u;
+  for (long i = 0; i < n; i++) {
+    unsigned b;
+    memcpy(&b, &v[i], sizeof b);
+    h = (h ^ b) * 16777619u;
+  }
+  return h;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "copy"))
+    return copy_bandwidth(argc > 2 ? atol(argv[2]) : 512);
+  long n = argc > 1 ? atol(argv[1]) : 8192;
+  int reps = argc > 2 ? atoi(argv[2]) : 20;
+  float *a = malloc(sizeof(float) * n * n), *x = malloc(sizeof(float) * n);
+  float *y = malloc(sizeof(float) * n), *s = malloc(sizeof(float) * n);
+  if (!a || !x || !y || !s)
+    return 1;
+  unsigned st = 12345u;
+  for (long k = 0; k < n * n; k++) {
+    st = st * 1103515245u + 12345u;
+    a[k] = (float)((st >> 8) & 0xffff) / 65536.0f - 0.5f;
+  }
+  for (long k = 0; k < n; k++)
+    x[k] = (float)(k % 97) * 0.01f - 0.3f;
+  for (int r = 0; r < reps; r++) {
+    memset(s, 0, sizeof(float) * n);
+    gemv(n, a, x, y);
+    gemv_t(n, a, y, s);
+  }
+  printf("n %ld reps %d y %08x s %08x\n", n, reps, hash(y, n), hash(s, n));
+  return 0;
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Issue 13 benchmark: the offloaded GEMV (y = A x, row-major A) and GEMV^T
+(s[j] += A[i][j] * r[i], i outer) of bench/gemv_bench.c against the copy
+bandwidth of the same device, measured in the same run.
+
+    python3 gemv_gpu.py DIR [n] [reps] [gpu|cpu]
+
+DIR holds gemv.seq and gemv.idiom (bench/build_gemv_carry.sh); n is the
+matrix order (default 8192: a 256 MiB float matrix), reps the calls of each
+product per process (default 10), the last argument IDIOM_DEVICE (default
+gpu). Prints: the sequential and offloaded outputs (a hash of the result
+bits: equal, since every element is summed in the loop's order); for every
+kernel variant (IDIOM_VARIANT=K) and for the runtime's own choice (tuned on
+the real input, IDIOM_TUNE_MIN=0) the kernel time per call from IDIOM_STATS
+(timing runs excluded) and the bandwidth of the bytes one product must move
+(the matrix once, x or r, y written; s read and written); the device's copy
+bandwidth (gpu: torch copy of 1 GiB, bytes read plus written, median of 20
+with CUDA events; cpu: memcpy of 1 GiB by gemv.seq copy, best of 5); each
+product's best variant as a fraction of it, against the issue's target of
+80%."""
+import json, os, statistics, subprocess, sys, tempfile
+
+d = sys.argv[1]
+n = int(sys.argv[2]) if len(sys.argv) > 2 else 8192
+reps = sys.argv[3] if len(sys.argv) > 3 else "10"
+device = sys.argv[4] if len(sys.argv) > 4 else "gpu"
+tmp = tempfile.mkdtemp()
+env = dict(os.environ, IDIOM_CACHE_DIR=os.path.join(tmp, "cache"),
+           IDIOM_DEVICE=device, IDIOM_MIN_TRIP="0")
+SITES = {"gemv_bench.c:17": "GEMV", "gemv_bench.c:27": "GEMV^T"}
+NEED = {"GEMV": 4 * (n * n + 2 * n), "GEMV^T": 4 * (n * n + 3 * n)}
+
+
+def run(binary, extra=None, args=None):
+    p = subprocess.run([os.path.join(d, binary)] + (args or [str(n), reps]),
+                       env=dict(env, **(extra or {})), capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        sys.exit("%s failed: %s" % (binary, p.stderr[-2000:]))
+    return p.stdout
+
+
+def kernels(extra):
+    """Per product: (ms per call, tuning text, calls offloaded)."""
+    stats = os.path.join(tmp, "stats.json")
+    out = run("gemv.idiom", dict(extra, IDIOM_STATS=stats))
+    res = {}
+    for s in json.load(open(stats))["sites"]:
+        if s["site"] in SITES and s["offloaded"]:
+            res[SITES[s["site"]]] = (s["kernel_ms"] / s["offloaded"],
+                                     s.get("tuning"), s["offloaded"], s["variants"])
+    return out, res
+
+
+ref = run("gemv.seq")
+run("gemv.idiom")  # builds the programs into the cache
+out, tuned = kernels({"IDIOM_TUNE_MIN": "0"})
+print("outputs:", ref.strip(), "|", out.strip(), "same" if ref == out else "DIFFERENT")
+nvar = max(v[3] for v in tuned.values()) if tuned else 0
+rows = [("tuned", tuned)]
+for k in range(nvar):
+    o, r = kernels({"IDIOM_VARIANT": str(k)})
+    if o != ref:
+        print("variant %d: output DIFFERENT" % k)
+    rows.append(("variant %d" % k, r))
+
+if device == "gpu":
+    import torch
+    dev = torch.device("cuda")
+
+    def cuda_median(fn, reps=20):
+        fn(); torch.cuda.synchronize()
+        t = []
+        for _ in range(reps):
+            a = torch.cuda.Event(enable_timing=True)
+            b = torch.cuda.Event(enable_timing=True)
+            a.record(); fn(); b.record(); torch.cuda.synchronize()
+            t.append(a.elapsed_time(b))
+        return statistics.median(t)
+
+    src = torch.empty(1 << 30, dtype=torch.uint8, device=dev)
+    dst = torch.empty_like(src)
+    copy = 2 * (1 << 30) / (cuda_median(lambda: dst.copy_(src)) * 1e-3) / 1e9
+    what = "torch copy of 1 GiB on %s" % torch.cuda.get_device_name(0)
+else:
+    copy = float(run("gemv.seq", args=["copy", "1024"]).split()[1])
+    what = "host memcpy of 1 GiB"
+print("device copy bandwidth: %.1f GB/s (read + write, %s)" % (copy, what))
+print("n %d: bytes per product: GEMV %.1f MB, GEMV^T %.1f MB"
+      % (n, NEED["GEMV"] / 1e6, NEED["GEMV^T"] / 1e6))
+best = {}
+for name, r in rows:
+    line = []
+    for p in ("GEMV", "GEMV^T"):
+        if p not in r:
+            line.append("%s not offloaded" % p)
+            continue
+        ms, tuning, calls, _ = r[p]
+        gbps = NEED[p] / (ms * 1e-3) / 1e9
+        best[p] = max(best.get(p, 0), gbps)
+        line.append("%s %.3f ms/call %.1f GB/s (%.0f%% of copy)%s"
+                    % (p, ms, gbps, 100 * gbps / copy,
+                       " [%s]" % tuning if name == "tuned" else ""))
+    print("%-10s %s" % (name + ":", "; ".join(line)))
+for p in ("GEMV", "GEMV^T"):
+    if p in best:
+        f = best[p] / copy
+        print("%s best: %.1f GB/s = %.0f%% of the copy bandwidth (target 80%%: %s)"
+              % (p, best[p], 100 * f, "met" if f >= 0.8 else "NOT met"))

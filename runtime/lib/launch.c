@@ -448,6 +448,11 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
     uint32_t ept = i == 0 ? v->ept : v->ept1;
     if (ept > 1)
       n = n / ept + (n % ept != 0);
+    if (i == 0 && v->lanes > 1) { /* ept=1/W: W work-items per element */
+      if (n > UINT64_MAX / v->lanes)
+        return fail(r, "iteration space too large for the device");
+      n *= v->lanes;
+    }
     if (!round_up(r, n, local[i], &global[i]))
       return 0;
   }

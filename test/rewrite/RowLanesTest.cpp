@@ -7,7 +7,10 @@
 // licence, and every explored variant of float, double and int SpMV
 // programs run on the OpenCL device (PoCL) against the interpreter on
 // skewed rows, empty rows, one huge row and row counts that no group size
-// divides.
+// divides; and Z3 proofs of the kernel's index arithmetic for every
+// explored (W, R): each (row, lane) is one work-item of the runtime's
+// NDRange, the lane stride reads each element of a row once, and the
+// halving tree combines every lane once without a race.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 #include "idiom/Rewrite/Strategy.h"
 
 #include <gtest/gtest.h>
+#include <z3++.h>
 
 #include <cmath>
 
@@ -349,4 +353,88 @@ TEST(RowLanes, EveryVariantOnTheDevice) {
   }
 }
 
+/// True when \p Claim holds for every assignment satisfying \p Assume.
+bool proved(z3::context &C, const z3::expr &Assume, const z3::expr &Claim) {
+  z3::solver S(C);
+  S.add(Assume && !Claim);
+  return S.check() == z3::unsat;
+}
+
+/// (lanes W, rows per work-group R) of every explored row-lanes variant.
+std::vector<std::pair<uint64_t, uint64_t>> laneShapes() {
+  std::vector<std::pair<uint64_t, uint64_t>> Out;
+  for (const rewrite::VariantParams &V : rewrite::exploreVariants(parseOrDie(SpmvF32)))
+    if (V.RowLanes)
+      Out.push_back({V.RowLanes, V.RowsPerGroup});
+  return Out;
+}
+
+TEST(RowLanesIndexProof, EveryRowLaneIsOneWorkItem) {
+  // Work-item lid of group G works on row G*R + lid/W, lane lid%W
+  // (RowLanesGen.cpp); the runtime launches n*W work-items rounded up to
+  // L = R*W (ept=1/W). Bit-vectors of 64 bits, rows below 2^40.
+  ASSERT_EQ(laneShapes().size(), 6u);
+  for (auto [W, R] : laneShapes()) {
+    z3::context C;
+    auto V = [&](const char *N) { return C.bv_const(N, 64); };
+    auto K = [&](uint64_t X) { return C.bv_val(X, 64); };
+    z3::expr n = V("n"), G = V("G"), lid = V("lid"), G2 = V("G2"), lid2 = V("lid2");
+    z3::expr L = K(R * W), Wk = K(W), Rk = K(R);
+    z3::expr Groups = z3::udiv(n * Wk + L - K(1), L);
+    auto Row = [&](const z3::expr &g, const z3::expr &l) { return g * Rk + z3::udiv(l, Wk); };
+    z3::expr Small = z3::ult(n, K(uint64_t(1) << 40));
+    z3::expr Launched = z3::ult(G, Groups) && z3::ult(lid, L);
+    z3::expr Launched2 = z3::ult(G2, Groups) && z3::ult(lid2, L);
+    // Injective: two work-items never share a (row, lane).
+    EXPECT_TRUE(proved(C, Small && Launched && Launched2 && Row(G, lid) == Row(G2, lid2) &&
+                              z3::urem(lid, Wk) == z3::urem(lid2, Wk),
+                       G == G2 && lid == lid2))
+        << "W=" << W << " R=" << R;
+    // Covering: row i < n, lane l < W is work-item (i / R, (i % R) * W + l),
+    // which the NDRange launches.
+    z3::expr i = V("i"), l = V("l");
+    z3::expr Gi = z3::udiv(i, Rk), Li = z3::urem(i, Rk) * Wk + l;
+    EXPECT_TRUE(proved(C, Small && z3::ult(i, n) && z3::ult(l, Wk),
+                       z3::ult(Gi, Groups) && z3::ult(Li, L) && Row(Gi, Li) == i &&
+                           z3::urem(Li, Wk) == l))
+        << "W=" << W << " R=" << R;
+  }
+}
+
+TEST(RowLanesIndexProof, LanesReadEveryElementOnce) {
+  // Lane l reads elements l + W*j while they are below the row's length:
+  // element e is read by lane e % W (j = e / W) and by no other.
+  for (auto [W, R] : laneShapes()) {
+    z3::context C;
+    z3::expr len = C.bv_const("len", 64), e = C.bv_const("e", 64), l = C.bv_const("l", 64),
+             j = C.bv_const("j", 64);
+    z3::expr Wk = C.bv_val(W, 64), Big = C.bv_val(uint64_t(1) << 40, 64);
+    z3::expr Assume = z3::ult(len, Big) && z3::ult(e, len) && z3::ult(l, Wk) && z3::ult(j, Big);
+    EXPECT_TRUE(proved(C, Assume && l + Wk * j == e, l == z3::urem(e, Wk) && j == z3::udiv(e, Wk)))
+        << "W=" << W;
+    EXPECT_TRUE(proved(C, Assume, z3::urem(e, Wk) + Wk * z3::udiv(e, Wk) == e)) << "W=" << W;
+  }
+}
+
+TEST(RowLanesIndexProof, HalvingTreeCombinesEveryLaneOnce) {
+  // Step s (W/2, ..., 1): lane l < s combines slots l and l + s of its
+  // row's W slots into l. Reads stay in the row, no lane writes a slot
+  // another lane reads in the same step, and if slot l holds the lanes
+  // t with t % 2s == l before the step, it holds those with t % s == l
+  // after it: after s = 1, slot 0 holds every lane once.
+  for (auto [W, R] : laneShapes())
+    for (uint64_t S = W / 2; S >= 1; S /= 2) {
+      z3::context C;
+      z3::expr l = C.bv_const("l", 64), l2 = C.bv_const("l2", 64), t = C.bv_const("t", 64);
+      z3::expr Sk = C.bv_val(S, 64), Wk = C.bv_val(W, 64);
+      EXPECT_TRUE(proved(C, z3::ult(l, Sk), z3::ult(l + Sk, Wk)));
+      EXPECT_TRUE(proved(C, z3::ult(l, Sk) && z3::ult(l2, Sk), l2 != l + Sk));
+      EXPECT_TRUE(proved(C, z3::ult(l, Sk) && z3::ult(t, Wk),
+                         (z3::urem(t, Sk * 2) == l || z3::urem(t, Sk * 2) == l + Sk) ==
+                             (z3::urem(t, Sk) == l)))
+          << "W=" << W << " s=" << S;
+    }
+}
+
 } // namespace
+

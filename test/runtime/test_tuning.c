@@ -66,6 +66,22 @@ static const char fit_src[] =
 static const idiom_kernel_desc fit_desc = {
     "fit", "test_tuning.c:fit", "map", fit_src, IDIOM_MAP, 1, 0, 3, NULL};
 
+/* Only variant 1 fits, with ept=1/8: eight work-items per element (the row
+   lanes of a map of row sums); it writes nothing unless the runtime
+   launched n * 8 work-items rounded up to its work-group of 64. */
+static const char lanes_src[] =
+    "//@idiom-variant 0 wg=65536 ept=1: too large\n"
+    MSAX_BODY("lanes", "__attribute__((reqd_work_group_size(65536, 1, 1)))",
+              MSAX_ONE)
+    "//@idiom-variant 1 wg=64 ept=1/8: eight work-items per element\n"
+    MSAX_BODY("lanes_v1", "__attribute__((reqd_work_group_size(64, 1, 1)))",
+              "  size_t g = get_global_id(0), G = get_global_size(0);\n"
+              "  if (G < (size_t)n * 8 || G >= (size_t)n * 8 + 64) return;\n"
+              "  if (g % 8 == 0 && g / 8 < (size_t)n)\n"
+              "    y[g / 8] = a * x[g / 8] + y[g / 8];\n");
+static const idiom_kernel_desc lanes_desc = {
+    "lanes", "test_tuning.c:lanes", "map", lanes_src, IDIOM_MAP, 1, 0, 2, NULL};
+
 /* Variant 1 does not compile: the whole source fails, 0 and 2 build alone. */
 static const char halfbroken_src[] =
     "#define SCALE 1.0f\n"
@@ -432,6 +448,14 @@ void case_variant_fit(void) {
   CHECK(idiom_last_variant() == 1);
   CHECK_MSG(msax_checked(&fit_desc, 77) == 0, "a run below the threshold");
   CHECK(idiom_last_variant() == -1 && idiom_last_kernel_ms() < 0);
+}
+
+void case_variant_lanes(void) {
+  tune_small_inputs();
+  /* Only variant 1 fits the device; it needs the runtime to honour ept=1/8. */
+  CHECK_MSG(msax_checked(&lanes_desc, 100003) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() == 1);
+  CHECK_MSG(msax_checked(&lanes_desc, 5001) == 1, "declined: %s", reason_or_none());
 }
 
 void case_variant_build(void) {

@@ -352,18 +352,6 @@ ExprPtr findStageBoundary(const ExprPtr &E) {
   return nullptr;
 }
 
-ExprPtr replaceNode(const ExprPtr &E, const ExprPtr &Old, const ExprPtr &New) {
-  if (E == Old)
-    return New;
-  std::vector<ExprPtr> Args;
-  bool Changed = false;
-  for (const ExprPtr &A : E->Args) {
-    Args.push_back(replaceNode(A, Old, New));
-    Changed |= Args.back() != A;
-  }
-  return Changed ? funil::withArgs(*E, std::move(Args)) : E;
-}
-
 /// A CVal shaped like \p T whose leaf k is `Names[k][Idx]`.
 CVal leavesAt(const TypePtr &T, const std::vector<std::string> &Names,
               const std::string &Idx, size_t &Next) {
@@ -472,7 +460,7 @@ std::vector<Kernel> genReduce(const Program &P, TypePtr ResTy) {
 
   // Stage two: m partials in part_k, one work-group, into out_k[0].
   const std::string PartialsVar = "$partials";
-  ExprPtr MW2b = replaceNode(MW2, Boundary, Expr::var(PartialsVar));
+  ExprPtr MW2b = funil::replaceSubterm(MW2, Boundary, Expr::var(PartialsVar));
   std::set<std::string> Free;
   funil::freeVars(*MW2b, Free);
   Free.erase(PartialsVar);

@@ -68,34 +68,6 @@ bool matchLaneSum(const ExprPtr &E, LaneSum &S) {
   return true;
 }
 
-/// The one lane sum of \p E outside lambdas; \p Count counts them.
-void findLaneSum(const ExprPtr &E, LaneSum &S, unsigned &Count) {
-  if (E->K == Expr::Lambda)
-    return;
-  LaneSum Here;
-  if (matchLaneSum(E, Here)) {
-    S = Here;
-    ++Count;
-    return;
-  }
-  for (const ExprPtr &A : E->Args)
-    findLaneSum(A, S, Count);
-}
-
-ExprPtr replaceNodeWith(const ExprPtr &E, const ExprPtr &Old, const ExprPtr &New) {
-  if (E == Old)
-    return New;
-  if (E->K == Expr::Lambda)
-    return E;
-  std::vector<ExprPtr> Args;
-  bool Changed = false;
-  for (const ExprPtr &A : E->Args) {
-    Args.push_back(replaceNodeWith(A, Old, New));
-    Changed |= Args.back() != A;
-  }
-  return Changed ? funil::withArgs(*E, std::move(Args)) : E;
-}
-
 } // namespace
 
 bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target) {
@@ -112,10 +84,11 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target) {
     return false;
   const ExprPtr &Row = ML->Args[0];
   LaneSum S;
-  unsigned Count = 0;
-  findLaneSum(Row->body(), S, Count);
+  std::vector<ExprPtr> Found;
+  funil::findOutsideLambdas(Row->body(), [&](const ExprPtr &E) { return matchLaneSum(E, S); },
+                            Found);
   int64_t R = literal(Split->Args[0]);
-  if (Count != 1 || R * S.W > 1024)
+  if (Found.size() != 1 || !matchLaneSum(Found[0], S) || R * S.W > 1024)
     return false;
 
   const std::string W = std::to_string(S.W);
@@ -171,7 +144,7 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target) {
   Em.bind(RowParam, Em.settle(Rows.Arr->At(I), RowParam));
   const std::string SumVar = "$lane_sum";
   Em.bind(SumVar, CVal::scalar(Sums + "[" + Lid + "]", T));
-  ExprPtr Fin = replaceNodeWith(Row->body(), S.Node, Expr::var(SumVar));
+  ExprPtr Fin = funil::replaceSubterm(Row->body(), S.Node, Expr::var(SumVar));
   Em.assign(Em.elementOf(Target, I), Em.emit(Fin));
   Em.popTo(D0);
   Em.close();

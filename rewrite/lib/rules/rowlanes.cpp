@@ -54,29 +54,15 @@ ExprPtr laneIdentity(const std::string &C, const TypePtr &T) {
   return C == "fadd" ? Expr::floatLit(T->S, -0.0) : Expr::intLit(T->S, 0);
 }
 
-/// The one reduceSeq of \p E outside lambdas (nullptr when there are none
-/// or several); \p Count counts them.
-void findRowReduction(const ExprPtr &E, const char *Name, ExprPtr &Found, unsigned &Count) {
-  if (E->K == Expr::Lambda)
-    return;
-  if (E->isCall(Name)) {
-    Found = E;
-    ++Count;
-    return;
-  }
-  for (const ExprPtr &A : E->Args)
-    findRowReduction(A, Name, Found, Count);
-}
-
 /// The row reduction of map function \p F (\r => BODY): the one reduceSeq
 /// of BODY outside lambdas, or nullptr.
 ExprPtr rowReductionOf(const ExprPtr &F) {
   if (!isLambda(F, 1))
     return nullptr;
-  ExprPtr Found;
-  unsigned Count = 0;
-  findRowReduction(F->body(), "reduceSeq", Found, Count);
-  return Count == 1 ? Found : nullptr;
+  std::vector<ExprPtr> Found;
+  funil::findOutsideLambdas(F->body(), [](const ExprPtr &E) { return E->isCall("reduceSeq"); },
+                            Found);
+  return Found.size() == 1 ? Found[0] : nullptr;
 }
 
 /// True when \p E is reduce(c, e, map(\p => reduceSeq(f, e', p), strided(W, xs)))
@@ -96,26 +82,6 @@ bool isLaneReduce(const ExprPtr &E, int64_t &W) {
     return false;
   W = S->signedValue();
   return true;
-}
-
-/// Replaces the one lane reduce in \p E (outside lambdas) with what
-/// \p Make builds from it; nullptr when there is not exactly one.
-ExprPtr replaceLaneReduce(const ExprPtr &E, const std::function<ExprPtr(const ExprPtr &)> &Make,
-                          unsigned &Count) {
-  int64_t W = 0;
-  if (E->K == Expr::Lambda)
-    return E;
-  if (isLaneReduce(E, W)) {
-    ++Count;
-    return Make(E);
-  }
-  std::vector<ExprPtr> Args;
-  bool Changed = false;
-  for (const ExprPtr &A : E->Args) {
-    Args.push_back(replaceLaneReduce(A, Make, Count));
-    Changed |= Args.back() != A;
-  }
-  return Changed ? funil::withArgs(*E, std::move(Args)) : E;
 }
 
 Rule reduceSeqLanes(int64_t W) {
@@ -176,24 +142,21 @@ Rule mapRowLanes(int64_t Rows) {
     TypePtr A = Ctx.typeOf(B.at("a"));
     if (!A || !A->isArray() || Rows < 1)
       return nullptr;
-    bool TooWide = false;
-    auto Make = [&](const ExprPtr &Red) -> ExprPtr {
-      int64_t W = 0;
-      isLaneReduce(Red, W);
-      TooWide |= Rows * W > 1024;
-      const ExprPtr &C = Red->Args[0], &E = Red->Args[1], &M = Red->Args[2];
-      ExprPtr Step = halvingStep(Ctx, C, E, C->Params[0].Ty);
-      int64_t Log = 0;
-      while ((int64_t(1) << Log) < W)
-        ++Log;
-      ExprPtr Lanes = Expr::call("toLocal", {mapCall("mapLocal", M->Args[0], M->Args[1], 0)});
-      return Expr::call("at", {Expr::call("iterate", {i64(Log), Step, Lanes}), i64(0)});
-    };
-    unsigned Count = 0;
-    ExprPtr Body = replaceLaneReduce(F->body(), Make, Count);
-    if (Count != 1 || TooWide)
+    std::vector<ExprPtr> Found;
+    int64_t W = 0;
+    funil::findOutsideLambdas(F->body(), [&](const ExprPtr &E) { return isLaneReduce(E, W); },
+                              Found);
+    if (Found.size() != 1 || !isLaneReduce(Found[0], W) || Rows * W > 1024)
       return nullptr;
-    ExprPtr Row = Expr::lambda(F->Params, Body);
+    const ExprPtr &Red = Found[0];
+    const ExprPtr &C = Red->Args[0], &E = Red->Args[1], &M = Red->Args[2];
+    ExprPtr Step = halvingStep(Ctx, C, E, C->Params[0].Ty);
+    int64_t Log = 0;
+    while ((int64_t(1) << Log) < W)
+      ++Log;
+    ExprPtr Lanes = Expr::call("toLocal", {mapCall("mapLocal", M->Args[0], M->Args[1], 0)});
+    ExprPtr Tree = Expr::call("at", {Expr::call("iterate", {i64(Log), Step, Lanes}), i64(0)});
+    ExprPtr Row = Expr::lambda(F->Params, funil::replaceSubterm(F->body(), Red, Tree));
     ExprPtr Group = lambda1(Ctx, "g", Type::array(A->Elem, funil::Size::constant(Rows)),
                             [&](ExprPtr G) { return mapCall("mapLocal", Row, G, 1); });
     return Expr::call("join", {mapCall("mapWorkgroup", Group,

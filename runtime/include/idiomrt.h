@@ -65,7 +65,8 @@
  *     //@idiom-variant K wg=X[xY] ept=E[xE1|/W]: description
  * ept (elements per work-item step, default 1): ept=1/W gives a 1-D map
  * variant W work-items per iteration (global[0] >= sizes[0] * W: the row
- * lanes of a map of row sums, docs/Rewrite.md); a map variant covers E
+ * lanes of a map of row sums, docs/Rewrite.md; not timed on a CPU device,
+ * IDIOM_VARIANT still runs it); a map variant covers E
  * consecutive iterations of the innermost loop per work-item (global[0] >=
  * ceil(sizes[ndims-1] / E)) and, for 2-D maps, E1 consecutive iterations of
  * the outer loop (global[1] >= ceil(sizes[0] / E1); global[d] is rounded up

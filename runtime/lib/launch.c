@@ -717,6 +717,14 @@ static int tune(run *r, unsigned cls) {
     ms[k] = -1;
     if (!e->var[k].ready)
       continue;
+    if (e->var[k].lanes > 1 && (r->dev->type & CL_DEVICE_TYPE_CPU)) {
+      /* row lanes (ept=1/W) serve devices with SIMT lanes; a CPU runs a
+         work-group's work-items one after another, and timing them costs
+         more than it can find (IDIOM_VARIANT still forces one) */
+      idiomrt_debug("%s: variant %u not timed on a CPU (ept=1/%u)", r->d->loc, k,
+                    e->var[k].lanes);
+      continue;
+    }
     double t[TUNE_REPS];
     unsigned nt = 0;
     for (unsigned rep = 0; rep < TUNE_REPS; ++rep) {

@@ -82,6 +82,19 @@ static const char lanes_src[] =
 static const idiom_kernel_desc lanes_desc = {
     "lanes", "test_tuning.c:lanes", "map", lanes_src, IDIOM_MAP, 1, 0, 2, NULL};
 
+/* A plain variant 0 and the row-lanes variant 1 above. */
+static const char lanes2_src[] =
+    "//@idiom-variant 0 wg=0 ept=1: one element per work-item\n"
+    MSAX_BODY("lanes2", "", MSAX_ONE)
+    "//@idiom-variant 1 wg=64 ept=1/8: eight work-items per element\n"
+    MSAX_BODY("lanes2_v1", "__attribute__((reqd_work_group_size(64, 1, 1)))",
+              "  size_t g = get_global_id(0), G = get_global_size(0);\n"
+              "  if (G < (size_t)n * 8 || G >= (size_t)n * 8 + 64) return;\n"
+              "  if (g % 8 == 0 && g / 8 < (size_t)n)\n"
+              "    y[g / 8] = a * x[g / 8] + y[g / 8];\n");
+static const idiom_kernel_desc lanes2_desc = {
+    "lanes2", "test_tuning.c:lanes2", "map", lanes2_src, IDIOM_MAP, 1, 0, 2, NULL};
+
 /* Variant 1 does not compile: the whole source fails, 0 and 2 build alone. */
 static const char halfbroken_src[] =
     "#define SCALE 1.0f\n"
@@ -451,11 +464,36 @@ void case_variant_fit(void) {
 }
 
 void case_variant_lanes(void) {
-  tune_small_inputs();
-  /* Only variant 1 fits the device; it needs the runtime to honour ept=1/8. */
+  /* Only variant 1 fits the device (forced: a CPU does not time row lanes);
+     it needs the runtime to honour ept=1/8. */
+  setenv("IDIOM_VARIANT", "1", 1);
   CHECK_MSG(msax_checked(&lanes_desc, 100003) == 1, "declined: %s", reason_or_none());
   CHECK(idiom_last_variant() == 1);
   CHECK_MSG(msax_checked(&lanes_desc, 5001) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() == 1);
+}
+
+/* On a CPU the tuning does not time the row-lanes variant: the tuning file
+   records it as skipped (-1) and variant 0 runs. */
+void case_variant_lanes_cpu(void) {
+  tune_small_inputs();
+  char dir[] = "/tmp/idiomrt-lanes-XXXXXX", file[PATH_MAX], buf[4096];
+  CHECK(mkdtemp(dir) != NULL);
+  setenv("IDIOM_CACHE_DIR", dir, 1);
+  setenv("IDIOM_DEVICE", "cpu", 1);
+  CHECK_MSG(msax_checked(&lanes2_desc, 100003) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() == 0);
+  CHECK_MSG(tuning_file(dir, file, sizeof file), "no tuning file in %s", dir);
+  FILE *f = fopen(file, "rb");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose(f);
+  buf[n] = '\0';
+  const char *ms = strstr(buf, "\nms ");
+  double t0 = 0, t1 = 0;
+  CHECK_MSG(ms && sscanf(ms, "\nms %lf %lf", &t0, &t1) == 2 && t0 >= 0 && t1 == -1.0, "%s",
+            buf);
+  nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 void case_variant_build(void) {

@@ -60,6 +60,17 @@ const char *const SpmvF64 =
     "sub(r.0, nz0), 1:i64, sub(r.1, r.0)))))), r.2), zip(view(ptr, 0:i64, 1:i64, n0), "
     "view(ptr, 1:i64, 1:i64, n0), view(y, 0:i64, 1:i64, n0))); }";
 
+/// y = A x + y with the row's sum starting from the old y[i] (INIT reads
+/// it), float, fused step.
+const char *const SpmvF32Init =
+    "idiom t(ptr: [i32], val: [f32], col: [i32], xv: [f32], y: [f32], n0: i64, nz0: i64, "
+    "c0: i64, nx: i64) { store view(y, 0:i64, 1:i64, n0) = map(\\(r: (i32, i32, f32)) => "
+    "reduceSeq(\\(acc: f32, x: (f32, f32)) => fma(x.0, x.1, acc), r.2, "
+    "zip(view(val, sub(sext.i64(r.0), nz0), 1:i64, sub(sext.i64(r.1), sext.i64(r.0))), "
+    "map(\\(c: i32) => at(view(xv, 0:i64, 1:i64, nx), sub(sext.i64(c), c0)), view(col, "
+    "sub(sext.i64(r.0), nz0), 1:i64, sub(sext.i64(r.1), sext.i64(r.0)))))), "
+    "zip(view(ptr, 0:i64, 1:i64, n0), view(ptr, 1:i64, 1:i64, n0), view(y, 0:i64, 1:i64, n0))); }";
+
 /// Integer y = A x starting from 7 (wrapping: exact in any order).
 const char *const SpmvI32 =
     "idiom t(ptr: [i32], val: [i32], col: [i32], xv: [i32], y: [i32], n0: i64, nz0: i64, "
@@ -187,7 +198,7 @@ Program applyOnce(const Program &P, const rewrite::Rule &R) {
 
 TEST(RowLanes, RulesAgreeWithTheInterpreter) {
   std::mt19937_64 Rng(7);
-  for (const char *Text : {SpmvF32, SpmvF64, SpmvI32}) {
+  for (const char *Text : {SpmvF32, SpmvF32Init, SpmvF64, SpmvI32}) {
     Program P = parseOrDie(Text);
     Program Lanes = applyOnce(P, *rewrite::findRule("reduce-seq-lanes"));
     Program Groups = applyOnce(Lanes, *rewrite::findRule("map-row-lanes"));
@@ -321,7 +332,7 @@ TEST(RowLanes, EveryVariantOnTheDevice) {
   if (!R.available())
     GTEST_SKIP() << "no OpenCL device";
   std::mt19937_64 Rng(11);
-  for (const char *Text : {SpmvF32, SpmvF64, SpmvI32}) {
+  for (const char *Text : {SpmvF32, SpmvF32Init, SpmvF64, SpmvI32}) {
     Program P = parseOrDie(Text);
     std::vector<rewrite::VariantParams> Vs = rewrite::exploreVariants(P);
     rewrite::GeneratedOpenCL G;

@@ -367,7 +367,8 @@ typedef struct idiom_csr {
 /// x_extent is not 0 and a column plus x_offset lies outside [0, x_extent)
 /// ("CSR column index outside x"), or for any reason idiom_run declines.
 /// A loop that keeps running on the host never pays for the check. At
-/// most 64 arguments.
+/// most 64 arguments. The variants are chosen per size class of the
+/// nonzeros (ptr[n] - ptr[0]) when they outnumber the rows.
 int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
                   uint32_t nargs, const uint64_t *sizes, void *results,
                   const idiom_csr *csr);

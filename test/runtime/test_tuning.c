@@ -66,19 +66,23 @@ static const char fit_src[] =
 static const idiom_kernel_desc fit_desc = {
     "fit", "test_tuning.c:fit", "map", fit_src, IDIOM_MAP, 1, 0, 3, NULL};
 
-/* Only variant 1 fits, with ept=1/8: eight work-items per element (the row
-   lanes of a map of row sums); it writes nothing unless the runtime
-   launched n * 8 work-items rounded up to its work-group of 64. */
+/* y = a * x + y by eight work-items per element, of which the first
+   computes it; nothing unless the runtime launched n * 8 work-items rounded
+   up to the work-group of 64 (ept=1/8). */
+#define MSAX_LANES8                                                            \
+  "  size_t g = get_global_id(0), G = get_global_size(0);\n"                   \
+  "  if (G < (size_t)n * 8 || G >= (size_t)n * 8 + 64) return;\n"              \
+  "  if (g % 8 == 0 && g / 8 < (size_t)n)\n"                                   \
+  "    y[g / 8] = a * x[g / 8] + y[g / 8];\n"
+
+/* Only variant 1 fits, with ept=1/8 (the row lanes of a map of row sums). */
 static const char lanes_src[] =
     "//@idiom-variant 0 wg=65536 ept=1: too large\n"
     MSAX_BODY("lanes", "__attribute__((reqd_work_group_size(65536, 1, 1)))",
               MSAX_ONE)
     "//@idiom-variant 1 wg=64 ept=1/8: eight work-items per element\n"
     MSAX_BODY("lanes_v1", "__attribute__((reqd_work_group_size(64, 1, 1)))",
-              "  size_t g = get_global_id(0), G = get_global_size(0);\n"
-              "  if (G < (size_t)n * 8 || G >= (size_t)n * 8 + 64) return;\n"
-              "  if (g % 8 == 0 && g / 8 < (size_t)n)\n"
-              "    y[g / 8] = a * x[g / 8] + y[g / 8];\n");
+              MSAX_LANES8);
 static const idiom_kernel_desc lanes_desc = {
     "lanes", "test_tuning.c:lanes", "map", lanes_src, IDIOM_MAP, 1, 0, 2, NULL};
 
@@ -88,10 +92,7 @@ static const char lanes2_src[] =
     MSAX_BODY("lanes2", "", MSAX_ONE)
     "//@idiom-variant 1 wg=64 ept=1/8: eight work-items per element\n"
     MSAX_BODY("lanes2_v1", "__attribute__((reqd_work_group_size(64, 1, 1)))",
-              "  size_t g = get_global_id(0), G = get_global_size(0);\n"
-              "  if (G < (size_t)n * 8 || G >= (size_t)n * 8 + 64) return;\n"
-              "  if (g % 8 == 0 && g / 8 < (size_t)n)\n"
-              "    y[g / 8] = a * x[g / 8] + y[g / 8];\n");
+              MSAX_LANES8);
 static const idiom_kernel_desc lanes2_desc = {
     "lanes2", "test_tuning.c:lanes2", "map", lanes2_src, IDIOM_MAP, 1, 0, 2, NULL};
 

@@ -60,9 +60,12 @@ bool matchLaneSum(const ExprPtr &E, LaneSum &S) {
       !isVarNamed(Lane->body()->Args[2], Lane->Params[0].Name) || !Str->isCall("strided") ||
       literal(Str->Args[0]) != (int64_t(1) << K))
     return false;
-  const ExprPtr &C = Comb->body()->Args[0];
+  // The tree's operator and the lanes' step accumulate the same non-bool
+  // scalar (the __local array's element).
+  const ExprPtr &C = Comb->body()->Args[0], &F = Lane->body()->Args[0];
   if (C->K != Expr::Lambda || C->Params.size() != 2 || !C->Params[0].Ty->isScalar() ||
-      C->Params[0].Ty->S == ScalarKind::Bool)
+      C->Params[0].Ty->S == ScalarKind::Bool || F->K != Expr::Lambda || F->Params.size() != 2 ||
+      !F->Params[0].Ty->isScalar(C->Params[0].Ty->S))
     return false;
   S = {E, Comb, Lane, Str, int64_t(1) << K};
   return true;

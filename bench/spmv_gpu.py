@@ -3,19 +3,25 @@
 lent GPU against the bandwidth its bytes need and against cuSPARSE (through
 torch.sparse) on the same matrix, in the same run.
 
-    python3 spmv_gpu.py DIR [log2 rows] [reps]
+    python3 spmv_gpu.py DIR [log2 rows] [reps] [uniform|skewed]
 
 DIR holds spmv.seq and spmv.idiom (bench/build_spmv_carry.sh). Prints:
 the sequential and forced-GPU whole-process times; the kernel time per call
-from IDIOM_STATS (the tuned variant, timing runs excluded); the bytes one
-SpMV must move at least (values, column indices, row pointers, y, and x
-once); the device's copy bandwidth (torch clone of 1 GiB); cuSPARSE's time
-for the same product (torch CSR @ x, median of 20 with CUDA events)."""
-import json, os, statistics, subprocess, sys, tempfile, time
+from IDIOM_STATS (the tuned variant, timing runs excluded); then every
+kernel variant forced in turn (IDIOM_VARIANT=K: one row per work-item, 4
+rows per work-item, CSR-vector with 4..64 work-items per row, a work-group
+per row; docs/Rewrite.md, "Row reductions by lanes"), its kernel time per
+call and bandwidth; the bytes one SpMV must move at least (values, column
+indices, row pointers, y, and x once); the device's copy bandwidth (torch
+clone of 1 GiB); cuSPARSE's time for the same product (torch CSR @ x,
+median of 20 with CUDA events) and each variant's share of it. The matrix
+is uniform (8..24 nonzeros per row) or skewed (bench/spmv_csr.c)."""
+import json, os, re, statistics, subprocess, sys, tempfile, time
 
 d = sys.argv[1]
 lg = sys.argv[2] if len(sys.argv) > 2 else "22"
 reps = sys.argv[3] if len(sys.argv) > 3 else "20"
+shape = sys.argv[4] if len(sys.argv) > 4 else "uniform"
 tmp = tempfile.mkdtemp()
 env = dict(os.environ, IDIOM_CACHE_DIR=os.path.join(tmp, "cache"))
 
@@ -27,18 +33,39 @@ def timed(cmd, extra=None):
 
 
 mat = os.path.join(tmp, "matrix.bin")
-ts, seq = timed([os.path.join(d, "spmv.seq"), lg, reps, mat])
-timed([os.path.join(d, "spmv.idiom"), lg, reps], {"IDIOM_DEVICE": "gpu"})  # caches
+ts, seq = timed([os.path.join(d, "spmv.seq"), lg, reps, mat, shape])
+idiom = [os.path.join(d, "spmv.idiom"), lg, reps, "-", shape]
+timed(idiom, {"IDIOM_DEVICE": "gpu"})  # caches
 stats = os.path.join(tmp, "stats.json")
-tg, gpu = timed([os.path.join(d, "spmv.idiom"), lg, reps],
-                {"IDIOM_DEVICE": "gpu", "IDIOM_STATS": stats})
+
+
+def site_of(path):
+    return [s for s in json.load(open(path))["sites"] if s["idiom"] == "spmv-csr"][0]
+
+
+tg, gpu = timed(idiom, {"IDIOM_DEVICE": "gpu", "IDIOM_STATS": stats})
 print("outputs:", seq.stdout.strip(), "|", gpu.stdout.strip(),
-      "same" if seq.stdout == gpu.stdout else "DIFFERENT")
-site = [s for s in json.load(open(stats))["sites"] if s["idiom"] == "spmv-csr"][0]
+      "same" if seq.stdout == gpu.stdout else "DIFFERENT (reassociated row sums)")
+site = site_of(stats)
 per_call = site["kernel_ms"] / site["offloaded"]
 print("whole process: sequential %.3f s, forced GPU %.3f s" % (ts, tg))
 print("spmv site: calls %d offloaded %d kernel %.3f ms/call transfer %.1f ms total tuning %s"
       % (site["calls"], site["offloaded"], per_call, site["transfer_ms"], site.get("tuning")))
+
+# Every variant forced in turn; its description is the marker line of the
+# kernel source embedded in the binary.
+descs = dict(re.findall(rb"//@idiom-variant (\d+) wg=\S+ ept=\S+: ([^\n\\]*)",
+                        open(idiom[0], "rb").read()))
+variants = []
+for k in range(site.get("variants") or 1):
+    vs = os.path.join(tmp, "stats%d.json" % k)
+    _, out = timed(idiom, {"IDIOM_DEVICE": "gpu", "IDIOM_STATS": vs, "IDIOM_VARIANT": str(k)})
+    v = site_of(vs)
+    if not v["offloaded"]:
+        print("variant %d: not run (%s)" % (k, v.get("reasons")))
+        continue
+    ms = v["kernel_ms"] / v["offloaded"]
+    variants.append((k, ms, descs.get(str(k).encode(), b"?").decode(), out.stdout.strip()))
 
 import numpy as np
 import torch
@@ -79,3 +106,7 @@ tsp = cuda_median(lambda: torch.mv(A, xv))
 print("cuSPARSE (torch CSR @ x, int64 indices): %.3f ms = %.1f GB/s of needed bytes"
       % (tsp, need / (tsp * 1e-3) / 1e9))
 print("Idiom kernel / cuSPARSE time: %.2f" % (tsp / per_call))
+for k, ms, desc, out in variants:
+    print("variant %d: %.3f ms/call = %.1f GB/s of needed bytes = %.2f of cuSPARSE (%s)%s"
+          % (k, ms, need / (ms * 1e-3) / 1e9, tsp / ms, desc,
+             "" if out == seq.stdout.strip() else " output: " + out))

@@ -15,6 +15,7 @@
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/FunIL/Parser.h"
 #include "idiom/Rewrite/OpenCLGen.h"
+#include "idiom/Rewrite/RowLanes.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -65,6 +66,9 @@ struct Offload {
   /// NotOffloaded remark's `Stage`: lift, limits, validation, errno-check,
   /// extent-check, codegen or internal.
   const char *FailedStage = "internal";
+  /// A map of floating-point row sums (a CSR SpMV) whose variants include
+  /// the row lanes, which reassociate each row's sum (RowLanes.h).
+  bool FPRowLanes = false;
 };
 
 /// Where liftAndGenerate finds kernels generated before: the module's
@@ -226,12 +230,16 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
     return false;
   O.SlotBytes = rewrite::reductionSlotBytes(P);
   O.KernelKey = kernelKey(P);
+  O.FPRowLanes = !P.IsReturn && currentLiftOptions().AllowFPReassoc &&
+                 rewrite::laneRowReductionIsFloat(P.Body);
   if (reuseKernel(O, Kernels)) {
     TimeReport::count("kernel shared with an earlier copy of its loop");
     return true;
   }
   O.FailedStage = "codegen";
-  if (!generateOpenCLMemo(O.Lifted.FunIL, P, O.KernelName, O.Gen, Err)) {
+  rewrite::ExploreOptions Opts;
+  Opts.FPReassoc = currentLiftOptions().AllowFPReassoc;
+  if (!generateOpenCLMemo(O.Lifted.FunIL, P, O.KernelName, O.Gen, Err, Opts)) {
     Why = "no OpenCL for the lifted FunIL: " + Err;
     return false;
   }
@@ -432,6 +440,13 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                << "floating-point " << (M.Kind == IdiomKind::Histogram ? "histogram" : "reduction")
                << " is reassociated by parallel evaluation "
                   "(disable with -mllvm -idiom-fp-reassoc=false)";
+      });
+    if (O.FPRowLanes)
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "FPReassociation", Loc, Header)
+               << "floating-point row sums may be reassociated by parallel "
+                  "evaluation (the row-lanes variants: several work-items per "
+                  "row; disable with -mllvm -idiom-fp-reassoc=false)";
       });
     if (M.FPExactMinMax)
       Remarks.emit([&] {

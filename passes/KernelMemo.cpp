@@ -100,12 +100,13 @@ bool deserialise(StringRef In, rewrite::GeneratedOpenCL &G) {
 
 bool generateOpenCLMemo(StringRef FunILText, const funil::Program &P,
                         const std::string &KernelName,
-                        rewrite::GeneratedOpenCL &Out, std::string &Err) {
+                        rewrite::GeneratedOpenCL &Out, std::string &Err,
+                        const rewrite::ExploreOptions &Opts) {
   const std::string &Id = pluginIdentity();
   std::string Key;
   if (!Id.empty()) {
     Key = std::string(MemoVersion) + "\n" + Id + "\n" + KernelName + "\n" +
-          FunILText.str();
+          (Opts.FPReassoc ? "" : "fp-exact\n") + FunILText.str();
     if (std::optional<std::string> V = readCompileCache("opencl", Key)) {
       rewrite::GeneratedOpenCL G;
       if (deserialise(*V, G)) {
@@ -116,7 +117,7 @@ bool generateOpenCLMemo(StringRef FunILText, const funil::Program &P,
     }
   }
   TimeScope T("generateOpenCL");
-  if (!rewrite::generateOpenCL(P, KernelName, Out, Err))
+  if (!rewrite::generateOpenCL(P, KernelName, Out, Err, rewrite::MaxVariants, Opts))
     return false;
   if (!Key.empty())
     writeCompileCache("opencl", Key, serialise(Out));

@@ -21,13 +21,15 @@
 
 namespace idiom {
 
-/// rewrite::generateOpenCL(P, KernelName, Out, Err) (default variants),
-/// answered from the memo when \p FunILText (the text \p P was parsed from)
-/// and \p KernelName were generated before by this plugin build. Successful
-/// generations are stored; failures are recomputed each time.
+/// rewrite::generateOpenCL(P, KernelName, Out, Err, MaxVariants, Opts)
+/// (default variants under \p Opts), answered from the memo when \p
+/// FunILText (the text \p P was parsed from), \p KernelName and Opts were
+/// generated before by this plugin build. Successful generations are
+/// stored; failures are recomputed each time.
 bool generateOpenCLMemo(llvm::StringRef FunILText, const funil::Program &P,
                         const std::string &KernelName,
-                        rewrite::GeneratedOpenCL &Out, std::string &Err);
+                        rewrite::GeneratedOpenCL &Out, std::string &Err,
+                        const rewrite::ExploreOptions &Opts = {});
 
 } // namespace idiom
 

@@ -169,4 +169,28 @@ ExprPtr betaApply(const ExprPtr &Fn, const std::vector<ExprPtr> &Args) {
   return simplifyProjections(substitute(Fn->body(), S));
 }
 
+ExprPtr replaceSubterm(const ExprPtr &E, const ExprPtr &Old, const ExprPtr &New) {
+  if (E == Old)
+    return New;
+  std::vector<ExprPtr> Args;
+  bool Changed = false;
+  for (const ExprPtr &A : E->Args) {
+    Args.push_back(replaceSubterm(A, Old, New));
+    Changed |= Args.back() != A;
+  }
+  return Changed ? withArgs(*E, std::move(Args)) : E;
+}
+
+void findOutsideLambdas(const ExprPtr &E, const std::function<bool(const ExprPtr &)> &Pred,
+                        std::vector<ExprPtr> &Out) {
+  if (E->K == Expr::Lambda)
+    return;
+  if (Pred(E)) {
+    Out.push_back(E);
+    return;
+  }
+  for (const ExprPtr &A : E->Args)
+    findOutsideLambdas(A, Pred, Out);
+}
+
 } // namespace idiom::funil

@@ -10,6 +10,7 @@
 #include "idiom/FunIL/TypeCheck.h"
 #include "idiom/Rewrite/DefaultStrategies.h"
 #include "idiom/Rewrite/Histogram.h"
+#include "idiom/Rewrite/RowLanes.h"
 #include "idiom/Rewrite/Rules.h"
 
 #include <algorithm>
@@ -66,6 +67,8 @@ unsigned accumulatorBytes(const Program &P) {
 } // namespace
 
 std::string variantEpt(const VariantParams &V) {
+  if (V.RowLanes)
+    return "1/" + std::to_string(V.RowLanes);
   if (V.Tile[0])
     return std::to_string(V.Block[1]) + "x" + std::to_string(V.Block[0]);
   return std::to_string(V.Elems);
@@ -106,7 +109,13 @@ std::string describeVariant(const VariantParams &V) {
         std::to_string(V.WorkGroup[1]);
   else
     S = "work-group " + std::to_string(V.WorkGroup[0]);
-  if (V.Bins == VariantParams::LocalBins)
+  if (V.RowLanes && V.RowsPerGroup == 1)
+    S += ", a work-group per row (" + std::to_string(V.RowLanes) +
+         " strided partial sums, local-memory tree)";
+  else if (V.RowLanes)
+    S += ", " + std::to_string(V.RowLanes) + " work-items per row (strided partial sums, "
+         "local-memory tree), " + std::to_string(V.RowsPerGroup) + " rows per work-group";
+  else if (V.Bins == VariantParams::LocalBins)
     S += ", per-work-group bins in local memory, " + std::to_string(V.Elems) +
          " elements per work-item";
   else if (V.Bins == VariantParams::GlobalBins)
@@ -125,6 +134,7 @@ namespace {
 struct Row {
   unsigned X, Y, E;
   bool Blocked = false;
+  unsigned Lanes = 0, Rows = 0; ///< VariantParams::RowLanes, RowsPerGroup
 };
 // Candidate tables, the default lowering first, most promising next.
 const Row MapContiguous[] = {{0, 0, 1},   {256, 1, 4}, {128, 1, 4}, {64, 1, 4},
@@ -137,6 +147,17 @@ const Row Map2D[] = {{0, 0, 1}, {32, 8, 1}, {64, 4, 1}, {256, 1, 1}};
 const Row ReduceContiguous[] = {{0, 0, 1},   {256, 1, 4},  {256, 1, 16, true}, {128, 1, 4},
                                 {256, 1, 8}, {256, 1, 16}, {128, 1, 8},        {256, 1, 1}};
 const Row Reduce[] = {{0, 0, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}};
+// Maps of row sums (a CSR SpMV): one row per work-item (default, 4 rows per
+// work-item), then CSR-vector with 4..64 work-items per row (short rows
+// waste fewer lanes with fewer), then a work-group per row (long rows).
+const Row MapRowLanes[] = {{0, 0, 1},
+                           {256, 1, 4},
+                           {256, 1, 1, false, 4, 64},
+                           {256, 1, 1, false, 8, 32},
+                           {256, 1, 1, false, 16, 16},
+                           {256, 1, 1, false, 32, 8},
+                           {256, 1, 1, false, 64, 4},
+                           {256, 1, 1, false, 256, 1}};
 const Row Default[] = {{0, 0, 1}};
 
 template <size_t N> std::vector<Row> rows(const Row (&A)[N]) {
@@ -150,6 +171,12 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max) {
 
 std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
                                            const Program *Fused) {
+  return exploreVariants(P, Max, Fused, ExploreOptions());
+}
+
+std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
+                                           const Program *Fused,
+                                           const ExploreOptions &Opts) {
   if (!P.IsReturn && isCanonicalGemm(P.Body))
     return gemmVariants(P, Max);
   if (isHistogramProgram(P))
@@ -163,7 +190,9 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     F = P;
   const funil::ExprPtr &B = P.IsReturn ? reductionOf(F.Body) : F.Body;
   if (!P.IsReturn) {
-    if (isOneDimensionalMap(B)) {
+    if (hasLaneRowReduction(B, Opts.FPReassoc)) {
+      Rows = rows(MapRowLanes);
+    } else if (isOneDimensionalMap(B)) {
       bool Contig = isContiguousArray(B->Args[1]);
       for (const funil::ExprPtr &O : F.Outs)
         Contig &= contiguousOut(O);
@@ -189,6 +218,8 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     V.WorkGroup[1] = R.Y;
     V.Elems = R.E;
     V.Blocked = R.Blocked;
+    V.RowLanes = R.Lanes;
+    V.RowsPerGroup = R.Rows;
     Out.push_back(V);
   }
   return Out;
@@ -199,6 +230,11 @@ namespace {
 /// neither GEMM nor histogram.
 std::vector<Strategy> stepsAfterFusion(const Program &P, const VariantParams &V) {
   std::vector<Strategy> Steps;
+  if (V.RowLanes) { // the row's sum in lanes, then R rows per work-group
+    Steps.push_back(oncePosition(ruleStrategy(reduceSeqLanesRule(V.RowLanes))));
+    Steps.push_back(ruleStrategy(mapRowLanesRule(V.RowsPerGroup)));
+    return Steps;
+  }
   if (V.Elems > 1)
     Steps.push_back(P.IsReturn ? atReduction(ruleStrategy(asVectorReduceRule(V.Elems)))
                                : ruleStrategy(asVectorMapRule(V.Elems)));
@@ -217,6 +253,10 @@ bool checkLowered(const Program &P, const VariantParams &V,
                   const std::vector<std::string> &T, size_t Before, std::string &Err) {
   if (isHistogramProgram(P) && !P.Body->isCall("reduceIndexedAtomic")) {
     Err = "the histogram lowering of this variant does not apply";
+    return false;
+  }
+  if (V.RowLanes && !P.Body->isCall("join")) {
+    Err = "the row-lanes lowering does not apply (not a map of one row sum)";
     return false;
   }
   if (V.Elems > 1 && !isHistogramProgram(P)) {

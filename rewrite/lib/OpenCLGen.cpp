@@ -14,6 +14,7 @@
 #include "GenMemo.h"
 #include "codegen/Emitter.h"
 #include "codegen/MatMulGen.h"
+#include "codegen/RowLanesGen.h"
 #include "codegen/HistogramGen.h"
 #include "codegen/ScalarC.h"
 #include "codegen/Views.h"
@@ -296,6 +297,8 @@ std::vector<Kernel> genMap(const Program &P,
   }
   if (emitMatMul(Em, P.Body, Target, Gemm)) // the matmul rules' form
     return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
+  if (emitRowLanes(Em, P.Body, Target)) // the row-lanes rules' form
+    return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
   funil::TypeEnv Env;
   for (const funil::Param &Pa : P.Params)
     Env.push(Pa.Name, Pa.Ty);
@@ -347,18 +350,6 @@ ExprPtr findStageBoundary(const ExprPtr &E) {
     if (ExprPtr R = findStageBoundary(A))
       return R;
   return nullptr;
-}
-
-ExprPtr replaceNode(const ExprPtr &E, const ExprPtr &Old, const ExprPtr &New) {
-  if (E == Old)
-    return New;
-  std::vector<ExprPtr> Args;
-  bool Changed = false;
-  for (const ExprPtr &A : E->Args) {
-    Args.push_back(replaceNode(A, Old, New));
-    Changed |= Args.back() != A;
-  }
-  return Changed ? funil::withArgs(*E, std::move(Args)) : E;
 }
 
 /// A CVal shaped like \p T whose leaf k is `Names[k][Idx]`.
@@ -469,7 +460,7 @@ std::vector<Kernel> genReduce(const Program &P, TypePtr ResTy) {
 
   // Stage two: m partials in part_k, one work-group, into out_k[0].
   const std::string PartialsVar = "$partials";
-  ExprPtr MW2b = replaceNode(MW2, Boundary, Expr::var(PartialsVar));
+  ExprPtr MW2b = funil::replaceSubterm(MW2, Boundary, Expr::var(PartialsVar));
   std::set<std::string> Free;
   funil::freeVars(*MW2b, Free);
   Free.erase(PartialsVar);
@@ -639,7 +630,7 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          std::equal(A.Group, A.Group + 2, B.Group) && KA.Pad == KB.Pad &&
          KA.VectorFill == KB.VectorFill && KA.DoubleBuffer == KB.DoubleBuffer &&
          KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
-         A.Bins == B.Bins;
+         A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup;
 }
 
 /// Lowers and emits the variants \p Vs of \p P (a program that type
@@ -736,6 +727,12 @@ bool emitVariants(const Program &P, const std::string &KernelName,
 
 bool generateOpenCL(const Program &P, const std::string &KernelName,
                     GeneratedOpenCL &Out, std::string &Err, unsigned Max) {
+  return generateOpenCL(P, KernelName, Out, Err, Max, ExploreOptions());
+}
+
+bool generateOpenCL(const Program &P, const std::string &KernelName,
+                    GeneratedOpenCL &Out, std::string &Err, unsigned Max,
+                    const ExploreOptions &Opts) {
   try {
     if (!funil::typeCheckProgram(P, Err))
       return false;
@@ -743,12 +740,12 @@ bool generateOpenCL(const Program &P, const std::string &KernelName,
       Err = "invalid kernel name '" + KernelName + "'";
       return false;
     }
-    std::string Key = genmemo::keyOf(P, Max);
+    std::string Key = genmemo::keyOf(P, Max) + (Opts.FPReassoc ? "" : " exact");
     std::shared_ptr<const genmemo::Nameless> G = genmemo::lookup(Key, P);
     if (!G) {
       auto New = std::make_shared<genmemo::Nameless>();
       FusedProgram F = fuseOnce(P); // once for exploration and every variant
-      if (!lowerVariants(P, exploreVariants(P, Max, &F.Fused), *New, Err, &F))
+      if (!lowerVariants(P, exploreVariants(P, Max, &F.Fused, Opts), *New, Err, &F))
         return false;
       genmemo::insert(Key, P, New);
       G = std::move(New);

@@ -7,6 +7,7 @@
 #include "idiom/Rewrite/Rule.h"
 
 #include "idiom/Rewrite/Histogram.h"
+#include "idiom/Rewrite/RowLanes.h"
 #include "idiom/Rewrite/Rules.h"
 
 #include <new>
@@ -133,6 +134,8 @@ const std::vector<Rule> &allRules() {
     V.insert(V.end(), H.begin(), H.end());
     const std::vector<Rule> &C = coalescingRules();
     V.insert(V.end(), C.begin(), C.end());
+    const std::vector<Rule> &RL = rowLanesRules();
+    V.insert(V.end(), RL.begin(), RL.end());
     return V;
   }();
   return All;

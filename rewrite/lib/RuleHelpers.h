@@ -78,6 +78,22 @@ inline ExprPtr reduceOfChunks(RuleContext &Ctx, const ExprPtr &F, const ExprPtr 
   return Expr::call("reduce", {F, Z, Parts});
 }
 
+/// One step of a halving tree of \p F with identity \p Z over \p Scalar
+/// partials in local memory: \p => toLocal(mapLocal(0, \pr =>
+/// reduceSeq(F, Z, pr), halves(p))).
+inline ExprPtr halvingStep(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z,
+                           const TypePtr &Scalar) {
+  using funil::Size;
+  TypePtr Partials = Type::array(Scalar, Size::unknown());
+  TypePtr Pair = Type::array(Scalar, Size::constant(2));
+  return lambda1(Ctx, "p", Partials, [&](ExprPtr P) {
+    ExprPtr Combine = lambda1(Ctx, "pr", Pair, [&](ExprPtr Pr) {
+      return Expr::call("reduceSeq", {F, Z, Pr});
+    });
+    return Expr::call("toLocal", {mapCall("mapLocal", Combine, Expr::call("halves", {P}), 0)});
+  });
+}
+
 /// The function one work-group of a two-stage reduction applies to its rows
 /// (seeds/003; seeds/004 figure 10): \p PerItem per work-item (a function of
 /// one \p Row) into local memory, then log2(L) halving steps of a tree of
@@ -87,15 +103,8 @@ inline ExprPtr workGroupTree(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &
                              const TypePtr &Scalar, const TypePtr &Row,
                              const ExprPtr &PerItem) {
   using funil::Size;
-  TypePtr Partials = Type::array(Scalar, Size::unknown());
-  TypePtr Pair = Type::array(Scalar, Size::constant(2));
   ExprPtr L0 = Expr::call("localSize", {}, 0);
-  ExprPtr Step = lambda1(Ctx, "p", Partials, [&](ExprPtr P) {
-    ExprPtr Combine = lambda1(Ctx, "pr", Pair, [&](ExprPtr Pr) {
-      return Expr::call("reduceSeq", {F, Z, Pr});
-    });
-    return Expr::call("toLocal", {mapCall("mapLocal", Combine, Expr::call("halves", {P}), 0)});
-  });
+  ExprPtr Step = halvingStep(Ctx, F, Z, Scalar);
   return lambda1(Ctx, "grp", Type::array(Row, Size::unknown()), [&](ExprPtr Grp) {
     ExprPtr Seq = Expr::call("toLocal", {mapCall("mapLocal", PerItem, Grp, 0)});
     ExprPtr Tree = Expr::call("iterate", {Expr::call("ilog2", {L0}), Step, Seq});

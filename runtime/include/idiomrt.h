@@ -62,8 +62,11 @@
  * same kernel(s); variant 0 uses the names above, variant k >= 1 appends
  * `_v<k>` to the base name (`<name>_v<k>`, `<name>_v<k>_partial`,
  * `<name>_v<k>_final`). Each variant's kernels are preceded by a line
- *     //@idiom-variant K wg=X[xY] ept=E[xE1]: description
- * ept (elements per work-item step, default 1): a map variant covers E
+ *     //@idiom-variant K wg=X[xY] ept=E[xE1|/W]: description
+ * ept (elements per work-item step, default 1): ept=1/W gives a 1-D map
+ * variant W work-items per iteration (global[0] >= sizes[0] * W: the row
+ * lanes of a map of row sums, docs/Rewrite.md; not timed on a CPU device,
+ * IDIOM_VARIANT still runs it); a map variant covers E
  * consecutive iterations of the innermost loop per work-item (global[0] >=
  * ceil(sizes[ndims-1] / E)) and, for 2-D maps, E1 consecutive iterations of
  * the outer loop (global[1] >= ceil(sizes[0] / E1); global[d] is rounded up
@@ -364,7 +367,8 @@ typedef struct idiom_csr {
 /// x_extent is not 0 and a column plus x_offset lies outside [0, x_extent)
 /// ("CSR column index outside x"), or for any reason idiom_run declines.
 /// A loop that keeps running on the host never pays for the check. At
-/// most 64 arguments.
+/// most 64 arguments. The variants are chosen per size class of the
+/// nonzeros (ptr[n] - ptr[0]) when they outnumber the rows.
 int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
                   uint32_t nargs, const uint64_t *sizes, void *results,
                   const idiom_csr *csr);

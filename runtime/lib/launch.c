@@ -89,6 +89,9 @@ typedef struct run {
   unsigned nmaps;
   uint64_t host_copy_ns;
   uint64_t sample;               /* tuning a map: iterations launched, 0 all */
+  uint64_t work;                 /* the size class counts this when larger
+                                    than the iterations: a CSR SpMV's
+                                    nonzeros (0: the iterations) */
   uint64_t bytes_in, bytes_out;  /* host-to-device, device-to-host */
   idiomrt_resid_call rc;         /* inside a region (residency.c) */
   char *reason;
@@ -449,6 +452,11 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
     uint32_t ept = i == 0 ? v->ept : v->ept1;
     if (ept > 1)
       n = n / ept + (n % ept != 0);
+    if (i == 0 && v->lanes > 1) { /* ept=1/W: W work-items per element */
+      if (n > UINT64_MAX / v->lanes)
+        return fail(r, "iteration space too large for the device");
+      n *= v->lanes;
+    }
     if (!round_up(r, n, local[i], &global[i]))
       return 0;
   }
@@ -740,6 +748,15 @@ static int tune(run *r, unsigned cls) {
   for (unsigned k = 0; k < e->nvariants; ++k) {
     nt[k] = 0;
     racing[k] = e->var[k].ready;
+    if (racing[k] && e->var[k].lanes > 1 &&
+        (r->dev->type & CL_DEVICE_TYPE_CPU)) {
+      /* row lanes (ept=1/W) serve devices with SIMT lanes; a CPU runs a
+         work-group's work-items one after another, and timing them costs
+         more than it can find (IDIOM_VARIANT still forces one) */
+      idiomrt_debug("%s: variant %u not timed on a CPU (ept=1/%u)", r->d->loc, k,
+                    e->var[k].lanes);
+      racing[k] = 0;
+    }
   }
   double best_first = -1;
   for (unsigned rep = 0; rep < TUNE_REPS; ++rep) {
@@ -837,7 +854,8 @@ static int execute(run *r, void *results, int *variant) {
     return fail(r, "out of host memory");
 
   idiomrt_entry *e = r->e;
-  unsigned cls = idiomrt_size_class(trip_count(r->d, r->sizes));
+  uint64_t trip = trip_count(r->d, r->sizes);
+  unsigned cls = idiomrt_size_class(r->work > trip ? r->work : trip);
   int k = idiomrt_tune_lookup(e, r->dev, cls);
   if (k == -2)
     return fail(r, "IDIOM_VARIANT names no usable variant");
@@ -1100,7 +1118,10 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
       return decline_counted(desc, why);
   }
   /* A CSR SpMV: the data-dependent ranges, checked and filled in only now
-     that the kernel is to run (a loop kept on the host never pays). */
+     that the kernel is to run (a loop kept on the host never pays). Its
+     variants are chosen per size class of its nonzeros (the work), not of
+     its rows. */
+  uint64_t work = 0;
   if (csr) {
     /* per thread, not on the stack (small stacks: rt-small-stack.c); a run
        is never re-entered on one thread (t_depth) */
@@ -1108,6 +1129,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     if ((why = idiomrt_csr_patch(csr, args, nargs, csr_args)))
       return decline(e, desc, why);
     args = csr_args;
+    if (csr->val_arg < nargs && csr->val_bytes)
+      work = args[csr->val_arg].bytes / csr->val_bytes;
     if ((why = check_desc(desc, args, nargs, sizes, results)))
       return decline(e, desc, why);
     if (overlapping(args, nargs))
@@ -1150,6 +1173,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   r.args = args;
   r.nargs = nargs;
   r.sizes = sizes;
+  r.work = work;
   r.reason = reason;
   r.reason_len = sizeof reason;
 

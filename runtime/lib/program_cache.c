@@ -372,7 +372,7 @@ static const char *parse_markers(const char *src, unsigned nv,
   const char *first = NULL;
   for (unsigned k = 0; k < nv; ++k) {
     start[k] = NULL;
-    var[k].ept = var[k].ept1 = 1;
+    var[k].ept = var[k].ept1 = var[k].lanes = 1;
     var[k].wg[0] = var[k].wg[1] = 0;
   }
   for (const char *p = src; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
@@ -386,7 +386,8 @@ static const char *parse_markers(const char *src, unsigned nv,
     if (!first)
       first = p;
     const char *eol = strchr(p, '\n');
-    /* ept=E or ept=E0xE1; wg=X or wg=XxY (before the description) */
+    /* ept=E, ept=E0xE1 or ept=1/W; wg=X or wg=XxY (before the
+       description) */
     const char *ept = strstr(p, " ept=");
     if (ept && (!eol || ept < eol)) {
       char *x = NULL;
@@ -397,6 +398,10 @@ static const char *parse_markers(const char *src, unsigned nv,
         unsigned long v1 = strtoul(x + 1, NULL, 10);
         if (v1 >= 1 && v1 <= 4096)
           var[k].ept1 = (uint32_t)v1;
+      } else if (*x == '/' && v == 1) {
+        unsigned long w = strtoul(x + 1, NULL, 10);
+        if (w >= 1 && w <= 4096)
+          var[k].lanes = (uint32_t)w;
       }
     }
     const char *wg = strstr(p, " wg=");

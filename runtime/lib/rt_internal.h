@@ -189,6 +189,7 @@ typedef struct idiomrt_variant {
   cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
   uint32_t ept;               /* elements per work-item step, >= 1 (dim 0) */
   uint32_t ept1;              /* the same in NDRange dimension 1, >= 1 */
+  uint32_t lanes;             /* ept=1/W: W work-items per element (dim 0), >= 1 */
   uint32_t wg[2];             /* the marker's wg=X[xY], 0 when absent */
   char why[IDIOMRT_REASON_LEN]; /* why not ready */
 } idiomrt_variant;

@@ -21,6 +21,7 @@ namespace ex = idiom::funil::test;
 
 namespace idiom::rwtest {
 bool layoutRuleTested(const std::string &Name); // LayoutRuleTest.cpp
+bool rowLanesRuleTested(const std::string &Name); // RowLanesTest.cpp
 } // namespace idiom::rwtest
 
 namespace {
@@ -237,7 +238,7 @@ TEST(Rules, EveryRegisteredRuleIsTested) {
     bool Found = R.Family == "memory";
     for (const RuleCase &C : Cases)
       Found |= R.Name == C.Rule;
-    Found |= layoutRuleTested(R.Name);
+    Found |= layoutRuleTested(R.Name) || rowLanesRuleTested(R.Name);
     EXPECT_TRUE(Found) << "no equivalence test for rule " << R.Name;
     EXPECT_FALSE(R.Doc.empty());
     EXPECT_TRUE(R.Family == "algorithmic" || R.Family == "lowering" ||

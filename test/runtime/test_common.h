@@ -106,6 +106,8 @@ void case_resid_evict_stats(void);
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);
 void case_tune_sample(void);
+void case_variant_lanes(void);
+void case_variant_lanes_cpu(void);
 void case_variant_sample2d(void);
 void case_tune_reduce(void);
 void case_tune_cache(void);

@@ -66,6 +66,36 @@ static const char fit_src[] =
 static const idiom_kernel_desc fit_desc = {
     "fit", "test_tuning.c:fit", "map", fit_src, IDIOM_MAP, 1, 0, 3, NULL};
 
+/* y = a * x + y by eight work-items per element, of which the first
+   computes it; nothing unless the runtime launched n * 8 work-items rounded
+   up to the work-group of 64 (ept=1/8). */
+#define MSAX_LANES8                                                            \
+  "  size_t g = get_global_id(0), G = get_global_size(0);\n"                   \
+  "  if (G < (size_t)n * 8 || G >= (size_t)n * 8 + 64) return;\n"              \
+  "  if (g % 8 == 0 && g / 8 < (size_t)n)\n"                                   \
+  "    y[g / 8] = a * x[g / 8] + y[g / 8];\n"
+
+/* Only variant 1 fits, with ept=1/8 (the row lanes of a map of row sums). */
+static const char lanes_src[] =
+    "//@idiom-variant 0 wg=65536 ept=1: too large\n"
+    MSAX_BODY("lanes", "__attribute__((reqd_work_group_size(65536, 1, 1)))",
+              MSAX_ONE)
+    "//@idiom-variant 1 wg=64 ept=1/8: eight work-items per element\n"
+    MSAX_BODY("lanes_v1", "__attribute__((reqd_work_group_size(64, 1, 1)))",
+              MSAX_LANES8);
+static const idiom_kernel_desc lanes_desc = {
+    "lanes", "test_tuning.c:lanes", "map", lanes_src, IDIOM_MAP, 1, 0, 2, NULL};
+
+/* A plain variant 0 and the row-lanes variant 1 above. */
+static const char lanes2_src[] =
+    "//@idiom-variant 0 wg=0 ept=1: one element per work-item\n"
+    MSAX_BODY("lanes2", "", MSAX_ONE)
+    "//@idiom-variant 1 wg=64 ept=1/8: eight work-items per element\n"
+    MSAX_BODY("lanes2_v1", "__attribute__((reqd_work_group_size(64, 1, 1)))",
+              MSAX_LANES8);
+static const idiom_kernel_desc lanes2_desc = {
+    "lanes2", "test_tuning.c:lanes2", "map", lanes2_src, IDIOM_MAP, 1, 0, 2, NULL};
+
 /* Variant 1 does not compile: the whole source fails, 0 and 2 build alone. */
 static const char halfbroken_src[] =
     "#define SCALE 1.0f\n"
@@ -432,6 +462,39 @@ void case_variant_fit(void) {
   CHECK(idiom_last_variant() == 1);
   CHECK_MSG(msax_checked(&fit_desc, 77) == 0, "a run below the threshold");
   CHECK(idiom_last_variant() == -1 && idiom_last_kernel_ms() < 0);
+}
+
+void case_variant_lanes(void) {
+  /* Only variant 1 fits the device (forced: a CPU does not time row lanes);
+     it needs the runtime to honour ept=1/8. */
+  setenv("IDIOM_VARIANT", "1", 1);
+  CHECK_MSG(msax_checked(&lanes_desc, 100003) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() == 1);
+  CHECK_MSG(msax_checked(&lanes_desc, 5001) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() == 1);
+}
+
+/* On a CPU the tuning does not time the row-lanes variant: the tuning file
+   records it as skipped (-1) and variant 0 runs. */
+void case_variant_lanes_cpu(void) {
+  tune_small_inputs();
+  char dir[] = "/tmp/idiomrt-lanes-XXXXXX", file[PATH_MAX], buf[4096];
+  CHECK(mkdtemp(dir) != NULL);
+  setenv("IDIOM_CACHE_DIR", dir, 1);
+  setenv("IDIOM_DEVICE", "cpu", 1);
+  CHECK_MSG(msax_checked(&lanes2_desc, 100003) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() == 0);
+  CHECK_MSG(tuning_file(dir, file, sizeof file), "no tuning file in %s", dir);
+  FILE *f = fopen(file, "rb");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose(f);
+  buf[n] = '\0';
+  const char *ms = strstr(buf, "\nms ");
+  double t0 = 0, t1 = 0;
+  CHECK_MSG(ms && sscanf(ms, "\nms %lf %lf", &t0, &t1) == 2 && t0 >= 0 && t1 == -1.0, "%s",
+            buf);
+  nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 void case_variant_build(void) {

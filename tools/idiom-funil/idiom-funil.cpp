@@ -38,6 +38,9 @@ const char *Usage =
     "                      the default strategy of its statement kind\n"
     "  --emit=opencl       print OpenCL C (kernels per runtime/include/idiomrt.h)\n"
     "                      of the default lowering (variant 0)\n"
+    "  --no-fp-reassoc     explore only variants that keep the order of a\n"
+    "                      floating-point sum written as reduceSeq (as the\n"
+    "                      plugin does with -idiom-fp-reassoc=false)\n"
     "  --variants          with --emit=opencl: every explored variant in one\n"
     "                      source, as the plugin emits it; with --emit=lowered:\n"
     "                      each variant's lowered program after a description\n"
@@ -92,6 +95,7 @@ bool startsWith(const std::string &S, const char *P, std::string &Rest) {
 int main(int Argc, char **Argv) {
   std::string Emit = "funil", StrategyName, RulesList, KernelName, File;
   bool Interpret = false, Trace = false, AllVariants = false;
+  rewrite::ExploreOptions Explore;
   long VariantIndex = -1;
   long CandFrom = -1, CandTo = -1; // --candidates=B:E
   std::vector<std::string> Inputs;
@@ -117,6 +121,8 @@ int main(int Argc, char **Argv) {
       RulesList = V;
     } else if (startsWith(A, "--kernel-name=", V)) {
       KernelName = V;
+    } else if (A == "--no-fp-reassoc") {
+      Explore.FPReassoc = false;
     } else if (A == "--variants") {
       AllVariants = true;
     } else if (startsWith(A, "--candidates=", V)) {
@@ -192,7 +198,8 @@ int main(int Argc, char **Argv) {
                               " candidates");
       if (!rewrite::generateOpenCLVariants(P, KernelName, Vs, G, Err))
         return fail(Name, Err);
-    } else if (!rewrite::generateOpenCL(P, KernelName, G, Err)) {
+    } else if (!rewrite::generateOpenCL(P, KernelName, G, Err, rewrite::MaxVariants,
+                                        Explore)) {
       return fail(Name, Err);
     }
     if (Emit == "opencl") {
@@ -212,7 +219,8 @@ int main(int Argc, char **Argv) {
   if (VariantIndex >= 0) {
     if (!RulesList.empty() || !StrategyName.empty())
       return fail(Name, "--variant takes no --rules or --strategy");
-    std::vector<rewrite::VariantParams> Vs = rewrite::exploreVariants(P);
+    std::vector<rewrite::VariantParams> Vs =
+        rewrite::exploreVariants(P, rewrite::MaxVariants, nullptr, Explore);
     if (static_cast<size_t>(VariantIndex) >= Vs.size())
       return fail(Name, "--variant=" + std::to_string(VariantIndex) + ": the program has " +
                             std::to_string(Vs.size()) + " explored variants");

@@ -17,6 +17,7 @@
 
 #include "idiom/FunIL/Expr.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -53,6 +54,15 @@ ExprPtr simplifyProjections(const ExprPtr &E);
 
 /// Rebuilds \p E with operands \p Args (same kind, name, attributes).
 ExprPtr withArgs(const Expr &E, std::vector<ExprPtr> Args);
+
+/// \p E with every occurrence of the node \p Old (the same object, not an
+/// equal one) replaced by \p New; the unchanged parts are shared.
+ExprPtr replaceSubterm(const ExprPtr &E, const ExprPtr &Old, const ExprPtr &New);
+
+/// Appends to \p Out the outermost subterms of \p E (E included) for which
+/// \p Pred holds, not looking inside lambdas or inside a match.
+void findOutsideLambdas(const ExprPtr &E, const std::function<bool(const ExprPtr &)> &Pred,
+                        std::vector<ExprPtr> &Out);
 
 } // namespace idiom::funil
 

@@ -87,6 +87,22 @@ struct VariantParams {
   /// histogram, atomics on the global bins, or per-work-group bins in local
   /// memory merged into the global ones (reduce-indexed-privatise).
   enum BinsKind : uint8_t { NoBins, GlobalBins, LocalBins } Bins = NoBins;
+  /// Maps of row reductions (RowLanes.h, CSR-vector): RowLanes work-items
+  /// per row reading it with that stride, their partial sums combined in
+  /// local memory, RowsPerGroup rows per work-group (WorkGroup[0] =
+  /// RowLanes * RowsPerGroup); 0: one row per work-item. Reassociates each
+  /// row's sum: offered for floating-point sums only under the licence
+  /// (ExploreOptions::FPReassoc).
+  unsigned RowLanes = 0;
+  unsigned RowsPerGroup = 0;
+};
+
+/// What the compile allows the variants to change.
+struct ExploreOptions {
+  /// The floating-point reassociation licence (-idiom-fp-reassoc): variants
+  /// that reorder a floating-point sum the program writes as a sequential
+  /// reduceSeq (the row lanes of a map of row sums) are offered only with it.
+  bool FPReassoc = true;
 };
 
 /// The `ept=` text of the variant's marker line: `E`, or `E0xE1` (RN x RM)
@@ -116,6 +132,15 @@ std::vector<VariantParams> exploreVariants(const funil::Program &P,
 /// (FusedProgram::Fused); nullptr fuses here.
 std::vector<VariantParams> exploreVariants(const funil::Program &P, unsigned Max,
                                            const funil::Program *Fused);
+/// The same under \p Opts. A 1-D map whose element is one row sum
+/// (hasLaneRowReduction, RowLanes.h: a CSR SpMV) gets the default lowering,
+/// 4 rows per work-item, and row-lanes variants of 4, 8, 16, 32 and 64
+/// work-items per row in work-groups of 256, and a work-group of 256 per
+/// row; a floating-point row sum only with Opts.FPReassoc (else the
+/// variants of a 1-D map, one row per work-item, each summed in order).
+std::vector<VariantParams> exploreVariants(const funil::Program &P, unsigned Max,
+                                           const funil::Program *Fused,
+                                           const ExploreOptions &Opts);
 
 /// The variants of a GEMM program (isCanonicalGemm of its body), at most
 /// \p Max: tiled, register-blocked variants with and without local memory

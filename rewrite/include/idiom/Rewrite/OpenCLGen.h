@@ -89,6 +89,12 @@ bool generateOpenCL(const funil::Program &P, const std::string &KernelName,
 bool generateOpenCL(const funil::Program &P, const std::string &KernelName,
                     GeneratedOpenCL &Out, std::string &Err, unsigned MaxVariants);
 
+/// The same under \p Opts (ExploreOptions: with FPReassoc false, no variant
+/// reorders a floating-point sum that the program writes as a reduceSeq).
+bool generateOpenCL(const funil::Program &P, const std::string &KernelName,
+                    GeneratedOpenCL &Out, std::string &Err, unsigned MaxVariants,
+                    const ExploreOptions &Opts);
+
 /// The same with the variants \p Vs (in this order, for example
 /// gemmCandidates(P) for a benchmark) instead of exploreVariants; \p Vs[0]
 /// plays the part of variant 0 (its error is the answer). Err when Vs is

@@ -1,0 +1,80 @@
+//===- RowLanes.h - row reductions by groups of work-items ------*- C++ -*-===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The row-lanes family (rules/rowlanes.cpp; docs/Rewrite.md, "Row
+/// reductions by lanes"): a map whose element is a sequential sum over a
+/// row of data-dependent length (a CSR SpMV row, docs/FunIL.md "SpMV
+/// programs") is evaluated by W work-items per row instead of one, each
+/// reading the row with stride W (neighbouring work-items read neighbouring
+/// elements: coalesced on GPUs), their W partial sums combined by a halving
+/// tree in local memory. This is CSR-vector (N. Bell and M. Garland,
+/// "Implementing sparse matrix-vector multiplication on throughput-oriented
+/// processors", SC 2009, section 4.2: a warp per row); W = the work-group
+/// size gives a work-group per row, the variant for long (skewed) rows.
+///
+/// Two rules, in Lift's terms:
+///
+///  - `reduce-seq-lanes` (algorithmic, `reduceSeqLanesRule(W)`):
+///      reduceSeq(f, z, xs) ->
+///        c(z, reduce(c, e, map(\p => reduceSeq(f, e, p), strided(W, xs))))
+///    when f(acc, x) is c(acc, h(x)) in exact arithmetic: fadd(acc, h),
+///    fmuladd(a, b, acc) or fma(a, b, acc) with c = fadd, e = -0.0 (exact
+///    only up to reassociation: the floating-point licence), or add(acc, h)
+///    on integers with c = add, e = 0 (exact: wrapping addition is
+///    associative and commutative). Each lane keeps the step f as the loop
+///    wrote it (fused or not).
+///  - `map-row-lanes` (lowering macro, `mapRowLanesRule(R)`): a 1-D map
+///    whose element holds one reduction of the form above becomes R rows
+///    per work-group and W work-items per row:
+///      map(\r => B[reduce(c, e, map(\p => reduceSeq(f, e, p), strided(W, xs)))], a) ->
+///      join(mapWorkgroup(0, \g => mapLocal(1, \r =>
+///          B[at(iterate(log2 W, \q => toLocal(mapLocal(0, \pr => reduceSeq(c, e, pr),
+///                                                     halves(q))),
+///                       toLocal(mapLocal(0, \p => reduceSeq(f, e, p), strided(W, xs)))), 0)],
+///        g), split(R, a)))
+///    W a power of two, R * W <= 1024 work-items.
+///
+/// The generator emits that form as one kernel (codegen/RowLanesGen.h);
+/// the runtime launches W work-items per row (the marker's `ept=1/W`,
+/// runtime/include/idiomrt.h).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_REWRITE_ROWLANES_H
+#define IDIOM_REWRITE_ROWLANES_H
+
+#include "idiom/Rewrite/Rule.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace idiom::rewrite {
+
+/// reduce-seq-lanes with \p W lanes (registered: W = 4).
+Rule reduceSeqLanesRule(int64_t W);
+
+/// map-row-lanes with \p R rows per work-group (registered: R = 2); the
+/// lanes per row come from the strided(W, .) of the matched reduction.
+Rule mapRowLanesRule(int64_t R);
+
+/// The registered rules of the family: reduce-seq-lanes (W = 4) and
+/// map-row-lanes (R = 2).
+const std::vector<Rule> &rowLanesRules();
+
+/// True when \p Body is a 1-D map whose function holds exactly one
+/// reduceSeq outside nested lambdas, with a step reduce-seq-lanes accepts:
+/// an integer sum always, a floating-point sum only when \p FPReassoc (the
+/// reassociation licence, -idiom-fp-reassoc).
+bool hasLaneRowReduction(const ExprPtr &Body, bool FPReassoc);
+
+/// True when the element kind of that reduction is floating point (its
+/// lane variants reassociate the row sums).
+bool laneRowReductionIsFloat(const ExprPtr &Body);
+
+} // namespace idiom::rewrite
+
+#endif // IDIOM_REWRITE_ROWLANES_H

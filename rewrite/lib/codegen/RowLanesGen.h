@@ -1,0 +1,45 @@
+//===- RowLanesGen.h - kernels of row reductions by lanes (private) -*- C++ -*-===//
+//
+// Part of Idiom.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// OpenCL C for the form of map-row-lanes (RowLanes.h; docs/Rewrite.md,
+/// "Row reductions by lanes"):
+///
+///   join(mapWorkgroup(0, \g => mapLocal(1, \r =>
+///       B[at(iterate(K, \q => toLocal(mapLocal(0, \pr => reduceSeq(c, e, pr), halves(q))),
+///                    toLocal(mapLocal(0, \p => reduceSeq(f, e', p), strided(W, xs)))), 0)],
+///     g), split(R, a)))
+///
+/// as one map kernel of a 1-D NDRange with W work-items per row (the
+/// runtime launches n * W work-items, the marker's `ept=1/W`) and R * W per
+/// work-group: work-item l of group G works on row i = G * R + l / W, lane
+/// l % W; it folds f from e' over the row's elements lane, lane + W, ...
+/// (neighbouring lanes read neighbouring elements), stores its partial sum
+/// in a __local array of R * W elements, and K = log2 W halving steps
+/// (lanes below s combine element l + s into l, s = W/2, ..., 1; a barrier
+/// after each, outside every condition) leave the row's sum in lane 0,
+/// which evaluates B (the map's function with that sum) and stores row i.
+/// Rows i >= n compute nothing but take part in every barrier.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef IDIOM_REWRITE_LIB_CODEGEN_ROWLANESGEN_H
+#define IDIOM_REWRITE_LIB_CODEGEN_ROWLANESGEN_H
+
+#include "Emitter.h"
+
+namespace idiom::rewrite::codegen {
+
+/// Emits the kernel body of the row-lanes form \p Body, storing through
+/// \p Target (the program's output views), and returns true; returns false,
+/// emitting nothing, when Body is not that form (W a power of two, 2^K = W,
+/// R * W <= 1024, a non-bool scalar sum). The program's parameters must be
+/// bound in \p Em.
+bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target);
+
+} // namespace idiom::rewrite::codegen
+
+#endif // IDIOM_REWRITE_LIB_CODEGEN_ROWLANESGEN_H

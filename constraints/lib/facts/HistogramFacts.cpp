@@ -437,6 +437,10 @@ bool isDataDependentIndex(StoreInst *St, const NestInfo &N,
     if (auto *P = dyn_cast<PHINode>(I)) {
       if (isNestIV(P, N))
         continue;
+      if (isNestSearchResult(P, N)) { // a bin found among loaded boundaries
+        ++Loads;
+        continue;
+      }
       Why = "bin index depends on a phi that is not an induction variable: " +
             valueText(P);
       return false;

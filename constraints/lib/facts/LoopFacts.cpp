@@ -1,6 +1,7 @@
 //===- LoopFacts.cpp - Structural facts about loop nests -----------------===//
 
 #include "idiom/Constraints/LoopFacts.h"
+#include "idiom/Constraints/BisectionFacts.h"
 #include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -114,7 +115,14 @@ std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
                                     std::string &Why) {
   NestInfo N;
   N.Loops.push_back(Outer);
-  if (!Outer->getSubLoops().empty()) {
+  std::string SearchWhy;
+  if (!Outer->getSubLoops().empty())
+    if (auto Bs = analyzeBisections(Outer, SE, SearchWhy))
+      for (const BisectionInfo &B : *Bs) {
+        N.Searches.push_back(B.L);
+        N.SearchResults.push_back(B.Result);
+      }
+  if (!Outer->getSubLoops().empty() && N.Searches.empty()) {
     if (Outer->getSubLoops().size() != 1 ||
         !Outer->getSubLoops()[0]->getSubLoops().empty()) {
       Why = "loop nest is deeper than two or not perfectly nested";
@@ -417,6 +425,17 @@ bool isNestIV(const PHINode *Phi, const NestInfo &N) {
         if (IV == Phi)
           return true;
   return false;
+}
+
+bool isNestSearchPhi(const PHINode *Phi, const NestInfo &N) {
+  for (Loop *S : N.Searches)
+    if (Phi->getParent() == S->getHeader())
+      return true;
+  return false;
+}
+
+bool isNestSearchResult(const PHINode *Phi, const NestInfo &N) {
+  return is_contained(N.SearchResults, Phi);
 }
 
 bool isPureSlice(Value *Root, const NestInfo &N, std::string &Why,

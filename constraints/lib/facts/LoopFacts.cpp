@@ -132,6 +132,8 @@ std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
   }
   for (Loop *L : N.Loops) {
     const SCEV *TC = canonicalTripCount(L, SE, Why);
+    if (!TC && L != Outer && !SearchWhy.empty())
+      Why += " (nor is it a bisection search: " + SearchWhy + ")";
     if (!TC)
       return std::nullopt;
     if (!SE.isLoopInvariant(TC, Outer)) {

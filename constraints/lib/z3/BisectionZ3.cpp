@@ -153,6 +153,8 @@ Proof proveBisectionStep(BisectionInfo &B, unsigned TimeoutMs, std::string &Why)
   TimeScope T("z3 bisection: total");
   z3::context &C = sharedZ3Context();
   unsigned W = B.width();
+  unsigned BestFact = 0;
+  const char *Refuted = "";
   try {
     for (unsigned Low = 0; Low < 2; ++Low) {
       unsigned High = 1 - Low;
@@ -202,10 +204,16 @@ Proof proveBisectionStep(BisectionInfo &B, unsigned TimeoutMs, std::string &Why)
       z3::expr Wm = z3::sext(MW == W ? *Mid : Mid->extract(W - 1, 0), 1);
       z3::expr Sum = z3::sext(Lo, 1) + z3::sext(Hi, 1);
       z3::expr Floor = z3::sle(Wm + Wm, Sum) && z3::sle(Sum, Wm + Wm + C.bv_val(1, W + 1));
+      static const char *const Facts[] = {
+          "its midpoint does not lie strictly inside [lo, hi]",
+          "its midpoint is not floor((lo + hi) / 2)",
+          "a step does not move exactly one bound to the midpoint"};
+      unsigned Fact = 0;
       for (const z3::expr &Goal : {Inside, Floor}) {
         P = decideLaw(C, Hyp && !Goal, TimeoutMs, /*FreshSolver=*/true);
         if (P != Proof::Proven)
           break;
+        ++Fact;
       }
       if (P == Proof::Proven && MW == W) {
         z3::expr M = C.bv_const(("m_bv" + std::to_string(W)).c_str(), W);
@@ -227,8 +235,15 @@ Proof proveBisectionStep(BisectionInfo &B, unsigned TimeoutMs, std::string &Why)
         Why = "Z3 could not decide whether the search halves its interval (timeout)";
         return P;
       }
-      if (P == Proof::Refuted)
-        continue; // the other part may be the lower bound
+      if (P == Proof::Refuted) {
+        // The other part may be the lower bound; report the orientation
+        // that got further.
+        if (Low == 0 || Fact >= BestFact) {
+          BestFact = Fact;
+          Refuted = Facts[Fact];
+        }
+        continue;
+      }
       // The entry: the guard tests continue on the initial interval.
       Tr.forget();
       auto Lo0 = Tr.tr(B.Init[Low]), Hi0 = Tr.tr(B.Init[High]);
@@ -265,8 +280,7 @@ Proof proveBisectionStep(BisectionInfo &B, unsigned TimeoutMs, std::string &Why)
     Why = std::string("Z3 error: ") + E.msg();
     return Proof::Unknown;
   }
-  Why = "the loop is not a bisection: a step from [lo, hi] does not keep its midpoint "
-        "inside, or does not halve the interval within it";
+  Why = std::string("the loop is not a bisection: ") + Refuted;
   return Proof::Refuted;
 }
 

@@ -25,7 +25,7 @@ void registerSearchAtoms(AtomRegistry &R) {
       "inner, loop: inner, a loop directly inside loop, is a bisection search "
       "over an interval [lo, hi] that loop does not change: two integer header "
       "phis, one read a[mid] at an index computed from them, no store or call, "
-      "its result one bound; Z3 proves that while it runs (lo, hi in "
+      "its result one bound; Z3 and the midpoint's form prove that while it runs (lo, hi in "
       "[0, 2^(W-2)]) mid lies strictly inside and each step at least halves the "
       "interval within it, and that its entry test is its loop condition",
       [](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,

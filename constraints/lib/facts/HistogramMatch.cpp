@@ -33,6 +33,14 @@ bool buildHistogramMatch(IdiomMatch &M, ScalarEvolution &SE, DominatorTree &DT,
     if (!B || proveBisectionStep(*B, Opts.Z3TimeoutMs, Why) != Proof::Proven)
       return false;
     Probes.insert(B->Probe);
+    // A search entered under a test of loop-invariant values (the rotated
+    // loop's guard) may have its key loaded under that test: the stitched
+    // code tests it before the call (the original loop runs when it
+    // fails), so that what the search region reads is read on every
+    // iteration.
+    auto *GI = dyn_cast_or_null<Instruction>(B->GuardCond);
+    if (B->GuardCond && (!GI || !M.Nest.Loops.front()->contains(GI)))
+      M.Nest.Guards.push_back({B->GuardCond, B->GuardWhen});
     M.Searches.push_back(*B);
   }
   // The bin updates first: their loads are not affine accesses.

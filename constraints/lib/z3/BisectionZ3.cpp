@@ -1,20 +1,24 @@
 //===- BisectionZ3.cpp - The step lemma of a bisection search -------------===//
 //
-// proveBisectionStep (BisectionFacts.h): over bit-vectors of the interval's
-// width W, with the boundary's compare (and every other value the step
-// reads from outside the interval) a free constant, so the lemma holds
-// whatever the boundaries and the key are, sorted or not, NaN or not:
+// proveBisectionStep (BisectionFacts.h). Over bit-vectors of the
+// interval's width W, with the boundary's compare (and every other value
+// the step reads from outside the interval) a free constant, so that it
+// holds whatever the boundaries and the key are, sorted or not, NaN or not,
+// and with lo, hi in [0, 2^(W-2)] (the lifter's run-time precondition on
+// the initial interval; it keeps lo + hi and lo + 1 from wrapping):
 //
-//   lo, hi in [0, 2^(W-2)] /\ continue(lo, hi)  =>
-//     lo < mid < hi /\ lo <= lo' < hi' <= hi /\ 2 (hi' - lo') <= hi - lo + 1
+//   1. continue(lo, hi) => lo + 1 < hi                              (Z3)
+//   2. mid is (lo + hi) / 2 or lo + (hi - lo) / 2 (divisions by 2 or
+//      shifts by 1), so mid = floor((lo + hi) / 2)          (by its form)
+//   3. (lo', hi') is (lo, mid) or (mid, hi), whatever the compare (Z3)
 //
-// (signed; mid without its widening to the address's width), where continue is the latch's condition
-// read on the interval it tests (the conclusions keep lo' and hi' in
-// [0, 2^(W-2)], so the lemma applies again). And the loop's entry: with lo0
-// and hi0 in [0, 2^(W-2)], the guard holds exactly when continue(lo0, hi0) does (no
-// guard: continue(lo0, hi0) always holds). The bounds on lo0 and hi0 are
-// the lifter's run-time precondition; they keep lo + hi and lo + 1 from
-// wrapping.
+// where continue is the latch's condition read on the interval it tests.
+// By arithmetic: lo < mid < hi, lo <= lo' < hi' <= hi (so the premise
+// holds again), and 2 (hi' - lo') <= hi - lo + 1. Posed as one query, or
+// with the midpoint's dividers and adders, these exceed the bit-vector
+// solver's resource limit; as three they take milliseconds. And the entry
+// (Z3): the guard holds exactly when continue(lo0, hi0) does (no guard:
+// continue(lo0, hi0) always holds).
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +86,21 @@ private:
       if (!A || !B)
         return std::nullopt;
       bool Bool = A->is_bool();
+      // Division by a power of two as shifts (exact: signed division rounds
+      // towards zero, so negative dividends get 2^k - 1 added first); the
+      // bit-vector solver's dividers are what makes midpoints expensive.
+      auto *D = dyn_cast<ConstantInt>(BO->getOperand(1));
+      if (D && !Bool && D->getValue().isPowerOf2() && !D->isOne() &&
+          (BO->getOpcode() == Instruction::SDiv || BO->getOpcode() == Instruction::UDiv)) {
+        unsigned W = A->get_sort().bv_size(), K = D->getValue().logBase2();
+        if (BO->getOpcode() == Instruction::UDiv)
+          return z3::lshr(*A, C.bv_val(K, W));
+        if (!D->isNegative()) {
+          z3::expr Bias = z3::ite(z3::slt(*A, C.bv_val(0, W)),
+                                  C.bv_val((uint64_t(1) << K) - 1, W), C.bv_val(0, W));
+          return z3::ashr(*A + Bias, C.bv_val(K, W));
+        }
+      }
       switch (BO->getOpcode()) {
       case Instruction::Add: return *A + *B;
       case Instruction::Sub: return *A - *B;
@@ -147,6 +166,43 @@ private:
 
 z3::expr asBool(const z3::expr &E, bool When) { return When ? E : !E; }
 
+/// \p V halved: X / 2 (sdiv, udiv), X >> 1 (lshr, ashr); X or null.
+Value *halved(Value *V) {
+  auto *BO = dyn_cast<BinaryOperator>(V);
+  auto *C = BO ? dyn_cast<ConstantInt>(BO->getOperand(1)) : nullptr;
+  if (!C)
+    return nullptr;
+  unsigned Op = BO->getOpcode();
+  bool Div = (Op == Instruction::SDiv || Op == Instruction::UDiv) && C->equalsInt(2);
+  bool Shift = (Op == Instruction::LShr || Op == Instruction::AShr) && C->equalsInt(1);
+  return Div || Shift ? BO->getOperand(0) : nullptr;
+}
+
+/// True when \p V is (lo + hi) / 2 or lo + (hi - lo) / 2, halving by a
+/// division or a shift, adds in either order: for 0 <= lo < hi whose sum
+/// does not wrap (the lemma's premise), each is floor((lo + hi) / 2), so
+/// 2 mid <= lo + hi <= 2 mid + 1.
+bool isFloorMidpoint(Value *V, Value *Lo, Value *Hi) {
+  auto IsAddOf = [](Value *X, Value *A, Value *B) {
+    auto *Add = dyn_cast<BinaryOperator>(X);
+    return Add && Add->getOpcode() == Instruction::Add &&
+           ((Add->getOperand(0) == A && Add->getOperand(1) == B) ||
+            (Add->getOperand(0) == B && Add->getOperand(1) == A));
+  };
+  if (Value *Sum = halved(V); Sum && IsAddOf(Sum, Lo, Hi))
+    return true;
+  auto *Add = dyn_cast<BinaryOperator>(V);
+  if (!Add || Add->getOpcode() != Instruction::Add)
+    return false;
+  for (unsigned K = 0; K < 2; ++K) {
+    auto *Sub = dyn_cast_or_null<BinaryOperator>(halved(Add->getOperand(1 - K)));
+    if (Add->getOperand(K) == Lo && Sub && Sub->getOpcode() == Instruction::Sub &&
+        Sub->getOperand(0) == Hi && Sub->getOperand(1) == Lo)
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 Proof proveBisectionStep(BisectionInfo &B, unsigned TimeoutMs, std::string &Why) {
@@ -174,14 +230,12 @@ Proof proveBisectionStep(BisectionInfo &B, unsigned TimeoutMs, std::string &Why)
       Tr.forget();
       Tr.preset(B.Phi[Low], Lo);
       Tr.preset(B.Phi[High], Hi);
-      // The index without its widening to the GEP's width: compared in W
-      // bits (unsigned after a zext; lo and hi are not negative here).
+      // The index without its widening to the GEP's width: the value the
+      // step moves a bound to.
       Value *MidV = B.Mid;
-      bool Unsigned = false;
       if (auto *Ext = dyn_cast<CastInst>(MidV);
           Ext && (isa<ZExtInst>(Ext) || isa<SExtInst>(Ext)) &&
           Ext->getOperand(0)->getType()->getIntegerBitWidth() == W) {
-        Unsigned = isa<ZExtInst>(Ext);
         MidV = Ext->getOperand(0);
       }
       auto Mid = Tr.tr(MidV);
@@ -192,28 +246,26 @@ Proof proveBisectionStep(BisectionInfo &B, unsigned TimeoutMs, std::string &Why)
         return Proof::Unknown;
       }
       unsigned MW = Mid->get_sort().bv_size();
-      z3::expr LoM = z3::sext(Lo, MW - W), HiM = z3::sext(Hi, MW - W);
-      z3::expr Inside = Unsigned ? z3::ult(Lo, *Mid) && z3::ult(*Mid, Hi)
-                                 : z3::slt(LoM, *Mid) && z3::slt(*Mid, HiM);
       z3::expr Hyp = Pre && asBool(*Cont, B.ContinueWhen);
-      // First the midpoint: inside, and floor((lo + hi) / 2) (in W + 1
-      // bits: 2 mid <= lo + hi <= 2 mid + 1). Then the new interval with
-      // the midpoint a fresh m (one query per fact: each is small for the
-      // bit-vector solver, the whole is not).
-      Proof P = Proof::Proven;
-      z3::expr Wm = z3::sext(MW == W ? *Mid : Mid->extract(W - 1, 0), 1);
-      z3::expr Sum = z3::sext(Lo, 1) + z3::sext(Hi, 1);
-      z3::expr Floor = z3::sle(Wm + Wm, Sum) && z3::sle(Sum, Wm + Wm + C.bv_val(1, W + 1));
+      // The facts, each a small query (posed at once, or with the midpoint's
+      // arithmetic, the bit-vector solver exceeds its resource limit): the
+      // loop continues only on intervals of two or more elements (Z3); the
+      // midpoint is floor((lo + hi) / 2) by its form (isFloorMidpoint), so
+      // lo < mid < hi; a step moves exactly one bound to the midpoint (Z3,
+      // the midpoint a fresh m).
       static const char *const Facts[] = {
-          "its midpoint does not lie strictly inside [lo, hi]",
-          "its midpoint is not floor((lo + hi) / 2)",
+          "it continues on an interval of fewer than two elements",
+          "its midpoint is not (lo + hi) / 2 or lo + (hi - lo) / 2",
           "a step does not move exactly one bound to the midpoint"};
       unsigned Fact = 0;
-      for (const z3::expr &Goal : {Inside, Floor}) {
-        P = decideLaw(C, Hyp && !Goal, TimeoutMs, /*FreshSolver=*/true);
-        if (P != Proof::Proven)
-          break;
+      Proof P = decideLaw(C, Hyp && !z3::slt(Lo + C.bv_val(1, W), Hi), TimeoutMs,
+                          /*FreshSolver=*/true);
+      if (P == Proof::Proven) {
         ++Fact;
+        if (isFloorMidpoint(MidV, B.Phi[Low], B.Phi[High]))
+          ++Fact;
+        else
+          P = Proof::Refuted;
       }
       if (P == Proof::Proven && MW == W) {
         z3::expr M = C.bv_const(("m_bv" + std::to_string(W)).c_str(), W);

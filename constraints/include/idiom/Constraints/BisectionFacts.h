@@ -14,10 +14,10 @@
 // at an index computed from the two phis only, no store or call, the
 // continue condition a function of the new interval only, and one of the
 // two phis' final values used after the loop. Semantically
-// (proveBisectionStep, Z3 over bit-vectors, the compare of a[mid] left
-// free): whenever the loop continues from an interval [lo, hi] with lo
-// and hi in [0, 2^(W-2)], the midpoint lies strictly inside it, the new
-// interval lies inside the old one and is at most half as long, rounded up:
+// (proveBisectionStep, lib/z3/BisectionZ3.cpp; the compare of a[mid] left
+// free): whenever the loop continues from an interval [lo, hi] with lo and
+// hi in [0, 2^(W-2)], the interval has two or more elements, the midpoint
+// is floor((lo + hi) / 2) and the step moves exactly one bound to it, so
 //
 //   lo < mid < hi,  lo <= lo' < hi' <= hi,  2 (hi' - lo') <= hi - lo + 1.
 //

@@ -10,6 +10,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -102,13 +103,19 @@ std::optional<BisectionInfo> analyzeBisection(Loop *Inner, Loop *Outer, ScalarEv
     }
   if (!B.Probe)
     return Fail("search loop reads no boundary");
+  // a[mid]: `getelementptr T, a, mid`, or `getelementptr [N x T], @a, 0, mid`.
   auto *GEP = dyn_cast<GetElementPtrInst>(B.Probe->getPointerOperand());
-  if (!GEP || GEP->getNumIndices() != 1 ||
-      GEP->getSourceElementType() != B.Probe->getType() ||
-      !invariantIn(GEP->getPointerOperand(), Outer) ||
-      !GEP->getOperand(1)->getType()->isIntegerTy())
+  Type *Src = GEP ? GEP->getSourceElementType() : nullptr;
+  auto *Zero = GEP && GEP->getNumIndices() == 2 ? dyn_cast<ConstantInt>(GEP->getOperand(1))
+                                                : nullptr;
+  if (GEP && GEP->getNumIndices() == 1 && Src == B.Probe->getType())
+    B.Mid = GEP->getOperand(1);
+  else if (Zero && Zero->isZero() && isa<ArrayType>(Src) &&
+           cast<ArrayType>(Src)->getElementType() == B.Probe->getType())
+    B.Mid = GEP->getOperand(2);
+  if (!B.Mid || !invariantIn(GEP->getPointerOperand(), Outer) ||
+      !B.Mid->getType()->isIntegerTy())
     return Fail("the boundary read is not a[mid] of an array the loop does not move");
-  B.Mid = GEP->getOperand(1);
   B.ProbeBase = GEP->getPointerOperand();
   B.ProbeTy = B.Probe->getType();
   if (!readsOnly(B.Mid, Inner, {B.Phi[0], B.Phi[1]}) ||

@@ -7,6 +7,7 @@
 #include "lift/SearchLifting.h"
 #include "lift/HostFloat.h"
 #include "idiom/Constraints/LoopFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "idiom/FunIL/LibmErrno.h"
 #include "idiom/FunIL/Parser.h"
 #include "idiom/FunIL/Printer.h"
@@ -669,6 +670,9 @@ std::string Lifter::expr(Value *V) {
     R = scalarParam(V);
   } else if (auto *L = dyn_cast<LoadInst>(I)) {
     R = InputAccessor.lookup(L);
+    if (R.empty())
+      fail("the slice reads memory that is not an input of the element function: " +
+           valueText(L));
   } else if (auto *P = dyn_cast<PHINode>(I); P && searchOf(P) >= 0) {
     unsigned K = searchOf(P);
     R = searchText(

@@ -72,22 +72,28 @@ static void make_edges(void)
   }
 }
 
+/* The bin of a pair whose unit vectors have dot product dot: tpacf's
+ * binary search over the descending edges (bins 1 .. NBINS; 0 unused). */
+static inline int bin_of(float dot)
+{
+  int min = 0, max = NBINS;
+  while (max > min + 1) {
+    int k = (min + max) / 2;
+    if (dot >= binb[k])
+      max = k;
+    else
+      min = k;
+  }
+  return max;
+}
+
 /* Pairs (i, j > i) of one set: the upper triangle. */
 static void self_pairs(const float *x, const float *y, const float *z, int n, long *hist)
 {
   int i, j;
   for (i = 0; i < n; i++) { /* not-idiom: nest with a triangular inner loop */
     for (j = i + 1; j < n; j++) { /* maybe: upper triangle (inputs' start moves with i) */
-      float dot = x[i] * x[j] + y[i] * y[j] + z[i] * z[j];
-      int min = 0, max = NBINS;
-      while (max > min + 1) {
-        int k = (min + max) / 2;
-        if (dot >= binb[k])
-          max = k;
-        else
-          min = k;
-      }
-      hist[max]++;
+      hist[bin_of(x[i] * x[j] + y[i] * y[j] + z[i] * z[j])]++;
     }
   }
 }
@@ -99,16 +105,7 @@ static void cross_pairs(const float *x1, const float *y1, const float *z1, int n
   int i, j;
   for (i = 0; i < n1; i++) { /* not-idiom: nest (the j loop is the histogram) */
     for (j = 0; j < n2; j++) { /* idiom: histogram (bin by bisection search, per i) */
-      float dot = x1[i] * x2[j] + y1[i] * y2[j] + z1[i] * z2[j];
-      int min = 0, max = NBINS;
-      while (max > min + 1) {
-        int k = (min + max) / 2;
-        if (dot >= binb[k])
-          max = k;
-        else
-          min = k;
-      }
-      hist[max]++;
+      hist[bin_of(x1[i] * x2[j] + y1[i] * y2[j] + z1[i] * z2[j])]++;
     }
   }
 }

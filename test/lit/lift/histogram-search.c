@@ -177,3 +177,38 @@ void per_point(int *h, const float *x, int n, const float *bb, const int *nb) {
     h[lo] += 1;
   }
 }
+
+// A do-while: the search runs once even on a closed interval, which the
+// lifted iterate would not (the entry fact of the lemma fails).
+// REMARK: histogram-search.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: histogram-search): {{.*}}BisectionSearch(s, loop): the search loop is entered when its condition fails on the initial interval (a do-while), or skipped when it holds
+void do_while(int *h, const float *x, int n, const float *bb, int nbins) {
+  for (int i = 0; i < n; i++) {
+    int lo = 0, hi = nbins;
+    do {
+      int k = (lo + hi) / 2;
+      if (x[i] < bb[k])
+        hi = k;
+      else
+        lo = k;
+    } while (hi > lo + 1);
+    h[lo] += 1;
+  }
+}
+
+// A search in a map: lifted in histograms only (the map spec stops at the
+// interval's phis).
+// REMARK: histogram-search.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): {{.*}}InductionPhi(phi, loop): phi is not an induction variable
+void bins_of(int *out, const float *x, int n, const float *bb, int nbins) {
+  for (int i = 0; i < n; i++) {
+    int lo = 0, hi = nbins;
+    while (hi > lo + 1) {
+      int k = (lo + hi) / 2;
+      if (x[i] < bb[k])
+        hi = k;
+      else
+        lo = k;
+    }
+    out[i] = lo;
+  }
+}
+

@@ -187,6 +187,13 @@ private:
   /// buffer of each (SearchLifting.h), its first element and length.
   int searchOf(const llvm::PHINode *P) const;
   void searchParams();
+  /// Adds the buffers of the searches used to \p Buffers (the inputs a
+  /// check program reads).
+  void insertSearchBuffers(std::set<unsigned> &Buffers) const {
+    for (size_t K = 0; K < SearchUsed.size(); ++K)
+      if (SearchUsed[K])
+        Buffers.insert(SearchBuffer[K]);
+  }
   std::vector<bool> SearchUsed;
   std::vector<unsigned> SearchBuffer;
   std::vector<std::string> SearchFirst, SearchCount;
@@ -291,9 +298,7 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
   std::set<unsigned> Inputs;
   for (const AffineAccess *A : this->Inputs)
     Inputs.insert(BufferOf.lookup(A->Base));
-  for (size_t K = 0; K < SearchUsed.size(); ++K)
-    if (SearchUsed[K])
-      Inputs.insert(SearchBuffer[K]);
+  insertSearchBuffers(Inputs);
   for (unsigned I = 0; I < Out.Params.size(); ++I)
     if (Out.Params[I].K != LiftedParam::Kind::Buffer || Inputs.count(I))
       Out.ErrnoCheckParams.push_back(I);
@@ -398,9 +403,7 @@ bool Lifter::buildExtentCheck(const std::string &Name, const std::string &Lambda
   std::set<unsigned> In;
   for (const AffineAccess *A : this->Inputs)
     In.insert(BufferOf.lookup(A->Base));
-  for (size_t K = 0; K < SearchUsed.size(); ++K)
-    if (SearchUsed[K])
-      In.insert(SearchBuffer[K]);
+  insertSearchBuffers(In);
   for (unsigned I = 0; I < Out.Params.size(); ++I) {
     const LiftedParam &P = Out.Params[I];
     if (P.K == LiftedParam::Kind::Buffer ? In.count(I) : P.RtS != RunTimeValue::Extent)

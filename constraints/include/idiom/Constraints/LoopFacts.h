@@ -37,9 +37,9 @@ struct NestGuard {
 /// Canonical: preheader, single latch that is also the only exiting block,
 /// single exit block, computable trip count, an affine induction phi with a
 /// constant step. Trip counts are invariant in the outermost loop and valid in
-/// its preheader. A single loop whose inner loops are all bisection searches
-/// (BisectionFacts.h, structurally) is a nest of depth 1: the searches are
-/// part of its body, listed in Searches.
+/// its preheader. A canonical loop that is not such a nest but whose inner
+/// loops are all bisection searches (BisectionFacts.h, structurally) is a
+/// nest of depth 1: the searches are part of its body, listed in Searches.
 struct NestInfo {
   llvm::SmallVector<llvm::Loop *, 2> Loops;
   llvm::SmallVector<llvm::PHINode *, 2> IVs;

@@ -5,7 +5,8 @@
 // descending boundaries, values below and above every boundary, on a
 // boundary, NaN (every compare false, as in C), runs of equal boundaries,
 // one bin and no bin (the search never runs), and bins that start non-zero.
-// A search whose initial interval leaves [0, 2^30] runs the original loop.
+// A search whose initial interval leaves [0, 2^30] runs the original loop,
+// and so does one whose boundaries overlap the bins (run-time check).
 // IDIOM_COST=off: every call is offloaded.
 // RUN: %clang -O2 %s -o %t.seq -lm
 // RUN: %clang-idiom -g %s -lidiomrt -lm -Rpass=idiom-offload -o %t.idiom 2> %t.remarks
@@ -92,6 +93,26 @@ __attribute__((noinline)) static void count_range(unsigned *hist, const double *
   }
 }
 
+// Integer boundaries that are the bins themselves (the loop reads bins it
+// has updated): the run-time overlap check declines the call and the loop
+// runs; a call with separate boundaries runs on the device.
+// REMARK-DAG: histogram-search.c:[[@LINE+4]]:3: remark: offloaded histogram (histogram-search) to OpenCL as {{.*}} with operator add
+// STATS-DAG: idiom-stats: histogram-search.c:[[@LINE+3]] histogram-search calls=2 offloaded=1 {{.*}}fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1
+__attribute__((noinline)) static void count_int(int *hist, const int *x, int n,
+                                                const int *binb, int nbins) {
+  for (int i = 0; i < n; i++) {
+    int lo = 0, hi = nbins;
+    while (hi > lo + 1) {
+      int k = (lo + hi) / 2;
+      if (x[i] < binb[k])
+        hi = k;
+      else
+        lo = k;
+    }
+    hist[lo] += 1;
+  }
+}
+
 int main(void) {
   srand(7);
   for (int i = 0; i < N; i++)
@@ -126,6 +147,15 @@ int main(void) {
   count_range(hr + 1, xd, N, bd + 1, -1, NB); // reads bd[0]: runs the loop
   for (int k = 0; k < NB + 3; k++)
     printf("range %d %u\n", k, hr[k]);
+  static int xi[N], hb[64], sep[64];
+  for (int i = 0; i < N; i++)
+    xi[i] = (i * 7919) % 200;
+  for (int k = 0; k < 64; k++)
+    hb[k] = sep[k] = 3 * k;
+  count_int(hb, xi, N, hb, 64); // overlap: the loop
+  count_int(sep, xi, N, hb, 64); // separate: the device
+  for (int k = 0; k < 64; k++)
+    printf("int %d %d %d\n", k, hb[k], sep[k]);
   free(xd);
   free(h);
   return 0;

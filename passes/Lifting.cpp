@@ -4,8 +4,10 @@
 #include "lift/HistogramLifting.h"
 #include "lift/GemmLifting.h"
 #include "lift/SpmvLifting.h"
+#include "lift/SearchLifting.h"
 #include "lift/HostFloat.h"
 #include "idiom/Constraints/LoopFacts.h"
+#include "idiom/Constraints/ValueText.h"
 #include "idiom/FunIL/LibmErrno.h"
 #include "idiom/FunIL/Parser.h"
 #include "idiom/FunIL/Printer.h"
@@ -181,6 +183,20 @@ private:
   std::vector<const GatherInfo *> Gathers;  ///< gather loads feeding them
   /// Adds a buffer with a run-time extent for each gather (Out.Extents).
   void gatherParams();
+  /// Bisection searches (M.Searches) the slices read: the boundaries'
+  /// buffer of each (SearchLifting.h), its first element and length.
+  int searchOf(const llvm::PHINode *P) const;
+  void searchParams();
+  /// Adds the buffers of the searches used to \p Buffers (the inputs a
+  /// check program reads).
+  void insertSearchBuffers(std::set<unsigned> &Buffers) const {
+    for (size_t K = 0; K < SearchUsed.size(); ++K)
+      if (SearchUsed[K])
+        Buffers.insert(SearchBuffer[K]);
+  }
+  std::vector<bool> SearchUsed;
+  std::vector<unsigned> SearchBuffer;
+  std::vector<std::string> SearchFirst, SearchCount;
   /// Sets the accessor of each gather, `at(view(b, 0, 1, count), sub(index,
   /// first))`, and returns the (index, "") pairs of the extent check.
   std::vector<std::pair<std::string, std::string>> gatherAccessors();
@@ -282,6 +298,7 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
   std::set<unsigned> Inputs;
   for (const AffineAccess *A : this->Inputs)
     Inputs.insert(BufferOf.lookup(A->Base));
+  insertSearchBuffers(Inputs);
   for (unsigned I = 0; I < Out.Params.size(); ++I)
     if (Out.Params[I].K != LiftedParam::Kind::Buffer || Inputs.count(I))
       Out.ErrnoCheckParams.push_back(I);
@@ -386,6 +403,7 @@ bool Lifter::buildExtentCheck(const std::string &Name, const std::string &Lambda
   std::set<unsigned> In;
   for (const AffineAccess *A : this->Inputs)
     In.insert(BufferOf.lookup(A->Base));
+  insertSearchBuffers(In);
   for (unsigned I = 0; I < Out.Params.size(); ++I) {
     const LiftedParam &P = Out.Params[I];
     if (P.K == LiftedParam::Kind::Buffer ? In.count(I) : P.RtS != RunTimeValue::Extent)
@@ -585,10 +603,44 @@ void Lifter::scan(Value *Root) {
       for (unsigned D = 0; D < M.Nest.depth(); ++D)
         if (M.Nest.IVs[D] == P)
           UsesIV[D] = true;
+      if (int K = searchOf(P); K >= 0) { // what the search reads
+        const BisectionInfo &B = M.Searches[K];
+        SearchUsed[K] = true;
+        for (Value *X : {B.Next[0], B.Next[1], B.Cond, B.Init[0], B.Init[1]})
+          Work.push_back(X);
+      }
       continue;
     }
     for (Value *Op : I->operands())
       Work.push_back(Op);
+  }
+}
+
+int Lifter::searchOf(const PHINode *P) const {
+  for (size_t K = 0; K < M.Searches.size(); ++K)
+    if (M.Searches[K].Result == P)
+      return K;
+  return -1;
+}
+
+void Lifter::searchParams() {
+  SearchBuffer.assign(M.Searches.size(), 0);
+  SearchFirst.assign(M.Searches.size(), "");
+  SearchCount.assign(M.Searches.size(), "");
+  for (size_t K = 0; K < M.Searches.size(); ++K) {
+    if (!SearchUsed[K])
+      continue;
+    const BisectionInfo &B = M.Searches[K];
+    LiftedParam P = newBufferParam(Out.Params, B.ProbeBase, B.ProbeTy);
+    if (typeText(P.ElemTy).empty())
+      fail("search over boundaries of a type the lifter cannot express");
+    P.Read = true;
+    searchRange(B, SE, P.Lo, P.Hi, Out.NonNegative);
+    SearchBuffer[K] = Out.Params.size();
+    Out.Params.push_back(P);
+    const SCEV *Lo = P.Lo, *Hi = P.Hi;
+    SearchFirst[K] = indexText(Lo);
+    SearchCount[K] = indexText(SE.getMinusSCEV(Hi, Lo));
   }
 }
 
@@ -621,6 +673,19 @@ std::string Lifter::expr(Value *V) {
     R = scalarParam(V);
   } else if (auto *L = dyn_cast<LoadInst>(I)) {
     R = InputAccessor.lookup(L);
+    if (R.empty())
+      fail("the slice reads memory that is not an input of the element function: " +
+           valueText(L));
+  } else if (auto *P = dyn_cast<PHINode>(I); P && searchOf(P) >= 0) {
+    unsigned K = searchOf(P);
+    R = searchText(
+        M.Searches[K], K, Out.Params[SearchBuffer[K]].Name, SearchFirst[K], SearchCount[K],
+        [&](Value *X) { return expr(X); },
+        [&](const std::vector<std::pair<Value *, std::string>> &S, Value *X) {
+          return substitutedText(S, X);
+        });
+    if (R.empty())
+      fail("a bisection search the lifter cannot express");
   } else if (auto *P = dyn_cast<PHINode>(I)) {
     unsigned D = 0;
     while (D < M.Nest.depth() && M.Nest.IVs[D] != P)
@@ -812,6 +877,7 @@ bool Lifter::run(const std::string &Name) {
   HistogramLift Hist;
   if (M.Kind == IdiomKind::Histogram && !prepareHistogramLift(M, SE, Hist, Roots, Why))
     return false;
+  SearchUsed.assign(M.Searches.size(), false);
   for (Value *R : Roots)
     scan(R);
   for (const AffineAccess *A : Inputs)
@@ -819,6 +885,7 @@ bool Lifter::run(const std::string &Name) {
   for (const AffineAccess *A : Stores)
     bufferParam(*A);
   gatherParams();
+  searchParams();
   std::string BinsName;
   if (M.Kind == IdiomKind::Histogram) {
     Out.Params.push_back(histogramBinsParam(Hist, Out.Params, SE));

@@ -4,6 +4,7 @@
 #include "TermEvaluation.h"
 #include "ValidationTerms.h"
 #include "lift/HistogramLifting.h"
+#include "lift/SearchLifting.h"
 #include "lift/GemmLifting.h"
 #include "lift/HostFloat.h"
 #include "idiom/Constraints/TimeReport.h"
@@ -288,7 +289,128 @@ private:
   /// symbol, with the obligation k = the loop's index - first; nullopt for
   /// any other `at`.
   std::optional<Sym> evalGather(const Expr &E, std::map<std::string, Sym> &Env);
+  /// Bisection searches (SearchLifting.h): `iterate(count, \qK => select(c,
+  /// step, qK), init)` of search K, with the obligations that init, c and
+  /// step are the loop's (its boundary read a shared symbol) and count
+  /// the one the step lemma bounds the loop by; the result is a pair of
+  /// symbols that the loop's value after the search (tr) shares.
+  Sym evalSearch(const Expr &E, std::map<std::string, Sym> &Env);
+  /// `at(view(b, 0, 1, count), sub(mid, first))` of the active search's
+  /// boundaries: the boundary's symbol, with the obligation mid = the
+  /// loop's index; nullopt for any other `at`.
+  std::optional<Sym> evalProbe(const Expr &E, std::map<std::string, Sym> &Env);
+  TermT searchLeaf(unsigned K, unsigned Part) {
+    return leaf("search" + std::to_string(K) + "_" + std::to_string(Part),
+                C.bv_sort(M.Searches[K].width()));
+  }
+  std::vector<TermT> SearchMismatch;
+  const BisectionInfo *ActiveSearch = nullptr;
+  std::optional<TermT> ActiveProbe, ActiveMid;
 };
+
+template <class TB>
+auto Validator<TB>::evalSearch(const Expr &E, std::map<std::string, Sym> &Env) -> Sym {
+  if (E.Args.size() != 3 || E.Args[1]->K != Expr::Lambda || E.Args[1]->Params.size() != 1 ||
+      E.Args[2]->K != Expr::Tuple || E.Args[2]->Args.size() != 2 || ActiveSearch)
+    throw Unsupported{"iterate that is not a lifted search"};
+  const Expr &Fn = *E.Args[1];
+  const std::string &Q = Fn.Params[0].Name;
+  unsigned K = 0;
+  while (K < M.Searches.size() && searchParamName(K) != Q)
+    ++K;
+  const ExprPtr &Body = Fn.body();
+  if (K == M.Searches.size() || !Body->isCall("select") || Body->Args.size() != 3 ||
+      Body->Args[2]->K != Expr::Var || Body->Args[2]->Name != Q)
+    throw Unsupported{"iterate that is not a lifted search"};
+  const BisectionInfo &B = M.Searches[K];
+  unsigned Low = B.LowPart, High = 1 - Low, W = B.width();
+  // The count the step lemma bounds the loop by (BisectionFacts.h), on
+  // the initial interval's own text.
+  if (funil::printExpr(*E.Args[0]) !=
+      searchCountText(funil::printExpr(*E.Args[2]->Args[0]),
+                      funil::printExpr(*E.Args[2]->Args[1]), W))
+    throw Unsupported{"search count is not floor(log2(max(hi - lo, 1))) + 1"};
+  Sym Init = eval(E.Args[2], Env);
+  if (Init.Parts.size() != 2 || !Init.Parts[0].E || !Init.Parts[1].E)
+    throw Unsupported{"search interval is not a pair of scalars"};
+  SearchMismatch.push_back(*Init.Parts[0].E != tr(B.Init[Low]));
+  SearchMismatch.push_back(*Init.Parts[1].E != tr(B.Init[High]));
+  // The loop's step and condition on a symbolic interval.
+  TermT Lo = leaf("search" + std::to_string(K) + "_lo", C.bv_sort(W));
+  TermT Hi = leaf("search" + std::to_string(K) + "_hi", C.bv_sort(W));
+  TermT Probe = leaf("search" + std::to_string(K) + "_probe", sortOf(B.ProbeTy));
+  auto Saved = Memo;
+  Memo.insert_or_assign(B.Phi[Low], Lo);
+  Memo.insert_or_assign(B.Phi[High], Hi);
+  Memo.insert_or_assign(B.Probe, Probe);
+  TermT WantLo = tr(B.Next[Low]), WantHi = tr(B.Next[High]), WantMid = tr(B.Mid);
+  if (WantMid.get_sort().bv_size() < 64)
+    WantMid = TB::sext(WantMid, 64 - WantMid.get_sort().bv_size());
+  Memo = Saved;
+  Memo.insert_or_assign(B.Next[Low], Lo);
+  Memo.insert_or_assign(B.Next[High], Hi);
+  TermT WantCont = tr(B.Cond);
+  if (!B.ContinueWhen)
+    WantCont = !WantCont;
+  Memo = Saved;
+  std::map<std::string, Sym> SEnv = Env;
+  Sym State;
+  State.Parts = {Sym{Lo, {}}, Sym{Hi, {}}};
+  SEnv[Q] = State;
+  ActiveSearch = &B;
+  ActiveProbe = Probe;
+  ActiveMid = WantMid;
+  Sym GotCont = eval(Body->Args[0], SEnv);
+  Sym GotStep = eval(Body->Args[1], SEnv);
+  ActiveSearch = nullptr;
+  if (!GotCont.E || GotStep.Parts.size() != 2 || !GotStep.Parts[0].E || !GotStep.Parts[1].E)
+    throw Unsupported{"search step is not select(condition, (lo, hi), state)"};
+  SearchMismatch.push_back(*GotCont.E != WantCont);
+  SearchMismatch.push_back(*GotStep.Parts[0].E != WantLo);
+  SearchMismatch.push_back(*GotStep.Parts[1].E != WantHi);
+  Sym Out;
+  Out.Parts = {Sym{searchLeaf(K, 0), {}}, Sym{searchLeaf(K, 1), {}}};
+  return Out;
+}
+
+template <class TB>
+auto Validator<TB>::evalProbe(const Expr &E, std::map<std::string, Sym> &Env)
+    -> std::optional<Sym> {
+  if (E.Args.size() != 2 || !E.Args[0]->isCall("view") || E.Args[0]->Args.size() != 4 ||
+      E.Args[0]->Args[0]->K != Expr::Var)
+    return std::nullopt;
+  const Expr &V = *E.Args[0];
+  const LiftedParam *Buf = nullptr;
+  for (const LiftedParam &P : L.Params)
+    if (P.K == LiftedParam::Kind::Buffer && P.Name == V.Args[0]->Name &&
+        P.Base == ActiveSearch->ProbeBase)
+      Buf = &P;
+  if (!Buf)
+    return std::nullopt;
+  // The buffer from its first element; the index `sub(mid, first)` with
+  // first the buffer's first element (a literal or its index parameter).
+  const Expr &Idx = *E.Args[1];
+  if (V.Args[1]->K != Expr::Lit || V.Args[1]->signedValue() != 0 ||
+      V.Args[2]->K != Expr::Lit || V.Args[2]->signedValue() != 1 || !Idx.isCall("sub") ||
+      Idx.Args.size() != 2)
+    throw Unsupported{"boundary read through a view the lifter does not write"};
+  const Expr &F = *Idx.Args[1];
+  bool FirstOk = false;
+  if (F.K == Expr::Lit) {
+    auto *SC = dyn_cast<SCEVConstant>(Buf->Lo);
+    FirstOk = SC && SC->getAPInt().getSExtValue() == F.signedValue();
+  } else if (F.K == Expr::Var) {
+    for (const LiftedParam &P : L.Params)
+      FirstOk |= P.K == LiftedParam::Kind::Index && P.Name == F.Name && P.S == Buf->Lo;
+  }
+  if (!FirstOk)
+    throw Unsupported{"boundary read does not start at the buffer's first element"};
+  Sym Mid = eval(Idx.Args[0], Env);
+  if (!Mid.E)
+    throw Unsupported{"boundary index is not a scalar"};
+  SearchMismatch.push_back(*Mid.E != *ActiveMid);
+  return Sym{*ActiveProbe, {}};
+}
 
 template <class TB> auto Validator<TB>::gatherLeaf(Value *Ld) -> TermT {
   auto It = Memo.find(Ld);
@@ -512,6 +634,11 @@ auto Validator<TB>::eval(const ExprPtr &E, std::map<std::string, Sym> &Env) -> S
   case Expr::Call: {
     if (E->Name == "reduceSeq" && ReduceSeqValue)
       return Sym{*ReduceSeqValue, {}};
+    if (E->Name == "iterate" && !M.Searches.empty())
+      return evalSearch(*E, Env);
+    if (E->Name == "at" && ActiveSearch)
+      if (std::optional<Sym> S = evalProbe(*E, Env))
+        return *S;
     if (E->Name == "at" && !L.Extents.empty())
       if (std::optional<Sym> G = evalGather(*E, Env))
         return *G;
@@ -557,6 +684,9 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
   } else if (!I || !M.Nest.contains(I)) {
     throw Unsupported{"loop-invariant value without a FunIL parameter"};
   } else if (auto *P = dyn_cast<PHINode>(I)) {
+    for (size_t K = 0; K < M.Searches.size(); ++K)
+      if (M.Searches[K].Result == P) // evalSearch's result symbols
+        return searchLeaf(K, M.Searches[K].ResultPart == M.Searches[K].LowPart ? 0 : 1);
     unsigned D = 0;
     while (D < M.Nest.depth() && M.Nest.IVs[D] != P)
       ++D;
@@ -914,6 +1044,8 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
     Differ = Differ || *GotParts[I].E != Want[I];
   }
   for (const TermT &G : GatherMismatch)
+    Differ = Differ || G;
+  for (const TermT &G : SearchMismatch)
     Differ = Differ || G;
   // Equal lifts give identical terms, which the simplifier folds to false;
   // only the others need the solver.

@@ -235,7 +235,7 @@ Value Interp::primitive(const Expr &E) {
   }
   if (N == "iterate") {
     int64_t Count = evalI64(A[0]);
-    Value X = array(eval(A[2]), "iterate");
+    Value X = eval(A[2]); // an array, or a scalar or tuple state
     for (int64_t I = 0; I < Count; ++I)
       X = apply(A[1], {std::move(X)});
     return X;
@@ -401,6 +401,13 @@ Value Interp::call(const Expr &E) {
         V = Cfg.LocalSize * Cfg.NumGroups;
     }
     return Value::ofInt(ScalarKind::I64, V);
+  }
+  // select evaluates only the operand it chooses, as C's ?: (and the
+  // generated OpenCL) does: the other may read outside an array.
+  if (Op->Class == OpClass::Select && E.Args.size() == 3) {
+    Value C = eval(E.Args[0]);
+    if (C.K != Value::Array)
+      return eval(E.Args[C.Bits ? 1 : 2]);
   }
   std::vector<Value> Args;
   for (const ExprPtr &X : E.Args)

@@ -332,11 +332,18 @@ TypePtr Checker::callType(const Expr &E) {
   }
   if (Pr == Prim::iterate) {
     expectI64(E, A[0], "count");
-    TypePtr In = arrayOperand(E, A[2]);
+    TypePtr In = infer(A[2]);
     TypePtr Out = apply(A[1], {In}, E);
-    if (!Out->isArray() || !compatibleType(*Out->Elem, *In->Elem))
-      fail(*A[1], "the function of 'iterate' must map " + str(In) +
-                      " to an array of the same elements, found " + str(Out));
+    // Over an array the length may change (halves); over a scalar or a
+    // tuple (a loop's state, e.g. a search interval) the type is kept.
+    if (In->isArray()) {
+      if (!Out->isArray() || !compatibleType(*Out->Elem, *In->Elem))
+        fail(*A[1], "the function of 'iterate' must map " + str(In) +
+                        " to an array of the same elements, found " + str(Out));
+    } else if (!compatibleType(*Out, *In)) {
+      fail(*A[1], "the function of 'iterate' must map " + str(In) + " to " + str(In) +
+                      ", found " + str(Out));
+    }
     return Out;
   }
   if (Pr == Prim::apply) // apply(f, x) = f(x): a let binding

@@ -34,13 +34,29 @@ uint64_t arrayCount(Value *Base, Type *ElemTy, const DataLayout &DL) {
   return Bytes / Size;
 }
 
-/// The loads a slice from \p Root reads inside the loop.
+/// The loads a slice from \p Root reads inside the loop. A bisection
+/// search's result is followed into the search (its key), whose own
+/// boundary read is the search lifting's (SearchLifting.h).
 void loadsOf(Value *Root, const NestInfo &N, SmallPtrSetImpl<LoadInst *> &Out) {
   SmallVector<Value *, 16> Work{Root};
   SmallPtrSet<Value *, 32> Seen;
+  auto InSearch = [&](const Instruction *I) {
+    return any_of(N.Searches, [&](Loop *S) { return S->contains(I); });
+  };
   while (!Work.empty()) {
     auto *I = dyn_cast<Instruction>(Work.pop_back_val());
-    if (!I || !N.contains(I) || !Seen.insert(I).second || isa<PHINode>(I))
+    if (!I || !N.contains(I) || !Seen.insert(I).second)
+      continue;
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      bool LcssaOfSearch = P->getNumIncomingValues() == 1 &&
+                           isa<Instruction>(P->getIncomingValue(0)) &&
+                           InSearch(cast<Instruction>(P->getIncomingValue(0)));
+      if (isNestSearchResult(P, N) || LcssaOfSearch)
+        for (Value *In : P->incoming_values())
+          Work.push_back(In);
+      continue;
+    }
+    if (isa<LoadInst>(I) && InSearch(I))
       continue;
     if (auto *L = dyn_cast<LoadInst>(I)) {
       Out.insert(L);

@@ -409,6 +409,7 @@ void registerBuiltinAtoms(AtomRegistry &R) {
       }));
   registerGenericAtoms(R);
   registerHistogramAtoms(R);
+  registerSearchAtoms(R);
   registerLinearAlgebraAtoms(R);
   registerStencilAtoms(R);
 }

@@ -119,6 +119,10 @@ SmallVector<UpdateGuard, 2> guardsOf(StoreInst *St, Loop *L,
     BasicBlock *P = B->getSinglePredecessor();
     if (!P || !L->contains(P))
       break;
+    // The exit of a loop inside L (a bisection search) is not a guard: the
+    // store runs whenever that loop ends.
+    if (any_of(L->getSubLoops(), [&](Loop *Sub) { return Sub->contains(P); }))
+      break;
     auto *Br = dyn_cast<BranchInst>(P->getTerminator());
     if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1)) {
       Out.push_back({Br->getCondition(), Br->getSuccessor(0) == B, false});
@@ -437,6 +441,10 @@ bool isDataDependentIndex(StoreInst *St, const NestInfo &N,
     if (auto *P = dyn_cast<PHINode>(I)) {
       if (isNestIV(P, N))
         continue;
+      if (isNestSearchResult(P, N)) { // a bin found among loaded boundaries
+        ++Loads;
+        continue;
+      }
       Why = "bin index depends on a phi that is not an induction variable: " +
             valueText(P);
       return false;

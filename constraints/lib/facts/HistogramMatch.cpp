@@ -24,6 +24,25 @@ bool buildHistogramMatch(IdiomMatch &M, ScalarEvolution &SE, DominatorTree &DT,
   // user spec may not have said so).
   if (!nestCarriesNothing(M.Nest, Why))
     return false;
+  // Bisection searches in the body (a bin found among sorted boundaries):
+  // their step lemma, proved again (a permissive user spec may not have
+  // asked for it).
+  SmallPtrSet<Instruction *, 8> Probes;
+  for (Loop *S : M.Nest.Searches) {
+    auto B = analyzeBisection(S, M.Nest.Loops.front(), SE, Why);
+    if (!B || proveBisectionStep(*B, Opts.Z3TimeoutMs, Why) != Proof::Proven)
+      return false;
+    Probes.insert(B->Probe);
+    // A search entered under a test of loop-invariant values (the rotated
+    // loop's guard) may have its key loaded under that test: the stitched
+    // code tests it before the call (the original loop runs when it
+    // fails), so that what the search region reads is read on every
+    // iteration.
+    auto *GI = dyn_cast_or_null<Instruction>(B->GuardCond);
+    if (B->GuardCond && (!GI || !M.Nest.Loops.front()->contains(GI)))
+      M.Nest.Guards.push_back({B->GuardCond, B->GuardWhen});
+    M.Searches.push_back(*B);
+  }
   // The bin updates first: their loads are not affine accesses.
   SmallPtrSet<Instruction *, 8> BinAccesses;
   for (BasicBlock *BB : M.Nest.Loops.front()->blocks())
@@ -56,7 +75,12 @@ bool buildHistogramMatch(IdiomMatch &M, ScalarEvolution &SE, DominatorTree &DT,
   // A guarded bin update is by design (the program evaluates the guard), but
   // the inputs are read, and the index and value computed, for every
   // element: the loop must do the same.
-  if (!checkUnconditionalEffects(M.Nest, SE, DT, &BinAccesses, Why))
+  // A search reads its boundaries only while it runs, and so does its
+  // lift (iterate stops where the loop does; BisectionFacts.h): its read
+  // is exempt too.
+  SmallPtrSet<Instruction *, 8> Exempt = BinAccesses;
+  Exempt.insert(Probes.begin(), Probes.end());
+  if (!checkUnconditionalEffects(M.Nest, SE, DT, &Exempt, Why))
     return false;
   // Every other access reads an input array; the affine ones are recorded
   // (the lifter declines the others, e.g. bins[lut[x[i]]], with a reason).

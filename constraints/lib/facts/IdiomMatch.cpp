@@ -286,6 +286,10 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
   if (!N)
     return std::nullopt;
   M.Nest = *N;
+  if (!M.Nest.Searches.empty() && Lifts != "histogram") {
+    Why = "a bisection search in the loop's body is lifted in histograms only";
+    return std::nullopt;
+  }
   if (Lifts == "histogram") {
     M.Kind = IdiomKind::Histogram;
     if (!buildHistogramMatch(M, Env.SE, Env.DT, Opts, Env.Proofs, Why) ||

@@ -1,6 +1,7 @@
 //===- LoopFacts.cpp - Structural facts about loop nests -----------------===//
 
 #include "idiom/Constraints/LoopFacts.h"
+#include "idiom/Constraints/BisectionFacts.h"
 #include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -110,12 +111,21 @@ static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
   return true;
 }
 
-std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
-                                    std::string &Why) {
+/// analyzeNest's nest: with \p Searches (the bisection searches of its
+/// body) a nest of depth 1 whatever Outer's inner loops, else of depth 1 or
+/// 2; \p InnerCount is set when the inner loop's trip count fails.
+static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
+                                           const SmallVectorImpl<BisectionInfo> *Searches,
+                                           std::string &Why, bool &InnerCount) {
   NestInfo N;
   N.SE = &SE;
   N.Loops.push_back(Outer);
-  if (!Outer->getSubLoops().empty()) {
+  if (Searches) {
+    for (const BisectionInfo &B : *Searches) {
+      N.Searches.push_back(B.L);
+      N.SearchResults.push_back(B.Result);
+    }
+  } else if (!Outer->getSubLoops().empty()) {
     if (Outer->getSubLoops().size() != 1 ||
         !Outer->getSubLoops()[0]->getSubLoops().empty()) {
       Why = "loop nest is deeper than two or not perfectly nested";
@@ -125,6 +135,7 @@ std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
   }
   for (Loop *L : N.Loops) {
     const SCEV *TC = canonicalTripCount(L, SE, Why);
+    InnerCount = !TC && L != Outer;
     if (!TC)
       return std::nullopt;
     if (!SE.isLoopInvariant(TC, Outer)) {
@@ -178,6 +189,27 @@ std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
       }
     }
   }
+  return N;
+}
+
+std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
+                                    std::string &Why) {
+  bool InnerCount = false;
+  auto N = countedNest(Outer, SE, nullptr, Why, InnerCount);
+  if (N || Outer->getSubLoops().empty())
+    return N;
+  // Not a rectangular nest: a single loop whose inner loops are all
+  // bisection searches is a nest of depth 1 (BisectionFacts.h).
+  std::string SearchWhy, SearchNestWhy;
+  auto Bs = analyzeBisections(Outer, SE, SearchWhy);
+  if (!Bs) {
+    if (InnerCount)
+      Why += " (nor is it a bisection search: " + SearchWhy + ")";
+    return std::nullopt;
+  }
+  N = countedNest(Outer, SE, &*Bs, SearchNestWhy, InnerCount);
+  if (!N)
+    Why = SearchNestWhy;
   return N;
 }
 
@@ -438,6 +470,17 @@ bool isNestIV(const PHINode *Phi, const NestInfo &N) {
         if (IV == Phi)
           return true;
   return false;
+}
+
+bool isNestSearchPhi(const PHINode *Phi, const NestInfo &N) {
+  for (Loop *S : N.Searches)
+    if (Phi->getParent() == S->getHeader())
+      return true;
+  return false;
+}
+
+bool isNestSearchResult(const PHINode *Phi, const NestInfo &N) {
+  return is_contained(N.SearchResults, Phi);
 }
 
 bool isPureSlice(Value *Root, const NestInfo &N, std::string &Why,

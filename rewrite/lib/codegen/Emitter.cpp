@@ -425,28 +425,7 @@ CVal Emitter::emitReduceSeq(const Expr &E) {
   if (In.K != CVal::Array)
     throw CodegenError("'reduceSeq' of a non-array");
   // Mutable accumulators, one per leaf.
-  std::vector<CVal> InitLeaves;
-  leavesOf(Init, InitLeaves);
-  std::vector<std::string> Names;
-  for (const CVal &L : InitLeaves) {
-    if (L.K != CVal::Scalar)
-      throw CodegenError("'reduceSeq' with an array accumulator");
-    Names.push_back(fresh("acc"));
-    line(clValueType(L.S, L.Lanes) + " " + Names.back() + " = " + L.Expr + ";");
-  }
-  size_t Next = 0;
-  std::function<CVal(const CVal &)> Rebuild = [&](const CVal &V) {
-    if (V.K == CVal::Tuple) {
-      CVal T = V;
-      for (CVal &C : T.Elems)
-        C = Rebuild(C);
-      return T;
-    }
-    CVal R = CVal::scalar(Names[Next++], V.S);
-    R.Lanes = V.Lanes;
-    return R;
-  };
-  CVal Acc = Rebuild(Init);
+  CVal Acc = mutableCopy(Init, "acc");
   foldRow(E.Args[0], Acc, *In.Arr);
   return Acc;
 }
@@ -502,9 +481,64 @@ CVal Emitter::emitToLocal(const Expr &E) {
   return CVal::array(Out);
 }
 
+CVal Emitter::mutableCopy(const CVal &Init, const std::string &Base) {
+  std::vector<CVal> InitLeaves;
+  leavesOf(Init, InitLeaves);
+  std::vector<std::string> Names;
+  for (const CVal &L : InitLeaves) {
+    if (L.K != CVal::Scalar)
+      throw CodegenError("a mutable state with an array leaf");
+    Names.push_back(fresh(Base));
+    line(clValueType(L.S, L.Lanes) + " " + Names.back() + " = " + L.Expr + ";");
+  }
+  size_t Next = 0;
+  std::function<CVal(const CVal &)> Rebuild = [&](const CVal &V) {
+    if (V.K == CVal::Tuple) {
+      CVal T = V;
+      for (CVal &C : T.Elems)
+        C = Rebuild(C);
+      return T;
+    }
+    CVal R = CVal::scalar(Names[Next++], V.S);
+    R.Lanes = V.Lanes;
+    return R;
+  };
+  return Rebuild(Init);
+}
+
 CVal Emitter::emitIterate(const Expr &E) {
   CVal N = emit(E.Args[0]);
   CVal In = emit(E.Args[2]);
+  const ExprPtr &Step = E.Args[1];
+  if (In.K == CVal::Scalar || In.K == CVal::Tuple) {
+    // A scalar or tuple state in private variables: `for (it < N) s = f(s)`,
+    // every new component computed before any is assigned.
+    CVal State = mutableCopy(In, "st");
+    std::string It = fresh("it");
+    CVal Count = settle(N, "count");
+    open("for (long " + It + " = 0; " + It + " < " + Count.Expr + "; ++" + It + ")");
+    const ExprPtr &Body = Step->K == Expr::Lambda ? Step->body() : Step;
+    if (Step->K == Expr::Lambda && Step->Params.size() == 1 && Body->isCall("select") &&
+        Body->Args[2]->K == Expr::Var && Body->Args[2]->Name == Step->Params[0].Name) {
+      // f = \s => select(c, x, s) is the identity once c fails, and stays
+      // so: leave the loop there (the same state), and evaluate x only
+      // under c, as ?: would (it may read what is valid only under c).
+      size_t Depth0 = Env.size();
+      bind(Step->Params[0].Name, State);
+      CVal C = emit(Body->Args[0]);
+      if (C.K != CVal::Scalar)
+        throw CodegenError("'iterate' condition is not a scalar");
+      line("if (!(" + C.Expr + ")) break;");
+      CVal R = settle(emit(Body->Args[1]), "next");
+      Env.resize(Depth0);
+      assign(State, R);
+    } else {
+      CVal R = settle(apply(Step, {State}), "next");
+      assign(State, R);
+    }
+    close();
+    return State;
+  }
   if (In.K != CVal::Array || In.Arr->LocalLeaves.empty())
     throw CodegenError("'iterate' is supported over a __local array only");
   const ExprPtr &Fn = E.Args[1];

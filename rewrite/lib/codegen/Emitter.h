@@ -226,6 +226,10 @@ private:
   CVal emitReduceSeq(const funil::Expr &E);
   CVal emitToLocal(const funil::Expr &E);
   CVal emitIterate(const funil::Expr &E);
+  /// Private variables named after \p Base holding the scalar leaves of
+  /// \p Init (a reduceSeq accumulator, an iterate state), as a value of
+  /// the same shape; a CodegenError when a leaf is an array.
+  CVal mutableCopy(const CVal &Init, const std::string &Base);
   /// transpose, reorder, reorderStride, slide, pad, padClamp, asVector,
   /// asScalar as views (Views.cpp); a CodegenError for other names.
   CVal emitLayout(const funil::Expr &E);

@@ -21,6 +21,9 @@ void registerBuiltinAtoms(AtomRegistry &R);
 void registerGenericAtoms(AtomRegistry &R);
 /// Histogram and small-array reduction atoms (lib/atoms/HistogramAtoms.cpp).
 void registerHistogramAtoms(AtomRegistry &R);
+/// Bisection search atoms: BisectionSearch, SearchPhi
+/// (lib/atoms/SearchAtoms.cpp).
+void registerSearchAtoms(AtomRegistry &R);
 /// GEMM / GEMV atoms (lib/atoms/LinearAlgebraAtoms.cpp).
 void registerLinearAlgebraAtoms(AtomRegistry &R);
 /// Stencil and sparse matrix-vector atoms (lib/atoms/StencilAtoms.cpp).

@@ -11,6 +11,7 @@
 #define IDIOM_CONSTRAINTS_IDIOMMATCH_H
 
 #include "idiom/Constraints/Atom.h"
+#include "idiom/Constraints/BisectionFacts.h"
 #include "idiom/Constraints/GatherFacts.h"
 #include "idiom/Constraints/HistogramFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
@@ -46,6 +47,9 @@ struct IdiomMatch {
   llvm::SmallVector<GatherInfo, 2> Gathers;
   llvm::SmallVector<ReductionInfo, 2> Reductions; ///< header phi order
   llvm::SmallVector<HistogramUpdate, 1> Histograms; ///< one per bin store
+  /// Histograms: the bisection searches of the body (Nest.Searches), their
+  /// step lemma proved (BisectionFacts.h).
+  llvm::SmallVector<BisectionInfo, 1> Searches;
   bool FPReassociated = false; ///< a floating-point reduction is reordered
   /// A floating-point min/max reduction: exact (not reassociated), its
   /// zero, infinite and NaN results recomputed by the loop (Stitching.cpp).

@@ -37,7 +37,9 @@ struct NestGuard {
 /// Canonical: preheader, single latch that is also the only exiting block,
 /// single exit block, computable trip count, an affine induction phi with a
 /// constant step. Trip counts are invariant in the outermost loop and valid in
-/// its preheader.
+/// its preheader. A canonical loop that is not such a nest but whose inner
+/// loops are all bisection searches (BisectionFacts.h, structurally) is a
+/// nest of depth 1: the searches are part of its body, listed in Searches.
 struct NestInfo {
   llvm::SmallVector<llvm::Loop *, 2> Loops;
   llvm::SmallVector<llvm::PHINode *, 2> IVs;
@@ -48,6 +50,8 @@ struct NestInfo {
   /// The analysis the SCEVs above belong to; with Loops.front() it gives
   /// the conditions that hold whenever the nest runs (its loop guards).
   llvm::ScalarEvolution *SE = nullptr;
+  llvm::SmallVector<llvm::Loop *, 1> Searches;         ///< in a 1-D body
+  llvm::SmallVector<llvm::PHINode *, 1> SearchResults; ///< their values after
   unsigned depth() const { return Loops.size(); }
   bool contains(const llvm::Instruction *I) const;
 };
@@ -215,6 +219,14 @@ std::optional<ReductionInfo> analyzeArgIndex(llvm::PHINode *Phi,
 
 /// True when \p Phi is the induction phi of one of the nest's loops.
 bool isNestIV(const llvm::PHINode *Phi, const NestInfo &N);
+
+/// True when \p Phi is a header phi (an interval bound) of one of the
+/// bisection searches in \p N's body.
+bool isNestSearchPhi(const llvm::PHINode *Phi, const NestInfo &N);
+
+/// True when \p Phi is the value after one of the bisection searches in
+/// \p N's body (BisectionInfo::Result): computed from a loaded boundary.
+bool isNestSearchResult(const llvm::PHINode *Phi, const NestInfo &N);
 
 } // namespace idiom
 

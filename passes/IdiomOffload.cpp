@@ -89,8 +89,8 @@ const char *kindName(const IdiomMatch &M) {
     return "histogram";
   if (M.Kind == IdiomKind::Gemm)
     return "GEMM";
-  if (M.Kind == IdiomKind::Spmv)
-    return "CSR SpMV";
+  if (M.Kind == IdiomKind::Spmv) // the built-in specs spmv-csr, spmv-jds
+    return M.SpecName.find("jds") != std::string::npos ? "JDS SpMV" : "CSR SpMV";
   if (M.Kind == IdiomKind::Map)
     return M.Nest.depth() == 2 ? "2-D map" : "map";
   return M.Nest.depth() == 2 ? "2-D scalar reduction" : "scalar reduction";

@@ -231,6 +231,10 @@ public:
   /// SpMV programs (SpmvLifting.h): the canonical shape, then STEP, INIT
   /// and POST against the slices in L.Gemm.
   bool runSpmv(const funil::Program &P, unsigned TimeoutMs, std::string &Why);
+  /// JDS SpMV programs, with runSpmv's view and map tests.
+  template <class V, class Mp>
+  bool runJds(const funil::Program &P, V IsView, Mp IsMap, unsigned TimeoutMs,
+              std::string &Why);
 
 private:
   void bindParams();
@@ -1067,6 +1071,8 @@ bool Validator<TB>::runSpmv(const funil::Program &P, unsigned TimeoutMs,
     return E.isCall("map") && E.Args.size() == 2 && E.Args[0]->K == Expr::Lambda &&
            E.Args[0]->Params.size() == 1;
   };
+  if (L.Csr->Format != 0)
+    return runJds(P, IsView, IsMap, TimeoutMs, Why);
   // store view(y) = map(\r => POST, zip(view(ptr), view(ptr)))
   // (and a third view(y), the old y[i], when the loop reads it)
   const Expr &Rows = *P.Body;
@@ -1097,6 +1103,45 @@ bool Validator<TB>::runSpmv(const funil::Program &P, unsigned TimeoutMs,
   return checkSlices(*G, *Reds[0]->Args[0], Reds[0]->Args[1], RowFn.body(),
                      Arity == 3 ? RowFn.Params[0].Name : std::string(), 3,
                      "SpMV", TimeoutMs, Why);
+}
+
+/// The JDS program (SpmvLifting.h): store view(y) = scatter(\i => ...,
+/// map(\i => POST, iota(n))), the reduction over zip(map(\d => at(view(val),
+/// ...), view(ptr)), map(\d => at(view(x), ...), view(ptr))), buffers cnt,
+/// ptr, val, col, x, perm, y in that order; its STEP, INIT and POST are
+/// checked against the slice as CSR's are.
+template <class TB>
+template <class V, class Mp>
+bool Validator<TB>::runJds(const funil::Program &P, V IsView, Mp IsMap,
+                           unsigned TimeoutMs, std::string &Why) {
+  const Expr &Sc = *P.Body;
+  const Expr *Rows = Sc.isCall("scatter") && Sc.Args.size() == 2 &&
+                             Sc.Args[0]->K == Expr::Lambda
+                         ? Sc.Args[1].get()
+                         : nullptr;
+  if (P.IsReturn || P.Outs.size() != 1 || !IsView(*P.Outs[0], 6) || !Rows ||
+      !IsMap(*Rows) || !Rows->Args[1]->isCall("iota") || !L.Gemm->COld.empty())
+    throw Unsupported{"JDS SpMV program is not store view(y) = scatter(f, "
+                      "map(g, iota(n)))"};
+  const Expr &RowFn = *Rows->Args[0];
+  std::vector<const Expr *> Reds = reduceSeqCalls(*RowFn.body());
+  const Expr *Zip = Reds.size() == 1 && Reds[0]->Args.size() == 3
+                        ? Reds[0]->Args[2].get()
+                        : nullptr;
+  auto IsGather = [&](const Expr &E, size_t Buf) {
+    return IsMap(E) && IsView(*E.Args[1], 1) &&
+           E.Args[0]->body()->isCall("at") &&
+           IsView(*E.Args[0]->body()->Args[0], Buf);
+  };
+  if (!Zip || Reds[0]->Args[0]->K != Expr::Lambda ||
+      Reds[0]->Args[0]->Params.size() != 2 || !Zip->isCall("zip") ||
+      Zip->Args.size() != 2 || !IsGather(*Zip->Args[0], 2) ||
+      !IsGather(*Zip->Args[1], 4))
+    throw Unsupported{"JDS SpMV row function is not POST(reduceSeq(step, init, "
+                      "zip(map(\\d => at(view(val), p), view(ptr)), "
+                      "map(\\d => at(view(x), i), view(ptr)))))"};
+  return checkSlices(*L.Gemm, *Reds[0]->Args[0], Reds[0]->Args[1], RowFn.body(),
+                     std::string(), 3, "SpMV", TimeoutMs, Why);
 }
 
 } // namespace

@@ -604,6 +604,35 @@ std::optional<CsrRowPointers> csrRowPointers(Loop *Inner, Loop *Row,
   return P;
 }
 
+std::optional<JdsRows> jdsRows(Loop *Inner, Loop *Row, Instruction *V,
+                               ScalarEvolution &SE, std::string &Why) {
+  if (!isJdsRange(Inner, Row, V, SE, Why))
+    return std::nullopt;
+  auto R = analyzeSparseRange(Inner, SE, Why);
+  JdsRows J;
+  J.IV = R->IV;
+  J.End = R->End;
+  J.Count = dyn_cast<LoadInst>(stripIntCasts(R->End));
+  if (!J.Count) {
+    Why = "the row's count is not loaded in the row loop: " + valueText(R->End);
+    return std::nullopt;
+  }
+  // isJdsRange found V's index to be a sum with one operand Diag.
+  auto *G = cast<GEPOperator>(getLoadStorePointerOperand(V));
+  J.Pos = stripIntCasts(G->getOperand(1));
+  const SCEV *Sum = SE.getSCEV(J.Pos);
+  for (const SCEV *Op : cast<SCEVAddExpr>(Sum)->operands()) {
+    auto *U = dyn_cast<SCEVUnknown>(Op);
+    auto *D = U ? dyn_cast<LoadInst>(U->getValue()) : nullptr;
+    if (D && Inner->contains(D) && atIndex(D, R->IV, SE)) {
+      J.Diag = D;
+      J.RowPart = SE.getMinusSCEV(Sum, U);
+      break;
+    }
+  }
+  return J;
+}
+
 std::optional<int64_t> gatherOffset(Instruction *X, Value *Col,
                                     ScalarEvolution &SE, bool &ZExt) {
   auto A = byteAccess(X, SE);

@@ -124,6 +124,26 @@ std::optional<CsrRowPointers> csrRowPointers(llvm::Loop *Inner, llvm::Loop *Row,
                                              llvm::ScalarEvolution &SE,
                                              std::string &Why);
 
+/// The roles of a JDS row loop (the facts of isJdsRange), for the SpMV
+/// lifter (passes/lift/SpmvLifting.h).
+struct JdsRows {
+  llvm::PHINode *IV = nullptr;     ///< the inner loop's counter k, from 0
+  llvm::Value *End = nullptr;      ///< k's bound: cnt[r], widened
+  llvm::LoadInst *Count = nullptr; ///< the load of cnt[r] in the row loop
+  llvm::LoadInst *Diag = nullptr;  ///< the load of ptr[k] in the inner loop
+  /// The position ptr[k] + i, V's index before its widening: Diag plus the
+  /// row part, an affine recurrence of the row loop.
+  llvm::Value *Pos = nullptr;
+  const llvm::SCEV *RowPart = nullptr; ///< Pos minus Diag, as a SCEV
+};
+
+/// The JdsRows of \p Inner in \p Row when isJdsRange holds for \p V and
+/// the count is a load (not a value forwarded between rows); nothing, with
+/// \p Why, otherwise.
+std::optional<JdsRows> jdsRows(llvm::Loop *Inner, llvm::Loop *Row,
+                               llvm::Instruction *V, llvm::ScalarEvolution &SE,
+                               std::string &Why);
+
 /// The constant c such that load \p X reads element ext(\p Col) + c of its
 /// array, with \p ZExt set when ext is a zero extension (else a sign
 /// extension, or none when Col is as wide as the address); nothing when X's

@@ -396,7 +396,8 @@ typedef struct idiom_csr {
 /// count negative"), when a position overflows ("JDS position overflows"),
 /// when a column lies outside x as for CSR, or when the y elements of the
 /// rows are not n distinct consecutive elements ("JDS row permutation not
-/// one-to-one": two rows would write one element, or the rows leave gaps).
+/// one-to-one": two rows would write one element; "JDS rows do not write
+/// consecutive elements of y").
 int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
                   uint32_t nargs, const uint64_t *sizes, void *results,
                   const idiom_csr *csr);

@@ -51,12 +51,14 @@ static const char *jds_extent_of(const idiom_csr *m, jds_extent *ext) {
   for (int64_t i = 0; i < n; ++i) {
     int64_t e = idiomrt_load_index(m->perm, m->perm_bytes, perm_zext, i);
     if (__builtin_add_overflow(e, m->y_offset, &e))
-      return "JDS row permutation not one-to-one";
+      return "JDS rows do not write consecutive elements of y";
     y_lo = e < y_lo ? e : y_lo;
     y_hi = e > y_hi ? e : y_hi;
   }
   int64_t span;
-  if (__builtin_sub_overflow(y_hi, y_lo, &span) || span != n - 1)
+  if (__builtin_sub_overflow(y_hi, y_lo, &span) || span > n - 1)
+    return "JDS rows do not write consecutive elements of y";
+  if (span < n - 1) /* n rows, fewer elements */
     return "JDS row permutation not one-to-one";
   unsigned char *seen = calloc((size_t)(n + 7) / 8, 1);
   if (!seen)

@@ -7,6 +7,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
@@ -65,6 +66,18 @@ std::optional<ByteAccess> byteAccess(Instruction *I, ScalarEvolution &SE) {
   if (!B || !Size)
     return std::nullopt;
   return ByteAccess{B->getValue(), SE.removePointerBase(P), Size};
+}
+
+/// The index of a GEP with one index, or the last index of one whose other
+/// indices are zero (an element of a global or member array); else null.
+Value *lastGepIndex(Value *Ptr) {
+  auto *G = dyn_cast_or_null<GEPOperator>(Ptr);
+  if (!G || G->getNumIndices() == 0)
+    return nullptr;
+  for (unsigned I = 1; I < G->getNumIndices(); ++I)
+    if (auto *C = dyn_cast<ConstantInt>(G->getOperand(I)); !C || !C->isZero())
+      return nullptr;
+  return G->getOperand(G->getNumIndices());
 }
 
 /// \p S as an affine recurrence of \p L with start and step invariant in
@@ -462,9 +475,8 @@ bool isJdsRange(Loop *Inner, Loop *Row, Instruction *V, ScalarEvolution &SE,
   // V reads val[ptr[k] + i]: its index, after casts, is a sum of a load of
   // Inner at k and a recurrence of the row loop.
   Value *Ptr = getLoadStorePointerOperand(V);
-  auto *G = dyn_cast_or_null<GEPOperator>(Ptr);
-  Value *Idx =
-      G && G->getNumIndices() == 1 ? stripIntCasts(G->getOperand(1)) : nullptr;
+  Value *Idx = lastGepIndex(Ptr);
+  Idx = Idx ? stripIntCasts(Idx) : nullptr;
   bool Ok = Idx && Inner->contains(V) && SE.isSCEVable(Idx->getType()) &&
             atIndex(V, Idx, SE);
   auto *Sum = Ok ? dyn_cast<SCEVAddExpr>(SE.getSCEV(Idx)) : nullptr;
@@ -618,8 +630,7 @@ std::optional<JdsRows> jdsRows(Loop *Inner, Loop *Row, Instruction *V,
     return std::nullopt;
   }
   // isJdsRange found V's index to be a sum with one operand Diag.
-  auto *G = cast<GEPOperator>(getLoadStorePointerOperand(V));
-  J.Pos = stripIntCasts(G->getOperand(1));
+  J.Pos = stripIntCasts(lastGepIndex(getLoadStorePointerOperand(V)));
   const SCEV *Sum = SE.getSCEV(J.Pos);
   for (const SCEV *Op : cast<SCEVAddExpr>(Sum)->operands()) {
     auto *U = dyn_cast<SCEVUnknown>(Op);

@@ -625,8 +625,11 @@ bool SpmvLifter::findJdsRoles(const std::string &CsrWhy) {
   if (!IV)
     return fail(CsrWhy + "; nor does its counter run from 0 (JDS)");
   Jds = true;
-  if (!productRoles(IV))
-    return false;
+  if (!productRoles(IV)) {
+    std::string W = Why;
+    Why.clear();
+    return fail(CsrWhy + "; not JDS either: " + W);
+  }
   std::string JWhy;
   J = jdsRows(Inner, Row, ValL, SE, JWhy);
   if (!J || J->IV != IV)

@@ -1140,6 +1140,55 @@ bool Validator<TB>::runJds(const funil::Program &P, V IsView, Mp IsMap,
     throw Unsupported{"JDS SpMV row function is not POST(reduceSeq(step, init, "
                       "zip(map(\\d => at(view(val), p), view(ptr)), "
                       "map(\\d => at(view(x), i), view(ptr)))))"};
+  // The data movement: row i reads cnt[i] diagonals, val and col at the
+  // position ptr[k] + i - nz0, x at col - c0, and y is written at perm[i]
+  // (+ a constant) - y0; the widenings and the constant are the lifter's.
+  std::string Nz0, C0, Y0;
+  for (const LiftedParam &Pa : L.Params)
+    if (Pa.K == LiftedParam::Kind::Index) {
+      if (Pa.RtS == RunTimeValue::CsrFirstNonzero)
+        Nz0 = Pa.Name;
+      else if (Pa.RtS == RunTimeValue::CsrFirstColumn)
+        C0 = Pa.Name;
+      else if (Pa.RtS == RunTimeValue::CsrFirstResult)
+        Y0 = Pa.Name;
+    }
+  auto Strip = [](const Expr *E) {
+    while (E->K == Expr::Cast || E->isCall("add"))
+      E = E->Args[0].get(); // a widening, or perm[i] + a constant
+    return E;
+  };
+  auto IsVar = [](const Expr &E, const std::string &N) {
+    return E.K == Expr::Var && E.Name == N;
+  };
+  auto AtVar = [&](const Expr *E, size_t Buf, const std::string &N) {
+    return E->isCall("at") && IsView(*E->Args[0], Buf) && IsVar(*E->Args[1], N);
+  };
+  const std::string &Row = RowFn.Params[0].Name;
+  auto IsPos = [&](const Expr &E, const std::string &D) {
+    const Expr *Sum = E.isCall("sub") ? E.Args[0].get() : nullptr;
+    return Sum && IsVar(*E.Args[1], Nz0) && Sum->isCall("add") &&
+           IsVar(*Strip(Sum->Args[0].get()), D) && IsVar(*Sum->Args[1], Row);
+  };
+  auto Diagonals = [&](const Expr &Map) {
+    return AtVar(Strip(Map.Args[1]->Args[3].get()), 0, Row);
+  };
+  const Expr &ValFn = *Zip->Args[0]->Args[0], &XFn = *Zip->Args[1]->Args[0];
+  const Expr &XIdx = *XFn.body()->Args[1];
+  const Expr *ColAt = XIdx.isCall("sub") && IsVar(*XIdx.Args[1], C0)
+                          ? Strip(XIdx.Args[0].get())
+                          : nullptr;
+  const Expr &PermFn = *Sc.Args[0];
+  const Expr &YIdx = *PermFn.body();
+  if (!IsPos(*ValFn.body()->Args[1], ValFn.Params[0].Name) || !ColAt ||
+      !ColAt->isCall("at") || !IsView(*ColAt->Args[0], 3) ||
+      !IsPos(*ColAt->Args[1], XFn.Params[0].Name) ||
+      !Diagonals(*Zip->Args[0]) || !Diagonals(*Zip->Args[1]) ||
+      PermFn.Params.size() != 1 || !YIdx.isCall("sub") || !IsVar(*YIdx.Args[1], Y0) ||
+      !AtVar(Strip(YIdx.Args[0].get()), 5, PermFn.Params[0].Name))
+    throw Unsupported{"JDS SpMV program reads or writes other elements than "
+                      "val[ptr[k] + i], x[col[ptr[k] + i]] for k < cnt[i] and "
+                      "y[perm[i]]"};
   return checkSlices(*L.Gemm, *Reds[0]->Args[0], Reds[0]->Args[1], RowFn.body(),
                      std::string(), 3, "SpMV", TimeoutMs, Why);
 }

@@ -11,7 +11,7 @@
 // RUN: %opt -idiom-test-corrupt-lift -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s --check-prefix=CORRUPT
 
 // CHECK-LABEL: Idioms in function 'jds':
-// CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+12]]: idiom spmv-jds (JDS SpMV)
+// CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+14]]: idiom spmv-jds (JDS SpMV)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_jds_0(b0: [i32], b1: [i32], b2: [f32], b3: [i32], b4: [f32], b5: [i32], b6: [f32], n0: i64, nz0: i64, nnz: i64, c0: i64, nx: i64, y0: i64) {
 // CHECK-NEXT:   store view(b6, 0:i64, 1:i64, n0) = scatter(\(i: i64) => sub(sext.i64(at(view(b5, 0:i64, 1:i64, n0), i)), y0), map(\(i: i64) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), 0x0p+0:f32, zip(map(\(d: i32) => at(view(b2, 0:i64, 1:i64, nnz), sub(add(sext.i64(d), i), nz0)), view(b1, 0:i64, 1:i64, sext.i64(at(view(b0, 0:i64, 1:i64, n0), i)))), map(\(d: i32) => at(view(b4, 0:i64, 1:i64, nx), sub(sext.i64(at(view(b3, 0:i64, 1:i64, nnz), sub(add(sext.i64(d), i), nz0))), c0)), view(b1, 0:i64, 1:i64, sext.i64(at(view(b0, 0:i64, 1:i64, n0), i)))))), iota(n0)));

@@ -16,6 +16,10 @@
 // RUN: env IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// The exploration's last variant (a work-group of 512; scatter programs get
+// work-group sizes only) prints the same.
+// RUN: env IDIOM_MIN_TRIP=0 IDIOM_VARIANT=3 %t.idiom > %t.v3
+// RUN: diff %t.expected %t.v3
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
 // The default policy (cost model) prints the same.

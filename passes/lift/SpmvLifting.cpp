@@ -79,6 +79,7 @@ private:
   }
   bool findRoles();
   bool checkRowLoop();
+  bool entering(BranchInst *Br, CmpInst::Predicate &P) const;
   bool checkGuard(BranchInst *Br);
   bool checkLatch();
   bool widening(Value *Bound, bool &ZExt);
@@ -297,6 +298,20 @@ bool SpmvLifter::findRoles() {
   return true;
 }
 
+/// Makes \p P, the predicate of \p Br's condition, the condition under
+/// which Br enters the inner loop (inverted when it enters on false); false
+/// when both or neither of its successors enter it.
+bool SpmvLifter::entering(BranchInst *Br, CmpInst::Predicate &P) const {
+  BasicBlock *Pre = Inner->getLoopPreheader();
+  BasicBlock *In = Inner->getHeader();
+  auto Enters = [&](BasicBlock *BB) { return BB == Pre || BB == In; };
+  if (Enters(Br->getSuccessor(1)) && !Enters(Br->getSuccessor(0)))
+    P = CmpInst::getInversePredicate(P);
+  else if (!Enters(Br->getSuccessor(0)) || Enters(Br->getSuccessor(1)))
+    return false;
+  return true;
+}
+
 /// A conditional branch of the row loop outside its inner loop and latch
 /// must be the inner loop's zero-trip guard: it enters the inner loop
 /// exactly when ptr[i] < ptr[i+1] (or !=, the same for the monotone row
@@ -314,12 +329,7 @@ bool SpmvLifter::checkGuard(BranchInst *Br) {
     P = CmpInst::getSwappedPredicate(P);
   else if (A != S || B != E)
     return fail(Bad);
-  BasicBlock *Pre = Inner->getLoopPreheader();
-  BasicBlock *In = Inner->getHeader();
-  auto Enters = [&](BasicBlock *BB) { return BB == Pre || BB == In; };
-  if (Enters(Br->getSuccessor(1)) && !Enters(Br->getSuccessor(0)))
-    P = CmpInst::getInversePredicate(P);
-  else if (!Enters(Br->getSuccessor(0)) || Enters(Br->getSuccessor(1)))
+  if (!entering(Br, P))
     return fail(Bad);
   // A compare of the narrow elements decides as one of the widened values
   // when its signedness is the widening's; `!=` always does.
@@ -682,12 +692,7 @@ bool SpmvLifter::checkCountGuard(BranchInst *Br) {
   auto *C = dyn_cast<ConstantInt>(B);
   if (A != J->Count || !C)
     return fail(Bad);
-  BasicBlock *Pre = Inner->getLoopPreheader();
-  BasicBlock *In = Inner->getHeader();
-  auto Enters = [&](BasicBlock *BB) { return BB == Pre || BB == In; };
-  if (Enters(Br->getSuccessor(1)) && !Enters(Br->getSuccessor(0)))
-    P = CmpInst::getInversePredicate(P);
-  else if (!Enters(Br->getSuccessor(0)) || Enters(Br->getSuccessor(1)))
+  if (!entering(Br, P))
     return fail(Bad);
   bool Zero = C->isZero(), One = C->isOne();
   if ((P == CmpInst::ICMP_SGT && Zero) || (P == CmpInst::ICMP_SGE && One))

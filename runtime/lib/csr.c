@@ -66,6 +66,20 @@ uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr) {
   return nnz * ((uint64_t)csr->val_bytes + csr->col_bytes + csr->x_bytes);
 }
 
+const char *idiomrt_csr_x_range(const idiom_csr *csr, int64_t *lo,
+                                int64_t *hi) {
+  if (*lo < *hi) {
+    if (csr->x_offset > 0 ? *hi > INT64_MAX - csr->x_offset
+                          : *lo < INT64_MIN - csr->x_offset)
+      return "CSR column index outside x";
+    *lo += csr->x_offset;
+    *hi += csr->x_offset;
+    if (csr->x_extent && (*lo < 0 || (uint64_t)*hi > csr->x_extent))
+      return "CSR column index outside x";
+  }
+  return NULL;
+}
+
 const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
                               uint32_t nargs, idiom_arg *out) {
   if (csr && csr->format == IDIOM_SPARSE_JDS)
@@ -87,15 +101,9 @@ const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
                         csr->flags, csr->rows, ext))
     return "CSR row pointers not monotone";
   int64_t lo = ext[2], hi = ext[3];
-  if (lo < hi) {
-    if (csr->x_offset > 0 ? hi > INT64_MAX - csr->x_offset
-                          : lo < INT64_MIN - csr->x_offset)
-      return "CSR column index outside x";
-    lo += csr->x_offset;
-    hi += csr->x_offset;
-    if (csr->x_extent && (lo < 0 || (uint64_t)hi > csr->x_extent))
-      return "CSR column index outside x";
-  }
+  const char *why = idiomrt_csr_x_range(csr, &lo, &hi);
+  if (why)
+    return why;
   memcpy(out, args, nargs * sizeof *args);
   idiom_arg *v = &out[csr->val_arg], *c = &out[csr->col_arg], *x = &out[csr->x_arg];
   v->ptr = (char *)(uintptr_t)csr->val + ext[0] * (int64_t)csr->val_bytes;

@@ -151,15 +151,8 @@ const char *idiomrt_jds_patch(const idiom_csr *m, const idiom_arg *args,
   if (why)
     return why;
   int64_t lo = e.col_lo, hi = e.col_hi;
-  if (lo < hi) {
-    if (m->x_offset > 0 ? hi > INT64_MAX - m->x_offset
-                        : lo < INT64_MIN - m->x_offset)
-      return "CSR column index outside x";
-    lo += m->x_offset;
-    hi += m->x_offset;
-    if (m->x_extent && (lo < 0 || (uint64_t)hi > m->x_extent))
-      return "CSR column index outside x";
-  }
+  if ((why = idiomrt_csr_x_range(m, &lo, &hi)))
+    return why;
   memcpy(out, args, nargs * sizeof *args);
   out[m->ptr_arg].ptr = (void *)(uintptr_t)m->ptr;
   out[m->ptr_arg].bytes = (uint64_t)e.diagonals * m->ptr_bytes;

@@ -444,6 +444,10 @@ uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr);
    success, else the reason to decline (out is then not complete). */
 const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
                               uint32_t nargs, idiom_arg *out);
+/* The columns [*lo, *hi) (empty when *lo >= *hi) as elements of x: plus
+   x_offset, checked against x_extent when it is known; NULL, or "CSR
+   column index outside x" (csr.c; for CSR and JDS). */
+const char *idiomrt_csr_x_range(const idiom_csr *csr, int64_t *lo, int64_t *hi);
 /* The JDS counterparts (jds.c): the estimate reads cnt[0..n). */
 uint64_t idiomrt_jds_bytes_estimate(const idiom_csr *jds);
 const char *idiomrt_jds_patch(const idiom_csr *jds, const idiom_arg *args,

@@ -89,7 +89,7 @@ void jds_unsigned_position(int n, const float *data, const int *cnt,
 
 // A loop that also writes perm (or data) has two stores: no spmv-jds.
 // CHECK-LABEL: Idioms in function 'jds_writes_perm':
-// CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+3]]: no idiom (closest: spmv-jds)
+// CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+3]]: no idiom (closest: spmv-jds): {{.*}}spmv.idl:{{.*}}: s = st: 's' is store i32 {{.*}}, 'st' is store float
 void jds_writes_perm(int n, const float *data, const int *cnt, const int *ptr,
                      const int *idx, int *perm, float *y, const float *x) {
   for (int i = 0; i < n; i++) {

@@ -97,6 +97,7 @@ struct CsrExtent {
   unsigned CntParam = 0, PermParam = 0;
   unsigned CntBytes = 0, PermBytes = 0;
   int64_t YOffset = 0;
+  unsigned RowsPerCount = 1; ///< row i's count is cnt[i / RowsPerCount]
 };
 
 /// One parameter of the lifted FunIL program, in kernel argument order.

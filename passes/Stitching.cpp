@@ -329,7 +329,7 @@ static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
   Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
   SmallVector<Type *, 26> Fields{Ptr, Ptr, Ptr, Ptr, I64, I64, I64};
   Fields.append(11 + 4, I32);
-  Fields.append({Ptr, Ptr, Ptr, I64, I32, I32, I32, I32}); // JDS
+  Fields.append({Ptr, Ptr, Ptr, I64, I32, I32, I32, I32, I32}); // JDS
   StructType *Ty = StructType::get(Ctx, Fields);
   const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
   unsigned ValArg = 0, ColArg = 0, XArg = 0, Nz0 = 0, C0 = 0, Nx = 0;
@@ -384,7 +384,7 @@ static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
       X.Format ? (Value *)Args.Values[X.PermParam] : Null, YBase ? YBase : Null,
       ConstantInt::get(I64, X.YOffset, true), ConstantInt::get(I32, PtrArg),
       ConstantInt::get(I32, YArg), ConstantInt::get(I32, Nnz),
-      ConstantInt::get(I32, Y0)};
+      ConstantInt::get(I32, Y0), ConstantInt::get(I32, X.RowsPerCount)};
   for (unsigned F = 0; F < Fields.size(); ++F)
     B.CreateStore(Vals[F], B.CreateStructGEP(Ty, A, F));
   return A;

@@ -1170,8 +1170,14 @@ bool Validator<TB>::runJds(const funil::Program &P, V IsView, Mp IsMap,
     return Sum && IsVar(*E.Args[1], Nz0) && Sum->isCall("add") &&
            IsVar(*Strip(Sum->Args[0].get()), D) && IsVar(*Sum->Args[1], Row);
   };
+  // cnt[i], or cnt[i / D] (one count per block of D rows)
   auto Diagonals = [&](const Expr &Map) {
-    return AtVar(Strip(Map.Args[1]->Args[3].get()), 0, Row);
+    const Expr *C = Strip(Map.Args[1]->Args[3].get());
+    if (C->isCall("at") && C->Args[1]->isCall("udiv") &&
+        IsVar(*C->Args[1]->Args[0], Row) && C->Args[1]->Args[1]->K == Expr::Lit &&
+        C->Args[1]->Args[1]->signedValue() == (int64_t)L.Csr->RowsPerCount)
+      return IsView(*C->Args[0], 0);
+    return L.Csr->RowsPerCount == 1 && AtVar(C, 0, Row);
   };
   const Expr &ValFn = *Zip->Args[0]->Args[0], &XFn = *Zip->Args[1]->Args[0];
   const Expr &XIdx = *XFn.body()->Args[1];

@@ -764,7 +764,11 @@ bool SpmvLifter::runJds(const std::string &Name) {
     if (auto *BI = dyn_cast<Instruction>(B); BI && Row->contains(BI))
       return fail("an SpMV array's base pointer is computed in the row loop");
   }
-  const SCEV *CntFirst = rowElement(J->Count), *PermFirst = rowElement(PermL);
+  // cnt[i + c], or cnt[i / D] from its base for blocks of D rows (checked
+  // by the fact).
+  unsigned Div = J->RowsPerCount;
+  const SCEV *CntFirst = Div == 1 ? rowElement(J->Count) : SE.getZero(I64);
+  const SCEV *PermFirst = rowElement(PermL);
   if (!CntFirst)
     return fail("the row counts are not read at cnt[i + c], i the row");
   if (!PermFirst)
@@ -780,7 +784,11 @@ bool SpmvLifter::runJds(const std::string &Name) {
   const SCEV *N = SE.getTruncateOrZeroExtend(M.Nest.TripCounts.front(), I64);
   const SCEV *Zero = SE.getZero(I64);
   const SCEV *XOff = SE.getConstant(I64, XOffset, true);
-  buffer(CntBase, CT, CntFirst, SE.getAddExpr(CntFirst, N), false);
+  const SCEV *D = SE.getConstant(I64, Div);
+  buffer(CntBase, CT, CntFirst,
+         Div == 1 ? SE.getAddExpr(CntFirst, N)
+                  : SE.getUDivExpr(SE.getAddExpr(N, SE.getMinusSCEV(D, SE.getOne(I64))), D),
+         false);
   buffer(DiagBase, DT, Zero, Zero, false, RunTimeValue::CsrDiagonals,
          RunTimeValue::CsrDiagonals);
   buffer(ValBase, ValL->getType(), Zero, Zero, false,
@@ -804,8 +812,13 @@ bool SpmvLifter::runJds(const std::string &Name) {
   if (!slices(StepText, InitText, PostText))
     return false;
   // Row i: its count, its diagonals' starts, the positions ptr[k] + i.
-  std::string Count = widen("at(view(b0, " + CF + ", 1:i64, " + NText + "), i)",
-                            !CntSigned, TN);
+  std::string DText = std::to_string(Div) + ":i64";
+  std::string CountAt =
+      Div == 1 ? "at(view(b0, " + CF + ", 1:i64, " + NText + "), i)"
+               : "at(view(b0, 0:i64, 1:i64, udiv(add(" + NText + ", " +
+                     std::to_string(Div - 1) + ":i64), " + DText + ")), udiv(i, " +
+                     DText + "))";
+  std::string Count = widen(CountAt, !CntSigned, TN);
   std::string Diags = "view(b1, 0:i64, 1:i64, " + Count + ")";
   std::string Pos = "sub(add(" + widen("d", false, TD) + ", i), " + Nz0 + ")";
   std::string Vals = "map(\\(d: " + TD + ") => at(view(b2, 0:i64, 1:i64, " + Nnz +
@@ -847,6 +860,7 @@ bool SpmvLifter::runJds(const std::string &Name) {
   X->CntParam = First;
   X->PermParam = First + 5;
   X->CntBytes = DL.getTypeAllocSize(CT);
+  X->RowsPerCount = Div;
   X->PermBytes = DL.getTypeAllocSize(QT);
   X->YOffset = YOffset;
   setXExtent(*X, XBase);

@@ -372,6 +372,9 @@ typedef struct idiom_csr {
   const void *y;    ///< y's base
   int64_t y_offset; ///< constant added to perm[i] to index y
   uint32_t ptr_arg, y_arg, nnz_arg, y0_arg;
+  /// Rows per count: row i's count is cnt[i / cnt_div] (1, or 0 read as 1;
+  /// Parboil's GPU form has one count per block of 32 rows).
+  uint32_t cnt_div;
 } idiom_csr;
 
 /// idiom_run for an offloaded CSR SpMV (docs/ARCHITECTURE.md, "CSR SpMV"):

@@ -30,17 +30,23 @@ typedef struct jds_extent {
   int64_t diagonals, pos_lo, pos_hi, col_lo, col_hi, y_lo;
 } jds_extent;
 
+/* The count of row i: cnt[i / cnt_div]. */
+static int64_t row_count(const idiom_csr *m, int64_t i) {
+  int64_t div = m->cnt_div > 1 ? m->cnt_div : 1;
+  return idiomrt_load_index(m->cnt, m->cnt_bytes,
+                            (m->flags & IDIOM_CSR_CNT_ZEXT) != 0, i / div);
+}
+
 /* NULL with *ext filled in, else the reason the kernel may not run. O(n +
    nonzeros) time; one allocation of n bits. */
 static const char *jds_extent_of(const idiom_csr *m, jds_extent *ext) {
   int64_t n = m->rows;
-  int cnt_zext = (m->flags & IDIOM_CSR_CNT_ZEXT) != 0;
   int ptr_zext = (m->flags & IDIOM_CSR_PTR_ZEXT) != 0;
   int col_zext = (m->flags & IDIOM_CSR_COL_ZEXT) != 0;
   int perm_zext = (m->flags & IDIOM_CSR_PERM_ZEXT) != 0;
   int64_t k_max = 0;
   for (int64_t i = 0; i < n; ++i) {
-    int64_t c = idiomrt_load_index(m->cnt, m->cnt_bytes, cnt_zext, i);
+    int64_t c = row_count(m, i);
     if (c < 0)
       return "JDS row count negative";
     if (c > k_max)
@@ -77,7 +83,7 @@ static const char *jds_extent_of(const idiom_csr *m, jds_extent *ext) {
   int64_t p_lo = 0, p_hi = 0, c_lo = 0, c_hi = 0;
   int any = 0;
   for (int64_t i = 0; i < n; ++i) {
-    int64_t c = idiomrt_load_index(m->cnt, m->cnt_bytes, cnt_zext, i);
+    int64_t c = row_count(m, i);
     for (int64_t k = 0; k < c; ++k) {
       int64_t p;
       if (__builtin_add_overflow(
@@ -111,10 +117,9 @@ uint64_t idiomrt_jds_bytes_estimate(const idiom_csr *m) {
   if (!m || !m->cnt || m->rows < 1 ||
       (m->cnt_bytes != 4 && m->cnt_bytes != 8))
     return 0;
-  int zext = (m->flags & IDIOM_CSR_CNT_ZEXT) != 0;
   uint64_t nnz = 0;
   for (int64_t i = 0; i < m->rows; ++i) {
-    int64_t c = idiomrt_load_index(m->cnt, m->cnt_bytes, zext, i);
+    int64_t c = row_count(m, i);
     if (c < 0)
       return 0;
     nnz += (uint64_t)c;

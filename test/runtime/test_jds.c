@@ -35,6 +35,7 @@ static void jds_args(idiom_arg a[13], const int *cnt, const int *ptr,
     a[k] = i64(0);
 }
 
+/* cnt_div 0 reads as 1 (one count per row). */
 static idiom_csr jds_of(const int *cnt, const int *ptr, const double *val,
                         const int *col, const double *x, const int *perm,
                         double *y, int64_t n, uint64_t x_extent) {
@@ -86,6 +87,12 @@ void case_jds_decline(void) {
   int dup_in_span[] = {0, 2, 2, 1, 4}; /* span 4 = n - 1, 2 twice, 3 never */
   c = jds_of(cnt5, ptr, val, col, x, dup_in_span, y, 5, 4);
   expect_decline(&c, a, "JDS row permutation not one-to-one");
+
+  /* One count per block of 2 rows: row 2 reads block 1's count, -1. */
+  int blocks[] = {2, -1};
+  c = jds_of(blocks, ptr, val, col, x, perm, y, 3, 4);
+  c.cnt_div = 2;
+  expect_decline(&c, a, "JDS row count negative");
 
   /* Column 3 outside an x of 3 elements; inside with the offset -1 only
      when column 0 is not read (it is: below x). */

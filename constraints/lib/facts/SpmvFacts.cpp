@@ -287,6 +287,41 @@ bool movesWithRow(const RowRead &R, Loop *Row, ScalarEvolution &SE) {
   return AR && !isZeroPoly(AR->getStepRecurrence(SE));
 }
 
+/// The rows per count of a JDS inner loop's bound \p End: 1 for a count
+/// read once per row at an index that moves with it (analyzeRowRead), D for
+/// a load of Row outside its inner loops at element i / D of an array
+/// whose base is invariant in Row, i = {0,+,1} the row and D > 1 a constant
+/// (Parboil's GPU form: one count per block of 32 rows, sh_zcnt[i / 32]);
+/// nothing, with \p Why, otherwise.
+std::optional<unsigned> rowCountRead(Value *End, Loop *Row, ScalarEvolution &SE,
+                                     std::string &Why) {
+  std::string W;
+  if (auto E = analyzeRowRead(End, Row, SE, W); E && movesWithRow(*E, Row, SE))
+    return 1u;
+  auto *L = dyn_cast<LoadInst>(stripIntCasts(End));
+  auto A = L ? byteAccess(L, SE) : std::nullopt;
+  auto *BI = A ? dyn_cast<Instruction>(A->Base) : nullptr;
+  const SCEV *Q = A ? A->Offset : nullptr;
+  if (auto *M = dyn_cast_or_null<SCEVMulExpr>(Q);
+      M && M->getNumOperands() == 2 && isa<SCEVConstant>(M->getOperand(0)) &&
+      cast<SCEVConstant>(M->getOperand(0))->getAPInt() == A->Size)
+    Q = M->getOperand(1);
+  else if (A && A->Size != 1)
+    Q = nullptr;
+  auto *UD = dyn_cast_or_null<SCEVUDivExpr>(Q);
+  auto *D = UD ? dyn_cast<SCEVConstant>(UD->getRHS()) : nullptr;
+  auto *AR = UD ? affineIn(UD->getLHS(), Row, SE) : nullptr;
+  if (!L || !Row->contains(L) || inSubloop(Row, L) || (BI && Row->contains(BI)) ||
+      !D || !AR || !AR->getStart()->isZero() || !AR->getStepRecurrence(SE)->isOne() ||
+      D->getAPInt().ule(1) || D->getAPInt().ugt(1u << 30)) {
+    Why = "the inner loop does not end at a count read per row (cnt[i], or "
+          "cnt[i / D] for blocks of D rows): " +
+          (A ? valueText(End) : W);
+    return std::nullopt;
+  }
+  return (unsigned)D->getAPInt().getZExtValue();
+}
+
 /// True when phi \p P, outside \p Inner, is the final value of reduction
 /// \p Red: each incoming value is Red's update, its initial value (the
 /// inner loop ran no iteration) or such a phi (LCSSA and merge phis), and
@@ -465,13 +500,8 @@ bool isJdsRange(Loop *Inner, Loop *Row, Instruction *V, ScalarEvolution &SE,
           "diagonals of a row)";
     return false;
   }
-  std::string W;
-  auto E = analyzeRowRead(R->End, Row, SE, W);
-  if (!E || !movesWithRow(*E, Row, SE)) {
-    Why = "the inner loop does not end at a count read per row: " +
-          (E ? valueText(R->End) : W);
+  if (!rowCountRead(R->End, Row, SE, Why))
     return false;
-  }
   // V reads val[ptr[k] + i]: its index, after casts, is a sum of a load of
   // Inner at k and a recurrence of the row loop.
   Value *Ptr = getLoadStorePointerOperand(V);
@@ -625,6 +655,7 @@ std::optional<JdsRows> jdsRows(Loop *Inner, Loop *Row, Instruction *V,
   J.IV = R->IV;
   J.End = R->End;
   J.Count = dyn_cast<LoadInst>(stripIntCasts(R->End));
+  J.RowsPerCount = *rowCountRead(R->End, Row, SE, Why);
   if (!J.Count) {
     Why = "the row's count is not loaded in the row loop: " + valueText(R->End);
     return std::nullopt;

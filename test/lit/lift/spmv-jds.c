@@ -115,10 +115,13 @@ void jds_writes_data(int n, float *data, const int *cnt, const int *ptr,
   }
 }
 
-// Parboil's GPU-friendly form reads the count of a block of 32 rows,
-// sh_zcnt[i / 32]: not a count read at the row (not detected as JDS).
+// Parboil's GPU form reads the count of a block of 32 rows, sh_zcnt[i /
+// 32]: cnt is passed from its base, ceil(n / 32) elements, read at i / 32.
 // CHECK-LABEL: Idioms in function 'jds_block_counts':
-// CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+4]]: no idiom
+// CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+7]]: idiom spmv-jds (JDS SpMV)
+// CHECK-NEXT: FunIL:
+// CHECK-NEXT: idiom idiom_jds_block_counts_0(
+// CHECK-NEXT: store view(b6, 0:i64, 1:i64, n0) = scatter({{.*}}view(b1, 0:i64, 1:i64, sext.i64(at(view(b0, 0:i64, 1:i64, udiv(add(n0, 31:i64), 32:i64)), udiv(i, 32:i64))))), map({{.*}}
 void jds_block_counts(int n, const float *data, const int *sh_zcnt,
                       const int *ptr, const int *idx, const int *perm,
                       float *y, const float *x) {

@@ -7,7 +7,8 @@
 // original loop: a perm that maps two rows to one element of y, a column
 // index outside x's known extent (S.x has 3000 elements; column 3002 reads
 // S.pad[2] in the loop) and a negative row count (the loop runs no
-// iteration for that row). Rows of length 0 are part of every matrix.
+// iteration for that row). Rows of length 0 are part of every matrix; one
+// function reads a count per block of 32 rows (Parboil's GPU form).
 // IDIOM_MIN_TRIP=0: every call that passes the checks is offloaded.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -Rpass-missed=idiom-offload -o %t.idiom 2> %t.remarks
@@ -37,6 +38,10 @@ static int len[ROWS], order[ROWS];
 static int cnt[ROWS], perm[ROWS], jds_ptr[MAXLEN + 1], indices[MAXNZ];
 static long jds_ptr64[MAXLEN + 1];
 static float data[MAXNZ], y[ROWS];
+// The padded block form: a count per block of 32 sorted rows.
+#define BLOCKS ((ROWS + 31) / 32)
+static int bcnt[BLOCKS], bptr[MAXLEN + 1], bidx[MAXNZ + 32 * MAXLEN];
+static float bdata[MAXNZ + 32 * MAXLEN], yb[ROWS];
 static double datad[MAXNZ], xd[COLS], yd[ROWS];
 static struct {
   float x[COLS];
@@ -77,6 +82,23 @@ __attribute__((noinline)) static void jds_long(long n, const double *x,
     for (int k = 0; k < cnt[i]; k++)
       sum += datad[i + jds_ptr64[k]] * x[indices[i + jds_ptr64[k]]];
     out[perm[i]] = 2.0 * sum;
+  }
+}
+
+// Parboil's GPU form: one count per block of 32 rows (sh_zcnt[i / 32]),
+// the diagonals padded with zeros to the longest row of each block.
+// REMARK-DAG: spmv-jds.c:[[@LINE+4]]:3: remark: offloaded JDS SpMV (spmv-jds) to OpenCL as
+__attribute__((noinline)) static void jds_blocks(int dim, const float *d,
+    const int *sh_zcnt, const int *ptr, const int *idx, const int *p,
+    float *out) {
+  for (int i = 0; i < dim; i++) {
+    float sum = 0.0f;
+    int bound = sh_zcnt[i / 32];
+    for (int k = 0; k < bound; k++) {
+      int j = ptr[k] + i;
+      sum += d[j] * S.x[idx[j]];
+    }
+    out[p[i]] = sum;
   }
 }
 
@@ -171,6 +193,22 @@ int main(void) {
   parboil_jds(1000, data, cnt, jds_ptr, indices, perm, y);
   printf("partial %llx\n", hash_f(y, ROWS));
 
+  // The padded block form of the same matrix: the same sums plus zero
+  // terms, in the same order.
+  for (int b = 0; b < BLOCKS; b++)
+    bcnt[b] = cnt[32 * b]; // the block's longest row (rows sorted)
+  int bnz = 0;
+  for (int k = 0; k < MAXLEN; k++) {
+    bptr[k] = bnz;
+    for (int i = 0; i < ROWS && bcnt[i / 32] > k; i++, bnz++) {
+      int real = k < cnt[i];
+      bidx[bnz] = real ? indices[jds_ptr[k] + i] : 0;
+      bdata[bnz] = real ? data[jds_ptr[k] + i] : 0.0f;
+    }
+  }
+  jds_blocks(ROWS, bdata, bcnt, bptr, bidx, perm, yb);
+  printf("blocks %d %llx %a\n", bnz, hash_f(yb, ROWS), yb[perm[40]]);
+
   jds_long(ROWS, xd, yd);
   printf("long %llx %a\n", hash_d(yd, ROWS), yd[perm[5]]);
   // y is x (in place): later rows read what earlier rows wrote; the
@@ -186,4 +224,5 @@ int main(void) {
 // STATS-DAG: "JDS rows do not write consecutive elements of y" x1
 // STATS-DAG: "CSR column index outside x" x1
 // STATS-DAG: "JDS row count negative" x1
+// STATS-DAG: idiom-stats: spmv-jds.c:{{[0-9]+}} spmv-jds calls=1 offloaded=1 device={{.*}} fallbacks=0
 // STATS-DAG: idiom-stats: spmv-jds.c:{{[0-9]+}} spmv-jds calls=2 offloaded=1 device={{.*}} fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1

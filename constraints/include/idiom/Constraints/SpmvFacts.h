@@ -78,7 +78,8 @@ bool isCsrRange(llvm::Loop *Inner, llvm::Loop *Row, llvm::Instruction *V,
                 llvm::ScalarEvolution &SE, std::string &Why);
 
 /// JDS: the counter k of \p Inner runs from 0 up to cnt[r], cnt read once per
-/// iteration of \p Row at an index r that moves with the row, and \p V is read
+/// iteration of \p Row at an index r that moves with the row (or at i / D,
+/// one count per block of D rows), and \p V is read
 /// at ptr[k] + i (in either order), ptr read in Inner at k and i an affine
 /// function of Row's induction variable that moves with the row.
 bool isJdsRange(llvm::Loop *Inner, llvm::Loop *Row, llvm::Instruction *V,
@@ -135,6 +136,9 @@ struct JdsRows {
   /// row part, an affine recurrence of the row loop.
   llvm::Value *Pos = nullptr;
   const llvm::SCEV *RowPart = nullptr; ///< Pos minus Diag, as a SCEV
+  /// 1: Count reads cnt[r] per row; D > 1: it reads cnt[i / D], one count
+  /// per block of D rows (Parboil's sh_zcnt[i / 32]).
+  unsigned RowsPerCount = 1;
 };
 
 /// The JdsRows of \p Inner in \p Row when isJdsRange holds for \p V and

@@ -1,4 +1,4 @@
-//===- SpmvLifting.cpp - Lift a detected CSR SpMV into FunIL --------------===//
+//===- SpmvLifting.cpp - Lift a detected CSR or JDS SpMV into FunIL -------===//
 
 #include "SpmvLifting.h"
 #include "GemmLifting.h"

@@ -1114,12 +1114,18 @@ template <class TB>
 template <class V, class Mp>
 bool Validator<TB>::runJds(const funil::Program &P, V IsView, Mp IsMap,
                            unsigned TimeoutMs, std::string &Why) {
+  // Every buffer is passed from the element the loop reads first (the
+  // runtime completes the ranges): its views start at 0.
+  auto IsView0 = [&](const Expr &E, size_t Buf) {
+    return IsView(E, Buf) && E.Args[1]->K == Expr::Lit &&
+           E.Args[1]->signedValue() == 0;
+  };
   const Expr &Sc = *P.Body;
   const Expr *Rows = Sc.isCall("scatter") && Sc.Args.size() == 2 &&
                              Sc.Args[0]->K == Expr::Lambda
                          ? Sc.Args[1].get()
                          : nullptr;
-  if (P.IsReturn || P.Outs.size() != 1 || !IsView(*P.Outs[0], 6) || !Rows ||
+  if (P.IsReturn || P.Outs.size() != 1 || !IsView0(*P.Outs[0], 6) || !Rows ||
       !IsMap(*Rows) || !Rows->Args[1]->isCall("iota") || !L.Gemm->COld.empty())
     throw Unsupported{"JDS SpMV program is not store view(y) = scatter(f, "
                       "map(g, iota(n)))"};
@@ -1129,9 +1135,9 @@ bool Validator<TB>::runJds(const funil::Program &P, V IsView, Mp IsMap,
                         ? Reds[0]->Args[2].get()
                         : nullptr;
   auto IsGather = [&](const Expr &E, size_t Buf) {
-    return IsMap(E) && IsView(*E.Args[1], 1) &&
+    return IsMap(E) && IsView0(*E.Args[1], 1) &&
            E.Args[0]->body()->isCall("at") &&
-           IsView(*E.Args[0]->body()->Args[0], Buf);
+           IsView0(*E.Args[0]->body()->Args[0], Buf);
   };
   if (!Zip || Reds[0]->Args[0]->K != Expr::Lambda ||
       Reds[0]->Args[0]->Params.size() != 2 || !Zip->isCall("zip") ||
@@ -1162,7 +1168,7 @@ bool Validator<TB>::runJds(const funil::Program &P, V IsView, Mp IsMap,
     return E.K == Expr::Var && E.Name == N;
   };
   auto AtVar = [&](const Expr *E, size_t Buf, const std::string &N) {
-    return E->isCall("at") && IsView(*E->Args[0], Buf) && IsVar(*E->Args[1], N);
+    return E->isCall("at") && IsView0(*E->Args[0], Buf) && IsVar(*E->Args[1], N);
   };
   const std::string &Row = RowFn.Params[0].Name;
   auto IsPos = [&](const Expr &E, const std::string &D) {
@@ -1176,7 +1182,7 @@ bool Validator<TB>::runJds(const funil::Program &P, V IsView, Mp IsMap,
     if (C->isCall("at") && C->Args[1]->isCall("udiv") &&
         IsVar(*C->Args[1]->Args[0], Row) && C->Args[1]->Args[1]->K == Expr::Lit &&
         C->Args[1]->Args[1]->signedValue() == (int64_t)L.Csr->RowsPerCount)
-      return IsView(*C->Args[0], 0);
+      return IsView0(*C->Args[0], 0);
     return L.Csr->RowsPerCount == 1 && AtVar(C, 0, Row);
   };
   const Expr &ValFn = *Zip->Args[0]->Args[0], &XFn = *Zip->Args[1]->Args[0];
@@ -1187,7 +1193,7 @@ bool Validator<TB>::runJds(const funil::Program &P, V IsView, Mp IsMap,
   const Expr &PermFn = *Sc.Args[0];
   const Expr &YIdx = *PermFn.body();
   if (!IsPos(*ValFn.body()->Args[1], ValFn.Params[0].Name) || !ColAt ||
-      !ColAt->isCall("at") || !IsView(*ColAt->Args[0], 3) ||
+      !ColAt->isCall("at") || !IsView0(*ColAt->Args[0], 3) ||
       !IsPos(*ColAt->Args[1], XFn.Params[0].Name) ||
       !Diagonals(*Zip->Args[0]) || !Diagonals(*Zip->Args[1]) ||
       PermFn.Params.size() != 1 || !YIdx.isCall("sub") || !IsVar(*YIdx.Args[1], Y0) ||

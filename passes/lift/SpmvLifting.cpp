@@ -653,7 +653,7 @@ bool SpmvLifter::findJdsRoles(const std::string &CsrWhy) {
   auto *Add = dyn_cast<BinaryOperator>(J->Pos);
   if (!PT->isIntegerTy(64) &&
       !(PT->isIntegerTy(32) && Add && Add->getOpcode() == Instruction::Add &&
-        Add->hasNoSignedWrap() && isa<SExtInst>(GI) &&
+        Add->hasNoSignedWrap() && GI && isa<SExtInst>(GI) &&
         cast<SExtInst>(GI)->getOperand(0) == J->Pos))
     return fail("the position ptr[k] + i is not a long, or an int sum without "
                 "wrapping (nsw) sign-extended to the index");
@@ -706,25 +706,26 @@ bool SpmvLifter::checkCountGuard(BranchInst *Br) {
   return true;
 }
 
-/// y is written at perm[i] + c: perm read in the row loop at the row's
-/// element (a base invariant in it, stride one element).
+/// y is written at perm[i] + c: perm a load of the row loop outside its
+/// inner loop (an int or long array; rowElement checks that it is read at
+/// the row).
 bool SpmvLifter::checkPermutedStore() {
-  auto *G = dyn_cast<GEPOperator>(St->getPointerOperand());
-  Value *Idx = G ? stripCasts(G->getOperand(G->getNumOperands() - 1)) : nullptr;
-  PermL = dyn_cast_or_null<LoadInst>(Idx);
-  const char *Bad = "y is not written at perm[i] plus a constant, perm an int "
-                    "or long array read at the row";
-  if (!PermL || !PermL->isSimple() || !Row->contains(PermL) ||
-      Inner->contains(PermL) ||
-      (!PermL->getType()->isIntegerTy(32) && !PermL->getType()->isIntegerTy(64)))
-    return fail(Bad);
-  auto Off = gatherOffset(St, PermL, SE, PermZExt);
-  if (!Off)
-    return fail(Bad);
-  YOffset = *Off;
-  if (PermL->getType()->isIntegerTy(64))
-    PermZExt = false;
-  return true;
+  for (BasicBlock *BB : Row->blocks())
+    for (Instruction &I : *BB) {
+      auto *L = dyn_cast<LoadInst>(&I);
+      if (!L || !L->isSimple() || Inner->contains(L) ||
+          (!L->getType()->isIntegerTy(32) && !L->getType()->isIntegerTy(64)))
+        continue;
+      bool Z = false;
+      if (auto Off = gatherOffset(St, L, SE, Z)) {
+        PermL = L;
+        YOffset = *Off;
+        PermZExt = Z && L->getType()->isIntegerTy(32);
+        return true;
+      }
+    }
+  return fail("y is not written at perm[i] plus a constant, perm an int or "
+              "long array read at the row");
 }
 
 /// \p L's first element when it reads element i + first of an array whose
@@ -806,15 +807,15 @@ bool SpmvLifter::runJds(const std::string &Name) {
   std::string Col0 = index(Zero, "c0", RunTimeValue::CsrFirstColumn);
   std::string XLen = index(Zero, "nx", RunTimeValue::CsrColumnCount);
   std::string Y0 = index(Zero, "y0", RunTimeValue::CsrFirstResult);
-  std::string CF = index(CntFirst, "cf"), PF = index(PermFirst, "pf");
 
   std::string StepText, InitText, PostText;
   if (!slices(StepText, InitText, PostText))
     return false;
-  // Row i: its count, its diagonals' starts, the positions ptr[k] + i.
+  // Row i: its count, its diagonals' starts, the positions ptr[k] + i (cnt
+  // and perm are passed from row 0's element on).
   std::string DText = std::to_string(Div) + ":i64";
   std::string CountAt =
-      Div == 1 ? "at(view(b0, " + CF + ", 1:i64, " + NText + "), i)"
+      Div == 1 ? "at(view(b0, 0:i64, 1:i64, " + NText + "), i)"
                : "at(view(b0, 0:i64, 1:i64, udiv(add(" + NText + ", " +
                      std::to_string(Div - 1) + ":i64), " + DText + ")), udiv(i, " +
                      DText + "))";
@@ -832,7 +833,7 @@ bool SpmvLifter::runJds(const std::string &Name) {
                         ", " + Xs + "))";
   PostText.replace(PostText.find(SumMark), 1, RedText);
   std::string YIdx =
-      widen("at(view(b5, " + PF + ", 1:i64, " + NText + "), i)", PermZExt, TQ);
+      widen("at(view(b5, 0:i64, 1:i64, " + NText + "), i)", PermZExt, TQ);
   if (YOffset)
     YIdx = "add(" + YIdx + ", " + std::to_string(YOffset) + ":i64)";
   std::string Stmt = "store view(b6, 0:i64, 1:i64, " + NText +

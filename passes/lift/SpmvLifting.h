@@ -68,8 +68,8 @@ namespace idiom {
 /// (read) and y (written), i64 indices (the row count, the run-time
 /// offsets nz0 and c0, x's length, y's offset and stride when not literals)
 /// and loop-invariant scalars; JDS: buffers cnt, ptr, val, col, x, perm
-/// (read) and y (written), i64 indices n0, nz0, nnz, c0, nx, y0 (and cf, pf
-/// when not literals) and loop-invariant scalars; Out.Csr says how the stitched code computes the run-time
+/// (read) and y (written), i64 indices n0, nz0, nnz, c0, nx, y0 and
+/// loop-invariant scalars; Out.Csr says how the stitched code computes the run-time
 /// extents, Out.Gemm holds the STEP, INIT and POST slices for translation
 /// validation. Returns false with \p Why (a sentence for the
 /// -Rpass-missed=idiom-offload remark) for what it cannot express or prove: a

@@ -102,6 +102,21 @@ __attribute__((noinline)) static void jds_blocks(int dim, const float *d,
   }
 }
 
+// Unsigned counts and perm (zero-extended) read one element ahead, y a
+// global written at perm + 3.
+static unsigned ucnt[ROWS + 1], uperm[ROWS + 1];
+static float yg[ROWS + 8];
+// REMARK-DAG: spmv-jds.c:[[@LINE+3]]:3: remark: offloaded JDS SpMV (spmv-jds) to OpenCL as
+__attribute__((noinline)) static void jds_shifted(int dim, const unsigned *c,
+                                                  const unsigned *p) {
+  for (int i = 0; i < dim; i++) {
+    float sum = 0.0f;
+    for (unsigned k = 0; k < c[i + 1]; k++)
+      sum += data[jds_ptr[k] + i] * S.x[indices[jds_ptr[k] + i]];
+    yg[(long)p[i + 1] + 3] = sum;
+  }
+}
+
 static unsigned long long hash_f(const float *v, int n) {
   unsigned long long h = 0;
   unsigned b;
@@ -209,6 +224,13 @@ int main(void) {
   jds_blocks(ROWS, bdata, bcnt, bptr, bidx, perm, yb);
   printf("blocks %d %llx %a\n", bnz, hash_f(yb, ROWS), yb[perm[40]]);
 
+  for (int i = 0; i < ROWS; i++) {
+    ucnt[i + 1] = (unsigned)cnt[i];
+    uperm[i + 1] = (unsigned)perm[i];
+  }
+  jds_shifted(ROWS, ucnt, uperm);
+  printf("shifted %llx %a\n", hash_f(yg + 3, ROWS), yg[2]);
+
   jds_long(ROWS, xd, yd);
   printf("long %llx %a\n", hash_d(yd, ROWS), yd[perm[5]]);
   // y is x (in place): later rows read what earlier rows wrote; the
@@ -224,5 +246,6 @@ int main(void) {
 // STATS-DAG: "JDS rows do not write consecutive elements of y" x1
 // STATS-DAG: "CSR column index outside x" x1
 // STATS-DAG: "JDS row count negative" x1
+// STATS-DAG: idiom-stats: spmv-jds.c:{{[0-9]+}} spmv-jds calls=1 offloaded=1 device={{.*}} fallbacks=0
 // STATS-DAG: idiom-stats: spmv-jds.c:{{[0-9]+}} spmv-jds calls=1 offloaded=1 device={{.*}} fallbacks=0
 // STATS-DAG: idiom-stats: spmv-jds.c:{{[0-9]+}} spmv-jds calls=2 offloaded=1 device={{.*}} fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1

@@ -55,22 +55,24 @@ public:
   bool run(const std::string &Name);
 
 private:
-  // JDS (the jagged diagonal form, spmv-jds).
+  // Both formats.
   bool productRoles(PHINode *IV);
+  /// The base pointer of \p I's address, or null.
   Value *baseOf(Instruction *I) {
     auto *B = dyn_cast<SCEVUnknown>(
         SE.getPointerBase(SE.getSCEV(getLoadStorePointerOperand(I))));
     return B ? B->getValue() : nullptr;
   }
-  bool findJdsRoles(const std::string &CsrWhy);
-  bool checkCountGuard(BranchInst *Br);
-  bool checkPermutedStore();
-  bool runJds(const std::string &Name);
-  const SCEV *rowElement(LoadInst *L);
   bool slices(std::string &StepText, std::string &InitText,
               std::string &PostText);
   std::string funil(const std::string &Name, const std::string &Stmt);
   void setXExtent(CsrExtent &X, Value *XBase);
+  // JDS (the jagged diagonal form, spmv-jds).
+  bool findJdsRoles(const std::string &CsrWhy);
+  bool checkCountGuard(BranchInst *Br);
+  bool checkPermutedStore();
+  const SCEV *rowElement(LoadInst *L);
+  bool runJds(const std::string &Name);
 
   bool fail(const std::string &W) {
     if (Why.empty())

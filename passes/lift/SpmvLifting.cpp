@@ -653,12 +653,12 @@ bool SpmvLifter::findJdsRoles(const std::string &CsrWhy) {
   auto *G = dyn_cast<GEPOperator>(ValL->getPointerOperand());
   Value *GI = G ? G->getOperand(G->getNumOperands() - 1) : nullptr;
   auto *Add = dyn_cast<BinaryOperator>(J->Pos);
-  if (!PT->isIntegerTy(64) &&
+  if (!(PT->isIntegerTy(64) && GI == J->Pos) &&
       !(PT->isIntegerTy(32) && Add && Add->getOpcode() == Instruction::Add &&
         Add->hasNoSignedWrap() && GI && isa<SExtInst>(GI) &&
         cast<SExtInst>(GI)->getOperand(0) == J->Pos))
-    return fail("the position ptr[k] + i is not a long, or an int sum without "
-                "wrapping (nsw) sign-extended to the index");
+    return fail("the position ptr[k] + i is not a long index, or an int sum "
+                "without wrapping (nsw) sign-extended to the index");
   if (J->Diag->getType() != PT)
     return fail("ptr[k] and the position ptr[k] + i differ in type");
   auto *RP = dyn_cast<SCEVAddRecExpr>(J->RowPart);

@@ -75,7 +75,7 @@ void jds_accumulate(int n, const float *data, const int *cnt, const int *ptr,
 // position would differ where the loop's wraps.
 // CHECK-LABEL: Idioms in function 'jds_unsigned_position':
 // CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+5]]: idiom spmv-jds (JDS SpMV)
-// CHECK-NEXT: not offloaded: cannot lift to FunIL: the position ptr[k] + i is not a long, or an int sum without wrapping (nsw) sign-extended to the index
+// CHECK-NEXT: not offloaded: cannot lift to FunIL: the position ptr[k] + i is not a long index, or an int sum without wrapping (nsw) sign-extended to the index
 void jds_unsigned_position(int n, const float *data, const int *cnt,
                            const unsigned *ptr, const int *idx,
                            const int *perm, float *y, const float *x) {
@@ -83,6 +83,23 @@ void jds_unsigned_position(int n, const float *data, const int *cnt,
     float sum = 0.0f;
     for (int k = 0; k < cnt[i]; k++)
       sum += data[ptr[k] + (unsigned)i] * x[idx[ptr[k] + (unsigned)i]];
+    y[perm[i]] = sum;
+  }
+}
+
+// A long sum truncated to an int position (int j = ptr[k] + i with long
+// ptr): the conversion wraps where a long position would not; not matched.
+// CHECK-LABEL: Idioms in function 'jds_truncated_position':
+// CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+6]]: no idiom
+void jds_truncated_position(long n, const float *data, const int *cnt,
+                            const long *ptr, const int *idx, const int *perm,
+                            float *y, const float *x) {
+  for (long i = 0; i < n; i++) {
+    float sum = 0.0f;
+    for (int k = 0; k < cnt[i]; k++) {
+      int j = ptr[k] + i;
+      sum += data[j] * x[idx[j]];
+    }
     y[perm[i]] = sum;
   }
 }

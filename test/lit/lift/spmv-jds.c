@@ -90,7 +90,7 @@ void jds_unsigned_position(int n, const float *data, const int *cnt,
 // A long sum truncated to an int position (int j = ptr[k] + i with long
 // ptr): the conversion wraps where a long position would not; not matched.
 // CHECK-LABEL: Idioms in function 'jds_truncated_position':
-// CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+6]]: no idiom
+// CHECK-NEXT: loop %{{[0-9]+}} at spmv-jds.c:[[@LINE+4]]: no idiom
 void jds_truncated_position(long n, const float *data, const int *cnt,
                             const long *ptr, const int *idx, const int *perm,
                             float *y, const float *x) {

@@ -93,8 +93,8 @@ const char *kindName(const IdiomMatch &M) {
     return "histogram";
   if (M.Kind == IdiomKind::Gemm)
     return M.Nest.depth() == 2 ? "GEMV" : "GEMM";
-  if (M.Kind == IdiomKind::Spmv)
-    return "CSR SpMV";
+  if (M.Kind == IdiomKind::Spmv) // the built-in specs spmv-csr, spmv-jds
+    return M.SpecName.find("jds") != std::string::npos ? "JDS SpMV" : "CSR SpMV";
   if (M.Kind == IdiomKind::Map)
     return M.Nest.depth() == 2 ? "2-D map" : "map";
   return M.Nest.depth() == 2 ? "2-D scalar reduction" : "scalar reduction";
@@ -399,7 +399,10 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     // A CSR SpMV's runtime call reads ptr and col on the host: inside a
     // region it first copies back their device-valid bytes (csr.c), and
     // ptr is one of its buffers here, so host code there cannot write it.
-    Stitched.push_back(std::move(SC));
+    // A JDS check (jds.c) reads cnt, ptr, col and perm without that: it
+    // stays out of regions (an unknown call there refuses the region).
+    if (!O.Lifted.Csr || O.Lifted.Csr->Format == 0)
+      Stitched.push_back(std::move(SC));
     if (!In.Desc) {
       Index.add(O.KernelKey, DescKey, Desc);
       ++NewDescriptors;

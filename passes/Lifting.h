@@ -41,6 +41,11 @@ enum class RunTimeValue {
   CsrFirstColumn,  ///< the smallest column index
   CsrEndColumn,    ///< the largest column index plus one
   CsrColumnCount,  ///< CsrEndColumn - CsrFirstColumn
+  // JDS (CsrExtent::Format IDIOM_SPARSE_JDS): the nonzeros above are the
+  // positions ptr[k] + i the rows read, first and end.
+  CsrNonzeroCount, ///< CsrEndNonzero - CsrFirstNonzero
+  CsrDiagonals,    ///< the largest row count: ptr's extent
+  CsrFirstResult,  ///< the smallest y element written, perm[i] + offset
   /// A run-time extent (RunTimeExtent): a buffer whose range, or an index
   /// parameter whose value, the stitched code computes from the result of
   /// the extent check (LiftedIdiom::ExtentCheckFunIL) before the call.
@@ -84,6 +89,15 @@ struct CsrExtent {
   /// x is passed as the range the column indices span.
   uint64_t XExtent = 0;
   int64_t XOffset = 0; ///< x is read at col[p] + XOffset
+  /// enum idiom_sparse_format. For JDS, Ptr is the diagonals' starts
+  /// (PtrFirst 0), and Params[CntParam] and Params[PermParam] are the
+  /// buffers of the row counts and of the row permutation, from row 0's
+  /// element on; y is written at perm[i] + YOffset.
+  unsigned Format = 0;
+  unsigned CntParam = 0, PermParam = 0;
+  unsigned CntBytes = 0, PermBytes = 0;
+  int64_t YOffset = 0;
+  unsigned RowsPerCount = 1; ///< row i's count is cnt[i / RowsPerCount]
 };
 
 /// One parameter of the lifted FunIL program, in kernel argument order.

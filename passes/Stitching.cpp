@@ -327,13 +327,15 @@ static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
   LLVMContext &Ctx = B.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
-  SmallVector<Type *, 18> Fields{Ptr, Ptr, Ptr, Ptr, I64, I64, I64};
-  Fields.append(11, I32);
+  SmallVector<Type *, 26> Fields{Ptr, Ptr, Ptr, Ptr, I64, I64, I64};
+  Fields.append(11 + 4, I32);
+  Fields.append({Ptr, Ptr, Ptr, I64, I32, I32, I32, I32, I32}); // JDS
   StructType *Ty = StructType::get(Ctx, Fields);
   const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
   unsigned ValArg = 0, ColArg = 0, XArg = 0, Nz0 = 0, C0 = 0, Nx = 0;
-  Value *Val = nullptr, *XBase = nullptr;
-  uint64_t ValBytes = 0, XBytes = 0;
+  unsigned PtrArg = 0, YArg = 0, Nnz = 0, Y0 = 0;
+  Value *Val = nullptr, *XBase = nullptr, *YBase = nullptr;
+  uint64_t ValBytes = 0, XBytes = 0, YBytes = 0;
   for (unsigned I = 0; I < L.Params.size(); ++I) {
     const LiftedParam &P = L.Params[I];
     if (P.K == LiftedParam::Kind::Buffer && P.RtLo == RunTimeValue::CsrFirstNonzero) {
@@ -345,6 +347,12 @@ static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
     } else if (P.K == LiftedParam::Kind::Buffer &&
                P.RtLo == RunTimeValue::CsrFirstColumn) {
       XArg = I, XBase = P.Base, XBytes = DL.getTypeAllocSize(P.ElemTy);
+    } else if (P.K == LiftedParam::Kind::Buffer &&
+               P.RtLo == RunTimeValue::CsrDiagonals) {
+      PtrArg = I;
+    } else if (P.K == LiftedParam::Kind::Buffer &&
+               P.RtLo == RunTimeValue::CsrFirstResult) {
+      YArg = I, YBase = P.Base, YBytes = DL.getTypeAllocSize(P.ElemTy);
     } else if (P.K == LiftedParam::Kind::Index) {
       if (P.RtS == RunTimeValue::CsrFirstNonzero)
         Nz0 = I;
@@ -352,8 +360,13 @@ static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
         C0 = I;
       else if (P.RtS == RunTimeValue::CsrColumnCount)
         Nx = I;
+      else if (P.RtS == RunTimeValue::CsrNonzeroCount)
+        Nnz = I;
+      else if (P.RtS == RunTimeValue::CsrFirstResult)
+        Y0 = I;
     }
   }
+  Value *Null = ConstantPointerNull::get(cast<PointerType>(Ptr));
   AllocaInst *A = EntryB.CreateAlloca(Ty, nullptr, "idiom.csr");
   Value *Vals[] = {
       Args.CsrPtr, Val, X.Col, XBase, Args.Sizes.front(),
@@ -363,7 +376,15 @@ static Value *csrDescriptor(const CsrExtent &X, const LiftedIdiom &L,
       ConstantInt::get(I32, X.Flags), ConstantInt::get(I32, ValArg),
       ConstantInt::get(I32, ColArg), ConstantInt::get(I32, XArg),
       ConstantInt::get(I32, Nz0), ConstantInt::get(I32, C0),
-      ConstantInt::get(I32, Nx)};
+      ConstantInt::get(I32, Nx),
+      // JDS: the format, cnt and perm from the expanded buffer arguments.
+      ConstantInt::get(I32, X.Format), ConstantInt::get(I32, X.CntBytes),
+      ConstantInt::get(I32, X.PermBytes), ConstantInt::get(I32, YBytes),
+      X.Format ? (Value *)Args.Values[X.CntParam] : Null,
+      X.Format ? (Value *)Args.Values[X.PermParam] : Null, YBase ? YBase : Null,
+      ConstantInt::get(I64, X.YOffset, true), ConstantInt::get(I32, PtrArg),
+      ConstantInt::get(I32, YArg), ConstantInt::get(I32, Nnz),
+      ConstantInt::get(I32, Y0), ConstantInt::get(I32, X.RowsPerCount)};
   for (unsigned F = 0; F < Fields.size(); ++F)
     B.CreateStore(Vals[F], B.CreateStructGEP(Ty, A, F));
   return A;

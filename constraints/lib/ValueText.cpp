@@ -78,6 +78,10 @@ std::string valueText(const Value *V) {
 }
 
 std::string operandText(const Value *V) {
+  // A void instruction (a store, a call of a void function) has no operand
+  // name: LLVM prints <badref>; the instruction itself says which it is.
+  if (isa<Instruction>(V) && V->getType()->isVoidTy())
+    return valueText(V);
   std::string S;
   raw_string_ostream OS(S);
   if (ModuleSlotTracker *MST = ValueTextScope::trackerFor(V))

@@ -268,21 +268,25 @@ Value Interp::layout(const Expr &E) {
     }
     return Value::array(std::move(Rows));
   }
-  if (N == "reorder") {
-    Value In = array(eval(A[1]), "reorder");
+  if (N == "reorder" || N == "scatter") {
+    // reorder: element i is a[f(i)]; scatter: element f(i) is a[i].
+    Value In = array(eval(A[1]), N.c_str());
     int64_t Len0 = Len(In);
     std::vector<bool> Seen(static_cast<size_t>(Len0));
-    std::vector<Value> Es;
+    std::vector<Value> Es(static_cast<size_t>(Len0));
     for (int64_t I = 0; I < Len0; ++I) {
       int64_t J = apply(A[0], {Value::ofInt(ScalarKind::I64, I)}).asSigned();
       if (J < 0 || J >= Len0)
-        fail("reorder maps " + std::to_string(I) + " to " + std::to_string(J) +
+        fail(N + " maps " + std::to_string(I) + " to " + std::to_string(J) +
              ", outside an array of " + std::to_string(Len0));
       if (Seen[J])
-        fail("the index function of reorder is not a permutation: " +
+        fail("the index function of " + N + " is not a permutation: " +
              std::to_string(J) + " is reached twice");
       Seen[J] = true;
-      Es.push_back(In.Elems[J]);
+      if (N == "reorder")
+        Es[I] = In.Elems[J];
+      else
+        Es[J] = In.Elems[I];
     }
     return Value::array(std::move(Es));
   }

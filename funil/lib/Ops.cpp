@@ -34,6 +34,7 @@ const OpInfo Table[] = {
     // Data layout (seeds/004 figures 4-5; stencils): views, no arithmetic.
     {"transpose", OpClass::Primitive, 1, 1, false},
     {"reorder", OpClass::Primitive, 2, 2, false},
+    {"scatter", OpClass::Primitive, 2, 2, false},
     {"reorderStride", OpClass::Primitive, 2, 2, false},
     {"slide", OpClass::Primitive, 3, 3, false},
     {"pad", OpClass::Primitive, 4, 4, false},

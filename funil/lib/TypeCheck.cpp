@@ -38,7 +38,7 @@ struct TypeError : std::runtime_error {
 /// The primitives with a typing rule of their own, so that callType
 /// dispatches on an enumerator instead of comparing the name with each.
 enum class Prim : uint8_t {
-  view, iota, zip, map, mapSeq, mapGlobal, mapWorkgroup, mapLocal, reduce, reduceSeq, reduceIndexed, reduceIndexedAtomic, split, join, at, strided, blocks, halves, iterate, apply, toGlobal, toLocal, toPrivate, transpose, reorder, reorderStride, slide, pad, padClamp, asVector, broadcast, lanes, asScalar,
+  view, iota, zip, map, mapSeq, mapGlobal, mapWorkgroup, mapLocal, reduce, reduceSeq, reduceIndexed, reduceIndexedAtomic, split, join, at, strided, blocks, halves, iterate, apply, toGlobal, toLocal, toPrivate, transpose, reorder, scatter, reorderStride, slide, pad, padClamp, asVector, broadcast, lanes, asScalar,
   Other
 };
 
@@ -73,6 +73,7 @@ Prim primOf(const OpInfo *Op) {
         {"toPrivate", Prim::toPrivate},
         {"transpose", Prim::transpose},
         {"reorder", Prim::reorder},
+        {"scatter", Prim::scatter},
         {"reorderStride", Prim::reorderStride},
         {"slide", Prim::slide},
         {"pad", Prim::pad},
@@ -383,11 +384,12 @@ TypePtr Checker::layoutType(const Expr &E, Prim Pr) {
       fail(E, "'transpose' expects an array of arrays, found " + str(In));
     return Type::array(Type::array(In->Elem->Elem, In->Len), In->Elem->Len);
   }
-  if (Pr == Prim::reorder) {
+  if (Pr == Prim::reorder || Pr == Prim::scatter) {
     TypePtr In = arrayOperand(E, A[1]);
     TypePtr R = apply(A[0], {Type::scalar(ScalarKind::I64)}, E);
     if (!R->isScalar(ScalarKind::I64))
-      fail(*A[0], "the index function of 'reorder' must return i64, found " + str(R));
+      fail(*A[0], "the index function of '" + E.Name + "' must return i64, found " +
+                      str(R));
     return In;
   }
   if (Pr == Prim::reorderStride) {

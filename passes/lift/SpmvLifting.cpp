@@ -1,4 +1,4 @@
-//===- SpmvLifting.cpp - Lift a detected CSR SpMV into FunIL --------------===//
+//===- SpmvLifting.cpp - Lift a detected CSR or JDS SpMV into FunIL -------===//
 
 #include "SpmvLifting.h"
 #include "GemmLifting.h"
@@ -33,6 +33,11 @@ const char *const SumMark = SliceSumMark;
 /// How the values of one scalar function (STEP, INIT or POST) are read.
 using Reading = SliceReading;
 
+/// \p X (of FunIL type \p T) widened to i64, by zero extension when \p Z.
+std::string widen(const std::string &X, bool Z, const std::string &T) {
+  return T == "i64" ? X : std::string(Z ? "zext" : "sext") + ".i64(" + X + ")";
+}
+
 Value *stripCasts(Value *V) {
   while (isa<SExtInst>(V) || isa<ZExtInst>(V) || isa<TruncInst>(V))
     V = cast<Instruction>(V)->getOperand(0);
@@ -50,6 +55,25 @@ public:
   bool run(const std::string &Name);
 
 private:
+  // Both formats.
+  bool productRoles(PHINode *IV);
+  /// The base pointer of \p I's address, or null.
+  Value *baseOf(Instruction *I) {
+    auto *B = dyn_cast<SCEVUnknown>(
+        SE.getPointerBase(SE.getSCEV(getLoadStorePointerOperand(I))));
+    return B ? B->getValue() : nullptr;
+  }
+  bool slices(std::string &StepText, std::string &InitText,
+              std::string &PostText);
+  std::string funil(const std::string &Name, const std::string &Stmt);
+  void setXExtent(CsrExtent &X, Value *XBase);
+  // JDS (the jagged diagonal form, spmv-jds).
+  bool findJdsRoles(const std::string &CsrWhy);
+  bool checkCountGuard(BranchInst *Br);
+  bool checkPermutedStore();
+  const SCEV *rowElement(LoadInst *L);
+  bool runJds(const std::string &Name);
+
   bool fail(const std::string &W) {
     if (Why.empty())
       Why = W;
@@ -57,6 +81,7 @@ private:
   }
   bool findRoles();
   bool checkRowLoop();
+  bool entering(BranchInst *Br, CmpInst::Predicate &P) const;
   bool checkGuard(BranchInst *Br);
   bool checkLatch();
   bool widening(Value *Bound, bool &ZExt);
@@ -87,6 +112,12 @@ private:
   SmallVector<LoadInst *, 1> YOld; ///< loads of y[i] before its store
   bool PtrZExt = false, ColZExt = false;
   int64_t XOffset = 0;
+  // JDS roles.
+  bool Jds = false;
+  std::optional<JdsRows> J;
+  LoadInst *PermL = nullptr;
+  bool PermZExt = false, CntSigned = true;
+  int64_t YOffset = 0;
   GemmSlice Slice;
 
   std::vector<LiftedParam> Buffers, Indices, Scalars;
@@ -210,15 +241,11 @@ bool SpmvLifter::widening(Value *Bound, bool &ZExt) {
               "the inner loop's counter");
 }
 
-bool SpmvLifter::findRoles() {
-  Inner = sparseRowInner(Row, SE, Why);
-  if (!Inner)
-    return false;
-  Ptr = csrRowPointers(Inner, Row, SE, Why);
-  if (!Ptr)
-    return false;
+/// The accumulator, the product val[p] * x[col[p]] and the reduction of
+/// the inner loop whose counter is \p IV (CSR and JDS alike).
+bool SpmvLifter::productRoles(PHINode *IV) {
   for (PHINode &P : Inner->getHeader()->phis()) {
-    if (&P == Ptr->IV)
+    if (&P == IV)
       continue;
     if (Acc)
       return fail("the inner loop carries more than one accumulator");
@@ -238,8 +265,6 @@ bool SpmvLifter::findRoles() {
     return fail("neither factor of the product is read through a column "
                 "index: " + W1);
   }
-  if (!isCsrRange(Inner, Row, ValL, SE, Why))
-    return false;
   if (!sameElementIndex(ValL, ColL, SE))
     return fail("val and col are not read at the same position");
   if (!ColL->getType()->isIntegerTy(32) && !ColL->getType()->isIntegerTy(64))
@@ -254,13 +279,38 @@ bool SpmvLifter::findRoles() {
   if (!N)
     return false;
   Red = analyzeReduction(Acc, *N, Why);
-  if (!Red)
+  return Red.has_value();
+}
+
+bool SpmvLifter::findRoles() {
+  Inner = sparseRowInner(Row, SE, Why);
+  if (!Inner)
+    return false;
+  std::string CsrWhy;
+  Ptr = csrRowPointers(Inner, Row, SE, CsrWhy);
+  if (!Ptr)
+    return findJdsRoles(CsrWhy);
+  if (!productRoles(Ptr->IV) || !isCsrRange(Inner, Row, ValL, SE, Why))
     return false;
   bool EndZExt = false;
   if (!widening(Ptr->Start, PtrZExt) || !widening(Ptr->End, EndZExt))
     return false;
   if (PtrZExt != EndZExt)
     return fail("the row's start and end pointers are widened differently");
+  return true;
+}
+
+/// Makes \p P, the predicate of \p Br's condition, the condition under
+/// which Br enters the inner loop (inverted when it enters on false); false
+/// when both or neither of its successors enter it.
+bool SpmvLifter::entering(BranchInst *Br, CmpInst::Predicate &P) const {
+  BasicBlock *Pre = Inner->getLoopPreheader();
+  BasicBlock *In = Inner->getHeader();
+  auto Enters = [&](BasicBlock *BB) { return BB == Pre || BB == In; };
+  if (Enters(Br->getSuccessor(1)) && !Enters(Br->getSuccessor(0)))
+    P = CmpInst::getInversePredicate(P);
+  else if (!Enters(Br->getSuccessor(0)) || Enters(Br->getSuccessor(1)))
+    return false;
   return true;
 }
 
@@ -281,12 +331,7 @@ bool SpmvLifter::checkGuard(BranchInst *Br) {
     P = CmpInst::getSwappedPredicate(P);
   else if (A != S || B != E)
     return fail(Bad);
-  BasicBlock *Pre = Inner->getLoopPreheader();
-  BasicBlock *In = Inner->getHeader();
-  auto Enters = [&](BasicBlock *BB) { return BB == Pre || BB == In; };
-  if (Enters(Br->getSuccessor(1)) && !Enters(Br->getSuccessor(0)))
-    P = CmpInst::getInversePredicate(P);
-  else if (!Enters(Br->getSuccessor(0)) || Enters(Br->getSuccessor(1)))
+  if (!entering(Br, P))
     return fail(Bad);
   // A compare of the narrow elements decides as one of the widened values
   // when its signedness is the widening's; `!=` always does.
@@ -326,7 +371,9 @@ bool SpmvLifter::checkRowLoop() {
   // Memory: the row pointers outside the inner loop, val, col and x in it,
   // and one store.
   SmallPtrSet<Instruction *, 4> InnerLoads{ValL, ColL, XL};
-  const SCEV *PtrBase = SE.getSCEV(Ptr->Base);
+  if (Jds)
+    InnerLoads.insert(J->Diag);
+  const SCEV *PtrBase = Jds ? nullptr : SE.getSCEV(Ptr->Base);
   for (BasicBlock *BB : Row->blocks())
     for (Instruction &I : *BB)
       if (auto *S = dyn_cast<StoreInst>(&I)) {
@@ -338,6 +385,8 @@ bool SpmvLifter::checkRowLoop() {
       }
   if (!St || !St->isSimple())
     return fail("the row loop has no simple store of the row's result");
+  if (Jds && !checkPermutedStore())
+    return false;
   const SCEV *YAddr = SE.getSCEV(St->getPointerOperand());
   Type *YTy = St->getValueOperand()->getType();
   for (BasicBlock *BB : Row->blocks())
@@ -348,6 +397,9 @@ bool SpmvLifter::checkRowLoop() {
         // y[i] before its update (y = A x + y).
         if (!Inner->contains(L) && L->isSimple() && L->getType() == YTy &&
             SE.getSCEV(L->getPointerOperand()) == YAddr) {
+          if (Jds)
+            return fail("the JDS row loop reads y[perm[i]] (only y[perm[i]] "
+                        "= F(sum) is lifted)");
           YOld.push_back(L);
           continue;
         }
@@ -359,9 +411,12 @@ bool SpmvLifter::checkRowLoop() {
                         "col[p] and x[col[p]]");
           continue;
         }
-        if (SE.getPointerBase(SE.getSCEV(L->getPointerOperand())) != PtrBase)
-          return fail("the row loop reads memory other than the row pointers "
-                      "outside its inner loop");
+        if (Jds ? L != J->Count && L != PermL
+                : SE.getPointerBase(SE.getSCEV(L->getPointerOperand())) != PtrBase)
+          return fail(Jds ? "the row loop reads memory other than cnt[i] and "
+                            "perm[i] outside its inner loop"
+                          : "the row loop reads memory other than the row "
+                            "pointers outside its inner loop");
         continue;
       }
       if (I.isTerminator() && !isa<BranchInst>(I))
@@ -376,18 +431,19 @@ bool SpmvLifter::checkRowLoop() {
       if (Inner->contains(&I) || BB == Row->getLoopLatch())
         continue;
       if (auto *Br = dyn_cast<BranchInst>(&I); Br && Br->isConditional()) {
-        if (!checkGuard(Br))
+        if (!(Jds ? checkCountGuard(Br) : checkGuard(Br)))
           return false;
         ++Guards;
       }
     }
   // Without its guard the inner loop would run once on an empty row.
   if (Guards != 1)
-    return fail("the inner loop has no zero-trip guard ptr[i] < ptr[i+1]");
-  if (!checkLatch())
+    return fail(Jds ? "the inner loop has no zero-trip guard cnt[i] > 0"
+                    : "the inner loop has no zero-trip guard ptr[i] < ptr[i+1]");
+  if (!Jds && !checkLatch())
     return false;
   if (!isRowResult(St, Row, Inner, Acc, SE, Why) ||
-      !isRowIndexedStore(St, Row, SE, Why))
+      (!Jds && !isRowIndexedStore(St, Row, SE, Why)))
     return false;
   // Every row writes its result: the store runs on every iteration.
   DominatorTree DT(*Row->getHeader()->getParent());
@@ -404,6 +460,8 @@ bool SpmvLifter::checkRowLoop() {
 bool SpmvLifter::run(const std::string &Name) {
   if (!findRoles() || !checkRowLoop())
     return false;
+  if (Jds)
+    return runJds(Name);
 
   // Types.
   std::string TP = funilTypeText(IntegerType::get(I64->getContext(),
@@ -426,13 +484,8 @@ bool SpmvLifter::run(const std::string &Name) {
   Type *PtrTy = IntegerType::get(I64->getContext(), 8 * Ptr->ElemBytes);
   buffer(Ptr->Base, PtrTy, PtrFirst,
          SE.getAddExpr(PtrFirst, SE.getAddExpr(N, SE.getOne(I64))), false);
-  auto BaseOf = [&](Instruction *I) -> Value * {
-    auto *B = dyn_cast<SCEVUnknown>(
-        SE.getPointerBase(SE.getSCEV(getLoadStorePointerOperand(I))));
-    return B ? B->getValue() : nullptr;
-  };
-  Value *ValBase = BaseOf(ValL), *ColBase = BaseOf(ColL), *XBase = BaseOf(XL),
-        *YBase = BaseOf(St);
+  Value *ValBase = baseOf(ValL), *ColBase = baseOf(ColL), *XBase = baseOf(XL),
+        *YBase = baseOf(St);
   if (!ValBase || !ColBase || !XBase || !YBase)
     return fail("an SpMV array has no base pointer");
   for (Value *B : {ValBase, ColBase, XBase, YBase, Ptr->Base})
@@ -468,43 +521,15 @@ bool SpmvLifter::run(const std::string &Name) {
   std::string Col0 = index(Zero, "c0", RunTimeValue::CsrFirstColumn);
   std::string XLen = index(Zero, "nx", RunTimeValue::CsrColumnCount);
 
-  // STEP, INIT, POST.
-  Slice.Acc.push_back(Acc);
-  Slice.ElemA.push_back(ValL);
-  Slice.ElemB.push_back(XL);
-  Slice.Step = Red->Update;
-  Slice.Init = Red->Init;
-  Slice.Post = St->getValueOperand();
-  Reading Step, Init, Post;
-  for (LoadInst *L : YOld) {
-    Slice.COld.push_back(L);
-    Init.Leaves[L] = Post.Leaves[L] = "r.2";
-  }
-  Step.Leaves[Acc] = "acc";
-  Step.Leaves[ValL] = "x.0";
-  Step.Leaves[XL] = "x.1";
-  std::string StepText = expr(Slice.Step, Step);
-  std::string InitText = expr(Slice.Init, Init);
-  Post.Finals = true;
-  std::string PostText = expr(Slice.Post, Post);
-  if (!Why.empty())
+  std::string StepText, InitText, PostText;
+  if (!slices(StepText, InitText, PostText))
     return false;
-  size_t Uses = 0;
-  for (size_t At = PostText.find(SumMark); At != std::string::npos;
-       At = PostText.find(SumMark, At + 1))
-    ++Uses;
-  if (Uses != 1)
-    return fail("the stored value uses the row's sum " + std::to_string(Uses) +
-                " times, not once");
 
-  auto Widen = [&](const std::string &X, bool Z, const std::string &T) {
-    return T == "i64" ? X : std::string(Z ? "zext" : "sext") + ".i64(" + X + ")";
-  };
-  std::string Lo = Widen("r.0", PtrZExt, TP), Hi = Widen("r.1", PtrZExt, TP);
+  std::string Lo = widen("r.0", PtrZExt, TP), Hi = widen("r.1", PtrZExt, TP);
   std::string Slice0 = "sub(" + Lo + ", " + Nz0 + "), 1:i64, sub(" + Hi + ", " +
                        Lo + ")";
   std::string Gather = "map(\\(c: " + TC + ") => at(view(b3, 0:i64, 1:i64, " +
-                       XLen + "), sub(" + Widen("c", ColZExt, TC) + ", " + Col0 +
+                       XLen + "), sub(" + widen("c", ColZExt, TC) + ", " + Col0 +
                        ")), view(b2, " + Slice0 + "))";
   std::string RedText = "reduceSeq(\\(acc: " + TA + ", x: (" + TV + ", " + TX +
                         ")) => " + StepText + ", " + InitText + ", zip(view(b1, " +
@@ -519,14 +544,7 @@ bool SpmvLifter::run(const std::string &Name) {
                      ", zip(view(b0, 0:i64, 1:i64, " + NText +
                      "), view(b0, 1:i64, 1:i64, " + NText + ")" + Old + "));";
 
-  size_t First = Out.Params.size();
-  for (auto *List : {&Buffers, &Indices, &Scalars})
-    Out.Params.insert(Out.Params.end(), List->begin(), List->end());
-  std::string Params =
-      funilParamList(ArrayRef<LiftedParam>(Out.Params).drop_front(First));
-  Out.FunIL = "idiom " + Name + "(" + Params + ") {\n  " + Stmt + "\n}\n";
-  Out.Sizes.push_back(M.Nest.TripCounts.front());
-  Out.Gemm = std::make_shared<GemmSlice>(Slice);
+  Out.FunIL = funil(Name, Stmt);
 
   auto X = std::make_shared<CsrExtent>();
   X->Ptr = Ptr->Base;
@@ -536,20 +554,319 @@ bool SpmvLifter::run(const std::string &Name) {
   X->Col = ColBase;
   X->Flags = (PtrZExt ? IDIOM_CSR_PTR_ZEXT : 0) | (ColZExt ? IDIOM_CSR_COL_ZEXT : 0);
   X->Rows = N;
-  X->XOffset = XOffset;
-  // x's extent: the object behind its base (a global or stack array), and
-  // the array type of `getelementptr [K x T], base, 0, idx` (S.x[col[p]]
-  // with x a member of a struct S).
+  setXExtent(*X, XBase);
+  Out.Csr = X;
+  return true;
+}
+
+/// STEP, INIT and POST of the row (Slice's roots), POST with the row's sum
+/// as SumMark, used once.
+bool SpmvLifter::slices(std::string &StepText, std::string &InitText,
+                        std::string &PostText) {
+  Slice.Acc.push_back(Acc);
+  Slice.ElemA.push_back(ValL);
+  Slice.ElemB.push_back(XL);
+  Slice.Step = Red->Update;
+  Slice.Init = Red->Init;
+  Slice.Post = St->getValueOperand();
+  Reading Step, Init, Post;
+  for (LoadInst *L : YOld) {
+    Slice.COld.push_back(L);
+    Init.Leaves[L] = Post.Leaves[L] = "r.2";
+  }
+  Step.Leaves[Acc] = "acc";
+  Step.Leaves[ValL] = "x.0";
+  Step.Leaves[XL] = "x.1";
+  StepText = expr(Slice.Step, Step);
+  InitText = expr(Slice.Init, Init);
+  Post.Finals = true;
+  PostText = expr(Slice.Post, Post);
+  if (!Why.empty())
+    return false;
+  size_t Uses = 0;
+  for (size_t At = PostText.find(SumMark); At != std::string::npos;
+       At = PostText.find(SumMark, At + 1))
+    ++Uses;
+  if (Uses != 1)
+    return fail("the stored value uses the row's sum " + std::to_string(Uses) +
+                " times, not once");
+  return true;
+}
+
+/// The program text of statement \p Stmt over the parameters collected so
+/// far (appended to Out.Params), and Out's sizes and slices.
+std::string SpmvLifter::funil(const std::string &Name, const std::string &Stmt) {
+  size_t First = Out.Params.size();
+  for (auto *List : {&Buffers, &Indices, &Scalars})
+    Out.Params.insert(Out.Params.end(), List->begin(), List->end());
+  std::string Params =
+      funilParamList(ArrayRef<LiftedParam>(Out.Params).drop_front(First));
+  Out.Sizes.push_back(M.Nest.TripCounts.front());
+  Out.Gemm = std::make_shared<GemmSlice>(Slice);
+  return "idiom " + Name + "(" + Params + ") {\n  " + Stmt + "\n}\n";
+}
+
+/// x's extent: the object behind its base (a global or stack array), and
+/// the array type of `getelementptr [K x T], base, 0, idx` (S.x[col[p]]
+/// with x a member of a struct S).
+void SpmvLifter::setXExtent(CsrExtent &X, Value *XBase) {
+  X.XOffset = XOffset;
   uint64_t Bytes = 0;
   if (getObjectSize(XBase, Bytes, DL, nullptr))
-    X->XExtent = Bytes / DL.getTypeAllocSize(XL->getType());
+    X.XExtent = Bytes / DL.getTypeAllocSize(XL->getType());
   auto *G = dyn_cast<GEPOperator>(XL->getPointerOperand());
   auto *AT = G ? dyn_cast<ArrayType>(G->getSourceElementType()) : nullptr;
   if (AT && G->getPointerOperand() == XBase && G->getNumIndices() == 2 &&
       AT->getElementType() == XL->getType() &&
       match(G->getOperand(1), m_Zero()))
-    X->XExtent = X->XExtent ? std::min<uint64_t>(X->XExtent, AT->getNumElements())
-                            : AT->getNumElements();
+    X.XExtent = X.XExtent ? std::min<uint64_t>(X.XExtent, AT->getNumElements())
+                          : AT->getNumElements();
+}
+
+/// The roles of a JDS row loop: the counter k runs from 0 to cnt[i], the
+/// product reads val and col at ptr[k] + i; \p CsrWhy says why the bounds
+/// are not CSR row pointers, for the remark when they are not JDS either.
+bool SpmvLifter::findJdsRoles(const std::string &CsrWhy) {
+  PHINode *IV = nullptr;
+  for (PHINode &P : Inner->getHeader()->phis()) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
+    if (P.getType()->isIntegerTy() && AR && AR->getLoop() == Inner &&
+        AR->getStart()->isZero() && AR->getStepRecurrence(SE)->isOne())
+      IV = &P;
+  }
+  if (!IV)
+    return fail(CsrWhy + "; nor does its counter run from 0 (JDS)");
+  Jds = true;
+  if (!productRoles(IV)) {
+    std::string W = Why;
+    Why.clear();
+    return fail(CsrWhy + "; not JDS either: " + W);
+  }
+  std::string JWhy;
+  J = jdsRows(Inner, Row, ValL, SE, JWhy);
+  if (!J || J->IV != IV)
+    return fail(CsrWhy + "; not JDS either: " + JWhy);
+  // The position ptr[k] + i: the 32-bit sum only with nsw (an overflow is
+  // undefined, so the i64 sum the kernel and the check use is the loop's),
+  // the row part exactly the row index.
+  Type *PT = J->Pos->getType();
+  auto *G = dyn_cast<GEPOperator>(ValL->getPointerOperand());
+  Value *GI = G ? G->getOperand(G->getNumOperands() - 1) : nullptr;
+  auto *Add = dyn_cast<BinaryOperator>(J->Pos);
+  if (!(PT->isIntegerTy(64) && GI == J->Pos) &&
+      !(PT->isIntegerTy(32) && Add && Add->getOpcode() == Instruction::Add &&
+        Add->hasNoSignedWrap() && GI && isa<SExtInst>(GI) &&
+        cast<SExtInst>(GI)->getOperand(0) == J->Pos))
+    return fail("the position ptr[k] + i is not a long index, or an int sum "
+                "without wrapping (nsw) sign-extended to the index");
+  if (J->Diag->getType() != PT)
+    return fail("ptr[k] and the position ptr[k] + i differ in type");
+  auto *RP = dyn_cast<SCEVAddRecExpr>(J->RowPart);
+  auto *RowIV = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(M.Nest.IVs.front()));
+  if (!RP || RP->getLoop() != Row || !RP->getStart()->isZero() ||
+      !RP->getStepRecurrence(SE)->isOne() || !RowIV || !RowIV->getStart()->isZero() ||
+      !RowIV->getStepRecurrence(SE)->isOne())
+    return fail("the position is not ptr[k] + i with i the row, from 0 by 1");
+  if (!J->End->getType()->isIntegerTy(64))
+    return fail("the inner loop's counter is not 64 bits wide");
+  Type *CT = J->Count->getType();
+  if (!CT->isIntegerTy(32) && !CT->isIntegerTy(64))
+    return fail("the row counts are not int or long elements");
+  return true;
+}
+
+/// The one conditional branch of the row loop outside its inner loop and
+/// latch enters the inner loop exactly when cnt[i] > 0 (signed), or
+/// cnt[i] != 0 or > 0 unsigned (the counts are then unsigned); the
+/// run-time check refuses negative signed counts.
+bool SpmvLifter::checkCountGuard(BranchInst *Br) {
+  const char *Bad = "the row loop has a condition other than the inner "
+                    "loop's guard cnt[i] > 0";
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp)
+    return fail(Bad);
+  Value *A = stripCasts(Cmp->getOperand(0)), *B = stripCasts(Cmp->getOperand(1));
+  CmpInst::Predicate P = Cmp->getPredicate();
+  if (B == J->Count) {
+    std::swap(A, B);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  auto *C = dyn_cast<ConstantInt>(B);
+  if (A != J->Count || !C)
+    return fail(Bad);
+  if (!entering(Br, P))
+    return fail(Bad);
+  bool Zero = C->isZero(), One = C->isOne();
+  if ((P == CmpInst::ICMP_SGT && Zero) || (P == CmpInst::ICMP_SGE && One))
+    CntSigned = true;
+  else if ((P == CmpInst::ICMP_NE || P == CmpInst::ICMP_UGT) && Zero)
+    CntSigned = isa<SExtInst>(J->End);
+  else if (P == CmpInst::ICMP_UGE && One)
+    CntSigned = isa<SExtInst>(J->End);
+  else
+    return fail(Bad);
+  return true;
+}
+
+/// y is written at perm[i] + c: perm a load of the row loop outside its
+/// inner loop (an int or long array; rowElement checks that it is read at
+/// the row).
+bool SpmvLifter::checkPermutedStore() {
+  for (BasicBlock *BB : Row->blocks())
+    for (Instruction &I : *BB) {
+      auto *L = dyn_cast<LoadInst>(&I);
+      if (!L || !L->isSimple() || Inner->contains(L) ||
+          (!L->getType()->isIntegerTy(32) && !L->getType()->isIntegerTy(64)))
+        continue;
+      bool Z = false;
+      if (auto Off = gatherOffset(St, L, SE, Z)) {
+        PermL = L;
+        YOffset = *Off;
+        PermZExt = Z && L->getType()->isIntegerTy(32);
+        return true;
+      }
+    }
+  return fail("y is not written at perm[i] plus a constant, perm an int or "
+              "long array read at the row");
+}
+
+/// \p L's first element when it reads element i + first of an array whose
+/// base is invariant in the row loop (i the row), else null.
+const SCEV *SpmvLifter::rowElement(LoadInst *L) {
+  uint64_t Size = DL.getTypeAllocSize(L->getType());
+  auto *AR = dyn_cast<SCEVAddRecExpr>(
+      SE.removePointerBase(SE.getSCEV(L->getPointerOperand())));
+  auto *Step = AR ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE)) : nullptr;
+  auto *Base = dyn_cast_or_null<Instruction>(baseOf(L));
+  if (!AR || AR->getLoop() != Row || !Step ||
+      Step->getAPInt().getSExtValue() != (int64_t)Size ||
+      !SE.isLoopInvariant(AR->getStart(), Row) || (Base && Row->contains(Base)))
+    return nullptr;
+  return elements(AR->getStart(), Size);
+}
+
+/// The JDS program (docs/FunIL.md, "SpMV programs"): a map over the rows
+/// of the sequential reduction over the row's diagonals, y scattered
+/// through perm.
+bool SpmvLifter::runJds(const std::string &Name) {
+  Type *DT = J->Diag->getType(), *CT = J->Count->getType(), *QT = PermL->getType();
+  Type *YTy = St->getValueOperand()->getType();
+  std::string TD = funilTypeText(DT), TC = funilTypeText(ColL->getType());
+  std::string TN = funilTypeText(CT), TQ = funilTypeText(QT);
+  std::string TV = funilTypeText(ValL->getType()), TX = funilTypeText(XL->getType());
+  std::string TA = funilTypeText(Acc->getType());
+  if (TV.empty() || TX.empty() || TA.empty() || funilTypeText(YTy).empty() ||
+      TA == "bool")
+    return fail("an SpMV operand has a type the lifter does not express");
+  Value *CntBase = baseOf(J->Count), *DiagBase = baseOf(J->Diag),
+        *ValBase = baseOf(ValL), *ColBase = baseOf(ColL), *XBase = baseOf(XL),
+        *PermBase = baseOf(PermL), *YBase = baseOf(St);
+  for (Value *B : {CntBase, DiagBase, ValBase, ColBase, XBase, PermBase, YBase}) {
+    if (!B)
+      return fail("an SpMV array has no base pointer");
+    if (auto *BI = dyn_cast<Instruction>(B); BI && Row->contains(BI))
+      return fail("an SpMV array's base pointer is computed in the row loop");
+  }
+  // cnt[i + c], or cnt[i / D] from its base for blocks of D rows (checked
+  // by the fact).
+  unsigned Div = J->RowsPerCount;
+  const SCEV *CntFirst = Div == 1 ? rowElement(J->Count) : SE.getZero(I64);
+  const SCEV *PermFirst = rowElement(PermL);
+  if (!CntFirst)
+    return fail("the row counts are not read at cnt[i + c], i the row");
+  if (!PermFirst)
+    return fail("perm is not read at perm[i + c], i the row");
+  auto *DAR = dyn_cast<SCEVAddRecExpr>(
+      SE.removePointerBase(SE.getSCEV(J->Diag->getPointerOperand())));
+  if (!DAR || !DAR->getStart()->isZero())
+    return fail("the diagonals' starts are not read at ptr[k] from ptr's base");
+
+  // Buffers: cnt and perm the rows' elements, ptr [0, K) for the largest
+  // count K, val and col the positions' range, x the columns' range, y the
+  // n elements the rows write; all but cnt and perm found at run time.
+  const SCEV *N = SE.getTruncateOrZeroExtend(M.Nest.TripCounts.front(), I64);
+  const SCEV *Zero = SE.getZero(I64);
+  const SCEV *XOff = SE.getConstant(I64, XOffset, true);
+  const SCEV *D = SE.getConstant(I64, Div);
+  buffer(CntBase, CT, CntFirst,
+         Div == 1 ? SE.getAddExpr(CntFirst, N)
+                  : SE.getUDivExpr(SE.getAddExpr(N, SE.getMinusSCEV(D, SE.getOne(I64))), D),
+         false);
+  buffer(DiagBase, DT, Zero, Zero, false, RunTimeValue::CsrDiagonals,
+         RunTimeValue::CsrDiagonals);
+  buffer(ValBase, ValL->getType(), Zero, Zero, false,
+         RunTimeValue::CsrFirstNonzero, RunTimeValue::CsrEndNonzero);
+  buffer(ColBase, ColL->getType(), Zero, Zero, false,
+         RunTimeValue::CsrFirstNonzero, RunTimeValue::CsrEndNonzero);
+  buffer(XBase, XL->getType(), XOff, XOff, false, RunTimeValue::CsrFirstColumn,
+         RunTimeValue::CsrEndColumn);
+  buffer(PermBase, QT, PermFirst, SE.getAddExpr(PermFirst, N), false);
+  buffer(YBase, YTy, Zero, Zero, true, RunTimeValue::CsrFirstResult,
+         RunTimeValue::CsrFirstResult);
+  std::string NText = index(N, "n0");
+  std::string Nz0 = index(Zero, "nz0", RunTimeValue::CsrFirstNonzero);
+  std::string Nnz = index(Zero, "nnz", RunTimeValue::CsrNonzeroCount);
+  std::string Col0 = index(Zero, "c0", RunTimeValue::CsrFirstColumn);
+  std::string XLen = index(Zero, "nx", RunTimeValue::CsrColumnCount);
+  std::string Y0 = index(Zero, "y0", RunTimeValue::CsrFirstResult);
+
+  std::string StepText, InitText, PostText;
+  if (!slices(StepText, InitText, PostText))
+    return false;
+  // Row i: its count, its diagonals' starts, the positions ptr[k] + i (cnt
+  // and perm are passed from row 0's element on).
+  std::string DText = std::to_string(Div) + ":i64";
+  std::string CountAt =
+      Div == 1 ? "at(view(b0, 0:i64, 1:i64, " + NText + "), i)"
+               : "at(view(b0, 0:i64, 1:i64, udiv(add(" + NText + ", " +
+                     std::to_string(Div - 1) + ":i64), " + DText + ")), udiv(i, " +
+                     DText + "))";
+  std::string Count = widen(CountAt, !CntSigned, TN);
+  std::string Diags = "view(b1, 0:i64, 1:i64, " + Count + ")";
+  std::string Pos = "sub(add(" + widen("d", false, TD) + ", i), " + Nz0 + ")";
+  std::string Vals = "map(\\(d: " + TD + ") => at(view(b2, 0:i64, 1:i64, " + Nnz +
+                     "), " + Pos + "), " + Diags + ")";
+  std::string Col = widen("at(view(b3, 0:i64, 1:i64, " + Nnz + "), " + Pos + ")",
+                          ColZExt, TC);
+  std::string Xs = "map(\\(d: " + TD + ") => at(view(b4, 0:i64, 1:i64, " + XLen +
+                   "), sub(" + Col + ", " + Col0 + ")), " + Diags + ")";
+  std::string RedText = "reduceSeq(\\(acc: " + TA + ", x: (" + TV + ", " + TX +
+                        ")) => " + StepText + ", " + InitText + ", zip(" + Vals +
+                        ", " + Xs + "))";
+  PostText.replace(PostText.find(SumMark), 1, RedText);
+  std::string YIdx =
+      widen("at(view(b5, 0:i64, 1:i64, " + NText + "), i)", PermZExt, TQ);
+  if (YOffset)
+    YIdx = "add(" + YIdx + ", " + std::to_string(YOffset) + ":i64)";
+  std::string Stmt = "store view(b6, 0:i64, 1:i64, " + NText +
+                     ") = scatter(\\(i: i64) => sub(" + YIdx + ", " + Y0 +
+                     "), map(\\(i: i64) => " + PostText + ", iota(" + NText +
+                     ")));";
+  // An int position ptr[k] + i sums the row's index truncated to 32 bits:
+  // the row count must keep it exact (n <= 2^31).
+  if (!J->Pos->getType()->isIntegerTy(64))
+    Out.NonNegative.push_back(SE.getMinusSCEV(SE.getConstant(I64, 1ll << 31), N));
+
+  unsigned First = Out.Params.size();
+  Out.FunIL = funil(Name, Stmt);
+  auto X = std::make_shared<CsrExtent>();
+  X->Format = IDIOM_SPARSE_JDS;
+  X->Ptr = DiagBase;
+  X->PtrFirst = Zero;
+  X->PtrBytes = DL.getTypeAllocSize(DT);
+  X->ColBytes = DL.getTypeAllocSize(ColL->getType());
+  X->Col = ColBase;
+  X->Flags = (ColZExt ? IDIOM_CSR_COL_ZEXT : 0) |
+             (CntSigned ? 0 : IDIOM_CSR_CNT_ZEXT) |
+             (PermZExt ? IDIOM_CSR_PERM_ZEXT : 0);
+  X->Rows = N;
+  X->CntParam = First;
+  X->PermParam = First + 5;
+  X->CntBytes = DL.getTypeAllocSize(CT);
+  X->RowsPerCount = Div;
+  X->PermBytes = DL.getTypeAllocSize(QT);
+  X->YOffset = YOffset;
+  setXExtent(*X, XBase);
   Out.Csr = X;
   return true;
 }

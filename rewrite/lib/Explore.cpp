@@ -190,7 +190,11 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     F = P;
   const funil::ExprPtr &B = P.IsReturn ? reductionOf(F.Body) : F.Body;
   if (!P.IsReturn) {
-    if (hasLaneRowReduction(B, Opts.FPReassoc)) {
+    if (B->isCall("scatter") && isOneDimensionalMap(B->Args[1])) {
+      // stored through the scatter's index function: work-group sizes only
+      // (one element per work-item, no vector stores)
+      Rows = rows(Map1D);
+    } else if (hasLaneRowReduction(B, Opts.FPReassoc)) {
       Rows = rows(MapRowLanes);
     } else if (isOneDimensionalMap(B)) {
       bool Contig = isContiguousArray(B->Args[1]);

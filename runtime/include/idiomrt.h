@@ -313,8 +313,16 @@ int idiom_stats_write_json(const char *path);
 /// Bits of idiom_csr_extent's flags: how the loop widens the row pointers
 /// and the column indices (zero- instead of sign-extension).
 enum idiom_csr_flags {
-  IDIOM_CSR_PTR_ZEXT = 1u, ///< ptr elements are unsigned
-  IDIOM_CSR_COL_ZEXT = 2u  ///< col elements are unsigned
+  IDIOM_CSR_PTR_ZEXT = 1u,  ///< ptr elements are unsigned
+  IDIOM_CSR_COL_ZEXT = 2u,  ///< col elements are unsigned
+  IDIOM_CSR_CNT_ZEXT = 4u,  ///< JDS: cnt elements are unsigned
+  IDIOM_CSR_PERM_ZEXT = 8u  ///< JDS: perm elements are unsigned
+};
+
+/// The sparse formats idiom_run_csr runs (idiom_csr::format).
+enum idiom_sparse_format {
+  IDIOM_SPARSE_CSR = 0, ///< compressed sparse row (the fields up to nx_arg)
+  IDIOM_SPARSE_JDS = 1  ///< jagged diagonal storage with a row permutation
 };
 
 /// The run-time conditions and extents of an offloaded CSR sparse
@@ -353,6 +361,23 @@ typedef struct idiom_csr {
   uint32_t nz0_arg, c0_arg, nx_arg; ///< args[] indices of the IDIOM_ARG_I64
                                     ///< values ptr[0], the smallest column
                                     ///< and the columns' span
+  /// enum idiom_sparse_format; the fields below are read for JDS only. Row
+  /// i < rows has cnt[i] nonzeros (cnt_bytes 4 or 8, widened as flags say),
+  /// the k-th at position ptr[k] + i of val and col (ptr holds the jagged
+  /// diagonals' starts), and its result goes to element perm[i] + y_offset
+  /// of y. nz0_arg gets the first position, nnz_arg the positions' span,
+  /// y0_arg the first element of y written; ptr_arg and y_arg are the
+  /// args[] indices of the ptr and y buffers.
+  uint32_t format;
+  uint32_t cnt_bytes, perm_bytes, y_bytes; ///< element sizes
+  const void *cnt;  ///< &cnt[row 0]
+  const void *perm; ///< &perm[row 0]
+  const void *y;    ///< y's base
+  int64_t y_offset; ///< constant added to perm[i] to index y
+  uint32_t ptr_arg, y_arg, nnz_arg, y0_arg;
+  /// Rows per count: row i's count is cnt[i / cnt_div] (1, or 0 read as 1;
+  /// Parboil's GPU form has one count per block of 32 rows).
+  uint32_t cnt_div;
 } idiom_csr;
 
 /// idiom_run for an offloaded CSR SpMV (docs/ARCHITECTURE.md, "CSR SpMV"):
@@ -369,6 +394,17 @@ typedef struct idiom_csr {
 /// A loop that keeps running on the host never pays for the check. At
 /// most 64 arguments. The variants are chosen per size class of the
 /// nonzeros (ptr[n] - ptr[0]) when they outnumber the rows.
+///
+/// JDS (csr->format IDIOM_SPARSE_JDS, docs/ARCHITECTURE.md "JDS SpMV"): the
+/// check reads cnt[0..n), ptr[0..K) with K the largest count, and col at
+/// every position the loop reads; it fills in ptr as [0, K), val and col
+/// as the positions' range, x as the columns' range, y as [y0, y0 + n) and
+/// nz0, nnz, c0, nx and y0. It declines when a count is negative ("JDS row
+/// count negative"), when a position overflows ("JDS position overflows"),
+/// when a column lies outside x as for CSR, or when the y elements of the
+/// rows are not n distinct consecutive elements ("JDS row permutation not
+/// one-to-one": two rows would write one element; "JDS rows do not write
+/// consecutive elements of y").
 int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
                   uint32_t nargs, const uint64_t *sizes, void *results,
                   const idiom_csr *csr);

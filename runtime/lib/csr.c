@@ -25,16 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Element k of an integer array of elem_bytes (4 or 8) bytes, sign- or
- * zero-extended to 64 bits. */
-static int64_t load_index(const void *base, uint32_t elem_bytes, int zext,
-                          int64_t k) {
-  if (elem_bytes == 4) {
-    int32_t v = ((const int32_t *)base)[k];
-    return zext ? (int64_t)(uint32_t)v : (int64_t)v;
-  }
-  return ((const int64_t *)base)[k];
-}
+#define load_index idiomrt_load_index
 
 int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
                      uint32_t col_bytes, uint32_t flags, int64_t n,
@@ -76,6 +67,8 @@ int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
 }
 
 uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr) {
+  if (csr && csr->format == IDIOM_SPARSE_JDS)
+    return idiomrt_jds_bytes_estimate(csr);
   if (!csr || !csr->ptr || csr->rows < 1 ||
       (csr->ptr_bytes != 4 && csr->ptr_bytes != 8))
     return 0;
@@ -153,8 +146,24 @@ static int csr_extent_memo(const idiom_csr *csr, int64_t ext[4]) {
   return 1;
 }
 
+const char *idiomrt_csr_x_range(const idiom_csr *csr, int64_t *lo,
+                                int64_t *hi) {
+  if (*lo < *hi) {
+    if (csr->x_offset > 0 ? *hi > INT64_MAX - csr->x_offset
+                          : *lo < INT64_MIN - csr->x_offset)
+      return "CSR column index outside x";
+    *lo += csr->x_offset;
+    *hi += csr->x_offset;
+    if (csr->x_extent && (*lo < 0 || (uint64_t)*hi > csr->x_extent))
+      return "CSR column index outside x";
+  }
+  return NULL;
+}
+
 const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
                               uint32_t nargs, idiom_arg *out) {
+  if (csr && csr->format == IDIOM_SPARSE_JDS)
+    return idiomrt_jds_patch(csr, args, nargs, out);
   if (!csr || nargs > IDIOMRT_CSR_MAX_ARGS || csr->val_arg >= nargs ||
       csr->col_arg >= nargs || csr->x_arg >= nargs || csr->nz0_arg >= nargs ||
       csr->c0_arg >= nargs || csr->nx_arg >= nargs || !csr->val || !csr->x ||
@@ -171,15 +180,9 @@ const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
   if (!csr_extent_memo(csr, ext))
     return "CSR row pointers not monotone";
   int64_t lo = ext[2], hi = ext[3];
-  if (lo < hi) {
-    if (csr->x_offset > 0 ? hi > INT64_MAX - csr->x_offset
-                          : lo < INT64_MIN - csr->x_offset)
-      return "CSR column index outside x";
-    lo += csr->x_offset;
-    hi += csr->x_offset;
-    if (csr->x_extent && (lo < 0 || (uint64_t)hi > csr->x_extent))
-      return "CSR column index outside x";
-  }
+  const char *why = idiomrt_csr_x_range(csr, &lo, &hi);
+  if (why)
+    return why;
   memcpy(out, args, nargs * sizeof *args);
   idiom_arg *v = &out[csr->val_arg], *c = &out[csr->col_arg], *x = &out[csr->x_arg];
   v->ptr = (char *)(uintptr_t)csr->val + ext[0] * (int64_t)csr->val_bytes;

@@ -423,7 +423,19 @@ void idiomrt_worker_after_fork(void);
    (residency.c), where buffers are copied in once per region. */
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
 
-/* CSR SpMV (csr.c; idiom_run_csr in idiomrt.h). */
+/* Element k of an integer array of elem_bytes (4 or 8) bytes, sign- or
+   zero-extended to 64 bits (csr.c, jds.c). */
+static inline int64_t idiomrt_load_index(const void *base, uint32_t elem_bytes,
+                                         int zext, int64_t k) {
+  if (elem_bytes == 4) {
+    int32_t v = ((const int32_t *)base)[k];
+    return zext ? (int64_t)(uint32_t)v : (int64_t)v;
+  }
+  return ((const int64_t *)base)[k];
+}
+
+/* CSR SpMV (csr.c; idiom_run_csr in idiomrt.h); JDS through the same
+   entry points (jds.c, called for csr->format IDIOM_SPARSE_JDS). */
 #define IDIOMRT_CSR_MAX_ARGS 64
 /* Bytes of val, col and x the kernel reads, from ptr[0] and ptr[n] only
    (for the cost model before the check); 0 when unknown. */
@@ -439,6 +451,14 @@ void idiomrt_csr_counts(uint64_t out[2]);
    ranges and the nz0, c0, nx values filled in; NULL on success, else the
    reason to decline (out is then not complete). */
 const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
+                              uint32_t nargs, idiom_arg *out);
+/* The columns [*lo, *hi) (empty when *lo >= *hi) as elements of x: plus
+   x_offset, checked against x_extent when it is known; NULL, or "CSR
+   column index outside x" (csr.c; for CSR and JDS). */
+const char *idiomrt_csr_x_range(const idiom_csr *csr, int64_t *lo, int64_t *hi);
+/* The JDS counterparts (jds.c): the estimate reads cnt[0..n). */
+uint64_t idiomrt_jds_bytes_estimate(const idiom_csr *jds);
+const char *idiomrt_jds_patch(const idiom_csr *jds, const idiom_arg *args,
                               uint32_t nargs, idiom_arg *out);
 /*--- calibration.c: latency, bandwidth and start-up time, kept on disk ---*/
 

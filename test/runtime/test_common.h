@@ -71,6 +71,7 @@ void case_writeback_flags(void);
 void case_csr_extent(void);
 void case_csr_seq(void);
 void case_csr_decline(void);
+void case_jds_decline(void); /* test_jds.c */
 void case_writeback_bench(void);
 
 /* Cases of test_policy.c. */

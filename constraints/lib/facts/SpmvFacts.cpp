@@ -7,6 +7,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
@@ -65,6 +66,18 @@ std::optional<ByteAccess> byteAccess(Instruction *I, ScalarEvolution &SE) {
   if (!B || !Size)
     return std::nullopt;
   return ByteAccess{B->getValue(), SE.removePointerBase(P), Size};
+}
+
+/// The index of a GEP with one index, or the last index of one whose other
+/// indices are zero (an element of a global or member array); else null.
+Value *lastGepIndex(Value *Ptr) {
+  auto *G = dyn_cast_or_null<GEPOperator>(Ptr);
+  if (!G || G->getNumIndices() == 0)
+    return nullptr;
+  for (unsigned I = 1; I < G->getNumIndices(); ++I)
+    if (auto *C = dyn_cast<ConstantInt>(G->getOperand(I)); !C || !C->isZero())
+      return nullptr;
+  return G->getOperand(G->getNumIndices());
 }
 
 /// \p S as an affine recurrence of \p L with start and step invariant in
@@ -274,6 +287,41 @@ bool movesWithRow(const RowRead &R, Loop *Row, ScalarEvolution &SE) {
   return AR && !isZeroPoly(AR->getStepRecurrence(SE));
 }
 
+/// The rows per count of a JDS inner loop's bound \p End: 1 for a count
+/// read once per row at an index that moves with it (analyzeRowRead), D for
+/// a load of Row outside its inner loops at element i / D of an array
+/// whose base is invariant in Row, i = {0,+,1} the row and D > 1 a constant
+/// (Parboil's GPU form: one count per block of 32 rows, sh_zcnt[i / 32]);
+/// nothing, with \p Why, otherwise.
+std::optional<unsigned> rowCountRead(Value *End, Loop *Row, ScalarEvolution &SE,
+                                     std::string &Why) {
+  std::string W;
+  if (auto E = analyzeRowRead(End, Row, SE, W); E && movesWithRow(*E, Row, SE))
+    return 1u;
+  auto *L = dyn_cast<LoadInst>(stripIntCasts(End));
+  auto A = L ? byteAccess(L, SE) : std::nullopt;
+  auto *BI = A ? dyn_cast<Instruction>(A->Base) : nullptr;
+  const SCEV *Q = A ? A->Offset : nullptr;
+  if (auto *M = dyn_cast_or_null<SCEVMulExpr>(Q);
+      M && M->getNumOperands() == 2 && isa<SCEVConstant>(M->getOperand(0)) &&
+      cast<SCEVConstant>(M->getOperand(0))->getAPInt() == A->Size)
+    Q = M->getOperand(1);
+  else if (A && A->Size != 1)
+    Q = nullptr;
+  auto *UD = dyn_cast_or_null<SCEVUDivExpr>(Q);
+  auto *D = UD ? dyn_cast<SCEVConstant>(UD->getRHS()) : nullptr;
+  auto *AR = UD ? affineIn(UD->getLHS(), Row, SE) : nullptr;
+  if (!L || !Row->contains(L) || inSubloop(Row, L) || (BI && Row->contains(BI)) ||
+      !D || !AR || !AR->getStart()->isZero() || !AR->getStepRecurrence(SE)->isOne() ||
+      D->getAPInt().ule(1) || D->getAPInt().ugt(1u << 30)) {
+    Why = "the inner loop does not end at a count read per row (cnt[i], or "
+          "cnt[i / D] for blocks of D rows): " +
+          (A ? valueText(End) : W);
+    return std::nullopt;
+  }
+  return (unsigned)D->getAPInt().getZExtValue();
+}
+
 /// True when phi \p P, outside \p Inner, is the final value of reduction
 /// \p Red: each incoming value is Red's update, its initial value (the
 /// inner loop ran no iteration) or such a phi (LCSSA and merge phis), and
@@ -452,19 +500,13 @@ bool isJdsRange(Loop *Inner, Loop *Row, Instruction *V, ScalarEvolution &SE,
           "diagonals of a row)";
     return false;
   }
-  std::string W;
-  auto E = analyzeRowRead(R->End, Row, SE, W);
-  if (!E || !movesWithRow(*E, Row, SE)) {
-    Why = "the inner loop does not end at a count read per row: " +
-          (E ? valueText(R->End) : W);
+  if (!rowCountRead(R->End, Row, SE, Why))
     return false;
-  }
   // V reads val[ptr[k] + i]: its index, after casts, is a sum of a load of
   // Inner at k and a recurrence of the row loop.
   Value *Ptr = getLoadStorePointerOperand(V);
-  auto *G = dyn_cast_or_null<GEPOperator>(Ptr);
-  Value *Idx =
-      G && G->getNumIndices() == 1 ? stripIntCasts(G->getOperand(1)) : nullptr;
+  Value *Idx = lastGepIndex(Ptr);
+  Idx = Idx ? stripIntCasts(Idx) : nullptr;
   bool Ok = Idx && Inner->contains(V) && SE.isSCEVable(Idx->getType()) &&
             atIndex(V, Idx, SE);
   auto *Sum = Ok ? dyn_cast<SCEVAddExpr>(SE.getSCEV(Idx)) : nullptr;
@@ -602,6 +644,35 @@ std::optional<CsrRowPointers> csrRowPointers(Loop *Inner, Loop *Row,
   P.Start = R->Start;
   P.End = R->End;
   return P;
+}
+
+std::optional<JdsRows> jdsRows(Loop *Inner, Loop *Row, Instruction *V,
+                               ScalarEvolution &SE, std::string &Why) {
+  if (!isJdsRange(Inner, Row, V, SE, Why))
+    return std::nullopt;
+  auto R = analyzeSparseRange(Inner, SE, Why);
+  JdsRows J;
+  J.IV = R->IV;
+  J.End = R->End;
+  J.Count = dyn_cast<LoadInst>(stripIntCasts(R->End));
+  J.RowsPerCount = *rowCountRead(R->End, Row, SE, Why);
+  if (!J.Count) {
+    Why = "the row's count is not loaded in the row loop: " + valueText(R->End);
+    return std::nullopt;
+  }
+  // isJdsRange found V's index to be a sum with one operand Diag.
+  J.Pos = stripIntCasts(lastGepIndex(getLoadStorePointerOperand(V)));
+  const SCEV *Sum = SE.getSCEV(J.Pos);
+  for (const SCEV *Op : cast<SCEVAddExpr>(Sum)->operands()) {
+    auto *U = dyn_cast<SCEVUnknown>(Op);
+    auto *D = U ? dyn_cast<LoadInst>(U->getValue()) : nullptr;
+    if (D && Inner->contains(D) && atIndex(D, R->IV, SE)) {
+      J.Diag = D;
+      J.RowPart = SE.getMinusSCEV(Sum, U);
+      break;
+    }
+  }
+  return J;
 }
 
 std::optional<int64_t> gatherOffset(Instruction *X, Value *Col,

@@ -187,6 +187,11 @@ public:
   /// apply(\p Fn, \p Args) with the bindings of \p S in place of the
   /// current ones, which are back afterwards.
   CVal applyIn(const Scope &S, const ExprPtr &Fn, std::vector<CVal> Args);
+  /// reorder(\p Fn, \p Base): element i is Base's element Fn(i), Fn applied
+  /// at each access in the current bindings (Views.cpp). Also the target of
+  /// a root `scatter(Fn, a)`: a's element i is stored at Fn(i).
+  std::shared_ptr<const View> reorderView(std::shared_ptr<const View> Base,
+                                          ExprPtr Fn);
 
   /// Generated code for \p E (statements go to Lines, the value is returned).
   CVal emit(const ExprPtr &E);
@@ -231,7 +236,8 @@ private:
   /// the same shape; a CodegenError when a leaf is an array.
   CVal mutableCopy(const CVal &Init, const std::string &Base);
   /// transpose, reorder, reorderStride, slide, pad, padClamp, asVector,
-  /// asScalar as views (Views.cpp); a CodegenError for other names.
+  /// asScalar as views (Views.cpp); a CodegenError for other names (and for
+  /// scatter, generated only at the root of a store program).
   CVal emitLayout(const funil::Expr &E);
   /// Lane-wise scalar operation or cast with a vector operand (Views.cpp).
   CVal emitLaneWise(const funil::Expr &E, std::vector<CVal> Args);

@@ -173,6 +173,14 @@ ExprPtr peelStoreLayout(Emitter &Em, ExprPtr Root, CVal &Target,
         return transposeView(Em, T);
       });
       Root = Root->Args[0];
+    } else if (Root->isCall("scatter")) {
+      // element i of the value goes to element f(i) of the target: the
+      // target read through reorder(f, .)
+      ExprPtr Fn = Root->Args[0];
+      Target = mapTarget(Target, [&](std::shared_ptr<const View> T) {
+        return Em.reorderView(T, Fn);
+      });
+      Root = Root->Args[1];
     } else if (Root->isCall("reorderStride")) {
       std::string S = Em.emit(Root->Args[0]).Expr;
       Target = mapTarget(Target, [&](std::shared_ptr<const View> T) {
@@ -196,6 +204,20 @@ ExprPtr peelStoreLayout(Emitter &Em, ExprPtr Root, CVal &Target,
   }
 }
 
+std::shared_ptr<const View> Emitter::reorderView(std::shared_ptr<const View> Base,
+                                                ExprPtr Fn) {
+  Scope Saved = scope();
+  auto V = std::make_shared<View>();
+  V->Len = Base->Len;
+  // The index function is applied at the access, in the map's lexical
+  // environment, like the element function of map.
+  V->At = [this, Base, Fn, Saved](const std::string &I) {
+    CVal J = applyIn(Saved, Fn, {CVal::scalar(I, ScalarKind::I64)});
+    return Base->At(J.Expr);
+  };
+  return V;
+}
+
 CVal Emitter::emitLayout(const Expr &E) {
   const std::string &N = E.Name;
   const auto &A = E.Args;
@@ -211,20 +233,12 @@ CVal Emitter::emitLayout(const Expr &E) {
     std::string S = emit(A[0]).Expr;
     return CVal::array(reorderStrideView(ArrayOf(A[1]), S));
   }
-  if (N == "reorder") {
-    auto Base = ArrayOf(A[1]);
-    ExprPtr Fn = A[0];
-    Scope Saved = scope();
-    auto V = std::make_shared<View>();
-    V->Len = Base->Len;
-    // The index function is applied at the access, in the map's lexical
-    // environment, like the element function of map.
-    V->At = [this, Base, Fn, Saved](const std::string &I) {
-      CVal J = applyIn(Saved, Fn, {CVal::scalar(I, ScalarKind::I64)});
-      return Base->At(J.Expr);
-    };
-    return CVal::array(V);
-  }
+  if (N == "reorder")
+    return CVal::array(reorderView(ArrayOf(A[1]), A[0]));
+  if (N == "scatter")
+    throw CodegenError("'scatter' is generated only at the root of a store "
+                       "program (its outputs written through the index "
+                       "function)");
   if (N == "slide") {
     std::string Sz = emit(A[0]).Expr, St = emit(A[1]).Expr;
     auto Base = ArrayOf(A[2]);

@@ -4,7 +4,8 @@
 // &ptr[0], the bases of val, col and x, the row count, x's gather offset and
 // known extent (xs is a global of 1000 doubles; 0 when unknown), the element
 // sizes (ptr 4, col 4, val 8, x 8), the widening flags and the argument
-// indices (ptr, val, col, x, y are arguments 0-4, then n0, nz0, c0, nx). A
+// indices (ptr, val, col, x, y are arguments 0-4, then n0, nz0, c0, nx);
+// the JDS fields after them are 0 and null (format IDIOM_SPARSE_CSR, cnt_div 1). A
 // decline runs the original loop, which stays.
 // RUN: %clang-idiom -fno-slp-vectorize -fno-discard-value-names -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s < %t.ll
@@ -15,7 +16,7 @@ double xs[COLS];
 // trip count and the three run-time indices (kind 4, I64).
 // CHECK: @idiom_spmv_0.args = private unnamed_addr constant [9 x {{.*}}] [{{.*}} zeroinitializer, {{.*}} zeroinitializer, {{.*}} zeroinitializer, {{.*}} { i32 0, i32 0, ptr @xs, i64 0, i64 0 }, {{.*}} { i32 1, i32 0, ptr null, i64 0, i64 0 }, {{.*}} { i32 4, i32 0, ptr null, i64 0, i64 0 }, {{.*}} { i32 4, i32 0, ptr null, i64 0, i64 0 }, {{.*}} { i32 4, i32 0, ptr null, i64 0, i64 0 }, {{.*}} { i32 4, i32 0, ptr null, i64 0, i64 0 }]
 // CHECK-LABEL: define {{.*}} @spmv(
-// CHECK: %idiom.csr = alloca { ptr, ptr, ptr, ptr, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 }
+// CHECK: %idiom.csr = alloca { ptr, ptr, ptr, ptr, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, i64, i32, i32, i32, i32, i32 }
 // CHECK-NOT: idiom_csr_extent
 // CHECK: store ptr %ptr, ptr %idiom.csr
 // CHECK: store ptr %val,

@@ -78,7 +78,8 @@ bool isCsrRange(llvm::Loop *Inner, llvm::Loop *Row, llvm::Instruction *V,
                 llvm::ScalarEvolution &SE, std::string &Why);
 
 /// JDS: the counter k of \p Inner runs from 0 up to cnt[r], cnt read once per
-/// iteration of \p Row at an index r that moves with the row, and \p V is read
+/// iteration of \p Row at an index r that moves with the row (or at i / D,
+/// one count per block of D rows), and \p V is read
 /// at ptr[k] + i (in either order), ptr read in Inner at k and i an affine
 /// function of Row's induction variable that moves with the row.
 bool isJdsRange(llvm::Loop *Inner, llvm::Loop *Row, llvm::Instruction *V,
@@ -123,6 +124,29 @@ struct CsrRowPointers {
 std::optional<CsrRowPointers> csrRowPointers(llvm::Loop *Inner, llvm::Loop *Row,
                                              llvm::ScalarEvolution &SE,
                                              std::string &Why);
+
+/// The roles of a JDS row loop (the facts of isJdsRange), for the SpMV
+/// lifter (passes/lift/SpmvLifting.h).
+struct JdsRows {
+  llvm::PHINode *IV = nullptr;     ///< the inner loop's counter k, from 0
+  llvm::Value *End = nullptr;      ///< k's bound: cnt[r], widened
+  llvm::LoadInst *Count = nullptr; ///< the load of cnt[r] in the row loop
+  llvm::LoadInst *Diag = nullptr;  ///< the load of ptr[k] in the inner loop
+  /// The position ptr[k] + i, V's index before its widening: Diag plus the
+  /// row part, an affine recurrence of the row loop.
+  llvm::Value *Pos = nullptr;
+  const llvm::SCEV *RowPart = nullptr; ///< Pos minus Diag, as a SCEV
+  /// 1: Count reads cnt[r] per row; D > 1: it reads cnt[i / D], one count
+  /// per block of D rows (Parboil's sh_zcnt[i / 32]).
+  unsigned RowsPerCount = 1;
+};
+
+/// The JdsRows of \p Inner in \p Row when isJdsRange holds for \p V and
+/// the count is a load (not a value forwarded between rows); nothing, with
+/// \p Why, otherwise.
+std::optional<JdsRows> jdsRows(llvm::Loop *Inner, llvm::Loop *Row,
+                               llvm::Instruction *V, llvm::ScalarEvolution &SE,
+                               std::string &Why);
 
 /// The constant c such that load \p X reads element ext(\p Col) + c of its
 /// array, with \p ZExt set when ext is a zero extension (else a sign

@@ -100,6 +100,7 @@ static _Thread_local resid_table t_tab;
 static uint64_t g_to_device, g_to_host;
 static uint64_t g_regions, g_syncs, g_reused, g_flush_bytes, g_evicted;
 static uint64_t g_dev_copies; /* idiom_region_memmove/memset on the device */
+static uint64_t g_grown;      /* entries grown to hold a run's argument */
 
 void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host) {
   if (to_device)
@@ -440,10 +441,40 @@ static int hold_range(resid_table *t, uintptr_t r0, uintptr_t r1) {
     goto fail;
   if (m.snap)
     idiomrt_parallel_memcpy(m.snap, (const void *)u0, n);
-  if (cl->clEnqueueWriteBuffer(dev->queue, m.buf, CL_TRUE, 0, n,
-                               m.snap ? (const void *)m.snap : (const void *)u0,
-                               0, NULL, NULL) != CL_SUCCESS)
-    goto fail;
+  /* Only the bytes no old entry holds come from the host (a range that
+     grows a plane at a time then copies a plane, not the whole union). */
+  {
+    const unsigned char *src = m.snap ? m.snap : (const unsigned char *)u0;
+    uintptr_t at = u0;
+    size_t moved = 0;
+    while (at < u1) {
+      /* the old entry that starts first at or after at, or covers at */
+      uintptr_t next = u1;
+      int covered = 0;
+      for (unsigned i = 0; i < t->n; ++i) {
+        resid_entry *x = &t->e[i];
+        if (!overlaps(u0, u1, x->lo, x->hi))
+          continue;
+        if (x->lo <= at && at < x->hi) {
+          covered = 1;
+          next = x->hi;
+          break;
+        }
+        if (x->lo > at && x->lo < next)
+          next = x->lo;
+      }
+      if (!covered) {
+        if (cl->clEnqueueWriteBuffer(dev->queue, m.buf, CL_TRUE,
+                                     (size_t)(at - u0), (size_t)(next - at),
+                                     src + (at - u0), 0, NULL,
+                                     NULL) != CL_SUCCESS)
+          goto fail;
+        moved += (size_t)(next - at);
+      }
+      at = next;
+    }
+    n = moved; /* counted below as copied to the device */
+  }
   for (unsigned i = 0; i < t->n; ++i) {
     resid_entry *x = &t->e[i];
     if (overlaps(u0, u1, x->lo, x->hi) &&
@@ -599,11 +630,25 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
         disjoint = 0;
   }
   /* Phase 1: entries that overlap an argument without containing it (or
-     any overlapping entry, without residency) go back to the host. */
+     any overlapping entry, without residency) go back to the host, unless
+     they could be grown on the device to hold it (hold_range). */
   for (uint32_t i = 0; i < nargs; ++i) {
     if (!is_buf(args[i].kind) || !args[i].bytes)
       continue;
     uintptr_t a0 = (uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
+    /* An argument that extends resident ranges (a plane or row sweep: each
+       run's range overlaps the last one's) grows them into one entry on
+       the device instead of sending them back and filling anew. */
+    if (disjoint && t->n && table_holding(t, a0, a1) < 0) {
+      int same_dev = 1, any = 0;
+      for (unsigned k = 0; k < t->n; ++k)
+        if (overlaps(a0, a1, t->e[k].lo, t->e[k].hi)) {
+          any = 1;
+          same_dev &= t->e[k].dev == dev;
+        }
+      if (any && same_dev && hold_range(t, a0, a1) >= 0)
+        __atomic_add_fetch(&g_grown, 1, __ATOMIC_RELAXED);
+    }
     for (unsigned k = 0; k < t->n;) {
       resid_entry *x = &t->e[k];
       if (overlaps(a0, a1, x->lo, x->hi) &&
@@ -833,7 +878,7 @@ void idiomrt_resid_report(void) {
     return;
   fprintf(stderr,
           "idiom-stats: residency regions=%llu reused=%llu syncs=%llu "
-          "flushed_bytes=%llu evicted=%llu device_copies=%llu\n",
+          "flushed_bytes=%llu evicted=%llu device_copies=%llu grown=%llu\n",
           (unsigned long long)regions,
           (unsigned long long)__atomic_load_n(&g_reused, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_syncs, __ATOMIC_RELAXED),
@@ -841,7 +886,8 @@ void idiomrt_resid_report(void) {
                                               __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_evicted, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_dev_copies,
-                                              __ATOMIC_RELAXED));
+                                              __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_grown, __ATOMIC_RELAXED));
   uint64_t csr[2];
   idiomrt_csr_counts(csr);
   if (csr[0] || csr[1])

@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// REMARK-DAG: stencil-3d-planes.c:[[@LINE+7]]:7: remark: offloaded 2-D map
-// REMARK-DAG: stencil-3d-planes.c:[[@LINE+4]]:3: remark: residency region
+// REMARK-DAG: stencil-3d-planes.c:[[@LINE+9]]:7: remark: offloaded 2-D map
+// REMARK-DAG: stencil-3d-planes.c:[[@LINE+6]]:3: remark: residency region
 // 6 steps x 38 planes.
-// STATS-DAG: stencil-3d-planes.c:[[@LINE+4]] map calls=228 offloaded=228
+// STATS-DAG: stencil-3d-planes.c:[[@LINE+6]] map calls=228 offloaded=228
+// The planes of a and b grow into one entry each on the device.
+// STATS-DAG: idiom-stats: residency {{.*}} grown={{[1-9][0-9]*}}
 __attribute__((noinline)) static void heat(int n, int steps, double *a, double *b) {
   for (int t = 0; t < steps; t++) {
     for (int i = 1; i < n - 1; i++)

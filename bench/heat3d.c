@@ -1,0 +1,54 @@
+// Issue 13 benchmark: a 3-D 7-point heat time loop written the legacy way
+// (int counters and sizes, flattened (i*n + j)*n + k indices, the two
+// buffers swapped every step). The plugin offloads the inner 2-D nest as a
+// 2-D map, one plane i per launch, and the time loop is a residency region
+// (docs/ARCHITECTURE.md, "3-D nests"). The solver is its own function, as
+// in most legacy codes: inlined into main, where n is checked once far above
+// the nest, the loop guards that bound n are out of ScalarEvolution's reach
+// and the plane is not proven free of dependences (a missed remark).
+// Usage: heat3d [n] [steps] (default
+// 256, 100). Prints a checksum; bench/heat3d_gpu.sh times the sequential
+// build against the plugin's and reports the kernels' bandwidth.
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) static void heat(int n, int steps, double *a,
+                                          double *b) {
+  for (int t = 0; t < steps; t++) {
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++)
+        for (int k = 1; k < n - 1; k++)
+          b[(i * n + j) * n + k] =
+              a[(i * n + j) * n + k] +
+              0.1 * (a[((i - 1) * n + j) * n + k] + a[((i + 1) * n + j) * n + k] +
+                     a[(i * n + j - 1) * n + k] + a[(i * n + j + 1) * n + k] +
+                     a[(i * n + j) * n + k - 1] + a[(i * n + j) * n + k + 1] -
+                     6.0 * a[(i * n + j) * n + k]);
+    double *tmp = a;
+    a = b;
+    b = tmp;
+  }
+}
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 256;
+  int steps = argc > 2 ? atoi(argv[2]) : 100;
+  if (n < 3 || steps < 0)
+    return 1;
+  size_t m = (size_t)n * n * n;
+  double *a = malloc(sizeof(double) * m), *b = malloc(sizeof(double) * m);
+  if (!a || !b)
+    return 1;
+  for (size_t q = 0; q < m; q++)
+    a[q] = b[q] = (double)(q % 13) * 0.5;
+  heat(n, steps, a, b);
+  double *r = steps % 2 ? b : a;
+  double c = 0;
+  for (size_t q = 0; q < m; q += 7)
+    c += r[q];
+  printf("n %d steps %d checksum %.12e centre %.12e\n", n, steps, c,
+         r[((size_t)(n / 2) * n + n / 2) * n + n / 2]);
+  free(a);
+  free(b);
+  return 0;
+}

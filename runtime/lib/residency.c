@@ -63,10 +63,12 @@
    (an outer loop over rows). */
 #define RESID_MAX_ENTRIES 64
 
-/* View and backup buffers an entry keeps for the next run with the same
-   sub-range: a time loop passes the same ranges every iteration, and a
-   GPU driver's allocation and free of a large buffer per run (a free
-   waits for the device) cost more than the kernels. */
+/* View and backup buffers an entry keeps for the next run with a
+   sub-range of the same size (any offset: they are filled by a device copy
+   before every run): a time loop passes the same ranges every iteration, a
+   plane sweep ranges of one size, and a GPU driver's allocation and free of
+   a buffer per run (a free waits for the device) cost more than the
+   kernels. */
 #define RESID_SPARES 4
 
 typedef struct resid_spare {
@@ -321,9 +323,12 @@ static cl_int spare_buffer(resid_entry *x, size_t off, size_t bytes,
         free_slot = (int)k;
       continue;
     }
-    if (!p->busy && p->off == off && p->bytes == bytes &&
-        p->backup == backup) {
+    /* Any offset: a view or backup is filled from the entry by a device
+       copy before each run, so one of the same size serves any sub-range
+       (a plane sweep passes a new offset every run). */
+    if (!p->busy && p->bytes == bytes && p->backup == backup) {
       p->busy = 1;
+      p->off = off;
       *out = p->buf;
       *spare = 1;
       return CL_SUCCESS;

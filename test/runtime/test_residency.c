@@ -34,6 +34,11 @@
  * resid_memmove_grow  runs on interior ranges (a stencil's), then a copy of
  *                  the whole arrays: the entries grow to hold them, on the
  *                  device, and later iterations move nothing.
+ * resid_sweep      runs on windows of three planes that move a plane at a
+ *                  time (each overlaps the last without containing it):
+ *                  the entry grows on the device, each byte crosses once;
+ *                  a run over two entries with a gap between them merges
+ *                  them, only the gap coming from the host.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef _GNU_SOURCE
@@ -622,4 +627,43 @@ void case_resid_memmove_grow(void) {
   free(z);
   free(ra);
   free(rz);
+}
+
+void case_resid_sweep(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { P = 1024, PL = 40 };
+  int *a = malloc(4 * P * PL), *ra = malloc(4 * P * PL);
+  for (int i = 0; i < P * PL; ++i)
+    a[i] = ra[i] = i % 1013;
+  uint64_t in0 = bytes_in();
+  idiom_region_begin();
+  for (int k = 0; k + 3 <= PL; ++k) {
+    /* not dense: the entry keeps a snapshot for a diff copy-back */
+    RUN_OK(addk(a + k * P, 3 * P, k + 1, 0));
+    for (int i = k * P; i < (k + 3) * P; ++i)
+      ra[i] += k + 1;
+  }
+  idiom_region_end();
+  uint64_t in = bytes_in() - in0;
+  CHECK_MSG(wrong(a, ra, P * PL) == 0, "sweep: %d wrong elements",
+            wrong(a, ra, P * PL));
+  CHECK_MSG(in == 4ull * P * PL, "sweep: %llu bytes in, want %llu",
+            (unsigned long long)in, 4ull * P * PL);
+
+  /* Two entries, then one run over both and the gap between them. */
+  in0 = bytes_in();
+  idiom_region_begin();
+  RUN_OK(addk(a, P, 5, 1));
+  RUN_OK(addk(a + 2 * P, P, 7, 0));
+  RUN_OK(addk(a, 3 * P, 11, 0));
+  idiom_region_end();
+  for (int i = 0; i < 3 * P; ++i)
+    ra[i] += (i < P ? 5 : i >= 2 * P ? 7 : 0) + 11;
+  in = bytes_in() - in0;
+  CHECK_MSG(wrong(a, ra, P * PL) == 0, "merge: %d wrong elements",
+            wrong(a, ra, P * PL));
+  CHECK_MSG(in == 4ull * 3 * P, "merge: %llu bytes in, want %llu",
+            (unsigned long long)in, 4ull * 3 * P);
+  free(a);
+  free(ra);
 }

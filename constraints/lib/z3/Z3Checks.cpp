@@ -354,11 +354,12 @@ namespace {
 /// integer constants bounded by their type's signed range, or, given the
 /// nest, by the range the loop guards of its outermost and innermost loops
 /// imply (ScalarEvolution::applyLoopGuards: `n > 2` before `for (i = 1; i <
-/// n - 1; ...)`), which holds whenever the innermost body runs. Anything else
+/// n - 1; ...)`), which holds whenever the innermost body runs; a
+/// recurrence of an enclosing loop is such a symbol too. Anything else
 /// (null, could-not-compute, pointer-typed or non-integer expressions,
-/// truncations, unsigned min/max, recurrences of the nest's loops, ptrtoint, unknowns whose value
-/// was deleted, expressions deeper than MaxDepth) is not translated: the
-/// caller answers "not proven".
+/// truncations, unsigned min/max, recurrences of the nest's loops,
+/// ptrtoint, unknowns whose value was deleted, expressions deeper than
+/// MaxDepth) is not translated: the caller answers "not proven".
 class ScevTranslator {
 public:
   ScevTranslator(z3::context &C, z3::solver &S, const NestInfo *N = nullptr)

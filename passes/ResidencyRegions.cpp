@@ -102,8 +102,9 @@ bool isScratchAlloca(const AllocaInst *AI) {
         // and writes results during the call only; idiom_run_csr reads its
         // idiom_csr too.
         StringRef Callee = calleeName(*CB);
-        if ((Callee == "idiom_run" || Callee == "idiom_run_csr") &&
-            (No == 1 || No == 3 || No == 4 || (Callee == "idiom_run_csr" && No == 5)))
+        bool Csr = Callee == "idiom_run_csr";
+        if ((Callee == "idiom_run" || Csr) &&
+            (No == 1 || No == 3 || No == 4 || (Csr && No == 5)))
           continue;
       }
       return false;

@@ -25,8 +25,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define load_index idiomrt_load_index
-
 int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
                      uint32_t col_bytes, uint32_t flags, int64_t n,
                      int64_t out[4]) {
@@ -38,9 +36,10 @@ int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
   if ((uint64_t)n >= UINT64_MAX / ptr_bytes)
     return 0;
   idiomrt_resid_host_read(ptr, (uint64_t)(n + 1) * ptr_bytes);
-  int64_t first = load_index(ptr, ptr_bytes, ptr_zext, 0), prev = first;
+  int64_t first = idiomrt_load_index(ptr, ptr_bytes, ptr_zext, 0);
+  int64_t prev = first;
   for (int64_t i = 1; i <= n; ++i) {
-    int64_t p = load_index(ptr, ptr_bytes, ptr_zext, i);
+    int64_t p = idiomrt_load_index(ptr, ptr_bytes, ptr_zext, i);
     if (p < prev)
       return 0; /* not monotone: the loop skips row i-1, the kernel would not */
     prev = p;
@@ -50,7 +49,7 @@ int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
     idiomrt_resid_host_read((const char *)col + first * (int64_t)col_bytes,
                             (uint64_t)(prev - first) * col_bytes);
   for (int64_t p = first; p < prev; ++p) {
-    int64_t c = load_index(col, col_bytes, col_zext, p);
+    int64_t c = idiomrt_load_index(col, col_bytes, col_zext, p);
     if (p == first || c < lo)
       lo = c;
     if (p == first || c >= hi) {
@@ -73,8 +72,8 @@ uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr) {
       (csr->ptr_bytes != 4 && csr->ptr_bytes != 8))
     return 0;
   int zext = (csr->flags & IDIOM_CSR_PTR_ZEXT) != 0;
-  int64_t first = load_index(csr->ptr, csr->ptr_bytes, zext, 0);
-  int64_t last = load_index(csr->ptr, csr->ptr_bytes, zext, csr->rows);
+  int64_t first = idiomrt_load_index(csr->ptr, csr->ptr_bytes, zext, 0);
+  int64_t last = idiomrt_load_index(csr->ptr, csr->ptr_bytes, zext, csr->rows);
   if (last <= first)
     return 0;
   uint64_t nnz = (uint64_t)last - (uint64_t)first;
@@ -105,7 +104,8 @@ static _Thread_local csr_memo t_memo[CSR_MEMOS];
 static _Thread_local unsigned t_memo_next;
 
 static int memo_overlaps(const csr_memo *m, uintptr_t a0, uintptr_t a1) {
-  uintptr_t p0 = (uintptr_t)m->ptr, p1 = p0 + (uint64_t)(m->n + 1) * m->ptr_bytes;
+  uintptr_t p0 = (uintptr_t)m->ptr;
+  uintptr_t p1 = p0 + (uint64_t)(m->n + 1) * m->ptr_bytes;
   uintptr_t c0 = (uintptr_t)m->col + m->ext[0] * (int64_t)m->col_bytes;
   uintptr_t c1 = (uintptr_t)m->col + m->ext[1] * (int64_t)m->col_bytes;
   return (a0 < p1 && p0 < a1) || (c0 < c1 && a0 < c1 && c0 < a1);

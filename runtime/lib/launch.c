@@ -702,9 +702,10 @@ static int cmp_double(const void *a, const void *b) {
    every variant still in the race once, and each variant's time is the
    median of its rounds: a GPU whose clocks ramp up during the first
    launches of a process, or whose cache still holds the freshly copied
-   input, then biases no variant more than another. TUNE_REPS rounds; a variant whose first launch is 4x
-   slower than the best first launch leaves the race, and one whose launch
-   takes TUNE_LONG_MS or more runs once. A map over more than
+   input, then biases no variant more than another. TUNE_REPS rounds; a
+   variant whose first launch is 4x slower than the best first launch
+   leaves the race, and one whose launch takes TUNE_LONG_MS or more runs
+   once. A map over more than
    IDIOM_TUNE_SAMPLE iterations is timed on its first rows only
    (r->sample), enough of them to fill the device with every variant. */
 static int tune(run *r, unsigned cls) {
@@ -1199,7 +1200,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   /* Whatever happened, the run may have written its outputs (on the device
      or by copying back): checks remembered for those ranges are void. */
   for (uint32_t i = 0; i < nargs; ++i)
-    if (args[i].kind == IDIOM_ARG_BUF_OUT || args[i].kind == IDIOM_ARG_BUF_INOUT)
+    if (is_output(args[i].kind))
       idiomrt_csr_forget(args[i].ptr, args[i].bytes);
   idiomrt_count_transfer(r.bytes_in + r.rc.bytes_in, r.bytes_out);
   idiomrt_stats_bytes(e, r.bytes_in + r.rc.bytes_in, r.bytes_out);

@@ -893,11 +893,6 @@ void idiomrt_resid_report(void) {
           (unsigned long long)__atomic_load_n(&g_dev_copies,
                                               __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_grown, __ATOMIC_RELAXED));
-  uint64_t csr[2];
-  idiomrt_csr_counts(csr);
-  if (csr[0] || csr[1])
-    fprintf(stderr, "idiom-stats: csr-checks passes=%llu reused=%llu\n",
-            (unsigned long long)csr[0], (unsigned long long)csr[1]);
 }
 
 uint64_t idiomrt_resid_bytes(void) {

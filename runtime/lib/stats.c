@@ -220,6 +220,11 @@ static void report_text(void) {
                     "busy): %llu\n",
             (unsigned long long)over);
   idiomrt_resid_report();
+  uint64_t csr[2];
+  idiomrt_csr_counts(csr);
+  if (csr[0] || csr[1])
+    fprintf(stderr, "idiom-stats: csr-checks passes=%llu reused=%llu\n",
+            (unsigned long long)csr[0], (unsigned long long)csr[1]);
   fflush(stderr);
 }
 

@@ -16,7 +16,10 @@
  *  3. the device not started yet: the loop runs until the host time of the
  *     runs that would go to the device reaches about one start-up (ski
  *     rental; "too little host time yet to start the device"), then the
- *     start-up begins in the background (startup.c);
+ *     start-up begins in the background (startup.c). When the profile
+ *     (profile.c) says the last run had between one and two start-ups of
+ *     such host time in all, the start waits until this run has more than
+ *     the last: started at one start-up, it would be ready too late to pay;
  *  4. no device time measured yet: run on the device and time it (a run
  *     that timed kernel variants first is not a sample, nor is the class's
  *     first run unless it already beats the host: one-time costs such as
@@ -65,6 +68,28 @@
    started: the start-up begins once it reaches idiomrt_calib_start_after_ns
    (all descriptors together). */
 static uint64_t g_worthy_ns;
+/* The same over the whole process, the device started or not. */
+static uint64_t g_worthy_total_ns;
+
+uint64_t idiomrt_cost_worthy_total_ns(void) {
+  return __atomic_load_n(&g_worthy_total_ns, __ATOMIC_RELAXED);
+}
+
+/* Host time of device-worthy runs after which the start-up begins: about
+   one start-up (ski rental), unless the profile says the last run of this
+   program had between one and two start-ups' worth in all. Started at one
+   start-up, that run's device was ready when too little work was left to
+   pay for it (and exit waited for the start-up): this run starts it only
+   once it has gone past the last run's total (then it is another run). */
+static uint64_t start_threshold_ns(void) {
+  uint64_t s = idiomrt_calib_start_after_ns();
+  int64_t last = idiomrt_profile_last_worthy_ns();
+  if (last >= 0 && (uint64_t)last < 2 * s) {
+    uint64_t past = (uint64_t)last + (uint64_t)last / 8 + 1;
+    return past > s ? past : s;
+  }
+  return s;
+}
 
 static double lat_ns(void) {
   double lat, bw;
@@ -230,14 +255,15 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
       }
     }
   }
-  if ((dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_DEVICE) &&
-      !idiomrt_startup_begun()) {
+  if (dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_DEVICE) {
+    uint64_t add = (uint64_t)(c->host_est * (double)trip);
+    __atomic_add_fetch(&g_worthy_total_ns, add, __ATOMIC_RELAXED);
     /* Ski rental: starting the device costs about one start-up (and an
        exit in the middle of it waits for a step of it); it is started once
        the host time it could have saved reaches that. */
-    uint64_t add = (uint64_t)(c->host_est * (double)trip);
-    if (__atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
-        idiomrt_calib_start_after_ns())
+    if (!idiomrt_startup_begun() &&
+        __atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
+            start_threshold_ns())
       dec = IDIOMRT_DEC_PRESTART;
   }
   s->decisions[dec]++;

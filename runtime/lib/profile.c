@@ -31,6 +31,7 @@
  *
  *   idiom-profile 1
  *   env HEX            (the IDIOM_* environment at exit)
+ *   worthy NS          (host time of runs worth the device, costmodel.c)
  *   site HEX CLASS HOST_PI DEV_PI DEVICE_RUNS LOC
  *   ...
  *   check HEX          (FNV-1a 64 of the lines above)
@@ -71,6 +72,7 @@ static char g_dir[PATH_MAX], g_path[PATH_MAX + 32];
 static profile_line g_lines[PROFILE_MAX_SITES];
 static unsigned g_nlines;                    /* read from the file */
 static uint64_t g_file_env;                  /* its env line */
+static int64_t g_file_worthy = -1;           /* its worthy line, or -1 */
 static uint64_t g_t0_ns;                     /* constructor time */
 
 extern char **environ;
@@ -82,6 +84,7 @@ static uint64_t now_ns(void) {
 }
 
 uint64_t idiomrt_profile_t0_ns(void) { return g_t0_ns; }
+
 
 static uint64_t fnv_str(uint64_t h, const char *s) {
   return idiomrt_fnv1a(h, s ? s : "", s ? strlen(s) + 1 : 1);
@@ -167,6 +170,7 @@ __attribute__((format(printf, 1, 2))) static void note(const char *fmt,
 /* Reads path into g_lines (none when it is missing or malformed). */
 static void read_profile(const char *path) {
   g_nlines = 0;
+  g_file_worthy = -1;
   g_read_note[0] = '\0';
   snprintf(g_read_path, sizeof g_read_path, "%s", path);
   FILE *f = fopen(path, "r");
@@ -193,14 +197,19 @@ static void read_profile(const char *path) {
   for (char *l = first ? strtok_r(first + 1, "\n", &save) : NULL;
        l && m < PROFILE_MAX_SITES; l = strtok_r(NULL, "\n", &save)) {
     profile_line *p = &g_lines[m];
-    unsigned long long site = 0, runs = 0;
+    unsigned long long site = 0, runs = 0, worthy = 0;
     int at = 0;
+    if (sscanf(l, "worthy %llu", &worthy) == 1 && worthy <= INT64_MAX) {
+      g_file_worthy = (int64_t)worthy;
+      continue;
+    }
     if (sscanf(l, "site %llx %u %lf %lf %llu %n", &site, &p->cls, &p->host_pi,
                &p->dev_pi, &runs, &at) < 5 ||
         p->cls >= IDIOMRT_SIZE_CLASSES || !(p->host_pi > 0) ||
         !(p->dev_pi >= 0 || p->dev_pi == -1)) {
       note("profile: ignoring %s: malformed line", path);
       m = 0;
+      g_file_worthy = -1;
       break;
     }
     p->site = site;
@@ -222,6 +231,7 @@ static void load(void) {
                          sizeof g_path);
   if (!g_have_key) {
     g_nlines = 0;
+    g_file_worthy = -1;
     return;
   }
   if (strcmp(g_path, g_read_path) != 0)
@@ -229,6 +239,14 @@ static void load(void) {
   else if (g_read_note[0])
     idiomrt_debug("%s", g_read_note);
   atexit(write_profile);
+}
+
+int64_t idiomrt_profile_last_worthy_ns(void) {
+  const char *env = getenv("IDIOM_PROFILE");
+  if (env && strcmp(env, "off") == 0)
+    return -1;
+  pthread_once(&g_once, load);
+  return g_file_worthy;
 }
 
 /* Host time the last process saved on the device, in ns. */
@@ -313,8 +331,10 @@ static void write_profile(void) {
   char *buf = malloc(cap);
   if (!buf)
     return;
-  len = (size_t)snprintf(buf, cap, "idiom-profile 1\nenv %016llx\n",
-                         (unsigned long long)env_hash());
+  len = (size_t)snprintf(buf, cap, "idiom-profile 1\nenv %016llx\n"
+                         "worthy %llu\n",
+                         (unsigned long long)env_hash(),
+                         (unsigned long long)idiomrt_cost_worthy_total_ns());
   unsigned lines = 0, fresh = 0;
   uint64_t seen[PROFILE_MAX_SITES];
   unsigned nseen = 0;

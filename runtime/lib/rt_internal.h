@@ -506,6 +506,10 @@ int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n);
    held): "decisions" {name: count}, "host_ms" (null when never measured),
    "cost" [{"class", "host_us", "device_us"}]. */
 void idiomrt_cost_json(const idiomrt_entry *e, idiomrt_json *j);
+/* Host time (ns, estimated) of every run so far that the model sent, or
+   would have sent, to the device: the profile keeps it for the next run's
+   start-up decision. */
+uint64_t idiomrt_cost_worthy_total_ns(void);
 
 /*--- startup.c: device start-up and kernel builds in the background -------*/
 
@@ -558,6 +562,9 @@ void idiomrt_parcopy_after_fork(void);
 void idiomrt_profile_seed(idiomrt_entry *e);
 /* CLOCK_MONOTONIC ns at the runtime's constructor (program start). */
 uint64_t idiomrt_profile_t0_ns(void);
+/* The last process's idiomrt_cost_worthy_total_ns at its exit, from the
+   profile; -1 when unknown (no profile, an older file, IDIOM_PROFILE=off). */
+int64_t idiomrt_profile_last_worthy_ns(void);
 
 /*--- process.c: fork and address-space limits -----------------------------*/
 

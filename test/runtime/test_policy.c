@@ -405,3 +405,97 @@ void case_policy_resid_held(void) {
   CHECK(idiomrt_resid_bytes() == 0);
   CHECK(y[5] == 0.0f);
 }
+
+/* Internal to the runtime (rt_internal.h): the profile's checksum. */
+uint64_t idiomrt_fnv1a(uint64_t h, const void *p, size_t n);
+#define IDIOMRT_FNV_OFFSET 0xcbf29ce484222325ULL
+
+/* Child of policy_worthy: one call that measures the host loop, then
+   POLICY_CALLS calls of 25 ms of host work each (each worth the device:
+   no device time is known and the host's beats any transfer floor). */
+void case_policy_worthy_child(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 12 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  fill(x, y, N);
+  char why[256];
+  int calls = atoi(getenv("POLICY_CALLS") ? getenv("POLICY_CALLS") : "0");
+  for (int k = 0; k <= calls; ++k)
+    site(&pscale_desc, 2.0f, x, y, N, 1, 25000, why, sizeof why);
+  fprintf(stderr, "policy_worthy_child: %d\n", check_y(y, N, calls + 1));
+  free(x);
+  free(y);
+}
+
+/* Runs policy_worthy_child with 11 worthy calls (about 275 ms of host
+   time) and a profile whose worthy line is `worthy` ns (-1: no profile),
+   in a fresh cache directory (start-up threshold: 200 ms, no calibration
+   file). Returns 1 when the child started the device; the profile it
+   wrote must carry its own worthy total. */
+static int worthy_run(long long worthy) {
+  char dir[] = "/tmp/idiomrt-worthy-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char prof[sizeof dir + 16], cache_env[sizeof dir + 32],
+      prof_env[sizeof prof + 32];
+  snprintf(prof, sizeof prof, "%s/p.txt", dir);
+  snprintf(cache_env, sizeof cache_env, "IDIOM_CACHE_DIR=%s", dir);
+  snprintf(prof_env, sizeof prof_env, "IDIOM_PROFILE=%s", prof);
+  if (worthy >= 0) {
+    char body[256];
+    int n = snprintf(body, sizeof body,
+                     "idiom-profile 1\nenv 0000000000000000\nworthy %lld\n",
+                     worthy);
+    unsigned long long sum = idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, body, (size_t)n);
+    FILE *f = fopen(prof, "w");
+    CHECK(f != NULL);
+    if (f) {
+      fprintf(f, "%scheck %016llx\n", body, sum);
+      fclose(f);
+    }
+  }
+  const char *env[] = {"POLICY_CALLS=11", "IDIOM_STATS=1", "IDIOM_DEBUG=1",
+                       cache_env, prof_env, NULL};
+  char *err = NULL;
+  int st = spawn_case("policy_worthy_child", env, &err);
+  CHECK_MSG(st == 0, "child failed (%d):\n%s", st, err);
+  CHECK_MSG(strstr(err, "policy_worthy_child: 1") != NULL, "%s", err);
+  if (worthy >= 0)
+    CHECK_MSG(strstr(err, " site classes") != NULL &&
+                  !strstr(err, "ignoring"),
+              "profile not read:\n%s", err);
+  int started = strstr(err, "device-starting") != NULL;
+  /* the child's own total: 11 runs of about 25 ms */
+  FILE *f = fopen(prof, "r");
+  CHECK_MSG(f != NULL, "no profile written:\n%s", err);
+  if (f) {
+    char line[256];
+    long long w = -1;
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "worthy %lld", &w) == 1)
+        break;
+    fclose(f);
+    CHECK_MSG(w >= 11 * 20000000ll && w < 11 * 200000000ll,
+              "worthy %lld in the written profile", w);
+  }
+  free(err);
+  char rm[sizeof dir + 16];
+  snprintf(rm, sizeof rm, "rm -rf %s", dir);
+  CHECK(system(rm) == 0);
+  return started;
+}
+
+/* The start-up decision with the last run's total of device-worthy host
+   time (costmodel.c, start_threshold_ns): with no profile, or a last run
+   below one start-up (200 ms) or above two, the device starts once 200 ms
+   of such host time have passed; with a last run between one and two
+   start-ups (300 ms), it does not start before this run has more than the
+   last (here 275 ms: never). */
+void case_policy_worthy(void) {
+  CHECK_MSG(worthy_run(-1) == 1, "no profile: the device should start");
+  CHECK_MSG(worthy_run(300000000ll) == 0,
+            "last run 300 ms: the device should not start");
+  CHECK_MSG(worthy_run(100000000ll) == 1,
+            "last run 100 ms: the device should start");
+  CHECK_MSG(worthy_run(1000000000ll) == 1,
+            "last run 1000 ms: the device should start");
+}

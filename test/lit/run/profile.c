@@ -20,6 +20,7 @@
 // RUN: grep -q "host-explore" %t.err1
 // FIRST: idiom-profile 1
 // FIRST-NEXT: env {{[0-9a-f]+}}
+// FIRST-NEXT: worthy {{[0-9]+}}
 // FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 profile.c:{{[0-9]+}}
 // FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 profile.c:{{[0-9]+}}
 // FIRST-NEXT: check {{[0-9a-f]+}}

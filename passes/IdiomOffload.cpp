@@ -1,6 +1,7 @@
 //===- IdiomOffload.cpp - The plugin's passes -----------------------------===//
 
 #include "IdiomOffload.h"
+#include "BoundVersioning.h"
 #include "IdiomDetection.h"
 #include "KernelMemo.h"
 #include "KernelSharing.h"
@@ -271,6 +272,23 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     return PreservedAnalyses::all();
   }
 
+  // Loops whose bound is read from memory in every iteration get a copy
+  // with the bound read once, behind a run-time check (BoundVersioning.h);
+  // a copy that no idiom uses is dropped again below.
+  bool Versioned = false;
+  SmallVector<BoundVersion, 4> Versions =
+      versionLoopBounds(F, LI, DT, SE, Versioned);
+  auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {
+    for (const BoundVersion &V : Versions) {
+      bool Keep = false;
+      for (Loop *U : Used)
+        Keep |= V.Nest == U || V.Nest->contains(U);
+      if (!Keep)
+        dropBoundVersion(V);
+    }
+  };
+  SmallPtrSet<Loop *, 8> StitchedLoops;
+
   Detection Det = detectIdioms(F, LI, SE, DT);
   for (Loop *L : Det.OverBudget)
     Remarks.emit([&] {
@@ -344,7 +362,8 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   if (Offloads.empty()) {
     if (!Det.Found.empty())
       Index.addKernelIds(0);
-    return PreservedAnalyses::all();
+    DropUnused(StitchedLoops);
+    return Versioned ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 
   // Phase 1 for all idioms, while SCEV still describes the CFG; then phase 2.
@@ -396,6 +415,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       continue;
     }
     Changed = true;
+    StitchedLoops.insert(O.D->L);
     // A CSR SpMV's runtime call reads ptr and col on the host: inside a
     // region it first copies back their device-valid bytes (csr.c), and
     // ptr is one of its buffers here, so host code there cannot write it.
@@ -488,6 +508,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       });
   }
   Index.addKernelIds(NewDescriptors);
+  DropUnused(StitchedLoops);
   // Map promotion: loops that only run offloaded idioms keep their buffers
   // on the device (ResidencyRegions.h).
   formResidencyRegions(F, LI, Stitched, Remarks);

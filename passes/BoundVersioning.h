@@ -1,0 +1,62 @@
+//===- BoundVersioning.h - Loop bounds read from memory, hoisted -*- C++ -*-===//
+//
+// Part of Idiom. A loop whose bound is read from memory in every iteration
+// (`for (i = 0; i < *np; i++) a[i] = ...` where a store of the loop may
+// write *np as far as alias analysis knows: same type, char stores, a
+// pointer argument) has no computable trip count, so no idiom matches it.
+// Legacy code reads bounds from globals and structs this way. If no store of
+// the loop writes the bound, the bound is the value read once before the
+// loop. This file versions such a loop: a run-time check before it compares
+// the bound's bytes with the address range of every store of the loop nest
+// (computed by ScalarEvolution from the bound read once); when they are
+// disjoint the loop runs with the bound read once (and can be offloaded),
+// else an unchanged copy of the original loop runs, marked as a fallback
+// (never offloaded). The same idea as LLVM's LoopVersioningLICM, which needs
+// a computable trip count to begin with and so does not apply here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_PASSES_BOUNDVERSIONING_H
+#define IDIOM_PASSES_BOUNDVERSIONING_H
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace llvm {
+class BranchInst;
+class DominatorTree;
+class Function;
+class Loop;
+class LoopInfo;
+class ScalarEvolution;
+} // namespace llvm
+
+namespace idiom {
+
+/// A versioned nest: the loop that runs with its bounds read once, and the
+/// branch in front of it (true: that loop; false: the unchanged copy).
+struct BoundVersion {
+  llvm::Loop *Nest;
+  llvm::BranchInst *Check;
+};
+
+/// Versions every loop nest of \p F (at most two loops deep) whose trip
+/// count is not computable because an exit condition reads a bound from a
+/// nest-invariant address, and whose stores have affine addresses over the
+/// nest once the bound is read once. The copy is marked as a fallback loop
+/// (PipelinePlacement.h), so it is never offloaded. Keeps \p LI and \p DT
+/// up to date; forgets what \p SE knew of the changed loops. Loops in LCSSA
+/// and loop-simplify form only; anything else is left as it is. Sets
+/// \p Changed when the IR changed (a nest whose store ranges turned out to
+/// be unknown is changed but not returned: its check is always false).
+llvm::SmallVector<BoundVersion, 4>
+versionLoopBounds(llvm::Function &F, llvm::LoopInfo &LI,
+                  llvm::DominatorTree &DT, llvm::ScalarEvolution &SE,
+                  bool &Changed);
+
+/// Undoes the use of \p V (its nest was not offloaded): the check becomes
+/// false, so the unchanged copy always runs, and the nest, now dead code, is
+/// marked as a fallback loop; later passes delete it.
+void dropBoundVersion(const BoundVersion &V);
+
+} // namespace idiom
+
+#endif // IDIOM_PASSES_BOUNDVERSIONING_H

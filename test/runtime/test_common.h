@@ -69,6 +69,7 @@ void case_writeback_dense(void);
 void case_writeback_dense_out(void);
 void case_writeback_flags(void);
 void case_csr_extent(void);
+void case_csr_row_blocks(void);
 void case_csr_seq(void);
 void case_csr_decline(void);
 void case_jds_decline(void); /* test_jds.c */

@@ -840,6 +840,7 @@ static const tcase cases[] = {
     {"resid_evict", case_resid_evict, 1},
     {"resid_evict_stats", case_resid_evict_stats, 1},
     {"csr_extent", case_csr_extent, 1},
+    {"csr_row_blocks", case_csr_row_blocks, 1},
     {"csr_seq", case_csr_seq, 1},
     {"csr_decline", case_csr_decline, 1},
     {"jds_decline", case_jds_decline, 1},

@@ -261,7 +261,7 @@ const int64_t *idiomrt_csr_row_blocks(const idiom_csr *csr, int64_t n,
   int64_t nb = n;
   if (csr_rows)
     nb = idiom_csr_row_blocks(csr->ptr, csr->ptr_bytes, csr->flags, n, group,
-                              IDIOMRT_ROW_BLOCK_ITERS, out);
+                              idiomrt_config_get()->row_block_iters, out);
   else
     one_row_per_block(n, out);
   if (nb < 0) {

@@ -58,6 +58,8 @@ typedef struct idiomrt_config {
   int cost;                   /* cost model and background start-up on
                                  (IDIOM_COST, see costmodel.c) */
   uint64_t tune_sample;       /* IDIOM_TUNE_SAMPLE, default 1 << 22 */
+  uint32_t row_block_iters;   /* IDIOM_ROW_BLOCK_ITERS (1 .. 1024), default
+                                 IDIOMRT_ROW_BLOCK_ITERS (csr.c) */
 } idiomrt_config;
 
 /* Reads the environment on first call; never NULL. */
@@ -454,8 +456,8 @@ void idiomrt_csr_counts(uint64_t out[2]);
    reason to decline (out is then not complete). */
 const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
                               uint32_t nargs, idiom_arg *out);
-/* The row blocks (idiom_csr_row_blocks, IDIOMRT_ROW_BLOCK_ITERS steps per
-   lane) of the n rows of a run of the load-balanced SpMV variant for
+/* The row blocks (idiom_csr_row_blocks, IDIOM_ROW_BLOCK_ITERS steps per
+   lane, default IDIOMRT_ROW_BLOCK_ITERS) of the n rows of a run of the load-balanced SpMV variant for
    work-groups of `group` work-items: of csr's row pointers when csr is a
    CSR matrix of n rows, else one row per block. Inside a region memoised
    with the run's check (forgotten with it: idiomrt_csr_forget, a new

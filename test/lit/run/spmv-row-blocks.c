@@ -18,6 +18,11 @@
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_DEVICE=cpu IDIOM_VARIANT=7 IDIOM_STATS=1 %t.idiom > %t.v7 2> %t.s7
 // RUN: diff %t.expected %t.v7
 // RUN: FileCheck %s --check-prefix=STATS < %t.s7
+// Blocks cut at one step per lane (more, smaller blocks) and at 64.
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_DEVICE=cpu IDIOM_VARIANT=7 IDIOM_ROW_BLOCK_ITERS=1 %t.idiom > %t.i1
+// RUN: diff %t.expected %t.i1
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_DEVICE=cpu IDIOM_VARIANT=7 IDIOM_ROW_BLOCK_ITERS=64 %t.idiom > %t.i64
+// RUN: diff %t.expected %t.i64
 // The kernel: the blocks are the last parameter, each work-group reads its
 // rows' range from them, and its lanes per row come from the block's rows.
 // RUN: %clang-idiom %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR

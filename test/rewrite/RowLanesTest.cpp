@@ -358,12 +358,13 @@ TEST(RowLanes, EveryVariantOnTheDevice) {
         size_t L = V.WorkGroup[0] ? V.WorkGroup[0] : 64;
         size_t Items = V.RowLanes ? M.Rows * V.RowLanes : (M.Rows + V.Elems - 1) / V.Elems;
         // Row blocks (the load-balanced variant): any partition of the rows
-        // into blocks of at most L rows is correct; blocks of 1, L, 3, 100
-        // and 2 rows in turn, then one row per block.
+        // into blocks of at most L rows is correct; blocks of 1, L, 3, 100,
+        // 2, 5, 9, 17, 33, 65 and 129 rows in turn (every lane count w from
+        // 256 down to 1), then one row per block.
         std::vector<int64_t> Blocks{0};
         for (size_t B = 0; V.RowBlocks && Blocks.back() < M.Rows; ++B) {
-          const int64_t Sizes[] = {1, int64_t(L), 3, 100, 2};
-          Blocks.push_back(std::min(M.Rows, Blocks.back() + (Part ? 1 : Sizes[B % 5])));
+          const int64_t Sizes[] = {1, int64_t(L), 3, 100, 2, 5, 9, 17, 33, 65, 129};
+          Blocks.push_back(std::min(M.Rows, Blocks.back() + (Part ? 1 : Sizes[B % 11])));
         }
         if (V.RowBlocks)
           Items = (Blocks.size() - 1) * L;

@@ -671,7 +671,8 @@ static int launch_reduce(run *r, const idiomrt_variant *v, cl_event *evs,
    would launch with a stale buffer of an earlier run. */
 static int check_nargs(run *r, const idiomrt_variant *v) {
   unsigned nres = r->d->nresults;
-  if (r->d->kind == IDIOM_MAP ? v->kernel_nargs[0] != r->nargs + (v->row_blocks != 0)
+  if (r->d->kind == IDIOM_MAP ? v->kernel_nargs[0] !=
+                                    r->nargs + (v->row_blocks != 0)
                               : (v->kernel_nargs[0] != r->nargs + 2 * nres ||
                                  v->kernel_nargs[1] != 1 + 3 * nres))
     return fail(r, "kernel parameter count does not match the arguments");
@@ -821,7 +822,8 @@ static int tune(run *r, unsigned cls) {
          with SIMT lanes; a CPU runs a work-group's work-items one after
          another, and timing them costs more than it can find (IDIOM_VARIANT
          still forces one) */
-      idiomrt_debug("%s: variant %u not timed on a CPU (row lanes)", r->d->loc, k);
+      idiomrt_debug("%s: variant %u not timed on a CPU (row lanes)", r->d->loc,
+                    k);
       racing[k] = 0;
     }
   }

@@ -457,9 +457,10 @@ void idiomrt_csr_counts(uint64_t out[2]);
 const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
                               uint32_t nargs, idiom_arg *out);
 /* The row blocks (idiom_csr_row_blocks, IDIOM_ROW_BLOCK_ITERS steps per
-   lane, default IDIOMRT_ROW_BLOCK_ITERS) of the n rows of a run of the load-balanced SpMV variant for
-   work-groups of `group` work-items: of csr's row pointers when csr is a
-   CSR matrix of n rows, else one row per block. Inside a region memoised
+   lane, default IDIOMRT_ROW_BLOCK_ITERS) of the n rows of a run of the
+   load-balanced SpMV variant for work-groups of `group` work-items: of
+   csr's row pointers when csr is a CSR matrix of n rows, else one row per
+   block (any partition is correct; the blocks decide only the balance). Inside a region memoised
    with the run's check (forgotten with it: idiomrt_csr_forget, a new
    epoch); else built into *owned, which the caller frees after the run.
    Sets *nblocks; NULL when out of memory. */

@@ -1,4 +1,4 @@
-/*===- test_csr.c - idiom_csr_extent -------------------------------------===*
+/*===- test_csr.c - idiom_csr_extent and idiom_csr_row_blocks -----------===*
  *
  * The host-side run-time conditions of an offloaded CSR SpMV
  * (runtime/lib/csr.c): extents of monotone row pointers and of the column
@@ -99,7 +99,8 @@ static int blocks_ok(const long *p, int64_t n, int64_t group, int64_t iters,
     int64_t rows = out[b + 1] - out[b];
     if (rows < 1 || rows > group)
       return 0;
-    if (rows > 1 && longest(p, out[b], out[b + 1]) > iters * lanes_of(rows, group))
+    if (rows > 1 &&
+        longest(p, out[b], out[b + 1]) > iters * lanes_of(rows, group))
       return 0;
     if (b + 1 < nb && rows + 1 <= group &&
         longest(p, out[b], out[b + 1] + 1) <= iters * lanes_of(rows + 1, group))
@@ -149,7 +150,8 @@ void case_csr_row_blocks(void) {
   for (int i = 0; i < N; ++i) {
     seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
     unsigned u = (unsigned)(seed >> 33) % 100;
-    long len = u < 20 ? 0 : u < 90 ? (long)(seed >> 40) % 17 : u < 99 ? 64 + (long)(seed >> 40) % 448 : 5000;
+    long r = (long)(seed >> 40);
+    long len = u < 20 ? 0 : u < 90 ? r % 17 : u < 99 ? 64 + r % 448 : 5000;
     if (i == 17 || i == N - 1)
       len = 70000;
     p[i + 1] = p[i] + len;
@@ -157,7 +159,8 @@ void case_csr_row_blocks(void) {
   static const int64_t groups[] = {1, 2, 64, 256, 1024};
   for (int g = 0; g < 5; ++g)
     for (int64_t iters = 1; iters <= 16; iters *= 4) {
-      nb = idiom_csr_row_blocks(p, 8, 0, N, (uint32_t)groups[g], (uint32_t)iters, out);
+      nb = idiom_csr_row_blocks(p, 8, 0, N, (uint32_t)groups[g],
+                                (uint32_t)iters, out);
       CHECK(blocks_ok(p, N, groups[g], iters, out, nb));
     }
 

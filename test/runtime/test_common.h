@@ -110,6 +110,7 @@ void case_resid_evict_stats(void);
 void case_tune_map(void);
 void case_tune_sample(void);
 void case_variant_lanes(void);
+void case_variant_row_blocks(void);
 void case_variant_lanes_cpu(void);
 void case_variant_sample2d(void);
 void case_tune_reduce(void);

@@ -799,6 +799,7 @@ static const tcase cases[] = {
     {"tune_small", case_tune_small, 1},
     {"variant_fit", case_variant_fit, 1},
     {"variant_lanes", case_variant_lanes, 1},
+    {"variant_row_blocks", case_variant_row_blocks, 1},
     {"variant_lanes_cpu", case_variant_lanes_cpu, 1},
     {"variant_build", case_variant_build, 1},
     {"variant_all_broken", case_variant_all_broken, 1},

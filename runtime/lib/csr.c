@@ -87,18 +87,21 @@ int64_t idiom_csr_row_blocks(const void *ptr, uint32_t ptr_bytes,
       !group || (group & (group - 1)) || !iters)
     return -1;
   int zext = (flags & IDIOM_CSR_PTR_ZEXT) != 0;
-  int64_t nb = 0, start = 0, longest = 0;
+  int64_t nb = 0, start = 0;
+  uint64_t longest = 0;
   out[0] = 0;
   int64_t prev = n ? idiomrt_load_index(ptr, ptr_bytes, zext, 0) : 0;
   for (int64_t i = 0; i < n; ++i) {
     int64_t p = idiomrt_load_index(ptr, ptr_bytes, zext, i + 1);
-    /* decreasing pointers: an empty row (balance only; never run) */
-    int64_t len = p > prev ? p - prev : 0;
+    /* decreasing pointers: an empty row (balance only; never run); the
+       difference in 64 unsigned bits (no signed overflow) */
+    uint64_t len = p > prev ? (uint64_t)p - (uint64_t)prev : 0;
     prev = p;
     if (i > start) {
-      int64_t rows = i - start + 1, m = len > longest ? len : longest;
+      int64_t rows = i - start + 1;
+      uint64_t m = len > longest ? len : longest;
       if (rows > (int64_t)group ||
-          (uint64_t)m > (uint64_t)iters * block_lanes(rows, group)) {
+          m > (uint64_t)iters * block_lanes(rows, group)) {
         out[++nb] = i; /* row i starts the next block */
         start = i;
         longest = len;

@@ -198,12 +198,18 @@ static int csr_extent_memo(const idiom_csr *csr, int64_t ext[4]) {
     return 0;
   if (epoch) {
     csr_memo *m = &t_memo[t_memo_next++ % CSR_MEMOS];
-    int64_t *blocks = m->blocks, cap = m->blocks_cap;
-    *m = (csr_memo){epoch, csr->ptr, csr->col, csr->ptr_bytes,
-                    csr->col_bytes, csr->flags, csr->rows,
-                    {ext[0], ext[1], ext[2], ext[3]}};
-    m->blocks = blocks; /* blocks_epoch 0: not built for this matrix */
-    m->blocks_cap = cap;
+    /* the blocks' array is kept; blocks_epoch 0: not built for this
+       matrix */
+    *m = (csr_memo){.epoch = epoch,
+                    .ptr = csr->ptr,
+                    .col = csr->col,
+                    .ptr_bytes = csr->ptr_bytes,
+                    .col_bytes = csr->col_bytes,
+                    .flags = csr->flags,
+                    .n = csr->rows,
+                    .ext = {ext[0], ext[1], ext[2], ext[3]},
+                    .blocks = m->blocks,
+                    .blocks_cap = m->blocks_cap};
   }
   return 1;
 }

@@ -9,9 +9,11 @@ DIR holds spmv.seq and spmv.idiom (bench/build_spmv_carry.sh). Prints:
 the sequential and forced-GPU whole-process times; the kernel time per call
 from IDIOM_STATS (the tuned variant, timing runs excluded); then every
 kernel variant forced in turn (IDIOM_VARIANT=K: one row per work-item, 4
-rows per work-item, CSR-vector with 4..64 work-items per row, a work-group
-per row; docs/Rewrite.md, "Row reductions by lanes"), its kernel time per
-call and bandwidth; the bytes one SpMV must move at least (values, column
+rows per work-item, CSR-vector with 4..64 work-items per row, and the
+load-balanced row blocks, CSR-Adaptive: a work-group per block of rows of
+about equal work; docs/Rewrite.md, "Row reductions by lanes"), its kernel
+time per call and bandwidth, and the row blocks again with their block
+bound IDIOM_ROW_BLOCK_ITERS at 1, 2, 8 and 16 steps per lane (default 4); the bytes one SpMV must move at least (values, column
 indices, row pointers, y, and x once); the device's copy bandwidth (torch
 clone of 1 GiB); cuSPARSE's time for the same product (torch CSR @ x,
 median of 20 with CUDA events) and each variant's share of it. The matrix
@@ -54,18 +56,30 @@ print("spmv site: calls %d offloaded %d kernel %.3f ms/call transfer %.1f ms tot
 
 # Every variant forced in turn; its description is the marker line of the
 # kernel source embedded in the binary.
-descs = dict(re.findall(rb"//@idiom-variant (\d+) wg=\S+ ept=\S+: ([^\n\\]*)",
-                        open(idiom[0], "rb").read()))
+markers = re.findall(rb"//@idiom-variant (\d+) wg=\S+ ept=(\S+): ([^\n\\]*)",
+                     open(idiom[0], "rb").read())
+descs = {k: d for k, _, d in markers}
+blocks = sorted({int(k) for k, e, _ in markers if e.startswith(b"blocks/")})
 variants = []
-for k in range(site.get("variants") or 1):
-    vs = os.path.join(tmp, "stats%d.json" % k)
-    _, out = timed(idiom, {"IDIOM_DEVICE": "gpu", "IDIOM_STATS": vs, "IDIOM_VARIANT": str(k)})
+
+
+def forced(k, label, extra=None):
+    vs = os.path.join(tmp, "stats%s.json" % re.sub(r"\W+", "_", label))
+    _, out = timed(idiom, dict({"IDIOM_DEVICE": "gpu", "IDIOM_STATS": vs,
+                                "IDIOM_VARIANT": str(k)}, **(extra or {})))
     v = site_of(vs)
     if not v["offloaded"]:
-        print("variant %d: not run (%s)" % (k, v.get("reasons")))
-        continue
+        print("variant %s: not run (%s)" % (label, v.get("reasons")))
+        return
     ms = v["kernel_ms"] / v["offloaded"]
-    variants.append((k, ms, descs.get(str(k).encode(), b"?").decode(), out.stdout.strip()))
+    variants.append((label, ms, descs.get(str(k).encode(), b"?").decode(), out.stdout.strip()))
+
+
+for k in range(site.get("variants") or 1):
+    forced(k, str(k))
+for k in blocks:  # the row blocks' bound (IDIOM_ROW_BLOCK_ITERS, default 4)
+    for it in (1, 2, 8, 16):
+        forced(k, "%d, IDIOM_ROW_BLOCK_ITERS=%d" % (k, it), {"IDIOM_ROW_BLOCK_ITERS": str(it)})
 
 import numpy as np
 import torch
@@ -107,6 +121,6 @@ print("cuSPARSE (torch CSR @ x, int64 indices): %.3f ms = %.1f GB/s of needed by
       % (tsp, need / (tsp * 1e-3) / 1e9))
 print("Idiom kernel / cuSPARSE time: %.2f" % (tsp / per_call))
 for k, ms, desc, out in variants:
-    print("variant %d: %.3f ms/call = %.1f GB/s of needed bytes = %.2f of cuSPARSE (%s)%s"
+    print("variant %s: %.3f ms/call = %.1f GB/s of needed bytes = %.2f of cuSPARSE (%s)%s"
           % (k, ms, need / (ms * 1e-3) / 1e9, tsp / ms, desc,
              "" if out == seq.stdout.strip() else " output: " + out))

@@ -67,6 +67,8 @@ unsigned accumulatorBytes(const Program &P) {
 } // namespace
 
 std::string variantEpt(const VariantParams &V) {
+  if (V.RowBlocks)
+    return "blocks/" + std::to_string(V.WorkGroup[0]);
   if (V.RowLanes)
     return "1/" + std::to_string(V.RowLanes);
   if (V.Tile[0])
@@ -109,7 +111,11 @@ std::string describeVariant(const VariantParams &V) {
         std::to_string(V.WorkGroup[1]);
   else
     S = "work-group " + std::to_string(V.WorkGroup[0]);
-  if (V.RowLanes && V.RowsPerGroup == 1)
+  if (V.RowBlocks)
+    S += ", a work-group per block of rows of about equal work (CSR-Adaptive row blocks "
+         "built at run time; " + std::to_string(V.RowLanes) +
+         " / rows strided partial sums per row, local-memory tree)";
+  else if (V.RowLanes && V.RowsPerGroup == 1)
     S += ", a work-group per row (" + std::to_string(V.RowLanes) +
          " strided partial sums, local-memory tree)";
   else if (V.RowLanes)
@@ -135,6 +141,7 @@ struct Row {
   unsigned X, Y, E;
   bool Blocked = false;
   unsigned Lanes = 0, Rows = 0; ///< VariantParams::RowLanes, RowsPerGroup
+  bool Blocks = false;          ///< VariantParams::RowBlocks
 };
 // Candidate tables, the default lowering first, most promising next.
 const Row MapContiguous[] = {{0, 0, 1},   {256, 1, 4}, {128, 1, 4}, {64, 1, 4},
@@ -149,7 +156,9 @@ const Row ReduceContiguous[] = {{0, 0, 1},   {256, 1, 4},  {256, 1, 16, true}, {
 const Row Reduce[] = {{0, 0, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}};
 // Maps of row sums (a CSR SpMV): one row per work-item (default, 4 rows per
 // work-item), then CSR-vector with 4..64 work-items per row (short rows
-// waste fewer lanes with fewer), then a work-group per row (long rows).
+// waste fewer lanes with fewer), then a work-group per block of rows of
+// about equal work (skewed rows; a long row is a block alone, which is a
+// work-group per row).
 const Row MapRowLanes[] = {{0, 0, 1},
                            {256, 1, 4},
                            {256, 1, 1, false, 4, 64},
@@ -157,7 +166,7 @@ const Row MapRowLanes[] = {{0, 0, 1},
                            {256, 1, 1, false, 16, 16},
                            {256, 1, 1, false, 32, 8},
                            {256, 1, 1, false, 64, 4},
-                           {256, 1, 1, false, 256, 1}};
+                           {256, 1, 1, false, 256, 1, true}};
 const Row Default[] = {{0, 0, 1}};
 
 template <size_t N> std::vector<Row> rows(const Row (&A)[N]) {
@@ -224,6 +233,7 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     V.Blocked = R.Blocked;
     V.RowLanes = R.Lanes;
     V.RowsPerGroup = R.Rows;
+    V.RowBlocks = R.Blocks;
     Out.push_back(V);
   }
   return Out;

@@ -280,7 +280,8 @@ void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
 }
 
 std::vector<Kernel> genMap(const Program &P,
-                           const GemmKernelOptions &Gemm = GemmKernelOptions()) {
+                           const GemmKernelOptions &Gemm = GemmKernelOptions(),
+                           bool RowBlocks = false) {
   std::set<std::string> Stored;
   for (const ExprPtr &O : P.Outs)
     Stored.insert(O->Args[0]->Name);
@@ -297,6 +298,15 @@ std::vector<Kernel> genMap(const Program &P,
   }
   if (emitMatMul(Em, P.Body, Target, Gemm)) // the matmul rules' form
     return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
+  if (RowBlocks) { // the load-balanced schedule of a work-group per row
+    std::string Blocks = "row_blocks";
+    while (PI.Names.count(Blocks))
+      Blocks += "_p";
+    if (!emitRowLanes(Em, P.Body, Target, Blocks))
+      throw CodegenError("row blocks need the form of a work-group per row");
+    PI.Decls.push_back("__global const long *" + Blocks);
+    return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
+  }
   if (emitRowLanes(Em, P.Body, Target)) // the row-lanes rules' form
     return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
   funil::TypeEnv Env;
@@ -577,14 +587,14 @@ std::string workGroupAttr(const VariantParams &V) {
 /// type the generator needs, is checked again.
 bool genKernels(const Program &P, std::vector<Kernel> &Out, std::string &Err,
                 const GemmKernelOptions &Gemm = GemmKernelOptions(),
-                bool Checked = false) {
+                bool Checked = false, bool RowBlocks = false) {
   TypePtr BodyTy;
   if ((!Checked || P.IsReturn) && !funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
     Out = P.IsReturn              ? genReduce(P, BodyTy)
           : isHistogramProgram(P) ? genHistogram(P)
-                                  : genMap(P, Gemm);
+                                  : genMap(P, Gemm, RowBlocks);
     return true;
   } catch (const CodegenError &E) {
     Err = std::string("OpenCL generation: ") + E.what();
@@ -623,6 +633,7 @@ namespace {
 /// True when variants \p A and \p B lower to the same program and kernels:
 /// they differ at most in WorkGroup, which variantStrategy, lowerVariant and
 /// genKernels do not read (it becomes the kernels' attribute only).
+/// RowBlocks changes only the kernel, which genKernels reads.
 bool lowersAlike(const VariantParams &A, const VariantParams &B) {
   const GemmKernelOptions &KA = A.Kernel, &KB = B.Kernel;
   return A.Elems == B.Elems && A.Blocked == B.Blocked && std::equal(A.Tile, A.Tile + 3, B.Tile) &&
@@ -630,7 +641,8 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          std::equal(A.Group, A.Group + 2, B.Group) && KA.Pad == KB.Pad &&
          KA.VectorFill == KB.VectorFill && KA.DoubleBuffer == KB.DoubleBuffer &&
          KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
-         A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup;
+         A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup &&
+         A.RowBlocks == B.RowBlocks;
 }
 
 /// Lowers and emits the variants \p Vs of \p P (a program that type
@@ -659,7 +671,8 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
       Lowering M{Vs[I], false, "", std::make_shared<genmemo::Lowered>()};
       Program L = P;
       M.Good = (Fused ? lowerVariant(*Fused, Vs[I], L, M.Err) : lowerVariant(L, Vs[I], M.Err)) &&
-               genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel, /*Checked=*/true);
+               genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel, /*Checked=*/true,
+                          Vs[I].RowBlocks);
       if (M.Good) { // printed without its name, which assemble adds
         L.Name.clear();
         M.L->FunILTail = funil::printProgram(L).substr(std::strlen("idiom "));

@@ -342,6 +342,30 @@ int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
                      uint32_t col_bytes, uint32_t flags, int64_t n,
                      int64_t out[4]);
 
+/// Row blocks of the load-balanced CSR SpMV variant (CSR-Adaptive: J. L.
+/// Greathouse and M. Daga, "Efficient sparse matrix-vector multiplication
+/// on GPUs using the CSR storage format", SC 2014, section 4: consecutive
+/// rows grouped into blocks of about equal work, computed once per matrix).
+/// Cuts rows [0, n) into consecutive blocks, block b being rows out[b] ..
+/// out[b+1] - 1 (out[0] = 0, out[nb] = n, strictly increasing). Block b
+/// runs on one work-group of \p group work-items (a power of two), W =
+/// group / rows rounded down to a power of two of them per row, each
+/// reading its row with stride W; a row joins the current block while the
+/// block keeps at most \p group rows and its longest row needs at most
+/// \p iters strided steps per lane (length <= iters * W), so a row longer
+/// than iters * group is a block alone. Reads ptr[0..n] (widened as flags
+/// say); decreasing pointers count as empty rows (the caller checks
+/// monotony with idiom_csr_extent first).
+///
+/// \returns nb, the number of blocks (0 when n = 0, with out[0] = 0), with
+///          out[0..nb] written (out must hold n + 1 elements), or -1 for
+///          invalid arguments (n < 0, a null pointer, an element size other
+///          than 4 or 8, group not a power of two, iters 0). O(n) time, no
+///          allocation.
+int64_t idiom_csr_row_blocks(const void *ptr, uint32_t ptr_bytes,
+                             uint32_t flags, int64_t n, uint32_t group,
+                             uint32_t iters, int64_t *out);
+
 /// What idiom_run_csr needs to complete the arguments of a CSR SpMV whose
 /// val, col and x ranges depend on the data. Element p of val and col is at
 /// val + p * val_bytes and col + p * col_bytes, element c of x at

@@ -168,6 +168,14 @@ static void fill_config(idiomrt_config *c, int quiet) {
       count_from_env("IDIOM_TUNE_MIN", (uint64_t)1 << 20, NULL, quiet);
   c->tune_sample =
       count_from_env("IDIOM_TUNE_SAMPLE", (uint64_t)1 << 22, NULL, quiet);
+  c->row_block_iters = (uint32_t)count_from_env(
+      "IDIOM_ROW_BLOCK_ITERS", IDIOMRT_ROW_BLOCK_ITERS, NULL, quiet);
+  if (c->row_block_iters < 1 || c->row_block_iters > 1024) {
+    if (!quiet)
+      fprintf(stderr, "idiom: warning: IDIOM_ROW_BLOCK_ITERS is not 1 .. 1024; "
+                      "using %d\n", IDIOMRT_ROW_BLOCK_ITERS);
+    c->row_block_iters = IDIOMRT_ROW_BLOCK_ITERS;
+  }
   c->cost = cost_from_env(c, quiet);
   c->cache_dir = cache_dir_from_env();
   const char *lib = getenv("IDIOM_OPENCL_LIBRARY");

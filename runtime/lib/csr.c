@@ -17,12 +17,18 @@
  * whose ptr or col range it touches. A conjugate-gradient loop thus checks
  * its matrix once per region, not once per iteration.
  *
+ * idiom_csr_row_blocks: the row blocks of the load-balanced variant
+ * (CSR-Adaptive), built by idiomrt_csr_row_blocks when that variant runs
+ * and, inside a region, memoised with the check: forgotten with it.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "idiomrt.h"
 #include "rt_internal.h"
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
@@ -65,6 +71,52 @@ int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
   return 1;
 }
 
+/* Lanes per row of a block of `rows` rows on `group` work-items: group /
+   rows rounded down to a power of two (at least 1). */
+static uint64_t block_lanes(int64_t rows, uint32_t group) {
+  uint64_t w = group;
+  while (w > 1 && w * (uint64_t)rows > group)
+    w >>= 1;
+  return w;
+}
+
+int64_t idiom_csr_row_blocks(const void *ptr, uint32_t ptr_bytes,
+                             uint32_t flags, int64_t n, uint32_t group,
+                             uint32_t iters, int64_t *out) {
+  if (!ptr || !out || n < 0 || (ptr_bytes != 4 && ptr_bytes != 8) ||
+      !group || (group & (group - 1)) || !iters)
+    return -1;
+  int zext = (flags & IDIOM_CSR_PTR_ZEXT) != 0;
+  int64_t nb = 0, start = 0;
+  uint64_t longest = 0;
+  out[0] = 0;
+  int64_t prev = n ? idiomrt_load_index(ptr, ptr_bytes, zext, 0) : 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t p = idiomrt_load_index(ptr, ptr_bytes, zext, i + 1);
+    /* decreasing pointers: an empty row (balance only; never run); the
+       difference in 64 unsigned bits (no signed overflow) */
+    uint64_t len = p > prev ? (uint64_t)p - (uint64_t)prev : 0;
+    prev = p;
+    if (i > start) {
+      int64_t rows = i - start + 1;
+      uint64_t m = len > longest ? len : longest;
+      if (rows > (int64_t)group ||
+          m > (uint64_t)iters * block_lanes(rows, group)) {
+        out[++nb] = i; /* row i starts the next block */
+        start = i;
+        longest = len;
+        continue;
+      }
+      longest = m;
+    } else {
+      longest = len;
+    }
+  }
+  if (n)
+    out[++nb] = n;
+  return nb;
+}
+
 uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr) {
   if (csr && csr->format == IDIOM_SPARSE_JDS)
     return idiomrt_jds_bytes_estimate(csr);
@@ -89,6 +141,13 @@ typedef struct csr_memo {
   uint32_t ptr_bytes, col_bytes, flags;
   int64_t n;
   int64_t ext[4];
+  /* the row blocks of this matrix (idiomrt_csr_row_blocks), valid while
+     blocks_epoch == epoch; the array is kept for the slot's next matrix */
+  uint64_t blocks_epoch;
+  uint32_t blocks_group;
+  int64_t nblocks;
+  int64_t *blocks;
+  int64_t blocks_cap; /* elements */
 } csr_memo;
 
 /* Process-wide: passes over a matrix, and checks served by a memo. */
@@ -139,11 +198,103 @@ static int csr_extent_memo(const idiom_csr *csr, int64_t ext[4]) {
     return 0;
   if (epoch) {
     csr_memo *m = &t_memo[t_memo_next++ % CSR_MEMOS];
-    *m = (csr_memo){epoch, csr->ptr, csr->col, csr->ptr_bytes,
-                    csr->col_bytes, csr->flags, csr->rows,
-                    {ext[0], ext[1], ext[2], ext[3]}};
+    /* the blocks' array is kept; blocks_epoch 0: not built for this
+       matrix */
+    *m = (csr_memo){.epoch = epoch,
+                    .ptr = csr->ptr,
+                    .col = csr->col,
+                    .ptr_bytes = csr->ptr_bytes,
+                    .col_bytes = csr->col_bytes,
+                    .flags = csr->flags,
+                    .n = csr->rows,
+                    .ext = {ext[0], ext[1], ext[2], ext[3]},
+                    .blocks = m->blocks,
+                    .blocks_cap = m->blocks_cap};
   }
   return 1;
+}
+
+/* Frees the memo's row blocks when a thread that built some exits. */
+static pthread_key_t g_blocks_key;
+static pthread_once_t g_blocks_once = PTHREAD_ONCE_INIT;
+
+static void free_memo_blocks(void *unused) {
+  (void)unused;
+  for (unsigned k = 0; k < CSR_MEMOS; ++k) {
+    free(t_memo[k].blocks);
+    t_memo[k].blocks = NULL;
+    t_memo[k].blocks_cap = 0;
+    t_memo[k].blocks_epoch = 0;
+  }
+}
+
+static void make_blocks_key(void) {
+  if (pthread_key_create(&g_blocks_key, free_memo_blocks) != 0)
+    g_blocks_key = (pthread_key_t)-1;
+}
+
+/* Rows [0, n) one per block: the schedule of a work-group per row. */
+static void one_row_per_block(int64_t n, int64_t *out) {
+  for (int64_t i = 0; i <= n; ++i)
+    out[i] = i;
+}
+
+const int64_t *idiomrt_csr_row_blocks(const idiom_csr *csr, int64_t n,
+                                      uint32_t group, int64_t *nblocks,
+                                      int64_t **owned) {
+  *owned = NULL;
+  if (n < 0 || (uint64_t)n >= SIZE_MAX / sizeof(int64_t) - 1)
+    return NULL;
+  int csr_rows = csr && csr->format == IDIOM_SPARSE_CSR && csr->rows == n;
+  /* inside a region: the memo entry the check of this run left */
+  uint64_t epoch = csr_rows ? idiomrt_resid_epoch() : 0;
+  csr_memo *m = NULL;
+  for (unsigned k = 0; epoch && k < CSR_MEMOS; ++k)
+    if (t_memo[k].epoch == epoch && t_memo[k].ptr == csr->ptr &&
+        t_memo[k].col == csr->col && t_memo[k].ptr_bytes == csr->ptr_bytes &&
+        t_memo[k].col_bytes == csr->col_bytes &&
+        t_memo[k].flags == csr->flags && t_memo[k].n == n)
+      m = &t_memo[k];
+  if (m && m->blocks_epoch == epoch && m->blocks_group == group) {
+    *nblocks = m->nblocks;
+    return m->blocks;
+  }
+  int64_t *out;
+  if (m && m->blocks_cap > n) {
+    out = m->blocks;
+  } else {
+    out = malloc((size_t)(n + 1) * sizeof *out);
+    if (!out)
+      return NULL;
+  }
+  int64_t nb = n;
+  if (csr_rows)
+    nb = idiom_csr_row_blocks(csr->ptr, csr->ptr_bytes, csr->flags, n, group,
+                              idiomrt_config_get()->row_block_iters, out);
+  else
+    one_row_per_block(n, out);
+  if (nb < 0) {
+    if (!m || out != m->blocks)
+      free(out);
+    return NULL;
+  }
+  if (m) {
+    pthread_once(&g_blocks_once, make_blocks_key);
+    if (out != m->blocks) {
+      free(m->blocks);
+      m->blocks = out;
+      m->blocks_cap = n + 1;
+    }
+    if (g_blocks_key != (pthread_key_t)-1)
+      pthread_setspecific(g_blocks_key, t_memo);
+    m->blocks_epoch = epoch;
+    m->blocks_group = group;
+    m->nblocks = nb;
+  } else {
+    *owned = out;
+  }
+  *nblocks = nb;
+  return out;
 }
 
 const char *idiomrt_csr_x_range(const idiom_csr *csr, int64_t *lo,

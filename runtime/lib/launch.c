@@ -93,6 +93,11 @@ typedef struct run {
                                     than the iterations: a CSR SpMV's
                                     nonzeros (0: the iterations) */
   uint64_t bytes_in, bytes_out;  /* host-to-device, device-to-host */
+  const idiom_csr *csr;          /* a CSR SpMV's matrix, else NULL */
+  cl_mem blocks_mem;             /* row blocks of the load-balanced variant */
+  const int64_t *blocks;         /* their host copy (csr.c's memo or owned) */
+  int64_t *blocks_owned;         /* freed by cleanup */
+  int64_t nblocks;
   idiomrt_resid_call rc;         /* inside a region (residency.c) */
   char *reason;
   size_t reason_len;
@@ -365,6 +370,9 @@ static void cleanup(run *r) {
     if (r->outs[k])
       cl->clReleaseMemObject(r->outs[k]);
   }
+  if (r->blocks_mem)
+    cl->clReleaseMemObject(r->blocks_mem);
+  free(r->blocks_owned);
   free(r->mems);
   free(r->ev);
   free(r->ev_kind);
@@ -428,9 +436,67 @@ static int map_local(run *r, const idiomrt_variant *v, size_t local[2]) {
   return 1;
 }
 
+/* The load-balanced variant (ept=blocks/G): a work-group of G per row
+   block (csr.c, idiomrt_csr_row_blocks, built once per run), the blocks as
+   the kernel's last argument; enqueued as one work-group per block (with a
+   tuning sample: the blocks that start in it). */
+static int launch_row_blocks(run *r, const idiomrt_variant *v, cl_event *evs,
+                             unsigned *nev) {
+  cl_kernel k = v->kernel[0];
+  size_t local[2], global;
+  if (!map_local(r, v, local) || !set_idiom_args(r, k))
+    return 0;
+  if (r->d->ndims != 1 || local[0] != v->row_blocks)
+    return fail(r, "row blocks need a 1-D kernel of the blocks' work-group "
+                   "size");
+  if (!r->blocks_mem) {
+    if (r->sizes[0] > (uint64_t)INT64_MAX)
+      return fail(r, "iteration space too large for the device");
+    r->blocks = idiomrt_csr_row_blocks(r->csr, (int64_t)r->sizes[0],
+                                       v->row_blocks, &r->nblocks,
+                                       &r->blocks_owned);
+    if (!r->blocks)
+      return fail(r, "out of host memory");
+    if (!make_buffer(r, CL_MEM_READ_ONLY, r->blocks,
+                     (uint64_t)(r->nblocks + 1) * sizeof *r->blocks,
+                     &r->blocks_mem))
+      return 0;
+  }
+  cl_int err = r->cl->clSetKernelArg(k, r->nargs, sizeof(cl_mem),
+                                     &r->blocks_mem);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clSetKernelArg(row blocks)", err);
+  uint64_t groups = (uint64_t)r->nblocks;
+  if (r->sample) { /* the blocks that start in the sample's rows */
+    uint64_t lo = 0, hi = groups;
+    while (lo < hi) {
+      uint64_t mid = lo + (hi - lo) / 2;
+      if ((uint64_t)r->blocks[mid] < r->sample)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    groups = lo;
+  }
+  if (!groups)
+    return 1; /* no rows: nothing to launch */
+  if (groups > (uint64_t)SIZE_MAX / local[0])
+    return fail(r, "iteration space too large for the device");
+  global = (size_t)groups * local[0];
+  cl_event ev = NULL;
+  err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, 1, NULL, &global,
+                                      local, 0, NULL, &ev);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clEnqueueNDRangeKernel", err);
+  evs[(*nev)++] = ev;
+  return 1;
+}
+
 /* Enqueues map variant v; its kernel event goes to evs[0]. */
 static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
                       unsigned *nev) {
+  if (v->row_blocks)
+    return launch_row_blocks(r, v, evs, nev);
   cl_kernel k = v->kernel[0];
   unsigned nd = r->d->ndims;
   size_t local[2], global[2] = {1, 1};
@@ -605,7 +671,8 @@ static int launch_reduce(run *r, const idiomrt_variant *v, cl_event *evs,
    would launch with a stale buffer of an earlier run. */
 static int check_nargs(run *r, const idiomrt_variant *v) {
   unsigned nres = r->d->nresults;
-  if (r->d->kind == IDIOM_MAP ? v->kernel_nargs[0] != r->nargs
+  if (r->d->kind == IDIOM_MAP ? v->kernel_nargs[0] !=
+                                    r->nargs + (v->row_blocks != 0)
                               : (v->kernel_nargs[0] != r->nargs + 2 * nres ||
                                  v->kernel_nargs[1] != 1 + 3 * nres))
     return fail(r, "kernel parameter count does not match the arguments");
@@ -749,13 +816,14 @@ static int tune(run *r, unsigned cls) {
   for (unsigned k = 0; k < e->nvariants; ++k) {
     nt[k] = 0;
     racing[k] = e->var[k].ready;
-    if (racing[k] && e->var[k].lanes > 1 &&
+    if (racing[k] && (e->var[k].lanes > 1 || e->var[k].row_blocks) &&
         (r->dev->type & CL_DEVICE_TYPE_CPU)) {
-      /* row lanes (ept=1/W) serve devices with SIMT lanes; a CPU runs a
-         work-group's work-items one after another, and timing them costs
-         more than it can find (IDIOM_VARIANT still forces one) */
-      idiomrt_debug("%s: variant %u not timed on a CPU (ept=1/%u)", r->d->loc, k,
-                    e->var[k].lanes);
+      /* row lanes (ept=1/W, and row blocks: ept=blocks/G) serve devices
+         with SIMT lanes; a CPU runs a work-group's work-items one after
+         another, and timing them costs more than it can find (IDIOM_VARIANT
+         still forces one) */
+      idiomrt_debug("%s: variant %u not timed on a CPU (row lanes)", r->d->loc,
+                    k);
       racing[k] = 0;
     }
   }
@@ -845,7 +913,7 @@ static int execute(run *r, void *results, int *variant) {
   uint32_t nargs = r->nargs;
   /* per argument: a write and a map, or (residency.c) a fill, a view copy,
      a backup and a copy back into the entry */
-  unsigned cap = 4 * nargs + 4 * MAX_RESULTS + 8;
+  unsigned cap = 4 * nargs + 4 * MAX_RESULTS + 9; /* + the row blocks */
   r->mems = calloc(nargs ? nargs : 1, sizeof *r->mems);
   r->ev = calloc(cap, sizeof *r->ev);
   r->ev_kind = calloc(cap, 1);
@@ -1175,6 +1243,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   r.nargs = nargs;
   r.sizes = sizes;
   r.work = work;
+  r.csr = csr;
   r.reason = reason;
   r.reason_len = sizeof reason;
 

@@ -373,6 +373,7 @@ static const char *parse_markers(const char *src, unsigned nv,
   for (unsigned k = 0; k < nv; ++k) {
     start[k] = NULL;
     var[k].ept = var[k].ept1 = var[k].lanes = 1;
+    var[k].row_blocks = 0;
     var[k].wg[0] = var[k].wg[1] = 0;
   }
   for (const char *p = src; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
@@ -386,10 +387,14 @@ static const char *parse_markers(const char *src, unsigned nv,
     if (!first)
       first = p;
     const char *eol = strchr(p, '\n');
-    /* ept=E, ept=E0xE1 or ept=1/W; wg=X or wg=XxY (before the
-       description) */
+    /* ept=E, ept=E0xE1, ept=1/W or ept=blocks/G; wg=X or wg=XxY (before
+       the description) */
     const char *ept = strstr(p, " ept=");
-    if (ept && (!eol || ept < eol)) {
+    if (ept && (!eol || ept < eol) && strncmp(ept + 5, "blocks/", 7) == 0) {
+      unsigned long g = strtoul(ept + 12, NULL, 10);
+      if (g >= 1 && g <= 4096)
+        var[k].row_blocks = (uint32_t)g;
+    } else if (ept && (!eol || ept < eol)) {
       char *x = NULL;
       unsigned long v = strtoul(ept + 5, &x, 10);
       if (v >= 1 && v <= 4096)

@@ -58,6 +58,8 @@ typedef struct idiomrt_config {
   int cost;                   /* cost model and background start-up on
                                  (IDIOM_COST, see costmodel.c) */
   uint64_t tune_sample;       /* IDIOM_TUNE_SAMPLE, default 1 << 22 */
+  uint32_t row_block_iters;   /* IDIOM_ROW_BLOCK_ITERS (1 .. 1024), default
+                                 IDIOMRT_ROW_BLOCK_ITERS (csr.c) */
 } idiomrt_config;
 
 /* Reads the environment on first call; never NULL. */
@@ -190,6 +192,8 @@ typedef struct idiomrt_variant {
   uint32_t ept;               /* elements per work-item step, >= 1 (dim 0) */
   uint32_t ept1;              /* the same in NDRange dimension 1, >= 1 */
   uint32_t lanes;             /* ept=1/W: W work-items per element (dim 0), >= 1 */
+  uint32_t row_blocks;        /* ept=blocks/G: a work-group of G per row block
+                                 (idiomrt_csr_row_blocks), 0 when absent */
   uint32_t wg[2];             /* the marker's wg=X[xY], 0 when absent */
   char why[IDIOMRT_REASON_LEN]; /* why not ready */
 } idiomrt_variant;
@@ -452,6 +456,18 @@ void idiomrt_csr_counts(uint64_t out[2]);
    reason to decline (out is then not complete). */
 const char *idiomrt_csr_patch(const idiom_csr *csr, const idiom_arg *args,
                               uint32_t nargs, idiom_arg *out);
+/* The row blocks (idiom_csr_row_blocks, IDIOM_ROW_BLOCK_ITERS steps per
+   lane, default IDIOMRT_ROW_BLOCK_ITERS) of the n rows of a run of the
+   load-balanced SpMV variant for work-groups of `group` work-items: of
+   csr's row pointers when csr is a CSR matrix of n rows, else one row per
+   block (any partition is correct; the blocks decide only the balance). Inside a region memoised
+   with the run's check (forgotten with it: idiomrt_csr_forget, a new
+   epoch); else built into *owned, which the caller frees after the run.
+   Sets *nblocks; NULL when out of memory. */
+#define IDIOMRT_ROW_BLOCK_ITERS 4
+const int64_t *idiomrt_csr_row_blocks(const idiom_csr *csr, int64_t n,
+                                      uint32_t group, int64_t *nblocks,
+                                      int64_t **owned);
 /* The columns [*lo, *hi) (empty when *lo >= *hi) as elements of x: plus
    x_offset, checked against x_extent when it is known; NULL, or "CSR
    column index outside x" (csr.c; for CSR and JDS). */

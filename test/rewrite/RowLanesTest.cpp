@@ -282,6 +282,7 @@ TEST(RowLanes, ExplorationFollowsTheLicence) {
     EXPECT_TRUE(anyRowLanes(Vs));
     EXPECT_EQ(Vs[7].RowLanes, 256u);
     EXPECT_EQ(Vs[7].RowsPerGroup, 1u);
+    EXPECT_TRUE(Vs[7].RowBlocks); // the load-balanced schedule of that form
     EXPECT_TRUE(rewrite::laneRowReductionIsFloat(P.Body));
     // Without the licence: one row per work-item, each summed in order.
     std::vector<rewrite::VariantParams> E =
@@ -292,8 +293,11 @@ TEST(RowLanes, ExplorationFollowsTheLicence) {
     ASSERT_TRUE(rewrite::generateOpenCL(P, "k", G, Err, rewrite::MaxVariants, Exact)) << Err;
     EXPECT_EQ(G.Source.find("lane_sums"), std::string::npos);
     EXPECT_EQ(G.Source.find("ept=1/"), std::string::npos);
+    EXPECT_EQ(G.Source.find("ept=blocks/"), std::string::npos);
+    EXPECT_EQ(G.Source.find("row_blocks"), std::string::npos);
     ASSERT_TRUE(rewrite::generateOpenCL(P, "k", G, Err)) << Err;
     EXPECT_NE(G.Source.find("ept=1/32"), std::string::npos);
+    EXPECT_NE(G.Source.find("ept=blocks/256"), std::string::npos);
   }
   // Integer sums are exact in any order: lanes also without the licence.
   Program I = parseOrDie(SpmvI32);
@@ -344,13 +348,34 @@ TEST(RowLanes, EveryVariantOnTheDevice) {
       ValueMap Args = spmvArgs(P, M, Rng), Want = Args;
       Value Res;
       ASSERT_TRUE(runProgram(P, Want, Res, Err)) << Err;
-      for (size_t K = 0; K < Vs.size(); ++K) {
+      // (variant, partition): row blocks run with two partitions.
+      std::vector<std::pair<size_t, int>> Runs;
+      for (size_t K = 0; K < Vs.size(); ++K)
+        for (int Part = 0; Part < (Vs[K].RowBlocks ? 2 : 1); ++Part)
+          Runs.push_back({K, Part});
+      for (auto [K, Part] : Runs) {
         const rewrite::VariantParams &V = Vs[K];
         size_t L = V.WorkGroup[0] ? V.WorkGroup[0] : 64;
         size_t Items = V.RowLanes ? M.Rows * V.RowLanes : (M.Rows + V.Elems - 1) / V.Elems;
+        // Row blocks (the load-balanced variant): any partition of the rows
+        // into blocks of at most L rows is correct; blocks of 1, L, 3, 100,
+        // 2, 5, 9, 17, 33, 65 and 129 rows in turn (every lane count w from
+        // 256 down to 1), then one row per block.
+        std::vector<int64_t> Blocks{0};
+        for (size_t B = 0; V.RowBlocks && Blocks.back() < M.Rows; ++B) {
+          const int64_t Sizes[] = {1, int64_t(L), 3, 100, 2, 5, 9, 17, 33, 65, 129};
+          Blocks.push_back(std::min(M.Rows, Blocks.back() + (Part ? 1 : Sizes[B % 11])));
+        }
+        if (V.RowBlocks)
+          Items = (Blocks.size() - 1) * L;
         size_t Global = (Items + L - 1) / L * L;
         ValueMap In = Args;
         std::vector<KernelArg> KA = kernelArgs(P, In);
+        if (V.RowBlocks) {
+          std::vector<uint8_t> Bytes(Blocks.size() * sizeof(int64_t));
+          std::memcpy(Bytes.data(), Blocks.data(), Bytes.size());
+          KA.push_back(KernelArg::buffer(std::move(Bytes)));
+        }
         ASSERT_TRUE(R.run(rewrite::variantKernelName("k", K), KA, {Global}, {L}, Err)) << Err;
         size_t YArg = 4;
         ScalarKind YK = P.Params[YArg].Ty->Elem->S;

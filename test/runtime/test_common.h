@@ -69,6 +69,7 @@ void case_writeback_dense(void);
 void case_writeback_dense_out(void);
 void case_writeback_flags(void);
 void case_csr_extent(void);
+void case_csr_row_blocks(void);
 void case_csr_seq(void);
 void case_csr_decline(void);
 void case_jds_decline(void); /* test_jds.c */
@@ -111,6 +112,7 @@ void case_resid_evict_stats(void);
 void case_tune_map(void);
 void case_tune_sample(void);
 void case_variant_lanes(void);
+void case_variant_row_blocks(void);
 void case_variant_lanes_cpu(void);
 void case_variant_sample2d(void);
 void case_tune_reduce(void);

@@ -1,4 +1,4 @@
-/*===- test_csr.c - idiom_csr_extent -------------------------------------===*
+/*===- test_csr.c - idiom_csr_extent and idiom_csr_row_blocks -----------===*
  *
  * The host-side run-time conditions of an offloaded CSR SpMV
  * (runtime/lib/csr.c): extents of monotone row pointers and of the column
@@ -67,6 +67,120 @@ void case_csr_extent(void) {
   CHECK(idiom_csr_extent(ptr, 2, col, 4, 0, 4, out) == 0);
   CHECK(idiom_csr_extent(ptr, 4, col, 3, 0, 4, out) == 0);
   CHECK(idiom_csr_extent(NULL, 4, col, 4, 0, 4, out) == 0);
+}
+
+/* Lanes per row of a block of `rows` rows on `group` work-items (the
+   kernel's w: group / rows rounded down to a power of two). */
+static int64_t lanes_of(int64_t rows, int64_t group) {
+  int64_t w = group;
+  while (w > 1 && w * rows > group)
+    w /= 2;
+  return w;
+}
+
+/* Longest row of rows [lo, hi) of long row pointers p. */
+static int64_t longest(const long *p, int64_t lo, int64_t hi) {
+  int64_t m = 0;
+  for (int64_t i = lo; i < hi; ++i)
+    if (p[i + 1] - p[i] > m)
+      m = p[i + 1] - p[i];
+  return m;
+}
+
+/* out[0..nb] partitions rows [0, n) into blocks of at most group rows
+   whose longest row needs at most iters steps of its lanes (or which hold
+   one row), and no block could take the next block's first row: returns 1
+   when so. */
+static int blocks_ok(const long *p, int64_t n, int64_t group, int64_t iters,
+                     const int64_t *out, int64_t nb) {
+  if (nb < 0 || out[0] != 0 || out[nb] != n || (n > 0) != (nb > 0))
+    return 0;
+  for (int64_t b = 0; b < nb; ++b) {
+    int64_t rows = out[b + 1] - out[b];
+    if (rows < 1 || rows > group)
+      return 0;
+    if (rows > 1 &&
+        longest(p, out[b], out[b + 1]) > iters * lanes_of(rows, group))
+      return 0;
+    if (b + 1 < nb && rows + 1 <= group &&
+        longest(p, out[b], out[b + 1] + 1) <= iters * lanes_of(rows + 1, group))
+      return 0; /* the greedy cut would have taken the next row */
+  }
+  return 1;
+}
+
+void case_csr_row_blocks(void) {
+  enum { N = 5000 };
+  static long p[N + 1];
+  static int64_t out[N + 2];
+  /* n = 0: no blocks, out[0] = 0. */
+  p[0] = 7;
+  out[0] = -1;
+  CHECK(idiom_csr_row_blocks(p, 8, 0, 0, 256, 4, out) == 0 && out[0] == 0);
+
+  /* All rows empty: blocks of 256 rows (the work-group), the last shorter. */
+  for (int i = 0; i <= 1000; ++i)
+    p[i] = 3;
+  CHECK(idiom_csr_row_blocks(p, 8, 0, 1000, 256, 4, out) == 4);
+  CHECK(out[1] == 256 && out[2] == 512 && out[3] == 768 && out[4] == 1000);
+  CHECK(blocks_ok(p, 1000, 256, 4, out, 4));
+
+  /* Rows of 8: 4 steps of 2 lanes each, 128 rows a block. */
+  for (int i = 0; i <= 1000; ++i)
+    p[i] = 8L * i;
+  CHECK(idiom_csr_row_blocks(p, 8, 0, 1000, 256, 4, out) == 8);
+  CHECK(out[1] == 128 && out[7] == 896 && out[8] == 1000);
+
+  /* One row with more nonzeros than a block's lanes cover (100000 >
+     4 * 256), between short rows: a block alone; the rows around it are
+     blocks of their own. */
+  for (int i = 0; i <= 300; ++i)
+    p[i] = 2L * i + (i > 150 ? 100000 : 0);
+  int64_t nb = idiom_csr_row_blocks(p, 8, 0, 300, 256, 4, out);
+  CHECK(blocks_ok(p, 300, 256, 4, out, nb));
+  int alone = 0;
+  for (int64_t b = 0; b < nb; ++b)
+    alone |= out[b] == 150 && out[b + 1] == 151;
+  CHECK(alone);
+
+  /* A skewed matrix (empty, short, medium and long rows, two huge ones),
+     several work-group sizes and step budgets. */
+  unsigned long long seed = 5;
+  p[0] = 0;
+  for (int i = 0; i < N; ++i) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    unsigned u = (unsigned)(seed >> 33) % 100;
+    long r = (long)(seed >> 40);
+    long len = u < 20 ? 0 : u < 90 ? r % 17 : u < 99 ? 64 + r % 448 : 5000;
+    if (i == 17 || i == N - 1)
+      len = 70000;
+    p[i + 1] = p[i] + len;
+  }
+  static const int64_t groups[] = {1, 2, 64, 256, 1024};
+  for (int g = 0; g < 5; ++g)
+    for (int64_t iters = 1; iters <= 16; iters *= 4) {
+      nb = idiom_csr_row_blocks(p, 8, 0, N, (uint32_t)groups[g],
+                                (uint32_t)iters, out);
+      CHECK(blocks_ok(p, N, groups[g], iters, out, nb));
+    }
+
+  /* 32-bit pointers, zero-extended: 0x80000000 is a length of 2^31 - 1,
+     not a decrease (a block alone); sign-extended it decreases: an empty
+     row. */
+  unsigned up[] = {1u, 2u, 0x80000000u, 0x80000001u};
+  long upl[] = {1, 2, 0x80000000L, 0x80000001L};
+  CHECK(idiom_csr_row_blocks(up, 4, IDIOM_CSR_PTR_ZEXT, 3, 256, 4, out) == 3);
+  CHECK(blocks_ok(upl, 3, 256, 4, out, 3));
+  CHECK(idiom_csr_row_blocks(up, 4, 0, 3, 256, 4, out) == 1 && out[1] == 3);
+
+  /* Invalid arguments. */
+  CHECK(idiom_csr_row_blocks(NULL, 8, 0, 3, 256, 4, out) == -1);
+  CHECK(idiom_csr_row_blocks(p, 8, 0, 3, 256, 4, NULL) == -1);
+  CHECK(idiom_csr_row_blocks(p, 2, 0, 3, 256, 4, out) == -1);
+  CHECK(idiom_csr_row_blocks(p, 8, 0, -1, 256, 4, out) == -1);
+  CHECK(idiom_csr_row_blocks(p, 8, 0, 3, 0, 4, out) == -1);
+  CHECK(idiom_csr_row_blocks(p, 8, 0, 3, 96, 4, out) == -1);
+  CHECK(idiom_csr_row_blocks(p, 8, 0, 3, 256, 0, out) == -1);
 }
 
 /* A map descriptor; idiom_run_csr declines the cases below before it needs

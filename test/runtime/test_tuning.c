@@ -8,7 +8,8 @@
  * corrupt tuning file is ignored; IDIOM_TUNE=off runs variant 0, and so
  * does an input below IDIOM_TUNE_MIN (the cases lower it to 0); a variant
  * that does not fit the device or does not build is skipped; when none
- * builds the run declines.
+ * builds the run declines. The row lanes (ept=1/W) and row blocks
+ * (ept=blocks/G) launch as their markers say.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef _GNU_SOURCE
@@ -85,6 +86,28 @@ static const char lanes_src[] =
               MSAX_LANES8);
 static const idiom_kernel_desc lanes_desc = {
     "lanes", "test_tuning.c:lanes", "map", lanes_src, IDIOM_MAP, 1, 0, 2, NULL};
+
+/* Only variant 1 fits, with ept=blocks/64 (the load-balanced row blocks of
+   a map of row sums): a work-group of 64 per block of rows, the blocks the
+   kernel's extra last argument. Without CSR row pointers (idiom_run) the
+   runtime passes one row per block: the kernel writes nothing unless it got
+   exactly n work-groups and block g is row g. */
+static const char blocks_src[] =
+    "//@idiom-variant 0 wg=65536 ept=1: too large\n"
+    MSAX_BODY("blocks", "__attribute__((reqd_work_group_size(65536, 1, 1)))",
+              MSAX_ONE)
+    "//@idiom-variant 1 wg=64 ept=blocks/64: a work-group per row block\n"
+    "__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void "
+    "blocks_v1(const int n, const float a,\n"
+    "    __global const float *x, __global float *y, __global const long *b) {\n"
+    "  size_t g = get_group_id(0);\n"
+    "  if (get_num_groups(0) != (size_t)n || b[g] != (long)g ||\n"
+    "      b[g + 1] != (long)g + 1)\n"
+    "    return;\n"
+    "  if (get_local_id(0) == 0) y[g] = a * x[g] + y[g];\n"
+    "}\n";
+static const idiom_kernel_desc blocks_desc = {
+    "blocks", "test_tuning.c:blocks", "map", blocks_src, IDIOM_MAP, 1, 0, 2, NULL};
 
 /* A plain variant 0 and the row-lanes variant 1 above. */
 static const char lanes2_src[] =
@@ -471,6 +494,16 @@ void case_variant_lanes(void) {
   CHECK_MSG(msax_checked(&lanes_desc, 100003) == 1, "declined: %s", reason_or_none());
   CHECK(idiom_last_variant() == 1);
   CHECK_MSG(msax_checked(&lanes_desc, 5001) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() == 1);
+}
+
+void case_variant_row_blocks(void) {
+  /* Only variant 1 fits (forced: a CPU does not time row blocks); it needs
+     the runtime to honour ept=blocks/64 and pass the blocks. */
+  setenv("IDIOM_VARIANT", "1", 1);
+  CHECK_MSG(msax_checked(&blocks_desc, 100003) == 1, "declined: %s", reason_or_none());
+  CHECK(idiom_last_variant() == 1);
+  CHECK_MSG(msax_checked(&blocks_desc, 5001) == 1, "declined: %s", reason_or_none());
   CHECK(idiom_last_variant() == 1);
 }
 

@@ -1,7 +1,8 @@
 //===- RowLanesGen.cpp - kernels of row reductions by lanes ---------------===//
 //
 // Part of Idiom. See RowLanesGen.h: CSR-vector (Bell and Garland, SC 2009)
-// as the kernel of the map-row-lanes form.
+// as the kernel of the map-row-lanes form, and its load-balanced schedule
+// over row blocks (CSR-Adaptive, Greathouse and Daga, SC 2014).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,7 +74,8 @@ bool matchLaneSum(const ExprPtr &E, LaneSum &S) {
 
 } // namespace
 
-bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target) {
+bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target,
+                  const std::string &Blocks) {
   // join(mapWorkgroup(0, \g => mapLocal(1, \r => B, g), split(R, a)))
   if (!Body->isCall("join") || !Body->Args[0]->isCall("mapWorkgroup"))
     return false;
@@ -91,17 +93,39 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target) {
   funil::findOutsideLambdas(Row->body(), [&](const ExprPtr &E) { return matchLaneSum(E, S); },
                             Found);
   int64_t R = literal(Split->Args[0]);
-  if (Found.size() != 1 || !matchLaneSum(Found[0], S) || R * S.W > 1024)
+  if (Found.size() != 1 || !matchLaneSum(Found[0], S) || R * S.W > 1024 ||
+      (!Blocks.empty() && R != 1))
     return false;
 
-  const std::string W = std::to_string(S.W);
   ScalarKind T = S.Combine->body()->Args[0]->Params[0].Ty->S;
   std::string Lid = Em.fresh("lid"), Lane = Em.fresh("lane"), I = Em.fresh("i0");
   std::string Sums = Em.fresh("lane_sums"), Part = Em.fresh("part");
+  std::string W = std::to_string(S.W), End;
   Em.line("const long " + Lid + " = get_local_id(0);");
-  Em.line("const long " + Lane + " = " + Lid + " % " + W + ";");
-  Em.line("const long " + I + " = (long)get_group_id(0) * " + std::to_string(R) + " + " + Lid +
-          " / " + W + ";");
+  if (Blocks.empty()) {
+    Em.line("const long " + Lane + " = " + Lid + " % " + W + ";");
+    Em.line("const long " + I + " = (long)get_group_id(0) * " + std::to_string(R) + " + " +
+            Lid + " / " + W + ";");
+  } else {
+    // Rows r0 .. r1-1 of block get_group_id(0), at most S.W of them (the
+    // runtime's blocks), each with w = 2^lg = S.W / (r1 - r0) lanes rounded
+    // down to a power of two (uniform in the work-group; shifts, not 64-bit
+    // divisions).
+    std::string R0 = Em.fresh("r0"), Lg = Em.fresh("lg"), Wv = Em.fresh("w");
+    End = Em.fresh("r1");
+    int64_t Log = 0;
+    while ((int64_t(1) << Log) < S.W)
+      ++Log;
+    Em.line("const long " + R0 + " = " + Blocks + "[get_group_id(0)];");
+    Em.line("const long " + End + " = " + Blocks + "[get_group_id(0) + 1];");
+    Em.line("int " + Lg + " = " + std::to_string(Log) + ";");
+    Em.line("while (" + Lg + " > 0 && (" + End + " - " + R0 + ") << " + Lg + " > " + W + ")");
+    Em.line("  --" + Lg + ";");
+    Em.line("const long " + Wv + " = 1L << " + Lg + ";");
+    Em.line("const long " + Lane + " = " + Lid + " & (" + Wv + " - 1);");
+    Em.line("const long " + I + " = " + R0 + " + (" + Lid + " >> " + Lg + ");");
+    W = Wv;
+  }
   Em.line(std::string("__local ") + clType(T) + " " + Sums + "[" + std::to_string(R * S.W) +
           "];");
   CVal Init = Em.emit(S.Lane->body()->Args[1]);
@@ -112,12 +136,22 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target) {
   if (Rows.K != CVal::Array)
     throw CodegenError("map of a non-array");
   const std::string &RowParam = Row->Params[0].Name;
+  std::string InRange = I + " < " + Rows.Arr->Len;
+  if (!End.empty())
+    InRange = I + " < " + End + " && " + InRange;
 
-  // Lane `lane` of row i: elements lane, lane + W, ... of the row.
-  Em.open("if (" + I + " < " + Rows.Arr->Len + ")");
+  // Lane `lane` of row i: elements lane, lane + W, ... of the row (W the
+  // literal, or with row blocks the block's w, bound as a variable).
+  Em.open("if (" + InRange + ")");
   size_t D0 = Em.envDepth();
   Em.bind(RowParam, Em.settle(Rows.Arr->At(I), RowParam));
-  CVal Lanes = Em.emit(S.Strided);
+  ExprPtr Strided = S.Strided;
+  if (!End.empty()) {
+    const std::string StepVar = "$row_lanes";
+    Em.bind(StepVar, CVal::scalar(W, ScalarKind::I64));
+    Strided = Expr::call("strided", {Expr::var(StepVar), S.Strided->Args[1]});
+  }
+  CVal Lanes = Em.emit(Strided);
   if (Lanes.K != CVal::Array)
     throw CodegenError("strided of a non-array");
   CVal Sum = Em.apply(S.Lane, {Lanes.Arr->At(Lane)});
@@ -127,9 +161,10 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target) {
   Em.line(Sums + "[" + Lid + "] = " + Part + ";");
   Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
 
-  // The halving tree over the W lanes of each row.
-  for (int64_t Half = S.W / 2; Half >= 1; Half /= 2) {
-    std::string H = std::to_string(Half);
+  // The halving tree over the W lanes of each row: unrolled for a literal
+  // W, a loop for a block's w (uniform: every work-item reaches each
+  // barrier).
+  auto HalvingStep = [&](const std::string &H) {
     Em.open("if (" + Lane + " < " + H + ")");
     auto Pair = std::make_shared<View>();
     Pair->Len = "2";
@@ -140,10 +175,19 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target) {
     Em.line(Sums + "[" + Lid + "] = " + V.Expr + ";");
     Em.close();
     Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
+  };
+  if (End.empty()) {
+    for (int64_t Half = S.W / 2; Half >= 1; Half /= 2)
+      HalvingStep(std::to_string(Half));
+  } else {
+    std::string H = Em.fresh("half");
+    Em.open("for (long " + H + " = " + W + " / 2; " + H + " >= 1; " + H + " /= 2)");
+    HalvingStep(H);
+    Em.close();
   }
 
   // Lane 0: the map's function with the row's sum, stored at row i.
-  Em.open("if (" + Lane + " == 0 && " + I + " < " + Rows.Arr->Len + ")");
+  Em.open("if (" + Lane + " == 0 && " + InRange + ")");
   Em.bind(RowParam, Em.settle(Rows.Arr->At(I), RowParam));
   const std::string SumVar = "$lane_sum";
   Em.bind(SumVar, CVal::scalar(Sums + "[" + Lid + "]", T));

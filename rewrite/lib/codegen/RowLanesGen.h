@@ -24,6 +24,20 @@
 /// which evaluates B (the map's function with that sum) and stores row i.
 /// Rows i >= n compute nothing but take part in every barrier.
 ///
+/// Row blocks (VariantParams::RowBlocks; the form with R = 1): the
+/// load-balanced schedule of a work-group per row (CSR-Adaptive: J. L.
+/// Greathouse and M. Daga, "Efficient sparse matrix-vector multiplication
+/// on GPUs using the CSR storage format", SC 2014, section 4). The kernel
+/// takes the runtime's row blocks (`long` boundaries, idiom_csr_row_blocks
+/// in idiomrt.h) as its last parameter and runs one work-group of W per
+/// block: a block of rows r0 .. r1-1 (at most W of them) gives each row w =
+/// W / (r1 - r0) lanes, rounded down to a power of two, so work-item l
+/// works on row r0 + l / w, lane l % w, and the halving tree is a loop of
+/// log2 w steps (w is uniform in the work-group, so every work-item reaches
+/// each barrier). Each row is still one work-group's, its sum reassociated
+/// as the lanes' (the licence of the row lanes); a long row alone in its
+/// block is the work-group per row.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef IDIOM_REWRITE_LIB_CODEGEN_ROWLANESGEN_H
@@ -37,8 +51,11 @@ namespace idiom::rewrite::codegen {
 /// \p Target (the program's output views), and returns true; returns false,
 /// emitting nothing, when Body is not that form (W a power of two, 2^K = W,
 /// R * W <= 1024, a non-bool scalar sum). The program's parameters must be
-/// bound in \p Em.
-bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target);
+/// bound in \p Em. With a non-empty \p Blocks (the C name of the row-blocks
+/// parameter, which the caller declares), the row-blocks schedule of the
+/// form with R = 1 (false for other R).
+bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target,
+                  const std::string &Blocks = "");
 
 } // namespace idiom::rewrite::codegen
 

@@ -20,6 +20,14 @@
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// The load-balanced SpMV (variant 7, row blocks) forced: its blocks are
+// memoised with the region's check and forgotten with it; the outputs are
+// the same.
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=7 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out7 2> %t.stats7
+// RUN: diff %t.expected %t.out7
+// RUN: FileCheck %s --check-prefix=BLOCKS < %t.stats7
+// BLOCKS: spmv-csr calls=8 offloaded=8 {{.*}}variant 7 tuned=forced
+// BLOCKS: csr-checks passes=16 reused=7
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.out2
 // RUN: diff %t.expected %t.out2
 #include <stdio.h>

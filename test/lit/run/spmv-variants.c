@@ -1,5 +1,6 @@
 // The CSR SpMV variants end to end on PoCL (docs/Rewrite.md, "Row
-// reductions by lanes"): each of the 8 variants forced in turn
+// reductions by lanes"): each of the 8 variants forced in turn (7: the
+// load-balanced row blocks; test/lit/run/spmv-row-blocks.c has more)
 // (IDIOM_VARIANT; IDIOM_COST=off offloads every call; the loops are not
 // static, so their row count is no constant) on a skewed matrix of 5001
 // rows (no work-group size divides it) with empty rows, short rows, long
@@ -57,6 +58,8 @@
 // RUN: diff %t.bits %t.e7
 // RUN: %clang-idiom -fplugin=%plugin %s -S -emit-llvm -mllvm -idiom-fp-reassoc=false -o - | FileCheck %s --check-prefix=EXACT-IR
 // RUN: %clang-idiom %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
+// RUN: %clang-idiom -fplugin=%plugin %s -S -emit-llvm -mllvm -idiom-fp-reassoc=false -o - | FileCheck %s --check-prefix=EXACT-IR-BLOCKS
+// RUN: %clang-idiom %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR-BLOCKS
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,6 +122,10 @@ __attribute__((noinline)) void spmv_i(int n, const int *p, const int *c,
 // EXACT-IR-NOT: ept=1/32
 // IR-COUNT-3: ept=1/32
 // IR-NOT: ept=1/32
+// EXACT-IR-BLOCKS-COUNT-1: ept=blocks/256
+// EXACT-IR-BLOCKS-NOT: ept=blocks/256
+// IR-BLOCKS-COUNT-3: ept=blocks/256
+// IR-BLOCKS-NOT: ept=blocks/256
 
 // References: the plugin does not run on optnone functions.
 __attribute__((noinline, optnone)) static void reference(int n) {

@@ -95,6 +95,15 @@ struct VariantParams {
   /// (ExploreOptions::FPReassoc).
   unsigned RowLanes = 0;
   unsigned RowsPerGroup = 0;
+  /// With RowLanes = WorkGroup[0] and RowsPerGroup = 1 (the form of a
+  /// work-group per row): the load-balanced schedule of that form, a
+  /// work-group per block of consecutive rows of about equal work, the
+  /// blocks built by the runtime from the row pointers (CSR-Adaptive,
+  /// Greathouse and Daga, SC 2014; idiom_csr_row_blocks in idiomrt.h), a
+  /// block of r rows giving each WorkGroup[0] / r work-items (rounded down
+  /// to a power of two). The kernel takes the blocks as an extra last
+  /// parameter (the marker's `ept=blocks/G`).
+  bool RowBlocks = false;
 };
 
 /// What the compile allows the variants to change.

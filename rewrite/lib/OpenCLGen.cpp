@@ -630,7 +630,8 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          std::equal(A.Group, A.Group + 2, B.Group) && KA.Pad == KB.Pad &&
          KA.VectorFill == KB.VectorFill && KA.DoubleBuffer == KB.DoubleBuffer &&
          KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
-         A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup;
+         A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup &&
+         A.LaneDim == B.LaneDim;
 }
 
 /// Lowers and emits the variants \p Vs of \p P (a program that type

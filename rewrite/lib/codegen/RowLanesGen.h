@@ -24,6 +24,12 @@
 /// which evaluates B (the map's function with that sum) and stores row i.
 /// Rows i >= n compute nothing but take part in every barrier.
 ///
+/// With the lanes in local dimension 1 and the rows in 0 (map-row-lanes
+/// with LaneDim 1: `mapLocal(0, \r => ...)` around `mapLocal(1, ...)`
+/// lanes and halving steps), work-item l works on row G * R + l % R, lane
+/// l / R: neighbouring work-items take neighbouring rows, and a halving
+/// step combines slots l and l + s * R.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef IDIOM_REWRITE_LIB_CODEGEN_ROWLANESGEN_H

@@ -218,7 +218,7 @@ std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max,
                                         const ExploreOptions &Opts) {
   Max = std::max(1u, Max);
   if (isGemvProgram(P))
-    return gemvVariants(P, Max, !gemvSumIsFloat(P) || Opts.FPReassoc);
+    return gemvVariants(P, Max, Opts.FPReassoc); // float or double sums
   unsigned Bytes = elementBytes(P);
   std::vector<VariantParams> Out;
   for (unsigned I : DefaultOrder) {

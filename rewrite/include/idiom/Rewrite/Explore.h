@@ -156,8 +156,8 @@ std::vector<VariantParams> exploreVariants(const funil::Program &P, unsigned Max
 std::vector<VariantParams> gemmVariants(const funil::Program &P, unsigned Max);
 /// The same under \p Opts. A GEMV (isGemvProgram, Gemv.h) gets the default
 /// lowering, fixed 1-D work-groups and tiles with one row, each output
-/// summed in order; with an integer sum, or a floating-point one under
-/// Opts.FPReassoc, also row lanes (W work-items per output, gemvAsRowMap
+/// summed in order; under Opts.FPReassoc (a GEMM program's sums are float
+/// or double) also row lanes (W work-items per output, gemvAsRowMap
 /// then the row-lanes rules), chosen by gemvLayout: lanes along a
 /// contiguous row, or neighbouring work-items on neighbouring outputs of a
 /// transposed GEMV (docs/Rewrite.md, "Row lanes of a GEMV").

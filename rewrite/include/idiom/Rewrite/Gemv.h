@@ -18,8 +18,8 @@
 /// rewrites it into that shape (the one-row outer map applied to its only
 /// row), so that the row-lanes rules (RowLanes.h) give each output W
 /// work-items: the fast GEMV and GEMV^T variants of docs/Rewrite.md ("Row
-/// lanes of a GEMV"). They reassociate a floating-point sum: offered only
-/// under the reassociation licence; an integer sum is exact in any order.
+/// lanes of a GEMV"). They reassociate the sums (GEMM programs are float or
+/// double): offered only under the reassociation licence.
 ///
 //===----------------------------------------------------------------------===//
 

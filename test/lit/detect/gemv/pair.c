@@ -3,7 +3,8 @@
 // a missed offload that names it, the nest left as it is (no fission into
 // two GEMV kernels yet). Negatives: one GEMV stays a gemv (offloaded); a
 // GEMV next to a store that is not a second product (a map of the same
-// matrix) and two products over different loop nests are no gemv-pair.
+// matrix) is no gemv-pair; nor are two stores of one sum (y[i] = sum;
+// z[i] = sum: detect/gemv/negative.c and detect/gemm/negative.c, "extra_store").
 // The sequential and plugin builds print the same (the bicg nest runs on
 // the host).
 // RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -Rpass-missed=idiom-offload -o %t.idiom 2> %t.remarks

@@ -152,11 +152,13 @@ struct GemvLanes {
 /// work-items and a work-group reads whole 128-byte lines of its rows.
 const GemvLanes RowLanesShapes[] = {{32, 8, 0}, {64, 4, 0}, {128, 2, 0}, {256, 1, 0}};
 /// Outputs in neighbouring work-items (s = A^T r): R consecutive outputs
-/// per work-group read R consecutive elements of W matrix rows per step,
-/// each sum split into W strided chunks of the reduction.
-const GemvLanes ColumnLanesShapes[] = {{8, 32, 1}, {16, 32, 1}, {16, 64, 1}, {32, 32, 1}};
+/// per work-group read R consecutive elements (64 or 128 bytes of floats)
+/// of W matrix rows per step, each sum split into W strided chunks of the
+/// reduction; 16 to 64 lanes, so that 8192 outputs are 2^17 to 2^19
+/// work-items, enough loads in flight to cover a GPU's memory latency.
+const GemvLanes ColumnLanesShapes[] = {{16, 16, 1}, {16, 32, 1}, {32, 32, 1}, {64, 16, 1}};
 /// Run-time strides: two of each.
-const GemvLanes UnknownLanesShapes[] = {{32, 8, 0}, {256, 1, 0}, {8, 32, 1}, {32, 32, 1}};
+const GemvLanes UnknownLanesShapes[] = {{32, 8, 0}, {256, 1, 0}, {16, 32, 1}, {32, 32, 1}};
 
 VariantParams gemvLanes(const GemvLanes &L) {
   VariantParams V = defaultLowering();

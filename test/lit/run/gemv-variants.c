@@ -4,8 +4,9 @@
 // 1000 x 77 and 77 x 1000 (no work-group size divides 77 or 1000 outputs).
 // Variants 4-7 are row lanes: a row-major y = A x gets 32, 64, 128 or 256
 // work-items per output (a row's lanes are neighbouring work-items), the
-// transposed s[j] += A[i][j] r[i] gets 8, 16, 16 or 32 work-items per output
-// with 32, 32, 64, 32 outputs per work-group in neighbouring work-items.
+// transposed s[j] += A[i][j] r[i] gets 16, 16, 32 or 64 work-items per
+// output with 16, 32, 32, 16 outputs per work-group in neighbouring
+// work-items.
 // (Integer GEMVs, whose lanes are exact, are not lifted: GEMV programs are
 // float or double; test/lit/funil/gemv-lanes.funil runs an i32 one in the
 // interpreter.) The program compares every element with

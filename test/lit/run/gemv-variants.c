@@ -21,6 +21,12 @@
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=0 IDIOM_STATS=1 %t.idiom > %t.v0 2> %t.s0
 // RUN: diff %t.expected %t.v0
 // RUN: FileCheck %s --check-prefix=STATS -DK=0 < %t.s0
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=1 IDIOM_STATS=1 %t.idiom > %t.v1 2> %t.s1
+// RUN: diff %t.expected %t.v1
+// RUN: FileCheck %s --check-prefix=STATS -DK=1 < %t.s1
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=2 IDIOM_STATS=1 %t.idiom > %t.v2 2> %t.s2
+// RUN: diff %t.expected %t.v2
+// RUN: FileCheck %s --check-prefix=STATS -DK=2 < %t.s2
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=3 IDIOM_STATS=1 %t.idiom > %t.v3 2> %t.s3
 // RUN: diff %t.expected %t.v3
 // RUN: FileCheck %s --check-prefix=STATS -DK=3 < %t.s3

@@ -2,8 +2,12 @@
 // GEMV^T s = A^T r (i outer, s[j] updated in the inner loop, PolyBench
 // bicg's form) on an n x n float matrix, as legacy code writes them, each
 // called REPS times. Usage: gemv_bench [n] [reps] (default 8192, 20) prints
-// a bit-exact hash of y and s (every element is summed in the loop's order
-// on the device too). `gemv_bench copy [MiB]` instead times memcpy of a
+// a bit-exact hash of y and s (equal to the sequential build's when every
+// element is summed in the loop's order, as the in-order variants do), then
+// "check GEMV ok GEMV^T ok" when 64 sampled outputs of each product are
+// within the bound of a reassociated sum of n terms, 2 gamma(n + 2) sum |t|
+// (Higham, section 4.2), of a double reference (the row-lanes variants
+// reassociate; s is checked against A^T of the y the run computed). `gemv_bench copy [MiB]` instead times memcpy of a
 // MiB-sized block (default 512) and prints "host_copy_gbps X" (bytes read
 // plus written per second, best of 5): the bandwidth reference for a CPU
 // OpenCL device such as PoCL (bench/gemv_gpu.py).
@@ -27,6 +31,21 @@ __attribute__((noinline)) static void gemv_t(long n, const float *a,
   for (long i = 0; i < n; i++)
     for (long j = 0; j < n; j++)
       s[j] += a[i * n + j] * r[i];
+}
+
+/// 1 when \p got is within the bound of a reassociated float sum of the n
+/// terms a[o*ro + k*rk] * v[k] (an optnone function: the plugin leaves it).
+__attribute__((noinline, optnone)) static int within(long n, const float *a, long ro,
+                                                     long rk, const float *v, long o,
+                                                     float got) {
+  double t = 0, abs_sum = 0, u = 0x1p-24, g = (n + 2) * u / (1 - (n + 2) * u);
+  for (long k = 0; k < n; k++) {
+    double p = (double)a[o * ro + k * rk] * v[k];
+    t += p;
+    abs_sum += p < 0 ? -p : p;
+  }
+  double d = got - t;
+  return (d < 0 ? -d : d) <= 2 * g * abs_sum + 2 * u * (t < 0 ? -t : t);
 }
 
 static double now(void) {
@@ -88,5 +107,12 @@ int main(int argc, char **argv) {
     gemv_t(n, a, y, s);
   }
   printf("n %ld reps %d y %08x s %08x\n", n, reps, hash(y, n), hash(s, n));
+  int oky = 1, oks = 1;
+  for (long k = 0; k < 64; k++) {
+    long o = k * n / 64;
+    oky &= within(n, a, n, 1, x, o, y[o]);
+    oks &= within(n, a, 1, n, y, o, s[o]);
+  }
+  printf("check GEMV %s GEMV^T %s\n", oky ? "ok" : "BEYOND-BOUND", oks ? "ok" : "BEYOND-BOUND");
   return 0;
 }

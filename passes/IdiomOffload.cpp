@@ -15,6 +15,7 @@
 #include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/FunIL/Parser.h"
+#include "idiom/Rewrite/Gemv.h"
 #include "idiom/Rewrite/OpenCLGen.h"
 #include "idiom/Rewrite/RowLanes.h"
 #include "llvm/ADT/StringMap.h"
@@ -232,7 +233,7 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
   O.SlotBytes = rewrite::reductionSlotBytes(P);
   O.KernelKey = kernelKey(P);
   O.FPRowLanes = !P.IsReturn && currentLiftOptions().AllowFPReassoc &&
-                 rewrite::laneRowReductionIsFloat(P.Body);
+                 (rewrite::laneRowReductionIsFloat(P.Body) || rewrite::gemvSumIsFloat(P));
   if (reuseKernel(O, Kernels)) {
     TimeReport::count("kernel shared with an earlier copy of its loop");
     return true;

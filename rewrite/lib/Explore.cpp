@@ -9,6 +9,7 @@
 
 #include "idiom/FunIL/TypeCheck.h"
 #include "idiom/Rewrite/DefaultStrategies.h"
+#include "idiom/Rewrite/Gemv.h"
 #include "idiom/Rewrite/Histogram.h"
 #include "idiom/Rewrite/RowLanes.h"
 #include "idiom/Rewrite/Rules.h"
@@ -115,6 +116,10 @@ std::string describeVariant(const VariantParams &V) {
     S += ", a work-group per block of rows of about equal work (CSR-Adaptive row blocks "
          "built at run time; " + std::to_string(V.RowLanes) +
          " / rows strided partial sums per row, local-memory tree)";
+  else if (V.RowLanes && V.LaneDim == 1)
+    S += ", " + std::to_string(V.RowLanes) + " work-items per row " +
+         std::to_string(V.RowsPerGroup) + " apart (strided partial sums, local-memory tree), " +
+         std::to_string(V.RowsPerGroup) + " rows per work-group in neighbouring work-items";
   else if (V.RowLanes && V.RowsPerGroup == 1)
     S += ", a work-group per row (" + std::to_string(V.RowLanes) +
          " strided partial sums, local-memory tree)";
@@ -187,7 +192,7 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
                                            const Program *Fused,
                                            const ExploreOptions &Opts) {
   if (!P.IsReturn && isCanonicalGemm(P.Body))
-    return gemmVariants(P, Max);
+    return gemmVariants(P, Max, Opts);
   if (isHistogramProgram(P))
     return histogramVariants(P, Max);
   std::vector<Row> Rows = rows(Default);
@@ -303,6 +308,11 @@ bool lowerVariant(Program &P, const VariantParams &V, std::string &Err,
   std::vector<std::string> Local;
   std::vector<std::string> &T = Trace ? *Trace : Local;
   size_t Before = T.size();
+  if (V.Gemm && V.RowLanes) { // a GEMV's row lanes: first a map of row sums
+    if (!gemvAsRowMap(P, Err))
+      return false;
+    T.push_back("gemv-as-row-map");
+  }
   if (!rewriteProgram(P, variantStrategy(P, V), Err, &T))
     return false;
   return checkLowered(P, V, T, Before, Err);

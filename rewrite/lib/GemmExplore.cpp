@@ -9,6 +9,8 @@
 
 #include "idiom/Rewrite/DefaultStrategies.h"
 #include "idiom/Rewrite/Explore.h"
+#include "idiom/Rewrite/Gemv.h"
+#include "idiom/Rewrite/RowLanes.h"
 #include "idiom/Rewrite/Rules.h"
 
 #include "idiom/FunIL/Type.h"
@@ -124,16 +126,6 @@ VariantParams defaultLowering() {
   return V;
 }
 
-/// A matrix-vector product: the GEMM program of a GEMV (GemmLifting.h), whose
-/// output has one row (`store view(C, oC, sCi, 1:i64, sCj, N)`).
-bool isGemv(const Program &P) {
-  if (P.Outs.size() != 1 || !P.Outs[0]->isCall("view") ||
-      P.Outs[0]->Args.size() != 6)
-    return false;
-  const Expr &Rows = *P.Outs[0]->Args[3];
-  return Rows.K == Expr::Lit && Rows.Bits == 1;
-}
-
 /// Work-group sizes of the GEMV variants after the default lowering: one
 /// output per work-item along OpenCL dimension 0 (the runtime's NDRange
 /// is {N, 1}); the tiles of a GEMM would compute mostly padding.
@@ -149,28 +141,88 @@ const GemmRow GemvTiles[] = {
     {1, 256, 16, 1, 16, false, 0, 4, false, false, false},
 };
 
+/// Row lanes of a GEMV: W work-items per output, R outputs per work-group,
+/// the lanes' local dimension (VariantParams::LaneDim).
+struct GemvLanes {
+  unsigned W, R, Dim;
+};
+
+/// Lanes along a contiguous row (y = A x, row-major): a warp (32) up to a
+/// work-group (256) per output, so that 8192 outputs are 2^18 to 2^21
+/// work-items and a work-group reads whole 128-byte lines of its rows.
+const GemvLanes RowLanesShapes[] = {{32, 8, 0}, {64, 4, 0}, {128, 2, 0}, {256, 1, 0}};
+/// Outputs in neighbouring work-items (s = A^T r): R consecutive outputs
+/// per work-group read R consecutive elements (64 or 128 bytes of floats)
+/// of W matrix rows per step, each sum split into W strided chunks of the
+/// reduction; 16 to 64 lanes, so that 8192 outputs are 2^17 to 2^19
+/// work-items, enough loads in flight to cover a GPU's memory latency.
+const GemvLanes ColumnLanesShapes[] = {{16, 16, 1}, {16, 32, 1}, {32, 32, 1}, {64, 16, 1}};
+/// Run-time strides: two of each.
+const GemvLanes UnknownLanesShapes[] = {{32, 8, 0}, {256, 1, 0}, {16, 32, 1}, {32, 32, 1}};
+
+VariantParams gemvLanes(const GemvLanes &L) {
+  VariantParams V = defaultLowering();
+  V.WorkGroup[0] = L.W * L.R;
+  V.WorkGroup[1] = 1;
+  V.RowLanes = L.W;
+  V.RowsPerGroup = L.R;
+  V.LaneDim = L.Dim;
+  return V;
+}
+
+/// The GEMV variants: in-order ones (the default lowering, fixed 1-D
+/// work-groups, one-row tiles), and with \p Lanes the tiled 32 x 128 one,
+/// 16 outputs per work-item (what a CPU device prefers) and four row-lanes
+/// shapes for P's layout instead of the rest.
+std::vector<VariantParams> gemvVariants(const Program &P, unsigned Max, bool Lanes) {
+  unsigned Bytes = elementBytes(P);
+  std::vector<VariantParams> Out{defaultLowering()};
+  auto Add = [&](const VariantParams &V) {
+    if (Out.size() < Max)
+      Out.push_back(V);
+  };
+  auto AddTile = [&](const GemmRow &R) {
+    VariantParams V;
+    if (fromRow(R, Bytes, V))
+      Add(V);
+  };
+  VariantParams WG = defaultLowering();
+  WG.WorkGroup[1] = 1;
+  if (!Lanes) {
+    for (unsigned W : GemvWorkGroups) {
+      WG.WorkGroup[0] = W;
+      Add(WG);
+    }
+    for (const GemmRow &R : GemvTiles)
+      AddTile(R);
+    return Out;
+  }
+  WG.WorkGroup[0] = GemvWorkGroups[0];
+  Add(WG);
+  AddTile(GemvTiles[1]);
+  AddTile(GemvTiles[2]);
+  GemvLayout L = gemvLayout(P);
+  const GemvLanes *Shapes = L == GemvLayout::RowContiguous      ? RowLanesShapes
+                            : L == GemvLayout::ColumnContiguous ? ColumnLanesShapes
+                                                                : UnknownLanesShapes;
+  for (unsigned I = 0; I < 4; ++I)
+    Add(gemvLanes(Shapes[I]));
+  return Out;
+}
+
 } // namespace
 
 std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max) {
+  return gemmVariants(P, Max, ExploreOptions());
+}
+
+std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max,
+                                        const ExploreOptions &Opts) {
+  Max = std::max(1u, Max);
+  if (isGemvProgram(P))
+    return gemvVariants(P, Max, Opts.FPReassoc); // float or double sums
   unsigned Bytes = elementBytes(P);
   std::vector<VariantParams> Out;
-  Max = std::max(1u, Max);
-  if (isGemv(P)) {
-    Out.push_back(defaultLowering());
-    for (unsigned W : GemvWorkGroups)
-      if (Out.size() < Max) {
-        VariantParams V = defaultLowering();
-        V.WorkGroup[0] = W;
-        V.WorkGroup[1] = 1;
-        Out.push_back(V);
-      }
-    for (const GemmRow &R : GemvTiles) {
-      VariantParams V;
-      if (Out.size() < Max && fromRow(R, Bytes, V))
-        Out.push_back(V);
-    }
-    return Out;
-  }
   for (unsigned I : DefaultOrder) {
     VariantParams V;
     if (Out.size() < Max && fromRow(Candidates[I], Bytes, V))
@@ -199,7 +251,10 @@ Strategy gemmVariantStrategy(const VariantParams &V) {
   // element is the loop's bit for bit (docs/ARCHITECTURE.md, "Floating
   // point").
   std::vector<Strategy> Steps;
-  if (V.Tile[0]) {
+  if (V.RowLanes) { // a GEMV as a map of row sums (lowerVariant): lanes
+    Steps.push_back(oncePosition(ruleStrategy(reduceSeqLanesRule(V.RowLanes))));
+    Steps.push_back(ruleStrategy(mapRowLanesRule(V.RowsPerGroup, V.LaneDim)));
+  } else if (V.Tile[0]) {
     Steps.push_back(ruleStrategy(
         matMulRule(V.Tile[0], V.Tile[1], V.Tile[2], V.Block[0], V.Block[1], V.Group[0],
                    V.Group[1])));

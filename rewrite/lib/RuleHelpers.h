@@ -79,10 +79,11 @@ inline ExprPtr reduceOfChunks(RuleContext &Ctx, const ExprPtr &F, const ExprPtr 
 }
 
 /// One step of a halving tree of \p F with identity \p Z over \p Scalar
-/// partials in local memory: \p => toLocal(mapLocal(0, \pr =>
-/// reduceSeq(F, Z, pr), halves(p))).
+/// partials in local memory: \p => toLocal(mapLocal(Dim, \pr =>
+/// reduceSeq(F, Z, pr), halves(p))), \p Dim the local dimension of the
+/// partials (0 unless they are the slower of two).
 inline ExprPtr halvingStep(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z,
-                           const TypePtr &Scalar) {
+                           const TypePtr &Scalar, int64_t Dim = 0) {
   using funil::Size;
   TypePtr Partials = Type::array(Scalar, Size::unknown());
   TypePtr Pair = Type::array(Scalar, Size::constant(2));
@@ -90,7 +91,8 @@ inline ExprPtr halvingStep(RuleContext &Ctx, const ExprPtr &F, const ExprPtr &Z,
     ExprPtr Combine = lambda1(Ctx, "pr", Pair, [&](ExprPtr Pr) {
       return Expr::call("reduceSeq", {F, Z, Pr});
     });
-    return Expr::call("toLocal", {mapCall("mapLocal", Combine, Expr::call("halves", {P}), 0)});
+    return Expr::call("toLocal",
+                      {mapCall("mapLocal", Combine, Expr::call("halves", {P}), Dim)});
   });
 }
 

@@ -16,6 +16,7 @@
 
 #include "DeviceUtil.h"
 #include "OpenCLRunner.h"
+#include "ProofUtil.h"
 #include "TestUtil.h"
 #include "idiom/Rewrite/Explore.h"
 #include "idiom/Rewrite/OpenCLGen.h"
@@ -389,13 +390,6 @@ TEST(RowLanes, EveryVariantOnTheDevice) {
   }
 }
 
-/// True when \p Claim holds for every assignment satisfying \p Assume.
-bool proved(z3::context &C, const z3::expr &Assume, const z3::expr &Claim) {
-  z3::solver S(C);
-  S.add(Assume && !Claim);
-  return S.check() == z3::unsat;
-}
-
 /// (lanes W, rows per work-group R) of every explored row-lanes variant.
 std::vector<std::pair<uint64_t, uint64_t>> laneShapes() {
   std::vector<std::pair<uint64_t, uint64_t>> Out;
@@ -407,34 +401,10 @@ std::vector<std::pair<uint64_t, uint64_t>> laneShapes() {
 
 TEST(RowLanesIndexProof, EveryRowLaneIsOneWorkItem) {
   // Work-item lid of group G works on row G*R + lid/W, lane lid%W
-  // (RowLanesGen.cpp); the runtime launches n*W work-items rounded up to
-  // L = R*W (ept=1/W). Bit-vectors of 64 bits, rows below 2^40.
+  // (RowLanesGen.cpp; ProofUtil.h).
   ASSERT_EQ(laneShapes().size(), 6u);
-  for (auto [W, R] : laneShapes()) {
-    z3::context C;
-    auto V = [&](const char *N) { return C.bv_const(N, 64); };
-    auto K = [&](uint64_t X) { return C.bv_val(X, 64); };
-    z3::expr n = V("n"), G = V("G"), lid = V("lid"), G2 = V("G2"), lid2 = V("lid2");
-    z3::expr L = K(R * W), Wk = K(W), Rk = K(R);
-    z3::expr Groups = z3::udiv(n * Wk + L - K(1), L);
-    auto Row = [&](const z3::expr &g, const z3::expr &l) { return g * Rk + z3::udiv(l, Wk); };
-    z3::expr Small = z3::ult(n, K(uint64_t(1) << 40));
-    z3::expr Launched = z3::ult(G, Groups) && z3::ult(lid, L);
-    z3::expr Launched2 = z3::ult(G2, Groups) && z3::ult(lid2, L);
-    // Injective: two work-items never share a (row, lane).
-    EXPECT_TRUE(proved(C, Small && Launched && Launched2 && Row(G, lid) == Row(G2, lid2) &&
-                              z3::urem(lid, Wk) == z3::urem(lid2, Wk),
-                       G == G2 && lid == lid2))
-        << "W=" << W << " R=" << R;
-    // Covering: row i < n, lane l < W is work-item (i / R, (i % R) * W + l),
-    // which the NDRange launches.
-    z3::expr i = V("i"), l = V("l");
-    z3::expr Gi = z3::udiv(i, Rk), Li = z3::urem(i, Rk) * Wk + l;
-    EXPECT_TRUE(proved(C, Small && z3::ult(i, n) && z3::ult(l, Wk),
-                       z3::ult(Gi, Groups) && z3::ult(Li, L) && Row(Gi, Li) == i &&
-                           z3::urem(Li, Wk) == l))
-        << "W=" << W << " R=" << R;
-  }
+  for (auto [W, R] : laneShapes())
+    expectLaneLayout(W, R, 0); // and each halving step reads its own row
 }
 
 TEST(RowLanesIndexProof, LanesReadEveryElementOnce) {

@@ -36,6 +36,7 @@ struct LaneSum {
   ExprPtr Lane;    ///< \p => reduceSeq(f, e', p)
   ExprPtr Strided; ///< strided(W, xs)
   int64_t W = 0;
+  int64_t Dim = 0; ///< the local dimension of the lanes (0 or 1)
 };
 
 bool matchLaneSum(const ExprPtr &E, LaneSum &S) {
@@ -46,10 +47,12 @@ bool matchLaneSum(const ExprPtr &E, LaneSum &S) {
   int64_t K = It->Args[0]->K == Expr::Lit ? It->Args[0]->signedValue() : -1;
   const ExprPtr &Step = It->Args[1], &Seq = It->Args[2];
   if (K < 1 || K > 10 || !isLambda1(Step) || !Seq->isCall("toLocal") ||
-      !Seq->Args[0]->isCall("mapLocal") || Seq->Args[0]->Attr != 0)
+      !Seq->Args[0]->isCall("mapLocal") ||
+      (Seq->Args[0]->Attr != 0 && Seq->Args[0]->Attr != 1))
     return false;
+  const int64_t Dim = Seq->Args[0]->Attr;
   const ExprPtr &SB = Step->body();
-  if (!SB->isCall("toLocal") || !SB->Args[0]->isCall("mapLocal") || SB->Args[0]->Attr != 0 ||
+  if (!SB->isCall("toLocal") || !SB->Args[0]->isCall("mapLocal") || SB->Args[0]->Attr != Dim ||
       !SB->Args[0]->Args[1]->isCall("halves") ||
       !isVarNamed(SB->Args[0]->Args[1]->Args[0], Step->Params[0].Name))
     return false;
@@ -68,7 +71,7 @@ bool matchLaneSum(const ExprPtr &E, LaneSum &S) {
       C->Params[0].Ty->S == ScalarKind::Bool || F->K != Expr::Lambda || F->Params.size() != 2 ||
       !F->Params[0].Ty->isScalar(C->Params[0].Ty->S))
     return false;
-  S = {E, Comb, Lane, Str, int64_t(1) << K};
+  S = {E, Comb, Lane, Str, int64_t(1) << K, Dim};
   return true;
 }
 
@@ -84,8 +87,8 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target,
   if (MW->Attr != 0 || !isLambda1(G) || !Split->isCall("split") || !literal(Split->Args[0]))
     return false;
   const ExprPtr &ML = G->body();
-  if (!ML->isCall("mapLocal") || ML->Attr != 1 || !isLambda1(ML->Args[0]) ||
-      !isVarNamed(ML->Args[1], G->Params[0].Name))
+  if (!ML->isCall("mapLocal") || (ML->Attr != 0 && ML->Attr != 1) ||
+      !isLambda1(ML->Args[0]) || !isVarNamed(ML->Args[1], G->Params[0].Name))
     return false;
   const ExprPtr &Row = ML->Args[0];
   LaneSum S;
@@ -94,7 +97,7 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target,
                             Found);
   int64_t R = literal(Split->Args[0]);
   if (Found.size() != 1 || !matchLaneSum(Found[0], S) || R * S.W > 1024 ||
-      (!Blocks.empty() && R != 1))
+      ML->Attr != 1 - S.Dim || (!Blocks.empty() && (R != 1 || S.Dim != 0)))
     return false;
 
   ScalarKind T = S.Combine->body()->Args[0]->Params[0].Ty->S;
@@ -103,9 +106,13 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target,
   std::string W = std::to_string(S.W), End;
   Em.line("const long " + Lid + " = get_local_id(0);");
   if (Blocks.empty()) {
-    Em.line("const long " + Lane + " = " + Lid + " % " + W + ";");
-    Em.line("const long " + I + " = (long)get_group_id(0) * " + std::to_string(R) + " + " +
-            Lid + " / " + W + ";");
+    // Lanes in dimension 0: local id l is row l / W, lane l % W, and a
+    // lane's neighbour in the tree is 1 slot away per lane; in dimension 1:
+    // row l % R, lane l / R, R slots per lane. The slot of (row, lane) is l.
+    const std::string RS = std::to_string(R);
+    Em.line("const long " + Lane + " = " + Lid + (S.Dim ? " / " + RS : " % " + W) + ";");
+    Em.line("const long " + I + " = (long)get_group_id(0) * " + RS + " + " + Lid +
+            (S.Dim ? " % " + RS : " / " + W) + ";");
   } else {
     // Rows r0 .. r1-1 of block get_group_id(0), at most S.W of them (the
     // runtime's blocks), each with w = 2^lg = S.W / (r1 - r0) lanes rounded
@@ -163,13 +170,14 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target,
 
   // The halving tree over the W lanes of each row: unrolled for a literal
   // W, a loop for a block's w (uniform: every work-item reaches each
-  // barrier).
-  auto HalvingStep = [&](const std::string &H) {
+  // barrier). Slots: the distance of a lane's partner in the __local array
+  // (R per lane with the lanes in dimension 1).
+  auto HalvingStep = [&](const std::string &H, const std::string &Slots) {
     Em.open("if (" + Lane + " < " + H + ")");
     auto Pair = std::make_shared<View>();
     Pair->Len = "2";
-    Pair->At = [Sums, Lid, H, T](const std::string &J) {
-      return CVal::scalar(Sums + "[" + addS(Lid, mulS(J, H)) + "]", T);
+    Pair->At = [Sums, Lid, Slots, T](const std::string &J) {
+      return CVal::scalar(Sums + "[" + addS(Lid, mulS(J, Slots)) + "]", T);
     };
     CVal V = Em.settle(Em.apply(S.Combine, {CVal::array(Pair)}));
     Em.line(Sums + "[" + Lid + "] = " + V.Expr + ";");
@@ -178,11 +186,11 @@ bool emitRowLanes(Emitter &Em, const ExprPtr &Body, const CVal &Target,
   };
   if (End.empty()) {
     for (int64_t Half = S.W / 2; Half >= 1; Half /= 2)
-      HalvingStep(std::to_string(Half));
+      HalvingStep(std::to_string(Half), std::to_string(S.Dim ? Half * R : Half));
   } else {
     std::string H = Em.fresh("half");
     Em.open("for (long " + H + " = " + W + " / 2; " + H + " >= 1; " + H + " /= 2)");
-    HalvingStep(H);
+    HalvingStep(H, H);
     Em.close();
   }
 

@@ -38,6 +38,12 @@
 /// as the lanes' (the licence of the row lanes); a long row alone in its
 /// block is the work-group per row.
 ///
+/// With the lanes in local dimension 1 and the rows in 0 (map-row-lanes
+/// with LaneDim 1: `mapLocal(0, \r => ...)` around `mapLocal(1, ...)`
+/// lanes and halving steps), work-item l works on row G * R + l % R, lane
+/// l / R: neighbouring work-items take neighbouring rows, and a halving
+/// step combines slots l and l + s * R.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef IDIOM_REWRITE_LIB_CODEGEN_ROWLANESGEN_H

@@ -119,15 +119,22 @@ Rule reduceSeqLanes(int64_t W) {
   return R;
 }
 
-Rule mapRowLanes(int64_t Rows) {
+Rule mapRowLanes(int64_t Rows, int64_t LaneDim) {
   Rule R;
-  R.Name = Rows == 2 ? "map-row-lanes" : "map-row-lanes-" + std::to_string(Rows);
+  std::string D = std::to_string(LaneDim), RD = std::to_string(1 - LaneDim);
+  R.Name = LaneDim ? "map-row-lanes-across-" + std::to_string(Rows)
+           : Rows == 2 ? "map-row-lanes"
+                       : "map-row-lanes-" + std::to_string(Rows);
   R.Family = "lowering";
   R.Doc = "map(\\r => B[reduce(c, e, map(\\p => reduceSeq(f, e, p), strided(W, xs)))], a) -> "
-          "join(mapWorkgroup(0, \\g => mapLocal(1, \\r => B[at(iterate(log2 W, halving "
-          "step of c, toLocal(mapLocal(0, \\p => reduceSeq(f, e, p), strided(W, xs)))), "
-          "0)], g), split(" + std::to_string(Rows) + ", a))), W a power of two, " +
-          std::to_string(Rows) + " * W <= 1024";
+          "join(mapWorkgroup(0, \\g => mapLocal(" + RD + ", \\r => B[at(iterate(log2 W, "
+          "halving step of c in dimension " + D + ", toLocal(mapLocal(" + D +
+          ", \\p => reduceSeq(f, e, p), strided(W, xs)))), 0)], g), split(" +
+          std::to_string(Rows) + ", a))), W a power of two, " + std::to_string(Rows) +
+          " * W <= 1024" +
+          (LaneDim ? " (rows in neighbouring work-items, a row's lanes " +
+                         std::to_string(Rows) + " work-items apart)"
+                   : "");
   R.Context = AppliesIn::Host;
   R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
@@ -137,10 +144,10 @@ Rule mapRowLanes(int64_t Rows) {
     B["a"] = E->Args[1];
     return true;
   };
-  R.Build = [Rows](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+  R.Build = [Rows, LaneDim](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     const ExprPtr &F = B.at("f");
     TypePtr A = Ctx.typeOf(B.at("a"));
-    if (!A || !A->isArray() || Rows < 1)
+    if (!A || !A->isArray() || Rows < 1 || (LaneDim != 0 && LaneDim != 1))
       return nullptr;
     std::vector<ExprPtr> Found;
     int64_t W = 0;
@@ -150,15 +157,16 @@ Rule mapRowLanes(int64_t Rows) {
       return nullptr;
     const ExprPtr &Red = Found[0];
     const ExprPtr &C = Red->Args[0], &E = Red->Args[1], &M = Red->Args[2];
-    ExprPtr Step = halvingStep(Ctx, C, E, C->Params[0].Ty);
+    ExprPtr Step = halvingStep(Ctx, C, E, C->Params[0].Ty, LaneDim);
     int64_t Log = 0;
     while ((int64_t(1) << Log) < W)
       ++Log;
-    ExprPtr Lanes = Expr::call("toLocal", {mapCall("mapLocal", M->Args[0], M->Args[1], 0)});
+    ExprPtr Lanes =
+        Expr::call("toLocal", {mapCall("mapLocal", M->Args[0], M->Args[1], LaneDim)});
     ExprPtr Tree = Expr::call("at", {Expr::call("iterate", {i64(Log), Step, Lanes}), i64(0)});
     ExprPtr Row = Expr::lambda(F->Params, funil::replaceSubterm(F->body(), Red, Tree));
     ExprPtr Group = lambda1(Ctx, "g", Type::array(A->Elem, funil::Size::constant(Rows)),
-                            [&](ExprPtr G) { return mapCall("mapLocal", Row, G, 1); });
+                            [&](ExprPtr G) { return mapCall("mapLocal", Row, G, 1 - LaneDim); });
     return Expr::call("join", {mapCall("mapWorkgroup", Group,
                                        Expr::call("split", {i64(Rows), B.at("a")}), 0)});
   };
@@ -169,10 +177,10 @@ Rule mapRowLanes(int64_t Rows) {
 
 Rule reduceSeqLanesRule(int64_t W) { return reduceSeqLanes(W); }
 
-Rule mapRowLanesRule(int64_t R) { return mapRowLanes(R); }
+Rule mapRowLanesRule(int64_t R, int64_t LaneDim) { return mapRowLanes(R, LaneDim); }
 
 const std::vector<Rule> &rowLanesRules() {
-  static const std::vector<Rule> Rules = {reduceSeqLanes(4), mapRowLanes(2)};
+  static const std::vector<Rule> Rules = {reduceSeqLanes(4), mapRowLanes(2, 0)};
   return Rules;
 }
 

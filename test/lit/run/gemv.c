@@ -30,13 +30,23 @@
 // RUN: diff %t.expectedfma %t.fmaout
 // RUN: env IDIOM_MIN_TRIP=1 IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
-// The tiled variants (the matrix read through local memory), forced:
-// RUN: env IDIOM_MIN_TRIP=1 IDIOM_VARIANT=4 IDIOM_STATS=1 %t.idiom > %t.v4 2> %t.v4stats
+// The tiled variants (the matrix read through local memory), forced: under
+// the reassociation licence (the default) variants 2 (1 x 128 tiles) and 3
+// (16 outputs per work-item), before the row lanes (4-7, which reassociate
+// a float sum: test/lit/run/gemv-variants.c); with -idiom-fp-reassoc=false
+// every variant sums in order, the tiles are 4, 5 and 6.
+// RUN: env IDIOM_MIN_TRIP=1 IDIOM_VARIANT=2 IDIOM_STATS=1 %t.idiom > %t.v2 2> %t.v2stats
+// RUN: diff %t.expected %t.v2
+// RUN: FileCheck %s --check-prefix=TILED -DK=2 < %t.v2stats
+// RUN: env IDIOM_MIN_TRIP=1 IDIOM_VARIANT=3 %t.idiom > %t.v3
+// RUN: diff %t.expected %t.v3
+// RUN: %clang-idiom -fplugin=%plugin -g %s -lidiomrt -mllvm -idiom-fp-reassoc=false -o %t.exact
+// RUN: env IDIOM_MIN_TRIP=1 IDIOM_VARIANT=4 IDIOM_STATS=1 %t.exact > %t.v4 2> %t.v4stats
 // RUN: diff %t.expected %t.v4
-// RUN: FileCheck %s --check-prefix=TILED < %t.v4stats
-// RUN: env IDIOM_MIN_TRIP=1 IDIOM_VARIANT=5 %t.idiom > %t.v5
+// RUN: FileCheck %s --check-prefix=TILED -DK=4 < %t.v4stats
+// RUN: env IDIOM_MIN_TRIP=1 IDIOM_VARIANT=5 %t.exact > %t.v5
 // RUN: diff %t.expected %t.v5
-// TILED: idiom-stats: gemv.c:{{[0-9]+}} gemv calls=1 offloaded=1 {{.*}}tuning="class {{[0-9]+}}: variant 4 tuned=forced"
+// TILED: idiom-stats: gemv.c:{{[0-9]+}} gemv calls=1 offloaded=1 {{.*}}tuning="class {{[0-9]+}}: variant [[K]] tuned=forced"
 #include <stdio.h>
 #include <string.h>
 

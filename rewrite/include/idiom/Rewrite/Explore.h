@@ -104,6 +104,11 @@ struct VariantParams {
   /// to a power of two). The kernel takes the blocks as an extra last
   /// parameter (the marker's `ept=blocks/G`).
   bool RowBlocks = false;
+  /// Row lanes: the local dimension of a row's lanes in the lowered form
+  /// (mapRowLanesRule's LaneDim): 0, a row's lanes are neighbouring
+  /// work-items; 1, neighbouring work-items take neighbouring rows (a
+  /// transposed GEMV, whose outputs are contiguous).
+  unsigned LaneDim = 0;
 };
 
 /// What the compile allows the variants to change.
@@ -158,6 +163,15 @@ std::vector<VariantParams> exploreVariants(const funil::Program &P, unsigned Max
 /// work-item). Variant 0 is the best-known tiled variant for the element
 /// type (GemmExplore.cpp).
 std::vector<VariantParams> gemmVariants(const funil::Program &P, unsigned Max);
+/// The same under \p Opts. A GEMV (isGemvProgram, Gemv.h) gets the default
+/// lowering, fixed 1-D work-groups and tiles with one row, each output
+/// summed in order; under Opts.FPReassoc (a GEMM program's sums are float
+/// or double) also row lanes (W work-items per output, gemvAsRowMap
+/// then the row-lanes rules), chosen by gemvLayout: lanes along a
+/// contiguous row, or neighbouring work-items on neighbouring outputs of a
+/// transposed GEMV (docs/Rewrite.md, "Row lanes of a GEMV").
+std::vector<VariantParams> gemmVariants(const funil::Program &P, unsigned Max,
+                                        const ExploreOptions &Opts);
 
 /// The whole GEMM candidate set (more than MaxVariants; the default
 /// variants are a subset), pruned alike, the default lowering last: for

@@ -59,7 +59,14 @@ Rule reduceSeqLanesRule(int64_t W);
 
 /// map-row-lanes with \p R rows per work-group (registered: R = 2); the
 /// lanes per row come from the strided(W, .) of the matched reduction.
-Rule mapRowLanesRule(int64_t R);
+/// \p LaneDim 0: a row's lanes are neighbouring work-items (mapLocal(0)
+/// lanes, mapLocal(1) rows: CSR-vector, for rows stored contiguously);
+/// 1: neighbouring work-items take neighbouring rows and a row's lanes are
+/// R work-items apart (mapLocal(0) rows, mapLocal(1) lanes; named
+/// `map-row-lanes-across-R`): the layout of a transposed GEMV, whose
+/// outputs are contiguous in memory and whose sums walk a column, so a
+/// work-group reads R consecutive elements of W matrix rows per step.
+Rule mapRowLanesRule(int64_t R, int64_t LaneDim = 0);
 
 /// The registered rules of the family: reduce-seq-lanes (W = 4) and
 /// map-row-lanes (R = 2).

@@ -1,0 +1,95 @@
+//===- Gemv.cpp - matrix-vector products as maps of row sums ----------------===//
+//
+// Part of Idiom. See Gemv.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "idiom/Rewrite/Gemv.h"
+
+#include "idiom/FunIL/ExprUtil.h"
+#include "idiom/FunIL/TypeCheck.h"
+#include "idiom/Rewrite/Rules.h"
+
+namespace idiom::rewrite {
+
+using funil::Expr;
+using funil::ExprPtr;
+using funil::Program;
+
+namespace {
+
+bool isLiteral(const ExprPtr &E, uint64_t V) { return E->K == Expr::Lit && E->Bits == V; }
+
+/// A 2-D view(X, o, s0, n0, s1, n1).
+bool isView2D(const ExprPtr &E) { return E->isCall("view") && E->Args.size() == 6; }
+
+/// Row 0 of 2-D view \p V: view(X, o, s1, n1).
+ExprPtr rowZero(const ExprPtr &V) {
+  return Expr::call("view", {V->Args[0], V->Args[1], V->Args[4], V->Args[5]});
+}
+
+/// The matrix operand view(B, oB, sBj, N, sBk, K) of GEMV body \p Body,
+/// or nullptr.
+ExprPtr matrixView(const ExprPtr &Body) {
+  if (!Body->isCall("map") || Body->Args[0]->K != Expr::Lambda)
+    return nullptr;
+  const ExprPtr &Inner = Body->Args[0]->body();
+  if (!Inner->isCall("map") || !Inner->Args[1]->isCall("zip") ||
+      !isView2D(Inner->Args[1]->Args[0]))
+    return nullptr;
+  return Inner->Args[1]->Args[0];
+}
+
+} // namespace
+
+bool isGemvProgram(const Program &P) {
+  if (P.IsReturn || P.Outs.size() != 1 || !isView2D(P.Outs[0]) ||
+      !isCanonicalGemm(P.Body))
+    return false;
+  return isLiteral(P.Outs[0]->Args[3], 1);
+}
+
+GemvLayout gemvLayout(const Program &P) {
+  ExprPtr B = isGemvProgram(P) ? matrixView(P.Body) : nullptr;
+  if (!B)
+    return GemvLayout::Unknown;
+  if (isLiteral(B->Args[4], 1))
+    return GemvLayout::RowContiguous;
+  if (isLiteral(B->Args[2], 1))
+    return GemvLayout::ColumnContiguous;
+  return GemvLayout::Unknown;
+}
+
+bool gemvSumIsFloat(const Program &P) {
+  if (!isGemvProgram(P))
+    return false;
+  for (const funil::Param &Pa : P.Params)
+    if (Pa.Ty->isBuffer() && Pa.Name == P.Outs[0]->Args[0]->Name)
+      return funil::isFloat(Pa.Ty->Elem->S);
+  return false;
+}
+
+bool gemvAsRowMap(Program &P, std::string &Err) {
+  Err = "not a GEMV program with one row";
+  if (!isGemvProgram(P))
+    return false;
+  const ExprPtr &Body = P.Body;
+  const ExprPtr &F = Body->Args[0], &In = Body->Args[1];
+  if (F->K != Expr::Lambda || F->Params.size() != 1 || !In->isCall("zip") ||
+      In->Args.size() != 2 || !isView2D(In->Args[0]) || !isView2D(In->Args[1]) ||
+      !isLiteral(In->Args[0]->Args[3], 1) || !isLiteral(In->Args[1]->Args[3], 1))
+    return false;
+  Program Out = P;
+  Out.Outs = {rowZero(P.Outs[0])};
+  Out.Body = funil::betaApply(
+      F, {Expr::tuple({rowZero(In->Args[0]), rowZero(In->Args[1])})});
+  if (!funil::typeCheckProgram(Out, Err)) {
+    Err = "the GEMV as a map of row sums does not type check: " + Err;
+    return false;
+  }
+  P = std::move(Out);
+  Err.clear();
+  return true;
+}
+
+} // namespace idiom::rewrite

@@ -1,0 +1,156 @@
+// The GEMV and GEMV^T variants end to end on PoCL (docs/Rewrite.md, "Row
+// lanes of a GEMV"): each of the 8 variants forced in turn (IDIOM_VARIANT;
+// IDIOM_COST=off offloads every call) on m x n matrices of 1 x 1, 3 x 3,
+// 1000 x 77 and 77 x 1000 (no work-group size divides 77 or 1000 outputs).
+// Variants 4-7 are row lanes: a row-major y = A x gets 32, 64, 128 or 256
+// work-items per output (a row's lanes are neighbouring work-items), the
+// transposed s[j] += A[i][j] r[i] gets 16, 16, 32 or 64 work-items per
+// output with 16, 32, 32, 16 outputs per work-group in neighbouring
+// work-items.
+// (Integer GEMVs, whose lanes are exact, are not lifted: GEMV programs are
+// float or double; test/lit/funil/gemv-lanes.funil runs an i32 one in the
+// interpreter.) The program compares every element with
+// a reference computed by an optnone copy of the loop in double (which the
+// plugin does not see) within the bound of a reassociated sum of L = n + 1
+// terms (the initial value counted), 2 gamma(L + 1) sum |t| + 2u |ref|, and
+// prints "ok"; the sequential build prints the same.
+// RUN: %clang -O2 %s -o %t.seq
+// RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -Rpass-analysis=idiom-offload -o %t.idiom 2> %t.remarks
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: %t.seq > %t.expected
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=0 IDIOM_STATS=1 %t.idiom > %t.v0 2> %t.s0
+// RUN: diff %t.expected %t.v0
+// RUN: FileCheck %s --check-prefix=STATS -DK=0 < %t.s0
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=1 IDIOM_STATS=1 %t.idiom > %t.v1 2> %t.s1
+// RUN: diff %t.expected %t.v1
+// RUN: FileCheck %s --check-prefix=STATS -DK=1 < %t.s1
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=2 IDIOM_STATS=1 %t.idiom > %t.v2 2> %t.s2
+// RUN: diff %t.expected %t.v2
+// RUN: FileCheck %s --check-prefix=STATS -DK=2 < %t.s2
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=3 IDIOM_STATS=1 %t.idiom > %t.v3 2> %t.s3
+// RUN: diff %t.expected %t.v3
+// RUN: FileCheck %s --check-prefix=STATS -DK=3 < %t.s3
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=4 IDIOM_STATS=1 %t.idiom > %t.v4 2> %t.s4
+// RUN: diff %t.expected %t.v4
+// RUN: FileCheck %s --check-prefix=STATS -DK=4 < %t.s4
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=5 IDIOM_STATS=1 %t.idiom > %t.v5 2> %t.s5
+// RUN: diff %t.expected %t.v5
+// RUN: FileCheck %s --check-prefix=STATS -DK=5 < %t.s5
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=6 IDIOM_STATS=1 %t.idiom > %t.v6 2> %t.s6
+// RUN: diff %t.expected %t.v6
+// RUN: FileCheck %s --check-prefix=STATS -DK=6 < %t.s6
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=7 IDIOM_STATS=1 %t.idiom > %t.v7 2> %t.s7
+// RUN: diff %t.expected %t.v7
+// RUN: FileCheck %s --check-prefix=STATS -DK=7 < %t.s7
+// With -idiom-fp-reassoc=false the float GEMVs get only variants that sum
+// each output in the loop's order (the 7 of test/lit/run/gemv.c): every
+// variant prints the sequential bits (argument "bits": every result in
+// hex too), and the sources have no row lanes.
+// RUN: %clang-idiom -fplugin=%plugin %s -lidiomrt -mllvm -idiom-fp-reassoc=false -Rpass=idiom-offload -Rpass-analysis=idiom-offload -o %t.exact 2> %t.exact-remarks
+// RUN: not grep "floating-point row sums" %t.exact-remarks
+// RUN: %t.seq bits > %t.bits
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=0 %t.exact bits > %t.e0
+// RUN: diff %t.bits %t.e0
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=6 %t.exact bits > %t.e6
+// RUN: diff %t.bits %t.e6
+// RUN: %clang-idiom -fplugin=%plugin %s -S -emit-llvm -mllvm -idiom-fp-reassoc=false -o - | FileCheck %s --check-prefix=EXACT-IR
+// RUN: %clang-idiom %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAXE 77000
+
+static float fa[MAXE], fx[1000], fy[1000], fs[1000], fyr[1000], fsr[1000];
+
+static unsigned long long seed = 7;
+static unsigned next(void) {
+  seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (unsigned)(seed >> 33);
+}
+
+// REMARK-DAG: gemv-variants.c:[[@LINE+4]]:3: remark: offloaded GEMV (gemv) to OpenCL as
+// REMARK-DAG: gemv-variants.c:[[@LINE+3]]:3: remark: floating-point row sums may be reassociated by parallel evaluation
+// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=4 offloaded=4 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void gemv_f(int m, int n, const float *a, const float *x, float *y) {
+  for (int i = 0; i < m; i++) {
+    float sum = 0;
+    for (int j = 0; j < n; j++)
+      sum += a[i * n + j] * x[j];
+    y[i] = sum;
+  }
+}
+
+// REMARK-DAG: gemv-variants.c:[[@LINE+4]]:3: remark: offloaded GEMV (gemv) to OpenCL as
+// REMARK-DAG: gemv-variants.c:[[@LINE+3]]:3: remark: floating-point row sums may be reassociated by parallel evaluation
+// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=4 offloaded=4 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void gemvt_f(int m, int n, const float *a, const float *r, float *s) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      s[j] += a[i * n + j] * r[i];
+}
+
+// Row lanes in the sources: 4 per GEMV with the licence, none without it.
+// IR-COUNT-8: ept=1/{{[0-9]+}}:
+// IR-NOT: ept=1/{{[0-9]+}}:
+// EXACT-IR: ept=16x1:
+// EXACT-IR-NOT: ept=1/{{[0-9]+}}:
+
+// References in double: the plugin does not run on optnone functions.
+__attribute__((noinline, optnone)) static void reference(int m, int n) {
+  for (int i = 0; i < m; i++) {
+    double t = 0;
+    for (int j = 0; j < n; j++)
+      t += (double)fa[i * n + j] * fx[j];
+    fyr[i] = (float)t;
+  }
+  for (int j = 0; j < n; j++) {
+    double t = fsr[j];
+    for (int i = 0; i < m; i++)
+      t += (double)fa[i * n + j] * fx[i];
+    fsr[j] = (float)t;
+  }
+}
+
+/// |got - want| within 2 gamma(L + 1) sum |t| + 2u |want| for the L terms
+/// t of each output (the initial value one of them).
+static int within(const float *got, const float *want, const float *init, int outs,
+                  int len, int stride, int step, int transposed) {
+  const double u = 0x1p-24;
+  for (int o = 0; o < outs; o++) {
+    double abs_sum = init ? fabs(init[o]) : 0;
+    for (int k = 0; k < len; k++)
+      abs_sum += fabs((double)fa[o * stride + k * step] * fx[k]);
+    double g = (len + 2) * u / (1 - (len + 2) * u);
+    if (!(fabs((double)got[o] - want[o]) <= 2 * g * abs_sum + 2 * u * fabs(want[o]))) {
+      printf("%s output %d: %a vs %a\n", transposed ? "GEMV^T" : "GEMV", o, got[o], want[o]);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  static const int sizes[][2] = {{1, 1}, {3, 3}, {1000, 77}, {77, 1000}};
+  for (int c = 0; c < 4; c++) {
+    int m = sizes[c][0], n = sizes[c][1];
+    for (int k = 0; k < m * n; k++) {
+      fa[k] = (float)((int)(next() % 2001) - 1000) / 256.0f;
+    }
+    for (int k = 0; k < 1000; k++) {
+      fx[k] = (float)((int)(next() % 4001) - 2000) / 64.0f;
+      fs[k] = fsr[k] = (float)((int)(next() % 100)) / 8.0f;
+    }
+    float s0[1000];
+    memcpy(s0, fs, sizeof s0);
+    gemv_f(m, n, fa, fx, fy);
+    gemvt_f(m, n, fa, fx, fs);
+    reference(m, n);
+    printf("%d x %d: float GEMV %s, GEMV^T %s\n", m, n,
+           within(fy, fyr, 0, m, n, n, 1, 0) ? "ok" : "beyond the bound",
+           within(fs, fsr, s0, n, m, 1, n, 1) ? "ok" : "beyond the bound");
+    for (int k = 0; argc > 1 && !strcmp(argv[1], "bits") && k < m + n; k++)
+      printf("  %a\n", k < m ? fy[k] : fs[k - m]);
+  }
+  return 0;
+}

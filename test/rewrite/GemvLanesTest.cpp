@@ -1,0 +1,142 @@
+//===- GemvLanesTest.cpp - row lanes of a GEMV ------------------------------===//
+//
+// Part of Idiom. GEMV programs (Gemv.h): gemvAsRowMap keeps every output's
+// bits (interpreter, row-major and transposed, before and after) and
+// refuses a GEMM of two rows; the exploration offers row lanes by layout
+// (lanes along a contiguous row, outputs in neighbouring work-items for a
+// transposed GEMV) only under the reassociation licence (GEMM programs are
+// float or double); every lane variant's lowered program interprets to the
+// original's result within a relative 1e-4 (sums of up to 38 terms in
+// [-4, 4), K = 0, 1, 37); and Z3 proofs of the index
+// arithmetic of the transposed layout (row G*R + l%R, lane l/R): each
+// (row, lane) is one launched work-item, and a halving step combines slots
+// of one row, lanes s apart, without a race.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+#include "ProofUtil.h"
+#include "idiom/Rewrite/Explore.h"
+#include "idiom/Rewrite/Gemv.h"
+
+#include <gtest/gtest.h>
+
+using namespace idiom;
+using namespace idiom::rwtest;
+
+namespace {
+
+/// A GEMV as the lifter writes it, element type \p T (f32, f64; i32 only
+/// as a negative): with \p Rows, y = A x on a row-major N x K matrix (B(j,
+/// k) at j*K + k, the sum from 0); else s += A^T r on a row-major K x N one
+/// (B(j, k) at k*N + j, the sum from s's old element: PolyBench bicg's s).
+std::string gemvProgram(const std::string &S, bool Rows) {
+  std::string Step = S[0] == 'f' ? "fmuladd(x.1, x.0, acc)" : "add(mul(x.1, x.0), acc)";
+  std::string Init = Rows ? (S[0] == 'f' ? "0.0:" : "0:") + S : "q.1";
+  std::string B = Rows ? "view(B, 0:i64, K, N, 1:i64, K)" : "view(B, 0:i64, 1:i64, N, N, K)";
+  return "idiom g(A: [" + S + "], B: [" + S + "], C: [" + S + "], N: i64, K: i64) { store "
+         "view(C, 0:i64, 0:i64, 1:i64, 1:i64, N) = map(\\(r: ([" + S + "]_K, [" + S + "]_N)) "
+         "=> map(\\(q: ([" + S + "]_K, " + S + ")) => reduceSeq(\\(acc: " + S + ", x: (" + S +
+         ", " + S + ")) => " + Step + ", " + Init + ", zip(r.0, q.0)), zip(" + B + ", r.1)), "
+         "zip(view(A, 0:i64, 0:i64, 1:i64, 1:i64, K), view(C, 0:i64, 0:i64, 1:i64, 1:i64, "
+         "N))); }";
+}
+std::string gemvRows(const char *T) { return gemvProgram(T, true); }
+std::string gemvColumns(const char *T) { return gemvProgram(T, false); }
+
+unsigned laneVariants(const std::vector<rewrite::VariantParams> &Vs, unsigned Dim) {
+  unsigned C = 0;
+  for (const rewrite::VariantParams &V : Vs)
+    C += V.RowLanes && V.LaneDim == Dim;
+  return C;
+}
+
+TEST(GemvLanes, AsRowMapKeepsEveryOutput) {
+  std::mt19937_64 Rng(13);
+  for (const std::string &Text :
+       {gemvRows("f32"), gemvColumns("f32"), gemvRows("f64"), gemvColumns("f64")}) {
+    Program P = parseOrDie(Text), Q = P;
+    ASSERT_TRUE(rewrite::isGemvProgram(P));
+    std::string Err;
+    ASSERT_TRUE(rewrite::gemvAsRowMap(Q, Err)) << Err;
+    EXPECT_TRUE(Q.Outs[0]->isCall("view") && Q.Outs[0]->Args.size() == 4);
+    EXPECT_FALSE(rewrite::isGemvProgram(Q));
+    for (int64_t N : {1, 3, 40})
+      for (int64_t K : {0, 1, 37}) {
+        ValueMap Args = randomArgs(P, {{"N", N}, {"K", K}}, N * (K + 1) + 1, Rng);
+        EXPECT_EQ(compareRuns(P, Q, Args, 0), "") << Text << " N=" << N << " K=" << K;
+      }
+  }
+  // Two rows: not a GEMV, left alone.
+  Program P = parseOrDie(
+      "idiom g(A: [f32], B: [f32], C: [f32], N: i64, K: i64) { store view(C, 0:i64, N, 2:i64, "
+      "1:i64, N) = map(\\(r: ([f32]_K, [f32]_N)) => map(\\(q: ([f32]_K, f32)) => "
+      "reduceSeq(\\(acc: f32, x: (f32, f32)) => fmuladd(x.1, x.0, acc), 0.0:f32, zip(r.0, "
+      "q.0)), zip(view(B, 0:i64, K, N, 1:i64, K), r.1)), zip(view(A, 0:i64, K, 2:i64, 1:i64, "
+      "K), view(C, 0:i64, N, 2:i64, 1:i64, N))); }");
+  std::string Err;
+  EXPECT_FALSE(rewrite::isGemvProgram(P));
+  EXPECT_FALSE(rewrite::gemvAsRowMap(P, Err));
+  EXPECT_NE(Err, "");
+}
+
+TEST(GemvLanes, ExplorationByLayoutAndLicence) {
+  rewrite::ExploreOptions Exact;
+  Exact.FPReassoc = false;
+  Program Rows = parseOrDie(gemvRows("f32")), Cols = parseOrDie(gemvColumns("f32"));
+  EXPECT_EQ(rewrite::gemvLayout(Rows), rewrite::GemvLayout::RowContiguous);
+  EXPECT_EQ(rewrite::gemvLayout(Cols), rewrite::GemvLayout::ColumnContiguous);
+  auto Vr = rewrite::exploreVariants(Rows, rewrite::MaxVariants, nullptr,
+                                     rewrite::ExploreOptions());
+  auto Vc = rewrite::exploreVariants(Cols, rewrite::MaxVariants, nullptr,
+                                     rewrite::ExploreOptions());
+  EXPECT_EQ(Vr.size(), 8u);
+  EXPECT_EQ(laneVariants(Vr, 0), 4u);
+  EXPECT_EQ(laneVariants(Vc, 1), 4u);
+  EXPECT_EQ(laneVariants(Vr, 1) + laneVariants(Vc, 0), 0u);
+  // Without the licence: no lanes for floats (the 7 in-order variants).
+  auto Ve = rewrite::exploreVariants(Rows, rewrite::MaxVariants, nullptr, Exact);
+  EXPECT_EQ(Ve.size(), 7u);
+  EXPECT_EQ(laneVariants(Ve, 0) + laneVariants(Ve, 1), 0u);
+  // GEMM programs are float or double: an integer one is no GEMV.
+  EXPECT_FALSE(rewrite::isGemvProgram(parseOrDie(gemvColumns("i32"))));
+}
+
+TEST(GemvLanes, LaneVariantsAgreeWithTheInterpreter) {
+  std::mt19937_64 Rng(5);
+  for (const std::string &Text :
+       {gemvRows("f32"), gemvColumns("f32"), gemvRows("f64"), gemvColumns("f64")}) {
+    Program P = parseOrDie(Text);
+    unsigned Lanes = 0;
+    for (const rewrite::VariantParams &V : rewrite::exploreVariants(P)) {
+      if (!V.RowLanes)
+        continue;
+      ++Lanes;
+      Program L = P;
+      std::string Err;
+      ASSERT_TRUE(rewrite::lowerVariant(L, V, Err)) << describeVariant(V) << ": " << Err;
+      // The interpreter splits exactly: N a multiple of every R (<= 64).
+      for (int64_t K : {0, 1, 37}) {
+        ValueMap Args = randomArgs(P, {{"N", 64}, {"K", K}}, 64 * K + 64, Rng);
+        EXPECT_EQ(compareRuns(P, L, Args, 1e-4), "")
+            << Text << "\n" << describeVariant(V) << " K=" << K;
+      }
+    }
+    EXPECT_EQ(Lanes, 4u) << Text;
+  }
+}
+
+TEST(GemvLanes, TransposedLayoutIndexProof) {
+  // Work-item lid of group G: row G*R + lid%R, lane lid/R, slot lid; a
+  // halving step s combines slots lid and lid + s*R (ProofUtil.h).
+  unsigned Shapes = 0;
+  for (const rewrite::VariantParams &V : rewrite::exploreVariants(parseOrDie(gemvColumns("f32"))))
+    if (V.RowLanes) {
+      EXPECT_EQ(V.LaneDim, 1u);
+      expectLaneLayout(V.RowLanes, V.RowsPerGroup, V.LaneDim);
+      ++Shapes;
+    }
+  EXPECT_EQ(Shapes, 4u);
+}
+
+} // namespace

@@ -176,6 +176,14 @@ private:
   Type *I64;
 
   std::vector<std::string> SizeNames;
+  /// The nest's loops in the order of the lifted maps, outermost first
+  /// (views, iotas and the runtime's sizes): the loop order, except that a
+  /// 3-D map whose store walks the unit stride in an outer loop puts that
+  /// loop innermost (NDRange dimension 0: neighbouring work-items,
+  /// neighbouring elements). A map is order-free: the dependence test
+  /// proved that no two iterations touch one element.
+  SmallVector<unsigned, 3> Order;
+  void chooseOrder();
   std::map<const SCEV *, std::string> IndexNames;
   DenseMap<Value *, std::string> ScalarUse;
   DenseMap<Value *, unsigned> BufferOf;
@@ -201,8 +209,8 @@ private:
   /// first))`, and returns the (index, "") pairs of the extent check.
   std::vector<std::pair<std::string, std::string>> gatherAccessors();
   DenseMap<const Instruction *, std::string> InputAccessor;
-  bool UsesIV[2] = {false, false};
-  std::string IVAccessor[2];
+  bool UsesIV[3] = {false, false, false};
+  std::string IVAccessor[3];
   DenseMap<Value *, std::string> Memo;
   size_t TextSize = 0;
   std::vector<std::string> ErrnoConds; ///< FunIL bools, one per errno call
@@ -569,7 +577,7 @@ std::string Lifter::viewText(const AffineAccess &A) {
   const SCEV *Lo = Out.Params[It->second].Lo;
   std::string S = "view(" + Name + ", ";
   S += indexText(SE.getMinusSCEV(SE.getTruncateOrSignExtend(A.Offset, I64), Lo));
-  for (unsigned D = 0; D < M.Nest.depth(); ++D) {
+  for (unsigned D : Order) {
     S += ", " + indexText(A.Strides[D]);
     S += ", " + indexText(M.Nest.TripCounts[D]);
   }
@@ -836,10 +844,33 @@ std::string component(const std::string &P, size_t I, size_t N) {
   return N == 1 ? P : P + "." + std::to_string(I);
 }
 
+void Lifter::chooseOrder() {
+  unsigned Depth = M.Nest.depth();
+  for (unsigned D = 0; D < Depth; ++D)
+    Order.push_back(D);
+  if (Depth != 3 || M.Kind != IdiomKind::Map)
+    return;
+  for (const AffineAccess &A : M.Accesses) {
+    if (!A.IsStore || A.Strides.size() != Depth)
+      continue;
+    if (SE.getTruncateOrSignExtend(A.Strides[Depth - 1], I64) == SE.getOne(I64))
+      return; // the first store decides
+    for (unsigned D = 0; D + 1 < Depth; ++D)
+      if (SE.getTruncateOrSignExtend(A.Strides[D], I64) == SE.getOne(I64)) {
+        Order.erase(Order.begin() + D);
+        Order.push_back(D);
+        return;
+      }
+    return;
+  }
+}
+
 bool Lifter::run(const std::string &Name) {
   const NestInfo &N = M.Nest;
-  for (unsigned D = 0; D < N.depth(); ++D) {
+  chooseOrder();
+  for (unsigned D : Order)
     Out.Sizes.push_back(N.TripCounts[D]);
+  for (unsigned D = 0; D < N.depth(); ++D) {
     const SCEV *TC = SE.getTruncateOrSignExtend(N.TripCounts[D], I64);
     if (auto *C = dyn_cast<SCEVConstant>(TC)) {
       SizeNames.push_back(std::to_string(C->getAPInt().getSExtValue()));
@@ -910,6 +941,13 @@ bool Lifter::run(const std::string &Name) {
   // the loops visit it, and the element function is the 1-D template's.
   bool Flat = N.depth() == 2 && M.Kind == IdiomKind::ScalarReduction;
   bool TwoD = N.depth() == 2 && !Flat;
+  // A 3-D map is three nested maps over planes p, rows r and elements t
+  // (one launch over a 3-D NDRange: map-to-mapGlobal-3d).
+  bool ThreeD = N.depth() == 3;
+  if (N.depth() > 3 || (ThreeD && M.Kind != IdiomKind::Map)) {
+    Why = "a nest of three loops is lifted as a map only";
+    return false;
+  }
   if (Flat) {
     // The runtime sees one dimension of n0 * n1 iterations.
     const SCEV *N0 = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
@@ -930,7 +968,11 @@ bool Lifter::run(const std::string &Name) {
   for (const AffineAccess *A : Inputs) {
     OuterComps.push_back(Flat ? "join(" + viewText(*A) + ")" : viewText(*A));
     std::string T = typeText(A->ElemTy);
-    OuterTypes.push_back(TwoD ? "[" + T + "]_" + sizeText(1) : T);
+    // (indexText: equal trip counts share one parameter, the views' name)
+    OuterTypes.push_back(ThreeD ? "[[" + T + "]_" + indexText(N.TripCounts[Order[2]]) +
+                                      "]_" + indexText(N.TripCounts[Order[1]])
+                         : TwoD ? "[" + T + "]_" + sizeText(1)
+                                : T);
   }
   int OuterIota = -1;
   // Flattened 2-D reductions: the iteration counts k0 and k1 of element
@@ -949,13 +991,55 @@ bool Lifter::run(const std::string &Name) {
       OuterComps.push_back("join(map(\\(r: i64) => iota(" + N1 + "), iota(" + N0 + ")))");
       OuterTypes.push_back("i64");
     }
-  } else if (UsesIV[0] || OuterComps.empty()) {
+  } else if (UsesIV[Order[0]] || OuterComps.empty()) {
     OuterIota = OuterComps.size();
-    OuterComps.push_back("iota(" + indexText(N.TripCounts[0]) + ")");
+    OuterComps.push_back("iota(" + indexText(N.TripCounts[Order[0]]) + ")");
     OuterTypes.push_back("i64");
   }
   std::string Body;
-  if (!TwoD) {
+  // 3-D maps: the zips and element types of the rows (r) and elements (t).
+  std::vector<std::string> MidComps, MidTypes, ElemComps, ElemTypes;
+  if (ThreeD) {
+    for (size_t I = 0; I < Inputs.size(); ++I) {
+      MidComps.push_back(component("p", I, OuterComps.size()));
+      MidTypes.push_back("[" + typeText(Inputs[I]->ElemTy) + "]_" +
+                         indexText(N.TripCounts[Order[2]]));
+      Out.OuterInputs.push_back(nullptr);
+    }
+    if (OuterIota >= 0) {
+      IVAccessor[Order[0]] = component("p", OuterIota, OuterComps.size());
+      Out.OuterInputs.push_back(N.IVs[Order[0]]);
+    }
+    int MidIota = -1;
+    if (UsesIV[Order[1]] || MidComps.empty()) {
+      MidIota = MidComps.size();
+      MidComps.push_back("iota(" + indexText(N.TripCounts[Order[1]]) + ")");
+      MidTypes.push_back("i64");
+    }
+    for (size_t I = 0; I < Inputs.size(); ++I) {
+      ElemComps.push_back(component("r", I, MidComps.size()));
+      ElemTypes.push_back(typeText(Inputs[I]->ElemTy));
+      Out.MiddleInputs.push_back(nullptr);
+    }
+    if (MidIota >= 0) {
+      IVAccessor[Order[1]] = component("r", MidIota, MidComps.size());
+      Out.MiddleInputs.push_back(N.IVs[Order[1]]);
+    }
+    int ElemIota = -1;
+    if (UsesIV[Order[2]] || ElemComps.empty()) {
+      ElemIota = ElemComps.size();
+      ElemComps.push_back("iota(" + indexText(N.TripCounts[Order[2]]) + ")");
+      ElemTypes.push_back("i64");
+    }
+    for (size_t I = 0; I < Inputs.size(); ++I) {
+      InputAccessor[Inputs[I]->Inst] = component("t", I, ElemComps.size());
+      Out.InnerInputs.push_back(Inputs[I]->Inst);
+    }
+    if (ElemIota >= 0) {
+      IVAccessor[Order[2]] = component("t", ElemIota, ElemComps.size());
+      Out.InnerInputs.push_back(N.IVs[Order[2]]);
+    }
+  } else if (!TwoD) {
     for (size_t I = 0; I < Inputs.size(); ++I) {
       InputAccessor[Inputs[I]->Inst] = component("t", I, OuterComps.size());
       Out.InnerInputs.push_back(Inputs[I]->Inst);
@@ -1011,7 +1095,11 @@ bool Lifter::run(const std::string &Name) {
       return false;
     std::string F = tupleOf(Vals);
     std::string Map;
-    if (!TwoD) {
+    if (ThreeD) {
+      Map = "map(\\(p: " + tupleOf(OuterTypes) + ") => map(\\(r: " + tupleOf(MidTypes) +
+            ") => map(\\(t: " + tupleOf(ElemTypes) + ") => " + F + ", " +
+            zipOf(ElemComps) + "), " + zipOf(MidComps) + "), " + zipOf(OuterComps) + ")";
+    } else if (!TwoD) {
       Map = "map(\\(t: " + tupleOf(OuterTypes) + ") => " + F + ", " +
             zipOf(OuterComps) + ")";
     } else {

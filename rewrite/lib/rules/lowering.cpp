@@ -65,6 +65,42 @@ Rule mapToGlobal2D() {
   return R;
 }
 
+/// map(\p => map(\r => map(g, e), x), a) ->
+/// mapGlobal(2, \p => mapGlobal(1, \r => mapGlobal(0, g, e), x), a): a 3-D
+/// nest on a 3-D NDRange, the outermost loop on dimension 2, the innermost
+/// on 0 (one launch per nest, not one per plane).
+Rule mapToGlobal3D() {
+  Rule R;
+  R.Name = "map-to-mapGlobal-3d";
+  R.Family = "lowering";
+  R.Doc = "map(\\p => map(\\r => map(g, e), x), a) -> "
+          "mapGlobal(2, \\p => mapGlobal(1, \\r => mapGlobal(0, g, e), x), a)";
+  R.Context = AppliesIn::Host;
+  R.Roots = {"map"};
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!E->isCall("map") || !isLambda(E->Args[0], 1))
+      return false;
+    const ExprPtr &Mid = E->Args[0]->body();
+    if (!Mid->isCall("map") || !isLambda(Mid->Args[0], 1) ||
+        !Mid->Args[0]->body()->isCall("map"))
+      return false;
+    B["f"] = E->Args[0];
+    B["a"] = E->Args[1];
+    return true;
+  };
+  R.Build = [](const Bindings &B, RuleContext &) {
+    const ExprPtr &F = B.at("f");
+    const ExprPtr &Mid = F->body();
+    const ExprPtr &G = Mid->Args[0];
+    const ExprPtr &Inner = G->body();
+    ExprPtr NewInner = mapCall("mapGlobal", Inner->Args[0], Inner->Args[1], 0);
+    ExprPtr NewMid = mapCall("mapGlobal", Expr::lambda(G->Params, NewInner, G->Loc),
+                             Mid->Args[1], 1);
+    return mapCall("mapGlobal", Expr::lambda(F->Params, NewMid, F->Loc), B.at("a"), 2);
+  };
+  return R;
+}
+
 Rule reduceToSeq() {
   Rule R;
   R.Name = "reduce-to-reduceSeq";
@@ -144,6 +180,7 @@ Rule reduceTwoStage(const std::string &Partition) {
 
 const std::vector<Rule> &loweringRules() {
   static const std::vector<Rule> Rules = {
+      mapToGlobal3D(),
       mapToGlobal2D(),
       mapTo("map-to-mapGlobal", "mapGlobal", 0, AppliesIn::Host,
             "map(f, a) -> mapGlobal(0, f, a), outside every parallel map"),

@@ -138,6 +138,13 @@ private:
   std::map<llvm::Value *, llvm::SmallVector<const AffineAccess *, 4>> AccessesOf;
   std::string viewText(const AffineAccess &A);
   std::string sizeText(unsigned D) { return SizeNames[D]; }
+  /// The length of dimension \p D in an array type: the trip count's
+  /// number, or the index parameter that views use for it (equal trip
+  /// counts share one).
+  std::string lengthText(unsigned D) {
+    const SCEV *TC = SE.getTruncateOrSignExtend(M.Nest.TripCounts[D], I64);
+    return isa<SCEVConstant>(TC) ? sizeText(D) : indexText(TC);
+  }
 
   // Slices.
   void scan(Value *Root);
@@ -968,9 +975,8 @@ bool Lifter::run(const std::string &Name) {
   for (const AffineAccess *A : Inputs) {
     OuterComps.push_back(Flat ? "join(" + viewText(*A) + ")" : viewText(*A));
     std::string T = typeText(A->ElemTy);
-    // (indexText: equal trip counts share one parameter, the views' name)
-    OuterTypes.push_back(ThreeD ? "[[" + T + "]_" + indexText(N.TripCounts[Order[2]]) +
-                                      "]_" + indexText(N.TripCounts[Order[1]])
+    OuterTypes.push_back(ThreeD ? "[[" + T + "]_" + lengthText(Order[2]) + "]_" +
+                                      lengthText(Order[1])
                          : TwoD ? "[" + T + "]_" + sizeText(1)
                                 : T);
   }
@@ -1002,8 +1008,7 @@ bool Lifter::run(const std::string &Name) {
   if (ThreeD) {
     for (size_t I = 0; I < Inputs.size(); ++I) {
       MidComps.push_back(component("p", I, OuterComps.size()));
-      MidTypes.push_back("[" + typeText(Inputs[I]->ElemTy) + "]_" +
-                         indexText(N.TripCounts[Order[2]]));
+      MidTypes.push_back("[" + typeText(Inputs[I]->ElemTy) + "]_" + lengthText(Order[2]));
       Out.OuterInputs.push_back(nullptr);
     }
     if (OuterIota >= 0) {

@@ -20,6 +20,7 @@
 // CHECK: mapGlobal(2, \(p: {{.*}} => mapGlobal(1, \(r: {{.*}} => mapGlobal(0, \(t:
 // CHECK: get_global_id(2)
 // CHECK-NOT: idiom map (2-D map)
+// CHECK-NOT: not offloaded
 // CHECK-LABEL: Idioms in function 'jacobi_long'
 void jacobi_flat(int n, double *a, double *b) {
   for (int k = 1; k < n - 1; k++)
@@ -34,6 +35,7 @@ void jacobi_flat(int n, double *a, double *b) {
 // 64-bit sizes: the plane stride's bound needs Z3 (n * (n - 2) may exceed
 // 2^63 for all ScalarEvolution knows).
 // CHECK: idiom map (3-D map)
+// CHECK-NOT: not offloaded
 // CHECK-LABEL: Idioms in function 'jacobi_swapped'
 void jacobi_long(long n, double *a, double *b) {
   for (long k = 1; k < n - 1; k++)
@@ -48,6 +50,9 @@ void jacobi_long(long n, double *a, double *b) {
 // innermost (NDRange dimension 0): the views' last stride is 1.
 // CHECK: idiom map (3-D map)
 // CHECK: store view(b1, {{[^,]+}}, {{[^,]+}}, {{[^,]+}}, {{[^,]+}}, {{[^,]+}}, 1:i64, {{[^)]+}}) =
+// CHECK-NOT: not offloaded
+// CHECK: get_global_id(2)
+// CHECK-NOT: not offloaded
 // CHECK-LABEL: Idioms in function 'scale_const'
 void jacobi_swapped(int n, double *a, double *b) {
   for (int i = 1; i < n - 1; i++)
@@ -61,7 +66,10 @@ void jacobi_swapped(int n, double *a, double *b) {
 
 // Constant sizes, whole arrays, the iteration indices read.
 // CHECK: idiom map (3-D map)
-// CHECK: iota(
+// CHECK: map(\(p: ({{\[\[}}f32]_64]_32, i64)) => map(\(r: ([f32]_64, i64)) => map(\(t: (f32, i64))
+// CHECK-NOT: not offloaded
+// CHECK: get_global_id(2)
+// CHECK-NOT: not offloaded
 // CHECK-LABEL: Idioms in function 'carried_k'
 float G[16][32][64], H[16][32][64];
 void scale_const(float s) {

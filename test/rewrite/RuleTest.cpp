@@ -117,12 +117,7 @@ const RuleCase Cases[] = {
      "view(x, 0:i64, 1:i64, n)); }",
      {{{"n", 0}}, {{"n", 4}}, {{"n", 28}}}, 28, 0},
     {"reduce-split", ex::DotAndMax, {{{"n0", 8}}, {{"n0", 32}}}, 32, 1e-5},
-    {"map-to-mapGlobal-3d",
-     "idiom t(x: [f32], y: [f32], n0: i64, n1: i64, n2: i64, sp: i64, sr: i64, s: f32) { "
-     "store view(y, 1:i64, sp, n0, sr, n1, 1:i64, n2) = map(\\(p: ([[f32]_n2]_n1, i64)) => "
-     "map(\\(r: ([f32]_n2, i64)) => map(\\(t: (f32, i64)) => fadd(fmul(s, t.0), "
-     "sitofp.f32(add(mul(p.1, 7:i64), sub(r.1, t.1)))), zip(r.0, iota(n2))), zip(p.0, iota(n1))), "
-     "zip(view(x, 0:i64, sp, n0, sr, n1, 1:i64, n2), iota(n0))); }",
+    {"map-to-mapGlobal-3d", ex::Scale3D,
      {{{"n0", 3}, {"n1", 4}, {"n2", 5}, {"sp", 30}, {"sr", 6}},
       {{"n0", 1}, {"n1", 1}, {"n2", 7}, {"sp", 8}, {"sr", 8}}},
      96, 0},

@@ -17,18 +17,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The 7-point update of point (i, j, k) of b from a; k is the unit stride.
+   The indices are written as legacy codes write them, (i*n + j - 1)*n + k:
+   the arguments are pasted unparenthesised on purpose, because
+   (i*n + (j - 1)) is an int addition that loses its no-overflow flag at -O2
+   and is then no longer an affine address (a missed remark). */
+#define AT(x, i, j, k) x[(i * n + j) * n + k]
+#define UPDATE(i, j, k)                                                        \
+  AT(b, i, j, k) = AT(a, i, j, k) +                                            \
+                   0.1 * (AT(a, (i - 1), j, k) + AT(a, (i + 1), j, k) +        \
+                          AT(a, i, j - 1, k) + AT(a, i, j + 1, k) +            \
+                          AT(a, i, j, k - 1) + AT(a, i, j, k + 1) -            \
+                          6.0 * AT(a, i, j, k))
+
 __attribute__((noinline)) static void heat(int n, int steps, double *a,
                                           double *b) {
   for (int t = 0; t < steps; t++) {
     for (int i = 1; i < n - 1; i++)
       for (int j = 1; j < n - 1; j++)
         for (int k = 1; k < n - 1; k++)
-          b[(i * n + j) * n + k] =
-              a[(i * n + j) * n + k] +
-              0.1 * (a[((i - 1) * n + j) * n + k] + a[((i + 1) * n + j) * n + k] +
-                     a[(i * n + j - 1) * n + k] + a[(i * n + j + 1) * n + k] +
-                     a[(i * n + j) * n + k - 1] + a[(i * n + j) * n + k + 1] -
-                     6.0 * a[(i * n + j) * n + k]);
+          UPDATE(i, j, k);
     double *tmp = a;
     a = b;
     b = tmp;
@@ -41,12 +49,7 @@ __attribute__((noinline)) static void heat_swapped(int n, int steps, double *a,
     for (int k = 1; k < n - 1; k++)
       for (int j = 1; j < n - 1; j++)
         for (int i = 1; i < n - 1; i++)
-          b[(i * n + j) * n + k] =
-              a[(i * n + j) * n + k] +
-              0.1 * (a[((i - 1) * n + j) * n + k] + a[((i + 1) * n + j) * n + k] +
-                     a[(i * n + j - 1) * n + k] + a[(i * n + j + 1) * n + k] +
-                     a[(i * n + j) * n + k - 1] + a[(i * n + j) * n + k + 1] -
-                     6.0 * a[(i * n + j) * n + k]);
+          UPDATE(i, j, k);
     double *tmp = a;
     a = b;
     b = tmp;

@@ -565,11 +565,16 @@ bool Lifter::denseFootprint(const AffineAccess &A) {
     return false;
   if (Depth == 1)
     return IsOne(A.Strides[0]);
-  // Row-major rows that abut: unit inner stride, outer stride = row length.
-  return Depth == 2 && IsOne(A.Strides[1]) && A.Strides[0] &&
-         M.Nest.TripCounts[1] &&
-         SE.getTruncateOrSignExtend(A.Strides[0], I64) ==
-             SE.getTruncateOrSignExtend(M.Nest.TripCounts[1], I64);
+  // Row-major rows that abut: unit inner stride, outer stride = row length;
+  // in 3-D also planes that abut: plane stride = rows times row length.
+  auto Wide = [&](const SCEV *S) { return SE.getTruncateOrSignExtend(S, I64); };
+  const auto &TC = M.Nest.TripCounts;
+  if (Depth == 3)
+    return IsOne(A.Strides[2]) && A.Strides[1] && A.Strides[0] && TC[1] && TC[2] &&
+           Wide(A.Strides[1]) == Wide(TC[2]) &&
+           Wide(A.Strides[0]) == SE.getMulExpr(Wide(TC[1]), Wide(TC[2]));
+  return Depth == 2 && IsOne(A.Strides[1]) && A.Strides[0] && TC[1] &&
+         Wide(A.Strides[0]) == Wide(TC[1]);
 }
 
 std::string Lifter::viewText(const AffineAccess &A) {

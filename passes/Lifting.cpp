@@ -1011,42 +1011,41 @@ bool Lifter::run(const std::string &Name) {
   // 3-D maps: the zips and element types of the rows (r) and elements (t).
   std::vector<std::string> MidComps, MidTypes, ElemComps, ElemTypes;
   if (ThreeD) {
-    for (size_t I = 0; I < Inputs.size(); ++I) {
-      MidComps.push_back(component("p", I, OuterComps.size()));
-      MidTypes.push_back("[" + typeText(Inputs[I]->ElemTy) + "]_" + lengthText(Order[2]));
-      Out.OuterInputs.push_back(nullptr);
-    }
-    if (OuterIota >= 0) {
-      IVAccessor[Order[0]] = component("p", OuterIota, OuterComps.size());
-      Out.OuterInputs.push_back(N.IVs[Order[0]]);
-    }
-    int MidIota = -1;
-    if (UsesIV[Order[1]] || MidComps.empty()) {
-      MidIota = MidComps.size();
-      MidComps.push_back("iota(" + indexText(N.TripCounts[Order[1]]) + ")");
-      MidTypes.push_back("i64");
-    }
-    for (size_t I = 0; I < Inputs.size(); ++I) {
-      ElemComps.push_back(component("r", I, MidComps.size()));
-      ElemTypes.push_back(typeText(Inputs[I]->ElemTy));
-      Out.MiddleInputs.push_back(nullptr);
-    }
-    if (MidIota >= 0) {
-      IVAccessor[Order[1]] = component("r", MidIota, MidComps.size());
-      Out.MiddleInputs.push_back(N.IVs[Order[1]]);
-    }
-    int ElemIota = -1;
-    if (UsesIV[Order[2]] || ElemComps.empty()) {
-      ElemIota = ElemComps.size();
-      ElemComps.push_back("iota(" + indexText(N.TripCounts[Order[2]]) + ")");
-      ElemTypes.push_back("i64");
+    // Levels 1 (rows r of a plane p) and 2 (elements t of a row r): input
+    // I is component I of the level above; the level above's index (its
+    // iota's component) is its loop's induction variable; an iota over
+    // this level's loop when the slice reads its index (or the zip would
+    // be empty).
+    std::vector<std::string> *Comps[3] = {&OuterComps, &MidComps, &ElemComps};
+    std::vector<std::string> *Types[3] = {&OuterTypes, &MidTypes, &ElemTypes};
+    std::vector<Value *> *Recorded[2] = {&Out.OuterInputs, &Out.MiddleInputs};
+    const char *Names[3] = {"p", "r", "t"};
+    int Iota = OuterIota;
+    for (unsigned L = 1; L < 3; ++L) {
+      size_t Above = Comps[L - 1]->size();
+      for (size_t I = 0; I < Inputs.size(); ++I) {
+        std::string T = typeText(Inputs[I]->ElemTy);
+        Comps[L]->push_back(component(Names[L - 1], I, Above));
+        Types[L]->push_back(L == 1 ? "[" + T + "]_" + lengthText(Order[2]) : T);
+        Recorded[L - 1]->push_back(nullptr);
+      }
+      if (Iota >= 0) {
+        IVAccessor[Order[L - 1]] = component(Names[L - 1], Iota, Above);
+        Recorded[L - 1]->push_back(N.IVs[Order[L - 1]]);
+      }
+      Iota = -1;
+      if (UsesIV[Order[L]] || Comps[L]->empty()) {
+        Iota = Comps[L]->size();
+        Comps[L]->push_back("iota(" + indexText(N.TripCounts[Order[L]]) + ")");
+        Types[L]->push_back("i64");
+      }
     }
     for (size_t I = 0; I < Inputs.size(); ++I) {
       InputAccessor[Inputs[I]->Inst] = component("t", I, ElemComps.size());
       Out.InnerInputs.push_back(Inputs[I]->Inst);
     }
-    if (ElemIota >= 0) {
-      IVAccessor[Order[2]] = component("t", ElemIota, ElemComps.size());
+    if (Iota >= 0) {
+      IVAccessor[Order[2]] = component("t", Iota, ElemComps.size());
       Out.InnerInputs.push_back(N.IVs[Order[2]]);
     }
   } else if (!TwoD) {

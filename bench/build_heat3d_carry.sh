@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds bench/heat3d.c (sequential, and with the plugin) into OUTDIR for
-# bench/heat3d_gpu.sh on a machine without LLVM, with the vendor baselines
-# script (device copy bandwidth in the same run):
+# bench/heat3d_gpu.sh on a machine without LLVM (the script measures the
+# device's copy bandwidth itself, with PyTorch; the vendor baselines script
+# comes along for the other baselines):
 #   bench/build_heat3d_carry.sh BUILD_DIR OUTDIR
 set -eu
 build=$1; out=$2

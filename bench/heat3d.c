@@ -1,16 +1,34 @@
 // Issue 13 benchmark: a 3-D 7-point heat time loop written the legacy way
 // (int counters and sizes, flattened (i*n + j)*n + k indices, the two
-// buffers swapped every step). The plugin offloads the inner 2-D nest as a
-// 2-D map, one plane i per launch, and the time loop is a residency region
-// (docs/ARCHITECTURE.md, "3-D nests"). The solver is its own function, as
-// in most legacy codes: inlined into main, where n is checked once far above
-// the nest, the loop guards that bound n are out of ScalarEvolution's reach
-// and the plane is not proven free of dependences (a missed remark).
-// Usage: heat3d [n] [steps] (default
-// 256, 100). Prints a checksum; bench/heat3d_gpu.sh times the sequential
-// build against the plugin's and reports the kernels' bandwidth.
+// buffers swapped every step). The plugin offloads the 3-deep nest as one
+// 3-D map, one launch over a 3-D NDRange a step, and the time loop is a
+// residency region (docs/ARCHITECTURE.md, "3-D maps"). With the third
+// argument 1 the same update runs with the loops swapped (`for k, for j,
+// for i`: the outermost loop walks the unit stride, as in Parboil's
+// reference stencil); the lift puts that loop innermost. The solver is its
+// own function, as in most legacy codes: inlined into main, where n is
+// checked once far above the nest, the loop guards that bound n are out of
+// ScalarEvolution's reach and the nest is not proven free of dependences
+// (a missed remark).
+// Usage: heat3d [n] [steps] [swapped] (default 256, 100, 0). Prints a
+// checksum; bench/heat3d_gpu.sh times the sequential build against the
+// plugin's and reports the kernels' bandwidth against the device's copy
+// bandwidth.
 #include <stdio.h>
 #include <stdlib.h>
+
+/* The 7-point update of point (i, j, k) of b from a; k is the unit stride.
+   The indices are written as legacy codes write them, (i*n + j - 1)*n + k:
+   the arguments are pasted unparenthesised on purpose, because
+   (i*n + (j - 1)) is an int addition that loses its no-overflow flag at -O2
+   and is then no longer an affine address (a missed remark). */
+#define AT(x, i, j, k) x[(i * n + j) * n + k]
+#define UPDATE(i, j, k)                                                        \
+  AT(b, i, j, k) = AT(a, i, j, k) +                                            \
+                   0.1 * (AT(a, (i - 1), j, k) + AT(a, (i + 1), j, k) +        \
+                          AT(a, i, j - 1, k) + AT(a, i, j + 1, k) +            \
+                          AT(a, i, j, k - 1) + AT(a, i, j, k + 1) -            \
+                          6.0 * AT(a, i, j, k))
 
 __attribute__((noinline)) static void heat(int n, int steps, double *a,
                                           double *b) {
@@ -18,12 +36,20 @@ __attribute__((noinline)) static void heat(int n, int steps, double *a,
     for (int i = 1; i < n - 1; i++)
       for (int j = 1; j < n - 1; j++)
         for (int k = 1; k < n - 1; k++)
-          b[(i * n + j) * n + k] =
-              a[(i * n + j) * n + k] +
-              0.1 * (a[((i - 1) * n + j) * n + k] + a[((i + 1) * n + j) * n + k] +
-                     a[(i * n + j - 1) * n + k] + a[(i * n + j + 1) * n + k] +
-                     a[(i * n + j) * n + k - 1] + a[(i * n + j) * n + k + 1] -
-                     6.0 * a[(i * n + j) * n + k]);
+          UPDATE(i, j, k);
+    double *tmp = a;
+    a = b;
+    b = tmp;
+  }
+}
+
+__attribute__((noinline)) static void heat_swapped(int n, int steps, double *a,
+                                                  double *b) {
+  for (int t = 0; t < steps; t++) {
+    for (int k = 1; k < n - 1; k++)
+      for (int j = 1; j < n - 1; j++)
+        for (int i = 1; i < n - 1; i++)
+          UPDATE(i, j, k);
     double *tmp = a;
     a = b;
     b = tmp;
@@ -41,7 +67,10 @@ int main(int argc, char **argv) {
     return 1;
   for (size_t q = 0; q < m; q++)
     a[q] = b[q] = (double)(q % 13) * 0.5;
-  heat(n, steps, a, b);
+  if (argc > 3 && atoi(argv[3]))
+    heat_swapped(n, steps, a, b);
+  else
+    heat(n, steps, a, b);
   double *r = steps % 2 ? b : a;
   double c = 0;
   for (size_t q = 0; q < m; q += 7)

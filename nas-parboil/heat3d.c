@@ -2,10 +2,9 @@
  * heat3d.c - a 3-D 7-point heat time loop as legacy codes write it: int
  * counters and sizes, one flat array per time level indexed (i*n + j)*n + k,
  * the two levels swapped after every step, the solver a function of its
- * own; then the grid's total heat and a few points. No idiom takes the
- * 3-deep nest: the inner (j, k) nest is a 2-D map, one plane i per launch
- * (the plane's offset a recurrence of i), and the time loop is a residency
- * region. An 80^3 grid (78^2 = 6084 points a plane), 30 steps.
+ * own; then the grid's total heat and a few points. The 3-deep nest is a
+ * 3-D map, one launch over a 3-D NDRange a step, and the time loop is a
+ * residency region. An 80^3 grid (78^3 = 474552 points a step), 30 steps.
  *
  * Loops carry a trailing marker comment on their `for` line:
  *   idiom: map | reduction  -- expected to be offloaded
@@ -39,8 +38,8 @@ __attribute__((noinline)) static double *heat(int n, int steps, double c,
 {
   int t, i, j, k;
   for (t = 0; t < steps; t++) {
-    for (i = 1; i < n - 1; i++)
-      for (j = 1; j < n - 1; j++) /* idiom: map (2-D, one plane of the 3-D step per launch) */
+    for (i = 1; i < n - 1; i++) /* idiom: map (3-D, one launch a step) */
+      for (j = 1; j < n - 1; j++)
         for (k = 1; k < n - 1; k++)
           b[(i * n + j) * n + k] =
               a[(i * n + j) * n + k] +

@@ -138,6 +138,13 @@ private:
   std::map<llvm::Value *, llvm::SmallVector<const AffineAccess *, 4>> AccessesOf;
   std::string viewText(const AffineAccess &A);
   std::string sizeText(unsigned D) { return SizeNames[D]; }
+  /// The length of dimension \p D in an array type: the trip count's
+  /// number, or the index parameter that views use for it (equal trip
+  /// counts share one).
+  std::string lengthText(unsigned D) {
+    const SCEV *TC = SE.getTruncateOrSignExtend(M.Nest.TripCounts[D], I64);
+    return isa<SCEVConstant>(TC) ? sizeText(D) : indexText(TC);
+  }
 
   // Slices.
   void scan(Value *Root);
@@ -176,6 +183,14 @@ private:
   Type *I64;
 
   std::vector<std::string> SizeNames;
+  /// The nest's loops in the order of the lifted maps, outermost first
+  /// (views, iotas and the runtime's sizes): the loop order, except that a
+  /// 3-D map whose store walks the unit stride in an outer loop puts that
+  /// loop innermost (NDRange dimension 0: neighbouring work-items,
+  /// neighbouring elements). A map is order-free: the dependence test
+  /// proved that no two iterations touch one element.
+  SmallVector<unsigned, 3> Order;
+  void chooseOrder();
   std::map<const SCEV *, std::string> IndexNames;
   DenseMap<Value *, std::string> ScalarUse;
   DenseMap<Value *, unsigned> BufferOf;
@@ -201,8 +216,8 @@ private:
   /// first))`, and returns the (index, "") pairs of the extent check.
   std::vector<std::pair<std::string, std::string>> gatherAccessors();
   DenseMap<const Instruction *, std::string> InputAccessor;
-  bool UsesIV[2] = {false, false};
-  std::string IVAccessor[2];
+  bool UsesIV[3] = {false, false, false};
+  std::string IVAccessor[3];
   DenseMap<Value *, std::string> Memo;
   size_t TextSize = 0;
   std::vector<std::string> ErrnoConds; ///< FunIL bools, one per errno call
@@ -550,11 +565,16 @@ bool Lifter::denseFootprint(const AffineAccess &A) {
     return false;
   if (Depth == 1)
     return IsOne(A.Strides[0]);
-  // Row-major rows that abut: unit inner stride, outer stride = row length.
-  return Depth == 2 && IsOne(A.Strides[1]) && A.Strides[0] &&
-         M.Nest.TripCounts[1] &&
-         SE.getTruncateOrSignExtend(A.Strides[0], I64) ==
-             SE.getTruncateOrSignExtend(M.Nest.TripCounts[1], I64);
+  // Row-major rows that abut: unit inner stride, outer stride = row length;
+  // in 3-D also planes that abut: plane stride = rows times row length.
+  auto Wide = [&](const SCEV *S) { return SE.getTruncateOrSignExtend(S, I64); };
+  const auto &TC = M.Nest.TripCounts;
+  if (Depth == 3)
+    return IsOne(A.Strides[2]) && A.Strides[1] && A.Strides[0] && TC[1] && TC[2] &&
+           Wide(A.Strides[1]) == Wide(TC[2]) &&
+           Wide(A.Strides[0]) == SE.getMulExpr(Wide(TC[1]), Wide(TC[2]));
+  return Depth == 2 && IsOne(A.Strides[1]) && A.Strides[0] && TC[1] &&
+         Wide(A.Strides[0]) == Wide(TC[1]);
 }
 
 std::string Lifter::viewText(const AffineAccess &A) {
@@ -569,7 +589,7 @@ std::string Lifter::viewText(const AffineAccess &A) {
   const SCEV *Lo = Out.Params[It->second].Lo;
   std::string S = "view(" + Name + ", ";
   S += indexText(SE.getMinusSCEV(SE.getTruncateOrSignExtend(A.Offset, I64), Lo));
-  for (unsigned D = 0; D < M.Nest.depth(); ++D) {
+  for (unsigned D : Order) {
     S += ", " + indexText(A.Strides[D]);
     S += ", " + indexText(M.Nest.TripCounts[D]);
   }
@@ -836,10 +856,33 @@ std::string component(const std::string &P, size_t I, size_t N) {
   return N == 1 ? P : P + "." + std::to_string(I);
 }
 
+void Lifter::chooseOrder() {
+  unsigned Depth = M.Nest.depth();
+  for (unsigned D = 0; D < Depth; ++D)
+    Order.push_back(D);
+  if (Depth != 3 || M.Kind != IdiomKind::Map)
+    return;
+  for (const AffineAccess &A : M.Accesses) {
+    if (!A.IsStore || A.Strides.size() != Depth)
+      continue;
+    if (SE.getTruncateOrSignExtend(A.Strides[Depth - 1], I64) == SE.getOne(I64))
+      return; // the first store decides
+    for (unsigned D = 0; D + 1 < Depth; ++D)
+      if (SE.getTruncateOrSignExtend(A.Strides[D], I64) == SE.getOne(I64)) {
+        Order.erase(Order.begin() + D);
+        Order.push_back(D);
+        return;
+      }
+    return;
+  }
+}
+
 bool Lifter::run(const std::string &Name) {
   const NestInfo &N = M.Nest;
-  for (unsigned D = 0; D < N.depth(); ++D) {
+  chooseOrder();
+  for (unsigned D : Order)
     Out.Sizes.push_back(N.TripCounts[D]);
+  for (unsigned D = 0; D < N.depth(); ++D) {
     const SCEV *TC = SE.getTruncateOrSignExtend(N.TripCounts[D], I64);
     if (auto *C = dyn_cast<SCEVConstant>(TC)) {
       SizeNames.push_back(std::to_string(C->getAPInt().getSExtValue()));
@@ -910,6 +953,13 @@ bool Lifter::run(const std::string &Name) {
   // the loops visit it, and the element function is the 1-D template's.
   bool Flat = N.depth() == 2 && M.Kind == IdiomKind::ScalarReduction;
   bool TwoD = N.depth() == 2 && !Flat;
+  // A 3-D map is three nested maps over planes p, rows r and elements t
+  // (one launch over a 3-D NDRange: map-to-mapGlobal-3d).
+  bool ThreeD = N.depth() == 3;
+  if (N.depth() > 3 || (ThreeD && M.Kind != IdiomKind::Map)) {
+    Why = "a nest of three loops is lifted as a map only";
+    return false;
+  }
   if (Flat) {
     // The runtime sees one dimension of n0 * n1 iterations.
     const SCEV *N0 = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
@@ -930,7 +980,10 @@ bool Lifter::run(const std::string &Name) {
   for (const AffineAccess *A : Inputs) {
     OuterComps.push_back(Flat ? "join(" + viewText(*A) + ")" : viewText(*A));
     std::string T = typeText(A->ElemTy);
-    OuterTypes.push_back(TwoD ? "[" + T + "]_" + sizeText(1) : T);
+    OuterTypes.push_back(ThreeD ? "[[" + T + "]_" + lengthText(Order[2]) + "]_" +
+                                      lengthText(Order[1])
+                         : TwoD ? "[" + T + "]_" + sizeText(1)
+                                : T);
   }
   int OuterIota = -1;
   // Flattened 2-D reductions: the iteration counts k0 and k1 of element
@@ -949,13 +1002,53 @@ bool Lifter::run(const std::string &Name) {
       OuterComps.push_back("join(map(\\(r: i64) => iota(" + N1 + "), iota(" + N0 + ")))");
       OuterTypes.push_back("i64");
     }
-  } else if (UsesIV[0] || OuterComps.empty()) {
+  } else if (UsesIV[Order[0]] || OuterComps.empty()) {
     OuterIota = OuterComps.size();
-    OuterComps.push_back("iota(" + indexText(N.TripCounts[0]) + ")");
+    OuterComps.push_back("iota(" + indexText(N.TripCounts[Order[0]]) + ")");
     OuterTypes.push_back("i64");
   }
   std::string Body;
-  if (!TwoD) {
+  // 3-D maps: the zips and element types of the rows (r) and elements (t).
+  std::vector<std::string> MidComps, MidTypes, ElemComps, ElemTypes;
+  if (ThreeD) {
+    // Levels 1 (rows r of a plane p) and 2 (elements t of a row r): input
+    // I is component I of the level above; the level above's index (its
+    // iota's component) is its loop's induction variable; an iota over
+    // this level's loop when the slice reads its index (or the zip would
+    // be empty).
+    std::vector<std::string> *Comps[3] = {&OuterComps, &MidComps, &ElemComps};
+    std::vector<std::string> *Types[3] = {&OuterTypes, &MidTypes, &ElemTypes};
+    std::vector<Value *> *Recorded[2] = {&Out.OuterInputs, &Out.MiddleInputs};
+    const char *Names[3] = {"p", "r", "t"};
+    int Iota = OuterIota;
+    for (unsigned L = 1; L < 3; ++L) {
+      size_t Above = Comps[L - 1]->size();
+      for (size_t I = 0; I < Inputs.size(); ++I) {
+        std::string T = typeText(Inputs[I]->ElemTy);
+        Comps[L]->push_back(component(Names[L - 1], I, Above));
+        Types[L]->push_back(L == 1 ? "[" + T + "]_" + lengthText(Order[2]) : T);
+        Recorded[L - 1]->push_back(nullptr);
+      }
+      if (Iota >= 0) {
+        IVAccessor[Order[L - 1]] = component(Names[L - 1], Iota, Above);
+        Recorded[L - 1]->push_back(N.IVs[Order[L - 1]]);
+      }
+      Iota = -1;
+      if (UsesIV[Order[L]] || Comps[L]->empty()) {
+        Iota = Comps[L]->size();
+        Comps[L]->push_back("iota(" + indexText(N.TripCounts[Order[L]]) + ")");
+        Types[L]->push_back("i64");
+      }
+    }
+    for (size_t I = 0; I < Inputs.size(); ++I) {
+      InputAccessor[Inputs[I]->Inst] = component("t", I, ElemComps.size());
+      Out.InnerInputs.push_back(Inputs[I]->Inst);
+    }
+    if (Iota >= 0) {
+      IVAccessor[Order[2]] = component("t", Iota, ElemComps.size());
+      Out.InnerInputs.push_back(N.IVs[Order[2]]);
+    }
+  } else if (!TwoD) {
     for (size_t I = 0; I < Inputs.size(); ++I) {
       InputAccessor[Inputs[I]->Inst] = component("t", I, OuterComps.size());
       Out.InnerInputs.push_back(Inputs[I]->Inst);
@@ -1011,7 +1104,11 @@ bool Lifter::run(const std::string &Name) {
       return false;
     std::string F = tupleOf(Vals);
     std::string Map;
-    if (!TwoD) {
+    if (ThreeD) {
+      Map = "map(\\(p: " + tupleOf(OuterTypes) + ") => map(\\(r: " + tupleOf(MidTypes) +
+            ") => map(\\(t: " + tupleOf(ElemTypes) + ") => " + F + ", " +
+            zipOf(ElemComps) + "), " + zipOf(MidComps) + "), " + zipOf(OuterComps) + ")";
+    } else if (!TwoD) {
       Map = "map(\\(t: " + tupleOf(OuterTypes) + ") => " + F + ", " +
             zipOf(OuterComps) + ")";
     } else {

@@ -4,7 +4,7 @@
 // program in the documented text form (docs/FunIL.md) and records, for every
 // program parameter, how the stitched code computes it at the call site.
 // Maps become `store views = map(f, zip(views...))` (nested maps for 2-D
-// nests, as in Lift, seeds/004 section 3); reductions become
+// and 3-D nests, as in Lift, seeds/004 section 3); reductions become
 // `return reduce(combine, identity, map(f, zip(views...)))` (seeds/000, idiom
 // paper, section 7). Scalar lambdas are built from the LLVM slice.
 //
@@ -146,12 +146,14 @@ struct LiftedIdiom {
   std::string FunIL;
   std::vector<LiftedParam> Params;
   /// Iteration counts, outermost first (i64 SCEVs); the runtime's sizes.
-  llvm::SmallVector<const llvm::SCEV *, 2> Sizes;
+  llvm::SmallVector<const llvm::SCEV *, 3> Sizes;
   /// The element function's inputs in lambda-tuple order, for translation
   /// validation: a load of the nest (its element) or an induction phi (the
   /// iteration index of its loop, from iota). InnerInputs are the components
-  /// of `t`; for 2-D maps OuterInputs are those of `r` (null: a row view).
-  std::vector<llvm::Value *> InnerInputs, OuterInputs;
+  /// of `t`; for 2-D maps OuterInputs are those of `r` (null: a row view);
+  /// for 3-D maps OuterInputs are those of the planes `p` (null: a plane
+  /// view) and MiddleInputs those of the rows `r` (null: a row view).
+  std::vector<llvm::Value *> InnerInputs, OuterInputs, MiddleInputs;
   /// i64 SCEVs that must be >= 0 at run time for the program to be valid
   /// (e.g. a leading dimension that keeps rows apart); the stitched code
   /// tests them with the nest's guards, else the original nest runs.

@@ -794,11 +794,14 @@ std::vector<const Expr *> reduceSeqCalls(const Expr &E) {
 
 /// The element lambda and the names bound around it, by template shape.
 struct ElementFn {
-  const Expr *Inner = nullptr; ///< lambda over `t`
-  const Expr *Outer = nullptr; ///< 2-D: lambda over `r`
+  const Expr *Inner = nullptr;  ///< lambda over `t`
+  const Expr *Outer = nullptr;  ///< 2-D: lambda over `r`; 3-D: over `p`
+  const Expr *Middle = nullptr; ///< 3-D: lambda over `r`
 };
 
-ElementFn findElementFn(const funil::Program &P, bool TwoD) {
+/// \p Depth: 1 (a map or a reduction over one or a flattened 2-D space), 2
+/// or 3 (a map with that many nested maps).
+ElementFn findElementFn(const funil::Program &P, unsigned Depth) {
   ElementFn F;
   const Expr *Map = P.Body.get();
   if (Map->isCall("reduceIndexed") && Map->Args.size() == 4 &&
@@ -813,12 +816,18 @@ ElementFn findElementFn(const funil::Program &P, bool TwoD) {
   }
   if (!Map->isCall("map") || Map->Args[0]->K != Expr::Lambda)
     throw Unsupported{"element function is not map(lambda, ...)"};
-  if (!TwoD) {
+  if (Depth == 1) {
     F.Inner = Map->Args[0].get();
     return F;
   }
   F.Outer = Map->Args[0].get();
-  const Expr *InnerMap = F.Outer->body().get();
+  if (Depth == 3) {
+    const Expr *MidMap = F.Outer->body().get();
+    if (!MidMap->isCall("map") || MidMap->Args[0]->K != Expr::Lambda)
+      throw Unsupported{"3-D map body is not map(lambda, ...)"};
+    F.Middle = MidMap->Args[0].get();
+  }
+  const Expr *InnerMap = (F.Middle ? F.Middle : F.Outer)->body().get();
   if (!InnerMap->isCall("map") || InnerMap->Args[0]->K != Expr::Lambda)
     throw Unsupported{"2-D map body is not map(lambda, ...)"};
   F.Inner = InnerMap->Args[0].get();
@@ -851,8 +860,8 @@ template <class TB> void Validator<TB>::bindParams() {
 template <class TB>
 bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string &Why) {
   // A 2-D reduction's element function is 1-D: it maps the joined rows.
-  bool TwoD = M.Nest.depth() == 2 && M.Kind != IdiomKind::ScalarReduction;
-  ElementFn F = findElementFn(P, TwoD);
+  unsigned Depth = M.Kind == IdiomKind::ScalarReduction ? 1 : M.Nest.depth();
+  ElementFn F = findElementFn(P, Depth);
   Iter.assign(M.Nest.depth(), std::nullopt);
   bindParams();
   // Lambda inputs: one symbol per loaded element and iteration index.
@@ -878,7 +887,9 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
   };
   std::map<std::string, Sym> Env;
   if (F.Outer)
-    Env[F.Outer->Params.at(0).Name] = Inputs(L.OuterInputs, "r");
+    Env[F.Outer->Params.at(0).Name] = Inputs(L.OuterInputs, F.Middle ? "p" : "r");
+  if (F.Middle)
+    Env[F.Middle->Params.at(0).Name] = Inputs(L.MiddleInputs, "r");
   Env[F.Inner->Params.at(0).Name] = Inputs(L.InnerInputs, "t");
   Sym Got = eval(F.Inner->body(), Env);
 

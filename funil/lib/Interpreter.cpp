@@ -70,6 +70,21 @@ Value Interp::apply(const ExprPtr &Fn, std::vector<Value> Args) {
   return R;
 }
 
+/// The nested arrays of a view with parameters \p Ps = (off, s0, n0[, s1,
+/// n1[, s2, n2]]): element (i0, i1, ...) is \p Elem(off + s0*i0 + s1*i1 + ...).
+template <class F>
+Value viewValue(const std::vector<int64_t> &Ps, const F &Elem, size_t D = 1,
+                int64_t Base = -1) {
+  if (D == 1)
+    Base = Ps[0];
+  std::vector<Value> Xs;
+  for (int64_t I = 0; I < Ps[D + 1]; ++I) {
+    int64_t Idx = Base + Ps[D] * I;
+    Xs.push_back(D + 2 == Ps.size() ? Value(Elem(Idx)) : viewValue(Ps, Elem, D + 2, Idx));
+  }
+  return Value::array(std::move(Xs));
+}
+
 Value Interp::primitive(const Expr &E) {
   const std::string &N = E.Name;
   const auto &A = E.Args;
@@ -85,20 +100,10 @@ Value Interp::primitive(const Expr &E) {
              " of a buffer of " + std::to_string(Size));
       return Buf.Elems[Idx];
     };
-    if (Ps[2] < 0 || (Ps.size() == 5 && Ps[4] < 0))
-      fail("view of negative length");
-    std::vector<Value> Rows;
-    for (int64_t I = 0; I < Ps[2]; ++I) {
-      if (Ps.size() == 3) {
-        Rows.push_back(At(Ps[0] + Ps[1] * I));
-        continue;
-      }
-      std::vector<Value> Row;
-      for (int64_t J = 0; J < Ps[4]; ++J)
-        Row.push_back(At(Ps[0] + Ps[1] * I + Ps[3] * J));
-      Rows.push_back(Value::array(std::move(Row)));
-    }
-    return Value::array(std::move(Rows));
+    for (size_t D = 2; D < Ps.size(); D += 2)
+      if (Ps[D] < 0)
+        fail("view of negative length");
+    return viewValue(Ps, [&](int64_t Idx) { return At(Idx); });
   }
   if (N == "iota") {
     int64_t Len = evalI64(A[0]);
@@ -478,18 +483,7 @@ Value Interp::viewIndices(const Expr &View, std::string &Buf) {
   std::vector<int64_t> Ps;
   for (size_t I = 1; I < View.Args.size(); ++I)
     Ps.push_back(evalI64(View.Args[I]));
-  std::vector<Value> Rows;
-  for (int64_t I = 0; I < Ps[2]; ++I) {
-    if (Ps.size() == 3) {
-      Rows.push_back(Value::ofInt(ScalarKind::I64, Ps[0] + Ps[1] * I));
-      continue;
-    }
-    std::vector<Value> Row;
-    for (int64_t J = 0; J < Ps[4]; ++J)
-      Row.push_back(Value::ofInt(ScalarKind::I64, Ps[0] + Ps[1] * I + Ps[3] * J));
-    Rows.push_back(Value::array(std::move(Row)));
-  }
-  return Value::array(std::move(Rows));
+  return viewValue(Ps, [](int64_t Idx) { return Value::ofInt(ScalarKind::I64, Idx); });
 }
 
 /// Writes \p V through the index structures \p Idx (one per output).

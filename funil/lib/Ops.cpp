@@ -17,7 +17,7 @@ namespace {
 constexpr unsigned Many = 64;
 const OpInfo Table[] = {
     // Array primitives (high level, seeds/004 figure 4) and views.
-    {"view", OpClass::Primitive, 4, 6, false},
+    {"view", OpClass::Primitive, 4, 8, false},
     {"iota", OpClass::Primitive, 1, 1, false},
     {"zip", OpClass::Primitive, 2, Many, false},
     {"map", OpClass::Primitive, 2, 2, false},

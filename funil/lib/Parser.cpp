@@ -260,7 +260,7 @@ ExprPtr Parser::callOrCast(const Token &Name) {
   }
   expect(')');
   if (Args.size() < Op->MinArgs || Args.size() > Op->MaxArgs ||
-      (Name.Text == "view" && Args.size() == 5))
+      (Name.Text == "view" && Args.size() % 2 == 1))
     throw ParseError(Name.Loc, "wrong number of arguments to '" + Name.Text +
                                    "' (" + std::to_string(Args.size()) + ")");
   return Expr::call(Name.Text, std::move(Args), Attr, Name.Loc);

@@ -238,14 +238,15 @@ TypePtr Checker::callType(const Expr &E) {
     TypePtr B = infer(A[0]);
     if (!B->isBuffer())
       fail(*A[0], "first argument of 'view' must be a buffer, found " + str(B));
-    if (A.size() != 4 && A.size() != 6)
-      fail(E, "'view' takes 4 or 6 arguments");
+    if (A.size() != 4 && A.size() != 6 && A.size() != 8)
+      fail(E, "'view' takes 4, 6 or 8 arguments");
     for (size_t I = 1; I < A.size(); ++I)
-      expectI64(E, A[I], (I == 3 || I == 5) ? "length" : "offset/stride");
-    if (A.size() == 4)
-      return Type::array(B->Elem, sizeOfExpr(*A[3]));
-    return Type::array(Type::array(B->Elem, sizeOfExpr(*A[5])),
-                       sizeOfExpr(*A[3]));
+      expectI64(E, A[I], I % 2 == 1 && I > 1 ? "length" : "offset/stride");
+    // One array level per (stride, length) pair, the first outermost.
+    TypePtr T = B->Elem;
+    for (size_t I = A.size() - 1; I >= 3; I -= 2)
+      T = Type::array(T, sizeOfExpr(*A[I]));
+    return T;
   }
   if (Pr == Prim::iota) {
     expectI64(E, A[0], "length");

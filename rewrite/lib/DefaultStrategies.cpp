@@ -53,7 +53,8 @@ const ExprPtr &reductionOf(const ExprPtr &Body) {
 }
 
 Strategy mapToGlobalStrategy() {
-  static const Strategy S = normalize(rules({"map-to-mapGlobal-2d", "map-to-mapGlobal"}));
+  static const Strategy S =
+      normalize(rules({"map-to-mapGlobal-3d", "map-to-mapGlobal-2d", "map-to-mapGlobal"}));
   return S;
 }
 

@@ -336,8 +336,8 @@ std::vector<Kernel> genMap(const Program &P,
     throw CodegenError("a map program must be lowered to mapGlobal at its root");
   unsigned Dims = 0;
   emitStore(Em, Root, Target, Dims);
-  if (Dims > 2)
-    throw CodegenError("map nests deeper than two parallel dimensions");
+  if (Dims > 3)
+    throw CodegenError("map nests deeper than three parallel dimensions");
   return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
 }
 

@@ -111,7 +111,7 @@ extern "C" {
 /// same constants at compile time and does not offload an idiom beyond them.
 #define IDIOM_MAX_RESULTS 8      ///< accumulators of one reduction
 #define IDIOM_MAX_RESULT_BYTES 8 ///< bytes of one accumulator
-#define IDIOM_MAX_MAP_DIMS 2     ///< iteration-space rank of a map
+#define IDIOM_MAX_MAP_DIMS 3     ///< iteration-space rank of a map
 #define IDIOM_MAX_REDUCE_DIMS 1  ///< iteration-space rank of a reduction
 
 /// Kind of an offloaded idiom.
@@ -145,7 +145,7 @@ typedef struct idiom_kernel_desc {
   const char *idiom;  ///< idiom name for reports, e.g. "scalar-reduction"
   const char *source; ///< OpenCL C source of the kernel(s), NUL-terminated
   uint32_t kind;      ///< enum idiom_kind
-  uint32_t ndims;     ///< iteration-space rank: 1 or 2 (maps), 1 (reductions)
+  uint32_t ndims;     ///< iteration-space rank: 1 to 3 (maps), 1 (reductions)
   uint32_t nresults;  ///< reductions: accumulators (<= IDIOM_MAX_RESULTS), else 0
   uint32_t nvariants; ///< kernel variants in source (0 or 1: one variant)
   const uint32_t *result_bytes; ///< reductions: size of accumulator k (1..8)

@@ -388,30 +388,34 @@ static int round_up(run *r, uint64_t n, size_t local, size_t *out) {
 }
 
 /* The local size of map variant v, or 0 with the reason when its
-   reqd_work_group_size does not fit the device. */
-static int map_local(run *r, const idiomrt_variant *v, size_t local[2]) {
+   reqd_work_group_size does not fit the device. A 3-D map's work-groups
+   are 2-D tiles of one plane (local[2] = 1). */
+static int map_local(run *r, const idiomrt_variant *v, size_t local[3]) {
   const idiomrt_device *dev = r->dev;
   unsigned nd = r->d->ndims;
   size_t kmax = min_sz(v->kernel_wg[0], dev->max_wg);
-  local[0] = local[1] = 1;
+  local[0] = local[1] = local[2] = 1;
   if (v->kernel_reqd[0][0]) {
     local[0] = v->kernel_reqd[0][0];
     local[1] = v->kernel_reqd[0][1] ? v->kernel_reqd[0][1] : 1;
-    if (local[0] * local[1] > kmax || local[0] > dev->max_item[0] ||
-        (nd == 2 && local[1] > dev->max_item[1]) || (nd == 1 && local[1] != 1))
+    local[2] = v->kernel_reqd[0][2] ? v->kernel_reqd[0][2] : 1;
+    if (local[0] * local[1] * local[2] > kmax || local[0] > dev->max_item[0] ||
+        (nd >= 2 && local[1] > dev->max_item[1]) || (nd == 1 && local[1] != 1) ||
+        (nd == 3 && local[2] > dev->max_item[2]) || (nd < 3 && local[2] != 1))
       return fail(r, "work-group size required by the kernel does not fit "
                      "the device");
-  } else if (v->wg[0] && (nd == 2 || v->wg[1] <= 1)) {
+  } else if (v->wg[0] && (nd >= 2 || v->wg[1] <= 1)) {
     local[0] = v->wg[0];
-    local[1] = nd == 2 && v->wg[1] ? v->wg[1] : 1;
+    local[1] = nd >= 2 && v->wg[1] ? v->wg[1] : 1;
     if (local[0] * local[1] > kmax || local[0] > dev->max_item[0] ||
-        (nd == 2 && local[1] > dev->max_item[1]))
+        (nd >= 2 && local[1] > dev->max_item[1]))
       return fail(r, "work-group size of the variant does not fit the device");
   } else if (nd == 1) {
     local[0] = pow2_floor(min_sz(min_sz(MAP_LOCAL_1D, kmax), dev->max_item[0]));
   } else {
-    /* dimension 0 iterates the inner loop (sizes[1]) */
-    uint64_t inner = r->sizes[1], outer = r->sizes[0];
+    /* dimension 0 iterates the inner loop (sizes[nd-1]), dimension 1 the
+       loop around it */
+    uint64_t inner = r->sizes[nd - 1], outer = r->sizes[nd - 2];
     if (outer < 16) {
       local[0] = 64;
       local[1] = 1;
@@ -499,7 +503,7 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
     return launch_row_blocks(r, v, evs, nev);
   cl_kernel k = v->kernel[0];
   unsigned nd = r->d->ndims;
-  size_t local[2], global[2] = {1, 1};
+  size_t local[3], global[3] = {1, 1, 1};
   if (!map_local(r, v, local) || !set_idiom_args(r, k))
     return 0;
   for (unsigned i = 0; i < nd; ++i) {
@@ -508,14 +512,16 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
       /* tuning on a sample: the first rows (outermost loop) only; every
          work-item computes its own elements, so a shorter NDRange computes
          a prefix of the map (the outputs are restored afterwards) */
-      uint64_t inner = nd == 2 ? r->sizes[1] : 1;
+      uint64_t inner = 1;
+      for (unsigned d = 1; d < nd; ++d)
+        inner = inner > UINT64_MAX / r->sizes[d] ? UINT64_MAX : inner * r->sizes[d];
       uint64_t rows = r->sample / inner;
       if (rows < 1)
         rows = 1;
       if (rows < n)
         n = rows;
     }
-    uint32_t ept = i == 0 ? v->ept : v->ept1;
+    uint32_t ept = i == 0 ? v->ept : i == 1 ? v->ept1 : 1;
     if (ept > 1)
       n = n / ept + (n % ept != 0);
     if (i == 0 && v->lanes > 1) { /* ept=1/W: W work-items per element */
@@ -802,7 +808,7 @@ static int tune(run *r, unsigned cls) {
        at full size (2^26 keys into 4096 bins on an H200). */
     uint64_t need = cap;
     for (unsigned k = 0; r->d->ndims == 1 && k < e->nvariants; ++k) {
-      size_t local[2];
+      size_t local[3];
       if (!e->var[k].ready || !map_local(r, &e->var[k], local))
         continue;
       uint64_t fill = (uint64_t)TUNE_FILL_GROUPS * r->dev->compute_units *

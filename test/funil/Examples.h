@@ -36,6 +36,18 @@ inline const char *Scale2D =
     "iota(n0)));\n"
     "}\n";
 
+/// A 3-D map (planes sp apart, rows sr apart, unit stride) reading the
+/// plane, row and element indices: y = s * x + (7 * plane + row - element),
+/// written from element 1 on.
+inline const char *Scale3D =
+    "idiom scale3d(x: [f32], y: [f32], n0: i64, n1: i64, n2: i64, sp: i64, sr: i64, "
+    "s: f32) {\n"
+    "  store view(y, 1:i64, sp, n0, sr, n1, 1:i64, n2) = map(\\(p: ([[f32]_n2]_n1, i64)) "
+    "=> map(\\(r: ([f32]_n2, i64)) => map(\\(t: (f32, i64)) => fadd(fmul(s, t.0), "
+    "sitofp.f32(add(mul(p.1, 7:i64), sub(r.1, t.1)))), zip(r.0, iota(n2))), zip(p.0, "
+    "iota(n1))), zip(view(x, 0:i64, sp, n0, sr, n1, 1:i64, n2), iota(n0)));\n"
+    "}\n";
+
 /// Integer sum reduction with a cast.
 inline const char *SumI32 =
     "idiom sum_i32(x: [i32], n0: i64) {\n"

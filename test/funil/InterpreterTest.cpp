@@ -58,6 +58,30 @@ TEST(Interpreter, DotAndMax) {
   EXPECT_EQ(printValue(R), "(0.0:f32, -inf:f32)");
 }
 
+TEST(Interpreter, Store3D) {
+  // Planes 7 apart, rows 3 apart, 2 x 2 x 2 points from element 1: the
+  // interior of a 2 x 2 x 3 grid, b = 10 * a + (plane - row + point).
+  Program P = parse(
+      "idiom t(a: [f64], b: [f64]) { store view(b, 1:i64, 7:i64, 2:i64, 3:i64, 2:i64, "
+      "1:i64, 2:i64) = map(\\(p: ([[f64]_2]_2, i64)) => map(\\(r: ([f64]_2, i64)) => "
+      "map(\\(t: (f64, i64)) => fadd(fmul(10.0:f64, t.0), sitofp.f64(add(sub(p.1, r.1), "
+      "t.1))), zip(r.0, iota(2:i64))), zip(p.0, iota(2:i64))), zip(view(a, 1:i64, 7:i64, "
+      "2:i64, 3:i64, 2:i64, 1:i64, 2:i64), iota(2:i64))); }");
+  std::vector<Value> A, B;
+  for (int I = 0; I < 14; ++I) {
+    A.push_back(Value::ofFloat(ScalarKind::F64, I));
+    B.push_back(Value::ofFloat(ScalarKind::F64, -1));
+  }
+  ValueMap Args{{"a", Value::array(A)}, {"b", Value::array(B)}};
+  Value R;
+  std::string Err;
+  ASSERT_TRUE(runProgram(P, Args, R, Err)) << Err;
+  // Written: 1, 2 (p0 r0), 4, 5 (p0 r1), 8, 9 (p1 r0), 11, 12 (p1 r1).
+  EXPECT_EQ(printValue(Args["b"]),
+            "[-1.0:f64, 1e+01:f64, 21.0:f64, -1.0:f64, 39.0:f64, 5e+01:f64, -1.0:f64, "
+            "-1.0:f64, 81.0:f64, 92.0:f64, -1.0:f64, 1.1e+02:f64, 121.0:f64, -1.0:f64]");
+}
+
 TEST(Interpreter, Scale2D) {
   Program P = parse(test::Scale2D);
   // 2 x 3 matrix with leading dimension 4.

@@ -142,6 +142,8 @@ TEST(Parser, ErrorsCarryLineAndColumn) {
       {"idiom f(x: [f32]) { yield x; }", "1:21: expected 'store' or 'return', found 'yield'"},
       {"idiom f(x: [f32]) { return view(x, 0:i64, 1:i64, 2:i64, 1:i64); }",
        "1:28: wrong number of arguments to 'view' (5)"},
+      {"idiom f(x: [f32]) { return view(x, 0:i64, 9:i64, 2:i64, 3:i64, 2:i64, 1:i64); }",
+       "1:28: wrong number of arguments to 'view' (7)"},
       {"", "1:1: expected 'idiom', found end of input"},
   };
   for (const ErrCase &C : Cases) {

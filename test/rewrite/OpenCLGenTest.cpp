@@ -387,6 +387,13 @@ TEST_F(VariantExec, ReductionsAtOddLengthsAndOffsets) {
 
 TEST_F(OpenCLExec, Saxpy) { checkMap(ex::Saxpy, {{"n0", 1000}}, 1000, {1008}, {16}, 0); }
 TEST_F(OpenCLExec, TwoOuts) { checkMap(ex::TwoOuts, {{"n0", 77}}, 77, {80}, {16}, 0); }
+TEST_F(OpenCLExec, Scale3D) {
+  // A 3-D NDRange: dimension 0 over the elements, 1 the rows, 2 the planes,
+  // each rounded up past its length (the kernel guards its bounds).
+  checkMap(ex::Scale3D, {{"n0", 5}, {"n1", 6}, {"n2", 7}, {"sp", 60}, {"sr", 9}}, 300,
+           {8, 8, 5}, {4, 2, 1}, 0);
+}
+
 TEST_F(OpenCLExec, Scale2D) {
   checkMap(ex::Scale2D, {{"n0", 13}, {"n1", 10}, {"lda", 12}}, 13 * 12, {12, 16}, {4, 4}, 0);
 }

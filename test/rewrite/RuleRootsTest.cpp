@@ -186,7 +186,8 @@ TEST(RuleRoots, NormalizeAsRepeatOncePosition) {
   std::vector<std::pair<Strategy, Strategy>> Pairs = {
       {fusionStrategy(), plain({"map-fusion", "proj-tuple", "transpose-map", "reorder-map",
                                 "reorderStride-map", "padClamp-map", "slide-map"})},
-      {mapToGlobalStrategy(), plain({"map-to-mapGlobal-2d", "map-to-mapGlobal"})},
+      {mapToGlobalStrategy(), plain({"map-to-mapGlobal-3d", "map-to-mapGlobal-2d",
+                                        "map-to-mapGlobal"})},
       {sequentialiseStrategy(),
        plain({"split-map", "strided-map", "blocks-map", "map-fusion", "map-to-mapSeq",
               "reduce-to-reduceSeq", "map-reduce-fusion", "proj-tuple"})}};

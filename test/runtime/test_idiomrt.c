@@ -59,6 +59,22 @@ static const idiom_kernel_desc map2d_desc = {
     "map2d", "test_idiomrt.c:map2d", "map", map2d_src, IDIOM_MAP, 2, 0, 0,
     NULL};
 
+/* A 3-D map (ndims 3): c[p][i][j] = 2 * a[p][i][j] + 100000 * p + 100 * i + j;
+   args: planes, rows, cols, a (IN), c (OUT). Dimension 0 is the innermost
+   loop (j), 2 the outermost (p). */
+static const char map3d_src[] =
+    "__kernel void map3d(const int planes, const int rows, const int cols,\n"
+    "                    __global const int *a, __global int *c) {\n"
+    "  size_t j = get_global_id(0), i = get_global_id(1), p = get_global_id(2);\n"
+    "  if (p < (size_t)planes && i < (size_t)rows && j < (size_t)cols) {\n"
+    "    size_t q = (p * rows + i) * cols + j;\n"
+    "    c[q] = 2 * a[q] + 100000 * (int)p + 100 * (int)i + (int)j;\n"
+    "  }\n"
+    "}\n";
+static const idiom_kernel_desc map3d_desc = {
+    "map3d", "test_idiomrt.c:map3d", "map", map3d_src, IDIOM_MAP, 3, 0, 0,
+    NULL};
+
 /* Two accumulators: float sum of x, int max of v. args: n (I64), x, v. */
 static const char reduce_src[] =
     "__kernel void red_partial(const long n, __global const float *x,\n"
@@ -232,6 +248,49 @@ static void map2d_one(int rows, int cols) {
   CHECK(dummy == 12345);
   free(a);
   free(c);
+}
+
+static void map3d_one(int planes, int rows, int cols) {
+  int n = planes * rows * cols;
+  int *a = malloc(sizeof(int) * n);
+  int *c = malloc(sizeof(int) * n);
+  for (int q = 0; q < n; ++q) {
+    a[q] = q % 97 - 40;
+    c[q] = -7;
+  }
+  idiom_arg args[5] = {i32(planes), i32(rows), i32(cols),
+                       buf(IDIOM_ARG_BUF_IN, a, sizeof(int) * n),
+                       buf(IDIOM_ARG_BUF_OUT, c, sizeof(int) * n)};
+  uint64_t sizes[3] = {(uint64_t)planes, (uint64_t)rows, (uint64_t)cols};
+  int rc = idiom_run(&map3d_desc, args, 5, sizes, NULL);
+  CHECK_MSG(rc == 1, "%dx%dx%d declined: %s", planes, rows, cols, reason_or_none());
+  if (rc == 1) {
+    int bad = 0;
+    for (int p = 0; p < planes && bad < 5; ++p)
+      for (int i = 0; i < rows && bad < 5; ++i)
+        for (int j = 0; j < cols && bad < 5; ++j) {
+          int q = (p * rows + i) * cols + j;
+          int want = 2 * a[q] + 100000 * p + 100 * i + j;
+          if (c[q] != want) {
+            fprintf(stderr, "map3d %dx%dx%d: c[%d][%d][%d] = %d, want %d\n", planes,
+                    rows, cols, p, i, j, c[q], want);
+            bad++;
+          }
+        }
+    CHECK(bad == 0);
+  }
+  free(a);
+  free(c);
+}
+
+/* Every point of planes x rows x cols once: the local size is a tile of a
+   plane (16x16, 64x1 or 1x64 by the two inner extents) and 1 in dimension
+   2, the global sizes rounded up (sizes above the default IDIOM_MIN_TRIP). */
+static void case_map3d(void) {
+  map3d_one(7, 23, 37); /* 16x16 tiles, ragged edges */
+  map3d_one(5, 3, 300); /* rows < 16: 64x1 */
+  map3d_one(6, 300, 3); /* cols < 16: 1x64 */
+  map3d_one(2, 1, 4100); /* one row a plane */
 }
 
 static void case_map2d(void) {
@@ -425,10 +484,10 @@ static void case_invalid(void) {
   uint64_t big[1] = {1 << 20};
   CHECK(idiom_run(&rank0, args, 4, big, NULL) == 0);
   CHECK(starts_with(idiom_last_reason(), "invalid descriptor"));
-  idiom_kernel_desc rank3 = saxpy_desc;
-  rank3.ndims = 3;
-  uint64_t big3[3] = {64, 64, 64};
-  CHECK(idiom_run(&rank3, args, 4, big3, NULL) == 0);
+  idiom_kernel_desc rank4 = saxpy_desc;
+  rank4.ndims = IDIOM_MAX_MAP_DIMS + 1;
+  uint64_t big4[IDIOM_MAX_MAP_DIMS + 1] = {64, 64, 64, 64};
+  CHECK(idiom_run(&rank4, args, 4, big4, NULL) == 0);
   CHECK(starts_with(idiom_last_reason(), "invalid descriptor"));
   idiom_kernel_desc nores = reduce_desc;
   nores.nresults = 0;
@@ -771,6 +830,7 @@ typedef struct tcase {
 static const tcase cases[] = {
     {"map1d", case_map1d, 1},
     {"map2d", case_map2d, 1},
+    {"map3d", case_map3d, 1},
     {"reduce", case_reduce, 1},
     {"seq", case_seq, 1},
     {"overlap", case_overlap, 1},

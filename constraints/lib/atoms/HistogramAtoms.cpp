@@ -39,8 +39,19 @@ std::vector<StoreInst *> storesIn(Loop *L) {
   return Out;
 }
 
+/// The nest of a histogram or array reduction: one or two loops (analyzeNest
+/// also gives 3-D grids, which only maps take).
+std::optional<NestInfo> binNest(MatchEnv &Env, Loop *L, std::string &Why) {
+  auto N = cachedNest(Env, L, Why);
+  if (N && N->depth() > 2) {
+    Why = "a nest of three loops: histograms and array reductions take one or two";
+    return std::nullopt;
+  }
+  return N;
+}
+
 /// A test over (I, loop) where I must be an instruction of type T and the
-/// loop a nest (analyzeNest).
+/// loop a nest of one or two loops (binNest).
 template <typename T>
 void addNestTest(
     AtomRegistry &R, const char *Name, const char *Doc, const char *NotT,
@@ -59,7 +70,7 @@ void addNestTest(
           Why = NotT;
           return;
         }
-        auto N = cachedNest(Env, L, Why);
+        auto N = binNest(Env, L, Why);
         if (N && Test(Env, I, *N, Why))
           Y();
       }));
@@ -78,7 +89,7 @@ void addNestLoopTest(
           Why = "argument is not a loop";
           return;
         }
-        auto N = cachedNest(Env, L, Why);
+        auto N = binNest(Env, L, Why);
         if (N && Test(Env, *N, Why))
           Y();
       }));
@@ -237,7 +248,7 @@ void registerHistogramAtoms(AtomRegistry &R) {
           Why = "arguments are not (loop, integer)";
           return;
         }
-        auto N = cachedNest(Env, L, Why);
+        auto N = binNest(Env, L, Why);
         if (N && fewElementsPerArray(*N, Env.SE, A[1].I, Why))
           Y();
       }));

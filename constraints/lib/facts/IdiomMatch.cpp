@@ -286,6 +286,10 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
   if (!N)
     return std::nullopt;
   M.Nest = *N;
+  if (M.Nest.depth() > 2 && Lifts != "map") {
+    Why = "a nest of three loops is lifted as a map only";
+    return std::nullopt;
+  }
   if (!M.Nest.Searches.empty() && Lifts != "histogram") {
     Why = "a bisection search in the loop's body is lifted in histograms only";
     return std::nullopt;

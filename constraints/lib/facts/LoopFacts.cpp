@@ -70,6 +70,9 @@ const SCEV *canonicalTripCount(Loop *L, ScalarEvolution &SE, std::string &Why) {
 /// and records the loop-invariant branch conditions on the way.
 static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
                           std::string &Why) {
+  // The stitched code tests the guards before the whole nest: each must be
+  // invariant in its outermost loop, not only in the loop it sits in.
+  Loop *Outermost = N.Loops.front();
   BasicBlock *Cur = Outer->getHeader();
   BasicBlock *Target = Inner->getLoopPreheader();
   BasicBlock *Latch = Outer->getLoopLatch();
@@ -84,7 +87,7 @@ static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
       continue;
     }
     Value *C = Br->getCondition();
-    if (!Outer->isLoopInvariant(C)) {
+    if (!Outer->isLoopInvariant(C) || !Outermost->isLoopInvariant(C)) {
       Why = "inner loop is guarded by a condition that varies in the outer loop";
       return false;
     }
@@ -112,8 +115,9 @@ static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
 }
 
 /// analyzeNest's nest: with \p Searches (the bisection searches of its
-/// body) a nest of depth 1 whatever Outer's inner loops, else of depth 1 or
-/// 2; \p InnerCount is set when the inner loop's trip count fails.
+/// body) a nest of depth 1 whatever Outer's inner loops, else a chain of
+/// one to three loops, each the only loop inside the one before;
+/// \p InnerCount is set when an inner loop's trip count fails.
 static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
                                            const SmallVectorImpl<BisectionInfo> *Searches,
                                            std::string &Why, bool &InnerCount) {
@@ -125,13 +129,13 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
       N.Searches.push_back(B.L);
       N.SearchResults.push_back(B.Result);
     }
-  } else if (!Outer->getSubLoops().empty()) {
-    if (Outer->getSubLoops().size() != 1 ||
-        !Outer->getSubLoops()[0]->getSubLoops().empty()) {
-      Why = "loop nest is deeper than two or not perfectly nested";
+  } else {
+    while (N.Loops.back()->getSubLoops().size() == 1 && N.Loops.size() < 3)
+      N.Loops.push_back(N.Loops.back()->getSubLoops()[0]);
+    if (!N.Loops.back()->getSubLoops().empty()) {
+      Why = "loop nest is deeper than three or not perfectly nested";
       return std::nullopt;
     }
-    N.Loops.push_back(Outer->getSubLoops()[0]);
   }
   for (Loop *L : N.Loops) {
     const SCEV *TC = canonicalTripCount(L, SE, Why);
@@ -171,19 +175,19 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
     N.IVs.push_back(IV);
     N.TripCounts.push_back(TC);
   }
-  if (N.depth() == 2) {
-    Loop *Inner = N.Loops[1];
-    if (!collectGuards(Outer, Inner, N, Why))
+  for (unsigned D = 0; D + 1 < N.depth() && !Searches; ++D) {
+    Loop *Out = N.Loops[D], *Inner = N.Loops[D + 1];
+    if (!collectGuards(Out, Inner, N, Why))
       return std::nullopt;
-    // Everything in the outer loop outside the inner loop must be free of
+    // Everything in a loop outside the loop inside it must be free of
     // memory operations and calls, so the nest is perfectly nested.
-    for (BasicBlock *BB : Outer->blocks()) {
+    for (BasicBlock *BB : Out->blocks()) {
       if (Inner->contains(BB))
         continue;
       for (Instruction &I : *BB) {
         if (I.mayReadOrWriteMemory() || isa<CallBase>(I)) {
-          Why = "outer loop body has work outside the inner loop: " +
-                valueText(&I);
+          Why = std::string(D ? "middle" : "outer") +
+                " loop body has work outside the inner loop: " + valueText(&I);
           return std::nullopt;
         }
       }

@@ -474,6 +474,43 @@ bool mayFollow(const Instruction *A, const Instruction *B) {
 
 } // namespace
 
+/// True when ScalarEvolution proves \p Big >= \p Small (times \p Factor
+/// when given) as integers, under the loop guards of one loop of \p N, with
+/// Big and the product non-negative and the product below 2^63, so that the
+/// i64 difference does not wrap. The steps of a 3-D grid: rows at least a
+/// row apart (a stride n, n - 2 points) and planes at least rows times the
+/// rows of a plane apart (n*n >= n * (n - 2)).
+static bool provenAtLeast(const SCEV *Big, const SCEV *Small, const SCEV *Factor,
+                          const NestInfo &N) {
+  ScalarEvolution &SE = *N.SE;
+  if (!Big || !Small || Big->getType() != Small->getType() ||
+      (Factor && Factor->getType() != Big->getType()))
+    return false;
+  for (Loop *L : N.Loops) {
+    const SCEV *GBig = SE.applyLoopGuards(Big, L);
+    const SCEV *GSmall = SE.applyLoopGuards(Small, L);
+    if (!SE.isKnownNonNegative(GBig) || !SE.isKnownNonNegative(GSmall))
+      continue;
+    const SCEV *Prod = Small, *GProd = GSmall;
+    if (Factor) {
+      const SCEV *GFactor = SE.applyLoopGuards(Factor, L);
+      if (!SE.isKnownNonNegative(GFactor))
+        continue;
+      bool Overflow = false;
+      APInt Max = SE.getSignedRangeMax(GSmall).smul_ov(SE.getSignedRangeMax(GFactor),
+                                                        Overflow);
+      if (Overflow || Max.isNegative())
+        continue;
+      Prod = SE.getMulExpr(Small, Factor);
+      GProd = SE.getMulExpr(GSmall, GFactor);
+    }
+    if (SE.isKnownNonNegative(SE.applyLoopGuards(SE.getMinusSCEV(Big, Prod), L)) ||
+        SE.isKnownNonNegative(SE.getMinusSCEV(GBig, GProd)))
+      return true;
+  }
+  return false;
+}
+
 /// True when \p A and \p B provably meet only within one iteration: the same
 /// offset and strides, and an address that is injective over the nest (1-D:
 /// a non-zero constant stride; 2-D: rows that cannot overlap, either a unit
@@ -481,7 +518,10 @@ bool mayFollow(const Instruction *A, const Instruction *B) {
 /// count (a row-major or column-major index i + n*j with i in [0, n): a
 /// mixed-radix number, the delinearisation argument) or, for a unit inner
 /// stride, at least it under the loop guards (rows of an interior), or constant inner
-/// strides and trip count with |s0| >= |s1| * n1). Deeper nests: false.
+/// strides and trip count with |s0| >= |s1| * n1); 3-D: a unit stride in
+/// one loop, in another a row stride at least that loop's trip count, in the
+/// third a plane stride at least the row stride times the row loop's trip
+/// count (provenAtLeast), in any loop order. Deeper nests: false.
 static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
                                  const NestInfo &N) {
   if (A.Offset != B.Offset || A.Strides != B.Strides)
@@ -495,6 +535,21 @@ static bool sameInjectiveAddress(const AffineAccess &A, const AffineAccess &B,
   auto S1 = Const(A.Strides.back());
   if (N.depth() == 1)
     return S1 && *S1 != 0;
+  if (N.depth() == 3 && N.SE) {
+    // A 3-D grid in any loop order (`for i, for j, for k: a[k][j][i]`
+    // too): some loop U walks the unit stride, a loop R the rows and a loop
+    // P the planes.
+    static const unsigned Orders[6][3] = {{2, 1, 0}, {0, 1, 2}, {1, 2, 0},
+                                          {2, 0, 1}, {0, 2, 1}, {1, 0, 2}};
+    for (const auto &O : Orders) {
+      unsigned U = O[0], R = O[1], P = O[2];
+      auto SU = Const(A.Strides[U]);
+      if (SU && *SU == 1 && provenAtLeast(A.Strides[R], N.TripCounts[U], nullptr, N) &&
+          provenAtLeast(A.Strides[P], A.Strides[R], N.TripCounts[R], N))
+        return true;
+    }
+    return false; // Z3 decides
+  }
   if (N.depth() != 2) // deeper nests: Z3 decides
     return false;
   auto S0 = Const(A.Strides[0]);

@@ -565,6 +565,24 @@ CVal Emitter::emitIterate(const Expr &E) {
   return CVal::array(Out);
 }
 
+/// A view of 2 or 3 dimensions over buffer \p Buf with parameters \p Ps =
+/// (off, s0, n0, s1, n1[, s2, n2]): the dimensions from (Ps[D], Ps[D+1])
+/// on, whose element i starts at \p Base + Ps[D] * i (an array of the next
+/// dimension, or a scalar in the last).
+static std::shared_ptr<View> nestedView(const std::string &Buf, ScalarKind K,
+                                 const std::string &Base,
+                                 const std::vector<std::string> &Ps, size_t D) {
+  auto V = std::make_shared<View>();
+  V->Len = Ps[D + 1];
+  V->At = [Buf, K, Base, Ps, D](const std::string &I) {
+    std::string Idx = addS(Base, mulS(Ps[D], I));
+    if (D + 2 == Ps.size())
+      return CVal::scalar(Buf + "[" + Idx + "]", K);
+    return CVal::array(nestedView(Buf, K, Idx, Ps, D + 2));
+  };
+  return V;
+}
+
 CVal Emitter::emitCall(const Expr &E) {
   const OpEntry &Entry = cachedOpEntry(E.Name);
   const funil::OpInfo *Op = Entry.Info;
@@ -612,15 +630,7 @@ CVal Emitter::emitCall(const Expr &E) {
         V->Addr = [Buf, Off](const std::string &S) { return Buf + " + " + paren(addS(Off, S)); };
       }
     } else {
-      V->At = [Buf, K, Ps](const std::string &I) {
-        auto Row = std::make_shared<View>();
-        Row->Len = Ps[4];
-        std::string Base = addS(Ps[0], mulS(Ps[1], I));
-        Row->At = [Buf, K, Ps, Base](const std::string &J) {
-          return CVal::scalar(Buf + "[" + addS(Base, mulS(Ps[3], J)) + "]", K);
-        };
-        return CVal::array(Row);
-      };
+      return CVal::array(nestedView(Buf, K, Ps[0], Ps, 1));
     }
     return CVal::array(V);
   }

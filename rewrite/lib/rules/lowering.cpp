@@ -38,29 +38,48 @@ Rule mapTo(const char *Name, const char *Prim, int64_t Dim, AppliesIn Ctx,
   return R;
 }
 
-/// map(\r => map(g, e), a) -> mapGlobal(1, \r => mapGlobal(0, g, e), a):
-/// the outer loop on NDRange dimension 1, the inner (innermost loop) on 0.
-Rule mapToGlobal2D() {
+/// \p E, a nest of \p D + 1 maps (checked by mapNest), with map level k
+/// from the inside lowered to mapGlobal(k, ...).
+ExprPtr lowerMapNest(const ExprPtr &E, unsigned D) {
+  if (D == 0)
+    return mapCall("mapGlobal", E->Args[0], E->Args[1], 0);
+  const ExprPtr &F = E->Args[0];
+  return mapCall("mapGlobal", Expr::lambda(F->Params, lowerMapNest(F->body(), D - 1), F->Loc),
+                 E->Args[1], D);
+}
+
+/// True when \p E is \p Depth maps each directly in the lambda of the one
+/// before: map(\x => map(\y => ... map(g, e) ..., b), a).
+bool mapNest(const ExprPtr &E, unsigned Depth) {
+  if (!E->isCall("map"))
+    return false;
+  if (Depth == 1)
+    return true;
+  return isLambda(E->Args[0], 1) && mapNest(E->Args[0]->body(), Depth - 1);
+}
+
+/// A nest of \p Dims maps on an NDRange of Dims dimensions: the outermost
+/// loop on dimension Dims - 1, the innermost on 0. Dims 2:
+/// map(\r => map(g, e), a) -> mapGlobal(1, \r => mapGlobal(0, g, e), a);
+/// Dims 3 (a 3-D map, one launch per nest, not one per plane):
+/// map(\p => map(\r => map(g, e), x), a) ->
+/// mapGlobal(2, \p => mapGlobal(1, \r => mapGlobal(0, g, e), x), a).
+Rule mapToGlobalNest(unsigned Dims, const char *Name, const char *Doc) {
   Rule R;
-  R.Name = "map-to-mapGlobal-2d";
+  R.Name = Name;
   R.Family = "lowering";
-  R.Doc = "map(\\r => map(g, e), a) -> mapGlobal(1, \\r => mapGlobal(0, g, e), a)";
+  R.Doc = Doc;
   R.Context = AppliesIn::Host;
   R.Roots = {"map"};
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!E->isCall("map") || !isLambda(E->Args[0], 1) ||
-        !E->Args[0]->body()->isCall("map"))
+  R.Match = [Dims](const ExprPtr &E, Bindings &B) {
+    if (!mapNest(E, Dims))
       return false;
     B["f"] = E->Args[0];
     B["a"] = E->Args[1];
     return true;
   };
-  R.Build = [](const Bindings &B, RuleContext &) {
-    const ExprPtr &F = B.at("f");
-    const ExprPtr &Inner = F->body();
-    ExprPtr NewInner = mapCall("mapGlobal", Inner->Args[0], Inner->Args[1], 0);
-    return mapCall("mapGlobal", Expr::lambda(F->Params, NewInner, F->Loc),
-                   B.at("a"), 1);
+  R.Build = [Dims](const Bindings &B, RuleContext &) {
+    return lowerMapNest(Expr::call("map", {B.at("f"), B.at("a")}), Dims - 1);
   };
   return R;
 }
@@ -144,7 +163,11 @@ Rule reduceTwoStage(const std::string &Partition) {
 
 const std::vector<Rule> &loweringRules() {
   static const std::vector<Rule> Rules = {
-      mapToGlobal2D(),
+      mapToGlobalNest(3, "map-to-mapGlobal-3d",
+                      "map(\\p => map(\\r => map(g, e), x), a) -> "
+                      "mapGlobal(2, \\p => mapGlobal(1, \\r => mapGlobal(0, g, e), x), a)"),
+      mapToGlobalNest(2, "map-to-mapGlobal-2d",
+                      "map(\\r => map(g, e), a) -> mapGlobal(1, \\r => mapGlobal(0, g, e), a)"),
       mapTo("map-to-mapGlobal", "mapGlobal", 0, AppliesIn::Host,
             "map(f, a) -> mapGlobal(0, f, a), outside every parallel map"),
       mapTo("map-to-mapSeq", "mapSeq", -1, AppliesIn::Thread,

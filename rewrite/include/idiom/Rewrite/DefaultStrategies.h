@@ -43,7 +43,7 @@ Strategy atReduction(Strategy S);
 /// The reduction of a reduction program's body \p Body: x of `apply(f, x)`,
 /// else Body itself.
 const ExprPtr &reductionOf(const ExprPtr &Body);
-/// normalize(map-to-mapGlobal-2d | map-to-mapGlobal).
+/// normalize(map-to-mapGlobal-3d | map-to-mapGlobal-2d | map-to-mapGlobal).
 Strategy mapToGlobalStrategy();
 /// Everything inside a work-item becomes sequential and fused:
 /// normalize(split-map | strided-map | map-fusion | map-to-mapSeq |

@@ -84,11 +84,10 @@ void symbolic_offset(float *restrict out, const float *restrict in, int n, int m
     out[i] = in[i - 1] + in[i + m];
 }
 
-// The same in 3-D: no stencil; map takes each plane (a 2-D map whose
-// second read is at a symbolic distance).
+// The same in 3-D: no stencil; map takes the nest (a 3-D map whose second
+// read is at a symbolic distance).
 // CHECK-LABEL: Idioms in function 'symbolic_offset_3d':
-// CHECK-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+7]]: idiom map (2-D map)
-// CHECK: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+5]]: no idiom
+// CHECK-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+5]]: idiom map (3-D map)
 // STENCIL-LABEL: Idioms in function 'symbolic_offset_3d':
 // STENCIL-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+3]]: no idiom (closest: stencil): {{.*}}: ConstantOffsetRead(r, loop): read of %1 is not at a constant offset from the written point: the addresses differ by (8 * %3) bytes
 // STENCIL-NOT: idiom stencil
@@ -99,11 +98,9 @@ void symbolic_offset_3d(double *out, const double *in, long n, long m) {
         out[(i*n + j)*n + k] = in[(i*n + j)*n + k - 1] + in[(i*n + j)*n + k + m];
 }
 
-// A neighbour farther than the radius (4 points): no stencil; each plane
-// is a 2-D map.
+// A neighbour farther than the radius (4 points): no stencil; a 3-D map.
 // CHECK-LABEL: Idioms in function 'far_offset_3d':
-// CHECK-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+7]]: idiom map (2-D map)
-// CHECK: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+5]]: no idiom
+// CHECK-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+5]]: idiom map (3-D map)
 // STENCIL-LABEL: Idioms in function 'far_offset_3d':
 // STENCIL-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+3]]: no idiom (closest: stencil): {{.*}}: ConstantOffsetRead(r, loop): read of %1 is not at a constant offset from the written point: the addresses differ by 40 bytes, which is not a whole number of points within 4 per dimension
 // STENCIL-NOT: idiom stencil
@@ -114,11 +111,9 @@ void far_offset_3d(double *out, const double *in, long n) {
         out[(i*n + j)*n + k] = in[(i*n + j)*n + k - 1] + in[(i*n + j)*n + k + 5];
 }
 
-// One point per array: a 3-D map. No idiom takes the 3-deep nest; map takes
-// its inner 2-D nest, one plane per launch.
+// One point per array: a 3-D map (one launch for the nest).
 // CHECK-LABEL: Idioms in function 'scale_3d':
-// CHECK-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+7]]: idiom map (2-D map)
-// CHECK: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+5]]: no idiom
+// CHECK-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+5]]: idiom map (3-D map)
 // STENCIL-LABEL: Idioms in function 'scale_3d':
 // STENCIL-NEXT: loop %{{[0-9]+}} at not-stencils.c:[[@LINE+3]]: no idiom (closest: stencil): {{.*}}: NeighbourRead(nbr, loop): %1 is read at one point only (a map's read, not a stencil's neighbourhood)
 // STENCIL-NOT: idiom stencil

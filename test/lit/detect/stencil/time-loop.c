@@ -57,10 +57,10 @@ static void cpu_stencil(float c0, float c1, float *A0, float *Anext, const int n
              A0[Index3D(nx, ny, i + 1, j, k)] + A0[Index3D(nx, ny, i - 1, j, k)]) * c1 -
             A0[Index3D(nx, ny, i, j, k)] * c0;
 }
-// Map takes each plane of the inlined 3-D nest (its j, k loops), so the
-// detected-only stencil idioms decline the time loop and the i loop.
+// Map takes the inlined 3-D nest (a 3-D map, its unit-stride i loop
+// innermost), so the detected-only stencil idioms decline the time loop.
 // CHECK-LABEL: Idioms in function 'parboil_stencil':
-// CHECK-NEXT: loop %{{[0-9]+}} at time-loop.c:{{[0-9]+}}: idiom map (2-D map)
+// CHECK-NEXT: loop %{{[0-9]+}} at time-loop.c:{{[0-9]+}}: idiom map (3-D map)
 // CHECK: loop %{{[0-9]+}} at time-loop.c:[[@LINE+4]]: no idiom (closest: stencil-time-loop): {{.*}}not MapMatchesInside(loop)
 // STENCIL-LABEL: Idioms in function 'parboil_stencil':
 // STENCIL-NEXT: loop %{{[0-9]+}} at time-loop.c:[[@LINE+2]]: no idiom (closest: stencil-time-loop): {{.*}}not MapMatchesInside(loop)
@@ -73,9 +73,9 @@ void parboil_stencil(float c0, float c1, float *h_A0, float *h_Anext, int nx, in
   }
 }
 
-// A 3-D row-major step, in double: a 2-D map per plane.
+// A 3-D row-major step, in double: a 3-D map.
 // CHECK-LABEL: Idioms in function 'seven_time':
-// CHECK-NEXT: loop %{{[0-9]+}} at time-loop.c:[[@LINE+5]]: idiom map (2-D map)
+// CHECK-NEXT: loop %{{[0-9]+}} at time-loop.c:[[@LINE+4]]: idiom map (3-D map)
 // CHECK: loop %{{[0-9]+}} at time-loop.c:[[@LINE+2]]: no idiom (closest: stencil-time-loop): {{.*}}not MapMatchesInside(loop)
 void seven_time(double *a, double *b, long n, int steps) {
   for (int t = 0; t < steps; t++) {

@@ -650,6 +650,8 @@ std::string Lifter::ivExpr(unsigned D) {
   int64_t Step = M.Nest.IVSteps[D];
   std::string K = IVAccessor[D];
   std::string E = Step == 1 ? K : "mul(" + K + ", " + std::to_string(Step) + ":i64)";
+  if (const SCEV *SymStep = M.Nest.symbolicStep(D)) // blocks: j += 2 * s
+    E = "mul(" + K + ", " + indexText(SymStep) + ")";
   if (!Start->isZero())
     E = "add(" + indexText(SE.getTruncateOrSignExtend(Start, I64)) + ", " + E + ")";
   if (!P->getType()->isIntegerTy(64))

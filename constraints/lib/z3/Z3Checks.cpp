@@ -688,9 +688,11 @@ static std::optional<Proof> sameAddressOneLoop(const AffineAccess &St,
 /// o' (a dependence: Refuted); (2) across outer iterations a != a', whether
 /// some |o' - o + s1.(b' - b)| >= |s0| (if not, |s0.(a - a')| >= |s0| is
 /// larger than what the inner loop and the offsets can reach: no
-/// dependence); \p Within, for a load after the store in one iteration,
-/// o == o' for some b. \returns the answer across iterations, or nullopt
-/// when the shape does not fit or (2) holds (the general query decides).
+/// dependence), and if some does, (3) whether neighbouring outer iterations
+/// a' = a +- 1 meet (a dependence); \p Within, for a load after the store in
+/// one iteration, o == o' for some b. \returns the answer across
+/// iterations, or nullopt when the shape does not fit or none of (1)-(3)
+/// decides it (the general query does).
 static std::optional<Proof> rowsWithinOuterStride(const AffineAccess &St,
                                                   const AffineAccess &Other,
                                                   const NestInfo &N,
@@ -725,8 +727,20 @@ static std::optional<Proof> rowsWithinOuterStride(const AffineAccess &St,
   S.add(Reach >= Abs0 || -Reach >= Abs0);
   Proof Apart = decide(S);
   S.pop();
-  if (Apart != Proof::Proven)
+  if (Apart != Proof::Proven) {
+    // (3) Neighbouring outer iterations a' = a +- 1 (blocks of s with pairs
+    // s apart), when the outer loop runs twice: a dependence the general
+    // query, non-linear, may not find within its limits.
+    auto T0 = T.tr(N.TripCounts[0]);
+    if (!T0)
+      return std::nullopt;
+    S.add(*T0 >= 2);
+    S.add(*S1 * B + *OS == *S0 + *S1 * B2 + *OO ||
+          *S1 * B + *OS == *S1 * B2 + *OO - *S0);
+    if (decide(S) == Proof::Refuted)
+      return Proof::Refuted;
     return std::nullopt;
+  }
   Within = Proof::Proven;
   if (!Other.IsStore && mayFollow(Other.Inst, St.Inst)) {
     S.add(B == B2 && *OS == *OO);

@@ -1,0 +1,81 @@
+// Complex numbers as structs, negatives (issue 13): FFT stages whose
+// butterfly pairs are not disjoint, and structs whose other fields the loop
+// writes. Each missed remark names the precise reason. Blocks of s with
+// pairs s apart reach into the next block (neighbouring outer iterations
+// meet: Z3Checks.cpp, rowsWithinOuterStride, question 3); j over [0, 2s)
+// with its partner j + s overlaps itself; a read of x[j + 1] is the
+// neighbour's element. A third field of another type is one array accessed
+// with two element types; a third double field is a third view of stride 3
+// (a positive, for contrast).
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --implicit-check-not="offloaded 2-D map (map) to OpenCL as idiom_{{overlap|third_|nextread}}"
+typedef struct { double re, im; } dcomplex;
+typedef struct { double re, im; long tag; } tagged;
+typedef struct { double re, im, wt; } weighted;
+// Blocks of s, pairs (j + k, j + k + s): the pair reaches into the next block.
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array
+void overlap(dcomplex *x, const dcomplex *w, int n, int s) {
+  for (int j = 0; j < n; j += s)
+    for (int k = 0; k < s; k++) {
+      double ur = x[j + k].re, ui = x[j + k].im;
+      double tr = w[k].re * x[j + k + s].re - w[k].im * x[j + k + s].im;
+      double ti = w[k].re * x[j + k + s].im + w[k].im * x[j + k + s].re;
+      x[j + k].re = ur + tr; x[j + k].im = ui + ti;
+      x[j + k + s].re = ur - tr; x[j + k + s].im = ui - ti;
+    }
+}
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): one array is accessed with two element types
+void third(tagged *x, const dcomplex *w, int n, int s) {
+  for (int j = 0; j < n; j += 2 * s)
+    for (int k = 0; k < s; k++) {
+      double ur = x[j + k].re, ui = x[j + k].im;
+      double tr = w[k].re * x[j + k + s].re - w[k].im * x[j + k + s].im;
+      double ti = w[k].re * x[j + k + s].im + w[k].im * x[j + k + s].re;
+      x[j + k].re = ur + tr; x[j + k].im = ui + ti;
+      x[j + k + s].re = ur - tr; x[j + k + s].im = ui - ti;
+      x[j + k].tag = s;
+    }
+}
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: offloaded 2-D map (map)
+void third3(weighted *x, const dcomplex *w, int n, int s) {
+  for (int j = 0; j < n; j += 2 * s)
+    for (int k = 0; k < s; k++) {
+      double ur = x[j + k].re, ui = x[j + k].im;
+      double tr = w[k].re * x[j + k + s].re - w[k].im * x[j + k + s].im;
+      double ti = w[k].re * x[j + k + s].im + w[k].im * x[j + k + s].re;
+      x[j + k].re = ur + tr; x[j + k].im = ui + ti;
+      x[j + k + s].re = ur - tr; x[j + k + s].im = ui - ti;
+      x[j + k].wt = tr;
+    }
+}
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array
+void nextread(dcomplex *x, const dcomplex *w, int n, int s) {
+  for (int j = 0; j < n; j += 2 * s)
+    for (int k = 0; k < s; k++) {
+      double ur = x[j + k].re, ui = x[j + k + 1].im;
+      double tr = w[k].re * x[j + k + s].re - w[k].im * x[j + k + s].im;
+      double ti = w[k].re * x[j + k + s].im + w[k].im * x[j + k + s].re;
+      x[j + k].re = ur + tr; x[j + k].im = ui + ti;
+      x[j + k + s].re = ur - tr; x[j + k + s].im = ui - ti;
+    }
+}
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array
+void nextread1(dcomplex *x, const dcomplex *w, int s) {
+  for (int j = 0; j < s; j++) {
+      double ur = x[j].re, ui = x[j + 1].im;
+      double tr = w[j].re * x[j + s].re - w[j].im * x[j + s].im;
+      double ti = w[j].re * x[j + s].im + w[j].im * x[j + s].re;
+      x[j].re = ur + tr; x[j].im = ui + ti;
+      x[j + s].re = ur - tr; x[j + s].im = ui - ti;
+  }
+}
+// Span s but j runs over [0, 2s): the pairs overlap.
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array
+void overlap1(dcomplex *x, const dcomplex *w, int s) {
+  for (int j = 0; j < 2 * s; j++) {
+      double ur = x[j].re, ui = x[j].im;
+      double tr = w[j].re * x[j + s].re - w[j].im * x[j + s].im;
+      double ti = w[j].re * x[j + s].im + w[j].im * x[j + s].re;
+      x[j].re = ur + tr; x[j].im = ui + ti;
+      x[j + s].re = ur - tr; x[j + s].im = ui - ti;
+  }
+}

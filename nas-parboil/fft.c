@@ -19,13 +19,9 @@
  *   maybe: REASON           -- either is fine
  * Output: "n N" first, then "label value" lines (see compare.py).
  *
- * Every element is computed as in the loop, so the spectra are the
- * sequential ones up to the contraction of a * b + c into one fused
- * multiply-add where the device does that and the host does not (a few
- * units of the last place per butterfly, 17 butterflies deep); the sums
- * are also reassociated.
- * # tol sum* 1e-9
- * # tol chk* 1e-9
+ * Every element is computed as in the loop (the kernels keep the source's
+ * contractions, FP_CONTRACT OFF), so the spectra are the sequential ones
+ * bit for bit; the sums are reassociated (compare.py's default tolerance).
  */
 #include <math.h>
 #include <stdio.h>

@@ -140,7 +140,8 @@ void registerBuiltinAtoms(AtomRegistry &R) {
   addLoopTest(R, "Nest",
               "loop: a rectangular nest of one or two canonical loops "
               "(preheader, single latch and exit, computable trip count, "
-              "affine induction variable)",
+              "affine induction variable whose step is a constant or "
+              "invariant in the nest)",
               [](MatchEnv &Env, Loop *L, std::string &Why) {
                 return nestOf(Env, L, Why).has_value();
               });
@@ -200,7 +201,8 @@ void registerBuiltinAtoms(AtomRegistry &R) {
   addLoopTest(R, "NoLoopCarriedDependence",
               "loop: no iteration writes an element another iteration reads "
               "or writes through the same base pointer (Z3; constant "
-              "strides by arithmetic)",
+              "strides by arithmetic; symbolic outer strides by linear "
+              "questions)",
               [](MatchEnv &Env, Loop *L, std::string &Why) {
                 auto N = nestOf(Env, L, Why);
                 if (!N)

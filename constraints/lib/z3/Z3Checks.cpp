@@ -9,10 +9,13 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -679,6 +682,76 @@ static std::optional<Proof> sameAddressOneLoop(const AffineAccess &St,
   return decide(S);
 }
 
+/// The byte offset of a field access inside its struct, with the struct's
+/// name and size ("byte 8 of 16-byte struct.dcomplex"): `getelementptr
+/// %struct.T, p, i, f...` with constant field indices, or, as -O2 writes a
+/// field at a constant offset, `getelementptr i8, (getelementptr %struct.T,
+/// p, i), C`; "" for any other address.
+static std::string structFieldText(const Instruction *I) {
+  auto *G = dyn_cast_or_null<GetElementPtrInst>(getLoadStorePointerOperand(I));
+  const DataLayout &DL = I->getModule()->getDataLayout();
+  uint64_t Off = 0;
+  if (G && G->getSourceElementType()->isIntegerTy(8) && G->getNumIndices() == 1) {
+    auto *C = dyn_cast<ConstantInt>(*G->idx_begin());
+    if (!C || C->isNegative())
+      return "";
+    Off = C->getZExtValue();
+    G = dyn_cast<GetElementPtrInst>(G->getPointerOperand());
+  }
+  if (!G || !isa<StructType>(G->getSourceElementType()))
+    return "";
+  auto *ST = cast<StructType>(G->getSourceElementType());
+  // The offset inside element 0: a zero in place of the array index.
+  SmallVector<Value *, 4> Idx{ConstantInt::get(Type::getInt64Ty(I->getContext()), 0)};
+  for (auto It = G->idx_begin() + 1; It != G->idx_end(); ++It) {
+    if (!isa<ConstantInt>(*It))
+      return "";
+    Idx.push_back(*It);
+  }
+  Off += DL.getIndexedOffsetInType(ST, ArrayRef<Value *>(Idx));
+  uint64_t Size = DL.getTypeAllocSize(ST);
+  if (Size == 0)
+    return "";
+  Off %= Size; // x[i + 1].im: byte 24 from x[i], the field at byte 8
+  std::string Name = ST->hasName() ? ST->getName().str() : "an unnamed struct";
+  return "byte " + std::to_string(Off) + " of " + std::to_string(Size) +
+         "-byte " + Name;
+}
+
+/// Why two accesses \p St (a store) and \p Other of one array depend on
+/// each other across iterations: an output dependence (two stores) or a
+/// store and a load, with their struct fields where they are field
+/// accesses (issue 13: "remarks: struct offsets, output dependence").
+static std::string dependenceText(const AffineAccess &St,
+                                  const AffineAccess &Other) {
+  std::string S = "loop-carried dependence between a store and another "
+                  "access of the same array (";
+  S += Other.IsStore ? "output dependence: two stores" : "a store and a load";
+  std::string FS = structFieldText(St.Inst), FO = structFieldText(Other.Inst);
+  if (!FS.empty() && !FO.empty())
+    S += FS == FO ? ", both at " + FS : ", at " + FS + " and " + FO;
+  return S + ")";
+}
+
+/// " (double and i64, at byte 0 and byte 16 of 24-byte struct.T)" for two
+/// accesses of one array with different element types: a struct whose
+/// other fields the loop also touches; the struct part only for field
+/// accesses.
+static std::string elementTypesText(const AffineAccess &A,
+                                    const AffineAccess &B) {
+  auto TypeText = [](Type *T) {
+    std::string S;
+    raw_string_ostream OS(S);
+    T->print(OS);
+    return OS.str();
+  };
+  std::string S = " (" + TypeText(A.ElemTy) + " and " + TypeText(B.ElemTy);
+  std::string FA = structFieldText(A.Inst), FB = structFieldText(B.Inst);
+  if (!FA.empty() && !FB.empty())
+    S += ", at " + FA + " and " + FB;
+  return S + ")";
+}
+
 /// The dependence questions of a two-loop nest for two accesses with the
 /// same strides (s0 outer, s1 inner) whose outer stride may be symbolic, as
 /// in an FFT stage over blocks of 2s, `x[j + k]` and `x[j + k + s]` with j
@@ -780,7 +853,8 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
       if (Other.IsStore && &Other < &St)
         continue;
       if (Other.ElemTy != St.ElemTy) {
-        Why = "one array is accessed with two element types";
+        Why = "one array is accessed with two element types" +
+              elementTypesText(St, Other);
         return Proof::Unknown;
       }
       if (sameInjectiveAddress(St, Other, N) &&
@@ -792,8 +866,7 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
       if (constantStridePair(St, Other, N, Across, Within)) {
         TimeReport::count("dependence: constant strides");
         if (Across) {
-          Why = "loop-carried dependence between a store and another "
-                "access of the same array";
+          Why = dependenceText(St, Other);
           return Proof::Refuted;
         }
         if (!Other.IsStore && mayFollow(Other.Inst, St.Inst) && Within) {
@@ -804,8 +877,7 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
       }
       if (auto P = sameAddressOneLoop(St, Other, N, TimeoutMs)) {
         if (*P == Proof::Refuted) {
-          Why = "loop-carried dependence between a store and another "
-                "access of the same array";
+          Why = dependenceText(St, Other);
           return Proof::Refuted;
         }
         if (*P == Proof::Unknown) {
@@ -824,8 +896,7 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
       if (auto P = rowsWithinOuterStride(St, Other, N, TimeoutMs, InRow)) {
         TimeReport::count("dependence: rows within the outer stride");
         if (*P == Proof::Refuted) {
-          Why = "loop-carried dependence between a store and another "
-                "access of the same array";
+          Why = dependenceText(St, Other);
           return Proof::Refuted;
         }
         if (InRow != Proof::Proven) {
@@ -873,8 +944,7 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         S.pop();
         if (P != Proof::Proven) {
           Why = P == Proof::Refuted
-                    ? "loop-carried dependence between a store and another "
-                      "access of the same array"
+                    ? dependenceText(St, Other)
                     : "absence of loop-carried dependence not proven (" +
                           z3UnknownText() + ")";
           return P == Proof::Refuted ? Proof::Refuted : Proof::Unknown;

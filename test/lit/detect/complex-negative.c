@@ -6,13 +6,14 @@
 // with its partner j + s overlaps itself; a read of x[j + 1] is the
 // neighbour's element. A third field of another type is one array accessed
 // with two element types; a third double field is a third view of stride 3
-// (a positive, for contrast).
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --implicit-check-not="offloaded 2-D map (map) to OpenCL as idiom_{{overlap|third_|nextread}}"
+// (a positive, for contrast). Stores alone that meet are an output
+// dependence. The reasons name the struct fields of the accesses.
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --implicit-check-not="offloaded 2-D map (map) to OpenCL as idiom_{{overlap|third_|nextread|outstore}}"
 typedef struct { double re, im; } dcomplex;
 typedef struct { double re, im; long tag; } tagged;
 typedef struct { double re, im, wt; } weighted;
 // Blocks of s, pairs (j + k, j + k + s): the pair reaches into the next block.
-// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array (a store and a load, both at byte 0 of 16-byte struct.dcomplex)
 void overlap(dcomplex *x, const dcomplex *w, int n, int s) {
   for (int j = 0; j < n; j += s)
     for (int k = 0; k < s; k++) {
@@ -23,7 +24,7 @@ void overlap(dcomplex *x, const dcomplex *w, int n, int s) {
       x[j + k + s].re = ur - tr; x[j + k + s].im = ui - ti;
     }
 }
-// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): one array is accessed with two element types
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): one array is accessed with two element types (double and i64, at byte 0 of 24-byte struct.tagged and byte 16 of 24-byte struct.tagged)
 void third(tagged *x, const dcomplex *w, int n, int s) {
   for (int j = 0; j < n; j += 2 * s)
     for (int k = 0; k < s; k++) {
@@ -47,7 +48,7 @@ void third3(weighted *x, const dcomplex *w, int n, int s) {
       x[j + k].wt = tr;
     }
 }
-// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array (a store and a load, both at byte 8 of 16-byte struct.dcomplex)
 void nextread(dcomplex *x, const dcomplex *w, int n, int s) {
   for (int j = 0; j < n; j += 2 * s)
     for (int k = 0; k < s; k++) {
@@ -58,7 +59,7 @@ void nextread(dcomplex *x, const dcomplex *w, int n, int s) {
       x[j + k + s].re = ur - tr; x[j + k + s].im = ui - ti;
     }
 }
-// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array (a store and a load, both at byte 8 of 16-byte struct.dcomplex)
 void nextread1(dcomplex *x, const dcomplex *w, int s) {
   for (int j = 0; j < s; j++) {
       double ur = x[j].re, ui = x[j + 1].im;
@@ -69,7 +70,7 @@ void nextread1(dcomplex *x, const dcomplex *w, int s) {
   }
 }
 // Span s but j runs over [0, 2s): the pairs overlap.
-// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array (a store and a load, both at byte 0 of 16-byte struct.dcomplex)
 void overlap1(dcomplex *x, const dcomplex *w, int s) {
   for (int j = 0; j < 2 * s; j++) {
       double ur = x[j].re, ui = x[j].im;
@@ -78,4 +79,14 @@ void overlap1(dcomplex *x, const dcomplex *w, int s) {
       x[j].re = ur + tr; x[j].im = ui + ti;
       x[j + s].re = ur - tr; x[j + s].im = ui - ti;
   }
+}
+// Only stores, blocks of s: the two parts of x[j + k + s] are those of
+// x[j' + k] in the next block, an output dependence.
+// CHECK: complex-negative.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:15:9: NoLoopCarriedDependence(loop): loop-carried dependence between a store and another access of the same array (output dependence: two stores, both at byte 0 of 16-byte struct.dcomplex)
+void outstore(dcomplex *x, const dcomplex *w, int n, int s) {
+  for (int j = 0; j < n; j += s)
+    for (int k = 0; k < s; k++) {
+      x[j + k].re = w[k].re;
+      x[j + k + s].re = w[k].im;
+    }
 }

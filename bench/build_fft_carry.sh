@@ -9,4 +9,4 @@ here=$(dirname "$0")
 mkdir -p "$out"
 $cc -O2 "$here/fft.c" -lm -o "$out/fft.seq"
 $cc -O2 -g -fpass-plugin="$build/lib/libIdiom.so" "$here/fft.c" -L"$build/lib" -lidiomrt -lm -o "$out/fft.idiom"
-cp "$here/fft_gpu.sh" "$out/"
+cp "$here/fft_gpu.sh" "$here/timing.sh" "$out/"

@@ -12,11 +12,7 @@
 #   fft_gpu.sh DIR [RUNS] [LOGN] [STEPS]
 set -eu
 dir=$1; runs=${2:-3}; logn=${3:-22}; steps=${4:-20}
-ms() { a=$(date +%s%N); "$@" > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
-median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
-series() { label=$1; shift; all=""
-  for i in $(seq "$runs"); do all="$all $(ms "$@")"; done
-  echo "$label ms: $(median $all) ($all )"; last=$(median $all); }
+. "$dir/timing.sh"
 cache=$(mktemp -d)
 echo "== fft logn=$logn steps=$steps"
 "$dir/fft.seq" "$logn" "$steps" > "$dir/fft.out.seq"

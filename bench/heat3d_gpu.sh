@@ -10,11 +10,7 @@
 #   heat3d_gpu.sh DIR [RUNS] [N] [STEPS]
 set -eu
 dir=$1; runs=${2:-3}; n=${3:-256}; steps=${4:-300}
-ms() { a=$(date +%s%N); "$@" > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
-median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
-series() { label=$1; shift; all=""
-  for i in $(seq "$runs"); do all="$all $(ms "$@")"; done
-  echo "$label ms: $(median $all) ($all )"; last=$(median $all); }
+. "$dir/timing.sh"
 cache=$(mktemp -d)
 echo "== heat3d n=$n steps=$steps"
 "$dir/heat3d.seq" "$n" "$steps" > "$dir/heat.out.seq"

@@ -448,6 +448,9 @@ auto Validator<TB>::evalGather(const Expr &E, std::map<std::string, Sym> &Env)
     unsigned W = Want.get_sort().bv_size();
     if (W < 64)
       Want = TB::sext(Want, 64 - W);
+    // A struct field (issue 13): the element Scale * index + Offset.
+    Want = Want * C.bv_val((uint64_t)X.GatherScale, 64) +
+           C.bv_val((uint64_t)X.GatherOffset, 64);
     GatherMismatch.push_back(*K.E != Want - First->second);
     return Sym{gatherLeaf(X.GatherLoad), {}};
   }

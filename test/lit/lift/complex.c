@@ -113,3 +113,18 @@ void blockindex(double *y, int n, int s) {
     for (int k = 0; k < s; k++)
       y[j + k] = (double)(j + k);
 }
+
+// A bit reversal through a permutation table: the struct fields
+// x[rev[i]].re and .im are gathers of the elements 2 rev[i] and
+// 2 rev[i] + 1, read through buffers of the index's run-time extent.
+// CHECK-LABEL: Idioms in function 'permute'
+// CHECK: idiom map (map)
+// CHECK: at(view(b{{[0-9]}}, 0:i64, 1:i64, e1), sub(mul(sext.i64(t), 2:i64), e0)), at(view(b{{[0-9]}}, 0:i64, 1:i64, e3), sub(add(mul(sext.i64(t), 2:i64), 1:i64), e2))
+// REMARK: complex.c:[[@LINE+3]]:3: remark: offloaded map (map)
+void permute(dcomplex *restrict y, const dcomplex *restrict x, const int *rev,
+             int n) {
+  for (int i = 0; i < n; i++) {
+    y[i].re = x[rev[i]].re;
+    y[i].im = x[rev[i]].im;
+  }
+}

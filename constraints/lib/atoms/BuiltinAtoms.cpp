@@ -323,7 +323,9 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    "ld, loop: ld loads base[index] where base is defined before "
                    "the loop and written by no store of it through that pointer, "
                    "and index is computed in the loop by pure operations from "
-                   "affine loads (x[perm[i]]; single loops; GatherFacts.h)",
+                   "affine loads (x[perm[i]], or a struct field "
+                   "x[perm[i]].im of whole elements; single loops; "
+                   "GatherFacts.h)",
                    [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
                      auto N = nestOf(Env, L, Why);
                      auto *Ld = dyn_cast<LoadInst>(V);

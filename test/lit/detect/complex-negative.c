@@ -8,7 +8,7 @@
 // with two element types; a third double field is a third view of stride 3
 // (a positive, for contrast). Stores alone that meet are an output
 // dependence. The reasons name the struct fields of the accesses.
-// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --implicit-check-not="offloaded 2-D map (map) to OpenCL as idiom_{{overlap|third_|nextread|outstore}}" --implicit-check-not="as idiom_packed"
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --implicit-check-not="offloaded 2-D map (map) to OpenCL as idiom_{{overlap|third_|nextread|outstore}}" --implicit-check-not="as idiom_packed" --implicit-check-not="as idiom_recurrence"
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-builtin-specs=false -mllvm -idiom-spec=%srcroot/constraints/specs/map.idl -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=PACKED
 typedef struct { double re, im; } dcomplex;
 typedef struct { double re, im; long tag; } tagged;
@@ -105,4 +105,26 @@ struct __attribute__((packed)) odd {
 void packed(double *restrict y, const struct odd *restrict x, const int *idx, int n) {
   for (int i = 0; i < n; i++)
     y[i] = x[idx[i]].v;
+}
+
+// Twiddles by a recurrence across the butterflies (w *= exp(i pi / s), as
+// Numerical Recipes' four1 computes them): the stage is not a map, the
+// recurrence's phi is named.
+// CHECK: complex-negative.c:[[@LINE+3]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:12:42: InductionPhi(phi, loop): phi is not an induction variable
+// CHECK: complex-negative.c:[[@LINE+4]]:5: remark: loop is not an idiom (closest: map): <builtin>/map.idl:12:42: InductionPhi(phi, loop): phi is not an induction variable
+void recurrence(dcomplex *x, int n, int s, double c, double d) {
+  for (int j = 0; j < n; j += 2 * s) {
+    double wr = 1.0, wi = 0.0;
+    for (int k = 0; k < s; k++) {
+      double tr = wr * x[j + k + s].re - wi * x[j + k + s].im;
+      double ti = wr * x[j + k + s].im + wi * x[j + k + s].re;
+      x[j + k + s].re = x[j + k].re - tr;
+      x[j + k + s].im = x[j + k].im - ti;
+      x[j + k].re += tr;
+      x[j + k].im += ti;
+      double t = wr;
+      wr = wr * c - wi * d;
+      wi = wi * c + t * d;
+    }
+  }
 }

@@ -157,8 +157,8 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
       if (CStep && CStep->getAPInt().getSignificantBits() > 63)
         continue;
       // A step that is not a constant must be the same for the whole nest:
-      // the blocks of 2s of an FFT stage, `j += 2 * s` (docs/ARCHITECTURE.md,
-      // "Blocked loops").
+      // the blocks of 2s of an FFT stage, `j += 2 * s`
+      // (docs/ConstraintLanguage.md, "Blocked loops (FFT stages)").
       if (!CStep && !SE.isLoopInvariant(Step, Outer))
         continue;
       if (!SE.isLoopInvariant(AR->getStart(), Outer))

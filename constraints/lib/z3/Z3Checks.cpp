@@ -740,7 +740,8 @@ static std::string dependenceText(const AffineAccess &St,
   return S + ")";
 }
 
-/// " (double and i64, at byte 0 and byte 16 of 24-byte struct.T)" for two
+/// " (double and i64, at byte 0 of 24-byte struct.T and byte 16 of 24-byte
+/// struct.T)" for two
 /// accesses of one array with different element types: a struct whose
 /// other fields the loop also touches; the struct part only for field
 /// accesses.
@@ -773,11 +774,11 @@ static std::string elementTypesText(const AffineAccess &A,
 /// one iteration, o == o' for some b. \returns the answer across
 /// iterations, or nullopt when the shape does not fit or none of (1)-(3)
 /// decides it (the general query does).
-static std::optional<Proof> rowsWithinOuterStride(const AffineAccess &St,
-                                                  const AffineAccess &Other,
-                                                  const NestInfo &N,
-                                                  unsigned TimeoutMs,
-                                                  Proof &Within) {
+static std::optional<Proof> rowsWithinOuterStrideImpl(const AffineAccess &St,
+                                                      const AffineAccess &Other,
+                                                      const NestInfo &N,
+                                                      unsigned TimeoutMs,
+                                                      Proof &Within) {
   if (!StructuralShortcuts || N.depth() != 2 || St.Strides != Other.Strides ||
       isa<SCEVConstant>(St.Strides[0]))
     return std::nullopt;
@@ -826,6 +827,18 @@ static std::optional<Proof> rowsWithinOuterStride(const AffineAccess &St,
     Within = decide(S);
   }
   return Proof::Proven;
+}
+
+static std::optional<Proof> rowsWithinOuterStride(const AffineAccess &St,
+                                                  const AffineAccess &Other,
+                                                  const NestInfo &N,
+                                                  unsigned TimeoutMs,
+                                                  Proof &Within) {
+  try {
+    return rowsWithinOuterStrideImpl(St, Other, N, TimeoutMs, Within);
+  } catch (const z3::exception &) {
+    return std::nullopt; // the general query says why
+  }
 }
 
 /// True when \p A and \p N have the shape the dependence test reads: one

@@ -11,6 +11,6 @@ here=$(dirname "$0")
 mkdir -p "$out"
 $cc -O2 "$here/heat3d.c" -o "$out/heat3d.seq"
 $cc -O2 -g -fpass-plugin="$build/lib/libIdiom.so" "$here/heat3d.c" -L"$build/lib" -lidiomrt -lm -o "$out/heat3d.idiom"
-cp "$here/heat3d_gpu.sh" "$out/"
+cp "$here/heat3d_gpu.sh" "$here/timing.sh" "$out/"
 base="$here/../../shared/bench/gpu_baselines.py"
 [ -f "$base" ] && cp "$base" "$out/" || true

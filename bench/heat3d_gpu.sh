@@ -18,11 +18,7 @@
 # the script where there is no GPU.)
 set -eu
 dir=$1; runs=${2:-3}; n=${3:-256}; steps=${4:-300}; dev=${DEVICE:-gpu}
-ms() { a=$(date +%s%N); "$@" > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
-median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
-series() { label=$1; shift; all=""
-  for i in $(seq "$runs"); do all="$all $(ms "$@")"; done
-  echo "$label ms: $(median $all) ($all )"; last=$(median $all); }
+. "$dir/timing.sh"
 cache=$(mktemp -d)
 
 copy=$(python3 - <<'EOF' 2>/dev/null || echo 0

@@ -363,6 +363,8 @@ void Lifter::gatherParams() {
     E.MaxCount = MaxGatherElements;
     E.GatherLoad = G->Load;
     E.GatherIndex = G->Index;
+    E.GatherScale = G->Scale;
+    E.GatherOffset = G->Offset;
     extentParam();
     E.FirstParam = Out.Params.size() - 1;
     extentParam();
@@ -379,6 +381,10 @@ std::vector<std::pair<std::string, std::string>> Lifter::gatherAccessors() {
     std::string Idx = expr(E.GatherIndex);
     if (!E.GatherIndex->getType()->isIntegerTy(64))
       Idx = "sext.i64(" + Idx + ")"; // GEP indices are sign-extended
+    if (E.GatherScale != 1) // a struct field x[idx].im: Scale * idx + Offset
+      Idx = "mul(" + Idx + ", " + std::to_string(E.GatherScale) + ":i64)";
+    if (E.GatherOffset != 0)
+      Idx = "add(" + Idx + ", " + std::to_string(E.GatherOffset) + ":i64)";
     const std::string &B = Out.Params[E.Buffer].Name;
     InputAccessor[cast<LoadInst>(E.GatherLoad)] =
         "at(view(" + B + ", 0:i64, 1:i64, " + Out.Params[E.CountParam].Name + "), sub(" + Idx +
@@ -670,6 +676,8 @@ std::string Lifter::ivExpr(unsigned D) {
   int64_t Step = M.Nest.IVSteps[D];
   std::string K = IVAccessor[D];
   std::string E = Step == 1 ? K : "mul(" + K + ", " + std::to_string(Step) + ":i64)";
+  if (const SCEV *SymStep = M.Nest.symbolicStep(D)) // blocks: j += 2 * s
+    E = "mul(" + K + ", " + indexText(SymStep) + ")";
   if (!Start->isZero())
     E = "add(" + indexText(SE.getTruncateOrSignExtend(Start, I64)) + ", " + E + ")";
   if (!P->getType()->isIntegerTy(64))

@@ -72,6 +72,9 @@ struct RunTimeExtent {
   /// Gathers (GatherFacts.h): the load Buffer serves and its GEP index,
   /// read by translation validation; null for histogram bins.
   llvm::Value *GatherLoad = nullptr, *GatherIndex = nullptr;
+  /// A gathered struct field (GatherInfo::Scale, Offset): the element read
+  /// is GatherScale * index + GatherOffset.
+  int64_t GatherScale = 1, GatherOffset = 0;
 };
 
 /// What the stitched code passes to idiom_run_csr in its idiom_csr struct

@@ -448,6 +448,9 @@ auto Validator<TB>::evalGather(const Expr &E, std::map<std::string, Sym> &Env)
     unsigned W = Want.get_sort().bv_size();
     if (W < 64)
       Want = TB::sext(Want, 64 - W);
+    // A struct field (issue 13): the element Scale * index + Offset.
+    Want = Want * C.bv_val((uint64_t)X.GatherScale, 64) +
+           C.bv_val((uint64_t)X.GatherOffset, 64);
     GatherMismatch.push_back(*K.E != Want - First->second);
     return Sym{gatherLeaf(X.GatherLoad), {}};
   }
@@ -697,25 +700,28 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
     if (D == M.Nest.depth() || !Iter[D])
       throw Unsupported{"phi without an iteration index"};
     // IV = start + step * k, in the phi's width.
-    const SCEV *Start = M.Nest.IVStarts[D];
-    TermT S = C.bv_val(0, 64);
-    if (auto *SC = dyn_cast<SCEVConstant>(Start)) {
-      if (SC->getAPInt().getSignificantBits() > 64)
-        throw Unsupported{"induction variable start wider than 64 bits"};
-      S = C.bv_val((uint64_t)SC->getAPInt().getSExtValue(), 64);
-    } else {
-      bool Found = false;
+    // A constant, or the FunIL index parameter the lifter made of it.
+    auto IndexTerm = [&](const SCEV *X, const char *What) -> TermT {
+      if (auto *SC = dyn_cast<SCEVConstant>(X)) {
+        if (SC->getAPInt().getSignificantBits() > 64)
+          throw Unsupported{std::string(What) + " wider than 64 bits"};
+        return C.bv_val((uint64_t)SC->getAPInt().getSExtValue(), 64);
+      }
+      std::optional<TermT> Found;
       for (const LiftedParam &LP : L.Params)
         if (LP.K == LiftedParam::Kind::Index && LP.S && Params.count(LP.Name) &&
-            (LP.S == Start || (isa<SCEVCastExpr>(LP.S) &&
-                               cast<SCEVCastExpr>(LP.S)->getOperand(0) == Start))) {
-          S = Params.at(LP.Name);
-          Found = true;
-        }
+            (LP.S == X || (isa<SCEVCastExpr>(LP.S) &&
+                           cast<SCEVCastExpr>(LP.S)->getOperand(0) == X)))
+          Found = Params.at(LP.Name);
       if (!Found)
-        throw Unsupported{"induction start without a FunIL parameter"};
-    }
-    TermT Full = S + *Iter[D] * C.bv_val((uint64_t)M.Nest.IVSteps[D], 64);
+        throw Unsupported{std::string(What) + " without a FunIL parameter"};
+      return *Found;
+    };
+    TermT S = IndexTerm(M.Nest.IVStarts[D], "induction start");
+    const SCEV *SymStep = M.Nest.symbolicStep(D); // blocks: j += 2 * s
+    TermT Step = SymStep ? IndexTerm(SymStep, "induction step")
+                         : C.bv_val((uint64_t)M.Nest.IVSteps[D], 64);
+    TermT Full = S + *Iter[D] * Step;
     unsigned W = P->getType()->getIntegerBitWidth();
     if (W > 64)
       throw Unsupported{"induction variable wider than 64 bits"};

@@ -140,7 +140,8 @@ void registerBuiltinAtoms(AtomRegistry &R) {
   addLoopTest(R, "Nest",
               "loop: a rectangular nest of one or two canonical loops "
               "(preheader, single latch and exit, computable trip count, "
-              "affine induction variable)",
+              "affine induction variable whose step is a constant or "
+              "invariant in the nest)",
               [](MatchEnv &Env, Loop *L, std::string &Why) {
                 return nestOf(Env, L, Why).has_value();
               });
@@ -200,7 +201,8 @@ void registerBuiltinAtoms(AtomRegistry &R) {
   addLoopTest(R, "NoLoopCarriedDependence",
               "loop: no iteration writes an element another iteration reads "
               "or writes through the same base pointer (Z3; constant "
-              "strides by arithmetic)",
+              "strides by arithmetic; symbolic outer strides by linear "
+              "questions)",
               [](MatchEnv &Env, Loop *L, std::string &Why) {
                 auto N = nestOf(Env, L, Why);
                 if (!N)
@@ -321,7 +323,9 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    "ld, loop: ld loads base[index] where base is defined before "
                    "the loop and written by no store of it through that pointer, "
                    "and index is computed in the loop by pure operations from "
-                   "affine loads (x[perm[i]]; single loops; GatherFacts.h)",
+                   "affine loads (x[perm[i]], or a struct field "
+                   "x[perm[i]].im of whole elements; single loops; "
+                   "GatherFacts.h)",
                    [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
                      auto N = nestOf(Env, L, Why);
                      auto *Ld = dyn_cast<LoadInst>(V);

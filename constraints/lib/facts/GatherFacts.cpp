@@ -6,12 +6,54 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
+
+#include <tuple>
 
 using namespace llvm;
 
 namespace idiom {
+
+/// A field of a struct array read as a gather, `x[idx].im` (issue 13):
+/// `getelementptr %S, Base, Index, f...` (constant fields) or, as -O2 writes
+/// a field at a constant offset, `getelementptr i8, (getelementptr %S, Base,
+/// Index), C`. Returns the GEP over %S and Index, with Scale and Offset the
+/// struct's size and the field's offset in elements of \p Elem; nulls when
+/// the address is not such a field or the sizes are not whole elements.
+static std::pair<GetElementPtrInst *, Value *>
+structFieldGather(GetElementPtrInst *GEP, Type *Elem, int64_t &Scale,
+                  int64_t &Offset) {
+  const DataLayout &DL = GEP->getModule()->getDataLayout();
+  uint64_t Bytes = 0;
+  if (GEP->getSourceElementType()->isIntegerTy(8) && GEP->getNumIndices() == 1) {
+    auto *C = dyn_cast<ConstantInt>(GEP->getOperand(1));
+    GEP = dyn_cast<GetElementPtrInst>(GEP->getPointerOperand());
+    if (!C || C->isNegative() || !GEP)
+      return {nullptr, nullptr};
+    Bytes = C->getZExtValue();
+  }
+  auto *ST = dyn_cast<StructType>(GEP->getSourceElementType());
+  if (!ST || !ST->isSized())
+    return {nullptr, nullptr};
+  // The field's offset inside element 0 (a zero for the array index).
+  SmallVector<Value *, 4> Idx{ConstantInt::get(Type::getInt64Ty(GEP->getContext()), 0)};
+  for (auto It = GEP->idx_begin() + 1; It != GEP->idx_end(); ++It) {
+    if (!isa<ConstantInt>(*It))
+      return {nullptr, nullptr};
+    Idx.push_back(*It);
+  }
+  Bytes += DL.getIndexedOffsetInType(ST, Idx);
+  uint64_t Size = DL.getTypeAllocSize(ST), E = DL.getTypeAllocSize(Elem);
+  if (E == 0 || Size % E || Bytes % E || Bytes + E > Size ||
+      Size / E > (uint64_t(1) << 20))
+    return {nullptr, nullptr};
+  Scale = Size / E;
+  Offset = Bytes / E;
+  return {GEP, GEP->getOperand(1)};
+}
 
 std::optional<GatherInfo> analyzeGather(LoadInst *Ld, const NestInfo &N, ScalarEvolution &SE,
                                         std::string &Why) {
@@ -34,8 +76,13 @@ std::optional<GatherInfo> analyzeGather(LoadInst *Ld, const NestInfo &N, ScalarE
         AT && AT->getElementType() == Ld->getType())
       if (auto *Z = dyn_cast<ConstantInt>(GEP->getOperand(1)); Z && Z->isZero())
         Index = GEP->getOperand(2);
+  int64_t Scale = 1, Offset = 0;
+  if (!Index && GEP)
+    std::tie(GEP, Index) = structFieldGather(GEP, Ld->getType(), Scale, Offset);
   if (!Index || !Index->getType()->isIntegerTy()) {
-    Why = "address is neither affine nor base[index] of the loaded type";
+    Why = "address is neither affine nor base[index] of the loaded type "
+          "(or a field of a struct array whose size and field offset are "
+          "whole elements)";
     return std::nullopt;
   }
   Value *Base = GEP->getPointerOperand();
@@ -87,6 +134,8 @@ std::optional<GatherInfo> analyzeGather(LoadInst *Ld, const NestInfo &N, ScalarE
   G.Base = Base;
   G.ElemTy = Ld->getType();
   G.Index = Index;
+  G.Scale = Scale;
+  G.Offset = Offset;
   return G;
 }
 

@@ -154,18 +154,23 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
           P.getType()->getIntegerBitWidth() > 64)
         continue;
       auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
-      if (!AR || AR->getLoop() != L || !AR->isAffine() ||
-          !isa<SCEVConstant>(AR->getStepRecurrence(SE)) ||
-          cast<SCEVConstant>(AR->getStepRecurrence(SE))
-                  ->getAPInt()
-                  .getSignificantBits() > 63)
+      if (!AR || AR->getLoop() != L || !AR->isAffine())
+        continue;
+      const SCEV *Step = AR->getStepRecurrence(SE);
+      auto *CStep = dyn_cast<SCEVConstant>(Step);
+      if (CStep && CStep->getAPInt().getSignificantBits() > 63)
+        continue;
+      // A step that is not a constant must be the same for the whole nest:
+      // the blocks of 2s of an FFT stage, `j += 2 * s`
+      // (docs/ConstraintLanguage.md, "Blocked loops (FFT stages)").
+      if (!CStep && !SE.isLoopInvariant(Step, Outer))
         continue;
       if (!SE.isLoopInvariant(AR->getStart(), Outer))
         continue;
       IV = &P;
       N.IVStarts.push_back(AR->getStart());
-      N.IVSteps.push_back(
-          cast<SCEVConstant>(AR->getStepRecurrence(SE))->getAPInt().getSExtValue());
+      N.IVSteps.push_back(CStep ? CStep->getAPInt().getSExtValue() : 0);
+      N.IVSymbolicSteps.push_back(CStep ? nullptr : Step);
       break;
     }
     if (!IV) {

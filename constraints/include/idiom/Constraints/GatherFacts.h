@@ -30,11 +30,18 @@ struct GatherInfo {
   llvm::Value *Base = nullptr;   ///< defined outside the nest
   llvm::Type *ElemTy = nullptr;  ///< the loaded type (the GEP's element type)
   llvm::Value *Index = nullptr;  ///< the GEP index (integer, element units)
+  /// A field of a struct array, `x[idx].im` (issue 13): the element read is
+  /// Scale * Index + Offset in units of ElemTy (Scale the struct's size in
+  /// elements, Offset the field's); 1 and 0 for `base[index]`.
+  int64_t Scale = 1, Offset = 0;
 };
 
 /// Recognises \p Ld as a gather of nest \p N (of depth 1): a simple load of
 /// `getelementptr T, Base, Index` with T the loaded type (or
-/// `getelementptr [M x T], Base, 0, Index`: a global array), Base defined
+/// `getelementptr [M x T], Base, 0, Index`: a global array; or a field of a
+/// struct array, `getelementptr %S, Base, Index, f...` or `getelementptr i8,
+/// (getelementptr %S, Base, Index), C`, whose size and field offset are
+/// whole numbers of the loaded type: Scale and Offset), Base defined
 /// outside the nest and written by no store of the nest (isInputLoad), and
 /// Index an integer computed in the nest by pure scalar operations from
 /// induction variables, loop-invariant values and at least one load whose

@@ -36,16 +36,22 @@ struct NestGuard {
 /// A rectangular nest of one or two canonical loops, outermost first.
 /// Canonical: preheader, single latch that is also the only exiting block,
 /// single exit block, computable trip count, an affine induction phi with a
-/// constant step. Trip counts are invariant in the outermost loop and valid in
-/// its preheader. A canonical loop that is not such a nest but whose inner
-/// loops are all bisection searches (BisectionFacts.h, structurally) is a
-/// nest of depth 1: the searches are part of its body, listed in Searches.
+/// constant step (or, from analyzeNest, a step invariant in the nest). Trip
+/// counts are invariant in the outermost loop and valid in its preheader. A
+/// canonical loop that is not such a nest but whose inner loops are all
+/// bisection searches (BisectionFacts.h, structurally) is a nest of depth 1:
+/// the searches are part of its body, listed in Searches.
 struct NestInfo {
   llvm::SmallVector<llvm::Loop *, 2> Loops;
   llvm::SmallVector<llvm::PHINode *, 2> IVs;
   llvm::SmallVector<const llvm::SCEV *, 2> TripCounts; ///< iterations, i64
   llvm::SmallVector<const llvm::SCEV *, 2> IVStarts;   ///< IV at iteration 0
   llvm::SmallVector<int64_t, 2> IVSteps;               ///< constant steps
+  /// Per loop, when countedNest filled it (analyzeNest): the step of an IV
+  /// whose step is not a constant but is invariant in the whole nest (an
+  /// FFT stage's blocks, `j += 2 * s`; IVSteps[D] is then 0), else null.
+  /// Nest builders that leave it empty accept constant steps only.
+  llvm::SmallVector<const llvm::SCEV *, 2> IVSymbolicSteps;
   llvm::SmallVector<NestGuard, 2> Guards;              ///< for the inner loop
   /// The analysis the SCEVs above belong to; with Loops.front() it gives
   /// the conditions that hold whenever the nest runs (its loop guards).
@@ -54,6 +60,11 @@ struct NestInfo {
   llvm::SmallVector<llvm::PHINode *, 1> SearchResults; ///< their values after
   unsigned depth() const { return Loops.size(); }
   bool contains(const llvm::Instruction *I) const;
+  /// IVSymbolicSteps[D], or null (a constant step, or a builder that
+  /// records none).
+  const llvm::SCEV *symbolicStep(unsigned D) const {
+    return D < IVSymbolicSteps.size() ? IVSymbolicSteps[D] : nullptr;
+  }
 };
 
 /// True when \p L has a preheader and a single latch that is also its only

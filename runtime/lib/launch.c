@@ -447,7 +447,7 @@ static int map_local(run *r, const idiomrt_variant *v, size_t local[3]) {
 static int launch_row_blocks(run *r, const idiomrt_variant *v, cl_event *evs,
                              unsigned *nev) {
   cl_kernel k = v->kernel[0];
-  size_t local[2], global;
+  size_t local[3], global;
   if (!map_local(r, v, local) || !set_idiom_args(r, k))
     return 0;
   if (r->d->ndims != 1 || local[0] != v->row_blocks)

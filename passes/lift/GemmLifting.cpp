@@ -75,6 +75,7 @@ private:
   bool findRoles();
   bool findInitStore(StoreInst *S0, StoreInst *S1);
   bool findUpdate();
+  bool readBeforeInit(LoadInst *L, const DominatorTree &DT);
   bool checkOutputRows();
   bool denseOutput();
   bool loopOf(Instruction *I, unsigned &D) const;
@@ -405,6 +406,8 @@ bool GemmLifter::findUpdate() {
       return fail("the GEMM output is updated in place outside the innermost "
                   "loop");
     for (LoadInst *L : CLoads) {
+      if (readBeforeInit(L, DT))
+        continue;
       unsigned D;
       if (!loopOf(L, D) || D != Inner)
         return fail("the GEMM output element is read outside the innermost "
@@ -428,16 +431,34 @@ bool GemmLifter::findUpdate() {
   Slice.Init = SumInit;
   Slice.Post = St->getValueOperand();
   // An initialised element read by the sum: its phi must start from the
-  // value stored (what GVN forwards), and C is read nowhere else.
-  if (InitSt && (SumInit != InitSt->getValueOperand() || !CLoads.empty()))
+  // value stored (what GVN forwards), and C is read only before the
+  // initialisation (PolyBench 2mm's `D[i][j] *= beta;`).
+  if (InitSt && SumInit != InitSt->getValueOperand())
     return fail("the GEMM output is initialised, but the sum does not start "
                 "from the initial value");
   for (LoadInst *L : CLoads) {
+    if (readBeforeInit(L, DT))
+      continue;
+    if (InitSt)
+      return fail("the GEMM output element is read after its initialisation "
+                  "outside the update");
     unsigned D;
     if (!loopOf(L, D) || D != Inner - 1)
       return fail("the GEMM output element is read inside the sum's loop");
     Slice.COld.push_back(L);
   }
+  return true;
+}
+
+/// \p L reads the old output element for the initialisation (`D[i][j] *=
+/// beta;`): it runs in the loop around the innermost one before the
+/// initialising store, on every iteration (it dominates the store). Such a
+/// load is q.1 of INIT (Slice.COld).
+bool GemmLifter::readBeforeInit(LoadInst *L, const DominatorTree &DT) {
+  unsigned D;
+  if (!InitSt || !loopOf(L, D) || D + 2 != Depth || !DT.dominates(L, InitSt))
+    return false;
+  Slice.COld.push_back(L);
   return true;
 }
 
@@ -540,8 +561,9 @@ bool GemmLifter::run(const std::string &Name) {
     P.Base = Accs[X]->Base;
     P.ElemTy = T;
     range(*Accs[X], P.Lo, P.Hi);
-    // An initialised C is read only after the initialisation (STEP's acc).
-    P.Read = X < 2 || (!CLoads.empty() && !InitSt);
+    // An initialised C is read after the initialisation (STEP's acc) and,
+    // for INIT, before it (`D[i][j] *= beta;`).
+    P.Read = X < 2 || !Slice.COld.empty() || (!CLoads.empty() && !InitSt);
     P.Written = X == 2;
     P.Dense = X == 2 && denseOutput();
     Buffers.push_back(P);

@@ -8,15 +8,21 @@
 // RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
 // RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// Translation validation covers the lift: with -idiom-test-corrupt-lift (the
+// first add of each lifted program a sub, or its mul an add: in init_beta
+// INIT's fmul) Z3 finds where the program and the slice differ (as in
+// gemm-validation.c, the refusing run lifts Z3's resource limit).
 
 // 2mm's first product: tmp[i][j] = 0, then tmp[i][j] += alpha*A*B (the
 // store stays in the loop k: tmp may alias A and B).
 // CHECK-LABEL: Idioms in function 'init_zero':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemm-chain.c:[[@LINE+7]]: idiom gemm (GEMM)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemm-chain.c:[[@LINE+8]]: idiom gemm (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_init_zero_0(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64, s0: f32) {
 // CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(fmul(x.0, s0), x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
-// REMARK-DAG: gemm-chain.c:[[@LINE+3]]:3: remark: offloaded GEMM (gemm) to OpenCL
+// REMARK-DAG: gemm-chain.c:[[@LINE+4]]:3: remark: offloaded GEMM (gemm) to OpenCL
+// BAD: gemm-chain.c:[[@LINE+3]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
 void init_zero(int ni, int nj, int nk, float alpha, float *tmp, const float *a,
                const float *b) {
   for (int i = 0; i < ni; i++)
@@ -30,11 +36,12 @@ void init_zero(int ni, int nj, int nk, float alpha, float *tmp, const float *a,
 // 2mm's second product: D[i][j] *= beta, then D[i][j] += tmp*C. INIT reads
 // the old element (q.1), so C is read.
 // CHECK-LABEL: Idioms in function 'init_beta':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemm-chain.c:[[@LINE+7]]: idiom gemm (GEMM)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemm-chain.c:[[@LINE+8]]: idiom gemm (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_init_beta_0(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64, s0: f32) {
 // CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), fmul(q.1, s0), zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
-// REMARK-DAG: gemm-chain.c:[[@LINE+3]]:3: remark: offloaded GEMM (gemm) to OpenCL
+// REMARK-DAG: gemm-chain.c:[[@LINE+4]]:3: remark: offloaded GEMM (gemm) to OpenCL
+// BAD: gemm-chain.c:[[@LINE+3]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
 void init_beta(int ni, int nl, int nj, float beta, float *d, const float *t,
                const float *c) {
   for (int i = 0; i < ni; i++)

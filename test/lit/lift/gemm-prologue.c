@@ -10,13 +10,17 @@
 // RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
 // RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// Translation validation covers the lift: with -idiom-test-corrupt-lift
+// (gemm-validation.c) Z3 finds where the program and the slices differ.
 
 // CHECK-LABEL: Idioms in function 'polybench_gemm':
-// CHECK-NEXT: loop %{{[0-9]+}} at gemm-prologue.c:[[@LINE+7]]: idiom gemm (GEMM)
+// CHECK-NEXT: loop %{{[0-9]+}} at gemm-prologue.c:[[@LINE+8]]: idiom gemm (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_polybench_gemm_0(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64, s0: f32, s1: f32) {
 // CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(fmul(x.0, s0), x.1, acc), fmul(q.1, s1), zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
-// REMARK-DAG: gemm-prologue.c:[[@LINE+3]]:3: remark: offloaded GEMM (gemm) to OpenCL
+// REMARK-DAG: gemm-prologue.c:[[@LINE+4]]:3: remark: offloaded GEMM (gemm) to OpenCL
+// BAD: gemm-prologue.c:[[@LINE+3]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
 void polybench_gemm(int ni, int nj, int nk, float alpha, float beta, float *C,
                     const float *A, const float *B) {
   for (int i = 0; i < ni; i++) {

@@ -12,6 +12,7 @@
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 // RUN: env IDIOM_MIN_TRIP=1 IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
+#include "Inputs/gemm_check.h"
 #include <stdio.h>
 
 #define NI 37
@@ -70,19 +71,10 @@ __attribute__((noinline)) void mm3(int ni, int nj, int nk, int nl, int nm,
     }
 }
 
-static float val(int i, int salt) {
-  return (float)(((i * 7919 + salt * 104729) % 2001) - 1000) / 1000.0f;
-}
 static void fill(float *x, int n, int salt) {
   for (int i = 0; i < n; i++)
     x[i] = val(i, salt);
 }
-static void print_f(const char *name, const float *x, int n, double tol) {
-  printf("tol %s %.3g\n", name, tol);
-  for (int i = 0; i < n; i++)
-    printf("%s %d %.9g\n", name, i, x[i]);
-}
-
 int main(void) {
   fill(a, NI * NK, 1);
   fill(b, NK * NJ, 2);

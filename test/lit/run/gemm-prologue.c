@@ -12,6 +12,7 @@
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 // RUN: env IDIOM_MIN_TRIP=1 IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
+#include "Inputs/gemm_check.h"
 #include <stdio.h>
 
 #define NI 37
@@ -43,15 +44,6 @@ __attribute__((noinline)) void gemm2d(double alpha, double beta) {
       for (int j = 0; j < NJ; j++)
         C2[i][j] += alpha * A2[i][k] * B2[k][j];
   }
-}
-
-static float val(int i, int salt) {
-  return (float)(((i * 7919 + salt * 104729) % 2001) - 1000) / 1000.0f;
-}
-static void print_f(const char *name, const float *x, int n, double tol) {
-  printf("tol %s %.3g\n", name, tol);
-  for (int i = 0; i < n; i++)
-    printf("%s %d %.9g\n", name, i, x[i]);
 }
 
 int main(void) {

@@ -24,11 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define NI 288
-#define NJ 320
-#define NK 352
-#define NL 304
-#define NM 336
+#define NI 144
+#define NJ 160
+#define NK 176
+#define NL 152
+#define NM 168
 
 /* Uniform values in [-1, 1) from a 31-bit LCG (deterministic, no rand()). */
 static unsigned lcg_state = 1234567u;

@@ -80,8 +80,9 @@ static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
     }
     return false;
   };
-  // The prologue of the head is walked over: its zero-trip guard is not a
-  // guard of the nest (the prologue's trip count is the lifter's to check).
+  // The prologue of the head is walked over; its zero-trip guard, if any, is
+  // a guard of the nest too (whatever it skips, the call runs only when the
+  // prologue would).
   Loop *Pro = L == Outer ? N.Prologue : nullptr;
   BasicBlock *ProPre = Pro ? Pro->getLoopPreheader() : nullptr;
   for (unsigned Steps = 0; Cur != Target; ++Steps) {
@@ -99,6 +100,12 @@ static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
       continue;
     }
     if (ProPre && is_contained(Br->successors(), ProPre)) {
+      if (!isInvariantIn(Br->getCondition(), Outer)) {
+        Why = "the loop before the inner loops is guarded by a condition "
+              "that varies in the nest";
+        return false;
+      }
+      N.Guards.push_back({Br->getCondition(), Br->getSuccessor(0) == ProPre});
       Cur = ProPre;
       continue;
     }

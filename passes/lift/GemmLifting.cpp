@@ -357,7 +357,7 @@ bool GemmLifter::findRoles() {
 /// The prologue of the chain (PolyBench gemm's `for (j) C[i][j] *= beta;`
 /// before `for (k) for (j) C[i][j] += ...`), whose loads and stores are \p
 /// Ops: one store, on every iteration, of the element St writes on the same
-/// iteration of the loop j (same start, step and trip count), which is the
+/// iteration of the loop j (same offset, strides and trip count), which is the
 /// initialisation (InitSt); its loads read that element before the store
 /// (INIT's q.1). The update must then be in place (checked in findUpdate).
 bool GemmLifter::prologue(ArrayRef<Instruction *> Ops) {

@@ -58,13 +58,15 @@ bool isPrologueElement(llvm::Instruction *M, llvm::StoreInst *St,
 /// Analyses \p Outer as a rectangular chain of exactly \p Depth canonical
 /// loops, outermost first: each loop but the last has exactly one subloop
 /// (\p Outer may also hold a prologue before it: NestInfo::Prologue,
-/// canonical, with a trip count invariant in \p Outer), the last has none. Canonical as in LoopFacts.h (preheader, one latch that
-/// is the only exiting block, one exit block, computable trip count, an
-/// integer induction phi that is an affine recurrence with a constant step).
+/// canonical, with a trip count invariant in \p Outer), the last has none.
+/// Canonical as in LoopFacts.h (preheader, one latch that is the only
+/// exiting block, one exit block, computable trip count, an integer
+/// induction phi that is an affine recurrence with a constant step).
 /// Rectangular: every trip count and induction start is invariant in
 /// \p Outer. The path from each header to the next loop's preheader may only
 /// branch on conditions invariant in \p Outer whose other side skips to the
-/// latch (zero-trip guards); they are recorded in NestInfo::Guards.
+/// latch (zero-trip guards) or, before the prologue, to the rest of the path
+/// (its zero-trip guard); they are recorded in NestInfo::Guards.
 ///
 /// Unlike analyzeNest, work outside the inner loops (the store of a dot
 /// product, a hoisted load) is allowed: the specs check it. The loops are

@@ -133,7 +133,7 @@ void registerNestAtoms(AtomRegistry &R) {
           return;
         }
         unsigned D = loopChainDepth(L);
-        const Loop *Last = chainPrologue(L) ? L->getSubLoops()[1] : L;
+        const Loop *Last = D > 1 && chainPrologue(L) ? L->getSubLoops()[1] : L;
         while (Last->getSubLoops().size() == 1)
           Last = Last->getSubLoops()[0];
         if (!Last->getSubLoops().empty()) {

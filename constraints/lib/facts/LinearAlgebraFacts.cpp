@@ -33,6 +33,9 @@ Loop *chainPrologue(const Loop *L) {
   return nullptr;
 }
 
+/// The shallowest chain, counting its head, that may have a prologue.
+static constexpr unsigned MinPrologueDepth = 3;
+
 /// The loop after \p L in its chain: its only subloop or, for the head of
 /// the chain, the subloop after a prologue.
 static Loop *chainChild(const Loop *L, bool Head) {
@@ -43,11 +46,11 @@ static Loop *chainChild(const Loop *L, bool Head) {
 
 unsigned loopChainDepth(const Loop *L) {
   unsigned D = 1;
-  for (const Loop *C = chainChild(L, true); C; C = chainChild(C, false)) {
-    L = C;
+  for (const Loop *C = chainChild(L, true); C; C = chainChild(C, false))
     ++D;
-  }
-  return D;
+  // A prologue only before a chain of two or more loops (GEMM-like nests):
+  // shallower nests keep their meaning for the GEMV specs and lifters.
+  return D < MinPrologueDepth && chainPrologue(L) ? 1 : D;
 }
 
 /// True when \p V is defined outside \p Outer or computed inside it by pure
@@ -139,12 +142,14 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
   NestInfo N;
   N.Loops.push_back(Outer);
   while (N.Loops.size() < Depth) {
-    Loop *C = chainChild(N.Loops.back(), N.Loops.size() == 1);
+    Loop *C = chainChild(N.Loops.back(),
+                         N.Loops.size() == 1 && Depth >= MinPrologueDepth);
     if (!C)
       break;
     N.Loops.push_back(C);
   }
-  if (N.Loops.size() > 1 && Outer->getSubLoops().size() == 2) {
+  if (N.Loops.size() > 1 && Outer->getSubLoops().size() == 2 &&
+      Depth >= MinPrologueDepth) {
     N.Prologue = chainPrologue(Outer);
     N.PrologueTripCount = canonicalTripCount(N.Prologue, SE, Why);
     if (!N.PrologueTripCount)

@@ -98,5 +98,20 @@ void prologue_ijk(int ni, int nj, int nk, float beta, float *C, const float *A,
     }
   }
 }
+// A prologue before a single loop is not a chain (prologues only head chains
+// of three, GEMM-like nests): y is scaled on every iteration of i, so this is
+// not y = beta y + A^T x.
+// CHECK-LABEL: Idioms in function 'gemv_prologue':
+// CHECK-NOT: idiom gem
+// REMARK-DAG: gemm-prologue.c:[[@LINE+3]]:3: remark: loop is not an idiom (closest: {{[a-z0-9-]+}}): {{.*}}
+void gemv_prologue(int n, float beta, float *y, const float *A,
+                   const float *x) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      y[j] *= beta;
+    for (int j = 0; j < n; j++)
+      y[j] += A[i * n + j] * x[i];
+  }
+}
 // CHECK-LABEL: Idioms in function 'end':
 void end(void) {}

@@ -36,8 +36,9 @@ namespace idiom {
 
 /// Number of loops in the chain headed by \p L: 1, plus the chain of its
 /// subloop when it has exactly one (for \p L itself, also the second of two
-/// subloops after a prologue: chainPrologue). A loop with two or more
-/// subloops otherwise ends the chain (its depth counts it alone).
+/// subloops after a prologue, chainPrologue, when that makes a chain of at
+/// least three: GEMM-like nests only). A loop with two or more subloops
+/// otherwise ends the chain (its depth counts it alone).
 unsigned loopChainDepth(const llvm::Loop *L);
 
 /// The prologue of the chain headed by \p L: of exactly two subloops of \p
@@ -57,8 +58,9 @@ bool isPrologueElement(llvm::Instruction *M, llvm::StoreInst *St,
 
 /// Analyses \p Outer as a rectangular chain of exactly \p Depth canonical
 /// loops, outermost first: each loop but the last has exactly one subloop
-/// (\p Outer may also hold a prologue before it: NestInfo::Prologue,
-/// canonical, with a trip count invariant in \p Outer), the last has none.
+/// (when \p Depth >= 3, \p Outer may also hold a prologue before it:
+/// NestInfo::Prologue, canonical, with a trip count invariant in \p Outer),
+/// the last has none.
 /// Canonical as in LoopFacts.h (preheader, one latch that is the only
 /// exiting block, one exit block, computable trip count, an integer
 /// induction phi that is an affine recurrence with a constant step).

@@ -74,7 +74,9 @@ private:
   }
   bool findRoles();
   bool findInitStore(StoreInst *S0, StoreInst *S1);
+  bool prologue(ArrayRef<Instruction *> Ops);
   bool findUpdate();
+  bool readBeforeInit(LoadInst *L, const DominatorTree &DT);
   bool checkOutputRows();
   bool denseOutput();
   bool loopOf(Instruction *I, unsigned &D) const;
@@ -227,9 +229,13 @@ void GemmLifter::elementOffset(ChainAccess &A) {
 bool GemmLifter::findRoles() {
   const NestInfo &N = M.Nest;
   SmallVector<LoadInst *, 8> Loads;
+  SmallVector<Instruction *, 4> ProOps; // of the prologue (prologue())
   for (BasicBlock *BB : Outer->blocks())
     for (Instruction &I : *BB) {
-      if (auto *L = dyn_cast<LoadInst>(&I)) {
+      if (N.Prologue && N.Prologue->contains(&I) &&
+          (isa<LoadInst>(I) || isa<StoreInst>(I))) {
+        ProOps.push_back(&I);
+      } else if (auto *L = dyn_cast<LoadInst>(&I)) {
         Loads.push_back(L);
       } else if (auto *S = dyn_cast<StoreInst>(&I)) {
         if (InitSt)
@@ -248,6 +254,8 @@ bool GemmLifter::findRoles() {
     }
   if (!St)
     return fail("the GEMM nest stores nothing");
+  if (N.Prologue && !prologue(ProOps))
+    return false;
   std::string W;
   CAcc = analyzeChainAccess(St, N, SE, W);
   if (!CAcc)
@@ -346,6 +354,45 @@ bool GemmLifter::findRoles() {
   return true;
 }
 
+/// The prologue of the chain (PolyBench gemm's `for (j) C[i][j] *= beta;`
+/// before `for (k) for (j) C[i][j] += ...`), whose loads and stores are \p
+/// Ops: one store, on every iteration, of the element St writes on the same
+/// iteration of the loop j (same offset, strides and trip count), which is the
+/// initialisation (InitSt); its loads read that element before the store
+/// (INIT's q.1). The update must then be in place (checked in findUpdate).
+bool GemmLifter::prologue(ArrayRef<Instruction *> Ops) {
+  if (Gemv)
+    return fail("GEMV with a loop before its inner loop not offloaded");
+  Loop *Pro = M.Nest.Prologue;
+  DominatorTree DT(*Outer->getHeader()->getParent());
+  std::string W;
+  for (Instruction *I : Ops)
+    if (auto *S = dyn_cast<StoreInst>(I)) {
+      if (InitSt)
+        return fail("the loop before the inner loops of the GEMM stores "
+                    "twice");
+      InitSt = S;
+    }
+  if (!InitSt || !InitSt->isSimple() ||
+      !isPrologueElement(InitSt, St, M.Nest, SE, W))
+    return fail("the loop before the inner loops of the GEMM is not an "
+                "initialisation of the output elements" +
+                (W.empty() ? std::string() : ": " + W));
+  if (!DT.dominates(InitSt->getParent(), Pro->getLoopLatch()))
+    return fail("the initialisation of the GEMM output is conditional");
+  for (Instruction *I : Ops) {
+    auto *L = dyn_cast<LoadInst>(I);
+    if (!L)
+      continue;
+    if (!L->isSimple() || !isPrologueElement(L, St, M.Nest, SE, W) ||
+        !DT.dominates(L, InitSt))
+      return fail("the loop before the inner loops of the GEMM reads memory "
+                  "other than the output element before its initialisation");
+    Slice.COld.push_back(L);
+  }
+  return true;
+}
+
 /// Of two stores \p S0 and \p S1 of the nest, one must be the in-place
 /// update in the innermost loop and the other an initialisation of the same
 /// element in the loop around it, executed before the innermost loop on
@@ -405,6 +452,8 @@ bool GemmLifter::findUpdate() {
       return fail("the GEMM output is updated in place outside the innermost "
                   "loop");
     for (LoadInst *L : CLoads) {
+      if (readBeforeInit(L, DT))
+        continue;
       unsigned D;
       if (!loopOf(L, D) || D != Inner)
         return fail("the GEMM output element is read outside the innermost "
@@ -418,6 +467,9 @@ bool GemmLifter::findUpdate() {
   }
   if (LoopK != Inner)
     return fail("the GEMM sum is carried by a loop that is not the innermost");
+  if (N.Prologue)
+    return fail("GEMM with a loop before its inner loops and a sum over k not "
+                "offloaded (only the in-place update of the i-k-j order)");
   Loop *KL = N.Loops[Inner];
   SumInit = Sum->getIncomingValueForBlock(KL->getLoopPreheader());
   SumUpd = Sum->getIncomingValueForBlock(KL->getLoopLatch());
@@ -428,16 +480,34 @@ bool GemmLifter::findUpdate() {
   Slice.Init = SumInit;
   Slice.Post = St->getValueOperand();
   // An initialised element read by the sum: its phi must start from the
-  // value stored (what GVN forwards), and C is read nowhere else.
-  if (InitSt && (SumInit != InitSt->getValueOperand() || !CLoads.empty()))
+  // value stored (what GVN forwards), and C is read only before the
+  // initialisation (PolyBench 2mm's `D[i][j] *= beta;`).
+  if (InitSt && SumInit != InitSt->getValueOperand())
     return fail("the GEMM output is initialised, but the sum does not start "
                 "from the initial value");
   for (LoadInst *L : CLoads) {
+    if (readBeforeInit(L, DT))
+      continue;
+    if (InitSt)
+      return fail("the GEMM output element is read after its initialisation "
+                  "outside the update");
     unsigned D;
     if (!loopOf(L, D) || D != Inner - 1)
       return fail("the GEMM output element is read inside the sum's loop");
     Slice.COld.push_back(L);
   }
+  return true;
+}
+
+/// \p L reads the old output element for the initialisation (`D[i][j] *=
+/// beta;`): it runs in the loop around the innermost one before the
+/// initialising store, on every iteration (it dominates the store). Such a
+/// load is q.1 of INIT (Slice.COld).
+bool GemmLifter::readBeforeInit(LoadInst *L, const DominatorTree &DT) {
+  unsigned D;
+  if (!InitSt || !loopOf(L, D) || D + 2 != Depth || !DT.dominates(L, InitSt))
+    return false;
+  Slice.COld.push_back(L);
   return true;
 }
 
@@ -540,8 +610,9 @@ bool GemmLifter::run(const std::string &Name) {
     P.Base = Accs[X]->Base;
     P.ElemTy = T;
     range(*Accs[X], P.Lo, P.Hi);
-    // An initialised C is read only after the initialisation (STEP's acc).
-    P.Read = X < 2 || (!CLoads.empty() && !InitSt);
+    // An initialised C is read after the initialisation (STEP's acc) and,
+    // for INIT, before it (`D[i][j] *= beta;`).
+    P.Read = X < 2 || !Slice.COld.empty() || (!CLoads.empty() && !InitSt);
     P.Written = X == 2;
     P.Dense = X == 2 && denseOutput();
     Buffers.push_back(P);

@@ -74,7 +74,9 @@ struct GemmSlice {
 /// dimension is not known to separate its rows, Out.NonNegative gets the
 /// run-time condition (for a GEMV: y's stride not provably non-zero). A
 /// second store of the output element before the innermost loop (`C = 0;`
-/// then `C += ...` in it) is INIT. Returns false with \p Why (a sentence for
+/// or `C *= beta;` then `C += ...` in it: a chain of GEMMs through
+/// temporaries, PolyBench 2mm and 3mm) is INIT; a load of C that dominates
+/// it is INIT's old element (q.1). Returns false with \p Why (a sentence for
 /// the -Rpass-missed=idiom-offload remark) for what it cannot express:
 /// integer or mixed element types, an output that is also read at another
 /// index, a load or a loop-carried value that is not part of the product, an

@@ -60,6 +60,17 @@ bool yieldTuples(MutableArrayRef<Term> A, ArrayRef<unsigned> Pos,
   return Any;
 }
 
+/// \p P is the induction variable of the chain's prologue: an integer affine
+/// recurrence of that loop with a constant step.
+bool isPrologueIV(PHINode *P, const NestInfo &N, ScalarEvolution &SE) {
+  if (!N.Prologue || P->getParent() != N.Prologue->getHeader() ||
+      !P->getType()->isIntegerTy())
+    return false;
+  auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(P));
+  return AR && AR->getLoop() == N.Prologue && AR->isAffine() &&
+         isa<SCEVConstant>(AR->getStepRecurrence(SE));
+}
+
 /// The rectangular chain headed by \p L, as deep as it goes.
 std::optional<NestInfo> chainOf(MatchEnv &Env, Loop *L, std::string &Why) {
   return analyzeLoopChain(L, loopChainDepth(L), Env.SE, Why);
@@ -112,7 +123,8 @@ void registerNestAtoms(AtomRegistry &R) {
   R.add(std::make_unique<FnAtom>(
       "LoopChain", 2, 0,
       "loop, d: loop heads a chain of exactly d loops, each the only loop "
-      "directly inside the previous (structure only; see RectangularNest)",
+      "directly inside the previous, loop itself possibly with a prologue "
+      "loop before it (structure only; see RectangularNest)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
         Loop *L = asLoop(A[0]);
@@ -121,7 +133,7 @@ void registerNestAtoms(AtomRegistry &R) {
           return;
         }
         unsigned D = loopChainDepth(L);
-        const Loop *Last = L;
+        const Loop *Last = D > 1 && chainPrologue(L) ? L->getSubLoops()[1] : L;
         while (Last->getSubLoops().size() == 1)
           Last = Last->getSubLoops()[0];
         if (!Last->getSubLoops().empty()) {
@@ -165,7 +177,7 @@ void registerNestAtoms(AtomRegistry &R) {
       auto N = chainOf(Env, L, Why);
       if (!N)
         return;
-      if (isNestIV(P, *N)) {
+      if (isNestIV(P, *N) || isPrologueIV(P, *N, Env.SE)) {
         Y();
         return;
       }
@@ -189,7 +201,7 @@ void registerNestAtoms(AtomRegistry &R) {
   R.add(std::make_unique<FnAtom>(
       "ChainIV", 2, 0,
       "phi, loop: phi is the induction variable of a loop of the "
-      "rectangular chain headed by loop",
+      "rectangular chain headed by loop (or of its prologue loop)",
       ChainPhi(false)));
   R.add(std::make_unique<FnAtom>(
       "ChainCounter", 2, 0,
@@ -285,6 +297,24 @@ void registerAccessAtoms(AtomRegistry &R) {
         std::string Text = M ? valueText(M) : std::string();
         Text = Text.substr(0, Text.find(", !"));
         Why = "memory operation does not access the output element: " + Text;
+      }));
+  R.add(std::make_unique<FnAtom>(
+      "PrologueElement", 3, 0,
+      "m, st, loop: load or store m, in the prologue loop of the chain "
+      "headed by loop, accesses on its t-th iteration the element that store "
+      "st writes on the t-th iteration of the chain's innermost loop",
+      [](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
+         std::string &Why) {
+        auto *M = dyn_cast_or_null<Instruction>(asValue(A[0]));
+        auto *St = dyn_cast_or_null<StoreInst>(asValue(A[1]));
+        Loop *L = asLoop(A[2]);
+        if (!M || !St || !L) {
+          Why = "arguments are not (memory operation, store, loop)";
+          return;
+        }
+        auto N = chainOf(Env, L, Why);
+        if (N && isPrologueElement(M, St, *N, Env.SE, Why))
+          Y();
       }));
 }
 

@@ -4,6 +4,7 @@
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
@@ -15,13 +16,41 @@ using namespace llvm;
 
 namespace idiom {
 
+Loop *chainPrologue(const Loop *L) {
+  if (L->getSubLoops().size() != 2)
+    return nullptr;
+  Loop *P = L->getSubLoops()[0], *Rest = L->getSubLoops()[1];
+  BasicBlock *Exit = P->getUniqueExitBlock();
+  BasicBlock *Pre = Rest->getLoopPreheader();
+  if (!P->getSubLoops().empty() || !Exit || !Pre)
+    return nullptr;
+  BasicBlock *BB = Exit;
+  for (unsigned I = 0; I < 4 && BB && L->contains(BB); ++I) {
+    if (BB == Pre || is_contained(successors(BB), Pre))
+      return P;
+    BB = BB->getUniqueSuccessor();
+  }
+  return nullptr;
+}
+
+/// The shallowest chain, counting its head, that may have a prologue.
+static constexpr unsigned MinPrologueDepth = 3;
+
+/// The loop after \p L in its chain: its only subloop or, for the head of
+/// the chain, the subloop after a prologue.
+static Loop *chainChild(const Loop *L, bool Head) {
+  if (L->getSubLoops().size() == 1)
+    return L->getSubLoops()[0];
+  return Head && chainPrologue(L) ? L->getSubLoops()[1] : nullptr;
+}
+
 unsigned loopChainDepth(const Loop *L) {
   unsigned D = 1;
-  while (L->getSubLoops().size() == 1) {
-    L = L->getSubLoops()[0];
+  for (const Loop *C = chainChild(L, true); C; C = chainChild(C, false))
     ++D;
-  }
-  return D;
+  // A prologue only before a chain of two or more loops (GEMM-like nests):
+  // shallower nests keep their meaning for the GEMV specs and lifters.
+  return D < MinPrologueDepth && chainPrologue(L) ? 1 : D;
 }
 
 /// True when \p V is defined outside \p Outer or computed inside it by pure
@@ -54,14 +83,33 @@ static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
     }
     return false;
   };
+  // The prologue of the head is walked over; its zero-trip guard, if any, is
+  // a guard of the nest too (whatever it skips, the call runs only when the
+  // prologue would).
+  Loop *Pro = L == Outer ? N.Prologue : nullptr;
+  BasicBlock *ProPre = Pro ? Pro->getLoopPreheader() : nullptr;
   for (unsigned Steps = 0; Cur != Target; ++Steps) {
     auto *Br = dyn_cast<BranchInst>(Cur->getTerminator());
-    if (!Br || Steps > 4) {
+    if (!Br || Steps > 6) {
       Why = "inner loop is not reached by simple branches";
       return false;
     }
+    if (Cur == ProPre) {
+      Cur = Pro->getUniqueExitBlock();
+      continue;
+    }
     if (Br->isUnconditional()) {
       Cur = Br->getSuccessor(0);
+      continue;
+    }
+    if (ProPre && is_contained(Br->successors(), ProPre)) {
+      if (!isInvariantIn(Br->getCondition(), Outer)) {
+        Why = "the loop before the inner loops is guarded by a condition "
+              "that varies in the nest";
+        return false;
+      }
+      N.Guards.push_back({Br->getCondition(), Br->getSuccessor(0) == ProPre});
+      Cur = ProPre;
       continue;
     }
     Value *C = Br->getCondition();
@@ -93,8 +141,25 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
   }
   NestInfo N;
   N.Loops.push_back(Outer);
-  while (N.Loops.size() < Depth && N.Loops.back()->getSubLoops().size() == 1)
-    N.Loops.push_back(N.Loops.back()->getSubLoops()[0]);
+  while (N.Loops.size() < Depth) {
+    Loop *C = chainChild(N.Loops.back(),
+                         N.Loops.size() == 1 && Depth >= MinPrologueDepth);
+    if (!C)
+      break;
+    N.Loops.push_back(C);
+  }
+  if (N.Loops.size() > 1 && Outer->getSubLoops().size() == 2 &&
+      Depth >= MinPrologueDepth) {
+    N.Prologue = chainPrologue(Outer);
+    N.PrologueTripCount = canonicalTripCount(N.Prologue, SE, Why);
+    if (!N.PrologueTripCount)
+      return std::nullopt;
+    if (!SE.isLoopInvariant(N.PrologueTripCount, Outer)) {
+      Why = "trip count of the loop before the inner loops varies in the "
+            "nest (not rectangular)";
+      return std::nullopt;
+    }
+  }
   // The loops themselves first: their defects are the most useful reason.
   for (unsigned D = 0; D < N.Loops.size(); ++D) {
     Loop *L = N.Loops[D];
@@ -514,6 +579,39 @@ bool isFinalValueOf(Value *V, PHINode *Sum, LoopInfo &LI) {
     return false;
   }
   return SawUpdate;
+}
+
+bool isPrologueElement(Instruction *M, StoreInst *St, const NestInfo &N,
+                       ScalarEvolution &SE, std::string &Why) {
+  if (!M || !St || !N.Prologue || !N.Prologue->contains(M) ||
+      !getLoadStorePointerOperand(M)) {
+    Why = "not a memory access of the loop before the inner loops";
+    return false;
+  }
+  // Both addresses over the chain, the prologue in the innermost loop's
+  // place: the same base, offset and strides, so the same element on the
+  // same iterations.
+  NestInfo P = N;
+  P.Loops.back() = N.Prologue;
+  std::string W;
+  auto AM = analyzeChainAccess(M, P, SE, W);
+  auto AS = analyzeChainAccess(St, N, SE, W);
+  bool Same = AM && AS && AM->Base == AS->Base && AM->ElemTy == AS->ElemTy &&
+              AM->OffsetBytes == AS->OffsetBytes;
+  for (unsigned D = 0; Same && D < N.depth(); ++D)
+    Same = AM->Strides[D] == AS->Strides[D];
+  if (!Same) {
+    Why = "the loop before the inner loops does not access the element the "
+          "store writes (same offset and strides, the loop in the innermost "
+          "loop's place)";
+    return false;
+  }
+  if (N.PrologueTripCount != N.TripCounts.back()) {
+    Why = "the loop before the inner loops runs another number of times than "
+          "the innermost loop";
+    return false;
+  }
+  return true;
 }
 
 bool accessesSameElement(Instruction *M, StoreInst *St, ScalarEvolution &SE) {

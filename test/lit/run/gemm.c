@@ -19,6 +19,7 @@
 // RUN: env IDIOM_MIN_TRIP=1 IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
 #include <math.h>
+#include "Inputs/gemm_check.h"
 #include <stdio.h>
 
 #define M 67
@@ -95,16 +96,6 @@ __attribute__((noinline)) void sgemm_sq(int n, const float *a, const float *b,
 
 static float fa[M * K], fb[K * N], fc[LDC * N], fs[48 * 48], fs2[48 * 48];
 static double da[M][K], db[K][N], dc[M][N];
-
-static float val(int i, int salt) {
-  return (float)(((i * 7919 + salt * 104729) % 2001) - 1000) / 1000.0f;
-}
-
-static void print_f(const char *name, const float *x, int n, double tol) {
-  printf("tol %s %.3g\n", name, tol);
-  for (int i = 0; i < n; i++)
-    printf("%s %d %.9g\n", name, i, x[i]);
-}
 
 int main(void) {
   for (int i = 0; i < M * K; i++)

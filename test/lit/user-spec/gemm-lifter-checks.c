@@ -137,8 +137,8 @@ void skip_zeros_sum(int n, const float *a, const float *b, float *c) {
 }
 
 // C initialised before the k loop, then updated in place in it: the store of
-// 0 is INIT (the built-in gemm spec admits one store; this spec reaches the
-// lifter), and C is not read.
+// 0 is INIT (as the built-in gemm spec's InitialisedSum or ZeroConstant
+// admits it), and C is not read.
 // CHECK-LABEL: Idioms in function 'init_then_update':
 // CHECK-NEXT: idiom loose-gemm (GEMM)
 // CHECK-NEXT: FunIL:
@@ -154,4 +154,93 @@ void init_then_update(int m, int n, int k, const float *a, const float *b,
       for (int p = 0; p < k; p++)
         c[i * n + j] += a[i * k + p] * b[p * n + j];
     }
+}
+
+// PolyBench gemm's prologue (`for (j) C[i][j] *= beta;` inside i, before the
+// i-k-j update) reaches the lifter with this spec whatever it does: the
+// lifter accepts only a store, on every iteration, of the element the update
+// writes on the same iteration of j, read only before that store, and an
+// in-place update after it.
+
+// CHECK-LABEL: Idioms in function 'next_row':
+// CHECK: not offloaded: cannot lift to FunIL: the loop before the inner loops of the GEMM is not an initialisation of the output elements: the loop before the inner loops does not access the element the store writes
+void next_row(int n, float beta, const float *a, const float *b, float *c,
+              float *d) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      c[(i + 1) * n + j] *= beta;
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        c[i * n + j] += a[i * n + k] * b[k * n + j];
+  }
+}
+
+// CHECK-LABEL: Idioms in function 'off_by_one':
+// CHECK: not offloaded: cannot lift to FunIL: the loop before the inner loops of the GEMM is not an initialisation of the output elements: the loop before the inner loops runs another number of times than the innermost loop
+void off_by_one(int n, float beta, const float *a, const float *b, float *c,
+                float *d) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n + 1; j++)
+      c[i * n + j] *= beta;
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        c[i * n + j] += a[i * n + k] * b[k * n + j];
+  }
+}
+
+// CHECK-LABEL: Idioms in function 'other_array':
+// CHECK: not offloaded: cannot lift to FunIL: the loop before the inner loops of the GEMM is not an initialisation of the output elements
+void other_array(int n, float beta, const float *a, const float *b, float *c,
+                 float *d) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      d[i * n + j] = beta * c[i * n + j];
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        c[i * n + j] += a[i * n + k] * b[k * n + j];
+  }
+}
+
+// CHECK-LABEL: Idioms in function 'conditional':
+// CHECK: no idiom (closest: loose-gemm): matched but cannot be lifted with template 'gemm': store executes only under a condition
+void conditional(int n, float beta, const float *a, const float *b, float *c,
+                 float *d) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      if (c[i * n + j] > 0.0f)
+        c[i * n + j] *= beta;
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        c[i * n + j] += a[i * n + k] * b[k * n + j];
+  }
+}
+
+// CHECK-LABEL: Idioms in function 'reads_other':
+// CHECK: not offloaded: cannot lift to FunIL: the loop before the inner loops of the GEMM reads memory other than the output element before its initialisation
+void reads_other(int n, float beta, const float *a, const float *b, float *c,
+                 float *d) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      c[i * n + j] = beta * c[i * n + j] + d[i * n + j];
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        c[i * n + j] += a[i * n + k] * b[k * n + j];
+  }
+}
+
+// An i-j-k sum after the prologue: the prologue's loop stands in for k, the
+// innermost loop, where the output does not vary.
+// CHECK-LABEL: Idioms in function 'prologue_ijk':
+// CHECK: not offloaded: cannot lift to FunIL: the loop before the inner loops of the GEMM is not an initialisation of the output elements: the loop before the inner loops does not access the element the store writes
+void prologue_ijk(int n, float beta, const float *a, const float *b, float *c) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      c[i * n + j] *= beta;
+    for (int j = 0; j < n; j++) {
+      float s = c[i * n + j];
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+  }
 }

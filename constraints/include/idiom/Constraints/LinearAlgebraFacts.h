@@ -35,19 +35,40 @@ class Value;
 namespace idiom {
 
 /// Number of loops in the chain headed by \p L: 1, plus the chain of its
-/// subloop when it has exactly one. A loop with two or more subloops ends the
-/// chain (its depth counts it alone).
+/// subloop when it has exactly one (for \p L itself, also the second of two
+/// subloops after a prologue, chainPrologue, when that makes a chain of at
+/// least three: GEMM-like nests only). A loop with two or more subloops
+/// otherwise ends the chain (its depth counts it alone).
 unsigned loopChainDepth(const llvm::Loop *L);
 
+/// The prologue of the chain headed by \p L: of exactly two subloops of \p
+/// L, the first, an innermost loop whose exit leads to the guard or
+/// preheader of the other through at most four blocks (PolyBench gemm's
+/// `for (j) C[i][j] *= beta;` before the loop k). Null when there is none.
+llvm::Loop *chainPrologue(const llvm::Loop *L);
+
+/// True when \p M, a memory access of the prologue of chain \p N, accesses
+/// on the prologue's t-th iteration the element that \p St accesses on the
+/// t-th iteration of the chain's innermost loop (at the same iterations of
+/// the outermost loop): equal start addresses and steps, equal trip counts.
+/// Else sets \p Why.
+bool isPrologueElement(llvm::Instruction *M, llvm::StoreInst *St,
+                       const NestInfo &N, llvm::ScalarEvolution &SE,
+                       std::string &Why);
+
 /// Analyses \p Outer as a rectangular chain of exactly \p Depth canonical
-/// loops, outermost first: each loop but the last has exactly one subloop,
-/// the last has none. Canonical as in LoopFacts.h (preheader, one latch that
-/// is the only exiting block, one exit block, computable trip count, an
-/// integer induction phi that is an affine recurrence with a constant step).
+/// loops, outermost first: each loop but the last has exactly one subloop
+/// (when \p Depth >= 3, \p Outer may also hold a prologue before it:
+/// NestInfo::Prologue, canonical, with a trip count invariant in \p Outer),
+/// the last has none.
+/// Canonical as in LoopFacts.h (preheader, one latch that is the only
+/// exiting block, one exit block, computable trip count, an integer
+/// induction phi that is an affine recurrence with a constant step).
 /// Rectangular: every trip count and induction start is invariant in
 /// \p Outer. The path from each header to the next loop's preheader may only
 /// branch on conditions invariant in \p Outer whose other side skips to the
-/// latch (zero-trip guards); they are recorded in NestInfo::Guards.
+/// latch (zero-trip guards) or, before the prologue, to the rest of the path
+/// (its zero-trip guard); they are recorded in NestInfo::Guards.
 ///
 /// Unlike analyzeNest, work outside the inner loops (the store of a dot
 /// product, a hoisted load) is allowed: the specs check it. The loops are

@@ -53,6 +53,12 @@ struct NestInfo {
   /// Nest builders that leave it empty accept constant steps only.
   llvm::SmallVector<const llvm::SCEV *, 2> IVSymbolicSteps;
   llvm::SmallVector<NestGuard, 2> Guards;              ///< for the inner loop
+  /// A loop chain (analyzeLoopChain) only: an innermost loop inside the
+  /// outermost loop that runs before the rest of the chain (PolyBench gemm's
+  /// `for (j) C[i][j] *= beta;` before `for (k) for (j) C[i][j] += ...`), or
+  /// null; its trip count (i64, invariant in the nest).
+  llvm::Loop *Prologue = nullptr;
+  const llvm::SCEV *PrologueTripCount = nullptr;
   /// The analysis the SCEVs above belong to; with Loops.front() it gives
   /// the conditions that hold whenever the nest runs (its loop guards).
   llvm::ScalarEvolution *SE = nullptr;

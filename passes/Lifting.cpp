@@ -291,7 +291,7 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
   if (ErrnoConds.empty())
     return true;
   // A 2-D reduction's check reduces over the same flattened space.
-  if (M.Nest.depth() != 1 && M.Kind != IdiomKind::ScalarReduction)
+  if (M.Nest.depth() != 1 && !liftsFlattened(M))
     return fail("a 2-D nest calls " + ErrnoNames.front() +
                 ", which may set errno: the errno check is a 1-D reduction "
                 "(2-D not implemented)");
@@ -390,7 +390,7 @@ bool Lifter::buildExtentCheck(const std::string &Name, const std::string &Lambda
                               const std::vector<std::pair<std::string, std::string>> &Indices) {
   if (Out.Extents.empty())
     return true;
-  if (M.Nest.depth() != 1)
+  if (M.Nest.depth() != 1 && !liftsFlattened(M))
     return fail("an array's extent is known only at run time in a 2-D nest: the "
                 "extent check is a 1-D reduction (2-D not implemented)");
   if (!ErrnoConds.empty())
@@ -908,7 +908,9 @@ bool Lifter::run(const std::string &Name) {
   // A reduction over a 2-D nest is one reduction over the flattened
   // space: each input is join(view(b, off, s0, n0, s1, n1)), row-major as
   // the loops visit it, and the element function is the 1-D template's.
-  bool Flat = N.depth() == 2 && M.Kind == IdiomKind::ScalarReduction;
+  // So is a triangular histogram (NestInfo::Skew): the rectangle around
+  // the triangle, masked (HistogramLift::Mask).
+  bool Flat = liftsFlattened(M);
   bool TwoD = N.depth() == 2 && !Flat;
   if (Flat) {
     // The runtime sees one dimension of n0 * n1 iterations.
@@ -938,13 +940,13 @@ bool Lifter::run(const std::string &Name) {
   int FlatIota[2] = {-1, -1};
   if (Flat) {
     std::string N0 = indexText(N.TripCounts[0]), N1 = indexText(N.TripCounts[1]);
-    if (UsesIV[0]) {
+    if (UsesIV[0] || N.Skew) {
       FlatIota[0] = OuterComps.size();
       OuterComps.push_back("join(map(\\(r: i64) => map(\\(c: i64) => r, iota(" + N1 +
                            ")), iota(" + N0 + ")))");
       OuterTypes.push_back("i64");
     }
-    if (UsesIV[1] || OuterComps.empty()) {
+    if (UsesIV[1] || N.Skew || OuterComps.empty()) {
       FlatIota[1] = OuterComps.size();
       OuterComps.push_back("join(map(\\(r: i64) => iota(" + N1 + "), iota(" + N0 + ")))");
       OuterTypes.push_back("i64");
@@ -969,6 +971,9 @@ bool Lifter::run(const std::string &Name) {
         IVAccessor[D] = component("t", FlatIota[D], OuterComps.size());
         Out.InnerInputs.push_back(N.IVs[D]);
       }
+    if (N.Skew)
+      Hist.Mask = "icmp_sge(" + IVAccessor[1] + ", mul(" + IVAccessor[0] + ", " +
+                  std::to_string(N.Skew) + ":i64))";
   } else {
     std::vector<std::string> InnerComps, InnerTypes;
     for (size_t I = 0; I < Inputs.size(); ++I) {
@@ -1155,6 +1160,11 @@ std::string funilParamList(ArrayRef<LiftedParam> Params) {
     }
   }
   return List;
+}
+
+bool liftsFlattened(const IdiomMatch &M) {
+  return M.Nest.depth() == 2 && (M.Kind == IdiomKind::ScalarReduction ||
+                                 (M.Kind == IdiomKind::Histogram && M.Nest.Skew));
 }
 
 std::string funilTypeText(Type *T) { return typeText(T); }

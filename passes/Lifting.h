@@ -189,6 +189,11 @@ std::string funilTypeText(llvm::Type *T);
 /// FunIL literal of a constant integer or float (typed: `-1:i8`), or "".
 std::string funilLiteralText(llvm::Constant *C);
 
+/// True when the lifted program of \p M runs over the flattened 2-D space
+/// (one element per iteration (k0, k1), row-major): 2-D scalar reductions,
+/// and triangular histograms (the rectangle around the triangle, masked).
+bool liftsFlattened(const IdiomMatch &M);
+
 /// Lifts \p M into a FunIL program named \p Name. Returns false and sets
 /// \p Why for a slice the lifter cannot express (an unsupported type or
 /// operation, or a slice larger than 64 KiB of text).

@@ -851,7 +851,7 @@ template <class TB> void Validator<TB>::bindParams() {
 template <class TB>
 bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string &Why) {
   // A 2-D reduction's element function is 1-D: it maps the joined rows.
-  bool TwoD = M.Nest.depth() == 2 && M.Kind != IdiomKind::ScalarReduction;
+  bool TwoD = M.Nest.depth() == 2 && !liftsFlattened(M);
   ElementFn F = findElementFn(P, TwoD);
   Iter.assign(M.Nest.depth(), std::nullopt);
   bindParams();
@@ -956,6 +956,16 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
     TermT Stored = tr(U.NewValue);
     for (const UpdateGuard &G : U.Guards)
       Stored = TB::ite(G.ExpectTrue ? tr(G.Cond) : !tr(G.Cond), Stored, B);
+    // A triangle: the loop runs (k0, k1) of the rectangle only when
+    // k1 >= Skew k0 (LoopFacts.h, NestInfo::Skew); elsewhere the bin keeps
+    // its value.
+    if (M.Nest.Skew) {
+      if (M.Nest.depth() != 2 || !Iter[0] || !Iter[1])
+        throw Unsupported{"triangular histogram without both iteration indices"};
+      TermT InTriangle =
+          apply("icmp_sge", {*Iter[1], *Iter[0] * C.bv_val((uint64_t)M.Nest.Skew, 64)});
+      Stored = TB::ite(InTriangle, Stored, B);
+    }
     const Expr *Op = P.Body->Args[0].get();
     if (Op->K != Expr::Lambda || Op->Params.size() != 2)
       throw Unsupported{"histogram operator is not a two-parameter lambda"};

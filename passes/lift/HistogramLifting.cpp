@@ -101,7 +101,7 @@ Value *binIndexOf(const BinUpdateInfo &U) {
 
 bool prepareHistogramLift(const IdiomMatch &M, ScalarEvolution &SE, HistogramLift &Out,
                           std::vector<Value *> &Roots, std::string &Why) {
-  if (M.Nest.depth() != 1) {
+  if (M.Nest.depth() != 1 && !M.Nest.Skew) {
     Why = "histograms are lifted from nests of depth 1 only (this nest has depth " +
           std::to_string(M.Nest.depth()) + ")";
     return false;
@@ -230,7 +230,7 @@ std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
   Preset(U.Acc, Z);
   if (Val.empty())
     Val = Expr(U.NewValue);
-  std::string Cond;
+  std::string Cond = H.Mask;
   for (const UpdateGuard &G : U.Guards) {
     std::string C = Expr(G.Cond);
     if (!G.ExpectTrue)
@@ -260,7 +260,7 @@ std::string histogramIndexText(const HistogramLift &H,
 
 std::string histogramAccessCondition(const HistogramLift &H,
                                      const std::function<std::string(Value *)> &Expr) {
-  std::string Cond;
+  std::string Cond = H.Mask;
   for (const UpdateGuard &G : H.H->U.Guards) {
     if (G.DependsOnAcc)
       continue;

@@ -43,6 +43,10 @@ struct HistogramLift {
   /// parameters (lo, and the count of bins or, for narrow bins, of words).
   bool RunTime = false;
   std::string FirstName, CountName;
+  /// A triangular nest (NestInfo::Skew): the FunIL condition under which a
+  /// point of the flattened rectangle is in the triangle (k1 >= Skew k0);
+  /// outside it the value is the operator's identity. Empty otherwise.
+  std::string Mask;
 };
 
 /// Largest bin count offloaded (the bins buffer is copied in and out per
@@ -54,7 +58,8 @@ constexpr uint64_t MaxHistogramBins = uint64_t(1) << 24;
 /// the address has another form.
 llvm::Value *binIndexOf(const BinUpdateInfo &U);
 
-/// Checks what the FunIL template can express (one loop, one bin update
+/// Checks what the FunIL template can express (one loop or a triangular
+/// nest, flattened, one bin update
 /// read and written through bins[index], affine input loads, a bin count
 /// known at compile time), fills \p Out and appends the roots of the index
 /// and value slices to \p Roots. Returns false with \p Why otherwise.

@@ -2,6 +2,7 @@
 
 #include "idiom/Constraints/LoopFacts.h"
 #include "idiom/Constraints/BisectionFacts.h"
+#include "idiom/Constraints/ScevInt.h"
 #include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -66,10 +67,41 @@ const SCEV *canonicalTripCount(Loop *L, ScalarEvolution &SE, std::string &Why) {
   return TC;
 }
 
+/// True when branch condition \p C, leading into the inner loop when it is
+/// \p When, is the entry test of a triangular inner loop whose count at
+/// the current outer iteration is \p RowCount: A < B (signed or unsigned,
+/// either way round) with A and B non-negative and B - A equal to the count
+/// (SCEV), so that the test fails exactly when the count is not positive.
+static bool isEntryTest(Value *C, bool When, const SCEV *RowCount, ScalarEvolution &SE) {
+  auto *Cmp = dyn_cast<ICmpInst>(C);
+  if (!Cmp || !RowCount)
+    return false;
+  CmpInst::Predicate P = When ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+  if (P == CmpInst::ICMP_SGT || P == CmpInst::ICMP_UGT) {
+    std::swap(A, B);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  if ((P != CmpInst::ICMP_SLT && P != CmpInst::ICMP_ULT) || !A->getType()->isIntegerTy() ||
+      A->getType()->getIntegerBitWidth() > 64)
+    return false;
+  const SCEV *SA = SE.getSCEV(A), *SB = SE.getSCEV(B);
+  if (!SE.isKnownNonNegative(SA) || !SE.isKnownNonNegative(SB))
+    return false;
+  Type *I64 = RowCount->getType();
+  const SCEV *D = SE.getMinusSCEV(SE.getNoopOrSignExtend(SB, I64),
+                                  SE.getNoopOrSignExtend(SA, I64));
+  return D == RowCount;
+}
+
 /// Follows the blocks of Outer from its header to the inner loop's preheader
-/// and records the loop-invariant branch conditions on the way.
-static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
-                          std::string &Why) {
+/// and records the loop-invariant branch conditions on the way. A condition
+/// that varies with the outer loop is accepted only as the entry test of a
+/// triangular inner loop whose count is \p RowCount (isEntryTest; the
+/// triangle's mask covers it); \p Tested says whether one was found.
+static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N, std::string &Why,
+                          const SCEV *RowCount, bool &Tested) {
+  ScalarEvolution &SE = *N.SE;
   BasicBlock *Cur = Outer->getHeader();
   BasicBlock *Target = Inner->getLoopPreheader();
   BasicBlock *Latch = Outer->getLoopLatch();
@@ -84,7 +116,8 @@ static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
       continue;
     }
     Value *C = Br->getCondition();
-    if (!Outer->isLoopInvariant(C)) {
+    bool Varies = !Outer->isLoopInvariant(C);
+    if (Varies && !RowCount) {
       Why = "inner loop is guarded by a condition that varies in the outer loop";
       return false;
     }
@@ -97,7 +130,15 @@ static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
       }
       return false;
     };
-    if (SkipsToLatch(F) && !SkipsToLatch(T)) {
+    if (SkipsToLatch(F) != SkipsToLatch(T) && Varies) {
+      bool When = SkipsToLatch(F);
+      if (!isEntryTest(C, When, RowCount, SE)) {
+        Why = "inner loop is guarded by a condition that varies in the outer loop";
+        return false;
+      }
+      Tested = true;
+      Cur = When ? T : F;
+    } else if (SkipsToLatch(F) && !SkipsToLatch(T)) {
       N.Guards.push_back({C, true});
       Cur = T;
     } else if (SkipsToLatch(T) && !SkipsToLatch(F)) {
@@ -126,23 +167,34 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
       N.SearchResults.push_back(B.Result);
     }
   } else if (!Outer->getSubLoops().empty()) {
-    if (Outer->getSubLoops().size() != 1 ||
-        !Outer->getSubLoops()[0]->getSubLoops().empty()) {
+    if (Outer->getSubLoops().size() != 1) {
       Why = "loop nest is deeper than two or not perfectly nested";
       return std::nullopt;
     }
-    N.Loops.push_back(Outer->getSubLoops()[0]);
+    Loop *Inner = Outer->getSubLoops()[0];
+    if (!Inner->getSubLoops().empty()) {
+      // An extended nest: bisection searches in the inner loop's body.
+      std::string SearchWhy;
+      auto Bs = analyzeBisections(Inner, SE, SearchWhy);
+      if (!Bs) {
+        Why = "loop nest is deeper than two or not perfectly nested";
+        return std::nullopt;
+      }
+      for (const BisectionInfo &B : *Bs) {
+        N.Searches.push_back(B.L);
+        N.SearchResults.push_back(B.Result);
+      }
+    }
+    N.Loops.push_back(Inner);
   }
+  const SCEV *RowCount = nullptr; // a triangular inner loop's own count
   for (Loop *L : N.Loops) {
     const SCEV *TC = canonicalTripCount(L, SE, Why);
     InnerCount = !TC && L != Outer;
     if (!TC)
       return std::nullopt;
-    if (!SE.isLoopInvariant(TC, Outer)) {
-      Why = "inner trip count varies with the outer loop (not rectangular)";
-      return std::nullopt;
-    }
     PHINode *IV = nullptr;
+    const SCEV *SkewedStart = nullptr;
     for (PHINode &P : L->getHeader()->phis()) {
       // Integer induction variables of at most 64 bits whose constant step
       // fits in an int64_t; wider ones are not induction variables here.
@@ -156,13 +208,51 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
                   ->getAPInt()
                   .getSignificantBits() > 63)
         continue;
-      if (!SE.isLoopInvariant(AR->getStart(), Outer))
+      int64_t Step = cast<SCEVConstant>(AR->getStepRecurrence(SE))->getAPInt().getSExtValue();
+      if (!SE.isLoopInvariant(AR->getStart(), Outer)) {
+        // A triangular inner loop: its start {S0,+,a}<Outer> with a a
+        // positive multiple of its own step (Skew = a / step iterations).
+        auto *SR = dyn_cast<SCEVAddRecExpr>(AR->getStart());
+        auto A = SR && SR->getLoop() == Outer && SR->isAffine()
+                     ? scevInt64(SR->getStepRecurrence(SE))
+                     : std::nullopt;
+        if (L != Outer && !IV && !SkewedStart && Step > 0 && A && *A > 0 && *A % Step == 0 &&
+            SE.isLoopInvariant(SR->getStart(), Outer)) {
+          SkewedStart = SR->getStart();
+          N.Skew = *A / Step;
+          IV = &P;
+        }
         continue;
+      }
+      if (SkewedStart) { // a plain induction variable after all
+        SkewedStart = nullptr;
+        N.Skew = 0;
+      }
       IV = &P;
       N.IVStarts.push_back(AR->getStart());
-      N.IVSteps.push_back(
-          cast<SCEVConstant>(AR->getStepRecurrence(SE))->getAPInt().getSExtValue());
+      N.IVSteps.push_back(Step);
       break;
+    }
+    if (SkewedStart) {
+      // The count at outer iteration k0 must be T0 - Skew * k0.
+      auto *TR = dyn_cast<SCEVAddRecExpr>(TC);
+      auto St = TR && TR->getLoop() == Outer && TR->isAffine()
+                    ? scevInt64(TR->getStepRecurrence(SE))
+                    : std::nullopt;
+      if (!St || *St != -N.Skew || !SE.isLoopInvariant(TR->getStart(), Outer)) {
+        Why = "inner trip count varies with the outer loop (not rectangular)";
+        return std::nullopt;
+      }
+      RowCount = TC;
+      TC = SE.getSMaxExpr(TR->getStart(), SE.getZero(TC->getType()));
+      N.IVStarts.push_back(SkewedStart);
+      N.IVSteps.push_back(
+          cast<SCEVConstant>(cast<SCEVAddRecExpr>(SE.getSCEV(IV))->getStepRecurrence(SE))
+              ->getAPInt()
+              .getSExtValue());
+    } else if (!SE.isLoopInvariant(TC, Outer)) {
+      Why = "inner trip count varies with the outer loop (not rectangular)";
+      return std::nullopt;
     }
     if (!IV) {
       Why = "loop has no affine induction variable";
@@ -173,14 +263,42 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
   }
   if (N.depth() == 2) {
     Loop *Inner = N.Loops[1];
-    if (!collectGuards(Outer, Inner, N, Why))
+    bool Tested = false;
+    if (!collectGuards(Outer, Inner, N, Why, RowCount, Tested))
       return std::nullopt;
+    // Without an entry test, every row must run: the last row's count
+    // T0 - Skew (n0 - 1) is positive (j = i .. n), proved by SCEV.
+    auto EveryRowRuns = [&] {
+      const SCEV *T0 = cast<SCEVAddRecExpr>(RowCount)->getStart();
+      const SCEV *K = SE.getConstant(T0->getType(), N.Skew);
+      return SE.isKnownPredicate(ICmpInst::ICMP_SGT, SE.getAddExpr(T0, K),
+                                 SE.getMulExpr(K, N.TripCounts[0]));
+    };
+    if (RowCount && !Tested && !EveryRowRuns()) {
+      Why = "inner trip count varies with the outer loop (not rectangular)";
+      return std::nullopt;
+    }
+    // A triangle's rows from the first empty one on (Skew k0 >= T0) run no
+    // inner iteration: the nest stops before them, so that what the outer
+    // body reads is read by the loop too.
+    if (RowCount) {
+      const SCEV *Rows = SE.getUDivExpr(
+          SE.getAddExpr(N.TripCounts[1], SE.getConstant(N.TripCounts[1]->getType(), N.Skew - 1)),
+          SE.getConstant(N.TripCounts[1]->getType(), N.Skew));
+      N.TripCounts[0] = SE.getUMinExpr(N.TripCounts[0], Rows);
+    }
     // Everything in the outer loop outside the inner loop must be free of
-    // memory operations and calls, so the nest is perfectly nested.
+    // memory operations and calls, so the nest is perfectly nested; simple
+    // loads (inputs hoisted there) make an extended nest.
     for (BasicBlock *BB : Outer->blocks()) {
       if (Inner->contains(BB))
         continue;
       for (Instruction &I : *BB) {
+        if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && Ld->isSimple()) {
+          if (!N.OuterLoad)
+            N.OuterLoad = Ld;
+          continue;
+        }
         if (I.mayReadOrWriteMemory() || isa<CallBase>(I)) {
           Why = "outer loop body has work outside the inner loop: " +
                 valueText(&I);
@@ -211,6 +329,18 @@ std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
   if (!N)
     Why = SearchNestWhy;
   return N;
+}
+
+bool isPlainNest(const NestInfo &N, std::string &Why) {
+  if (N.depth() == 2 && !N.Searches.empty())
+    Why = "loop nest is deeper than two or not perfectly nested";
+  else if (N.Skew)
+    Why = "inner trip count varies with the outer loop (not rectangular)";
+  else if (N.OuterLoad)
+    Why = "outer loop body has work outside the inner loop: " + valueText(N.OuterLoad);
+  else
+    return true;
+  return false;
 }
 
 bool AffineAccess::isInvariant() const {
@@ -329,6 +459,12 @@ std::optional<AffineAccess> analyzeAccess(Instruction *I, const NestInfo &N,
       A.Strides[D] = SE.getZero(Off->getType());
     }
   }
+  // A triangular nest counts k1 from the first row's start: the address
+  // Off + s0 k0 + s1 (k1' - Skew k0) has outer stride s0 - Skew s1.
+  if (N.Skew && N.depth() == 2)
+    A.Strides[0] = SE.getMinusSCEV(
+        A.Strides[0],
+        SE.getMulExpr(SE.getConstant(A.Strides[1]->getType(), N.Skew), A.Strides[1]));
   for (const SCEV *St : A.Strides)
     if (!SE.isLoopInvariant(St, Outer)) {
       Why = "address stride varies in the loop";
@@ -470,6 +606,14 @@ bool isNestIV(const PHINode *Phi, const NestInfo &N) {
         if (IV == Phi)
           return true;
   return false;
+}
+
+bool isTriangleStart(const PHINode *Phi, const NestInfo &N) {
+  if (!N.Skew || N.depth() != 2 || Phi->getParent() != N.Loops[0]->getHeader() ||
+      !N.SE->isSCEVable(Phi->getType()))
+    return false;
+  auto *IV = dyn_cast<SCEVAddRecExpr>(N.SE->getSCEV(N.IVs[1]));
+  return IV && IV->getStart() == N.SE->getSCEV(const_cast<PHINode *>(Phi));
 }
 
 bool isNestSearchPhi(const PHINode *Phi, const NestInfo &N) {

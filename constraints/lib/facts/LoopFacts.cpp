@@ -70,9 +70,12 @@ const SCEV *canonicalTripCount(Loop *L, ScalarEvolution &SE, std::string &Why) {
 /// True when branch condition \p C, leading into the inner loop when it is
 /// \p When, is the entry test of a triangular inner loop whose count at
 /// the current outer iteration is \p RowCount: A < B (signed or unsigned,
-/// either way round) with A and B non-negative and B - A equal to the count
-/// (SCEV), so that the test fails exactly when the count is not positive.
-static bool isEntryTest(Value *C, bool When, const SCEV *RowCount, ScalarEvolution &SE) {
+/// either way round) with B - A, computed in i64 without overflow (A and B
+/// sign- or zero-extended from fewer bits, or both non-negative), equal to
+/// the count (SCEV), so that the test fails exactly when the count is not
+/// positive.
+static bool isEntryTest(Value *C, bool When, const SCEV *RowCount, Loop *Outer,
+                        ScalarEvolution &SE) {
   auto *Cmp = dyn_cast<ICmpInst>(C);
   if (!Cmp || !RowCount)
     return false;
@@ -86,12 +89,19 @@ static bool isEntryTest(Value *C, bool When, const SCEV *RowCount, ScalarEvoluti
       A->getType()->getIntegerBitWidth() > 64)
     return false;
   const SCEV *SA = SE.getSCEV(A), *SB = SE.getSCEV(B);
-  if (!SE.isKnownNonNegative(SA) || !SE.isKnownNonNegative(SB))
-    return false;
   Type *I64 = RowCount->getType();
-  const SCEV *D = SE.getMinusSCEV(SE.getNoopOrSignExtend(SB, I64),
-                                  SE.getNoopOrSignExtend(SA, I64));
-  return D == RowCount;
+  bool Signed = P == CmpInst::ICMP_SLT;
+  if (A->getType()->getIntegerBitWidth() == 64) {
+    auto NonNegative = [&](const SCEV *X) {
+      return SE.isKnownNonNegative(X) || SE.isKnownNonNegative(SE.applyLoopGuards(X, Outer));
+    };
+    if (!NonNegative(SA) || !NonNegative(SB))
+      return false;
+  } else {
+    SA = Signed ? SE.getSignExtendExpr(SA, I64) : SE.getZeroExtendExpr(SA, I64);
+    SB = Signed ? SE.getSignExtendExpr(SB, I64) : SE.getZeroExtendExpr(SB, I64);
+  }
+  return SE.getMinusSCEV(SE.getMinusSCEV(SB, SA), RowCount)->isZero();
 }
 
 /// Follows the blocks of Outer from its header to the inner loop's preheader
@@ -132,7 +142,7 @@ static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N, std::string &Wh
     };
     if (SkipsToLatch(F) != SkipsToLatch(T) && Varies) {
       bool When = SkipsToLatch(F);
-      if (!isEntryTest(C, When, RowCount, SE)) {
+      if (!isEntryTest(C, When, RowCount, Outer, SE)) {
         Why = "inner loop is guarded by a condition that varies in the outer loop";
         return false;
       }
@@ -271,11 +281,14 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
     auto EveryRowRuns = [&] {
       const SCEV *T0 = cast<SCEVAddRecExpr>(RowCount)->getStart();
       const SCEV *K = SE.getConstant(T0->getType(), N.Skew);
-      return SE.isKnownPredicate(ICmpInst::ICMP_SGT, SE.getAddExpr(T0, K),
-                                 SE.getMulExpr(K, N.TripCounts[0]));
+      const SCEV *L = SE.getAddExpr(T0, K), *R = SE.getMulExpr(K, N.TripCounts[0]);
+      return SE.isKnownPredicate(ICmpInst::ICMP_SGT, L, R) ||
+             SE.isLoopEntryGuardedByCond(Outer, ICmpInst::ICMP_SGT, L, R);
     };
     if (RowCount && !Tested && !EveryRowRuns()) {
-      Why = "inner trip count varies with the outer loop (not rectangular)";
+      Why = "inner trip count varies with the outer loop (not rectangular; a triangle "
+            "j = i + c, but not entered under a test of its count, and SCEV does not "
+            "prove that its last row runs)";
       return std::nullopt;
     }
     // A triangle's rows from the first empty one on (Skew k0 >= T0) run no

@@ -928,9 +928,24 @@ bool Lifter::run(const std::string &Name) {
       Out.NonNegative.push_back(SE.getMinusSCEV(SE.getUDivExpr(Max, D), N0));
     }
   }
+  // Several updates per iteration (HistogramLift::More): the pairs
+  // (iteration, update k), each input repeated K times (a view with a
+  // second dimension of stride 0), k from iota.
+  std::string Rep = Hist.More.empty() ? "" : std::to_string(Hist.More.size() + 1) + ":i64";
+  if (!Rep.empty()) {
+    const SCEV *N0 = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
+    Out.Sizes.assign(1, SE.getMulExpr(N0, SE.getConstant(I64, Hist.More.size() + 1)));
+    Out.NonNegative.push_back(SE.getMinusSCEV(
+        SE.getConstant(I64, INT64_MAX / int64_t(Hist.More.size() + 1)), N0));
+  }
+  auto Repeated = [&](const std::string &View) {
+    return "join(" + View.substr(0, View.size() - 1) + ", 0:i64, " + Rep + "))";
+  };
   std::vector<std::string> OuterComps, OuterTypes;
   for (const AffineAccess *A : Inputs) {
-    OuterComps.push_back(Flat ? "join(" + viewText(*A) + ")" : viewText(*A));
+    OuterComps.push_back(Flat            ? "join(" + viewText(*A) + ")"
+                         : !Rep.empty() ? Repeated(viewText(*A))
+                                        : viewText(*A));
     std::string T = typeText(A->ElemTy);
     OuterTypes.push_back(TwoD ? "[" + T + "]_" + sizeText(1) : T);
   }
@@ -951,9 +966,19 @@ bool Lifter::run(const std::string &Name) {
       OuterComps.push_back("join(map(\\(r: i64) => iota(" + N1 + "), iota(" + N0 + ")))");
       OuterTypes.push_back("i64");
     }
-  } else if (UsesIV[0] || OuterComps.empty()) {
+  } else if (UsesIV[0] || (OuterComps.empty() && Rep.empty())) {
     OuterIota = OuterComps.size();
-    OuterComps.push_back("iota(" + indexText(N.TripCounts[0]) + ")");
+    std::string N0 = indexText(N.TripCounts[0]);
+    OuterComps.push_back(Rep.empty() ? "iota(" + N0 + ")"
+                                     : "join(map(\\(r: i64) => map(\\(c: i64) => r, iota(" +
+                                           Rep + ")), iota(" + N0 + ")))");
+    OuterTypes.push_back("i64");
+  }
+  int SlotIota = -1;
+  if (!Rep.empty()) {
+    SlotIota = OuterComps.size();
+    OuterComps.push_back("join(map(\\(r: i64) => iota(" + Rep + "), iota(" +
+                         indexText(N.TripCounts[0]) + ")))");
     OuterTypes.push_back("i64");
   }
   std::string Body;
@@ -965,6 +990,11 @@ bool Lifter::run(const std::string &Name) {
     if (OuterIota >= 0) {
       IVAccessor[0] = component("t", OuterIota, OuterComps.size());
       Out.InnerInputs.push_back(N.IVs[0]);
+    }
+    if (SlotIota >= 0) {
+      Hist.Slot = component("t", SlotIota, OuterComps.size());
+      Out.UpdateSlot = Out.InnerInputs.size();
+      Out.InnerInputs.push_back(nullptr);
     }
     for (unsigned D = 0; D < 2; ++D)
       if (FlatIota[D] >= 0) {

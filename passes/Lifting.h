@@ -152,6 +152,9 @@ struct LiftedIdiom {
   /// iteration index of its loop, from iota). InnerInputs are the components
   /// of `t`; for 2-D maps OuterInputs are those of `r` (null: a row view).
   std::vector<llvm::Value *> InnerInputs, OuterInputs;
+  /// A histogram with several updates per iteration (HistogramLift::More):
+  /// the position in InnerInputs (there null) of the update number k.
+  int UpdateSlot = -1;
   /// i64 SCEVs that must be >= 0 at run time for the program to be valid
   /// (e.g. a leading dimension that keeps rows apart); the stitched code
   /// tests them with the nest's guards, else the original nest runs.

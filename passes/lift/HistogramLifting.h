@@ -43,6 +43,15 @@ struct HistogramLift {
   /// parameters (lo, and the count of bins or, for narrow bins, of words).
   bool RunTime = false;
   std::string FirstName, CountName;
+  /// Further updates of the same bins with the same operator in one
+  /// iteration (a scatter-add over a small neighbourhood of a grid point,
+  /// its constant loop unrolled by -O2): the program runs over the pairs
+  /// (iteration, update k), flattened, and the index and the value are
+  /// select chains on k, whose FunIL text is Slot. MoreIndices are their
+  /// bin indices.
+  std::vector<const HistogramUpdate *> More;
+  std::vector<llvm::Value *> MoreIndices;
+  std::string Slot;
   /// A triangular nest (NestInfo::Skew): the FunIL condition under which a
   /// point of the flattened rectangle is in the triangle (k1 >= Skew k0);
   /// outside it the value is the operator's identity. Empty otherwise.

@@ -250,9 +250,7 @@ std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
   std::string Op = H.H->Op.Saturating ? "select(icmp_ult(add(a, b), a), -1:" + T + ", add(a, b))"
                                       : OpName + "(a, b)";
   // The index first: it does not read the bin.
-  std::string Idx = histogramIndexText(H, Expr);
-  if (H.RunTime)
-    Idx = "sub(" + Idx + ", " + H.FirstName + ")";
+  std::string Idx = histogramIndexText(H, Expr, H.RunTime ? H.FirstName : "");
   // The value of each update: x when F is `bin op x` itself, else F with
   // the bin read as the identity (guards give the identity when they fail).
   // The first update's operand order is the operator's; an update with the
@@ -313,14 +311,15 @@ std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
 }
 
 std::string histogramIndexText(const HistogramLift &H,
-                               const std::function<std::string(Value *)> &Expr) {
+                               const std::function<std::string(Value *)> &Expr,
+                               const std::string &First) {
   std::vector<std::string> Idx;
   for (size_t N = 0; N <= H.More.size(); ++N) {
     Value *V = N ? H.MoreIndices[N - 1] : H.Index;
     std::string X = Expr(V);
     if (!V->getType()->isIntegerTy(64))
       X = "sext.i64(" + X + ")"; // GEP indices are sign-extended
-    Idx.push_back(X);
+    Idx.push_back(First.empty() ? X : "sub(" + X + ", " + First + ")");
   }
   return H.More.empty() ? Idx[0] : chainText(H.Slot, Idx);
 }

@@ -97,9 +97,11 @@ std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
                                    &Preset);
 
 /// The i64 bin index as FunIL (the GEP index, sign-extended), through
-/// \p Expr.
+/// \p Expr; minus \p First when given (run-time bins); a select chain on
+/// H.Slot for several updates.
 std::string histogramIndexText(const HistogramLift &H,
-                               const std::function<std::string(llvm::Value *)> &Expr);
+                               const std::function<std::string(llvm::Value *)> &Expr,
+                               const std::string &First = "");
 
 /// The condition under which an iteration accesses its bin, as FunIL (the
 /// conjunction of the update's guards that do not read the bin: when they

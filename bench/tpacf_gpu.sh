@@ -6,6 +6,9 @@
 # (IDIOM_COST=off) and with the defaults (cost model); kernel time per call
 # and the variant from IDIOM_STATS of the forced run (a second process, so
 # that the first one's tuning is read from the cache).
+# Then nas-parboil/gridding.c (scatter-adds over a neighbourhood): outputs
+# compared with compare.py (its tolerances), kernel time per site, wall
+# times as above.
 # Binaries from bench/build_tpacf_carry.sh:
 #   tpacf_gpu.sh DIR [RUNS]          (default 3)
 # Environment: DEV (default gpu), SIZES (default "4096 16384 32768"),
@@ -55,5 +58,17 @@ for n in $sizes; do
   echo "  forced: $(series env IDIOM_DEVICE="$dev" IDIOM_COST=off "$dir/tpacf.idiom" "$n" "$reps")"
   echo "  auto:   $(series "$dir/tpacf.idiom" "$n" "$reps")"
 done
+export IDIOM_CACHE_DIR="$tmp/cache.gridding"
+"$dir/gridding.seq" > "$tmp/g.seq"
+env IDIOM_DEVICE="$dev" IDIOM_COST=off "$dir/gridding.idiom" > /dev/null
+env IDIOM_DEVICE="$dev" IDIOM_COST=off IDIOM_STATS=1 "$dir/gridding.idiom" > "$tmp/g.dev" \
+  2> "$tmp/g.stats"
+python3 "$dir/compare.py" "$tmp/g.seq" "$tmp/g.dev" --src "$dir/gridding.c" -q ||
+  { echo "gridding: device output differs" >&2; status=1; }
+echo "gridding (scatter-adds):"
+grep "idiom-stats:.*histogram" "$tmp/g.stats" | sed -E 's/^/  /; s/ (tuning|decisions)=.*//'
+echo "  seq:    $(series "$dir/gridding.seq")"
+echo "  forced: $(series env IDIOM_DEVICE="$dev" IDIOM_COST=off "$dir/gridding.idiom")"
+echo "  auto:   $(series "$dir/gridding.idiom")"
 rm -rf "$tmp"
 exit $status

@@ -68,10 +68,11 @@ constexpr uint64_t MaxHistogramBins = uint64_t(1) << 24;
 llvm::Value *binIndexOf(const BinUpdateInfo &U);
 
 /// Checks what the FunIL template can express (one loop or a triangular
-/// nest, flattened, one bin update
-/// read and written through bins[index], affine input loads, a bin count
-/// known at compile time), fills \p Out and appends the roots of the index
-/// and value slices to \p Roots. Returns false with \p Why otherwise.
+/// nest, flattened; one bin update read and written through bins[index], or
+/// several of one bins array with one operator in a single loop; affine
+/// input loads; a bin count known at compile time or a run-time extent),
+/// fills \p Out and appends the roots of the index, value and guard slices
+/// to \p Roots. Returns false with \p Why otherwise.
 bool prepareHistogramLift(const IdiomMatch &M, llvm::ScalarEvolution &SE,
                           HistogramLift &Out, std::vector<llvm::Value *> &Roots,
                           std::string &Why);

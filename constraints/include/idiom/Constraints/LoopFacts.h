@@ -60,7 +60,9 @@ struct NestInfo {
   /// while its end stays fixed. Then IVStarts[1] is the inner start at the
   /// outer loop's first iteration, TripCounts[1] the inner count there (at
   /// least 0), k1 counts from IVStarts[1], and (k0, k1) runs only when
-  /// k1 >= Skew * k0: the triangle inside the rectangle. 0: rectangular.
+  /// k1 >= Skew * k0: the triangle inside the rectangle; TripCounts[0]
+  /// stops at the first empty row (Skew k0 >= TripCounts[1]), so every row
+  /// of the nest runs the inner loop. 0: rectangular.
   int64_t Skew = 0;
   /// The first load of a 2-D nest outside its inner loop (an input read
   /// once per outer iteration, where LICM hoisted it), or null.

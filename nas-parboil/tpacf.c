@@ -4,7 +4,8 @@
  * NAS 46-bit LCG), and for each pair the bin of the angle between them,
  * found by a binary search over the cosines of the bin edges (descending,
  * as in tpacf: `if (dot >= binb[k]) max = k; else min = k;`):
- *   - DD: data-data pairs, upper triangle (j > i), as tpacf counts them;
+ *   - DD: data-data pairs, upper triangle (j > i), as tpacf counts them
+ *     (one histogram over the rectangle around the triangle, masked);
  *   - DR: data-random pairs, all j (the inner loop, 4096 random points, is
  *     a histogram whose bin comes from a search: offloaded per data point);
  *   - a 1-D histogram of each point's cosine to a pole, binned by the same
@@ -91,8 +92,8 @@ static inline int bin_of(float dot)
 static void self_pairs(const float *x, const float *y, const float *z, int n, long *hist)
 {
   int i, j;
-  for (i = 0; i < n; i++) { /* not-idiom: nest with a triangular inner loop */
-    for (j = i + 1; j < n; j++) { /* maybe: upper triangle (inputs' start moves with i) */
+  for (i = 0; i < n; i++) { /* idiom: histogram (upper triangle, masked rectangle) */
+    for (j = i + 1; j < n; j++) { /* maybe: the triangle's rows (lifted with the nest) */
       hist[bin_of(x[i] * x[j] + y[i] * y[j] + z[i] * z[j])]++;
     }
   }

@@ -306,7 +306,7 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
   if (ErrnoConds.empty())
     return true;
   // A 2-D reduction's check reduces over the same flattened space.
-  if (M.Nest.depth() != 1 && M.Kind != IdiomKind::ScalarReduction)
+  if (M.Nest.depth() != 1 && !liftsFlattened(M))
     return fail("a 2-D nest calls " + ErrnoNames.front() +
                 ", which may set errno: the errno check is a 1-D reduction "
                 "(2-D not implemented)");
@@ -411,7 +411,7 @@ bool Lifter::buildExtentCheck(const std::string &Name, const std::string &Lambda
                               const std::vector<std::pair<std::string, std::string>> &Indices) {
   if (Out.Extents.empty())
     return true;
-  if (M.Nest.depth() != 1)
+  if (M.Nest.depth() != 1 && !liftsFlattened(M))
     return fail("an array's extent is known only at run time in a 2-D nest: the "
                 "extent check is a 1-D reduction (2-D not implemented)");
   if (!ErrnoConds.empty())
@@ -959,7 +959,9 @@ bool Lifter::run(const std::string &Name) {
   // A reduction over a 2-D nest is one reduction over the flattened
   // space: each input is join(view(b, off, s0, n0, s1, n1)), row-major as
   // the loops visit it, and the element function is the 1-D template's.
-  bool Flat = N.depth() == 2 && M.Kind == IdiomKind::ScalarReduction;
+  // So is a triangular histogram (NestInfo::Skew): the rectangle around
+  // the triangle, masked (HistogramLift::Mask).
+  bool Flat = liftsFlattened(M);
   bool TwoD = N.depth() == 2 && !Flat;
   // A 3-D map is three nested maps over planes p, rows r and elements t
   // (one launch over a 3-D NDRange: map-to-mapGlobal-3d).
@@ -984,9 +986,24 @@ bool Lifter::run(const std::string &Name) {
       Out.NonNegative.push_back(SE.getMinusSCEV(SE.getUDivExpr(Max, D), N0));
     }
   }
+  // Several updates per iteration (HistogramLift::More): the pairs
+  // (iteration, update k), each input repeated K times (a view with a
+  // second dimension of stride 0), k from iota.
+  std::string Rep = Hist.More.empty() ? "" : std::to_string(Hist.More.size() + 1) + ":i64";
+  if (!Rep.empty()) {
+    const SCEV *N0 = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
+    Out.Sizes.assign(1, SE.getMulExpr(N0, SE.getConstant(I64, Hist.More.size() + 1)));
+    Out.NonNegative.push_back(SE.getMinusSCEV(
+        SE.getConstant(I64, INT64_MAX / int64_t(Hist.More.size() + 1)), N0));
+  }
+  auto Repeated = [&](const std::string &View) {
+    return "join(" + View.substr(0, View.size() - 1) + ", 0:i64, " + Rep + "))";
+  };
   std::vector<std::string> OuterComps, OuterTypes;
   for (const AffineAccess *A : Inputs) {
-    OuterComps.push_back(Flat ? "join(" + viewText(*A) + ")" : viewText(*A));
+    OuterComps.push_back(Flat            ? "join(" + viewText(*A) + ")"
+                         : !Rep.empty() ? Repeated(viewText(*A))
+                                        : viewText(*A));
     std::string T = typeText(A->ElemTy);
     OuterTypes.push_back(ThreeD ? "[[" + T + "]_" + lengthText(Order[2]) + "]_" +
                                       lengthText(Order[1])
@@ -999,20 +1016,30 @@ bool Lifter::run(const std::string &Name) {
   int FlatIota[2] = {-1, -1};
   if (Flat) {
     std::string N0 = indexText(N.TripCounts[0]), N1 = indexText(N.TripCounts[1]);
-    if (UsesIV[0]) {
+    if (UsesIV[0] || N.Skew) {
       FlatIota[0] = OuterComps.size();
       OuterComps.push_back("join(map(\\(r: i64) => map(\\(c: i64) => r, iota(" + N1 +
                            ")), iota(" + N0 + ")))");
       OuterTypes.push_back("i64");
     }
-    if (UsesIV[1] || OuterComps.empty()) {
+    if (UsesIV[1] || N.Skew || OuterComps.empty()) {
       FlatIota[1] = OuterComps.size();
       OuterComps.push_back("join(map(\\(r: i64) => iota(" + N1 + "), iota(" + N0 + ")))");
       OuterTypes.push_back("i64");
     }
-  } else if (UsesIV[Order[0]] || OuterComps.empty()) {
+  } else if (UsesIV[Order[0]] || (OuterComps.empty() && Rep.empty())) {
     OuterIota = OuterComps.size();
-    OuterComps.push_back("iota(" + indexText(N.TripCounts[Order[0]]) + ")");
+    std::string N0 = indexText(N.TripCounts[Order[0]]);
+    OuterComps.push_back(Rep.empty() ? "iota(" + N0 + ")"
+                                     : "join(map(\\(r: i64) => map(\\(c: i64) => r, iota(" +
+                                           Rep + ")), iota(" + N0 + ")))");
+    OuterTypes.push_back("i64");
+  }
+  int SlotIota = -1;
+  if (!Rep.empty()) {
+    SlotIota = OuterComps.size();
+    OuterComps.push_back("join(map(\\(r: i64) => iota(" + Rep + "), iota(" +
+                         indexText(N.TripCounts[0]) + ")))");
     OuterTypes.push_back("i64");
   }
   std::string Body;
@@ -1065,11 +1092,19 @@ bool Lifter::run(const std::string &Name) {
       IVAccessor[0] = component("t", OuterIota, OuterComps.size());
       Out.InnerInputs.push_back(N.IVs[0]);
     }
+    if (SlotIota >= 0) {
+      Hist.Slot = component("t", SlotIota, OuterComps.size());
+      Out.UpdateSlot = Out.InnerInputs.size();
+      Out.InnerInputs.push_back(nullptr);
+    }
     for (unsigned D = 0; D < 2; ++D)
       if (FlatIota[D] >= 0) {
         IVAccessor[D] = component("t", FlatIota[D], OuterComps.size());
         Out.InnerInputs.push_back(N.IVs[D]);
       }
+    if (N.Skew)
+      Hist.Mask = "icmp_sge(" + IVAccessor[1] + ", mul(" + IVAccessor[0] + ", " +
+                  std::to_string(N.Skew) + ":i64))";
   } else {
     std::vector<std::string> InnerComps, InnerTypes;
     for (size_t I = 0; I < Inputs.size(); ++I) {
@@ -1260,6 +1295,11 @@ std::string funilParamList(ArrayRef<LiftedParam> Params) {
     }
   }
   return List;
+}
+
+bool liftsFlattened(const IdiomMatch &M) {
+  return M.Nest.depth() == 2 && (M.Kind == IdiomKind::ScalarReduction ||
+                                 (M.Kind == IdiomKind::Histogram && M.Nest.Skew));
 }
 
 std::string funilTypeText(Type *T) { return typeText(T); }

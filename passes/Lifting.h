@@ -157,6 +157,9 @@ struct LiftedIdiom {
   /// for 3-D maps OuterInputs are those of the planes `p` (null: a plane
   /// view) and MiddleInputs those of the rows `r` (null: a row view).
   std::vector<llvm::Value *> InnerInputs, OuterInputs, MiddleInputs;
+  /// A histogram with several updates per iteration (HistogramLift::More):
+  /// the position in InnerInputs (there null) of the update number k.
+  int UpdateSlot = -1;
   /// i64 SCEVs that must be >= 0 at run time for the program to be valid
   /// (e.g. a leading dimension that keeps rows apart); the stitched code
   /// tests them with the nest's guards, else the original nest runs.
@@ -193,6 +196,11 @@ struct LiftedIdiom {
 std::string funilTypeText(llvm::Type *T);
 /// FunIL literal of a constant integer or float (typed: `-1:i8`), or "".
 std::string funilLiteralText(llvm::Constant *C);
+
+/// True when the lifted program of \p M runs over the flattened 2-D space
+/// (one element per iteration (k0, k1), row-major): 2-D scalar reductions,
+/// and triangular histograms (the rectangle around the triangle, masked).
+bool liftsFlattened(const IdiomMatch &M);
 
 /// Lifts \p M into a FunIL program named \p Name. Returns false and sets
 /// \p Why for a slice the lifter cannot express (an unsupported type or

@@ -60,6 +60,8 @@ struct Z3Terms {
   static Expr zext(const Expr &X, unsigned N) { return z3::zext(X, N); }
   static Expr sext(const Expr &X, unsigned N) { return z3::sext(X, N); }
   static bool eq(const Sort &A, const Sort &B) { return z3::eq(A, B); }
+  /// The same term (structurally, as built).
+  static bool same(const Expr &X, const Expr &Y) { return z3::eq(X, Y); }
   static Sort fpSort(Context &C, unsigned W) {
     return W == 32 ? C.fpa_sort<32>() : C.fpa_sort<64>();
   }
@@ -155,6 +157,7 @@ struct HashTerms {
   static Expr zext(const Expr &X, unsigned N) { return extend("zext", X, N); }
   static Expr sext(const Expr &X, unsigned N) { return extend("sext", X, N); }
   static bool eq(const Sort &A, const Sort &B) { return A == B; }
+  static bool same(const Expr &X, const Expr &Y) { return X.node() == Y.node(); }
   static Sort fpSort(Context &C, unsigned W) { return C.fp_sort(W); }
   static Expr rne(Context &C) { return C.rounding("rne"); }
   static Expr roundIntegral(Context &C, bool Floor, const Expr &X) {
@@ -863,13 +866,40 @@ template <class TB> void Validator<TB>::bindParams() {
   }
 }
 
+/// Branch \p J of the lifter's select chain on the update number of a
+/// histogram with \p K updates per iteration (HistogramLift::More):
+/// `select(icmp_eq(T.S, 0:i64), X0, select(icmp_eq(T.S, 1:i64), X1, ...
+/// Xlast))` with T.S component \p Slot of lambda parameter \p T. Where the
+/// update number is J the chain is X_J, so checking X_J against update J
+/// for every J checks the chain. Null when \p E has another shape.
+static ExprPtr chainBranch(ExprPtr E, const std::string &T, int Slot, size_t J, size_t K) {
+  for (size_t I = 0; I + 1 < K; ++I) {
+    if (!E->isCall("select") || E->Args.size() != 3)
+      return nullptr;
+    const Expr &Cmp = *E->Args[0];
+    if (!Cmp.isCall("icmp_eq") || Cmp.Args.size() != 2)
+      return nullptr;
+    const Expr &S = *Cmp.Args[0], &V = *Cmp.Args[1];
+    if (S.K != Expr::Proj || (int)S.Index != Slot || S.Args[0]->K != Expr::Var ||
+        S.Args[0]->Name != T || V.K != Expr::Lit || V.LitKind != funil::ScalarKind::I64 ||
+        V.Bits != I)
+      return nullptr;
+    if (I == J)
+      return E->Args[1];
+    E = E->Args[2];
+  }
+  return E;
+}
+
 template <class TB>
 bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string &Why) {
   // A 2-D reduction's element function is 1-D: it maps the joined rows.
-  unsigned Depth = M.Kind == IdiomKind::ScalarReduction ? 1 : M.Nest.depth();
+  // (and a triangle's histogram: the flattened rectangle).
+  unsigned Depth = liftsFlattened(M) ? 1 : M.Nest.depth();
   ElementFn F = findElementFn(P, Depth);
   Iter.assign(M.Nest.depth(), std::nullopt);
   bindParams();
+  std::optional<TermT> Slot; // a histogram's update number k
   // Lambda inputs: one symbol per loaded element and iteration index.
   auto Inputs = [&](const std::vector<Value *> &Vs, const char *Prefix) {
     Sym T;
@@ -886,6 +916,10 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
           S.E = leaf(Name, sortOf(V->getType()));
           Memo.emplace(V, *S.E);
         }
+      } else if (Prefix[0] == 't' && (int)I == L.UpdateSlot) {
+        // The update number k of a histogram with several updates.
+        S.E = leaf("slot", C.bv_sort(64));
+        Slot = S.E;
       }
       T.Parts.push_back(S);
     }
@@ -951,38 +985,121 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
     if (M.Histograms.empty())
       throw Unsupported{"histogram without a bin update"};
     const BinUpdateInfo &U = M.Histograms.front().U;
-    Value *Idx = binIndexOf(U);
-    if (!Idx || Got.Parts.size() != 2 || !Got.Parts[0].E || !Got.Parts[1].E)
+    if (Got.Parts.size() != 2 || !Got.Parts[0].E || !Got.Parts[1].E)
       throw Unsupported{"histogram element function is not (index, value)"};
-    TermT WantIdx = tr(Idx);
-    if (WantIdx.get_sort().bv_size() < 64)
-      WantIdx = TB::sext(WantIdx, 64 - WantIdx.get_sort().bv_size());
-    // Run-time bins: the bins buffer starts at bin lo (Lifting.h,
-    // RunTimeExtent), so the program's index is the loop's minus lo.
-    if (!L.Extents.empty()) {
-      const LiftedParam &First = L.Params.at(L.Extents.front().FirstParam);
-      auto It = Params.find(First.Name);
-      if (It == Params.end())
-        throw Unsupported{"run-time bins without their first-bin parameter"};
-      WantIdx = WantIdx - It->second;
-    }
-    GotParts = {Got.Parts[0]};
-    Want = {WantIdx};
-    TermT B = leaf("bin", sortOf(U.ElemTy));
-    Memo.insert_or_assign(U.Acc, B);
-    TermT Stored = tr(U.NewValue);
-    for (const UpdateGuard &G : U.Guards)
-      Stored = TB::ite(G.ExpectTrue ? tr(G.Cond) : !tr(G.Cond), Stored, B);
+    // Several updates (HistogramLift::More): the element function at each
+    // update number J (the slot a constant: the lifter's select chains
+    // fold to update J's branch) against update J.
+    size_t K = M.Histograms.size();
+    if (K > 1 && (L.UpdateSlot < 0 || !Slot))
+      throw Unsupported{"several bin updates without an update number"};
     const Expr *Op = P.Body->Args[0].get();
     if (Op->K != Expr::Lambda || Op->Params.size() != 2)
       throw Unsupported{"histogram operator is not a two-parameter lambda"};
-    std::map<std::string, Sym> OEnv;
-    OEnv[Op->Params[0].Name] = Sym{B, {}};
-    OEnv[Op->Params[1].Name] = Got.Parts[1];
-    Sym Upd = eval(Op->body(), OEnv);
-    if (!Upd.E || !TB::eq(Upd.E->get_sort(), Stored.get_sort()))
-      throw Unsupported{"histogram operator of another type than the bins"};
-    Differ = Differ || *Upd.E != Stored;
+    TermT B = leaf("bin", sortOf(U.ElemTy));
+    for (size_t J = 0; J < K; ++J) {
+      const BinUpdateInfo &V = M.Histograms[J].U;
+      Sym GJ = Got;
+      if (K > 1) {
+        const ExprPtr &Body = F.Inner->body();
+        if (Body->K != Expr::Tuple || Body->Args.size() != 2)
+          throw Unsupported{"histogram element function is not (index, value)"};
+        const std::string &T = F.Inner->Params.at(0).Name;
+        ExprPtr IdxJ = chainBranch(Body->Args[0], T, L.UpdateSlot, J, K);
+        ExprPtr ValJ = chainBranch(Body->Args[1], T, L.UpdateSlot, J, K);
+        if (!IdxJ || !ValJ)
+          throw Unsupported{"several bin updates not as select chains on the update number"};
+        GJ.Parts = {eval(IdxJ, Env), eval(ValJ, Env)};
+        if (!GJ.Parts[0].E || !GJ.Parts[1].E)
+          throw Unsupported{"histogram element function is not (index, value)"};
+      }
+      // The index equals the GEP index (sign-extended).
+      Value *Idx = binIndexOf(V);
+      if (!Idx)
+        throw Unsupported{"bin address is not bins[index]"};
+      TermT WantIdx = tr(Idx);
+      if (WantIdx.get_sort().bv_size() < 64)
+        WantIdx = TB::sext(WantIdx, 64 - WantIdx.get_sort().bv_size());
+      // Run-time bins: the bins buffer starts at bin lo (Lifting.h,
+      // RunTimeExtent), so the program's index is the loop's minus lo.
+      if (!L.Extents.empty()) {
+        const LiftedParam &First = L.Params.at(L.Extents.front().FirstParam);
+        auto It = Params.find(First.Name);
+        if (It == Params.end())
+          throw Unsupported{"run-time bins without their first-bin parameter"};
+        WantIdx = WantIdx - It->second;
+      }
+      if (!TB::eq(GJ.Parts[0].E->get_sort(), WantIdx.get_sort())) {
+        Why = "result 0 has another type than the slice";
+        return false;
+      }
+      Differ = Differ || *GJ.Parts[0].E != WantIdx;
+      // For every bin value b, op(b, value) equals what the loop stores
+      // (b when a guard fails).
+      Memo.insert_or_assign(V.Acc, B);
+      auto OpOf = [&](const Sym &X) {
+        std::map<std::string, Sym> OEnv;
+        OEnv[Op->Params[0].Name] = Sym{B, {}};
+        OEnv[Op->Params[1].Name] = X;
+        Sym Upd = eval(Op->body(), OEnv);
+        if (!Upd.E || !TB::eq(Upd.E->get_sort(), B.get_sort()))
+          throw Unsupported{"histogram operator of another type than the bins"};
+        return *Upd.E;
+      };
+      // The loop's update with the bin b. `b += x * y` contracted to an
+      // llvm.fmuladd the host evaluates unfused (HostFloat.h) is
+      // fadd(b, fmul(x, y)) as the lifter writes it: IEEE addition
+      // commutes, and so both backends build the same term.
+      auto UpdateOf = [&](const BinUpdateInfo &W) {
+        auto *MA = dyn_cast<IntrinsicInst>(W.NewValue);
+        if (MA && MA->getIntrinsicID() == Intrinsic::fmuladd && MA->getArgOperand(2) == W.Acc &&
+            hostMulAdd(*MA->getFunction()) == HostMulAdd::Unfused)
+          return apply("fadd", {B, apply("fmul", {tr(MA->getArgOperand(0)),
+                                                  tr(MA->getArgOperand(1))})});
+        return tr(W.NewValue);
+      };
+      // A guarded update lifted as select(COND, X, Z) where COND is the
+      // loop's guards (the same term): op(b, X) equal to the update and
+      // op(b, Z) = b suffice, so the solver never sees the guard (an FP
+      // compare of products is slow to bit-blast).
+      const ExprPtr &Body = F.Inner->body();
+      ExprPtr ValE = K > 1 ? chainBranch(Body->Args.at(1), F.Inner->Params.at(0).Name,
+                                         L.UpdateSlot, J, K)
+                           : (Body->K == Expr::Tuple && Body->Args.size() == 2 ? Body->Args[1]
+                                                                             : nullptr);
+      if (ValE && ValE->isCall("select") && ValE->Args.size() == 3 && !V.Guards.empty() &&
+          !M.Nest.Skew) {
+        std::optional<TermT> WantCond;
+        for (const UpdateGuard &G : V.Guards) {
+          TermT X = G.ExpectTrue ? tr(G.Cond) : !tr(G.Cond);
+          WantCond = WantCond ? (*WantCond && X) : X;
+        }
+        Sym GotCond = eval(ValE->Args[0], Env);
+        if (GotCond.E && TB::same(*GotCond.E, *WantCond)) {
+          Sym GotX = eval(ValE->Args[1], Env), GotZ = eval(ValE->Args[2], Env);
+          if (!GotX.E || !GotZ.E)
+            throw Unsupported{"histogram value is not a scalar"};
+          Differ = Differ || OpOf(GotX) != UpdateOf(V) || OpOf(GotZ) != B;
+          continue;
+        }
+      }
+      TermT Stored = UpdateOf(V);
+      for (const UpdateGuard &G : V.Guards)
+        Stored = TB::ite(G.ExpectTrue ? tr(G.Cond) : !tr(G.Cond), Stored, B);
+      // A triangle: the loop runs (k0, k1) of the rectangle only when
+      // k1 >= Skew k0 (LoopFacts.h, NestInfo::Skew); elsewhere the bin
+      // keeps its value.
+      if (M.Nest.Skew) {
+        if (M.Nest.depth() != 2 || !Iter[0] || !Iter[1])
+          throw Unsupported{"triangular histogram without both iteration indices"};
+        TermT InTriangle =
+            apply("icmp_sge", {*Iter[1], *Iter[0] * C.bv_val((uint64_t)M.Nest.Skew, 64)});
+        Stored = TB::ite(InTriangle, Stored, B);
+      }
+      Differ = Differ || OpOf(GJ.Parts[1]) != Stored;
+    }
+    GotParts.clear();
+    Want.clear();
   }
   if (M.Kind == IdiomKind::ScalarReduction) {
     // The combine operator and its identity, against the instruction that

@@ -1,6 +1,7 @@
 //===- HistogramLifting.cpp - Lift a histogram into FunIL -----------------===//
 
 #include "HistogramLifting.h"
+#include "HostFloat.h"
 #include "llvm/Analysis/MemoryBuiltins.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -8,6 +9,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -101,19 +103,34 @@ Value *binIndexOf(const BinUpdateInfo &U) {
 
 bool prepareHistogramLift(const IdiomMatch &M, ScalarEvolution &SE, HistogramLift &Out,
                           std::vector<Value *> &Roots, std::string &Why) {
-  if (M.Nest.depth() != 1) {
+  if (M.Nest.depth() != 1 && !M.Nest.Skew) {
     Why = "histograms are lifted from nests of depth 1 only (this nest has depth " +
           std::to_string(M.Nest.depth()) + ")";
     return false;
   }
-  if (M.Histograms.size() != 1) {
-    Why = "the loop makes " + std::to_string(M.Histograms.size()) +
-          " bin updates per iteration; one reduceIndexed lifts one (several "
-          "histograms in one loop are not offloaded)";
-    return false;
-  }
   const HistogramUpdate &H = M.Histograms.front();
   const BinUpdateInfo &U = H.U;
+  // Several updates: of one bins array with one operator (a scatter over a
+  // neighbourhood), in a single loop; one reduceIndexed over (i, k).
+  for (size_t K = 1; K < M.Histograms.size(); ++K) {
+    const HistogramUpdate &O = M.Histograms[K];
+    if (O.U.Base != U.Base || O.Op.Op != H.Op.Op || O.Op.Saturating != H.Op.Saturating ||
+        O.U.ElemTy != U.ElemTy || M.Nest.depth() != 1) {
+      Why = "the loop makes " + std::to_string(M.Histograms.size()) +
+            " bin updates per iteration; one reduceIndexed lifts one (several "
+            "histograms in one loop are not offloaded)";
+      if (O.U.Base == U.Base && M.Nest.depth() != 1)
+        Why = "several updates of one bins array are lifted in single loops only";
+      return false;
+    }
+    if (O.U.Form != UpdateForm::Bin || !isa<LoadInst>(O.U.Acc) || !binIndexOf(O.U) ||
+        !binIndexOf(O.U)->getType()->isIntegerTy()) {
+      Why = "the update is not a read-modify-write of bins[index]";
+      return false;
+    }
+    Out.More.push_back(&O);
+    Out.MoreIndices.push_back(binIndexOf(O.U));
+  }
   if (U.Form != UpdateForm::Bin || !isa<LoadInst>(U.Acc)) {
     Why = "the update is not a read-modify-write of bins[index]";
     return false;
@@ -134,12 +151,19 @@ bool prepareHistogramLift(const IdiomMatch &M, ScalarEvolution &SE, HistogramLif
   // Every load of the index and value slices is an affine input (the bin
   // read aside): bins[lut[x[i]]] is not lifted.
   SmallPtrSet<LoadInst *, 8> Loads;
+  SmallPtrSet<Value *, 8> Accs{U.Acc};
   loadsOf(Idx, M.Nest, Loads);
-  loadsOf(U.NewValue, M.Nest, Loads);
-  for (const UpdateGuard &G : U.Guards)
-    loadsOf(G.Cond, M.Nest, Loads);
+  for (size_t K = 0; K <= Out.More.size(); ++K) {
+    const BinUpdateInfo &V = K ? Out.More[K - 1]->U : U;
+    if (K)
+      loadsOf(Out.MoreIndices[K - 1], M.Nest, Loads);
+    Accs.insert(V.Acc);
+    loadsOf(V.NewValue, M.Nest, Loads);
+    for (const UpdateGuard &G : V.Guards)
+      loadsOf(G.Cond, M.Nest, Loads);
+  }
   for (LoadInst *L : Loads) {
-    if (L == U.Acc)
+    if (Accs.count(L))
       continue;
     bool Affine = false;
     for (const AffineAccess &A : M.Accesses)
@@ -160,6 +184,8 @@ bool prepareHistogramLift(const IdiomMatch &M, ScalarEvolution &SE, HistogramLif
   if (!R.isFullSet() && !R.isEmptySet() && R.getSignedMin().isNonNegative() &&
       R.getSignedMax().ult(MaxBins))
     FromIndex = R.getSignedMax().getZExtValue() + 1;
+  if (!Out.More.empty())
+    FromIndex = 0; // one count for every update: the array's
   if (!FromArray) {
     // The bins are a pointer into an object of unknown size: a range from
     // the index's type could reach past the object, so the range is the
@@ -180,10 +206,23 @@ bool prepareHistogramLift(const IdiomMatch &M, ScalarEvolution &SE, HistogramLif
   Out.H = &H;
   Out.Index = Idx;
   Roots.push_back(Idx);
-  Roots.push_back(U.NewValue);
-  for (const UpdateGuard &G : U.Guards)
-    Roots.push_back(G.Cond);
+  for (size_t K = 0; K <= Out.More.size(); ++K) {
+    const BinUpdateInfo &V = K ? Out.More[K - 1]->U : U;
+    if (K)
+      Roots.push_back(Out.MoreIndices[K - 1]);
+    Roots.push_back(V.NewValue);
+    for (const UpdateGuard &G : V.Guards)
+      Roots.push_back(G.Cond);
+  }
   return true;
+}
+
+/// `select(icmp_eq(Slot, 0), X0, select(icmp_eq(Slot, 1), X1, ... Xn))`.
+static std::string chainText(const std::string &Slot, const std::vector<std::string> &Xs) {
+  std::string S = Xs.back();
+  for (size_t K = Xs.size() - 1; K-- > 0;)
+    S = "select(icmp_eq(" + Slot + ", " + std::to_string(K) + ":i64), " + Xs[K] + ", " + S + ")";
+  return S;
 }
 
 LiftedParam histogramBinsParam(const HistogramLift &H, const std::vector<LiftedParam> &Params,
@@ -207,38 +246,59 @@ std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
   const BinUpdateInfo &U = H.H->U;
   std::string T = funilTypeText(U.ElemTy);
   std::string Z = funilLiteralText(reductionIdentity(H.H->Op.Op, U.ElemTy));
-  std::string Op = H.H->Op.Saturating
-                       ? "select(icmp_ult(add(a, b), a), -1:" + T + ", add(a, b))"
-                       : std::string(reductionOpName(H.H->Op.Op)) + "(a, b)";
+  std::string OpName = reductionOpName(H.H->Op.Op);
+  std::string Op = H.H->Op.Saturating ? "select(icmp_ult(add(a, b), a), -1:" + T + ", add(a, b))"
+                                      : OpName + "(a, b)";
   // The index first: it does not read the bin.
-  std::string Idx = histogramIndexText(H, Expr);
-  if (H.RunTime)
-    Idx = "sub(" + Idx + ", " + H.FirstName + ")";
-  // The value: x when F is `bin op x` itself, else F with the bin read as
-  // the identity (guards give the identity when they fail).
-  std::string Val;
-  auto *BO = dyn_cast<BinaryOperator>(U.NewValue);
-  if (BO && !H.H->Op.Saturating && BO->getOpcodeName() == std::string(reductionOpName(H.H->Op.Op)))
-    for (unsigned K = 0; K < 2 && Val.empty(); ++K)
-      if (BO->getOperand(K) == U.Acc && BO->getOperand(1 - K) != U.Acc &&
-          (K == 1 || BO->isCommutative()))
-      {
-        Val = Expr(BO->getOperand(1 - K));
-        if (K == 1) // keep the slice's operand order (Z3 need not prove fadd commutes)
-          Op = std::string(reductionOpName(H.H->Op.Op)) + "(b, a)";
-      }
-  Preset(U.Acc, Z);
-  if (Val.empty())
-    Val = Expr(U.NewValue);
-  std::string Cond;
-  for (const UpdateGuard &G : U.Guards) {
-    std::string C = Expr(G.Cond);
-    if (!G.ExpectTrue)
-      C = "not(" + C + ")";
-    Cond = Cond.empty() ? C : "and(" + Cond + ", " + C + ")";
+  std::string Idx = histogramIndexText(H, Expr, H.RunTime ? H.FirstName : "");
+  // The value of each update: x when F is `bin op x` itself, else F with
+  // the bin read as the identity (guards give the identity when they fail).
+  // The first update's operand order is the operator's; an update with the
+  // other order takes the general form.
+  int FirstK = -1;
+  std::vector<std::string> Vals;
+  for (size_t N = 0; N <= H.More.size(); ++N) {
+    const HistogramUpdate &HU = N ? *H.More[N - 1] : *H.H;
+    const BinUpdateInfo &V = HU.U;
+    std::string Val;
+    // `bin += x * y` contracted to llvm.fmuladd(x, y, bin), which the host
+    // evaluates unfused (HostFloat.h): the value is fmul(x, y), added to the
+    // bin by the operator as the host adds it.
+    auto *MA = dyn_cast<IntrinsicInst>(V.NewValue);
+    if (MA && MA->getIntrinsicID() == Intrinsic::fmuladd && MA->getArgOperand(2) == V.Acc &&
+        MA->getArgOperand(0) != V.Acc && MA->getArgOperand(1) != V.Acc &&
+        H.H->Op.Op == ReductionOp::FAdd && (FirstK < 0 || FirstK == 0) &&
+        hostMulAdd(*MA->getFunction()) == HostMulAdd::Unfused) {
+      Val = "fmul(" + Expr(MA->getArgOperand(0)) + ", " + Expr(MA->getArgOperand(1)) + ")";
+      FirstK = 0;
+    }
+    auto *BO = dyn_cast<BinaryOperator>(V.NewValue);
+    if (BO && !H.H->Op.Saturating && BO->getOpcodeName() == OpName)
+      for (int K = 0; K < 2 && Val.empty(); ++K)
+        if (BO->getOperand(K) == V.Acc && BO->getOperand(1 - K) != V.Acc &&
+            (K == 1 || BO->isCommutative()) && (FirstK < 0 || FirstK == K)) {
+          Val = Expr(BO->getOperand(1 - K));
+          FirstK = K;
+        }
+    if (N == 0 && FirstK == 1) // keep the slice's operand order (Z3 need not prove fadd commutes)
+      Op = OpName + "(b, a)";
+    if (N == 0 && FirstK < 0)
+      FirstK = 2; // the general form for every update
+    Preset(V.Acc, Z);
+    if (Val.empty())
+      Val = Expr(V.NewValue);
+    std::string Cond = N == 0 ? H.Mask : "";
+    for (const UpdateGuard &G : V.Guards) {
+      std::string C = Expr(G.Cond);
+      if (!G.ExpectTrue)
+        C = "not(" + C + ")";
+      Cond = Cond.empty() ? C : "and(" + Cond + ", " + C + ")";
+    }
+    if (!Cond.empty())
+      Val = "select(" + Cond + ", " + Val + ", " + Z + ")";
+    Vals.push_back(Val);
   }
-  if (!Cond.empty())
-    Val = "select(" + Cond + ", " + Val + ", " + Z + ")";
+  std::string Val = H.More.empty() ? Vals[0] : chainText(H.Slot, Vals);
   std::string Count = std::to_string(H.NumBins) + ":i64";
   if (H.RunTime) {
     unsigned Bytes = U.ElemTy->getPrimitiveSizeInBits() / 8;
@@ -251,25 +311,40 @@ std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
 }
 
 std::string histogramIndexText(const HistogramLift &H,
-                               const std::function<std::string(Value *)> &Expr) {
-  std::string Idx = Expr(H.Index);
-  if (!H.Index->getType()->isIntegerTy(64))
-    Idx = "sext.i64(" + Idx + ")"; // GEP indices are sign-extended
-  return Idx;
+                               const std::function<std::string(Value *)> &Expr,
+                               const std::string &First) {
+  std::vector<std::string> Idx;
+  for (size_t N = 0; N <= H.More.size(); ++N) {
+    Value *V = N ? H.MoreIndices[N - 1] : H.Index;
+    std::string X = Expr(V);
+    if (!V->getType()->isIntegerTy(64))
+      X = "sext.i64(" + X + ")"; // GEP indices are sign-extended
+    Idx.push_back(First.empty() ? X : "sub(" + X + ", " + First + ")");
+  }
+  return H.More.empty() ? Idx[0] : chainText(H.Slot, Idx);
 }
 
 std::string histogramAccessCondition(const HistogramLift &H,
                                      const std::function<std::string(Value *)> &Expr) {
-  std::string Cond;
-  for (const UpdateGuard &G : H.H->U.Guards) {
-    if (G.DependsOnAcc)
-      continue;
-    std::string C = Expr(G.Cond);
-    if (!G.ExpectTrue)
-      C = "not(" + C + ")";
-    Cond = Cond.empty() ? C : "and(" + Cond + ", " + C + ")";
+  std::vector<std::string> Conds;
+  bool Any = false;
+  for (size_t N = 0; N <= H.More.size(); ++N) {
+    const BinUpdateInfo &U = N ? H.More[N - 1]->U : H.H->U;
+    std::string Cond = N == 0 ? H.Mask : "";
+    for (const UpdateGuard &G : U.Guards) {
+      if (G.DependsOnAcc)
+        continue;
+      std::string C = Expr(G.Cond);
+      if (!G.ExpectTrue)
+        C = "not(" + C + ")";
+      Cond = Cond.empty() ? C : "and(" + Cond + ", " + C + ")";
+    }
+    Any |= !Cond.empty();
+    Conds.push_back(Cond.empty() ? "icmp_eq(0:i64, 0:i64)" : Cond);
   }
-  return Cond;
+  if (!Any)
+    return "";
+  return H.More.empty() ? Conds[0] : chainText(H.Slot, Conds);
 }
 
 } // namespace idiom

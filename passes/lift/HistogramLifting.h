@@ -43,6 +43,19 @@ struct HistogramLift {
   /// parameters (lo, and the count of bins or, for narrow bins, of words).
   bool RunTime = false;
   std::string FirstName, CountName;
+  /// Further updates of the same bins with the same operator in one
+  /// iteration (a scatter-add over a small neighbourhood of a grid point,
+  /// its constant loop unrolled by -O2): the program runs over the pairs
+  /// (iteration, update k), flattened, and the index and the value are
+  /// select chains on k, whose FunIL text is Slot. MoreIndices are their
+  /// bin indices.
+  std::vector<const HistogramUpdate *> More;
+  std::vector<llvm::Value *> MoreIndices;
+  std::string Slot;
+  /// A triangular nest (NestInfo::Skew): the FunIL condition under which a
+  /// point of the flattened rectangle is in the triangle (k1 >= Skew k0);
+  /// outside it the value is the operator's identity. Empty otherwise.
+  std::string Mask;
 };
 
 /// Largest bin count offloaded (the bins buffer is copied in and out per
@@ -54,10 +67,12 @@ constexpr uint64_t MaxHistogramBins = uint64_t(1) << 24;
 /// the address has another form.
 llvm::Value *binIndexOf(const BinUpdateInfo &U);
 
-/// Checks what the FunIL template can express (one loop, one bin update
-/// read and written through bins[index], affine input loads, a bin count
-/// known at compile time), fills \p Out and appends the roots of the index
-/// and value slices to \p Roots. Returns false with \p Why otherwise.
+/// Checks what the FunIL template can express (one loop or a triangular
+/// nest, flattened; one bin update read and written through bins[index], or
+/// several of one bins array with one operator in a single loop; affine
+/// input loads; a bin count known at compile time or a run-time extent),
+/// fills \p Out and appends the roots of the index, value and guard slices
+/// to \p Roots. Returns false with \p Why otherwise.
 bool prepareHistogramLift(const IdiomMatch &M, llvm::ScalarEvolution &SE,
                           HistogramLift &Out, std::vector<llvm::Value *> &Roots,
                           std::string &Why);
@@ -83,9 +98,11 @@ std::string histogramStatement(const HistogramLift &H, const std::string &Bins,
                                    &Preset);
 
 /// The i64 bin index as FunIL (the GEP index, sign-extended), through
-/// \p Expr.
+/// \p Expr; minus \p First when given (run-time bins); a select chain on
+/// H.Slot for several updates.
 std::string histogramIndexText(const HistogramLift &H,
-                               const std::function<std::string(llvm::Value *)> &Expr);
+                               const std::function<std::string(llvm::Value *)> &Expr,
+                               const std::string &First = "");
 
 /// The condition under which an iteration accesses its bin, as FunIL (the
 /// conjunction of the update's guards that do not read the bin: when they

@@ -143,7 +143,22 @@ void registerBuiltinAtoms(AtomRegistry &R) {
               "affine induction variable whose step is a constant or "
               "invariant in the nest)",
               [](MatchEnv &Env, Loop *L, std::string &Why) {
-                return nestOf(Env, L, Why).has_value();
+                auto N = nestOf(Env, L, Why);
+                return N && isPlainNest(*N, Why);
+              });
+  addLoopTest(R, "TriangularNest",
+              "loop: a nest of two canonical loops whose inner loop starts a "
+              "positive multiple of its step further on each outer iteration and "
+              "ends at a fixed bound (for (j = i + 1; j < n; j++)), entered under "
+              "a test of its count; the outer body may load inputs and the inner "
+              "body may hold bisection searches (Parboil tpacf's triangle)",
+              [](MatchEnv &Env, Loop *L, std::string &Why) {
+                auto N = nestOf(Env, L, Why);
+                if (N && N->depth() == 2 && N->Skew > 0)
+                  return true;
+                if (N)
+                  Why = "the inner loop's start does not move with the outer loop";
+                return false;
               });
   addLoopTest(R, "Innermost", "loop: contains no other loop",
               [](MatchEnv &, Loop *L, std::string &Why) {
@@ -342,11 +357,13 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                      return N && isPureSlice(V, *N, Why, /*AllowErrno=*/true);
                    });
   addValueLoopTest(R, "InductionPhi",
-                   "phi, loop: phi is the affine induction variable of loop or of its inner loop",
+                   "phi, loop: phi is the affine induction variable of loop or of its inner "
+                   "loop, or the inner loop's start in a triangular nest (j = i + 1 in a "
+                   "phi of its own)",
                    [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
                      auto N = nestOf(Env, L, Why);
                      auto *P = dyn_cast<PHINode>(V);
-                     if (N && P && isNestIV(P, *N))
+                     if (N && P && (isNestIV(P, *N) || isTriangleStart(P, *N)))
                        return true;
                      if (Why.empty())
                        Why = "phi is not an induction variable";

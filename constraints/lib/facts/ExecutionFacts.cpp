@@ -1,6 +1,7 @@
 //===- ExecutionFacts.cpp - What runs on every iteration ------------------===//
 
 #include "idiom/Constraints/ExecutionFacts.h"
+#include "idiom/Constraints/LoopFacts.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/Loads.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -106,6 +107,44 @@ bool checkUnconditionalEffects(const NestInfo &N, ScalarEvolution &SE,
               "would divide where the loop does not (by zero)";
         return false;
       }
+  return true;
+}
+
+bool triangleOuterLoads(const NestInfo &N, ScalarEvolution &SE, DominatorTree &DT,
+                        SmallPtrSetImpl<Instruction *> &Exempt, std::string &Why) {
+  if (N.depth() != 2)
+    return true;
+  Loop *Outer = N.Loops[0], *Inner = N.Loops[1];
+  BasicBlock *Pre = Inner->getLoopPreheader();
+  for (BasicBlock *BB : Outer->blocks()) {
+    bool InInner = Inner->contains(BB);
+    for (Instruction &I : *BB) {
+      auto *Ld = dyn_cast<LoadInst>(&I);
+      if (!Ld || Exempt.count(Ld) ||
+          any_of(N.Searches, [&](Loop *S) { return S->contains(Ld); }))
+        continue;
+      if (!InInner) {
+        if (Pre && DT.dominates(BB, Pre))
+          Exempt.insert(Ld);
+        continue;
+      }
+      std::string Ignored;
+      auto A = analyzeAccess(Ld, N, SE, Ignored);
+      if (!A) {
+        Why = "a triangle's inner loop reads an array at a computed position";
+        return false;
+      }
+      const SCEV *S0 = A->Strides[0], *S1 = A->Strides[1];
+      bool Up = SE.isKnownNonNegative(S0) && SE.isKnownNonNegative(S1);
+      bool Down = SE.isKnownNonPositive(S0) && SE.isKnownNonPositive(S1);
+      if (!Up && !Down) {
+        Why = "a triangle's inner load has strides of unknown or opposite signs over the "
+              "rows and the columns: the rectangle around the triangle could read "
+              "elements the loop does not";
+        return false;
+      }
+    }
+  }
   return true;
 }
 

@@ -29,7 +29,7 @@ bool buildHistogramMatch(IdiomMatch &M, ScalarEvolution &SE, DominatorTree &DT,
   // asked for it).
   SmallPtrSet<Instruction *, 8> Probes;
   for (Loop *S : M.Nest.Searches) {
-    auto B = analyzeBisection(S, M.Nest.Loops.front(), SE, Why);
+    auto B = analyzeBisection(S, S->getParentLoop(), SE, Why);
     if (!B || proveBisectionStep(*B, Opts.Z3TimeoutMs, Why) != Proof::Proven)
       return false;
     Probes.insert(B->Probe);
@@ -80,6 +80,12 @@ bool buildHistogramMatch(IdiomMatch &M, ScalarEvolution &SE, DominatorTree &DT,
   // is exempt too.
   SmallPtrSet<Instruction *, 8> Exempt = BinAccesses;
   Exempt.insert(Probes.begin(), Probes.end());
+  // A triangle's outer body runs its loads before the inner loop's entry
+  // test, or after it on the rows the nest keeps (LoopFacts.h: it stops at
+  // the first empty row); its inner loads must read a range whose ends the
+  // loop reads (ExecutionFacts.h).
+  if (M.Nest.Skew && !triangleOuterLoads(M.Nest, SE, DT, Exempt, Why))
+    return false;
   if (!checkUnconditionalEffects(M.Nest, SE, DT, &Exempt, Why))
     return false;
   // Every other access reads an input array; the affine ones are recorded

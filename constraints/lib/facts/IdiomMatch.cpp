@@ -211,7 +211,7 @@ bool hasNoOtherEffects(Instruction &I, std::string &Why) {
 bool nestCarriesNothing(const NestInfo &N, std::string &Why) {
   for (Loop *L : N.Loops)
     for (PHINode &P : L->getHeader()->phis())
-      if (!isNestIV(&P, N)) {
+      if (!isNestIV(&P, N) && !(N.Skew && isTriangleStart(&P, N))) {
         Why = "loop carries a value from one iteration to the next";
         return false;
       }
@@ -288,6 +288,11 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
   M.Nest = *N;
   if (M.Nest.depth() > 2 && Lifts != "map") {
     Why = "a nest of three loops is lifted as a map only";
+    return std::nullopt;
+  }
+  std::string PlainWhy;
+  if (!isPlainNest(M.Nest, PlainWhy) && Lifts != "histogram") {
+    Why = PlainWhy + "; such nests are lifted in histograms only";
     return std::nullopt;
   }
   if (!M.Nest.Searches.empty() && Lifts != "histogram") {

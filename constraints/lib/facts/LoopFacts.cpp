@@ -2,6 +2,7 @@
 
 #include "idiom/Constraints/LoopFacts.h"
 #include "idiom/Constraints/BisectionFacts.h"
+#include "idiom/Constraints/ScevInt.h"
 #include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -66,10 +67,51 @@ const SCEV *canonicalTripCount(Loop *L, ScalarEvolution &SE, std::string &Why) {
   return TC;
 }
 
+/// True when branch condition \p C, leading into the inner loop when it is
+/// \p When, is the entry test of a triangular inner loop whose count at
+/// the current outer iteration is \p RowCount: A < B (signed or unsigned,
+/// either way round) with B - A, computed in i64 without overflow (A and B
+/// sign- or zero-extended from fewer bits, or both non-negative), equal to
+/// the count (SCEV), so that the test fails exactly when the count is not
+/// positive.
+static bool isEntryTest(Value *C, bool When, const SCEV *RowCount, Loop *Outer,
+                        ScalarEvolution &SE) {
+  auto *Cmp = dyn_cast<ICmpInst>(C);
+  if (!Cmp || !RowCount)
+    return false;
+  CmpInst::Predicate P = When ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+  if (P == CmpInst::ICMP_SGT || P == CmpInst::ICMP_UGT) {
+    std::swap(A, B);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  if ((P != CmpInst::ICMP_SLT && P != CmpInst::ICMP_ULT) || !A->getType()->isIntegerTy() ||
+      A->getType()->getIntegerBitWidth() > 64)
+    return false;
+  const SCEV *SA = SE.getSCEV(A), *SB = SE.getSCEV(B);
+  Type *I64 = RowCount->getType();
+  bool Signed = P == CmpInst::ICMP_SLT;
+  if (A->getType()->getIntegerBitWidth() == 64) {
+    auto NonNegative = [&](const SCEV *X) {
+      return SE.isKnownNonNegative(X) || SE.isKnownNonNegative(SE.applyLoopGuards(X, Outer));
+    };
+    if (!NonNegative(SA) || !NonNegative(SB))
+      return false;
+  } else {
+    SA = Signed ? SE.getSignExtendExpr(SA, I64) : SE.getZeroExtendExpr(SA, I64);
+    SB = Signed ? SE.getSignExtendExpr(SB, I64) : SE.getZeroExtendExpr(SB, I64);
+  }
+  return SE.getMinusSCEV(SE.getMinusSCEV(SB, SA), RowCount)->isZero();
+}
+
 /// Follows the blocks of Outer from its header to the inner loop's preheader
-/// and records the loop-invariant branch conditions on the way.
-static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
-                          std::string &Why) {
+/// and records the loop-invariant branch conditions on the way. A condition
+/// that varies with the outer loop is accepted only as the entry test of a
+/// triangular inner loop whose count is \p RowCount (isEntryTest; the
+/// triangle's mask covers it); \p Tested says whether one was found.
+static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N, std::string &Why,
+                          const SCEV *RowCount, bool &Tested) {
+  ScalarEvolution &SE = *N.SE;
   // The stitched code tests the guards before the whole nest: each must be
   // invariant in its outermost loop, not only in the loop it sits in.
   Loop *Outermost = N.Loops.front();
@@ -87,7 +129,8 @@ static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
       continue;
     }
     Value *C = Br->getCondition();
-    if (!Outer->isLoopInvariant(C) || !Outermost->isLoopInvariant(C)) {
+    bool Varies = !Outer->isLoopInvariant(C) || !Outermost->isLoopInvariant(C);
+    if (Varies && !RowCount) {
       Why = "inner loop is guarded by a condition that varies in the outer loop";
       return false;
     }
@@ -100,7 +143,15 @@ static bool collectGuards(Loop *Outer, Loop *Inner, NestInfo &N,
       }
       return false;
     };
-    if (SkipsToLatch(F) && !SkipsToLatch(T)) {
+    if (SkipsToLatch(F) != SkipsToLatch(T) && Varies) {
+      bool When = SkipsToLatch(F);
+      if (!isEntryTest(C, When, RowCount, Outer, SE)) {
+        Why = "inner loop is guarded by a condition that varies in the outer loop";
+        return false;
+      }
+      Tested = true;
+      Cur = When ? T : F;
+    } else if (SkipsToLatch(F) && !SkipsToLatch(T)) {
       N.Guards.push_back({C, true});
       Cur = T;
     } else if (SkipsToLatch(T) && !SkipsToLatch(F)) {
@@ -129,24 +180,40 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
       N.Searches.push_back(B.L);
       N.SearchResults.push_back(B.Result);
     }
-  } else {
-    while (N.Loops.back()->getSubLoops().size() == 1 && N.Loops.size() < 3)
-      N.Loops.push_back(N.Loops.back()->getSubLoops()[0]);
-    if (!N.Loops.back()->getSubLoops().empty()) {
+  } else if (!Outer->getSubLoops().empty()) {
+    if (Outer->getSubLoops().size() != 1) {
       Why = "loop nest is deeper than three or not perfectly nested";
       return std::nullopt;
     }
+    Loop *Inner = Outer->getSubLoops()[0];
+    std::string SearchWhy;
+    std::optional<SmallVector<BisectionInfo, 1>> Bs;
+    if (!Inner->getSubLoops().empty())
+      Bs = analyzeBisections(Inner, SE, SearchWhy);
+    if (Bs) {
+      // An extended 2-D nest: bisection searches in the inner loop's body.
+      for (const BisectionInfo &B : *Bs) {
+        N.Searches.push_back(B.L);
+        N.SearchResults.push_back(B.Result);
+      }
+      N.Loops.push_back(Inner);
+    } else {
+      while (N.Loops.back()->getSubLoops().size() == 1 && N.Loops.size() < 3)
+        N.Loops.push_back(N.Loops.back()->getSubLoops()[0]);
+      if (!N.Loops.back()->getSubLoops().empty()) {
+        Why = "loop nest is deeper than three or not perfectly nested";
+        return std::nullopt;
+      }
+    }
   }
+  const SCEV *RowCount = nullptr; // a triangular inner loop's own count
   for (Loop *L : N.Loops) {
     const SCEV *TC = canonicalTripCount(L, SE, Why);
     InnerCount = !TC && L != Outer;
     if (!TC)
       return std::nullopt;
-    if (!SE.isLoopInvariant(TC, Outer)) {
-      Why = "inner trip count varies with the outer loop (not rectangular)";
-      return std::nullopt;
-    }
     PHINode *IV = nullptr;
+    const SCEV *SkewedStart = nullptr;
     for (PHINode &P : L->getHeader()->phis()) {
       // Integer induction variables of at most 64 bits whose constant step
       // fits in an int64_t; wider ones are not induction variables here.
@@ -165,13 +232,53 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
       // (docs/ConstraintLanguage.md, "Blocked loops (FFT stages)").
       if (!CStep && !SE.isLoopInvariant(Step, Outer))
         continue;
-      if (!SE.isLoopInvariant(AR->getStart(), Outer))
+      int64_t IStep = CStep ? CStep->getAPInt().getSExtValue() : 0;
+      if (!SE.isLoopInvariant(AR->getStart(), Outer)) {
+        // A triangular inner loop: its start {S0,+,a}<Outer> with a a
+        // positive multiple of its own step (Skew = a / step iterations).
+        auto *SR = dyn_cast<SCEVAddRecExpr>(AR->getStart());
+        auto A = SR && SR->getLoop() == Outer && SR->isAffine()
+                     ? scevInt64(SR->getStepRecurrence(SE))
+                     : std::nullopt;
+        if (L != Outer && !IV && !SkewedStart && IStep > 0 && A && *A > 0 && *A % IStep == 0 &&
+            SE.isLoopInvariant(SR->getStart(), Outer)) {
+          SkewedStart = SR->getStart();
+          N.Skew = *A / IStep;
+          IV = &P;
+        }
         continue;
+      }
+      if (SkewedStart) { // a plain induction variable after all
+        SkewedStart = nullptr;
+        N.Skew = 0;
+      }
       IV = &P;
       N.IVStarts.push_back(AR->getStart());
       N.IVSteps.push_back(CStep ? CStep->getAPInt().getSExtValue() : 0);
       N.IVSymbolicSteps.push_back(CStep ? nullptr : Step);
       break;
+    }
+    if (SkewedStart) {
+      // The count at outer iteration k0 must be T0 - Skew * k0.
+      auto *TR = dyn_cast<SCEVAddRecExpr>(TC);
+      auto St = TR && TR->getLoop() == Outer && TR->isAffine()
+                    ? scevInt64(TR->getStepRecurrence(SE))
+                    : std::nullopt;
+      if (!St || *St != -N.Skew || !SE.isLoopInvariant(TR->getStart(), Outer)) {
+        Why = "inner trip count varies with the outer loop (not rectangular)";
+        return std::nullopt;
+      }
+      RowCount = TC;
+      TC = SE.getSMaxExpr(TR->getStart(), SE.getZero(TC->getType()));
+      N.IVStarts.push_back(SkewedStart);
+      N.IVSteps.push_back(
+          cast<SCEVConstant>(cast<SCEVAddRecExpr>(SE.getSCEV(IV))->getStepRecurrence(SE))
+              ->getAPInt()
+              .getSExtValue());
+      N.IVSymbolicSteps.push_back(nullptr);
+    } else if (!SE.isLoopInvariant(TC, Outer)) {
+      Why = "inner trip count varies with the outer loop (not rectangular)";
+      return std::nullopt;
     }
     if (!IV) {
       Why = "loop has no affine induction variable";
@@ -180,16 +287,51 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
     N.IVs.push_back(IV);
     N.TripCounts.push_back(TC);
   }
+  if (N.Skew && N.depth() != 2) {
+    Why = "inner trip count varies with the outer loop (not rectangular)";
+    return std::nullopt;
+  }
   for (unsigned D = 0; D + 1 < N.depth() && !Searches; ++D) {
     Loop *Out = N.Loops[D], *Inner = N.Loops[D + 1];
-    if (!collectGuards(Out, Inner, N, Why))
+    bool Tested = false;
+    if (!collectGuards(Out, Inner, N, Why, RowCount, Tested))
       return std::nullopt;
+    // Without an entry test, every row must run: the last row's count
+    // T0 - Skew (n0 - 1) is positive (j = i .. n), proved by SCEV.
+    auto EveryRowRuns = [&] {
+      const SCEV *T0 = cast<SCEVAddRecExpr>(RowCount)->getStart();
+      const SCEV *K = SE.getConstant(T0->getType(), N.Skew);
+      const SCEV *L = SE.getAddExpr(T0, K), *R = SE.getMulExpr(K, N.TripCounts[0]);
+      return SE.isKnownPredicate(ICmpInst::ICMP_SGT, L, R) ||
+             SE.isLoopEntryGuardedByCond(Outer, ICmpInst::ICMP_SGT, L, R);
+    };
+    if (RowCount && !Tested && !EveryRowRuns()) {
+      Why = "inner trip count varies with the outer loop (not rectangular; a triangle "
+            "j = i + c, but not entered under a test of its count, and SCEV does not "
+            "prove that its last row runs)";
+      return std::nullopt;
+    }
+    // A triangle's rows from the first empty one on (Skew k0 >= T0) run no
+    // inner iteration: the nest stops before them, so that what the outer
+    // body reads is read by the loop too.
+    if (RowCount) {
+      const SCEV *Rows = SE.getUDivExpr(
+          SE.getAddExpr(N.TripCounts[1], SE.getConstant(N.TripCounts[1]->getType(), N.Skew - 1)),
+          SE.getConstant(N.TripCounts[1]->getType(), N.Skew));
+      N.TripCounts[0] = SE.getUMinExpr(N.TripCounts[0], Rows);
+    }
     // Everything in a loop outside the loop inside it must be free of
-    // memory operations and calls, so the nest is perfectly nested.
+    // memory operations and calls, so the nest is perfectly nested; simple
+    // loads (inputs hoisted there) make an extended nest.
     for (BasicBlock *BB : Out->blocks()) {
       if (Inner->contains(BB))
         continue;
       for (Instruction &I : *BB) {
+        if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && Ld->isSimple()) {
+          if (!N.OuterLoad)
+            N.OuterLoad = Ld;
+          continue;
+        }
         if (I.mayReadOrWriteMemory() || isa<CallBase>(I)) {
           Why = std::string(D ? "middle" : "outer") +
                 " loop body has work outside the inner loop: " + valueText(&I);
@@ -220,6 +362,18 @@ std::optional<NestInfo> analyzeNest(Loop *Outer, ScalarEvolution &SE,
   if (!N)
     Why = SearchNestWhy;
   return N;
+}
+
+bool isPlainNest(const NestInfo &N, std::string &Why) {
+  if (N.depth() == 2 && !N.Searches.empty())
+    Why = "loop nest is deeper than two or not perfectly nested";
+  else if (N.Skew)
+    Why = "inner trip count varies with the outer loop (not rectangular)";
+  else if (N.OuterLoad)
+    Why = "outer loop body has work outside the inner loop: " + valueText(N.OuterLoad);
+  else
+    return true;
+  return false;
 }
 
 bool AffineAccess::isInvariant() const {
@@ -338,6 +492,12 @@ std::optional<AffineAccess> analyzeAccess(Instruction *I, const NestInfo &N,
       A.Strides[D] = SE.getZero(Off->getType());
     }
   }
+  // A triangular nest counts k1 from the first row's start: the address
+  // Off + s0 k0 + s1 (k1' - Skew k0) has outer stride s0 - Skew s1.
+  if (N.Skew && N.depth() == 2)
+    A.Strides[0] = SE.getMinusSCEV(
+        A.Strides[0],
+        SE.getMulExpr(SE.getConstant(A.Strides[1]->getType(), N.Skew), A.Strides[1]));
   for (const SCEV *St : A.Strides)
     if (!SE.isLoopInvariant(St, Outer)) {
       Why = "address stride varies in the loop";
@@ -479,6 +639,14 @@ bool isNestIV(const PHINode *Phi, const NestInfo &N) {
         if (IV == Phi)
           return true;
   return false;
+}
+
+bool isTriangleStart(const PHINode *Phi, const NestInfo &N) {
+  if (!N.Skew || N.depth() != 2 || Phi->getParent() != N.Loops[0]->getHeader() ||
+      !N.SE->isSCEVable(Phi->getType()))
+    return false;
+  auto *IV = dyn_cast<SCEVAddRecExpr>(N.SE->getSCEV(N.IVs[1]));
+  return IV && IV->getStart() == N.SE->getSCEV(const_cast<PHINode *>(Phi));
 }
 
 bool isNestSearchPhi(const PHINode *Phi, const NestInfo &N) {

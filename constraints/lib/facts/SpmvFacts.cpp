@@ -374,7 +374,7 @@ std::optional<std::pair<LoadInst *, LoadInst *>>
 sparseProductFactors(PHINode *Acc, Loop *Inner, ScalarEvolution &SE,
                      std::string &Why) {
   auto N = analyzeNest(Inner, SE, Why);
-  if (!N)
+  if (!N || !isPlainNest(*N, Why))
     return std::nullopt;
   auto Red = analyzeReduction(Acc, *N, Why);
   if (!Red)
@@ -536,6 +536,8 @@ bool isRowResult(StoreInst *St, Loop *Row, Loop *Inner, PHINode *Acc,
     return false;
   }
   auto N = analyzeNest(Inner, SE, Why);
+  if (N && !isPlainNest(*N, Why))
+    return false;
   auto Red = N ? analyzeReduction(Acc, *N, Why) : std::nullopt;
   if (!Red)
     return false;

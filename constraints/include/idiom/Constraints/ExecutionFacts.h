@@ -45,6 +45,17 @@ bool checkUnconditionalEffects(
     const NestInfo &N, llvm::ScalarEvolution &SE, llvm::DominatorTree &DT,
     const llvm::SmallPtrSetImpl<llvm::Instruction *> *Exempt, std::string &Why);
 
+/// For a triangular nest (NestInfo::Skew): adds to \p Exempt the loads of
+/// the outer body on the way from its header to the inner loop (they run on
+/// every row the nest keeps: the rows before the first empty one), and
+/// checks that every other load of the inner body (but \p Exempt's) is
+/// affine with strides of one sign (known to SCEV), so that the rectangle
+/// the device reads has its lowest and highest elements at the corners
+/// (0, 0) and (n0 - 1, n1 - 1), which the loop reads: the range copied
+/// never reaches past what the loop touches. Else false with \p Why.
+bool triangleOuterLoads(const NestInfo &N, llvm::ScalarEvolution &SE, llvm::DominatorTree &DT,
+                        llvm::SmallPtrSetImpl<llvm::Instruction *> &Exempt, std::string &Why);
+
 } // namespace idiom
 
 #endif // IDIOM_CONSTRAINTS_EXECUTIONFACTS_H

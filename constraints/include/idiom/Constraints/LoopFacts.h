@@ -41,6 +41,9 @@ struct NestGuard {
 /// canonical loop that is not such a nest but whose inner loops are all
 /// bisection searches (BisectionFacts.h, structurally) is a nest of depth 1:
 /// the searches are part of its body, listed in Searches.
+/// Extended 2-D nests (isPlainNest false; the TriangularNest atom): the
+/// inner loop's body may hold searches, the outer body input loads, and the
+/// inner loop may be triangular (Skew), entered under a test of its count.
 struct NestInfo {
   llvm::SmallVector<llvm::Loop *, 2> Loops;
   llvm::SmallVector<llvm::PHINode *, 2> IVs;
@@ -62,8 +65,20 @@ struct NestInfo {
   /// The analysis the SCEVs above belong to; with Loops.front() it gives
   /// the conditions that hold whenever the nest runs (its loop guards).
   llvm::ScalarEvolution *SE = nullptr;
-  llvm::SmallVector<llvm::Loop *, 1> Searches;         ///< in a 1-D body
+  llvm::SmallVector<llvm::Loop *, 1> Searches;         ///< in the innermost body
   llvm::SmallVector<llvm::PHINode *, 1> SearchResults; ///< their values after
+  /// Triangular nests (Parboil tpacf's `for (j = i + 1; j < n; j++)`): the
+  /// inner loop's start advances Skew inner iterations per outer iteration
+  /// while its end stays fixed. Then IVStarts[1] is the inner start at the
+  /// outer loop's first iteration, TripCounts[1] the inner count there (at
+  /// least 0), k1 counts from IVStarts[1], and (k0, k1) runs only when
+  /// k1 >= Skew * k0: the triangle inside the rectangle; TripCounts[0]
+  /// stops at the first empty row (Skew k0 >= TripCounts[1]), so every row
+  /// of the nest runs the inner loop. 0: rectangular.
+  int64_t Skew = 0;
+  /// The first load of a 2-D nest outside its inner loop (an input read
+  /// once per outer iteration, where LICM hoisted it), or null.
+  llvm::Instruction *OuterLoad = nullptr;
   unsigned depth() const { return Loops.size(); }
   bool contains(const llvm::Instruction *I) const;
   /// IVSymbolicSteps[D], or null (a constant step, or a builder that
@@ -84,9 +99,16 @@ const llvm::SCEV *canonicalTripCount(llvm::Loop *L, llvm::ScalarEvolution &SE,
                                      std::string &Why);
 
 /// Analyses \p Outer as a nest of depth 1 (innermost loop) or 2 (one
-/// innermost child). On failure returns nothing and sets \p Why.
+/// innermost child). On failure returns nothing and sets \p Why. The nest
+/// may be an extended one (isPlainNest); every atom but TriangularNest
+/// refuses those.
 std::optional<NestInfo> analyzeNest(llvm::Loop *Outer, llvm::ScalarEvolution &SE,
                                     std::string &Why);
+
+/// True for a plain nest: rectangular (Skew 0), no work outside the inner
+/// loop, no search inside a 2-D nest. Else sets \p Why to the reason a
+/// rectangular nest analysis gives.
+bool isPlainNest(const NestInfo &N, std::string &Why);
 
 /// A load or store whose element index is affine in the nest's iterations:
 /// element address = Base + Offset + sum_d Strides[d] * k_d, where k_d counts
@@ -236,6 +258,11 @@ std::optional<ReductionInfo> analyzeArgIndex(llvm::PHINode *Phi,
 
 /// True when \p Phi is the induction phi of one of the nest's loops.
 bool isNestIV(const llvm::PHINode *Phi, const NestInfo &N);
+
+/// True when \p Phi, a header phi of a triangular nest's outer loop, is the
+/// inner loop's start (the `i + 1` of `j = i + 1` kept in a phi of its own):
+/// an induction the nest's iteration space already expresses.
+bool isTriangleStart(const llvm::PHINode *Phi, const NestInfo &N);
 
 /// True when \p Phi is a header phi (an interval bound) of one of the
 /// bisection searches in \p N's body.

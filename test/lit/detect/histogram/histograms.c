@@ -188,11 +188,12 @@ void two_histograms(const unsigned char *img, int n, int *all, int *coarse) {
   }
 }
 
-// Two updates of the same bins in one iteration (same operator).
+// Two updates of the same bins in one iteration (same operator): one
+// reduceIndexed over (i, update) (HistogramLift::More).
 // CHECK-LABEL: Idioms in function 'pairs':
 // CHECK-NEXT: loop {{.*}}: idiom histogram (histogram)
 void pairs(const unsigned char *a, const unsigned char *b, int n, int *bins) {
-  // O2: histograms.c:[[@LINE+1]]:3: remark: idiom histogram not offloaded: cannot lift to FunIL: the loop makes 2 bin updates per iteration; one reduceIndexed lifts one (several histograms in one loop are not offloaded)
+  // O2: histograms.c:[[@LINE+1]]:3: remark: offloaded histogram (histogram) to OpenCL as idiom_pairs_{{[0-9]+}} with operator add
   for (int i = 0; i < n; i++) {
     bins[a[i]]++;
     bins[b[i]] += 2;

@@ -2,6 +2,7 @@
 
 #include "Lifting.h"
 #include "lift/HistogramLifting.h"
+#include "lift/AccumLifting.h"
 #include "lift/GemmLifting.h"
 #include "lift/SpmvLifting.h"
 #include "lift/SearchLifting.h"
@@ -242,38 +243,12 @@ static std::string inexactOperation(Value *Root, const NestInfo &N) {
 void Lifter::noteErrnoCall(const CallInst *CI,
                            const std::vector<std::string> &ArgTexts) {
   std::string CName = CI->getCalledFunction()->getName().str();
-  // The check must decide as the host does: an argument the device may
-  // compute differently (by an ulp, or a NaN where the host has a number)
-  // could hide an argument that sets errno on the host.
-  for (const Use &A : CI->args()) {
-    std::string Inexact = inexactOperation(A.get(), M.Nest);
-    if (!Inexact.empty()) {
-      fail("the argument of " + CName + ", which may set errno, depends on " +
-           Inexact + ": the device's errno check could disagree with the host");
-      return;
-    }
-  }
-  const funil::LibmErrnoRule *R = funil::findLibmErrnoRule(CName);
-  if (!R) {
-    fail("call of " + CName + ", which may set errno, without an errno rule");
+  std::string W, Cond = errnoConditionText(CI, ArgTexts, M.Nest, W);
+  if (Cond.empty()) {
+    fail(W);
     return;
   }
-  std::vector<funil::ExprPtr> Args;
-  std::string Err;
-  for (const std::string &T : ArgTexts) {
-    funil::ExprPtr E;
-    if (!funil::parseExpr(T, E, Err)) {
-      fail("argument of " + CName + " does not parse (internal error): " + Err);
-      return;
-    }
-    Args.push_back(E);
-  }
-  funil::ExprPtr C = funil::libmErrnoCondition(*R, Args, Err);
-  if (!C) {
-    fail(Err);
-    return;
-  }
-  ErrnoConds.push_back(funil::printExpr(*C));
+  ErrnoConds.push_back(Cond);
   if (std::find(ErrnoNames.begin(), ErrnoNames.end(), CName) == ErrnoNames.end())
     ErrnoNames.push_back(CName);
 }
@@ -319,6 +294,46 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
 constexpr uint64_t MaxGatherElements = uint64_t(1) << 28;
 
 } // namespace
+
+std::string funilCallName(const CallInst *CI) { return callName(CI); }
+
+std::string errnoConditionText(const CallInst *CI,
+                               const std::vector<std::string> &ArgTexts,
+                               const NestInfo &N, std::string &Why) {
+  std::string CName = CI->getCalledFunction()->getName().str();
+  // The check must decide as the host does: an argument the device may
+  // compute differently (by an ulp, or a NaN where the host has a number)
+  // could hide an argument that sets errno on the host.
+  for (const Use &A : CI->args()) {
+    std::string Inexact = inexactOperation(A.get(), N);
+    if (!Inexact.empty()) {
+      Why = "the argument of " + CName + ", which may set errno, depends on " +
+            Inexact + ": the device's errno check could disagree with the host";
+      return "";
+    }
+  }
+  const funil::LibmErrnoRule *R = funil::findLibmErrnoRule(CName);
+  if (!R) {
+    Why = "call of " + CName + ", which may set errno, without an errno rule";
+    return "";
+  }
+  std::vector<funil::ExprPtr> Args;
+  std::string Err;
+  for (const std::string &T : ArgTexts) {
+    funil::ExprPtr E;
+    if (!funil::parseExpr(T, E, Err)) {
+      Why = "argument of " + CName + " does not parse (internal error): " + Err;
+      return "";
+    }
+    Args.push_back(E);
+  }
+  funil::ExprPtr C = funil::libmErrnoCondition(*R, Args, Err);
+  if (!C) {
+    Why = Err;
+    return "";
+  }
+  return funil::printExpr(*C);
+}
 
 LiftedParam newBufferParam(const std::vector<LiftedParam> &Params,
                            Value *Base, Type *ElemTy) {
@@ -1166,6 +1181,8 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
   Why.clear();
   if (M.Kind == IdiomKind::Gemm)
     return liftGemm(M, Name, SE, Out, Why);
+  if (M.Kind == IdiomKind::Accumulation)
+    return liftAccumulation(M, Name, SE, Out, Why);
   if (M.Kind == IdiomKind::Spmv)
     return liftSpmv(M, Name, SE, Out, Why);
   Lifter L(M, SE, Out, Why);

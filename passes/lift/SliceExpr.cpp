@@ -79,6 +79,23 @@ std::string sliceExpr(Value *V, SliceReading &R, const SliceExprRules &X,
     std::string B = Sub(II->getArgOperand(1));
     S = std::string(Fused ? "fma(" : "fmuladd(") + A + ", " + B + ", " +
         Sub(II->getArgOperand(2)) + ")";
+  } else if (auto *Cmp = dyn_cast<CmpInst>(I);
+             Cmp && X.AllowSelect && Cmp->getPredicate() != CmpInst::FCMP_FALSE &&
+             Cmp->getPredicate() != CmpInst::FCMP_TRUE) {
+    std::string A = Sub(Cmp->getOperand(0));
+    S = std::string(isa<ICmpInst>(Cmp) ? "icmp_" : "fcmp_") +
+        CmpInst::getPredicateName(Cmp->getPredicate()).str() + "(" + A + ", " +
+        Sub(Cmp->getOperand(1)) + ")";
+  } else if (auto *Sel = dyn_cast<SelectInst>(I); Sel && X.AllowSelect) {
+    std::string C = Sub(Sel->getCondition());
+    std::string A = Sub(Sel->getTrueValue());
+    S = "select(" + C + ", " + A + ", " + Sub(Sel->getFalseValue()) + ")";
+  } else if (auto *CI = dyn_cast<CallInst>(I); CI && X.Call) {
+    std::vector<std::string> Args;
+    for (Value *A : CI->args())
+      Args.push_back(Sub(A));
+    if (Why.empty())
+      S = X.Call(CI, Args);
   } else {
     Fail(Upd + "has an operation the lifter does not express (" +
          I->getOpcodeName() + ")");

@@ -13,8 +13,10 @@
 #include "llvm/IR/Value.h"
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace llvm {
+class CallInst;
 class Loop;
 class Type;
 } // namespace llvm
@@ -46,6 +48,13 @@ struct SliceExprRules {
   std::function<std::string(llvm::Value *)> Scalar;
   /// Refuse llvm.fmuladd where the host's fusion choice is unknown.
   bool RefuseUnknownMulAdd = false;
+  /// Also print select and integer and float comparisons.
+  bool AllowSelect = false;
+  /// Prints a call other than llvm.fmuladd and llvm.fma from its arguments'
+  /// texts ("" with the reason set through the lifter); null: calls are
+  /// refused.
+  std::function<std::string(llvm::CallInst *, const std::vector<std::string> &)>
+      Call;
 };
 
 /// FunIL text of \p V under \p R (binary operators, fneg, casts,

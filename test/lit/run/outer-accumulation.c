@@ -16,7 +16,7 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats
-// RUN: %python %srcroot/nas-parboil/compare.py %t.expected %t.out --src %s
+// RUN: python3 %srcroot/nas-parboil/compare.py %t.expected %t.out --src %s
 // RUN: grep -v '^mriq' %t.expected > %t.exact.expected
 // RUN: grep -v '^mriq' %t.out > %t.exact.out
 // RUN: diff %t.exact.expected %t.exact.out

@@ -1249,6 +1249,12 @@ bool Validator<TB>::runAccum(const funil::Program &P, unsigned TimeoutMs,
       throw Unsupported{"an input load read as a matrix row"};
     Memo.insert_or_assign(Lf.Load, *X.E);
   }
+  // Induction variables: start + step * the iteration index read from iota.
+  Iter.assign(2, std::nullopt);
+  if (A->KIndexInE >= 0)
+    Iter[0] = *Part(ES, A->KIndexInE, A->ETypes.size()).E;
+  if (A->XIndexInT >= 0)
+    Iter[1] = *Part(TS, A->XIndexInT, A->TTypes.size()).E;
   std::map<std::string, Sym> Env;
   Env[Fn.Params[0].Name] = TS;
   Sym InitGot = eval(Red.Args[1], Env);

@@ -8,6 +8,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <map>
 
 using namespace llvm;
@@ -282,11 +283,42 @@ bool AccumLifter::run(const std::string &Name) {
     ETys.push_back(T);
     Slices->ETypes.push_back(In.Access.ElemTy);
   }
-  bool NoE = EViews.empty();
-  if (NoE) {
+  // Induction variables F reads: their iteration index from iota.
+  bool UsesIV[2] = {false, false};
+  {
+    SmallVector<Value *, 16> Work(Slices->Steps.begin(), Slices->Steps.end());
+    SmallPtrSet<Value *, 32> Seen;
+    while (!Work.empty()) {
+      auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+      if (!I || !Outer->contains(I) || isa<LoadInst>(I) || !Seen.insert(I).second)
+        continue;
+      for (unsigned D = 0; D < 2; ++D)
+        UsesIV[D] |= I == N.IVs[D];
+      if (!isa<PHINode>(I))
+        Work.append(I->op_begin(), I->op_end());
+    }
+  }
+  if (EViews.empty() || UsesIV[0]) {
+    Slices->KIndexInE = UsesIV[0] ? (int)EViews.size() : -1;
     EViews.push_back("iota(" + SizeK + ")");
     ETys.push_back("i64");
     Slices->ETypes.push_back(I64);
+  }
+  if (UsesIV[1]) {
+    Slices->XIndexInT = TViews.size();
+    TViews.push_back("iota(" + SizeN + ")");
+    TTys.push_back("i64");
+    Slices->TTypes.push_back(I64);
+  }
+  for (unsigned D = 0; D < 2; ++D) {
+    if (!UsesIV[D])
+      continue;
+    std::string Idx = D ? component("t", Slices->XIndexInT, TViews.size())
+                        : component("e", Slices->KIndexInE, EViews.size());
+    unsigned W = N.IVs[D]->getType()->getIntegerBitWidth();
+    std::string V = "add(" + index(N.IVStarts[D], "o") + ", mul(" + Idx +
+                    ", " + std::to_string(N.IVSteps[D]) + ":i64))";
+    R.Leaves[N.IVs[D]] = W == 64 ? V : "trunc.i" + std::to_string(W) + "(" + V + ")";
   }
   // Leaves.
   for (unsigned A = 0; A < NQ; ++A)
@@ -305,8 +337,8 @@ bool AccumLifter::run(const std::string &Name) {
   SliceExprRules X;
   X.Idiom = "accumulation";
   X.LoadWhy = "reads memory other than its inputs and the old accumulator";
-  X.PhiWhy = "reads an induction variable or another value carried by a loop "
-             "of the nest (not lifted: only memory inputs)";
+  X.PhiWhy = "reads a value carried by a loop of the nest other than its "
+             "induction variables";
   X.Body = Outer;
   X.TypeText = [](Type *T) { return funilTypeText(T); };
   X.IsFinal = [](Value *) { return false; };

@@ -16,7 +16,9 @@
 // and the rows of the inputs indexed by x and k (M); e holds, per k, the
 // inputs indexed by k alone (Y) and the row elements. A one-component tuple
 // is written as its component (`t`, `acc`, `e`); with no input that varies
-// with k the reduction runs over iota(K). Sizes of the program: {N}.
+// with k the reduction runs over iota(K). Where F reads an induction
+// variable, iota(K) joins e (k) or iota(N) joins t (x), and the variable is
+// start + step * index. Sizes of the program: {N}.
 //
 // It is Lift's map of a sequential reduce (seeds/004, section 3) over the
 // interchanged nest, as the GEMV^T form `s[j] += r[i]*A[i][j]` of GemmLifting
@@ -56,6 +58,9 @@ struct AccumSlices {
     unsigned Index;
   };
   std::vector<Leaf> Leaves;
+  /// The components of e and t that are k's and x's iteration index (an
+  /// iota read where F uses an induction variable), or -1.
+  int KIndexInE = -1, XIndexInT = -1;
 };
 
 /// Lifts the outer-loop accumulation \p M (IdiomKind::Accumulation) into a
@@ -64,8 +69,8 @@ struct AccumSlices {
 /// and non-constant offsets and strides, scalars for loop-invariant values.
 /// A libm call that may set errno gets an errno check over the same inputs
 /// (Out.ErrnoCheckFunIL). Returns false with \p Why for what it cannot
-/// express: a slice that reads an induction variable or a loop-carried value,
-/// an operation without a FunIL form, a call whose errno argument reads the
+/// express: a slice that reads a loop-carried value other than an induction
+/// variable (those are read from iota as start + step * index), an operation without a FunIL form, a call whose errno argument reads the
 /// accumulator.
 bool liftAccumulation(const IdiomMatch &M, const std::string &Name,
                       llvm::ScalarEvolution &SE, LiftedIdiom &Out,

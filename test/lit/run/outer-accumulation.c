@@ -1,9 +1,10 @@
 // Outer-loop accumulations (issue 13) end to end on PoCL at odd sizes: the
 // nest `for k: for x: Q[x] += f(k, x)` runs as one map over x of a
 // sequential reduction over k (calls=1 per nest, where the inner map alone
-// was launched once per k). Each element is summed in k's order, so the
-// float and int results are the sequential build's bits (compared with
-// diff, floats in hex). The mri-q shape (cosf, sinf, two accumulators Qr and
+// was launched once per k). With -idiom-fp-reassoc=false (no row-lanes
+// variants) each element is summed in k's order, so the float and int
+// results are the sequential build's bits (compared with diff, floats in
+// hex). The mri-q shape (cosf, sinf, two accumulators Qr and
 // Qi, the calls kept as errno-setting libm calls) needs -idiom-approx-libm
 // (OpenCL's cos and sin are within 4 ulp of the host's): compared with
 // compare.py at the tolerance stated below. A second mri-q run with an
@@ -12,7 +13,7 @@
 // build does. Q overlapping an input (the runtime's overlap check) runs the
 // original nest too.
 // RUN: %clang -O2 %s -lm -o %t.seq
-// RUN: %clang-idiom -g -fplugin=%plugin -mllvm -idiom-approx-libm %s -lm -lidiomrt -Rpass=idiom-offload -Rpass-analysis=idiom-offload -Rpass-missed=idiom-offload -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom -g -fplugin=%plugin -mllvm -idiom-approx-libm -mllvm -idiom-fp-reassoc=false %s -lm -lidiomrt -Rpass=idiom-offload -Rpass-analysis=idiom-offload -Rpass-missed=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats

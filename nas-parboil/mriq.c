@@ -31,12 +31,18 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+/* Sizes: NK samples and NX points by default (about 0.13 s sequentially);
+ * `mriq NK NX` for benchmarks, up to Parboil's large data set (3072 samples,
+ * 262144 points). */
 #define NK 2048
 #define NX 4096
+#define MAXK 3072
+#define MAXX 262144
 
-static float kx[NK], ky[NK], kz[NK], phiR[NK], phiI[NK], phiMag[NK];
-static float x[NX], y[NX], z[NX], Qr[NX], Qi[NX];
+static float kx[MAXK], ky[MAXK], kz[MAXK], phiR[MAXK], phiI[MAXK], phiMag[MAXK];
+static float x[MAXX], y[MAXX], z[MAXX], Qr[MAXX], Qi[MAXX];
 
 /* NAS Parallel Benchmarks' randlc: x = a*x mod 2^46, result in (0, 1). */
 static double randlc(double *xs, double a) {
@@ -60,46 +66,52 @@ static void ComputePhiMag(int numK, const float *pr, const float *pi,
   }
 }
 
-static void ComputeQ(int numK, int numX, const float *pkx, const float *pky,
-                     const float *pkz, const float *px, const float *py,
-                     const float *pz, const float *mag, float *qr,
-                     float *qi) {
+/* The arrays are globals, as in legacy codes: LICM hoists the loads of
+ * kx[k], ky[k], kz[k] and phiMag[k] out of the inner loop, which is then a
+ * map on its own (launched once per k without the accumulation idiom). */
+static void ComputeQ(int numK, int numX) {
   const float PIx2 = 6.2831853071795864769252867665590058f;
   for (int k = 0; k < numK; k++) { /* idiom: accumulation */
     for (int i = 0; i < numX; i++) {
-      float expArg = PIx2 * (pkx[k] * px[i] + pky[k] * py[i] + pkz[k] * pz[i]);
+      float expArg = PIx2 * (kx[k] * x[i] + ky[k] * y[i] + kz[k] * z[i]);
       float cosArg = cosf(expArg);
       float sinArg = sinf(expArg);
-      qr[i] += mag[k] * cosArg;
-      qi[i] += mag[k] * sinArg;
+      Qr[i] += phiMag[k] * cosArg;
+      Qi[i] += phiMag[k] * sinArg;
     }
   }
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  int nk = argc > 2 ? atoi(argv[1]) : NK, nx = argc > 2 ? atoi(argv[2]) : NX;
+  if (nk < 1 || nk > MAXK || nx < 13 || nx > MAXX) {
+    fprintf(stderr, "usage: mriq [NK NX] (NK <= %d, 13 <= NX <= %d)\n", MAXK,
+            MAXX);
+    return 2;
+  }
   double seed = 314159265.0, a = 1220703125.0;
-  for (int k = 0; k < NK; k++) {
+  for (int k = 0; k < nk; k++) {
     kx[k] = (float)(randlc(&seed, a) - 0.5) * 0.5f;
     ky[k] = (float)(randlc(&seed, a) - 0.5) * 0.5f;
     kz[k] = (float)(randlc(&seed, a) - 0.5) * 0.5f;
     phiR[k] = (float)randlc(&seed, a) * 0.7f;
     phiI[k] = (float)randlc(&seed, a) * 0.7f;
   }
-  for (int i = 0; i < NX; i++) {
+  for (int i = 0; i < nx; i++) {
     x[i] = (float)(randlc(&seed, a) - 0.5) * 32.0f;
     y[i] = (float)(randlc(&seed, a) - 0.5) * 32.0f;
     z[i] = (float)(randlc(&seed, a) - 0.5) * 32.0f;
     Qr[i] = 0.0f;
     Qi[i] = 0.0f;
   }
-  ComputePhiMag(NK, phiR, phiI, phiMag);
-  ComputeQ(NK, NX, kx, ky, kz, x, y, z, phiMag, Qr, Qi);
+  ComputePhiMag(nk, phiR, phiI, phiMag);
+  ComputeQ(nk, nx);
 
-  printf("n %d\n", NK);
+  printf("n %d\n", nk);
   double phisum = 0, qsumr = 0, qsumi = 0, qabs = 0;
-  for (int k = 0; k < NK; k++)
+  for (int k = 0; k < nk; k++)
     phisum += phiMag[k];
-  for (int i = 0; i < NX; i++) {
+  for (int i = 0; i < nx; i++) {
     qsumr += Qr[i];
     qsumi += Qi[i];
     qabs += fabs(Qr[i]) + fabs(Qi[i]);
@@ -108,7 +120,7 @@ int main(void) {
   printf("qsumr.f32 %.10e\n", qsumr);
   printf("qsumi.f32 %.10e\n", qsumi);
   printf("qsumabs.f32 %.10e\n", qabs);
-  for (int i = 0; i < NX; i += NX / 13)
+  for (int i = 0; i < nx; i += nx / 13)
     printf("q%d.f32 %.10e %.10e\n", i, Qr[i], Qi[i]);
   return 0;
 }

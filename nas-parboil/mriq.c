@@ -12,7 +12,7 @@
  * runs there.
  *
  * Loops carry a trailing marker comment on their `for` line (compare.py):
- *   idiom: map | accumulation | reduction  -- expected to be offloaded
+ *   idiom: map | accumulation  -- expected to be offloaded
  * Output: "n K" first, then "label value" lines; ".f32" labels hold
  * single-precision results.
  *

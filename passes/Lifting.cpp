@@ -114,8 +114,6 @@ std::string callName(const CallInst *CI) {
   return "";
 }
 
-std::string tupleOf(const std::vector<std::string> &Xs);
-
 class Lifter {
 public:
   Lifter(const IdiomMatch &M, ScalarEvolution &SE, LiftedIdiom &Out,
@@ -294,6 +292,28 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
 constexpr uint64_t MaxGatherElements = uint64_t(1) << 28;
 
 } // namespace
+
+std::string tupleOf(const std::vector<std::string> &Xs) {
+  if (Xs.size() == 1)
+    return Xs[0];
+  std::string S = "(";
+  for (size_t I = 0; I < Xs.size(); ++I)
+    S += (I ? ", " : "") + Xs[I];
+  return S + ")";
+}
+
+std::string zipOf(const std::vector<std::string> &Xs) {
+  if (Xs.size() == 1)
+    return Xs[0];
+  std::string S = "zip(";
+  for (size_t I = 0; I < Xs.size(); ++I)
+    S += (I ? ", " : "") + Xs[I];
+  return S + ")";
+}
+
+std::string component(const std::string &P, size_t I, size_t N) {
+  return N == 1 ? P : P + "." + std::to_string(I);
+}
 
 std::string funilCallName(const CallInst *CI) { return callName(CI); }
 
@@ -824,31 +844,6 @@ std::string Lifter::substitutedText(
   Memo = std::move(Saved);
   TextSize = SavedSize + T.size();
   return T;
-}
-
-/// Joins texts with ", ", parenthesised when there are several.
-std::string tupleOf(const std::vector<std::string> &Xs) {
-  if (Xs.size() == 1)
-    return Xs[0];
-  std::string S = "(";
-  for (size_t I = 0; I < Xs.size(); ++I)
-    S += (I ? ", " : "") + Xs[I];
-  return S + ")";
-}
-
-/// `zip(a, b)` or just `a` for one component.
-std::string zipOf(const std::vector<std::string> &Xs) {
-  if (Xs.size() == 1)
-    return Xs[0];
-  std::string S = "zip(";
-  for (size_t I = 0; I < Xs.size(); ++I)
-    S += (I ? ", " : "") + Xs[I];
-  return S + ")";
-}
-
-/// Accessor of component \p I of lambda parameter \p P with \p N components.
-std::string component(const std::string &P, size_t I, size_t N) {
-  return N == 1 ? P : P + "." + std::to_string(I);
 }
 
 bool Lifter::run(const std::string &Name) {

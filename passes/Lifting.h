@@ -193,6 +193,14 @@ std::string funilTypeText(llvm::Type *T);
 /// FunIL literal of a constant integer or float (typed: `-1:i8`), or "".
 std::string funilLiteralText(llvm::Constant *C);
 
+/// FunIL text of a tuple of \p Xs: `(a, b, ...)`, or `a` for one.
+std::string tupleOf(const std::vector<std::string> &Xs);
+/// FunIL text of `zip(a, b, ...)`, or `a` for one array.
+std::string zipOf(const std::vector<std::string> &Xs);
+/// Accessor of component \p I of lambda parameter \p P with \p N
+/// components (`P.I`, or `P` for one).
+std::string component(const std::string &P, size_t I, size_t N);
+
 /// FunIL name of a pure math intrinsic or library call (`sqrt`, `sin`,
 /// `fmuladd`, `fmin`, ...), or "" when FunIL has none.
 std::string funilCallName(const llvm::CallInst *CI);

@@ -244,6 +244,12 @@ public:
 
 private:
   void bindParams();
+  /// True when \p Differ is false for every input (folded, or Z3 proves
+  /// it); else sets \p Why: a counterexample names \p Parts, a timeout or
+  /// an unknown the lifted \p What.
+  bool proveNoDifference(const TermT &Differ, unsigned TimeoutMs,
+                         const std::string &Parts, const std::string &What,
+                         std::string &Why);
   /// STEP (\p Step: \(acc, x) with x.0 and x.1 the two elements), INIT and
   /// POST (\p Post with the reduceSeq as the sum; \p Q, when not empty,
   /// the lambda parameter of \p QArity components whose last one is the
@@ -1058,6 +1064,17 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
     Differ = Differ || G;
   // Equal lifts give identical terms, which the simplifier folds to false;
   // only the others need the solver.
+  return proveNoDifference(Differ, TimeoutMs,
+                           "element function, combine operator, identity or "
+                           "histogram update",
+                           "FunIL", Why);
+}
+
+template <class TB>
+bool Validator<TB>::proveNoDifference(const TermT &Differ, unsigned TimeoutMs,
+                                      const std::string &Parts,
+                                      const std::string &What,
+                                      std::string &Why) {
   TermT D = Differ.simplify();
   if (D.is_false())
     return true;
@@ -1065,12 +1082,12 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
   case z3::unsat:
     return true;
   case z3::sat:
-    Why = "Z3 found inputs on which the lifted FunIL and the LLVM slice differ "
-          "(element function, combine operator, identity or histogram update)";
+    Why = "Z3 found inputs on which the lifted FunIL and the LLVM slice "
+          "differ (" + Parts + ")";
     return false;
   default:
-    Why = "equivalence of the lifted FunIL and the LLVM slice not proven (" +
-          z3UnknownText() + ")";
+    Why = "equivalence of the lifted " + What + " and the LLVM slice not "
+          "proven (" + z3UnknownText() + ")";
     return false;
   }
 }
@@ -1178,21 +1195,8 @@ bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
     }
     Differ = Differ || *Got[I]->E != *Want[I];
   }
-  TermT D = Differ.simplify();
-  if (D.is_false())
-    return true;
-  switch (TB::decide(C, D, TimeoutMs)) {
-  case z3::unsat:
-    return true;
-  case z3::sat:
-    Why = std::string("Z3 found inputs on which the lifted FunIL and the LLVM "
-                      "slice differ (") + What + " STEP, INIT or POST)";
-    return false;
-  default:
-    Why = std::string("equivalence of the lifted ") + What +
-          " and the LLVM slice not proven (" + z3UnknownText() + ")";
-    return false;
-  }
+  return proveNoDifference(Differ, TimeoutMs,
+                           std::string(What) + " STEP, INIT or POST", What, Why);
 }
 
 template <class TB>
@@ -1273,21 +1277,8 @@ bool Validator<TB>::runAccum(const funil::Program &P, unsigned TimeoutMs,
     }
     Differ = Differ || *G.E != Want || *I.E != *Old.E;
   }
-  TermT D = Differ.simplify();
-  if (D.is_false())
-    return true;
-  switch (TB::decide(C, D, TimeoutMs)) {
-  case z3::unsat:
-    return true;
-  case z3::sat:
-    Why = "Z3 found inputs on which the lifted FunIL and the LLVM slice "
-          "differ (accumulation STEP or INIT)";
-    return false;
-  default:
-    Why = "equivalence of the lifted accumulation and the LLVM slice not "
-          "proven (" + z3UnknownText() + ")";
-    return false;
-  }
+  return proveNoDifference(Differ, TimeoutMs, "accumulation STEP or INIT",
+                           "accumulation", Why);
 }
 
 template <class TB>

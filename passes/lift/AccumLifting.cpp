@@ -21,32 +21,6 @@ std::string elemType(Type *T) {
   return T->isIntegerTy(1) ? "" : funilTypeText(T);
 }
 
-/// Component \p I of a tuple named \p Name of \p Count components (a
-/// one-component tuple is its component).
-std::string component(const std::string &Name, unsigned I, size_t Count) {
-  return Count == 1 ? Name : Name + "." + std::to_string(I);
-}
-
-/// `(a, b, ...)`, or `a` alone.
-std::string tupleText(const std::vector<std::string> &Xs) {
-  if (Xs.size() == 1)
-    return Xs[0];
-  std::string S = "(";
-  for (size_t I = 0; I < Xs.size(); ++I)
-    S += (I ? ", " : "") + Xs[I];
-  return S + ")";
-}
-
-/// `zip(a, b, ...)`, or `a` alone.
-std::string zipText(const std::vector<std::string> &Xs) {
-  if (Xs.size() == 1)
-    return Xs[0];
-  std::string S = "zip(";
-  for (size_t I = 0; I < Xs.size(); ++I)
-    S += (I ? ", " : "") + Xs[I];
-  return S + ")";
-}
-
 class AccumLifter {
 public:
   AccumLifter(const IdiomMatch &M, ScalarEvolution &SE, LiftedIdiom &Out,
@@ -66,6 +40,8 @@ private:
   std::string index(const SCEV *S, const std::string &Name);
   std::string scalar(Value *V);
   std::string call(CallInst *CI, const std::vector<std::string> &Args);
+  /// True when \p V is computed in the nest from an old accumulator.
+  bool readsOld(Value *V) const;
   unsigned buffer(const ChainAccess &A, bool Written);
   std::string view(const ChainAccess &A, bool Written, bool Rows,
                    unsigned Loop);
@@ -81,7 +57,23 @@ private:
   std::map<const SCEV *, std::string> IndexNames;
   std::map<Value *, std::string> ScalarNames;
   std::vector<std::string> ErrnoConds, ErrnoNames;
+  SmallPtrSet<Value *, 4> OldLoads;
 };
+
+bool AccumLifter::readsOld(Value *V) const {
+  SmallVector<Value *, 16> Work{V};
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    Value *X = Work.pop_back_val();
+    if (OldLoads.count(X))
+      return true;
+    auto *I = dyn_cast<Instruction>(X);
+    if (I && Outer->contains(I) && !isa<PHINode>(I) && !isa<LoadInst>(I) &&
+        Seen.insert(I).second)
+      Work.append(I->op_begin(), I->op_end());
+  }
+  return false;
+}
 
 std::string AccumLifter::index(const SCEV *S, const std::string &Name) {
   S = i64(S);
@@ -138,13 +130,12 @@ std::string AccumLifter::call(CallInst *CI, const std::vector<std::string> &Args
            "effects");
       return "";
     }
-    for (const std::string &A : Used)
-      if (A.find("acc") != std::string::npos) {
-        fail("the argument of " + CI->getCalledFunction()->getName().str() +
-             ", which may set errno, reads the accumulator: the errno check "
-             "cannot run before the reduction");
-        return "";
-      }
+    if (readsOld(CI)) {
+      fail("the argument of " + CI->getCalledFunction()->getName().str() +
+           ", which may set errno, reads the accumulator: the errno check "
+           "cannot run before the reduction");
+      return "";
+    }
     std::string W, Cond = errnoConditionText(CI, Used, M.Nest, W);
     if (Cond.empty()) {
       fail(W);
@@ -168,22 +159,7 @@ unsigned AccumLifter::buffer(const ChainAccess &A, bool Written) {
   P.Name = "b" + std::to_string(Buffers.size());
   P.Base = A.Base;
   P.ElemTy = A.ElemTy;
-  const SCEV *Lo = i64(A.Offset), *Hi = Lo;
-  for (unsigned D = 0; D < 2; ++D) {
-    const SCEV *Stride = i64(A.Strides[D]);
-    const SCEV *Span = SE.getMulExpr(
-        Stride, SE.getMinusSCEV(i64(M.Nest.TripCounts[D]), SE.getOne(I64)));
-    if (SE.isKnownNonNegative(Stride)) {
-      Hi = SE.getAddExpr(Hi, Span);
-    } else if (SE.isKnownNegative(Stride)) {
-      Lo = SE.getAddExpr(Lo, Span);
-    } else {
-      Lo = SE.getAddExpr(Lo, SE.getSMinExpr(Span, SE.getZero(I64)));
-      Hi = SE.getAddExpr(Hi, SE.getSMaxExpr(Span, SE.getZero(I64)));
-    }
-  }
-  P.Lo = Lo;
-  P.Hi = SE.getAddExpr(Hi, SE.getOne(I64));
+  chainAccessRange(A, M.Nest, SE, P.Lo, P.Hi);
   P.Read = true;
   P.Written = Written;
   // An accumulator with unit stride: every element of [Lo, Hi) is stored.
@@ -247,6 +223,7 @@ bool AccumLifter::run(const std::string &Name) {
     Slices->TTypes.push_back(Q.Store.ElemTy);
     Slices->Steps.push_back(cast<StoreInst>(Q.Store.Inst)->getValueOperand());
     Slices->Old.emplace_back(Q.OldLoads.begin(), Q.OldLoads.end());
+    OldLoads.insert(Q.OldLoads.begin(), Q.OldLoads.end());
   }
   // Inputs: those indexed by x alone in t, by k alone in e, matrix rows in
   // t and their elements in e.
@@ -354,13 +331,13 @@ bool AccumLifter::run(const std::string &Name) {
   if (!Why.empty())
     return false;
 
-  std::string Lambda = "\\(t: " + tupleText(TTys) + ")";
-  std::string Red = "reduceSeq(\\(acc: " + tupleText(AccTys) + ", e: " +
-                    tupleText(ETys) + ") => " + tupleText(Steps) + ", " +
-                    tupleText(Init) + ", " + zipText(EViews) + ")";
+  std::string Lambda = "\\(t: " + tupleOf(TTys) + ")";
+  std::string Red = "reduceSeq(\\(acc: " + tupleOf(AccTys) + ", e: " +
+                    tupleOf(ETys) + ") => " + tupleOf(Steps) + ", " +
+                    tupleOf(Init) + ", " + zipOf(EViews) + ")";
   std::vector<std::string> Outs(TViews.begin(), TViews.begin() + NQ);
-  std::string Zip = zipText(TViews);
-  std::string Stmt = "store " + tupleText(Outs) + " = map(" + Lambda + " => " +
+  std::string Zip = zipOf(TViews);
+  std::string Stmt = "store " + tupleOf(Outs) + " = map(" + Lambda + " => " +
                      Red + ", " + Zip + ");";
   size_t First = Out.Params.size();
   for (auto *List : {&Buffers, &Indices, &Scalars})
@@ -382,8 +359,8 @@ bool AccumLifter::run(const std::string &Name) {
   Out.ErrnoCheckFunIL =
       "idiom " + Name + "_errno(" + Params +
       ") {\n  return reduce(\\(a: i32, b: i32) => or(a, b), 0:i32, map(" +
-      Lambda + " => reduceSeq(\\(f: i32, e: " + tupleText(ETys) +
-      ") => or(f, zext.i32(" + Cond + ")), 0:i32, " + zipText(EViews) + "), " +
+      Lambda + " => reduceSeq(\\(f: i32, e: " + tupleOf(ETys) +
+      ") => or(f, zext.i32(" + Cond + ")), 0:i32, " + zipOf(EViews) + "), " +
       Zip + "));\n}\n";
   for (const std::string &C : ErrnoNames)
     Out.ErrnoFunctions += (Out.ErrnoFunctions.empty() ? "" : ", ") + C;

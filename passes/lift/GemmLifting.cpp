@@ -484,22 +484,7 @@ bool GemmLifter::denseOutput() {
 
 /// Elements [Lo, Hi) that access \p A touches over the whole nest.
 void GemmLifter::range(const ChainAccess &A, const SCEV *&Lo, const SCEV *&Hi) {
-  Lo = i64(A.Offset);
-  Hi = Lo;
-  for (unsigned D = 0; D < Depth; ++D) {
-    const SCEV *Stride = i64(A.Strides[D]);
-    const SCEV *Span = SE.getMulExpr(
-        Stride, SE.getMinusSCEV(i64(M.Nest.TripCounts[D]), SE.getOne(I64)));
-    if (SE.isKnownNonNegative(Stride)) {
-      Hi = SE.getAddExpr(Hi, Span);
-    } else if (SE.isKnownNegative(Stride)) {
-      Lo = SE.getAddExpr(Lo, Span);
-    } else {
-      Lo = SE.getAddExpr(Lo, SE.getSMinExpr(Span, SE.getZero(I64)));
-      Hi = SE.getAddExpr(Hi, SE.getSMaxExpr(Span, SE.getZero(I64)));
-    }
-  }
-  Hi = SE.getAddExpr(Hi, SE.getOne(I64));
+  chainAccessRange(A, M.Nest, SE, Lo, Hi);
 }
 
 /// `view(X, off, s0, n0, s1, n1)` of buffer \p Buf over loops D0 (rows) and

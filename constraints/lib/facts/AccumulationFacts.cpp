@@ -33,6 +33,28 @@ analyzeOuterAccumulation(const NestInfo &N, ScalarEvolution &SE,
     return std::nullopt;
   }
   Loop *Outer = N.Loops[0], *Inner = N.Loops[1];
+  // Only counters are carried (their values address memory or are read as
+  // start + step * index), and nothing computed in the nest is used after
+  // it: the stores are the nest's only effect.
+  for (Loop *L : N.Loops)
+    for (PHINode &P : L->getHeader()->phis()) {
+      auto *AR = SE.isSCEVable(P.getType())
+                     ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P))
+                     : nullptr;
+      if (!P.getType()->isIntegerTy() || !AR || AR->getLoop() != L ||
+          !AR->isAffine()) {
+        Why = "the nest carries a value other than counters (a scalar "
+              "accumulator or a recurrence)";
+        return std::nullopt;
+      }
+    }
+  for (BasicBlock *BB : Outer->blocks())
+    for (Instruction &I : *BB)
+      for (User *U : I.users())
+        if (auto *UI = dyn_cast<Instruction>(U); UI && !Outer->contains(UI)) {
+          Why = "a value computed in the nest is used after it";
+          return std::nullopt;
+        }
   AccumulationRoles R;
   SmallVector<LoadInst *, 16> Loads;
   for (BasicBlock *BB : Outer->blocks())
@@ -45,9 +67,23 @@ analyzeOuterAccumulation(const NestInfo &N, ScalarEvolution &SE,
         Loads.push_back(L);
         continue;
       }
-      auto *S = dyn_cast<StoreInst>(&I);
-      if (!S)
+      if (isa<CallBase>(I)) {
+        if (!isPureOrErrnoCall(&I)) {
+          Why = "the nest calls a function that may have side effects other "
+                "than errno";
+          return std::nullopt;
+        }
         continue;
+      }
+      auto *S = dyn_cast<StoreInst>(&I);
+      if (!S) {
+        if (I.mayReadOrWriteMemory()) {
+          Why = "the nest has a memory operation that is not a simple load "
+                "or store";
+          return std::nullopt;
+        }
+        continue;
+      }
       if (!S->isSimple()) {
         Why = "the nest has a volatile or atomic store";
         return std::nullopt;

@@ -64,7 +64,10 @@ struct AccumulationRoles {
 };
 
 /// Analyses the chain \p N of two loops (analyzeLoopChain) as an outer-loop
-/// accumulation: every store is a simple store in the inner loop at an
+/// accumulation: only integer affine counters carried, no value used after
+/// the nest; every call pure or a libm call whose only effect is errno
+/// (isPureOrErrnoCall), every other memory access a simple load or store;
+/// every store is a simple store in the inner loop at an
 /// address that varies with the inner loop only, with a non-zero constant
 /// stride, and reads its own old element; no two stores share a base
 /// pointer; every other load is a simple affine load through a base pointer

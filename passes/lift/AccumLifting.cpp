@@ -4,11 +4,11 @@
 #include "SliceExpr.h"
 #include "idiom/Constraints/AccumulationFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include <map>
 
 using namespace llvm;
@@ -111,7 +111,8 @@ std::string AccumLifter::scalar(Value *V) {
 
 /// A pure call, or a libm call that may set errno (its condition goes to
 /// the errno check, which reads the same t and e but not the accumulators).
-std::string AccumLifter::call(CallInst *CI, const std::vector<std::string> &Args) {
+std::string AccumLifter::call(CallInst *CI,
+                              const std::vector<std::string> &Args) {
   std::string N = funilCallName(CI);
   if (N.empty() || N == "fmuladd" || N == "fma") {
     fail("the accumulation update calls a function without a FunIL form");
@@ -267,7 +268,8 @@ bool AccumLifter::run(const std::string &Name) {
     SmallPtrSet<Value *, 32> Seen;
     while (!Work.empty()) {
       auto *I = dyn_cast<Instruction>(Work.pop_back_val());
-      if (!I || !Outer->contains(I) || isa<LoadInst>(I) || !Seen.insert(I).second)
+      if (!I || !Outer->contains(I) || isa<LoadInst>(I) ||
+          !Seen.insert(I).second)
         continue;
       for (unsigned D = 0; D < 2; ++D)
         UsesIV[D] |= I == N.IVs[D];
@@ -293,9 +295,10 @@ bool AccumLifter::run(const std::string &Name) {
     std::string Idx = D ? component("t", Slices->XIndexInT, TViews.size())
                         : component("e", Slices->KIndexInE, EViews.size());
     unsigned W = N.IVs[D]->getType()->getIntegerBitWidth();
-    std::string V = "add(" + index(N.IVStarts[D], "o") + ", mul(" + Idx +
-                    ", " + std::to_string(N.IVSteps[D]) + ":i64))";
-    R.Leaves[N.IVs[D]] = W == 64 ? V : "trunc.i" + std::to_string(W) + "(" + V + ")";
+    std::string V = "add(" + index(N.IVStarts[D], "o") + ", mul(" + Idx + ", " +
+                    std::to_string(N.IVSteps[D]) + ":i64))";
+    R.Leaves[N.IVs[D]] =
+        W == 64 ? V : "trunc.i" + std::to_string(W) + "(" + V + ")";
   }
   // Leaves.
   for (unsigned A = 0; A < NQ; ++A)
@@ -332,8 +335,8 @@ bool AccumLifter::run(const std::string &Name) {
     return false;
 
   std::string Lambda = "\\(t: " + tupleOf(TTys) + ")";
-  std::string Red = "reduceSeq(\\(acc: " + tupleOf(AccTys) + ", e: " +
-                    tupleOf(ETys) + ") => " + tupleOf(Steps) + ", " +
+  std::string Red = "reduceSeq(\\(acc: " + tupleOf(AccTys) +
+                    ", e: " + tupleOf(ETys) + ") => " + tupleOf(Steps) + ", " +
                     tupleOf(Init) + ", " + zipOf(EViews) + ")";
   std::vector<std::string> Outs(TViews.begin(), TViews.begin() + NQ);
   std::string Zip = zipOf(TViews);

@@ -1,4 +1,4 @@
-//===- AccumLifting.h - Lift an outer-loop accumulation into FunIL -*- C++ -*-===//
+//===- AccumLifting.h - Lift an outer-loop accumulation -------*- C++ -*-===//
 //
 // The accumulation lifter (`lifts accum`, constraints/specs/
 // outer-accumulation.idl, issue 13). A chain of two loops, k outer and x
@@ -10,7 +10,8 @@
 //     map(\(t: (T0, ..., X..., [M]_K...)) =>
 //       reduceSeq(\(acc: (T0, ...), e: (Y..., M...)) => (F0, ...),
 //                 (t.0, ...), zip(view(Yb, oY, sY, K)..., t.m...)),
-//       zip(view(Q0, ...), ..., view(Xb, oX, sX, N)..., view(Mb, oM, sMx, N, sMk, K)...));
+//       zip(view(Q0, ...), ..., view(Xb, oX, sX, N)...,
+//           view(Mb, oM, sMx, N, sMk, K)...));
 //
 // t holds, per x, the old accumulators, the inputs indexed by x alone (X)
 // and the rows of the inputs indexed by x and k (M); e holds, per k, the
@@ -70,7 +71,8 @@ struct AccumSlices {
 /// A libm call that may set errno gets an errno check over the same inputs
 /// (Out.ErrnoCheckFunIL). Returns false with \p Why for what it cannot
 /// express: a slice that reads a loop-carried value other than an induction
-/// variable (those are read from iota as start + step * index), an operation without a FunIL form, a call whose errno argument reads the
+/// variable (those are read from iota as start + step * index), an
+/// operation without a FunIL form, a call whose errno argument reads the
 /// accumulator.
 bool liftAccumulation(const IdiomMatch &M, const std::string &Name,
                       llvm::ScalarEvolution &SE, LiftedIdiom &Out,

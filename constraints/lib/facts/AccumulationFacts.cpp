@@ -25,9 +25,9 @@ bool readsLoad(Value *V, LoadInst *Ld, const Loop *L, unsigned Depth = 0) {
 }
 } // namespace
 
-std::optional<AccumulationRoles>
-analyzeOuterAccumulation(const NestInfo &N, ScalarEvolution &SE,
-                         std::string &Why) {
+std::optional<AccumulationRoles> analyzeOuterAccumulation(const NestInfo &N,
+                                                          ScalarEvolution &SE,
+                                                          std::string &Why) {
   if (N.depth() != 2) {
     Why = "not a chain of two loops";
     return std::nullopt;
@@ -162,13 +162,14 @@ analyzeOuterAccumulation(const NestInfo &N, ScalarEvolution &SE,
       return std::nullopt;
     }
     SmallVector<unsigned, 3> V = A->varyingLoops();
-    AccumulationInputKind K =
-        V.size() == 2 ? AccumulationInputKind::Matrix
-        : V.size() == 1 && V[0] == 0 ? AccumulationInputKind::Outer
-                                     : AccumulationInputKind::Inner;
+    AccumulationInputKind K = V.size() == 2 ? AccumulationInputKind::Matrix
+                              : V.size() == 1 && V[0] == 0
+                                  ? AccumulationInputKind::Outer
+                                  : AccumulationInputKind::Inner;
     unsigned Slot = R.Inputs.size();
     for (unsigned I = 0; I < R.Inputs.size(); ++I)
-      if (SE.getSCEV(cast<LoadInst>(R.Inputs[I].Access.Inst)->getPointerOperand()) ==
+      if (SE.getSCEV(
+              cast<LoadInst>(R.Inputs[I].Access.Inst)->getPointerOperand()) ==
               SE.getSCEV(L->getPointerOperand()) &&
           R.Inputs[I].Access.ElemTy == A->ElemTy)
         Slot = I;

@@ -1,4 +1,4 @@
-//===- AccumulationFacts.h - Roles of an outer-loop accumulation -*- C++ -*-===//
+//===- AccumulationFacts.h - Outer-loop accumulation roles -*- C++ -*-===//
 //
 // The legality analysis behind the `outer-accumulation` idiom
 // (constraints/specs/outer-accumulation.idl, issue 13): a rectangular chain

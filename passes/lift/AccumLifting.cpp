@@ -55,7 +55,7 @@ private:
   std::string SizeN, SizeK;
   std::vector<LiftedParam> Buffers, Indices, Scalars;
   std::map<const SCEV *, std::string> IndexNames;
-  std::map<Value *, std::string> ScalarNames;
+  DenseMap<Value *, std::string> ScalarNames;
   std::vector<std::string> ErrnoConds, ErrnoNames;
   SmallPtrSet<Value *, 4> OldLoads;
 };
@@ -76,37 +76,16 @@ bool AccumLifter::readsOld(Value *V) const {
 }
 
 std::string AccumLifter::index(const SCEV *S, const std::string &Name) {
-  S = i64(S);
-  if (auto *C = dyn_cast<SCEVConstant>(S))
-    return std::to_string(C->getAPInt().getSExtValue()) + ":i64";
-  auto It = IndexNames.find(S);
-  if (It != IndexNames.end())
-    return It->second;
-  LiftedParam P;
-  P.K = LiftedParam::Kind::Index;
-  P.Name = Name + std::to_string(Indices.size());
-  P.S = S;
-  Indices.push_back(P);
-  return IndexNames[S] = P.Name;
+  return sliceIndexParam(i64(S), Name + std::to_string(Indices.size()),
+                         Indices, IndexNames);
 }
 
 std::string AccumLifter::scalar(Value *V) {
-  auto It = ScalarNames.find(V);
-  if (It != ScalarNames.end())
-    return It->second;
-  Type *T = V->getType();
-  if (!T->isFloatTy() && !T->isDoubleTy() && !T->isIntegerTy(32) &&
-      !T->isIntegerTy(64)) {
+  std::string N = sliceScalarParam(V, Scalars, ScalarNames);
+  if (N.empty())
     fail("the accumulation reads a loop-invariant value of a type the lifter "
          "does not pass (only float, double, int and long)");
-    return "";
-  }
-  LiftedParam P;
-  P.K = LiftedParam::Kind::Scalar;
-  P.V = V;
-  P.Name = "s" + std::to_string(Scalars.size());
-  Scalars.push_back(P);
-  return ScalarNames[V] = P.Name;
+  return N;
 }
 
 /// A pure call, or a libm call that may set errno (its condition goes to

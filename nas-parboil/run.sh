@@ -173,8 +173,13 @@ for p in "${PROGS[@]}"; do
   fi
 
   # Plugin build.
+  # Plugin options a program needs, from an `idiom-cflags: ...` line of its
+  # header comment (mriq.c: -mllvm -idiom-approx-libm); -mllvm options of
+  # the plugin need it loaded with -fplugin too.
+  read -r -a PFLAGS <<< "$(sed -n 's/^ *\* *idiom-cflags: *//p' "$HERE/$p.c" | head -n 1)"
+  [ ${#PFLAGS[@]} -gt 0 ] && PFLAGS=(-fplugin="$PLUGIN" "${PFLAGS[@]}")
   if ! build "$p build-idiom" "$d/$p.idiom" "$d/build-idiom.log" \
-      -O2 "${XFLAGS[@]}" -fpass-plugin="$PLUGIN" "$p.c" \
+      -O2 "${XFLAGS[@]}" "${PFLAGS[@]}" -fpass-plugin="$PLUGIN" "$p.c" \
       -L"$BUILD/lib" -lidiomrt -lm -Wl,-rpath,"$BUILD/lib"; then
     for m in "${MODES[@]}"; do fail "$p $m (not run: plugin build failed)"; done
     continue

@@ -2,6 +2,7 @@
 
 #include "Lifting.h"
 #include "lift/HistogramLifting.h"
+#include "lift/AccumLifting.h"
 #include "lift/GemmLifting.h"
 #include "lift/SpmvLifting.h"
 #include "lift/SearchLifting.h"
@@ -112,8 +113,6 @@ std::string callName(const CallInst *CI) {
       return N;
   return "";
 }
-
-std::string tupleOf(const std::vector<std::string> &Xs);
 
 class Lifter {
 public:
@@ -257,38 +256,12 @@ static std::string inexactOperation(Value *Root, const NestInfo &N) {
 void Lifter::noteErrnoCall(const CallInst *CI,
                            const std::vector<std::string> &ArgTexts) {
   std::string CName = CI->getCalledFunction()->getName().str();
-  // The check must decide as the host does: an argument the device may
-  // compute differently (by an ulp, or a NaN where the host has a number)
-  // could hide an argument that sets errno on the host.
-  for (const Use &A : CI->args()) {
-    std::string Inexact = inexactOperation(A.get(), M.Nest);
-    if (!Inexact.empty()) {
-      fail("the argument of " + CName + ", which may set errno, depends on " +
-           Inexact + ": the device's errno check could disagree with the host");
-      return;
-    }
-  }
-  const funil::LibmErrnoRule *R = funil::findLibmErrnoRule(CName);
-  if (!R) {
-    fail("call of " + CName + ", which may set errno, without an errno rule");
+  std::string W, Cond = errnoConditionText(CI, ArgTexts, M.Nest, W);
+  if (Cond.empty()) {
+    fail(W);
     return;
   }
-  std::vector<funil::ExprPtr> Args;
-  std::string Err;
-  for (const std::string &T : ArgTexts) {
-    funil::ExprPtr E;
-    if (!funil::parseExpr(T, E, Err)) {
-      fail("argument of " + CName + " does not parse (internal error): " + Err);
-      return;
-    }
-    Args.push_back(E);
-  }
-  funil::ExprPtr C = funil::libmErrnoCondition(*R, Args, Err);
-  if (!C) {
-    fail(Err);
-    return;
-  }
-  ErrnoConds.push_back(funil::printExpr(*C));
+  ErrnoConds.push_back(Cond);
   if (std::find(ErrnoNames.begin(), ErrnoNames.end(), CName) == ErrnoNames.end())
     ErrnoNames.push_back(CName);
 }
@@ -334,6 +307,68 @@ bool Lifter::buildErrnoCheck(const std::string &Name,
 constexpr uint64_t MaxGatherElements = uint64_t(1) << 28;
 
 } // namespace
+
+std::string tupleOf(const std::vector<std::string> &Xs) {
+  if (Xs.size() == 1)
+    return Xs[0];
+  std::string S = "(";
+  for (size_t I = 0; I < Xs.size(); ++I)
+    S += (I ? ", " : "") + Xs[I];
+  return S + ")";
+}
+
+std::string zipOf(const std::vector<std::string> &Xs) {
+  if (Xs.size() == 1)
+    return Xs[0];
+  std::string S = "zip(";
+  for (size_t I = 0; I < Xs.size(); ++I)
+    S += (I ? ", " : "") + Xs[I];
+  return S + ")";
+}
+
+std::string component(const std::string &P, size_t I, size_t N) {
+  return N == 1 ? P : P + "." + std::to_string(I);
+}
+
+std::string funilCallName(const CallInst *CI) { return callName(CI); }
+
+std::string errnoConditionText(const CallInst *CI,
+                               const std::vector<std::string> &ArgTexts,
+                               const NestInfo &N, std::string &Why) {
+  std::string CName = CI->getCalledFunction()->getName().str();
+  // The check must decide as the host does: an argument the device may
+  // compute differently (by an ulp, or a NaN where the host has a number)
+  // could hide an argument that sets errno on the host.
+  for (const Use &A : CI->args()) {
+    std::string Inexact = inexactOperation(A.get(), N);
+    if (!Inexact.empty()) {
+      Why = "the argument of " + CName + ", which may set errno, depends on " +
+            Inexact + ": the device's errno check could disagree with the host";
+      return "";
+    }
+  }
+  const funil::LibmErrnoRule *R = funil::findLibmErrnoRule(CName);
+  if (!R) {
+    Why = "call of " + CName + ", which may set errno, without an errno rule";
+    return "";
+  }
+  std::vector<funil::ExprPtr> Args;
+  std::string Err;
+  for (const std::string &T : ArgTexts) {
+    funil::ExprPtr E;
+    if (!funil::parseExpr(T, E, Err)) {
+      Why = "argument of " + CName + " does not parse (internal error): " + Err;
+      return "";
+    }
+    Args.push_back(E);
+  }
+  funil::ExprPtr C = funil::libmErrnoCondition(*R, Args, Err);
+  if (!C) {
+    Why = Err;
+    return "";
+  }
+  return funil::printExpr(*C);
+}
 
 LiftedParam newBufferParam(const std::vector<LiftedParam> &Params,
                            Value *Base, Type *ElemTy) {
@@ -839,31 +874,6 @@ std::string Lifter::substitutedText(
   return T;
 }
 
-/// Joins texts with ", ", parenthesised when there are several.
-std::string tupleOf(const std::vector<std::string> &Xs) {
-  if (Xs.size() == 1)
-    return Xs[0];
-  std::string S = "(";
-  for (size_t I = 0; I < Xs.size(); ++I)
-    S += (I ? ", " : "") + Xs[I];
-  return S + ")";
-}
-
-/// `zip(a, b)` or just `a` for one component.
-std::string zipOf(const std::vector<std::string> &Xs) {
-  if (Xs.size() == 1)
-    return Xs[0];
-  std::string S = "zip(";
-  for (size_t I = 0; I < Xs.size(); ++I)
-    S += (I ? ", " : "") + Xs[I];
-  return S + ")";
-}
-
-/// Accessor of component \p I of lambda parameter \p P with \p N components.
-std::string component(const std::string &P, size_t I, size_t N) {
-  return N == 1 ? P : P + "." + std::to_string(I);
-}
-
 void Lifter::chooseOrder() {
   unsigned Depth = M.Nest.depth();
   for (unsigned D = 0; D < Depth; ++D)
@@ -1311,6 +1321,8 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
   Why.clear();
   if (M.Kind == IdiomKind::Gemm)
     return liftGemm(M, Name, SE, Out, Why);
+  if (M.Kind == IdiomKind::Accumulation)
+    return liftAccumulation(M, Name, SE, Out, Why);
   if (M.Kind == IdiomKind::Spmv)
     return liftSpmv(M, Name, SE, Out, Why);
   Lifter L(M, SE, Out, Why);

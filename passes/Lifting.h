@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace llvm {
+class CallInst;
 class Constant;
 class ScalarEvolution;
 class Type;
@@ -27,6 +28,7 @@ class Value;
 
 namespace idiom {
 
+struct AccumSlices;
 struct GemmSlice;
 
 /// Run-time values that SCEV cannot give: those idiom_run_csr
@@ -188,6 +190,8 @@ struct LiftedIdiom {
   /// GEMM and SpMV programs: the LLVM slices behind STEP, INIT and POST
   /// (for an SpMV, ElemA are the loads of val and ElemB those of x).
   std::shared_ptr<const GemmSlice> Gemm;
+  /// Outer-loop accumulations (AccumLifting.h): the LLVM slices of F.
+  std::shared_ptr<const AccumSlices> Accum;
   /// SpMV programs: the run-time extents of the sparse operands.
   std::shared_ptr<const CsrExtent> Csr;
 };
@@ -201,6 +205,27 @@ std::string funilLiteralText(llvm::Constant *C);
 /// (one element per iteration (k0, k1), row-major): 2-D scalar reductions,
 /// and triangular histograms (the rectangle around the triangle, masked).
 bool liftsFlattened(const IdiomMatch &M);
+
+/// FunIL text of a tuple of \p Xs: `(a, b, ...)`, or `a` for one.
+std::string tupleOf(const std::vector<std::string> &Xs);
+/// FunIL text of `zip(a, b, ...)`, or `a` for one array.
+std::string zipOf(const std::vector<std::string> &Xs);
+/// Accessor of component \p I of lambda parameter \p P with \p N
+/// components (`P.I`, or `P` for one).
+std::string component(const std::string &P, size_t I, size_t N);
+
+/// FunIL name of a pure math intrinsic or library call (`sqrt`, `sin`,
+/// `fmuladd`, `fmin`, ...), or "" when FunIL has none.
+std::string funilCallName(const llvm::CallInst *CI);
+
+/// The FunIL condition (a bool expression, funil/LibmErrno.h) under which
+/// the libm call \p CI, which may set errno (isErrnoLibmCall), sets it, its
+/// arguments printed as \p ArgTexts. "" with \p Why when an argument depends
+/// on an operation of \p N the device may compute differently from the host
+/// (the check would not decide as the host does) or \p CI has no errno rule.
+std::string errnoConditionText(const llvm::CallInst *CI,
+                               const std::vector<std::string> &ArgTexts,
+                               const NestInfo &N, std::string &Why);
 
 /// Lifts \p M into a FunIL program named \p Name. Returns false and sets
 /// \p Why for a slice the lifter cannot express (an unsupported type or

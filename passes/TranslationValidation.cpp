@@ -3,6 +3,7 @@
 #include "TranslationValidation.h"
 #include "TermEvaluation.h"
 #include "ValidationTerms.h"
+#include "lift/AccumLifting.h"
 #include "lift/HistogramLifting.h"
 #include "lift/SearchLifting.h"
 #include "lift/GemmLifting.h"
@@ -235,6 +236,10 @@ public:
   /// SpMV programs (SpmvLifting.h): the canonical shape, then STEP, INIT
   /// and POST against the slices in L.Gemm.
   bool runSpmv(const funil::Program &P, unsigned TimeoutMs, std::string &Why);
+  /// Outer-loop accumulations (AccumLifting.h): the map over x of a
+  /// reduceSeq over k; each component of STEP against its stored value,
+  /// INIT against the old accumulators.
+  bool runAccum(const funil::Program &P, unsigned TimeoutMs, std::string &Why);
   /// JDS SpMV programs, with runSpmv's view and map tests.
   template <class V, class Mp>
   bool runJds(const funil::Program &P, V IsView, Mp IsMap, unsigned TimeoutMs,
@@ -242,6 +247,12 @@ public:
 
 private:
   void bindParams();
+  /// True when \p Differ is false for every input (folded, or Z3 proves
+  /// it); else sets \p Why: a counterexample names \p Parts, a timeout or
+  /// an unknown the lifted \p What.
+  bool proveNoDifference(const TermT &Differ, unsigned TimeoutMs,
+                         const std::string &Parts, const std::string &What,
+                         std::string &Why);
   /// STEP (\p Step: \(acc, x) with x.0 and x.1 the two elements), INIT and
   /// POST (\p Post with the reduceSeq as the sum; \p Q, when not empty,
   /// the lambda parameter of \p QArity components whose last one is the
@@ -1187,6 +1198,17 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
     Differ = Differ || G;
   // Equal lifts give identical terms, which the simplifier folds to false;
   // only the others need the solver.
+  return proveNoDifference(Differ, TimeoutMs,
+                           "element function, combine operator, identity or "
+                           "histogram update",
+                           "FunIL", Why);
+}
+
+template <class TB>
+bool Validator<TB>::proveNoDifference(const TermT &Differ, unsigned TimeoutMs,
+                                      const std::string &Parts,
+                                      const std::string &What,
+                                      std::string &Why) {
   TermT D = Differ.simplify();
   if (D.is_false())
     return true;
@@ -1194,12 +1216,12 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
   case z3::unsat:
     return true;
   case z3::sat:
-    Why = "Z3 found inputs on which the lifted FunIL and the LLVM slice differ "
-          "(element function, combine operator, identity or histogram update)";
+    Why = "Z3 found inputs on which the lifted FunIL and the LLVM slice "
+          "differ (" + Parts + ")";
     return false;
   default:
-    Why = "equivalence of the lifted FunIL and the LLVM slice not proven (" +
-          z3UnknownText() + ")";
+    Why = "equivalence of the lifted " + What + " and the LLVM slice not "
+          "proven (" + z3UnknownText() + ")";
     return false;
   }
 }
@@ -1307,21 +1329,90 @@ bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
     }
     Differ = Differ || *Got[I]->E != *Want[I];
   }
-  TermT D = Differ.simplify();
-  if (D.is_false())
-    return true;
-  switch (TB::decide(C, D, TimeoutMs)) {
-  case z3::unsat:
-    return true;
-  case z3::sat:
-    Why = std::string("Z3 found inputs on which the lifted FunIL and the LLVM "
-                      "slice differ (") + What + " STEP, INIT or POST)";
-    return false;
-  default:
-    Why = std::string("equivalence of the lifted ") + What +
-          " and the LLVM slice not proven (" + z3UnknownText() + ")";
-    return false;
+  return proveNoDifference(Differ, TimeoutMs,
+                           std::string(What) + " STEP, INIT or POST", What, Why);
+}
+
+template <class TB>
+bool Validator<TB>::runAccum(const funil::Program &P, unsigned TimeoutMs,
+                             std::string &Why) {
+  const AccumSlices *A = L.Accum.get();
+  if (!A)
+    throw Unsupported{"accumulation lift without its slices"};
+  // store Q... = map(\t => reduceSeq(\(acc, e) => STEP, INIT, Z), zip(...))
+  const Expr &Map = *P.Body;
+  if (P.IsReturn || P.Outs.size() != A->Steps.size() || !Map.isCall("map") ||
+      Map.Args.size() != 2 || Map.Args[0]->K != Expr::Lambda ||
+      Map.Args[0]->Params.size() != 1)
+    throw Unsupported{"accumulation program is not store Q = map(\t => ..., ...)"};
+  for (size_t Q = 0; Q < P.Outs.size(); ++Q) {
+    const Expr &In = A->TTypes.size() == 1 ? *Map.Args[1] : *Map.Args[1]->Args.at(Q);
+    if (!funil::sameExpr(*P.Outs[Q], In))
+      throw Unsupported{"accumulation output is not the view its map reads"};
   }
+  const Expr &Fn = *Map.Args[0];
+  const Expr &Red = *Fn.body();
+  if (!Red.isCall("reduceSeq") || Red.Args.size() != 3 ||
+      Red.Args[0]->K != Expr::Lambda || Red.Args[0]->Params.size() != 2)
+    throw Unsupported{"accumulation element is not reduceSeq(\\(acc, e) => STEP, INIT, zip)"};
+  const Expr &Step = *Red.Args[0];
+  bindParams();
+  auto Tuple = [&](const std::vector<Type *> &Ts, const char *Prefix) {
+    Sym T;
+    for (size_t I = 0; I < Ts.size(); ++I) {
+      Sym X;
+      if (Ts[I])
+        X.E = leaf(Prefix + std::to_string(I), sortOf(Ts[I]));
+      T.Parts.push_back(X);
+    }
+    return Ts.size() == 1 ? T.Parts[0] : T;
+  };
+  auto Part = [](const Sym &T, size_t I, size_t N) -> const Sym & {
+    return N == 1 ? T : T.Parts.at(I);
+  };
+  std::vector<Type *> AccTys;
+  for (Value *V : A->Steps)
+    AccTys.push_back(V->getType());
+  Sym TS = Tuple(A->TTypes, "t"), ES = Tuple(A->ETypes, "e"),
+      AccS = Tuple(AccTys, "acc");
+  size_t NQ = AccTys.size();
+  // The LLVM side: old elements as acc, input loads as their components.
+  for (size_t Q = 0; Q < NQ; ++Q)
+    for (Value *V : A->Old[Q])
+      Memo.insert_or_assign(V, *Part(AccS, Q, NQ).E);
+  for (const AccumSlices::Leaf &Lf : A->Leaves) {
+    const Sym &X = Lf.InE ? Part(ES, Lf.Index, A->ETypes.size())
+                          : Part(TS, Lf.Index, A->TTypes.size());
+    if (!X.E)
+      throw Unsupported{"an input load read as a matrix row"};
+    Memo.insert_or_assign(Lf.Load, *X.E);
+  }
+  // Induction variables: start + step * the iteration index read from iota.
+  Iter.assign(2, std::nullopt);
+  if (A->KIndexInE >= 0)
+    Iter[0] = *Part(ES, A->KIndexInE, A->ETypes.size()).E;
+  if (A->XIndexInT >= 0)
+    Iter[1] = *Part(TS, A->XIndexInT, A->TTypes.size()).E;
+  std::map<std::string, Sym> Env;
+  Env[Fn.Params[0].Name] = TS;
+  Sym InitGot = eval(Red.Args[1], Env);
+  Env[Step.Params[0].Name] = AccS;
+  Env[Step.Params[1].Name] = ES;
+  Sym StepGot = eval(Step.body(), Env);
+  TermT Differ = C.bool_val(false);
+  for (size_t Q = 0; Q < NQ; ++Q) {
+    const Sym &G = Part(StepGot, Q, NQ), &I = Part(InitGot, Q, NQ);
+    TermT Want = tr(A->Steps[Q]);
+    const Sym &Old = Part(TS, Q, A->TTypes.size());
+    if (!G.E || !I.E || !TB::eq(G.E->get_sort(), Want.get_sort()) ||
+        !TB::eq(I.E->get_sort(), Old.E->get_sort())) {
+      Why = "accumulation STEP or INIT has another type than the slice";
+      return false;
+    }
+    Differ = Differ || *G.E != Want || *I.E != *Old.E;
+  }
+  return proveNoDifference(Differ, TimeoutMs, "accumulation STEP or INIT",
+                           "accumulation", Why);
 }
 
 template <class TB>
@@ -1496,6 +1587,8 @@ bool validateLifting(const IdiomMatch &M, const LiftedIdiom &L,
       return V.runGemm(P, TimeoutMs, Why);
     if (M.Kind == IdiomKind::Spmv)
       return V.runSpmv(P, TimeoutMs, Why);
+    if (M.Kind == IdiomKind::Accumulation)
+      return V.runAccum(P, TimeoutMs, Why);
     return V.run(P, TimeoutMs, Why);
   } catch (const Unsupported &U) {
     Why = "translation validation: " + U.Why;
@@ -1517,6 +1610,7 @@ NoZ3Decision decideWithoutZ3(const IdiomMatch &M, const LiftedIdiom &L,
     // The timeout is unused: HashTerms::decide evaluates or gives up.
     if (M.Kind == IdiomKind::Gemm   ? V.runGemm(P, 0, Why)
         : M.Kind == IdiomKind::Spmv ? V.runSpmv(P, 0, Why)
+        : M.Kind == IdiomKind::Accumulation ? V.runAccum(P, 0, Why)
                                     : V.run(P, 0, Why))
       return DecidedByEvaluation ? NoZ3Decision::ExhaustiveEvaluation
                                  : NoZ3Decision::IdenticalTerms;

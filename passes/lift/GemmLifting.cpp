@@ -149,19 +149,7 @@ bool GemmLifter::isFinal(Value *V, unsigned Depth) const {
 }
 
 std::string GemmLifter::index(const SCEV *S, const std::string &Name) {
-  S = i64(S);
-  if (auto *C = dyn_cast<SCEVConstant>(S))
-    return std::to_string(C->getAPInt().getSExtValue()) + ":i64";
-  auto It = IndexNames.find(S);
-  if (It != IndexNames.end())
-    return It->second;
-  LiftedParam P;
-  P.K = LiftedParam::Kind::Index;
-  P.Name = Name;
-  P.S = S;
-  Indices.push_back(P);
-  IndexNames[S] = Name;
-  return Name;
+  return sliceIndexParam(i64(S), Name, Indices, IndexNames);
 }
 
 std::string GemmLifter::size(const SCEV *S, const std::string &Name) {
@@ -179,21 +167,11 @@ std::string GemmLifter::size(const SCEV *S, const std::string &Name) {
 }
 
 std::string GemmLifter::scalar(Value *V) {
-  auto It = ScalarNames.find(V);
-  if (It != ScalarNames.end())
-    return It->second;
-  if (typeName(V->getType()).empty()) {
+  std::string N = sliceScalarParam(V, Scalars, ScalarNames);
+  if (N.empty())
     fail("the GEMM update reads a loop-invariant value of a type the lifter "
          "does not pass (only float, double, int and long)");
-    return "";
-  }
-  LiftedParam P;
-  P.K = LiftedParam::Kind::Scalar;
-  P.V = V;
-  P.Name = "s" + std::to_string(Scalars.size());
-  Scalars.push_back(P);
-  ScalarNames[V] = P.Name;
-  return P.Name;
+  return N;
 }
 
 std::string GemmLifter::expr(Value *V, Reading &R) {
@@ -554,22 +532,7 @@ bool GemmLifter::denseOutput() {
 
 /// Elements [Lo, Hi) that access \p A touches over the whole nest.
 void GemmLifter::range(const ChainAccess &A, const SCEV *&Lo, const SCEV *&Hi) {
-  Lo = i64(A.Offset);
-  Hi = Lo;
-  for (unsigned D = 0; D < Depth; ++D) {
-    const SCEV *Stride = i64(A.Strides[D]);
-    const SCEV *Span = SE.getMulExpr(
-        Stride, SE.getMinusSCEV(i64(M.Nest.TripCounts[D]), SE.getOne(I64)));
-    if (SE.isKnownNonNegative(Stride)) {
-      Hi = SE.getAddExpr(Hi, Span);
-    } else if (SE.isKnownNegative(Stride)) {
-      Lo = SE.getAddExpr(Lo, Span);
-    } else {
-      Lo = SE.getAddExpr(Lo, SE.getSMinExpr(Span, SE.getZero(I64)));
-      Hi = SE.getAddExpr(Hi, SE.getSMaxExpr(Span, SE.getZero(I64)));
-    }
-  }
-  Hi = SE.getAddExpr(Hi, SE.getOne(I64));
+  chainAccessRange(A, M.Nest, SE, Lo, Hi);
 }
 
 /// `view(X, off, s0, n0, s1, n1)` of buffer \p Buf over loops D0 (rows) and

@@ -4,6 +4,7 @@
 #include "../Lifting.h"
 #include "HostFloat.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -79,6 +80,23 @@ std::string sliceExpr(Value *V, SliceReading &R, const SliceExprRules &X,
     std::string B = Sub(II->getArgOperand(1));
     S = std::string(Fused ? "fma(" : "fmuladd(") + A + ", " + B + ", " +
         Sub(II->getArgOperand(2)) + ")";
+  } else if (auto *Cmp = dyn_cast<CmpInst>(I);
+             Cmp && X.AllowSelect && Cmp->getPredicate() != CmpInst::FCMP_FALSE &&
+             Cmp->getPredicate() != CmpInst::FCMP_TRUE) {
+    std::string A = Sub(Cmp->getOperand(0));
+    S = std::string(isa<ICmpInst>(Cmp) ? "icmp_" : "fcmp_") +
+        CmpInst::getPredicateName(Cmp->getPredicate()).str() + "(" + A + ", " +
+        Sub(Cmp->getOperand(1)) + ")";
+  } else if (auto *Sel = dyn_cast<SelectInst>(I); Sel && X.AllowSelect) {
+    std::string C = Sub(Sel->getCondition());
+    std::string A = Sub(Sel->getTrueValue());
+    S = "select(" + C + ", " + A + ", " + Sub(Sel->getFalseValue()) + ")";
+  } else if (auto *CI = dyn_cast<CallInst>(I); CI && X.Call) {
+    std::vector<std::string> Args;
+    for (Value *A : CI->args())
+      Args.push_back(Sub(A));
+    if (Why.empty())
+      S = X.Call(CI, Args);
   } else {
     Fail(Upd + "has an operation the lifter does not express (" +
          I->getOpcodeName() + ")");
@@ -87,6 +105,39 @@ std::string sliceExpr(Value *V, SliceReading &R, const SliceExprRules &X,
     Fail(Upd + "is too large an expression");
   R.Memo[V] = S;
   return S;
+}
+
+std::string sliceScalarParam(Value *V, std::vector<LiftedParam> &Scalars,
+                             DenseMap<Value *, std::string> &Names) {
+  auto It = Names.find(V);
+  if (It != Names.end())
+    return It->second;
+  Type *T = V->getType();
+  if (!T->isFloatTy() && !T->isDoubleTy() && !T->isIntegerTy(32) &&
+      !T->isIntegerTy(64))
+    return "";
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Scalar;
+  P.V = V;
+  P.Name = "s" + std::to_string(Scalars.size());
+  Scalars.push_back(P);
+  return Names[V] = P.Name;
+}
+
+std::string sliceIndexParam(const SCEV *S, const std::string &Name,
+                            std::vector<LiftedParam> &Indices,
+                            std::map<const SCEV *, std::string> &Names) {
+  if (auto *C = dyn_cast<SCEVConstant>(S))
+    return std::to_string(C->getAPInt().getSExtValue()) + ":i64";
+  auto It = Names.find(S);
+  if (It != Names.end())
+    return It->second;
+  LiftedParam P;
+  P.K = LiftedParam::Kind::Index;
+  P.Name = Name;
+  P.S = S;
+  Indices.push_back(P);
+  return Names[S] = Name;
 }
 
 } // namespace idiom

@@ -8,13 +8,18 @@
 #ifndef IDIOM_PASSES_LIFT_SLICEEXPR_H
 #define IDIOM_PASSES_LIFT_SLICEEXPR_H
 
+#include "../Lifting.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Value.h"
 #include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace llvm {
+class CallInst;
+class SCEV;
 class Loop;
 class Type;
 } // namespace llvm
@@ -46,7 +51,27 @@ struct SliceExprRules {
   std::function<std::string(llvm::Value *)> Scalar;
   /// Refuse llvm.fmuladd where the host's fusion choice is unknown.
   bool RefuseUnknownMulAdd = false;
+  /// Also print select and integer and float comparisons.
+  bool AllowSelect = false;
+  /// Prints a call other than llvm.fmuladd and llvm.fma from its arguments'
+  /// texts ("" with the reason set through the lifter); null: calls are
+  /// refused.
+  std::function<std::string(llvm::CallInst *, const std::vector<std::string> &)>
+      Call;
 };
+
+/// The name of the Scalar parameter that passes the loop-invariant value
+/// \p V (`sN`, appended to \p Scalars on first use; \p Names remembers it),
+/// or "" when V's type is not float, double, int or long.
+std::string sliceScalarParam(llvm::Value *V, std::vector<LiftedParam> &Scalars,
+                             llvm::DenseMap<llvm::Value *, std::string> &Names);
+
+/// The i64 SCEV \p S as FunIL: a literal when constant, else the Index
+/// parameter named \p Name, appended to \p Indices on the first use of S
+/// (\p Names gives later uses the same parameter).
+std::string sliceIndexParam(const llvm::SCEV *S, const std::string &Name,
+                            std::vector<LiftedParam> &Indices,
+                            std::map<const llvm::SCEV *, std::string> &Names);
 
 /// FunIL text of \p V under \p R (binary operators, fneg, casts,
 /// fma/fmuladd as the host evaluates them: HostFloat.h); final values met

@@ -133,22 +133,11 @@ const SCEV *SpmvLifter::elements(const SCEV *Bytes, uint64_t Size) {
 }
 
 std::string SpmvLifter::scalar(Value *V) {
-  auto It = ScalarNames.find(V);
-  if (It != ScalarNames.end())
-    return It->second;
-  std::string T = funilTypeText(V->getType());
-  if (T.empty() || T == "bool" || T == "i8" || T == "i16") {
+  std::string N = sliceScalarParam(V, Scalars, ScalarNames);
+  if (N.empty())
     fail("the SpMV reads a loop-invariant value of a type the lifter does "
          "not pass (only float, double, int and long)");
-    return "";
-  }
-  LiftedParam P;
-  P.K = LiftedParam::Kind::Scalar;
-  P.V = V;
-  P.Name = "s" + std::to_string(Scalars.size());
-  Scalars.push_back(P);
-  ScalarNames[V] = P.Name;
-  return P.Name;
+  return N;
 }
 
 std::string SpmvLifter::index(const SCEV *S, const std::string &Name,

@@ -1,6 +1,7 @@
 //===- IdiomMatch.cpp - Build the lifter's view of a detected idiom -------===//
 
 #include "idiom/Constraints/IdiomMatch.h"
+#include "idiom/Constraints/AccumulationFacts.h"
 #include "idiom/Constraints/ExecutionFacts.h"
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
@@ -163,8 +164,8 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
   return true;
 }
 
-/// Histograms and reductions with an exact accumulator (integers, min/max)
-/// that call exp, log, sin, cos or pow anywhere in the nest need
+/// Histograms, outer-loop accumulations and reductions with an exact
+/// accumulator (integers, min/max) that call exp, log, sin, cos or pow anywhere in the nest need
 /// -idiom-approx-libm: a bin or a count may change with the last ulp of the
 /// call. Float sums and products are within the reassociation bound anyway.
 static bool checkApproxLibm(IdiomMatch &M, const LiftOptions &Opts,
@@ -182,7 +183,10 @@ static bool checkApproxLibm(IdiomMatch &M, const LiftOptions &Opts,
         continue;
       if (!Opts.AllowApproxLibm) {
         Why = std::string(M.Kind == IdiomKind::Histogram ? "histogram"
-                                                          : "exact reduction") +
+                          : M.Kind == IdiomKind::Accumulation
+                              ? "outer-loop accumulation (summed in order, "
+                                "exact)"
+                              : "exact reduction") +
               " calls " + Name +
               ", whose OpenCL version is not bit-exact (allow results within "
               "the OpenCL ulp bound with -idiom-approx-libm)";
@@ -270,6 +274,21 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     M.Nest = *N;
     // The GEMM program reads A, B and C and writes C for every (i, j, k).
     if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, nullptr, Why))
+      return std::nullopt;
+    return M;
+  }
+  if (Lifts == "accum") {
+    // A chain of two loops, k outer and x inner, whose stores accumulate
+    // into elements indexed by x: the roles and legality are decided here,
+    // so that a refused nest leaves its inner loop to the other specs.
+    M.Kind = IdiomKind::Accumulation;
+    auto N = analyzeLoopChain(L, 2, Env.SE, Why);
+    if (!N)
+      return std::nullopt;
+    M.Nest = *N;
+    if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, nullptr, Why) ||
+        !analyzeOuterAccumulation(M.Nest, Env.SE, Why) ||
+        !checkApproxLibm(M, Opts, Why))
       return std::nullopt;
     return M;
   }

@@ -614,6 +614,28 @@ bool isPrologueElement(Instruction *M, StoreInst *St, const NestInfo &N,
   return true;
 }
 
+void chainAccessRange(const ChainAccess &A, const NestInfo &N,
+                      ScalarEvolution &SE, const SCEV *&Lo, const SCEV *&Hi) {
+  Type *I64 = Type::getInt64Ty(A.Inst->getContext());
+  auto Wide = [&](const SCEV *S) { return SE.getTruncateOrSignExtend(S, I64); };
+  Lo = Wide(A.Offset);
+  Hi = Lo;
+  for (unsigned D = 0; D < N.depth(); ++D) {
+    const SCEV *Stride = Wide(A.Strides[D]);
+    const SCEV *Span = SE.getMulExpr(
+        Stride, SE.getMinusSCEV(Wide(N.TripCounts[D]), SE.getOne(I64)));
+    if (SE.isKnownNonNegative(Stride)) {
+      Hi = SE.getAddExpr(Hi, Span);
+    } else if (SE.isKnownNegative(Stride)) {
+      Lo = SE.getAddExpr(Lo, Span);
+    } else {
+      Lo = SE.getAddExpr(Lo, SE.getSMinExpr(Span, SE.getZero(I64)));
+      Hi = SE.getAddExpr(Hi, SE.getSMaxExpr(Span, SE.getZero(I64)));
+    }
+  }
+  Hi = SE.getAddExpr(Hi, SE.getOne(I64));
+}
+
 bool accessesSameElement(Instruction *M, StoreInst *St, ScalarEvolution &SE) {
   if (!M || !St)
     return false;

@@ -13,8 +13,13 @@
 // MISSED: remark: {{.*}}function already has residency regions from an earlier run of the plugin: nothing new is offloaded in it
 #define N 100000
 float x[N], y[N];
+// Two maps in the time loop: a region, not one outer-loop accumulation (a
+// chain of two loops with y[i] = a*x[i] + y[i] alone would be one).
 void step(float a) {
-  for (int t = 0; t < 100; t++)
+  for (int t = 0; t < 100; t++) {
     for (int i = 0; i < N; i++)
       y[i] = a * x[i] + y[i];
+    for (int i = 0; i < N; i++)
+      x[i] = 0.5f * y[i];
+  }
 }

@@ -27,7 +27,9 @@ namespace idiom {
 /// the nest itself). Spmv: a
 /// CSR row loop, the nest holding only the row loop (the SpMV lifter,
 /// passes/lift/SpmvLifting.h, analyses and checks its inner loop itself).
-enum class IdiomKind { ScalarReduction, Map, Histogram, Gemm, Spmv };
+/// Accumulation: an outer-loop accumulation `for k: for x: Q[x] += f(k, x)`
+/// (AccumulationFacts.h), lifted as a map over x of a reduceSeq over k.
+enum class IdiomKind { ScalarReduction, Map, Histogram, Gemm, Spmv, Accumulation };
 
 /// One bin update of a histogram: the read-modify-write and its operator,
 /// proved associative and commutative with an identity (HistogramFacts.h).

@@ -111,6 +111,12 @@ std::optional<ChainAccess> analyzeChainAccess(llvm::Instruction *I,
                                               llvm::ScalarEvolution &SE,
                                               std::string &Why);
 
+/// Elements [Lo, Hi) (i64 SCEVs, in elements of A.ElemTy from A.Base) that
+/// access \p A touches over the whole chain \p N; A.Offset must be set.
+void chainAccessRange(const ChainAccess &A, const NestInfo &N,
+                      llvm::ScalarEvolution &SE, const llvm::SCEV *&Lo,
+                      const llvm::SCEV *&Hi);
+
 /// True when \p A addresses a dense matrix indexed by exactly two loops of
 /// \p N: one index has a stride of one element, the other a leading
 /// dimension that is symbolic (a run-time `lda`; BLAS requires lda >= rows)

@@ -85,9 +85,10 @@ void global_total(const long *x, int n) {
     total += x[i];
 }
 
-// Sixteen elements are not a small array (fewer than 8).
+// Sixteen elements are not a small array (fewer than 8); the nest, with
+// the small loop kept, is an outer-loop accumulation (in order, exact).
 // CHECK-LABEL: Idioms in function 'too_many':
-// CHECK-NEXT: loop {{.*}}: no idiom
+// CHECK-NEXT: loop {{.*}}: idiom outer-accumulation (outer-loop accumulation)
 // MISS-LABEL: Idioms in function 'too_many':
 // MISS-NEXT: loop {{.*}}: no idiom (closest: array-reduction): {{.*}}FewElementsPerArray(loop, 8): the loop updates 8 or more elements of @big
 // CHECK-NOT: idiom array-reduction
@@ -100,13 +101,14 @@ void too_many(double u[][16], int n) {
       big[m] += u[i][m];
 }
 
-// The inner trip count is not a compile-time constant.
+// The inner trip count is not a compile-time constant (an outer-loop
+// accumulation).
 // CHECK-LABEL: Idioms in function 'unknown_extent':
-// CHECK-NEXT: loop {{.*}}: no idiom
+// CHECK-NEXT: loop {{.*}}: idiom outer-accumulation (outer-loop accumulation)
 // MISS-LABEL: Idioms in function 'unknown_extent':
 // MISS-NEXT: loop {{.*}}: no idiom (closest: array-reduction): {{.*}}OuterInvariantIndex(st, loop): inner trip count is not a compile-time constant
 // CHECK-NOT: idiom array-reduction
-// O2: array-reductions.c:[[@LINE+2]]:3: remark: loop is not an idiom
+// O2: array-reductions.c:[[@LINE+2]]:3: remark: floating-point row sums may be reassociated
 void unknown_extent(const double *u, int n, int nm, double *r) {
   for (int i = 0; i < n; i++)
     for (int m = 0; m < nm; m++)
@@ -122,9 +124,10 @@ void map_not_reduction(double a[][5], const double b[][5], int n) {
       a[i][m] += b[i][m];
 }
 
-// r[m] = u - r[m] is not r[m] (+) g(u).
+// r[m] = u - r[m] is not r[m] (+) g(u); applied in i's order it is an
+// outer-loop accumulation.
 // CHECK-LABEL: Idioms in function 'not_commutative':
-// CHECK-NEXT: loop {{.*}}: no idiom
+// CHECK-NEXT: loop {{.*}}: idiom outer-accumulation (outer-loop accumulation)
 // CHECK-NOT: idiom array-reduction
 // MISS-LABEL: Idioms in function 'not_commutative':
 // MISS-NEXT: loop {{.*}}: no idiom (closest: array-reduction): {{.*}}AssocCommUpdate(st, loop): Z3 finds no associative, commutative (+)

@@ -278,15 +278,27 @@ __attribute__((constructor)) static void profile_at_start(void) {
     double s = saved_ns();
     /* the environment first: the calibration file's reader fixes the
        configuration */
-    if (g_nlines && g_file_env == env_hash() && s > 0 &&
+    if (g_nlines && g_file_env == env_hash() &&
         cfg.device_pref != IDIOMRT_DEV_SEQ &&
-        s > (double)idiomrt_calib_start_after_ns() &&
         !idiomrt_address_space_too_small()) {
-      idiomrt_config_get(); /* the environment is the last process's */
-      idiomrt_debug("profile: the last run saved %.1f ms on the device: "
-                    "starting it at program start",
-                    s / 1e6);
-      idiomrt_startup_kick();
+      double start = (double)idiomrt_calib_start_after_ns();
+      /* Saved more than a start-up on the device; or, never run there (a
+         program with one long call runs it on the host while the device
+         starts), at least two start-ups of host time in runs the cost
+         model wanted on the device (costmodel.c's worthy total). */
+      double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;
+      if (s > start || w >= 2 * start) {
+        idiomrt_config_get(); /* the environment is the last process's */
+        if (s > start)
+          idiomrt_debug("profile: the last run saved %.1f ms on the device: "
+                        "starting it at program start",
+                        s / 1e6);
+        else
+          idiomrt_debug("profile: the last run had %.1f ms of host time "
+                        "worth the device: starting it at program start",
+                        w / 1e6);
+        idiomrt_startup_kick();
+      }
     }
   }
   errno = saved_errno;

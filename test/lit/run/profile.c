@@ -84,3 +84,18 @@ int main(void) {
 // RUN: diff %t.expected %t.out5
 // RUN: not grep -q "idiom: profile:" %t.err5
 // RUN: not ls %t.cache5/profile
+//
+// Run 6: no device time in the profile, but the last run had 1 s of host
+// time the cost model wanted on the device: early start. Run 7: 10 ms (below
+// two start-ups of at least 50 ms each): none.
+// RUN: rm -rf %t.cache6 %t.prof6
+// RUN: env IDIOM_PROFILE=%t.prof6 IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache6 IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out6 2> %t.err6
+// RUN: python3 %S/Inputs/profile_edit.py worthy 1000 %t.prof6
+// RUN: env IDIOM_PROFILE=%t.prof6 IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache6 IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out6 2> %t.err6
+// RUN: diff %t.expected %t.out6
+// RUN: FileCheck --check-prefix=WORTHY %s < %t.err6
+// WORTHY: idiom: profile: the last run had 1000.0 ms of host time worth the device: starting it at program start
+// RUN: python3 %S/Inputs/profile_edit.py worthy 10 %t.prof6
+// RUN: env IDIOM_PROFILE=%t.prof6 IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache6 IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out7 2> %t.err7
+// RUN: diff %t.expected %t.out7
+// RUN: not grep -q "at program start" %t.err7

@@ -4,6 +4,10 @@
                                 100000 device runs; the check recomputed
   profile_edit.py corrupt FILE  a digit of the first site line changed, the
                                 check left as it was
+  profile_edit.py worthy MS FILE
+                                the worthy line (host time the cost model
+                                wanted on the device) set to MS milliseconds;
+                                the check recomputed
 """
 import sys
 
@@ -16,7 +20,7 @@ def fnv1a64(data):
     return h
 
 
-mode, path = sys.argv[1], sys.argv[2]
+mode, path = sys.argv[1], sys.argv[-1]
 lines = open(path).read().splitlines()
 body = [l for l in lines if not l.startswith("check ")]
 sites = [i for i, l in enumerate(body) if l.startswith("site ")]
@@ -28,6 +32,11 @@ if mode == "fast":
         f[4] = "%.6g" % (float(f[3]) / 100)
         f[5] = "100000"
         body[i] = " ".join(f)
+    text = "\n".join(body) + "\n"
+    text += "check %016x\n" % fnv1a64(text.encode())
+elif mode == "worthy":
+    ns = int(float(sys.argv[2]) * 1e6)
+    body = [("worthy %d" % ns) if l.startswith("worthy ") else l for l in body]
     text = "\n".join(body) + "\n"
     text += "check %016x\n" % fnv1a64(text.encode())
 elif mode == "corrupt":

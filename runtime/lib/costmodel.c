@@ -71,6 +71,14 @@ static uint64_t g_worthy_ns;
 /* The same over the whole process, the device started or not. */
 static uint64_t g_worthy_total_ns;
 
+double idiomrt_cost_host_ns(idiomrt_entry *e, uint64_t trip) {
+  pthread_mutex_lock(&e->stats_lock);
+  const idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
+  double h = c->hn ? c->host_est * (double)trip : 0.0;
+  pthread_mutex_unlock(&e->stats_lock);
+  return h;
+}
+
 uint64_t idiomrt_cost_worthy_total_ns(void) {
   return __atomic_load_n(&g_worthy_total_ns, __ATOMIC_RELAXED);
 }

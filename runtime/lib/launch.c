@@ -1221,18 +1221,22 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, why);
   if (idiomrt_address_space_too_small())
     return decline(e, desc, "address-space limit too small");
+  /* With the cost model a run that comes while the device starts or its
+     kernels build declines, unless its loop is long enough to wait for
+     them (startup.c). */
   const idiomrt_device *dev =
-      cfg->cost ? idiomrt_startup_poll(&why) : idiomrt_device_get(&why);
+      cfg->cost ? idiomrt_startup_wait_for_run(
+                      e, idiomrt_cost_host_ns(e, trip), &why)
+                : idiomrt_device_get(&why);
   if (!dev) {
     if (why == idiomrt_starting_reason)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip, why);
+    if (why == idiomrt_building_reason)
+      return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, why);
     return decline(e, desc, why);
   }
   if ((why = idiomrt_device_fp_check(dev, fp_bits)))
     return decline(e, desc, why);
-  if (cfg->cost && !idiomrt_startup_built(e))
-    return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip,
-                          idiomrt_building_reason);
   if (!cfg->cost)
     idiomrt_cost_count(e, -1, dec);
   uint64_t t_start = now_ns();

@@ -522,6 +522,9 @@ int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n);
    held): "decisions" {name: count}, "host_ms" (null when never measured),
    "cost" [{"class", "host_us", "device_us"}]. */
 void idiomrt_cost_json(const idiomrt_entry *e, idiomrt_json *j);
+/* The class's host estimate for a run of trip iterations, in ns (0 when
+   the host was never measured). */
+double idiomrt_cost_host_ns(idiomrt_entry *e, uint64_t trip);
 /* Host time (ns, estimated) of every run so far that the model sent, or
    would have sent, to the device: the profile keeps it for the next run's
    start-up decision. */
@@ -552,6 +555,17 @@ const idiomrt_device *idiomrt_startup_wait(const char **reason);
    returns 0. */
 int idiomrt_startup_built(idiomrt_entry *e);
 void idiomrt_startup_after_fork(void);
+/* For a run whose original loop would take host_ns (the cost model's
+   estimate): waits for the device and e's kernels when the start-up under
+   way is expected to end well before the loop would (remaining start-up,
+   from the calibrated start-up time, at most a quarter of host_ns), polling
+   until half of host_ns has passed at most; so a program whose one long
+   call comes while the device starts runs it there, and a wait that runs
+   long costs at most half the loop again. The device (kernels built), or
+   NULL when the run should decline as before (*reason set). */
+const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
+                                                   double host_ns,
+                                                   const char **reason);
 /* Starts the background start-up now unless it was started (profile.c, at
    program start). */
 void idiomrt_startup_kick(void);

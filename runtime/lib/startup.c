@@ -263,6 +263,44 @@ int idiomrt_startup_built(idiomrt_entry *e) {
   return 0;
 }
 
+const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
+                                                   double host_ns,
+                                                   const char **reason) {
+  uint64_t t0 = now_ns();
+  uint64_t kick = __atomic_load_n(&g_kick_ns, __ATOMIC_RELAXED);
+  uint64_t expect = idiomrt_calib_start_after_ns();
+  uint64_t spent = kick && t0 > kick ? t0 - kick : 0;
+  double remaining = spent < expect ? (double)(expect - spent) : 0.0;
+  const idiomrt_device *dev = idiomrt_startup_poll(reason);
+  if (dev && idiomrt_startup_built(e))
+    return dev;
+  if (host_ns <= 0 || 4.0 * remaining > host_ns) {
+    if (dev) /* decline as before */
+      *reason = idiomrt_building_reason;
+    return NULL;
+  }
+  uint64_t deadline = t0 + (uint64_t)(host_ns / 2);
+  struct timespec ms = {0, 1000000};
+  for (;;) {
+    if (!dev)
+      dev = idiomrt_startup_poll(reason);
+    if (!dev && *reason != idiomrt_starting_reason)
+      return NULL; /* no device after all */
+    if (dev && idiomrt_startup_built(e)) {
+      idiomrt_debug("%s: waited %.1f ms for the device (the loop: about "
+                    "%.1f ms on the host)",
+                    e->desc->loc ? e->desc->loc : "?",
+                    (double)(now_ns() - t0) / 1e6, host_ns / 1e6);
+      return dev;
+    }
+    if (now_ns() >= deadline) {
+      *reason = dev ? idiomrt_building_reason : idiomrt_starting_reason;
+      return NULL;
+    }
+    nanosleep(&ms, NULL);
+  }
+}
+
 void idiomrt_startup_after_fork(void) {
   pthread_mutex_init(&g_lock, NULL);
   pthread_cond_init(&g_cond, NULL);

@@ -69,13 +69,9 @@ static void read_file(void) {
   char dir[PATH_MAX], path[PATH_MAX + 32];
   if (!file_paths(dir, sizeof dir, path, sizeof path))
     return;
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return;
   char buf[2048];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
+  if (idiomrt_read_small_file(path, buf, sizeof buf) < 0)
+    return;
   char *check = strstr(buf, "check ");
   unsigned long long lat = 0, bw = 0, start = 0, sum = 0;
   if (strncmp(buf, "idiom-startup 1\n", 16) != 0 || !check ||

@@ -19,6 +19,10 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -41,6 +45,26 @@ void idiomrt_process_init(void) { pthread_atfork(NULL, NULL, child_after_fork); 
 void idiomrt_note_opencl_started(void) { g_opencl_started = 1; }
 
 int idiomrt_forked_child(void) { return g_forked; }
+
+long idiomrt_read_small_file(const char *path, char *buf, size_t cap) {
+  if (cap == 0)
+    return -1;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  size_t n = 0;
+  while (n < cap - 1) {
+    ssize_t k = read(fd, buf + n, cap - 1 - n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      break;
+    n += (size_t)k;
+  }
+  close(fd);
+  buf[n] = '\0';
+  return (long)n;
+}
 
 /* Current address-space size in bytes (VmSize), or 0 when unknown. */
 static uint64_t vm_size(void) {

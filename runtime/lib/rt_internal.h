@@ -598,6 +598,11 @@ int64_t idiomrt_profile_last_worthy_ns(void);
 
 /*--- process.c: fork and address-space limits -----------------------------*/
 
+/* Reads at most cap - 1 bytes of path into buf, NUL-terminated, without
+   stdio: no heap allocation, so reading the profile and calibration files
+   at program start leaves the program's own malloc layout (and the speed
+   of its loops) as in the sequential build. The byte count, or -1. */
+long idiomrt_read_small_file(const char *path, char *buf, size_t cap);
 /* A run declines when RLIMIT_AS leaves less than this above VmSize. */
 #define IDIOMRT_MIN_AS_HEADROOM ((uint64_t)4 << 30)
 /* Registers the pthread_atfork child handler (config.c, once). */

@@ -26,4 +26,4 @@ $cc -O2 -g -fno-math-errno -fpass-plugin="$plug" -fplugin="$plug" \
   -mllvm -idiom-approx-libm -mllvm -idiom-builtin-specs=false \
   -mllvm -idiom-spec="$here/../constraints/specs/map.idl" \
   "$src" -L"$build/lib" -lidiomrt -lm -o "$out/mriq.perk"
-cp "$here/mriq_gpu.sh" "$out/"
+cp "$here/mriq_gpu.sh" "$here/timing.sh" "$out/"

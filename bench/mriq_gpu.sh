@@ -15,14 +15,7 @@
 #   mriq_gpu.sh DIR [RUNS] [NK] [NX]       (defaults: Parboil large, 3072 262144)
 set -eu
 dir=$1; runs=${2:-3}; nk=${3:-3072}; nx=${4:-262144}
-ms() { a=$(date +%s%N); "$@" > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
-median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
-series() { # label cmd...
-  label=$1; shift; all=""
-  for i in $(seq "$runs"); do all="$all $(ms "$@")"; done
-  echo "$label ms: $(median $all) ($all )"
-  last=$(median $all)
-}
+. "$dir/timing.sh"
 cache=$(mktemp -d)
 echo "== mriq NK=$nk NX=$nx"
 "$dir/mriq.seq" "$nk" "$nx" > "$dir/mriq.out.seq"

@@ -529,8 +529,7 @@ void visit(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
 
 } // namespace
 
-SmallVector<BoundVersion, 4> versionLoopBounds(Function &F, LoopInfo &LI,
-                                               DominatorTree &DT,
+SmallVector<BoundVersion, 4> versionLoopBounds(LoopInfo &LI, DominatorTree &DT,
                                                ScalarEvolution &SE,
                                                bool &Changed) {
   SmallVector<BoundVersion, 4> Out;

@@ -23,7 +23,6 @@
 namespace llvm {
 class BranchInst;
 class DominatorTree;
-class Function;
 class Loop;
 class LoopInfo;
 class ScalarEvolution;
@@ -38,7 +37,7 @@ struct BoundVersion {
   llvm::BranchInst *Check;
 };
 
-/// Versions every loop nest of \p F (at most two loops deep) whose trip
+/// Versions every loop nest of \p LI (at most two loops deep) whose trip
 /// count is not computable because an exit condition reads a bound from a
 /// nest-invariant address, and whose stores have affine addresses over the
 /// nest once the bound is read once. The copy is marked as a fallback loop
@@ -48,9 +47,8 @@ struct BoundVersion {
 /// \p Changed when the IR changed (a nest whose store ranges turned out to
 /// be unknown is changed but not returned: its check is always false).
 llvm::SmallVector<BoundVersion, 4>
-versionLoopBounds(llvm::Function &F, llvm::LoopInfo &LI,
-                  llvm::DominatorTree &DT, llvm::ScalarEvolution &SE,
-                  bool &Changed);
+versionLoopBounds(llvm::LoopInfo &LI, llvm::DominatorTree &DT,
+                  llvm::ScalarEvolution &SE, bool &Changed);
 
 /// Undoes the use of \p V (its nest was not offloaded): the check becomes
 /// false, so the unchanged copy always runs, and the nest, now dead code, is

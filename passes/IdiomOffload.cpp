@@ -280,7 +280,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   // a copy that no idiom uses is dropped again below.
   bool Versioned = false;
   SmallVector<BoundVersion, 4> Versions =
-      versionLoopBounds(F, LI, DT, SE, Versioned);
+      versionLoopBounds(LI, DT, SE, Versioned);
   auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {
     for (const BoundVersion &V : Versions) {
       bool Keep = false;

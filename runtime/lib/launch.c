@@ -1225,8 +1225,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
      kernels build declines, unless its loop is long enough to wait for
      them (startup.c). */
   const idiomrt_device *dev =
-      cfg->cost ? idiomrt_startup_wait_for_run(
-                      e, idiomrt_cost_host_ns(e, trip), &why)
+      cfg->cost ? idiomrt_startup_wait_for_run(e, trip, &why)
                 : idiomrt_device_get(&why);
   if (!dev) {
     if (why == idiomrt_starting_reason)

@@ -85,7 +85,6 @@ static uint64_t now_ns(void) {
 
 uint64_t idiomrt_profile_t0_ns(void) { return g_t0_ns; }
 
-
 static uint64_t fnv_str(uint64_t h, const char *s) {
   return idiomrt_fnv1a(h, s ? s : "", s ? strlen(s) + 1 : 1);
 }

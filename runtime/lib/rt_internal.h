@@ -555,16 +555,17 @@ const idiomrt_device *idiomrt_startup_wait(const char **reason);
    returns 0. */
 int idiomrt_startup_built(idiomrt_entry *e);
 void idiomrt_startup_after_fork(void);
-/* For a run whose original loop would take host_ns (the cost model's
-   estimate): waits for the device and e's kernels when the start-up under
-   way is expected to end well before the loop would (remaining start-up,
-   from the calibrated start-up time, at most a quarter of host_ns), polling
-   until half of host_ns has passed at most; so a program whose one long
-   call comes while the device starts runs it there, and a wait that runs
-   long costs at most half the loop again. The device (kernels built), or
-   NULL when the run should decline as before (*reason set). */
+/* The device for a run of trip iterations of e with the cost model on:
+   when the device and e's kernels are ready, at once; else, when the
+   start-up under way is expected to end well before the original loop
+   would (remaining start-up, from the calibrated start-up time, at most a
+   quarter of the cost model's host estimate host_ns), it polls until both
+   are ready or half of host_ns has passed; so a program whose one long call
+   comes while the device starts runs it there, and a wait that runs long
+   costs at most half the loop again. NULL when the run should decline as
+   before (*reason: starting, building, or why there is no device). */
 const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
-                                                   double host_ns,
+                                                   uint64_t trip,
                                                    const char **reason);
 /* Starts the background start-up now unless it was started (profile.c, at
    program start). */

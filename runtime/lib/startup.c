@@ -264,16 +264,17 @@ int idiomrt_startup_built(idiomrt_entry *e) {
 }
 
 const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
-                                                   double host_ns,
+                                                   uint64_t trip,
                                                    const char **reason) {
+  const idiomrt_device *dev = idiomrt_startup_poll(reason);
+  if (dev && idiomrt_startup_built(e))
+    return dev; /* every run once the device is up: nothing else here */
   uint64_t t0 = now_ns();
   uint64_t kick = __atomic_load_n(&g_kick_ns, __ATOMIC_RELAXED);
   uint64_t expect = idiomrt_calib_start_after_ns();
   uint64_t spent = kick && t0 > kick ? t0 - kick : 0;
   double remaining = spent < expect ? (double)(expect - spent) : 0.0;
-  const idiomrt_device *dev = idiomrt_startup_poll(reason);
-  if (dev && idiomrt_startup_built(e))
-    return dev;
+  double host_ns = idiomrt_cost_host_ns(e, trip);
   if (host_ns <= 0 || 4.0 * remaining > host_ns) {
     if (dev) /* decline as before */
       *reason = idiomrt_building_reason;

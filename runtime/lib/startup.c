@@ -6,8 +6,9 @@
  *
  *  1. initializes the device (platform, context, queue: device.c),
  *  2. calibrates the cost model (latency and bandwidth, costmodel.c),
- *  3. builds the kernels of every descriptor that asked for them (the disk
- *     cache of program_cache.c makes this a load when it has the binary).
+ *  3. builds the kernels of every descriptor that asked for them, those
+ *     whose runs came while the device started included (the disk cache of
+ *     program_cache.c makes this a load when it has the binary).
  *
  * Runs made meanwhile decline at once ("device starting", "kernels
  * building") and the original loop runs, timed for the cost model. The
@@ -52,7 +53,7 @@ static int g_thread_failed;    /* it could not be created */
 static int g_running;          /* a background thread is running */
 static int g_exiting;          /* exit() has begun (atomic) */
 static int g_atexit_done;
-static idiomrt_entry *g_queue; /* kernels to build, newest first */
+static idiomrt_entry *g_queue; /* kernels to build, oldest first */
 static uint64_t g_kick_ns;     /* when the start-up was started */
 static pthread_t g_thread;     /* the last thread started, */
 static int g_joinable;         /* not joined yet */
@@ -244,6 +245,19 @@ void idiomrt_startup_kick(void) {
   pthread_mutex_unlock(&g_lock);
 }
 
+/* With g_lock held: e joins the end of the build queue, once. First come,
+   first built: a time loop calls its sites in the same order again. */
+static void queue_locked(idiomrt_entry *e) {
+  if (e->bg_build != 0)
+    return;
+  e->bg_build = 1;
+  e->bg_next = NULL;
+  idiomrt_entry **p = &g_queue;
+  while (*p)
+    p = &(*p)->bg_next;
+  *p = e;
+}
+
 int idiomrt_startup_built(idiomrt_entry *e) {
   int st = __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE);
   if (st == 2)
@@ -253,11 +267,7 @@ int idiomrt_startup_built(idiomrt_entry *e) {
     pthread_mutex_unlock(&g_lock);
     return 1;
   }
-  if (e->bg_build == 0) {
-    e->bg_build = 1;
-    e->bg_next = g_queue;
-    g_queue = e;
-  }
+  queue_locked(e);
   start_locked();
   pthread_mutex_unlock(&g_lock);
   return 0;
@@ -269,6 +279,17 @@ const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
   const idiomrt_device *dev = idiomrt_startup_poll(reason);
   if (dev && idiomrt_startup_built(e))
     return dev; /* every run once the device is up: nothing else here */
+  if (!dev && *reason == idiomrt_starting_reason &&
+      __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE) == 0) {
+    /* The start-up thread builds e's kernels right after the device, with
+       every other site that wanted the device meanwhile: queued one by one
+       after it, each build would wait for its site's next call, a host run
+       of the loop later (three sites of a Jacobi sweep: 60-90 ms). */
+    pthread_mutex_lock(&g_lock);
+    if (g_running)
+      queue_locked(e);
+    pthread_mutex_unlock(&g_lock);
+  }
   uint64_t t0 = now_ns();
   uint64_t kick = __atomic_load_n(&g_kick_ns, __ATOMIC_RELAXED);
   uint64_t expect = idiomrt_calib_start_after_ns();

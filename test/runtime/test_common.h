@@ -90,6 +90,7 @@ void case_policy_wait(void);
 void case_policy_wait_child(void);
 void case_policy_prebuild(void);
 void case_policy_prebuild_child(void);
+void case_profile_steady(void);
 void case_policy_worthy_child(void);
 void case_policy_exit_child(void);
 void case_policy_resid_bytes(void);

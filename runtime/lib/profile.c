@@ -12,7 +12,8 @@
  *    names, a value with a '/') gets, for every descriptor and size class
  *    with host samples, the medians in ns per iteration (the device's, or
  *    -1 when it has none) and the device runs of the class, unless the
- *    file already says that within 25%;
+ *    file already says that within 25% (or 20 us of loop time, a quarter
+ *    of a start-up of worthy time);
  *  - at a descriptor's first run, its classes start from those medians (one
  *    sample of each side, replaced by this process's own as they come);
  *  - at program start (a constructor of this file, which is linked with
@@ -58,7 +59,8 @@
 
 #define PROFILE_MAX_SITES 256 /* lines kept: sites x classes */
 #define PROFILE_MARGIN 1.1    /* as costmodel.c's DEVICE_MARGIN */
-#define PROFILE_SLACK 1.25    /* numbers that moved less are not rewritten */
+#define PROFILE_SLACK 1.25    /* numbers that moved less are not rewritten, */
+#define PROFILE_LOOP_TOL_NS 20000.0 /* nor loop times that moved less */
 
 typedef struct profile_line {
   uint64_t site;
@@ -338,30 +340,35 @@ static int fmt_line(char *buf, size_t n, uint64_t site, unsigned cls,
 }
 
 /* 1 when a and b (ns per iteration, run counts, ns; -1: none) are both
-   absent or within PROFILE_SLACK of each other. */
-static int close_enough(double a, double b) {
+   absent, within PROFILE_SLACK of each other, or at most abs_tol apart. */
+static int close_enough(double a, double b, double abs_tol) {
   if (a < 0 || b < 0)
     return a < 0 && b < 0;
   double lo = a < b ? a : b, hi = a < b ? b : a;
-  return hi <= lo * PROFILE_SLACK;
+  return hi <= lo * PROFILE_SLACK || hi - lo <= abs_tol;
 }
 
 /* 1 when the file read at start already says what this process would
-   write, up to PROFILE_SLACK: its environment, worthy total and every line
-   (nfresh measured here, the others copied from the file; nlines in all). */
+   write, up to PROFILE_SLACK: its environment, worthy total (or a quarter
+   of a start-up) and every line (or 20 us of the class's loop time; nfresh
+   measured here, the others copied from the file; nlines in all). */
 static int file_current(const profile_line *fresh, unsigned nfresh,
                         unsigned nlines, uint64_t worthy) {
+  /* worthy only matters against one or two start-ups; a class's times
+     only against a launch's latency or more */
+  double start = (double)idiomrt_calib_start_after_ns();
   if (nlines != g_nlines || g_file_env != env_hash() || g_file_worthy < 0 ||
-      !close_enough((double)g_file_worthy, (double)worthy))
+      !close_enough((double)g_file_worthy, (double)worthy, start / 4))
     return 0;
   for (unsigned i = 0; i < nfresh; ++i) {
     const profile_line *f = &fresh[i], *o = NULL;
     for (unsigned j = 0; j < g_nlines && !o; ++j)
       if (g_lines[j].site == f->site && g_lines[j].cls == f->cls)
         o = &g_lines[j];
-    if (!o || !close_enough(o->host_pi, f->host_pi) ||
-        !close_enough(o->dev_pi, f->dev_pi) ||
-        !close_enough((double)o->dev_runs, (double)f->dev_runs))
+    double tol = PROFILE_LOOP_TOL_NS / (double)((uint64_t)1 << f->cls);
+    if (!o || !close_enough(o->host_pi, f->host_pi, tol) ||
+        !close_enough(o->dev_pi, f->dev_pi, tol) ||
+        !close_enough((double)o->dev_runs, (double)f->dev_runs, 0))
       return 0;
   }
   return 1;

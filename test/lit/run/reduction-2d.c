@@ -119,6 +119,22 @@ __attribute__((noinline)) static long storing(int *a, int *b, int n, int m) {
   return s;
 }
 
+// The interior of a VLA-typed 3-D grid (NAS MG's norm2u3 shape): each
+// plane's 2-D nest is a 2-D reduction (the row offset n2 * (8 + 8 * n1)
+// is a whole number of elements); the plane loop stays on the host, one
+// launch per plane (double squares of quarters: exact in any order).
+// REMARK-DAG: reduction-2d.c:[[@LINE+6]]:5: remark: {{.*}}offloaded 2-D scalar reduction (scalar-reduction-2d) to OpenCL
+// STATS-DAG: idiom-stats: reduction-2d.c:[[@LINE+5]] scalar-reduction-2d calls=18 offloaded=18
+__attribute__((noinline)) static double norm3(int n3, int n2, int n1,
+                                              double (*r)[n2][n1]) {
+  double s = 0;
+  for (int k = 1; k < n3 - 1; k++)
+    for (int j = 1; j < n2 - 1; j++)
+      for (int i = 1; i < n1 - 1; i++)
+        s += r[k][j][i] * r[k][j][i];
+  return s;
+}
+
 int main(void) {
   volatile int vn = 400, vm = 300;
   int n = vn, m = vm;
@@ -143,6 +159,7 @@ int main(void) {
   u[n * m / 2] = -1;
   double r = rootsum(u, n, m);
   printf("rootsum %s %d\n", isnan(r) ? "nan" : "num", errno);
+  printf("norm3 %.17g\n", norm3(20, 30, n * m / 600, (double(*)[30][n * m / 600])v));
   printf("tri %ld\n", tri(a, n));
   printf("storing %ld %d\n", storing(a, b, n, m), b[n * m - 1]);
   free(u);

@@ -224,7 +224,8 @@ bool generatePair(Offload &O, std::string &Why) {
     }
     O.FailedStage = "validation";
     if (!validateLifting(M, *Parts[K], P, currentLiftOptions().Z3TimeoutMs, Err)) {
-      Why = "translation validation failed: " + Err;
+      Why = std::string("translation validation failed: the ") +
+            (K ? "second" : "first") + " GEMV of the pair: " + Err;
       return false;
     }
     O.KernelKey += ":" + kernelKey(P);

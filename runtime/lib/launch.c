@@ -1194,7 +1194,10 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, "overlapping input/output ranges");
   uint64_t trip = trip_count(desc, sizes);
   int dec = IDIOMRT_DEC_FORCED;
-  if (cfg->cost) {
+  /* The second kernel of a pair whose first ran (pair.c): the model decided
+     for the pair with the first. */
+  int pair_forced = idiomrt_pair_forced(desc);
+  if (cfg->cost && !pair_forced) {
     /* the model first: a loop kept on the host pays for nothing else, and
        the device is started only when it is wanted */
     dec = idiomrt_cost_decide(e, trip,
@@ -1248,7 +1251,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   }
   if ((why = idiomrt_device_fp_check(dev, fp_bits)))
     return decline(e, desc, why);
-  if (!cfg->cost)
+  if (!cfg->cost || pair_forced)
     idiomrt_cost_count(e, -1, dec);
   uint64_t t_start = now_ns();
 

@@ -35,6 +35,7 @@ typedef struct deferred {
 
 /* The calling thread's pair in progress. */
 static _Thread_local const idiom_kernel_desc *t_defer_desc;
+static _Thread_local const idiom_kernel_desc *t_forced_desc;
 static _Thread_local int t_in_pair;
 static _Thread_local deferred *t_def;
 static _Thread_local unsigned t_ndef, t_capdef;
@@ -42,6 +43,10 @@ static _Thread_local int t_def_failed;
 
 int idiomrt_defer_wanted(const idiom_kernel_desc *d) {
   return d && d == t_defer_desc;
+}
+
+int idiomrt_pair_forced(const idiom_kernel_desc *d) {
+  return d && d == t_forced_desc;
 }
 
 void *idiomrt_defer_copy(void *host, size_t n) {
@@ -105,12 +110,18 @@ int idiom_run_pair(const idiom_kernel_desc *first,
     ok = idiom_run(first, args, nfirst, sizes, NULL);
     t_defer_desc = NULL;
     double ms = idiom_last_kernel_ms();
+    /* With the cost model on, it decided for the pair with the first run
+       (whose host time, on a decline, is the whole nest's): the second is
+       not asked again, so a pair never runs one kernel for nothing because
+       the model kept the other on the host. */
+    t_forced_desc = second;
     if (ok && !t_def_failed &&
         (ok = idiom_run(second, args + nfirst, nsecond, sizes + first->ndims,
                         NULL)))
       idiomrt_set_last_kernel_ms(ms + idiom_last_kernel_ms());
     else
       ok = 0;
+    t_forced_desc = NULL;
     finish_deferred(ok);
     t_in_pair = 0;
   }

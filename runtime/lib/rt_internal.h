@@ -736,6 +736,10 @@ cl_int idiomrt_stage_read(const idiomrt_device *dev, cl_mem src, size_t off,
 /* 1 when a run of descriptor d on the calling thread must not write the
    host yet: idiom_run_pair is running d as the first idiom of a pair. */
 int idiomrt_defer_wanted(const idiom_kernel_desc *d);
+/* 1 when a run of descriptor d on the calling thread is the second of an
+   idiom_run_pair whose first ran: the cost model is not asked again (it
+   decided for the pair with the first run). */
+int idiomrt_pair_forced(const idiom_kernel_desc *d);
 /* A private copy of host[0, n) that the run writes its results into in place
    of host; idiom_run_pair copies it to host once the whole pair succeeded,
    or drops it. NULL when out of host memory (the run then fails, having

@@ -714,13 +714,16 @@ bool splitPair(const IdiomMatch &M, ScalarEvolution &SE, PairProduct Ps[2],
       return false;
     }
   // Fission runs one product after the other: neither may read the other's
-  // output. Through the same pointer that is refused here; through another
-  // one the runtime's overlap check of both kernels' ranges declines.
+  // output. Through the same pointer that is refused here (but a product's
+  // own element, which may lie in the same array: the runtime's overlap
+  // check then compares the ranges); through another pointer the overlap
+  // check of both kernels' ranges declines.
   for (unsigned P = 0; P < 2; ++P) {
     const Value *Theirs = getUnderlyingObject(
         Ps[1 - P].Stores.front()->getPointerOperand());
     for (LoadInst *L : Loads)
       if (Ps[P].Slice.count(L) &&
+          !accessesSameElement(L, Ps[P].Stores.front(), SE) &&
           getUnderlyingObject(L->getPointerOperand()) == Theirs) {
         Why = "one GEMV of the pair reads the array the other one writes "
               "(the products depend on each other)";

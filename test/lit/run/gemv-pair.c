@@ -6,10 +6,12 @@
 // initialisation, so that a first kernel's result that reached the host
 // before the second declined would be counted twice by the original nest).
 // Negatives: s passed as p (the runtime's overlap check over both kernels'
-// ranges declines, the nest runs); q read by the other product (refused at
-// compile time: the products depend on each other); s read by the GEMV
-// (the same); a third statement (no gemv-pair). Variant 0 sums each output in the loop's order, so the plugin
-// build prints the sequential build's bits.
+// ranges declines, the nest runs); both outputs in one array, apart
+// (offloaded) and overlapping (declined); s read by the GEMV (refused at
+// compile time: the products depend on each other); q read by the GEMV^T
+// (no product of a matrix and a vector: not a gemv-pair); a third
+// statement (no gemv-pair). Variant 0 sums each output in the loop's
+// order, so the plugin build prints the sequential build's bits.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
@@ -31,7 +33,7 @@
 
 #define N 300
 #define M 200
-static float A[N][M], s[M], q[N], p[M], r[N], u[N];
+static float A[N][M], s[M], q[N], p[M], r[N], u[N], w[N + M];
 
 // REMARK-DAG: gemv-pair.c:[[@LINE+9]]:3: remark: offloaded GEMV pair (gemv-pair) to OpenCL as [[K:idiom_bicg_[0-9]+]]
 // REMARK-DAG: gemv-pair.c:[[@LINE+8]]:3: remark: floating-point row sums may be reassociated
@@ -61,6 +63,21 @@ __attribute__((noinline)) void bicg_acc(int m, int n, float *s, float *q) {
       s[j] = s[j] + r[i] * A[i][j];
       q[i] = q[i] + A[i][j] * p[j];
     }
+}
+
+// Both outputs in one array: q = w, s = w + N (apart: offloaded), then
+// s = w + 1 (overlapping q: the runtime declines, the nest runs).
+// REMARK-DAG: gemv-pair.c:[[@LINE+4]]:3: remark: offloaded GEMV pair (gemv-pair)
+// STATS-DAG: idiom-stats: gemv-pair.c:[[@LINE+3]] gemv-pair calls=2 offloaded=1 {{.*}}fallbacks=1 {{.*}}reasons="overlapping input/output ranges"
+// STATS-DAG: idiom-stats: gemv-pair.c:[[@LINE+2]] gemv-pair calls=1 offloaded=1 {{.*}}fallbacks=0
+__attribute__((noinline)) void one_array(int m, int n, float *q, float *s) {
+  for (int i = 0; i < n; i++) {
+    q[i] = 0;
+    for (int j = 0; j < m; j++) {
+      s[j] = s[j] + r[i] * A[i][j];
+      q[i] = q[i] + A[i][j] * p[j];
+    }
+  }
 }
 
 // The GEMV reads s, which the GEMV^T updates in the same nest: the spec
@@ -122,6 +139,10 @@ int main(void) {
   // s passed as p: the products overlap, the nest runs.
   bicg(M, N, A, s, q, s, r);
   printf("alias %a %a\n", sum(s, M), sum(q, N));
+  one_array(M, N, w, w + N);
+  printf("one_array %a\n", sum(w, N + M));
+  one_array(M, N, w, w + 1);
+  printf("overlap %a\n", sum(w, N + M));
   reads_s(M, N, s, q);
   printf("reads_s %a %a\n", sum(s, M), sum(q, N));
   reads_q(M, N, s, q);

@@ -197,37 +197,50 @@ bool generateCheck(const std::string &Text, const std::vector<unsigned> &Slots,
   return true;
 }
 
-/// The two programs of a GEMV pair (LiftedIdiom::Pair), each checked
-/// against the runtime's limits, validated and generated as its own kernels
-/// (O.Gen, O.PairGen); a pair's kernels are never shared.
+/// Checks lifted program \p L (its text \p Text: L.FunIL, or a copy)
+/// against the runtime's limits, corrupts \p Text under
+/// -idiom-test-corrupt-lift, parses it into \p P and validates it against
+/// the slices of L; \p What names the program in a validation failure.
+bool parseAndValidate(Offload &O, const LiftedIdiom &L, std::string &Text,
+                      funil::Program &P, const std::string &What,
+                      std::string &Why) {
+  O.FailedStage = "limits";
+  if (!withinRuntimeLimits(*O.D->Match, L,
+                           O.D->L->getHeader()->getModule()->getDataLayout(),
+                           Why))
+    return false;
+  if (CorruptLift)
+    corruptForTesting(Text);
+  std::string Err;
+  O.FailedStage = "internal";
+  if (!funil::parseProgram(Text, P, Err)) {
+    Why = "lifted FunIL does not parse (internal error): " + Err;
+    return false;
+  }
+  O.FailedStage = "validation";
+  if (!validateLifting(*O.D->Match, L, P, currentLiftOptions().Z3TimeoutMs, Err)) {
+    Why = "translation validation failed: " + What + Err;
+    return false;
+  }
+  return true;
+}
+
+/// The two programs of a GEMV pair (LiftedIdiom::Pair), each checked,
+/// validated and generated as its own kernels (O.Gen, O.PairGen); a pair's
+/// kernels are never shared.
 bool generatePair(Offload &O, std::string &Why) {
-  const IdiomMatch &M = *O.D->Match;
   const LiftedPair &Pair = *O.Lifted.Pair;
   const LiftedIdiom *Parts[2] = {&Pair.First, &Pair.Second};
   rewrite::GeneratedOpenCL *Gens[2] = {&O.Gen, &O.PairGen};
   O.KernelKey = "gemv-pair";
   for (unsigned K = 0; K < 2; ++K) {
-    O.FailedStage = "limits";
-    if (!withinRuntimeLimits(M, *Parts[K],
-                             O.D->L->getHeader()->getModule()->getDataLayout(),
-                             Why))
-      return false;
-    std::string Text = Parts[K]->FunIL;
-    if (CorruptLift)
-      corruptForTesting(Text);
+    std::string Text = Parts[K]->FunIL, Err;
     funil::Program P;
-    std::string Err;
-    O.FailedStage = "internal";
-    if (!funil::parseProgram(Text, P, Err)) {
-      Why = "lifted FunIL does not parse (internal error): " + Err;
+    if (!parseAndValidate(O, *Parts[K], Text, P,
+                          std::string("the ") + (K ? "second" : "first") +
+                              " GEMV of the pair: ",
+                          Why))
       return false;
-    }
-    O.FailedStage = "validation";
-    if (!validateLifting(M, *Parts[K], P, currentLiftOptions().Z3TimeoutMs, Err)) {
-      Why = std::string("translation validation failed: the ") +
-            (K ? "second" : "first") + " GEMV of the pair: " + Err;
-      return false;
-    }
     O.KernelKey += ":" + kernelKey(P);
     O.FPRowLanes |= currentLiftOptions().AllowFPReassoc && rewrite::gemvSumIsFloat(P);
     O.FailedStage = "codegen";
@@ -250,26 +263,10 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
   }
   if (O.Lifted.Pair)
     return generatePair(O, Why);
-  O.FailedStage = "limits";
-  if (!withinRuntimeLimits(*O.D->Match, O.Lifted,
-                           O.D->L->getHeader()->getModule()->getDataLayout(),
-                           Why))
-    return false;
-  if (CorruptLift)
-    corruptForTesting(O.Lifted.FunIL);
   funil::Program P;
   std::string Err;
-  O.FailedStage = "internal";
-  if (!funil::parseProgram(O.Lifted.FunIL, P, Err)) {
-    Why = "lifted FunIL does not parse (internal error): " + Err;
+  if (!parseAndValidate(O, O.Lifted, O.Lifted.FunIL, P, "", Why))
     return false;
-  }
-  O.FailedStage = "validation";
-  if (!validateLifting(*O.D->Match, O.Lifted, P, currentLiftOptions().Z3TimeoutMs,
-                       Err)) {
-    Why = "translation validation failed: " + Err;
-    return false;
-  }
   O.FailedStage = "errno-check";
   if (!O.Lifted.ErrnoCheckFunIL.empty() &&
       !generateCheck(O.Lifted.ErrnoCheckFunIL, {4},

@@ -73,14 +73,18 @@ void *idiomrt_defer_copy(void *host, size_t n) {
   return copy;
 }
 
-/* Writes (when commit) and frees the first run's copies. */
+/* Writes (when commit) and frees the first run's copies and their list. */
 static void finish_deferred(int commit) {
   for (unsigned i = 0; i < t_ndef; ++i) {
     if (commit)
       memcpy(t_def[i].host, t_def[i].copy, t_def[i].bytes);
     free(t_def[i].copy);
   }
-  t_ndef = 0;
+  /* a pair has few outputs: the list is not kept between calls (no
+     thread-local allocation outlives the call) */
+  free(t_def);
+  t_def = NULL;
+  t_ndef = t_capdef = 0;
   t_def_failed = 0;
 }
 

@@ -599,6 +599,17 @@ static void case_pair(void) {
     same &= y[i] == 1.0f && x[i] == (float)(i % 100);
   CHECK(same);
 
+  /* inside a residency region: declined, nothing written */
+  idiom_region_begin();
+  CHECK(idiom_run_pair(&saxpy_desc, &fill_desc, a1, 4, 2, sizes) == 0);
+  CHECK_MSG(starts_with(idiom_last_reason(), "a GEMV pair inside a residency region"),
+            "reason %s", reason_or_none());
+  idiom_region_end();
+  same = 1;
+  for (int i = 0; i < N; ++i)
+    same &= y[i] == 1.0f;
+  CHECK(same);
+
   /* invalid arguments */
   CHECK(idiom_run_pair(NULL, &fill_desc, a1, 4, 2, sizes) == 0);
   CHECK(idiom_run_pair(&saxpy_desc, &fill_desc, a1, 4, 2, NULL) == 0);

@@ -1,10 +1,12 @@
 // Issue 13 benchmark: GEMV y = A x (a row per output, A row-major) and
 // GEMV^T s = A^T r (i outer, s[j] updated in the inner loop, PolyBench
-// bicg's form) on an n x n float matrix, as legacy code writes them, each
+// bicg's form) on an n x n float matrix, as legacy code writes them, and
+// both fused in one nest (PolyBench bicg's kernel: a GEMV pair), each
 // called REPS times. Usage: gemv_bench [n] [reps] (default 8192, 20) prints
-// a bit-exact hash of y and s (equal to the sequential build's when every
-// element is summed in the loop's order, as the in-order variants do), then
-// "check GEMV ok GEMV^T ok" when 64 sampled outputs of each product are
+// a bit-exact hash of y, s and the pair's q and s (equal to the sequential
+// build's when every element is summed in the loop's order, as the in-order
+// variants do), then "check GEMV ok GEMV^T ok pair ok" when 64 sampled
+// outputs of each product are
 // within the bound of a reassociated sum of n terms, 2 gamma(n + 2) sum |t|
 // (Higham, section 4.2), of a double reference (the row-lanes variants
 // reassociate; s is checked against A^T of the y the run computed). `gemv_bench copy [MiB]` instead times memcpy of a
@@ -31,6 +33,20 @@ __attribute__((noinline)) static void gemv_t(long n, const float *a,
   for (long i = 0; i < n; i++)
     for (long j = 0; j < n; j++)
       s[j] += a[i * n + j] * r[i];
+}
+
+/// PolyBench bicg's fused nest: q = A p and s = A^T r in one i/j nest, a
+/// GEMV pair (two kernels of one idiom_run_pair call, both or neither).
+__attribute__((noinline)) static void bicg(long n, const float *a,
+                                           const float *p, const float *r,
+                                           float *q, float *s) {
+  for (long i = 0; i < n; i++) {
+    q[i] = 0;
+    for (long j = 0; j < n; j++) {
+      s[j] = s[j] + r[i] * a[i * n + j];
+      q[i] = q[i] + a[i * n + j] * p[j];
+    }
+  }
 }
 
 /// 1 when \p got is within the bound of a reassociated float sum of the n
@@ -92,7 +108,8 @@ int main(int argc, char **argv) {
   int reps = argc > 2 ? atoi(argv[2]) : 20;
   float *a = malloc(sizeof(float) * n * n), *x = malloc(sizeof(float) * n);
   float *y = malloc(sizeof(float) * n), *s = malloc(sizeof(float) * n);
-  if (!a || !x || !y || !s)
+  float *q = malloc(sizeof(float) * n), *s2 = malloc(sizeof(float) * n);
+  if (!a || !x || !y || !s || !q || !s2)
     return 1;
   unsigned st = 12345u;
   for (long k = 0; k < n * n; k++) {
@@ -105,14 +122,19 @@ int main(int argc, char **argv) {
     memset(s, 0, sizeof(float) * n);
     gemv(n, a, x, y);
     gemv_t(n, a, y, s);
+    memset(s2, 0, sizeof(float) * n);
+    bicg(n, a, x, y, q, s2);
   }
-  printf("n %ld reps %d y %08x s %08x\n", n, reps, hash(y, n), hash(s, n));
-  int oky = 1, oks = 1;
+  printf("n %ld reps %d y %08x s %08x q %08x s2 %08x\n", n, reps, hash(y, n),
+         hash(s, n), hash(q, n), hash(s2, n));
+  int oky = 1, oks = 1, okp = 1;
   for (long k = 0; k < 64; k++) {
     long o = k * n / 64;
     oky &= within(n, a, n, 1, x, o, y[o]);
     oks &= within(n, a, 1, n, y, o, s[o]);
+    okp &= within(n, a, n, 1, x, o, q[o]) && within(n, a, 1, n, y, o, s2[o]);
   }
-  printf("check GEMV %s GEMV^T %s\n", oky ? "ok" : "BEYOND-BOUND", oks ? "ok" : "BEYOND-BOUND");
+  printf("check GEMV %s GEMV^T %s pair %s\n", oky ? "ok" : "BEYOND-BOUND",
+         oks ? "ok" : "BEYOND-BOUND", okp ? "ok" : "BEYOND-BOUND");
   return 0;
 }

@@ -8,7 +8,7 @@
  * the vector it writes must stay sequential.
  *
  * Loops carry a trailing marker comment on their `for` line:
- *   idiom: gemv | map | reduction  -- expected to be offloaded
+ *   idiom: gemv | gemv-pair | map | reduction  -- expected to be offloaded
  *   not-idiom: REASON              -- must stay sequential
  *   maybe: REASON                  -- either is fine
  * Output: "n N" first, then "label value" lines (see compare.py); ".f32"
@@ -77,7 +77,7 @@ static void bicg_fused(int n)
   int i, j;
   for (i = 0; i < n; i++) /* maybe: map (s2 = 0; LLVM makes it a memset) */
     s2[i] = 0.0;
-  for (i = 0; i < n; i++) { /* maybe: fused GEMV and GEMV^T (two kernels) */
+  for (i = 0; i < n; i++) { /* idiom: gemv-pair (GEMV and GEMV^T: two kernels, one call) */
     q2[i] = 0.0;
     for (j = 0; j < n; j++) {
       s2[j] = s2[j] + r[i] * A[i][j];

@@ -12,6 +12,7 @@
 #include "RuntimeLimits.h"
 #include "Stitching.h"
 #include "TranslationValidation.h"
+#include "lift/GemmLifting.h"
 #include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/FunIL/Parser.h"
@@ -71,6 +72,8 @@ struct Offload {
   /// A map of floating-point row sums (a CSR SpMV) whose variants include
   /// the row lanes, which reassociate each row's sum (RowLanes.h).
   bool FPRowLanes = false;
+  /// A GEMV pair (LiftedIdiom::Pair): the second program's kernels.
+  rewrite::GeneratedOpenCL PairGen;
 };
 
 /// Where liftAndGenerate finds kernels generated before: the module's
@@ -94,7 +97,7 @@ const char *kindName(const IdiomMatch &M) {
   if (M.Kind == IdiomKind::Histogram)
     return "histogram";
   if (M.Kind == IdiomKind::Gemm)
-    return M.Nest.depth() == 2 ? "GEMV" : "GEMM";
+    return M.GemvPair ? "GEMV pair" : M.Nest.depth() == 2 ? "GEMV" : "GEMM";
   if (M.Kind == IdiomKind::Spmv) // the built-in specs spmv-csr, spmv-jds
     return M.SpecName.find("jds") != std::string::npos ? "JDS SpMV" : "CSR SpMV";
   if (M.Kind == IdiomKind::Accumulation)
@@ -194,6 +197,63 @@ bool generateCheck(const std::string &Text, const std::vector<unsigned> &Slots,
   return true;
 }
 
+/// Checks lifted program \p L (its text \p Text: L.FunIL, or a copy)
+/// against the runtime's limits, corrupts \p Text under
+/// -idiom-test-corrupt-lift, parses it into \p P and validates it against
+/// the slices of L; \p What names the program in a validation failure.
+bool parseAndValidate(Offload &O, const LiftedIdiom &L, std::string &Text,
+                      funil::Program &P, const std::string &What,
+                      std::string &Why) {
+  O.FailedStage = "limits";
+  if (!withinRuntimeLimits(*O.D->Match, L,
+                           O.D->L->getHeader()->getModule()->getDataLayout(),
+                           Why))
+    return false;
+  if (CorruptLift)
+    corruptForTesting(Text);
+  std::string Err;
+  O.FailedStage = "internal";
+  if (!funil::parseProgram(Text, P, Err)) {
+    Why = "lifted FunIL does not parse (internal error): " + Err;
+    return false;
+  }
+  O.FailedStage = "validation";
+  if (!validateLifting(*O.D->Match, L, P, currentLiftOptions().Z3TimeoutMs, Err)) {
+    Why = "translation validation failed: " + What + Err;
+    return false;
+  }
+  return true;
+}
+
+/// The two programs of a GEMV pair (LiftedIdiom::Pair), each checked,
+/// validated and generated as its own kernels (O.Gen, O.PairGen); a pair's
+/// kernels are never shared.
+bool generatePair(Offload &O, std::string &Why) {
+  const LiftedPair &Pair = *O.Lifted.Pair;
+  const LiftedIdiom *Parts[2] = {&Pair.First, &Pair.Second};
+  rewrite::GeneratedOpenCL *Gens[2] = {&O.Gen, &O.PairGen};
+  O.KernelKey = "gemv-pair";
+  for (unsigned K = 0; K < 2; ++K) {
+    std::string Text = Parts[K]->FunIL, Err;
+    funil::Program P;
+    if (!parseAndValidate(O, *Parts[K], Text, P,
+                          std::string("the ") + (K ? "second" : "first") +
+                              " GEMV of the pair: ",
+                          Why))
+      return false;
+    O.KernelKey += ":" + kernelKey(P);
+    O.FPRowLanes |= currentLiftOptions().AllowFPReassoc && rewrite::gemvSumIsFloat(P);
+    O.FailedStage = "codegen";
+    rewrite::ExploreOptions Opts;
+    Opts.FPReassoc = currentLiftOptions().AllowFPReassoc;
+    if (!generateOpenCLMemo(Text, P, P.Name, *Gens[K], Err, Opts)) {
+      Why = "no OpenCL for the lifted FunIL: " + Err;
+      return false;
+    }
+  }
+  return true;
+}
+
 bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
                          const KernelSources &Kernels, std::string &Why) {
   O.FailedStage = "lift";
@@ -201,26 +261,12 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
     Why = "cannot lift to FunIL: " + Why;
     return false;
   }
-  O.FailedStage = "limits";
-  if (!withinRuntimeLimits(*O.D->Match, O.Lifted,
-                           O.D->L->getHeader()->getModule()->getDataLayout(),
-                           Why))
-    return false;
-  if (CorruptLift)
-    corruptForTesting(O.Lifted.FunIL);
+  if (O.Lifted.Pair)
+    return generatePair(O, Why);
   funil::Program P;
   std::string Err;
-  O.FailedStage = "internal";
-  if (!funil::parseProgram(O.Lifted.FunIL, P, Err)) {
-    Why = "lifted FunIL does not parse (internal error): " + Err;
+  if (!parseAndValidate(O, O.Lifted, O.Lifted.FunIL, P, "", Why))
     return false;
-  }
-  O.FailedStage = "validation";
-  if (!validateLifting(*O.D->Match, O.Lifted, P, currentLiftOptions().Z3TimeoutMs,
-                       Err)) {
-    Why = "translation validation failed: " + Err;
-    return false;
-  }
   O.FailedStage = "errno-check";
   if (!O.Lifted.ErrnoCheckFunIL.empty() &&
       !generateCheck(O.Lifted.ErrnoCheckFunIL, {4},
@@ -384,6 +430,11 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     In.KernelFrom = O.KernelFrom;
     In.Check = O.Check;
     In.Extent = O.Extent;
+    if (O.Lifted.Pair) {
+      In.PairKernelName = O.KernelName + "_pair";
+      In.PairOpenCL = O.PairGen.Source;
+      In.PairNumVariants = O.PairGen.NumVariants;
+    }
     Expanded.push_back(expandAtPreheader(In, SE));
     Inputs.push_back(std::move(In));
   }
@@ -403,8 +454,9 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     // that idiom is stitched.
     StitchInput &In = Inputs[I];
     std::string DescKey = descriptorKey(O.KernelKey, In.Loc, O.D->Spec);
-    In.Desc = Index.findDescriptor(DescKey);
-    if (!In.KernelFrom)
+    bool Pair = O.Lifted.Pair != nullptr; // its descriptors are its own
+    In.Desc = Pair ? nullptr : Index.findDescriptor(DescKey);
+    if (!In.KernelFrom && !Pair)
       In.KernelFrom = Index.findKernel(O.KernelKey);
     GlobalVariable *Desc = nullptr;
     StitchedCall SC;
@@ -424,9 +476,14 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     // ptr is one of its buffers here, so host code there cannot write it.
     // A JDS check (jds.c) reads cnt, ptr, col and perm without that: it
     // stays out of regions (an unknown call there refuses the region).
-    if (!O.Lifted.Csr || O.Lifted.Csr->Format == 0)
+    // A GEMV pair's idiom_run_pair declines inside a region (its first
+    // product's outputs would be device-valid before the second ran): its
+    // call, unknown to the regions, keeps them out.
+    if ((!O.Lifted.Csr || O.Lifted.Csr->Format == 0) && !Pair)
       Stitched.push_back(std::move(SC));
-    if (!In.Desc) {
+    if (Pair) {
+      ++NewDescriptors;
+    } else if (!In.Desc) {
       Index.add(O.KernelKey, DescKey, Desc);
       ++NewDescriptors;
     }
@@ -552,6 +609,9 @@ PreservedAnalyses IdiomPrinterPass::run(Function &F,
       continue;
     }
     OS << "Lowered FunIL:\n" << O.Gen.LoweredFunIL << "\nOpenCL:\n" << O.Gen.Source << "\n";
+    if (O.Lifted.Pair)
+      OS << "Second program's lowered FunIL:\n" << O.PairGen.LoweredFunIL
+         << "\nOpenCL:\n" << O.PairGen.Source << "\n";
   }
   for (MissedLoop &M : Det.Missed) {
     OS << "loop ";

@@ -30,6 +30,7 @@ namespace idiom {
 
 struct AccumSlices;
 struct GemmSlice;
+struct LiftedPair;
 
 /// Run-time values that SCEV cannot give: those idiom_run_csr
 /// (runtime/include/idiomrt.h) fills in for a CSR SpMV
@@ -194,6 +195,10 @@ struct LiftedIdiom {
   std::shared_ptr<const AccumSlices> Accum;
   /// SpMV programs: the run-time extents of the sparse operands.
   std::shared_ptr<const CsrExtent> Csr;
+  /// A pair of GEMVs of one nest (lift/GemmLifting.h, LiftedPair): its two
+  /// programs; FunIL is then both texts, and Params and Sizes the first's
+  /// followed by the second's (idiom_run_pair's arguments).
+  std::shared_ptr<const LiftedPair> Pair;
 };
 
 /// FunIL spelling of a scalar LLVM type (bool, i8..i64, f32, f64), or "".

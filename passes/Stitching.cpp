@@ -2,6 +2,7 @@
 
 #include "Stitching.h"
 #include "PipelinePlacement.h"
+#include "lift/GemmLifting.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Constants.h"
@@ -151,8 +152,10 @@ static GlobalVariable *makeCheckDescriptor(const StitchInput &In, const CheckKer
 }
 
 /// The runtime's descriptor constant for one idiom; with In.KernelFrom, its
-/// name and source strings and variant count are that descriptor's.
-static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
+/// name and source strings and variant count are that descriptor's. With
+/// \p Second, that of the second program of a GEMV pair (never shared).
+static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod,
+                                      bool Second = false) {
   LLVMContext &Ctx = Mod.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *I32 = Type::getInt32Ty(Ctx);
@@ -179,7 +182,15 @@ static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
                                      In.KernelName + ".result_bytes");
   }
   Constant *Name, *Source, *NumVariants;
-  if (In.KernelFrom) {
+  const std::string &KernelName = Second ? In.PairKernelName : In.KernelName;
+  size_t NDims = In.Lifted->Sizes.size();
+  if (const LiftedPair *Pair = In.Lifted->Pair.get())
+    NDims = (Second ? Pair->Second : Pair->First).Sizes.size();
+  if (Second) {
+    Name = Str(KernelName, KernelName + ".name");
+    Source = Str(In.PairOpenCL, KernelName + ".source");
+    NumVariants = ConstantInt::get(I32, In.PairNumVariants);
+  } else if (In.KernelFrom) {
     auto *Shared = cast<ConstantStruct>(In.KernelFrom->getInitializer());
     Name = Shared->getOperand(0);
     Source = Shared->getOperand(3);
@@ -192,17 +203,17 @@ static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod) {
   }
   Constant *Fields[] = {
       Name,
-      Str(In.Loc, In.KernelName + ".loc"),
-      Str(M.SpecName, In.KernelName + ".idiom"),
+      Str(In.Loc, KernelName + ".loc"),
+      Str(M.SpecName, KernelName + ".idiom"),
       Source,
       ConstantInt::get(I32, IsReduce ? IDIOM_REDUCE : IDIOM_MAP),
-      ConstantInt::get(I32, In.Lifted->Sizes.size()),
+      ConstantInt::get(I32, NDims),
       ConstantInt::get(I32, IsReduce ? numResultSlots(In) : 0),
       NumVariants,
       ResultBytes};
   auto *GV = new GlobalVariable(Mod, DescTy, true, GlobalValue::PrivateLinkage,
                                 ConstantStruct::get(DescTy, Fields),
-                                In.KernelName + ".desc");
+                                KernelName + ".desc");
   return GV;
 }
 
@@ -724,7 +735,22 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
                                   SizeArr, ResArr};
   if (Csr)
     RunArgs.push_back(csrDescriptor(*Csr, *In.Lifted, Args, EntryB, B));
-  CallInst *Ok = B.CreateCall(Run, RunArgs, "idiom.ok");
+  CallInst *Ok;
+  if (const LiftedPair *Pair = In.Lifted->Pair.get()) {
+    // Both GEMVs of the nest or neither (idiomrt.h, idiom_run_pair): each
+    // its own descriptor, the first's arguments then the second's.
+    FunctionCallee RunPair = Mod.getOrInsertFunction(
+        "idiom_run_pair", FunctionType::get(I32, {Ptr, Ptr, Ptr, I32, I32, Ptr}, false));
+    if (auto *RunF = dyn_cast<Function>(RunPair.getCallee()))
+      RunF->setDoesNotThrow();
+    Ok = B.CreateCall(RunPair,
+                      {Desc, makeDescriptor(In, Mod, true), ArgArr,
+                       ConstantInt::get(I32, Pair->First.Params.size()),
+                       ConstantInt::get(I32, Pair->Second.Params.size()), SizeArr},
+                      "idiom.ok");
+  } else {
+    Ok = B.CreateCall(Run, RunArgs, "idiom.ok");
+  }
   BasicBlock *MainBB = B.GetInsertBlock();
   if (Out) {
     Out->Call = Ok;

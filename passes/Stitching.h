@@ -52,6 +52,11 @@ struct StitchInput {
   /// device-only. Empty: one slot per accumulator.
   std::vector<unsigned> SlotBytes;
   std::string KernelName; ///< base kernel name used in OpenCL
+  /// A GEMV pair (LiftedIdiom::Pair): the second program's kernel name,
+  /// source and variant count, for its own descriptor; the call is then
+  /// idiom_run_pair.
+  std::string PairKernelName, PairOpenCL;
+  unsigned PairNumVariants = 1;
   std::string Loc;        ///< "file.c:LINE" for IDIOM_STATS
   /// A descriptor to pass to the runtime instead of making one (an earlier
   /// copy of the same source loop: KernelSharing.h).

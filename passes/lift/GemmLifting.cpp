@@ -6,6 +6,8 @@
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -50,6 +52,12 @@ public:
       : M(M), SE(SE), Out(Out), Why(Why), Outer(M.Nest.Loops.front()),
         I64(Type::getInt64Ty(Outer->getHeader()->getContext())),
         Depth(M.Nest.depth()), Gemv(Depth == 2) {}
+
+  /// One GEMV of a pair (liftGemvPair): the instructions of \p Other, the
+  /// other product's slice and stores, are not this program's.
+  void setForeign(const SmallPtrSetImpl<Instruction *> *Other) {
+    Foreign = Other;
+  }
 
   bool run(const std::string &Name);
 
@@ -115,6 +123,8 @@ private:
   std::vector<LiftedParam> Buffers, Indices, Scalars;
   std::map<const SCEV *, std::string> IndexNames;
   DenseMap<Value *, std::string> ScalarNames;
+  /// A GEMV of a pair: the other product's instructions, skipped.
+  const SmallPtrSetImpl<Instruction *> *Foreign = nullptr;
 };
 
 /// Position in the chain of the innermost chain loop containing \p I.
@@ -210,6 +220,8 @@ bool GemmLifter::findRoles() {
   SmallVector<Instruction *, 4> ProOps; // of the prologue (prologue())
   for (BasicBlock *BB : Outer->blocks())
     for (Instruction &I : *BB) {
+      if (Foreign && Foreign->count(&I))
+        continue;
       if (N.Prologue && N.Prologue->contains(&I) &&
           (isa<LoadInst>(I) || isa<StoreInst>(I))) {
         ProOps.push_back(&I);
@@ -405,7 +417,7 @@ bool GemmLifter::findUpdate() {
   const unsigned Inner = Depth - 1;
   for (unsigned D = 0; D < Depth; ++D)
     for (PHINode &P : N.Loops[D]->getHeader()->phis()) {
-      if (&P == N.IVs[D])
+      if (&P == N.IVs[D] || (Foreign && Foreign->count(&P)))
         continue;
       auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
       if (SE.isSCEVable(P.getType()) && AR && AR->getLoop() == N.Loops[D] &&
@@ -642,7 +654,132 @@ bool GemmLifter::run(const std::string &Name) {
   return true;
 }
 
+/// Adds to \p S the instructions of \p Body that \p V is computed from
+/// (operands and phi inputs, transitively; loads included, not what they
+/// read).
+void backwardSlice(Value *V, const Loop *Body, SmallPtrSetImpl<Instruction *> &S) {
+  SmallVector<Value *, 16> Work{V};
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Body->contains(I) || !S.insert(I).second)
+      continue;
+    Work.append(I->op_begin(), I->op_end());
+  }
+}
+
+/// One product of a pair: the stores of its output element and the
+/// instructions its stored values and addresses are computed from.
+struct PairProduct {
+  SmallVector<StoreInst *, 2> Stores;
+  SmallPtrSet<Instruction *, 32> Slice;
+};
+
+/// Splits the nest of a GEMV pair into its two products (stores grouped by
+/// element) and checks that neither reads what the other writes; the
+/// product whose output the outer loop indexes (y = A x) comes first.
+bool splitPair(const IdiomMatch &M, ScalarEvolution &SE, PairProduct Ps[2],
+               std::string &Why) {
+  Loop *Outer = M.Nest.Loops.front();
+  unsigned NP = 0;
+  SmallVector<LoadInst *, 8> Loads;
+  for (BasicBlock *BB : Outer->blocks())
+    for (Instruction &I : *BB) {
+      if (auto *L = dyn_cast<LoadInst>(&I))
+        Loads.push_back(L);
+      auto *St = dyn_cast<StoreInst>(&I);
+      if (!St)
+        continue;
+      unsigned P = 0;
+      while (P < NP && !accessesSameElement(Ps[P].Stores.front(), St, SE))
+        ++P;
+      if (P == 2) {
+        Why = "the GEMV pair nest stores to more than two output elements";
+        return false;
+      }
+      NP = std::max(NP, P + 1);
+      Ps[P].Stores.push_back(St);
+    }
+  if (NP != 2) {
+    Why = "the GEMV pair nest does not store two output elements";
+    return false;
+  }
+  for (unsigned P = 0; P < 2; ++P)
+    for (StoreInst *St : Ps[P].Stores) {
+      backwardSlice(St->getValueOperand(), Outer, Ps[P].Slice);
+      backwardSlice(St->getPointerOperand(), Outer, Ps[P].Slice);
+    }
+  for (LoadInst *L : Loads)
+    if (!Ps[0].Slice.count(L) && !Ps[1].Slice.count(L)) {
+      Why = "a load of the GEMV pair nest feeds neither product";
+      return false;
+    }
+  // Fission runs one product after the other: neither may read the other's
+  // output. Through the same pointer that is refused here (but a product's
+  // own element, which may lie in the same array: the runtime's overlap
+  // check then compares the ranges); through another pointer the overlap
+  // check of both kernels' ranges declines.
+  for (unsigned P = 0; P < 2; ++P) {
+    const Value *Theirs = getUnderlyingObject(
+        Ps[1 - P].Stores.front()->getPointerOperand());
+    for (LoadInst *L : Loads)
+      if (Ps[P].Slice.count(L) &&
+          !accessesSameElement(L, Ps[P].Stores.front(), SE) &&
+          getUnderlyingObject(L->getPointerOperand()) == Theirs) {
+        Why = "one GEMV of the pair reads the array the other one writes "
+              "(the products depend on each other)";
+        return false;
+      }
+  }
+  auto *S0 = dyn_cast<SCEVAddRecExpr>(
+      SE.getSCEV(Ps[0].Stores.front()->getPointerOperand()));
+  if (!S0 || S0->getLoop() != Outer)
+    std::swap(Ps[0], Ps[1]);
+  return true;
+}
+
 } // namespace
+
+/// Lifts the GEMV pair \p M: each product with the GEMV lifter, the other
+/// product's instructions skipped (splitPair), the first named \p Name, the
+/// second Name + "_pair".
+static bool liftGemvPair(const IdiomMatch &M, const std::string &Name,
+                         ScalarEvolution &SE, LiftedIdiom &Out,
+                         std::string &Why) {
+  if (M.Nest.depth() != 2) {
+    Why = "a GEMV pair needs a chain of two loops";
+    return false;
+  }
+  PairProduct Ps[2];
+  if (!splitPair(M, SE, Ps, Why))
+    return false;
+  auto Pair = std::make_shared<LiftedPair>();
+  LiftedIdiom *Parts[2] = {&Pair->First, &Pair->Second};
+  for (unsigned P = 0; P < 2; ++P) {
+    SmallPtrSet<Instruction *, 32> Other;
+    for (Instruction *I : Ps[1 - P].Slice)
+      if (!Ps[P].Slice.count(I))
+        Other.insert(I);
+    for (StoreInst *St : Ps[1 - P].Stores)
+      Other.insert(St);
+    std::string W;
+    GemmLifter L(M, SE, *Parts[P], W);
+    L.setForeign(&Other);
+    if (!L.run(P ? Name + "_pair" : Name)) {
+      Why = std::string(P ? "the second" : "the first") +
+            " GEMV of the pair: " + W;
+      return false;
+    }
+  }
+  for (const LiftedIdiom *Part : Parts) {
+    Out.FunIL += Part->FunIL;
+    Out.Params.insert(Out.Params.end(), Part->Params.begin(), Part->Params.end());
+    Out.Sizes.append(Part->Sizes.begin(), Part->Sizes.end());
+    Out.NonNegative.append(Part->NonNegative.begin(), Part->NonNegative.end());
+  }
+  Out.Gemm = Pair->First.Gemm;
+  Out.Pair = std::move(Pair);
+  return true;
+}
 
 bool liftGemm(const IdiomMatch &M, const std::string &Name, ScalarEvolution &SE,
               LiftedIdiom &Out, std::string &Why) {
@@ -651,6 +788,8 @@ bool liftGemm(const IdiomMatch &M, const std::string &Name, ScalarEvolution &SE,
     Why = "not a GEMM match";
     return false;
   }
+  if (M.GemvPair)
+    return liftGemvPair(M, Name, SE, Out, Why);
   GemmLifter L(M, SE, Out, Why);
   return L.run(Name);
 }

@@ -64,8 +64,22 @@ struct GemmSlice {
   llvm::SmallVector<llvm::Value *, 2> COld;
 };
 
+/// The two programs of a GEMV pair (`lifts gemv-pair`,
+/// constraints/specs/gemv-pair.idl: PolyBench bicg's `q[i] += A[i][j] *
+/// p[j]` and `s[j] += r[i] * A[i][j]` in one nest), each the GEMV program
+/// above with its own parameters, sizes and slices: the product whose output
+/// the outer loop indexes first, named as the idiom, the other with
+/// "_pair" appended. Loop fission: the stitched code runs both through
+/// idiom_run_pair (runtime/include/idiomrt.h), both or neither, and the
+/// runtime declines when an output overlaps any range of either program.
+struct LiftedPair {
+  LiftedIdiom First, Second;
+};
+
 /// Lifts the GEMM \p M (IdiomKind::Gemm, a chain of three loops; of two: a
-/// GEMV) into a FunIL program named \p Name.
+/// GEMV; with M.GemvPair: a pair of GEMVs, Out.Pair, whose Params, Sizes and
+/// NonNegative are the first's followed by the second's) into a FunIL
+/// program named \p Name.
 /// Parameters: buffers A, B (read) and C (written; read when INIT, STEP or
 /// POST reads it), each the range [Lo, Hi) of elements its accesses touch;
 /// i64 index parameters for the sizes M, N, K and non-constant offsets and

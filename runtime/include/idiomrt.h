@@ -200,6 +200,26 @@ typedef struct idiom_arg {
 int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
               uint32_t nargs, const uint64_t *sizes, void *results);
 
+/// Runs two map idioms that one loop nest computes together (a fused pair
+/// of GEMVs, PolyBench bicg: q = A p and s = A^T r in one nest;
+/// docs/ARCHITECTURE.md, "GEMV pairs"), both or neither: first with
+/// args[0, nfirst) and sizes[0, first->ndims), then second with
+/// args[nfirst, nfirst + nsecond) and the next second->ndims sizes, each
+/// as idiom_run runs it (variants, tuning, declines). The first's outputs
+/// reach the host only once the second has run too.
+///
+/// \returns 1 when both ran and every output of both is written; 0 when
+///          either declined (idiom_last_reason says why), and then no byte
+///          of the host was written: the caller runs the original nest.
+///          Also 0 when an OUT / INOUT range of either overlaps any other
+///          range of either ("overlapping input/output ranges": the nest
+///          interleaves the two products, so they are apart or not split),
+///          and inside a residency region. idiom_last_kernel_ms is the sum
+///          of both kernels' times.
+int idiom_run_pair(const idiom_kernel_desc *first,
+                   const idiom_kernel_desc *second, const idiom_arg *args,
+                   uint32_t nfirst, uint32_t nsecond, const uint64_t *sizes);
+
 /// Records that the caller ran the original loop for desc, without calling
 /// idiom_run (for example because a compile-time guard failed). reason is a
 /// string (copied; up to 159 bytes are kept). Used only for IDIOM_STATS.

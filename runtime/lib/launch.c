@@ -958,8 +958,15 @@ static int execute(run *r, void *results, int *variant) {
   if (!wait_all(r))
     return 0;
   r->t_waited = now_ns();
-  /* Every command completed: now, and only now, write the host. */
+  /* Every command completed: now, and only now, write the host (or, in
+     the first runs of idiom_run_pair, private copies of it that pair.c
+     writes only once every run of the pair succeeded). */
   uint64_t t0 = now_ns();
+  for (unsigned i = 0; i < r->nmaps; ++i)
+    if (idiomrt_defer_wanted(r->d) &&
+        !(r->maps[i].host = idiomrt_defer_copy(r->maps[i].host,
+                                               r->maps[i].bytes)))
+      return fail(r, "out of host memory");
   for (unsigned i = 0; i < r->nmaps; ++i)
     idiomrt_parallel_range(r->maps[i].bytes, write_back_part, &r->maps[i]);
   r->host_copy_ns = now_ns() - t0;
@@ -1018,7 +1025,7 @@ static uint64_t trip_count(const idiom_kernel_desc *d, const uint64_t *sizes) {
 }
 
 /* 1 when an OUT / INOUT range overlaps any other non-empty range. */
-static int overlapping(const idiom_arg *args, uint32_t nargs) {
+int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs) {
   for (uint32_t i = 0; i < nargs; ++i) {
     if (!is_output(args[i].kind) || args[i].bytes == 0)
       continue;
@@ -1047,6 +1054,11 @@ static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
     idiomrt_stats_decline(e, t_reason);
   idiomrt_debug("%s: declined: %s", d && d->loc ? d->loc : "?", t_reason);
   return 0;
+}
+
+/* idiom_run_pair's own declines (pair.c), before either run. */
+int idiomrt_decline_pair(const idiom_kernel_desc *d, const char *reason) {
+  return decline(d ? idiomrt_entry_get(d) : NULL, d, reason);
 }
 
 /* A decline that the cost model has counted already; reason is static. */
@@ -1178,11 +1190,14 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, why);
   if (trip_count(desc, sizes) < cfg->min_trip)
     return decline(e, desc, "trip count below threshold");
-  if (overlapping(args, nargs))
+  if (idiomrt_args_overlap(args, nargs))
     return decline(e, desc, "overlapping input/output ranges");
   uint64_t trip = trip_count(desc, sizes);
   int dec = IDIOMRT_DEC_FORCED;
-  if (cfg->cost) {
+  /* The second kernel of a pair whose first ran (pair.c): the model decided
+     for the pair with the first. */
+  int pair_forced = idiomrt_pair_forced(desc);
+  if (cfg->cost && !pair_forced) {
     /* the model first: a loop kept on the host pays for nothing else, and
        the device is started only when it is wanted */
     dec = idiomrt_cost_decide(e, trip,
@@ -1208,7 +1223,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
       work = args[csr->val_arg].bytes / csr->val_bytes;
     if ((why = check_desc(desc, args, nargs, sizes, results)))
       return decline(e, desc, why);
-    if (overlapping(args, nargs))
+    if (idiomrt_args_overlap(args, nargs))
       return decline(e, desc, "overlapping input/output ranges");
   }
   unsigned fp_bits = __atomic_load_n(&e->fp_bits, __ATOMIC_RELAXED);
@@ -1236,7 +1251,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   }
   if ((why = idiomrt_device_fp_check(dev, fp_bits)))
     return decline(e, desc, why);
-  if (!cfg->cost)
+  if (!cfg->cost || pair_forced)
     idiomrt_cost_count(e, -1, dec);
   uint64_t t_start = now_ns();
 
@@ -1342,6 +1357,8 @@ const char *idiom_last_reason(void) {
 }
 
 double idiom_last_kernel_ms(void) { return t_kernel_ms; }
+
+void idiomrt_set_last_kernel_ms(double ms) { t_kernel_ms = ms; }
 
 int idiom_last_variant(void) { return t_variant; }
 

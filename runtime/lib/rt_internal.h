@@ -731,4 +731,27 @@ cl_int idiomrt_stage_read(const idiomrt_device *dev, cl_mem src, size_t off,
                                           const void *chunk, size_t len),
                           void *arg, int *staged);
 
+/*--- pair.c: two map idioms of one nest, both or neither -------------------*/
+
+/* 1 when a run of descriptor d on the calling thread must not write the
+   host yet: idiom_run_pair is running d as the first idiom of a pair. */
+int idiomrt_defer_wanted(const idiom_kernel_desc *d);
+/* 1 when a run of descriptor d on the calling thread is the second of an
+   idiom_run_pair whose first ran: the cost model is not asked again (it
+   decided for the pair with the first run). */
+int idiomrt_pair_forced(const idiom_kernel_desc *d);
+/* A private copy of host[0, n) that the run writes its results into in place
+   of host; idiom_run_pair copies it to host once the whole pair succeeded,
+   or drops it. NULL when out of host memory (the run then fails, having
+   written nothing). */
+void *idiomrt_defer_copy(void *host, size_t n);
+/* launch.c: 1 when an OUT / INOUT range of args overlaps any other
+   non-empty buffer range of args (the runtime's overlap check). */
+int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs);
+/* launch.c: declines a run of d with reason (idiom_last_reason, stats);
+   returns 0. */
+int idiomrt_decline_pair(const idiom_kernel_desc *d, const char *reason);
+/* launch.c: sets what idiom_last_kernel_ms returns on the calling thread. */
+void idiomrt_set_last_kernel_ms(double ms);
+
 #endif /* IDIOMRT_INTERNAL_H */

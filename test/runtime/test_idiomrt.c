@@ -545,6 +545,76 @@ static void case_cl_error(void) {
             "reason %s", reason_or_none());
 }
 
+/* idiom_run_pair (pair.c): saxpy (y = 2.5 x + y) first, then a second map;
+   both or neither. */
+static void case_pair(void) {
+  enum { N = 10000, M = 8192 };
+  static float x[N], y[N], z[M];
+  for (int i = 0; i < N; ++i) {
+    x[i] = (float)(i % 100);
+    y[i] = 1.0f;
+  }
+  for (int i = 0; i < M; ++i)
+    z[i] = -1.0f;
+  uint64_t sizes[2] = {N, M};
+  /* both run: y = 2.5 x + 1, z = 42 */
+  idiom_arg a1[6] = {i32(N), f32(2.5f), buf(IDIOM_ARG_BUF_IN, x, sizeof x),
+                     buf(IDIOM_ARG_BUF_INOUT, y, sizeof y), i64(M),
+                     buf(IDIOM_ARG_BUF_OUT, z, sizeof z)};
+  CHECK_MSG(idiom_run_pair(&saxpy_desc, &fill_desc, a1, 4, 2, sizes) == 1,
+            "declined: %s", reason_or_none());
+  CHECK(y[7] == 2.5f * 7 + 1.0f && y[N - 1] == 2.5f * 99 + 1.0f);
+  CHECK(z[0] == 42.0f && z[M - 1] == 42.0f);
+  CHECK(idiom_last_kernel_ms() >= 0);
+
+  /* the first runs, the second does not build: the first's output must not
+     reach the host */
+  for (int i = 0; i < N; ++i)
+    y[i] = 1.0f;
+  idiom_arg a2[5] = {i32(N), f32(2.5f), buf(IDIOM_ARG_BUF_IN, x, sizeof x),
+                     buf(IDIOM_ARG_BUF_INOUT, y, sizeof y),
+                     buf(IDIOM_ARG_BUF_OUT, z, sizeof z)};
+  for (int i = 0; i < M; ++i)
+    z[i] = -1.0f;
+  CHECK(idiom_run_pair(&saxpy_desc, &broken_desc, a2, 4, 1, sizes) == 0);
+  CHECK_MSG(starts_with(idiom_last_reason(), "program build failure"),
+            "reason %s", reason_or_none());
+  int same = 1;
+  for (int i = 0; i < N; ++i)
+    same &= y[i] == 1.0f;
+  for (int i = 0; i < M; ++i)
+    same &= z[i] == -1.0f;
+  CHECK(same);
+
+  /* the second's output overlaps the first's input: neither runs */
+  idiom_arg a3[6] = {i32(N), f32(2.5f), buf(IDIOM_ARG_BUF_IN, x, sizeof x),
+                     buf(IDIOM_ARG_BUF_INOUT, y, sizeof y), i64(N / 2),
+                     buf(IDIOM_ARG_BUF_OUT, x + N / 2, sizeof x / 2)};
+  uint64_t s3[2] = {N, N / 2};
+  CHECK(idiom_run_pair(&saxpy_desc, &fill_desc, a3, 4, 2, s3) == 0);
+  CHECK_MSG(starts_with(idiom_last_reason(), "overlapping input/output ranges"),
+            "reason %s", reason_or_none());
+  same = 1;
+  for (int i = 0; i < N; ++i)
+    same &= y[i] == 1.0f && x[i] == (float)(i % 100);
+  CHECK(same);
+
+  /* inside a residency region: declined, nothing written */
+  idiom_region_begin();
+  CHECK(idiom_run_pair(&saxpy_desc, &fill_desc, a1, 4, 2, sizes) == 0);
+  CHECK_MSG(starts_with(idiom_last_reason(), "a GEMV pair inside a residency region"),
+            "reason %s", reason_or_none());
+  idiom_region_end();
+  same = 1;
+  for (int i = 0; i < N; ++i)
+    same &= y[i] == 1.0f;
+  CHECK(same);
+
+  /* invalid arguments */
+  CHECK(idiom_run_pair(NULL, &fill_desc, a1, 4, 2, sizes) == 0);
+  CHECK(idiom_run_pair(&saxpy_desc, &fill_desc, a1, 4, 2, NULL) == 0);
+}
+
 static void case_build_log(void) {
   const char *env[] = {"IDIOM_DEBUG=1", NULL};
   char *err = NULL;
@@ -838,6 +908,7 @@ static const tcase cases[] = {
     {"min_trip_env", case_min_trip_env, 1},
     {"invalid", case_invalid, 1},
     {"build_error", case_build_error, 1},
+    {"pair", case_pair, 1},
     {"build_log", case_build_log, 1},
     {"cl_error", case_cl_error, 1},
     {"no_loader", case_no_loader, 1},

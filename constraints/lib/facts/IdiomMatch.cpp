@@ -264,10 +264,11 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
                                           std::string &Why) {
   IdiomMatch M;
   M.SpecName = SpecName.str();
-  if (Lifts == "gemm" || Lifts == "gemv") {
-    // A chain of three loops (GEMM) or two (GEMV); the GEMM lifter checks
-    // roles and legality.
+  if (Lifts == "gemm" || Lifts == "gemv" || Lifts == "gemv-pair") {
+    // A chain of three loops (GEMM) or two (GEMV, a pair of GEMVs); the GEMM
+    // lifter checks roles and legality.
     M.Kind = IdiomKind::Gemm;
+    M.GemvPair = Lifts == "gemv-pair";
     auto N = analyzeLoopChain(L, Lifts == "gemm" ? 3 : 2, Env.SE, Why);
     if (!N)
       return std::nullopt;

@@ -60,6 +60,10 @@ struct IdiomMatch {
   /// version is not correctly rounded (exp, log, sin, cos, pow), allowed by
   /// -idiom-approx-libm.
   bool ApproxLibm = false;
+  /// Kind Gemm on a chain of two loops that computes two GEMVs (`lifts
+  /// gemv-pair`, constraints/specs/gemv-pair.idl): the GEMM lifter splits
+  /// it into two programs run by one call (passes/lift/GemmLifting.h).
+  bool GemvPair = false;
 };
 
 /// Options that change what may be lifted.
@@ -86,7 +90,7 @@ bool hasNoOtherEffects(llvm::Instruction &I, std::string &Why);
 bool nestCarriesNothing(const NestInfo &N, std::string &Why);
 
 /// Builds the match for the idiom \p Lifts ("reduction", "map", "gemm",
-/// "gemv", "spmv" or "histogram"; constraints/lib/facts/HistogramMatch.cpp)
+/// "gemv", "gemv-pair", "spmv" or "histogram"; constraints/lib/facts/HistogramMatch.cpp)
 /// on loop \p L. Returns nothing and sets \p Why when the loop cannot be
 /// lifted with that template.
 std::optional<IdiomMatch> buildIdiomMatch(llvm::StringRef Lifts,

@@ -401,7 +401,19 @@ static const SCEV *divideExact(const SCEV *S, uint64_t Size,
   }
   if (auto *M = dyn_cast<SCEVMulExpr>(S)) {
     auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
-    if (!C || C->getAPInt().getSignificantBits() > 63)
+    if (!C) {
+      // A product of VLA strides, `(zext n1) * (8 + 8 * i2)` for
+      // `&a[i2 + 1][0]` of `double (*a)[n1]`: exact when one factor is.
+      SmallVector<const SCEV *, 4> Ops(M->operands().begin(),
+                                       M->operands().end());
+      for (const SCEV *&Op : Ops)
+        if (const SCEV *D = divideExact(Op, Size, SE)) {
+          Op = D;
+          return SE.getMulExpr(Ops);
+        }
+      return nullptr;
+    }
+    if (C->getAPInt().getSignificantBits() > 63)
       return nullptr;
     int64_t V = C->getAPInt().getSExtValue();
     if (V % (int64_t)Size)

@@ -74,9 +74,12 @@ struct RowNest {
 
 /// The source name of a local array (its debug declaration), for remarks.
 std::string tempName(AllocaInst *A) {
-  for (DbgVariableRecord *R : findDVRDeclares(A))
+  SmallVector<DbgVariableIntrinsic *, 2> Intrinsics;
+  SmallVector<DbgVariableRecord *, 2> Records;
+  findDbgUsers(Intrinsics, A, &Records);
+  for (DbgVariableRecord *R : Records)
     return ("'" + R->getVariable()->getName() + "'").str();
-  for (DbgDeclareInst *D : findDbgDeclares(A))
+  for (DbgVariableIntrinsic *D : Intrinsics)
     return ("'" + D->getVariable()->getName() + "'").str();
   if (A->hasName())
     return ("'" + A->getName() + "'").str();
@@ -370,8 +373,14 @@ bool Analysis::tempUses(const TempStore &TS, std::string &Why) {
         Why = "row temporary " + Name + " is written outside its fill loop";
         return false;
       }
-      Why = "row temporary " + Name + " escapes (used by " +
-            std::string(I->getOpcodeName()) + ")";
+      if (auto *MI = dyn_cast<MemIntrinsic>(I))
+        Why = "row temporary " + Name + " is " +
+              (MI->getRawDest() == V ? "written outside its fill loop ("
+                                     : "copied (") +
+              MI->getCalledFunction()->getName().str() + ")";
+      else
+        Why = "row temporary " + Name + " escapes (used by " +
+              std::string(I->getOpcodeName()) + ")";
       return false;
     }
   }
@@ -380,65 +389,29 @@ bool Analysis::tempUses(const TempStore &TS, std::string &Why) {
 
 bool Analysis::consumerReads(std::string &Why) {
   Loop *C = N.Consumer;
-  auto ReadOf = [&](LoadInst *Ld, const SCEV *Start, int64_t Step,
-                    Instruction *As, std::string &Why) -> bool {
-    AllocaInst *A = tempOf(Ld->getPointerOperand());
-    const TempStore *TS = ByTemp.lookup(A);
-    if (!TS) {
-      Why = "the consumer loop reads " + tempName(A) +
-            ", which no loop of the row fills";
-      return false;
-    }
-    auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(Start, TS->Start));
-    if (Step != TS->Stride || !D || D->getAPInt().getSignificantBits() > 63 ||
+  /// A read's array, the byte offset it reads in the consumer's first
+  /// iteration, and its step.
+  struct Known {
+    AllocaInst *A;
+    const SCEV *Start;
+    int64_t Step;
+  };
+  DenseMap<Instruction *, Known> Res;
+  auto ReadOf = [&](Instruction *I, const Known &K) {
+    const TempStore *TS = ByTemp.lookup(K.A);
+    auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(K.Start, TS->Start));
+    if (K.Step != TS->Stride || !D ||
+        D->getAPInt().getSignificantBits() > 63 ||
         D->getAPInt().getSExtValue() % TS->Stride) {
-      Why = "row temporary " + tempName(A) +
+      Why = "row temporary " + tempName(K.A) +
             " is read at elements its fill loop does not write (another "
             "stride or offset)";
       return false;
     }
-    N.Reads.push_back({As, TS, D->getAPInt().getSExtValue() / TS->Stride});
+    Res[I] = K;
+    N.Reads.push_back({I, TS, D->getAPInt().getSExtValue() / TS->Stride});
     return true;
   };
-  SmallPtrSet<Instruction *, 8> Forwarded;
-  for (PHINode &P : C->getHeader()->phis()) {
-    if (&P == N.CIV)
-      continue;
-    auto *L1 = dyn_cast<LoadInst>(P.getIncomingValueForBlock(C->getLoopLatch()));
-    if (!L1 || !C->contains(L1) || !tempOf(L1->getPointerOperand()) ||
-        !ByTemp.count(tempOf(L1->getPointerOperand())))
-      continue; // not a forwarded read: the spec decides
-    AllocaInst *A = tempOf(L1->getPointerOperand());
-    int64_t Step = 0;
-    const SCEVAddRecExpr *Off = offsetIn(L1->getPointerOperand(), A, C, SE, Step);
-    auto *L0 =
-        dyn_cast<LoadInst>(P.getIncomingValueForBlock(C->getLoopPreheader()));
-    const SCEV *Prev =
-        Off ? SE.getMinusSCEV(Off->getStart(), Off->getStepRecurrence(SE))
-            : nullptr;
-    if (!Off || !L0 || !EntryCandidates.count(L0) ||
-        tempOf(L0->getPointerOperand()) != A ||
-        SE.getMinusSCEV(SE.getSCEV(L0->getPointerOperand()),
-                        SE.getSCEV(A)) != Prev) {
-      Why = "a read of row temporary " + tempName(A) +
-            " forwarded from the previous iteration does not start at the "
-            "element before the first one read";
-      return false;
-    }
-    if (!ReadOf(L1, Prev, Step, &P, Why))
-      return false;
-    N.EntryLoads.push_back(L0);
-    Forwarded.insert(L0);
-  }
-  for (LoadInst *Ld : EntryCandidates)
-    if (!Forwarded.count(Ld) || any_of(Ld->users(), [&](User *U) {
-          auto *Phi = dyn_cast<PHINode>(U);
-          return !Phi || Phi->getParent() != C->getHeader();
-        })) {
-      Why = "row temporary " + tempName(tempOf(Ld->getPointerOperand())) +
-            " is read in the row outside the consumer loop";
-      return false;
-    }
   for (BasicBlock *BB : C->blocks())
     for (Instruction &I : *BB) {
       auto *Ld = dyn_cast<LoadInst>(&I);
@@ -455,8 +428,55 @@ bool Analysis::consumerReads(std::string &Why) {
               "loop";
         return false;
       }
-      if (!ReadOf(Ld, Off->getStart(), Step, Ld, Why))
+      if (!ReadOf(Ld, {A, Off->getStart(), Step}))
         return false;
+    }
+  // Reads forwarded from the previous iteration (GVN's load PRE), also in
+  // chains (t[i+1] -> t[i] -> t[i-1]): a header phi of the element before
+  // the one its latch value reads, entered with a load of that element.
+  SmallVector<PHINode *, 4> Pending;
+  for (PHINode &P : C->getHeader()->phis())
+    if (&P != N.CIV)
+      Pending.push_back(&P);
+  SmallPtrSet<LoadInst *, 8> Forwarded;
+  for (bool Progress = true; Progress;) {
+    Progress = false;
+    for (PHINode *&P : Pending) {
+      if (!P)
+        continue;
+      auto *V1 = dyn_cast<Instruction>(P->getIncomingValueForBlock(C->getLoopLatch()));
+      auto It = V1 ? Res.find(V1) : Res.end();
+      if (It == Res.end())
+        continue; // not a forwarded read (yet): the spec decides
+      Known K = It->second;
+      K.Start = SE.getMinusSCEV(K.Start, SE.getConstant(K.Start->getType(), K.Step));
+      auto *L0 =
+          dyn_cast<LoadInst>(P->getIncomingValueForBlock(C->getLoopPreheader()));
+      if (!L0 || !EntryCandidates.count(L0) ||
+          tempOf(L0->getPointerOperand()) != K.A ||
+          SE.getMinusSCEV(SE.getSCEV(L0->getPointerOperand()),
+                          SE.getSCEV(K.A)) != K.Start) {
+        Why = "a read of row temporary " + tempName(K.A) +
+              " forwarded from the previous iteration does not start at the "
+              "element before the one read";
+        return false;
+      }
+      if (!ReadOf(P, K))
+        return false;
+      N.EntryLoads.push_back(L0);
+      Forwarded.insert(L0);
+      P = nullptr;
+      Progress = true;
+    }
+  }
+  for (LoadInst *Ld : EntryCandidates)
+    if (!Forwarded.count(Ld) || any_of(Ld->users(), [&](User *U) {
+          auto *Phi = dyn_cast<PHINode>(U);
+          return !Phi || Phi->getParent() != C->getHeader();
+        })) {
+      Why = "row temporary " + tempName(tempOf(Ld->getPointerOperand())) +
+            " is read in the row outside the consumer loop";
+      return false;
     }
   return true;
 }

@@ -103,7 +103,7 @@ static void resid(void *ou, void *ov, void *or, int n1, int n2, int n3)
   double (*r)[n2][n1] = (double (*)[n2][n1])or;
   double u1[NM], u2[NM];
   int i1, i2, i3;
-  for (i3 = 1; i3 < n3 - 1; i3++) /* maybe: 27-point residual, row temporaries */
+  for (i3 = 1; i3 < n3 - 1; i3++) /* idiom: map (3-D, row temporaries privatised) */
     for (i2 = 1; i2 < n2 - 1; i2++) {
       for (i1 = 0; i1 < n1; i1++) {
         u1[i1] = u[i3][i2 - 1][i1] + u[i3][i2 + 1][i1] + u[i3 - 1][i2][i1] +
@@ -127,7 +127,7 @@ static void psinv(void *or, void *ou, int n1, int n2, int n3)
   double (*u)[n2][n1] = (double (*)[n2][n1])ou;
   double r1[NM], r2[NM];
   int i1, i2, i3;
-  for (i3 = 1; i3 < n3 - 1; i3++) /* maybe: 27-point smoother, row temporaries */
+  for (i3 = 1; i3 < n3 - 1; i3++) /* idiom: map (3-D, row temporaries privatised) */
     for (i2 = 1; i2 < n2 - 1; i2++) {
       for (i1 = 0; i1 < n1; i1++) {
         r1[i1] = r[i3][i2 - 1][i1] + r[i3][i2 + 1][i1] + r[i3 - 1][i2][i1] +

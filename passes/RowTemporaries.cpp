@@ -140,29 +140,32 @@ const SCEVAddRecExpr *offsetIn(Value *Ptr, AllocaInst *Temp, Loop *L,
 /// loop whose inner loop has an invariant guard) by one such instruction,
 /// so that ScalarEvolution sees L's induction variable. The values are the
 /// same on every path: nothing observable changes.
-void mergeLatchIncrements(Loop &L, DominatorTree &DT, ScalarEvolution &SE) {
+bool mergeLatchIncrements(Loop &L, DominatorTree &DT, ScalarEvolution &SE) {
   BasicBlock *Latch = L.getLoopLatch();
+  bool Changed = false;
   if (!Latch)
-    return;
+    return false;
   for (PHINode &P : make_early_inc_range(Latch->phis())) {
     auto *First = dyn_cast<BinaryOperator>(P.getIncomingValue(0));
     if (!First)
-      return;
+      return Changed;
     for (Value *V : P.incoming_values()) {
       auto *I = dyn_cast<Instruction>(V);
       if (!I || !I->isIdenticalTo(First))
-        return;
+        return Changed;
     }
     for (Value *Op : First->operands())
       if (auto *OI = dyn_cast<Instruction>(Op); OI && !DT.dominates(OI, Latch))
-        return;
+        return Changed;
     Instruction *One = First->clone();
     One->insertBefore(&*Latch->getFirstInsertionPt());
     One->takeName(&P);
     P.replaceAllUsesWith(One);
     P.eraseFromParent();
     SE.forgetLoop(&L);
+    Changed = true;
   }
+  return Changed;
 }
 
 class Analysis {
@@ -173,6 +176,10 @@ public:
   /// Fills N for the nest around N.Row. Returns false with Why empty when
   /// the nest does not have the shape, with Why set when a condition fails.
   bool run(std::string &Why);
+
+  /// Set when run changed the IR (merged latch increments) even if it
+  /// then failed.
+  bool Merged = false;
 
 private:
   bool classify(std::string &Why);
@@ -236,7 +243,8 @@ bool Analysis::forms(std::string &Why) {
   Inner.push_back(N.Consumer);
   Inner.push_back(N.Row);
   for (Loop *L : Inner)
-    if (!L->isLoopSimplifyForm() || !L->getExitBlock()) {
+    if (!L->isLoopSimplifyForm() || !L->getExitBlock() ||
+        L->getExitingBlock() != L->getLoopLatch()) {
       Why = "a row loop is not in loop-simplify form with a single exit";
       return false;
     }
@@ -308,7 +316,12 @@ bool Analysis::fillLoop(Loop *F, std::string &Why) {
                 "loop";
           return false;
         }
-        if (ByTemp.count(A)) {
+        if (!DT.dominates(St->getParent(), F->getLoopLatch())) {
+          Why = "row temporary " + tempName(A) +
+                " is written only on some iterations of its fill loop";
+          return false;
+        }
+        if (any_of(N.Stores, [&](const TempStore &T) { return T.Temp == A; })) {
           Why = "row temporary " + tempName(A) + " is written more than once "
                 "in the row";
           return false;
@@ -317,8 +330,13 @@ bool Analysis::fillLoop(Loop *F, std::string &Why) {
         N.Stores.push_back(TS);
         continue;
       }
-      if (isa<PHINode>(I) || isa<BranchInst>(I))
+      if (isa<BranchInst>(I) || &I == IV)
         continue;
+      if (isa<PHINode>(I)) {
+        Why = "a loop that fills row temporaries has control flow (a phi "
+              "besides its induction variable)";
+        return false;
+      }
       if (!expressionInst(I)) {
         Why = "a loop that fills row temporaries has an instruction other "
               "than pure arithmetic, loads and the temporaries' stores (" +
@@ -565,9 +583,9 @@ bool Analysis::nestStores(std::string &Why) {
 bool Analysis::run(std::string &Why) {
   if (!classify(Why) || isFallbackLoop(*N.Root))
     return false;
-  mergeLatchIncrements(*N.Row, DT, SE);
+  Merged |= mergeLatchIncrements(*N.Row, DT, SE);
   if (N.Root != N.Row)
-    mergeLatchIncrements(*N.Root, DT, SE);
+    Merged |= mergeLatchIncrements(*N.Root, DT, SE);
   if (!forms(Why))
     return false;
   for (Loop *F : N.Fills)
@@ -746,7 +764,10 @@ void visit(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
   RowNest N;
   N.Row = &L;
   std::string Why;
-  if (!Analysis(N, DT, SE).run(Why)) {
+  Analysis A(N, DT, SE);
+  bool Ok = A.run(Why);
+  Changed |= A.Merged;
+  if (!Ok) {
     if (!Why.empty())
       Misses.push_back({N.Root, Why});
     return;

@@ -47,13 +47,6 @@
 
 #include <string>
 
-namespace llvm {
-class DominatorTree;
-class Loop;
-class LoopInfo;
-class ScalarEvolution;
-} // namespace llvm
-
 namespace idiom {
 
 /// A nest with row temporaries that could not be privatised, and why.

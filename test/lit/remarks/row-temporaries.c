@@ -6,7 +6,8 @@
 // the nest, read at an element the row does not write (before the first,
 // beyond the last: a value carried from an earlier row), read before the
 // row fills it, read by two loops, passed to a call, written outside its
-// fill loop (an initialising memset), and a fill loop with a call.
+// fill loop (an initialising memset), written on some iterations only,
+// and a fill loop with a call.
 // RUN: %clang-idiom -g -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
 #define N 34
 void use(double *);
@@ -144,6 +145,21 @@ void impure_fill(double (*a)[N][N], double (*b)[N][N]) {
     for (int j = 1; j < N - 1; j++) {
       for (int i = 0; i < N; i++)
         t[i] = a[k][j - 1][i] + noise(i);
+      for (int i = 1; i < N - 1; i++)
+        b[k][j][i] = t[i - 1] + t[i + 1];
+    }
+}
+
+// Written only on some iterations of the fill loop: the other elements
+// keep an earlier row's values.
+void conditional_fill(double (*a)[N][N], double (*b)[N][N]) {
+  double t[N];
+  // CHECK: row-temporaries.c:[[@LINE+1]]:3: remark: row temporaries not privatised: row temporary 't' is written only on some iterations of its fill loop
+  for (int k = 1; k < N - 1; k++)
+    for (int j = 1; j < N - 1; j++) {
+      for (int i = 0; i < N; i++)
+        if (a[k][j][i] > 0.0)
+          t[i] = a[k][j - 1][i] + a[k][j + 1][i];
       for (int i = 1; i < N - 1; i++)
         b[k][j][i] = t[i - 1] + t[i + 1];
     }

@@ -251,8 +251,9 @@ bool Analysis::forms(std::string &Why) {
   for (Loop *F : N.Fills)
     if (!DT.dominates(F->getHeader(), N.Consumer->getLoopPreheader())) {
       Why = "a loop that fills row temporaries does not run before the loop "
-            "that reads them in every row (a value carried from an earlier "
-            "row)";
+            "that reads them on every path through the row (its header does "
+            "not dominate the reader's preheader: a value may be carried from "
+            "an earlier row)";
       return false;
     }
   N.CIV = inductionOf(N.Consumer, SE, N.CRec);

@@ -399,28 +399,17 @@ static const SCEV *divideExact(const SCEV *S, uint64_t Size,
       return nullptr;
     return SE.getConstant(S->getType(), V / (int64_t)Size, true);
   }
+  // A product is exact when one factor is: 8 * n1 * n2, or a VLA's row
+  // offset n2 * (8 + 8 * n1) (SCEV puts the constant factor first when
+  // there is one).
   if (auto *M = dyn_cast<SCEVMulExpr>(S)) {
-    auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
-    if (!C) {
-      // A product of VLA strides, `(zext n1) * (8 + 8 * i2)` for
-      // `&a[i2 + 1][0]` of `double (*a)[n1]`: exact when one factor is.
-      SmallVector<const SCEV *, 4> Ops(M->operands().begin(),
-                                       M->operands().end());
-      for (const SCEV *&Op : Ops)
-        if (const SCEV *D = divideExact(Op, Size, SE)) {
-          Op = D;
-          return SE.getMulExpr(Ops);
-        }
-      return nullptr;
-    }
-    if (C->getAPInt().getSignificantBits() > 63)
-      return nullptr;
-    int64_t V = C->getAPInt().getSExtValue();
-    if (V % (int64_t)Size)
-      return nullptr;
     SmallVector<const SCEV *, 4> Ops(M->operands().begin(), M->operands().end());
-    Ops[0] = SE.getConstant(S->getType(), V / (int64_t)Size, true);
-    return SE.getMulExpr(Ops);
+    for (const SCEV *&Op : Ops)
+      if (const SCEV *D = divideExact(Op, Size, SE)) {
+        Op = D;
+        return SE.getMulExpr(Ops);
+      }
+    return nullptr;
   }
   if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
     SmallVector<const SCEV *, 4> Ops;

@@ -85,7 +85,7 @@ void read_beyond(double (*a)[N][N], double (*b)[N][N]) {
 // Carried across rows: read before the row fills it.
 void carried(double (*a)[N][N], double (*b)[N][N]) {
   double t[N];
-  // CHECK: row-temporaries.c:[[@LINE+1]]:3: remark: row temporaries not privatised: a loop that fills row temporaries does not run before the loop that reads them in every row (a value carried from an earlier row)
+  // CHECK: row-temporaries.c:[[@LINE+1]]:3: remark: row temporaries not privatised: a loop that fills row temporaries does not run before the loop that reads them on every path through the row (its header does not dominate the reader's preheader: a value may be carried from an earlier row)
   for (int k = 1; k < N - 1; k++)
     for (int j = 1; j < N - 1; j++) {
       for (int i = 1; i < N - 1; i++)

@@ -155,9 +155,8 @@ void cpu_stencil(float c0, float c1, float *A0, float *Anext, const int nx, cons
             A0[Index3D(nx, ny, i, j, k)] * c0;
 }
 
-// 3-D 7-point, row-major flat indexing through a shared centre index: a
-// 3-D map (its plane stride ny * nz, a product of two unknowns, divides
-// into elements factor by factor).
+// 3-D 7-point, row-major flat indexing through a shared centre index (the
+// plane offset (i * ny + j) * nz is a whole number of elements: a 3-D map).
 // CHECK-LABEL: Idioms in function 'seven_flat':
 // CHECK-NEXT: loop %{{[0-9]+}} at jacobi.c:[[@LINE+4]]: idiom map (3-D map)
 // STENCIL-LABEL: Idioms in function 'seven_flat':

@@ -40,6 +40,10 @@ struct TempStore {
   const SCEV *Start = nullptr;
   int64_t Stride = 0;
   const SCEV *Count = nullptr; ///< trip count (i64)
+  /// Address arithmetic of the expression computed in the row outside the
+  /// fill loop where the consumer does not see it (the fill loop's
+  /// preheader): copied too.
+  SmallPtrSet<Instruction *, 4> Outside;
 };
 
 /// A read of a row temporary in the consumer loop (a load, or a phi that
@@ -184,6 +188,7 @@ public:
 private:
   bool classify(std::string &Why);
   bool forms(std::string &Why);
+  bool guardAlwaysHolds(Loop *F);
   bool fillLoop(Loop *F, std::string &Why);
   bool tempUses(const TempStore &TS, std::string &Why);
   bool consumerReads(std::string &Why);
@@ -232,6 +237,31 @@ bool Analysis::classify(std::string &Why) {
   return true;
 }
 
+/// True when F is skipped only by a branch whose condition is invariant in
+/// the row loop and holds on entry to it (`n1 > 0` in front of the fill
+/// loop where the row loop runs only for n1 > 2): F then runs in every row
+/// before the consumer, as far as the branch's block dominates it.
+bool Analysis::guardAlwaysHolds(Loop *F) {
+  BasicBlock *PH = F->getLoopPreheader();
+  BasicBlock *G = PH ? PH->getSinglePredecessor() : nullptr;
+  auto *Br = G ? dyn_cast<BranchInst>(G->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional()
+                  ? dyn_cast<ICmpInst>(Br->getCondition())
+                  : nullptr;
+  if (!Cmp || !N.Row->isLoopInvariant(Cmp->getOperand(0)) ||
+      !N.Row->isLoopInvariant(Cmp->getOperand(1)) ||
+      !DT.dominates(G, N.Consumer->getLoopPreheader()))
+    return false;
+  ICmpInst::Predicate Pred = Br->getSuccessor(0) == PH
+                                 ? Cmp->getPredicate()
+                                 : Cmp->getInversePredicate();
+  if (Br->getSuccessor(0) == Br->getSuccessor(1))
+    return false;
+  return SE.isLoopEntryGuardedByCond(N.Row, Pred,
+                                     SE.getSCEV(Cmp->getOperand(0)),
+                                     SE.getSCEV(Cmp->getOperand(1)));
+}
+
 bool Analysis::forms(std::string &Why) {
   Loop *R = N.Root;
   if (!R->isLoopSimplifyForm() || !R->isLCSSAForm(DT) || !R->getExitBlock() ||
@@ -249,7 +279,8 @@ bool Analysis::forms(std::string &Why) {
       return false;
     }
   for (Loop *F : N.Fills)
-    if (!DT.dominates(F->getHeader(), N.Consumer->getLoopPreheader())) {
+    if (!DT.dominates(F->getHeader(), N.Consumer->getLoopPreheader()) &&
+        !guardAlwaysHolds(F)) {
       Why = "a loop that fills row temporaries does not run before the loop "
             "that reads them on every path through the row (its header does "
             "not dominate the reader's preheader: a value may be carried from "
@@ -585,8 +616,24 @@ bool Analysis::run(std::string &Why) {
   if (!classify(Why) || isFallbackLoop(*N.Root))
     return false;
   Merged |= mergeLatchIncrements(*N.Row, DT, SE);
-  if (N.Root != N.Row)
+  if (N.Root != N.Row) {
     Merged |= mergeLatchIncrements(*N.Root, DT, SE);
+    // The enclosing loop belongs to the nest when it indexes the output (a
+    // plane loop); a time loop around the rows does not (its buffers swap):
+    // the nest is then the row loop, versioned and checked at each step.
+    Loop *P = N.Root;
+    auto MovesWithP = [&](const SCEV *S) {
+      return SCEVExprContains(S, [&](const SCEV *X) {
+        auto *AR = dyn_cast<SCEVAddRecExpr>(X);
+        return AR && AR->getLoop() == P;
+      });
+    };
+    for (BasicBlock *BB : N.Consumer->blocks())
+      for (Instruction &I : *BB)
+        if (auto *St = dyn_cast<StoreInst>(&I);
+            St && !MovesWithP(SE.getSCEV(St->getPointerOperand())))
+          N.Root = N.Row;
+  }
   if (!forms(Why))
     return false;
   for (Loop *F : N.Fills)
@@ -605,7 +652,7 @@ bool Analysis::run(std::string &Why) {
   // Values the fill expressions use from outside their loop must be
   // available in the consumer loop.
   Instruction *At = N.Consumer->getLoopPreheader()->getTerminator();
-  for (const TempStore &TS : N.Stores) {
+  for (TempStore &TS : N.Stores) {
     SmallVector<Instruction *, 16> Work{TS.St};
     SmallPtrSet<Instruction *, 16> Seen;
     while (!Work.empty()) {
@@ -619,7 +666,13 @@ bool Analysis::run(std::string &Why) {
           continue;
         if (TS.Fill->contains(OI))
           Work.push_back(OI);
-        else if (!DT.dominates(OI, At)) {
+        else if (!DT.dominates(OI, At) && N.Row->contains(OI) &&
+                 (isa<GetElementPtrInst>(OI) || isa<CastInst>(OI) ||
+                  isa<BinaryOperator>(OI)) &&
+                 !OI->mayReadOrWriteMemory()) {
+          TS.Outside.insert(OI);
+          Work.push_back(OI);
+        } else if (!DT.dominates(OI, At)) {
           Why = "an expression stored into row temporary " +
                 tempName(TS.Temp) +
                 " uses a value that is not available in the consumer loop";
@@ -653,7 +706,7 @@ Value *cloneAt(Value *V, const TempStore &TS, Value *IVAt, Instruction *At,
   if (V == TS.IV)
     return IVAt;
   auto *I = dyn_cast<Instruction>(V);
-  if (!I || !TS.Fill->contains(I))
+  if (!I || (!TS.Fill->contains(I) && !TS.Outside.count(I)))
     return V;
   if (Value *C = Done.lookup(I))
     return C;

@@ -164,3 +164,55 @@ void conditional_fill(double (*a)[N][N], double (*b)[N][N]) {
         b[k][j][i] = t[i - 1] + t[i + 1];
     }
 }
+
+// Two fill loops, one temporary each, in float.
+void two_fills(int n, int m, float (*a)[n], float (*b)[n]) {
+  float t1[512], t2[512];
+  // CHECK: row-temporaries.c:[[@LINE+1]]:3: remark: offloaded 2-D map (map)
+  for (int j = 1; j < m - 1; j++) {
+    for (int i = 0; i < n; i++)
+      t1[i] = a[j - 1][i] * 2.0f + a[j + 1][i];
+    for (int i = 0; i < n; i++)
+      t2[i] = a[j][i] - a[j - 1][i];
+    for (int i = 1; i < n - 1; i++)
+      b[j][i] = t1[i - 1] * t2[i + 1] + t1[i + 1] - t2[i - 1] + t1[i];
+  }
+}
+
+// NAS MG's restriction (rprj3): the temporary filled and read at odd
+// elements (a stride of two), on a grid twice as fine as the output.
+void restrict_rows(int n, int m, double (*a)[2 * n + 2], double (*b)[n]) {
+  double x[1030];
+  // CHECK: row-temporaries.c:[[@LINE+1]]:3: remark: offloaded 2-D map (map)
+  for (int j = 1; j < m - 1; j++) {
+    for (int k = 1; k < n; k++) {
+      int i = 2 * k - 1;
+      x[i] = a[2 * j][i] + a[2 * j - 1][i];
+    }
+    for (int k = 1; k < n - 1; k++) {
+      int i = 2 * k - 1;
+      b[j][k] = 0.5 * x[i] + 0.25 * x[i + 2];
+    }
+  }
+}
+
+// Rows inside a time loop whose buffers swap: the nest is the row loop
+// (versioned at each step), and the fill loop's own guard (n > 0) holds
+// wherever the row loop runs (n > 2). Privatised, the row nest is perfect:
+// a stencil with reads forwarded from the previous iteration (detected
+// only), so the copy is dropped and the unchanged nest runs.
+void time_rows(int n, int steps, double (*a)[n], double (*b)[n]) {
+  double t[1024];
+  for (int s = 0; s < steps; s++) {
+    // CHECK: row-temporaries.c:[[@LINE+1]]:5: remark: detected idiom stencil
+    for (int j = 1; j < n - 1; j++) {
+      for (int i = 0; i < n; i++)
+        t[i] = a[j - 1][i] + a[j + 1][i];
+      for (int i = 1; i < n - 1; i++)
+        b[j][i] = 0.5 * a[j][i] + 0.25 * (t[i - 1] + t[i + 1]);
+    }
+    double (*tmp)[n] = a;
+    a = b;
+    b = tmp;
+  }
+}

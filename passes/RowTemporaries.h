@@ -28,7 +28,8 @@
 // every temporary is a local array (alloca) written by one store of a fill
 // loop and read only by the consumer loop (so it is dead after the nest);
 // each fill loop runs before the consumer in every row (its header
-// dominates the consumer); its only side effects are the temporaries'
+// dominates the consumer, or its only guard holds wherever the row loop
+// runs); its only side effects are the temporaries'
 // stores and it reads no temporary; the consumer reads each temporary with
 // the stride the fill writes it, at a constant whole number of elements
 // from the first element written. Checked at run time, in front of the
@@ -57,8 +58,9 @@ struct RowTempMiss {
 
 /// Privatises the row temporaries of every nest of \p LI that has the
 /// shape above (a row loop whose inner loops are fill loops writing local
-/// arrays, then one consumer loop reading them; inside at most one more
-/// loop). Each such nest is versioned as BoundVersioning does: the returned
+/// arrays, then one consumer loop reading them; with the loop around the
+/// row loop when the consumer's stores move with it, a plane loop, not a
+/// time loop). Each such nest is versioned as BoundVersioning does: the returned
 /// version's Nest is the privatised nest, its Check picks it (true) or an
 /// unchanged copy marked as a fallback loop; drop an unused one with
 /// dropBoundVersion. Nests of the shape that fail a condition are listed

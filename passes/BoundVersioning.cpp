@@ -26,6 +26,129 @@
 using namespace llvm;
 
 namespace idiom {
+
+bool valueRange(const SCEV *S, Loop &L, ScalarEvolution &SE, const SCEV *&Lo,
+                const SCEV *&Hi, SmallVectorImpl<Fits> &Need) {
+  bool Ptr = S->getType()->isPointerTy();
+  auto Min = [&](const SCEV *A, const SCEV *B) {
+    return Ptr ? SE.getUMinExpr(A, B) : SE.getSMinExpr(A, B);
+  };
+  auto Max = [&](const SCEV *A, const SCEV *B) {
+    return Ptr ? SE.getUMaxExpr(A, B) : SE.getSMaxExpr(A, B);
+  };
+  if (SE.isLoopInvariant(S, &L)) {
+    Lo = Hi = S;
+    return true;
+  }
+  if (auto *Add = dyn_cast<SCEVAddExpr>(S)) {
+    Lo = Hi = nullptr;
+    for (const SCEV *Op : Add->operands()) {
+      const SCEV *OLo, *OHi;
+      if (!valueRange(Op, L, SE, OLo, OHi, Need))
+        return false;
+      Lo = Lo ? SE.getAddExpr(Lo, OLo) : OLo;
+      Hi = Hi ? SE.getAddExpr(Hi, OHi) : OHi;
+    }
+    return true;
+  }
+  if (auto *Mul = dyn_cast<SCEVMulExpr>(S)) {
+    auto *C = dyn_cast<SCEVConstant>(Mul->getOperand(0));
+    if (!C || Mul->getNumOperands() != 2)
+      return false;
+    const SCEV *XLo, *XHi;
+    if (!valueRange(Mul->getOperand(1), L, SE, XLo, XHi, Need))
+      return false;
+    bool Neg = C->getAPInt().isNegative();
+    Lo = SE.getMulExpr(C, Neg ? XHi : XLo);
+    Hi = SE.getMulExpr(C, Neg ? XLo : XHi);
+    return true;
+  }
+  if (auto *Ext = dyn_cast<SCEVIntegralCastExpr>(S)) {
+    bool Signed = isa<SCEVSignExtendExpr>(Ext);
+    if (!Signed && !isa<SCEVZeroExtendExpr>(Ext))
+      return false;
+    Type *Wide = Ext->getType();
+    Type *Narrow = Ext->getOperand()->getType();
+    // The narrow value's recurrence, evaluated in the wide type.
+    const SCEV *Op = Ext->getOperand();
+    const SCEV *WideOp = nullptr;
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(Op)) {
+      if (!AR->isAffine())
+        return false;
+      auto Extend = [&](const SCEV *X) {
+        return Signed ? SE.getSignExtendExpr(X, Wide)
+                      : SE.getZeroExtendExpr(X, Wide);
+      };
+      WideOp = SE.getAddRecExpr(Extend(AR->getStart()),
+                                Extend(AR->getStepRecurrence(SE)),
+                                AR->getLoop(), SCEV::FlagAnyWrap);
+    } else {
+      return false;
+    }
+    if (!valueRange(WideOp, L, SE, Lo, Hi, Need))
+      return false;
+    unsigned Bits = Narrow->getIntegerBitWidth();
+    APInt NLo = Signed ? APInt::getSignedMinValue(Bits) : APInt(Bits, 0);
+    APInt NHi = Signed ? APInt::getSignedMaxValue(Bits)
+                       : APInt::getMaxValue(Bits);
+    unsigned WBits = Wide->getIntegerBitWidth();
+    Need.push_back(
+        {SE.getConstant(Signed ? NLo.sext(WBits) : NLo.zext(WBits)), Lo});
+    Need.push_back(
+        {Hi, SE.getConstant(Signed ? NHi.sext(WBits) : NHi.zext(WBits))});
+    return true;
+  }
+  auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+  if (!AR || !AR->isAffine() || !L.contains(AR->getLoop()))
+    return false;
+  const SCEV *Step = AR->getStepRecurrence(SE);
+  const SCEV *BTC = SE.getBackedgeTakenCount(AR->getLoop());
+  if (!SE.isLoopInvariant(Step, &L) || isa<SCEVCouldNotCompute>(BTC) ||
+      !SE.isLoopInvariant(BTC, &L) || !Step->getType()->isIntegerTy())
+    return false;
+  const SCEV *SLo, *SHi;
+  if (!valueRange(AR->getStart(), L, SE, SLo, SHi, Need))
+    return false;
+  const SCEV *Off =
+      SE.getMulExpr(SE.getTruncateOrZeroExtend(BTC, Step->getType()), Step);
+  Lo = Min(SLo, SE.getAddExpr(SLo, Off));
+  Hi = Max(SHi, SE.getAddExpr(SHi, Off));
+  return true;
+}
+
+
+Loop *copyNestBehindCheck(Loop &L, LoopInfo &LI, DominatorTree &DT,
+                          StringRef Suffix, BasicBlock *&PH) {
+  BasicBlock *Check = L.getLoopPreheader();
+  BasicBlock *Exit = L.getExitBlock();
+  PH = SplitBlock(Check, Check->getTerminator(), &DT, &LI, nullptr,
+                  L.getHeader()->getName() + Suffix + ".ph");
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> Blocks;
+  Loop *Orig = cloneLoopWithPreheader(PH, Check, &L, VMap, Suffix + ".orig",
+                                      &LI, &DT, Blocks);
+  remapInstructionsInBlocks(Blocks, VMap);
+  for (PHINode &Phi : Exit->phis()) {
+    unsigned N = Phi.getNumIncomingValues();
+    for (unsigned K = 0; K < N; ++K) {
+      BasicBlock *From = Phi.getIncomingBlock(K);
+      if (!L.contains(From))
+        continue;
+      Value *V = Phi.getIncomingValue(K);
+      auto It = VMap.find(V);
+      Phi.addIncoming(It != VMap.end() ? static_cast<Value *>(It->second) : V,
+                      cast<BasicBlock>(VMap[From]));
+    }
+  }
+  DT.changeImmediateDominator(Exit, Check);
+  // Each version its own exit block (in LCSSA form): stitching places the
+  // code after a fallback loop in its exit block.
+  std::string ExitName = (Suffix + ".exit").str();
+  SplitBlockPredecessors(Exit, {L.getLoopLatch()}, ExitName.c_str(), &DT, &LI,
+                         nullptr, /*PreserveLCSSA=*/true);
+  return Orig;
+}
+
 namespace {
 
 /// Loop metadata of a copy kept after a failed versioning: never versioned
@@ -210,110 +333,6 @@ bool collectStores(Loop &L, SmallVectorImpl<StoreInst *> &Out) {
   return true;
 }
 
-/// A condition the check must also test: Lo <= Hi (signed).
-struct Fits {
-  const SCEV *Lo, *Hi;
-};
-
-/// The lowest and highest value of S over L's nest (interval arithmetic on
-/// S's expression tree): affine recurrences whose steps and trip counts do
-/// not change inside L, sums, products by constants, and sign or zero
-/// extensions of narrower such values. An extension of a recurrence is the
-/// recurrence of the extended values only while the narrow value does not
-/// wrap; its extreme values are reached at corners of the nest (affine), so
-/// checking that those fit the narrow type (added to Need) proves it for
-/// every iteration. Pointers compare unsigned, integers signed. (A loop
-/// that runs no iteration stores nothing, so its trip count's value then
-/// does not matter.)
-bool valueRange(const SCEV *S, Loop &L, ScalarEvolution &SE, const SCEV *&Lo,
-                const SCEV *&Hi, SmallVectorImpl<Fits> &Need) {
-  bool Ptr = S->getType()->isPointerTy();
-  auto Min = [&](const SCEV *A, const SCEV *B) {
-    return Ptr ? SE.getUMinExpr(A, B) : SE.getSMinExpr(A, B);
-  };
-  auto Max = [&](const SCEV *A, const SCEV *B) {
-    return Ptr ? SE.getUMaxExpr(A, B) : SE.getSMaxExpr(A, B);
-  };
-  if (SE.isLoopInvariant(S, &L)) {
-    Lo = Hi = S;
-    return true;
-  }
-  if (auto *Add = dyn_cast<SCEVAddExpr>(S)) {
-    Lo = Hi = nullptr;
-    for (const SCEV *Op : Add->operands()) {
-      const SCEV *OLo, *OHi;
-      if (!valueRange(Op, L, SE, OLo, OHi, Need))
-        return false;
-      Lo = Lo ? SE.getAddExpr(Lo, OLo) : OLo;
-      Hi = Hi ? SE.getAddExpr(Hi, OHi) : OHi;
-    }
-    return true;
-  }
-  if (auto *Mul = dyn_cast<SCEVMulExpr>(S)) {
-    auto *C = dyn_cast<SCEVConstant>(Mul->getOperand(0));
-    if (!C || Mul->getNumOperands() != 2)
-      return false;
-    const SCEV *XLo, *XHi;
-    if (!valueRange(Mul->getOperand(1), L, SE, XLo, XHi, Need))
-      return false;
-    bool Neg = C->getAPInt().isNegative();
-    Lo = SE.getMulExpr(C, Neg ? XHi : XLo);
-    Hi = SE.getMulExpr(C, Neg ? XLo : XHi);
-    return true;
-  }
-  if (auto *Ext = dyn_cast<SCEVIntegralCastExpr>(S)) {
-    bool Signed = isa<SCEVSignExtendExpr>(Ext);
-    if (!Signed && !isa<SCEVZeroExtendExpr>(Ext))
-      return false;
-    Type *Wide = Ext->getType();
-    Type *Narrow = Ext->getOperand()->getType();
-    // The narrow value's recurrence, evaluated in the wide type.
-    const SCEV *Op = Ext->getOperand();
-    const SCEV *WideOp = nullptr;
-    if (auto *AR = dyn_cast<SCEVAddRecExpr>(Op)) {
-      if (!AR->isAffine())
-        return false;
-      auto Extend = [&](const SCEV *X) {
-        return Signed ? SE.getSignExtendExpr(X, Wide)
-                      : SE.getZeroExtendExpr(X, Wide);
-      };
-      WideOp = SE.getAddRecExpr(Extend(AR->getStart()),
-                                Extend(AR->getStepRecurrence(SE)),
-                                AR->getLoop(), SCEV::FlagAnyWrap);
-    } else {
-      return false;
-    }
-    if (!valueRange(WideOp, L, SE, Lo, Hi, Need))
-      return false;
-    unsigned Bits = Narrow->getIntegerBitWidth();
-    APInt NLo = Signed ? APInt::getSignedMinValue(Bits) : APInt(Bits, 0);
-    APInt NHi = Signed ? APInt::getSignedMaxValue(Bits)
-                       : APInt::getMaxValue(Bits);
-    unsigned WBits = Wide->getIntegerBitWidth();
-    Need.push_back(
-        {SE.getConstant(Signed ? NLo.sext(WBits) : NLo.zext(WBits)), Lo});
-    Need.push_back(
-        {Hi, SE.getConstant(Signed ? NHi.sext(WBits) : NHi.zext(WBits))});
-    return true;
-  }
-  auto *AR = dyn_cast<SCEVAddRecExpr>(S);
-  if (!AR || !AR->isAffine() || !L.contains(AR->getLoop()))
-    return false;
-  const SCEV *Step = AR->getStepRecurrence(SE);
-  const SCEV *BTC = SE.getBackedgeTakenCount(AR->getLoop());
-  if (!SE.isLoopInvariant(Step, &L) || isa<SCEVCouldNotCompute>(BTC) ||
-      !SE.isLoopInvariant(BTC, &L) || !Step->getType()->isIntegerTy())
-    return false;
-  const SCEV *SLo, *SHi;
-  if (!valueRange(AR->getStart(), L, SE, SLo, SHi, Need))
-    return false;
-  const SCEV *Off =
-      SE.getMulExpr(SE.getTruncateOrZeroExtend(BTC, Step->getType()), Step);
-  Lo = Min(SLo, SE.getAddExpr(SLo, Off));
-  Hi = Max(SHi, SE.getAddExpr(SHi, Off));
-  return true;
-}
-
 /// The run-time condition, at the terminator of Check: no store of L's
 /// nest writes a byte of a hoisted bound, and the values entering a bound's
 /// phis equal the value read once. Null when a range is unknown.
@@ -439,31 +458,8 @@ BranchInst *versionNest(Loop &L, LoopInfo &LI, DominatorTree &DT,
   // of the nest reached when the check fails.
   Changed = true;
   BasicBlock *Check = L.getLoopPreheader();
-  BasicBlock *Exit = L.getExitBlock();
-  BasicBlock *PH = SplitBlock(Check, Check->getTerminator(), &DT, &LI,
-                              nullptr, L.getHeader()->getName() + ".bound.ph");
-  ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> Blocks;
-  Loop *Orig = cloneLoopWithPreheader(PH, Check, &L, VMap, ".bound.orig", &LI,
-                                      &DT, Blocks);
-  remapInstructionsInBlocks(Blocks, VMap);
-  for (PHINode &Phi : Exit->phis()) {
-    unsigned N = Phi.getNumIncomingValues();
-    for (unsigned K = 0; K < N; ++K) {
-      BasicBlock *From = Phi.getIncomingBlock(K);
-      if (!L.contains(From))
-        continue;
-      Value *V = Phi.getIncomingValue(K);
-      auto It = VMap.find(V);
-      Phi.addIncoming(It != VMap.end() ? static_cast<Value *>(It->second) : V,
-                      cast<BasicBlock>(VMap[From]));
-    }
-  }
-  DT.changeImmediateDominator(Exit, Check);
-  // Each version its own exit block (in LCSSA form): stitching places the
-  // code after a fallback loop in its exit block.
-  SplitBlockPredecessors(Exit, {L.getLoopLatch()}, ".bound.exit", &DT, &LI,
-                         nullptr, /*PreserveLCSSA=*/true);
+  BasicBlock *PH = nullptr;
+  Loop *Orig = copyNestBehindCheck(L, LI, DT, ".bound", PH);
 
   // The bounds, read once in the check block; their loads and phis in the
   // nest go.

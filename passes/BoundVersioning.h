@@ -19,9 +19,13 @@
 #define IDIOM_PASSES_BOUNDVERSIONING_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace llvm {
+class BasicBlock;
 class BranchInst;
+class SCEV;
+template <typename T> class SmallVectorImpl;
 class DominatorTree;
 class Loop;
 class LoopInfo;
@@ -36,6 +40,36 @@ struct BoundVersion {
   llvm::Loop *Nest;
   llvm::BranchInst *Check;
 };
+
+/// A condition a run-time check must also test: Lo <= Hi (signed).
+struct Fits {
+  const llvm::SCEV *Lo, *Hi;
+};
+
+/// The lowest and highest value of \p S over \p L's nest (interval
+/// arithmetic on S's expression tree): affine recurrences whose steps and
+/// trip counts do not change inside L, sums, products by constants, and
+/// sign or zero extensions of narrower such values. An extension of a
+/// recurrence is the recurrence of the extended values only while the
+/// narrow value does not wrap; its extreme values are reached at corners of
+/// the nest (affine), so checking that those fit the narrow type (added to
+/// \p Need) proves it for every iteration. Pointers compare unsigned,
+/// integers signed. (A loop that runs no iteration accesses nothing, so its
+/// trip count's value then does not matter.) False when S has another form.
+bool valueRange(const llvm::SCEV *S, llvm::Loop &L, llvm::ScalarEvolution &SE,
+                const llvm::SCEV *&Lo, const llvm::SCEV *&Hi,
+                llvm::SmallVectorImpl<Fits> &Need);
+
+/// Splits \p L's preheader into a check block (the old preheader, still
+/// ending in its unconditional branch) and a new preheader \p PH, and
+/// places an unchanged copy of the nest (names suffixed \p Suffix, its own
+/// preheader, not yet reached) beside it; L gets an exit block of its own.
+/// The caller makes the check block branch to PH or to the copy's
+/// preheader. Keeps \p LI and \p DT up to date. L must be in loop-simplify
+/// and LCSSA form with a single exit block. Returns the copy.
+llvm::Loop *copyNestBehindCheck(llvm::Loop &L, llvm::LoopInfo &LI,
+                                llvm::DominatorTree &DT, llvm::StringRef Suffix,
+                                llvm::BasicBlock *&PH);
 
 /// Versions every loop nest of \p LI (at most two loops deep) whose trip
 /// count is not computable because an exit condition reads a bound from a

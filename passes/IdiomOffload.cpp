@@ -2,6 +2,7 @@
 
 #include "IdiomOffload.h"
 #include "BoundVersioning.h"
+#include "RowTemporaries.h"
 #include "IdiomDetection.h"
 #include "KernelMemo.h"
 #include "KernelSharing.h"
@@ -327,6 +328,11 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   bool Versioned = false;
   SmallVector<BoundVersion, 4> Versions =
       versionLoopBounds(LI, DT, SE, Versioned);
+  // Nests that fill per-row temporaries get a copy with them privatised
+  // (RowTemporaries.h), dropped again below when no idiom uses it.
+  SmallVector<RowTempMiss, 2> RowTempMisses;
+  Versions.append(
+      privatiseRowTemporaries(LI, DT, SE, RowTempMisses, Versioned));
   auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {
     for (const BoundVersion &V : Versions) {
       bool Keep = false;
@@ -356,6 +362,13 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
              << " atom calls of the constraint search "
                 "(-idiom-loop-atom-calls); idiom "
              << NV("Idiom", Spec) << " and those after it not tried to the end";
+    });
+  for (RowTempMiss &Miss : RowTempMisses)
+    Remarks.emit([&] {
+      return OptimizationRemarkMissed(RemarkPass, "RowTemporaries",
+                                      Miss.Nest->getStartLoc(),
+                                      Miss.Nest->getHeader())
+             << "row temporaries not privatised: " << NV("Reason", Miss.Why);
     });
   for (MissedLoop &Miss : Det.Missed)
     Remarks.emit([&] {

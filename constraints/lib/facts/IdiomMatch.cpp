@@ -2,6 +2,7 @@
 
 #include "idiom/Constraints/IdiomMatch.h"
 #include "idiom/Constraints/AccumulationFacts.h"
+#include "idiom/Constraints/ColumnReductionFacts.h"
 #include "idiom/Constraints/ExecutionFacts.h"
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
@@ -288,6 +289,23 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     M.Nest = *N;
     if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, nullptr, Why) ||
         !analyzeOuterAccumulation(M.Nest, Env.SE, Why) ||
+        !checkApproxLibm(M, Opts, Why))
+      return std::nullopt;
+    return M;
+  }
+  if (Lifts == "column") {
+    // A chain of two loops, j outer and i inner, whose inner loop folds
+    // accumulators and whose stores write elements indexed by j: a map over
+    // j of a reduction over i (ColumnReductionFacts.h), lifted by the
+    // accumulation lifter with the loops' roles swapped.
+    M.Kind = IdiomKind::Accumulation;
+    M.MapsOuterLoop = true;
+    auto N = analyzeLoopChain(L, 2, Env.SE, Why);
+    if (!N)
+      return std::nullopt;
+    M.Nest = *N;
+    if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, nullptr, Why) ||
+        !analyzeColumnReduction(M.Nest, Env.SE, Why) ||
         !checkApproxLibm(M, Opts, Why))
       return std::nullopt;
     return M;

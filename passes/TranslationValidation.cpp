@@ -540,6 +540,11 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
     unsigned D = 0;
     while (D < M.Nest.depth() && M.Nest.IVs[D] != P)
       ++D;
+    // A second induction variable: Start + Step * k of its loop's k.
+    std::optional<DerivedIV> DIV =
+        D == M.Nest.depth() ? derivedIV(P, M.Nest) : std::nullopt;
+    if (DIV)
+      D = DIV->Loop;
     if (D == M.Nest.depth() || !Iter[D])
       throw Unsupported{"phi without an iteration index"};
     // IV = start + step * k, in the phi's width.
@@ -560,8 +565,8 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
         throw Unsupported{std::string(What) + " without a FunIL parameter"};
       return *Found;
     };
-    TermT S = IndexTerm(M.Nest.IVStarts[D], "induction start");
-    const SCEV *SymStep = M.Nest.symbolicStep(D); // blocks: j += 2 * s
+    TermT S = IndexTerm(DIV ? DIV->Start : M.Nest.IVStarts[D], "induction start");
+    const SCEV *SymStep = DIV ? DIV->Step : M.Nest.symbolicStep(D); // j += 2 * s
     TermT Step = SymStep ? IndexTerm(SymStep, "induction step")
                          : C.bv_val((uint64_t)M.Nest.IVSteps[D], 64);
     TermT Full = S + *Iter[D] * Step;

@@ -55,7 +55,7 @@ static bool buildReduction(IdiomMatch &M, ScalarEvolution &SE,
       return false;
     }
   for (PHINode &P : L->getHeader()->phis()) {
-    if (isNestIV(&P, M.Nest))
+    if (isNestIV(&P, M.Nest) || derivedIV(&P, M.Nest))
       continue;
     auto R = analyzeReduction(&P, M.Nest, Why);
     if (!R) {
@@ -91,7 +91,7 @@ static bool buildReduction(IdiomMatch &M, ScalarEvolution &SE,
   // phi is the inner induction variable or a reduction's row accumulator.
   if (M.Nest.depth() == 2)
     for (PHINode &P : M.Nest.Loops.back()->getHeader()->phis()) {
-      bool Known = isNestIV(&P, M.Nest);
+      bool Known = isNestIV(&P, M.Nest) || derivedIV(&P, M.Nest);
       for (const ReductionInfo &R : M.Reductions)
         Known |= R.Phi == &P;
       if (!Known) {
@@ -216,7 +216,8 @@ bool hasNoOtherEffects(Instruction &I, std::string &Why) {
 bool nestCarriesNothing(const NestInfo &N, std::string &Why) {
   for (Loop *L : N.Loops)
     for (PHINode &P : L->getHeader()->phis())
-      if (!isNestIV(&P, N) && !(N.Skew && isTriangleStart(&P, N))) {
+      if (!isNestIV(&P, N) && !derivedIV(&P, N) &&
+          !(N.Skew && isTriangleStart(&P, N))) {
         Why = "loop carries a value from one iteration to the next";
         return false;
       }

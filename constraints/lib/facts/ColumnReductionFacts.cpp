@@ -12,14 +12,6 @@ using namespace llvm;
 namespace idiom {
 
 namespace {
-/// True when \p P is an integer affine recurrence of \p L (a counter).
-bool isCounter(PHINode &P, const Loop *L, ScalarEvolution &SE) {
-  auto *AR = P.getType()->isIntegerTy() && SE.isSCEVable(P.getType())
-                 ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P))
-                 : nullptr;
-  return AR && AR->getLoop() == L && AR->isAffine();
-}
-
 /// The blocks of \p Outer that run after its subloop \p Inner in one
 /// iteration: reachable from Inner's exit without passing Outer's header.
 SmallPtrSet<const BasicBlock *, 8> blocksAfter(const Loop *Outer,
@@ -50,14 +42,14 @@ analyzeColumnReduction(const NestInfo &N, ScalarEvolution &SE,
   Loop *Outer = N.Loops[0], *Inner = N.Loops[1];
   ColumnReductionRoles R;
   for (PHINode &P : Outer->getHeader()->phis())
-    if (!isCounter(P, Outer, SE)) {
+    if (!isChainCounter(P, Outer, SE)) {
       Why = "the loop over the outputs carries a value other than counters "
             "(a recurrence across columns)";
       return std::nullopt;
     }
   BasicBlock *Pre = Inner->getLoopPreheader(), *Latch = Inner->getLoopLatch();
   for (PHINode &P : Inner->getHeader()->phis()) {
-    if (isCounter(P, Inner, SE))
+    if (isChainCounter(P, Inner, SE))
       continue;
     if (!Pre || !Latch || P.getNumIncomingValues() != 2) {
       Why = "an accumulator of the inner loop has no single start and update";
@@ -75,13 +67,10 @@ analyzeColumnReduction(const NestInfo &N, ScalarEvolution &SE,
     Why = "the inner loop carries no accumulator";
     return std::nullopt;
   }
-  for (BasicBlock *BB : Outer->blocks())
-    for (Instruction &I : *BB)
-      for (User *U : I.users())
-        if (auto *UI = dyn_cast<Instruction>(U); UI && !Outer->contains(UI)) {
-          Why = "a value computed in the nest is used after it";
-          return std::nullopt;
-        }
+  SmallVector<LoadInst *, 16> Loads;
+  SmallVector<StoreInst *, 4> Stores;
+  if (!collectNestMemoryOps(N, Loads, Stores, Why))
+    return std::nullopt;
   SmallPtrSet<const BasicBlock *, 8> After = blocksAfter(Outer, Inner);
   // Stores: grouped by element, each group one output.
   struct Group {
@@ -90,88 +79,57 @@ analyzeColumnReduction(const NestInfo &N, ScalarEvolution &SE,
     ChainAccess A;
   };
   SmallVector<Group, 2> Groups;
-  SmallVector<LoadInst *, 16> Loads;
-  for (BasicBlock *BB : Outer->blocks())
-    for (Instruction &I : *BB) {
-      if (auto *L = dyn_cast<LoadInst>(&I)) {
-        if (!L->isSimple()) {
-          Why = "the nest has a volatile or atomic load";
-          return std::nullopt;
-        }
-        Loads.push_back(L);
-        continue;
-      }
-      if (isa<CallBase>(I)) {
-        if (!isPureOrErrnoCall(&I)) {
-          Why = "the nest calls a function that may have side effects other "
-                "than errno";
-          return std::nullopt;
-        }
-        continue;
-      }
-      auto *S = dyn_cast<StoreInst>(&I);
-      if (!S) {
-        if (I.mayReadOrWriteMemory()) {
-          Why = "the nest has a memory operation that is not a simple load "
-                "or store";
-          return std::nullopt;
-        }
-        continue;
-      }
-      if (!S->isSimple()) {
-        Why = "the nest has a volatile or atomic store";
-        return std::nullopt;
-      }
-      std::string W;
-      auto A = analyzeChainAccess(S, N, SE, W);
-      if (!A) {
-        Why = "an output store: " + W;
-        return std::nullopt;
-      }
-      SmallVector<unsigned, 3> V = A->varyingLoops();
-      if (V.size() != 1 || V[0] != 0) {
-        Why = "a store of the nest writes an element that does not move with "
-              "the outer loop j alone (out[j]): the columns are not "
-              "independent";
-        return std::nullopt;
-      }
-      auto *Stride = dyn_cast<SCEVConstant>(A->Strides[0]);
-      if (!Stride || !A->Offset) {
-        Why = "the output's stride along j is not a constant number of "
-              "elements";
-        return std::nullopt;
-      }
-      Group *G = nullptr;
-      for (Group &X : Groups)
-        if (accessesSameElement(S, cast<StoreInst>(X.A.Inst), SE))
-          G = &X;
-        else if (X.A.Base == A->Base) {
-          Why = "two stores write different elements of the array of one "
-                "base pointer in one column (out[j] and another element)";
-          return std::nullopt;
-        }
-      if (!G) {
-        Groups.push_back({});
-        G = &Groups.back();
-        G->A = *A;
-      }
-      if (Inner->contains(S)) {
-        if (G->Running) {
-          Why = "the inner loop stores an output element twice";
-          return std::nullopt;
-        }
-        G->Running = S;
-      } else if (After.count(S->getParent())) {
-        if (G->Epilogue) {
-          Why = "an output element is stored twice after the inner loop";
-          return std::nullopt;
-        }
-        G->Epilogue = S;
-        G->A = *A;
-      } else {
-        G->Prologue.push_back(S);
-      }
+  for (StoreInst *S : Stores) {
+    std::string W;
+    auto A = analyzeChainAccess(S, N, SE, W);
+    if (!A) {
+      Why = "an output store: " + W;
+      return std::nullopt;
     }
+    SmallVector<unsigned, 3> V = A->varyingLoops();
+    if (V.size() != 1 || V[0] != 0) {
+      Why = "a store of the nest writes an element that does not move with "
+            "the outer loop j alone (out[j]): the columns are not "
+            "independent";
+      return std::nullopt;
+    }
+    auto *Stride = dyn_cast<SCEVConstant>(A->Strides[0]);
+    if (!Stride || !A->Offset) {
+      Why = "the output's stride along j is not a constant number of "
+            "elements";
+      return std::nullopt;
+    }
+    Group *G = nullptr;
+    for (Group &X : Groups)
+      if (accessesSameElement(S, cast<StoreInst>(X.A.Inst), SE))
+        G = &X;
+      else if (X.A.Base == A->Base) {
+        Why = "two stores write different elements of the array of one "
+              "base pointer in one column (out[j] and another element)";
+        return std::nullopt;
+      }
+    if (!G) {
+      Groups.push_back({});
+      G = &Groups.back();
+      G->A = *A;
+    }
+    if (Inner->contains(S)) {
+      if (G->Running) {
+        Why = "the inner loop stores an output element twice";
+        return std::nullopt;
+      }
+      G->Running = S;
+    } else if (After.count(S->getParent())) {
+      if (G->Epilogue) {
+        Why = "an output element is stored twice after the inner loop";
+        return std::nullopt;
+      }
+      G->Epilogue = S;
+      G->A = *A;
+    } else {
+      G->Prologue.push_back(S);
+    }
+  }
   // Each output's final store and value.
   for (Group &G : Groups) {
     ColumnOutput O;
@@ -216,6 +174,9 @@ analyzeColumnReduction(const NestInfo &N, ScalarEvolution &SE,
   }
   // Loads: an output element only as an accumulator's start; other arrays
   // are inputs the nest does not write.
+  SmallVector<const Value *, 2> Written;
+  for (const ColumnOutput &O : R.Outputs)
+    Written.push_back(O.Store.Base);
   for (LoadInst *L : Loads) {
     ColumnOutput *Own = nullptr;
     for (ColumnOutput &O : R.Outputs)
@@ -237,38 +198,12 @@ analyzeColumnReduction(const NestInfo &N, ScalarEvolution &SE,
       Own->OldLoad = L;
       continue;
     }
-    std::string W;
-    auto A = analyzeChainAccess(L, N, SE, W);
-    if (!A) {
-      Why = "a load of the nest: " + W;
+    if (!addAccumulationInput(
+            L, N, SE, Written, 1,
+            "the nest reads an output array at another element than the one "
+            "it writes (out[j] = f(out[j'])): columns depend on each other",
+            R.Inputs, R.InputLoads, Why))
       return std::nullopt;
-    }
-    for (const ColumnOutput &O : R.Outputs)
-      if (O.Store.Base == A->Base) {
-        Why = "the nest reads an output array at another element than the "
-              "one it writes (out[j] = f(out[j'])): columns depend on each "
-              "other";
-        return std::nullopt;
-      }
-    if (!A->Offset) {
-      Why = "a load's offset is not a whole number of elements";
-      return std::nullopt;
-    }
-    SmallVector<unsigned, 3> V = A->varyingLoops();
-    AccumulationInputKind K = V.size() == 2 ? AccumulationInputKind::Matrix
-                              : V.size() == 1 && V[0] == 1
-                                  ? AccumulationInputKind::Outer
-                                  : AccumulationInputKind::Inner;
-    unsigned Slot = R.Inputs.size();
-    for (unsigned I = 0; I < R.Inputs.size(); ++I)
-      if (SE.getSCEV(
-              cast<LoadInst>(R.Inputs[I].Access.Inst)->getPointerOperand()) ==
-              SE.getSCEV(L->getPointerOperand()) &&
-          R.Inputs[I].Access.ElemTy == A->ElemTy)
-        Slot = I;
-    if (Slot == R.Inputs.size())
-      R.Inputs.push_back({*A, K});
-    R.InputLoads.push_back({L, Slot});
   }
   // An accumulator's start is computed before the inner loop; its final
   // value is read after it only through the values isFinalValueOf accepts.

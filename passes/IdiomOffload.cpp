@@ -102,7 +102,7 @@ const char *kindName(const IdiomMatch &M) {
   if (M.Kind == IdiomKind::Spmv) // the built-in specs spmv-csr, spmv-jds
     return M.SpecName.find("jds") != std::string::npos ? "JDS SpMV" : "CSR SpMV";
   if (M.Kind == IdiomKind::Accumulation)
-    return "outer-loop accumulation";
+    return M.MapsOuterLoop ? "column reduction" : "outer-loop accumulation";
   if (M.Kind == IdiomKind::Map)
     return M.Nest.depth() == 3 ? "3-D map" : M.Nest.depth() == 2 ? "2-D map" : "map";
   return M.Nest.depth() == 2 ? "2-D scalar reduction" : "scalar reduction";

@@ -149,6 +149,9 @@ private:
   void scan(Value *Root);
   std::string expr(Value *V);
   std::string ivExpr(unsigned D);
+  /// The second induction variable \p P (DerivedIV) as Start + Step * k,
+  /// k loop \p V.Loop's iteration index.
+  std::string derivedIVExpr(const llvm::PHINode *P, const DerivedIV &V);
   std::string substitutedText(
       const std::vector<std::pair<Value *, std::string>> &Subst, Value *Root);
   std::string combineText(const ReductionInfo &R, const std::string &A,
@@ -664,6 +667,8 @@ void Lifter::scan(Value *Root) {
       for (unsigned D = 0; D < M.Nest.depth(); ++D)
         if (M.Nest.IVs[D] == P)
           UsesIV[D] = true;
+      if (auto DIV = derivedIV(P, M.Nest)) // read from its loop's index
+        UsesIV[DIV->Loop] = true;
       if (int K = searchOf(P); K >= 0) { // what the search reads
         const BisectionInfo &B = M.Searches[K];
         SearchUsed[K] = true;
@@ -720,6 +725,17 @@ std::string Lifter::ivExpr(unsigned D) {
   return E;
 }
 
+std::string Lifter::derivedIVExpr(const PHINode *P, const DerivedIV &V) {
+  std::string E = "mul(" + IVAccessor[V.Loop] + ", " +
+                  indexText(SE.getTruncateOrSignExtend(V.Step, I64)) + ")";
+  if (!V.Start->isZero())
+    E = "add(" + indexText(SE.getTruncateOrSignExtend(V.Start, I64)) + ", " +
+        E + ")";
+  if (!P->getType()->isIntegerTy(64))
+    E = "trunc." + typeText(P->getType()) + "(" + E + ")";
+  return E;
+}
+
 std::string Lifter::expr(Value *V) {
   if (failed())
     return "";
@@ -753,10 +769,12 @@ std::string Lifter::expr(Value *V) {
     unsigned D = 0;
     while (D < M.Nest.depth() && M.Nest.IVs[D] != P)
       ++D;
-    if (D == M.Nest.depth())
-      fail("slice reads a phi that is not an induction variable");
-    else
+    if (D < M.Nest.depth())
       R = ivExpr(D);
+    else if (auto DIV = derivedIV(P, M.Nest))
+      R = derivedIVExpr(P, *DIV);
+    else
+      fail("slice reads a phi that is not an induction variable");
   } else if (isa<FreezeInst>(I)) {
     R = expr(I->getOperand(0));
   } else if (typeText(I->getType()).empty()) {

@@ -540,6 +540,11 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
     unsigned D = 0;
     while (D < M.Nest.depth() && M.Nest.IVs[D] != P)
       ++D;
+    // A second induction variable: Start + Step * k of its loop's k.
+    std::optional<DerivedIV> DIV =
+        D == M.Nest.depth() ? derivedIV(P, M.Nest) : std::nullopt;
+    if (DIV)
+      D = DIV->Loop;
     if (D == M.Nest.depth() || !Iter[D])
       throw Unsupported{"phi without an iteration index"};
     // IV = start + step * k, in the phi's width.
@@ -560,8 +565,8 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
         throw Unsupported{std::string(What) + " without a FunIL parameter"};
       return *Found;
     };
-    TermT S = IndexTerm(M.Nest.IVStarts[D], "induction start");
-    const SCEV *SymStep = M.Nest.symbolicStep(D); // blocks: j += 2 * s
+    TermT S = IndexTerm(DIV ? DIV->Start : M.Nest.IVStarts[D], "induction start");
+    const SCEV *SymStep = DIV ? DIV->Step : M.Nest.symbolicStep(D); // j += 2 * s
     TermT Step = SymStep ? IndexTerm(SymStep, "induction step")
                          : C.bv_val((uint64_t)M.Nest.IVSteps[D], 64);
     TermT Full = S + *Iter[D] * Step;
@@ -1170,7 +1175,8 @@ bool Validator<TB>::runAccum(const funil::Program &P, unsigned TimeoutMs,
     throw Unsupported{"accumulation lift without its slices"};
   // store Q... = map(\t => reduceSeq(\(acc, e) => STEP, INIT, Z), zip(...))
   const Expr &Map = *P.Body;
-  if (P.IsReturn || P.Outs.size() != A->Steps.size() || !Map.isCall("map") ||
+  size_t NOut = A->Column ? A->Posts.size() : A->Steps.size();
+  if (P.IsReturn || P.Outs.size() != NOut || !Map.isCall("map") ||
       Map.Args.size() != 2 || Map.Args[0]->K != Expr::Lambda ||
       Map.Args[0]->Params.size() != 1)
     throw Unsupported{"accumulation program is not store Q = map(\t => ..., ...)"};
@@ -1180,7 +1186,16 @@ bool Validator<TB>::runAccum(const funil::Program &P, unsigned TimeoutMs,
       throw Unsupported{"accumulation output is not the view its map reads"};
   }
   const Expr &Fn = *Map.Args[0];
-  const Expr &Red = *Fn.body();
+  // A column reduction finishes with apply(\r => POST, reduceSeq(...)).
+  const Expr *Fin = nullptr;
+  if (A->Column) {
+    const Expr &Ap = *Fn.body();
+    if (!Ap.isCall("apply") || Ap.Args.size() != 2 ||
+        Ap.Args[0]->K != Expr::Lambda || Ap.Args[0]->Params.size() != 1)
+      throw Unsupported{"column reduction element is not apply(\\r => POST, ...)"};
+    Fin = Ap.Args[0].get();
+  }
+  const Expr &Red = Fin ? *Fn.body()->Args[1] : *Fn.body();
   if (!Red.isCall("reduceSeq") || Red.Args.size() != 3 ||
       Red.Args[0]->K != Expr::Lambda || Red.Args[0]->Params.size() != 2)
     throw Unsupported{"accumulation element is not reduceSeq(\\(acc, e) => STEP, INIT, zip)"};
@@ -1218,10 +1233,11 @@ bool Validator<TB>::runAccum(const funil::Program &P, unsigned TimeoutMs,
   }
   // Induction variables: start + step * the iteration index read from iota.
   Iter.assign(2, std::nullopt);
+  unsigned XD = A->Column ? 0 : 1;
   if (A->KIndexInE >= 0)
-    Iter[0] = *Part(ES, A->KIndexInE, A->ETypes.size()).E;
+    Iter[1 - XD] = *Part(ES, A->KIndexInE, A->ETypes.size()).E;
   if (A->XIndexInT >= 0)
-    Iter[1] = *Part(TS, A->XIndexInT, A->TTypes.size()).E;
+    Iter[XD] = *Part(TS, A->XIndexInT, A->TTypes.size()).E;
   std::map<std::string, Sym> Env;
   Env[Fn.Params[0].Name] = TS;
   Sym InitGot = eval(Red.Args[1], Env);
@@ -1232,16 +1248,41 @@ bool Validator<TB>::runAccum(const funil::Program &P, unsigned TimeoutMs,
   for (size_t Q = 0; Q < NQ; ++Q) {
     const Sym &G = Part(StepGot, Q, NQ), &I = Part(InitGot, Q, NQ);
     TermT Want = tr(A->Steps[Q]);
-    const Sym &Old = Part(TS, Q, A->TTypes.size());
-    if (!G.E || !I.E || !TB::eq(G.E->get_sort(), Want.get_sort()) ||
-        !TB::eq(I.E->get_sort(), Old.E->get_sort())) {
+    // INIT: the old element (accumulation) or the accumulator's start.
+    std::optional<TermT> Old;
+    if (A->Column)
+      Old = tr(A->Inits.at(Q));
+    else if (Part(TS, Q, A->TTypes.size()).E)
+      Old = *Part(TS, Q, A->TTypes.size()).E;
+    if (!G.E || !I.E || !Old || !TB::eq(G.E->get_sort(), Want.get_sort()) ||
+        !TB::eq(I.E->get_sort(), Old->get_sort())) {
       Why = "accumulation STEP or INIT has another type than the slice";
       return false;
     }
-    Differ = Differ || *G.E != Want || *I.E != *Old.E;
+    Differ = Differ || *G.E != Want || *I.E != *Old;
   }
-  return proveNoDifference(Differ, TimeoutMs, "accumulation STEP or INIT",
-                           "accumulation", Why);
+  if (Fin) {
+    // POST: each output's stored value, the reduction's results as r.
+    Sym RS = Tuple(AccTys, "r");
+    for (auto [V, Q] : A->Finals)
+      Memo.insert_or_assign(V, *Part(RS, Q, NQ).E);
+    Env[Fin->Params[0].Name] = RS;
+    Sym PostGot = eval(Fin->body(), Env);
+    for (size_t O = 0; O < NOut; ++O) {
+      const Sym &G = Part(PostGot, O, NOut);
+      TermT Want = A->Posts[O] ? tr(A->Posts[O])
+                               : *Part(RS, A->PostResult[O], NQ).E;
+      if (!G.E || !TB::eq(G.E->get_sort(), Want.get_sort())) {
+        Why = "column reduction POST has another type than the slice";
+        return false;
+      }
+      Differ = Differ || *G.E != Want;
+    }
+  }
+  return proveNoDifference(Differ, TimeoutMs,
+                           Fin ? "column reduction STEP, INIT or POST"
+                               : "accumulation STEP or INIT",
+                           Fin ? "column reduction" : "accumulation", Why);
 }
 
 template <class TB>

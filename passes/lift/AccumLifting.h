@@ -62,6 +62,19 @@ struct AccumSlices {
   /// The components of e and t that are k's and x's iteration index (an
   /// iota read where F uses an induction variable), or -1.
   int KIndexInE = -1, XIndexInT = -1;
+  /// Column reductions (IdiomMatch::MapsOuterLoop, ColumnReductionFacts.h):
+  /// x is the outer loop and k the inner one; Old[a] holds accumulator a's
+  /// header phi, Leaves also the outputs' old elements (in t), and the map's
+  /// element is apply(\r => (POST...), reduceSeq(..., (INIT...), ...)).
+  bool Column = false;
+  /// Per accumulator: its start, INIT's LLVM value.
+  std::vector<llvm::Value *> Inits;
+  /// Per output: the stored value, POST's LLVM value, or null when the
+  /// output is accumulator PostResult[o]'s result itself.
+  std::vector<llvm::Value *> Posts;
+  std::vector<int> PostResult;
+  /// Values after the inner loop read as accumulator q's result (r.q).
+  std::vector<std::pair<llvm::Value *, unsigned>> Finals;
 };
 
 /// Lifts the outer-loop accumulation \p M (IdiomKind::Accumulation) into a

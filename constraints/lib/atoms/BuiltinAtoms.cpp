@@ -358,12 +358,14 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                    });
   addValueLoopTest(R, "InductionPhi",
                    "phi, loop: phi is the affine induction variable of loop or of its inner "
-                   "loop, or the inner loop's start in a triangular nest (j = i + 1 in a "
-                   "phi of its own)",
+                   "loop, a second induction variable SCEV expresses as an affine function "
+                   "of that loop's iteration (`k += 2` beside `i++`: DerivedIV), or the "
+                   "inner loop's start in a triangular nest (j = i + 1 in a phi of its own)",
                    [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
                      auto N = nestOf(Env, L, Why);
                      auto *P = dyn_cast<PHINode>(V);
-                     if (N && P && (isNestIV(P, *N) || isTriangleStart(P, *N)))
+                     if (N && P && (isNestIV(P, *N) || isTriangleStart(P, *N) ||
+                                    derivedIV(P, *N)))
                        return true;
                      if (Why.empty())
                        Why = "phi is not an induction variable";

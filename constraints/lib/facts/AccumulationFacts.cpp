@@ -25,6 +25,89 @@ bool readsLoad(Value *V, LoadInst *Ld, const Loop *L, unsigned Depth = 0) {
 }
 } // namespace
 
+bool isChainCounter(PHINode &P, const Loop *L, ScalarEvolution &SE) {
+  auto *AR = P.getType()->isIntegerTy() && SE.isSCEVable(P.getType())
+                 ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P))
+                 : nullptr;
+  return AR && AR->getLoop() == L && AR->isAffine();
+}
+
+bool collectNestMemoryOps(const NestInfo &N,
+                          SmallVectorImpl<LoadInst *> &Loads,
+                          SmallVectorImpl<StoreInst *> &Stores,
+                          std::string &Why) {
+  Loop *Outer = N.Loops.front();
+  for (BasicBlock *BB : Outer->blocks())
+    for (Instruction &I : *BB) {
+      for (User *U : I.users())
+        if (auto *UI = dyn_cast<Instruction>(U); UI && !Outer->contains(UI)) {
+          Why = "a value computed in the nest is used after it";
+          return false;
+        }
+      if (auto *L = dyn_cast<LoadInst>(&I)) {
+        if (!L->isSimple()) {
+          Why = "the nest has a volatile or atomic load";
+          return false;
+        }
+        Loads.push_back(L);
+      } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+        if (!S->isSimple()) {
+          Why = "the nest has a volatile or atomic store";
+          return false;
+        }
+        Stores.push_back(S);
+      } else if (isa<CallBase>(I)) {
+        if (!isPureOrErrnoCall(&I)) {
+          Why = "the nest calls a function that may have side effects other "
+                "than errno";
+          return false;
+        }
+      } else if (I.mayReadOrWriteMemory()) {
+        Why = "the nest has a memory operation that is not a simple load "
+              "or store";
+        return false;
+      }
+    }
+  return true;
+}
+
+bool addAccumulationInput(
+    LoadInst *L, const NestInfo &N, ScalarEvolution &SE,
+    ArrayRef<const Value *> Written, unsigned KLoop, const char *WrittenWhy,
+    SmallVectorImpl<AccumulationInput> &Inputs,
+    SmallVectorImpl<std::pair<LoadInst *, unsigned>> &InputLoads,
+    std::string &Why) {
+  std::string W;
+  auto A = analyzeChainAccess(L, N, SE, W);
+  if (!A) {
+    Why = "a load of the nest: " + W;
+    return false;
+  }
+  if (is_contained(Written, A->Base)) {
+    Why = WrittenWhy;
+    return false;
+  }
+  if (!A->Offset) {
+    Why = "a load's offset is not a whole number of elements";
+    return false;
+  }
+  SmallVector<unsigned, 3> V = A->varyingLoops();
+  AccumulationInputKind K = V.size() == 2 ? AccumulationInputKind::Matrix
+                            : V.size() == 1 && V[0] == KLoop
+                                ? AccumulationInputKind::Outer
+                                : AccumulationInputKind::Inner;
+  unsigned Slot = Inputs.size();
+  for (unsigned I = 0; I < Inputs.size(); ++I)
+    if (SE.getSCEV(cast<LoadInst>(Inputs[I].Access.Inst)->getPointerOperand()) ==
+            SE.getSCEV(L->getPointerOperand()) &&
+        Inputs[I].Access.ElemTy == A->ElemTy)
+      Slot = I;
+  if (Slot == Inputs.size())
+    Inputs.push_back({*A, K});
+  InputLoads.push_back({L, Slot});
+  return true;
+}
+
 std::optional<AccumulationRoles> analyzeOuterAccumulation(const NestInfo &N,
                                                           ScalarEvolution &SE,
                                                           std::string &Why) {
@@ -32,101 +115,65 @@ std::optional<AccumulationRoles> analyzeOuterAccumulation(const NestInfo &N,
     Why = "not a chain of two loops";
     return std::nullopt;
   }
-  Loop *Outer = N.Loops[0], *Inner = N.Loops[1];
+  Loop *Inner = N.Loops[1];
   // Only counters are carried (their values address memory or are read as
   // start + step * index), and nothing computed in the nest is used after
   // it: the stores are the nest's only effect.
   for (Loop *L : N.Loops)
-    for (PHINode &P : L->getHeader()->phis()) {
-      auto *AR = SE.isSCEVable(P.getType())
-                     ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P))
-                     : nullptr;
-      if (!P.getType()->isIntegerTy() || !AR || AR->getLoop() != L ||
-          !AR->isAffine()) {
+    for (PHINode &P : L->getHeader()->phis())
+      if (!isChainCounter(P, L, SE)) {
         Why = "the nest carries a value other than counters (a scalar "
               "accumulator or a recurrence)";
         return std::nullopt;
       }
-    }
-  for (BasicBlock *BB : Outer->blocks())
-    for (Instruction &I : *BB)
-      for (User *U : I.users())
-        if (auto *UI = dyn_cast<Instruction>(U); UI && !Outer->contains(UI)) {
-          Why = "a value computed in the nest is used after it";
-          return std::nullopt;
-        }
   AccumulationRoles R;
   SmallVector<LoadInst *, 16> Loads;
-  for (BasicBlock *BB : Outer->blocks())
-    for (Instruction &I : *BB) {
-      if (auto *L = dyn_cast<LoadInst>(&I)) {
-        if (!L->isSimple()) {
-          Why = "the nest has a volatile or atomic load";
-          return std::nullopt;
-        }
-        Loads.push_back(L);
-        continue;
-      }
-      if (isa<CallBase>(I)) {
-        if (!isPureOrErrnoCall(&I)) {
-          Why = "the nest calls a function that may have side effects other "
-                "than errno";
-          return std::nullopt;
-        }
-        continue;
-      }
-      auto *S = dyn_cast<StoreInst>(&I);
-      if (!S) {
-        if (I.mayReadOrWriteMemory()) {
-          Why = "the nest has a memory operation that is not a simple load "
-                "or store";
-          return std::nullopt;
-        }
-        continue;
-      }
-      if (!S->isSimple()) {
-        Why = "the nest has a volatile or atomic store";
-        return std::nullopt;
-      }
-      if (!Inner->contains(S)) {
-        Why = "a store of the nest is outside the inner loop x (only "
-              "accumulations Q[x] += f(k, x) in the inner loop)";
-        return std::nullopt;
-      }
-      std::string W;
-      auto A = analyzeChainAccess(S, N, SE, W);
-      if (!A) {
-        Why = "an accumulator store: " + W;
-        return std::nullopt;
-      }
-      SmallVector<unsigned, 3> V = A->varyingLoops();
-      if (llvm::is_contained(V, 0u)) {
-        Why = "the accumulator index depends on the outer loop k (Q[x+k] or "
-              "Q[k]): iterations of k update different elements";
-        return std::nullopt;
-      }
-      if (V.size() != 1) {
-        Why = "a store of the nest writes one element for every x (its index "
-              "does not vary with the inner loop)";
-        return std::nullopt;
-      }
-      auto *Stride = dyn_cast<SCEVConstant>(A->Strides[1]);
-      if (!Stride || !A->Offset) {
-        Why = "the accumulator's stride along x is not a constant number of "
-              "elements";
-        return std::nullopt;
-      }
-      for (const AccumulatorRole &Q : R.Accumulators)
-        if (Q.Store.Base == A->Base) {
-          Why = "two accumulators share the array of one base pointer";
-          return std::nullopt;
-        }
-      R.Accumulators.push_back({*A, {}});
+  SmallVector<StoreInst *, 4> Stores;
+  if (!collectNestMemoryOps(N, Loads, Stores, Why))
+    return std::nullopt;
+  for (StoreInst *S : Stores) {
+    if (!Inner->contains(S)) {
+      Why = "a store of the nest is outside the inner loop x (only "
+            "accumulations Q[x] += f(k, x) in the inner loop)";
+      return std::nullopt;
     }
+    std::string W;
+    auto A = analyzeChainAccess(S, N, SE, W);
+    if (!A) {
+      Why = "an accumulator store: " + W;
+      return std::nullopt;
+    }
+    SmallVector<unsigned, 3> V = A->varyingLoops();
+    if (llvm::is_contained(V, 0u)) {
+      Why = "the accumulator index depends on the outer loop k (Q[x+k] or "
+            "Q[k]): iterations of k update different elements";
+      return std::nullopt;
+    }
+    if (V.size() != 1) {
+      Why = "a store of the nest writes one element for every x (its index "
+            "does not vary with the inner loop)";
+      return std::nullopt;
+    }
+    auto *Stride = dyn_cast<SCEVConstant>(A->Strides[1]);
+    if (!Stride || !A->Offset) {
+      Why = "the accumulator's stride along x is not a constant number of "
+            "elements";
+      return std::nullopt;
+    }
+    for (const AccumulatorRole &Q : R.Accumulators)
+      if (Q.Store.Base == A->Base) {
+        Why = "two accumulators share the array of one base pointer";
+        return std::nullopt;
+      }
+    R.Accumulators.push_back({*A, {}});
+  }
   if (R.Accumulators.empty()) {
     Why = "the nest stores nothing";
     return std::nullopt;
   }
+  SmallVector<const Value *, 2> Written;
+  for (const AccumulatorRole &Q : R.Accumulators)
+    Written.push_back(Q.Store.Base);
   for (LoadInst *L : Loads) {
     AccumulatorRole *Own = nullptr;
     for (AccumulatorRole &Q : R.Accumulators)
@@ -145,37 +192,12 @@ std::optional<AccumulationRoles> analyzeOuterAccumulation(const NestInfo &N,
       Own->OldLoads.push_back(L);
       continue;
     }
-    std::string W;
-    auto A = analyzeChainAccess(L, N, SE, W);
-    if (!A) {
-      Why = "a load of the nest: " + W;
+    if (!addAccumulationInput(
+            L, N, SE, Written, 0,
+            "the update reads the accumulator array at another element than "
+            "the one it updates (Q[x] += f(Q[y]))",
+            R.Inputs, R.InputLoads, Why))
       return std::nullopt;
-    }
-    for (const AccumulatorRole &Q : R.Accumulators)
-      if (Q.Store.Base == A->Base) {
-        Why = "the update reads the accumulator array at another element "
-              "than the one it updates (Q[x] += f(Q[y]))";
-        return std::nullopt;
-      }
-    if (!A->Offset) {
-      Why = "a load's offset is not a whole number of elements";
-      return std::nullopt;
-    }
-    SmallVector<unsigned, 3> V = A->varyingLoops();
-    AccumulationInputKind K = V.size() == 2 ? AccumulationInputKind::Matrix
-                              : V.size() == 1 && V[0] == 0
-                                  ? AccumulationInputKind::Outer
-                                  : AccumulationInputKind::Inner;
-    unsigned Slot = R.Inputs.size();
-    for (unsigned I = 0; I < R.Inputs.size(); ++I)
-      if (SE.getSCEV(
-              cast<LoadInst>(R.Inputs[I].Access.Inst)->getPointerOperand()) ==
-              SE.getSCEV(L->getPointerOperand()) &&
-          R.Inputs[I].Access.ElemTy == A->ElemTy)
-        Slot = I;
-    if (Slot == R.Inputs.size())
-      R.Inputs.push_back({*A, K});
-    R.InputLoads.push_back({L, Slot});
   }
   for (const AccumulatorRole &Q : R.Accumulators)
     if (Q.OldLoads.empty()) {

@@ -2,6 +2,7 @@
 
 #include "idiom/Constraints/IdiomMatch.h"
 #include "idiom/Constraints/AccumulationFacts.h"
+#include "idiom/Constraints/ColumnReductionFacts.h"
 #include "idiom/Constraints/ExecutionFacts.h"
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
@@ -54,7 +55,7 @@ static bool buildReduction(IdiomMatch &M, ScalarEvolution &SE,
       return false;
     }
   for (PHINode &P : L->getHeader()->phis()) {
-    if (isNestIV(&P, M.Nest))
+    if (isNestIV(&P, M.Nest) || derivedIV(&P, M.Nest))
       continue;
     auto R = analyzeReduction(&P, M.Nest, Why);
     if (!R) {
@@ -90,7 +91,7 @@ static bool buildReduction(IdiomMatch &M, ScalarEvolution &SE,
   // phi is the inner induction variable or a reduction's row accumulator.
   if (M.Nest.depth() == 2)
     for (PHINode &P : M.Nest.Loops.back()->getHeader()->phis()) {
-      bool Known = isNestIV(&P, M.Nest);
+      bool Known = isNestIV(&P, M.Nest) || derivedIV(&P, M.Nest);
       for (const ReductionInfo &R : M.Reductions)
         Known |= R.Phi == &P;
       if (!Known) {
@@ -215,7 +216,8 @@ bool hasNoOtherEffects(Instruction &I, std::string &Why) {
 bool nestCarriesNothing(const NestInfo &N, std::string &Why) {
   for (Loop *L : N.Loops)
     for (PHINode &P : L->getHeader()->phis())
-      if (!isNestIV(&P, N) && !(N.Skew && isTriangleStart(&P, N))) {
+      if (!isNestIV(&P, N) && !derivedIV(&P, N) &&
+          !(N.Skew && isTriangleStart(&P, N))) {
         Why = "loop carries a value from one iteration to the next";
         return false;
       }
@@ -289,6 +291,23 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     M.Nest = *N;
     if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, nullptr, Why) ||
         !analyzeOuterAccumulation(M.Nest, Env.SE, Why) ||
+        !checkApproxLibm(M, Opts, Why))
+      return std::nullopt;
+    return M;
+  }
+  if (Lifts == "column") {
+    // A chain of two loops, j outer and i inner, whose inner loop folds
+    // accumulators and whose stores write elements indexed by j: a map over
+    // j of a reduction over i (ColumnReductionFacts.h), lifted by the
+    // accumulation lifter with the loops' roles swapped.
+    M.Kind = IdiomKind::Accumulation;
+    M.MapsOuterLoop = true;
+    auto N = analyzeLoopChain(L, 2, Env.SE, Why);
+    if (!N)
+      return std::nullopt;
+    M.Nest = *N;
+    if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, nullptr, Why) ||
+        !analyzeColumnReduction(M.Nest, Env.SE, Why) ||
         !checkApproxLibm(M, Opts, Why))
       return std::nullopt;
     return M;

@@ -546,9 +546,12 @@ SmallVector<Value *, 2> scaledLoadsOf(Value *V, const Loop *Outer) {
 }
 
 bool isFinalValueOf(Value *V, PHINode *Sum, LoopInfo &LI) {
+  return V && Sum && isFinalValueOf(V, Sum, LI.getLoopFor(Sum->getParent()));
+}
+
+bool isFinalValueOf(Value *V, PHINode *Sum, const Loop *L) {
   if (!V || !Sum)
     return false;
-  Loop *L = LI.getLoopFor(Sum->getParent());
   if (!L || L->getHeader() != Sum->getParent() || !L->getLoopLatch() ||
       !L->getLoopPreheader())
     return false;

@@ -642,6 +642,23 @@ bool isNestIV(const PHINode *Phi, const NestInfo &N) {
   return false;
 }
 
+std::optional<DerivedIV> derivedIV(const PHINode *Phi, const NestInfo &N) {
+  if (!N.SE || !Phi->getType()->isIntegerTy() ||
+      Phi->getType()->getIntegerBitWidth() > 64 || isNestIV(Phi, N))
+    return std::nullopt;
+  for (unsigned D = 0; D < N.depth(); ++D) {
+    if (Phi->getParent() != N.Loops[D]->getHeader())
+      continue;
+    auto *AR = dyn_cast<SCEVAddRecExpr>(N.SE->getSCEV(const_cast<PHINode *>(Phi)));
+    if (!AR || AR->getLoop() != N.Loops[D] || !AR->isAffine() ||
+        !N.SE->isLoopInvariant(AR->getStart(), N.Loops.front()) ||
+        !N.SE->isLoopInvariant(AR->getStepRecurrence(*N.SE), N.Loops.front()))
+      return std::nullopt;
+    return DerivedIV{D, AR->getStart(), AR->getStepRecurrence(*N.SE)};
+  }
+  return std::nullopt;
+}
+
 bool isTriangleStart(const PHINode *Phi, const NestInfo &N) {
   if (!N.Skew || N.depth() != 2 || Phi->getParent() != N.Loops[0]->getHeader() ||
       !N.SE->isSCEVable(Phi->getType()))
@@ -673,7 +690,7 @@ bool isPureSlice(Value *Root, const NestInfo &N, std::string &Why,
     if (!I || !N.contains(I))
       continue; // constant, argument, or defined before the nest
     if (auto *P = dyn_cast<PHINode>(I)) {
-      if (!isNestIV(P, N)) {
+      if (!isNestIV(P, N) && !derivedIV(P, N)) {
         Why = "value depends on a phi that is not the induction variable: " +
               valueText(P);
         return false;

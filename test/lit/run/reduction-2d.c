@@ -106,8 +106,9 @@ __attribute__((noinline)) static long tri(const int *a, int n) {
 }
 
 // The inner loop also stores: not a reduction (and not a map, whose phis
-// must all be induction variables).
-// REMARK-DAG: reduction-2d.c:[[@LINE+4]]:3: remark: loop is not an idiom (closest: {{.*}}phi is not an induction variable
+// must all be induction variables, nor a column reduction: s is used after
+// the nest).
+// REMARK-DAG: reduction-2d.c:[[@LINE+4]]:3: remark: loop is not an idiom (closest: {{.*(phi is not an induction variable|a value computed in the loop is used after it)}}
 // NOSTATS-NOT: idiom-stats: reduction-2d.c:[[@LINE+3]] scalar-reduction-2d
 __attribute__((noinline)) static long storing(int *a, int *b, int n, int m) {
   long s = 0;

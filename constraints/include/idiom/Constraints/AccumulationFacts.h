@@ -28,8 +28,11 @@
 
 namespace llvm {
 class LoadInst;
+class Loop;
+class PHINode;
 class ScalarEvolution;
 class StoreInst;
+class Value;
 } // namespace llvm
 
 namespace idiom {
@@ -62,6 +65,32 @@ struct AccumulationRoles {
   /// Each input load, with the index in Inputs of the access it reads.
   llvm::SmallVector<std::pair<llvm::LoadInst *, unsigned>, 8> InputLoads;
 };
+
+/// True when \p P is an integer affine recurrence of \p L (a counter).
+bool isChainCounter(llvm::PHINode &P, const llvm::Loop *L,
+                    llvm::ScalarEvolution &SE);
+
+/// Collects the loads and stores of chain \p N (its outermost loop's
+/// blocks) in program order, checking that they are simple, that every call
+/// is pure or a libm call whose only effect is errno (isPureOrErrnoCall),
+/// that nothing else touches memory and that no value computed in the nest
+/// is used after it. Sets \p Why on failure.
+bool collectNestMemoryOps(const NestInfo &N,
+                          llvm::SmallVectorImpl<llvm::LoadInst *> &Loads,
+                          llvm::SmallVectorImpl<llvm::StoreInst *> &Stores,
+                          std::string &Why);
+
+/// Records load \p L of chain \p N as an input: an affine access through a
+/// base pointer not in \p Written (else \p WrittenWhy), at a whole number
+/// of elements, of kind Outer when it varies with the loop at position \p
+/// KLoop alone (the reduction's), Matrix with both, Inner otherwise; loads
+/// of one address share an entry of \p Inputs. Sets \p Why on failure.
+bool addAccumulationInput(
+    llvm::LoadInst *L, const NestInfo &N, llvm::ScalarEvolution &SE,
+    llvm::ArrayRef<const llvm::Value *> Written, unsigned KLoop,
+    const char *WrittenWhy, llvm::SmallVectorImpl<AccumulationInput> &Inputs,
+    llvm::SmallVectorImpl<std::pair<llvm::LoadInst *, unsigned>> &InputLoads,
+    std::string &Why);
 
 /// Analyses the chain \p N of two loops (analyzeLoopChain) as an outer-loop
 /// accumulation: only integer affine counters carried, no value used after

@@ -28,7 +28,9 @@ namespace idiom {
 /// CSR row loop, the nest holding only the row loop (the SpMV lifter,
 /// passes/lift/SpmvLifting.h, analyses and checks its inner loop itself).
 /// Accumulation: an outer-loop accumulation `for k: for x: Q[x] += f(k, x)`
-/// (AccumulationFacts.h), lifted as a map over x of a reduceSeq over k.
+/// (AccumulationFacts.h), lifted as a map over x of a reduceSeq over k, or
+/// a column reduction `for j: for i: acc = F(acc, ...); out[j] = G(acc)`
+/// (ColumnReductionFacts.h, IdiomMatch::MapsOuterLoop).
 enum class IdiomKind { ScalarReduction, Map, Histogram, Gemm, Spmv, Accumulation };
 
 /// One bin update of a histogram: the read-modify-write and its operator,
@@ -64,6 +66,10 @@ struct IdiomMatch {
   /// gemv-pair`, constraints/specs/gemv-pair.idl): the GEMM lifter splits
   /// it into two programs run by one call (passes/lift/GemmLifting.h).
   bool GemvPair = false;
+  /// Accumulation: the map runs over the outer loop and the reduction over
+  /// the inner one (a column reduction, ColumnReductionFacts.h), not the
+  /// interchanged `for k: for x:` nest.
+  bool MapsOuterLoop = false;
 };
 
 /// Options that change what may be lifted.

@@ -151,6 +151,9 @@ llvm::SmallVector<llvm::Value *, 2> scaledLoadsOf(llvm::Value *V,
 /// (the path that skips a zero-trip loop). Looks through at most 4 phis.
 bool isFinalValueOf(llvm::Value *V, llvm::PHINode *Sum, llvm::LoopInfo &LI);
 
+/// isFinalValueOf with Sum's loop \p L given (the header of \p L holds Sum).
+bool isFinalValueOf(llvm::Value *V, llvm::PHINode *Sum, const llvm::Loop *L);
+
 /// True when load or store \p M reads or writes the element that store
 /// \p St writes: same element type and the same pointer (or pointer SCEV).
 bool accessesSameElement(llvm::Instruction *M, llvm::StoreInst *St,

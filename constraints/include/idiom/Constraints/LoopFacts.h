@@ -259,6 +259,22 @@ std::optional<ReductionInfo> analyzeArgIndex(llvm::PHINode *Phi,
 /// True when \p Phi is the induction phi of one of the nest's loops.
 bool isNestIV(const llvm::PHINode *Phi, const NestInfo &N);
 
+/// A second induction variable (issue 13): a header phi of the nest's loop
+/// Loop, other than its induction variable, that ScalarEvolution describes
+/// as the affine recurrence {Start,+,Step} of that loop, Start and Step
+/// invariant in the nest (`k += 2` beside `i++`). Its value on iteration k
+/// of the loop is Start + Step * k in the phi's width, so lifters read it as
+/// that function of the loop's iteration index, as they read the induction
+/// variable itself; a variable updated under a condition is no recurrence.
+struct DerivedIV {
+  unsigned Loop = 0;
+  const llvm::SCEV *Start = nullptr, *Step = nullptr;
+};
+
+/// The derived induction variable \p Phi of nest \p N (at most 64 bits),
+/// or nothing.
+std::optional<DerivedIV> derivedIV(const llvm::PHINode *Phi, const NestInfo &N);
+
 /// True when \p Phi, a header phi of a triangular nest's outer loop, is the
 /// inner loop's start (the `i + 1` of `j = i + 1` kept in a phi of its own):
 /// an induction the nest's iteration space already expresses.

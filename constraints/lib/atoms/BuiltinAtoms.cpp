@@ -351,10 +351,12 @@ void registerBuiltinAtoms(AtomRegistry &R) {
   addValueLoopTest(R, "PureValue",
                    "v, loop: v is computed in the loop only from pure scalar "
                    "operations, loads, induction variables and loop-invariant values "
-                   "(calls: those of PureCall and ErrnoCheckedCall)",
+                   "(calls: those of PureCall and ErrnoCheckedCall); a header phi "
+                   "shaped as a forwarded read is a read (ForwardedRead decides it)",
                    [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
                      auto N = nestOf(Env, L, Why);
-                     return N && isPureSlice(V, *N, Why, /*AllowErrno=*/true);
+                     return N && isPureSlice(V, *N, Why, /*AllowErrno=*/true,
+                                             /*AllowForwarded=*/true);
                    });
   addValueLoopTest(R, "InductionPhi",
                    "phi, loop: phi is the affine induction variable of loop or of its inner "

@@ -29,8 +29,13 @@
 #include <math.h>
 #include <stdio.h>
 
+/* -DN=... -DSTEPS=... for other sizes (bench/adi_gpu.sh). */
+#ifndef N
 #define N 64
+#endif
+#ifndef STEPS
 #define STEPS 50
+#endif
 
 static double u[N][N][N][5], rhs[N][N][N][5], forcing[N][N][N][5];
 static double rho_i[N][N][N], us[N][N][N], vs[N][N][N], ws[N][N][N],

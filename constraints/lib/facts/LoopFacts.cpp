@@ -403,16 +403,17 @@ static const SCEV *divideExact(const SCEV *S, uint64_t Size,
       return nullptr;
     return SE.getConstant(S->getType(), V / (int64_t)Size, true);
   }
+  // A product is exact when one of its factors is: 8 * n * m, or the
+  // (zext n) * (40 + 40 * zext n) that VLA types (`double u[n][n][n][5]`)
+  // leave in a row offset.
   if (auto *M = dyn_cast<SCEVMulExpr>(S)) {
-    auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
-    if (!C || C->getAPInt().getSignificantBits() > 63)
-      return nullptr;
-    int64_t V = C->getAPInt().getSExtValue();
-    if (V % (int64_t)Size)
-      return nullptr;
     SmallVector<const SCEV *, 4> Ops(M->operands().begin(), M->operands().end());
-    Ops[0] = SE.getConstant(S->getType(), V / (int64_t)Size, true);
-    return SE.getMulExpr(Ops);
+    for (const SCEV *&Op : Ops)
+      if (const SCEV *D = divideExact(Op, Size, SE)) {
+        Op = D;
+        return SE.getMulExpr(Ops);
+      }
+    return nullptr;
   }
   if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
     SmallVector<const SCEV *, 4> Ops;

@@ -93,6 +93,20 @@ void partial(double c) {
       }
 }
 
+// VLA parameters: offsets such as n * (40 + 40 n) bytes are whole elements
+// (a factor of the product is).
+// CHECK-LABEL: Idioms in function 'vla'
+// CHECK: idiom map (3-D map)
+// CHECK-NOT: not offloaded
+// REMARK: point-components.c:[[@LINE+2]]:3: remark: offloaded 3-D map (map)
+void vla(int n, double a[n][n][n][5], double r[n][n][n][5], double c) {
+  for (int k = 1; k < n - 1; k++)
+    for (int j = 1; j < n - 1; j++)
+      for (int i = 1; i < n - 1; i++)
+        for (int m = 0; m < 5; m++)
+          r[k][j][i][m] = r[k][j][i][m] + c * (a[k][j][i + 1][m] - a[k][j][i - 1][m]);
+}
+
 // rhs read at a neighbour point while the nest writes it: the value stored
 // in the previous iteration is carried to the next (a recurrence).
 // CHECK-LABEL: Idioms in function 'neighbour_rhs'

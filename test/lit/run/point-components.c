@@ -6,6 +6,7 @@
 //  - partial: components 1 and 3 only; components 0, 2 and 4 keep what the
 //    program wrote there before (the output is not dense: only changed
 //    bytes are written back);
+//  - vla: the xi shape through VLA parameters;
 //  - neighbour (negative): rhs read at the previous point, a recurrence,
 //    stays sequential.
 // RUN: %clang -O2 %s -o %t.seq
@@ -64,6 +65,18 @@ __attribute__((noinline)) static void partial(double c) {
       }
 }
 
+// The same shape through VLA parameters (`double a[n][n][n][5]`): the row
+// offsets are products such as n * (40 + 40 n) bytes, whole elements.
+// REMARK-DAG: point-components.c:[[@LINE+3]]:3: remark: offloaded 3-D map
+// STATS-DAG: point-components.c:[[@LINE+2]] map calls=1 offloaded=1
+__attribute__((noinline)) static void vla(int n, double a[n][n][n][5], double r[n][n][n][5], double c) {
+  for (int k = 1; k < n - 1; k++)
+    for (int j = 1; j < n - 1; j++)
+      for (int i = 1; i < n - 1; i++)
+        for (int m = 0; m < 5; m++)
+          r[k][j][i][m] += c * (a[k][j][i + 1][m] - 2.0 * a[k][j][i][m] + a[k][j - 1][i][m]);
+}
+
 // REMARK-DAG: point-components.c:[[@LINE+2]]:3: remark: loop is not an idiom {{.*}}loop-carried dependence
 __attribute__((noinline)) static void neighbour(double c) {
   for (int k = 1; k < N - 1; k++)
@@ -108,6 +121,8 @@ int main(void) {
   print("eta_row");
   partial(1.5);
   print("partial");
+  vla(N, u, rhs, 0.125);
+  print("vla");
   neighbour(0.5);
   print("neighbour");
   return 0;

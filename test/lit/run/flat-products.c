@@ -21,13 +21,14 @@
 // declined.
 // REMARK: flat-products.c:[[@LINE+4]]:5: remark: offloaded 2-D map
 // STATS: flat-products.c:[[@LINE+3]] map calls=56 offloaded=28 {{.*}}fallbacks=28
-__attribute__((noinline)) void seven_flat(double *out, const double *in, long nx, long ny, long nz) {
+__attribute__((noinline)) void weighted_flat(double *out, const double *in, long nx, long ny, long nz) {
   for (long i = 1; i < nx - 1; i++)
     for (long j = 1; j < ny - 1; j++)
       for (long k = 1; k < nz - 1; k++) {
-        long c = (i * ny + j) * nz + k;
-        out[c] = in[c - ny * nz] + in[c + ny * nz] + in[c - nz] + in[c + nz] +
-                 in[c - 1] + in[c + 1] - 6.0 * in[c];
+        // Asymmetric weights: a wrong sign of any offset changes the output.
+        long at = (i * ny + j) * nz + k, plane = ny * nz;
+        out[at] = 0.5 * in[at - plane] - 0.25 * in[at + plane] + 2.0 * in[at - nz] +
+                  0.125 * in[at + nz] - 3.0 * in[at - 1] + in[at + 1] + 1.5 * in[at];
       }
 }
 
@@ -48,9 +49,9 @@ int main(void) {
     a[q] = (q * 7919 % 1000) / 1000.0;
     b[q] = -1.0;
   }
-  seven_flat(b, a, nx, ny, nz);
+  weighted_flat(b, a, nx, ny, nz);
   printf("separate %016llx\n", hash(b, n));
-  seven_flat(a + 1, a, nx, ny, nz); // overlapping: a dependence at run time
+  weighted_flat(a + 1, a, nx, ny, nz); // overlapping: a dependence at run time
   printf("overlapping %016llx\n", hash(a, n));
   return 0;
 }

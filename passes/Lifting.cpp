@@ -664,6 +664,13 @@ void Lifter::scan(Value *Root) {
       continue;
     }
     if (auto *P = dyn_cast<PHINode>(I)) {
+      // A read forwarded from the previous iteration (a map's access whose
+      // Inst is the phi): an input like a load, at the element it holds.
+      for (const AffineAccess &A : M.Accesses)
+        if (A.Inst == P && !A.IsStore && !InputAccessor.count(P)) {
+          Inputs.push_back(&A);
+          InputAccessor[P] = "";
+        }
       for (unsigned D = 0; D < M.Nest.depth(); ++D)
         if (M.Nest.IVs[D] == P)
           UsesIV[D] = true;
@@ -755,6 +762,8 @@ std::string Lifter::expr(Value *V) {
     if (R.empty())
       fail("the slice reads memory that is not an input of the element function: " +
            valueText(L));
+  } else if (auto *P = dyn_cast<PHINode>(I); P && InputAccessor.count(P)) {
+    R = InputAccessor.lookup(P); // a forwarded read
   } else if (auto *P = dyn_cast<PHINode>(I); P && searchOf(P) >= 0) {
     unsigned K = searchOf(P);
     R = searchText(

@@ -752,7 +752,8 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
       Sym S;
       if (Value *V = Vs[I]) {
         std::string Name = std::string(Prefix) + std::to_string(I);
-        if (auto *Phi = dyn_cast<PHINode>(V)) {
+        auto *Phi = dyn_cast<PHINode>(V);
+        if (Phi && is_contained(M.Nest.IVs, Phi)) {
           S.E = leaf(Name, C.bv_sort(64));
           for (unsigned D = 0; D < M.Nest.depth(); ++D)
             if (M.Nest.IVs[D] == Phi)

@@ -21,6 +21,26 @@ using SolveFn = FnAtom::SolveFn;
 Loop *asLoop(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
 Value *asValue(const Term &T) { return T.K == Term::Kind::Value ? T.V : nullptr; }
 
+/// ": it carries the value stored in the previous iteration (...)" when the
+/// value header phi \p P of a loop of \p N receives from the latch is stored
+/// by the nest (a recurrence through memory: the nest reads, a point later,
+/// an element it wrote); "" otherwise.
+std::string carriedStoreText(PHINode *P, const NestInfo &N) {
+  for (Loop *L : N.Loops) {
+    if (L->getHeader() != P->getParent() || !L->getLoopLatch() ||
+        P->getBasicBlockIndex(L->getLoopLatch()) < 0)
+      continue;
+    Value *V = P->getIncomingValueForBlock(L->getLoopLatch());
+    for (User *U : V->users())
+      if (auto *St = dyn_cast<StoreInst>(U);
+          St && St->getValueOperand() == V && N.contains(St))
+        return ": it carries the value stored in the previous iteration "
+               "(a loop-carried dependence: the nest reads an element it "
+               "wrote)";
+  }
+  return "";
+}
+
 /// A test over one loop argument.
 void addLoopTest(AtomRegistry &R, const char *Name, const char *Doc,
                  std::function<bool(MatchEnv &, Loop *, std::string &)> Test) {
@@ -351,10 +371,12 @@ void registerBuiltinAtoms(AtomRegistry &R) {
   addValueLoopTest(R, "PureValue",
                    "v, loop: v is computed in the loop only from pure scalar "
                    "operations, loads, induction variables and loop-invariant values "
-                   "(calls: those of PureCall and ErrnoCheckedCall)",
+                   "(calls: those of PureCall and ErrnoCheckedCall); a header phi "
+                   "shaped as a forwarded read is a read (ForwardedRead decides it)",
                    [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
                      auto N = nestOf(Env, L, Why);
-                     return N && isPureSlice(V, *N, Why, /*AllowErrno=*/true);
+                     return N && isPureSlice(V, *N, Why, /*AllowErrno=*/true,
+                                             /*AllowForwarded=*/true);
                    });
   addValueLoopTest(R, "InductionPhi",
                    "phi, loop: phi is the affine induction variable of loop or of its inner "
@@ -368,7 +390,8 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                                     derivedIV(P, *N)))
                        return true;
                      if (Why.empty())
-                       Why = "phi is not an induction variable";
+                       Why = "phi is not an induction variable" +
+                             (N && P ? carriedStoreText(P, *N) : std::string());
                      return false;
                    });
   addReductionTest(R, "ReductionPhi",

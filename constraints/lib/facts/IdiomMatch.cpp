@@ -6,6 +6,7 @@
 #include "idiom/Constraints/ExecutionFacts.h"
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
+#include "idiom/Constraints/StencilFacts.h"
 #include "idiom/Constraints/ValueText.h"
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -140,7 +141,8 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
     if (A.IsStore) {
       AnyStore = true;
       auto *SI = cast<StoreInst>(A.Inst);
-      if (!isPureSlice(SI->getValueOperand(), M.Nest, Why, /*AllowErrno=*/true))
+      if (!isPureSlice(SI->getValueOperand(), M.Nest, Why, /*AllowErrno=*/true,
+                       /*AllowForwarded=*/true))
         return false;
       std::string Approx = approximateLibmCall(SI->getValueOperand(), M.Nest);
       if (!Approx.empty()) {
@@ -157,8 +159,27 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
     Why = "loop stores nothing";
     return false;
   }
-  if (!nestCarriesNothing(M.Nest, Why))
+  SmallVector<PHINode *, 4> Forwarded;
+  if (!nestCarriesNothing(M.Nest, Why, &Forwarded))
     return false;
+  // Reads forwarded from one iteration to the next (GVN, LoopLoadElimination)
+  // are reads of the element they hold. Only of arrays the nest does not
+  // write: the forwarded value is the one read an iteration before.
+  for (PHINode *P : Forwarded) {
+    auto A = analyzeForwardedAccess(P, M.Nest, SE, Why);
+    if (!A) {
+      Why = "loop carries a value from one iteration to the next: " + Why;
+      return false;
+    }
+    for (const AffineAccess &B : M.Accesses)
+      if (B.IsStore && B.Base == A->Base) {
+        Why = "a read forwarded from the previous iteration is of an array "
+              "the nest writes (a possible loop-carried dependence): " +
+              valueText(P);
+        return false;
+      }
+    M.Accesses.push_back(*A);
+  }
   if (proveNoLoopCarriedDependence(M.Accesses, M.Nest, SE, Opts.Z3TimeoutMs,
                                    Why, Cache) != Proof::Proven)
     return false;
@@ -213,11 +234,16 @@ bool hasNoOtherEffects(Instruction &I, std::string &Why) {
   return true;
 }
 
-bool nestCarriesNothing(const NestInfo &N, std::string &Why) {
+bool nestCarriesNothing(const NestInfo &N, std::string &Why,
+                        SmallVectorImpl<PHINode *> *Forwarded) {
   for (Loop *L : N.Loops)
     for (PHINode &P : L->getHeader()->phis())
       if (!isNestIV(&P, N) && !derivedIV(&P, N) &&
           !(N.Skew && isTriangleStart(&P, N))) {
+        if (Forwarded && !N.Skew) {
+          Forwarded->push_back(&P);
+          continue;
+        }
         Why = "loop carries a value from one iteration to the next";
         return false;
       }

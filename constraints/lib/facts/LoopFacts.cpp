@@ -3,6 +3,7 @@
 #include "idiom/Constraints/LoopFacts.h"
 #include "idiom/Constraints/BisectionFacts.h"
 #include "idiom/Constraints/ScevInt.h"
+#include "idiom/Constraints/StencilFacts.h"
 #include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -322,13 +323,16 @@ static std::optional<NestInfo> countedNest(Loop *Outer, ScalarEvolution &SE,
     }
     // Everything in a loop outside the loop inside it must be free of
     // memory operations and calls, so the nest is perfectly nested; simple
-    // loads (inputs hoisted there) make an extended nest.
+    // loads (inputs hoisted there) make an extended nest. The seeds of
+    // reads forwarded from one iteration to the next (isForwardSeed: loads
+    // whose only users are header phis of the nest) belong to those reads,
+    // which the map spec accepts as ForwardedRead phis.
     for (BasicBlock *BB : Out->blocks()) {
       if (Inner->contains(BB))
         continue;
       for (Instruction &I : *BB) {
         if (auto *Ld = dyn_cast<LoadInst>(&I); Ld && Ld->isSimple()) {
-          if (!N.OuterLoad)
+          if (!N.OuterLoad && !isForwardSeed(Ld, Outer))
             N.OuterLoad = Ld;
           continue;
         }
@@ -678,8 +682,30 @@ bool isNestSearchResult(const PHINode *Phi, const NestInfo &N) {
   return is_contained(N.SearchResults, Phi);
 }
 
+/// True when \p P is a header phi of a loop of \p N whose latch value,
+/// through at most 8 phis of the same header, is a load of the nest: the
+/// shape of a read forwarded from the previous iteration.
+static bool hasForwardedReadShape(const PHINode *P, const NestInfo &N) {
+  const Loop *L = nullptr;
+  for (const Loop *X : N.Loops)
+    if (X->getHeader() == P->getParent())
+      L = X;
+  BasicBlock *Latch = L ? L->getLoopLatch() : nullptr;
+  const Value *V = P;
+  for (unsigned Depth = 0; Latch && Depth < 8; ++Depth) {
+    auto *Q = dyn_cast<PHINode>(V);
+    if (!Q || Q->getParent() != P->getParent() ||
+        Q->getBasicBlockIndex(Latch) < 0)
+      return false;
+    V = Q->getIncomingValueForBlock(Latch);
+    if (auto *Ld = dyn_cast<LoadInst>(V))
+      return N.contains(Ld);
+  }
+  return false;
+}
+
 bool isPureSlice(Value *Root, const NestInfo &N, std::string &Why,
-                 bool AllowErrno) {
+                 bool AllowErrno, bool AllowForwarded) {
   SmallVector<Value *, 16> Work{Root};
   SmallPtrSet<Value *, 32> Seen;
   while (!Work.empty()) {
@@ -690,7 +716,8 @@ bool isPureSlice(Value *Root, const NestInfo &N, std::string &Why,
     if (!I || !N.contains(I))
       continue; // constant, argument, or defined before the nest
     if (auto *P = dyn_cast<PHINode>(I)) {
-      if (!isNestIV(P, N) && !derivedIV(P, N)) {
+      if (!isNestIV(P, N) && !derivedIV(P, N) &&
+          !(AllowForwarded && hasForwardedReadShape(P, N))) {
         Why = "value depends on a phi that is not the induction variable: " +
               valueText(P);
         return false;

@@ -408,6 +408,48 @@ std::optional<StencilAccess> analyzeForwardedRead(PHINode *Phi,
   return forwardedRead(Phi, N, SE, Why, 0);
 }
 
+std::optional<AffineAccess> analyzeForwardedAccess(PHINode *Phi,
+                                                   const NestInfo &N,
+                                                   ScalarEvolution &SE,
+                                                   std::string &Why) {
+  auto SN = analyzeStencilNest(N.Loops.front(), SE, Why);
+  if (!SN || !analyzeForwardedRead(Phi, *SN, SE, Why))
+    return std::nullopt;
+  int Level = headerLevel(Phi->getParent(), *SN);
+  if (Level < 0 || (size_t)Level >= N.depth() ||
+      SN->Loops[Level] != N.Loops[Level]) {
+    Why = "forwarded read of a loop outside the nest: " + valueText(Phi);
+    return std::nullopt;
+  }
+  // analyzeForwardedRead proved the chain: phis of this header ending in a
+  // load of the loop's body, each phi one iteration behind its latch value.
+  BasicBlock *Latch = N.Loops[Level]->getLoopLatch();
+  Value *V = Phi;
+  int64_t Back = 0;
+  while (auto *P = dyn_cast<PHINode>(V)) {
+    if (P->getParent() != Phi->getParent() || Back > 8) {
+      Why = "forwarded read is not a chain ending in a load: " + valueText(Phi);
+      return std::nullopt;
+    }
+    V = P->getIncomingValueForBlock(Latch);
+    ++Back;
+  }
+  auto *Ld = dyn_cast<LoadInst>(V);
+  if (!Ld) {
+    Why = "forwarded read is not a chain ending in a load: " + valueText(Phi);
+    return std::nullopt;
+  }
+  auto A = analyzeAccess(Ld, N, SE, Why);
+  if (!A)
+    return std::nullopt;
+  const SCEV *Stride = A->Strides[Level];
+  A->Offset = SE.getMinusSCEV(
+      A->Offset,
+      SE.getMulExpr(SE.getConstant(Stride->getType(), Back, true), Stride));
+  A->Inst = Phi;
+  return A;
+}
+
 /// True when \p I only carries a read to forwarded reads: its users are all
 /// header phis of the nest's loops.
 static bool isCarrier(const Instruction *I, const StencilNest &N) {

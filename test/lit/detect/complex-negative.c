@@ -110,8 +110,8 @@ void packed(double *restrict y, const struct odd *restrict x, const int *idx, in
 // Twiddles by a recurrence across the butterflies (w *= exp(i pi / s), as
 // Numerical Recipes' four1 computes them): the stage is not a map, the
 // recurrence's phi is named.
-// CHECK: complex-negative.c:[[@LINE+3]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:12:42: InductionPhi(phi, loop): phi is not an induction variable
-// CHECK: complex-negative.c:[[@LINE+4]]:5: remark: loop is not an idiom (closest: map): <builtin>/map.idl:12:42: InductionPhi(phi, loop): phi is not an induction variable
+// CHECK: complex-negative.c:[[@LINE+3]]:3: remark: loop is not an idiom (closest: map): <builtin>/map.idl:12:44: InductionPhi(phi, loop): phi is not an induction variable
+// CHECK: complex-negative.c:[[@LINE+4]]:5: remark: loop is not an idiom (closest: map): <builtin>/map.idl:12:44: InductionPhi(phi, loop): phi is not an induction variable
 void recurrence(dcomplex *x, int n, int s, double c, double d) {
   for (int j = 0; j < n; j += 2 * s) {
     double wr = 1.0, wi = 0.0;

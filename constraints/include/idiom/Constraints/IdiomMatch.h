@@ -93,7 +93,11 @@ bool hasNoOtherEffects(llvm::Instruction &I, std::string &Why);
 /// True when the only header phis of nest \p N are its induction variables
 /// and no value computed inside it is used after it (maps and histograms
 /// carry nothing between iterations); otherwise false with \p Why set.
-bool nestCarriesNothing(const NestInfo &N, std::string &Why);
+/// With \p Forwarded (maps), the other header phis of a rectangular nest
+/// are listed there instead, for the caller to check as forwarded reads.
+bool nestCarriesNothing(
+    const NestInfo &N, std::string &Why,
+    llvm::SmallVectorImpl<llvm::PHINode *> *Forwarded = nullptr);
 
 /// Builds the match for the idiom \p Lifts ("reduction", "map", "gemm",
 /// "gemv", "gemv-pair", "spmv" or "histogram"; constraints/lib/facts/HistogramMatch.cpp)

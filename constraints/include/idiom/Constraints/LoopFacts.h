@@ -165,8 +165,13 @@ std::string approximateLibmName(const llvm::Instruction *I);
 /// defined outside the nest. Sets \p Why on failure.
 /// With \p AllowErrno the slice may call isErrnoLibmCall functions (maps,
 /// reductions and histograms, which the lifter guards with an errno check).
+/// With \p AllowForwarded (maps) a header phi that has the shape of a read
+/// forwarded from the previous iteration (its latch value, through phis of
+/// the same header, is a load of the nest) is a leaf, a read; whether it is
+/// one is for the ForwardedRead atom and the map's match to decide
+/// (analyzeForwardedAccess).
 bool isPureSlice(llvm::Value *Root, const NestInfo &N, std::string &Why,
-                 bool AllowErrno = false);
+                 bool AllowErrno = false, bool AllowForwarded = false);
 
 /// Reduction operators the lifter and the runtime know identities for.
 /// Other: a binary operator without a known identity (sub, div, shifts...);

@@ -112,6 +112,17 @@ std::optional<StencilAccess> analyzeForwardedRead(llvm::PHINode *Phi,
                                                   llvm::ScalarEvolution &SE,
                                                   std::string &Why);
 
+/// A forwarded read (analyzeForwardedRead) of the map nest \p N as the
+/// affine access of the element it holds: the access of the load at the end
+/// of its chain of phis, in elements, moved back one iteration of the
+/// phi's loop per phi of the chain (Inst = Phi, ElemTy its type). Maps read
+/// such a phi as that element (docs/ConstraintLanguage.md, "Forwarded
+/// reads"). Sets \p Why when \p Phi is not a forwarded read of \p N.
+std::optional<AffineAccess> analyzeForwardedAccess(llvm::PHINode *Phi,
+                                                   const NestInfo &N,
+                                                   llvm::ScalarEvolution &SE,
+                                                   std::string &Why);
+
 /// Every read and write of \p N: forwarded reads (header phis, outermost
 /// first), then loads and stores in block order; loads and phis that only
 /// carry a read to other forwarded reads (all their users are header phis of

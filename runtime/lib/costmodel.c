@@ -6,7 +6,8 @@
  *
  *  1. no host time measured yet for the class: run the original loop and
  *     time it ("exploring the host"): the first call of a class never pays
- *     for the device;
+ *     for the device; except inside a residency region that holds device
+ *     copies, where a host run would sync the region: the device runs;
  *  2. the device's floor, latency + bytes / bandwidth (calibrated once on
  *     the start-up thread; before that 5 us + bytes at 64 GB/s, which no
  *     device beats), is not below the host time: the device cannot win,
@@ -234,15 +235,21 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   pthread_mutex_lock(&e->stats_lock);
   idiomrt_cost_site *s = &e->cost;
   idiomrt_cost_class *c = &s->cls[cls];
+  uint64_t held = idiomrt_resid_bytes();
   if (s->host_got == 0 && s->host_wanted >= UNTIMED_AFTER) {
     dec = IDIOMRT_DEC_UNTIMED;
+  } else if (c->hn == 0 && held) {
+    /* Timing the loop on the host inside a region that holds device copies
+       would sync the region (every copy back, and in again at the next
+       device run) to learn what the device makes moot: the device runs
+       (a small boundary-row map between the sweeps of a time loop). */
+    dec = c->dn == 0 ? IDIOMRT_DEC_EXPLORE_DEVICE : IDIOMRT_DEC_DEVICE;
   } else if (c->hn == 0) {
     dec = IDIOMRT_DEC_EXPLORE_HOST;
   } else {
     /* Inside a region that holds device copies, running the loop on the
        host syncs first: every copy goes back, and comes in again at the
        next device run. That is part of the host's cost. */
-    uint64_t held = idiomrt_resid_bytes();
     double host = c->host_est * (double)trip +
                   (held ? device_floor(2 * held) - device_floor(0) : 0.0);
     if (floor_ns >= host) {

@@ -91,6 +91,8 @@ void case_policy_wait_child(void);
 void case_policy_prebuild(void);
 void case_policy_prebuild_child(void);
 void case_profile_steady(void);
+void case_policy_region_small(void);
+void case_policy_region_small_child(void);
 void case_policy_worthy_child(void);
 void case_policy_exit_child(void);
 void case_policy_resid_bytes(void);

@@ -961,6 +961,8 @@ static const tcase cases[] = {
     {"policy_prebuild", case_policy_prebuild, 1},
     {"policy_prebuild_child", case_policy_prebuild_child, 0},
     {"profile_steady", case_profile_steady, 1},
+    {"policy_region_small", case_policy_region_small, 1},
+    {"policy_region_small_child", case_policy_region_small_child, 0},
     {"writeback_bench", case_writeback_bench, 0},
     {"resid_reuse", case_resid_reuse, 1},
     {"resid_host", case_resid_host, 1},

@@ -686,3 +686,65 @@ void case_profile_steady(void) {
   snprintf(rm, sizeof rm, "rm -rf %s", dir);
   CHECK(system(rm) == 0);
 }
+
+/* y[i] after k applications of y = 2x + y from fill's values, for i in
+   [lo, hi). */
+static int check_y_range(const float *y, int lo, int hi, int k) {
+  for (int i = lo; i < hi; ++i) {
+    float x = (float)(i % 1000) * 0.5f, y0 = (float)(i % 77) - 3.0f;
+    if (y[i] != y0 + (float)k * 2.0f * x)
+      return 0;
+  }
+  return 1;
+}
+
+/* Child of policy_region_small: the device started and measured by a long
+   loop, then inside a region a call that makes x and y resident and one of
+   64 iterations (below IDIOM_MIN_TRIP's default, no host time for its
+   class). Prints where the small call ran and whether the region still
+   holds the copies. */
+void case_policy_region_small_child(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 16 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  fill(x, y, N);
+  char why[256] = "";
+  int a = 0, calls = 0;
+  struct timespec ms20 = {0, 20000000};
+  for (int t = 0; t < 400 && !a; ++t) {
+    a = site(&pscale_desc, 2.0f, x, y, N, 1, 30000, why, sizeof why);
+    ++calls;
+    if (!a)
+      nanosleep(&ms20, NULL);
+  }
+  idiom_region_begin();
+  int big = site(&pscale_desc, 2.0f, x, y, N, 1, 30000, why, sizeof why);
+  ++calls;
+  uint64_t held = idiomrt_resid_bytes();
+  int small = site(&pscale_desc, 2.0f, x, y, 64, 1, 0, why, sizeof why);
+  uint64_t held2 = idiomrt_resid_bytes();
+  idiom_region_end();
+  fprintf(stderr,
+          "policy_region_small_child: device %d, big %d, held %d, small %s, "
+          "kept %d, values %d\n",
+          a, big, held > 0, small ? "device" : why, held2 == held,
+          check_y_range(y, 0, 64, calls + 1) &&
+              check_y_range(y, 64, N, calls));
+  free(x);
+  free(y);
+}
+
+/* A call below IDIOM_MIN_TRIP inside a region that holds device copies
+   runs on the device (cost model on): on the host it would sync the region
+   (the boundary-row maps of an ADI time loop, 62^2 points, synced it every
+   step). Fails without the exception in launch.c and costmodel.c's step 1. */
+void case_policy_region_small(void) {
+  const char *env[] = {"IDIOM_CACHE_DIR=off", NULL};
+  char *err = NULL;
+  int st = spawn_case("policy_region_small_child", env, &err);
+  CHECK_MSG(st == 0, "child failed (%d):\n%s", st, err);
+  CHECK_MSG(strstr(err, "policy_region_small_child: device 1, big 1, held 1, "
+                        "small device, kept 1, values 1") != NULL,
+            "%s", err);
+  free(err);
+}

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-// At -O2 (unrolled) the planes are 2-D maps, one launch a plane i: 28
-// planes of the first call offloaded, the 28 of the overlapping one
+// At -O2 the nest is one 3-D map (the plane offset (i * ny + j) * nz is a
+// whole number of elements): the first call offloaded, the overlapping one
 // declined.
-// REMARK: flat-products.c:[[@LINE+4]]:5: remark: offloaded 2-D map
-// STATS: flat-products.c:[[@LINE+3]] map calls=56 offloaded=28 {{.*}}fallbacks=28
+// REMARK: flat-products.c:[[@LINE+3]]:3: remark: offloaded 3-D map
+// STATS: flat-products.c:[[@LINE+3]] map calls=2 offloaded=1 {{.*}}fallbacks=1
 __attribute__((noinline)) void weighted_flat(double *out, const double *in, long nx, long ny, long nz) {
   for (long i = 1; i < nx - 1; i++)
     for (long j = 1; j < ny - 1; j++)

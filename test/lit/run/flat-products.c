@@ -20,7 +20,7 @@
 // whole number of elements): the first call offloaded, the overlapping one
 // declined.
 // REMARK: flat-products.c:[[@LINE+3]]:3: remark: offloaded 3-D map
-// STATS: flat-products.c:[[@LINE+3]] map calls=2 offloaded=1 {{.*}}fallbacks=1
+// STATS: flat-products.c:[[@LINE+2]] map calls=2 offloaded=1 {{.*}}fallbacks=1
 __attribute__((noinline)) void weighted_flat(double *out, const double *in, long nx, long ny, long nz) {
   for (long i = 1; i < nx - 1; i++)
     for (long j = 1; j < ny - 1; j++)

@@ -642,7 +642,7 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          KA.VectorFill == KB.VectorFill && KA.DoubleBuffer == KB.DoubleBuffer &&
          KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
          A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup &&
-         A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim;
+         A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim && A.Planes == B.Planes;
 }
 
 /// Lowers and emits the variants \p Vs of \p P (a program that type

@@ -521,7 +521,7 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
       if (rows < n)
         n = rows;
     }
-    uint32_t ept = i == 0 ? v->ept : i == 1 ? v->ept1 : 1;
+    uint32_t ept = i == 0 ? v->ept : i == 1 ? v->ept1 : v->ept2;
     if (ept > 1)
       n = n / ept + (n % ept != 0);
     if (i == 0 && v->lanes > 1) { /* ept=1/W: W work-items per element */

@@ -191,6 +191,8 @@ typedef struct idiomrt_variant {
   cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
   uint32_t ept;               /* elements per work-item step, >= 1 (dim 0) */
   uint32_t ept1;              /* the same in NDRange dimension 1, >= 1 */
+  uint32_t ept2;              /* the same in NDRange dimension 2 (ept=E0xE1xE2:
+                                 a 3-D map walking E2 planes), >= 1 */
   uint32_t lanes;             /* ept=1/W: W work-items per element (dim 0), >= 1 */
   uint32_t row_blocks;        /* ept=blocks/G: a work-group of G per row block
                                  (idiomrt_csr_row_blocks), 0 when absent */

@@ -129,6 +129,7 @@ void case_tune_map_child(void);
 void case_tune_small(void);
 void case_tune_small_child(void);
 void case_variant_ept2d(void);
+void case_variant_ept3d(void);
 void case_variant_forced(void);
 void case_variant_forced_missing(void);
 void case_variant_forced_stats(void);

@@ -864,6 +864,7 @@ static const tcase cases[] = {
     {"variant_build", case_variant_build, 1},
     {"variant_all_broken", case_variant_all_broken, 1},
     {"variant_ept2d", case_variant_ept2d, 1},
+    {"variant_ept3d", case_variant_ept3d, 1},
     {"variant_forced", case_variant_forced, 1},
     {"variant_forced_missing", case_variant_forced_missing, 1},
     {"variant_forced_stats", case_variant_forced_stats, 1},

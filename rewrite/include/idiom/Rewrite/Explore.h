@@ -104,6 +104,10 @@ struct VariantParams {
   /// to a power of two). The kernel takes the blocks as an extra last
   /// parameter (the marker's `ept=blocks/G`).
   bool RowBlocks = false;
+  /// 3-D maps: consecutive planes (outermost loop) each work-item walks in
+  /// order (mapWalk3dRule, the marker's `ept=1x1xP`); 0: one plane per
+  /// work-item, a 3-D NDRange of single points (map-to-mapGlobal-3d).
+  unsigned Planes = 0;
   /// Row lanes: the local dimension of a row's lanes in the lowered form
   /// (mapRowLanesRule's LaneDim): 0, a row's lanes are neighbouring
   /// work-items; 1, neighbouring work-items take neighbouring rows (a

@@ -42,6 +42,18 @@
  *     iterates the innermost loop: global[0] >= sizes[ndims-1], ...,
  *     global[ndims-1] >= sizes[0] (rounded up to the work-group size; the
  *     kernel guards its own bounds).
+ *   Element offsets (maps only): a source whose shared part (before the
+ *   first variant line) has the line
+ *     //@idiom-offsets E_0 E_1 ...
+ *   (E_j the element bytes of the j-th buffer argument) has map kernels
+ *   with one more parameter per buffer argument after the idiom_arg ones
+ *   (and before a load-balanced variant's row blocks), `const long
+ *   <b>_off`, in buffer order: the buffer's range starts that many elements
+ *   into the buffer passed. The runtime passes 0, except inside a residency
+ *   region, where a range strictly inside a device-resident range is passed
+ *   as that range's buffer and the offset (when it is a whole number of
+ *   elements; otherwise, and for sources without the line, as a view
+ *   buffer filled by a device copy).
  *   Reduction idiom (kind IDIOM_REDUCE), two kernels, two-stage reduction
  *   (seeds/003, "parallel reduction"; seeds/004, section 5):
  *     `<name>_partial(<idiom_args...>, __global R_0 *part_0, ...,

@@ -364,6 +364,7 @@ static cl_program build_program(const idiomrt_entry *e,
 }
 
 #define MARKER "//@idiom-variant "
+#define OFFSETS_MARKER "//@idiom-offsets"
 
 /* Start of each variant's marker line in src (NULL when absent), and each
    variant's ept. Returns the start of the first marker, or NULL. */
@@ -484,6 +485,14 @@ int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
     e->chosen[c] = -1;
   const char *start[IDIOMRT_MAX_VARIANTS];
   const char *first = parse_markers(d->source, nv, start, e->var);
+  e->offsets = NULL;
+  if (d->kind == IDIOM_MAP)
+    for (const char *p = d->source; p && *p && (!first || p < first);
+         p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+      if (strncmp(p, OFFSETS_MARKER, strlen(OFFSETS_MARKER)) == 0) {
+        e->offsets = p + strlen(OFFSETS_MARKER);
+        break;
+      }
 
   int from_disk = 0;
   e->program = build_program(e, dev, d->source, 0, e->build_reason,

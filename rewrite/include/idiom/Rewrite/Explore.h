@@ -121,6 +121,13 @@ struct ExploreOptions {
   /// that reorder a floating-point sum the program writes as a sequential
   /// reduceSeq (the row lanes of a map of row sums) are offered only with it.
   bool FPReassoc = true;
+  /// Map kernels take an element offset per buffer parameter (the line
+  /// `//@idiom-offsets E0 E1 ...` of OffsetsMarker, OpenCLGen.h; the
+  /// runtime's convention in runtime/include/idiomrt.h): the plugin's
+  /// kernels, so that a run whose buffer lies inside a device-resident
+  /// range uses that range's buffer without a view copy. Off for FunIL
+  /// users that set the kernel arguments themselves.
+  bool BufferOffsets = false;
 };
 
 /// The `ept=` text of the variant's marker line: `E`, or `E0xE1` (RN x RM)

@@ -96,6 +96,8 @@ void case_policy_resid_held(void);
 void case_resid_reuse(void);
 void case_resid_host(void);
 void case_resid_partial(void);
+void case_resid_offsets(void);
+void case_resid_offsets_stats(void);
 void case_resid_decline(void);
 void case_resid_sync(void);
 void case_resid_realloc(void);

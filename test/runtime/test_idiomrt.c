@@ -892,6 +892,8 @@ static const tcase cases[] = {
     {"resid_reuse", case_resid_reuse, 1},
     {"resid_host", case_resid_host, 1},
     {"resid_partial", case_resid_partial, 1},
+    {"resid_offsets", case_resid_offsets, 1},
+    {"resid_offsets_stats", case_resid_offsets_stats, 1},
     {"resid_decline", case_resid_decline, 1},
     {"resid_sync", case_resid_sync, 1},
     {"resid_realloc", case_resid_realloc, 1},

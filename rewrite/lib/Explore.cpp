@@ -153,7 +153,7 @@ std::string describeVariant(const VariantParams &V) {
     S += ", 1 element per work-item step";
   if (V.Planes)
     S += ", " + std::to_string(V.Planes) +
-         " consecutive planes walked by each work-item (z-neighbours from its cache)";
+         " consecutive planes walked by each work-item (2.5-D: z-neighbours reused in registers)";
   return S;
 }
 

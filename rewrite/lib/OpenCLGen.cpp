@@ -14,6 +14,7 @@
 #include "GenMemo.h"
 #include "codegen/Emitter.h"
 #include "codegen/MatMulGen.h"
+#include "codegen/PlaneWalkGen.h"
 #include "codegen/RowLanesGen.h"
 #include "codegen/HistogramGen.h"
 #include "codegen/ScalarC.h"
@@ -319,6 +320,9 @@ std::vector<Kernel> genMap(const Program &P,
     // join(mapGlobal(d, \v => mapSeq(f, v), split(C, a))): work-item i
     // stores row i of the target split alike (as-vector-map).
     const ExprPtr &Inner = Root->Args[0];
+    // a plane walk of a 3-D stencil: z-neighbours rotate through registers
+    if (emitPlaneWalk(Em, Inner, Target))
+      return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
     if (!Inner->isCall("mapGlobal") || !Inner->Args[1]->isCall("split") ||
         Inner->Args[0]->K != Expr::Lambda || Inner->Args[0]->Params.size() != 1 ||
         !(Inner->Args[0]->body()->isCall("mapSeq") ||

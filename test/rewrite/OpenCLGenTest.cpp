@@ -397,6 +397,23 @@ const char *Stencil3D =
     "view(x, add(o, sr), sp, n0, sr, n1, 1:i64, n2), view(x, sub(o, 1:i64), sp, n0, sr, n1, 1:i64, n2), "
     "view(x, add(o, 1:i64), sp, n0, sr, n1, 1:i64, n2))); }";
 
+TEST(PlaneWalkGen, RotatesZNeighbours) {
+  // The plane walks of a stencil load a view only on a chunk's first plane
+  // or when no view fed it one plane before (codegen/PlaneWalkGen.h); the
+  // 3-D tiles load every view at every point.
+  Program P = parseOrDie(Stencil3D);
+  rewrite::GeneratedOpenCL G;
+  std::string Err;
+  ASSERT_TRUE(rewrite::generateOpenCL(P, "k", G, Err)) << Err;
+  size_t Walk = G.Source.find("ept=1x1x16");
+  ASSERT_NE(Walk, std::string::npos) << G.Source;
+  EXPECT_EQ(G.Source.find("if (p == p0 || src < 0)"), G.Source.find("if (p == p0 || src < 0)", Walk))
+      << "the rotation is only in the walks";
+  EXPECT_NE(G.Source.find("if (p == p0 || src_6 < 0)", Walk), std::string::npos) << G.Source;
+  EXPECT_NE(G.Source.find("if ((o) + (sp) == (o_2)) src = 2;", Walk), std::string::npos)
+      << G.Source;
+}
+
 TEST_F(VariantExec, Stencil3DEveryVariant) {
   // The interior of a 23 x 9 x 11 grid: 21 planes (a plane walk of 16 ends
   // with a ragged chunk of 5, one of 64 is one ragged chunk), rows of 9

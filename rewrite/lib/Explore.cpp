@@ -152,8 +152,9 @@ std::string describeVariant(const VariantParams &V) {
   else
     S += ", 1 element per work-item step";
   if (V.Planes)
-    S += ", " + std::to_string(V.Planes) +
-         " consecutive planes walked by each work-item (2.5-D: z-neighbours reused in registers)";
+    S += ", " + std::to_string(V.Planes) + " consecutive planes walked by each work-item " +
+         (V.WalkCache ? "(z-neighbours from its cache)"
+                      : "(2.5-D: z-neighbours reused in registers)");
   return S;
 }
 
@@ -164,6 +165,7 @@ struct Row {
   unsigned Lanes = 0, Rows = 0; ///< VariantParams::RowLanes, RowsPerGroup
   bool Blocks = false;          ///< VariantParams::RowBlocks
   unsigned Planes = 0;          ///< VariantParams::Planes
+  bool WalkCache = false;       ///< VariantParams::WalkCache
 };
 // Candidate tables, the default lowering first, most promising next.
 const Row MapContiguous[] = {{0, 0, 1},   {256, 1, 4}, {128, 1, 4}, {64, 1, 4},
@@ -174,14 +176,16 @@ const Row Map2D[] = {{0, 0, 1}, {32, 8, 1}, {64, 4, 1}, {256, 1, 1}};
 // stride (dimension 0: whole 128- and 256-byte lines of doubles per row of
 // the tile), then the plane walks (mapWalk3dRule) with 16 and 64 planes per
 // work-item (the 2.5-D scheme; 16 keeps a 256^3 grid at a million
-// work-items, 64 reuses each plane's neighbours longer).
+// work-items, 64 reuses each plane's neighbours longer), the z-neighbours
+// in registers, and one walk that finds them in the cache instead (fewer
+// instructions a point: which wins depends on the device).
 const Row Map3D[] = {{0, 0, 1},
                      {32, 8, 1},
                      {128, 2, 1},
                      {256, 1, 1},
                      {64, 4, 1, false, 0, 0, false, 16},
                      {128, 2, 1, false, 0, 0, false, 16},
-                     {256, 1, 1, false, 0, 0, false, 16},
+                     {128, 2, 1, false, 0, 0, false, 16, true},
                      {64, 4, 1, false, 0, 0, false, 64}};
 // Reductions: grid-stride rows for GPUs, and one contiguous block per
 // work-item (Blocked) for CPUs (docs/Benchmarks.md, the PoCL section; a
@@ -272,6 +276,7 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     V.RowsPerGroup = R.Rows;
     V.RowBlocks = R.Blocks;
     V.Planes = R.Planes;
+    V.WalkCache = R.WalkCache;
     Out.push_back(V);
   }
   return Out;

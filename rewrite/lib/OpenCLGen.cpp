@@ -282,7 +282,7 @@ void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
 
 std::vector<Kernel> genMap(const Program &P,
                            const GemmKernelOptions &Gemm = GemmKernelOptions(),
-                           bool RowBlocks = false) {
+                           bool RowBlocks = false, bool WalkRegisters = true) {
   std::set<std::string> Stored;
   for (const ExprPtr &O : P.Outs)
     Stored.insert(O->Args[0]->Name);
@@ -321,7 +321,7 @@ std::vector<Kernel> genMap(const Program &P,
     // stores row i of the target split alike (as-vector-map).
     const ExprPtr &Inner = Root->Args[0];
     // a plane walk of a 3-D stencil: z-neighbours rotate through registers
-    if (emitPlaneWalk(Em, Inner, Target))
+    if (WalkRegisters && emitPlaneWalk(Em, Inner, Target))
       return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
     if (!Inner->isCall("mapGlobal") || !Inner->Args[1]->isCall("split") ||
         Inner->Args[0]->K != Expr::Lambda || Inner->Args[0]->Params.size() != 1 ||
@@ -629,14 +629,15 @@ std::string workGroupAttr(const VariantParams &V) {
 /// type the generator needs, is checked again.
 bool genKernels(const Program &P, std::vector<Kernel> &Out, std::string &Err,
                 const GemmKernelOptions &Gemm = GemmKernelOptions(),
-                bool Checked = false, bool RowBlocks = false, bool Offsets = false) {
+                bool Checked = false, bool RowBlocks = false, bool Offsets = false,
+                bool WalkRegisters = true) {
   TypePtr BodyTy;
   if ((!Checked || P.IsReturn) && !funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
     Out = P.IsReturn              ? genReduce(P, BodyTy)
           : isHistogramProgram(P) ? genHistogram(P)
-                                  : genMap(P, Gemm, RowBlocks);
+                                  : genMap(P, Gemm, RowBlocks, WalkRegisters);
     if (Offsets && !P.IsReturn && !isHistogramProgram(P))
       Out = withOffsets(P, std::move(Out));
     return true;
@@ -686,7 +687,8 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          KA.VectorFill == KB.VectorFill && KA.DoubleBuffer == KB.DoubleBuffer &&
          KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
          A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup &&
-         A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim && A.Planes == B.Planes;
+         A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim && A.Planes == B.Planes &&
+         A.WalkCache == B.WalkCache;
 }
 
 /// Lowers and emits the variants \p Vs of \p P (a program that type
@@ -716,7 +718,7 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
       Program L = P;
       M.Good = (Fused ? lowerVariant(*Fused, Vs[I], L, M.Err) : lowerVariant(L, Vs[I], M.Err)) &&
                genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel, /*Checked=*/true,
-                          Vs[I].RowBlocks, Offsets);
+                          Vs[I].RowBlocks, Offsets, !Vs[I].WalkCache);
       if (M.Good) { // printed without its name, which assemble adds
         L.Name.clear();
         M.L->FunILTail = funil::printProgram(L).substr(std::strlen("idiom "));

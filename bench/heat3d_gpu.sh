@@ -1,43 +1,42 @@
 #!/bin/sh
 # Issue 13: the 3-D 7-point heat time loop (bench/heat3d.c), one 3-D map
-# launch a step (a 3-D NDRange) inside a residency region; target: the
-# kernels at 80% or more of the device's copy bandwidth.
-# For the loop order of the source (for i, for j, for k: unit stride k
-# innermost) and the swapped one (unit stride outermost; the lift puts it
-# innermost): whole-process wall time of the sequential build against the
-# plugin's (defaults after two warm-up runs; IDIOM_DEVICE=gpu), median of
-# RUNS (default 3), the outputs compared; then the kernels' time per sweep
-# from IDIOM_STATS, tuned and for each variant (IDIOM_VARIANT=k), and the
-# bandwidth it implies (each sweep reads the n^3 doubles of a and writes
-# the (n-2)^3 interior points of b), against the device-to-device copy
-# bandwidth measured in the same run (torch copy of 1 GiB, bytes read plus
-# written, median of 20 with CUDA events, as bench/gemv_gpu.py). Binaries
-# from bench/build_heat3d_carry.sh:
+# launch a step inside a residency region; target: the kernels at 80% or
+# more of the device's copy bandwidth. One call measures, for each loop
+# order in ORDERS (default "0": the source's, for i, for j, for k; "0 1"
+# adds the swapped one, unit stride outermost, whose sequential build walks
+# the grid a plane apart and takes minutes):
+#  - the device-to-device copy bandwidth, from gpu_baselines.py (vendor
+#    baselines, copied in by bench/build_heat3d_carry.sh; torch copy,
+#    bytes read plus written), in the same call;
+#  - whole-process wall time of the sequential build against the plugin's
+#    (defaults after two warm-up runs; IDIOM_DEVICE=gpu), median of RUNS
+#    (default 3), outputs compared;
+#  - the kernels' time a sweep from IDIOM_STATS, tuned and for every variant
+#    (IDIOM_VARIANT=k: the 2-D tiles of a plane and the plane walks,
+#    described in heat3d.variants), and the bandwidth it implies (each
+#    sweep reads the n^3 doubles of a and writes the (n-2)^3 interior
+#    points of b) as a share of the copy bandwidth; the residency line
+#    (offsets=: sub-ranges passed at an element offset, views=: view copies).
+# Binaries from bench/build_heat3d_carry.sh:
 #   heat3d_gpu.sh DIR [RUNS] [N] [STEPS]
 # (DEVICE=cpu runs the "forced" and kernel rows on IDIOM_DEVICE=cpu, to try
 # the script where there is no GPU.)
 set -eu
 dir=$1; runs=${2:-3}; n=${3:-256}; steps=${4:-300}; dev=${DEVICE:-gpu}
+orders=${ORDERS:-0}
 . "$dir/timing.sh"
 cache=$(mktemp -d)
 
-copy=$(python3 - <<'EOF' 2>/dev/null || echo 0
-import statistics, torch
-dev = torch.device("cuda")
-src = torch.empty(1 << 30, dtype=torch.uint8, device=dev)
-dst = torch.empty_like(src)
-def once():
-    a = torch.cuda.Event(enable_timing=True); b = torch.cuda.Event(enable_timing=True)
-    a.record(); dst.copy_(src); b.record(); torch.cuda.synchronize()
-    return a.elapsed_time(b)
-once()
-print("%.1f" % (2 * (1 << 30) / (statistics.median(once() for _ in range(20)) * 1e-3) / 1e9))
-EOF
-)
+copy=0
+if [ -f "$dir/gpu_baselines.py" ]; then
+  python3 "$dir/gpu_baselines.py" --gemm --reduce-log2 27 > "$dir/baselines.json" 2>/dev/null || true
+  copy=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["copy_gbps_read_plus_write"])' \
+    "$dir/baselines.json" 2>/dev/null || echo 0)
+fi
 if [ "$copy" = 0 ]; then
   echo "device copy bandwidth: not measured (no PyTorch with CUDA here)"
 else
-  echo "device copy bandwidth: $copy GB/s (read + write, torch copy of 1 GiB)"
+  echo "device copy bandwidth: $copy GB/s (read + write, gpu_baselines.py: torch copy of 512 MiB)"
 fi
 
 # Kernel time per sweep of the heat nest (the stats line with STEPS calls)
@@ -57,7 +56,7 @@ kernels() { label=$1; shift
     2> "$dir/heat.nvar"
 }
 
-for mode in 0 1; do
+for mode in $orders; do
   [ "$mode" = 0 ] && order="source order (k innermost)" || order="swapped (unit stride outermost)"
   echo "== heat3d n=$n steps=$steps, $order"
   "$dir/heat3d.seq" "$n" "$steps" "$mode" > "$dir/heat.out.seq"
@@ -70,10 +69,12 @@ for mode in 0 1; do
   awk -v s="$s" -v d="$d" -v f="$f" -v g="$dev" 'BEGIN{printf "speed-up: defaults %.2fx, forced %s %.2fx\n", s/d, g, s/f}'
   if cmp -s "$dir/heat.out.seq" "$dir/heat.out.idiom"; then echo "outputs same"; else echo "outputs DIFFER"; fi
   kernels "kernels tuned"
+  grep 'heat3d.c:[0-9]* map\|idiom-stats: residency' "$dir/heat.stats" | sed 's/^/  /' || true
   nvar=$(cat "$dir/heat.nvar" 2>/dev/null || echo 0)
   v=0
   while [ "$v" -lt "${nvar:-0}" ]; do
-    kernels "kernels variant $v" IDIOM_VARIANT="$v"
+    desc=$(sed -n "s/^$v: //p" "$dir/heat3d.variants" 2>/dev/null || true)
+    kernels "kernels variant $v${desc:+ ($desc)}" IDIOM_VARIANT="$v"
     v=$((v + 1))
   done
 done

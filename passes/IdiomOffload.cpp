@@ -290,6 +290,7 @@ bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
   O.FailedStage = "codegen";
   rewrite::ExploreOptions Opts;
   Opts.FPReassoc = currentLiftOptions().AllowFPReassoc;
+  Opts.BufferOffsets = true; // the runtime passes each buffer's offset
   if (!generateOpenCLMemo(O.Lifted.FunIL, P, O.KernelName, O.Gen, Err, Opts)) {
     Why = "no OpenCL for the lifted FunIL: " + Err;
     return false;

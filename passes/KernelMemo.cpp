@@ -106,7 +106,8 @@ bool generateOpenCLMemo(StringRef FunILText, const funil::Program &P,
   std::string Key;
   if (!Id.empty()) {
     Key = std::string(MemoVersion) + "\n" + Id + "\n" + KernelName + "\n" +
-          (Opts.FPReassoc ? "" : "fp-exact\n") + FunILText.str();
+          (Opts.FPReassoc ? "" : "fp-exact\n") + (Opts.BufferOffsets ? "offsets\n" : "") +
+          FunILText.str();
     if (std::optional<std::string> V = readCompileCache("opencl", Key)) {
       rewrite::GeneratedOpenCL G;
       if (deserialise(*V, G)) {

@@ -43,6 +43,17 @@ bool isOneDimensionalMap(const funil::ExprPtr &Body) {
   return !B->isCall("map") && !B->isCall("mapSeq");
 }
 
+/// map(\p => map(\r => map(g, e), x), a): a 3-D map (lifted nests of
+/// three loops).
+bool isThreeDimensionalMap(const funil::ExprPtr &Body) {
+  if (!Body->isCall("map") || Body->Args[0]->K != Expr::Lambda ||
+      Body->Args[0]->Params.size() != 1)
+    return false;
+  const funil::ExprPtr &R = Body->Args[0]->body();
+  return R->isCall("map") && R->Args[0]->K == Expr::Lambda &&
+         R->Args[0]->Params.size() == 1 && R->Args[0]->body()->isCall("map");
+}
+
 bool isTwoDimensionalMap(const funil::ExprPtr &Body) {
   return Body->isCall("map") && Body->Args[0]->K == Expr::Lambda &&
          Body->Args[0]->Params.size() == 1 && Body->Args[0]->body()->isCall("map");
@@ -74,6 +85,8 @@ std::string variantEpt(const VariantParams &V) {
     return "1/" + std::to_string(V.RowLanes);
   if (V.Tile[0])
     return std::to_string(V.Block[1]) + "x" + std::to_string(V.Block[0]);
+  if (V.Planes)
+    return std::to_string(V.Elems) + "x1x" + std::to_string(V.Planes);
   return std::to_string(V.Elems);
 }
 
@@ -138,6 +151,10 @@ std::string describeVariant(const VariantParams &V) {
          (V.Blocked ? ", one contiguous block per work-item" : "");
   else
     S += ", 1 element per work-item step";
+  if (V.Planes)
+    S += ", " + std::to_string(V.Planes) + " consecutive planes walked by each work-item " +
+         (V.WalkCache ? "(z-neighbours from its cache)"
+                      : "(2.5-D: z-neighbours reused in registers)");
   return S;
 }
 
@@ -147,12 +164,29 @@ struct Row {
   bool Blocked = false;
   unsigned Lanes = 0, Rows = 0; ///< VariantParams::RowLanes, RowsPerGroup
   bool Blocks = false;          ///< VariantParams::RowBlocks
+  unsigned Planes = 0;          ///< VariantParams::Planes
+  bool WalkCache = false;       ///< VariantParams::WalkCache
 };
 // Candidate tables, the default lowering first, most promising next.
 const Row MapContiguous[] = {{0, 0, 1},   {256, 1, 4}, {128, 1, 4}, {64, 1, 4},
                              {256, 1, 1}, {512, 1, 4}, {256, 1, 16}, {256, 1, 8}};
 const Row Map1D[] = {{0, 0, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}};
 const Row Map2D[] = {{0, 0, 1}, {32, 8, 1}, {64, 4, 1}, {256, 1, 1}};
+// 3-D maps (stencils over a grid): tiles of a plane, wide in the unit
+// stride (dimension 0: whole 128- and 256-byte lines of doubles per row of
+// the tile), then the plane walks (mapWalk3dRule) with 16 and 64 planes per
+// work-item (the 2.5-D scheme; 16 keeps a 256^3 grid at a million
+// work-items, 64 reuses each plane's neighbours longer), the z-neighbours
+// in registers, and one walk that finds them in the cache instead (fewer
+// instructions a point: which wins depends on the device).
+const Row Map3D[] = {{0, 0, 1},
+                     {32, 8, 1},
+                     {128, 2, 1},
+                     {256, 1, 1},
+                     {64, 4, 1, false, 0, 0, false, 16},
+                     {128, 2, 1, false, 0, 0, false, 16},
+                     {128, 2, 1, false, 0, 0, false, 16, true},
+                     {64, 4, 1, false, 0, 0, false, 64}};
 // Reductions: grid-stride rows for GPUs, and one contiguous block per
 // work-item (Blocked) for CPUs (docs/Benchmarks.md, the PoCL section; a
 // second blocked width, 8, ran as fast there and cost a lowering more).
@@ -215,6 +249,8 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
       for (const funil::ExprPtr &O : F.Outs)
         Contig &= contiguousOut(O);
       Rows = Contig ? rows(MapContiguous) : rows(Map1D);
+    } else if (isThreeDimensionalMap(B)) {
+      Rows = rows(Map3D);
     } else if (isTwoDimensionalMap(B)) {
       Rows = rows(Map2D);
     }
@@ -239,6 +275,8 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     V.RowLanes = R.Lanes;
     V.RowsPerGroup = R.Rows;
     V.RowBlocks = R.Blocks;
+    V.Planes = R.Planes;
+    V.WalkCache = R.WalkCache;
     Out.push_back(V);
   }
   return Out;
@@ -257,6 +295,8 @@ std::vector<Strategy> stepsAfterFusion(const Program &P, const VariantParams &V)
   if (V.Elems > 1)
     Steps.push_back(P.IsReturn ? atReduction(ruleStrategy(asVectorReduceRule(V.Elems)))
                                : ruleStrategy(asVectorMapRule(V.Elems)));
+  if (V.Planes && !P.IsReturn)
+    Steps.push_back(ruleStrategy(mapWalk3dRule(V.Planes)));
   if (P.IsReturn)
     Steps.push_back(atReduction(
         ruleStrategy(*findRule(V.Blocked ? "reduce-two-stage-blocks" : "reduce-two-stage"))));
@@ -277,6 +317,15 @@ bool checkLowered(const Program &P, const VariantParams &V,
   if (V.RowLanes && !P.Body->isCall("join")) {
     Err = "the row-lanes lowering does not apply (not a map of one row sum)";
     return false;
+  }
+  if (V.Planes) {
+    bool Applied = false;
+    for (size_t I = Before; I < T.size(); ++I)
+      Applied |= T[I].rfind("map-to-mapGlobal-3d-walk", 0) == 0;
+    if (!Applied) {
+      Err = "the plane walk does not apply (not a 3-D map)";
+      return false;
+    }
   }
   if (V.Elems > 1 && !isHistogramProgram(P)) {
     bool Applied = false;

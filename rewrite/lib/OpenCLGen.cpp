@@ -14,6 +14,7 @@
 #include "GenMemo.h"
 #include "codegen/Emitter.h"
 #include "codegen/MatMulGen.h"
+#include "codegen/PlaneWalkGen.h"
 #include "codegen/RowLanesGen.h"
 #include "codegen/HistogramGen.h"
 #include "codegen/ScalarC.h"
@@ -281,7 +282,7 @@ void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
 
 std::vector<Kernel> genMap(const Program &P,
                            const GemmKernelOptions &Gemm = GemmKernelOptions(),
-                           bool RowBlocks = false) {
+                           bool RowBlocks = false, bool WalkRegisters = true) {
   std::set<std::string> Stored;
   for (const ExprPtr &O : P.Outs)
     Stored.insert(O->Args[0]->Name);
@@ -319,6 +320,9 @@ std::vector<Kernel> genMap(const Program &P,
     // join(mapGlobal(d, \v => mapSeq(f, v), split(C, a))): work-item i
     // stores row i of the target split alike (as-vector-map).
     const ExprPtr &Inner = Root->Args[0];
+    // a plane walk of a 3-D stencil: z-neighbours rotate through registers
+    if (WalkRegisters && emitPlaneWalk(Em, Inner, Target))
+      return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
     if (!Inner->isCall("mapGlobal") || !Inner->Args[1]->isCall("split") ||
         Inner->Args[0]->K != Expr::Lambda || Inner->Args[0]->Params.size() != 1 ||
         !(Inner->Args[0]->body()->isCall("mapSeq") ||
@@ -339,6 +343,44 @@ std::vector<Kernel> genMap(const Program &P,
   if (Dims > 3)
     throw CodegenError("map nests deeper than three parallel dimensions");
   return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
+}
+
+/// \p Ks (genMap's kernels of \p P) with an element offset per buffer
+/// parameter (OffsetsMarker): `const long <b>_off` after P's parameters,
+/// and `<b> += <b>_off;` first in the body.
+std::vector<Kernel> withOffsets(const Program &P, std::vector<Kernel> Ks) {
+  for (Kernel &K : Ks) {
+    if (K.Params.size() < P.Params.size())
+      throw CodegenError("a map kernel lacks the program's parameters");
+    std::set<std::string> Used;
+    for (const std::string &D : K.Params)
+      Used.insert(D.substr(D.find_last_of(" *") + 1));
+    std::vector<std::string> Decls, Moves;
+    for (size_t I = 0; I < P.Params.size(); ++I) {
+      if (!P.Params[I].Ty->isBuffer())
+        continue;
+      const std::string &D = K.Params[I];
+      std::string C = D.substr(D.find_last_of(" *") + 1), Off = C + "_off";
+      while (Used.count(Off))
+        Off += "_p";
+      Used.insert(Off);
+      Decls.push_back("const long " + Off);
+      Moves.push_back("  " + C + " += " + Off + ";");
+    }
+    K.Params.insert(K.Params.begin() + static_cast<long>(P.Params.size()), Decls.begin(),
+                    Decls.end());
+    K.Body.insert(K.Body.begin(), Moves.begin(), Moves.end());
+  }
+  return Ks;
+}
+
+/// The OffsetsMarker line of map program \p P.
+std::string offsetsLine(const Program &P) {
+  std::string L = OffsetsMarker;
+  for (const funil::Param &Pa : P.Params)
+    if (Pa.Ty->isBuffer())
+      L += " " + std::to_string(std::max(1u, funil::scalarBits(Pa.Ty->Elem->S) / 8));
+  return L + "\n";
 }
 
 /// A histogram program's kernel: the map convention, bins updated in place
@@ -587,14 +629,17 @@ std::string workGroupAttr(const VariantParams &V) {
 /// type the generator needs, is checked again.
 bool genKernels(const Program &P, std::vector<Kernel> &Out, std::string &Err,
                 const GemmKernelOptions &Gemm = GemmKernelOptions(),
-                bool Checked = false, bool RowBlocks = false) {
+                bool Checked = false, bool RowBlocks = false, bool Offsets = false,
+                bool WalkRegisters = true) {
   TypePtr BodyTy;
   if ((!Checked || P.IsReturn) && !funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
     Out = P.IsReturn              ? genReduce(P, BodyTy)
           : isHistogramProgram(P) ? genHistogram(P)
-                                  : genMap(P, Gemm, RowBlocks);
+                                  : genMap(P, Gemm, RowBlocks, WalkRegisters);
+    if (Offsets && !P.IsReturn && !isHistogramProgram(P))
+      Out = withOffsets(P, std::move(Out));
     return true;
   } catch (const CodegenError &E) {
     Err = std::string("OpenCL generation: ") + E.what();
@@ -642,7 +687,8 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          KA.VectorFill == KB.VectorFill && KA.DoubleBuffer == KB.DoubleBuffer &&
          KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
          A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup &&
-         A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim;
+         A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim && A.Planes == B.Planes &&
+         A.WalkCache == B.WalkCache;
 }
 
 /// Lowers and emits the variants \p Vs of \p P (a program that type
@@ -650,7 +696,7 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
 /// is rewritten, printed and emitted once.
 bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
                    genmemo::Nameless &G, std::string &Err,
-                   const FusedProgram *Fused = nullptr) {
+                   const FusedProgram *Fused = nullptr, bool Offsets = false) {
   if (Vs.empty()) {
     Err = "no variants";
     return false;
@@ -672,7 +718,7 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
       Program L = P;
       M.Good = (Fused ? lowerVariant(*Fused, Vs[I], L, M.Err) : lowerVariant(L, Vs[I], M.Err)) &&
                genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel, /*Checked=*/true,
-                          Vs[I].RowBlocks);
+                          Vs[I].RowBlocks, Offsets, !Vs[I].WalkCache);
       if (M.Good) { // printed without its name, which assemble adds
         L.Name.clear();
         M.L->FunILTail = funil::printProgram(L).substr(std::strlen("idiom "));
@@ -693,6 +739,8 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
   for (const auto &V : G.Variants)
     Kept.push_back(V.V);
   G.Pragmas = sourcePragmas(P) + fixedOrderLine(P, Kept);
+  if (Offsets && !P.IsReturn && !isHistogramProgram(P))
+    G.Pragmas += offsetsLine(P);
   return true;
 }
 
@@ -753,12 +801,14 @@ bool generateOpenCL(const Program &P, const std::string &KernelName,
       Err = "invalid kernel name '" + KernelName + "'";
       return false;
     }
-    std::string Key = genmemo::keyOf(P, Max) + (Opts.FPReassoc ? "" : " exact");
+    std::string Key = genmemo::keyOf(P, Max) + (Opts.FPReassoc ? "" : " exact") +
+                      (Opts.BufferOffsets ? " offsets" : "");
     std::shared_ptr<const genmemo::Nameless> G = genmemo::lookup(Key, P);
     if (!G) {
       auto New = std::make_shared<genmemo::Nameless>();
       FusedProgram F = fuseOnce(P); // once for exploration and every variant
-      if (!lowerVariants(P, exploreVariants(P, Max, &F.Fused, Opts), *New, Err, &F))
+      if (!lowerVariants(P, exploreVariants(P, Max, &F.Fused, Opts), *New, Err, &F,
+                         Opts.BufferOffsets))
         return false;
       genmemo::insert(Key, P, New);
       G = std::move(New);

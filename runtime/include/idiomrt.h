@@ -42,6 +42,18 @@
  *     iterates the innermost loop: global[0] >= sizes[ndims-1], ...,
  *     global[ndims-1] >= sizes[0] (rounded up to the work-group size; the
  *     kernel guards its own bounds).
+ *   Element offsets (maps only): a source whose shared part (before the
+ *   first variant line) has the line
+ *     //@idiom-offsets E_0 E_1 ...
+ *   (E_j the element bytes of the j-th buffer argument) has map kernels
+ *   with one more parameter per buffer argument after the idiom_arg ones
+ *   (and before a load-balanced variant's row blocks), `const long
+ *   <b>_off`, in buffer order: the buffer's range starts that many elements
+ *   into the buffer passed. The runtime passes 0, except inside a residency
+ *   region, where a range strictly inside a device-resident range is passed
+ *   as that range's buffer and the offset (when it is a whole number of
+ *   elements; otherwise, and for sources without the line, as a view
+ *   buffer filled by a device copy).
  *   Reduction idiom (kind IDIOM_REDUCE), two kernels, two-stage reduction
  *   (seeds/003, "parallel reduction"; seeds/004, section 5):
  *     `<name>_partial(<idiom_args...>, __global R_0 *part_0, ...,
@@ -62,14 +74,16 @@
  * same kernel(s); variant 0 uses the names above, variant k >= 1 appends
  * `_v<k>` to the base name (`<name>_v<k>`, `<name>_v<k>_partial`,
  * `<name>_v<k>_final`). Each variant's kernels are preceded by a line
- *     //@idiom-variant K wg=X[xY] ept=E[xE1|/W]: description
+ *     //@idiom-variant K wg=X[xY] ept=E[xE1[xE2]|/W]: description
  * ept (elements per work-item step, default 1): ept=1/W gives a 1-D map
  * variant W work-items per iteration (global[0] >= sizes[0] * W: the row
  * lanes of a map of row sums, docs/Rewrite.md; not timed on a CPU device,
  * IDIOM_VARIANT still runs it); a map variant covers E
  * consecutive iterations of the innermost loop per work-item (global[0] >=
  * ceil(sizes[ndims-1] / E)) and, for 2-D maps, E1 consecutive iterations of
- * the outer loop (global[1] >= ceil(sizes[0] / E1); global[d] is rounded up
+ * the outer loop (global[1] >= ceil(sizes[0] / E1); for 3-D maps,
+ * ept=E0xE1xE2 gives each work-item E2 consecutive planes, the outermost
+ * loop, walked in order: global[2] >= ceil(sizes[0] / E2); global[d] is rounded up
  * to the work-group size, so a tiled GEMM with wg=16x16 ept=8x8 gets one
  * work-group per 128x128 tile); wg (0: the runtime chooses) is the map's
  * work-group size when the kernel has no reqd_work_group_size; a reduction variant reads E consecutive

@@ -99,6 +99,10 @@ typedef struct run {
   int64_t *blocks_owned;         /* freed by cleanup */
   int64_t nblocks;
   idiomrt_resid_call rc;         /* inside a region (residency.c) */
+  uint32_t *off_elem;            /* a map whose kernels take element offsets
+                                    (e->offsets): per argument, the element
+                                    bytes of a buffer, else 0; or NULL */
+  uint32_t noffs;                /* offset parameters: one per buffer */
   char *reason;
   size_t reason_len;
   uint64_t t_buffers, t_launched, t_waited; /* phase ends (IDIOM_DEBUG=time) */
@@ -223,7 +227,14 @@ static int create_buffers(run *r) {
   return 1;
 }
 
-/* Sets args 0..nargs-1 of k. */
+/* Byte offset of argument i's range in r->mems[i]: a sub-range of a
+   resident entry passed as the entry's buffer (residency.c), else 0. */
+static size_t mem_off(const run *r, uint32_t i) {
+  return r->rc.used && r->rc.arg && r->rc.arg[i].direct ? r->rc.arg[i].off : 0;
+}
+
+/* Sets args 0..nargs-1 of k and, for kernels that take them, the element
+   offsets that follow (idiomrt.h, "Element offsets"). */
 static int set_idiom_args(run *r, cl_kernel k) {
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
@@ -240,6 +251,42 @@ static int set_idiom_args(run *r, cl_kernel k) {
       return cl_fail(r, what, err);
     }
   }
+  uint32_t j = 0;
+  for (uint32_t i = 0; r->off_elem && i < r->nargs; ++i) {
+    if (!is_buffer(r->args[i].kind))
+      continue;
+    cl_long off = r->off_elem[i] ? (cl_long)(mem_off(r, i) / r->off_elem[i]) : 0;
+    cl_int err = r->cl->clSetKernelArg(k, r->nargs + j++, sizeof off, &off);
+    if (err != CL_SUCCESS)
+      return cl_fail(r, "clSetKernelArg(offset)", err);
+  }
+  return 1;
+}
+
+/* The source's element bytes per buffer argument (e->offsets) into
+   r->off_elem; a missing or odd number is 0 (that argument is never passed
+   at an offset: a view, residency.c). */
+static int parse_offsets(run *r) {
+  const char *p = r->e->offsets;
+  if (!p || r->d->kind != IDIOM_MAP)
+    return 1;
+  if (!(r->off_elem = calloc(r->nargs ? r->nargs : 1, sizeof *r->off_elem)))
+    return fail(r, "out of host memory");
+  for (uint32_t i = 0; i < r->nargs; ++i) {
+    if (!is_buffer(r->args[i].kind))
+      continue;
+    r->noffs++;
+    while (*p == ' ')
+      ++p;
+    char *end = NULL;
+    unsigned long b = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+    if (end && end != p) {
+      p = end;
+      if (b == 1 || b == 2 || b == 4 || b == 8 || b == 16)
+        r->off_elem[i] = (uint32_t)b;
+    }
+  }
+  r->rc.elem = r->off_elem;
   return 1;
 }
 
@@ -373,6 +420,7 @@ static void cleanup(run *r) {
   if (r->blocks_mem)
     cl->clReleaseMemObject(r->blocks_mem);
   free(r->blocks_owned);
+  free(r->off_elem);
   free(r->mems);
   free(r->ev);
   free(r->ev_kind);
@@ -466,7 +514,7 @@ static int launch_row_blocks(run *r, const idiomrt_variant *v, cl_event *evs,
                      &r->blocks_mem))
       return 0;
   }
-  cl_int err = r->cl->clSetKernelArg(k, r->nargs, sizeof(cl_mem),
+  cl_int err = r->cl->clSetKernelArg(k, r->nargs + r->noffs, sizeof(cl_mem),
                                      &r->blocks_mem);
   if (err != CL_SUCCESS)
     return cl_fail(r, "clSetKernelArg(row blocks)", err);
@@ -521,7 +569,7 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
       if (rows < n)
         n = rows;
     }
-    uint32_t ept = i == 0 ? v->ept : i == 1 ? v->ept1 : 1;
+    uint32_t ept = i == 0 ? v->ept : i == 1 ? v->ept1 : v->ept2;
     if (ept > 1)
       n = n / ept + (n % ept != 0);
     if (i == 0 && v->lanes > 1) { /* ept=1/W: W work-items per element */
@@ -678,7 +726,7 @@ static int launch_reduce(run *r, const idiomrt_variant *v, cl_event *evs,
 static int check_nargs(run *r, const idiomrt_variant *v) {
   unsigned nres = r->d->nresults;
   if (r->d->kind == IDIOM_MAP ? v->kernel_nargs[0] !=
-                                    r->nargs + (v->row_blocks != 0)
+                                    r->nargs + r->noffs + (v->row_blocks != 0)
                               : (v->kernel_nargs[0] != r->nargs + 2 * nres ||
                                  v->kernel_nargs[1] != 1 + 3 * nres))
     return fail(r, "kernel parameter count does not match the arguments");
@@ -713,7 +761,7 @@ static int save_outputs(run *r) {
     if (!make_buffer(r, CL_MEM_READ_WRITE, NULL, a->bytes, &r->pristine[i]))
       return 0;
     cl_int err = r->cl->clEnqueueCopyBuffer(r->dev->queue, r->mems[i],
-                                            r->pristine[i], 0, 0,
+                                            r->pristine[i], mem_off(r, i), 0,
                                             (size_t)a->bytes, 0, NULL, NULL);
     if (err != CL_SUCCESS)
       return cl_fail(r, "clEnqueueCopyBuffer", err);
@@ -728,7 +776,7 @@ static int restore_outputs(run *r) {
     if (!r->pristine[i])
       continue;
     cl_int err = r->cl->clEnqueueCopyBuffer(r->dev->queue, r->pristine[i],
-                                            r->mems[i], 0, 0,
+                                            r->mems[i], 0, mem_off(r, i),
                                             (size_t)r->args[i].bytes, 0, NULL,
                                             NULL);
     if (err != CL_SUCCESS)
@@ -934,7 +982,7 @@ static int execute(run *r, void *results, int *variant) {
   int k = idiomrt_tune_lookup(e, r->dev, cls);
   if (k == -2)
     return fail(r, "IDIOM_VARIANT names no usable variant");
-  if (!create_buffers(r) ||
+  if (!parse_offsets(r) || !create_buffers(r) ||
       (r->d->kind == IDIOM_REDUCE && !create_reduce_buffers(r)))
     return 0;
   r->t_buffers = now_ns();

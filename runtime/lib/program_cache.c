@@ -364,6 +364,7 @@ static cl_program build_program(const idiomrt_entry *e,
 }
 
 #define MARKER "//@idiom-variant "
+#define OFFSETS_MARKER "//@idiom-offsets"
 
 /* Start of each variant's marker line in src (NULL when absent), and each
    variant's ept. Returns the start of the first marker, or NULL. */
@@ -372,7 +373,7 @@ static const char *parse_markers(const char *src, unsigned nv,
   const char *first = NULL;
   for (unsigned k = 0; k < nv; ++k) {
     start[k] = NULL;
-    var[k].ept = var[k].ept1 = var[k].lanes = 1;
+    var[k].ept = var[k].ept1 = var[k].ept2 = var[k].lanes = 1;
     var[k].row_blocks = 0;
     var[k].wg[0] = var[k].wg[1] = 0;
   }
@@ -387,7 +388,8 @@ static const char *parse_markers(const char *src, unsigned nv,
     if (!first)
       first = p;
     const char *eol = strchr(p, '\n');
-    /* ept=E, ept=E0xE1, ept=1/W or ept=blocks/G; wg=X or wg=XxY (before
+    /* ept=E, ept=E0xE1, ept=E0xE1xE2, ept=1/W or ept=blocks/G; wg=X or
+       wg=XxY (before
        the description) */
     const char *ept = strstr(p, " ept=");
     if (ept && (!eol || ept < eol) && strncmp(ept + 5, "blocks/", 7) == 0) {
@@ -400,9 +402,15 @@ static const char *parse_markers(const char *src, unsigned nv,
       if (v >= 1 && v <= 4096)
         var[k].ept = (uint32_t)v;
       if (*x == 'x') {
-        unsigned long v1 = strtoul(x + 1, NULL, 10);
+        char *y = NULL;
+        unsigned long v1 = strtoul(x + 1, &y, 10);
         if (v1 >= 1 && v1 <= 4096)
           var[k].ept1 = (uint32_t)v1;
+        if (*y == 'x') {
+          unsigned long v2 = strtoul(y + 1, NULL, 10);
+          if (v2 >= 1 && v2 <= 4096)
+            var[k].ept2 = (uint32_t)v2;
+        }
       } else if (*x == '/' && v == 1) {
         unsigned long w = strtoul(x + 1, NULL, 10);
         if (w >= 1 && w <= 4096)
@@ -477,6 +485,14 @@ int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
     e->chosen[c] = -1;
   const char *start[IDIOMRT_MAX_VARIANTS];
   const char *first = parse_markers(d->source, nv, start, e->var);
+  e->offsets = NULL;
+  if (d->kind == IDIOM_MAP)
+    for (const char *p = d->source; p && *p && (!first || p < first);
+         p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+      if (strncmp(p, OFFSETS_MARKER, strlen(OFFSETS_MARKER)) == 0) {
+        e->offsets = p + strlen(OFFSETS_MARKER);
+        break;
+      }
 
   int from_disk = 0;
   e->program = build_program(e, dev, d->source, 0, e->build_reason,

@@ -23,9 +23,13 @@
  * them (least recently used ones are evicted). A run's buffer argument
  * [a, b):
  *   - equal to an entry's range: the entry's buffer is passed as it is;
- *   - strictly inside an entry: a view buffer is filled from the entry by a
- *     device-side copy and, for an output, copied back into the entry after
- *     the kernels (the kernel convention has no offset parameter);
+ *   - strictly inside an entry, for kernels that take an element offset
+ *     (the source's //@idiom-offsets line; the offset a whole number of
+ *     elements): the entry's buffer is passed as it is, with that offset;
+ *   - strictly inside an entry otherwise (older kernels, reductions,
+ *     histograms, an offset that is not a whole number of elements): a view
+ *     buffer is filled from the entry by a device-side copy and, for an
+ *     output, copied back into the entry after the kernels;
  *   - overlapping an entry otherwise: that entry is copied back (when dirty)
  *     and dropped first, then a new entry [a, b) is filled from the host;
  *   - when two arguments of one run overlap each other the run does not use
@@ -103,6 +107,8 @@ static uint64_t g_to_device, g_to_host;
 static uint64_t g_regions, g_syncs, g_reused, g_flush_bytes, g_evicted;
 static uint64_t g_dev_copies; /* idiom_region_memmove/memset on the device */
 static uint64_t g_grown;      /* entries grown to hold a run's argument */
+static uint64_t g_offsets;    /* sub-range arguments passed at an offset */
+static uint64_t g_views;      /* sub-range arguments passed as a view copy */
 
 void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host) {
   if (to_device)
@@ -758,12 +764,19 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     ra->entry = k;
     ra->off = (size_t)(a0 - x->lo);
     ra->out = out;
-    if (x->lo == a0 && x->hi == a1) {
+    if ((x->lo == a0 && x->hi == a1) ||
+        (c->elem && c->elem[i] && ra->off % c->elem[i] == 0)) {
+      /* the whole entry, or a sub-range the kernels reach through their
+         element offset: the entry's own buffer */
       if ((err = cl->clRetainMemObject(x->buf)) != CL_SUCCESS)
         goto cl_error;
       mems[i] = x->buf;
+      ra->direct = !(x->lo == a0 && x->hi == a1);
+      if (ra->direct)
+        __atomic_add_fetch(&g_offsets, 1, __ATOMIC_RELAXED);
     } else {
       cl_event ev = NULL;
+      __atomic_add_fetch(&g_views, 1, __ATOMIC_RELAXED);
       if ((err = spare_buffer(x, ra->off, (size_t)a->bytes, 0, &ra->view,
                               &ra->view_spare)) != CL_SUCCESS)
         goto cl_error;
@@ -883,7 +896,8 @@ void idiomrt_resid_report(void) {
     return;
   fprintf(stderr,
           "idiom-stats: residency regions=%llu reused=%llu syncs=%llu "
-          "flushed_bytes=%llu evicted=%llu device_copies=%llu grown=%llu\n",
+          "flushed_bytes=%llu evicted=%llu device_copies=%llu grown=%llu "
+          "offsets=%llu views=%llu\n",
           (unsigned long long)regions,
           (unsigned long long)__atomic_load_n(&g_reused, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_syncs, __ATOMIC_RELAXED),
@@ -892,7 +906,9 @@ void idiomrt_resid_report(void) {
           (unsigned long long)__atomic_load_n(&g_evicted, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_dev_copies,
                                               __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&g_grown, __ATOMIC_RELAXED));
+          (unsigned long long)__atomic_load_n(&g_grown, __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_offsets, __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_views, __ATOMIC_RELAXED));
 }
 
 uint64_t idiomrt_resid_bytes(void) {

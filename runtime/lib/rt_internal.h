@@ -191,6 +191,8 @@ typedef struct idiomrt_variant {
   cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
   uint32_t ept;               /* elements per work-item step, >= 1 (dim 0) */
   uint32_t ept1;              /* the same in NDRange dimension 1, >= 1 */
+  uint32_t ept2;              /* the same in NDRange dimension 2 (ept=E0xE1xE2:
+                                 a 3-D map walking E2 planes), >= 1 */
   uint32_t lanes;             /* ept=1/W: W work-items per element (dim 0), >= 1 */
   uint32_t row_blocks;        /* ept=blocks/G: a work-group of G per row block
                                  (idiomrt_csr_row_blocks), 0 when absent */
@@ -270,6 +272,10 @@ typedef struct idiomrt_entry {
   cl_program program;         /* the whole source, when it built */
   unsigned nvariants;         /* 1 .. IDIOMRT_MAX_VARIANTS once built */
   idiomrt_variant var[IDIOMRT_MAX_VARIANTS];
+  const char *offsets;        /* a map's element bytes per buffer argument,
+                                 after "//@idiom-offsets" in the shared part
+                                 of the source; NULL: the kernels take no
+                                 offsets */
 
   /* tuning.c: per size class floor(log2(iteration count)) */
   signed char chosen[IDIOMRT_SIZE_CLASSES];       /* -1: not chosen */
@@ -652,6 +658,8 @@ typedef struct idiomrt_resid_arg {
   size_t off;    /* of the argument's range in the entry's range */
   int out;       /* OUT or INOUT */
   cl_mem view;   /* range strictly inside the entry: its own buffer */
+  int direct;    /* strictly inside, passed as the entry's buffer and an
+                    element offset (off / the call's elem[i]): no view */
   cl_mem backup; /* INOUT of a dirty entry: the bytes before the run */
   int view_spare, backup_spare; /* kept by the entry for later runs */
 } idiomrt_resid_arg;
@@ -664,6 +672,9 @@ typedef struct idiomrt_resid_call {
   void (*sink)(void *ctx, cl_event ev);
   void *sink_ctx;
   uint32_t nargs;
+  const uint32_t *elem;    /* per argument: element bytes when the kernels
+                              take an element offset for it (the source's
+                              //@idiom-offsets line), 0 or NULL: they do not */
   int used;                /* the run's buffers come from the table */
   idiomrt_resid_arg *arg;  /* nargs, when used */
   uint64_t bytes_in;       /* host to device copies enqueued */

@@ -256,10 +256,11 @@ protected:
   }
 
   /// Map: NDRange dimension 0 over \p Inner (ceil(Inner / E) work-items),
-  /// dimension 1 over \p Outer when given.
+  /// dimension 1 over \p Outer when given, dimension 2 over \p Planes when
+  /// given (ceil(Planes / P) work-items for a plane walk of P).
   void checkMapVariants(const char *Text, const std::map<std::string, int64_t> &Sizes,
                         int64_t BufLen, const std::string &Inner,
-                        const std::string &Outer = "") {
+                        const std::string &Outer = "", const std::string &Planes = "") {
     Program P = parseOrDie(Text);
     std::vector<rewrite::VariantParams> Vs = build(P);
     std::mt19937_64 Rng(31);
@@ -281,6 +282,11 @@ protected:
       if (!Outer.empty()) {
         Global.push_back(roundUp(static_cast<size_t>(Sizes.at(Outer)), L1));
         Local.push_back(L1);
+      }
+      if (!Planes.empty()) {
+        size_t Walk = std::max(1u, V.Planes);
+        Global.push_back((static_cast<size_t>(Sizes.at(Planes)) + Walk - 1) / Walk);
+        Local.push_back(1);
       }
       ASSERT_TRUE(runner().run(rewrite::variantKernelName("k", K), KArgs, Global, Local, Err))
           << Err;
@@ -373,6 +379,55 @@ TEST_F(VariantExec, MapsAtOddLengthsAndOffsets) {
       checkMapVariants(SaxpyAt, {{"n0", N}, {"o", O}}, N + 5, "n0");
   checkMapVariants(ex::TwoOuts, {{"n0", 999}}, 999, "n0");
   checkMapVariants(ex::Scale2D, {{"n0", 13}, {"n1", 10}, {"lda", 12}}, 13 * 12, "n1", "n0");
+}
+
+/// A 3-D 7-point stencil as the lift writes it (bench/heat3d.c): the seven
+/// reads are views of x with one plane stride sp, row stride sr and their
+/// own offsets (o - sp and o + sp: the z-neighbours the plane walk reuses).
+const char *Stencil3D =
+    "idiom st3(x: [f64], y: [f64], n0: i64, n1: i64, n2: i64, sp: i64, sr: i64, o: i64) { "
+    "store view(y, o, sp, n0, sr, n1, 1:i64, n2) = map(\\(p: ([[f64]_n2]_n1, [[f64]_n2]_n1, "
+    "[[f64]_n2]_n1, [[f64]_n2]_n1, [[f64]_n2]_n1, [[f64]_n2]_n1, [[f64]_n2]_n1)) => "
+    "map(\\(r: ([f64]_n2, [f64]_n2, [f64]_n2, [f64]_n2, [f64]_n2, [f64]_n2, [f64]_n2)) => "
+    "map(\\(t: (f64, f64, f64, f64, f64, f64, f64)) => fadd(t.0, fmul(0.1:f64, "
+    "fsub(fadd(fadd(fadd(fadd(fadd(t.1, t.2), t.3), t.4), t.5), t.6), fmul(6.0:f64, t.0)))), "
+    "zip(r.0, r.1, r.2, r.3, r.4, r.5, r.6)), zip(p.0, p.1, p.2, p.3, p.4, p.5, p.6)), "
+    "zip(view(x, o, sp, n0, sr, n1, 1:i64, n2), view(x, sub(o, sp), sp, n0, sr, n1, 1:i64, n2), "
+    "view(x, add(o, sp), sp, n0, sr, n1, 1:i64, n2), view(x, sub(o, sr), sp, n0, sr, n1, 1:i64, n2), "
+    "view(x, add(o, sr), sp, n0, sr, n1, 1:i64, n2), view(x, sub(o, 1:i64), sp, n0, sr, n1, 1:i64, n2), "
+    "view(x, add(o, 1:i64), sp, n0, sr, n1, 1:i64, n2))); }";
+
+TEST(PlaneWalkGen, RotatesZNeighbours) {
+  // The plane walks of a stencil load a view only on a chunk's first plane
+  // or when no view fed it one plane before (codegen/PlaneWalkGen.h); the
+  // 3-D tiles load every view at every point.
+  Program P = parseOrDie(Stencil3D);
+  rewrite::GeneratedOpenCL G;
+  std::string Err;
+  ASSERT_TRUE(rewrite::generateOpenCL(P, "k", G, Err)) << Err;
+  size_t Walk = G.Source.find("ept=1x1x16");
+  ASSERT_NE(Walk, std::string::npos) << G.Source;
+  EXPECT_EQ(G.Source.find("if (p == p0 || src < 0)"), G.Source.find("if (p == p0 || src < 0)", Walk))
+      << "the rotation is only in the walks";
+  EXPECT_NE(G.Source.find("if (p == p0 || src_6 < 0)", Walk), std::string::npos) << G.Source;
+  EXPECT_NE(G.Source.find("if ((o) + (sp) == (o_2)) src = 2;", Walk), std::string::npos)
+      << G.Source;
+}
+
+TEST_F(VariantExec, Stencil3DEveryVariant) {
+  // The interior of a 23 x 9 x 11 grid: 21 planes (a plane walk of 16 ends
+  // with a ragged chunk of 5, one of 64 is one ragged chunk), rows of 9
+  // points (narrower than every work-group), bit-exact against the
+  // interpreter in every variant, the plane walks included.
+  int64_t N2 = 9, N1 = 7, N0 = 21, SR = N2 + 2, SP = SR * (N1 + 2);
+  checkMapVariants(Stencil3D,
+                   {{"n0", N0}, {"n1", N1}, {"n2", N2}, {"sp", SP}, {"sr", SR},
+                    {"o", SP + SR + 1}},
+                   SP * (N0 + 2), "n2", "n1", "n0");
+  // fewer planes than one walk's chunk
+  checkMapVariants(Stencil3D,
+                   {{"n0", 2}, {"n1", 3}, {"n2", 5}, {"sp", 35}, {"sr", 7}, {"o", 43}},
+                   35 * 4, "n2", "n1", "n0");
 }
 
 TEST_F(VariantExec, ReductionsAtOddLengthsAndOffsets) {

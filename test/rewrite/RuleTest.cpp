@@ -121,6 +121,12 @@ const RuleCase Cases[] = {
      {{{"n0", 3}, {"n1", 4}, {"n2", 5}, {"sp", 30}, {"sr", 6}},
       {{"n0", 1}, {"n1", 1}, {"n2", 7}, {"sp", 8}, {"sr", 8}}},
      96, 0},
+    // chunks of 16 planes: one, two (the interpreter's split takes whole
+    // rows; the generator's ragged last chunk: OpenCLExec.Walk3DRagged)
+    {"map-to-mapGlobal-3d-walk", ex::Scale3D,
+     {{{"n0", 16}, {"n1", 2}, {"n2", 2}, {"sp", 5}, {"sr", 2}},
+      {{"n0", 32}, {"n1", 1}, {"n2", 2}, {"sp", 2}, {"sr", 2}}},
+     96, 0},
     {"map-to-mapGlobal-2d", ex::Scale2D,
      {{{"n0", 3}, {"n1", 4}, {"lda", 5}}, {{"n0", 1}, {"n1", 5}, {"lda", 5}}}, 15, 0},
     {"map-to-mapGlobal", ex::Saxpy, {{{"n0", 0}}, {{"n0", 13}}}, 13, 0},

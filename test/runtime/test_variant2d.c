@@ -1,7 +1,8 @@
 /*===- test_variant2d.c - 2-D map variants and IDIOM_VARIANT ---------------===*
  *
  * Part of Idiom. The marker fields of 2-D map variants (ept=E0xE1, wg=XxY,
- * runtime/include/idiomrt.h) and the forced variant of IDIOM_VARIANT.
+ * runtime/include/idiomrt.h), of 3-D plane walks (ept=E0xE1xE2) and the
+ * forced variant of IDIOM_VARIANT.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -124,4 +125,57 @@ void case_variant_junk_child(void) {
   /* ignored: the usual choice (variant 0 below IDIOM_TUNE_MIN) */
   CHECK_MSG(m2_checked(100, 300) == 1, "declined: %s", reason_or_none());
   CHECK(idiom_last_variant() == 0);
+}
+
+/* c[p][i][j] = a[p][i][j] + p, planes x m x n. Variant 1 walks 4 planes
+   per work-item and writes nothing unless its NDRange's dimension 2 is
+   exactly ceil(planes / 4) (ept=1x1x4 honoured). */
+#define M3_HEAD(name)                                                          \
+  "__kernel void " name "(const long np, const long m, const long n,\n"       \
+  "    __global const float *a, __global float *c) {\n"
+static const char m3_src[] =
+    "//@idiom-variant 0 wg=0 ept=1: one element per work-item\n"
+    M3_HEAD("m3")
+    "  long j = get_global_id(0), i = get_global_id(1), p = get_global_id(2);\n"
+    "  if (p < np && i < m && j < n)\n"
+    "    c[(p * m + i) * n + j] = a[(p * m + i) * n + j] + (float)p;\n}\n"
+    "//@idiom-variant 1 wg=8x4 ept=1x1x4: a walk of 4 planes\n"
+    M3_HEAD("m3_v1")
+    "  if (get_global_size(2) != (np + 3) / 4) return;\n"
+    "  long j = get_global_id(0), i = get_global_id(1);\n"
+    "  for (long p = get_global_id(2) * 4; p < get_global_id(2) * 4 + 4 && p < np; ++p)\n"
+    "    if (i < m && j < n)\n"
+    "      c[(p * m + i) * n + j] = a[(p * m + i) * n + j] + (float)p;\n}\n";
+static const idiom_kernel_desc m3_desc = {
+    "m3", "test_variant2d.c:m3", "map", m3_src, IDIOM_MAP, 3, 0, 2, NULL};
+
+void case_variant_ept3d(void) {
+  setenv("IDIOM_VARIANT", "1", 1);
+  const long dims[2][3] = {{11, 20, 30}, {8, 32, 33}};
+  for (int t = 0; t < 2; ++t) {
+    long np = dims[t][0], m = dims[t][1], n = dims[t][2];
+    size_t cnt = (size_t)(np * m * n);
+    float *a = malloc(sizeof(float) * cnt), *c = malloc(sizeof(float) * cnt);
+    for (size_t k = 0; k < cnt; ++k) {
+      a[k] = (float)(k % 97) * 0.5f;
+      c[k] = -1.0f;
+    }
+    idiom_arg args[5] = {i64(np), i64(m), i64(n), buf(IDIOM_ARG_BUF_IN, a, 4 * cnt),
+                         buf(IDIOM_ARG_BUF_OUT, c, 4 * cnt)};
+    uint64_t sizes[3] = {(uint64_t)np, (uint64_t)m, (uint64_t)n};
+    CHECK_MSG(idiom_run(&m3_desc, args, 5, sizes, NULL) == 1, "declined: %s",
+              reason_or_none());
+    CHECK(idiom_last_variant() == 1);
+    int bad = 0;
+    for (size_t k = 0; k < cnt && bad < 5; ++k) {
+      float want = a[k] + (float)(k / (size_t)(m * n));
+      if (c[k] != want) {
+        fprintf(stderr, "c[%zu] = %g, want %g\n", k, c[k], want);
+        bad++;
+      }
+    }
+    CHECK_MSG(bad == 0, "%ldx%ldx%ld", np, m, n);
+    free(a);
+    free(c);
+  }
 }

@@ -84,6 +84,44 @@ Rule mapToGlobalNest(unsigned Dims, const char *Name, const char *Doc) {
   return R;
 }
 
+} // namespace
+
+Rule mapWalk3dRule(int64_t Planes) {
+  Rule R;
+  R.Name = Planes == 16 ? "map-to-mapGlobal-3d-walk"
+                        : "map-to-mapGlobal-3d-walk-" + std::to_string(Planes);
+  R.Family = "lowering";
+  R.Doc = "map(\\p => map(\\r => map(g, e), x), a) -> join(mapGlobal(2, \\c => "
+          "mapSeq(\\p => mapGlobal(1, \\r => mapGlobal(0, g, e), x), c), split(" +
+          std::to_string(Planes) + ", a)))";
+  R.Context = AppliesIn::Host;
+  R.Roots = {"map"};
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    if (!mapNest(E, 3))
+      return false;
+    B["f"] = E->Args[0];
+    B["a"] = E->Args[1];
+    return true;
+  };
+  R.Condition = [Planes](const Bindings &B, const RuleContext &Ctx) {
+    TypePtr T = Ctx.typeOf(B.at("a"));
+    return Planes >= 2 && T && T->isArray() &&
+           (T->Len->K != funil::Size::Const || T->Len->Value % Planes == 0);
+  };
+  R.Build = [Planes](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    const ExprPtr &F = B.at("f");
+    TypePtr T = Ctx.typeOf(B.at("a"));
+    ExprPtr Plane = Expr::lambda(F->Params, lowerMapNest(F->body(), 1), F->Loc);
+    ExprPtr Chunk = lambda1(Ctx, "c", Type::array(T->Elem, funil::Size::constant(Planes)),
+                            [&](ExprPtr C) { return mapCall("mapSeq", Plane, C); });
+    return Expr::call("join", {mapCall("mapGlobal", Chunk,
+                                       Expr::call("split", {i64(Planes), B.at("a")}), 2)});
+  };
+  return R;
+}
+
+namespace {
+
 Rule reduceToSeq() {
   Rule R;
   R.Name = "reduce-to-reduceSeq";
@@ -166,6 +204,7 @@ const std::vector<Rule> &loweringRules() {
       mapToGlobalNest(3, "map-to-mapGlobal-3d",
                       "map(\\p => map(\\r => map(g, e), x), a) -> "
                       "mapGlobal(2, \\p => mapGlobal(1, \\r => mapGlobal(0, g, e), x), a)"),
+      mapWalk3dRule(16),
       mapToGlobalNest(2, "map-to-mapGlobal-2d",
                       "map(\\r => map(g, e), a) -> mapGlobal(1, \\r => mapGlobal(0, g, e), a)"),
       mapTo("map-to-mapGlobal", "mapGlobal", 0, AppliesIn::Host,

@@ -19,7 +19,11 @@
 // CHECK: Extent check FunIL:
 // CHECK-NEXT: idiom idiom_permute_{{[0-9]+}}_extent(n0: i64, b0: [i32]) {
 // CHECK-NEXT:   return reduce(\(a: (i64, i64), b: (i64, i64)) => (smin(a.0, b.0), smax(a.1, b.1)), (9223372036854775807:i64, -9223372036854775808:i64), map(\(t: i32) => (sext.i64(t), sext.i64(t)), view(b0, 0:i64, 1:i64, n0)));
-// CHECK: __kernel void idiom_permute_{{[0-9]+}}(const long n0, __global const int *b0, __global float *b1, __global const float *b2, const long e0, const long e1)
+// CHECK: __kernel void idiom_permute_{{[0-9]+}}(const long n0, __global const int *b0, __global float *b1, __global const float *b2, const long e0, const long e1, const long b0_off, const long b1_off, const long b2_off)
+// The element offsets (runtime/include/idiomrt.h) move each buffer first.
+// CHECK-NEXT: b0 += b0_off;
+// CHECK-NEXT: b1 += b1_off;
+// CHECK-NEXT: b2 += b2_off;
 // REMARK: gather.c:[[@LINE+3]]:3: remark: offloaded map (map) to OpenCL
 // REMARK: gather.c:[[@LINE+2]]:3: remark: the range of an indirect index is known only at run time
 void permute(float *y, const float *x, const int *p, int n) {

@@ -15,7 +15,7 @@
 // CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => fmuladd(s0, reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), fmul(q.1, s1)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
 // CHECK-NEXT: }
 // CHECK-NEXT: Lowered FunIL:
-// CHECK: __kernel {{.*}}void idiom_rm_ijk_0(__global const float *A, __global const float *B, __global float *C, const long M, const long N, const long K, const float s0, const float s1)
+// CHECK: __kernel {{.*}}void idiom_rm_ijk_0(__global const float *A, __global const float *B, __global float *C, const long M, const long N, const long K, const float s0, const float s1, const long A_off, const long B_off, const long C_off)
 // OFF-LABEL: Idioms in function 'rm_ijk':
 // OFF: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => fadd(fmul(reduceSeq(\(acc: f32, x: (f32, f32)) => fadd(acc, fmul(x.0, x.1)), 0x0p+0:f32, zip(r.0, q.0)), s0), fmul(q.1, s1)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
 // OFF-NEXT: }

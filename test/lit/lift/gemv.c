@@ -18,7 +18,7 @@
 // CHECK-NEXT: store view(C, 0:i64, 0:i64, 1:i64, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.1, x.0, acc), 0x0p+0:f32, zip(r.0, q.0)), zip(view(B, 0:i64, K, N, 1:i64, K), r.1)), zip(view(A, 0:i64, 0:i64, 1:i64, 1:i64, K), view(C, 0:i64, 0:i64, 1:i64, 1:i64, N)));
 // CHECK-NEXT: }
 // CHECK-NEXT: Lowered FunIL:
-// CHECK: __kernel {{.*}}void idiom_rows_0(__global const float *A, __global const float *B, __global float *C, const long N, const long K)
+// CHECK: __kernel {{.*}}void idiom_rows_0(__global const float *A, __global const float *B, __global float *C, const long N, const long K, const long A_off, const long B_off, const long C_off)
 // CHECK-NOT: not offloaded
 void rows(int m, int n, const float *a, const float *x, float *y) {
   for (int i = 0; i < m; i++) {

@@ -26,13 +26,30 @@
 // RUN: diff %t.expected %t.v1
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=3 IDIOM_CACHE_DIR=off %t.idiom > %t.v3
 // RUN: diff %t.expected %t.v3
+// The wide tile (2: 128x2) and the plane walks (4-6: 16 planes a
+// work-item, the last chunk of the 29 planes ragged, z-neighbours in
+// registers but 6, through the cache; 7: 64 planes, one ragged chunk):
+// the heat nest runs each of them at every step (WALK).
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=2 IDIOM_CACHE_DIR=off %t.idiom > %t.v2
+// RUN: diff %t.expected %t.v2
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=4 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.v4 2> %t.v4.stats
+// RUN: diff %t.expected %t.v4
+// RUN: FileCheck %s --check-prefix=WALK < %t.v4.stats
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=5 IDIOM_CACHE_DIR=off %t.idiom > %t.v5
+// RUN: diff %t.expected %t.v5
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=6 IDIOM_CACHE_DIR=off %t.idiom > %t.v6
+// RUN: diff %t.expected %t.v6
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=7 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.v7 2> %t.v7.stats
+// RUN: diff %t.expected %t.v7
+// RUN: FileCheck %s --check-prefix=WALK < %t.v7.stats
 #include <stdio.h>
 #include <stdlib.h>
 
-// REMARK-DAG: stencil-3d.c:[[@LINE+7]]:5: remark: offloaded 3-D map
-// REMARK-DAG: stencil-3d.c:[[@LINE+5]]:3: remark: residency region
+// REMARK-DAG: stencil-3d.c:[[@LINE+8]]:5: remark: offloaded 3-D map
+// REMARK-DAG: stencil-3d.c:[[@LINE+6]]:3: remark: residency region
 // One launch a step: 7 steps.
-// STATS-DAG: stencil-3d.c:[[@LINE+4]] map calls=7 offloaded=7
+// STATS-DAG: stencil-3d.c:[[@LINE+5]] map calls=7 offloaded=7
+// WALK: stencil-3d.c:[[@LINE+4]] map calls=7 offloaded=7
 // STATS-DAG: idiom-stats: residency regions=1
 __attribute__((noinline)) void heat(int n, int steps, double *a, double *b) {
   for (int t = 0; t < steps; t++) {

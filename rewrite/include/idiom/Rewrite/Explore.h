@@ -104,6 +104,13 @@ struct VariantParams {
   /// to a power of two). The kernel takes the blocks as an extra last
   /// parameter (the marker's `ept=blocks/G`).
   bool RowBlocks = false;
+  /// 3-D maps: consecutive planes (outermost loop) each work-item walks in
+  /// order (mapWalk3dRule, the marker's `ept=1x1xP`); 0: one plane per
+  /// work-item, a 3-D NDRange of single points (map-to-mapGlobal-3d).
+  unsigned Planes = 0;
+  /// A plane walk that finds the z-neighbours in the cache: the generic
+  /// kernel, not codegen/PlaneWalkGen.h's rotation through registers.
+  bool WalkCache = false;
   /// Row lanes: the local dimension of a row's lanes in the lowered form
   /// (mapRowLanesRule's LaneDim): 0, a row's lanes are neighbouring
   /// work-items; 1, neighbouring work-items take neighbouring rows (a
@@ -117,6 +124,13 @@ struct ExploreOptions {
   /// that reorder a floating-point sum the program writes as a sequential
   /// reduceSeq (the row lanes of a map of row sums) are offered only with it.
   bool FPReassoc = true;
+  /// Map kernels take an element offset per buffer parameter (the line
+  /// `//@idiom-offsets E0 E1 ...` of OffsetsMarker, OpenCLGen.h; the
+  /// runtime's convention in runtime/include/idiomrt.h): the plugin's
+  /// kernels, so that a run whose buffer lies inside a device-resident
+  /// range uses that range's buffer without a view copy. Off for FunIL
+  /// users that set the kernel arguments themselves.
+  bool BufferOffsets = false;
 };
 
 /// The `ept=` text of the variant's marker line: `E`, or `E0xE1` (RN x RM)

@@ -68,6 +68,15 @@ std::vector<unsigned> reductionSlotBytes(const funil::Program &P);
 /// (runtime/include/idiomrt.h).
 constexpr const char *FixedOrderMarker = "//@idiom-fixed-order";
 
+/// Starts the line, in the shared part of a map program's source, that says
+/// its kernels take element offsets (ExploreOptions::BufferOffsets):
+/// `//@idiom-offsets E0 E1 ...`, the element bytes of each buffer parameter
+/// in order. Each kernel then has, after the idiom arguments (and before a
+/// load-balanced variant's row blocks), one `const long <b>_off` per buffer
+/// parameter, and starts by moving the buffer's pointer by that many
+/// elements (runtime/include/idiomrt.h, "Element offsets").
+constexpr const char *OffsetsMarker = "//@idiom-offsets";
+
 /// The line that introduces each variant in a multi-variant source.
 constexpr const char *VariantMarker = "//@idiom-variant";
 

@@ -91,6 +91,25 @@ Rule asVectorMapRule(int64_t N);
 /// (the contract of reduce), which reduce-two-stage then partitions by rows.
 Rule asVectorReduceRule(int64_t N);
 
+/// The plane walk of a 3-D map, \p Planes >= 2 planes per work-item
+/// (registered as "map-to-mapGlobal-3d-walk", Planes = 16): the outermost
+/// map is split into chunks of Planes consecutive planes, one chunk per
+/// NDRange index of dimension 2, walked in order by each work-item of a
+/// 2-D tile of the plane:
+///   map(\p => map(\r => map(g, e), x), a) ->
+///   join(mapGlobal(2, \c => mapSeq(\p => mapGlobal(1, \r =>
+///                                   mapGlobal(0, g, e), x), c),
+///                  split(Planes, a)))
+/// A work-item reads the planes of a stencil's z-neighbours one step
+/// apart: the generator keeps them in registers, loading only the views no
+/// other view fed one plane before (codegen/PlaneWalkGen.h; the 2.5-D
+/// scheme of Micikevicius, GPGPU 2009), or, for other inputs, finds plane
+/// p + 1's load of step p in the cache at step p + 1. Exact: every element is computed once, by the same g. As
+/// for as-vector-map, Planes divides the plane count when that is a
+/// constant; a symbolic one is accepted and the generator completes the
+/// ragged last chunk plane by plane (split's last row).
+Rule mapWalk3dRule(int64_t Planes);
+
 /// Local memory (bytes) a rule may give the operand tiles of one
 /// work-group (the OpenCL 1.2 minimum is 32 KiB; GPUs have 48 KiB or more
 /// per work-group).

@@ -1,0 +1,147 @@
+// Residency regions across calls (passes/RegionSummaries.h), in the IR and
+// the remarks: a loop that calls functions of the module whose summaries
+// show that they only run idioms, and library functions that touch only
+// their arguments (printf, fprintf to stderr, puts of a constant,
+// clock_gettime, the runtime's queries), is a region; the callee's fallback
+// starts with idiom_region_sync. The negatives form no region and say why.
+// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom-offload -Rpass-missed=idiom-offload -I%S/../../../runtime/include %s -o %t.ll 2> %t.remarks
+// RUN: FileCheck %s < %t.ll
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: %clang-idiom -fplugin=%plugin -fno-discard-value-names -S -emit-llvm -mllvm -idiom-residency=false -I%S/../../../runtime/include %s -o - | FileCheck %s --check-prefix=OFF
+#include "idiomrt.h"
+#include <stdio.h>
+#include <time.h>
+
+#define N 100000
+float x[N], y[N];
+char text[N];
+int counter;
+
+// CHECK-LABEL: define {{.*}} @axpy(
+// CHECK-SAME: !idiom.region.callee
+// CHECK-SAME: !idiom.summary
+// CHECK: call void @idiom_region_sync()
+// OFF-NOT: idiom_region
+__attribute__((noinline)) void axpy(float *y, const float *x, float a, int n) {
+  for (int i = 0; i < n; i++)
+    y[i] = a * x[i] + y[i];
+}
+
+// A helper without memory accesses is summarised too.
+__attribute__((noinline)) float half(float v) { return v * 0.5f; }
+
+// CHECK-LABEL: define {{.*}} @positive(
+// CHECK: call void @idiom_region_begin()
+// CHECK: call void @idiom_region_end()
+// CHECK: {{^}}}
+void positive(float a, int steps) {
+  struct timespec ts;
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: residency region: the buffers of 0 offloaded idiom(s) and of 1 call(s) stay on the device
+  for (int t = 0; t < steps; t++) {
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    axpy(y, x, half(a), N);
+    const char *why = idiom_last_reason();
+    printf("%d %ld %.3f %s\n", t, (long)ts.tv_nsec, idiom_last_kernel_ms(),
+           why ? why : "");
+    fprintf(stderr, "variant %d\n", idiom_last_variant());
+    puts("done");
+    counter++;
+  }
+}
+
+// A host store to the callee's buffer in the caller's loop.
+// CHECK-LABEL: define {{.*}} @host_store(
+// CHECK-NOT: idiom_region_begin
+// CHECK: {{^}}}
+void host_store(float a, int steps) {
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop or a function it calls stores to an idiom's buffer (y) outside the idiom
+  for (int t = 0; t < steps; t++) {
+    axpy(y, x, a, N);
+    y[t] = 1;
+  }
+}
+
+// A library call that reads a buffer: puts of a string a kernel writes.
+__attribute__((noinline)) void flip(char *s, int n) {
+  for (int i = 0; i < n; i++)
+    s[i] = s[i] ^ 1;
+}
+// CHECK-LABEL: define {{.*}} @puts_buffer(
+// CHECK-NOT: idiom_region_begin
+// CHECK: {{^}}}
+void puts_buffer(int steps) {
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop or a function it calls loads from an idiom's buffer (text) outside the idiom
+  for (int t = 0; t < steps; t++) {
+    flip(text, N);
+    puts(text);
+  }
+}
+
+// A callee that may be replaced at link time.
+__attribute__((noinline, weak)) void weak_axpy(float *y, const float *x,
+                                               float a, int n) {
+  for (int i = 0; i < n; i++)
+    y[i] = a * x[i] + y[i];
+}
+// CHECK-LABEL: define {{.*}} @weak_callee(
+// CHECK-NOT: idiom_region_begin
+// CHECK: {{^}}}
+void weak_callee(float a, int steps) {
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop calls weak_axpy, which may access an idiom's buffer
+  for (int t = 0; t < steps; t++) {
+    axpy(y, x, a, N);
+    weak_axpy(y, x, a, N);
+  }
+}
+
+// A callee whose idiom works on its own stack array: the device copy would
+// outlive the frame.
+__attribute__((noinline)) float local_array(const float *x, int n) {
+  float tmp[4096];
+  for (int i = 0; i < 4096; i++)
+    tmp[i] = x[i] * 2.0f;
+  float s = 0;
+  for (int i = 0; i < 4096; i += 512)
+    s += tmp[i];
+  return s;
+}
+// CHECK-LABEL: define {{.*}} @local_callee(
+// CHECK-NOT: idiom_region_begin
+// CHECK: {{^}}}
+float local_callee(float a, int steps) {
+  float s = 0;
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop calls local_array, which runs an idiom on a local array
+  for (int t = 0; t < steps; t++) {
+    axpy(y, x, a, N);
+    s += local_array(x, N);
+  }
+  return s;
+}
+
+// A callee that calls another function of the module (not followed).
+__attribute__((noinline)) void two_level(float *y, const float *x, float a) {
+  axpy(y, x, a, N);
+}
+// CHECK-LABEL: define {{.*}} @nested_callee(
+// CHECK-NOT: idiom_region_begin
+// CHECK: {{^}}}
+void nested_callee(float a, int steps) {
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop calls two_level, which calls axpy (calls from a called function are not followed)
+  for (int t = 0; t < steps; t++) {
+    axpy(y, x, a, N);
+    two_level(y, x, a);
+  }
+}
+
+// A callee that writes the caller's other buffer on the host.
+__attribute__((noinline)) void poke_x(int t) { x[t] = 0; }
+// CHECK-LABEL: define {{.*}} @callee_host_write(
+// CHECK-NOT: idiom_region_begin
+// CHECK: {{^}}}
+void callee_host_write(float a, int steps) {
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop or a function it calls stores to an idiom's buffer (x) outside the idiom
+  for (int t = 0; t < steps; t++) {
+    axpy(y, x, a, N);
+    poke_x(t);
+  }
+}

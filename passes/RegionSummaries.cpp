@@ -357,6 +357,9 @@ void markRegionCallees(const RegionFacts &Root, bool Final) {
 
 bool isRegionCallee(const Function &F) { return F.getMetadata(CalleeMD); }
 
+/// finalizePendingRegions without dropping the summaries.
+static unsigned decidePendingRegions(Module &M);
+
 unsigned insertPendingBegin(Instruction *Before, const RegionFacts &Facts,
                             DebugLoc Loc) {
   static std::atomic<unsigned> NextId{0};
@@ -401,6 +404,18 @@ bool hasPendingRegions(const Module &M) {
 }
 
 unsigned finalizePendingRegions(Module &M) {
+  unsigned Formed = decidePendingRegions(M);
+  // The summaries describe the functions as this run left them: a later
+  // pipeline (a link-time one) may change their arguments, so none
+  // survives the run.
+  for (Function &F : M) {
+    F.setMetadata(SummaryMD, nullptr);
+    F.setMetadata(OpaqueMD, nullptr);
+  }
+  return Formed;
+}
+
+static unsigned decidePendingRegions(Module &M) {
   Function *Begin = M.getFunction(PendingBegin);
   Function *End = M.getFunction(PendingEnd);
   if (!Begin && !End)

@@ -93,7 +93,7 @@ struct RegionFacts {
 void setSummary(llvm::Function &F, const RegionFacts *Facts,
                 llvm::StringRef WhyNot);
 
-/// True when setSummary ran on \p F (in this or an earlier pipeline).
+/// True when setSummary ran on \p F in this run of the plugin.
 bool hasSummary(const llvm::Function &F);
 
 /// The pointer arguments of a call to a known library or runtime query
@@ -147,7 +147,8 @@ bool hasPendingRegions(const llvm::Module &M);
 /// Decides every pending region of \p M (every function of it has been
 /// visited): each becomes idiom_region_begin/end when resolveRegion holds,
 /// with a remark, and is removed otherwise (with a missed remark when it
-/// runs idioms). Returns the number of regions formed.
+/// runs idioms). Then drops every summary: a later pipeline may change the
+/// functions' arguments. Returns the number of regions formed.
 unsigned finalizePendingRegions(llvm::Module &M);
 
 } // namespace idiom

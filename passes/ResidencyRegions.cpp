@@ -22,8 +22,17 @@
 //     fills on the device when the region holds both ranges there, and
 //     otherwise brings the ranges back to the host first (the copy of a
 //     Jacobi time loop, which LoopIdiomRecognize turns into a memcpy);
+//   - a call to a library function that touches memory only through its
+//     pointer arguments (printf, clock_gettime, the runtime's queries:
+//     knownHostCall, RegionSummaries.h), whose pointer arguments are checked
+//     as loads or stores;
+//   - a direct call to a function of the module, decided through its
+//     summary (resolveRegion, RegionSummaries.h), now or, when the callee
+//     has not been visited yet, at OptimizerLast (a pending region);
 //   - anything else that neither reads nor writes memory, except
 //     `unreachable`.
+// After the loops, the function's own summary is recorded for the regions
+// of its callers.
 // The fallback nests are exempt: idiom_region_sync, placed at their
 // preheader, empties the device copies before they run. The loop's exits
 // must be dedicated (LoopSimplify form) and reached by br or switch.
@@ -156,10 +165,12 @@ private:
 
 RegionObj RegionCheck::objectOf(const Value *O) {
   RegionObj R;
+  if (!isIdentifiedObject(O))
+    return R; // Unknown: also an interposable alias, which may be any global
   if (auto *G = dyn_cast<GlobalValue>(O)) {
     R.Kind = RegionObj::Global;
     R.G = G;
-  } else if (isIdentifiedObject(O)) {
+  } else {
     R.Kind = RegionObj::Local;
     R.N = LocalIds.try_emplace(O, LocalIds.size()).first->second;
   }
@@ -555,6 +566,8 @@ bool summaryObject(const Value *O, RegionObj &R, bool &Skip) {
     return true;
   }
   if (auto *G = dyn_cast<GlobalValue>(O)) {
+    if (!isIdentifiedObject(O))
+      return false; // an interposable alias: possibly any global
     if (neverABuffer(O)) {
       Skip = true;
       return true;

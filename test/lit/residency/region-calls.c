@@ -7,6 +7,11 @@
 // RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom-offload -Rpass-missed=idiom-offload -I%S/../../../runtime/include %s -o %t.ll 2> %t.remarks
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: FileCheck %s --check-prefix=GONE < %t.ll
+// The summaries and the pending placeholders do not outlive the run.
+// GONE-NOT: idiom.summary
+// GONE-NOT: idiom.opaque
+// GONE-NOT: idiom.region.pending
 // RUN: %clang-idiom -fplugin=%plugin -fno-discard-value-names -S -emit-llvm -mllvm -idiom-residency=false -I%S/../../../runtime/include %s -o - | FileCheck %s --check-prefix=OFF
 #include "idiomrt.h"
 #include <stdio.h>
@@ -19,7 +24,6 @@ int counter;
 
 // CHECK-LABEL: define {{.*}} @axpy(
 // CHECK-SAME: !idiom.region.callee
-// CHECK-SAME: !idiom.summary
 // CHECK: call void @idiom_region_sync()
 // OFF-NOT: idiom_region
 __attribute__((noinline)) void axpy(float *y, const float *x, float a, int n) {

@@ -237,6 +237,18 @@ bool knownHostCall(const CallBase &CB, const TargetLibraryInfo *TLI,
       Arg(0, true);
       Arg(1, true);
       return true;
+    // libm: scalar arguments; besides the result they may only set errno,
+    // which is libc's (thread-local), never an idiom's buffer.
+    case LibFunc_sqrt: case LibFunc_sqrtf: case LibFunc_sqrtl:
+    case LibFunc_exp: case LibFunc_expf: case LibFunc_exp2: case LibFunc_exp2f:
+    case LibFunc_log: case LibFunc_logf: case LibFunc_log2: case LibFunc_log2f:
+    case LibFunc_log10: case LibFunc_log10f:
+    case LibFunc_pow: case LibFunc_powf:
+    case LibFunc_sin: case LibFunc_sinf: case LibFunc_cos: case LibFunc_cosf:
+    case LibFunc_tan: case LibFunc_tanf:
+    case LibFunc_atan: case LibFunc_atanf: case LibFunc_atan2: case LibFunc_atan2f:
+    case LibFunc_fmod: case LibFunc_fmodf: case LibFunc_cbrt: case LibFunc_cbrtf:
+      return true;
     default:
       return false;
     }

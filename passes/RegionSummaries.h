@@ -99,7 +99,8 @@ bool hasSummary(const llvm::Function &F);
 /// The pointer arguments of a call to a known library or runtime query
 /// function that reads or writes memory only through them (printf, puts,
 /// fprintf/fputs/fwrite to stdout or stderr, clock_gettime, gettimeofday,
-/// idiom_last_* ...): each with true when the callee may write through it.
+/// libm functions that may set errno, idiom_last_* ...): each with true when
+/// the callee may write through it.
 /// False for any other call. Arguments that point to constant globals or to
 /// strings the runtime owns are left out.
 bool knownHostCall(const llvm::CallBase &CB, const llvm::TargetLibraryInfo *TLI,

@@ -2,8 +2,9 @@
 // the remarks: a loop that calls functions of the module whose summaries
 // show that they only run idioms, and library functions that touch only
 // their arguments (printf, fprintf to stderr, puts of a constant,
-// clock_gettime, the runtime's queries), is a region; the callee's fallback
-// starts with idiom_region_sync. The negatives form no region and say why.
+// clock_gettime, sqrt, which may set errno, the runtime's queries), is a
+// region; the callee's fallback starts with idiom_region_sync. The
+// negatives form no region and say why.
 // RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom-offload -Rpass-missed=idiom-offload -I%S/../../../runtime/include %s -o %t.ll 2> %t.remarks
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
@@ -14,6 +15,7 @@
 // GONE-NOT: idiom.region.pending
 // RUN: %clang-idiom -fplugin=%plugin -fno-discard-value-names -S -emit-llvm -mllvm -idiom-residency=false -I%S/../../../runtime/include %s -o - | FileCheck %s --check-prefix=OFF
 #include "idiomrt.h"
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -36,7 +38,8 @@ __attribute__((noinline)) float half(float v) { return v * 0.5f; }
 
 // CHECK-LABEL: define {{.*}} @positive(
 // CHECK: call void @idiom_region_begin()
-// CHECK: call void @idiom_region_end()
+// CHECK-DAG: call {{.*}}@sqrt(
+// CHECK-DAG: call void @idiom_region_end()
 // CHECK: {{^}}}
 void positive(float a, int steps) {
   struct timespec ts;
@@ -45,8 +48,8 @@ void positive(float a, int steps) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     axpy(y, x, half(a), N);
     const char *why = idiom_last_reason();
-    printf("%d %ld %.3f %s\n", t, (long)ts.tv_nsec, idiom_last_kernel_ms(),
-           why ? why : "");
+    printf("%d %ld %.3f %s %f\n", t, (long)ts.tv_nsec, idiom_last_kernel_ms(),
+           why ? why : "", sqrt(t - 3.0));
     fprintf(stderr, "variant %d\n", idiom_last_variant());
     puts("done");
     counter++;

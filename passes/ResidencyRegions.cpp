@@ -155,6 +155,7 @@ private:
   SmallPtrSet<const Value *, 8> Idioms;
   SmallPtrSet<const Value *, 8> AllObjs, WrittenObjs;
   bool AllKnown = true, WrittenKnown = true;
+  bool CallsModule = false; // the loop calls functions of the module
   SmallVector<MemIntrinsic *, 4> Copies;
 
   bool accessOK(const Value *Ptr, bool IsStore, std::string &Why);
@@ -259,12 +260,20 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
           return false;
         }
         auto *MT = dyn_cast<MemTransferInst>(MI);
+        bool Routable =
+            isa<MemCpyInst>(MI) || isa<MemMoveInst>(MI) || isa<MemSetInst>(MI);
+        // The buffers of the callees are not known yet: every copy goes
+        // through the runtime, which is right whatever the table holds.
+        if (Routable && CallsModule) {
+          Copies.push_back(const_cast<MemIntrinsic *>(MI));
+          return true;
+        }
         std::string Ignored;
         if (accessOK(MI->getRawDest(), true, Ignored) &&
             (!MT || accessOK(MT->getRawSource(), false, Ignored)))
           return true;
         // May touch an idiom buffer: the runtime copies (placeRegion).
-        if (isa<MemCpyInst>(MI) || isa<MemMoveInst>(MI) || isa<MemSetInst>(MI)) {
+        if (Routable) {
           Copies.push_back(const_cast<MemIntrinsic *>(MI));
           return true;
         }
@@ -381,6 +390,10 @@ bool RegionCheck::check(std::string &Why) {
       }
     }
   }
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && !Exempt.count(BB))
+        CallsModule |= regionCallee(*CB) != nullptr;
   for (BasicBlock *BB : L.blocks()) {
     if (Exempt.count(BB))
       continue;

@@ -15,11 +15,12 @@
 // RUN: env IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
-// STATS-DAG: idiom-stats: residency regions=5 reused={{[0-9]+}} syncs=0
+// STATS-DAG: idiom-stats: residency regions=6 reused={{[0-9]+}} syncs=0
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.out2
 // RUN: diff %t.expected %t.out2
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define N 65536
@@ -64,6 +65,13 @@ __attribute__((noinline)) void bump(int *y, const int *x, int n) {
 }
 
 void (*through_pointer)(int *, const int *, int);
+
+// In place: w[i] += x[i] + t.
+__attribute__((noinline)) void accumulate(int *w, const int *x, int t, int n) {
+  for (int i = 0; i < n; i++)
+    w[i] = (w[i] + x[i] + t) & 65535;
+}
+static int w[N];
 
 static long check(const int *v, int n) {
   long c = 0;
@@ -131,6 +139,16 @@ int main(void) {
       p[i] = (i * r) % 17;
   }
   free(p);
+
+  // A memset of a callee's buffer in the loop goes through the runtime
+  // (idiom_region_memset): filled on the device once the region holds it.
+  // REMARK-DAG: run-calls.c:[[@LINE+1]]:3: remark: residency region: the buffers of {{.*}}2 call(s)
+  for (int t = 0; t < T; t++) {
+    memset(w, 0, sizeof(w));
+    accumulate(w, x, t, N);
+    accumulate(w, y, t, N);
+  }
+  printf("%ld\n", check(w, N));
 
   // The callee is also called from another translation unit, outside any
   // region, with host reads between the calls.

@@ -568,11 +568,21 @@ unsigned visit(Loop &L, VisitContext &Ctx) {
   return N;
 }
 
+/// True for an object in a function's frame: an alloca, or the copy of a
+/// byval argument.
+bool inFrame(const Value *O) {
+  auto *A = dyn_cast<Argument>(O);
+  return isa<AllocaInst>(O) || (A && A->hasPassPointeeByValueCopyAttr());
+}
+
 /// Maps an underlying object of \p F to a summary object; false when it is
-/// of no known allocation. Objects no region buffer can be (\p F's stack,
-/// constant globals, the runtime's strings) set \p Skip.
+/// of no known allocation. Objects that no caller's buffer can be (\p F's
+/// frame, constant globals, the runtime's strings) set \p Skip.
+
 bool summaryObject(const Value *O, RegionObj &R, bool &Skip) {
-  Skip = false;
+  Skip = inFrame(O);
+  if (Skip)
+    return true;
   if (auto *A = dyn_cast<Argument>(O)) {
     R.Kind = RegionObj::Arg;
     R.N = A->getArgNo();
@@ -589,7 +599,7 @@ bool summaryObject(const Value *O, RegionObj &R, bool &Skip) {
     R.G = G;
     return true;
   }
-  Skip = isa<AllocaInst>(O) || neverABuffer(O);
+  Skip = neverABuffer(O);
   return Skip;
 }
 
@@ -622,15 +632,14 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
       for (const Value *O : Objs) {
         RegionObj R;
         bool Skip;
-        if (Skip && !isa<AllocaInst>(O))
-          continue; // a constant global: never written
-        if (!summaryObject(O, R, Skip) || Skip) {
-          Why = isa<AllocaInst>(O) ? "runs an idiom on a local array"
+        if (!summaryObject(O, R, Skip) || inFrame(O)) {
+          Why = inFrame(O) ? "runs an idiom on a local array"
                                    : "runs an idiom on memory that is not an "
                                      "argument or a global";
           return false;
         }
-        S.Buffers.push_back({R, Written});
+        if (!Skip) // else a constant global: never written
+          S.Buffers.push_back({R, Written});
       }
       if (!V) {
         Why = "has an idiom whose buffer was deleted";

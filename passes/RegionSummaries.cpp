@@ -372,34 +372,32 @@ bool isRegionCallee(const Function &F) { return F.getMetadata(CalleeMD); }
 /// finalizePendingRegions without dropping the summaries.
 static unsigned decidePendingRegions(Module &M);
 
+/// Inserts a call of the placeholder \p Name (void(i32), nounwind) with
+/// \p Id before \p Before.
+static CallInst *insertPlaceholder(Instruction *Before, StringRef Name,
+                                   unsigned Id) {
+  Module &M = *Before->getModule();
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  FunctionCallee F = M.getOrInsertFunction(
+      Name, FunctionType::get(Type::getVoidTy(M.getContext()), {I32}, false));
+  if (auto *Fn = dyn_cast<Function>(F.getCallee()))
+    Fn->setDoesNotThrow();
+  IRBuilder<> B(Before);
+  return B.CreateCall(F, {ConstantInt::get(I32, Id)});
+}
+
 unsigned insertPendingBegin(Instruction *Before, const RegionFacts &Facts,
                             DebugLoc Loc) {
   static std::atomic<unsigned> NextId{0};
   unsigned Id = ++NextId;
-  Module &M = *Before->getModule();
-  LLVMContext &Ctx = M.getContext();
-  Type *I32 = Type::getInt32Ty(Ctx);
-  FunctionCallee F = M.getOrInsertFunction(
-      PendingBegin, FunctionType::get(Type::getVoidTy(Ctx), {I32}, false));
-  if (auto *Fn = dyn_cast<Function>(F.getCallee()))
-    Fn->setDoesNotThrow();
-  IRBuilder<> B(Before);
-  CallInst *Call = B.CreateCall(F, {ConstantInt::get(I32, Id)});
+  CallInst *Call = insertPlaceholder(Before, PendingBegin, Id);
   Call->setDebugLoc(Loc);
-  Call->setMetadata(FactsMD, encodeFacts(Ctx, Facts));
+  Call->setMetadata(FactsMD, encodeFacts(Before->getContext(), Facts));
   return Id;
 }
 
 void insertPendingEnd(Instruction *Before, unsigned Id) {
-  Module &M = *Before->getModule();
-  LLVMContext &Ctx = M.getContext();
-  Type *I32 = Type::getInt32Ty(Ctx);
-  FunctionCallee F = M.getOrInsertFunction(
-      PendingEnd, FunctionType::get(Type::getVoidTy(Ctx), {I32}, false));
-  if (auto *Fn = dyn_cast<Function>(F.getCallee()))
-    Fn->setDoesNotThrow();
-  IRBuilder<> B(Before);
-  B.CreateCall(F, {ConstantInt::get(I32, Id)});
+  insertPlaceholder(Before, PendingEnd, Id);
 }
 
 bool hasPendingRegions(const Function &F) {

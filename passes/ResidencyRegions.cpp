@@ -125,6 +125,21 @@ bool isScratchAlloca(const AllocaInst *AI) {
   return true;
 }
 
+/// An intrinsic that only marks the code (debug info, lifetimes, assumptions,
+/// alias scopes): it accesses no memory a region holds.
+bool isMarkerIntrinsic(const IntrinsicInst &II) {
+  return isa<DbgInfoIntrinsic>(II) || II.isLifetimeStartOrEnd() ||
+         II.getIntrinsicID() == Intrinsic::assume ||
+         II.getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl;
+}
+
+/// A runtime entry point that reads only its descriptor and the runtime's
+/// own state, never the program's memory (idiomrt.h).
+bool isRuntimeBookkeeping(StringRef Name) {
+  return Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
+         Name == "idiom_host_begin" || Name == "idiom_host_end";
+}
+
 /// Everything the check of one loop needs.
 class RegionCheck {
 public:
@@ -250,9 +265,7 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
       return false;
     }
     if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
-      if (isa<DbgInfoIntrinsic>(II) || II->isLifetimeStartOrEnd() ||
-          II->getIntrinsicID() == Intrinsic::assume ||
-          II->getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl)
+      if (isMarkerIntrinsic(*II))
         return true;
       if (auto *MI = dyn_cast<MemIntrinsic>(II)) {
         if (MI->isVolatile()) {
@@ -284,10 +297,7 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
     if (CB->doesNotAccessMemory() && CB->doesNotThrow() && !CB->doesNotReturn())
       return true;
     StringRef Name = calleeName(*CB);
-    // Runtime entry points that read only their descriptor and the
-    // runtime's own state, never the program's memory (idiomrt.h).
-    if (Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
-        Name == "idiom_host_begin" || Name == "idiom_host_end")
+    if (isRuntimeBookkeeping(Name))
       return true;
     // A library or runtime query function that touches memory only through
     // its pointer arguments: those are checked as the loop's own accesses.
@@ -699,9 +709,7 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
         return false;
       }
       if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
-        if (isa<DbgInfoIntrinsic>(II) || II->isLifetimeStartOrEnd() ||
-            II->getIntrinsicID() == Intrinsic::assume ||
-            II->getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl)
+        if (isMarkerIntrinsic(*II))
           continue;
         if (auto *MI = dyn_cast<MemIntrinsic>(II)) {
           auto *MT = dyn_cast<MemTransferInst>(MI);
@@ -718,14 +726,11 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
       if (CB->doesNotAccessMemory() && CB->doesNotThrow() &&
           !CB->doesNotReturn())
         continue;
-      StringRef Name = CB->getCalledFunction()
-                           ? CB->getCalledFunction()->getName()
-                           : StringRef();
-      // The runtime's region entry points: table-aware (idiomrt.h).
-      if (Name == "idiom_region_begin" || Name == "idiom_region_end" ||
-          Name == "idiom_region_sync" || Name == "idiom_region_memmove" ||
-          Name == "idiom_region_memset" || Name == "idiom_note_fallback" ||
-          Name == "idiom_host_begin" || Name == "idiom_host_end")
+      StringRef Name = calleeName(*CB);
+      // The runtime's region entry points work on the table (idiomrt.h).
+      if (isRuntimeBookkeeping(Name) || Name == "idiom_region_begin" ||
+          Name == "idiom_region_end" || Name == "idiom_region_memmove" ||
+          Name == "idiom_region_memset")
         continue;
       std::vector<std::pair<const Value *, bool>> Ptrs;
       if (knownHostCall(*CB, TLI, Ptrs)) {

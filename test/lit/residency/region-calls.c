@@ -36,6 +36,24 @@ __attribute__((noinline)) void axpy(float *y, const float *x, float a, int n) {
 // A helper without memory accesses is summarised too.
 __attribute__((noinline)) float half(float v) { return v * 0.5f; }
 
+// A caller placed before its callee (a pending region, decided at
+// OptimizerLast) whose callee also writes its buffer on the host: the
+// placeholders are removed.
+__attribute__((noinline)) void late_poke(float *y, const float *x, int t);
+// CHECK-LABEL: define {{.*}} @pending_refused(
+// CHECK-NOT: idiom_region_begin
+// CHECK: {{^}}}
+void pending_refused(int steps) {
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop or a function it calls stores to an idiom's buffer (y) outside the idiom
+  for (int t = 0; t < steps; t++)
+    late_poke(y, x, t);
+}
+__attribute__((noinline)) void late_poke(float *y, const float *x, int t) {
+  for (int i = 0; i < N; i++)
+    y[i] = x[i] + y[i];
+  y[t] = 0;
+}
+
 // CHECK-LABEL: define {{.*}} @positive(
 // CHECK: call void @idiom_region_begin()
 // CHECK-DAG: call {{.*}}@sqrt(

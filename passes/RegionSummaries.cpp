@@ -9,6 +9,7 @@
 #include "RegionSummaries.h"
 #include "OffloadRemarks.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -52,6 +53,8 @@ Metadata *encodeObj(LLVMContext &Ctx, const RegionObj &O) {
   case RegionObj::Arg:
     return ConstantAsMetadata::get(
         ConstantInt::get(Type::getInt32Ty(Ctx), O.N));
+  case RegionObj::Frame:
+    return MDString::get(Ctx, "frame");
   case RegionObj::Unknown:
     break;
   }
@@ -60,6 +63,8 @@ Metadata *encodeObj(LLVMContext &Ctx, const RegionObj &O) {
 
 RegionObj decodeObj(const Metadata *MD, RegionObj::KindT IntKind) {
   RegionObj O;
+  if (auto *S = dyn_cast_or_null<MDString>(MD); S && S->getString() == "frame")
+    O.Kind = RegionObj::Frame;
   if (auto *C = dyn_cast_or_null<ConstantAsMetadata>(MD)) {
     if (auto *G = dyn_cast<GlobalValue>(C->getValue())) {
       O.Kind = RegionObj::Global;
@@ -283,44 +288,122 @@ Function *regionCallee(const CallBase &CB) {
   return F;
 }
 
-bool resolveRegion(const RegionFacts &Root, bool &HasIdioms, std::string &Why) {
-  std::vector<ObjUse> Bufs = Root.Buffers, Accs = Root.Accesses;
-  for (const CalleeFacts &C : Root.Calls) {
-    if (!C.Callee || C.Callee->isDeclaration() ||
-        !C.Callee->hasExactDefinition() || C.Callee->isInterposable()) {
-      Why = "the loop calls a function whose definition may be replaced";
-      return false;
-    }
-    std::string Name = C.Callee->getName().str();
-    if (MDNode *O = C.Callee->getMetadata(OpaqueMD)) {
-      auto *S = O->getNumOperands() ? dyn_cast<MDString>(O->getOperand(0))
-                                    : nullptr;
-      Why = "the loop calls " + Name + ", which " +
-            (S ? S->getString().str() : std::string("is not summarised"));
-      return false;
-    }
-    RegionFacts S;
-    if (!decodeFacts(C.Callee->getMetadata(SummaryMD), RegionObj::Arg, S)) {
-      Why = "the loop calls " + Name + ", which the plugin did not analyse";
-      return false;
-    }
-    auto Map = [&](const std::vector<ObjUse> &From, std::vector<ObjUse> &To) {
-      for (const ObjUse &U : From) {
-        if (U.Obj.Kind != RegionObj::Arg) {
-          To.push_back(U);
-          continue;
-        }
-        if (U.Obj.N >= C.Args.size() || C.Args[U.Obj.N].empty()) {
-          To.push_back({RegionObj(), U.Write});
-          continue;
-        }
-        for (const RegionObj &O : C.Args[U.Obj.N])
-          To.push_back({O, U.Write});
-      }
-    };
-    Map(S.Buffers, Bufs);
-    Map(S.Accesses, Accs);
+/// Adds the buffers and accesses of the call \p C (its callee's summary,
+/// then the calls in it, at most MaxDepth deep, no function twice on the
+/// path \p Stack) to \p Bufs and \p Accs in the caller's terms, and its
+/// callees to \p Reached. \p Path names the calls for \p Why.
+static bool expandCall(const CalleeFacts &C, std::vector<ObjUse> &Bufs,
+                       std::vector<ObjUse> &Accs,
+                       std::vector<const Function *> &Stack,
+                       std::vector<Function *> &Reached, std::string Path,
+                       std::string &Why) {
+  constexpr size_t MaxDepth = 8;
+  if (!C.Callee || C.Callee->isDeclaration() ||
+      !C.Callee->hasExactDefinition() || C.Callee->isInterposable()) {
+    Why = Path + "a function whose definition may be replaced";
+    return false;
   }
+  Path += C.Callee->getName().str() + ", which ";
+  if (is_contained(Stack, C.Callee) || Stack.size() >= MaxDepth) {
+    Why = Path + "is recursive or too deep in the call graph";
+    return false;
+  }
+  if (MDNode *O = C.Callee->getMetadata(OpaqueMD)) {
+    auto *S =
+        O->getNumOperands() ? dyn_cast<MDString>(O->getOperand(0)) : nullptr;
+    Why = Path + (S ? S->getString().str() : std::string("is not summarised"));
+    return false;
+  }
+  RegionFacts S;
+  if (!decodeFacts(C.Callee->getMetadata(SummaryMD), RegionObj::Arg, S)) {
+    Why = Path + "the plugin did not analyse";
+    return false;
+  }
+  Reached.push_back(C.Callee);
+  // An object of the callee's summary in the caller's terms.
+  auto Map = [&](const RegionObj &O, std::vector<RegionObj> &Out) {
+    if (O.Kind != RegionObj::Arg)
+      Out.push_back(O);
+    else if (O.N >= C.Args.size() || C.Args[O.N].empty())
+      Out.push_back(RegionObj());
+    else
+      Out.insert(Out.end(), C.Args[O.N].begin(), C.Args[O.N].end());
+  };
+  for (const ObjUse &U : S.Buffers) {
+    std::vector<RegionObj> Objs;
+    Map(U.Obj, Objs);
+    for (const RegionObj &O : Objs) {
+      if (O.Kind == RegionObj::Frame) {
+        Why = Path + "runs an idiom on a local array of its caller";
+        return false;
+      }
+      Bufs.push_back({O, U.Write});
+    }
+  }
+  for (const ObjUse &U : S.Accesses) {
+    std::vector<RegionObj> Objs;
+    Map(U.Obj, Objs);
+    for (const RegionObj &O : Objs)
+      if (O.Kind != RegionObj::Frame) // a caller's frame: never a buffer
+        Accs.push_back({O, U.Write});
+  }
+  Stack.push_back(C.Callee);
+  for (const CalleeFacts &Sub : S.Calls) {
+    CalleeFacts Mapped;
+    Mapped.Callee = Sub.Callee;
+    for (const std::vector<RegionObj> &Arg : Sub.Args) {
+      Mapped.Args.emplace_back();
+      for (const RegionObj &O : Arg)
+        Map(O, Mapped.Args.back());
+    }
+    if (!expandCall(Mapped, Bufs, Accs, Stack, Reached, Path + "calls ", Why))
+      return false;
+  }
+  Stack.pop_back();
+  return true;
+}
+
+bool mayRunIdioms(const Function &F) {
+  RegionFacts S;
+  return decodeFacts(F.getMetadata(SummaryMD), RegionObj::Arg, S) &&
+         (!S.Buffers.empty() || !S.Calls.empty());
+}
+
+bool allSummarized(const RegionFacts &Root) {
+  std::vector<const CalleeFacts *> Work;
+  for (const CalleeFacts &C : Root.Calls)
+    Work.push_back(&C);
+  std::vector<RegionFacts> Held; // summaries decoded on the way
+  Held.reserve(64);
+  SmallPtrSet<const Function *, 8> Seen;
+  while (!Work.empty()) {
+    const CalleeFacts *C = Work.back();
+    Work.pop_back();
+    if (!C->Callee || !Seen.insert(C->Callee).second)
+      continue;
+    if (!hasSummary(*C->Callee))
+      return false;
+    if (Held.size() == Held.capacity())
+      return true; // deep enough: resolveRegion refuses beyond its depth
+    Held.emplace_back();
+    if (decodeFacts(C->Callee->getMetadata(SummaryMD), RegionObj::Arg,
+                    Held.back()))
+      for (const CalleeFacts &Sub : Held.back().Calls)
+        Work.push_back(&Sub);
+  }
+  return true;
+}
+
+bool resolveRegion(const RegionFacts &Root, bool &HasIdioms, std::string &Why,
+                   std::vector<llvm::Function *> *Callees) {
+  std::vector<ObjUse> Bufs = Root.Buffers, Accs = Root.Accesses;
+  std::vector<const Function *> Stack;
+  std::vector<Function *> Reached;
+  for (const CalleeFacts &C : Root.Calls)
+    if (!expandCall(C, Bufs, Accs, Stack, Reached, "the loop calls ", Why))
+      return false;
+  if (Callees)
+    *Callees = std::move(Reached);
   HasIdioms = !Bufs.empty();
   auto In = [](const std::vector<ObjUse> &Uses, const RegionObj &O,
                bool WrittenOnly) {
@@ -351,9 +434,8 @@ bool resolveRegion(const RegionFacts &Root, bool &HasIdioms, std::string &Why) {
   return true;
 }
 
-void markRegionCallees(const RegionFacts &Root, bool Final) {
-  for (const CalleeFacts &C : Root.Calls) {
-    Function *F = C.Callee;
+void markRegionCallees(const std::vector<Function *> &Callees, bool Final) {
+  for (Function *F : Callees) {
     for (Argument &A : F->args())
       if (A.getType()->isPointerTy())
         A.removeAttr(Attribute::NoCapture);
@@ -447,14 +529,15 @@ static unsigned decidePendingRegions(Module &M) {
       if (Decided.count(Key))
         continue;
       RegionFacts Facts;
+      std::vector<Function *> Reached;
       bool HasIdioms = false, Ok = false;
       std::string Why = "the region's facts were lost";
       if (decodeFacts(CB->getMetadata(FactsMD), RegionObj::Local, Facts))
-        Ok = resolveRegion(Facts, HasIdioms, Why);
+        Ok = resolveRegion(Facts, HasIdioms, Why, &Reached);
       Ok &= HasIdioms;
       Decided[Key] = Ok;
       if (Ok) {
-        markRegionCallees(Facts, /*Final=*/true);
+        markRegionCallees(Reached, /*Final=*/true);
         ++Formed;
       }
       OptimizationRemarkEmitter ORE(&F);

@@ -57,7 +57,8 @@ struct RegionObj {
     Global,  ///< a global variable (G)
     Local,   ///< another identified object of the region's function (an
              ///< alloca, a malloc'd block, a noalias argument): number N
-    Arg      ///< in a summary: the callee's pointer argument number N
+    Arg,     ///< in a summary: the callee's pointer argument number N
+    Frame    ///< in a summary's calls: the callee's own frame (an alloca)
   };
   KindT Kind = Unknown;
   const llvm::GlobalValue *G = nullptr;
@@ -85,7 +86,7 @@ struct CalleeFacts {
 struct RegionFacts {
   std::vector<ObjUse> Buffers;  ///< every idiom buffer
   std::vector<ObjUse> Accesses; ///< every host access outside fallback nests
-  std::vector<CalleeFacts> Calls; ///< a region's calls (never in summaries)
+  std::vector<CalleeFacts> Calls; ///< calls to functions of the module
 };
 
 /// Records \p Facts as \p F's summary, or, with \p Facts null, that \p F
@@ -115,18 +116,29 @@ bool neverABuffer(const llvm::Value *Obj);
 /// interposable definition), or null.
 llvm::Function *regionCallee(const llvm::CallBase &CB);
 
-/// Combines \p Root, the facts of a region's loop, with the summaries of the
-/// functions it calls, and checks that no host access can touch a buffer
-/// (the rules of docs/ARCHITECTURE.md, "Residency"). Sets \p HasIdioms when
-/// the region runs any idiom. On failure \p Why says why.
-bool resolveRegion(const RegionFacts &Root, bool &HasIdioms, std::string &Why);
+/// True when \p F is summarised and its summary has idiom buffers or calls.
+bool mayRunIdioms(const llvm::Function &F);
 
-/// The callees of \p Root (may) run inside a region: their pointer
+/// True when every function that \p Root's calls reach (through the
+/// summaries) has been summarised or found opaque.
+bool allSummarized(const RegionFacts &Root);
+
+/// Combines \p Root, the facts of a region's loop, with the summaries of the
+/// functions it calls and, through their summaries, the functions those
+/// call (no recursion, at most 8 deep), and checks that no host access can
+/// touch a buffer (the rules of docs/ARCHITECTURE.md, "Residency"). Sets
+/// \p HasIdioms when the region runs any idiom and, when not null,
+/// \p Callees to every function reached. On failure \p Why says why.
+bool resolveRegion(const RegionFacts &Root, bool &HasIdioms, std::string &Why,
+                   std::vector<llvm::Function *> *Callees = nullptr);
+
+/// \p Callees (may) run inside a region: their pointer
 /// parameters lose `nocapture` and the functions their memory attributes
 /// (the runtime keeps the buffers' addresses until the region ends). With
 /// \p Final (the region is formed) they are also marked, so that a later
 /// run of the plugin offloads nothing new in them (hasResidencyRegions).
-void markRegionCallees(const RegionFacts &Root, bool Final);
+void markRegionCallees(const std::vector<llvm::Function *> &Callees,
+                       bool Final);
 
 /// True when \p F was marked by markRegionCallees.
 bool isRegionCallee(const llvm::Function &F);

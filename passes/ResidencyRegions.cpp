@@ -499,7 +499,7 @@ callsIn(const Loop &L, const std::vector<StitchedCall> &All) {
 }
 
 /// True when \p L calls a function of the module whose summary has idiom
-/// buffers or, unless \p KnownOnly, one not summarised yet.
+/// buffers or calls or, unless \p KnownOnly, one not summarised yet.
 bool callsIdiomFunctions(const Loop &L, bool KnownOnly) {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
@@ -510,11 +510,7 @@ bool callsIdiomFunctions(const Loop &L, bool KnownOnly) {
               continue;
             return true;
           }
-          RegionFacts Only{{}, {}, {CalleeFacts{F, {}}}};
-          bool HasIdioms = false;
-          std::string Ignored;
-          resolveRegion(Only, HasIdioms, Ignored);
-          if (HasIdioms)
+          if (mayRunIdioms(*F))
             return true;
         }
   return false;
@@ -538,19 +534,22 @@ unsigned visit(Loop &L, VisitContext &Ctx) {
   RegionCheck RC(L, Ctx.LI, Calls, Ctx.TLI);
   bool Ok = RC.check(Why), Pending = false, HasIdioms = !Calls.empty();
   const RegionFacts &Facts = RC.facts();
+  std::vector<Function *> Reached;
   if (Ok && !Facts.Calls.empty()) {
     // Calls to functions of the module: decided now when every callee has
     // been visited, else at OptimizerLast (finalizePendingRegions).
-    Pending = any_of(Facts.Calls,
-                     [](const CalleeFacts &C) { return !hasSummary(*C.Callee); });
+    Pending = !allSummarized(Facts);
     if (!Pending)
-      Ok = resolveRegion(Facts, HasIdioms, Why) && HasIdioms;
+      Ok = resolveRegion(Facts, HasIdioms, Why, &Reached) && HasIdioms;
   }
   if (Ok) {
     placeRegion(L, Calls, Ctx.Synced, Pending ? &Facts : nullptr);
     for (MemIntrinsic *MI : RC.copies())
       routeThroughRuntime(MI);
-    markRegionCallees(Facts, /*Final=*/!Pending);
+    if (Pending)
+      for (const CalleeFacts &C : Facts.Calls)
+        Reached.push_back(C.Callee);
+    markRegionCallees(Reached, /*Final=*/!Pending);
     if (!Pending)
       Ctx.Remarks.emit([&] {
         OptimizationRemark R(RemarkPass, "ResidencyRegion", L.getStartLoc(),
@@ -739,12 +738,33 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
             return false;
         continue;
       }
+      // A function of the module: followed through its own summary when a
+      // region is resolved.
+      if (Function *Callee = regionCallee(*CB)) {
+        CalleeFacts C;
+        C.Callee = Callee;
+        for (const Use &A : CB->args()) {
+          C.Args.emplace_back();
+          SmallVector<const Value *, 4> Objs;
+          if (A->getType()->isPointerTy())
+            getUnderlyingObjects(A, Objs);
+          for (const Value *O : Objs) {
+            RegionObj R;
+            bool Skip;
+            if (inFrame(O))
+              R.Kind = RegionObj::Frame;
+            else if (summaryObject(O, R, Skip) && Skip)
+              continue;
+            C.Args.back().push_back(R); // Unknown when not mapped
+          }
+        }
+        S.Calls.push_back(std::move(C));
+        continue;
+      }
       Why = "calls " +
             (Name.empty() ? std::string("a function through a pointer")
                           : Name.str()) +
-            (regionCallee(*CB) ? " (calls from a called function are not "
-                                 "followed)"
-                               : ", which may access an idiom's buffer");
+            ", which may access an idiom's buffer";
       if (Name == "idiom_run" || Name == "idiom_run_csr")
         Why = "has an idiom call that this pass did not stitch";
       return false;

@@ -4,7 +4,8 @@
 // their arguments (printf, fprintf to stderr, puts of a constant,
 // clock_gettime, sqrt, which may set errno, the runtime's queries), is a
 // region; the callee's fallback starts with idiom_region_sync. The
-// negatives form no region and say why.
+// negatives form no region and say why. Calls in callees are followed
+// through their summaries.
 // RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom-offload -Rpass-missed=idiom-offload -I%S/../../../runtime/include %s -o %t.ll 2> %t.remarks
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
@@ -143,19 +144,50 @@ float local_callee(float a, int steps) {
   return s;
 }
 
-// A callee that calls another function of the module (not followed).
+// A callee that calls another function of the module: followed through the
+// summaries.
 __attribute__((noinline)) void two_level(float *y, const float *x, float a) {
   axpy(y, x, a, N);
 }
 // CHECK-LABEL: define {{.*}} @nested_callee(
-// CHECK-NOT: idiom_region_begin
+// CHECK: call void @idiom_region_begin()
 // CHECK: {{^}}}
 void nested_callee(float a, int steps) {
-  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop calls two_level, which calls axpy (calls from a called function are not followed)
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: residency region: the buffers of 0 offloaded idiom(s) and of 2 call(s) stay on the device
   for (int t = 0; t < steps; t++) {
     axpy(y, x, a, N);
     two_level(y, x, a);
   }
+}
+
+// Two levels down, a host write of the buffer.
+__attribute__((noinline)) void poke_level(float *v, int t) {
+  axpy(v, x, 2.0f, N);
+  v[t] = 0;
+}
+__attribute__((noinline)) void via_level(float *v, int t) { poke_level(v, t); }
+// CHECK-LABEL: define {{.*}} @nested_poke(
+// CHECK-NOT: idiom_region_begin
+// CHECK: {{^}}}
+void nested_poke(int steps) {
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop or a function it calls stores to an idiom's buffer (y) outside the idiom
+  for (int t = 0; t < steps; t++)
+    via_level(y, t);
+}
+
+// Recursion: refused.
+__attribute__((noinline)) void recursive(float *v, int d) {
+  if (d > 0)
+    recursive(v, d - 1);
+  axpy(v, x, 0.5f, N);
+}
+// CHECK-LABEL: define {{.*}} @recursion(
+// CHECK-NOT: idiom_region_begin
+// CHECK: {{^}}}
+void recursion(int steps) {
+  // REMARK-DAG: region-calls.c:[[@LINE+1]]:3: remark: no residency region: the loop calls recursive, which calls recursive, which is recursive or too deep in the call graph
+  for (int t = 0; t < steps; t++)
+    recursive(y, t);
 }
 
 // A callee that writes the caller's other buffer on the host.

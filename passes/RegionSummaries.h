@@ -9,14 +9,16 @@
 // (function metadata `idiom.summary`) when all it does, outside the
 // fallback nests of its stitched idioms, is run those idioms, call the
 // runtime's region entry points, call known library functions that touch
-// only their pointer arguments, and load or store memory based on its
-// pointer arguments, globals or its own stack frame. The summary lists, in
-// terms of argument numbers and globals, the objects its idioms use as
-// buffers (and whether the kernels write them) and the objects its host
-// code reads or writes. A function that qualifies not gets `idiom.opaque`
+// only their pointer arguments, call functions of the module, and load or
+// store memory based on its pointer arguments, globals or its own stack
+// frame. The summary lists, in terms of argument numbers and globals, the
+// objects its idioms use as buffers (and whether the kernels write them),
+// the objects its host code reads or writes, and its calls with the objects
+// of their arguments. A function that does not qualify gets `idiom.opaque`
 // with the reason. A loop that calls such functions is checked, at its call
-// sites, as if the callee's idioms and accesses were in its body, with the
-// actual arguments' underlying objects in place of the argument numbers.
+// sites, as if the callees' idioms and accesses (and those of the functions
+// they call) were in its body, with the actual arguments' underlying
+// objects in place of the argument numbers.
 //
 // The offload pass visits the functions of a module in their order, so a
 // caller may be checked before its callee is summarised. Such a region is

@@ -140,6 +140,17 @@ bool isRuntimeBookkeeping(StringRef Name) {
          Name == "idiom_host_begin" || Name == "idiom_host_end";
 }
 
+/// Why a call to \p Name (empty: through a pointer) keeps a region out, as
+/// a verb phrase ("calls printf, which ...").
+std::string unknownCall(StringRef Name) {
+  if (Name == "idiom_run" || Name == "idiom_run_csr")
+    return "has an idiom call that this pass did not stitch";
+  return "calls " +
+         (Name.empty() ? std::string("a function through a pointer")
+                       : Name.str()) +
+         ", which may access an idiom's buffer";
+}
+
 /// Everything the check of one loop needs.
 class RegionCheck {
 public:
@@ -326,12 +337,7 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
       Facts.Calls.push_back(std::move(C));
       return true;
     }
-    Why = "the loop calls " +
-          (Name.empty() ? std::string("a function through a pointer")
-                        : Name.str()) +
-          ", which may access an idiom's buffer";
-    if (Name == "idiom_run" || Name == "idiom_run_csr")
-      Why = "the loop has an idiom call that this pass did not stitch";
+    Why = "the loop " + unknownCall(Name);
     return false;
   }
   if (I.mayReadOrWriteMemory()) {
@@ -761,12 +767,7 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
         S.Calls.push_back(std::move(C));
         continue;
       }
-      Why = "calls " +
-            (Name.empty() ? std::string("a function through a pointer")
-                          : Name.str()) +
-            ", which may access an idiom's buffer";
-      if (Name == "idiom_run" || Name == "idiom_run_csr")
-        Why = "has an idiom call that this pass did not stitch";
+      Why = unknownCall(Name);
       return false;
     }
   }

@@ -59,4 +59,11 @@ PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
   return PA;
 }
 
+PreservedAnalyses IdiomRegionsPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!hasPendingRegions(M))
+    return PreservedAnalyses::all();
+  finalizePendingRegions(M);
+  return PreservedAnalyses::none();
+}
+
 } // namespace idiom

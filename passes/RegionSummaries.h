@@ -33,6 +33,7 @@
 #ifndef IDIOM_PASSES_REGIONSUMMARIES_H
 #define IDIOM_PASSES_REGIONSUMMARIES_H
 
+#include "RegionHostCalls.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DebugLoc.h"
 #include <string>
@@ -98,21 +99,6 @@ void setSummary(llvm::Function &F, const RegionFacts *Facts,
 
 /// True when setSummary ran on \p F in this run of the plugin.
 bool hasSummary(const llvm::Function &F);
-
-/// The pointer arguments of a call to a known library or runtime query
-/// function that reads or writes memory only through them (printf, puts,
-/// fprintf/fputs/fwrite to stdout or stderr, clock_gettime, gettimeofday,
-/// libm functions that may set errno, idiom_last_* ...): each with true when
-/// the callee may write through it.
-/// False for any other call. Arguments that point to constant globals or to
-/// strings the runtime owns are left out.
-bool knownHostCall(const llvm::CallBase &CB, const llvm::TargetLibraryInfo *TLI,
-                   std::vector<std::pair<const llvm::Value *, bool>> &Ptrs);
-
-/// True for an object that no idiom buffer can be: a constant global, or a
-/// string returned by the runtime's queries (idiom_last_reason,
-/// idiom_device_name).
-bool neverABuffer(const llvm::Value *Obj);
 
 /// The module function a region may call (directly, with an exact, not
 /// interposable definition), or null.

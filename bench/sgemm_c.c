@@ -7,7 +7,11 @@
  * REPS times and prints, per call, the kernel time the runtime measured
  * (idiom_last_kernel_ms), the variant it ran (idiom_last_variant) and the
  * wall time; then TFLOP/s of the last call (2*M*N*K flops over its kernel
- * time) and a sampled error check: 256 elements of C against a
+ * time), the time of all REPS calls end to end (from before the first call
+ * to after the loop, so including the copy of C back to the host at the end
+ * of the residency region that the plugin places around the loop: the
+ * matrices stay on the device across the calls, docs/ARCHITECTURE.md,
+ * "Residency") and a sampled error check: 256 elements of C against a
  * double-precision dot product on the host, |c - ref| <= 1e-4 * K *
  * max|a| * max|b| (the GEMM tolerance of the offload contract). The first
  * call may time the kernel variants (IDIOM_TUNE), so look at the last.
@@ -95,7 +99,7 @@ int main(int argc, char **argv) {
   printf("sgemm_c: M=%d N=%d K=%d reps=%d device=\"%s\"\n", M, N, K, reps,
          dev ? dev : "(none: the loop runs on the host)");
 
-  double kernel_ms = -1, wall_ms = 0;
+  double kernel_ms = -1, wall_ms = 0, start_ms = now_ms();
   for (int r = 0; r < reps; r++) {
     double t0 = now_ms();
     sgemm_naive(M, N, K, A, B, C);
@@ -106,7 +110,10 @@ int main(int argc, char **argv) {
            kernel_ms, idiom_last_variant(), why ? " declined: " : "",
            why ? why : "");
   }
+  double total_ms = now_ms() - start_ms;
   double flops = 2.0 * M * N * (double)K;
+  printf("all calls: total_ms=%.3f TFLOP/s=%.4f (end to end, %d calls)\n",
+         total_ms, reps * flops / (total_ms * 1e-3) / 1e12, reps);
   double ms = kernel_ms > 0 ? kernel_ms : wall_ms;
   printf("last call: %s_ms=%.3f TFLOP/s=%.4f variant=%d\n",
          kernel_ms > 0 ? "kernel" : "wall(host)", ms, flops / (ms * 1e-3) / 1e12,

@@ -24,6 +24,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -306,8 +307,16 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     return PreservedAnalyses::all();
   markOffloadRan(*F.getParent());
   auto &LI = FAM.getResult<LoopAnalysis>(F);
-  if (LI.empty())
+  const TargetLibraryInfo *TLI = &FAM.getResult<TargetLibraryAnalysis>(F);
+  if (LI.empty()) {
+    // Still summarised for the regions of its callers (RegionSummaries.h).
+    if (!DetectOnly && !hasResidencyRegions(F)) {
+      RemarkSink NoRemarks(
+          F, FAM.getResult<OptimizationRemarkEmitterAnalysis>(F), DeferRemarks);
+      formResidencyRegions(F, LI, {}, NoRemarks, TLI);
+    }
     return PreservedAnalyses::all();
+  }
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   RemarkSink Remarks(F, FAM.getResult<OptimizationRemarkEmitterAnalysis>(F),
@@ -426,6 +435,9 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     if (!Det.Found.empty())
       Index.addKernelIds(0);
     DropUnused(StitchedLoops);
+    // Loops calling functions that run idioms may still be regions.
+    if (!DetectOnly && formResidencyRegions(F, LI, {}, Remarks, TLI))
+      Versioned = true;
     return Versioned ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 
@@ -585,7 +597,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   DropUnused(StitchedLoops);
   // Map promotion: loops that only run offloaded idioms keep their buffers
   // on the device (ResidencyRegions.h).
-  formResidencyRegions(F, LI, Stitched, Remarks);
+  formResidencyRegions(F, LI, Stitched, Remarks, TLI);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -3,6 +3,7 @@
 #include "PipelinePlacement.h"
 #include "IdiomOffload.h"
 #include "OffloadRemarks.h"
+#include "RegionSummaries.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
@@ -36,9 +37,13 @@ bool isFallbackLoop(const Loop &L) {
 PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
                                             ModuleAnalysisManager &MAM) {
   if (offloadRan(M)) {
+    // Every function has been visited: decide the regions that waited for
+    // their callees' summaries (RegionSummaries.h).
+    bool Changed = hasPendingRegions(M);
+    finalizePendingRegions(M);
     // The remarks of the VectorizerStart instance, one per source loop.
     flushRemarks(M);
-    return PreservedAnalyses::all();
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   FunctionPassManager FPM;
   FPM.addPass(LoopSimplifyPass());
@@ -48,8 +53,17 @@ PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
       createModuleToFunctionPassAdaptor(std::move(FPM)).run(M, MAM);
   // A module without function bodies still counts as done.
   markOffloadRan(M);
+  if (finalizePendingRegions(M))
+    PA = PreservedAnalyses::none();
   flushRemarks(M);
   return PA;
+}
+
+PreservedAnalyses IdiomRegionsPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!hasPendingRegions(M))
+    return PreservedAnalyses::all();
+  finalizePendingRegions(M);
+  return PreservedAnalyses::none();
 }
 
 } // namespace idiom

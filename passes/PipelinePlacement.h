@@ -47,6 +47,15 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
+/// Decides the pending residency regions of the module
+/// (finalizePendingRegions, RegionSummaries.h) where OptimizerLast does not
+/// run: at the end of the full-LTO link-time pipeline, and as
+/// `-passes=idiom-regions` in opt.
+class IdiomRegionsPass : public llvm::PassInfoMixin<IdiomRegionsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 } // namespace idiom
 
 #endif // IDIOM_PASSES_PIPELINEPLACEMENT_H

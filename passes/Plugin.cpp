@@ -9,7 +9,8 @@
 // the VectorizerStart instance deferred, one per source loop
 // (OffloadRemarks.h).
 // opt -load-pass-plugin=libIdiom.so -passes=idiom-offload | print<idiom>
-// (remarks at once, one per copy of a loop).
+// (remarks at once, one per copy of a loop); -passes=idiom-regions decides
+// the pending residency regions (RegionSummaries.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,20 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   // -O0 has no VectorizerStart either, by design: no offload.
                   if (Level != OptimizationLevel::O0)
                     MPM.addPass(idiom::IdiomLateOffloadPass());
+                });
+            // The full-LTO link-time pipeline has no OptimizerLast: pending
+            // regions of an offload there are decided at its end.
+            PB.registerFullLinkTimeOptimizationLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(idiom::IdiomRegionsPass());
+                });
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "idiom-regions")
+                    return false;
+                  MPM.addPass(idiom::IdiomRegionsPass());
+                  return true;
                 });
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, FunctionPassManager &FPM,

@@ -22,8 +22,17 @@
 //     fills on the device when the region holds both ranges there, and
 //     otherwise brings the ranges back to the host first (the copy of a
 //     Jacobi time loop, which LoopIdiomRecognize turns into a memcpy);
+//   - a call to a library function that touches memory only through its
+//     pointer arguments (printf, clock_gettime, the runtime's queries:
+//     knownHostCall, RegionSummaries.h), whose pointer arguments are checked
+//     as loads or stores;
+//   - a direct call to a function of the module, decided through its
+//     summary (resolveRegion, RegionSummaries.h), now or, when the callee
+//     has not been visited yet, at OptimizerLast (a pending region);
 //   - anything else that neither reads nor writes memory, except
 //     `unreachable`.
+// After the loops, the function's own summary is recorded for the regions
+// of its callers.
 // The fallback nests are exempt: idiom_region_sync, placed at their
 // preheader, empties the device copies before they run. The loop's exits
 // must be dedicated (LoopSimplify form) and reached by br or switch.
@@ -33,9 +42,12 @@
 #include "ResidencyRegions.h"
 #include "OffloadRemarks.h"
 #include "PipelinePlacement.h"
+#include "RegionSummaries.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -113,12 +125,39 @@ bool isScratchAlloca(const AllocaInst *AI) {
   return true;
 }
 
+/// An intrinsic that only marks the code (debug info, lifetimes, assumptions,
+/// alias scopes): it accesses no memory a region holds.
+bool isMarkerIntrinsic(const IntrinsicInst &II) {
+  return isa<DbgInfoIntrinsic>(II) || II.isLifetimeStartOrEnd() ||
+         II.getIntrinsicID() == Intrinsic::assume ||
+         II.getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl;
+}
+
+/// A runtime entry point that reads only its descriptor and the runtime's
+/// own state, never the program's memory (idiomrt.h).
+bool isRuntimeBookkeeping(StringRef Name) {
+  return Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
+         Name == "idiom_host_begin" || Name == "idiom_host_end";
+}
+
+/// Why a call to \p Name (empty: through a pointer) keeps a region out, as
+/// a verb phrase ("calls printf, which ...").
+std::string unknownCall(StringRef Name) {
+  if (Name == "idiom_run" || Name == "idiom_run_csr")
+    return "has an idiom call that this pass did not stitch";
+  return "calls " +
+         (Name.empty() ? std::string("a function through a pointer")
+                       : Name.str()) +
+         ", which may access an idiom's buffer";
+}
+
 /// Everything the check of one loop needs.
 class RegionCheck {
 public:
   RegionCheck(Loop &L, LoopInfo &LI,
-              const std::vector<const StitchedCall *> &Calls)
-      : L(L), LI(LI), Calls(Calls) {}
+              const std::vector<const StitchedCall *> &Calls,
+              const TargetLibraryInfo *TLI)
+      : L(L), LI(LI), Calls(Calls), TLI(TLI) {}
 
   /// True when \p L can be a region; otherwise \p Why says why not.
   bool check(std::string &Why);
@@ -127,19 +166,51 @@ public:
   /// through the runtime once the region is placed.
   const SmallVector<MemIntrinsic *, 4> &copies() const { return Copies; }
 
+  /// The loop's idiom buffers, host accesses and calls to functions of the
+  /// module, for resolveRegion (RegionSummaries.h).
+  const RegionFacts &facts() const { return Facts; }
+
 private:
   Loop &L;
   LoopInfo &LI;
   const std::vector<const StitchedCall *> &Calls;
+  const TargetLibraryInfo *TLI;
+  RegionFacts Facts;
+  DenseMap<const Value *, unsigned> LocalIds;
   SmallPtrSet<const BasicBlock *, 32> Exempt;
   SmallPtrSet<const Value *, 8> Idioms;
   SmallPtrSet<const Value *, 8> AllObjs, WrittenObjs;
   bool AllKnown = true, WrittenKnown = true;
+  bool CallsModule = false; // the loop calls functions of the module
   SmallVector<MemIntrinsic *, 4> Copies;
 
   bool accessOK(const Value *Ptr, bool IsStore, std::string &Why);
   bool instructionOK(const Instruction &I, std::string &Why);
+  RegionObj objectOf(const Value *O);
+  void record(std::vector<ObjUse> &To, const Value *Ptr, bool Write);
 };
+
+RegionObj RegionCheck::objectOf(const Value *O) {
+  RegionObj R;
+  if (!isIdentifiedObject(O))
+    return R; // Unknown: also an interposable alias, which may be any global
+  if (auto *G = dyn_cast<GlobalValue>(O)) {
+    R.Kind = RegionObj::Global;
+    R.G = G;
+  } else {
+    R.Kind = RegionObj::Local;
+    R.N = LocalIds.try_emplace(O, LocalIds.size()).first->second;
+  }
+  return R;
+}
+
+void RegionCheck::record(std::vector<ObjUse> &To, const Value *Ptr,
+                         bool Write) {
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(Ptr, Objs);
+  for (const Value *O : Objs)
+    To.push_back({objectOf(O), Write});
+}
 
 bool RegionCheck::accessOK(const Value *Ptr, bool IsStore, std::string &Why) {
   if (auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr)))
@@ -171,6 +242,9 @@ bool RegionCheck::accessOK(const Value *Ptr, bool IsStore, std::string &Why) {
             ") outside the idiom";
       return false;
     }
+  // Kept for the idioms of the functions the loop calls.
+  for (const Value *O : Objs)
+    Facts.Accesses.push_back({objectOf(O), IsStore});
   return true;
 }
 
@@ -202,9 +276,7 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
       return false;
     }
     if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
-      if (isa<DbgInfoIntrinsic>(II) || II->isLifetimeStartOrEnd() ||
-          II->getIntrinsicID() == Intrinsic::assume ||
-          II->getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl)
+      if (isMarkerIntrinsic(*II))
         return true;
       if (auto *MI = dyn_cast<MemIntrinsic>(II)) {
         if (MI->isVolatile()) {
@@ -212,12 +284,20 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
           return false;
         }
         auto *MT = dyn_cast<MemTransferInst>(MI);
+        bool Routable =
+            isa<MemCpyInst>(MI) || isa<MemMoveInst>(MI) || isa<MemSetInst>(MI);
+        // The buffers of the callees are not known yet: every copy goes
+        // through the runtime, which is right whatever the table holds.
+        if (Routable && CallsModule) {
+          Copies.push_back(const_cast<MemIntrinsic *>(MI));
+          return true;
+        }
         std::string Ignored;
         if (accessOK(MI->getRawDest(), true, Ignored) &&
             (!MT || accessOK(MT->getRawSource(), false, Ignored)))
           return true;
         // May touch an idiom buffer: the runtime copies (placeRegion).
-        if (isa<MemCpyInst>(MI) || isa<MemMoveInst>(MI) || isa<MemSetInst>(MI)) {
+        if (Routable) {
           Copies.push_back(const_cast<MemIntrinsic *>(MI));
           return true;
         }
@@ -228,17 +308,36 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
     if (CB->doesNotAccessMemory() && CB->doesNotThrow() && !CB->doesNotReturn())
       return true;
     StringRef Name = calleeName(*CB);
-    // Runtime entry points that read only their descriptor and the
-    // runtime's own state, never the program's memory (idiomrt.h).
-    if (Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
-        Name == "idiom_host_begin" || Name == "idiom_host_end")
+    if (isRuntimeBookkeeping(Name))
       return true;
-    Why = "the loop calls " +
-          (Name.empty() ? std::string("a function through a pointer")
-                        : Name.str()) +
-          ", which may access an idiom's buffer";
-    if (Name == "idiom_run" || Name == "idiom_run_csr")
-      Why = "the loop has an idiom call that this pass did not stitch";
+    // A library or runtime query function that touches memory only through
+    // its pointer arguments: those are checked as the loop's own accesses.
+    std::vector<std::pair<const Value *, bool>> Ptrs;
+    if (knownHostCall(*CB, TLI, Ptrs)) {
+      for (auto &[P, Write] : Ptrs)
+        if (!accessOK(P, Write, Why)) {
+          Why += " (an argument of " + Name.str() + ")";
+          return false;
+        }
+      return true;
+    }
+    // A function of the module: its summary decides (resolveRegion).
+    if (Function *Callee = regionCallee(*CB)) {
+      CalleeFacts C;
+      C.Callee = Callee;
+      for (const Use &A : CB->args()) {
+        C.Args.emplace_back();
+        if (!A->getType()->isPointerTy())
+          continue;
+        SmallVector<const Value *, 4> Objs;
+        getUnderlyingObjects(A, Objs);
+        for (const Value *O : Objs)
+          C.Args.back().push_back(objectOf(O));
+      }
+      Facts.Calls.push_back(std::move(C));
+      return true;
+    }
+    Why = "the loop " + unknownCall(Name);
     return false;
   }
   if (I.mayReadOrWriteMemory()) {
@@ -293,6 +392,7 @@ bool RegionCheck::check(std::string &Why) {
         Why = "an idiom's buffer pointer was deleted";
         return false;
       }
+      record(Facts.Buffers, V, Written);
       SmallVector<const Value *, 4> Objs;
       getUnderlyingObjects(V, Objs);
       for (const Value *O : Objs) {
@@ -306,6 +406,10 @@ bool RegionCheck::check(std::string &Why) {
       }
     }
   }
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && !Exempt.count(BB))
+        CallsModule |= regionCallee(*CB) != nullptr;
   for (BasicBlock *BB : L.blocks()) {
     if (Exempt.count(BB))
       continue;
@@ -346,33 +450,48 @@ void routeThroughRuntime(MemIntrinsic *MI) {
   MI->eraseFromParent();
 }
 
-/// Inserts the runtime calls of a region around \p L.
-void placeRegion(Loop &L, const std::vector<const StitchedCall *> &Calls) {
+/// Declares the runtime's region entry point \p Name (void(void), nounwind).
+FunctionCallee declareRegionCall(Module &M, StringRef Name) {
+  FunctionType *FT = FunctionType::get(Type::getVoidTy(M.getContext()), false);
+  FunctionCallee C = M.getOrInsertFunction(Name, FT);
+  if (auto *F = dyn_cast<Function>(C.getCallee()))
+    F->setDoesNotThrow();
+  return C;
+}
+
+/// Inserts idiom_region_sync at the start of \p Fallback (an idiom's
+/// fallback preheader) unless \p Synced has it already.
+void syncBefore(BasicBlock *Fallback, SmallPtrSetImpl<BasicBlock *> &Synced) {
+  if (!Synced.insert(Fallback).second)
+    return;
+  IRBuilder<> B(Fallback, Fallback->getFirstInsertionPt());
+  B.CreateCall(declareRegionCall(*Fallback->getModule(), "idiom_region_sync"));
+}
+
+/// Inserts the runtime calls of a region around \p L; with \p Facts, a
+/// pending region (RegionSummaries.h) that finalizePendingRegions decides.
+void placeRegion(Loop &L, const std::vector<const StitchedCall *> &Calls,
+                 SmallPtrSetImpl<BasicBlock *> &Synced,
+                 const RegionFacts *Facts = nullptr) {
   BasicBlock *PH = L.getLoopPreheader();
   Module &M = *PH->getModule();
-  LLVMContext &Ctx = M.getContext();
-  FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx), false);
-  auto Declare = [&](StringRef Name) {
-    FunctionCallee C = M.getOrInsertFunction(Name, FT);
-    if (auto *F = dyn_cast<Function>(C.getCallee()))
-      F->setDoesNotThrow();
-    return C;
-  };
-  FunctionCallee Begin = Declare("idiom_region_begin");
-  FunctionCallee End = Declare("idiom_region_end");
-  FunctionCallee Sync = Declare("idiom_region_sync");
-  IRBuilder<> B(PH->getTerminator());
-  B.CreateCall(Begin);
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
-  for (BasicBlock *E : Exits) {
-    B.SetInsertPoint(E, E->getFirstInsertionPt());
-    B.CreateCall(End);
+  if (Facts) {
+    unsigned Id =
+        insertPendingBegin(PH->getTerminator(), *Facts, L.getStartLoc());
+    for (BasicBlock *E : Exits)
+      insertPendingEnd(&*E->getFirstInsertionPt(), Id);
+  } else {
+    IRBuilder<> B(PH->getTerminator());
+    B.CreateCall(declareRegionCall(M, "idiom_region_begin"));
+    for (BasicBlock *E : Exits) {
+      B.SetInsertPoint(E, E->getFirstInsertionPt());
+      B.CreateCall(declareRegionCall(M, "idiom_region_end"));
+    }
   }
-  for (const StitchedCall *SC : Calls) {
-    B.SetInsertPoint(SC->Fallback, SC->Fallback->getFirstInsertionPt());
-    B.CreateCall(Sync);
-  }
+  for (const StitchedCall *SC : Calls)
+    syncBefore(SC->Fallback, Synced);
 }
 
 /// The stitched calls inside \p L.
@@ -385,43 +504,281 @@ callsIn(const Loop &L, const std::vector<StitchedCall> &All) {
   return In;
 }
 
-unsigned visit(Loop &L, LoopInfo &LI, const std::vector<StitchedCall> &All,
-               RemarkSink &Remarks) {
+/// True when \p L calls a function of the module whose summary has idiom
+/// buffers or calls or, unless \p KnownOnly, one not summarised yet.
+bool callsIdiomFunctions(const Loop &L, bool KnownOnly) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *F = regionCallee(*CB)) {
+          if (!hasSummary(*F)) {
+            if (KnownOnly)
+              continue;
+            return true;
+          }
+          if (mayRunIdioms(*F))
+            return true;
+        }
+  return false;
+}
+
+struct VisitContext {
+  LoopInfo &LI;
+  const std::vector<StitchedCall> &All;
+  RemarkSink &Remarks;
+  const TargetLibraryInfo *TLI;
+  SmallPtrSet<BasicBlock *, 8> Synced;
+};
+
+unsigned visit(Loop &L, VisitContext &Ctx) {
   if (isFallbackLoop(L))
     return 0;
-  std::vector<const StitchedCall *> Calls = callsIn(L, All);
-  if (Calls.empty())
+  std::vector<const StitchedCall *> Calls = callsIn(L, Ctx.All);
+  if (Calls.empty() && !callsIdiomFunctions(L, /*KnownOnly=*/false))
     return 0;
   std::string Why;
-  RegionCheck RC(L, LI, Calls);
-  if (RC.check(Why)) {
-    placeRegion(L, Calls);
+  RegionCheck RC(L, Ctx.LI, Calls, Ctx.TLI);
+  bool Ok = RC.check(Why), Pending = false, HasIdioms = !Calls.empty();
+  const RegionFacts &Facts = RC.facts();
+  std::vector<Function *> Reached;
+  if (Ok && !Facts.Calls.empty()) {
+    // Calls to functions of the module: decided now when every callee has
+    // been visited, else at OptimizerLast (finalizePendingRegions).
+    Pending = !allSummarized(Facts);
+    if (!Pending)
+      Ok = resolveRegion(Facts, HasIdioms, Why, &Reached) && HasIdioms;
+  }
+  if (Ok) {
+    placeRegion(L, Calls, Ctx.Synced, Pending ? &Facts : nullptr);
     for (MemIntrinsic *MI : RC.copies())
       routeThroughRuntime(MI);
-    Remarks.emit([&] {
-      return OptimizationRemark(RemarkPass, "ResidencyRegion", L.getStartLoc(),
-                                L.getHeader())
-             << "residency region: the buffers of "
-             << ore::NV("Idioms", unsigned(Calls.size()))
-             << " offloaded idiom(s) stay on the device across the loop's "
-                "iterations (copied back at its exits)";
-    });
+    if (Pending)
+      for (const CalleeFacts &C : Facts.Calls)
+        Reached.push_back(C.Callee);
+    markRegionCallees(Reached, /*Final=*/!Pending);
+    if (!Pending)
+      Ctx.Remarks.emit([&] {
+        OptimizationRemark R(RemarkPass, "ResidencyRegion", L.getStartLoc(),
+                             L.getHeader());
+        R << "residency region: the buffers of "
+          << ore::NV("Idioms", unsigned(Calls.size()))
+          << " offloaded idiom(s)";
+        if (!Facts.Calls.empty())
+          R << " and of " << ore::NV("Callees", unsigned(Facts.Calls.size()))
+            << " call(s)";
+        return R << " stay on the device across the loop's iterations "
+                    "(copied back at its exits)";
+      });
     return 1;
   }
-  Remarks.emit([&] {
-    return OptimizationRemarkMissed(RemarkPass, "NoResidencyRegion",
-                                    L.getStartLoc(), L.getHeader())
-           << "no residency region: " << ore::NV("Reason", Why);
-  });
+  if (HasIdioms || callsIdiomFunctions(L, /*KnownOnly=*/true))
+    Ctx.Remarks.emit([&] {
+      return OptimizationRemarkMissed(RemarkPass, "NoResidencyRegion",
+                                      L.getStartLoc(), L.getHeader())
+             << "no residency region: " << ore::NV("Reason", Why);
+    });
   unsigned N = 0;
   for (Loop *Sub : L.getSubLoops())
-    N += visit(*Sub, LI, All, Remarks);
+    N += visit(*Sub, Ctx);
   return N;
+}
+
+/// True for an object in a function's frame: an alloca, or the copy of a
+/// byval argument.
+bool inFrame(const Value *O) {
+  auto *A = dyn_cast<Argument>(O);
+  return isa<AllocaInst>(O) || (A && A->hasPassPointeeByValueCopyAttr());
+}
+
+/// Maps an underlying object of \p F to a summary object; false when it is
+/// of no known allocation. Objects that no caller's buffer can be (\p F's
+/// frame, constant globals, the runtime's strings) set \p Skip.
+
+bool summaryObject(const Value *O, RegionObj &R, bool &Skip) {
+  Skip = inFrame(O);
+  if (Skip)
+    return true;
+  if (auto *A = dyn_cast<Argument>(O)) {
+    R.Kind = RegionObj::Arg;
+    R.N = A->getArgNo();
+    return true;
+  }
+  if (auto *G = dyn_cast<GlobalValue>(O)) {
+    if (!isIdentifiedObject(O))
+      return false; // an interposable alias: possibly any global
+    if (neverABuffer(O)) {
+      Skip = true;
+      return true;
+    }
+    R.Kind = RegionObj::Global;
+    R.G = G;
+    return true;
+  }
+  Skip = neverABuffer(O);
+  return Skip;
+}
+
+/// Builds \p F's summary (RegionSummaries.h) into \p S; false, with \p Why,
+/// when \p F cannot run inside a caller's region.
+bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
+               const TargetLibraryInfo *TLI, RegionFacts &S, std::string &Why) {
+  if (!F.hasExactDefinition() || F.isInterposable()) {
+    Why = "may be replaced by another definition";
+    return false;
+  }
+  SmallPtrSet<const BasicBlock *, 32> Exempt;
+  SmallPtrSet<const Value *, 8> Idioms;
+  for (const StitchedCall &SC : All) {
+    Idioms.insert(SC.Call);
+    if (SC.CheckCall)
+      Idioms.insert(SC.CheckCall);
+    BasicBlock *Head = SC.Fallback ? SC.Fallback->getSingleSuccessor() : nullptr;
+    Loop *FL = Head ? LI.getLoopFor(Head) : nullptr;
+    if (!SC.Call || !FL || FL->getLoopPreheader() != SC.Fallback) {
+      Why = "has an idiom whose fallback is not where stitching left it";
+      return false;
+    }
+    for (BasicBlock *BB : FL->blocks())
+      Exempt.insert(BB);
+    for (auto &[V, Written] : SC.Buffers) {
+      SmallVector<const Value *, 4> Objs;
+      if (V)
+        getUnderlyingObjects(V, Objs);
+      for (const Value *O : Objs) {
+        RegionObj R;
+        bool Skip;
+        if (!summaryObject(O, R, Skip) || inFrame(O)) {
+          Why = inFrame(O) ? "runs an idiom on a local array"
+                                   : "runs an idiom on memory that is not an "
+                                     "argument or a global";
+          return false;
+        }
+        if (!Skip) // else a constant global: never written
+          S.Buffers.push_back({R, Written});
+      }
+      if (!V) {
+        Why = "has an idiom whose buffer was deleted";
+        return false;
+      }
+    }
+  }
+  auto Access = [&](const Value *Ptr, bool Write) {
+    SmallVector<const Value *, 4> Objs;
+    getUnderlyingObjects(Ptr, Objs);
+    for (const Value *O : Objs) {
+      RegionObj R;
+      bool Skip;
+      if (!summaryObject(O, R, Skip)) {
+        Why = std::string(Write ? "stores to" : "loads from") +
+              " memory through a pointer the plugin cannot follow";
+        return false;
+      }
+      if (!Skip)
+        S.Accesses.push_back({R, Write});
+    }
+    return true;
+  };
+  for (BasicBlock &BB : F) {
+    if (Exempt.count(&BB))
+      continue;
+    for (Instruction &I : BB) {
+      if (isa<UnreachableInst>(I) || I.isEHPad() || isa<ResumeInst>(I)) {
+        Why = "may not return normally";
+        return false;
+      }
+      if (auto *LD = dyn_cast<LoadInst>(&I)) {
+        if (!LD->isSimple() || !Access(LD->getPointerOperand(), false))
+          return Why.empty() ? (Why = "has a volatile or atomic load", false)
+                             : false;
+        continue;
+      }
+      if (auto *ST = dyn_cast<StoreInst>(&I)) {
+        if (!ST->isSimple() || !Access(ST->getPointerOperand(), true))
+          return Why.empty() ? (Why = "has a volatile or atomic store", false)
+                             : false;
+        continue;
+      }
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB) {
+        if (I.mayReadOrWriteMemory()) {
+          Why = std::string("has a ") + I.getOpcodeName() +
+                " instruction, which accesses memory";
+          return false;
+        }
+        continue;
+      }
+      if (Idioms.count(CB))
+        continue;
+      if (!isa<CallInst>(CB) || CB->isInlineAsm()) {
+        Why = "has an invoke, callbr or inline assembly";
+        return false;
+      }
+      if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
+        if (isMarkerIntrinsic(*II))
+          continue;
+        if (auto *MI = dyn_cast<MemIntrinsic>(II)) {
+          auto *MT = dyn_cast<MemTransferInst>(MI);
+          if (MI->isVolatile()) {
+            Why = "has a volatile memory intrinsic";
+            return false;
+          }
+          if (!Access(MI->getRawDest(), true) ||
+              (MT && !Access(MT->getRawSource(), false)))
+            return false;
+          continue;
+        }
+      }
+      if (CB->doesNotAccessMemory() && CB->doesNotThrow() &&
+          !CB->doesNotReturn())
+        continue;
+      StringRef Name = calleeName(*CB);
+      // The runtime's region entry points work on the table (idiomrt.h).
+      if (isRuntimeBookkeeping(Name) || Name == "idiom_region_begin" ||
+          Name == "idiom_region_end" || Name == "idiom_region_memmove" ||
+          Name == "idiom_region_memset")
+        continue;
+      std::vector<std::pair<const Value *, bool>> Ptrs;
+      if (knownHostCall(*CB, TLI, Ptrs)) {
+        for (auto &[P, Write] : Ptrs)
+          if (!Access(P, Write))
+            return false;
+        continue;
+      }
+      // A function of the module: followed through its own summary when a
+      // region is resolved.
+      if (Function *Callee = regionCallee(*CB)) {
+        CalleeFacts C;
+        C.Callee = Callee;
+        for (const Use &A : CB->args()) {
+          C.Args.emplace_back();
+          SmallVector<const Value *, 4> Objs;
+          if (A->getType()->isPointerTy())
+            getUnderlyingObjects(A, Objs);
+          for (const Value *O : Objs) {
+            RegionObj R;
+            bool Skip;
+            if (inFrame(O))
+              R.Kind = RegionObj::Frame;
+            else if (summaryObject(O, R, Skip) && Skip)
+              continue;
+            C.Args.back().push_back(R); // Unknown when not mapped
+          }
+        }
+        S.Calls.push_back(std::move(C));
+        continue;
+      }
+      Why = unknownCall(Name);
+      return false;
+    }
+  }
+  return true;
 }
 
 } // namespace
 
 bool hasResidencyRegions(const Function &F) {
+  if (isRegionCallee(F) || hasPendingRegions(F))
+    return true;
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB)
       if (auto *CB = dyn_cast<CallBase>(&I))
@@ -432,13 +789,26 @@ bool hasResidencyRegions(const Function &F) {
 
 unsigned formResidencyRegions(Function &F, LoopInfo &LI,
                               const std::vector<StitchedCall> &Calls,
-                              RemarkSink &Remarks) {
-  if (!Residency || Calls.empty())
+                              RemarkSink &Remarks,
+                              const TargetLibraryInfo *TLI) {
+  if (!Residency)
     return 0;
+  VisitContext Ctx{LI, Calls, Remarks, TLI, {}};
   unsigned N = 0;
   for (Loop *L : LI.getTopLevelLoops())
-    N += visit(*L, LI, Calls, Remarks);
-  (void)F;
+    N += visit(*L, Ctx);
+  // The summary that regions of F's callers use.
+  RegionFacts S;
+  std::string Why;
+  if (!summarize(F, LI, Calls, TLI, S, Why)) {
+    setSummary(F, nullptr, Why);
+    return N;
+  }
+  setSummary(F, &S, "");
+  // Inside a caller's region the fallback nests need the host memory
+  // current, as inside F's own regions.
+  for (const StitchedCall &SC : Calls)
+    syncBefore(SC.Fallback, Ctx.Synced);
   return N;
 }
 

@@ -22,6 +22,7 @@
 namespace llvm {
 class Function;
 class LoopInfo;
+class TargetLibraryInfo;
 } // namespace llvm
 
 namespace idiom {
@@ -36,12 +37,16 @@ bool hasResidencyRegions(const llvm::Function &F);
 
 /// Places residency regions in \p F around the outermost loops that qualify
 /// and contain at least one of \p Calls (every idiom_run that stitching
-/// inserted in \p F), with a remark for each region and a missed remark, on
-/// the outermost loop holding stitched calls, when none could be formed
-/// there. Returns the number of regions formed.
+/// inserted in \p F) or call functions of the module that run idioms
+/// (RegionSummaries.h; such a region may be pending until OptimizerLast),
+/// with a remark for each region and a missed remark, on the outermost loop
+/// holding stitched calls, when none could be formed there. Then records
+/// \p F's summary for its callers' regions. \p TLI identifies the library
+/// functions a region may call. Returns the number of regions placed.
 unsigned formResidencyRegions(llvm::Function &F, llvm::LoopInfo &LI,
                               const std::vector<StitchedCall> &Calls,
-                              RemarkSink &Remarks);
+                              RemarkSink &Remarks,
+                              const llvm::TargetLibraryInfo *TLI);
 
 } // namespace idiom
 

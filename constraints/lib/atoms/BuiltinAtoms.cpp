@@ -246,6 +246,16 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                                                     Env.Proofs) ==
                        Proof::Proven;
               });
+  addLoopTest(R, "IndependentIterations",
+              "loop: no iteration writes an element another iteration reads "
+              "or writes through the same base pointer, over the accesses of "
+              "the loop and of the loops inside it, whose bounds may move "
+              "with the enclosing loops (triangular nests; Z3 over integers); "
+              "a dependence is named with its two accesses and a witness",
+              [](MatchEnv &Env, Loop *L, std::string &Why) {
+                return proveIndependentIterations(L, Env.SE, Env.Z3TimeoutMs,
+                                                  Why) == Proof::Proven;
+              });
   addLoopGenerator(R, "HeaderPhis",
                    "loop, phi: phi is a phi node in the header of loop or of a loop inside it",
                    [](Loop *L) {

@@ -5,7 +5,8 @@
  * copied back into the row it read:
  *   for (r) for (q) { for (p) { sum[p] = 0; for (s) sum[p] += A[r][q][s] *
  *   C4[s][p]; } for (p) A[r][q][p] = sum[p]; }
- * on double arrays A[NR][NQ][NP] and C4[NP][NP] (NR 40, NQ 48, NP 128), then
+ * on double arrays A[NR][NQ][NP] and C4[NP][NP] (NR 40, NQ 48, NP 128;
+ * -DNR=.. -DNQ=.. -DNP=.. for others: bench/build_doit_carry.sh), then
  * the same with the temporary a local array of the kernel (dead after the
  * nest), and a variant that copies each row's product into the next row
  * (reads a row an earlier (r, q) wrote: sequential).
@@ -27,9 +28,15 @@
  */
 #include <stdio.h>
 
+#ifndef NR
 #define NR 40
+#endif
+#ifndef NQ
 #define NQ 48
+#endif
+#ifndef NP
 #define NP 128
+#endif
 
 static double A[NR][NQ][NP], A2[NR][NQ][NP], A3[NR][NQ][NP];
 static double C4[NP][NP];

@@ -11,7 +11,9 @@
  *                (iteration j reads the A[i][k], k < j, that earlier ones
  *                wrote: a triangular solve)
  *   lu           A = L U in place, n 300: the same triangular solve for L's
- *                row, then U's row (j >= i) as dot products over k < i
+ *                row, then U's row (j >= i) as dot products over k < i (a
+ *                GEMV for one i: offloaded, one launch per row)
+ * (-DM=.. -DN=.. -DNC=.. -DNL=.. for other sizes: bench/build_doit_carry.sh)
  *
  * Loops carry a trailing marker comment on their `for` line:
  *   idiom: ...        -- expected to be offloaded
@@ -26,10 +28,18 @@
 #include <math.h>
 #include <stdio.h>
 
+#ifndef M
 #define M 240
+#endif
+#ifndef N
 #define N 200
+#endif
+#ifndef NC
 #define NC 360
+#endif
+#ifndef NL
 #define NL 300
+#endif
 
 static double A[M][N], R[N][N], Q[M][N];
 static double C[NC][NC];
@@ -111,7 +121,7 @@ static void kernel_lu(int n, double a[NL][NL])
         a[i][j] -= a[i][k] * a[k][j];
       a[i][j] /= a[j][j];
     }
-    for (j = i; j < n; j++) /* maybe: GEMV^T (U's row from the rows above) */
+    for (j = i; j < n; j++) /* idiom: gemv (U's row from the rows above) */
       for (k = 0; k < i; k++)
         a[i][j] -= a[i][k] * a[k][j];
   }

@@ -1308,6 +1308,10 @@ bool IterationDependence::collect(std::string &Why) {
         }
         continue;
       }
+      if (isa<ScalableVectorType>(Ty)) {
+        Why = "the loop accesses a scalable vector: " + valueText(&I);
+        return false;
+      }
       const SCEV *P = SE.getSCEV(Ptr);
       const SCEV *Base = SE.getPointerBase(P);
       const SCEV *Off = SE.removePointerBase(P);

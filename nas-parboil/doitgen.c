@@ -13,7 +13,8 @@
  *
  * The whole (r, q) nest is one batched product (NR*NQ x NP) x (NP x NP)
  * through a temporary, not lifted yet (issue #13): today each (r, q) is a
- * GEMV of its own, offloaded as one launch per row with IDIOM_COST=off.
+ * GEMV of its own, one launch per row; with 128 outputs (below the default
+ * IDIOM_MIN_TRIP, 4096) it runs on the device only with IDIOM_MIN_TRIP=0.
  *
  * Loops carry a trailing marker comment on their `for` line:
  *   idiom: gemv | reduction  -- expected to be offloaded

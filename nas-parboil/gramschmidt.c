@@ -12,7 +12,9 @@
  *                wrote: a triangular solve)
  *   lu           A = L U in place, n 300: the same triangular solve for L's
  *                row, then U's row (j >= i) as dot products over k < i (a
- *                GEMV for one i: offloaded, one launch per row)
+ *                GEMV for one i: lifted, one launch per row; with fewer
+ *                outputs than the default IDIOM_MIN_TRIP, 4096, it runs on
+ *                the device only with IDIOM_MIN_TRIP=0)
  * (-DM=.. -DN=.. -DNC=.. -DNL=.. for other sizes: bench/build_doit_carry.sh)
  *
  * Loops carry a trailing marker comment on their `for` line:

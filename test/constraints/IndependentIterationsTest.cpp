@@ -94,6 +94,16 @@ TEST(IndependentIterationsTest, TriangleAgreesWithEnumeration) {
   EXPECT_GT(Refuted, 30u);
 }
 
+// The iterations that meet are all beyond 16 (the witness the report
+// prefers): the answer is still a dependence, with a witness.
+TEST(IndependentIterationsTest, LargeWitness) {
+  TestIR IR(triangleIR(200, 1, 1, 100, 1, 0), "f");
+  std::string Why;
+  EXPECT_EQ(proveIndependentIterations(IR.loop("outer"), IR.env().SE, 20000, Why),
+            Proof::Refuted);
+  EXPECT_NE(Why.find("loop-carried flow dependence"), std::string::npos) << Why;
+}
+
 // An address read from memory is not analysed: "not proven", with why.
 TEST(IndependentIterationsTest, IndirectAddressIsNotProven) {
   TestIR IR("define void @f(ptr noalias %a, ptr noalias %idx) {\n"

@@ -1397,6 +1397,7 @@ Proof IterationDependence::pair(const IterAccess &A, const IterAccess &B,
     S.pop();
     return Proof::Proven;
   }
+  z3::model M = S.get_model();
   // A small witness reads better: the first iterations, where they meet.
   S.push();
   for (int K = 0; K < (int)IvLoops.size(); ++K)
@@ -1404,11 +1405,9 @@ Proof IterationDependence::pair(const IterAccess &A, const IterAccess &B,
       S.add(First[K] <= 16 && Second[K] <= 16);
   for (auto &[X, V] : Outer)
     S.add(V <= 16);
-  bool Small = checkWithinLimits(S) == Z3Outcome::Sat;
-  z3::model M = S.get_model();
-  S.pop();
-  if (!Small)
+  if (checkWithinLimits(S) == Z3Outcome::Sat)
     M = S.get_model();
+  S.pop();
   auto Num = [&](const z3::expr &E) {
     int64_t V = 0;
     z3::expr X = M.eval(E, true);
@@ -1458,9 +1457,9 @@ Proof IterationDependence::run(std::string &Why) {
     }
   // L's own iteration number, also where no address uses it.
   const SCEV *BTC = SE.getBackedgeTakenCount(L);
-  Type *Ty = BTC->getType();
-  if (isa<SCEVCouldNotCompute>(BTC) ||
-      !T.tr(SE.getAddRecExpr(SE.getZero(Ty), SE.getOne(Ty), L,
+  if (isa<SCEVCouldNotCompute>(BTC) || !BTC->getType()->isIntegerTy() ||
+      !T.tr(SE.getAddRecExpr(SE.getZero(BTC->getType()),
+                             SE.getOne(BTC->getType()), L,
                              SCEV::FlagAnyWrap))) {
     Why = "the trip count of the loop is not computable";
     return Proof::Unknown;

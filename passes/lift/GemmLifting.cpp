@@ -325,8 +325,11 @@ bool GemmLifter::findRoles() {
                        "the reduction's loop)"
                      : "the GEMM update does not read both A (indexed by i "
                        "and k) and B (indexed by k and j)");
-  // The same array as C: only when the ranges are provably apart (the
-  // runtime's overlap check sees separate buffers from here on).
+  // The same array as C: the ranges must be apart (the runtime's overlap
+  // check sees separate buffers from here on). Proven here; refused where
+  // they provably meet whenever the nest runs (under its guards); else a
+  // run-time test (LU's row of U, `A[i][j] -= A[i][k] * A[k][j]` for j >= i
+  // and k < i: x and the matrix are the parts of A before A[i][i]).
   const SCEV *CLo, *CHi;
   range(*CAcc, CLo, CHi);
   for (const std::optional<ChainAccess> *X : {&AAcc, &BAcc}) {
@@ -334,12 +337,18 @@ bool GemmLifter::findRoles() {
       continue;
     const SCEV *Lo, *Hi;
     range(**X, Lo, Hi);
-    if (!SE.isKnownPredicate(CmpInst::ICMP_SLE, Hi, CLo) &&
-        !SE.isKnownPredicate(CmpInst::ICMP_SLE, CHi, Lo))
+    if (SE.isKnownPredicate(CmpInst::ICMP_SLE, Hi, CLo) ||
+        SE.isKnownPredicate(CmpInst::ICMP_SLE, CHi, Lo))
+      continue;
+    const SCEV *Gap =
+        SE.getSMaxExpr(SE.getMinusSCEV(CLo, Hi), SE.getMinusSCEV(Lo, CHi));
+    if (SE.isKnownNegative(SE.applyLoopGuards(Gap, Outer)) ||
+        isa<SCEVConstant>(Gap))
       return fail(Gemv ? "GEMV whose output y is also read at another index "
                          "not offloaded (the matrix or x is the array y)"
                        : "GEMM whose output C is also read at another index "
                          "not offloaded (A or B is the array C)");
+    Out.NonNegative.push_back(Gap);
   }
   return true;
 }

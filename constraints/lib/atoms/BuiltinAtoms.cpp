@@ -8,6 +8,7 @@
 #include "idiom/Constraints/Z3Checks.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
 #include <functional>
 
@@ -265,6 +266,59 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                                                     Env.Z3TimeoutMs, Why,
                                                     Env.Proofs) ==
                        Proof::Proven;
+              });
+  addLoopTest(
+      R, "TriangularChain",
+      "loop: loop and the one loop inside it are counted loops (one exit, "
+      "trip counts SCEV computes) and the inner loop's start or trip count "
+      "moves with loop's iteration (a triangle, not a rectangle)",
+      [](MatchEnv &Env, Loop *L, std::string &Why) {
+        ScalarEvolution &SE = Env.SE;
+        if (L->getSubLoops().size() != 1 ||
+            !L->getSubLoops()[0]->getSubLoops().empty()) {
+          Why = "not a chain of two loops";
+          return false;
+        }
+        Loop *In = L->getSubLoops()[0];
+        for (Loop *X : {L, In}) {
+          if (!X->getLoopPreheader() || !X->getExitingBlock()) {
+            Why = X == L ? "the outer loop has more than one exit"
+                         : "the inner loop has more than one exit";
+            return false;
+          }
+          const SCEV *BTC = SE.getBackedgeTakenCount(X);
+          if (isa<SCEVCouldNotCompute>(BTC)) {
+            Why = X == L ? "the trip count of the outer loop is not computable"
+                         : "the trip count of the inner loop is not computable";
+            return false;
+          }
+        }
+        if (!SE.isLoopInvariant(SE.getBackedgeTakenCount(L), L)) {
+          Why = "the trip count of the outer loop is not computable";
+          return false;
+        }
+        bool Moves = !SE.isLoopInvariant(SE.getBackedgeTakenCount(In), L);
+        for (PHINode &P : In->getHeader()->phis())
+          if (auto *AR = dyn_cast_or_null<SCEVAddRecExpr>(
+                  SE.isSCEVable(P.getType()) ? SE.getSCEV(&P) : nullptr))
+            if (AR->getLoop() == In && !SE.isLoopInvariant(AR->getStart(), L))
+              Moves = true;
+        if (!Moves) {
+          Why = "the inner loop's bounds do not move with the outer loop (a "
+                "rectangle)";
+          return false;
+        }
+        return true;
+      });
+  addLoopTest(R, "IndependentIterations",
+              "loop: no iteration writes an element another iteration reads "
+              "or writes through the same base pointer, over the accesses of "
+              "the loop and of the loops inside it, whose bounds may move "
+              "with the enclosing loops (triangular nests; Z3 over integers); "
+              "a dependence is named with its two accesses and a witness",
+              [](MatchEnv &Env, Loop *L, std::string &Why) {
+                return proveIndependentIterations(L, Env.SE, Env.Z3TimeoutMs,
+                                                  Why) == Proof::Proven;
               });
   addLoopGenerator(R, "HeaderPhis",
                    "loop, phi: phi is a phi node in the header of loop or of a loop inside it",

@@ -535,6 +535,13 @@ SmallVector<Value *, 2> scaledLoadsOf(Value *V, const Loop *Outer) {
     return Out;
   }
   auto *I = dyn_cast_or_null<Instruction>(V);
+  // -ld (a factor of -1): `y[j] -= A[k][j] * x[k]`, which clang writes as
+  // llvm.fmuladd(-x, A, y).
+  if (I && Outer && I->getOpcode() == Instruction::FNeg &&
+      isa<LoadInst>(I->getOperand(0))) {
+    Out.push_back(I->getOperand(0));
+    return Out;
+  }
   if (!I || !Outer ||
       (I->getOpcode() != Instruction::FMul && I->getOpcode() != Instruction::Mul))
     return Out;

@@ -86,8 +86,9 @@ void other_index(int nk, int nx, const float *a, float *q) {
       q[x] += a[k] * q[nx - 1 - x];
 }
 
-// Triangular: the inner bound depends on k.
-// REMARK: outer-accumulation.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: {{gemv|gemv-pair|outer-accumulation}}): <builtin>/{{.*}}.idl:{{[0-9]+}}:{{[0-9]+}}: RectangularNest(loop, 2): trip count of the loop at depth 2 varies in the nest (not rectangular)
+// Triangular: the inner bound depends on k (not rectangular), and every k
+// updates the q[x] that earlier ones updated (triangular.idl names that).
+// REMARK: outer-accumulation.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: triangular-dot): <builtin>/triangular.idl:{{[0-9]+}}:{{[0-9]+}}: IndependentIterations(loop): loop-carried flow dependence: the load at {{.*}}outer-accumulation.c:[[@LINE+4]]:12 in iteration {{[0-9]+}} (inner iteration {{[0-9]+}}) reads an element that the store at {{.*}}outer-accumulation.c:[[@LINE+4]]:12 wrote in iteration
 void triangular(int nk, const float *a, const float *b, float *q) {
   for (int k = 0; k < nk; k++)
     for (int x = 0; x < k; x++)

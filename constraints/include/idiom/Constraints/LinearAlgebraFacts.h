@@ -139,7 +139,7 @@ struct MulAddParts {
 /// (both X*Y and Y*X are listed: the product commutes). Empty when none.
 llvm::SmallVector<MulAddParts, 4> matchMulAdd(llvm::Value *V);
 
-/// The loads \p Ld such that \p V is Ld, Ld*s or s*Ld (fmul or mul) with s
+/// The loads \p Ld such that \p V is Ld, -Ld (fneg), Ld*s or s*Ld (fmul or mul) with s
 /// invariant in \p Outer (defined outside it: a constant, an argument, a
 /// value computed before the loop), in operand order.
 llvm::SmallVector<llvm::Value *, 2> scaledLoadsOf(llvm::Value *V,

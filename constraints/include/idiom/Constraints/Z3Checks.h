@@ -75,6 +75,23 @@ Proof proveNoLoopCarriedDependence(llvm::ArrayRef<AffineAccess> Accesses,
                                    unsigned TimeoutMs, std::string &Why,
                                    ProofCache *Cache = nullptr);
 
+/// Proves that no iteration of \p L writes an element that another
+/// iteration of \p L reads or writes through the same base pointer, over
+/// every load and store of \p L and of the loops inside it (their addresses
+/// affine in the induction variables of those loops, with coefficients that
+/// do not change while \p L runs), each inner loop's iteration counted from
+/// 0 to its backedge-taken count, which may be affine in the enclosing
+/// iteration numbers: triangular nests such as Cholesky's `for (j < i) for
+/// (k < j)`. Accesses that may not run (under a condition) are assumed to
+/// run, so Proven is sound and Refuted means "may depend". On Refuted, \p
+/// Why names the two accesses and a witness, e.g. "loop-carried flow
+/// dependence: the load at f.c:9:20 in iteration 1 (inner iteration 0) reads
+/// an element that the store at f.c:9:16 wrote in iteration 0, ..."; on
+/// Unknown, what could not be analysed. Accesses through different base
+/// pointers are not compared (the run-time overlap check's part).
+Proof proveIndependentIterations(llvm::Loop *L, llvm::ScalarEvolution &SE,
+                                 unsigned TimeoutMs, std::string &Why);
+
 /// Decides whether \p Negated, the negation of a law over free constants, is
 /// unsatisfiable (Proven: the law holds; Refuted: Z3 found a counterexample;
 /// Unknown: timeout or `unknown`, never memoised). Answers are memoised by

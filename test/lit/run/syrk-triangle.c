@@ -6,7 +6,8 @@
 // diagonal holds a sentinel that must survive bit for bit (the program
 // keeps q.1 there; the copy back writes nothing it did not change); the
 // triangle matches the sequential build within the GEMM tolerance. Sizes
-// 0, 1, 2, 37 (odd: partial tiles) and 64; a call whose C overlaps A
+// 0, 1, 2, 37 (odd: partial tiles), 64 and 300 (3 x 3 tiles of 128: the
+// tiles above the diagonal skip); a call whose C overlaps A
 // declines (overlapping ranges) and the loop runs.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
@@ -20,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NMAX 64
+#define NMAX 300
 #define M 41
 #define SENTINEL 12345.5f
 
@@ -29,7 +30,7 @@ static double A2[37][M], C2[37][37];
 
 __attribute__((noinline)) void syrk(int n, int m, float alpha, float beta,
                                     float *pc, const float *pa) {
-  // STATS-DAG: idiom-stats: syrk-triangle.c:[[@LINE+1]] gemm-triangle calls=5 offloaded=4 device="{{.+}}" {{.*}}fallbacks=1 {{.*}}reasons="{{.*}}overlapping input/output ranges
+  // STATS-DAG: idiom-stats: syrk-triangle.c:[[@LINE+1]] gemm-triangle calls=6 offloaded=5 device="{{.+}}" {{.*}}fallbacks=1 {{.*}}reasons="{{.*}}overlapping input/output ranges
   for (int i = 0; i < n; i++)
     for (int j = 0; j <= i; j++) {
       float s = 0;
@@ -68,8 +69,8 @@ static void run(int n) {
 }
 
 int main(void) {
-  int sizes[] = {0, 1, 2, 37, 64};
-  for (int s = 0; s < 5; s++)
+  int sizes[] = {0, 1, 2, 37, 64, 300};
+  for (int s = 0; s < 6; s++)
     run(sizes[s]);
   for (int i = 0; i < 37; i++)
     for (int k = 0; k < M; k++)

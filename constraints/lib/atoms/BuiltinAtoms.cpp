@@ -163,12 +163,6 @@ void registerBuiltinAtoms(AtomRegistry &R) {
                                           /*Triangle=*/true);
                 if (C && C->TriLoop)
                   return true;
-                // A chain of three loops is never a two-loop triangle: the
-                // chain's own reason is the precise one.
-                if (!C && loopChainDepth(L) >= 3) {
-                  Why = ChainWhy;
-                  return false;
-                }
                 auto N = nestOf(Env, L, Why);
                 if (N && N->depth() == 2 && N->Skew > 0)
                   return true;

@@ -675,4 +675,10 @@ TEST_F(MatMulExec, TriangularVariantsKeepCOutsideTheTriangle) {
   T.CRow = false;
   T.T = ScalarKind::F64;
   checkVariants(T, {{140, 200, 9}}, nullptr, triangleText(T, false, 2, 1));
+  // Column-major C: an early return of the skipped work-groups before the
+  // barriers broke the 64x64 4x4 variant here on PoCL (the skipped tiles
+  // now run no K tile instead).
+  GemmSpec U;
+  U.CRow = false;
+  checkVariants(U, {{140, 200, 9}}, nullptr, triangleText(U, true, 2, 1));
 }

@@ -413,13 +413,17 @@ struct Gen {
       Em.line("__local " + Ty + " " + Bs + "[" + num(NB * P.TK * LdB) +
               "] __attribute__((aligned(" + num(Align) + ")));");
     }
-    // A triangle: a work-group whose tile lies wholly outside it stops here
-    // (the same test in every work-item, before any barrier); its corner
-    // nearest the triangle is the first row or column and the last one.
+    // A triangle: a work-group whose tile lies wholly outside it runs no K
+    // tile (its loop bound is 0, the same in every work-item, so the
+    // barriers stay in uniform control flow; no early return, which PoCL
+    // mis-compiles before barriers) and stores nothing (the stores are
+    // masked); its corner nearest the triangle is the first row or column
+    // and the last one.
+    std::string KLoop = K;
     if (Tri) {
       std::string Far = Tri->Columns ? RowA0 + " + " + num(P.TM - 1) : ColB0 + " + " + num(P.TN - 1);
       std::string Near = Tri->Columns ? ColB0 : RowA0;
-      Em.line("if (!(" + triangleTest(Near, Far) + ")) return;");
+      KLoop = konst("kt", "long", "(" + triangleTest(Near, Far) + ") ? " + K + " : 0L");
     }
     // Private accumulators: INIT of the element of C (clamped: rows and
     // columns past the edge are computed but never stored).
@@ -435,7 +439,7 @@ struct Gen {
       }
     K0 = Em.fresh("k0");
     if (!Local) {
-      Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " +
+      Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
               num(P.TK) + ")");
       compute("", "");
       Em.close();
@@ -445,7 +449,7 @@ struct Gen {
       if (!Double) {
         // The K tiles, in order (each output's k order stays sequential):
         // fill, barrier, products, barrier.
-        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " +
+        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
                 num(P.TK) + ")");
         loadFill(FA, K0, false, "");
         loadFill(FB, K0, false, "");
@@ -471,7 +475,7 @@ struct Gen {
         Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
         std::string Buf = Em.fresh("buf");
         Em.line("int " + Buf + " = 0;");
-        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " +
+        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
                 num(P.TK) + ")");
         std::string Next = konst("kn", "long", K0 + " + " + num(P.TK));
         std::string CurA = konst("ca", "int", Buf + " * " + num(P.TK * LdA));

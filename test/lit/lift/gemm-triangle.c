@@ -24,7 +24,7 @@ float A[N][M], C[N][N], T[N][N];
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_syrk_ijk_0(A: [f32], B: [f32], C: [f32], s0: f32, s1: f32) {
 // CHECK-NEXT: store view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64) = map(\(r: ([f32]_120, [f32]_200, i64)) => map(\(q: ([f32]_120, f32, i64)) => select(icmp_slt(q.2, add(1:i64, mul(1:i64, r.2))), fmuladd(s0, reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), fmul(q.1, s1)), q.1), zip(view(B, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), r.1, iota(200:i64))), zip(view(A, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64), iota(200:i64)));
-// CHECK: if (!((tj) < 1L + 1L * (ti + 127))) return;
+// CHECK: const long kt = ((tj) < 1L + 1L * (ti + 127)) ? K : 0L;
 // CHECK: if ((j0) < 1L + 1L * (i0)) {
 // REMARK-DAG: gemm-triangle.c:[[@LINE+3]]:3: remark: offloaded GEMM (gemm-triangle) to OpenCL
 // BAD-DAG: gemm-triangle.c:[[@LINE+2]]:3: remark: idiom gemm-triangle not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM triangle mask)

@@ -1,10 +1,12 @@
 /*
  * syrk_bench.c - the symmetric rank-k update C = alpha A A^T + beta C of a
- * row-major n x k float matrix A into an n x n C, as PolyBench 3.2 writes
- * syrk (the whole square, i-j-k: a GEMM whose B is A^T), for
- * bench/syrk_gpu.py:
- *   syrk.{seq,idiom} N K REPS
- * runs the product REPS times on the same inputs (C reset before each) and
+ * row-major n x k float matrix A into an n x n C, for bench/syrk_gpu.py:
+ *   syrk.{seq,idiom} N K REPS [tri|square]
+ * tri (the default): the lower triangle j <= i in the i-j-k order, BLAS
+ * SSYRK's work (a triangular GEMM, spec gemm-triangle: the kernel skips the
+ * tiles above the diagonal; the elements there are untouched); square: the
+ * whole square as PolyBench 3.2 writes syrk (a GEMM whose B is A^T).
+ * Runs the product REPS times on the same inputs (C reset before each) and
  * prints "n N k K hash H sum S": an FNV-1a hash of the bits of C and its
  * sum. Every element is summed in the loop's order, on the device as on the
  * host, so the hashes of the two builds agree.
@@ -12,6 +14,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void syrk_tri(int n, int k, float alpha, float beta, float *c,
+                     const float *a)
+{
+  int i, j, p;
+  for (i = 0; i < n; i++)
+    for (j = 0; j <= i; j++) {
+      float s = 0.0f;
+      for (p = 0; p < k; p++)
+        s += a[i * k + p] * a[j * k + p];
+      c[i * n + j] = alpha * s + beta * c[i * n + j];
+    }
+}
 
 static void syrk(int n, int k, float alpha, float beta, float *c,
                  const float *a)
@@ -31,6 +46,7 @@ int main(int argc, char **argv)
   int n = argc > 1 ? atoi(argv[1]) : 1024;
   int k = argc > 2 ? atoi(argv[2]) : n;
   int reps = argc > 3 ? atoi(argv[3]) : 5;
+  int tri = argc > 4 ? strcmp(argv[4], "square") != 0 : 1;
   float *a = malloc(sizeof(float) * (size_t)n * k);
   float *c = malloc(sizeof(float) * (size_t)n * n);
   float *c0 = malloc(sizeof(float) * (size_t)n * n);
@@ -38,8 +54,9 @@ int main(int argc, char **argv)
   size_t i;
   double sum = 0;
   int r;
-  if (n < 1 || k < 1 || reps < 1 || !a || !c || !c0) {
-    fprintf(stderr, "usage: %s N K REPS\n", argv[0]);
+  if (n < 1 || k < 1 || reps < 1 || !a || !c || !c0 ||
+      (argc > 4 && strcmp(argv[4], "tri") && strcmp(argv[4], "square"))) {
+    fprintf(stderr, "usage: %s N K REPS [tri|square]\n", argv[0]);
     return 2;
   }
   for (i = 0; i < (size_t)n * k; i++) {
@@ -52,7 +69,10 @@ int main(int argc, char **argv)
   }
   for (r = 0; r < reps; r++) {
     memcpy(c, c0, sizeof(float) * (size_t)n * n);
-    syrk(n, k, 1.5f, 0.5f, c, a);
+    if (tri)
+      syrk_tri(n, k, 1.5f, 0.5f, c, a);
+    else
+      syrk(n, k, 1.5f, 0.5f, c, a);
   }
   for (i = 0; i < (size_t)n * n; i++) {
     unsigned bits;
@@ -60,7 +80,8 @@ int main(int argc, char **argv)
     h = (h ^ bits) * 16777619u;
     sum += c[i];
   }
-  printf("n %d k %d hash %08x sum %.6e\n", n, k, h, sum);
+  printf("%s n %d k %d hash %08x sum %.6e\n", tri ? "tri" : "square", n, k, h,
+         sum);
   free(a);
   free(c);
   free(c0);

@@ -6,9 +6,14 @@
  *             alpha*A[i][k]*B[k][j]; }  (i-k-j with the row scaled first)
  *   syrk      C = alpha A A^T + beta C over the whole square (PolyBench 3.2)
  *   syrk_tri  the lower triangle j <= i with the row scaled first
- *             (PolyBench 4; not lifted yet: runs sequentially)
+ *             (PolyBench 4): a triangular GEMM (gemm-triangle), the
+ *             elements above the diagonal untouched
+ *   syrk_lo   the lower triangle j <= i in the i-j-k order (alpha*sum +
+ *             beta*C): a triangular GEMM too
  *   syr2k     C = alpha A B^T + alpha B A^T + beta C over the square (two
  *             products in one sum; not lifted yet)
+ *   syr2k_tri PolyBench 4's syr2k over the lower triangle (two products in
+ *             one sum; not lifted yet)
  *
  * Loops carry a trailing marker comment on their `for` line:
  *   idiom: gemm | reduction  -- expected to be offloaded
@@ -82,12 +87,41 @@ static void kernel_syrk_tri(int n, int k, float alpha, float beta, float *c,
                             const float *a)
 {
   int i, j, p;
-  for (i = 0; i < n; i++) { /* maybe: triangular SYRK (not lifted yet) */
+  for (i = 0; i < n; i++) { /* idiom: gemm (triangular SYRK, beta prologue, i-k-j) */
     for (j = 0; j <= i; j++)
       c[i * n + j] *= beta;
     for (p = 0; p < k; p++)
       for (j = 0; j <= i; j++)
         c[i * n + j] += alpha * a[i * k + p] * a[j * k + p];
+  }
+}
+
+/* The lower triangle j <= i in the i-j-k order (BLAS SSYRK, uplo = 'L'). */
+static void kernel_syrk_lo(int n, int k, float alpha, float beta, float *c,
+                           const float *a)
+{
+  int i, j, p;
+  for (i = 0; i < n; i++) /* idiom: gemm (triangular SYRK, i-j-k) */
+    for (j = 0; j <= i; j++) {
+      float s = 0.0f;
+      for (p = 0; p < k; p++)
+        s += a[i * k + p] * a[j * k + p];
+      c[i * n + j] = alpha * s + beta * c[i * n + j];
+    }
+}
+
+/* PolyBench 4 syr2k: the lower triangle, two products in one sum. */
+static void kernel_syr2k_tri(int n, int k, float alpha, float beta, float *c,
+                             const float *a, const float *b)
+{
+  int i, j, p;
+  for (i = 0; i < n; i++) { /* maybe: triangular SYR2K (two products per step; not lifted yet) */
+    for (j = 0; j <= i; j++)
+      c[i * n + j] *= beta;
+    for (p = 0; p < k; p++)
+      for (j = 0; j <= i; j++)
+        c[i * n + j] += a[j * k + p] * alpha * b[i * k + p] +
+                        b[j * k + p] * alpha * a[i * k + p];
   }
 }
 
@@ -131,17 +165,23 @@ int main(void)
   float *a = new_matrix(N, K), *b = new_matrix(K, N), *bt = new_matrix(N, K);
   float *c1 = new_matrix(N, N), *c2 = new_matrix(N, N);
   float *c3 = new_matrix(N, N), *c4 = new_matrix(N, N);
+  float *c5 = new_matrix(N, N), *c6 = new_matrix(N, N);
 
   kernel_gemm(N, K, 1.5f, 1.2f, c1, a, b);
   kernel_syrk(N, K, 1.5f, 1.2f, c2, a);
   kernel_syrk_tri(N, K, 1.5f, 1.2f, c3, a);
   kernel_syr2k(N, K, 1.5f, 1.2f, c4, a, bt);
+  kernel_syrk_lo(N, K, 0.5f, -0.8f, c5, bt);
+  kernel_syr2k_tri(N, K, 1.5f, 1.2f, c6, a, bt);
 
   printf("n %d\n", K);
   print_matrix("gemm", c1, N, N);
   print_matrix("syrk", c2, N, N);
   print_matrix("syrk_tri", c3, N, N);
   print_matrix("syr2k", c4, N, N);
+  print_matrix("syrk_lo", c5, N, N);
+  print_matrix("syr2k_tri", c6, N, N);
   free(a); free(b); free(bt); free(c1); free(c2); free(c3); free(c4);
+  free(c5); free(c6);
   return 0;
 }

@@ -89,7 +89,15 @@ private:
   /// against the slices of \p Sl; \p What names the idiom in reasons.
   bool checkSlices(const GemmSlice &Sl, const Expr &Step, const ExprPtr &Init,
                    const ExprPtr &Post, const std::string &Q, unsigned QArity,
-                   const char *What, unsigned TimeoutMs, std::string &Why);
+                   const char *What, unsigned TimeoutMs, std::string &Why,
+                   unsigned OldAt = ~0u);
+  /// A triangular GEMM's \p Mask over the row index r.2 (\p R) and the
+  /// column index q.2 (\p Q) against the loop: element (k0, kT) is updated
+  /// exactly when kT is below the triangle loop's count at k0 (its SCEV,
+  /// NestInfo::TriRowCount), for indices below 2^31.
+  bool checkTriangleMask(const ExprPtr &Mask, const std::string &R,
+                         const std::string &Q, unsigned TimeoutMs,
+                         std::string &Why);
   // Sorts and leaves.
   SortT sortOf(Type *T);
   SortT sortOf(ScalarKind K);
@@ -1075,10 +1083,15 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
     return E.isCall("view") && E.Args.size() == 6 && E.Args[0]->K == Expr::Var &&
            E.Args[0]->Name == L.Params[Buf].Name;
   };
-  auto IsMap = [](const Expr &E) {
+  // A triangle (NestInfo::TriLoop): the maps also zip their indices,
+  // iota(M) and iota(N), and the element is select(MASK, POST, q.1).
+  const bool Tri = M.Nest.TriLoop != 0;
+  const size_t Arity = Tri ? 3 : 2;
+  auto IsMap = [&](const Expr &E) {
     return E.isCall("map") && E.Args.size() == 2 && E.Args[0]->K == Expr::Lambda &&
            E.Args[0]->Params.size() == 1 && E.Args[1]->isCall("zip") &&
-           E.Args[1]->Args.size() == 2;
+           E.Args[1]->Args.size() == Arity &&
+           (!Tri || E.Args[1]->Args[2]->isCall("iota"));
   };
   // store view(C) = map(\r => map(\q => POST, zip(view(B), r.1)),
   //                     zip(view(A), view(C)))
@@ -1095,7 +1108,16 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
     throw Unsupported{"GEMM row function is not map(g, zip(view(B), r.1))"};
   const Expr &ColFn = *Cols.Args[0];
   const std::string &Q = ColFn.Params[0].Name;
-  std::vector<const Expr *> Reds = reduceSeqCalls(*ColFn.body());
+  ExprPtr Elem = ColFn.body();
+  if (Tri) {
+    if (!Elem->isCall("select") || Elem->Args.size() != 3 ||
+        funil::printExpr(*Elem->Args[2]) != Q + ".1")
+      throw Unsupported{"triangular GEMM element is not select(mask, POST, q.1)"};
+    if (!checkTriangleMask(Elem->Args[0], R, Q, TimeoutMs, Why))
+      return false;
+    Elem = Elem->Args[1];
+  }
+  std::vector<const Expr *> Reds = reduceSeqCalls(*Elem);
   if (Reds.size() != 1 || Reds[0]->Args.size() != 3 ||
       Reds[0]->Args[0]->K != Expr::Lambda || Reds[0]->Args[0]->Params.size() != 2 ||
       funil::printExpr(*Reds[0]->Args[2]) != "zip(" + R + ".0, " + Q + ".0)")
@@ -1104,8 +1126,40 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   const Expr &Step = *Reds[0]->Args[0];
 
   // A GEMV (a chain of two loops) is the same program with one row.
-  return checkSlices(*G, Step, Reds[0]->Args[1], ColFn.body(), Q, 2,
-                     M.Nest.depth() == 2 ? "GEMV" : "GEMM", TimeoutMs, Why);
+  return checkSlices(*G, Step, Reds[0]->Args[1], Elem, Q, Arity,
+                     M.Nest.depth() == 2 ? "GEMV" : "GEMM", TimeoutMs, Why,
+                     /*OldAt=*/1);
+}
+
+template <class TB>
+bool Validator<TB>::checkTriangleMask(const ExprPtr &Mask, const std::string &R,
+                                      const std::string &Q, unsigned TimeoutMs,
+                                      std::string &Why) {
+  const auto *Count = dyn_cast_or_null<SCEVAddRecExpr>(M.Nest.TriRowCount);
+  const auto *B = Count ? dyn_cast<SCEVConstant>(Count->getStart()) : nullptr;
+  if (!B || !Count->isAffine() || !isa<SCEVConstant>(Count->getOperand(1)))
+    throw Unsupported{"triangular GEMM whose row count is not {b,+,s} with constants"};
+  auto Const = [&](const SCEV *X) {
+    return C.bv_val((uint64_t)cast<SCEVConstant>(X)->getAPInt().getSExtValue(), 64);
+  };
+  SortT I64 = sortOf(ScalarKind::I64);
+  TermT Row = leaf("row", I64), Col = leaf("col", I64);
+  std::map<std::string, Sym> Env;
+  Env[R] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Row, {}}}};
+  Env[Q] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Col, {}}}};
+  Sym Got = eval(Mask, Env);
+  const TermT &K0 = L.Gemm->TriangleOnColumns ? Row : Col;
+  const TermT &KT = L.Gemm->TriangleOnColumns ? Col : Row;
+  TermT Want = TB::slt(KT, Const(Count->getStart()) + Const(Count->getOperand(1)) * K0);
+  if (!Got.E || !Got.E->is_bool()) {
+    Why = "the triangular GEMM's mask is not a condition";
+    return false;
+  }
+  TermT Zero = C.bv_val(0, 64), Lim = C.bv_val(uint64_t(1) << 31, 64);
+  TermT InRange = TB::sge(Row, Zero) && TB::slt(Row, Lim) && TB::sge(Col, Zero) &&
+                  TB::slt(Col, Lim);
+  return proveNoDifference(InRange && (*Got.E != Want), TimeoutMs,
+                           "GEMM triangle mask", "GEMM triangle", Why);
 }
 
 template <class TB>
@@ -1113,7 +1167,7 @@ bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
                                 const ExprPtr &Init, const ExprPtr &Post,
                                 const std::string &Q, unsigned QArity,
                                 const char *What, unsigned TimeoutMs,
-                                std::string &Why) {
+                                std::string &Why, unsigned OldAt) {
   const GemmSlice *G = &Sl;
   bindParams();
   SortT S = sortOf(G->Step->getType());
@@ -1145,7 +1199,7 @@ bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
   Env.clear();
   if (!Q.empty()) {
     Sym T{std::nullopt, std::vector<Sym>(QArity)};
-    T.Parts.back() = Sym{COld, {}};
+    T.Parts[std::min<unsigned>(OldAt, QArity - 1)] = Sym{COld, {}};
     Env[Q] = T;
   }
   Sym InitGot = eval(Init, Env);

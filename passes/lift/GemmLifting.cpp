@@ -87,6 +87,7 @@ private:
   bool readBeforeInit(LoadInst *L, const DominatorTree &DT);
   bool checkOutputRows();
   bool denseOutput();
+  bool triangle(std::string &Mask);
   bool loopOf(Instruction *I, unsigned &D) const;
   void elementOffset(ChainAccess &A);
   bool isFinal(Value *V, unsigned Depth = 0) const;
@@ -551,6 +552,38 @@ bool GemmLifter::denseOutput() {
          (SI == One && SJ == i64(M.Nest.TripCounts[LoopI]));
 }
 
+/// A triangular chain (NestInfo::TriLoop, SYRK's `j <= i`): the triangle
+/// must lie in C's index space, its row loop the outermost; sets \p Mask to
+/// the FunIL condition under which element (r.2, q.2) of the program (rows
+/// i, columns j) is updated, kT < TriBase + TriSlope k0. Every access must
+/// have strides of one sign along the two loops of the triangle, so that
+/// the ranges of the rectangle around it (the copies) end at corners the
+/// loop reaches: (0, 0), a row's first element (TriBase >= 1), and the last
+/// row's last element (the rows grow).
+bool GemmLifter::triangle(std::string &Mask) {
+  const NestInfo &N = M.Nest;
+  unsigned T = N.TriLoop;
+  if (T == LoopK || LoopK == 0)
+    return fail("the GEMM nest is triangular in the reduction's loop k (a "
+                "TRMM-like product whose sum runs over a triangle) or its "
+                "triangle is driven by k; only a triangle of the output C "
+                "(SYRK's j <= i) is lifted");
+  for (const std::optional<ChainAccess> *X : {&AAcc, &BAcc, &CAcc}) {
+    const SCEV *S0 = i64((*X)->Strides[0]), *ST = i64((*X)->Strides[T]);
+    bool Pos = SE.isKnownNonNegative(S0) && SE.isKnownNonNegative(ST);
+    bool Neg = SE.isKnownNonPositive(S0) && SE.isKnownNonPositive(ST);
+    if (!Pos && !Neg)
+      return fail("an operand of the triangular GEMM has strides of unknown "
+                  "or opposite signs along the triangle's loops (the rectangle "
+                  "around the triangle would reach elements the loop does not)");
+  }
+  Slice.TriangleOnColumns = T == LoopJ;
+  std::string KT = T == LoopJ ? "q.2" : "r.2", K0 = T == LoopJ ? "r.2" : "q.2";
+  Mask = "icmp_slt(" + KT + ", add(" + std::to_string(N.TriBase) + ":i64, mul(" +
+         std::to_string(N.TriSlope) + ":i64, " + K0 + ")))";
+  return true;
+}
+
 /// Elements [Lo, Hi) that access \p A touches over the whole nest.
 void GemmLifter::range(const ChainAccess &A, const SCEV *&Lo, const SCEV *&Hi) {
   chainAccessRange(A, M.Nest, SE, Lo, Hi);
@@ -585,7 +618,12 @@ bool GemmLifter::run(const std::string &Name) {
     if (auto *I = dyn_cast<Instruction>(G.Cond); I && Outer->contains(I))
       return fail("a zero-trip guard of the GEMM nest is computed inside it");
 
-  // Buffers A, B, C in this order; C is read when a slice reads it.
+  std::string Mask; // a triangle's: element (i, j) is updated under it
+  if (N.TriLoop && !triangle(Mask))
+    return false;
+
+  // Buffers A, B, C in this order; C is read when a slice reads it (or
+  // keeps its elements outside a triangle).
   const ChainAccess *Accs[3] = {&*AAcc, &*BAcc, &*CAcc};
   for (unsigned X = 0; X < 3; ++X) {
     LiftedParam P;
@@ -596,9 +634,10 @@ bool GemmLifter::run(const std::string &Name) {
     range(*Accs[X], P.Lo, P.Hi);
     // An initialised C is read after the initialisation (STEP's acc) and,
     // for INIT, before it (`D[i][j] *= beta;`).
-    P.Read = X < 2 || !Slice.COld.empty() || (!CLoads.empty() && !InitSt);
+    P.Read = X < 2 || !Slice.COld.empty() || (!CLoads.empty() && !InitSt) ||
+             !Mask.empty();
     P.Written = X == 2;
-    P.Dense = X == 2 && denseOutput();
+    P.Dense = X == 2 && Mask.empty() && denseOutput();
     Buffers.push_back(P);
   }
   std::string SM = Gemv ? std::string("1") : size(N.TripCounts[LoopI], "M");
@@ -646,10 +685,18 @@ bool GemmLifter::run(const std::string &Name) {
   std::string Red = "reduceSeq(\\(acc: " + Ty + ", x: (" + Ty + ", " + Ty +
                     ")) => " + StepText + ", " + InitText + ", zip(r.0, q.0))";
   PostText.replace(PostText.find(SumMark), 1, Red);
+  // A triangle: the rows and columns carry their indices (iota), and the
+  // elements outside it keep their value (docs/FunIL.md, "Triangular GEMM
+  // programs").
+  std::string Idx = Mask.empty() ? "" : ", i64";
+  if (!Mask.empty())
+    PostText = "select(" + Mask + ", " + PostText + ", q.1)";
   std::string Stmt = "store " + VC + " = map(\\(r: ([" + Ty + "]_" + SK + ", [" +
-                     Ty + "]_" + SN + ")) => map(\\(q: ([" + Ty + "]_" + SK +
-                     ", " + Ty + ")) => " + PostText + ", zip(" + VB +
-                     ", r.1)), zip(" + VA + ", " + VC + "));";
+                     Ty + "]_" + SN + Idx + ")) => map(\\(q: ([" + Ty + "]_" + SK +
+                     ", " + Ty + Idx + ")) => " + PostText + ", zip(" + VB +
+                     ", r.1" + (Mask.empty() ? "" : ", iota(" + XN + ")") +
+                     ")), zip(" + VA + ", " + VC +
+                     (Mask.empty() ? "" : ", iota(" + XM + ")") + "));";
 
   size_t First = Out.Params.size();
   for (auto *List : {&Buffers, &Indices, &Scalars})

@@ -62,6 +62,10 @@ struct GemmSlice {
   llvm::SmallVector<llvm::Value *, 2> Final;
   /// Read as `q.1` in INIT and POST: loads of C's element before the update.
   llvm::SmallVector<llvm::Value *, 2> COld;
+  /// A triangular GEMM (NestInfo::TriLoop): true when the triangle's loop is
+  /// the program's column loop j (its rows, i, the outermost loop), false
+  /// when it is the row loop i.
+  bool TriangleOnColumns = false;
 };
 
 /// The two programs of a GEMV pair (`lifts gemv-pair`,

@@ -225,7 +225,7 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
 std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
                                            const Program *Fused,
                                            const ExploreOptions &Opts) {
-  if (!P.IsReturn && isCanonicalGemm(P.Body))
+  if (!P.IsReturn && (isCanonicalGemm(P.Body) || isTriangularGemm(P.Body)))
     return gemmVariants(P, Max, Opts);
   if (isHistogramProgram(P))
     return histogramVariants(P, Max);
@@ -371,7 +371,8 @@ FusedProgram fuseOnce(const Program &P) {
   FusedProgram F;
   F.Input = P;
   F.Fused = P;
-  F.Shared = !(!P.IsReturn && isCanonicalGemm(P.Body)) && !isHistogramProgram(P);
+  F.Shared = !(!P.IsReturn && (isCanonicalGemm(P.Body) || isTriangularGemm(P.Body))) &&
+             !isHistogramProgram(P);
   if (!F.Shared)
     return F;
   RuleContext Ctx = programContext(P);

@@ -203,6 +203,128 @@ bool matchCanonicalGemm(const ExprPtr &Body, GemmParts &G) {
   return true;
 }
 
+namespace {
+
+TypePtr tup3(TypePtr A, TypePtr B, TypePtr C) {
+  return Type::tuple({std::move(A), std::move(B), std::move(C)});
+}
+
+/// The mask of \p Tri over row index \p Row and column index \p Col.
+ExprPtr triangleMask(const Triangle &Tri, const ExprPtr &Row, const ExprPtr &Col) {
+  const ExprPtr &K0 = Tri.Columns ? Row : Col, &KT = Tri.Columns ? Col : Row;
+  return call("icmp_slt", {KT, call("add", {i64(Tri.Base), call("mul", {i64(Tri.Slope), K0})})});
+}
+
+/// Reads \p Tri back from a mask over r.2 (\p R) and q.2 (\p Q).
+bool readTriangleMask(const ExprPtr &E, const std::string &R, const std::string &Q,
+                      Triangle &Tri) {
+  if (!E->isCall("icmp_slt") || !E->Args[1]->isCall("add") ||
+      !E->Args[1]->Args[1]->isCall("mul"))
+    return false;
+  const ExprPtr &B = E->Args[1]->Args[0], &S = E->Args[1]->Args[1]->Args[0];
+  const ExprPtr &K0 = E->Args[1]->Args[1]->Args[1], &KT = E->Args[0];
+  if (B->K != Expr::Lit || S->K != Expr::Lit || !funil::isInteger(B->LitKind) ||
+      !funil::isInteger(S->LitKind) || B->signedValue() < 1 || S->signedValue() < 1)
+    return false;
+  Tri.Base = B->signedValue();
+  Tri.Slope = S->signedValue();
+  if (isProjOf(K0, R, 2) && isProjOf(KT, Q, 2))
+    Tri.Columns = true;
+  else if (isProjOf(K0, Q, 2) && isProjOf(KT, R, 2))
+    Tri.Columns = false;
+  else
+    return false;
+  return true;
+}
+
+/// The map(\r => map(\q => select(MASK, X, q.1), zip(P, r.1, iota(N))),
+/// zip(Q0, Q1, iota(M))) shared by the triangular program and the merge:
+/// its parts, or false.
+struct TriangleShape {
+  ExprPtr Outer0, Outer1, Inner0, X, IotaM, IotaN;
+  std::string R, Q;
+  TypePtr RTy, QTy;
+  Triangle Tri;
+};
+
+bool matchTriangleShape(const ExprPtr &Body, TriangleShape &S) {
+  auto Zip3 = [](const ExprPtr &E) {
+    return E->isCall("zip") && E->Args.size() == 3 && E->Args[2]->isCall("iota");
+  };
+  if (!Body->isCall("map") || Body->Args[0]->K != Expr::Lambda ||
+      Body->Args[0]->Params.size() != 1 || !Zip3(Body->Args[1]))
+    return false;
+  const ExprPtr &Fo = Body->Args[0];
+  S.R = Fo->Params[0].Name;
+  S.RTy = Fo->Params[0].Ty;
+  const ExprPtr &Inner = Fo->body();
+  if (!Inner->isCall("map") || Inner->Args[0]->K != Expr::Lambda ||
+      Inner->Args[0]->Params.size() != 1 || !Zip3(Inner->Args[1]) ||
+      !isProjOf(Inner->Args[1]->Args[1], S.R, 1))
+    return false;
+  S.Q = Inner->Args[0]->Params[0].Name;
+  S.QTy = Inner->Args[0]->Params[0].Ty;
+  const ExprPtr &E = Inner->Args[0]->body();
+  if (!E->isCall("select") || E->Args.size() != 3 || !isProjOf(E->Args[2], S.Q, 1) ||
+      !readTriangleMask(E->Args[0], S.R, S.Q, S.Tri) || !S.RTy->isTuple() ||
+      S.RTy->Elems.size() != 3 || !S.QTy->isTuple() || S.QTy->Elems.size() != 3)
+    return false;
+  S.Outer0 = Body->Args[1]->Args[0];
+  S.Outer1 = Body->Args[1]->Args[1];
+  S.IotaM = Body->Args[1]->Args[2];
+  S.Inner0 = Inner->Args[1]->Args[0];
+  S.IotaN = Inner->Args[1]->Args[2];
+  S.X = E->Args[1];
+  return true;
+}
+
+} // namespace
+
+bool matchTriangularGemm(const ExprPtr &Body, GemmParts &G, Triangle &Tri) {
+  TriangleShape S;
+  if (!matchTriangleShape(Body, S))
+    return false;
+  // The canonical program over the same parts, r and q without their
+  // indices: POST must not read them.
+  TypePtr RTy = tup(S.RTy->Elems[0], S.RTy->Elems[1]), QTy = tup(S.QTy->Elems[0], S.QTy->Elems[1]);
+  ExprPtr Canon = call(
+      "map", {Expr::lambda({{S.R, RTy}},
+                           call("map", {Expr::lambda({{S.Q, QTy}}, S.X),
+                                        call("zip", {S.Inner0, proj(Expr::var(S.R), 1)})})),
+              call("zip", {S.Outer0, S.Outer1})});
+  if (!matchCanonicalGemm(Canon, G) || !funil::sameExpr(*S.IotaM->Args[0], *G.A->Args[3]) ||
+      !funil::sameExpr(*S.IotaN->Args[0], *G.B->Args[3]))
+    return false;
+  Tri = S.Tri;
+  return true;
+}
+
+ExprPtr mergeTriangle(const ExprPtr &Full, const GemmParts &G, const Triangle &Tri,
+                      const FreshFn &Fresh) {
+  TypePtr T = Type::scalar(G.T), I = Type::scalar(ScalarKind::I64);
+  SizePtr Ns = funil::sizeOfExpr(*G.B->Args[3]);
+  TypePtr Row = arrS(T, Ns);
+  std::string R = Fresh("r");
+  ExprPtr Rv = Expr::var(R);
+  ExprPtr Elem = lam(Fresh, "q", tup3(T, T, I), [&](ExprPtr Qv) {
+    return call("select", {triangleMask(Tri, proj(Rv, 2), proj(Qv, 2)), proj(Qv, 0), proj(Qv, 1)});
+  });
+  ExprPtr Rows = Expr::lambda(
+      {{R, tup3(Row, Row, I)}},
+      call("map", {Elem, call("zip", {proj(Rv, 0), proj(Rv, 1), call("iota", {G.B->Args[3]})})}));
+  return call("map", {Rows, call("zip", {Full, G.C, call("iota", {G.A->Args[3]})})});
+}
+
+bool matchMergeTriangle(const ExprPtr &Body, ExprPtr &Full, ExprPtr &C, Triangle &Tri) {
+  TriangleShape S;
+  if (!matchTriangleShape(Body, S) || !isProjOf(S.Inner0, S.R, 0) || !isProjOf(S.X, S.Q, 0))
+    return false;
+  Full = S.Outer0;
+  C = S.Outer1;
+  Tri = S.Tri;
+  return true;
+}
+
 ExprPtr buildCanonicalGemm(const GemmParts &G, const FreshFn &Fresh) {
   TypePtr TT = Type::scalar(G.T);
   SizePtr M = funil::sizeOfExpr(*G.A->Args[3]), K = funil::sizeOfExpr(*G.A->Args[5]);

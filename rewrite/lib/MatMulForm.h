@@ -72,6 +72,15 @@ struct TileParams {
   bool valid() const;
 };
 
+/// The triangle of a triangular GEMM program (docs/FunIL.md, "Triangular
+/// GEMM programs"; BLAS SYRK's lower triangle): element (i, j) of C is
+/// computed when kT < Base + Slope * k0, with (k0, kT) = (i, j) when
+/// Columns, else (j, i); the other elements keep C's value.
+struct Triangle {
+  bool Columns = true;
+  int64_t Base = 0, Slope = 0;
+};
+
 /// Fresh-name source for builders.
 using FreshFn = std::function<std::string(const std::string &)>;
 
@@ -80,6 +89,23 @@ using FreshFn = std::function<std::string(const std::string &)>;
 /// POST / INIT use anything but the reduction, the element of C and names
 /// free in the program.
 bool matchCanonicalGemm(const ExprPtr &Body, GemmParts &G);
+
+/// Recognises the triangular GEMM program: the canonical shape whose maps
+/// also zip iota(M) and iota(N) and whose element is
+/// select(icmp_slt(kT, add(Base, mul(Slope, k0))), POST(...), q.1), k0 and
+/// kT being r.2 and q.2 in either order; fills \p G as matchCanonicalGemm
+/// does and \p Tri.
+bool matchTriangularGemm(const ExprPtr &Body, GemmParts &G, Triangle &Tri);
+
+/// The elements of \p Full ([[T]_N]_M, every element computed) inside
+/// \p Tri, the others from G.C:
+///   map(\r => map(\q => select(MASK, q.0, q.1), zip(r.0, r.1, iota(N))),
+///       zip(Full, C, iota(M)))
+ExprPtr mergeTriangle(const ExprPtr &Full, const GemmParts &G, const Triangle &Tri,
+                      const FreshFn &Fresh);
+
+/// Recognises mergeTriangle's form, reading back \p Full, \p C and \p Tri.
+bool matchMergeTriangle(const ExprPtr &Body, ExprPtr &Full, ExprPtr &C, Triangle &Tri);
 
 /// The canonical body of \p G (inverse of matchCanonicalGemm).
 ExprPtr buildCanonicalGemm(const GemmParts &G, const FreshFn &Fresh);

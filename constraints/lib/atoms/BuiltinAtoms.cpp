@@ -2,6 +2,7 @@
 
 #include "idiom/Constraints/BuiltinAtoms.h"
 #include "idiom/Constraints/GatherFacts.h"
+#include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/FactCache.h"
 #include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/LoopFacts.h"
@@ -172,13 +173,23 @@ void registerBuiltinAtoms(AtomRegistry &R) {
               "positive multiple of its step further on each outer iteration and "
               "ends at a fixed bound (for (j = i + 1; j < n; j++)), entered under "
               "a test of its count; the outer body may load inputs and the inner "
-              "body may hold bisection searches (Parboil tpacf's triangle)",
+              "body may hold bisection searches (Parboil tpacf's triangle); or a "
+              "chain of loops (loops between them allowed, as for RectangularNest) "
+              "one of whose inner loops starts at a fixed value and runs a count "
+              "that grows from a positive constant by a constant on each outer "
+              "iteration (for (j = 0; j <= i; j++): SYRK's lower triangle)",
               [](MatchEnv &Env, Loop *L, std::string &Why) {
+                std::string ChainWhy;
+                auto C = analyzeLoopChain(L, loopChainDepth(L), Env.SE, ChainWhy,
+                                          /*Triangle=*/true);
+                if (C && C->TriLoop)
+                  return true;
                 auto N = nestOf(Env, L, Why);
                 if (N && N->depth() == 2 && N->Skew > 0)
                   return true;
-                if (N)
-                  Why = "the inner loop's start does not move with the outer loop";
+                if (N || C)
+                  Why = "the inner loop's start does not move with the outer loop, "
+                        "nor does the count of an inner loop grow with it";
                 return false;
               });
   addLoopTest(R, "Innermost", "loop: contains no other loop",

@@ -11,6 +11,7 @@
 #include "idiom/Constraints/BuiltinAtoms.h"
 #include "idiom/Constraints/FnAtom.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
+#include "idiom/Constraints/ScevInt.h"
 #include "idiom/Constraints/ValueText.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -71,9 +72,25 @@ bool isPrologueIV(PHINode *P, const NestInfo &N, ScalarEvolution &SE) {
          isa<SCEVConstant>(AR->getStepRecurrence(SE));
 }
 
-/// The rectangular chain headed by \p L, as deep as it goes.
+/// \p P is the row count of a triangular chain (NestInfo::TriLoop): a phi of
+/// the outermost loop equal to the triangle loop's count at each outer
+/// iteration (SYRK's `j <= i` becomes `j != i + 1` after -O2, `i + 1` a
+/// counter of its own).
+bool isTriangleRowCount(PHINode *P, const NestInfo &N, ScalarEvolution &SE) {
+  if (!N.TriLoop || P->getParent() != N.Loops.front()->getHeader() ||
+      !SE.isSCEVable(P->getType()) || !P->getType()->isIntegerTy())
+    return false;
+  auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(P));
+  return AR && AR->getLoop() == N.Loops.front() && AR->isAffine() &&
+         scevInt64(AR->getStart()) == N.TriBase &&
+         scevInt64(AR->getStepRecurrence(SE)) == N.TriSlope;
+}
+
+/// The chain headed by \p L, as deep as it goes: rectangular or with a
+/// triangular loop (NestInfo::TriLoop; RectangularNest and TriangularNest
+/// tell them apart).
 std::optional<NestInfo> chainOf(MatchEnv &Env, Loop *L, std::string &Why) {
-  return analyzeLoopChain(L, loopChainDepth(L), Env.SE, Why);
+  return analyzeLoopChain(L, loopChainDepth(L), Env.SE, Why, /*Triangle=*/true);
 }
 
 /// "depth 2 (%30)" for loop \p L of chain \p N, for messages.
@@ -177,7 +194,8 @@ void registerNestAtoms(AtomRegistry &R) {
       auto N = chainOf(Env, L, Why);
       if (!N)
         return;
-      if (isNestIV(P, *N) || isPrologueIV(P, *N, Env.SE)) {
+      if (isNestIV(P, *N) || isPrologueIV(P, *N, Env.SE) ||
+          isTriangleRowCount(P, *N, Env.SE)) {
         Y();
         return;
       }
@@ -201,7 +219,8 @@ void registerNestAtoms(AtomRegistry &R) {
   R.add(std::make_unique<FnAtom>(
       "ChainIV", 2, 0,
       "phi, loop: phi is the induction variable of a loop of the "
-      "rectangular chain headed by loop (or of its prologue loop)",
+      "chain headed by loop (or of its prologue loop), or a triangular "
+      "chain's row count (the bound i + 1 of j <= i)",
       ChainPhi(false)));
   R.add(std::make_unique<FnAtom>(
       "ChainCounter", 2, 0,

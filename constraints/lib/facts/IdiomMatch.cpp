@@ -297,7 +297,9 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     // lifter checks roles and legality.
     M.Kind = IdiomKind::Gemm;
     M.GemvPair = Lifts == "gemv-pair";
-    auto N = analyzeLoopChain(L, Lifts == "gemm" ? 3 : 2, Env.SE, Why);
+    // A GEMM may be triangular (SYRK's j <= i: NestInfo::TriLoop).
+    auto N = analyzeLoopChain(L, Lifts == "gemm" ? 3 : 2, Env.SE, Why,
+                              /*Triangle=*/Lifts == "gemm");
     if (!N)
       return std::nullopt;
     M.Nest = *N;

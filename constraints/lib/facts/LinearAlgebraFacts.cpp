@@ -132,9 +132,34 @@ static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
   return true;
 }
 
+/// With \p TC the count of the loop at position \p D of chain \p N (N's
+/// loops before it analysed): when it is a triangle's row count {B,+,s}<Outer>
+/// (constants B >= 1, s >= 1) and N has no triangle yet, records it
+/// (NestInfo::TriLoop) and returns the rectangle's extent B + s (n0 - 1), at
+/// least 0; else null.
+static const SCEV *triangleExtent(const SCEV *TC, unsigned D, NestInfo &N,
+                                  ScalarEvolution &SE) {
+  auto *AR = dyn_cast<SCEVAddRecExpr>(TC);
+  if (N.TriLoop || D == 0 || !AR || AR->getLoop() != N.Loops.front() ||
+      !AR->isAffine())
+    return nullptr;
+  auto B = scevInt64(AR->getStart()), S = scevInt64(AR->getStepRecurrence(SE));
+  if (!B || !S || *B < 1 || *S < 1 || *B > (int64_t(1) << 32) ||
+      *S > (int64_t(1) << 32))
+    return nullptr;
+  N.TriLoop = D;
+  N.TriBase = *B;
+  N.TriSlope = *S;
+  N.TriRowCount = TC;
+  Type *Ty = TC->getType();
+  const SCEV *Last = SE.getAddExpr(N.TripCounts[0], SE.getMinusOne(Ty));
+  const SCEV *Ext = SE.getAddExpr(AR->getStart(), SE.getMulExpr(AR->getStepRecurrence(SE), Last));
+  return SE.getSMaxExpr(Ext, SE.getZero(Ty));
+}
+
 std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
                                          ScalarEvolution &SE,
-                                         std::string &Why) {
+                                         std::string &Why, bool Triangle) {
   if (!Outer || Depth == 0) {
     Why = "no loop";
     return std::nullopt;
@@ -154,7 +179,7 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
     N.PrologueTripCount = canonicalTripCount(N.Prologue, SE, Why);
     if (!N.PrologueTripCount)
       return std::nullopt;
-    if (!SE.isLoopInvariant(N.PrologueTripCount, Outer)) {
+    if (!SE.isLoopInvariant(N.PrologueTripCount, Outer) && !Triangle) {
       Why = "trip count of the loop before the inner loops varies in the "
             "nest (not rectangular)";
       return std::nullopt;
@@ -167,9 +192,20 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
     if (!TC)
       return std::nullopt;
     if (!SE.isLoopInvariant(TC, Outer)) {
-      Why = "trip count of the loop at depth " + std::to_string(D + 1) +
-            " varies in the nest (not rectangular)";
-      return std::nullopt;
+      const SCEV *Row = TC;
+      TC = Triangle ? triangleExtent(TC, D, N, SE) : nullptr;
+      if (!TC) {
+        Why = "trip count of the loop at depth " + std::to_string(D + 1) +
+              " varies in the nest (not rectangular" +
+              (Triangle ? std::string("; nor a triangle whose count grows "
+                                      "from a positive constant by a "
+                                      "constant per outer iteration)")
+                        : std::string(")"));
+        return std::nullopt;
+      }
+      // A prologue of a triangle runs as many times as the triangle's loop.
+      if (N.Prologue && N.PrologueTripCount == Row)
+        N.PrologueTripCount = TC;
     }
     PHINode *IV = nullptr;
     bool VaryingStart = false;
@@ -197,6 +233,11 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
     }
     N.IVs.push_back(IV);
     N.TripCounts.push_back(TC);
+  }
+  if (N.Prologue && !SE.isLoopInvariant(N.PrologueTripCount, Outer)) {
+    Why = "trip count of the loop before the inner loops varies in the "
+          "nest (not rectangular, nor the count of a triangular loop)";
+    return std::nullopt;
   }
   Loop *Last = N.Loops.back();
   std::string Want = std::to_string(Depth);

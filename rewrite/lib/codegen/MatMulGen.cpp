@@ -13,6 +13,7 @@
 #include "idiom/FunIL/ExprUtil.h"
 
 #include <cctype>
+#include <optional>
 
 namespace idiom::rewrite::codegen {
 
@@ -75,6 +76,8 @@ struct Gen {
   const TileParams &P;
   const GemmKernelOptions &O;
   bool Local;
+  /// A triangular GEMM's triangle (matchMergeTriangle), or none.
+  std::optional<matmul::Triangle> Tri;
   std::string Ty; ///< element type in C
   CVal A, B, C;   ///< the operand views
   std::string M, N, K, I0, J0, Lx, Ly, Tid, Gi, Gj, K0;
@@ -98,6 +101,10 @@ struct Gen {
     if (X.K != CVal::Scalar)
       throw CodegenError("matrix element is not a scalar");
     return X.Expr;
+  }
+  /// kT < Base + Slope * k0: element (k0, kT) lies in the triangle.
+  std::string triangleTest(const std::string &KT, const std::string &K0) {
+    return "(" + KT + ") < " + num(Tri->Base) + "L + " + num(Tri->Slope) + "L * (" + K0 + ")";
   }
   std::string clampM(const std::string &I) { return "min(" + I + ", " + M + " - 1)"; }
   std::string clampN(const std::string &J) { return "min(" + J + ", " + N + " - 1)"; }
@@ -406,6 +413,18 @@ struct Gen {
       Em.line("__local " + Ty + " " + Bs + "[" + num(NB * P.TK * LdB) +
               "] __attribute__((aligned(" + num(Align) + ")));");
     }
+    // A triangle: a work-group whose tile lies wholly outside it runs no K
+    // tile (its loop bound is 0, the same in every work-item, so the
+    // barriers stay in uniform control flow; no early return, which PoCL
+    // mis-compiles before barriers) and stores nothing (the stores are
+    // masked); its corner nearest the triangle is the first row or column
+    // and the last one.
+    std::string KLoop = K;
+    if (Tri) {
+      std::string Far = Tri->Columns ? RowA0 + " + " + num(P.TM - 1) : ColB0 + " + " + num(P.TN - 1);
+      std::string Near = Tri->Columns ? ColB0 : RowA0;
+      KLoop = konst("kt", "long", "(" + triangleTest(Near, Far) + ") ? " + K + " : 0L");
+    }
     // Private accumulators: INIT of the element of C (clamped: rows and
     // columns past the edge are computed but never stored).
     bool InitC = usesParam(G.Init);
@@ -420,7 +439,7 @@ struct Gen {
       }
     K0 = Em.fresh("k0");
     if (!Local) {
-      Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " +
+      Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
               num(P.TK) + ")");
       compute("", "");
       Em.close();
@@ -430,7 +449,7 @@ struct Gen {
       if (!Double) {
         // The K tiles, in order (each output's k order stays sequential):
         // fill, barrier, products, barrier.
-        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " +
+        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
                 num(P.TK) + ")");
         loadFill(FA, K0, false, "");
         loadFill(FB, K0, false, "");
@@ -456,7 +475,7 @@ struct Gen {
         Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
         std::string Buf = Em.fresh("buf");
         Em.line("int " + Buf + " = 0;");
-        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + K + "; " + K0 + " += " +
+        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
                 num(P.TK) + ")");
         std::string Next = konst("kn", "long", K0 + " + " + num(P.TK));
         std::string CurA = konst("ca", "int", Buf + " * " + num(P.TK * LdA));
@@ -486,12 +505,16 @@ struct Gen {
       for (int64_t Cc = 0; Cc < P.RN; ++Cc) {
         std::string J = colOf(Cc);
         Em.open("if (" + J + " < " + N + ")");
+        if (Tri)
+          Em.open("if (" + triangleTest(Tri->Columns ? J : I, Tri->Columns ? I : J) + ")");
         CVal W;
         W.K = CVal::Tuple;
         W.Elems = {CVal::scalar(Acc[R][Cc], G.T),
                    PostC ? CVal::scalar(at(C, I, J), G.T) : CVal::scalar(zero(), G.T)};
         CVal V = Em.apply(G.Post, {W});
         Em.line(at(Target, I, J) + " = " + V.Expr + ";");
+        if (Tri)
+          Em.close();
         Em.close();
       }
       Em.close();
@@ -506,9 +529,17 @@ bool emitMatMul(Emitter &Em, const ExprPtr &Body, const CVal &Target,
   GemmParts G;
   TileParams P;
   bool Local = false;
-  if (!matmul::matchTiledMatMul(Body, G, P, Local))
+  // A triangular GEMM: the tiled square merged with C by the triangle.
+  ExprPtr Full = Body, C;
+  matmul::Triangle Tri;
+  bool IsTri = matmul::matchMergeTriangle(Body, Full, C, Tri);
+  if (!matmul::matchTiledMatMul(Full, G, P, Local) ||
+      (IsTri && !funil::sameExpr(*C, *G.C)))
     return false;
-  Gen(Em, G, P, Opts, Local).run(Target);
+  Gen Gn(Em, G, P, Opts, Local);
+  if (IsTri)
+    Gn.Tri = Tri;
+  Gn.run(Target);
   return true;
 }
 

@@ -48,6 +48,12 @@ bool isCanonicalGemm(const ExprPtr &Body) {
   return matmul::matchCanonicalGemm(Body, G);
 }
 
+bool isTriangularGemm(const ExprPtr &Body) {
+  matmul::GemmParts G;
+  matmul::Triangle Tri;
+  return matmul::matchTriangularGemm(Body, G, Tri);
+}
+
 Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int64_t GM,
                 int64_t GN) {
   matmul::TileParams P;
@@ -67,10 +73,12 @@ Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int6
   R.Context = AppliesIn::Host;
   R.Doc = "map(\\r => map(\\q => POST(reduceSeq(STEP, INIT, zip(r.0, q.0)), q.1), "
           "zip(B, r.1)), zip(A, C)) -> join(mapWorkgroup(1, .. mapWorkgroup(0, .. "
-          "mapLocal(1, mapLocal(0, toPrivate(block))) .. reduceSeq over K tiles ..)))";
+          "mapLocal(1, mapLocal(0, toPrivate(block))) .. reduceSeq over K tiles ..))); "
+          "a triangular GEMM (select(MASK, POST, q.1) over zips with iota) -> the "
+          "tiled form of its square merged with C by MASK (mergeTriangle)";
   R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!isCanonicalGemm(E))
+    if (!isCanonicalGemm(E) && !isTriangularGemm(E))
       return false;
     B["e"] = E;
     return true;
@@ -80,10 +88,13 @@ Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int6
   };
   R.Build = [P](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     matmul::GemmParts G;
-    if (!matmul::matchCanonicalGemm(B.at("e"), G))
+    matmul::Triangle Tri;
+    matmul::FreshFn Fresh = [&Ctx](const std::string &Base) { return Ctx.fresh(Base); };
+    if (matmul::matchCanonicalGemm(B.at("e"), G))
+      return matmul::buildTiledMatMul(G, P, Fresh);
+    if (!matmul::matchTriangularGemm(B.at("e"), G, Tri))
       return nullptr;
-    return matmul::buildTiledMatMul(
-        G, P, [&Ctx](const std::string &Base) { return Ctx.fresh(Base); });
+    return matmul::mergeTriangle(matmul::buildTiledMatMul(G, P, Fresh), G, Tri, Fresh);
   };
   return R;
 }

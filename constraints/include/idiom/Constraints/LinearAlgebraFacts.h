@@ -75,9 +75,14 @@ bool isPrologueElement(llvm::Instruction *M, llvm::StoreInst *St,
 /// checked before the depth, so a loop that is not canonical reports that
 /// reason (as analyzeNest would) rather than a depth mismatch. On failure
 /// returns nothing and sets \p Why.
+/// With \p Triangle, one inner loop may instead be triangular (NestInfo::
+/// TriLoop: its count grows by a constant on each outer iteration from a
+/// positive constant, its start fixed); a prologue then may run as many
+/// times as that loop.
 std::optional<NestInfo> analyzeLoopChain(llvm::Loop *Outer, unsigned Depth,
                                          llvm::ScalarEvolution &SE,
-                                         std::string &Why);
+                                         std::string &Why,
+                                         bool Triangle = false);
 
 /// A load or store whose address, over a loop chain N, is
 ///   Base + OffsetBytes + sum_d Strides[d] * ElemSize * k_d

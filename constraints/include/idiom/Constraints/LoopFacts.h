@@ -76,6 +76,18 @@ struct NestInfo {
   /// stops at the first empty row (Skew k0 >= TripCounts[1]), so every row
   /// of the nest runs the inner loop. 0: rectangular.
   int64_t Skew = 0;
+  /// Triangular chains (analyzeLoopChain with Triangle; BLAS SYRK's `for (j
+  /// = 0; j <= i; j++)`, docs/ConstraintLanguage.md "Triangular nests"): the
+  /// position of the loop whose start is fixed and whose count at outer
+  /// iteration k0 is TriBase + TriSlope * k0 (constants, TriBase >= 1,
+  /// TriSlope >= 1); 0: none. TripCounts[TriLoop] is then the extent of the
+  /// rectangle around the triangle, the count at the last outer iteration,
+  /// and (k0, kT) runs only when kT < TriBase + TriSlope * k0.
+  unsigned TriLoop = 0;
+  int64_t TriBase = 0, TriSlope = 0;
+  /// The triangle loop's own count {TriBase,+,TriSlope}<Loops[0]> (SCEV),
+  /// for translation validation; null without a triangle.
+  const llvm::SCEV *TriRowCount = nullptr;
   /// The first load of a 2-D nest outside its inner loop (an input read
   /// once per outer iteration, where LICM hoisted it), or null.
   llvm::Instruction *OuterLoad = nullptr;

@@ -119,6 +119,10 @@ constexpr int64_t MaxLocalBytes = 48 * 1024;
 /// (docs/Rewrite.md, "Matrix products").
 bool isCanonicalGemm(const ExprPtr &Body);
 
+/// True when \p Body is a triangular GEMM program (docs/FunIL.md,
+/// "Triangular GEMM programs"): the matmul rules tile it as well.
+bool isTriangularGemm(const ExprPtr &Body);
+
 /// The matrix-product macro rule with TM x TN work-group tiles, K tiles of
 /// TK and RM x RN register blocks per work-item (seeds/000 section 4;
 /// registered: "mm-tile-2d" 8x8x4 1x1, "mm-block-1d" 16x8x4 2x1,

@@ -92,10 +92,10 @@ __attribute__((noinline)) static long lsum(long n, long m, const int *a) {
   return s;
 }
 
-// Triangular: the outer loop is missed with the precise reason (the closest
-// spec, gemv or scalar-reduction-2d, says the nest is not rectangular); the
+// Triangular: the outer loop is missed; the closest spec is triangular-dot
+// (a triangular nest, but no dot product stored: no store at all); the
 // inner loop stays as it is.
-// REMARK-DAG: reduction-2d.c:[[@LINE+4]]:3: remark: loop is not an idiom {{.*}}varies {{.*}}(not rectangular)
+// REMARK-DAG: reduction-2d.c:[[@LINE+4]]:3: remark: loop is not an idiom (closest: triangular-dot)
 // NOSTATS-NOT: idiom-stats: reduction-2d.c:[[@LINE+3]] scalar-reduction-2d
 __attribute__((noinline)) static long tri(const int *a, int n) {
   long s = 0;

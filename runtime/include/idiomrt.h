@@ -325,6 +325,15 @@ void idiom_region_memmove(void *dst, const void *src, uint64_t n);
 /// device when one device copy holds all of [dst, dst + n).
 void idiom_region_memset(void *dst, int c, uint64_t n);
 
+/// The number of threads inside a region (between an outermost
+/// idiom_region_begin and its idiom_region_end). The plugin's code reads it
+/// (a relaxed atomic load) before a copy it routes through
+/// idiom_region_memmove / idiom_region_memset and, while it is 0, copies
+/// inline as the program did: a struct copy in a loop that may form a
+/// region keeps its cost when no region is open. A thread's own region_begin
+/// precedes its copies, so a copy inside a region is never inline.
+extern int idiom_regions_open;
+
 /// Bytes copied from the host to the device and back by every idiom_run and
 /// region copy-back of the process since it started (either pointer may be
 /// NULL). For tests and benchmarks.

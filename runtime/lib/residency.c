@@ -262,11 +262,14 @@ void idiomrt_resid_sync(void) {
 
 /*--- the public ABI --------------------------------------------------------*/
 
+int idiom_regions_open;
+
 void idiom_region_begin(void) {
   if (idiomrt_in_runtime())
     return; /* a signal handler interrupted the runtime: see idiomrt.h */
   if (t_tab.depth++ == 0) {
     __atomic_add_fetch(&g_regions, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&idiom_regions_open, 1, __ATOMIC_SEQ_CST);
     new_epoch(&t_tab);
   }
 }
@@ -281,6 +284,7 @@ void idiom_region_end(void) {
     t_tab.e = NULL;
     t_tab.cap = 0;
     t_tab.epoch = 0;
+    __atomic_sub_fetch(&idiom_regions_open, 1, __ATOMIC_SEQ_CST);
     errno = saved_errno;
   }
 }
@@ -558,6 +562,10 @@ void idiom_region_memmove(void *dst, const void *src, uint64_t n) {
   if (!n)
     return;
   resid_table *t = &t_tab;
+  if (!t->depth && n <= SIZE_MAX) { /* no region of this thread: no memo */
+    memmove(dst, src, (size_t)n);
+    return;
+  }
   uintptr_t s0 = (uintptr_t)src, d0 = (uintptr_t)dst;
   int saved_errno = errno; /* memmove writes no errno: neither do we */
   idiomrt_csr_forget(dst, n);
@@ -593,6 +601,10 @@ void idiom_region_memset(void *dst, int c, uint64_t n) {
   if (!n)
     return;
   resid_table *t = &t_tab;
+  if (!t->depth && n <= SIZE_MAX) { /* no region of this thread: no memo */
+    memset(dst, c, (size_t)n);
+    return;
+  }
   uintptr_t d0 = (uintptr_t)dst;
   int saved_errno = errno; /* memset writes no errno: neither do we */
   idiomrt_csr_forget(dst, n);

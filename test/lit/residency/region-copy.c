@@ -12,9 +12,15 @@
 #define N 100000
 float x[N], y[N], z[N];
 
+// Each routed copy runs inline while no thread has a region open (the
+// runtime's idiom_regions_open is 0), through the runtime otherwise.
 // CHECK-LABEL: define {{.*}} @copy_back(
 // CHECK: call void @idiom_region_begin()
+// CHECK-DAG: [[OPEN:%idiom.regions[0-9]*]] = load atomic i32, ptr @idiom_regions_open monotonic
+// CHECK-DAG: icmp eq i32 [[OPEN]], 0
+// CHECK-DAG: call void @llvm.memcpy{{.*}}(ptr {{.*}}@x, ptr {{.*}}@y, i64 400000
 // CHECK-DAG: call void @idiom_region_memmove(ptr {{.*}}@x, ptr {{.*}}@y, i64 400000)
+// CHECK-DAG: call void @llvm.memset{{.*}}(ptr {{.*}}@z, i8 0, i64 400000
 // CHECK-DAG: call void @idiom_region_memset(ptr {{.*}}@z, i32 0, i64 400000)
 // CHECK-DAG: call void @idiom_region_end()
 // CHECK: {{^}}}

@@ -13,4 +13,4 @@ $cc -O2 "$src" -o "$out/jacobi.seq"
 $cc -O2 -fpass-plugin="$plugin" "$src" -L"$build/lib" -lidiomrt -lm -o "$out/jacobi.idiom"
 $cc -O2 -fpass-plugin="$plugin" -fplugin="$plugin" -mllvm -idiom-residency=false \
   "$src" -L"$build/lib" -lidiomrt -lm -o "$out/jacobi.noregion"
-cp "$(dirname "$0")/jacobi_gpu.sh" "$out/"
+cp "$(dirname "$0")/jacobi_gpu.sh" "$(dirname "$0")/jacobi_knobs.sh" "$(dirname "$0")/timeline.sh" "$out/"

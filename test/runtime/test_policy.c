@@ -556,6 +556,31 @@ void case_policy_wait(void) {
   free(err);
 }
 
+/* Runs case `child` with `env` added; it must exit 0 and print `line`. */
+static void expect_child_line(const char *child, const char *const *env,
+                              const char *line) {
+  char *err = NULL;
+  int st = spawn_case(child, env, &err);
+  CHECK_MSG(st == 0, "child failed (%d):\n%s", st, err);
+  CHECK_MSG(strstr(err, line) != NULL, "%s", err);
+  free(err);
+}
+
+/* Runs site A (pscale_desc) on n elements of x, y until it runs on the
+   device (at most 400 tries, 20 ms apart); *calls counts the calls. */
+static int until_device(float *x, float *y, int n, unsigned us, int *calls) {
+  char why[256];
+  struct timespec ms20 = {0, 20000000};
+  int a = 0;
+  for (int t = 0; t < 400 && !a; ++t) {
+    a = site(&pscale_desc, 2.0f, x, y, n, 1, us, why, sizeof why);
+    ++*calls;
+    if (!a)
+      nanosleep(&ms20, NULL);
+  }
+  return a;
+}
+
 /* Child of policy_prebuild: site A takes POLICY_HOST_US a call on the
    host, site B (its own program) 10 ms; both want the device, A's time
    starts it, B calls while it starts. Then A until it runs on the device,
@@ -578,14 +603,8 @@ void case_policy_prebuild_child(void) {
     site(&pscale2_desc, 2.0f, x, y, N, 1, 10000, bwhy, sizeof bwhy);
     calls += 2;
   }
-  int a = 0;
+  int a = until_device(x, y, N, 0, &calls);
   struct timespec ms20 = {0, 20000000};
-  for (int t = 0; t < 400 && !a; ++t) {
-    a = site(&pscale_desc, 2.0f, x, y, N, 1, 0, why, sizeof why);
-    ++calls;
-    if (!a)
-      nanosleep(&ms20, NULL);
-  }
   for (int t = 0; t < 50; ++t) /* 1 s */
     nanosleep(&ms20, NULL);
   int b = site(&pscale2_desc, 2.0f, x, y, N, 1, 0, why, sizeof why);
@@ -604,13 +623,9 @@ void case_policy_prebuild_child(void) {
    queueing in idiomrt_startup_wait_for_run. */
 void case_policy_prebuild(void) {
   const char *env[] = {"POLICY_HOST_US=150000", "IDIOM_CACHE_DIR=off", NULL};
-  char *err = NULL;
-  int st = spawn_case("policy_prebuild_child", env, &err);
-  CHECK_MSG(st == 0, "child failed (%d):\n%s", st, err);
-  CHECK_MSG(strstr(err, "policy_prebuild_child: B while starting: device "
-                        "starting; A device, B device 1") != NULL,
-            "%s", err);
-  free(err);
+  expect_child_line("policy_prebuild_child", env,
+                    "policy_prebuild_child: B while starting: device "
+                    "starting; A device, B device 1");
 }
 
 /* Multiplies the worthy line of profile file `path` by k, with a valid
@@ -709,14 +724,8 @@ void case_policy_region_small_child(void) {
   float *x = malloc(4ull * N), *y = malloc(4ull * N);
   fill(x, y, N);
   char why[256] = "";
-  int a = 0, calls = 0;
-  struct timespec ms20 = {0, 20000000};
-  for (int t = 0; t < 400 && !a; ++t) {
-    a = site(&pscale_desc, 2.0f, x, y, N, 1, 30000, why, sizeof why);
-    ++calls;
-    if (!a)
-      nanosleep(&ms20, NULL);
-  }
+  int calls = 0;
+  int a = until_device(x, y, N, 30000, &calls);
   idiom_region_begin();
   int big = site(&pscale_desc, 2.0f, x, y, N, 1, 30000, why, sizeof why);
   ++calls;
@@ -740,11 +749,7 @@ void case_policy_region_small_child(void) {
    step). Fails without the exception in launch.c and costmodel.c's step 1. */
 void case_policy_region_small(void) {
   const char *env[] = {"IDIOM_CACHE_DIR=off", NULL};
-  char *err = NULL;
-  int st = spawn_case("policy_region_small_child", env, &err);
-  CHECK_MSG(st == 0, "child failed (%d):\n%s", st, err);
-  CHECK_MSG(strstr(err, "policy_region_small_child: device 1, big 1, held 1, "
-                        "small device, kept 1, values 1") != NULL,
-            "%s", err);
-  free(err);
+  expect_child_line("policy_region_small_child", env,
+                    "policy_region_small_child: device 1, big 1, held 1, "
+                    "small device, kept 1, values 1");
 }

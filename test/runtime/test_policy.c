@@ -443,19 +443,32 @@ void case_policy_worthy_child(void) {
   free(y);
 }
 
+/* A fresh directory for a child's cache and profile: dir, prof (dir/p.txt)
+   and the two environment entries naming them. */
+typedef struct profile_dir {
+  char dir[32], prof[48], cache_env[64], prof_env[80];
+} profile_dir;
+
+static int profile_dir_make(profile_dir *d, const char *tag) {
+  snprintf(d->dir, sizeof d->dir, "/tmp/idiomrt-%s-XXXXXX", tag);
+  if (!mkdtemp(d->dir))
+    return 0;
+  snprintf(d->prof, sizeof d->prof, "%s/p.txt", d->dir);
+  snprintf(d->cache_env, sizeof d->cache_env, "IDIOM_CACHE_DIR=%s", d->dir);
+  snprintf(d->prof_env, sizeof d->prof_env, "IDIOM_PROFILE=%s", d->prof);
+  return 1;
+}
+
 /* Runs policy_worthy_child with 10 worthy calls (about 250 ms of host
    time) and a profile whose worthy line is `worthy` ns (-1: no profile),
    in a fresh cache directory (start-up threshold: 200 ms, no calibration
    file). Returns 1 when the child started the device; the profile it
    wrote must carry its own worthy total. */
 static int worthy_run(long long worthy) {
-  char dir[] = "/tmp/idiomrt-worthy-XXXXXX";
-  CHECK(mkdtemp(dir) != NULL);
-  char prof[sizeof dir + 16], cache_env[sizeof dir + 32],
-      prof_env[sizeof prof + 32];
-  snprintf(prof, sizeof prof, "%s/p.txt", dir);
-  snprintf(cache_env, sizeof cache_env, "IDIOM_CACHE_DIR=%s", dir);
-  snprintf(prof_env, sizeof prof_env, "IDIOM_PROFILE=%s", prof);
+  profile_dir d;
+  CHECK(profile_dir_make(&d, "worthy"));
+  const char *dir = d.dir, *prof = d.prof, *cache_env = d.cache_env,
+             *prof_env = d.prof_env;
   if (worthy >= 0) {
     char body[256];
     int n = snprintf(body, sizeof body,
@@ -494,7 +507,7 @@ static int worthy_run(long long worthy) {
               "worthy %lld in the written profile", w);
   }
   free(err);
-  char rm[sizeof dir + 16];
+  char rm[sizeof d.dir + 16];
   snprintf(rm, sizeof rm, "rm -rf %s", dir);
   CHECK(system(rm) == 0);
   return started;
@@ -661,13 +674,10 @@ static unsigned long long inode_of(const char *path) {
    write_profile). Four calls of 25 ms each, below the start-up threshold:
    no device. The runs after the second are compared with the one before. */
 void case_profile_steady(void) {
-  char dir[] = "/tmp/idiomrt-steady-XXXXXX";
-  CHECK(mkdtemp(dir) != NULL);
-  char prof[sizeof dir + 16], cache_env[sizeof dir + 32],
-      prof_env[sizeof prof + 32];
-  snprintf(prof, sizeof prof, "%s/p.txt", dir);
-  snprintf(cache_env, sizeof cache_env, "IDIOM_CACHE_DIR=%s", dir);
-  snprintf(prof_env, sizeof prof_env, "IDIOM_PROFILE=%s", prof);
+  profile_dir d;
+  CHECK(profile_dir_make(&d, "steady"));
+  const char *dir = d.dir, *prof = d.prof, *cache_env = d.cache_env,
+             *prof_env = d.prof_env;
   const char *env[] = {"POLICY_CALLS=4", "IDIOM_DEBUG=1", cache_env, prof_env,
                        NULL};
   char *err = NULL;
@@ -697,7 +707,7 @@ void case_profile_steady(void) {
   CHECK_MSG(strstr(err, "profile: wrote") != NULL, "%s", err);
   CHECK_MSG(inode_of(prof) != ino, "the file was not replaced:\n%s", err);
   free(err);
-  char rm[sizeof dir + 16];
+  char rm[sizeof d.dir + 16];
   snprintf(rm, sizeof rm, "rm -rf %s", dir);
   CHECK(system(rm) == 0);
 }

@@ -72,7 +72,8 @@ void case_csr_extent(void);
 void case_csr_row_blocks(void);
 void case_csr_seq(void);
 void case_csr_decline(void);
-void case_jds_decline(void); /* test_jds.c */
+void case_jds_decline(void);
+void case_jds_bytes_memo(void); /* test_jds.c */
 void case_writeback_bench(void);
 
 /* Cases of test_policy.c. */

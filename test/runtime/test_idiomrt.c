@@ -988,6 +988,7 @@ static const tcase cases[] = {
     {"csr_seq", case_csr_seq, 1},
     {"csr_decline", case_csr_decline, 1},
     {"jds_decline", case_jds_decline, 1},
+    {"jds_bytes_memo", case_jds_bytes_memo, 1},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},
     {"map1d_or_decline", case_map1d_or_decline, 0},

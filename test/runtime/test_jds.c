@@ -117,3 +117,31 @@ void case_jds_decline(void) {
   c.cnt_bytes = 2;
   expect_decline(&c, a, "invalid arguments: JDS");
 }
+
+uint64_t idiomrt_jds_bytes_estimate(const idiom_csr *jds); /* jds.c */
+
+/* The cost model's byte estimate of a JDS product passes over the counts;
+   it is reused for the same counts array and recomputed on the 1st, 2nd,
+   4th, 8th, ... use (a site kept on the host does not pay the pass on
+   every call), and at once for another array. */
+void case_jds_bytes_memo(void) {
+  int cnt[] = {2, 1, 0}, other[] = {1, 1, 1}, ptr[] = {0, 2}, col[] = {0, 3, 1};
+  int perm[] = {1, 2, 0};
+  double val[3] = {1, 2, 3}, x[4] = {0}, y[3];
+  idiom_csr c = jds_of(cnt, ptr, val, col, x, perm, y, 3, 4);
+  /* nnz * (val 8 + col 4 + x 8) + y both ways (2 * 3 * 8) */
+  uint64_t y2 = 2 * 3 * 8;
+  CHECK(idiomrt_jds_bytes_estimate(&c) == 3 * 20 + y2); /* use 1 */
+  cnt[0] = 5;
+  CHECK(idiomrt_jds_bytes_estimate(&c) == 6 * 20 + y2); /* use 2: recomputed */
+  cnt[0] = 2;
+  CHECK(idiomrt_jds_bytes_estimate(&c) == 6 * 20 + y2); /* use 3: reused */
+  CHECK(idiomrt_jds_bytes_estimate(&c) == 3 * 20 + y2); /* use 4: recomputed */
+  idiom_csr d = jds_of(other, ptr, val, col, x, perm, y, 3, 4);
+  CHECK(idiomrt_jds_bytes_estimate(&d) == 3 * 20 + y2); /* another array */
+  other[0] = 3;
+  CHECK(idiomrt_jds_bytes_estimate(&d) == 5 * 20 + y2); /* its use 2 */
+  other[0] = 1;
+  CHECK(idiomrt_jds_bytes_estimate(&d) == 5 * 20 + y2); /* its use 3 */
+  CHECK(idiomrt_jds_bytes_estimate(&c) == 3 * 20 + y2); /* back: use 1 */
+}

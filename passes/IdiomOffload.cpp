@@ -341,6 +341,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   // Nests that fill per-row temporaries get a copy with them privatised
   // (RowTemporaries.h), dropped again below when no idiom uses it.
   SmallVector<RowTempMiss, 2> RowTempMisses;
+  size_t FirstRowTempVersion = Versions.size();
   Versions.append(
       privatiseRowTemporaries(LI, DT, SE, RowTempMisses, Versioned));
   auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {
@@ -497,6 +498,12 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     }
     Changed = true;
     StitchedLoops.insert(O.D->L);
+    // A privatised row-temporaries nest: a decline runs the unchanged copy
+    // (RowTemporaries.h), not the nest that recomputes the temporaries.
+    bool DeclineToCopy = false;
+    for (size_t K = FirstRowTempVersion; K < Versions.size(); ++K)
+      if (Versions[K].Nest == O.D->L)
+        DeclineToCopy = declineToUnchangedCopy(Versions[K], SC.Fallback, LI);
     // A CSR SpMV's runtime call reads ptr and col on the host: inside a
     // region it first copies back their device-valid bytes (csr.c), and
     // ptr is one of its buffers here, so host code there cannot write it.
@@ -505,7 +512,9 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     // A GEMV pair's idiom_run_pair declines inside a region (its first
     // product's outputs would be device-valid before the second ran): its
     // call, unknown to the regions, keeps them out.
-    if ((!O.Lifted.Csr || O.Lifted.Csr->Format == 0) && !Pair)
+    // (Nor is a nest whose decline runs a copy: its fallback is not the
+    // loop after SC.Fallback.)
+    if ((!O.Lifted.Csr || O.Lifted.Csr->Format == 0) && !Pair && !DeclineToCopy)
       Stitched.push_back(std::move(SC));
     if (Pair) {
       ++NewDescriptors;

@@ -20,6 +20,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -840,6 +841,60 @@ privatiseRowTemporaries(LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
   for (Loop *L : Top)
     visit(*L, LI, DT, SE, Out, Misses, Changed);
   return Out;
+}
+
+bool declineToUnchangedCopy(const BoundVersion &V, BasicBlock *Fallback,
+                            LoopInfo &LI) {
+  // Stitching left: Fallback (phis of the host-time token and descriptor)
+  // -> the privatised nest's header, whose exit block calls idiom_host_end
+  // with those phis. The check's false edge enters the copy's preheader.
+  auto *Br = dyn_cast<BranchInst>(Fallback->getTerminator());
+  BasicBlock *CheckBB = V.Check->getParent();
+  BasicBlock *CopyPH = V.Check->isConditional() ? V.Check->getSuccessor(1) : nullptr;
+  if (!Br || Br->isConditional() || Br->getSuccessor(0) != V.Nest->getHeader() ||
+      !CopyPH || CopyPH->getSinglePredecessor() != CheckBB ||
+      !isa<BranchInst>(CopyPH->getTerminator()) || !CopyPH->phis().empty())
+    return false;
+  Loop *Copy = LI.getLoopFor(CopyPH->getSingleSuccessor());
+  if (!Copy || Copy->getLoopPreheader() != CopyPH || !isFallbackLoop(*Copy))
+    return false;
+  BasicBlock *Exiting = Copy->getExitingBlock();
+  BasicBlock *Exit = Copy->getExitBlock();
+  if (!Exiting || !Exit)
+    return false;
+  // The call that ends the measurement, in the privatised nest's exit block
+  // (value names are discarded in clang's builds: found by its callee).
+  CallInst *End = nullptr;
+  if (BasicBlock *NestExit = V.Nest->getExitBlock())
+    for (Instruction &I : *NestExit)
+      if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->getCalledFunction() &&
+                                             CI->getCalledFunction()->getName() ==
+                                                 "idiom_host_end")
+        End = CI;
+  auto *Desc = End ? dyn_cast<PHINode>(End->getArgOperand(0)) : nullptr;
+  auto *Token = End ? dyn_cast<PHINode>(End->getArgOperand(1)) : nullptr;
+  if (!Desc || !Token || Desc->getParent() != Fallback ||
+      Token->getParent() != Fallback)
+    return false;
+
+  // The copy runs from the check (token 0: no measurement) or after a
+  // decline (the token idiom_host_begin gave).
+  IRBuilder<> B(CopyPH, CopyPH->begin());
+  PHINode *CopyToken = B.CreatePHI(Token->getType(), 2, "idiom.host.token.copy");
+  CopyToken->addIncoming(ConstantInt::get(Token->getType(), 0), CheckBB);
+  CopyToken->addIncoming(Token, Fallback);
+  PHINode *CopyDesc = B.CreatePHI(Desc->getType(), 2, "idiom.host.desc.copy");
+  CopyDesc->addIncoming(ConstantPointerNull::get(cast<PointerType>(Desc->getType())),
+                        CheckBB);
+  CopyDesc->addIncoming(Desc, Fallback);
+  // The measurement ends on the copy's exit edge, in a block of its own.
+  BasicBlock *Ended = SplitEdge(Exiting, Exit, nullptr, &LI);
+  Ended->setName("idiom.host.end.copy");
+  IRBuilder<>(Ended->getTerminator())
+      .CreateCall(End->getFunctionType(), End->getCalledOperand(),
+                  {CopyDesc, CopyToken});
+  Br->setSuccessor(0, CopyPH);
+  return true;
 }
 
 } // namespace idiom

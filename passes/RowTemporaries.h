@@ -37,8 +37,10 @@
 // in the same row (the read range lies in the fill range), and nothing the
 // nest writes overlaps what the fill expressions read (so reading it later,
 // in the consumer, gives the same values). The checks pass, or the original
-// nest runs; the privatised nest is the offloaded one's fallback, as fast
-// on the host as the original (measured on mg.c).
+// nest runs. A declined run (the runtime keeps the loop on the host, or
+// refuses the ranges) runs the unchanged copy too (declineToUnchangedCopy):
+// the privatised nest recomputes each sum at every read, and on the host
+// that cost mg.c's resid 25% (x86-64, 2026-11-27).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_ROWTEMPORARIES_H
@@ -71,6 +73,19 @@ privatiseRowTemporaries(llvm::LoopInfo &LI, llvm::DominatorTree &DT,
                         llvm::ScalarEvolution &SE,
                         llvm::SmallVectorImpl<RowTempMiss> &Misses,
                         bool &Changed);
+
+/// After the privatised nest of \p V was stitched with its decline path
+/// entering \p Fallback (StitchedCall::Fallback): makes a decline run the
+/// unchanged copy instead of the privatised nest, which recomputes each
+/// temporary's sum at every read (three times for reads at i1 - 1, i1 and
+/// i1 + 1; mg.c's resid ran 25% slower on the host). The host-time
+/// measurement (idiom_host_begin/end) moves with it. The privatised nest
+/// is left unreachable (later passes delete it); \p LI is not updated for
+/// that, and the dominator tree of the function is stale afterwards (as
+/// after stitching). False, changing nothing, when the blocks are not as
+/// stitching and privatiseRowTemporaries left them.
+bool declineToUnchangedCopy(const BoundVersion &V, llvm::BasicBlock *Fallback,
+                            llvm::LoopInfo &LI);
 
 } // namespace idiom
 

@@ -6,7 +6,7 @@
 // whose output overlaps the grid its sums read (u inside r) runs the
 // unchanged nest (no runtime call); a residual computed in place (v == r,
 // as NAS MG does below the finest level) is declined by the runtime's
-// overlap check and runs the privatised nest on the host. Every output is
+// overlap check and runs the unchanged nest on the host. Every output is
 // the sequential build's, bit for bit.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -o %t.idiom 2> %t.remarks

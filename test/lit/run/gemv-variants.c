@@ -2,11 +2,16 @@
 // lanes of a GEMV"): each of the 8 variants forced in turn (IDIOM_VARIANT;
 // IDIOM_COST=off offloads every call) on m x n matrices of 1 x 1, 3 x 3,
 // 1000 x 77 and 77 x 1000 (no work-group size divides 77 or 1000 outputs).
-// Variants 4-7 are row lanes: a row-major y = A x gets 32, 64, 128 or 256
-// work-items per output (a row's lanes are neighbouring work-items), the
-// transposed s[j] += A[i][j] r[i] gets 16, 16, 32 or 64 work-items per
-// output with 16, 32, 32, 16 outputs per work-group in neighbouring
-// work-items.
+// Variants 0 and 1 sum in the loop's order; 2 and 3 are, for a row-major
+// y = A x, row lanes of 32 and 64 work-items per output reading 4 elements
+// a step with vector loads (n = 77: a ragged last chunk, and rows not
+// aligned to 16 bytes, element by element), for the transposed in-place
+// s[j] += A[i][j] r[i], split-K with 32 and 64 work-items per output adding
+// partial sums with float atomics (m = 1, 3, 77: slices with no rows; 1000:
+// not a multiple of the slices); 4-7 are row lanes: y = A x gets 32, 64,
+// 128 or 256 work-items per output (a row's lanes are neighbouring
+// work-items), s = A^T r gets 16, 16, 32 or 64 work-items per output with
+// 16, 32, 32, 16 outputs per work-group in neighbouring work-items.
 // (Integer GEMVs, whose lanes are exact, are not lifted: GEMV programs are
 // float or double; test/lit/funil/gemv-lanes.funil runs an i32 one in the
 // interpreter.) The program compares every element with
@@ -54,7 +59,10 @@
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=6 %t.exact bits > %t.e6
 // RUN: diff %t.bits %t.e6
 // RUN: %clang-idiom -fplugin=%plugin %s -S -emit-llvm -mllvm -idiom-fp-reassoc=false -o - | FileCheck %s --check-prefix=EXACT-IR
-// RUN: %clang-idiom %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
+// RUN: %clang-idiom %s -S -emit-llvm -o %t.ll
+// RUN: FileCheck %s --check-prefix=IR < %t.ll
+// RUN: FileCheck %s --check-prefix=SPLITK < %t.ll
+// RUN: FileCheck %s --check-prefix=SHAPES < %t.ll
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,9 +98,15 @@ __attribute__((noinline)) void gemvt_f(int m, int n, const float *a, const float
       s[j] += a[i * n + j] * r[i];
 }
 
-// Row lanes in the sources: 4 per GEMV with the licence, none without it.
-// IR-COUNT-8: ept=1/{{[0-9]+}}:
-// IR-NOT: ept=1/{{[0-9]+}}:
+// Lanes in the sources: 6 per GEMV with the licence (y = A x: 2 with
+// vector loads, 4 without; s = A^T r: 2 split-K, 4 row lanes), none
+// without it.
+// IR-COUNT-2: 4-element vector loads
+// IR-NOT: 4-element vector loads
+// SPLITK-COUNT-2: split-K
+// SPLITK-NOT: split-K
+// SHAPES-DAG: @idiom_gemv_f_{{.*}}ept=1/32: {{[^\]*}}vector loads{{.*}}ept=1/64: {{[^\]*}}vector loads{{.*}}ept=1/32:{{.*}}ept=1/64:{{.*}}ept=1/128:{{.*}}ept=1/256:
+// SHAPES-DAG: @idiom_gemvt_f_{{.*}}ept=1/32: {{[^\]*}}split-K{{.*}}ept=1/64: {{[^\]*}}split-K{{.*}}ept=1/16:{{.*}}ept=1/16:{{.*}}ept=1/32:{{.*}}ept=1/64:
 // EXACT-IR: ept=16x1:
 // EXACT-IR-NOT: ept=1/{{[0-9]+}}:
 

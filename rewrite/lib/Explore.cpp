@@ -130,8 +130,8 @@ std::string describeVariant(const VariantParams &V) {
          "built at run time; " + std::to_string(V.RowLanes) +
          " / rows strided partial sums per row, local-memory tree)";
   else if (V.SplitK)
-    S += ", " + std::to_string(V.SplitK) + " work-items per output (split-K: each folds every " +
-         std::to_string(V.SplitK) + "th row, partial sums added with atomics)";
+    S += ", " + std::to_string(V.SplitK) + " work-items per output (split-K: each folds rows " +
+         std::to_string(V.SplitK) + " apart, partial sums added with atomics)";
   else if (V.RowLanes && V.LaneDim == 1)
     S += ", " + std::to_string(V.RowLanes) + " work-items per row " +
          std::to_string(V.RowsPerGroup) + " apart (strided partial sums, local-memory tree), " +

@@ -74,11 +74,16 @@ for mode in $orders; do
   awk -v s="$s" -v d="$d" -v f="$f" -v g="$dev" 'BEGIN{printf "speed-up: defaults %.2fx, forced %s %.2fx\n", s/d, g, s/f}'
   if cmp -s "$dir/heat.out.seq" "$dir/heat.out.idiom"; then echo "outputs same"; else echo "outputs DIFFER"; fi
   rm -f "$dir/heat.gb"
+  rm -rf "$cache/tuning" # the runs above tuned: time the variants again, in view
   kernels "kernels tuned" IDIOM_DEBUG=1
   grep 'heat3d.c:[0-9]* map\|idiom-stats: residency' "$dir/heat.stats" | sed 's/^/  /' || true
-  grep 'heat3d.c:[0-9]*: tuning sample\|heat3d.c:[0-9]*: size class [0-9]*: variant' \
-    "$dir/heat.stats" | sed 's/^.*heat3d.c:[0-9]*: /  tuner: /' || true
-  pick=$(sed -n 's/.*heat3d.c:[0-9]* map.*tuning="[^"]*variant \([0-9]*\) tuned=.*/\1/p' "$dir/heat.stats" | head -1)
+  # the sweep's site: the one offloaded once a step
+  site=$(sed -n "s/.*idiom-stats: \(heat3d.c:[0-9]*\) map calls=[0-9]* offloaded=$steps .*/\1/p" \
+    "$dir/heat.stats" | head -1)
+  grep "$site: tuning sample\|$site: size class [0-9]*: variant" "$dir/heat.stats" |
+    sed 's/^.*heat3d.c:[0-9]*: /  tuner: /' || true
+  pick=$(sed -n "s/.*idiom-stats: $site map .*tuning=\"[^\"]*variant \([0-9]*\) tuned=.*/\1/p" \
+    "$dir/heat.stats" | head -1)
   nvar=$(cat "$dir/heat.nvar" 2>/dev/null || echo 0)
   v=0
   while [ "$v" -lt "${nvar:-0}" ]; do

@@ -43,6 +43,17 @@ ExprPtr matrixView(const ExprPtr &Body) {
   return Inner->Args[1]->Args[0];
 }
 
+/// P := New when New type checks, else false with \p Err naming \p What.
+bool replaceChecked(Program &P, Program New, const char *What, std::string &Err) {
+  if (!funil::typeCheckProgram(New, Err)) {
+    Err = std::string(What) + " does not type check: " + Err;
+    return false;
+  }
+  P = std::move(New);
+  Err.clear();
+  return true;
+}
+
 } // namespace
 
 bool isGemvProgram(const Program &P) {
@@ -86,13 +97,7 @@ bool gemvAsRowMap(Program &P, std::string &Err) {
   Out.Outs = {rowZero(P.Outs[0])};
   Out.Body = funil::betaApply(
       F, {Expr::tuple({rowZero(In->Args[0]), rowZero(In->Args[1])})});
-  if (!funil::typeCheckProgram(Out, Err)) {
-    Err = "the GEMV as a map of row sums does not type check: " + Err;
-    return false;
-  }
-  P = std::move(Out);
-  Err.clear();
-  return true;
+  return replaceChecked(P, std::move(Out), "the GEMV as a map of row sums", Err);
 }
 
 bool gemvAsSplitK(Program &P, unsigned S, std::string &Err) {
@@ -143,13 +148,7 @@ bool gemvAsSplitK(Program &P, unsigned S, std::string &Err) {
       {Expr::lambda({{AV, T}, {BV, T}}, Expr::call("fadd", {Expr::var(AV), Expr::var(BV)})), Out,
        Expr::lambda({{TV, funil::Type::scalar(funil::ScalarKind::I64)}}, Expr::tuple({J, Sum})),
        Expr::call("iota", {Expr::call("mul", {N, Sl})})});
-  if (!funil::typeCheckProgram(R, Err)) {
-    Err = "the split-K GEMV^T does not type check: " + Err;
-    return false;
-  }
-  P = std::move(R);
-  Err.clear();
-  return true;
+  return replaceChecked(P, std::move(R), "the split-K GEMV^T", Err);
 }
 
 } // namespace idiom::rewrite

@@ -218,7 +218,8 @@ Rule reduceSeqLanesVecRule(int64_t W, int64_t N) { return reduceSeqLanesVec(W, N
 Rule mapRowLanesRule(int64_t R, int64_t LaneDim) { return mapRowLanes(R, LaneDim); }
 
 const std::vector<Rule> &rowLanesRules() {
-  static const std::vector<Rule> Rules = {reduceSeqLanes(4), mapRowLanes(2, 0)};
+  static const std::vector<Rule> Rules = {reduceSeqLanes(4), reduceSeqLanesVec(4, 4),
+                                          mapRowLanes(2, 0)};
   return Rules;
 }
 

@@ -83,8 +83,8 @@ Rule reduceSeqLanesVecRule(int64_t W, int64_t N);
 /// work-group reads R consecutive elements of W matrix rows per step.
 Rule mapRowLanesRule(int64_t R, int64_t LaneDim = 0);
 
-/// The registered rules of the family: reduce-seq-lanes (W = 4) and
-/// map-row-lanes (R = 2).
+/// The registered rules of the family: reduce-seq-lanes (W = 4),
+/// reduce-seq-lanes-v4-4 (W = 4, N = 4) and map-row-lanes (R = 2).
 const std::vector<Rule> &rowLanesRules();
 
 /// True when \p Body is a 1-D map whose function holds exactly one

@@ -162,36 +162,27 @@ __attribute__((noinline, optnone)) static void reference(int m, int n) {
   }
 }
 
-/// within() in double (u = 2^-53).
-static int within_d(const double *got, const double *want, const double *init, int outs,
-                    int len, int stride, int step, int transposed) {
-  const double u = 0x1p-53;
-  for (int o = 0; o < outs; o++) {
-    double abs_sum = init ? fabs(init[o]) : 0;
-    for (int k = 0; k < len; k++)
-      abs_sum += fabs(da[o * stride + k * step] * dx[k]);
-    double g = (len + 2) * u / (1 - (len + 2) * u);
-    if (!(fabs(got[o] - want[o]) <= 2 * g * abs_sum + 2 * u * fabs(want[o]))) {
-      printf("double %s output %d: %a vs %a\n", transposed ? "GEMV^T" : "GEMV", o, got[o],
-             want[o]);
-      return 0;
-    }
-  }
-  return 1;
+/// Element k of a float (dbl = 0) or double array.
+static double elem(const void *p, int dbl, int k) {
+  return dbl ? ((const double *)p)[k] : ((const float *)p)[k];
 }
 
 /// |got - want| within 2 gamma(L + 1) sum |t| + 2u |want| for the L terms
-/// t of each output (the initial value one of them).
-static int within(const float *got, const float *want, const float *init, int outs,
+/// t of each output (the initial value one of them); u the unit roundoff
+/// of float or (dbl) double.
+static int within(int dbl, const void *got, const void *want, const void *init, int outs,
                   int len, int stride, int step, int transposed) {
-  const double u = 0x1p-24;
+  const double u = dbl ? 0x1p-53 : 0x1p-24;
+  const void *a = dbl ? (const void *)da : (const void *)fa;
+  const void *x = dbl ? (const void *)dx : (const void *)fx;
   for (int o = 0; o < outs; o++) {
-    double abs_sum = init ? fabs(init[o]) : 0;
+    double abs_sum = init ? fabs(elem(init, dbl, o)) : 0;
     for (int k = 0; k < len; k++)
-      abs_sum += fabs((double)fa[o * stride + k * step] * fx[k]);
-    double g = (len + 2) * u / (1 - (len + 2) * u);
-    if (!(fabs((double)got[o] - want[o]) <= 2 * g * abs_sum + 2 * u * fabs(want[o]))) {
-      printf("%s output %d: %a vs %a\n", transposed ? "GEMV^T" : "GEMV", o, got[o], want[o]);
+      abs_sum += fabs(elem(a, dbl, o * stride + k * step) * elem(x, dbl, k));
+    double g = (len + 2) * u / (1 - (len + 2) * u), w = elem(want, dbl, o);
+    if (!(fabs(elem(got, dbl, o) - w) <= 2 * g * abs_sum + 2 * u * fabs(w))) {
+      printf("%s %s output %d: %a vs %a\n", dbl ? "double" : "float",
+             transposed ? "GEMV^T" : "GEMV", o, elem(got, dbl, o), w);
       return 0;
     }
   }
@@ -225,10 +216,10 @@ int main(int argc, char **argv) {
     gemvt_d(m, n, da, dx, ds);
     reference(m, n);
     printf("%d x %d: float GEMV %s, GEMV^T %s; double GEMV %s, GEMV^T %s\n", m, n,
-           within(fy, fyr, 0, m, n, n, 1, 0) ? "ok" : "beyond the bound",
-           within(fs, fsr, s0, n, m, 1, n, 1) ? "ok" : "beyond the bound",
-           within_d(dy, dyr, 0, m, n, n, 1, 0) ? "ok" : "beyond the bound",
-           within_d(ds, dsr, d0, n, m, 1, n, 1) ? "ok" : "beyond the bound");
+           within(0, fy, fyr, 0, m, n, n, 1, 0) ? "ok" : "beyond the bound",
+           within(0, fs, fsr, s0, n, m, 1, n, 1) ? "ok" : "beyond the bound",
+           within(1, dy, dyr, 0, m, n, n, 1, 0) ? "ok" : "beyond the bound",
+           within(1, ds, dsr, d0, n, m, 1, n, 1) ? "ok" : "beyond the bound");
     for (int k = 0; argc > 1 && !strcmp(argv[1], "bits") && k < m + n; k++)
       printf("  %a %a\n", k < m ? fy[k] : fs[k - m], k < m ? dy[k] : ds[k - m]);
   }

@@ -24,7 +24,8 @@ fused kernel would move); the device's copy
 bandwidth (gpu: torch copy of 1 GiB, bytes read plus written, median of 20
 with CUDA events; cpu: memcpy of 1 GiB by gemv.seq copy, best of 5); each
 product's best variant as a fraction of it, against the issue's target of
-80%."""
+80%; the tuner's pick against the best forced variant; with gemv.variants
+(bench/build_gemv_carry.sh) each variant's description first."""
 import json, os, statistics, subprocess, sys, tempfile
 
 d = sys.argv[1]
@@ -79,6 +80,16 @@ def compare(name, out):
                                       "within the bound" if ok else "BEYOND THE BOUND: " + out))
 
 
+# The variants' descriptions (bench/build_gemv_carry.sh): "PRODUCT K: text".
+DESC = {}
+if os.path.exists(os.path.join(d, "gemv.variants")):
+    for line in open(os.path.join(d, "gemv.variants")):
+        head, _, text = line.rstrip("\n").partition(": ")
+        DESC.setdefault(head.rsplit(" ", 1)[0], {})[head.rsplit(" ", 1)[1]] = text
+for p in sorted(DESC):
+    for k in sorted(DESC[p], key=int):
+        print("%s variant %s: %s" % (p, k, DESC[p][k]))
+
 ref = run("gemv.seq")
 run("gemv.idiom")  # builds the programs into the cache
 out, tuned = kernels({"IDIOM_TUNE_MIN": "0"})
@@ -117,6 +128,7 @@ print("n %d: bytes per product: GEMV %.1f MB, GEMV^T %.1f MB, pair %.1f MB "
       "(a fused kernel: %.1f MB)" % (n, NEED["GEMV"] / 1e6, NEED["GEMV^T"] / 1e6,
                                     NEED["pair"] / 1e6, ONE_READ / 1e6))
 best = {}
+pergb = {}  # product -> {variant: GB/s}
 for name, r in rows:
     line = []
     for p in PRODUCTS:
@@ -126,6 +138,8 @@ for name, r in rows:
         ms, tuning, calls, _ = r[p]
         gbps = NEED[p] / (ms * 1e-3) / 1e9
         best[p] = max(best.get(p, 0), gbps)
+        if name.startswith("variant "):
+            pergb.setdefault(p, {})[int(name.split()[1])] = gbps
         fused = ""
         if p == "pair":
             fused = ", %.0f%% against one read" % (
@@ -134,6 +148,19 @@ for name, r in rows:
                     % (p, ms, gbps, 100 * gbps / copy, fused,
                        " [%s]" % tuning if name == "tuned" else ""))
     print("%-10s %s" % (name + ":", "; ".join(line)))
+import re
+for p in PRODUCTS:
+    # the tuner's pick (its first "variant K": the pair's GEMV kernel)
+    # against the best variant forced in this run
+    if p not in pergb or p not in tuned:
+        continue
+    m = re.search(r"variant (\d+)", str(tuned[p][1]))
+    k = int(m.group(1)) if m else -1
+    b = max(pergb[p], key=pergb[p].get)
+    print("%s tuner's pick: variant %s (%s); best variant %d %.1f GB/s%s"
+          % (p, k if k >= 0 else "?",
+             "%.1f GB/s forced" % pergb[p][k] if k in pergb[p] else "not forced",
+             b, pergb[p][b], ": the pick is the best" if k == b else ""))
 for p in PRODUCTS:
     if p in best:
         f = best[p] / copy

@@ -11,6 +11,10 @@
 #  - whole-process wall time of the sequential build against the plugin's
 #    (defaults after two warm-up runs; IDIOM_DEVICE=gpu), median of RUNS
 #    (default 3), outputs compared;
+#  - the tuner's view (IDIOM_DEBUG lines of the tuned run: the iterations
+#    it timed, "tuning sample S of T" with S = 0 for the whole map, and each
+#    variant's median time on it), then the pick against the best variant
+#    of the full runs below ("tuner's pick: variant K ...");
 #  - the kernels' time a sweep from IDIOM_STATS, tuned and for every variant
 #    (IDIOM_VARIANT=k: the 2-D tiles of a plane and the plane walks,
 #    described in heat3d.variants), and the bandwidth it implies (each
@@ -46,12 +50,13 @@ kernels() { label=$1; shift
     "$dir/heat3d.idiom" "$n" "$steps" "$mode" 2> "$dir/heat.stats" > "$dir/heat.out.k"
   same=same; cmp -s "$dir/heat.out.seq" "$dir/heat.out.k" || same=DIFFERENT
   sed -n 's/.* calls=\([0-9]*\) offloaded=\([0-9]*\) .* kernel_ms=\([0-9.]*\) .* variants=\([0-9]*\) .*/\2 \3 \4/p' \
-    "$dir/heat.stats" | awk -v s="$steps" -v n="$n" -v c="$copy" -v l="$label" -v o="$same" '
+    "$dir/heat.stats" | awk -v s="$steps" -v n="$n" -v c="$copy" -v l="$label" -v o="$same" -v gbfile="$dir/heat.gb" '
     $1 == s && s > 0 { per = $2 / s; bytes = 8 * (n^3 + (n-2)^3);
       gb = per > 0 ? bytes / per / 1e6 : 0;
       printf "%s: %d launches, %.3f ms a sweep, %.1f GB/s", l, $1, per, gb;
       if (c > 0) printf " (%.0f%% of copy)", 100 * gb / c;
-      printf ", output %s\n", o; found = 1; print $3 > "/dev/stderr" }
+      printf ", output %s\n", o; found = 1; print $3 > "/dev/stderr";
+      printf "%s\t%.1f\n", l, gb >> gbfile }
     END { if (!found) printf "%s: no site with %d offloaded calls (see %s)\n", l, s, "heat.stats" }' \
     2> "$dir/heat.nvar"
 }
@@ -68,8 +73,17 @@ for mode in $orders; do
   series "forced $dev" env IDIOM_CACHE_DIR="$cache" IDIOM_DEVICE="$dev" "$dir/heat3d.idiom" "$n" "$steps" "$mode"; f=$last
   awk -v s="$s" -v d="$d" -v f="$f" -v g="$dev" 'BEGIN{printf "speed-up: defaults %.2fx, forced %s %.2fx\n", s/d, g, s/f}'
   if cmp -s "$dir/heat.out.seq" "$dir/heat.out.idiom"; then echo "outputs same"; else echo "outputs DIFFER"; fi
-  kernels "kernels tuned"
+  rm -f "$dir/heat.gb"
+  rm -rf "$cache/tuning" # the runs above tuned: time the variants again, in view
+  kernels "kernels tuned" IDIOM_DEBUG=1
   grep 'heat3d.c:[0-9]* map\|idiom-stats: residency' "$dir/heat.stats" | sed 's/^/  /' || true
+  # the sweep's site: the one offloaded once a step
+  site=$(sed -n "s/.*idiom-stats: \(heat3d.c:[0-9]*\) map calls=[0-9]* offloaded=$steps .*/\1/p" \
+    "$dir/heat.stats" | head -1)
+  grep "$site: tuning sample\|$site: size class [0-9]*: variant" "$dir/heat.stats" |
+    sed 's/^.*heat3d.c:[0-9]*: /  tuner: /' || true
+  pick=$(sed -n "s/.*idiom-stats: $site map .*tuning=\"[^\"]*variant \([0-9]*\) tuned=.*/\1/p" \
+    "$dir/heat.stats" | head -1)
   nvar=$(cat "$dir/heat.nvar" 2>/dev/null || echo 0)
   v=0
   while [ "$v" -lt "${nvar:-0}" ]; do
@@ -77,5 +91,14 @@ for mode in $orders; do
     kernels "kernels variant $v${desc:+ ($desc)}" IDIOM_VARIANT="$v"
     v=$((v + 1))
   done
+  awk -F '\t' -v p="${pick:-?}" '
+    $1 ~ /^kernels variant / { split($1, w, " "); k = w[3];
+      if (best == "" || $2 > bgb) { best = k; bgb = $2 }
+      if (k == p) pgb = $2 }
+    END { if (best == "") exit;
+      printf "tuner'"'"'s pick: variant %s (%s GB/s forced); best variant %s (%.1f GB/s): %s\n",
+        p, pgb == "" ? "?" : pgb, best, bgb,
+        p == best ? "the pick is the best" : sprintf("the pick is %.0f%% of the best", 100 * pgb / bgb) }' \
+    "$dir/heat.gb" 2>/dev/null || true
 done
 rm -rf "$cache"

@@ -81,8 +81,8 @@ unsigned accumulatorBytes(const Program &P) {
 std::string variantEpt(const VariantParams &V) {
   if (V.RowBlocks)
     return "blocks/" + std::to_string(V.WorkGroup[0]);
-  if (V.RowLanes)
-    return "1/" + std::to_string(V.RowLanes);
+  if (V.RowLanes || V.SplitK)
+    return "1/" + std::to_string(V.RowLanes ? V.RowLanes : V.SplitK);
   if (V.Tile[0])
     return std::to_string(V.Block[1]) + "x" + std::to_string(V.Block[0]);
   if (V.Planes)
@@ -129,6 +129,9 @@ std::string describeVariant(const VariantParams &V) {
     S += ", a work-group per block of rows of about equal work (CSR-Adaptive row blocks "
          "built at run time; " + std::to_string(V.RowLanes) +
          " / rows strided partial sums per row, local-memory tree)";
+  else if (V.SplitK)
+    S += ", " + std::to_string(V.SplitK) + " work-items per output (split-K: each folds rows " +
+         std::to_string(V.SplitK) + " apart, partial sums added with atomics)";
   else if (V.RowLanes && V.LaneDim == 1)
     S += ", " + std::to_string(V.RowLanes) + " work-items per row " +
          std::to_string(V.RowsPerGroup) + " apart (strided partial sums, local-memory tree), " +
@@ -137,8 +140,9 @@ std::string describeVariant(const VariantParams &V) {
     S += ", a work-group per row (" + std::to_string(V.RowLanes) +
          " strided partial sums, local-memory tree)";
   else if (V.RowLanes)
-    S += ", " + std::to_string(V.RowLanes) + " work-items per row (strided partial sums, "
-         "local-memory tree), " + std::to_string(V.RowsPerGroup) + " rows per work-group";
+    S += ", " + std::to_string(V.RowLanes) + " work-items per row (strided partial sums" +
+         (V.LaneVec ? " of " + std::to_string(V.LaneVec) + "-element vector loads" : "") +
+         ", local-memory tree), " + std::to_string(V.RowsPerGroup) + " rows per work-group";
   else if (V.Bins == VariantParams::LocalBins)
     S += ", per-work-group bins in local memory, " + std::to_string(V.Elems) +
          " elements per work-item";
@@ -342,6 +346,8 @@ bool checkLowered(const Program &P, const VariantParams &V,
 } // namespace
 
 Strategy variantStrategy(const Program &P, const VariantParams &V) {
+  if (V.Gemm && V.SplitK) // gemvAsSplitK's histogram, global atomics
+    return histogramStrategy(false, 1);
   if (V.Gemm)
     return gemmVariantStrategy(V);
   if (isHistogramProgram(P))
@@ -357,10 +363,15 @@ bool lowerVariant(Program &P, const VariantParams &V, std::string &Err,
   std::vector<std::string> Local;
   std::vector<std::string> &T = Trace ? *Trace : Local;
   size_t Before = T.size();
-  if (V.Gemm && V.RowLanes) { // a GEMV's row lanes: first a map of row sums
+  if (V.Gemm && (V.RowLanes || V.SplitK)) { // a GEMV's lanes: a map of row sums
     if (!gemvAsRowMap(P, Err))
       return false;
     T.push_back("gemv-as-row-map");
+  }
+  if (V.Gemm && V.SplitK) { // then its sums split across work-items
+    if (!gemvAsSplitK(P, V.SplitK, Err))
+      return false;
+    T.push_back("gemv-split-k-" + std::to_string(V.SplitK));
   }
   if (!rewriteProgram(P, variantStrategy(P, V), Err, &T))
     return false;

@@ -157,6 +157,15 @@ const GemvLanes RowLanesShapes[] = {{32, 8, 0}, {64, 4, 0}, {128, 2, 0}, {256, 1
 /// reduction; 16 to 64 lanes, so that 8192 outputs are 2^17 to 2^19
 /// work-items, enough loads in flight to cover a GPU's memory latency.
 const GemvLanes ColumnLanesShapes[] = {{16, 16, 1}, {16, 32, 1}, {32, 32, 1}, {64, 16, 1}};
+/// Vector-load lanes along a contiguous row: W lanes each reading 4
+/// consecutive elements a step (float4 / double4 loads of the row and of
+/// x), R rows per work-group of 256 (reduceSeqLanesVecRule).
+const GemvLanes RowVecLanesShapes[] = {{32, 8, 0}, {64, 4, 0}};
+constexpr unsigned GemvLaneVec = 4;
+/// Split-K of an in-place GEMV^T (gemvAsSplitK): S work-items per output,
+/// work-groups of 256 consecutive outputs; for n = 8192, 2^18 and 2^19
+/// work-items each folding n / S rows.
+const unsigned SplitKSlices[] = {32, 64};
 /// Run-time strides: two of each.
 const GemvLanes UnknownLanesShapes[] = {{32, 8, 0}, {256, 1, 0}, {16, 32, 1}, {32, 32, 1}};
 
@@ -171,9 +180,14 @@ VariantParams gemvLanes(const GemvLanes &L) {
 }
 
 /// The GEMV variants: in-order ones (the default lowering, fixed 1-D
-/// work-groups, one-row tiles), and with \p Lanes the tiled 32 x 128 one,
-/// 16 outputs per work-item (what a CPU device prefers) and four row-lanes
-/// shapes for P's layout instead of the rest.
+/// work-groups, one-row tiles), and with \p Lanes (the licence) the
+/// default lowering, one in-order variant a CPU device prefers (work-group
+/// 128 for y = A x, 16 outputs per work-item for the transposed form; a CPU
+/// does not time lanes), two of the licensed kernels for P's layout
+/// (vector-load lanes for y = A x, split-K for the in-place transposed
+/// form) and four row-lanes shapes. The in-order tiles and the other CPU
+/// variant were at most 19-20% of the copy bandwidth on the H200, where the
+/// row lanes reached 74-78% (docs/Benchmarks.md): they make room.
 std::vector<VariantParams> gemvVariants(const Program &P, unsigned Max, bool Lanes) {
   unsigned Bytes = elementBytes(P);
   std::vector<VariantParams> Out{defaultLowering()};
@@ -197,11 +211,29 @@ std::vector<VariantParams> gemvVariants(const Program &P, unsigned Max, bool Lan
       AddTile(R);
     return Out;
   }
-  WG.WorkGroup[0] = GemvWorkGroups[0];
-  Add(WG);
-  AddTile(GemvTiles[1]);
-  AddTile(GemvTiles[2]);
   GemvLayout L = gemvLayout(P);
+  WG.WorkGroup[0] = GemvWorkGroups[0];
+  if (L == GemvLayout::RowContiguous) {
+    Add(WG);
+    for (const GemvLanes &S : RowVecLanesShapes) {
+      VariantParams V = gemvLanes(S);
+      V.LaneVec = GemvLaneVec;
+      Add(V);
+    }
+  } else if (L == GemvLayout::ColumnContiguous) {
+    AddTile(GemvTiles[2]);
+    for (unsigned S : SplitKSlices) { // dropped by lowerVariant unless in place
+      VariantParams V = defaultLowering();
+      V.WorkGroup[0] = 256;
+      V.WorkGroup[1] = 1;
+      V.SplitK = S;
+      Add(V);
+    }
+  } else {
+    Add(WG);
+    AddTile(GemvTiles[1]);
+    AddTile(GemvTiles[2]);
+  }
   const GemvLanes *Shapes = L == GemvLayout::RowContiguous      ? RowLanesShapes
                             : L == GemvLayout::ColumnContiguous ? ColumnLanesShapes
                                                                 : UnknownLanesShapes;
@@ -252,7 +284,8 @@ Strategy gemmVariantStrategy(const VariantParams &V) {
   // point").
   std::vector<Strategy> Steps;
   if (V.RowLanes) { // a GEMV as a map of row sums (lowerVariant): lanes
-    Steps.push_back(oncePosition(ruleStrategy(reduceSeqLanesRule(V.RowLanes))));
+    Steps.push_back(oncePosition(ruleStrategy(
+        V.LaneVec ? reduceSeqLanesVecRule(V.RowLanes, V.LaneVec) : reduceSeqLanesRule(V.RowLanes))));
     Steps.push_back(ruleStrategy(mapRowLanesRule(V.RowsPerGroup, V.LaneDim)));
   } else if (V.Tile[0]) {
     Steps.push_back(ruleStrategy(

@@ -9,6 +9,9 @@
 #include "idiom/FunIL/ExprUtil.h"
 #include "idiom/FunIL/TypeCheck.h"
 #include "idiom/Rewrite/Rules.h"
+#include "idiom/Rewrite/RowLanes.h"
+
+#include <set>
 
 namespace idiom::rewrite {
 
@@ -38,6 +41,17 @@ ExprPtr matrixView(const ExprPtr &Body) {
       !isView2D(Inner->Args[1]->Args[0]))
     return nullptr;
   return Inner->Args[1]->Args[0];
+}
+
+/// P := New when New type checks, else false with \p Err naming \p What.
+bool replaceChecked(Program &P, Program New, const char *What, std::string &Err) {
+  if (!funil::typeCheckProgram(New, Err)) {
+    Err = std::string(What) + " does not type check: " + Err;
+    return false;
+  }
+  P = std::move(New);
+  Err.clear();
+  return true;
 }
 
 } // namespace
@@ -83,13 +97,58 @@ bool gemvAsRowMap(Program &P, std::string &Err) {
   Out.Outs = {rowZero(P.Outs[0])};
   Out.Body = funil::betaApply(
       F, {Expr::tuple({rowZero(In->Args[0]), rowZero(In->Args[1])})});
-  if (!funil::typeCheckProgram(Out, Err)) {
-    Err = "the GEMV as a map of row sums does not type check: " + Err;
+  return replaceChecked(P, std::move(Out), "the GEMV as a map of row sums", Err);
+}
+
+bool gemvAsSplitK(Program &P, unsigned S, std::string &Err) {
+  Err = "not a GEMV^T in place (s[j] += sum) as a map of float row sums";
+  const ExprPtr &Body = P.Body;
+  if (P.IsReturn || P.Outs.size() != 1 || S < 2 || !Body->isCall("map") ||
+      Body->Args[0]->K != Expr::Lambda || Body->Args[0]->Params.size() != 1)
+    return false;
+  const ExprPtr &F = Body->Args[0], &In = Body->Args[1], &Out = P.Outs[0];
+  const ExprPtr &Red = F->body();
+  const std::string &Q = F->Params[0].Name;
+  if (!In->isCall("zip") || In->Args.size() != 2 || !isView2D(In->Args[0]) ||
+      !Out->isCall("view") || Out->Args.size() != 4 ||
+      !funil::sameExpr(*In->Args[1], *Out) || !Red->isCall("reduceSeq") ||
+      Red->Args[1]->K != Expr::Proj || Red->Args[1]->Index != 1 ||
+      Red->Args[1]->Args[0]->K != Expr::Var || Red->Args[1]->Args[0]->Name != Q ||
+      laneCombineOp(Red->Args[0]) != "fadd")
+    return false;
+  funil::TypePtr T = Red->Args[0]->Params[0].Ty;
+  std::set<std::string> Used;
+  funil::freeVars(*Body, Used);
+  for (const funil::Param &Pa : P.Params)
+    Used.insert(Pa.Name);
+  std::string TV = "t", AV = "a", BV = "b";
+  while (Used.count(TV) || Used.count(AV) || Used.count(BV)) {
+    TV += "_"; AV += "_"; BV += "_";
+  }
+  const ExprPtr &N = Out->Args[3];
+  ExprPtr Sl = Expr::intLit(funil::ScalarKind::I64, S);
+  ExprPtr J = Expr::call("srem", {Expr::var(TV), N});
+  ExprPtr Zero = Expr::floatLit(T->S, -0.0);
+  ExprPtr Part = Expr::call(
+      "reduceSeq", {Red->Args[0], Zero,
+                    Expr::call("at", {Expr::call("strided", {Sl, Red->Args[2]}),
+                                      Expr::call("sdiv", {Expr::var(TV), N})})});
+  // q := (row j of the matrix, -0.0): the output is read only as the bins
+  ExprPtr Sum = funil::betaApply(Expr::lambda(F->Params, Part),
+                                 {Expr::tuple({Expr::call("at", {In->Args[0], J}), Zero})});
+  std::set<std::string> Free;
+  funil::freeVars(*Sum, Free);
+  if (Free.count(Out->Args[0]->Name)) {
+    Err = "the GEMV^T's sum reads its own output beyond its initial value";
     return false;
   }
-  P = std::move(Out);
-  Err.clear();
-  return true;
+  Program R = P;
+  R.Body = Expr::call(
+      "reduceIndexed",
+      {Expr::lambda({{AV, T}, {BV, T}}, Expr::call("fadd", {Expr::var(AV), Expr::var(BV)})), Out,
+       Expr::lambda({{TV, funil::Type::scalar(funil::ScalarKind::I64)}}, Expr::tuple({J, Sum})),
+       Expr::call("iota", {Expr::call("mul", {N, Sl})})});
+  return replaceChecked(P, std::move(R), "the split-K GEMV^T", Err);
 }
 
 } // namespace idiom::rewrite

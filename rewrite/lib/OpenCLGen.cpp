@@ -638,7 +638,7 @@ bool genKernels(const Program &P, std::vector<Kernel> &Out, std::string &Err,
     Out = P.IsReturn              ? genReduce(P, BodyTy)
           : isHistogramProgram(P) ? genHistogram(P)
                                   : genMap(P, Gemm, RowBlocks, WalkRegisters);
-    if (Offsets && !P.IsReturn && !isHistogramProgram(P))
+    if (Offsets && !P.IsReturn) // the caller's: the unlowered program's ABI
       Out = withOffsets(P, std::move(Out));
     return true;
   } catch (const CodegenError &E) {
@@ -688,7 +688,7 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
          A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup &&
          A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim && A.Planes == B.Planes &&
-         A.WalkCache == B.WalkCache;
+         A.WalkCache == B.WalkCache && A.LaneVec == B.LaneVec && A.SplitK == B.SplitK;
 }
 
 /// Lowers and emits the variants \p Vs of \p P (a program that type
@@ -718,7 +718,8 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
       Program L = P;
       M.Good = (Fused ? lowerVariant(*Fused, Vs[I], L, M.Err) : lowerVariant(L, Vs[I], M.Err)) &&
                genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel, /*Checked=*/true,
-                          Vs[I].RowBlocks, Offsets, !Vs[I].WalkCache);
+                          Vs[I].RowBlocks, Offsets && !isHistogramProgram(P),
+                          !Vs[I].WalkCache);
       if (M.Good) { // printed without its name, which assemble adds
         L.Name.clear();
         M.L->FunILTail = funil::printProgram(L).substr(std::strlen("idiom "));

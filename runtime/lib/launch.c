@@ -848,24 +848,31 @@ static int tune(run *r, unsigned cls) {
   uint64_t trip = trip_count(r->d, r->sizes);
   if (r->d->kind == IDIOM_MAP && cap && trip > cap) {
     /* A sample must give every variant the device's full-size shape: at
-       least TUNE_FILL_GROUPS work-groups per compute unit. Otherwise a
-       variant with many elements per work-item (a privatised histogram:
-       64 keys per work-item, local bins cleared and merged once per
-       work-group) runs a few under-occupied groups on the sample and looks
-       3x slower than one with 16 keys per work-item, which is 1.7x slower
-       at full size (2^26 keys into 4096 bins on an H200). */
-    uint64_t need = cap;
-    for (unsigned k = 0; r->d->ndims == 1 && k < e->nvariants; ++k) {
-      size_t local[3];
-      if (!e->var[k].ready || !map_local(r, &e->var[k], local))
+       least TUNE_FILL_GROUPS work-groups per compute unit, and whole plane
+       walks. Otherwise a variant with many elements per work-item (a
+       privatised histogram: 64 keys per work-item, local bins cleared and
+       merged once per work-group) runs a few under-occupied groups on the
+       sample and looks 3x slower than one with 16 keys per work-item, which
+       is 1.7x slower at full size (2^26 keys into 4096 bins on an H200); a
+       3-D plane walk of 16 planes got 5 walks of a 65-plane sample, a
+       quarter of a wave on an H200, and lost to a 69% variant. */
+    idiomrt_sample_shape shapes[IDIOMRT_MAX_VARIANTS];
+    unsigned ns = 0;
+    for (unsigned k = 0; k < e->nvariants; ++k) {
+      idiomrt_sample_shape *s = &shapes[ns];
+      if (!e->var[k].ready || !map_local(r, &e->var[k], s->local))
         continue;
-      uint64_t fill = (uint64_t)TUNE_FILL_GROUPS * r->dev->compute_units *
-                      local[0] * (e->var[k].ept ? e->var[k].ept : 1);
-      if (fill > need)
-        need = fill;
+      s->ept[0] = e->var[k].ept;
+      s->ept[1] = e->var[k].ept1;
+      s->ept[2] = e->var[k].ept2;
+      s->lanes = e->var[k].lanes;
+      ns++;
     }
-    if (need < trip)
-      r->sample = need;
+    r->sample = idiomrt_tune_sample(
+        r->sizes, r->d->ndims, cap, shapes, ns,
+        (uint64_t)TUNE_FILL_GROUPS * r->dev->compute_units);
+    idiomrt_debug("%s: tuning sample %llu of %llu iterations", r->d->loc,
+                  (unsigned long long)r->sample, (unsigned long long)trip);
   }
   for (unsigned k = 0; k < e->nvariants; ++k) {
     nt[k] = 0;

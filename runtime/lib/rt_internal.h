@@ -360,6 +360,26 @@ void idiomrt_tune_record(idiomrt_entry *e, const idiomrt_device *dev,
 /* "timed", "cache", "off", "single", "small" or "none". */
 const char *idiomrt_tuned_name(int how);
 
+/* A map variant's launch shape, for the tuning sample: the work-group size
+   and elements per work-item in each NDRange dimension (0 innermost), and
+   the work-items per element in dimension 0 (row lanes, ept=1/W). */
+typedef struct {
+  size_t local[3];
+  uint32_t ept[3];
+  uint32_t lanes;
+} idiomrt_sample_shape;
+/* The iterations a map of nd dimensions (sizes outermost first) is timed
+   on when tuning its variants (IDIOM_TUNE_SAMPLE = cap): 0, the whole map,
+   when it has at most cap iterations or when a sample that represents
+   every variant is not smaller than the map; else whole outer rows, at
+   least enough that every variant of shapes[0..n) launches
+   fill_groups work-groups (its full-size occupancy) and a multiple of
+   every variant's outer ept (a plane walk times whole walks), near cap
+   otherwise (rounded down to whole walks). */
+uint64_t idiomrt_tune_sample(const uint64_t *sizes, unsigned nd, uint64_t cap,
+                             const idiomrt_sample_shape *shapes, unsigned n,
+                             uint64_t fill_groups);
+
 /*--- json.c: a small JSON writer (IDIOM_STATS=json) -----------------------*/
 
 #define IDIOMRT_JSON_MAX_DEPTH 16

@@ -253,3 +253,73 @@ void idiomrt_tune_record(idiomrt_entry *e, const idiomrt_device *dev,
   if (idiomrt_write_file(dir, path, buf, len))
     idiomrt_debug("tuning: wrote %s (variant %d)", path, k);
 }
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+/* Work-groups shape s launches over dimensions 0 .. nd-2 (all but the
+   outermost), the sizes outermost first. */
+static uint64_t inner_groups(const uint64_t *sizes, unsigned nd,
+                             const idiomrt_sample_shape *s) {
+  uint64_t g = 1;
+  for (unsigned i = 0; i + 1 < nd; ++i) {
+    uint64_t items = ceil_div(sizes[nd - 1 - i], s->ept[i] ? s->ept[i] : 1);
+    if (i == 0 && s->lanes > 1)
+      items *= s->lanes;
+    g *= ceil_div(items, s->local[i] ? s->local[i] : 1);
+    if (g > ((uint64_t)1 << 40))
+      return (uint64_t)1 << 40;
+  }
+  return g;
+}
+
+uint64_t idiomrt_tune_sample(const uint64_t *sizes, unsigned nd, uint64_t cap,
+                             const idiomrt_sample_shape *shapes, unsigned n,
+                             uint64_t fill_groups) {
+  if (nd < 1 || nd > 3 || !cap)
+    return 0;
+  uint64_t inner = 1, trip;
+  for (unsigned d = 1; d < nd; ++d) {
+    if (!sizes[d])
+      return 0;
+    inner = inner > UINT64_MAX / sizes[d] ? UINT64_MAX : inner * sizes[d];
+  }
+  trip = sizes[0] > UINT64_MAX / inner ? UINT64_MAX : sizes[0] * inner;
+  if (trip <= cap)
+    return 0;
+  /* whole walks: a multiple of every outer ept (their lcm, bounded) */
+  uint64_t walk = 1;
+  for (unsigned k = 0; k < n; ++k) {
+    uint64_t e = shapes[k].ept[nd - 1] ? shapes[k].ept[nd - 1] : 1, a = walk, b = e;
+    while (b) {
+      uint64_t t = a % b;
+      a = b;
+      b = t;
+    }
+    walk = walk / a * e;
+    if (walk >= sizes[0])
+      return 0;
+  }
+  uint64_t rows = cap / inner;
+  rows = rows < walk ? walk : rows / walk * walk;
+  for (unsigned k = 0; k < n; ++k) {
+    /* the outer rows that give shape k fill_groups work-groups */
+    const idiomrt_sample_shape *s = &shapes[k];
+    unsigned o = nd - 1;
+    uint64_t per = s->local[o] ? s->local[o] : 1;
+    uint64_t ept = s->ept[o] ? s->ept[o] : 1;
+    uint64_t groups = ceil_div(fill_groups, inner_groups(sizes, nd, s));
+    uint64_t need;
+    if (groups > sizes[0])
+      return 0;
+    if (nd == 1 && s->lanes > 1)
+      need = ceil_div(groups * per, s->lanes) * ept;
+    else
+      need = groups * per * ept;
+    need = ceil_div(need, walk) * walk;
+    if (need > rows)
+      rows = need;
+    if (rows >= sizes[0])
+      return 0;
+  }
+  return rows * inner;
+}

@@ -5,7 +5,8 @@
 // refuses a GEMM of two rows; the exploration offers row lanes by layout
 // (lanes along a contiguous row, outputs in neighbouring work-items for a
 // transposed GEMV) only under the reassociation licence (GEMM programs are
-// float or double); every lane variant's lowered program interprets to the
+// float or double), vector-load lanes for y = A x and split-K only for the
+// in-place s += A^T r; every lane variant's lowered program interprets to the
 // original's result within a relative 1e-4 (sums of up to 38 terms in
 // [-4, 4), K = 0, 1, 37); and Z3 proofs of the index
 // arithmetic of the transposed layout (row G*R + l%R, lane l/R): each
@@ -18,6 +19,8 @@
 #include "ProofUtil.h"
 #include "idiom/Rewrite/Explore.h"
 #include "idiom/Rewrite/Gemv.h"
+#include "idiom/Rewrite/Rules.h"
+#include "idiom/Rewrite/Strategy.h"
 
 #include <gtest/gtest.h>
 
@@ -30,9 +33,10 @@ namespace {
 /// as a negative): with \p Rows, y = A x on a row-major N x K matrix (B(j,
 /// k) at j*K + k, the sum from 0); else s += A^T r on a row-major K x N one
 /// (B(j, k) at k*N + j, the sum from s's old element: PolyBench bicg's s).
-std::string gemvProgram(const std::string &S, bool Rows) {
+/// With \p InPlace false the transposed one sums from 0 (s = A^T r).
+std::string gemvProgram(const std::string &S, bool Rows, bool InPlace = true) {
   std::string Step = S[0] == 'f' ? "fmuladd(x.1, x.0, acc)" : "add(mul(x.1, x.0), acc)";
-  std::string Init = Rows ? (S[0] == 'f' ? "0.0:" : "0:") + S : "q.1";
+  std::string Init = Rows || !InPlace ? (S[0] == 'f' ? "0.0:" : "0:") + S : "q.1";
   std::string B = Rows ? "view(B, 0:i64, K, N, 1:i64, K)" : "view(B, 0:i64, 1:i64, N, N, K)";
   return "idiom g(A: [" + S + "], B: [" + S + "], C: [" + S + "], N: i64, K: i64) { store "
          "view(C, 0:i64, 0:i64, 1:i64, 1:i64, N) = map(\\(r: ([" + S + "]_K, [" + S + "]_N)) "
@@ -48,6 +52,20 @@ unsigned laneVariants(const std::vector<rewrite::VariantParams> &Vs, unsigned Di
   unsigned C = 0;
   for (const rewrite::VariantParams &V : Vs)
     C += V.RowLanes && V.LaneDim == Dim;
+  return C;
+}
+
+/// The vector-load lanes and the split-K variants of \p Vs.
+unsigned vectorLanes(const std::vector<rewrite::VariantParams> &Vs) {
+  unsigned C = 0;
+  for (const rewrite::VariantParams &V : Vs)
+    C += V.RowLanes && V.LaneVec == 4;
+  return C;
+}
+unsigned splitK(const std::vector<rewrite::VariantParams> &Vs) {
+  unsigned C = 0;
+  for (const rewrite::VariantParams &V : Vs)
+    C += V.SplitK > 1;
   return C;
 }
 
@@ -91,13 +109,20 @@ TEST(GemvLanes, ExplorationByLayoutAndLicence) {
   auto Vc = rewrite::exploreVariants(Cols, rewrite::MaxVariants, nullptr,
                                      rewrite::ExploreOptions());
   EXPECT_EQ(Vr.size(), 8u);
-  EXPECT_EQ(laneVariants(Vr, 0), 4u);
+  EXPECT_EQ(Vc.size(), 8u);
+  // y = A x: 4 row lanes and 2 with vector loads; s += A^T r: 4 row lanes
+  // across outputs and 2 split-K
+  EXPECT_EQ(laneVariants(Vr, 0), 6u);
+  EXPECT_EQ(vectorLanes(Vr), 2u);
   EXPECT_EQ(laneVariants(Vc, 1), 4u);
-  EXPECT_EQ(laneVariants(Vr, 1) + laneVariants(Vc, 0), 0u);
+  EXPECT_EQ(splitK(Vc), 2u);
+  EXPECT_EQ(laneVariants(Vr, 1) + laneVariants(Vc, 0) + vectorLanes(Vc) + splitK(Vr), 0u);
   // Without the licence: no lanes for floats (the 7 in-order variants).
-  auto Ve = rewrite::exploreVariants(Rows, rewrite::MaxVariants, nullptr, Exact);
-  EXPECT_EQ(Ve.size(), 7u);
-  EXPECT_EQ(laneVariants(Ve, 0) + laneVariants(Ve, 1), 0u);
+  for (const Program *P : {&Rows, &Cols}) {
+    auto Ve = rewrite::exploreVariants(*P, rewrite::MaxVariants, nullptr, Exact);
+    EXPECT_EQ(Ve.size(), 7u);
+    EXPECT_EQ(laneVariants(Ve, 0) + laneVariants(Ve, 1) + vectorLanes(Ve) + splitK(Ve), 0u);
+  }
   // GEMM programs are float or double: an integer one is no GEMV.
   EXPECT_FALSE(rewrite::isGemvProgram(parseOrDie(gemvColumns("i32"))));
 }
@@ -109,21 +134,105 @@ TEST(GemvLanes, LaneVariantsAgreeWithTheInterpreter) {
     Program P = parseOrDie(Text);
     unsigned Lanes = 0;
     for (const rewrite::VariantParams &V : rewrite::exploreVariants(P)) {
-      if (!V.RowLanes)
+      if (!V.RowLanes && !V.SplitK)
         continue;
       ++Lanes;
       Program L = P;
       std::string Err;
       ASSERT_TRUE(rewrite::lowerVariant(L, V, Err)) << describeVariant(V) << ": " << Err;
-      // The interpreter splits exactly: N a multiple of every R (<= 64).
-      for (int64_t K : {0, 1, 37}) {
+      // The interpreter splits exactly: N a multiple of every R (<= 64),
+      // K of the vector width with vector loads (the generator's last
+      // chunk may be ragged: test/lit/run/gemv-variants.c).
+      for (int64_t K : V.LaneVec ? std::vector<int64_t>{0, 4, 36}
+                                 : std::vector<int64_t>{0, 1, 37}) {
         ValueMap Args = randomArgs(P, {{"N", 64}, {"K", K}}, 64 * K + 64, Rng);
         EXPECT_EQ(compareRuns(P, L, Args, 1e-4), "")
             << Text << "\n" << describeVariant(V) << " K=" << K;
       }
     }
-    EXPECT_EQ(Lanes, 4u) << Text;
+    EXPECT_EQ(Lanes, 6u) << Text;
   }
+}
+
+TEST(GemvLanes, VectorLanesRule) {
+  // The registered reduce-seq-lanes-v4-4 on a GEMV's row sums: prints and
+  // parses back, type checks, interprets to the sums (K a multiple of 4:
+  // the interpreter's split needs whole chunks) within 1e-4; map-row-lanes
+  // then takes its lanes as reduce-seq-lanes' (W = 4).
+  std::mt19937_64 Rng(11);
+  const rewrite::Rule *R = rewrite::findRule("reduce-seq-lanes-v4-4");
+  ASSERT_NE(R, nullptr);
+  for (const std::string &Text : {gemvRows("f32"), gemvRows("f64"), gemvColumns("f32")}) {
+    Program P = parseOrDie(Text), Q = P;
+    std::string Err;
+    ASSERT_TRUE(rewrite::gemvAsRowMap(Q, Err)) << Err;
+    std::vector<std::string> Trace;
+    ASSERT_TRUE(rewrite::rewriteProgram(Q, rewrite::oncePosition(rewrite::ruleStrategy(*R)),
+                                        Err, &Trace))
+        << Err;
+    ASSERT_EQ(Trace.size(), 1u);
+    Program Re;
+    ASSERT_TRUE(funil::parseProgram(funil::printProgram(Q), Re, Err)) << Err;
+    EXPECT_EQ(funil::printProgram(Re), funil::printProgram(Q));
+    ASSERT_TRUE(funil::typeCheckProgram(Q, Err)) << Err;
+    for (int64_t K : {0, 4, 36}) {
+      ValueMap Args = randomArgs(P, {{"N", 6}, {"K", K}}, 6 * K + 6, Rng);
+      EXPECT_EQ(compareRuns(P, Q, Args, 1e-4), "") << Text << " K=" << K;
+    }
+    Program G = Q;
+    ASSERT_TRUE(rewrite::rewriteProgram(
+        G, rewrite::ruleStrategy(*rewrite::findRule("map-row-lanes")), Err))
+        << Err;
+    ValueMap Args = randomArgs(P, {{"N", 6}, {"K", 8}}, 6 * 8 + 6, Rng);
+    EXPECT_EQ(compareRuns(P, G, Args, 1e-4), "") << Text;
+  }
+  // An integer sum has no fadd combine: exact lanes, but GEMV programs are
+  // float or double; a product step is no sum: the rule does not match.
+  Program M = parseOrDie(
+      "idiom m(x: [f32], y: [f32], n: i64) { store view(y, 0:i64, 1:i64, 1:i64) = "
+      "map(\\(i: i64) => reduceSeq(\\(acc: f32, v: f32) => fmul(acc, v), 1.0:f32, view(x, "
+      "0:i64, 1:i64, n)), iota(1:i64)); }");
+  std::string Err;
+  std::vector<std::string> Trace;
+  rewrite::rewriteProgram(M, rewrite::tryStrategy(rewrite::oncePosition(rewrite::ruleStrategy(*R))),
+                          Err, &Trace);
+  EXPECT_TRUE(Trace.empty());
+}
+
+TEST(GemvLanes, SplitKOnlyInPlace) {
+  // s += A^T r: the histogram over (output, slice) pairs, bins the output
+  Program In = parseOrDie(gemvColumns("f32")), Q = In;
+  std::string Err;
+  ASSERT_TRUE(rewrite::gemvAsRowMap(Q, Err)) << Err;
+  ASSERT_TRUE(rewrite::gemvAsSplitK(Q, 32, Err)) << Err;
+  EXPECT_TRUE(Q.Body->isCall("reduceIndexed"));
+  EXPECT_TRUE(funil::sameExpr(*Q.Body->Args[1], *Q.Outs[0]));
+  // s = A^T r from 0, and y = A x: the sum does not start from the output
+  // (the atomic would add to a value the loop overwrites); refused, and
+  // the explored split-K variants of such a program are left out.
+  for (const std::string &Text : {gemvProgram("f32", false, false), gemvRows("f64")}) {
+    Program P = parseOrDie(Text), R = P;
+    ASSERT_TRUE(rewrite::gemvAsRowMap(R, Err)) << Err;
+    EXPECT_FALSE(rewrite::gemvAsSplitK(R, 32, Err)) << Text;
+    EXPECT_NE(Err, "");
+    rewrite::VariantParams V;
+    V.Gemm = true;
+    V.WorkGroup[0] = 256;
+    V.SplitK = 32;
+    Program L = P;
+    EXPECT_FALSE(rewrite::lowerVariant(L, V, Err)) << Text;
+  }
+  auto Vs = rewrite::exploreVariants(parseOrDie(gemvProgram("f32", false, false)));
+  for (const rewrite::VariantParams &V : Vs) {
+    Program L = parseOrDie(gemvProgram("f32", false, false));
+    std::string E;
+    if (V.SplitK)
+      EXPECT_FALSE(rewrite::lowerVariant(L, V, E));
+  }
+  // One slice is no split.
+  Program One = In;
+  ASSERT_TRUE(rewrite::gemvAsRowMap(One, Err));
+  EXPECT_FALSE(rewrite::gemvAsSplitK(One, 1, Err));
 }
 
 TEST(GemvLanes, TransposedLayoutIndexProof) {

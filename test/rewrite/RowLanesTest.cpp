@@ -35,7 +35,9 @@ using namespace idiom::rwtest;
 namespace idiom::rwtest {
 /// For RuleTest's EveryRegisteredRuleIsTested: the rules tested here.
 bool rowLanesRuleTested(const std::string &Name) {
-  return Name == "reduce-seq-lanes" || Name == "map-row-lanes";
+  // reduce-seq-lanes-v4-4: test/rewrite/GemvLanesTest.cpp (VectorLanesRule)
+  return Name == "reduce-seq-lanes" || Name == "reduce-seq-lanes-v4-4" ||
+         Name == "map-row-lanes";
 }
 } // namespace idiom::rwtest
 

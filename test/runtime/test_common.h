@@ -121,6 +121,7 @@ void case_resid_evict_stats(void);
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);
 void case_tune_sample(void);
+void case_tune_sample_shape(void);
 void case_variant_lanes(void);
 void case_variant_row_blocks(void);
 void case_variant_lanes_cpu(void);

@@ -922,6 +922,7 @@ static const tcase cases[] = {
     {"threads", case_threads, 1},
     {"tune_map", case_tune_map, 1},
     {"tune_sample", case_tune_sample, 1},
+    {"tune_sample_shape", case_tune_sample_shape, 1},
     {"variant_sample2d", case_variant_sample2d, 1},
     {"tune_reduce", case_tune_reduce, 1},
     {"tune_cache", case_tune_cache, 1},

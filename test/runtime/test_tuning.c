@@ -274,6 +274,56 @@ void case_tune_sample(void) {
   CHECK_MSG(msax_checked(&msax_desc, 5001) == 1, "declined: %s", reason_or_none());
 }
 
+/* Internal to the runtime (rt_internal.h); the archive exports it. */
+typedef struct {
+  size_t local[3];
+  uint32_t ept[3];
+  uint32_t lanes;
+} idiomrt_sample_shape;
+uint64_t idiomrt_tune_sample(const uint64_t *sizes, unsigned nd, uint64_t cap,
+                             const idiomrt_sample_shape *shapes, unsigned n,
+                             uint64_t fill_groups);
+
+/* The tuning sample's size (no device): the 3-D heat of bench/heat3d.c,
+   254^3 interior points, with its 8 variants (docs/ARCHITECTURE.md, "3-D
+   maps"). On an H200 (132 compute units, 16 work-groups each) the plane
+   walks cannot fill the device on fewer than all 254 planes (64 planes of
+   64x4: 256 groups a walk), so the whole map is timed, as the full run
+   ranks them; on 2 compute units a sample of whole 64-plane walks, near
+   IDIOM_TUNE_SAMPLE (65 planes) rounded down; without walks the sample
+   is IDIOM_TUNE_SAMPLE's 65 planes. 1-D: the fill of the widest variant,
+   row lanes count their W work-items per row. */
+void case_tune_sample_shape(void) {
+  const uint64_t heat[3] = {254, 254, 254}, plane = 254 * 254, cap = 1u << 22;
+  const idiomrt_sample_shape v[8] = {
+      {{16, 16, 1}, {1, 1, 1}, 1},  {{32, 8, 1}, {1, 1, 1}, 1},
+      {{128, 2, 1}, {1, 1, 1}, 1},  {{256, 1, 1}, {1, 1, 1}, 1},
+      {{64, 4, 1}, {1, 1, 16}, 1},  {{128, 2, 1}, {1, 1, 16}, 1},
+      {{64, 4, 1}, {1, 1, 64}, 1},  {{128, 2, 1}, {1, 1, 16}, 1}};
+  uint64_t s;
+  CHECK_MSG((s = idiomrt_tune_sample(heat, 3, cap, v, 8, 16 * 132)) == 0,
+            "H200, walks: %llu", (unsigned long long)s);
+  CHECK_MSG((s = idiomrt_tune_sample(heat, 3, cap, v, 8, 16 * 2)) == 64 * plane,
+            "2 CUs, walks: %llu", (unsigned long long)s);
+  CHECK_MSG((s = idiomrt_tune_sample(heat, 3, cap, v, 4, 16 * 132)) == 65 * plane,
+            "H200, no walks: %llu", (unsigned long long)s);
+  /* the 16-plane walks alone: 9 walks of 2x127 groups fill an H200 */
+  CHECK_MSG((s = idiomrt_tune_sample(heat, 3, cap, v + 4, 2, 16 * 132)) == 144 * plane,
+            "H200, 16-plane walks: %llu", (unsigned long long)s);
+  /* at most IDIOM_TUNE_SAMPLE iterations, or none: the whole map */
+  CHECK(idiomrt_tune_sample(heat, 3, 254 * plane, v, 8, 32) == 0);
+  CHECK(idiomrt_tune_sample(heat, 3, 0, v, 8, 32) == 0);
+  const uint64_t keys[1] = {(uint64_t)1 << 26};
+  const idiomrt_sample_shape h[2] = {{{256, 1, 1}, {64, 1, 1}, 1},
+                                     {{256, 1, 1}, {1, 1, 1}, 32}};
+  CHECK_MSG((s = idiomrt_tune_sample(keys, 1, cap, h, 1, 16 * 132)) ==
+                (uint64_t)16 * 132 * 256 * 64,
+            "1-D, 64 per work-item: %llu", (unsigned long long)s);
+  CHECK_MSG((s = idiomrt_tune_sample(keys, 1, cap, h + 1, 1, 16 * 132)) == cap,
+            "1-D, row lanes: %llu", (unsigned long long)s);
+  CHECK(idiomrt_tune_sample(keys, 1, cap, h, 1, 16 * 132 * 8) == 0);
+}
+
 static void rsum_one(long n) {
   double *x = malloc(sizeof(double) * (size_t)n), ref = 0;
   for (long i = 0; i < n; ++i) {

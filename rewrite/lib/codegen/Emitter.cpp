@@ -569,17 +569,35 @@ CVal Emitter::emitIterate(const Expr &E) {
 /// (off, s0, n0, s1, n1[, s2, n2]): the dimensions from (Ps[D], Ps[D+1])
 /// on, whose element i starts at \p Base + Ps[D] * i (an array of the next
 /// dimension, or a scalar in the last).
-static std::shared_ptr<View> nestedView(const std::string &Buf, ScalarKind K,
-                                 const std::string &Base,
-                                 const std::vector<std::string> &Ps, size_t D) {
+/// Vector reads of the elements Off + S, Off + S + 1, ... of buffer \p Buf
+/// (a row with a literal unit stride).
+static void setVectorReads(Emitter *Em, View &V, const std::string &Buf, ScalarKind K,
+                           const std::string &Off) {
+  V.VecRead = [Em, Buf, K, Off](const std::string &S, unsigned N) {
+    return Em->vecLoad(Buf + " + " + paren(addS(Off, S)), K, N);
+  };
+  V.VecAligned = [Buf, K, Off](const std::string &S, unsigned N) {
+    return "((((ulong)(" + Buf + " + " + paren(addS(Off, S)) + ")) & " +
+           std::to_string(N * byteSize(K) - 1) + "UL) == 0)";
+  };
+}
+
+/// Level D of a multi-dimensional view; its innermost rows with a literal
+/// unit stride read vectors (a row-major matrix row, for the vector-load
+/// row lanes of a GEMV).
+static std::shared_ptr<View> nestedView(Emitter *Em, const std::string &Buf, ScalarKind K,
+                                        const std::string &Base,
+                                        const std::vector<std::string> &Ps, size_t D) {
   auto V = std::make_shared<View>();
   V->Len = Ps[D + 1];
-  V->At = [Buf, K, Base, Ps, D](const std::string &I) {
+  V->At = [Em, Buf, K, Base, Ps, D](const std::string &I) {
     std::string Idx = addS(Base, mulS(Ps[D], I));
     if (D + 2 == Ps.size())
       return CVal::scalar(Buf + "[" + Idx + "]", K);
-    return CVal::array(nestedView(Buf, K, Idx, Ps, D + 2));
+    return CVal::array(nestedView(Em, Buf, K, Idx, Ps, D + 2));
   };
+  if (D + 2 == Ps.size() && D > 1 && (Ps[D] == "1" || Ps[D] == "1L"))
+    setVectorReads(Em, *V, Buf, K, Base);
   return V;
 }
 
@@ -617,20 +635,14 @@ CVal Emitter::emitCall(const Expr &E) {
       };
       if (Ps[1] == "1" || Ps[1] == "1L") {
         std::string Off = Ps[0];
-        V->VecRead = [this, Buf, K, Off](const std::string &S, unsigned N) {
-          return vecLoad(Buf + " + " + paren(addS(Off, S)), K, N);
-        };
-        V->VecAligned = [Buf, K, Off](const std::string &S, unsigned N) {
-          return "((((ulong)(" + Buf + " + " + paren(addS(Off, S)) + ")) & " +
-                 std::to_string(N * byteSize(K) - 1) + "UL) == 0)";
-        };
+        setVectorReads(this, *V, Buf, K, Off);
         V->VecWrite = [this, Buf, K, Off](const std::string &S, const std::vector<CVal> &Vs) {
           vecStore(Buf + " + " + paren(addS(Off, S)), K, Vs);
         };
         V->Addr = [Buf, Off](const std::string &S) { return Buf + " + " + paren(addS(Off, S)); };
       }
     } else {
-      return CVal::array(nestedView(Buf, K, Ps[0], Ps, 1));
+      return CVal::array(nestedView(this, Buf, K, Ps[0], Ps, 1));
     }
     return CVal::array(V);
   }

@@ -119,6 +119,42 @@ Rule reduceSeqLanes(int64_t W) {
   return R;
 }
 
+/// reduce-seq-lanes-vN-W: the lanes of reduceSeqLanes over chunks of N
+/// consecutive elements: lane p folds chunks p, p + W, ...
+/// of split(N, xs), each chunk element by element with f, so the generator
+/// reads a complete, aligned chunk of a contiguous row with one vector load
+/// per buffer (Emitter.h, VecRead) and a ragged last chunk, or a row that
+/// is not contiguous, element by element. Exact where reduce-seq-lanes is
+/// (the same partial sums of each lane, in a different grouping).
+Rule reduceSeqLanesVec(int64_t W, int64_t N) {
+  Rule R = reduceSeqLanes(W);
+  R.Name = "reduce-seq-lanes-v" + std::to_string(N) + "-" + std::to_string(W);
+  R.Doc = "reduceSeq(f, z, xs) -> c(z, reduce(c, e, map(\\p => reduceSeq(\\(a, v) => "
+          "reduceSeq(f, a, v), e, p), strided(" + std::to_string(W) + ", split(" +
+          std::to_string(N) + ", xs))))), f as reduce-seq-lanes (the "
+          "floating-point licence for fadd); vector loads where xs is contiguous";
+  R.Build = [W, N](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    const ExprPtr &F = B.at("f");
+    const TypePtr &T = F->Params[0].Ty;
+    std::string C = laneCombine(F);
+    ExprPtr E = laneIdentity(C, T);
+    std::string U = Ctx.fresh("u"), V = Ctx.fresh("v"), A = Ctx.fresh("a"), K = Ctx.fresh("c");
+    ExprPtr Op = Expr::lambda({{U, T}, {V, T}}, Expr::call(C, {Expr::var(U), Expr::var(V)}));
+    TypePtr Chunk = Type::array(F->Params[1].Ty, funil::Size::constant(N));
+    ExprPtr ChunkStep = Expr::lambda(
+        {{A, T}, {K, Chunk}}, Expr::call("reduceSeq", {F, Expr::var(A), Expr::var(K)}));
+    TypePtr Row = Type::array(Chunk, funil::Size::unknown());
+    ExprPtr Lane = lambda1(Ctx, "lane", Row, [&](ExprPtr P) {
+      return Expr::call("reduceSeq", {ChunkStep, E, P});
+    });
+    ExprPtr Parts = mapCall(
+        "map", Lane,
+        Expr::call("strided", {i64(W), Expr::call("split", {i64(N), B.at("xs")})}));
+    return Expr::call(C, {B.at("z"), Expr::call("reduce", {Op, E, Parts})});
+  };
+  return R;
+}
+
 Rule mapRowLanes(int64_t Rows, int64_t LaneDim) {
   Rule R;
   std::string D = std::to_string(LaneDim), RD = std::to_string(1 - LaneDim);
@@ -177,12 +213,17 @@ Rule mapRowLanes(int64_t Rows, int64_t LaneDim) {
 
 Rule reduceSeqLanesRule(int64_t W) { return reduceSeqLanes(W); }
 
+Rule reduceSeqLanesVecRule(int64_t W, int64_t N) { return reduceSeqLanesVec(W, N); }
+
 Rule mapRowLanesRule(int64_t R, int64_t LaneDim) { return mapRowLanes(R, LaneDim); }
 
 const std::vector<Rule> &rowLanesRules() {
-  static const std::vector<Rule> Rules = {reduceSeqLanes(4), mapRowLanes(2, 0)};
+  static const std::vector<Rule> Rules = {reduceSeqLanes(4), reduceSeqLanesVec(4, 4),
+                                          mapRowLanes(2, 0)};
   return Rules;
 }
+
+std::string laneCombineOp(const ExprPtr &F) { return laneCombine(F); }
 
 bool hasLaneRowReduction(const ExprPtr &Body, bool FPReassoc) {
   if (!Body->isCall("map"))

@@ -2,15 +2,22 @@
 // lanes of a GEMV"): each of the 8 variants forced in turn (IDIOM_VARIANT;
 // IDIOM_COST=off offloads every call) on m x n matrices of 1 x 1, 3 x 3,
 // 1000 x 77 and 77 x 1000 (no work-group size divides 77 or 1000 outputs).
-// Variants 4-7 are row lanes: a row-major y = A x gets 32, 64, 128 or 256
-// work-items per output (a row's lanes are neighbouring work-items), the
-// transposed s[j] += A[i][j] r[i] gets 16, 16, 32 or 64 work-items per
-// output with 16, 32, 32, 16 outputs per work-group in neighbouring
-// work-items.
+// Variants 0 and 1 sum in the loop's order; 2 and 3 are, for a row-major
+// y = A x, row lanes of 32 and 64 work-items per output reading 4 elements
+// a step with vector loads (n = 77: a ragged last chunk, and rows not
+// aligned to 16 bytes, element by element), for the transposed in-place
+// s[j] += A[i][j] r[i], split-K with 32 and 64 work-items per output adding
+// partial sums with float atomics (m = 1, 3, 77: slices with no rows; 1000:
+// not a multiple of the slices); 4-7 are row lanes: y = A x gets 32, 64,
+// 128 or 256 work-items per output (a row's lanes are neighbouring
+// work-items), s = A^T r gets 16, 16, 32 or 64 work-items per output with
+// 16, 32, 32, 16 outputs per work-group in neighbouring work-items.
 // (Integer GEMVs, whose lanes are exact, are not lifted: GEMV programs are
 // float or double; test/lit/funil/gemv-lanes.funil runs an i32 one in the
-// interpreter.) The program compares every element with
-// a reference computed by an optnone copy of the loop in double (which the
+// interpreter.) The same two loops in double, with double4 loads and
+// 64-bit compare-and-swap. The program compares every element with
+// a reference computed by an optnone copy of the loop in double (long
+// double for the double loops; which the
 // plugin does not see) within the bound of a reassociated sum of L = n + 1
 // terms (the initial value counted), 2 gamma(L + 1) sum |t| + 2u |ref|, and
 // prints "ok"; the sequential build prints the same.
@@ -54,7 +61,10 @@
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=6 %t.exact bits > %t.e6
 // RUN: diff %t.bits %t.e6
 // RUN: %clang-idiom -fplugin=%plugin %s -S -emit-llvm -mllvm -idiom-fp-reassoc=false -o - | FileCheck %s --check-prefix=EXACT-IR
-// RUN: %clang-idiom %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
+// RUN: %clang-idiom %s -S -emit-llvm -o %t.ll
+// RUN: FileCheck %s --check-prefix=IR < %t.ll
+// RUN: FileCheck %s --check-prefix=SPLITK < %t.ll
+// RUN: FileCheck %s --check-prefix=SHAPES < %t.ll
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +72,7 @@
 #define MAXE 77000
 
 static float fa[MAXE], fx[1000], fy[1000], fs[1000], fyr[1000], fsr[1000];
+static double da[MAXE], dx[1000], dy[1000], ds[1000], dyr[1000], dsr[1000];
 
 static unsigned long long seed = 7;
 static unsigned next(void) {
@@ -90,9 +101,36 @@ __attribute__((noinline)) void gemvt_f(int m, int n, const float *a, const float
       s[j] += a[i * n + j] * r[i];
 }
 
-// Row lanes in the sources: 4 per GEMV with the licence, none without it.
-// IR-COUNT-8: ept=1/{{[0-9]+}}:
-// IR-NOT: ept=1/{{[0-9]+}}:
+// The same in double (double4 loads, 32-byte aligned; 64-bit
+// compare-and-swap for split-K).
+// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=4 offloaded=4 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void gemv_d(int m, int n, const double *a, const double *x, double *y) {
+  for (int i = 0; i < m; i++) {
+    double sum = 0;
+    for (int j = 0; j < n; j++)
+      sum += a[i * n + j] * x[j];
+    y[i] = sum;
+  }
+}
+
+// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=4 offloaded=4 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void gemvt_d(int m, int n, const double *a, const double *r, double *s) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      s[j] += a[i * n + j] * r[i];
+}
+
+// Lanes in the sources: 6 per GEMV with the licence (y = A x: 2 with
+// vector loads, 4 without; s = A^T r: 2 split-K, 4 row lanes), none
+// without it.
+// IR-COUNT-4: 4-element vector loads
+// IR-NOT: 4-element vector loads
+// SPLITK-COUNT-4: split-K
+// SPLITK-NOT: split-K
+// SHAPES-DAG: @idiom_gemv_f_{{.*}}ept=1/32: {{[^\]*}}vector loads{{.*}}ept=1/64: {{[^\]*}}vector loads{{.*}}ept=1/32:{{.*}}ept=1/64:{{.*}}ept=1/128:{{.*}}ept=1/256:
+// SHAPES-DAG: @idiom_gemvt_f_{{.*}}ept=1/32: {{[^\]*}}split-K{{.*}}ept=1/64: {{[^\]*}}split-K{{.*}}ept=1/16:{{.*}}ept=1/16:{{.*}}ept=1/32:{{.*}}ept=1/64:
+// SHAPES-DAG: @idiom_gemv_d_{{.*}}double4{{.*}}ept=1/64: {{[^\]*}}vector loads
+// SHAPES-DAG: @idiom_gemvt_d_{{.*}}split-K{{.*}}atom_cmpxchg
 // EXACT-IR: ept=16x1:
 // EXACT-IR-NOT: ept=1/{{[0-9]+}}:
 
@@ -110,20 +148,41 @@ __attribute__((noinline, optnone)) static void reference(int m, int n) {
       t += (double)fa[i * n + j] * fx[i];
     fsr[j] = (float)t;
   }
+  for (int i = 0; i < m; i++) {
+    long double t = 0;
+    for (int j = 0; j < n; j++)
+      t += (long double)da[i * n + j] * dx[j];
+    dyr[i] = (double)t;
+  }
+  for (int j = 0; j < n; j++) {
+    long double t = dsr[j];
+    for (int i = 0; i < m; i++)
+      t += (long double)da[i * n + j] * dx[i];
+    dsr[j] = (double)t;
+  }
+}
+
+/// Element k of a float (dbl = 0) or double array.
+static double elem(const void *p, int dbl, int k) {
+  return dbl ? ((const double *)p)[k] : ((const float *)p)[k];
 }
 
 /// |got - want| within 2 gamma(L + 1) sum |t| + 2u |want| for the L terms
-/// t of each output (the initial value one of them).
-static int within(const float *got, const float *want, const float *init, int outs,
+/// t of each output (the initial value one of them); u the unit roundoff
+/// of float or (dbl) double.
+static int within(int dbl, const void *got, const void *want, const void *init, int outs,
                   int len, int stride, int step, int transposed) {
-  const double u = 0x1p-24;
+  const double u = dbl ? 0x1p-53 : 0x1p-24;
+  const void *a = dbl ? (const void *)da : (const void *)fa;
+  const void *x = dbl ? (const void *)dx : (const void *)fx;
   for (int o = 0; o < outs; o++) {
-    double abs_sum = init ? fabs(init[o]) : 0;
+    double abs_sum = init ? fabs(elem(init, dbl, o)) : 0;
     for (int k = 0; k < len; k++)
-      abs_sum += fabs((double)fa[o * stride + k * step] * fx[k]);
-    double g = (len + 2) * u / (1 - (len + 2) * u);
-    if (!(fabs((double)got[o] - want[o]) <= 2 * g * abs_sum + 2 * u * fabs(want[o]))) {
-      printf("%s output %d: %a vs %a\n", transposed ? "GEMV^T" : "GEMV", o, got[o], want[o]);
+      abs_sum += fabs(elem(a, dbl, o * stride + k * step) * elem(x, dbl, k));
+    double g = (len + 2) * u / (1 - (len + 2) * u), w = elem(want, dbl, o);
+    if (!(fabs(elem(got, dbl, o) - w) <= 2 * g * abs_sum + 2 * u * fabs(w))) {
+      printf("%s %s output %d: %a vs %a\n", dbl ? "double" : "float",
+             transposed ? "GEMV^T" : "GEMV", o, elem(got, dbl, o), w);
       return 0;
     }
   }
@@ -141,16 +200,28 @@ int main(int argc, char **argv) {
       fx[k] = (float)((int)(next() % 4001) - 2000) / 64.0f;
       fs[k] = fsr[k] = (float)((int)(next() % 100)) / 8.0f;
     }
+    for (int k = 0; k < m * n; k++)
+      da[k] = (double)fa[k] + (double)((int)(next() % 2001) - 1000) * 0x1p-40;
+    for (int k = 0; k < 1000; k++) {
+      dx[k] = (double)fx[k] + (double)((int)(next() % 2001) - 1000) * 0x1p-40;
+      ds[k] = dsr[k] = fs[k];
+    }
     float s0[1000];
+    double d0[1000];
     memcpy(s0, fs, sizeof s0);
+    memcpy(d0, ds, sizeof d0);
     gemv_f(m, n, fa, fx, fy);
     gemvt_f(m, n, fa, fx, fs);
+    gemv_d(m, n, da, dx, dy);
+    gemvt_d(m, n, da, dx, ds);
     reference(m, n);
-    printf("%d x %d: float GEMV %s, GEMV^T %s\n", m, n,
-           within(fy, fyr, 0, m, n, n, 1, 0) ? "ok" : "beyond the bound",
-           within(fs, fsr, s0, n, m, 1, n, 1) ? "ok" : "beyond the bound");
+    printf("%d x %d: float GEMV %s, GEMV^T %s; double GEMV %s, GEMV^T %s\n", m, n,
+           within(0, fy, fyr, 0, m, n, n, 1, 0) ? "ok" : "beyond the bound",
+           within(0, fs, fsr, s0, n, m, 1, n, 1) ? "ok" : "beyond the bound",
+           within(1, dy, dyr, 0, m, n, n, 1, 0) ? "ok" : "beyond the bound",
+           within(1, ds, dsr, d0, n, m, 1, n, 1) ? "ok" : "beyond the bound");
     for (int k = 0; argc > 1 && !strcmp(argv[1], "bits") && k < m + n; k++)
-      printf("  %a\n", k < m ? fy[k] : fs[k - m]);
+      printf("  %a %a\n", k < m ? fy[k] : fs[k - m], k < m ? dy[k] : ds[k - m]);
   }
   return 0;
 }

@@ -116,6 +116,15 @@ struct VariantParams {
   /// work-items; 1, neighbouring work-items take neighbouring rows (a
   /// transposed GEMV, whose outputs are contiguous).
   unsigned LaneDim = 0;
+  /// Row lanes over contiguous rows: each lane step reads LaneVec (a vector
+  /// width) consecutive elements with one vector load per buffer
+  /// (reduceSeqLanesVecRule); 0: one element per lane step.
+  unsigned LaneVec = 0;
+  /// A GEMV^T in place (s[j] += sum_i A[i][j] r[i]) split along its sum:
+  /// SplitK work-items per output, each folding every SplitK-th row from
+  /// -0.0 and adding its partial sum into s[j] with an atomic (gemvAsSplitK,
+  /// then the histogram lowering; the marker's `ept=1/SplitK`); 0: not.
+  unsigned SplitK = 0;
 };
 
 /// What the compile allows the variants to change.

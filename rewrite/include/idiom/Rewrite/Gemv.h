@@ -63,6 +63,33 @@ bool gemvSumIsFloat(const funil::Program &P);
 /// P is not of that form.
 bool gemvAsRowMap(funil::Program &P, std::string &Err);
 
+/// Rewrites the map of row sums of a GEMV (gemvAsRowMap's result) whose
+/// sums start from the output's own value and add in floating point, the
+/// in-place s[j] += sum_k A[k] B[j][k] (a GEMV^T as PolyBench's bicg
+/// writes it):
+///
+///   store view(C, oC, sCj, N) =
+///     map(\q => reduceSeq(STEP, q.1, XS[q.0]), zip(view(B, ...), view(C, oC, sCj, N)))
+///
+/// into a histogram reduction over (output, slice) pairs, S slices per
+/// output (split-K; docs/Rewrite.md, "Split-K GEMV^T"):
+///
+///   store view(C, oC, sCj, N) =
+///     reduceIndexed(\(a, b) => fadd(a, b), view(C, oC, sCj, N),
+///       \t => (srem(t, N), reduceSeq(STEP, -0.0, at(strided(S, XS[at(view(B, ...), srem(t, N))]),
+///                                                  sdiv(t, N)))),
+///       iota(mul(N, S)))
+///
+/// Pair t is output j = t mod N and slice t div N (neighbouring pairs:
+/// neighbouring outputs, so a work-group of the histogram lowering reads
+/// consecutive elements of one matrix row); slice s folds the sum's
+/// elements s, s + S, ... from -0.0 and the update adds the partial sum
+/// into the output. Exact up to reassociation: the floating-point licence
+/// only. Returns false with \p Err when P is not of that form (an integer
+/// sum, a sum with a post-operation, or one that does not start from the
+/// output).
+bool gemvAsSplitK(funil::Program &P, unsigned S, std::string &Err);
+
 } // namespace idiom::rewrite
 
 #endif // IDIOM_REWRITE_GEMV_H

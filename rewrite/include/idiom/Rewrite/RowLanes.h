@@ -50,12 +50,27 @@
 #include "idiom/Rewrite/Rule.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace idiom::rewrite {
 
 /// reduce-seq-lanes with \p W lanes (registered: W = 4).
 Rule reduceSeqLanesRule(int64_t W);
+
+/// reduce-seq-lanes with \p W lanes over chunks of \p N consecutive
+/// elements (`reduce-seq-lanes-vN-W`, N a vector width), meant for
+/// contiguous rows (a row-major GEMV's rows zipped with x; the explorer
+/// offers it for those only):
+///   reduceSeq(f, z, xs) ->
+///     c(z, reduce(c, e, map(\p => reduceSeq(\(a, v) => reduceSeq(f, a, v), e, p),
+///                           strided(W, split(N, xs)))))
+/// Lane p folds chunks p, p + W, ...: each complete, aligned chunk is one
+/// vector load per buffer (vload-width reads by neighbouring work-items),
+/// a ragged last chunk (length not a multiple of N), a misaligned chunk or
+/// a row that is not contiguous element by element.
+/// The same licence as reduce-seq-lanes.
+Rule reduceSeqLanesVecRule(int64_t W, int64_t N);
 
 /// map-row-lanes with \p R rows per work-group (registered: R = 2); the
 /// lanes per row come from the strided(W, .) of the matched reduction.
@@ -68,8 +83,8 @@ Rule reduceSeqLanesRule(int64_t W);
 /// work-group reads R consecutive elements of W matrix rows per step.
 Rule mapRowLanesRule(int64_t R, int64_t LaneDim = 0);
 
-/// The registered rules of the family: reduce-seq-lanes (W = 4) and
-/// map-row-lanes (R = 2).
+/// The registered rules of the family: reduce-seq-lanes (W = 4),
+/// reduce-seq-lanes-v4-4 (W = 4, N = 4) and map-row-lanes (R = 2).
 const std::vector<Rule> &rowLanesRules();
 
 /// True when \p Body is a 1-D map whose function holds exactly one
@@ -77,6 +92,12 @@ const std::vector<Rule> &rowLanesRules();
 /// an integer sum always, a floating-point sum only when \p FPReassoc (the
 /// reassociation licence, -idiom-fp-reassoc).
 bool hasLaneRowReduction(const ExprPtr &Body, bool FPReassoc);
+
+/// The combine operator c of a row-sum step \p F, \(acc: T, x) => BODY,
+/// when BODY is c(acc, h(x)) in exact arithmetic: "fadd" (fadd, fmuladd
+/// or fma steps; reassociating them needs the licence) or "add" (integer);
+/// "" otherwise. Its identity is -0.0 for fadd, 0 for add.
+std::string laneCombineOp(const ExprPtr &F);
 
 /// True when the element kind of that reduction is floating point (its
 /// lane variants reassociate the row sums).

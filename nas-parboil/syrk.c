@@ -23,9 +23,14 @@
  * labels hold single-precision results.
  *
  * Every element of a GEMM is summed in the loop's order, on the device as on
- * the host, so the matrices are the sequential ones bit for bit; only the
- * checksums (reductions over a matrix) are reassociated, within the default
- * tolerance of compare.py.
+ * the host, but the device fuses each multiply-add (llvm.fmuladd) that this
+ * host rounds twice (the floating-point licence, docs/ARCHITECTURE.md "GEMMs
+ * under the licence: accuracy": at most 2 gamma(K + 3) T per element, T the
+ * sum of the magnitudes of its terms); in practice a few units in the last
+ * place, within the default tolerance of compare.py (n = 320: 7.6e-5 relative),
+ * like the checksums (reductions over a matrix), which are reassociated.
+ * Built with -mllvm -idiom-fp-reassoc=false the matrices are the sequential
+ * ones bit for bit.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -34,7 +34,7 @@ static cl::opt<bool>
 static cl::opt<bool> FPReassoc(
     "idiom-fp-reassoc", cl::init(true),
     cl::desc("Allow floating-point reductions to be reassociated by parallel "
-             "evaluation (default true)"));
+             "evaluation, and GEMMs to fuse llvm.fmuladd (default true)"));
 static cl::opt<bool> ApproxLibm(
     "idiom-approx-libm", cl::init(false),
     cl::desc("Offload maps that call exp, log, sin, cos or pow, whose OpenCL "

@@ -110,7 +110,8 @@ const char *kindName(const IdiomMatch &M) {
 }
 
 /// Testing hook: turns the first add/fadd/mul/fmul operation after the
-/// parameter list into sub/fsub/add/fadd.
+/// parameter list into sub/fsub/add/fadd; in a program with none, the first
+/// fma into fmuladd (unfused).
 void corruptForTesting(std::string &Text) {
   static const std::pair<const char *, const char *> Swaps[] = {
       {"fadd(", "fsub("}, {"add(", "sub("}, {"fmul(", "fadd("}, {"mul(", "add("}};
@@ -128,6 +129,13 @@ void corruptForTesting(std::string &Text) {
       }
   if (Which)
     Text.replace(Best, strlen(Which->first), Which->second);
+  else
+    for (size_t At = Text.find("fma(", Text.find("{")); At != std::string::npos;
+         At = Text.find("fma(", At + 1))
+      if (!isalnum((unsigned char)Text[At - 1]) && Text[At - 1] != '_') {
+        Text.replace(At, 4, "fmuladd(");
+        break;
+      }
 }
 
 bool liftAndGenerateImpl(Offload &O, ScalarEvolution &SE,
@@ -565,6 +573,14 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                << "floating-point row sums may be reassociated by parallel "
                   "evaluation (the row-lanes variants: several work-items per "
                   "row; disable with -mllvm -idiom-fp-reassoc=false)";
+      });
+    if (O.Lifted.FusedMulAdd)
+      Remarks.emit([&] {
+        return OptimizationRemarkAnalysis(RemarkPass, "FPContraction", Loc, Header)
+               << "floating-point multiply-adds (llvm.fmuladd) of the GEMM are "
+                  "fused (fma) on the device where the host rounds them twice: "
+                  "each element within the GEMM bound of the sequential result "
+                  "(disable with -mllvm -idiom-fp-reassoc=false)";
       });
     if (M.FPExactMinMax)
       Remarks.emit([&] {

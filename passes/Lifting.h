@@ -191,6 +191,11 @@ struct LiftedIdiom {
   /// GEMM and SpMV programs: the LLVM slices behind STEP, INIT and POST
   /// (for an SpMV, ElemA are the loads of val and ElemB those of x).
   std::shared_ptr<const GemmSlice> Gemm;
+  /// A GEMM under the floating-point licence (IdiomMatch::FPContract) whose
+  /// STEP, INIT or POST has an llvm.fmuladd the host does not fuse (or may
+  /// not): lifted as `fma`, so the device rounds it once where the loop
+  /// rounds twice (the analysis remark FPContraction).
+  bool FusedMulAdd = false;
   /// Outer-loop accumulations (AccumLifting.h): the LLVM slices of F.
   std::shared_ptr<const AccumSlices> Accum;
   /// SpMV programs: the run-time extents of the sparse operands.

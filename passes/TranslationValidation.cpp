@@ -621,8 +621,12 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
     unsigned NArgs = N == "abs" ? 1 : CB->arg_size();
     for (unsigned K = 0; K < NArgs; ++K)
       A.push_back(tr(CB->getArgOperand(K)));
-    // What the host's back end computes (lift/HostFloat.h).
-    if (N == "fmuladd" && hostMulAdd(*CB->getFunction()) == HostMulAdd::Fused)
+    // What the host's back end computes (lift/HostFloat.h), or, for a GEMM
+    // under the floating-point licence (IdiomMatch::FPContract), the fused
+    // evaluation LLVM's definition of llvm.fmuladd allows: the lifted
+    // program must then compute exactly that.
+    if (N == "fmuladd" &&
+        (M.FPContract || hostMulAdd(*CB->getFunction()) == HostMulAdd::Fused))
       N = "fma";
     HostMinMax H = (N == "fmax" || N == "fmin") ? hostMinMax(*CB) : HostMinMax::Unknown;
     std::string Rel = N == "fmax" ? "fcmp_ogt" : "fcmp_olt";

@@ -120,6 +120,9 @@ private:
   PHINode *Sum = nullptr;
   Value *SumInit = nullptr, *SumUpd = nullptr;
   GemmSlice Slice;
+  /// STEP, INIT or POST has an llvm.fmuladd lifted as fma under the
+  /// licence (LiftedIdiom::FusedMulAdd).
+  bool LicensedFusion = false;
 
   std::vector<LiftedParam> Buffers, Indices, Scalars;
   std::map<const SCEV *, std::string> IndexNames;
@@ -196,7 +199,10 @@ std::string GemmLifter::expr(Value *V, Reading &R) {
   X.TypeText = typeName;
   X.IsFinal = [this](Value *F) { return isFinal(F); };
   X.Scalar = [this](Value *F) { return scalar(F); };
-  return sliceExpr(V, R, X, Slice.Final, Why);
+  X.FuseMulAdd = M.FPContract;
+  std::string S = sliceExpr(V, R, X, Slice.Final, Why);
+  LicensedFusion |= R.LicensedFusion;
+  return S;
 }
 
 /// Sets A.Offset when SCEV could not divide the byte offset by the element
@@ -707,6 +713,7 @@ bool GemmLifter::run(const std::string &Name) {
   Out.Sizes.push_back(Gemv ? SE.getOne(I64) : N.TripCounts[LoopI]);
   Out.Sizes.push_back(N.TripCounts[LoopJ]);
   Out.Gemm = std::make_shared<GemmSlice>(Slice);
+  Out.FusedMulAdd = LicensedFusion;
   return true;
 }
 

@@ -66,16 +66,18 @@ std::string sliceExpr(Value *V, SliceReading &R, const SliceExprRules &X,
   } else if (auto *II = dyn_cast<IntrinsicInst>(I);
              II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
                     II->getIntrinsicID() == Intrinsic::fma)) {
-    // llvm.fmuladd as the host's back end evaluates it (HostFloat.h).
+    // llvm.fmuladd as the host's back end evaluates it (HostFloat.h), or
+    // fused under the licence (which LLVM's definition allows).
+    bool MulAdd = II->getIntrinsicID() == Intrinsic::fmuladd;
     HostMulAdd H = hostMulAdd(*II->getFunction());
-    if (X.RefuseUnknownMulAdd &&
-        II->getIntrinsicID() == Intrinsic::fmuladd &&
-        H == HostMulAdd::Unknown) {
+    if (X.RefuseUnknownMulAdd && MulAdd && H == HostMulAdd::Unknown &&
+        !X.FuseMulAdd) {
       Fail("llvm.fmuladd on a target whose fusion choice is not known");
       return "";
     }
-    bool Fused =
-        II->getIntrinsicID() == Intrinsic::fma || H == HostMulAdd::Fused;
+    bool Fused = !MulAdd || H == HostMulAdd::Fused;
+    if (MulAdd && !Fused && X.FuseMulAdd)
+      Fused = R.LicensedFusion = true;
     std::string A = Sub(II->getArgOperand(0));
     std::string B = Sub(II->getArgOperand(1));
     S = std::string(Fused ? "fma(" : "fmuladd(") + A + ", " + B + ", " +

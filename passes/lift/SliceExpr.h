@@ -34,6 +34,9 @@ struct SliceReading {
   llvm::DenseMap<llvm::Value *, std::string> Leaves; ///< value -> accessor
   bool Finals = false; ///< the sum's final value prints as SliceSumMark
   llvm::DenseMap<llvm::Value *, std::string> Memo;
+  /// Set when an llvm.fmuladd the host evaluates unfused (or may) was
+  /// printed as `fma` under SliceExprRules::FuseMulAdd.
+  bool LicensedFusion = false;
 };
 
 /// What one lifter lets a slice compute, and how it names the rest.
@@ -51,6 +54,9 @@ struct SliceExprRules {
   std::function<std::string(llvm::Value *)> Scalar;
   /// Refuse llvm.fmuladd where the host's fusion choice is unknown.
   bool RefuseUnknownMulAdd = false;
+  /// Print every llvm.fmuladd as `fma`, whatever the host does (a GEMM
+  /// under the floating-point licence: IdiomMatch::FPContract).
+  bool FuseMulAdd = false;
   /// Also print select and integer and float comparisons.
   bool AllowSelect = false;
   /// Prints a call other than llvm.fmuladd and llvm.fma from its arguments'
@@ -74,7 +80,8 @@ std::string sliceIndexParam(const llvm::SCEV *S, const std::string &Name,
                             std::map<const llvm::SCEV *, std::string> &Names);
 
 /// FunIL text of \p V under \p R (binary operators, fneg, casts,
-/// fma/fmuladd as the host evaluates them: HostFloat.h); final values met
+/// fma/fmuladd as the host evaluates them, HostFloat.h, or fused under
+/// X.FuseMulAdd); final values met
 /// are appended to \p Finals. On an operation the rules do not allow, sets
 /// \p Why (when empty) and returns "". Depth and size are bounded.
 std::string sliceExpr(llvm::Value *V, SliceReading &R, const SliceExprRules &X,

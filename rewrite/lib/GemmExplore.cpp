@@ -279,9 +279,9 @@ std::vector<VariantParams> gemmCandidates(const Program &P) {
 
 Strategy gemmVariantStrategy(const VariantParams &V) {
   // No fmuladd-to-fma: the lifter writes `fma` where the host's back end
-  // fuses llvm.fmuladd and `fmuladd` (unfused) where it does not, so each
-  // element is the loop's bit for bit (docs/ARCHITECTURE.md, "Floating
-  // point").
+  // fuses llvm.fmuladd, and in a GEMM under the floating-point licence, and
+  // `fmuladd` (unfused) elsewhere, so every variant computes the lifted
+  // program bit for bit (docs/ARCHITECTURE.md, "Floating point").
   std::vector<Strategy> Steps;
   if (V.RowLanes) { // a GEMV as a map of row sums (lowerVariant): lanes
     Steps.push_back(oncePosition(ruleStrategy(

@@ -586,7 +586,7 @@ std::string sourcePragmas(const Program &P) {
   if (F64)
     Src += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   // fmul then fadd stays two roundings, as in the source; fmuladd is
-  // emitted as fma (DESIGN section 7).
+  // emitted unfused too (a * b + c), fma as fma (DESIGN section 7).
   Src += "#pragma OPENCL FP_CONTRACT OFF\n";
   Src += histogramPragmas(P);
   return Src;

@@ -560,8 +560,8 @@ protected:
   }
 
   /// Every variant of \p S's program at each size, against the interpreter
-  /// of the program with fmuladd as fma: bit-identical (same k order, fma
-  /// correctly rounded, no other contraction).
+  /// of the program as written (fmuladd unfused, fma fused): bit-identical
+  /// (same k order, fma correctly rounded, no other contraction).
   /// With \p Pick, the candidates (gemmCandidates) it selects instead of the
   /// explored variants.
   /// \p Text: the program, gemmText(S) when empty (a triangular one).

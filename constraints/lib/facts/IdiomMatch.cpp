@@ -297,6 +297,7 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
     // lifter checks roles and legality.
     M.Kind = IdiomKind::Gemm;
     M.GemvPair = Lifts == "gemv-pair";
+    M.FPContract = Lifts == "gemm" && Opts.AllowFPReassoc;
     // A GEMM may be triangular (SYRK's j <= i: NestInfo::TriLoop).
     auto N = analyzeLoopChain(L, Lifts == "gemm" ? 3 : 2, Env.SE, Why,
                               /*Triangle=*/Lifts == "gemm");

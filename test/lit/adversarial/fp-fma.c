@@ -1,7 +1,11 @@
-// Contraction follows the host. With -mfma (this CPU has FMA) the back end
-// fuses llvm.fmuladd, so the kernels evaluate a*b+c as fma(a, b, c); without
-// it they evaluate it unfused. Maps and the GEMM print the sequential build's
-// bits in both builds; the data make fused and unfused results differ.
+// Contraction follows the host, and for GEMMs the floating-point licence.
+// With -mfma (this CPU has FMA) the back end fuses llvm.fmuladd, so the
+// kernels evaluate a*b+c as fma(a, b, c). Without it maps evaluate it
+// unfused (the sequential build's bits), and the GEMM is fused under the
+// licence (-idiom-fp-reassoc, the default): its lines are those of the
+// -mfma sequential build, which fuses the same operations in the same order.
+// With -idiom-fp-reassoc=false everything is the sequential build's. The
+// data make fused and unfused results differ.
 // RUN: %clang -O2 -mfma %s -o %t.fma.seq
 // RUN: %clang-idiom -mfma %s -lidiomrt -o %t.fma.idiom
 // RUN: %t.fma.seq > %t.fma.expected
@@ -12,10 +16,24 @@
 // RUN: %clang-idiom %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats
-// RUN: diff %t.expected %t.out
+// RUN: grep ' map: ' %t.expected > %t.expected.maps
+// RUN: grep ' map: ' %t.out > %t.out.maps
+// RUN: diff %t.expected.maps %t.out.maps
+// RUN: grep '^gemm' %t.fma.expected > %t.fma.expected.gemm
+// RUN: grep '^gemm' %t.out > %t.out.gemm
+// RUN: diff %t.fma.expected.gemm %t.out.gemm
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
-// The two sequential builds differ, so each comparison above can fail.
-// RUN: not diff %t.expected %t.fma.expected
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-fp-reassoc=false %s -lidiomrt -o %t.exact
+// RUN: env IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.exact > %t.exactout 2> %t.exactstats
+// RUN: diff %t.expected %t.exactout
+// RUN: FileCheck %s --check-prefix=STATS < %t.exactstats
+// The two sequential builds differ, in the maps and in the GEMM, so each
+// comparison above can fail.
+// RUN: grep ' map: ' %t.fma.expected > %t.fma.expected.maps
+// RUN: not diff %t.expected.maps %t.fma.expected.maps
+// RUN: grep '^gemm: ' %t.expected > %t.expected.gemm
+// RUN: grep '^gemm: ' %t.fma.expected > %t.fma.expected.gemm1
+// RUN: not diff %t.expected.gemm %t.fma.expected.gemm1
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

@@ -97,7 +97,10 @@ void muladd(float *restrict o, const float *x, const float *y, int n) {
 }
 // CL: @idiom_muladd_{{[0-9]+}}.source = {{.*}}FP_CONTRACT OFF{{.*}}((({{[^"]*}}) * ({{[^"]*}})) + ({{.*}}
 // FMA: @idiom_muladd_{{[0-9]+}}.source = {{.*}}fma({{.*}}
-// The -mfma GEMM keeps fma; without it the GEMM is unfused.
+// The -mfma GEMM keeps fma; without it the GEMM is fused as well, under the
+// floating-point licence (fp-gemm-contract.c), and a remark says so.
+// CHECK: fp-remarks.c:[[@LINE+3]]:3: remark: offloaded GEMM
+// CHECK: fp-remarks.c:[[@LINE+2]]:3: remark: floating-point multiply-adds (llvm.fmuladd) of the GEMM are fused (fma) on the device where the host rounds them twice
 void gemm(float *restrict C, const float *A, const float *B, int n) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
@@ -107,7 +110,7 @@ void gemm(float *restrict C, const float *A, const float *B, int n) {
       C[i * n + j] = s;
     }
 }
-// CL-NOT: @idiom_gemm_{{[0-9]+}}.source = {{.*}}fma(
+// CL: @idiom_gemm_{{[0-9]+}}.source = {{.*}}fma(
 // FMA: @idiom_gemm_{{[0-9]+}}.source = {{.*}}fma(
 
 // fmaxf in maps: the x86-64 lowering, guarded when no operand is a constant.

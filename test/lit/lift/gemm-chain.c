@@ -20,7 +20,7 @@
 // CHECK-NEXT: loop %{{[0-9]+}} at gemm-chain.c:[[@LINE+8]]: idiom gemm (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_init_zero_0(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64, s0: f32) {
-// CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(fmul(x.0, s0), x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
+// CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fma(fmul(x.0, s0), x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
 // REMARK-DAG: gemm-chain.c:[[@LINE+4]]:3: remark: offloaded GEMM (gemm) to OpenCL
 // BAD: gemm-chain.c:[[@LINE+3]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
 void init_zero(int ni, int nj, int nk, float alpha, float *tmp, const float *a,
@@ -39,7 +39,7 @@ void init_zero(int ni, int nj, int nk, float alpha, float *tmp, const float *a,
 // CHECK-NEXT: loop %{{[0-9]+}} at gemm-chain.c:[[@LINE+8]]: idiom gemm (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_init_beta_0(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64, s0: f32) {
-// CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), fmul(q.1, s0), zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
+// CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fma(x.0, x.1, acc), fmul(q.1, s0), zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
 // REMARK-DAG: gemm-chain.c:[[@LINE+4]]:3: remark: offloaded GEMM (gemm) to OpenCL
 // BAD: gemm-chain.c:[[@LINE+3]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
 void init_beta(int ni, int nl, int nj, float beta, float *d, const float *t,
@@ -76,7 +76,7 @@ void scaled_restrict(int ni, int nl, int nj, float beta, float *restrict d,
 // CHECK-NEXT: loop %{{[0-9]+}} at gemm-chain.c:[[@LINE+6]]: idiom gemm (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_init_const_0(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64) {
-// CHECK-NEXT: store view(C, 0:i64, M, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), 0x1p-1:f32, zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, M, K), r.1)), zip(view(A, 0:i64, M, M, 1:i64, K), view(C, 0:i64, M, M, 1:i64, N)));
+// CHECK-NEXT: store view(C, 0:i64, M, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fma(x.0, x.1, acc), 0x1p-1:f32, zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, M, K), r.1)), zip(view(A, 0:i64, M, M, 1:i64, K), view(C, 0:i64, M, M, 1:i64, N)));
 // REMARK-DAG: gemm-chain.c:[[@LINE+2]]:3: remark: offloaded GEMM (gemm) to OpenCL
 void init_const(int n, float *e, const float *a, const float *b) {
   for (int i = 0; i < n; i++)

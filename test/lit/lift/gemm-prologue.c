@@ -18,7 +18,7 @@
 // CHECK-NEXT: loop %{{[0-9]+}} at gemm-prologue.c:[[@LINE+8]]: idiom gemm (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_polybench_gemm_0(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64, s0: f32, s1: f32) {
-// CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(fmul(x.0, s0), x.1, acc), fmul(q.1, s1), zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
+// CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fma(fmul(x.0, s0), x.1, acc), fmul(q.1, s1), zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
 // REMARK-DAG: gemm-prologue.c:[[@LINE+4]]:3: remark: offloaded GEMM (gemm) to OpenCL
 // BAD: gemm-prologue.c:[[@LINE+3]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
 void polybench_gemm(int ni, int nj, int nk, float alpha, float beta, float *C,

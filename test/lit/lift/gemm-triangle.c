@@ -23,7 +23,7 @@ float A[N][M], C[N][N], T[N][N];
 // CHECK-NEXT: loop %{{[0-9]+}} at gemm-triangle.c:[[@LINE+9]]: idiom gemm-triangle (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_syrk_ijk_0(A: [f32], B: [f32], C: [f32], s0: f32, s1: f32) {
-// CHECK-NEXT: store view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64) = map(\(r: ([f32]_120, [f32]_200, i64)) => map(\(q: ([f32]_120, f32, i64)) => select(icmp_slt(q.2, add(1:i64, mul(1:i64, r.2))), fmuladd(s0, reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), fmul(q.1, s1)), q.1), zip(view(B, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), r.1, iota(200:i64))), zip(view(A, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64), iota(200:i64)));
+// CHECK-NEXT: store view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64) = map(\(r: ([f32]_120, [f32]_200, i64)) => map(\(q: ([f32]_120, f32, i64)) => select(icmp_slt(q.2, add(1:i64, mul(1:i64, r.2))), fma(s0, reduceSeq(\(acc: f32, x: (f32, f32)) => fma(x.0, x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), fmul(q.1, s1)), q.1), zip(view(B, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), r.1, iota(200:i64))), zip(view(A, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64), iota(200:i64)));
 // CHECK: const long kt = ((tj) < 1L + 1L * (ti + 127)) ? K : 0L;
 // CHECK: if ((j0) < 1L + 1L * (i0)) {
 // REMARK-DAG: gemm-triangle.c:[[@LINE+3]]:3: remark: offloaded GEMM (gemm-triangle) to OpenCL
@@ -42,7 +42,7 @@ void syrk_ijk(float alpha, float beta) {
 // CHECK-NEXT: loop %{{[0-9]+}} at gemm-triangle.c:[[@LINE+6]]: idiom gemm-triangle (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_syrk_ikj_0(A: [f32], B: [f32], C: [f32], s0: f32, s1: f32) {
-// CHECK-NEXT: store {{.*}} => select(icmp_slt(q.2, add(1:i64, mul(1:i64, r.2))), reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(fmul(x.0, s0), x.1, acc), fmul(q.1, s1), zip(r.0, q.0)), q.1){{.*}}
+// CHECK-NEXT: store {{.*}} => select(icmp_slt(q.2, add(1:i64, mul(1:i64, r.2))), reduceSeq(\(acc: f32, x: (f32, f32)) => fma(fmul(x.0, s0), x.1, acc), fmul(q.1, s1), zip(r.0, q.0)), q.1){{.*}}
 // REMARK-DAG: gemm-triangle.c:[[@LINE+2]]:3: remark: offloaded GEMM (gemm-triangle) to OpenCL
 void syrk_ikj(float alpha, float beta) {
   for (int i = 0; i < N; i++) {

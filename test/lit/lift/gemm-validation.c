@@ -4,12 +4,18 @@
 // into add) of each lifted program; validation must then refuse the GEMM.
 // Finding the counterexample over IEEE floats takes Z3 more than its default
 // resource limit (the GEMM is then "not proven" and not offloaded either):
-// the refusing runs lift the limit (-idiom-z3-rlimit=0).
+// the refusing runs lift the limit (-idiom-z3-rlimit=0). Under the
+// floating-point licence (the default) llvm.fmuladd is lifted as fma and
+// validated against the fused operation; a program with no add or mul has
+// its first fma turned into an unfused fmuladd, which validation refuses as
+// well. With -idiom-fp-reassoc=false the lift keeps the host's unfused
+// fmuladd, and validation accepts that.
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-fp-reassoc=false -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BADOFF
 
-// The corruption hits POST: fmuladd(s0, reduceSeq(...), fsub(...)) or, with
+// The corruption hits POST: fma(s0, reduceSeq(...), fsub(...)) or, with
 // -ffp-contract=off, fsub(fmul(reduceSeq(...), s0), fmul(q.1, s1)).
 void scaled(int m, int n, int k, float alpha, const float *a, const float *b,
             float beta, float *c) {
@@ -25,7 +31,7 @@ void scaled(int m, int n, int k, float alpha, const float *a, const float *b,
     }
 }
 
-// The corruption hits STEP: fmuladd(fadd(x.0, s0), x.1, acc) or
+// The corruption hits STEP: fma(fadd(x.0, s0), x.1, acc) or
 // fsub(acc, ...) with -ffp-contract=off.
 void in_place(int m, int n, int k, float alpha, const float *a,
               const float *b, float *c) {
@@ -38,11 +44,12 @@ void in_place(int m, int n, int k, float alpha, const float *a,
         c[i * n + j] += alpha * a[i * k + p] * b[p * n + j];
 }
 
-// With fmuladd and nothing else there is no add or mul to corrupt: offloaded
-// either way (the limit of this testing hook, not of validation).
+// With fmuladd and nothing else there is no add or mul to corrupt: the
+// fused STEP fma(x.0, x.1, acc) becomes fmuladd(x.0, x.1, acc), which rounds
+// the product, and validation (against the fused slice) refuses it.
 void plain(int n, const float *a, const float *b, float *c) {
   // OK: gemm-validation.c:[[@LINE+3]]:3: remark: offloaded GEMM (gemm)
-  // BAD: gemm-validation.c:[[@LINE+2]]:3: remark: offloaded GEMM (gemm)
+  // BAD: gemm-validation.c:[[@LINE+2]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
   // BADOFF: gemm-validation.c:[[@LINE+1]]:3: remark: idiom gemm not offloaded: translation validation failed: Z3 found inputs
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {

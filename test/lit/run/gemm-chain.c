@@ -95,12 +95,14 @@ int main(void) {
   print_f("f", f, NJ * NL, 1e-4 * NM);
   print_f("g", g, NI * NL, 1e-4 * NK * NM * NJ);
   // tmp is D (square NI x NI x NI): the second product reads elements of
-  // its own output; the runtime sees the overlap and runs the loop.
+  // its own output; the runtime sees the overlap and runs the loop. The
+  // first product still runs on the device (fused), and the loop reads its
+  // elements: each within 1e-4 NI, so D within 1e-4 NI (NI + 1).
   fill(sq, NI * NI, 11);
   fill(sq2, NI * NI, 12);
   fill(sqa, NI * NI, 13);
   fill(sqb, NI * NI, 14);
   mm2(NI, NI, NI, NI, 1.0f, 0.5f, sq, sqa, sqb, sq2, sq);
-  print_f("alias", sq, NI * NI, 0);
+  print_f("alias", sq, NI * NI, 1e-4 * NI * (NI + 1));
   return 0;
 }

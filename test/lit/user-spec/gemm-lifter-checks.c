@@ -143,7 +143,7 @@ void skip_zeros_sum(int n, const float *a, const float *b, float *c) {
 // CHECK-NEXT: idiom loose-gemm (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_init_then_update_0(A: [f32], B: [f32], C: [f32], M: i64, N: i64, K: i64) {
-// CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fmuladd(x.0, x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
+// CHECK-NEXT: store view(C, 0:i64, N, M, 1:i64, N) = map(\(r: ([f32]_K, [f32]_N)) => map(\(q: ([f32]_K, f32)) => reduceSeq(\(acc: f32, x: (f32, f32)) => fma(x.0, x.1, acc), 0x0p+0:f32, zip(r.0, q.0)), zip(view(B, 0:i64, 1:i64, N, N, K), r.1)), zip(view(A, 0:i64, K, M, 1:i64, K), view(C, 0:i64, N, M, 1:i64, N)));
 // CHECK-NOT: not offloaded
 // CHECK: OpenCL:
 void init_then_update(int m, int n, int k, const float *a, const float *b,

@@ -66,6 +66,14 @@ struct IdiomMatch {
   /// gemv-pair`, constraints/specs/gemv-pair.idl): the GEMM lifter splits
   /// it into two programs run by one call (passes/lift/GemmLifting.h).
   bool GemvPair = false;
+  /// Kind Gemm on a chain of three loops (`lifts gemm`: GEMM, triangular
+  /// GEMM, a product of a 2mm/3mm chain) under the floating-point licence
+  /// (-idiom-fp-reassoc, LiftOptions::AllowFPReassoc): its llvm.fmuladd is
+  /// evaluated fused (fma) where the host may not fuse, as LLVM's definition
+  /// of llvm.fmuladd allows; the lifter writes `fma` and translation
+  /// validation checks against the fused operation (docs/ARCHITECTURE.md,
+  /// "Floating point"). GEMVs keep the host's choice.
+  bool FPContract = false;
   /// Accumulation: the map runs over the outer loop and the reduction over
   /// the inner one (a column reduction, ColumnReductionFacts.h), not the
   /// interchanged `for k: for x:` nest.

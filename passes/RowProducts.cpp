@@ -36,6 +36,10 @@ namespace {
 struct RowValue {
   Value *V;
   const SCEV *Start, *DQ, *DR;
+  /// DR = Q*DQ: the clone uses Start + i*DQ. Otherwise (the row loops'
+  /// induction variables indexing `A[r][q][s]`) the clone uses Start, and
+  /// every user is an address that flattens (Anchors).
+  bool Flat = true;
 };
 
 /// A byte range [Lo, Hi + Size) over the nest.
@@ -67,6 +71,9 @@ struct ProductNest {
   const SCEV *RowBytes = nullptr;  ///< i64
   RowValue Dst;                    ///< the copy's destination row
   SmallVector<RowValue, 8> Values; ///< rewritten for the clone
+  /// Addresses of the fill loop that flatten although a row value they use
+  /// does not: the clone computes them at the first row, plus i*DQ.
+  SmallVector<RowValue, 4> Anchors;
   SmallVector<LoadInst *, 8> Loads;
   SmallVector<Fits, 8> Need;
   SmallVector<std::pair<Range, Range>, 8> Disjoint;
@@ -107,6 +114,7 @@ private:
   bool fillBody(std::string &Why);
   bool rowValue(Value *V, RowValue &Out);
   bool rowSplit(Value *V, const SCEV *S, RowValue &Out);
+  bool anchors(Instruction *V);
   bool rows(std::string &Why);
   bool reads(std::string &Why);
   bool range(Value *Ptr, Type *Ty, Range &Out);
@@ -447,6 +455,15 @@ bool Analysis::rowSplit(Value *V, const SCEV *S, RowValue &Out) {
   if (!ITy->isIntegerTy(64))
     return false;
   Out = {V, S, SE.getZero(ITy), SE.getZero(ITy)};
+  // An address of the fill loop: its recurrences in the fill and inner
+  // loops first (steps invariant in the nest).
+  while (auto *AR = dyn_cast<SCEVAddRecExpr>(Out.Start)) {
+    if (!N.Fill->contains(AR->getLoop()))
+      break;
+    if (!AR->isAffine() || !SE.isLoopInvariant(AR->getStepRecurrence(SE), N.Root))
+      return false;
+    Out.Start = AR->getStart();
+  }
   auto Peel = [&](Loop *L, const SCEV *&D) {
     auto *AR = dyn_cast<SCEVAddRecExpr>(Out.Start);
     if (!AR || AR->getLoop() != L)
@@ -460,6 +477,23 @@ bool Analysis::rowSplit(Value *V, const SCEV *S, RowValue &Out) {
   if (!Peel(N.Row, Out.DQ) || (N.Outer && !Peel(N.Outer, Out.DR)))
     return false;
   return SE.isLoopInvariant(Out.Start, N.Root);
+}
+
+/// True when every user of \p V in the fill loop is an address that
+/// flattens (recorded in N.Anchors).
+bool Analysis::anchors(Instruction *V) {
+  for (User *U : V->users()) {
+    auto *G = dyn_cast<GetElementPtrInst>(U);
+    if (!N.Fill->contains(cast<Instruction>(U)) ||
+        any_of(N.Anchors, [&](const RowValue &A) { return A.V == U; }))
+      continue;
+    RowValue RV;
+    if (!G || !rowValue(G, RV) ||
+        !equal(RV.DR, SE.getMulExpr(N.RowCount, RV.DQ)))
+      return false;
+    N.Anchors.push_back(RV);
+  }
+  return true;
 }
 
 bool Analysis::rows(std::string &Why) {
@@ -478,7 +512,8 @@ bool Analysis::rows(std::string &Why) {
                 "affine in them";
           return false;
         }
-        if (N.Outer && !equal(RV.DR, SE.getMulExpr(N.RowCount, RV.DQ))) {
+        RV.Flat = !N.Outer || equal(RV.DR, SE.getMulExpr(N.RowCount, RV.DQ));
+        if (!RV.Flat && !anchors(OI)) {
           Why = "the fill loop uses a value that varies with the row loops "
                 "otherwise than with the flattened row (its step in the outer "
                 "row loop is not the inner row loop's count times its step "
@@ -610,6 +645,8 @@ bool Analysis::run(std::string &Why) {
             (!N.Outer || Safe(N.OuterCount));
   for (const RowValue &RV : N.Values)
     Ok &= Safe(RV.Start) && Safe(RV.DQ);
+  for (const RowValue &RV : N.Anchors)
+    Ok &= Safe(RV.DQ);
   for (const Fits &F : N.Need)
     Ok &= Safe(F.Lo) && Safe(F.Hi);
   for (auto &[X, Y] : N.Disjoint)
@@ -690,6 +727,9 @@ BoundVersion expand(ProductNest &N, LoopInfo &LI, DominatorTree &DT,
   Value *DstStart = Expand(N.Dst.Start, PtrTy);
   Value *DstDQ = Expand(N.Dst.DQ, I64), *DstDR = Expand(N.Dst.DR, I64);
   Value *TempStart = Expand(N.TempStart, PtrTy);
+  SmallVector<Value *, 4> AnchorDQ;
+  for (const RowValue &RV : N.Anchors)
+    AnchorDQ.push_back(Expand(RV.DQ, I64));
   SmallVector<std::pair<Value *, Value *>, 8> Starts; // (Start, DQ)
   for (const RowValue &RV : N.Values)
     Starts.push_back({Expand(RV.Start, RV.V->getType()->isPointerTy()
@@ -722,10 +762,20 @@ BoundVersion expand(ProductNest &N, LoopInfo &LI, DominatorTree &DT,
   B.SetInsertPoint(IH);
   PHINode *I = B.CreatePHI(I64, 2, "idiom.rowprod.i");
   ValueToValueMapTy VMap;
-  for (unsigned K = 0; K < N.Values.size(); ++K)
-    VMap[N.Values[K].V] = rowAt(B, Starts[K].first, I, Starts[K].second,
-                                N.Values[K].V->getType(),
-                                N.Values[K].V->getName() + ".rowprod");
+  DenseMap<Value *, Value *> StartOf;
+  for (unsigned K = 0; K < N.Values.size(); ++K) {
+    StartOf[N.Values[K].V] = Starts[K].first;
+    VMap[N.Values[K].V] =
+        N.Values[K].Flat
+            ? rowAt(B, Starts[K].first, I, Starts[K].second,
+                    N.Values[K].V->getType(),
+                    N.Values[K].V->getName() + ".rowprod")
+            : Starts[K].first;
+  }
+  SmallVector<Value *, 4> AnchorOff;
+  for (unsigned K = 0; K < N.Anchors.size(); ++K)
+    AnchorOff.push_back(B.CreateMul(I, AnchorDQ[K], "idiom.rowprod.aoff",
+                                    /*HasNUW=*/false, /*HasNSW=*/true));
   Value *TRow = B.CreateGEP(B.getInt8Ty(), T,
                             B.CreateNUWMul(I, RowBytes), "idiom.rowprod.trow");
   VMap[N.Fill->getLoopPreheader()] = IH;
@@ -740,6 +790,19 @@ BoundVersion expand(ProductNest &N, LoopInfo &LI, DominatorTree &DT,
   remapInstructionsInBlocks(Clones, VMap);
   for (GetElementPtrInst *G : N.TempGEPs)
     cast<GetElementPtrInst>(VMap[G])->setOperand(0, TRow);
+  // Anchors: computed at the first row, then moved to row i.
+  for (unsigned K = 0; K < N.Anchors.size(); ++K) {
+    auto *G = cast<GetElementPtrInst>(N.Anchors[K].V);
+    auto *GC = cast<GetElementPtrInst>(VMap[G]);
+    for (unsigned Op = 0; Op < G->getNumOperands(); ++Op)
+      if (Value *S = StartOf.lookup(G->getOperand(Op)))
+        GC->setOperand(Op, S);
+    GC->setIsInBounds(false);
+    auto *Moved = GetElementPtrInst::Create(B.getInt8Ty(), GC, {AnchorOff[K]},
+                                            G->getName() + ".row");
+    Moved->insertAfter(GC);
+    GC->replaceUsesWithIf(Moved, [&](Use &U) { return U.getUser() != Moved; });
+  }
   auto *FHead = cast<BasicBlock>(VMap[N.Fill->getHeader()]);
   auto *KHead = cast<BasicBlock>(VMap[N.Inner->getHeader()]);
   SmallVector<std::pair<BasicBlock *, bool>, 8> InInner;

@@ -2,10 +2,11 @@
 // PolyBench doitgen's `for r, q { for p { sum[p] = 0; for s sum[p] +=
 // A[r][q][s] * C4[s][p]; } for p A[r][q][p] = sum[p]; }` is one GEMM over
 // the flattened (r, q) rows into an expanded temporary, remarked at the
-// outer row loop; so is the form with one row loop and a local temporary.
+// outer row loop; so are the form with one row loop and a local temporary
+// and the form with constant sizes.
 // Negatives, each with the reason: the copy goes into the next row (a row
 // reads what an earlier row wrote), the s range depends on q (the rows do
-// not flatten), and the temporary written on some rows only.
+// not flatten).
 // RUN: %clang-idiom -g -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
 
 // PolyBench 4's kernel: the temporary is the caller's (it may alias A or
@@ -40,6 +41,24 @@ void rows(int n, float (*a)[P], const float (*c)[P]) {
     for (int p = 0; p < P; p++)
       a[q][p] = t[p];
   }
+}
+
+// Constant sizes: the GEP indexes a[r][q][s] with r and q themselves (they
+// do not flatten; the address does).
+void fixed(int nr, double (*a)[16][P], const double (*c)[P]) {
+  double t[P];
+  // CHECK: row-products.c:[[@LINE+1]]:3: remark: offloaded GEMM (gemm)
+  for (int r = 0; r < nr; r++)
+    for (int q = 0; q < 16; q++) {
+      for (int p = 0; p < P; p++) {
+        double acc = 0.0;
+        for (int s = 0; s < P; s++)
+          acc += a[r][q][s] * c[s][p];
+        t[p] = acc;
+      }
+      for (int p = 0; p < P; p++)
+        a[r][q][p] = t[p];
+    }
 }
 
 // Each row's product goes into the next row, which the next q reads.

@@ -2,13 +2,15 @@
 // (passes/RowProducts.h): PolyBench doitgen at odd sizes (NR 5, NQ 7, NP
 // 11) as one GEMM over the 35 flattened rows, written back into A's rows,
 // and the temporary sum[] (the caller's, printed after the call) holding
-// the last row's product as the loop leaves it. Run-time checks: a C4
+// the last row's product as the loop leaves it; then the form with
+// constant sizes and a local temporary (NR 5, NQ 7, 67). Run-time checks: a C4
 // that lies inside A and a sum[] that lies inside A make the unchanged nest
 // run (no runtime call: the stats count only the two disjoint calls). The
 // offloaded build prints what the sequential build prints within the GEMM
 // tolerance, 1e-12 absolute on values below 12 (11 products of terms in
 // [-1, 1], summed in the loop's order on both sides: only a fused
-// multiply-add on the device may differ in the last bits); the build with
+// multiply-add on the device may differ in the last bits; below 130 in
+// the second call and 67 in the last: still 1e-12); the build with
 // IDIOM_DEVICE=seq (the expanded nest on the host) prints it exactly.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -o %t.idiom 2> %t.remarks
@@ -27,6 +29,8 @@
 
 static double A[NR][NQ][NP], C4[NP][NP], sum[NP];
 static double B[NR][NQ][NP];
+#define NS 67
+static double F[NR][NQ][NS], C5[NS][NS];
 
 static double val(int i, int salt) {
   return (double)(((i * 7919 + salt * 104729) % 2001) - 1000) / 1000.0;
@@ -51,6 +55,25 @@ __attribute__((noinline)) void doitgen(int nr, int nq, int np,
       }
       for (int p = 0; p < np; p++)
         a[r][q][p] = sm[p];
+    }
+}
+
+// Constant sizes (NS 67: an inner loop -O2 does not unroll), a local
+// temporary: the address A[r][q][s] flattens, r and q alone do not.
+// REMARK: row-products.c:[[@LINE+4]]:3: remark: offloaded GEMM (gemm)
+// STATS: idiom-stats: row-products.c:[[@LINE+3]] gemm calls=1 offloaded=1 device=
+__attribute__((noinline)) void fixed(int nr, double a[][NQ][NS], double c4[NS][NS]) {
+  double t[NS];
+  for (int r = 0; r < nr; r++)
+    for (int q = 0; q < NQ; q++) {
+      for (int p = 0; p < NS; p++) {
+        double acc = 0.0;
+        for (int s = 0; s < NS; s++)
+          acc += a[r][q][s] * c4[s][p];
+        t[p] = acc;
+      }
+      for (int p = 0; p < NS; p++)
+        a[r][q][p] = t[p];
     }
 }
 
@@ -84,5 +107,10 @@ int main(void) {
   fill(&B[0][0][0], NR * NQ * NP, 5);
   doitgen(NR, NQ, NP, B, C4, &B[NR - 1][NQ - 1][0]);
   print("sum_in_a", &B[0][0][0], NR * NQ * NP);
+
+  fill(&F[0][0][0], NR * NQ * NS, 6);
+  fill(&C5[0][0], NS * NS, 7);
+  fixed(NR, F, C5);
+  print("fixed", &F[0][0][0], NR * NQ * NS);
   return 0;
 }

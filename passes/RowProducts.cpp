@@ -871,7 +871,9 @@ BoundVersion expand(ProductNest &N, LoopInfo &LI, DominatorTree &DT,
     if (Cl != FHead && Cl != KHead)
       (Inner ? KL : FL)->addBasicBlockToLoop(Cl, LI);
   IL0->addBasicBlockToLoop(IL, LI);
-  newLoop(LI, Parent, {CH});
+  // The copies back are host plumbing of the batched idiom, like its
+  // fallback: never offered to the idioms (no remarks of their own).
+  markFallbackLoop(*newLoop(LI, Parent, {CH}));
   for (BasicBlock *BB : {Alloc, IExit, Tail})
     if (Parent)
       Parent->addBasicBlockToLoop(BB, LI);

@@ -569,17 +569,21 @@ bool Analysis::reads(std::string &Why) {
   // dQ >= RowBytes and dR >= (Q - 1) dQ + RowBytes; needed only when a
   // read lies in its own row.
   bool OwnRows = false;
+  // The load's range checked apart from Other at run time.
+  auto Apart = [&](LoadInst *Ld, const Range &Other, const char *What) {
+    Range LR;
+    if (range(Ld->getPointerOperand(), Ld->getType(), LR)) {
+      N.Disjoint.push_back({LR, Other});
+      return true;
+    }
+    Why = std::string("the range that the fill loop reads is unknown (no "
+                      "run-time overlap check with ") + What + ")";
+    return false;
+  };
   for (LoadInst *Ld : N.Loads) {
     Value *P = Ld->getPointerOperand();
-    if (!distinctObjects(P, TempPtr)) {
-      Range LR;
-      if (!range(P, Ld->getType(), LR)) {
-        Why = "the range that the fill loop reads is unknown (no run-time "
-              "overlap check with the temporary)";
-        return false;
-      }
-      N.Disjoint.push_back({LR, TempR});
-    }
+    if (!distinctObjects(P, TempPtr) && !Apart(Ld, TempR, "the temporary"))
+      return false;
     if (distinctObjects(P, DstPtr))
       continue;
     // Its own row: the offset from the row's destination does not depend on
@@ -603,13 +607,8 @@ bool Analysis::reads(std::string &Why) {
       OwnRows = true;
       continue;
     }
-    Range LR;
-    if (!range(P, Ld->getType(), LR)) {
-      Why = "the range that the fill loop reads is unknown (no run-time "
-            "overlap check with the rows it writes)";
+    if (!Apart(Ld, DstR, "the rows it writes"))
       return false;
-    }
-    N.Disjoint.push_back({LR, DstR});
   }
   if (OwnRows) {
     if (SE.isKnownPredicate(ICmpInst::ICMP_SLT, N.Dst.DQ, N.RowBytes)) {
@@ -720,9 +719,13 @@ BoundVersion expand(ProductNest &N, LoopInfo &LI, DominatorTree &DT,
                      "idiom.rowprod.disjoint");
   }
   Value *Q = Expand(N.RowCount, I64);
-  Value *Rows = N.Outer ? B.CreateNUWMul(Expand(N.OuterCount, I64), Q,
-                                         "idiom.rowprod.rows")
-                        : Q;
+  Value *Rows = Q;
+  if (N.Outer) { // R*Q rows, not wrapping
+    Value *RQ = B.CreateBinaryIntrinsic(Intrinsic::umul_with_overflow,
+                                        Expand(N.OuterCount, I64), Q);
+    Rows = B.CreateExtractValue(RQ, 0, "idiom.rowprod.rows");
+    Ok = B.CreateAnd(Ok, B.CreateNot(B.CreateExtractValue(RQ, 1)));
+  }
   Value *RowBytes = Expand(N.RowBytes, I64);
   Value *DstStart = Expand(N.Dst.Start, PtrTy);
   Value *DstDQ = Expand(N.Dst.DQ, I64), *DstDR = Expand(N.Dst.DR, I64);
@@ -747,9 +750,14 @@ BoundVersion expand(ProductNest &N, LoopInfo &LI, DominatorTree &DT,
   BasicBlock *Alloc = BasicBlock::Create(Ctx, "idiom.rowprod.alloc", Fn, PH);
   Check->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Check);
+  // The block's size, R*Q rows of RowBytes, must not wrap.
+  Value *Mul = B.CreateBinaryIntrinsic(Intrinsic::umul_with_overflow, Rows,
+                                       RowBytes);
+  Value *Bytes = B.CreateExtractValue(Mul, 0, "idiom.rowprod.bytes");
+  Ok = B.CreateAnd(Ok, B.CreateNot(B.CreateExtractValue(Mul, 1)),
+                   "idiom.rowprod.size");
   BranchInst *Br = B.CreateCondBr(Ok, Alloc, OrigPH);
   B.SetInsertPoint(Alloc);
-  Value *Bytes = B.CreateNUWMul(Rows, RowBytes, "idiom.rowprod.bytes");
   FunctionCallee Malloc = M.getOrInsertFunction("malloc", PtrTy, I64);
   FunctionCallee Free = M.getOrInsertFunction("free", B.getVoidTy(), PtrTy);
   Value *T = B.CreateCall(Malloc, {Bytes}, "idiom.rowprod.t");

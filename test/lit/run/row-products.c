@@ -5,7 +5,8 @@
 // the last row's product as the loop leaves it; then the form with
 // constant sizes and a local temporary (NR 5, NQ 7, 67). Run-time checks: a C4
 // that lies inside A and a sum[] that lies inside A make the unchanged nest
-// run (no runtime call: the stats count only the two disjoint calls). The
+// run (no runtime call: the stats count only the two disjoint calls), as do
+// calls with no element per row (np 0) or no rows (nq 0). The
 // offloaded build prints what the sequential build prints within the GEMM
 // tolerance, 1e-12 absolute on values below 12 (11 products of terms in
 // [-1, 1], summed in the loop's order on both sides: only a fused
@@ -107,6 +108,15 @@ int main(void) {
   fill(&B[0][0][0], NR * NQ * NP, 5);
   doitgen(NR, NQ, NP, B, C4, &B[NR - 1][NQ - 1][0]);
   print("sum_in_a", &B[0][0][0], NR * NQ * NP);
+
+  // Empty rows and no rows: the guards that -O2 leaves in the row loops
+  // (np > 0, nq > 0) fail the check, the unchanged nest runs (and does
+  // nothing); sum[] keeps its values.
+  fill(sum, NP, 8);
+  doitgen(NR, NQ, 0, A, C4, sum);
+  doitgen(NR, 0, NP, A, C4, sum);
+  print("empty", &A[0][0][0], NR * NQ * NP);
+  print("sum_empty", sum, NP);
 
   fill(&F[0][0][0], NR * NQ * NS, 6);
   fill(&C5[0][0], NS * NS, 7);

@@ -746,7 +746,8 @@ BoundVersion expand(ProductNest &N, LoopInfo &LI, DominatorTree &DT,
   BasicBlock *OrigPH = Orig->getLoopPreheader();
   BasicBlock *Exit = R.getExitBlock();
 
-  // The check, then the temporary's rows.
+  // The check, then the temporary's rows (a dropped version's check is
+  // false: the allocation is dead code). A failed malloc runs the copy.
   BasicBlock *Alloc = BasicBlock::Create(Ctx, "idiom.rowprod.alloc", Fn, PH);
   Check->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Check);
@@ -762,6 +763,12 @@ BoundVersion expand(ProductNest &N, LoopInfo &LI, DominatorTree &DT,
   FunctionCallee Free = M.getOrInsertFunction("free", B.getVoidTy(), PtrTy);
   Value *T = B.CreateCall(Malloc, {Bytes}, "idiom.rowprod.t");
   B.CreateCondBr(B.CreateIsNotNull(T), PH, OrigPH);
+  // The function now allocates and frees: drop the attributes that promised
+  // otherwise (as stitching does for its runtime calls).
+  Fn->removeFnAttr(Attribute::Memory);
+  Fn->removeFnAttr(Attribute::NoFree);
+  Fn->removeFnAttr(Attribute::NoSync);
+  Fn->removeFnAttr(Attribute::WillReturn);
 
   // The loop over the flattened rows: header, the fill loop, latch.
   BasicBlock *IH = BasicBlock::Create(Ctx, "idiom.rowprod.row", Fn, PH);

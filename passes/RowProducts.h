@@ -32,19 +32,30 @@
 // instruction (the same operations in the same order: the same values bit
 // for bit); values of the row loops it uses are rewritten from their affine
 // form in r and q, start + r*dR + q*dQ, as start + i*dQ (the rows flatten
-// when dR = Q*dQ).
+// when dR = Q*dQ); row indices that do not flatten themselves (A[r][q][s]
+// with constant sizes) are allowed when every use is an address that
+// flattens, which the clone computes at the first row and moves by i*dQ.
+// The copy is a memcpy (or memmove) or a loop of one load of the
+// temporary's element and one store of it; the sum may be kept in a
+// register (one store after the inner loop) or in the temporary's element
+// (`sum[p] = 0; for s: sum[p] += ...`, where the temporary may alias A).
 //
 // Legality, each proven at compile time, checked at run time in front of
 // the nest (the unchanged nest runs otherwise), or refused with a missed
-// remark naming the reason: the fill loop's only side effect is one store
-// per iteration of a contiguous row of the temporary, after its inner loop;
-// the row loops do nothing else than the copy of that row (a memcpy whose
-// length is the row's); no value of the nest is used after it; every read
-// of the fill loop either lies in its own row of the copies' destination
-// at a non-negative offset, with the rows of the destination disjoint and
-// increasing in (r, q) order (so no row reads what an earlier row wrote),
-// or is disjoint from every destination row; the temporary is disjoint from
-// every read and every destination row; the rows flatten; malloc succeeds.
+// remark naming the reason: the fill loop's only side effects are stores
+// of the temporary's element p, on every iteration, and it reads that
+// element only after writing it in the row; the row loops do nothing but
+// the fill loop and then the copy of that row, on every row (a branch on
+// a condition computed before the nest that skips them, a `n > 0` guard,
+// becomes a run-time condition); the copy's length is the row's; no value
+// of the nest is used after it; every read of the fill loop either lies in
+// its own row of the copies' destination at a non-negative offset, with
+// the destination rows disjoint and increasing in (r, q) order (so no row
+// reads what an earlier row wrote), or is disjoint from every destination
+// row; the temporary is disjoint from every read and every destination
+// row; the rows flatten; the block's size does not wrap; malloc succeeds.
+// A declined run executes the expanded nest on the host (the loop's work
+// plus one copy of the rows).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_ROWPRODUCTS_H
@@ -64,7 +75,7 @@ struct RowProductMiss {
 };
 
 /// Batches every nest of \p LI with the shape above (one or two row loops,
-/// a fill loop with one inner loop, a memcpy of the temporary's row): the
+/// a fill loop with one inner loop, a copy of the temporary's row): the
 /// returned version's Nest is the loop over the flattened rows, its Check
 /// picks the expanded nest (true) or an unchanged copy marked as a
 /// fallback loop; drop an unused one with dropBoundVersion. Nests of the

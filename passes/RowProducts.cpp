@@ -155,6 +155,24 @@ bool Analysis::shape() {
   N.Copy = dyn_cast_or_null<MemTransferInst>(Other);
   if (Many || (N.CopyLoop ? Other != nullptr : !N.Copy))
     return false;
+  // A copy loop after the fill loop whose store writes what its load read
+  // (else not this shape: a GEMM's `C[i][j] *= beta` prologue, say).
+  if (N.CopyLoop) {
+    if (!DT.dominates(N.Fill->getHeader(), N.CopyLoop->getHeader()))
+      return false;
+    unsigned Loads = 0, Stores = 0;
+    StoreInst *St = nullptr;
+    for (BasicBlock *BB : N.CopyLoop->blocks())
+      for (Instruction &I : *BB) {
+        Loads += isa<LoadInst>(I);
+        if (auto *S = dyn_cast<StoreInst>(&I)) {
+          ++Stores;
+          St = S;
+        }
+      }
+    if (Loads != 1 || Stores != 1 || !isa<LoadInst>(St->getValueOperand()))
+      return false;
+  }
   // The outer row loop belongs to the nest when it does nothing else.
   N.Root = Q;
   if (Loop *R = Q->getParentLoop(); R && R->getSubLoops().size() == 1) {

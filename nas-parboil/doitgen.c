@@ -12,20 +12,23 @@
  * (reads a row an earlier (r, q) wrote: sequential).
  *
  * The whole (r, q) nest is one batched product (NR*NQ x NP) x (NP x NP)
- * through a temporary, not lifted yet (issue #13): today each (r, q) is a
- * GEMV of its own, one launch per row; with 128 outputs (below the default
- * IDIOM_MIN_TRIP, 4096) it runs on the device only with IDIOM_MIN_TRIP=0.
+ * through a temporary (issue #13): the plugin expands the temporary into
+ * one row per (r, q) behind run-time checks and offloads the nest as one
+ * GEMM over the flattened rows, copied back into A's rows, the temporary
+ * left holding the last row's product (passes/RowProducts.h). The chain
+ * stays a GEMV per row (its rows depend on each other).
  *
  * Loops carry a trailing marker comment on their `for` line:
- *   idiom: gemv | reduction  -- expected to be offloaded
+ *   idiom: gemm | gemv | reduction  -- expected to be offloaded
  *   not-idiom: REASON        -- must stay sequential
  *   maybe: REASON            -- either is fine
  * Output: "n N" first, then "label value" lines (see compare.py).
  *
  * Every element of a product is summed in the loop's order, on the device as
- * on the host, so the arrays are the sequential ones bit for bit; only the
- * checksums (reductions over an array) are reassociated, within the default
- * tolerance of compare.py.
+ * on the host, so the arrays are the sequential ones up to the rounding of
+ * a multiply-add the device may fuse (the source's fmuladd allows it), and
+ * the checksums (reductions over an array) are reassociated: both within
+ * the default tolerance of compare.py.
  */
 #include <stdio.h>
 
@@ -65,9 +68,9 @@ static void kernel_doitgen(int nr, int nq, int np, double a[nr][nq][np],
                            double c4[np][np], double sm[np])
 {
   int r, q, p, s;
-  for (r = 0; r < nr; r++) /* maybe: batched GEMV (not lifted yet) */
+  for (r = 0; r < nr; r++) /* idiom: gemm (all (r, q) rows x C4, batched) */
     for (q = 0; q < nq; q++) {
-      for (p = 0; p < np; p++) { /* idiom: gemv (sum = A[r][q] x C4) */
+      for (p = 0; p < np; p++) { /* maybe: GEMV per (r, q) (inside the batch) */
         sm[p] = 0.0;
         for (s = 0; s < np; s++)
           sm[p] += a[r][q][s] * c4[s][p];
@@ -83,9 +86,9 @@ static void kernel_doitgen_local(int nr, int nq, double a[][NQ][NP],
 {
   double t[NP];
   int r, q, p, s;
-  for (r = 0; r < nr; r++) /* maybe: batched GEMV (not lifted yet) */
+  for (r = 0; r < nr; r++) /* idiom: gemm (all (r, q) rows x C4, batched) */
     for (q = 0; q < nq; q++) {
-      for (p = 0; p < NP; p++) { /* idiom: gemv (t = A[r][q] x C4) */
+      for (p = 0; p < NP; p++) { /* maybe: GEMV per (r, q) (inside the batch) */
         t[p] = 0.0;
         for (s = 0; s < NP; s++)
           t[p] += a[r][q][s] * c4[s][p];

@@ -2,6 +2,7 @@
 
 #include "IdiomOffload.h"
 #include "BoundVersioning.h"
+#include "RowProducts.h"
 #include "RowTemporaries.h"
 #include "IdiomDetection.h"
 #include "KernelMemo.h"
@@ -352,6 +353,10 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   size_t FirstRowTempVersion = Versions.size();
   Versions.append(
       privatiseRowTemporaries(LI, DT, SE, RowTempMisses, Versioned));
+  // Per-row products through a temporary (doitgen) get a copy batched over
+  // the rows (RowProducts.h), dropped likewise when no idiom uses it.
+  SmallVector<RowProductMiss, 2> RowProductMisses;
+  Versions.append(batchRowProducts(LI, DT, SE, RowProductMisses, Versioned));
   auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {
     for (const BoundVersion &V : Versions) {
       bool Keep = false;
@@ -388,6 +393,13 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                                       Miss.Nest->getStartLoc(),
                                       Miss.Nest->getHeader())
              << "row temporaries not privatised: " << NV("Reason", Miss.Why);
+    });
+  for (RowProductMiss &Miss : RowProductMisses)
+    Remarks.emit([&] {
+      return OptimizationRemarkMissed(RemarkPass, "RowProducts",
+                                      Miss.Nest->getStartLoc(),
+                                      Miss.Nest->getHeader())
+             << "row products not batched: " << NV("Reason", Miss.Why);
     });
   for (MissedLoop &Miss : Det.Missed)
     Remarks.emit([&] {

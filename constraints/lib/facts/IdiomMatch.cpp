@@ -88,13 +88,14 @@ static bool buildReduction(IdiomMatch &M, ScalarEvolution &SE,
     Why = "loop has no reduction";
     return false;
   }
-  // A 2-D nest: one reduction over the flattened space. Every inner header
-  // phi is the inner induction variable or a reduction's row accumulator.
-  if (M.Nest.depth() == 2)
-    for (PHINode &P : M.Nest.Loops.back()->getHeader()->phis()) {
+  // A 2-D or 3-D nest: one reduction over the flattened space. Every
+  // header phi of an inner loop is an induction variable or a reduction's
+  // row (or plane) accumulator.
+  for (unsigned D = 1; D < M.Nest.depth(); ++D)
+    for (PHINode &P : M.Nest.Loops[D]->getHeader()->phis()) {
       bool Known = isNestIV(&P, M.Nest) || derivedIV(&P, M.Nest);
       for (const ReductionInfo &R : M.Reductions)
-        Known |= R.Phi == &P;
+        Known |= R.Phi == &P || is_contained(R.MidCarries, &P);
       if (!Known) {
         Why = "the inner loop carries a value that is not a reduction over "
               "the whole nest: " + valueText(&P);
@@ -353,8 +354,8 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
   if (!N)
     return std::nullopt;
   M.Nest = *N;
-  if (M.Nest.depth() > 2 && Lifts != "map") {
-    Why = "a nest of three loops is lifted as a map only";
+  if (M.Nest.depth() > 2 && Lifts != "map" && Lifts != "reduction") {
+    Why = "a nest of three loops is lifted as a map or a scalar reduction only";
     return std::nullopt;
   }
   std::string PlainWhy;

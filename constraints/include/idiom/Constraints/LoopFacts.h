@@ -240,6 +240,11 @@ struct ReductionInfo {
   /// 2-D nests: CarryPhi's incoming value from the outer latch (the row's
   /// final value: Update through the inner loop's exit phi).
   llvm::Value *CarryUpdate = nullptr;
+  /// 3-D nests (one reduction over the flattened planes x rows x cols
+  /// space): the middle loop's header phi, which starts each plane from
+  /// CarryPhi and from which Phi starts each row. Empty for one or two
+  /// loops.
+  llvm::SmallVector<llvm::PHINode *, 1> MidCarries;
 
   /// The phi whose preheader value is the reduction's initial value.
   llvm::PHINode *entryPhi() const { return CarryPhi ? CarryPhi : Phi; }
@@ -253,10 +258,10 @@ struct ReductionInfo {
   bool ArgLast = false;
 };
 
-/// Analyses header phi \p Phi of the nest \p N as a reduction. In a 2-D
-/// nest, \p Phi is either the inner loop's accumulator or the outer loop's
-/// phi that carries it (see ReductionInfo::CarryPhi); both give the same
-/// result.
+/// Analyses header phi \p Phi of the nest \p N as a reduction. In a nest of
+/// two or three loops, \p Phi is the innermost loop's accumulator or a phi
+/// of an enclosing loop that carries it (ReductionInfo::CarryPhi,
+/// MidCarries); each gives the same result.
 std::optional<ReductionInfo> analyzeReduction(llvm::PHINode *Phi,
                                               const NestInfo &N,
                                               std::string &Why);

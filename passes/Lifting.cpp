@@ -20,6 +20,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 #include "../runtime/include/idiomrt.h"
 #include <algorithm>
 #include <cmath>
@@ -169,6 +170,14 @@ private:
     }
     return joined(S, Depth);
   }
+
+  /// Accumulators also stored to memory on every iteration
+  /// (ReductionInfo::Stores): the stitched code stores the final values
+  /// after the nest, valid only when no input the kernel reads overlaps a
+  /// stored element (else the loop would read its own partial sums). One
+  /// run-time condition per (store, input buffer) pair, in bytes:
+  /// max(lo - (a + size), a - hi) >= 0 (Out.NonNegative).
+  bool storedResultChecks();
 
   // Slices.
   void scan(Value *Root);
@@ -947,6 +956,36 @@ void Lifter::chooseOrder() {
   }
 }
 
+bool Lifter::storedResultChecks() {
+  const DataLayout &DL = M.Nest.Loops.front()->getHeader()->getModule()->getDataLayout();
+  auto Address = [&](Value *Ptr) -> const SCEV * {
+    const SCEV *S = SE.getPtrToIntExpr(SE.getSCEV(Ptr), I64);
+    return isa<SCEVCouldNotCompute>(S) ? nullptr : SE.getTruncateOrZeroExtend(S, I64);
+  };
+  for (const ReductionInfo &R : M.Reductions)
+    for (StoreInst *St : R.Stores) {
+      const SCEV *A = Address(St->getPointerOperand());
+      if (!A)
+        return fail("the address an accumulator is stored to has no integer value");
+      const SCEV *AEnd = SE.getAddExpr(
+          A, SE.getConstant(I64, DL.getTypeStoreSize(St->getValueOperand()->getType())));
+      for (const LiftedParam &P : Out.Params) {
+        if (P.K != LiftedParam::Kind::Buffer || !P.Read)
+          continue;
+        const SCEV *B = Address(P.Base);
+        if (!B)
+          return fail("an input's base address has no integer value");
+        const SCEV *Size = SE.getConstant(I64, DL.getTypeAllocSize(P.ElemTy));
+        const SCEV *Lo = SE.getAddExpr(B, SE.getMulExpr(P.Lo, Size));
+        const SCEV *Hi = SE.getAddExpr(B, SE.getMulExpr(P.Hi, Size));
+        const SCEV *Gap = SE.getSMaxExpr(SE.getMinusSCEV(Lo, AEnd), SE.getMinusSCEV(A, Hi));
+        if (!SE.isKnownNonNegative(Gap))
+          Out.NonNegative.push_back(Gap);
+      }
+    }
+  return true;
+}
+
 bool Lifter::run(const std::string &Name) {
   const NestInfo &N = M.Nest;
   chooseOrder();
@@ -1024,6 +1063,8 @@ bool Lifter::run(const std::string &Name) {
   // loops visit it, and the element function is the 1-D template's.
   // So is a triangular histogram (NestInfo::Skew): the rectangle around
   // the triangle, masked (HistogramLift::Mask).
+  if (M.Kind == IdiomKind::ScalarReduction && !storedResultChecks())
+    return false;
   bool Flat = liftsFlattened(M);
   bool TwoD = N.depth() == 2 && !Flat;
   // A 3-D map is three nested maps over planes p, rows r and elements t

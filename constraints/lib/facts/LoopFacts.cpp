@@ -1163,6 +1163,16 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
     auto *UI = dyn_cast<Instruction>(Us);
     if (UI == Phi)
       continue;
+    // The running value stored on every iteration to an address invariant
+    // in the nest (an array element -O2 keeps in a register but stores back,
+    // NAS's rms[m]): in Update's block, so it runs whenever Update does.
+    auto *St = dyn_cast_or_null<StoreInst>(UI);
+    if (St && St->isSimple() && St->getValueOperand() == R.Update &&
+        St->getParent() == R.Update->getParent() &&
+        N.Loops.front()->isLoopInvariant(St->getPointerOperand())) {
+      R.Stores.push_back(St);
+      continue;
+    }
     if (!UI || L->contains(UI) || !isa<PHINode>(UI)) {
       Why = "updated accumulator is read elsewhere in the loop";
       return std::nullopt;

@@ -20,6 +20,7 @@ class Loop;
 class PHINode;
 class SCEV;
 class ScalarEvolution;
+class StoreInst;
 class Type;
 class Value;
 } // namespace llvm
@@ -245,6 +246,12 @@ struct ReductionInfo {
   /// CarryPhi and from which Phi starts each row. Empty for one or two
   /// loops.
   llvm::SmallVector<llvm::PHINode *, 1> MidCarries;
+  /// Stores of Update, in its block (so on every iteration), to addresses
+  /// invariant in the nest: the running value kept in memory as well (an
+  /// array element -O2 keeps in a register and stores back because an input
+  /// may alias it, NAS's rms[m]). Only the grid reductions accept them
+  /// (StoredResult); after the nest the memory holds the final value.
+  llvm::SmallVector<llvm::StoreInst *, 1> Stores;
 
   /// The phi whose preheader value is the reduction's initial value.
   llvm::PHINode *entryPhi() const { return CarryPhi ? CarryPhi : Phi; }

@@ -462,8 +462,9 @@ void registerBuiltinAtoms(AtomRegistry &R) {
   addReductionTest(R, "ReductionPhi",
                    "phi, loop: phi accumulates op(phi, x...) each iteration, "
                    "optionally under a condition, with x independent of phi; "
-                   "in a 2-D nest, phi is the inner loop's accumulator or the "
-                   "outer loop's phi that carries it from row to row",
+                   "in a 2-D or 3-D nest, phi is the innermost loop's "
+                   "accumulator or a phi of an enclosing loop that carries it "
+                   "(each inner loop's phi starts from the one around it)",
                    [](MatchEnv &, const ReductionInfo &, std::string &) { return true; });
   addValueLoopTest(R, "StoredResult",
                    "st, loop: st stores the running value of a reduction of "

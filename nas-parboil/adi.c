@@ -394,7 +394,7 @@ __attribute__((noinline)) static void rms_norm(int nx, int ny, int nz,
   int i, j, k, m;
   for (m = 0; m < 5; m++)
     rms[m] = 0.0;
-  for (k = 1; k <= nz - 2; k++) /* maybe: reduction (5 accumulators) */
+  for (k = 1; k <= nz - 2; k++) /* idiom: 3-D reduction of 5 sums (rms[m] stored back) */
     for (j = 1; j <= ny - 2; j++)
       for (i = 1; i <= nx - 2; i++)
         for (m = 0; m < 5; m++) {

@@ -224,7 +224,7 @@ static void norm2u3(void *or, int n1, int n2, int n3, double *rnm2,
   double (*r)[n2][n1] = (double (*)[n2][n1])or;
   double s = 0.0, mx = 0.0;
   int i1, i2, i3;
-  for (i3 = 1; i3 < n3 - 1; i3++) /* maybe: 3-D sum and max */
+  for (i3 = 1; i3 < n3 - 1; i3++) /* idiom: 3-D sum and max, one reduction */
     for (i2 = 1; i2 < n2 - 1; i2++)
       for (i1 = 1; i1 < n1 - 1; i1++) {
         s = s + r[i3][i2][i1] * r[i3][i2][i1];

@@ -107,7 +107,9 @@ const char *kindName(const IdiomMatch &M) {
     return M.MapsOuterLoop ? "column reduction" : "outer-loop accumulation";
   if (M.Kind == IdiomKind::Map)
     return M.Nest.depth() == 3 ? "3-D map" : M.Nest.depth() == 2 ? "2-D map" : "map";
-  return M.Nest.depth() == 2 ? "2-D scalar reduction" : "scalar reduction";
+  return M.Nest.depth() == 3   ? "3-D scalar reduction"
+         : M.Nest.depth() == 2 ? "2-D scalar reduction"
+                               : "scalar reduction";
 }
 
 /// Testing hook: turns the first add/fadd/mul/fmul operation after the

@@ -20,6 +20,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 #include "../runtime/include/idiomrt.h"
 #include <algorithm>
 #include <cmath>
@@ -144,6 +145,39 @@ private:
     const SCEV *TC = SE.getTruncateOrSignExtend(M.Nest.TripCounts[D], I64);
     return isa<SCEVConstant>(TC) ? sizeText(D) : indexText(TC);
   }
+  /// \p View of a nest of \p Depth loops joined into one dimension,
+  /// row-major (`join(join(v))` for three loops).
+  static std::string joined(const std::string &View, unsigned Depth) {
+    std::string S = View;
+    for (unsigned D = 1; D < Depth; ++D)
+      S = "join(" + S + ")";
+    return S;
+  }
+  /// Flattened nests: the iteration count of loop \p D at each point of the
+  /// flattened space, as nested maps over iota of the loops' counts, joined
+  /// (`join(map(\(r: i64) => map(\(c: i64) => r, iota(n1)), iota(n0)))`).
+  std::string flatIotaText(unsigned D) {
+    unsigned Depth = M.Nest.depth();
+    static const char *const Names[] = {"p", "r", "c"};
+    const char *const *Var = Names + (3 - Depth);
+    std::string S = Var[D];
+    for (unsigned L = Depth; L-- > 0;) {
+      std::string Count = indexText(M.Nest.TripCounts[L]);
+      if (L == Depth - 1 && D == L)
+        S = "iota(" + Count + ")"; // map(\(c: i64) => c, iota(n)) is iota(n)
+      else
+        S = "map(\\(" + std::string(Var[L]) + ": i64) => " + S + ", iota(" + Count + "))";
+    }
+    return joined(S, Depth);
+  }
+
+  /// Accumulators also stored to memory on every iteration
+  /// (ReductionInfo::Stores): the stitched code stores the final values
+  /// after the nest, valid only when no input the kernel reads overlaps a
+  /// stored element (else the loop would read its own partial sums). One
+  /// run-time condition per (store, input buffer) pair, in bytes:
+  /// max(lo - (a + size), a - hi) >= 0 (Out.NonNegative).
+  bool storedResultChecks();
 
   // Slices.
   void scan(Value *Root);
@@ -922,6 +956,36 @@ void Lifter::chooseOrder() {
   }
 }
 
+bool Lifter::storedResultChecks() {
+  const DataLayout &DL = M.Nest.Loops.front()->getHeader()->getModule()->getDataLayout();
+  auto Address = [&](Value *Ptr) -> const SCEV * {
+    const SCEV *S = SE.getPtrToIntExpr(SE.getSCEV(Ptr), I64);
+    return isa<SCEVCouldNotCompute>(S) ? nullptr : SE.getTruncateOrZeroExtend(S, I64);
+  };
+  for (const ReductionInfo &R : M.Reductions)
+    for (StoreInst *St : R.Stores) {
+      const SCEV *A = Address(St->getPointerOperand());
+      if (!A)
+        return fail("the address an accumulator is stored to has no integer value");
+      const SCEV *AEnd = SE.getAddExpr(
+          A, SE.getConstant(I64, DL.getTypeStoreSize(St->getValueOperand()->getType())));
+      for (const LiftedParam &P : Out.Params) {
+        if (P.K != LiftedParam::Kind::Buffer || !P.Read)
+          continue;
+        const SCEV *B = Address(P.Base);
+        if (!B)
+          return fail("an input's base address has no integer value");
+        const SCEV *Size = SE.getConstant(I64, DL.getTypeAllocSize(P.ElemTy));
+        const SCEV *Lo = SE.getAddExpr(B, SE.getMulExpr(P.Lo, Size));
+        const SCEV *Hi = SE.getAddExpr(B, SE.getMulExpr(P.Hi, Size));
+        const SCEV *Gap = SE.getSMaxExpr(SE.getMinusSCEV(Lo, AEnd), SE.getMinusSCEV(A, Hi));
+        if (!SE.isKnownNonNegative(Gap))
+          Out.NonNegative.push_back(Gap);
+      }
+    }
+  return true;
+}
+
 bool Lifter::run(const std::string &Name) {
   const NestInfo &N = M.Nest;
   chooseOrder();
@@ -993,35 +1057,46 @@ bool Lifter::run(const std::string &Name) {
   if (failed())
     return false;
 
-  // A reduction over a 2-D nest is one reduction over the flattened
-  // space: each input is join(view(b, off, s0, n0, s1, n1)), row-major as
-  // the loops visit it, and the element function is the 1-D template's.
+  // A reduction over a 2-D or 3-D nest is one reduction over the flattened
+  // space: each input is join(view(b, off, s0, n0, s1, n1)) (in 3-D
+  // join(join(view(b, off, s0, n0, s1, n1, s2, n2)))), row-major as the
+  // loops visit it, and the element function is the 1-D template's.
   // So is a triangular histogram (NestInfo::Skew): the rectangle around
   // the triangle, masked (HistogramLift::Mask).
+  if (M.Kind == IdiomKind::ScalarReduction && !storedResultChecks())
+    return false;
   bool Flat = liftsFlattened(M);
   bool TwoD = N.depth() == 2 && !Flat;
   // A 3-D map is three nested maps over planes p, rows r and elements t
-  // (one launch over a 3-D NDRange: map-to-mapGlobal-3d).
-  bool ThreeD = N.depth() == 3;
-  if (N.depth() > 3 || (ThreeD && M.Kind != IdiomKind::Map)) {
-    Why = "a nest of three loops is lifted as a map only";
+  // (one launch over a 3-D NDRange: map-to-mapGlobal-3d); a 3-D scalar
+  // reduction is flattened as a 2-D one is.
+  bool ThreeD = N.depth() == 3 && !Flat;
+  if (N.depth() > 3 || (ThreeD && M.Kind != IdiomKind::Map && !Flat)) {
+    Why = "a nest of three loops is lifted as a map or a scalar reduction only";
     return false;
   }
   if (Flat) {
-    // The runtime sees one dimension of n0 * n1 iterations.
-    const SCEV *N0 = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
-    const SCEV *N1 = SE.getTruncateOrSignExtend(N.TripCounts[1], I64);
-    Out.Sizes.assign(1, SE.getMulExpr(N0, N1));
-    // n0 * n1 must not wrap: where the ranges do not bound it, the call
-    // tests n0 <= INT64_MAX / max(n1, 1) and runs the loop otherwise.
+    // The runtime sees one dimension of n0 * n1 (* n2) iterations. The
+    // product must not wrap: where the ranges do not bound it, the call
+    // tests, for each partial product P and next count n, n <= INT64_MAX /
+    // max(P, 1), and runs the loop otherwise.
+    const SCEV *Prod = SE.getTruncateOrSignExtend(N.TripCounts[0], I64);
+    APInt ProdMax = SE.getUnsignedRangeMax(Prod);
     bool Wraps = false;
-    (void)SE.getUnsignedRangeMax(N0).umul_ov(SE.getUnsignedRangeMax(N1), Wraps);
-    APInt Prod = SE.getUnsignedRangeMax(N0) * SE.getUnsignedRangeMax(N1);
-    if (Wraps || Prod.isNegative()) {
-      const SCEV *Max = SE.getConstant(I64, INT64_MAX);
-      const SCEV *D = SE.getUMaxExpr(N1, SE.getOne(I64));
-      Out.NonNegative.push_back(SE.getMinusSCEV(SE.getUDivExpr(Max, D), N0));
+    for (unsigned D = 1; D < N.depth(); ++D) {
+      const SCEV *ND = SE.getTruncateOrSignExtend(N.TripCounts[D], I64);
+      bool Ov = false;
+      APInt NextMax = ProdMax.umul_ov(SE.getUnsignedRangeMax(ND), Ov);
+      Wraps |= Ov || NextMax.isNegative();
+      if (Wraps) {
+        const SCEV *Max = SE.getConstant(I64, INT64_MAX);
+        const SCEV *Den = SE.getUMaxExpr(Prod, SE.getOne(I64));
+        Out.NonNegative.push_back(SE.getMinusSCEV(SE.getUDivExpr(Max, Den), ND));
+      }
+      ProdMax = NextMax;
+      Prod = SE.getMulExpr(Prod, ND);
     }
+    Out.Sizes.assign(1, Prod);
   }
   // Several updates per iteration (HistogramLift::More): the pairs
   // (iteration, update k), each input repeated K times (a view with a
@@ -1038,7 +1113,7 @@ bool Lifter::run(const std::string &Name) {
   };
   std::vector<std::string> OuterComps, OuterTypes;
   for (const AffineAccess *A : Inputs) {
-    OuterComps.push_back(Flat            ? "join(" + viewText(*A) + ")"
+    OuterComps.push_back(Flat            ? joined(viewText(*A), N.depth())
                          : !Rep.empty() ? Repeated(viewText(*A))
                                         : viewText(*A));
     std::string T = typeText(A->ElemTy);
@@ -1048,22 +1123,18 @@ bool Lifter::run(const std::string &Name) {
                                 : T);
   }
   int OuterIota = -1;
-  // Flattened 2-D reductions: the iteration counts k0 and k1 of element
-  // k0 * n1 + k1, where the element reads them (or to give the zip a length).
-  int FlatIota[2] = {-1, -1};
+  // Flattened reductions: the iteration counts k0, k1 (and k2) of element
+  // k0 * n1 + k1 (k0 * n1 * n2 + k1 * n2 + k2), where the element reads
+  // them (or, the last, to give the zip a length).
+  int FlatIota[3] = {-1, -1, -1};
   if (Flat) {
-    std::string N0 = indexText(N.TripCounts[0]), N1 = indexText(N.TripCounts[1]);
-    if (UsesIV[0] || N.Skew) {
-      FlatIota[0] = OuterComps.size();
-      OuterComps.push_back("join(map(\\(r: i64) => map(\\(c: i64) => r, iota(" + N1 +
-                           ")), iota(" + N0 + ")))");
-      OuterTypes.push_back("i64");
-    }
-    if (UsesIV[1] || N.Skew || OuterComps.empty()) {
-      FlatIota[1] = OuterComps.size();
-      OuterComps.push_back("join(map(\\(r: i64) => iota(" + N1 + "), iota(" + N0 + ")))");
-      OuterTypes.push_back("i64");
-    }
+    unsigned Last = N.depth() - 1;
+    for (unsigned D = 0; D <= Last; ++D)
+      if (UsesIV[D] || N.Skew || (D == Last && OuterComps.empty())) {
+        FlatIota[D] = OuterComps.size();
+        OuterComps.push_back(flatIotaText(D));
+        OuterTypes.push_back("i64");
+      }
   } else if (UsesIV[Order[0]] || (OuterComps.empty() && Rep.empty())) {
     OuterIota = OuterComps.size();
     std::string N0 = indexText(N.TripCounts[Order[0]]);
@@ -1134,7 +1205,7 @@ bool Lifter::run(const std::string &Name) {
       Out.UpdateSlot = Out.InnerInputs.size();
       Out.InnerInputs.push_back(nullptr);
     }
-    for (unsigned D = 0; D < 2; ++D)
+    for (unsigned D = 0; D < 3; ++D)
       if (FlatIota[D] >= 0) {
         IVAccessor[D] = component("t", FlatIota[D], OuterComps.size());
         Out.InnerInputs.push_back(N.IVs[D]);
@@ -1335,8 +1406,9 @@ std::string funilParamList(ArrayRef<LiftedParam> Params) {
 }
 
 bool liftsFlattened(const IdiomMatch &M) {
-  return M.Nest.depth() == 2 && (M.Kind == IdiomKind::ScalarReduction ||
-                                 (M.Kind == IdiomKind::Histogram && M.Nest.Skew));
+  return (M.Nest.depth() == 2 || M.Nest.depth() == 3) &&
+         (M.Kind == IdiomKind::ScalarReduction ||
+          (M.Kind == IdiomKind::Histogram && M.Nest.Skew && M.Nest.depth() == 2));
 }
 
 std::string funilTypeText(Type *T) { return typeText(T); }

@@ -211,9 +211,10 @@ std::string funilTypeText(llvm::Type *T);
 /// FunIL literal of a constant integer or float (typed: `-1:i8`), or "".
 std::string funilLiteralText(llvm::Constant *C);
 
-/// True when the lifted program of \p M runs over the flattened 2-D space
-/// (one element per iteration (k0, k1), row-major): 2-D scalar reductions,
-/// and triangular histograms (the rectangle around the triangle, masked).
+/// True when the lifted program of \p M runs over the flattened 2-D or 3-D
+/// space (one element per iteration (k0, k1[, k2]), row-major): 2-D and 3-D
+/// scalar reductions, and triangular histograms (the rectangle around the
+/// triangle, masked).
 bool liftsFlattened(const IdiomMatch &M);
 
 /// FunIL text of a tuple of \p Xs: `(a, b, ...)`, or `a` for one.

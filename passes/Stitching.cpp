@@ -872,13 +872,31 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   }
   // A reduction writes no memory: when a result is not exactly the loop's,
   // run the loop instead.
+  BasicBlock *ResultBB = Done;
+  bool Stored = false;
+  for (const ReductionInfo &R : M.Reductions)
+    Stored |= !R.Stores.empty();
   if (Redo) {
-    B.CreateCondBr(Redo, NewPH, Join);
+    if (Stored) {
+      ResultBB = BasicBlock::Create(Ctx, "idiom.store", &F, NewPH);
+      if (Loop *Parent = Outer->getParentLoop())
+        Parent->addBasicBlockToLoop(ResultBB, LI);
+    }
+    B.CreateCondBr(Redo, NewPH, Stored ? ResultBB : Join);
     TokenPhi->addIncoming(NoToken, Done);
     DescPhi->addIncoming(NoDesc, Done);
-  } else {
-    B.CreateBr(Join);
+    B.SetInsertPoint(ResultBB);
   }
+  // Accumulators the loop also stored on every iteration
+  // (ReductionInfo::Stores): memory holds the final value after the nest.
+  // The call runs only where every loop of the nest runs (the guards), so
+  // the loop would have stored; the lifter's run-time checks keep every
+  // input the kernel read clear of these addresses.
+  for (size_t K = 0; K < NRes; ++K)
+    for (StoreInst *St : M.Reductions[K].Stores)
+      B.CreateAlignedStore(Results[K], St->getPointerOperand(), St->getAlign());
+  if (!Redo || Stored)
+    B.CreateBr(Join);
   for (auto &[P, K] : LiveOuts) {
     PHINode *Q = PHINode::Create(P->getType(), 2, P->getName() + ".idiom");
     Q->insertBefore(Join->getFirstNonPHI());
@@ -886,7 +904,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     // the loop's result now sees the merged value; Q has no operands yet.
     P->replaceAllUsesWith(Q);
     Q->addIncoming(P, Exit);
-    Q->addIncoming(Results[K], Done);
+    Q->addIncoming(Results[K], ResultBB);
   }
   // The function now calls into the runtime: drop memory attributes that
   // promised otherwise.

@@ -268,6 +268,10 @@ bool SpmvLifter::productRoles(PHINode *IV) {
   if (!N)
     return false;
   Red = analyzeReduction(Acc, *N, Why);
+  if (Red && !Red->Stores.empty()) {
+    Why = "the accumulator is stored to memory inside the row loop";
+    return false;
+  }
   return Red.has_value();
 }
 

@@ -462,9 +462,35 @@ void registerBuiltinAtoms(AtomRegistry &R) {
   addReductionTest(R, "ReductionPhi",
                    "phi, loop: phi accumulates op(phi, x...) each iteration, "
                    "optionally under a condition, with x independent of phi; "
-                   "in a 2-D nest, phi is the inner loop's accumulator or the "
-                   "outer loop's phi that carries it from row to row",
+                   "in a 2-D or 3-D nest, phi is the innermost loop's "
+                   "accumulator or a phi of an enclosing loop that carries it "
+                   "(each inner loop's phi starts from the one around it)",
                    [](MatchEnv &, const ReductionInfo &, std::string &) { return true; });
+  addValueLoopTest(R, "StoredResult",
+                   "st, loop: st stores the running value of a reduction of "
+                   "loop's nest (a header phi of its innermost loop that "
+                   "ReductionPhi accepts) in the update's block, so on every "
+                   "iteration, to an address invariant in the whole nest (an "
+                   "array element kept in a register and stored back: NAS's "
+                   "rms[m] += d*d)",
+                   [](MatchEnv &Env, Value *V, Loop *L, std::string &Why) {
+                     auto N = nestOf(Env, L, Why);
+                     auto *St = dyn_cast<StoreInst>(V);
+                     if (!N || !St) {
+                       if (Why.empty())
+                         Why = "not a store";
+                       return false;
+                     }
+                     for (PHINode &P : N->Loops.back()->getHeader()->phis()) {
+                       std::string W;
+                       auto Red = analyzeReduction(&P, *N, W);
+                       if (Red && is_contained(Red->Stores, St))
+                         return true;
+                     }
+                     Why = "store is not a reduction's running value stored on every "
+                           "iteration to an address invariant in the nest";
+                     return false;
+                   });
   addValueLoopTest(R, "SelectUpdatedPhi",
                    "phi, loop: phi is an integer header phi of loop whose value from "
                    "the latch is a select between phi and another value "

@@ -12,7 +12,9 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -46,15 +48,44 @@ static bool collectAccesses(IdiomMatch &M, ScalarEvolution &SE,
   return true;
 }
 
+/// The only stores of a reduction nest are its accumulators' running values
+/// (ReductionInfo::Stores), each at an address no other stores: the
+/// stitched code then stores each final value once, after the nest. The
+/// addresses are whole elements apart (constant differences at least the
+/// element size), so that the order of those stores does not matter.
+static bool checkStoredResults(const IdiomMatch &M, ScalarEvolution &SE,
+                               std::string &Why) {
+  SmallVector<StoreInst *, 4> Stored;
+  for (const ReductionInfo &R : M.Reductions)
+    Stored.append(R.Stores.begin(), R.Stores.end());
+  for (const AffineAccess &A : M.Accesses)
+    if (A.IsStore && !is_contained(Stored, A.Inst)) {
+      Why = "loop stores to memory other than an accumulator's running value: " +
+            valueText(A.Inst);
+      return false;
+    }
+  const DataLayout &DL = M.Nest.Loops.front()->getHeader()->getModule()->getDataLayout();
+  for (size_t I = 0; I < Stored.size(); ++I)
+    for (size_t J = I + 1; J < Stored.size(); ++J) {
+      auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(
+          SE.getSCEV(Stored[I]->getPointerOperand()), SE.getSCEV(Stored[J]->getPointerOperand())));
+      uint64_t Size = DL.getTypeStoreSize(Stored[I]->getValueOperand()->getType());
+      uint64_t SizeJ = DL.getTypeStoreSize(Stored[J]->getValueOperand()->getType());
+      if (!D || D->getAPInt().getSignificantBits() > 63 ||
+          (D->getAPInt().getSExtValue() < int64_t(Size) &&
+           -D->getAPInt().getSExtValue() < int64_t(SizeJ))) {
+        Why = "two accumulators are stored to addresses that may overlap: " +
+              valueText(Stored[I]) + " and " + valueText(Stored[J]);
+        return false;
+      }
+    }
+  return true;
+}
+
 static bool buildReduction(IdiomMatch &M, ScalarEvolution &SE,
                            const LiftOptions &Opts, ProofCache *Cache,
                            std::string &Why) {
   Loop *L = M.Nest.Loops.front();
-  for (const AffineAccess &A : M.Accesses)
-    if (A.IsStore) {
-      Why = "loop stores to memory";
-      return false;
-    }
   for (PHINode &P : L->getHeader()->phis()) {
     if (isNestIV(&P, M.Nest) || derivedIV(&P, M.Nest))
       continue;
@@ -88,13 +119,16 @@ static bool buildReduction(IdiomMatch &M, ScalarEvolution &SE,
     Why = "loop has no reduction";
     return false;
   }
-  // A 2-D nest: one reduction over the flattened space. Every inner header
-  // phi is the inner induction variable or a reduction's row accumulator.
-  if (M.Nest.depth() == 2)
-    for (PHINode &P : M.Nest.Loops.back()->getHeader()->phis()) {
+  if (!checkStoredResults(M, SE, Why))
+    return false;
+  // A 2-D or 3-D nest: one reduction over the flattened space. Every
+  // header phi of an inner loop is an induction variable or a reduction's
+  // row (or plane) accumulator.
+  for (unsigned D = 1; D < M.Nest.depth(); ++D)
+    for (PHINode &P : M.Nest.Loops[D]->getHeader()->phis()) {
       bool Known = isNestIV(&P, M.Nest) || derivedIV(&P, M.Nest);
       for (const ReductionInfo &R : M.Reductions)
-        Known |= R.Phi == &P;
+        Known |= R.Phi == &P || is_contained(R.MidCarries, &P);
       if (!Known) {
         Why = "the inner loop carries a value that is not a reduction over "
               "the whole nest: " + valueText(&P);
@@ -354,8 +388,8 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
   if (!N)
     return std::nullopt;
   M.Nest = *N;
-  if (M.Nest.depth() > 2 && Lifts != "map") {
-    Why = "a nest of three loops is lifted as a map only";
+  if (M.Nest.depth() > 2 && Lifts != "map" && Lifts != "reduction") {
+    Why = "a nest of three loops is lifted as a map or a scalar reduction only";
     return std::nullopt;
   }
   std::string PlainWhy;

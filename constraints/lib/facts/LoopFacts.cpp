@@ -922,51 +922,64 @@ Value *ReductionInfo::result() const {
   return Update;
 }
 
-/// In a 2-D nest, the pair (outer carry phi, inner accumulator phi) that
-/// \p Phi belongs to: the inner phi starts every row from the carry phi,
-/// and the carry phi receives the row's final value from the outer latch.
-/// False with \p Why when \p Phi is not such a phi.
-static bool findCarriedAccumulator(PHINode *Phi, const NestInfo &N,
-                                   PHINode *&Carry, PHINode *&Inner,
-                                   std::string &Why) {
-  Loop *Outer = N.Loops.front(), *In = N.Loops.back();
-  BasicBlock *InPH = In->getLoopPreheader();
-  Carry = Inner = nullptr;
-  if (Phi->getParent() == In->getHeader()) {
-    Inner = Phi;
-    if (Phi->getNumIncomingValues() == 2)
-      Carry = dyn_cast<PHINode>(Phi->getIncomingValueForBlock(InPH));
-  } else if (Phi->getParent() == Outer->getHeader()) {
-    Carry = Phi;
-    for (PHINode &P : In->getHeader()->phis())
-      if (P.getNumIncomingValues() == 2 && P.getIncomingValueForBlock(InPH) == Phi)
-        Inner = &P;
+/// In a nest of two or three loops, the chain of header phis \p Phi belongs
+/// to, outermost first (\p Chain[d] in the header of N.Loops[d]): each phi
+/// starts its loop from the phi of the loop around it, so the innermost phi
+/// accumulates over the whole flattened nest. False with \p Why when
+/// \p Phi is not such a phi.
+static bool findCarriedChain(PHINode *Phi, const NestInfo &N,
+                             SmallVectorImpl<PHINode *> &Chain, std::string &Why) {
+  unsigned Depth = N.depth(), Level = 0;
+  while (Level < Depth && Phi->getParent() != N.Loops[Level]->getHeader())
+    ++Level;
+  Chain.assign(Depth, nullptr);
+  if (Level < Depth)
+    Chain[Level] = Phi;
+  // Up: the phi's value on entry to its loop is the enclosing loop's phi.
+  for (unsigned D = Level; D > 0 && D < Depth && Chain[D]; --D) {
+    PHINode *P = Chain[D];
+    if (P->getNumIncomingValues() == 2)
+      Chain[D - 1] = dyn_cast<PHINode>(
+          P->getIncomingValueForBlock(N.Loops[D]->getLoopPreheader()));
   }
-  if (!Carry || !Inner || Carry->getParent() != Outer->getHeader() ||
-      Carry->getNumIncomingValues() != 2 || Inner->getType() != Carry->getType()) {
-    Why = "the accumulator is not carried through both loops of the nest (the "
-          "inner loop's phi must start from the outer loop's)";
-    return false;
+  // Down: the inner loop's phi that starts from this one.
+  for (unsigned D = Level; D + 1 < Depth && Chain[D]; ++D) {
+    BasicBlock *PH = N.Loops[D + 1]->getLoopPreheader();
+    for (PHINode &P : N.Loops[D + 1]->getHeader()->phis())
+      if (P.getNumIncomingValues() == 2 && P.getIncomingValueForBlock(PH) == Chain[D])
+        Chain[D + 1] = &P;
   }
+  for (unsigned D = 0; D < Depth; ++D)
+    if (!Chain[D] || Chain[D]->getParent() != N.Loops[D]->getHeader() ||
+        Chain[D]->getNumIncomingValues() != 2 || Chain[D]->getType() != Phi->getType()) {
+      Why = Depth == 2 ? "the accumulator is not carried through both loops of the nest (the "
+                         "inner loop's phi must start from the outer loop's)"
+                       : "the accumulator is not carried through every loop of the nest "
+                         "(each inner loop's phi must start from the phi of the loop "
+                         "around it)";
+      return false;
+    }
   return true;
 }
 
-/// 2-D nests: true when \p Carry's value from the outer latch is the final
-/// value of \p R's row (R.Update through the inner loop's exit phi, or the
-/// carry itself where a guard skips the inner loop), and the carry phi feeds
-/// only the inner phi and such row results.
-static bool carriesRowResult(ReductionInfo &R, Loop *Outer, Loop *Inner,
+/// Nests of two or three loops: true when \p Carry, the header phi of
+/// \p Outer, receives from \p Outer's latch the final value \p RowResult of
+/// the loop \p Inner inside it (through \p Inner's exit phi, or the carry
+/// itself where a guard skips \p Inner), and feeds only \p Next (the phi of
+/// \p Inner that starts from it) and such row results. Sets \p CarryUpdate
+/// to the latch value.
+static bool carriesRowResult(PHINode *Carry, Value *RowResult, PHINode *Next,
+                             Loop *Outer, Loop *Inner, Value *&CarryUpdate,
                              std::string &Why) {
-  PHINode *Carry = R.CarryPhi;
-  R.CarryUpdate = Carry->getIncomingValueForBlock(Outer->getLoopLatch());
-  SmallPtrSet<Value *, 8> RowValues{R.Update};
+  CarryUpdate = Carry->getIncomingValueForBlock(Outer->getLoopLatch());
+  SmallPtrSet<Value *, 8> RowValues{RowResult};
   // Walk back from the latch value through exit and merge phis of the outer
   // body: every incoming value must be the row's result or the carry.
-  SmallVector<Value *, 8> Work{R.CarryUpdate};
+  SmallVector<Value *, 8> Work{CarryUpdate};
   SmallPtrSet<Value *, 8> Seen;
   while (!Work.empty()) {
     Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second || V == R.Update || V == Carry)
+    if (!Seen.insert(V).second || V == RowResult || V == Carry)
       continue;
     auto *P = dyn_cast<PHINode>(V);
     if (!P || !Outer->contains(P) || Inner->contains(P)) {
@@ -978,12 +991,12 @@ static bool carriesRowResult(ReductionInfo &R, Loop *Outer, Loop *Inner,
     for (Value *In : P->incoming_values())
       Work.push_back(In);
   }
-  if (!Seen.count(R.Update) && R.CarryUpdate != R.Update) {
+  if (!Seen.count(RowResult) && CarryUpdate != RowResult) {
     Why = "the outer loop does not accumulate the inner loop's final value";
     return false;
   }
   for (User *U : Carry->users())
-    if (U != R.Phi && !RowValues.count(U)) {
+    if (U != Next && !RowValues.count(U)) {
       Why = "the accumulator is read between rows: " + valueText(U);
       return false;
     }
@@ -991,11 +1004,11 @@ static bool carriesRowResult(ReductionInfo &R, Loop *Outer, Loop *Inner,
   for (Value *V : RowValues)
     for (User *U : V->users()) {
       auto *UI = dyn_cast<Instruction>(U);
-      if (!UI || UI == R.Phi || UI == Carry || RowValues.count(UI) ||
+      if (!UI || UI == Next || UI == Carry || RowValues.count(UI) ||
           !Outer->contains(UI))
         continue;
-      if (Inner->contains(UI) && V == R.Update)
-        continue; // the inner chain (checked by the caller)
+      if (Inner->contains(UI) && V == RowResult)
+        continue; // the inner chain (checked by the caller or a level below)
       Why = "the accumulator is read between rows: " + valueText(UI);
       return false;
     }
@@ -1006,13 +1019,14 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
                                               std::string &Why) {
   Loop *L = N.Loops.back();
   PHINode *Carry = nullptr;
-  if (N.depth() == 2) {
-    PHINode *Inner = nullptr;
-    if (!findCarriedAccumulator(Phi, N, Carry, Inner, Why))
+  SmallVector<PHINode *, 3> CarryChain;
+  if (N.depth() >= 2) {
+    if (!findCarriedChain(Phi, N, CarryChain, Why))
       return std::nullopt;
-    Phi = Inner;
+    Carry = CarryChain.front();
+    Phi = CarryChain.back();
   }
-  if (N.depth() > 2 || Phi->getParent() != L->getHeader() ||
+  if (N.depth() > 3 || Phi->getParent() != L->getHeader() ||
       Phi->getNumIncomingValues() != 2) {
     Why = "not a header phi of a single loop";
     return std::nullopt;
@@ -1027,6 +1041,8 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
   ReductionInfo R;
   R.Phi = Phi;
   R.CarryPhi = Carry;
+  if (CarryChain.size() > 2)
+    R.MidCarries.assign(CarryChain.begin() + 1, CarryChain.end() - 1);
   R.Init = Carry ? Carry->getIncomingValueForBlock(N.Loops.front()->getLoopPreheader())
                  : Phi->getIncomingValueForBlock(L->getLoopPreheader());
   R.Update = dyn_cast<Instruction>(Phi->getIncomingValueForBlock(L->getLoopLatch()));
@@ -1147,6 +1163,16 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
     auto *UI = dyn_cast<Instruction>(Us);
     if (UI == Phi)
       continue;
+    // The running value stored on every iteration to an address invariant
+    // in the nest (an array element -O2 keeps in a register but stores back,
+    // NAS's rms[m]): in Update's block, so it runs whenever Update does.
+    auto *St = dyn_cast_or_null<StoreInst>(UI);
+    if (St && St->isSimple() && St->getValueOperand() == R.Update &&
+        St->getParent() == R.Update->getParent() &&
+        N.Loops.front()->isLoopInvariant(St->getPointerOperand())) {
+      R.Stores.push_back(St);
+      continue;
+    }
     if (!UI || L->contains(UI) || !isa<PHINode>(UI)) {
       Why = "updated accumulator is read elsewhere in the loop";
       return std::nullopt;
@@ -1158,8 +1184,18 @@ std::optional<ReductionInfo> analyzeReduction(PHINode *Phi, const NestInfo &N,
       return std::nullopt;
   if (R.Cond && !isPureSlice(R.Cond, N, Why, true))
     return std::nullopt;
-  if (Carry && !carriesRowResult(R, N.Loops.front(), L, Why))
-    return std::nullopt;
+  // From the innermost loop out: each carry receives the final value of
+  // the loop inside it.
+  Value *RowResult = R.Update;
+  for (unsigned D = CarryChain.size(); D-- > 1;) {
+    Value *CarryUpdate = nullptr;
+    if (!carriesRowResult(CarryChain[D - 1], RowResult, CarryChain[D], N.Loops[D - 1],
+                          N.Loops[D], CarryUpdate, Why))
+      return std::nullopt;
+    RowResult = CarryUpdate;
+  }
+  if (Carry)
+    R.CarryUpdate = RowResult;
   return R;
 }
 

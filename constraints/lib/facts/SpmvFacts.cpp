@@ -379,6 +379,10 @@ sparseProductFactors(PHINode *Acc, Loop *Inner, ScalarEvolution &SE,
   auto Red = analyzeReduction(Acc, *N, Why);
   if (!Red)
     return std::nullopt;
+  if (!Red->Stores.empty()) {
+    Why = "the accumulator is stored to memory inside the row loop";
+    return std::nullopt;
+  }
   if (Red->Op != ReductionOp::Add && Red->Op != ReductionOp::FAdd) {
     Why = std::string("the accumulator is not a sum but a ") +
           reductionOpName(Red->Op);
@@ -541,6 +545,10 @@ bool isRowResult(StoreInst *St, Loop *Row, Loop *Inner, PHINode *Acc,
   auto Red = N ? analyzeReduction(Acc, *N, Why) : std::nullopt;
   if (!Red)
     return false;
+  if (!Red->Stores.empty()) {
+    Why = "the accumulator is stored to memory inside the row loop";
+    return false;
+  }
   SmallVector<Value *, 8> Work{St->getValueOperand()};
   SmallPtrSet<Value *, 16> Seen;
   bool UsesAcc = false;

@@ -120,12 +120,12 @@ __attribute__((noinline)) static long storing(int *a, int *b, int n, int m) {
   return s;
 }
 
-// The interior of a VLA-typed 3-D grid (NAS MG's norm2u3 shape): each
-// plane's 2-D nest is a 2-D reduction (the row offset n2 * (8 + 8 * n1)
-// is a whole number of elements); the plane loop stays on the host, one
-// launch per plane (double squares of quarters: exact in any order).
-// REMARK-DAG: reduction-2d.c:[[@LINE+6]]:5: remark: {{.*}}offloaded 2-D scalar reduction (scalar-reduction-2d) to OpenCL
-// STATS-DAG: idiom-stats: reduction-2d.c:[[@LINE+5]] scalar-reduction-2d calls=18 offloaded=18
+// The interior of a VLA-typed 3-D grid (NAS MG's norm2u3 shape): the whole
+// 3-deep nest is one 3-D reduction over the flattened planes x rows x cols
+// space (run/reduction-3d.c), one launch, not one per plane (double
+// squares of quarters: exact in any order).
+// REMARK-DAG: reduction-2d.c:[[@LINE+5]]:3: remark: {{.*}}offloaded 3-D scalar reduction (scalar-reduction-3d) to OpenCL
+// STATS-DAG: idiom-stats: reduction-2d.c:[[@LINE+4]] scalar-reduction-3d calls=1 offloaded=1
 __attribute__((noinline)) static double norm3(int n3, int n2, int n1,
                                               double (*r)[n2][n1]) {
   double s = 0;

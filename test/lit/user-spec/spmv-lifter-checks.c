@@ -51,7 +51,7 @@ void no_gather(int n, const int *rowptr, const float *val, const float *x, float
 // the partial sum escapes, so the accumulator is not a reduction.
 // CHECK-LABEL: Idioms in function 'store_inside':
 // CHECK-NEXT: idiom loose-spmv (CSR SpMV)
-// CHECK-NEXT: not offloaded: cannot lift to FunIL: updated accumulator is read elsewhere in the loop
+// CHECK-NEXT: not offloaded: cannot lift to FunIL: the accumulator is stored to memory inside the row loop
 void store_inside(int n, const int *rowptr, const int *col, const float *val, const float *x, float *y) {
   for (int i = 0; i < n; i++) {
     float sum = 0;

@@ -20,6 +20,7 @@ class Loop;
 class PHINode;
 class SCEV;
 class ScalarEvolution;
+class StoreInst;
 class Type;
 class Value;
 } // namespace llvm
@@ -240,6 +241,17 @@ struct ReductionInfo {
   /// 2-D nests: CarryPhi's incoming value from the outer latch (the row's
   /// final value: Update through the inner loop's exit phi).
   llvm::Value *CarryUpdate = nullptr;
+  /// 3-D nests (one reduction over the flattened planes x rows x cols
+  /// space): the middle loop's header phi, which starts each plane from
+  /// CarryPhi and from which Phi starts each row. Empty for one or two
+  /// loops.
+  llvm::SmallVector<llvm::PHINode *, 1> MidCarries;
+  /// Stores of Update, in its block (so on every iteration), to addresses
+  /// invariant in the nest: the running value kept in memory as well (an
+  /// array element -O2 keeps in a register and stores back because an input
+  /// may alias it, NAS's rms[m]). Only the grid reductions accept them
+  /// (StoredResult); after the nest the memory holds the final value.
+  llvm::SmallVector<llvm::StoreInst *, 1> Stores;
 
   /// The phi whose preheader value is the reduction's initial value.
   llvm::PHINode *entryPhi() const { return CarryPhi ? CarryPhi : Phi; }
@@ -253,10 +265,10 @@ struct ReductionInfo {
   bool ArgLast = false;
 };
 
-/// Analyses header phi \p Phi of the nest \p N as a reduction. In a 2-D
-/// nest, \p Phi is either the inner loop's accumulator or the outer loop's
-/// phi that carries it (see ReductionInfo::CarryPhi); both give the same
-/// result.
+/// Analyses header phi \p Phi of the nest \p N as a reduction. In a nest of
+/// two or three loops, \p Phi is the innermost loop's accumulator or a phi
+/// of an enclosing loop that carries it (ReductionInfo::CarryPhi,
+/// MidCarries); each gives the same result.
 std::optional<ReductionInfo> analyzeReduction(llvm::PHINode *Phi,
                                               const NestInfo &N,
                                               std::string &Why);

@@ -358,6 +358,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   // Per-row products through a temporary (doitgen) get a copy batched over
   // the rows (RowProducts.h), dropped likewise when no idiom uses it.
   SmallVector<RowProductMiss, 2> RowProductMisses;
+  size_t EndRowTempVersions = Versions.size();
   Versions.append(batchRowProducts(LI, DT, SE, RowProductMisses, Versioned));
   auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {
     for (const BoundVersion &V : Versions) {
@@ -523,7 +524,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     // A privatised row-temporaries nest: a decline runs the unchanged copy
     // (RowTemporaries.h), not the nest that recomputes the temporaries.
     bool DeclineToCopy = false;
-    for (size_t K = FirstRowTempVersion; K < Versions.size(); ++K)
+    for (size_t K = FirstRowTempVersion; K < EndRowTempVersions; ++K)
       if (Versions[K].Nest == O.D->L)
         DeclineToCopy = declineToUnchangedCopy(Versions[K], SC.Fallback, LI);
     // A CSR SpMV's runtime call reads ptr and col on the host: inside a

@@ -354,6 +354,42 @@ void registerArithmeticAtoms(AtomRegistry &R) {
           Why = "multiply-add does not accumulate into the given value";
       }));
   R.add(std::make_unique<FnAtom>(
+      "Add", 3, 0b110,
+      "v, a, b: v computes a + b (fadd, or integer add); a and b in either "
+      "order",
+      [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
+         std::string &Why) {
+        SmallVector<SmallVector<Term, 3>, 2> Tuples;
+        if (auto *I = dyn_cast_or_null<BinaryOperator>(asValue(A[0]));
+            I && (I->getOpcode() == Instruction::FAdd ||
+                  I->getOpcode() == Instruction::Add))
+          for (unsigned Side = 0; Side < 2; ++Side)
+            Tuples.push_back({Term::value(I->getOperand(Side)),
+                              Term::value(I->getOperand(1 - Side))});
+        if (Tuples.empty())
+          Why = "value is not a sum a + b";
+        else if (!yieldTuples(A, {1, 2}, Tuples, Y))
+          Why = "sum does not add the given values";
+      }));
+  R.add(std::make_unique<FnAtom>(
+      "Mul", 3, 0b110,
+      "v, x, y: v computes x * y (fmul, or integer mul); x and y in either "
+      "order",
+      [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
+         std::string &Why) {
+        SmallVector<SmallVector<Term, 3>, 2> Tuples;
+        if (auto *I = dyn_cast_or_null<BinaryOperator>(asValue(A[0]));
+            I && (I->getOpcode() == Instruction::FMul ||
+                  I->getOpcode() == Instruction::Mul))
+          for (unsigned Side = 0; Side < 2; ++Side)
+            Tuples.push_back({Term::value(I->getOperand(Side)),
+                              Term::value(I->getOperand(1 - Side))});
+        if (Tuples.empty())
+          Why = "value is not a product x * y";
+        else if (!yieldTuples(A, {1, 2}, Tuples, Y))
+          Why = "product does not multiply the given values";
+      }));
+  R.add(std::make_unique<FnAtom>(
       "ScaledLoad", 3, 0b010,
       "v, ld, loop: v is the load ld, or ld times a factor invariant in the "
       "nest headed by loop",

@@ -150,44 +150,34 @@ def cuda_median(fn, reps=20):
     return statistics.median(t)
 
 
-if shape == "syr2k":
-    # As for SSYRK below: cuBLAS's lower triangle is the row-major upper one.
+def against(name, call, want, bound, flops, other, other_call, other_flops):
+    """Checks cuBLAS's `call` against the float64 product `want` (its lower
+    triangle, column-major, is the upper triangle of the row-major torch
+    view; float sums of k products of elements in [-0.5, 0.5] err far below
+    `bound`), times it and `other_call` (median of 20, CUDA events), and
+    reports the best Idiom kernel as a fraction of `call`'s speed."""
     C.zero_()
-    ssyr2k(); torch.cuda.synchronize()
-    Ad, Bd = A.double(), B.double()
-    want = torch.triu(1.5 * (Ad @ Bd.T + Bd @ Ad.T))
-    err = (torch.triu(C).double() - want).abs().max().item()
-    print("cuBLAS SSYR2K check: max |error| %.3g against a float64 product (%s)"
-          % (err, "ok" if err <= 2e-5 * k else "WRONG: the call's layout is off"))
-    t_syr2k = cuda_median(ssyr2k)
-    t_gemm2 = cuda_median(sgemm2)
+    call(); torch.cuda.synchronize()
+    err = (torch.triu(C).double() - torch.triu(want)).abs().max().item()
+    print("cuBLAS %s check: max |error| %.3g against a float64 product (%s)"
+          % (name, err, "ok" if err <= bound else "WRONG: the call's layout is off"))
+    t, t_other = cuda_median(call), cuda_median(other_call)
     print("device: %s (%s)" % (torch.cuda.get_device_name(0), lib))
-    print("cuBLAS SSYR2K: %.3f ms (%.2f TFLOP/s of its 2n(n+1)k multiply-adds)"
-          % (t_syr2k, FLOPS / t_syr2k / 1e9))
-    print("cuBLAS 2 x SGEMM over the square: %.3f ms (%.2f TFLOP/s)"
-          % (t_gemm2, 4.0 * n * n * k / t_gemm2 / 1e9))
-    f = t_syr2k / best
-    print("Idiom best (syr2k): %.3f ms = %.0f%% of cuBLAS SSYR2K's speed (target "
-          "70%%: %s); %.0f%% of two cuBLAS SGEMMs' time on the square"
-          % (best, 100 * f, "met" if f >= 0.7 else "NOT met", 100 * t_gemm2 / best))
-    sys.exit(0)
+    print("cuBLAS %s: %.3f ms (%.2f TFLOP/s of its own multiply-adds)"
+          % (name, t, flops / t / 1e9))
+    print("%s: %.3f ms (%.2f TFLOP/s)" % (other, t_other, other_flops / t_other / 1e9))
+    f = t / best
+    print("Idiom best (%s): %.3f ms = %.0f%% of cuBLAS %s's speed (target 70%%: %s); "
+          "%.0f%% of the time of %s"
+          % (shape, best, 100 * f, name, "met" if f >= 0.7 else "NOT met",
+             100 * t_other / best, other))
 
-# A check that SSYRK computes what the loop does: cuBLAS's lower triangle
-# (column-major) is the upper triangle of the row-major torch view.
-C.zero_()
-ssyrk(); torch.cuda.synchronize()
-want = torch.triu(1.5 * (A.double() @ A.double().T))
-err = (torch.triu(C).double() - want).abs().max().item()
-# float sums of k products of elements in [-0.5, 0.5]: error << 1e-5 k.
-print("cuBLAS SSYRK check: max |error| %.3g against a float64 product (%s)"
-      % (err, "ok" if err <= 1e-5 * k else "WRONG: the call's layout is off"))
-t_syrk = cuda_median(ssyrk)
-t_gemm = cuda_median(sgemm)
-print("device: %s (%s)" % (torch.cuda.get_device_name(0), lib))
-print("cuBLAS SSYRK: %.3f ms (%.2f TFLOP/s of its n(n+1)k multiply-adds)"
-      % (t_syrk, n * (n + 1.0) * k / t_syrk / 1e9))
-print("cuBLAS SGEMM A A^T: %.3f ms (%.2f TFLOP/s)" % (t_gemm, 2.0 * n * n * k / t_gemm / 1e9))
-f = t_syrk / best
-print("Idiom best (%s): %.3f ms = %.0f%% of cuBLAS SSYRK's speed (target 70%%: %s); "
-      "%.0f%% of cuBLAS SGEMM's time on the square"
-      % (shape, best, 100 * f, "met" if f >= 0.7 else "NOT met", 100 * t_gemm / best))
+
+if shape == "syr2k":
+    Ad, Bd = A.double(), B.double()
+    against("SSYR2K", ssyr2k, 1.5 * (Ad @ Bd.T + Bd @ Ad.T), 2e-5 * k, FLOPS,
+            "cuBLAS 2 x SGEMM over the square", sgemm2, 4.0 * n * n * k)
+else:
+    Ad = A.double()
+    against("SSYRK", ssyrk, 1.5 * (Ad @ Ad.T), 1e-5 * k, n * (n + 1.0) * k,
+            "cuBLAS SGEMM A A^T", sgemm, 2.0 * n * n * k)

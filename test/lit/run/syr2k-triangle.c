@@ -20,6 +20,13 @@
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 // RUN: env IDIOM_COST=off IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
+// Each 2-D map variant (work-group shapes) forced in turn:
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=1 %t.idiom > %t.v1
+// RUN: python3 %S/Inputs/tolcompare.py %t.expected %t.v1
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=2 %t.idiom > %t.v2
+// RUN: python3 %S/Inputs/tolcompare.py %t.expected %t.v2
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=3 %t.idiom > %t.v3
+// RUN: python3 %S/Inputs/tolcompare.py %t.expected %t.v3
 #include "Inputs/gemm_check.h"
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 SSYRK, called through ctypes on the libcublas that torch loads, in the same
 process run.
 
-    python3 syrk_gpu.py DIR [n] [k] [reps] [gpu|cpu] [tri|square]
+    python3 syrk_gpu.py DIR [n] [k] [reps] [gpu|cpu] [tri|square|syr2k]
 
 DIR holds syrk.seq and syrk.idiom (bench/build_syrk_carry.sh); n, k the
 sizes (default 4096 x 4096), reps the calls per process (default 5), then
@@ -11,13 +11,18 @@ IDIOM_DEVICE (default gpu) and the loop: tri (default) is the lower
 triangle j <= i, SSYRK's own work, lifted as a triangular GEMM (spec
 gemm-triangle: the kernel skips the work-groups whose tile lies above the
 diagonal and masks the stores of the diagonal tiles); square is PolyBench
-3.2's syrk over the whole square (a GEMM whose B is A^T, twice the work).
+3.2's syrk over the whole square (a GEMM whose B is A^T, twice the work);
+syr2k is the rank-2k update C = alpha A B^T + alpha B A^T + beta C over
+the lower triangle (spec syr2k-triangle: two products per step), against
+cuBLAS SSYR2K (cublasSsyr2k_v2) and two cuBLAS SGEMMs over the square
+(C = alpha A B^T + beta C, then C += alpha B A^T).
 Prints: the sequential and offloaded outputs at a small size (n 384, k 320:
 hash of the bits of C, the same when every element is summed in the loop's
 order); for the runtime's own choice (tuned on the real input,
 IDIOM_TUNE_MIN=0) and every kernel variant (IDIOM_VARIANT=K) the kernel
 time per call from IDIOM_STATS (timing runs excluded) and its rate in
-TFLOP/s of SSYRK's n (n + 1) k (tri) or of the square's 2 n^2 k; with gpu,
+TFLOP/s of SSYRK's n (n + 1) k (tri), of the square's 2 n^2 k or of
+SSYR2K's 2 n (n + 1) k (syr2k); with gpu,
 cuBLAS SSYRK (FP32, default math mode: no TF32) and cuBLAS SGEMM of A A^T,
 median of 20 with CUDA events; then the best Idiom kernel as a fraction of
 SSYRK's speed (the issue's target: 70%)."""
@@ -29,14 +34,15 @@ k = int(sys.argv[3]) if len(sys.argv) > 3 else 4096
 reps = sys.argv[4] if len(sys.argv) > 4 else "5"
 device = sys.argv[5] if len(sys.argv) > 5 else "gpu"
 shape = sys.argv[6] if len(sys.argv) > 6 else "tri"
-if shape not in ("tri", "square"):
-    sys.exit("the loop is tri or square, not %s" % shape)
+if shape not in ("tri", "square", "syr2k"):
+    sys.exit("the loop is tri, square or syr2k, not %s" % shape)
 tmp = tempfile.mkdtemp()
 env = dict(os.environ, IDIOM_CACHE_DIR=os.path.join(tmp, "cache"),
            IDIOM_DEVICE=device, IDIOM_MIN_TRIP="0")
 # The loops' lines in syrk_bench.c (IDIOM_STATS names a site by its line).
-SITE = "syrk_bench.c:%d" % (22 if shape == "tri" else 35)
-FLOPS = n * (n + 1.0) * k if shape == "tri" else 2.0 * n * n * k
+SITE = "syrk_bench.c:%d" % {"tri": 25, "syr2k": 38, "square": 51}[shape]
+FLOPS = {"tri": n * (n + 1.0) * k, "syr2k": 2.0 * n * (n + 1.0) * k,
+         "square": 2.0 * n * n * k}[shape]
 
 
 def run(binary, args, extra=None):
@@ -86,6 +92,7 @@ import torch
 dev = torch.device("cuda")
 g = torch.Generator(device="cpu").manual_seed(1)
 A = (torch.rand(n, k, generator=g) - 0.5).to(dev)
+B = (torch.rand(n, k, generator=g) - 0.5).to(dev)
 C = torch.zeros(n, n, device=dev)
 (A[:8, :8] @ A[:8, :8].T).sum().item()  # makes torch load libcublas
 lib = None
@@ -102,6 +109,8 @@ stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
 assert cublas.cublasSetStream_v2(handle, stream) == 0
 alpha, beta = ctypes.c_float(1.5), ctypes.c_float(0.5)
 pa, pc = ctypes.c_void_p(A.data_ptr()), ctypes.c_void_p(C.data_ptr())
+pb = ctypes.c_void_p(B.data_ptr())
+one = ctypes.c_float(1.0)
 LOWER, OP_N, OP_T = 0, 0, 1
 
 
@@ -117,6 +126,19 @@ def sgemm():  # the same square as Idiom: C = alpha A A^T + beta C
     assert st == 0, "cublasSgemm_v2: status %d" % st
 
 
+def ssyr2k():  # C = alpha (A B^T + B A^T) + beta C, row-major as for ssyrk
+    st = cublas.cublasSsyr2k_v2(handle, LOWER, OP_T, n, k, ctypes.byref(alpha),
+                                pa, k, pb, k, ctypes.byref(beta), pc, n)
+    assert st == 0, "cublasSsyr2k_v2: status %d" % st
+
+
+def sgemm2():  # the square as two SGEMMs: C = alpha A B^T + beta C; C += alpha B A^T
+    for x, y, b in ((pa, pb, beta), (pb, pa, one)):
+        st = cublas.cublasSgemm_v2(handle, OP_T, OP_N, n, n, k, ctypes.byref(alpha),
+                                   y, k, x, k, ctypes.byref(b), pc, n)
+        assert st == 0, "cublasSgemm_v2: status %d" % st
+
+
 def cuda_median(fn, reps=20):
     fn(); torch.cuda.synchronize()
     t = []
@@ -128,22 +150,34 @@ def cuda_median(fn, reps=20):
     return statistics.median(t)
 
 
-# A check that SSYRK computes what the loop does: cuBLAS's lower triangle
-# (column-major) is the upper triangle of the row-major torch view.
-C.zero_()
-ssyrk(); torch.cuda.synchronize()
-want = torch.triu(1.5 * (A.double() @ A.double().T))
-err = (torch.triu(C).double() - want).abs().max().item()
-# float sums of k products of elements in [-0.5, 0.5]: error << 1e-5 k.
-print("cuBLAS SSYRK check: max |error| %.3g against a float64 product (%s)"
-      % (err, "ok" if err <= 1e-5 * k else "WRONG: the call's layout is off"))
-t_syrk = cuda_median(ssyrk)
-t_gemm = cuda_median(sgemm)
-print("device: %s (%s)" % (torch.cuda.get_device_name(0), lib))
-print("cuBLAS SSYRK: %.3f ms (%.2f TFLOP/s of its n(n+1)k multiply-adds)"
-      % (t_syrk, n * (n + 1.0) * k / t_syrk / 1e9))
-print("cuBLAS SGEMM A A^T: %.3f ms (%.2f TFLOP/s)" % (t_gemm, 2.0 * n * n * k / t_gemm / 1e9))
-f = t_syrk / best
-print("Idiom best (%s): %.3f ms = %.0f%% of cuBLAS SSYRK's speed (target 70%%: %s); "
-      "%.0f%% of cuBLAS SGEMM's time on the square"
-      % (shape, best, 100 * f, "met" if f >= 0.7 else "NOT met", 100 * t_gemm / best))
+def against(name, call, want, bound, flops, other, other_call, other_flops):
+    """Checks cuBLAS's `call` against the float64 product `want` (its lower
+    triangle, column-major, is the upper triangle of the row-major torch
+    view; float sums of k products of elements in [-0.5, 0.5] err far below
+    `bound`), times it and `other_call` (median of 20, CUDA events), and
+    reports the best Idiom kernel as a fraction of `call`'s speed."""
+    C.zero_()
+    call(); torch.cuda.synchronize()
+    err = (torch.triu(C).double() - torch.triu(want)).abs().max().item()
+    print("cuBLAS %s check: max |error| %.3g against a float64 product (%s)"
+          % (name, err, "ok" if err <= bound else "WRONG: the call's layout is off"))
+    t, t_other = cuda_median(call), cuda_median(other_call)
+    print("device: %s (%s)" % (torch.cuda.get_device_name(0), lib))
+    print("cuBLAS %s: %.3f ms (%.2f TFLOP/s of its own multiply-adds)"
+          % (name, t, flops / t / 1e9))
+    print("%s: %.3f ms (%.2f TFLOP/s)" % (other, t_other, other_flops / t_other / 1e9))
+    f = t / best
+    print("Idiom best (%s): %.3f ms = %.0f%% of cuBLAS %s's speed (target 70%%: %s); "
+          "%.0f%% of the time of %s"
+          % (shape, best, 100 * f, name, "met" if f >= 0.7 else "NOT met",
+             100 * t_other / best, other))
+
+
+if shape == "syr2k":
+    Ad, Bd = A.double(), B.double()
+    against("SSYR2K", ssyr2k, 1.5 * (Ad @ Bd.T + Bd @ Ad.T), 2e-5 * k, FLOPS,
+            "cuBLAS 2 x SGEMM over the square", sgemm2, 4.0 * n * n * k)
+else:
+    Ad = A.double()
+    against("SSYRK", ssyrk, 1.5 * (Ad @ Ad.T), 1e-5 * k, n * (n + 1.0) * k,
+            "cuBLAS SGEMM A A^T", sgemm, 2.0 * n * n * k)

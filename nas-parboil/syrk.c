@@ -11,9 +11,9 @@
  *   syrk_lo   the lower triangle j <= i in the i-j-k order (alpha*sum +
  *             beta*C): a triangular GEMM too
  *   syr2k     C = alpha A B^T + alpha B A^T + beta C over the square (two
- *             products in one sum; not lifted yet)
+ *             products in one sum: spec syr2k)
  *   syr2k_tri PolyBench 4's syr2k over the lower triangle (two products in
- *             one sum; not lifted yet)
+ *             one sum: spec syr2k-triangle)
  *
  * Loops carry a trailing marker comment on their `for` line:
  *   idiom: gemm | reduction  -- expected to be offloaded
@@ -120,7 +120,7 @@ static void kernel_syr2k_tri(int n, int k, float alpha, float beta, float *c,
                              const float *a, const float *b)
 {
   int i, j, p;
-  for (i = 0; i < n; i++) { /* maybe: triangular SYR2K (two products per step; not lifted yet) */
+  for (i = 0; i < n; i++) { /* idiom: gemm (triangular SYR2K, two products per step, beta prologue, i-k-j) */
     for (j = 0; j <= i; j++)
       c[i * n + j] *= beta;
     for (p = 0; p < k; p++)
@@ -135,7 +135,7 @@ static void kernel_syr2k(int n, int k, float alpha, float beta, float *c,
                          const float *a, const float *b)
 {
   int i, j, p;
-  for (i = 0; i < n; i++) /* maybe: SYR2K (two products per step; not lifted yet) */
+  for (i = 0; i < n; i++) /* idiom: gemm (SYR2K, two products per step) */
     for (j = 0; j < n; j++) {
       float s = 0.0f;
       for (p = 0; p < k; p++)

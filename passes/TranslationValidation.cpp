@@ -1088,9 +1088,13 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
            E.Args[0]->Name == L.Params[Buf].Name;
   };
   // A triangle (NestInfo::TriLoop): the maps also zip their indices,
-  // iota(M) and iota(N), and the element is select(MASK, POST, q.1).
+  // iota(M) and iota(N), and the element is select(MASK, POST, q.1). Two
+  // products per step (SYR2K): the maps zip view(A2) and view(B2) last.
   const bool Tri = M.Nest.TriLoop != 0;
-  const size_t Arity = Tri ? 3 : 2;
+  const bool Two = !G->ElemA2.empty();
+  const size_t Arity = (Tri ? 3 : 2) + (Two ? 1 : 0);
+  if (Two && L.Params.size() < 5)
+    throw Unsupported{"GEMM of two products without its buffers A2 and B2"};
   auto IsMap = [&](const Expr &E) {
     return E.isCall("map") && E.Args.size() == 2 && E.Args[0]->K == Expr::Lambda &&
            E.Args[0]->Params.size() == 1 && E.Args[1]->isCall("zip") &&
@@ -1102,12 +1106,14 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   const Expr &Rows = *P.Body;
   if (P.IsReturn || P.Outs.size() != 1 || !IsView(*P.Outs[0], 2) || !IsMap(Rows) ||
       !IsView(*Rows.Args[1]->Args[0], 0) ||
+      (Two && !IsView(*Rows.Args[1]->Args[Arity - 1], 3)) ||
       !funil::sameExpr(*Rows.Args[1]->Args[1], *P.Outs[0]))
     throw Unsupported{"GEMM program is not store view(C) = map(f, zip(view(A), view(C)))"};
   const Expr &RowFn = *Rows.Args[0];
   const std::string &R = RowFn.Params[0].Name;
   const Expr &Cols = *RowFn.body();
   if (!IsMap(Cols) || !IsView(*Cols.Args[1]->Args[0], 1) ||
+      (Two && !IsView(*Cols.Args[1]->Args[Arity - 1], 4)) ||
       funil::printExpr(*Cols.Args[1]->Args[1]) != R + ".1")
     throw Unsupported{"GEMM row function is not map(g, zip(view(B), r.1))"};
   const Expr &ColFn = *Cols.Args[0];
@@ -1122,9 +1128,12 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
     Elem = Elem->Args[1];
   }
   std::vector<const Expr *> Reds = reduceSeqCalls(*Elem);
+  std::string Last = std::to_string(Arity - 1);
+  std::string Zip = "zip(" + R + ".0, " + Q + ".0" +
+                    (Two ? ", " + R + "." + Last + ", " + Q + "." + Last : "") + ")";
   if (Reds.size() != 1 || Reds[0]->Args.size() != 3 ||
       Reds[0]->Args[0]->K != Expr::Lambda || Reds[0]->Args[0]->Params.size() != 2 ||
-      funil::printExpr(*Reds[0]->Args[2]) != "zip(" + R + ".0, " + Q + ".0)")
+      funil::printExpr(*Reds[0]->Args[2]) != Zip)
     throw Unsupported{"GEMM element function is not POST(reduceSeq(step, init, "
                       "zip(r.0, q.0)), q.1)"};
   const Expr &Step = *Reds[0]->Args[0];
@@ -1179,7 +1188,8 @@ bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
   SortT SA = G->ElemA.empty() ? S : sortOf(G->ElemA.front()->getType());
   SortT SB = G->ElemB.empty() ? S : sortOf(G->ElemB.front()->getType());
   TermT Acc = leaf("acc", S), XA = leaf("xA", SA), XB = leaf("xB", SB),
-           COld = leaf("cOld", S), Result = leaf("result", S);
+           XA2 = leaf("xA2", SA), XB2 = leaf("xB2", SB), COld = leaf("cOld", S),
+           Result = leaf("result", S);
   auto Base = Memo;
   auto Bind = [&](ArrayRef<Value *> Vs, const TermT &E) {
     for (Value *V : Vs)
@@ -1189,10 +1199,16 @@ bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
   Bind(G->Acc, Acc);
   Bind(G->ElemA, XA);
   Bind(G->ElemB, XB);
+  // Two products per step (SYR2K): x.2 and x.3, A2's and B2's elements.
+  Bind(G->ElemA2, XA2);
+  Bind(G->ElemB2, XB2);
   TermT StepWant = tr(G->Step);
   std::map<std::string, Sym> Env;
   Env[Step.Params[0].Name] = Sym{Acc, {}};
   Env[Step.Params[1].Name] = Sym{std::nullopt, {Sym{XA, {}}, Sym{XB, {}}}};
+  if (!G->ElemA2.empty())
+    Env[Step.Params[1].Name].Parts.insert(Env[Step.Params[1].Name].Parts.end(),
+                                          {Sym{XA2, {}}, Sym{XB2, {}}});
   Sym StepGot = eval(Step.body(), Env);
   // INIT and POST: the old C element; POST also the reduction's result.
   Memo = Base;

@@ -116,6 +116,8 @@ private:
   StoreInst *InitSt = nullptr;
   Type *T = nullptr;
   std::optional<ChainAccess> CAcc, AAcc, BAcc;
+  /// The second operands of two products per step (SYR2K), or empty.
+  std::optional<ChainAccess> AAcc2, BAcc2;
   SmallVector<LoadInst *, 2> CLoads;
   PHINode *Sum = nullptr;
   Value *SumInit = nullptr, *SumUpd = nullptr;
@@ -313,18 +315,28 @@ bool GemmLifter::findRoles() {
                          "i and k) nor B (indexed by k and j) nor the output "
                          "element");
     }
-    std::optional<ChainAccess> &Slot = IsA ? AAcc : BAcc;
-    if (Slot && SE.getSCEV(cast<LoadInst>(Slot->Inst)->getPointerOperand()) !=
-                    SE.getSCEV(L->getPointerOperand()))
-      return fail(std::string("the GEMM update reads two different elements "
-                              "of ") +
+    // A second element of the role (SYR2K's two products) goes to the
+    // second slot; a third is refused.
+    auto Reads = [&](const std::optional<ChainAccess> &S) {
+      return S && SE.getSCEV(cast<LoadInst>(S->Inst)->getPointerOperand()) ==
+                      SE.getSCEV(L->getPointerOperand());
+    };
+    std::optional<ChainAccess> &First = IsA ? AAcc : BAcc;
+    std::optional<ChainAccess> &Second = IsA ? AAcc2 : BAcc2;
+    bool ToSecond = First && !Reads(First);
+    if (ToSecond && (Gemv || (Second && !Reads(Second))))
+      return fail(std::string("the GEMM update reads ") +
+                  (Gemv ? "two" : "more than two") + " different elements of " +
                   operandName(IsA) + " per step");
+    std::optional<ChainAccess> &Slot = ToSecond ? Second : First;
     if (A->ElemTy != T)
       return fail("GEMM with mixed element types not offloaded");
     elementOffset(*A);
     if (!Slot)
       Slot = A;
-    (IsA ? Slice.ElemA : Slice.ElemB).push_back(L);
+    (ToSecond ? (IsA ? Slice.ElemA2 : Slice.ElemB2)
+              : (IsA ? Slice.ElemA : Slice.ElemB))
+        .push_back(L);
   }
   if (!AAcc || !BAcc)
     return fail(Gemv ? "the GEMV update does not read both the matrix "
@@ -332,6 +344,11 @@ bool GemmLifter::findRoles() {
                        "the reduction's loop)"
                      : "the GEMM update does not read both A (indexed by i "
                        "and k) and B (indexed by k and j)");
+  if (AAcc2.has_value() != BAcc2.has_value())
+    return fail("the GEMM update reads two elements of " +
+                std::string(operandName(AAcc2.has_value())) +
+                " per step but one of " + operandName(!AAcc2.has_value()) +
+                " (not two products)");
   // The same array as C: the ranges must be apart (the runtime's overlap
   // check sees separate buffers from here on). Proven here; refused where
   // they provably meet whenever the nest runs (under its guards); else a
@@ -339,8 +356,8 @@ bool GemmLifter::findRoles() {
   // and k < i: x and the matrix are the parts of A before A[i][i]).
   const SCEV *CLo, *CHi;
   range(*CAcc, CLo, CHi);
-  for (const std::optional<ChainAccess> *X : {&AAcc, &BAcc}) {
-    if ((*X)->Base != CAcc->Base)
+  for (const std::optional<ChainAccess> *X : {&AAcc, &BAcc, &AAcc2, &BAcc2}) {
+    if (!*X || (*X)->Base != CAcc->Base)
       continue;
     const SCEV *Lo, *Hi;
     range(**X, Lo, Hi);
@@ -574,7 +591,10 @@ bool GemmLifter::triangle(std::string &Mask) {
                 "TRMM-like product whose sum runs over a triangle) or its "
                 "triangle is driven by k; only a triangle of the output C "
                 "(SYRK's j <= i) is lifted");
-  for (const std::optional<ChainAccess> *X : {&AAcc, &BAcc, &CAcc}) {
+  for (const std::optional<ChainAccess> *X :
+       {&AAcc, &BAcc, &CAcc, &AAcc2, &BAcc2}) {
+    if (!*X)
+      continue;
     const SCEV *S0 = i64((*X)->Strides[0]), *ST = i64((*X)->Strides[T]);
     bool Pos = SE.isKnownNonNegative(S0) && SE.isKnownNonNegative(ST);
     bool Neg = SE.isKnownNonPositive(S0) && SE.isKnownNonPositive(ST);
@@ -628,19 +648,22 @@ bool GemmLifter::run(const std::string &Name) {
   if (N.TriLoop && !triangle(Mask))
     return false;
 
-  // Buffers A, B, C in this order; C is read when a slice reads it (or
-  // keeps its elements outside a triangle).
-  const ChainAccess *Accs[3] = {&*AAcc, &*BAcc, &*CAcc};
-  for (unsigned X = 0; X < 3; ++X) {
+  // Buffers A, B, C in this order (then A2 and B2 of two products); C is
+  // read when a slice reads it (or keeps its elements outside a triangle).
+  const bool Two = AAcc2.has_value();
+  const ChainAccess *Accs[5] = {&*AAcc, &*BAcc, &*CAcc, Two ? &*AAcc2 : nullptr,
+                                Two ? &*BAcc2 : nullptr};
+  const char *const BufNames[5] = {"A", "B", "C", "A2", "B2"};
+  for (unsigned X = 0; X < (Two ? 5u : 3u); ++X) {
     LiftedParam P;
     P.K = LiftedParam::Kind::Buffer;
-    P.Name = std::string(1, "ABC"[X]);
+    P.Name = BufNames[X];
     P.Base = Accs[X]->Base;
     P.ElemTy = T;
     range(*Accs[X], P.Lo, P.Hi);
     // An initialised C is read after the initialisation (STEP's acc) and,
     // for INIT, before it (`D[i][j] *= beta;`).
-    P.Read = X < 2 || !Slice.COld.empty() || (!CLoads.empty() && !InitSt) ||
+    P.Read = X != 2 || !Slice.COld.empty() || (!CLoads.empty() && !InitSt) ||
              !Mask.empty();
     P.Written = X == 2;
     P.Dense = X == 2 && Mask.empty() && denseOutput();
@@ -659,6 +682,11 @@ bool GemmLifter::run(const std::string &Name) {
   std::string VA = view(0, *AAcc, LoopI, XM, LoopK, XK);
   std::string VB = view(1, *BAcc, LoopJ, XN, LoopK, XK);
   std::string VC = view(2, *CAcc, LoopI, XM, LoopJ, XN);
+  std::string VA2, VB2;
+  if (Two) {
+    VA2 = view(3, *AAcc2, LoopI, XM, LoopK, XK);
+    VB2 = view(4, *BAcc2, LoopJ, XN, LoopK, XK);
+  }
 
   // STEP, INIT, POST.
   Reading Step, Init, Post;
@@ -668,6 +696,10 @@ bool GemmLifter::run(const std::string &Name) {
     Step.Leaves[V] = "x.0";
   for (Value *V : Slice.ElemB)
     Step.Leaves[V] = "x.1";
+  for (Value *V : Slice.ElemA2)
+    Step.Leaves[V] = "x.2";
+  for (Value *V : Slice.ElemB2)
+    Step.Leaves[V] = "x.3";
   std::string StepText = expr(Slice.Step, Step);
   std::string InitText = "q.1", PostText = SumMark;
   for (Value *V : Slice.COld)
@@ -688,8 +720,13 @@ bool GemmLifter::run(const std::string &Name) {
     return fail("the GEMM output uses the sum " + std::to_string(Uses) +
                 " times, not once");
   std::string Ty = typeName(T);
+  // Two products: the rows and columns zip A2 and B2 as their last
+  // component (after the indices of a triangle).
+  std::string P2 = Mask.empty() ? "2" : "3";
   std::string Red = "reduceSeq(\\(acc: " + Ty + ", x: (" + Ty + ", " + Ty +
-                    ")) => " + StepText + ", " + InitText + ", zip(r.0, q.0))";
+                    (Two ? ", " + Ty + ", " + Ty : "") + ")) => " + StepText +
+                    ", " + InitText + ", zip(r.0, q.0" +
+                    (Two ? ", r." + P2 + ", q." + P2 : "") + "))";
   PostText.replace(PostText.find(SumMark), 1, Red);
   // A triangle: the rows and columns carry their indices (iota), and the
   // elements outside it keep their value (docs/FunIL.md, "Triangular GEMM
@@ -697,12 +734,15 @@ bool GemmLifter::run(const std::string &Name) {
   std::string Idx = Mask.empty() ? "" : ", i64";
   if (!Mask.empty())
     PostText = "select(" + Mask + ", " + PostText + ", q.1)";
+  std::string Row2 = Two ? ", [" + Ty + "]_" + SK : "";
   std::string Stmt = "store " + VC + " = map(\\(r: ([" + Ty + "]_" + SK + ", [" +
-                     Ty + "]_" + SN + Idx + ")) => map(\\(q: ([" + Ty + "]_" + SK +
-                     ", " + Ty + Idx + ")) => " + PostText + ", zip(" + VB +
-                     ", r.1" + (Mask.empty() ? "" : ", iota(" + XN + ")") +
-                     ")), zip(" + VA + ", " + VC +
-                     (Mask.empty() ? "" : ", iota(" + XM + ")") + "));";
+                     Ty + "]_" + SN + Idx + Row2 + ")) => map(\\(q: ([" + Ty +
+                     "]_" + SK + ", " + Ty + Idx + Row2 + ")) => " + PostText +
+                     ", zip(" + VB + ", r.1" +
+                     (Mask.empty() ? "" : ", iota(" + XN + ")") +
+                     (Two ? ", " + VB2 : "") + ")), zip(" + VA + ", " + VC +
+                     (Mask.empty() ? "" : ", iota(" + XM + ")") +
+                     (Two ? ", " + VA2 : "") + "));";
 
   size_t First = Out.Params.size();
   for (auto *List : {&Buffers, &Indices, &Scalars})

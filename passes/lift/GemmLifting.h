@@ -19,6 +19,13 @@
 // (consecutive work-items write consecutive elements), i the other loop of C,
 // k the third loop; A is the operand indexed by {i, k}, B by {k, j}.
 //
+// Two products per step (BLAS SYR2K, constraints/specs/gemm.idl `syr2k`:
+// `C[i][j] += A[j][k]*alpha*B[i][k] + B[j][k]*alpha*A[i][k]`): the update reads
+// two elements indexed by {i, k} (A, then A2) and two by {k, j} (B, B2); the
+// rows zip view(A2, ...) and the columns view(B2, ...) as their last
+// component, and STEP reads x: (T, T, T, T), x.2 and x.3 the second pair
+// (docs/FunIL.md, "GEMM programs with two products").
+//
 // A GEMV (`lifts gemv`, constraints/specs/gemv.idl: a chain of two loops) is
 // the same program with one row: M = 1 and C's and A's row strides 0; j is
 // the loop that indexes the output vector y, k the other loop, A the vector x
@@ -57,6 +64,10 @@ struct GemmSlice {
   llvm::SmallVector<llvm::Value *, 2> Acc;
   /// Read as `x.0` and `x.1` in STEP: the loads of A's and B's elements.
   llvm::SmallVector<llvm::Value *, 2> ElemA, ElemB;
+  /// Two products per step (BLAS SYR2K, spec syr2k): read as `x.2` and
+  /// `x.3` in STEP, the loads of the second operands A2 (indexed by i and
+  /// k) and B2 (by k and j); empty for one product.
+  llvm::SmallVector<llvm::Value *, 2> ElemA2, ElemB2;
   /// Read as the reduction's result in POST: the sum after its loop (latch
   /// value, LCSSA phi, or a phi that merges it with the zero-trip path).
   llvm::SmallVector<llvm::Value *, 2> Final;

@@ -337,6 +337,28 @@ void registerAccessAtoms(AtomRegistry &R) {
       }));
 }
 
+/// Registers atom \p Name (v, a, b): v is the binary operator \p FOp or \p
+/// IOp of a and b, in either order (a commutative operator: Add, Mul).
+void addBinaryAtom(AtomRegistry &R, const char *Name, const char *Doc,
+                   unsigned FOp, unsigned IOp, const char *What) {
+  std::string Not = std::string("value is not ") + What;
+  R.add(std::make_unique<FnAtom>(
+      Name, 3, 0b110, Doc,
+      [FOp, IOp, Not](MatchEnv &, MutableArrayRef<Term> A,
+                      function_ref<bool()> Y, std::string &Why) {
+        SmallVector<SmallVector<Term, 3>, 2> Tuples;
+        if (auto *I = dyn_cast_or_null<BinaryOperator>(asValue(A[0]));
+            I && (I->getOpcode() == FOp || I->getOpcode() == IOp))
+          for (unsigned Side = 0; Side < 2; ++Side)
+            Tuples.push_back({Term::value(I->getOperand(Side)),
+                              Term::value(I->getOperand(1 - Side))});
+        if (Tuples.empty())
+          Why = Not;
+        else if (!yieldTuples(A, {1, 2}, Tuples, Y))
+          Why = "operands are not the given values";
+      }));
+}
+
 void registerArithmeticAtoms(AtomRegistry &R) {
   R.add(std::make_unique<FnAtom>(
       "MulAdd", 4, 0b1110,
@@ -353,6 +375,14 @@ void registerArithmeticAtoms(AtomRegistry &R) {
         else if (!yieldTuples(A, {1, 2, 3}, Tuples, Y))
           Why = "multiply-add does not accumulate into the given value";
       }));
+  addBinaryAtom(R, "Add",
+                "v, a, b: v computes a + b (fadd, or integer add); a and b in "
+                "either order",
+                Instruction::FAdd, Instruction::Add, "a sum a + b");
+  addBinaryAtom(R, "Mul",
+                "v, x, y: v computes x * y (fmul, or integer mul); x and y in "
+                "either order",
+                Instruction::FMul, Instruction::Mul, "a product x * y");
   R.add(std::make_unique<FnAtom>(
       "ScaledLoad", 3, 0b010,
       "v, ld, loop: v is the load ld, or ld times a factor invariant in the "

@@ -380,9 +380,46 @@ CVal Emitter::emit(const ExprPtr &EP) {
   throw CodegenError("unknown expression");
 }
 
+namespace {
+/// \p E holds a sequential reduction (reduceSeq) and no work-group
+/// primitive (mapLocal, mapWorkgroup, toLocal, iterate: barriers), so it
+/// may run under a condition that differs between work-items.
+bool isPrivateLoop(const Expr &E, bool &Loop) {
+  if (E.K == Expr::Call) {
+    if (E.Name == "mapLocal" || E.Name == "mapWorkgroup" || E.Name == "toLocal" ||
+        E.Name == "iterate")
+      return false;
+    Loop |= E.Name == "reduceSeq";
+  }
+  for (const ExprPtr &A : E.Args)
+    if (!isPrivateLoop(*A, Loop))
+      return false;
+  return true;
+}
+} // namespace
+
 CVal Emitter::emitScalarOp(const Expr &E) {
   const OpEntry &Entry = cachedOpEntry(E.Name);
   const funil::OpInfo *Op = Entry.Info;
+  bool Loop = false;
+  if (Op->Class == funil::OpClass::Select && E.Args.size() == 3 &&
+      isPrivateLoop(*E.Args[1], Loop) && Loop) {
+    // select(c, x, y) whose x is a sequential reduction (a triangular
+    // product's element, docs/FunIL.md "GEMM programs with two products"):
+    // x is computed only where c holds, `v = y; if (c) { ...; v = x; }`.
+    // Pure operands: the value is the select's.
+    CVal C = emit(E.Args[0]);
+    if (C.K == CVal::Scalar && C.Lanes <= 1) {
+      CVal Else = emit(E.Args[2]);
+      if (Else.K == CVal::Scalar && Else.Lanes <= 1) {
+        CVal R = mutableCopy(Else, "sel");
+        open("if (" + C.Expr + ")");
+        assign(R, emit(E.Args[1]));
+        close();
+        return R;
+      }
+    }
+  }
   std::vector<CVal> Args;
   Args.reserve(E.Args.size());
   for (const ExprPtr &A : E.Args)

@@ -163,13 +163,17 @@ void nonzero_start(void) {
     }
 }
 
-// A sum of elements, not of products.
+// A sum of elements, not of products. The closest spec is syr2k: its
+// update `sum + s` is an Add, whose s (A + B) is no multiply-add.
 // CHECK-LABEL: Idioms in function 'sum_not_product':
 // ALL-LABEL: Idioms in function 'sum_not_product':
 // ALL-NOT: idiom gem
+// ALL-NOT: idiom syr2k
 // CHECK-NOT: idiom gem
-// CHECK: at negative.c:[[@LINE+3]]: no idiom (closest: gemm): {{.*}}MulAdd(upd, x, y, sum): value is not a multiply-add acc + x*y
+// CHECK-NOT: idiom syr2k
+// CHECK: at negative.c:[[@LINE+4]]: no idiom (closest: syr2k): {{.*}}MulAdd(s, x1, y1, t): value is not a multiply-add acc + x*y
 // CHECK-NOT: idiom gem
+// CHECK-NOT: idiom syr2k
 void sum_not_product(void) {
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N; j++) {

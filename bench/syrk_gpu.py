@@ -17,8 +17,9 @@ the lower triangle (spec syr2k-triangle: two products per step), against
 cuBLAS SSYR2K (cublasSsyr2k_v2) and two cuBLAS SGEMMs over the square
 (C = alpha A B^T + beta C, then C += alpha B A^T).
 Prints: the sequential and offloaded outputs at a small size (n 384, k 320:
-hash of the bits of C, the same when every element is summed in the loop's
-order); for the runtime's own choice (tuned on the real input,
+hash of the bits of C and its sum; the bits differ where the device fuses
+the multiply-adds under the floating-point licence, the sums then agree to
+about 1e-7); for the runtime's own choice (tuned on the real input,
 IDIOM_TUNE_MIN=0) and every kernel variant (IDIOM_VARIANT=K) the kernel
 time per call from IDIOM_STATS (timing runs excluded) and its rate in
 TFLOP/s of SSYRK's n (n + 1) k (tri), of the square's 2 n^2 k or of
@@ -67,8 +68,21 @@ def kernel(extra):
 small = ["384", "320", "1", shape]
 ref = run("syrk.seq", small)
 out = run("syrk.idiom", small)
-print("outputs (n 384, k 320):", ref.strip(), "|", out.strip(),
-      "same" if ref == out else "DIFFERENT")
+def total(line):
+    return float(line.split("sum")[1].split()[0])
+
+
+if ref == out:
+    verdict = "same bits"
+else:
+    # The GEMM family is fused on the device under the floating-point
+    # licence (docs/ARCHITECTURE.md, "GEMMs under the licence: accuracy"):
+    # the bits differ; the lit tests check each element against the bound,
+    # this only compares the sums of C.
+    rel = abs(total(ref) - total(out)) / max(abs(total(ref)), 1e-30)
+    verdict = "bits differ (fused multiply-adds), sums agree to %.1e relative%s" % (
+        rel, "" if rel < 1e-5 else ": TOO FAR")
+print("outputs (n 384, k 320):", ref.strip(), "|", out.strip(), verdict)
 rows = [("tuned", kernel({"IDIOM_TUNE_MIN": "0"}))]
 if rows[0][1] is None:
     sys.exit("the SYRK site was not offloaded (IDIOM_STATS has no %s)" % SITE)

@@ -1,4 +1,4 @@
-/*===- zerocopy.c - Buffers over the program's memory on host-unified devices ===*
+/*===- zerocopy.c - Buffers over the program's memory (host-unified) -------===*
  *
  * A device whose memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY: PoCL's
  * CPU device; asked of the device, never assumed from its type) gains
@@ -169,17 +169,29 @@ cl_mem idiomrt_zc_buffer(const idiomrt_device *dev, cl_mem_flags flags,
 }
 
 /* The calling thread's backup area, kept from run to run (a time loop
-   backs up the same range every iteration: no allocation per run). */
+   backs up the same range every iteration: no allocation per run), freed
+   when the thread exits (g_backup_key's destructor). */
 static _Thread_local unsigned char *t_backup;
 static _Thread_local size_t t_backup_cap;
+static pthread_key_t g_backup_key;
+static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+static int g_key_ok;
+
+static void make_key(void) {
+  g_key_ok = pthread_key_create(&g_backup_key, free) == 0;
+}
 
 int idiomrt_zc_backup(const void *p, size_t n, size_t at) {
   if (at + n > t_backup_cap) {
+    pthread_once(&g_key_once, make_key);
+    if (!g_key_ok)
+      return 0;
     unsigned char *b = realloc(t_backup, at + n);
     if (!b)
       return 0;
     t_backup = b;
     t_backup_cap = at + n;
+    pthread_setspecific(g_backup_key, b);
   }
   idiomrt_parallel_memcpy(t_backup + at, p, n);
   return 1;

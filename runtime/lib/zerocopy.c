@@ -107,8 +107,9 @@ void idiomrt_zc_plan(const idiomrt_device *dev, const idiom_arg *args,
                      unsigned char *zc, size_t *base) {
   size_t align = idiomrt_zc_align();
   size_t down = dev->base_align > align ? dev->base_align : align;
-  if (down & (down - 1))
-    down = align; /* a device value that is not a power of two */
+  if ((down & (down - 1)) || down > 4096)
+    down = align; /* not a power of two, or past a page: the bytes before
+                     the range might not be mapped */
   for (uint32_t i = 0; i < nargs; ++i) {
     const idiom_arg *a = &args[i];
     zc[i] = 0;

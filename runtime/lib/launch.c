@@ -85,7 +85,6 @@ typedef struct run {
     void *host;                  /* where the bytes go on success */
     const unsigned char *snap;   /* write only bytes that differ, or NULL */
     size_t bytes;
-    size_t off;                  /* of the mapped range in mem */
   } *maps;
   unsigned nmaps;
   uint64_t host_copy_ns;
@@ -100,8 +99,10 @@ typedef struct run {
   int64_t *blocks_owned;         /* freed by cleanup */
   int64_t nblocks;
   idiomrt_resid_call rc;         /* inside a region (residency.c) */
-  unsigned char *zc;             /* per argument: a buffer over the program's
-                                    memory (zerocopy.c), or NULL */
+  unsigned char *zc;             /* per argument: 1 a buffer over the
+                                    program's memory (zerocopy.c), 2 one the
+                                    driver refused, copied outside the range
+                                    table; or NULL */
   size_t *zc_base;               /* its bytes before the argument's start */
   uint32_t *off_elem;            /* a map whose kernels take element offsets
                                     (e->offsets): per argument, the element
@@ -213,7 +214,7 @@ static int zc_buffers(run *r) {
         a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
         a->ptr, r->zc_base[i], (size_t)a->bytes, &err);
     if (!r->mems[i]) {
-      r->zc[i] = 0;
+      r->zc[i] = 2; /* copied, and mapped back, as outside a region */
       r->zc_base[i] = 0;
       idiomrt_zc_count(0, 1);
     }
@@ -296,7 +297,7 @@ static int create_buffers(run *r) {
 /* Byte offset of argument i's range in r->mems[i]: a sub-range of a
    resident entry passed as the entry's buffer (residency.c), else 0. */
 static size_t mem_off(const run *r, uint32_t i) {
-  if (r->zc && r->zc[i])
+  if (r->zc && r->zc[i] == 1)
     return r->zc_base[i];
   return r->rc.used && r->rc.arg && r->rc.arg[i].direct ? r->rc.arg[i].off : 0;
 }
@@ -373,7 +374,6 @@ static int map_back(run *r, cl_mem mem, void *host, const unsigned char *snap,
   add_event(r, ev, EV_TRANSFER);
   if (!zc || p != host)
     r->bytes_out += bytes;
-  r->maps[r->nmaps].off = off;
   r->maps[r->nmaps].mem = mem;
   r->maps[r->nmaps].dev_ptr = p;
   r->maps[r->nmaps].host = host;
@@ -388,11 +388,11 @@ static int map_back(run *r, cl_mem mem, void *host, const unsigned char *snap,
 static int map_outputs(run *r) {
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
-    int zc = r->zc && r->zc[i];
+    int zc = r->zc ? r->zc[i] : 0; /* 2: copied outside the table */
     if (!is_output(a->kind) || !a->bytes || (r->rc.used && !zc))
       continue;
     if (!map_back(r, r->mems[i], a->ptr, r->snap ? r->snap[i] : NULL,
-                  mem_off(r, i), (size_t)a->bytes, zc))
+                  mem_off(r, i), (size_t)a->bytes, zc == 1))
       return 0;
   }
   return 1;

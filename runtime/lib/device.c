@@ -237,17 +237,30 @@ static const char *device_init(void) {
   g_dev.build_options =
       g_dev.fp32_correct_divsqrt ? "-cl-fp32-correctly-rounded-divide-sqrt"
                                  : "";
+  /* Zero-copy (zerocopy.c) asks the device, never assumes by its type. */
+  cl_bool unified = CL_FALSE;
+  if (cl->clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified,
+                          &unified, NULL) != CL_SUCCESS)
+    unified = CL_FALSE;
+  g_dev.host_unified = unified == CL_TRUE;
+  cl_uint align_bits = 0;
+  if (cl->clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                          sizeof align_bits, &align_bits, NULL) != CL_SUCCESS)
+    align_bits = 0;
+  g_dev.base_align = align_bits / 8;
 
   idiomrt_debug("device: %s (%s, platform %s, driver %s), %u compute units, "
                 "max work-group %zu, float denormals %s, correctly rounded "
-                "float divide/sqrt %s",
+                "float divide/sqrt %s, host-unified memory %s (base "
+                "alignment %zu bytes)",
                 g_dev.name,
                 (g_dev.type & CL_DEVICE_TYPE_GPU)   ? "GPU"
                 : (g_dev.type & CL_DEVICE_TYPE_CPU) ? "CPU"
                                                     : "other",
                 g_dev.platform_name, g_dev.driver, g_dev.compute_units,
                 g_dev.max_wg, g_dev.fp32_denorm ? "yes" : "no",
-                g_dev.fp32_correct_divsqrt ? "yes" : "no");
+                g_dev.fp32_correct_divsqrt ? "yes" : "no",
+                g_dev.host_unified ? "yes" : "no", g_dev.base_align);
   return NULL;
 }
 

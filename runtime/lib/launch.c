@@ -99,6 +99,11 @@ typedef struct run {
   int64_t *blocks_owned;         /* freed by cleanup */
   int64_t nblocks;
   idiomrt_resid_call rc;         /* inside a region (residency.c) */
+  unsigned char *zc;             /* per argument: 1 a buffer over the
+                                    program's memory (zerocopy.c), 2 one the
+                                    driver refused, copied outside the range
+                                    table; or NULL */
+  size_t *zc_base;               /* its bytes before the argument's start */
   uint32_t *off_elem;            /* a map whose kernels take element offsets
                                     (e->offsets): per argument, the element
                                     bytes of a buffer, else 0; or NULL */
@@ -186,12 +191,72 @@ static int make_buffer(run *r, cl_mem_flags flags, const void *host,
   return 1;
 }
 
+/* Zero-copy arguments (zerocopy.c): buffers over the program's bytes, made
+   after residency.c copied back overlapping entries; an INOUT argument's
+   bytes are copied aside first (put back when the run fails). A buffer the
+   driver refuses is copied as before. */
+static int zc_buffers(run *r) {
+  size_t at = 0;
+  for (uint32_t i = 0; i < r->nargs; ++i) {
+    const idiom_arg *a = &r->args[i];
+    if (!r->zc[i])
+      continue;
+    if (a->kind == IDIOM_ARG_BUF_INOUT) {
+      uint64_t t0 = now_ns();
+      if (!idiomrt_zc_backup(a->ptr, (size_t)a->bytes, at))
+        return fail(r, "out of host memory");
+      r->host_copy_ns += now_ns() - t0;
+      at += (size_t)a->bytes;
+    }
+    cl_int err;
+    r->mems[i] = idiomrt_zc_buffer(
+        r->dev,
+        a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
+        a->ptr, r->zc_base[i], (size_t)a->bytes, &err);
+    if (!r->mems[i]) {
+      r->zc[i] = 2; /* copied, and mapped back, as outside a region */
+      r->zc_base[i] = 0;
+      idiomrt_zc_count(0, 1);
+    }
+  }
+  return 1;
+}
+
+/* After a failed run: waits for every command, then puts back the INOUT
+   zero-copy arguments' bytes as they were before the run. */
+static void zc_abort(run *r) {
+  if (!r->zc || !r->mems)
+    return;
+  int any = 0;
+  for (uint32_t i = 0; i < r->nargs && !any; ++i)
+    any = r->zc[i] && r->args[i].kind == IDIOM_ARG_BUF_INOUT;
+  if (!any)
+    return;
+  r->cl->clFinish(r->dev->queue);
+  size_t at = 0;
+  for (uint32_t i = 0; i < r->nargs; ++i)
+    if (r->zc[i] && r->args[i].kind == IDIOM_ARG_BUF_INOUT) {
+      idiomrt_zc_restore(r->args[i].ptr, (size_t)r->args[i].bytes, at);
+      at += (size_t)r->args[i].bytes;
+    }
+}
+
 /* Creates and fills the argument buffers. An output without
    IDIOM_ARG_DENSE is filled from a snapshot of its host bytes, kept for the
    write-back. A dense OUT buffer (the kernels write every byte and read
    none) is not filled: its host bytes would only be overwritten, and a
    failed run writes nothing back. */
 static int create_buffers(run *r) {
+  if (idiomrt_zc_device(r->dev)) {
+    r->zc = calloc(r->nargs ? r->nargs : 1, 1);
+    r->zc_base = calloc(r->nargs ? r->nargs : 1, sizeof *r->zc_base);
+    if (!r->zc || !r->zc_base)
+      return fail(r, "out of host memory");
+    /* the first run of a pair must not write the host: outputs copied */
+    idiomrt_zc_plan(r->dev, r->args, r->nargs, r->off_elem,
+                    idiomrt_defer_wanted(r->d), r->zc, r->zc_base);
+    r->rc.zc = r->zc;
+  }
   if (idiomrt_resid_active()) {
     r->rc.dev = r->dev;
     r->rc.sink = sink_event;
@@ -200,6 +265,8 @@ static int create_buffers(run *r) {
                                r->reason_len))
       return 0;
   }
+  if (r->zc && !zc_buffers(r))
+    return 0;
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
     if (!is_buffer(a->kind) || r->mems[i]) /* mems[i]: resident */
@@ -230,6 +297,8 @@ static int create_buffers(run *r) {
 /* Byte offset of argument i's range in r->mems[i]: a sub-range of a
    resident entry passed as the entry's buffer (residency.c), else 0. */
 static size_t mem_off(const run *r, uint32_t i) {
+  if (r->zc && r->zc[i] == 1)
+    return r->zc_base[i];
   return r->rc.used && r->rc.arg && r->rc.arg[i].direct ? r->rc.arg[i].off : 0;
 }
 
@@ -290,17 +359,21 @@ static int parse_offsets(run *r) {
   return 1;
 }
 
+/* Maps [off, off + bytes) of mem for reading; its bytes go to host once
+   the run succeeded. A zero-copy buffer (zc) is mapped for coherence only:
+   the map returns host itself and nothing is copied or counted. */
 static int map_back(run *r, cl_mem mem, void *host, const unsigned char *snap,
-                    size_t bytes) {
+                    size_t off, size_t bytes, int zc) {
   cl_int err = CL_SUCCESS;
   cl_event ev = NULL;
   void *p = r->cl->clEnqueueMapBuffer(r->dev->queue, mem, CL_FALSE,
-                                      CL_MAP_READ, 0, bytes, 0, NULL, &ev,
+                                      CL_MAP_READ, off, bytes, 0, NULL, &ev,
                                       &err);
   if (!p || err != CL_SUCCESS)
     return cl_fail(r, "clEnqueueMapBuffer", err ? err : CL_MAP_FAILURE);
   add_event(r, ev, EV_TRANSFER);
-  r->bytes_out += bytes;
+  if (!zc || p != host)
+    r->bytes_out += bytes;
   r->maps[r->nmaps].mem = mem;
   r->maps[r->nmaps].dev_ptr = p;
   r->maps[r->nmaps].host = host;
@@ -310,16 +383,17 @@ static int map_back(run *r, cl_mem mem, void *host, const unsigned char *snap,
   return 1;
 }
 
-/* Maps every OUT / INOUT argument buffer back for reading. */
+/* Maps every OUT / INOUT argument buffer back for reading, except those
+   that stay on the device (residency.c). */
 static int map_outputs(run *r) {
-  if (r->rc.used) /* they stay on the device (residency.c) */
-    return 1;
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
-    if (is_output(a->kind) && a->bytes)
-      if (!map_back(r, r->mems[i], a->ptr, r->snap ? r->snap[i] : NULL,
-                    (size_t)a->bytes))
-        return 0;
+    int zc = r->zc ? r->zc[i] : 0; /* 2: copied outside the table */
+    if (!is_output(a->kind) || !a->bytes || (r->rc.used && !zc))
+      continue;
+    if (!map_back(r, r->mems[i], a->ptr, r->snap ? r->snap[i] : NULL,
+                  mem_off(r, i), (size_t)a->bytes, zc == 1))
+      return 0;
   }
   return 1;
 }
@@ -421,6 +495,8 @@ static void cleanup(run *r) {
     cl->clReleaseMemObject(r->blocks_mem);
   free(r->blocks_owned);
   free(r->off_elem);
+  free(r->zc);
+  free(r->zc_base);
   free(r->mems);
   free(r->ev);
   free(r->ev_kind);
@@ -743,8 +819,8 @@ static int launch_variant(run *r, const idiomrt_variant *v, cl_event *evs,
 /* Maps the reduction results back; they land in results + 8 * k. */
 static int map_results(run *r, void *results) {
   for (unsigned k = 0; k < r->d->nresults; ++k)
-    if (!map_back(r, r->outs[k], (char *)results + 8 * k, NULL,
-                  r->d->result_bytes[k]))
+    if (!map_back(r, r->outs[k], (char *)results + 8 * k, NULL, 0,
+                  r->d->result_bytes[k], 0))
       return 0;
   return map_outputs(r);
 }
@@ -1012,6 +1088,8 @@ static int execute(run *r, void *results, int *variant) {
   r->t_launched = now_ns();
   if (!wait_all(r))
     return 0;
+  if (idiomrt_zc_test_fail())
+    return fail(r, "IDIOM_ZERO_COPY_TEST_FAIL=1: failed after the kernels");
   r->t_waited = now_ns();
   /* Every command completed: now, and only now, write the host (or, in
      the first runs of idiom_run_pair, private copies of it that pair.c
@@ -1023,7 +1101,8 @@ static int execute(run *r, void *results, int *variant) {
                                                r->maps[i].bytes)))
       return fail(r, "out of host memory");
   for (unsigned i = 0; i < r->nmaps; ++i)
-    idiomrt_parallel_range(r->maps[i].bytes, write_back_part, &r->maps[i]);
+    if (r->maps[i].dev_ptr != r->maps[i].host) /* zero-copy: already there */
+      idiomrt_parallel_range(r->maps[i].bytes, write_back_part, &r->maps[i]);
   r->host_copy_ns = now_ns() - t0;
   return 1;
 }
@@ -1347,6 +1426,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     profile(&r, &kernel_ns, &transfer_ns);
     idiomrt_resid_commit(&r.rc);
   } else {
+    zc_abort(&r);
     idiomrt_resid_abort(&r.rc, args);
   }
   /* Whatever happened, the run may have written its outputs (on the device

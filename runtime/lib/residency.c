@@ -17,6 +17,12 @@
  *       (writeback.c), so bytes the loops never write, which other threads
  *       may write meanwhile, are never stored to.
  *
+ * On a host-unified device an argument passed as a buffer over the
+ * program's own memory (zerocopy.c) has no entry: an entry that overlaps it
+ * is copied back (when dirty) and dropped before the run, so its kernels
+ * read the host's current bytes and no old device copy is ever written over
+ * them; only ranges copied for their alignment use the table there.
+ *
  * Each entry remembers its device: a run on another device (a cost model
  * choosing per call) treats it as a conflicting overlap (copied back,
  * dropped). Entries are pairwise disjoint, at most RESID_MAX_ENTRIES of
@@ -662,7 +668,8 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     /* An argument that extends resident ranges (a plane or row sweep: each
        run's range overlaps the last one's) grows them into one entry on
        the device instead of sending them back and filling anew. */
-    if (disjoint && t->n && table_holding(t, a0, a1) < 0) {
+    int zc = c->zc && c->zc[i]; /* no entry: overlapping ones go back */
+    if (disjoint && !zc && t->n && table_holding(t, a0, a1) < 0) {
       int same_dev = 1, any = 0;
       for (unsigned k = 0; k < t->n; ++k)
         if (overlaps(a0, a1, t->e[k].lo, t->e[k].hi)) {
@@ -675,7 +682,8 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     for (unsigned k = 0; k < t->n;) {
       resid_entry *x = &t->e[k];
       if (overlaps(a0, a1, x->lo, x->hi) &&
-          (!disjoint || x->dev != dev || !(x->lo <= a0 && a1 <= x->hi))) {
+          (zc || !disjoint || x->dev != dev ||
+           !(x->lo <= a0 && a1 <= x->hi))) {
         drop_entry(t, k);
         continue;
       }
@@ -693,7 +701,7 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
      hold none of this run's arguments. */
   unsigned need = 0;
   for (uint32_t i = 0; i < nargs; ++i)
-    if (is_buf(args[i].kind) && args[i].bytes &&
+    if (is_buf(args[i].kind) && args[i].bytes && !(c->zc && c->zc[i]) &&
         table_find(t, (uintptr_t)args[i].ptr,
                    (uintptr_t)args[i].ptr + args[i].bytes) < 0)
       ++need;
@@ -718,7 +726,7 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
   /* Phase 2: an entry for every argument. */
   for (uint32_t i = 0; i < nargs; ++i) {
     const idiom_arg *a = &args[i];
-    if (!is_buf(a->kind) || !a->bytes)
+    if (!is_buf(a->kind) || !a->bytes || (c->zc && c->zc[i]))
       continue;
     idiomrt_resid_arg *ra = &c->arg[i];
     uintptr_t a0 = (uintptr_t)a->ptr, a1 = a0 + a->bytes;

@@ -151,6 +151,8 @@ typedef struct idiomrt_device {
   int fp32_denorm;          /* CL_FP_DENORM in CL_DEVICE_SINGLE_FP_CONFIG */
   int fp32_correct_divsqrt; /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT there */
   const char *build_options; /* options of every clBuildProgram */
+  int host_unified;         /* CL_DEVICE_HOST_UNIFIED_MEMORY (zerocopy.c) */
+  size_t base_align;        /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
 } idiomrt_device;
 
 /* Selects and initializes the device once per process (the outcome, success
@@ -692,6 +694,9 @@ typedef struct idiomrt_resid_call {
   void (*sink)(void *ctx, cl_event ev);
   void *sink_ctx;
   uint32_t nargs;
+  const unsigned char *zc; /* per argument: 1 when it is a buffer over the
+                              program's memory (zerocopy.c): no entry, and
+                              overlapping entries go back first; or NULL */
   const uint32_t *elem;    /* per argument: element bytes when the kernels
                               take an element offset for it (the source's
                               //@idiom-offsets line), 0 or NULL: they do not */
@@ -744,6 +749,40 @@ uint64_t idiomrt_resid_epoch(void);
 /* The host is about to read [p, p + n) inside a region: entries holding
    device-valid bytes of it are copied back (and kept, now clean). */
 void idiomrt_resid_host_read(const void *p, uint64_t n);
+
+/*--- zerocopy.c: buffers over the program's memory on host-unified devices -*/
+
+/* 1 when runs on dev create their buffers over the program's own memory
+   (CL_MEM_USE_HOST_PTR): dev->host_unified and IDIOM_ZERO_COPY not off. */
+int idiomrt_zc_device(const idiomrt_device *dev);
+/* The alignment (bytes, a power of two) that a range's start needs to be
+   passed as it is (IDIOM_ZERO_COPY_ALIGN, default 16). */
+size_t idiomrt_zc_align(void);
+/* Plans a run's buffer arguments on a zero-copy device: per argument,
+   zc[i] = 1 when it gets a buffer over its own bytes, and base[i] the
+   bytes the buffer starts before the argument (the start aligned down;
+   only where elem[i] says the kernels take an element offset for it, else
+   the start must be aligned). An argument overlapping another argument's
+   covered bytes, and every output when no_outputs, get zc[i] = 0. */
+void idiomrt_zc_plan(const idiomrt_device *dev, const idiom_arg *args,
+                     uint32_t nargs, const uint32_t *elem, int no_outputs,
+                     unsigned char *zc, size_t *base);
+/* A CL_MEM_USE_HOST_PTR buffer over [p - base, p + bytes); NULL with *err
+   when the driver refuses it (the caller copies instead). */
+cl_mem idiomrt_zc_buffer(const idiomrt_device *dev, cl_mem_flags flags,
+                         void *p, size_t base, size_t bytes, cl_int *err);
+/* An INOUT argument's bytes before the run (a failed run restores them):
+   a copy into the calling thread's backup area; 0 when out of memory. */
+int idiomrt_zc_backup(const void *p, size_t n, size_t at);
+/* Puts back [at, at + n) of the backup area into p. */
+void idiomrt_zc_restore(void *p, size_t n, size_t at);
+/* Counts zero-copy arguments and those copied for their alignment. */
+void idiomrt_zc_count(uint64_t zc_args, uint64_t copied_args);
+/* IDIOM_ZERO_COPY_TEST_FAIL=1 (a test knob): every run fails after its
+   kernels completed. */
+int idiomrt_zc_test_fail(void);
+/* The "idiom-stats: zero-copy" line, when a zero-copy device ran. */
+void idiomrt_zc_report(void);
 
 /*--- staging.c: copies through pinned host memory --------------------------*/
 

@@ -220,6 +220,7 @@ static void report_text(void) {
                     "busy): %llu\n",
             (unsigned long long)over);
   idiomrt_resid_report();
+  idiomrt_zc_report();
   uint64_t csr[2];
   idiomrt_csr_counts(csr);
   if (csr[0] || csr[1])

@@ -63,6 +63,13 @@ int count_occurrences(const char *hay, const char *needle);
 /* nftw callback that removes every entry (rm -r). */
 int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w);
 
+/* Cases of test_zerocopy.c. */
+void case_zc_host(void);
+void case_zc_misaligned(void);
+void case_zc_mixed(void);
+void case_zc_fail(void);
+void case_zc_off(void);
+
 /* Cases of test_writeback.c. */
 void case_writeback_readonly(void);
 void case_writeback_dense(void);

@@ -10,8 +10,13 @@
 // RUN: %clang-idiom %s -lidiomrt -Rpass=idiom -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
-// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
+// RUN: env IDIOM_ZERO_COPY=off IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out
+// Zero-copy on PoCL (runtime/lib/zerocopy.c): the same output, and the runs
+// passed buffers over the program's memory.
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 %t.idiom > %t.zc 2> %t.zcstats
+// RUN: diff %t.expected %t.zc
+// RUN: grep -q "idiom-stats: zero-copy args=[1-9]" %t.zcstats
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.out3
 // RUN: diff %t.expected %t.out3

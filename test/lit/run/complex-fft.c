@@ -10,7 +10,7 @@
 // RUN: %clang-idiom %s -lidiomrt -lm -Rpass=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
-// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
+// RUN: env IDIOM_ZERO_COPY=off IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 #include <math.h>

@@ -15,7 +15,7 @@
 // RUN: %clang-idiom %s -lidiomrt -Rpass=idiom-offload -Rpass-missed=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
-// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
+// RUN: env IDIOM_ZERO_COPY=off IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 // Tuning and the variants: every variant of the 3-D kernels gives the
@@ -32,14 +32,14 @@
 // the heat nest runs each of them at every step (WALK).
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=2 IDIOM_CACHE_DIR=off %t.idiom > %t.v2
 // RUN: diff %t.expected %t.v2
-// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=4 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.v4 2> %t.v4.stats
+// RUN: env IDIOM_ZERO_COPY=off IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=4 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.v4 2> %t.v4.stats
 // RUN: diff %t.expected %t.v4
 // RUN: FileCheck %s --check-prefix=WALK < %t.v4.stats
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=5 IDIOM_CACHE_DIR=off %t.idiom > %t.v5
 // RUN: diff %t.expected %t.v5
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=6 IDIOM_CACHE_DIR=off %t.idiom > %t.v6
 // RUN: diff %t.expected %t.v6
-// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=7 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.v7 2> %t.v7.stats
+// RUN: env IDIOM_ZERO_COPY=off IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=7 IDIOM_STATS=1 IDIOM_CACHE_DIR=off %t.idiom > %t.v7 2> %t.v7.stats
 // RUN: diff %t.expected %t.v7
 // RUN: FileCheck %s --check-prefix=WALK < %t.v7.stats
 #include <stdio.h>

@@ -2,6 +2,7 @@
 
 #include "IdiomOffload.h"
 #include "BoundVersioning.h"
+#include "LoopDistribution.h"
 #include "RowTemporaries.h"
 #include "IdiomDetection.h"
 #include "KernelMemo.h"
@@ -344,7 +345,18 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   size_t FirstRowTempVersion = Versions.size();
   Versions.append(
       privatiseRowTemporaries(LI, DT, SE, RowTempMisses, Versioned));
+  // Parallel loops whose body is a sequence of parts get a copy split into
+  // one loop per part (LoopDistribution.h), dropped below when unused.
+  SmallVector<DistributionMiss, 2> DistMisses;
+  SmallVector<Distribution, 2> Dists =
+      distributeLoops(LI, DT, SE, currentLiftOptions().Z3TimeoutMs,
+                      DistMisses, Versioned);
   auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {
+    for (const Distribution &D : Dists)
+      if (none_of(D.Parts, [&](Loop *P) {
+            return any_of(Used, [&](Loop *U) { return P == U || P->contains(U); });
+          }))
+        dropDistribution(D);
     for (const BoundVersion &V : Versions) {
       bool Keep = false;
       for (Loop *U : Used)
@@ -380,6 +392,20 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                                       Miss.Nest->getStartLoc(),
                                       Miss.Nest->getHeader())
              << "row temporaries not privatised: " << NV("Reason", Miss.Why);
+    });
+  for (const Distribution &D : Dists)
+    Remarks.emit([&] {
+      return OptimizationRemarkAnalysis(RemarkPass, "LoopDistribution",
+                                        D.Parts.front()->getStartLoc(),
+                                        D.Parts.front()->getHeader())
+             << "loop distributed into " << NV("Parts", unsigned(D.Parts.size()))
+             << " loops, one per part, behind a run-time check";
+    });
+  for (DistributionMiss &Miss : DistMisses)
+    Remarks.emit([&] {
+      return OptimizationRemarkMissed(RemarkPass, "LoopDistribution",
+                                      Miss.L->getStartLoc(), Miss.L->getHeader())
+             << "loop not distributed into its parts: " << NV("Reason", Miss.Why);
     });
   for (MissedLoop &Miss : Det.Missed)
     Remarks.emit([&] {

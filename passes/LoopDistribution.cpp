@@ -238,6 +238,11 @@ bool Analysis::reloadable(Instruction *V, int From, int To, Instruction *UseAt,
     Origins(P).leaves(S->getPointerOperand(), Ls);
     if (!Ls.empty())
       continue;
+    // The reload goes where S was: every other use of V must follow it.
+    if (any_of(V->users(), [&](User *W) {
+          return W != S && !DT.dominates(S, cast<Instruction>(W));
+        }))
+      continue;
     bool Clobbered = false;
     for (auto &[I, K] : P.PartOf)
       Clobbered |= K == unsigned(To) && isa<StoreInst>(I) &&
@@ -392,10 +397,8 @@ void keepPart(Plan &P, unsigned C, ValueToValueMapTy *Map, LoopInfo &LI,
       continue;
     auto *V = cast<Instruction>(M(R.V));
     auto *S = cast<StoreInst>(M(R.S));
-    Instruction *At = isa<PHINode>(V) ? &*V->getParent()->getFirstInsertionPt()
-                                      : V->getNextNode();
     auto *Ld = new LoadInst(V->getType(), S->getPointerOperand(),
-                            "idiom.dist.reload", false, S->getAlign(), At);
+                            "idiom.dist.reload", false, S->getAlign(), S);
     Ld->copyMetadata(*S, {LLVMContext::MD_tbaa});
     V->replaceUsesWithIf(Ld, [&](Use &U) { return U.getUser() != S; });
   }

@@ -39,6 +39,10 @@ namespace {
 struct Reload {
   Instruction *V;
   StoreInst *S;
+  /// Reloaded in the header of the using part's inner loop (every use is
+  /// there and that loop writes nothing at S's address): the part is then
+  /// a perfect nest, which the map spec takes.
+  bool InInner;
 };
 
 /// A byte range [Lo, Hi + Size) of an access over the loop.
@@ -127,6 +131,7 @@ private:
   bool reloadable(Instruction *V, int From, int To, Instruction *UseAt,
                   std::string &Why);
   bool overlapChecks(std::string &Why);
+  bool sinkable(Instruction *V, StoreInst *S, Loop *Sub);
 
   Plan &P;
   DominatorTree &DT;
@@ -250,11 +255,47 @@ bool Analysis::reloadable(Instruction *V, int From, int To, Instruction *UseAt,
     if (Clobbered)
       continue;
     if (none_of(P.Reloads, [&](const Reload &R) { return R.V == V; }))
-      P.Reloads.push_back({V, S});
+      P.Reloads.push_back({V, S, sinkable(V, S, P.Subs[To])});
     Why.clear();
     return true;
   }
   return false;
+}
+
+bool Analysis::sinkable(Instruction *V, StoreInst *S, Loop *Sub) {
+  if (any_of(V->users(), [&](User *W) {
+        return W != S && !Sub->contains(cast<Instruction>(W));
+      }))
+    return false;
+  const DataLayout &DL = S->getModule()->getDataLayout();
+  Value *Ptr = S->getPointerOperand();
+  const SCEV *At = SE.getSCEV(Ptr);
+  for (BasicBlock *BB : Sub->blocks())
+    for (Instruction &I : *BB) {
+      if (!I.mayWriteToMemory())
+        continue;
+      auto *St = dyn_cast<StoreInst>(&I);
+      if (!St)
+        return false;
+      Value *SP = St->getPointerOperand();
+      const Value *OS = getUnderlyingObject(SP), *OR = getUnderlyingObject(Ptr);
+      if (OS != OR && isIdentifiedObject(OS) && isIdentifiedObject(OR))
+        continue;
+      if (SE.getPointerBase(SE.getSCEV(SP)) != SE.getPointerBase(At))
+        continue; // the run-time check compares the two stores' ranges
+      const SCEV *Lo, *Hi;
+      SmallVector<Fits, 2> Need;
+      if (!valueRange(SE.getSCEV(SP), *Sub, SE, Lo, Hi, Need) || !Need.empty())
+        return false;
+      uint64_t SizeS = DL.getTypeStoreSize(St->getValueOperand()->getType());
+      uint64_t SizeR = DL.getTypeStoreSize(V->getType());
+      const SCEV *Below = SE.getMinusSCEV(At, Hi), *Above = SE.getMinusSCEV(Lo, At);
+      Type *Ty = Below->getType();
+      if (!SE.isKnownPredicate(ICmpInst::ICMP_SGE, Below, SE.getConstant(Ty, SizeS)) &&
+          !SE.isKnownPredicate(ICmpInst::ICMP_SGE, Above, SE.getConstant(Ty, SizeR)))
+        return false;
+    }
+  return true;
 }
 
 bool Analysis::uses(std::string &Why) {
@@ -397,8 +438,11 @@ void keepPart(Plan &P, unsigned C, ValueToValueMapTy *Map, LoopInfo &LI,
       continue;
     auto *V = cast<Instruction>(M(R.V));
     auto *S = cast<StoreInst>(M(R.S));
+    Instruction *At = S;
+    if (R.InInner)
+      At = &*cast<BasicBlock>(M(P.Subs[C]->getHeader()))->getFirstInsertionPt();
     auto *Ld = new LoadInst(V->getType(), S->getPointerOperand(),
-                            "idiom.dist.reload", false, S->getAlign(), S);
+                            "idiom.dist.reload", false, S->getAlign(), At);
     Ld->copyMetadata(*S, {LLVMContext::MD_tbaa});
     V->replaceUsesWithIf(Ld, [&](Use &U) { return U.getUser() != S; });
   }

@@ -1,8 +1,10 @@
 // Loop distribution (passes/LoopDistribution.h): Gram-Schmidt's j loop,
 // whose body is a column dot product (part 1) then a column update (part 2),
 // is split into "for j: part 1" and "for j: part 2"; part 1 is then a GEMV^T
-// offloaded once per k. The sum of part 1 reaches part 2 in a register
-// (-O2 forwards the stored r[k][j]): part 2 reloads it from r[k][j]. The
+// and part 2 a 2-D map, each offloaded once per k. The sum of part 1
+// reaches part 2 in a register (-O2 forwards the stored r[k][j]): part 2
+// reloads it from r[k][j], in its inner loop (which writes only a), so that
+// part 2 is a perfect nest. The
 // output equals the sequential build's within compare.py's tolerance (the
 // dot products are reassociated). Negatives: part 2 writes the column that
 // a later part 1 reads (a flow dependence between iterations); part 2 uses
@@ -23,8 +25,9 @@
 #define N 64
 static double A[M][N], R[N][N], Q[M][N], B[M][N + 1], S[N][N], T[M][N];
 
-// REMARK-DAG: loop-distribution.c:[[#@LINE+4]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
-// REMARK-DAG: loop-distribution.c:[[#@LINE+3]]:5: remark: offloaded GEMV (gemv)
+// REMARK-DAG: loop-distribution.c:[[#@LINE+5]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
+// REMARK-DAG: loop-distribution.c:[[#@LINE+4]]:5: remark: offloaded GEMV (gemv)
+// REMARK-DAG: loop-distribution.c:[[#@LINE+3]]:5: remark: offloaded 2-D map (map)
 __attribute__((noinline)) static void gs(void) {
   for (int k = 0; k < N; k++)
     for (int j = k + 1; j < N; j++) {
@@ -62,7 +65,8 @@ __attribute__((noinline)) static void in_register(void) {
     }
 }
 
-// STATS: loop-distribution.c:[[#]] gemv calls=63 offloaded=63
+// STATS-DAG: loop-distribution.c:[[#]] gemv calls=63 offloaded=63
+// STATS-DAG: loop-distribution.c:[[#]] map calls=63 offloaded=63
 
 int main(void) {
   for (int i = 0; i < M; i++)

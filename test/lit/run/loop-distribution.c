@@ -6,9 +6,15 @@
 // reloads it from r[k][j], in its inner loop (which writes only a), so that
 // part 2 is a perfect nest. The
 // output equals the sequential build's within compare.py's tolerance (the
-// dot products are reassociated). Negatives: part 2 writes the column that
-// a later part 1 reads (a flow dependence between iterations); part 2 uses
-// a sum that part 1 keeps in a register only (no store to reload it from).
+// dot products are reassociated). The parts in the other order (a column
+// scaled, then its dot product) are distributed too. Negatives: part 2
+// writes the column that a later part 1 reads (a flow dependence between
+// iterations); part 2 uses a sum that part 1 keeps in a register only (no
+// store to reload it from); arrays passed as pointers that overlap at run
+// time (the check in front of the loop fails: the unchanged loop runs, so
+// the distributed loops' calls count the call with distinct arrays only).
+// Translation validation covers each distributed part: a corrupted lift of
+// either is not offloaded (BAD).
 // RUN: %clang -O2 %s -o %t.seq -lm
 // RUN: %clang-idiom -g %s -lidiomrt -lm -Rpass=idiom-offload -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
@@ -18,16 +24,20 @@
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
+// RUN: %clang-idiom -g -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
 
 #include <stdio.h>
 
 #define M 96
 #define N 64
 static double A[M][N], R[N][N], Q[M][N], B[M][N + 1], S[N][N], T[M][N];
+static double C[M][N], U[N][N], P[M + N][N], P2[M + N][N];
 
-// REMARK-DAG: loop-distribution.c:[[#@LINE+5]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
-// REMARK-DAG: loop-distribution.c:[[#@LINE+4]]:5: remark: offloaded GEMV (gemv)
-// REMARK-DAG: loop-distribution.c:[[#@LINE+3]]:5: remark: offloaded 2-D map (map)
+// REMARK-DAG: loop-distribution.c:[[#@LINE+7]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
+// REMARK-DAG: loop-distribution.c:[[#@LINE+6]]:5: remark: offloaded GEMV (gemv)
+// REMARK-DAG: loop-distribution.c:[[#@LINE+5]]:5: remark: offloaded 2-D map (map)
+// BAD-DAG: loop-distribution.c:[[#@LINE+4]]:5: remark: idiom map not offloaded: translation validation failed
+// BAD-DAG: loop-distribution.c:[[#@LINE+3]]:5: remark: idiom gemv not offloaded: translation validation failed
 __attribute__((noinline)) static void gs(void) {
   for (int k = 0; k < N; k++)
     for (int j = k + 1; j < N; j++) {
@@ -65,6 +75,43 @@ __attribute__((noinline)) static void in_register(void) {
     }
 }
 
+// The parts in the other order: part 2 reads the column part 1 of the same
+// iteration scaled.
+// REMARK-DAG: loop-distribution.c:[[#@LINE+5]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
+// REMARK-DAG: loop-distribution.c:[[#@LINE+4]]:5: remark: offloaded GEMV (gemv)
+// REMARK-DAG: loop-distribution.c:[[#@LINE+3]]:5: remark: offloaded 2-D map (map)
+__attribute__((noinline)) static void swapped(void) {
+  for (int k = 0; k < N; k++)
+    for (int j = k + 1; j < N; j++) {
+      for (int i = 0; i < M; i++)
+        C[i][j] = C[i][j] * 0.5;
+      U[k][j] = 0.0;
+      for (int i = 0; i < M; i++)
+        U[k][j] += Q[i][k] * C[i][j];
+    }
+}
+
+// Through pointers that may overlap: a run-time check in front of the loop.
+// REMARK-DAG: loop-distribution.c:[[#@LINE+9]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
+// REMARK-DAG: loop-distribution.c:[[#@LINE+8]]:5: remark: offloaded GEMV (gemv)
+// REMARK-DAG: loop-distribution.c:[[#@LINE+7]]:5: remark: offloaded 2-D map (map)
+// Called twice, once with overlapping arrays: each part runs 63 times.
+// STATS-DAG: loop-distribution.c:[[#@LINE+5]] gemv calls=63 offloaded=63
+// STATS-DAG: loop-distribution.c:[[#@LINE+4]] map calls=63 offloaded=63
+__attribute__((noinline)) static void gsp(double (*a)[N], double (*r)[N],
+                                          double (*q)[N]) {
+  for (int k = 0; k < N; k++)
+    for (int j = k + 1; j < N; j++) {
+      r[k][j] = 0.0;
+      for (int i = 0; i < M; i++)
+        r[k][j] += q[i][k] * a[i][j];
+      for (int i = 0; i < M; i++)
+        a[i][j] = a[i][j] - q[i][k] * r[k][j];
+    }
+}
+
+// BAD-NOT: offloaded GEMV
+// BAD-NOT: offloaded 2-D map
 // STATS-DAG: loop-distribution.c:[[#]] gemv calls=63 offloaded=63
 // STATS-DAG: loop-distribution.c:[[#]] map calls=63 offloaded=63
 
@@ -74,13 +121,22 @@ int main(void) {
       A[i][j] = T[i][j] = (double)((i * 7 + j * 3) % 11) / 11.0;
       B[i][j] = (double)((i * 5 + j) % 13) / 13.0;
       Q[i][j] = (double)((i + 2 * j) % 5) / 40.0;
+      C[i][j] = (double)((i * 3 + j * 5) % 7) / 7.0;
+      P[i][j] = P2[i][j] = A[i][j];
     }
   gs();
   forward();
   in_register();
+  swapped();
+  // Distinct arrays, then r inside a (rows 8 to N + 7 of a): every k overlaps.
+  gsp(P, &P[M], Q);
+  gsp(P2, &P2[8], Q);
   printf("n %d\n", M);
   for (int j = 0; j < N; j += 7)
-    printf("r%d %.10e\na%d %.10e\ns%d %.10e\nt%d %.10e\n", j, R[j / 2][j],
-           j, A[M - 1 - j][j], j, S[j / 2][j], j, T[j][j]);
+    printf("r%d %.10e\na%d %.10e\ns%d %.10e\nt%d %.10e\nu%d %.10e\n"
+           "c%d %.10e\np%d %.10e %.10e\nq%d %.10e %.10e\n",
+           j, R[j / 2][j], j, A[M - 1 - j][j], j, S[j / 2][j], j, T[j][j], j,
+           U[j / 2][j], j, C[M - 1 - j][j], j, P[j][j], P[M + j / 2][j], j,
+           P2[j][j], P2[8 + j / 2][j]);
   return 0;
 }

@@ -16,14 +16,12 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
-#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <memory>
@@ -45,12 +43,6 @@ struct Reload {
   bool InInner;
 };
 
-/// A byte range [Lo, Hi + Size) of an access over the loop.
-struct ByteRange {
-  const SCEV *Lo, *Hi;
-  uint64_t Size;
-};
-
 /// A distributable loop and what the transformation needs.
 struct Plan {
   Loop *L = nullptr;
@@ -59,7 +51,7 @@ struct Plan {
   DenseMap<Instruction *, unsigned> PartOf;
   SmallVector<Reload, 2> Reloads;
   SmallVector<Fits, 4> Need;
-  SmallVector<std::pair<ByteRange, ByteRange>, 8> Disjoint;
+  SmallVector<std::pair<AccessRange, AccessRange>, 8> Disjoint;
 };
 
 /// Origin of a value for part P's code: -1 when every part may compute it
@@ -338,8 +330,8 @@ bool Analysis::overlapChecks(std::string &Why) {
     for (Instruction &I : *BB)
       if (isa<LoadInst>(I) || isa<StoreInst>(I))
         Acc.push_back(&I);
-  DenseMap<Instruction *, ByteRange> Ranges;
-  auto RangeOf = [&](Instruction *I, ByteRange &R) {
+  DenseMap<Instruction *, AccessRange> Ranges;
+  auto RangeOf = [&](Instruction *I, AccessRange &R) {
     if (auto It = Ranges.find(I); It != Ranges.end()) {
       R = It->second;
       return true;
@@ -363,7 +355,7 @@ bool Analysis::overlapChecks(std::string &Why) {
       const Value *OX = getUnderlyingObject(PX), *OY = getUnderlyingObject(PY);
       if (OX != OY && isIdentifiedObject(OX) && isIdentifiedObject(OY))
         continue;
-      ByteRange RX, RY;
+      AccessRange RX, RY;
       if (!RangeOf(X, RX) || !RangeOf(Y, RY)) {
         Why = "the byte range of an access through a pointer that may alias "
               "another one is unknown over the loop (no run-time overlap "
@@ -372,12 +364,8 @@ bool Analysis::overlapChecks(std::string &Why) {
       }
       P.Disjoint.push_back({RX, RY});
     }
-  SCEVExpander Exp(SE, DL, "idiom.dist");
-  Instruction *At = L.getLoopPreheader()->getTerminator();
-  auto Safe = [&](const SCEV *S) { return Exp.isSafeToExpandAt(S, At); };
-  bool Ok = all_of(P.Need, [&](const Fits &F) { return Safe(F.Lo) && Safe(F.Hi); });
-  for (auto &[X, Y] : P.Disjoint)
-    Ok &= Safe(X.Lo) && Safe(X.Hi) && Safe(Y.Lo) && Safe(Y.Hi);
+  bool Ok = rangeChecksExpandable(
+      P.Need, P.Disjoint, L.getLoopPreheader()->getTerminator(), SE);
   if (!Ok)
     Why = "a bound of the run-time overlap checks is not available before the "
           "loop";
@@ -395,36 +383,6 @@ bool Analysis::run(std::string &Why) {
     return false;
   }
   return overlapChecks(Why);
-}
-
-/// The run-time check of P, expanded before the terminator of \p Check.
-Value *emitCheck(Plan &P, BasicBlock *Check, ScalarEvolution &SE) {
-  Instruction *At = Check->getTerminator();
-  SCEVExpander Exp(SE, Check->getModule()->getDataLayout(), "idiom.dist");
-  IRBuilder<> B(At);
-  Value *Ok = B.getTrue();
-  auto Expand = [&](const SCEV *S, Type *Ty) {
-    Value *V = Exp.expandCodeFor(S, Ty, At);
-    B.SetInsertPoint(At);
-    return V;
-  };
-  for (const Fits &F : P.Need) {
-    Type *Ty = F.Lo->getType();
-    Ok = B.CreateAnd(Ok, B.CreateICmpSLE(Expand(F.Lo, Ty), Expand(F.Hi, Ty)),
-                     "idiom.dist.fits");
-  }
-  Type *PtrTy = PointerType::getUnqual(Check->getContext());
-  for (auto &[X, Y] : P.Disjoint) {
-    Value *XEnd = B.CreateGEP(B.getInt8Ty(), Expand(X.Hi, PtrTy),
-                              B.getInt64(X.Size));
-    Value *YEnd = B.CreateGEP(B.getInt8Ty(), Expand(Y.Hi, PtrTy),
-                              B.getInt64(Y.Size));
-    Value *XLo = Expand(X.Lo, PtrTy), *YLo = Expand(Y.Lo, PtrTy);
-    Ok = B.CreateAnd(Ok, B.CreateOr(B.CreateICmpULE(XEnd, YLo),
-                                    B.CreateICmpULE(YEnd, XLo)),
-                     "idiom.dist.disjoint");
-  }
-  return Ok;
 }
 
 /// Keeps only part \p C in one copy of the loop (\p Map: the original's
@@ -477,7 +435,7 @@ BranchInst *distribute(Plan &P, LoopInfo &LI, DominatorTree &DT,
   Loop &L = *P.L;
   SE.forgetTopmostLoop(&L);
   BasicBlock *Check = L.getLoopPreheader();
-  Value *Ok = emitCheck(P, Check, SE);
+  Value *Ok = emitRangeChecks(Check, P.Need, P.Disjoint, SE, "idiom.dist");
   BasicBlock *PH = nullptr;
   Loop *Orig = copyNestBehindCheck(L, LI, DT, ".dist", PH);
   BasicBlock *Exit = L.getExitBlock();

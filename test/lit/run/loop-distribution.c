@@ -32,6 +32,7 @@
 #define N 64
 static double A[M][N], R[N][N], Q[M][N], B[M][N + 1], S[N][N], T[M][N];
 static double C[M][N], U[N][N], P[M + N][N], P2[M + N][N];
+static double D[M][N], V[N], W[N];
 
 // REMARK-DAG: loop-distribution.c:[[#@LINE+7]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
 // REMARK-DAG: loop-distribution.c:[[#@LINE+6]]:5: remark: offloaded GEMV (gemv)
@@ -91,6 +92,25 @@ __attribute__((noinline)) static void swapped(void) {
     }
 }
 
+// Three parts: a dot product, the update that reloads it, the updated
+// column's squared norm.
+// REMARK-DAG: loop-distribution.c:[[#@LINE+5]]:3: remark: loop distributed into 3 loops, one per part, behind a run-time check
+// REMARK-DAG: loop-distribution.c:[[#@LINE+4]]:3: remark: offloaded GEMV (gemv)
+// REMARK-DAG: loop-distribution.c:[[#@LINE+3]]:3: remark: offloaded 2-D map (map)
+// REMARK-DAG: loop-distribution.c:[[#@LINE+2]]:3: remark: offloaded column reduction (column-reduction)
+__attribute__((noinline)) static void three(void) {
+  for (int j = 0; j < N; j++) {
+    V[j] = 0.0;
+    for (int i = 0; i < M; i++)
+      V[j] += Q[i][1] * D[i][j];
+    for (int i = 0; i < M; i++)
+      D[i][j] = D[i][j] - Q[i][1] * V[j];
+    W[j] = 0.0;
+    for (int i = 0; i < M; i++)
+      W[j] += D[i][j] * D[i][j];
+  }
+}
+
 // Through pointers that may overlap: a run-time check in front of the loop.
 // REMARK-DAG: loop-distribution.c:[[#@LINE+9]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
 // REMARK-DAG: loop-distribution.c:[[#@LINE+8]]:5: remark: offloaded GEMV (gemv)
@@ -122,12 +142,13 @@ int main(void) {
       B[i][j] = (double)((i * 5 + j) % 13) / 13.0;
       Q[i][j] = (double)((i + 2 * j) % 5) / 40.0;
       C[i][j] = (double)((i * 3 + j * 5) % 7) / 7.0;
-      P[i][j] = P2[i][j] = A[i][j];
+      P[i][j] = P2[i][j] = D[i][j] = A[i][j];
     }
   gs();
   forward();
   in_register();
   swapped();
+  three();
   // Distinct arrays, then r inside a (rows 8 to N + 7 of a): every k overlaps.
   gsp(P, &P[M], Q);
   gsp(P2, &P2[8], Q);
@@ -138,5 +159,8 @@ int main(void) {
            j, R[j / 2][j], j, A[M - 1 - j][j], j, S[j / 2][j], j, T[j][j], j,
            U[j / 2][j], j, C[M - 1 - j][j], j, P[j][j], P[M + j / 2][j], j,
            P2[j][j], P2[8 + j / 2][j]);
+  for (int j = 0; j < N; j += 5)
+    printf("v%d %.10e\nw%d %.10e\nd%d %.10e\n", j, V[j], j, W[j], j,
+           D[M - 1 - j][j]);
   return 0;
 }

@@ -530,6 +530,13 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     for (size_t K = FirstRowTempVersion; K < Versions.size(); ++K)
       if (Versions[K].Nest == O.D->L)
         DeclineToCopy = declineToUnchangedCopy(Versions[K], SC.Fallback, LI);
+    // A distributed loop's first part: a decline runs the unchanged loop
+    // (all parts at once; the distributed loops traverse the arrays once
+    // per part on the host).
+    for (const Distribution &Dist : Dists)
+      if (Dist.Parts.front() == O.D->L)
+        DeclineToCopy = declineToUnchangedCopy({O.D->L, Dist.Check},
+                                               SC.Fallback, LI);
     // A CSR SpMV's runtime call reads ptr and col on the host: inside a
     // region it first copies back their device-valid bytes (csr.c), and
     // ptr is one of its buffers here, so host code there cannot write it.

@@ -7,7 +7,6 @@
 #include "BoundVersioning.h"
 #include "PipelinePlacement.h"
 
-#include "idiom/Constraints/LoopFacts.h"
 #include "idiom/Constraints/Z3Checks.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -54,9 +53,11 @@ struct Plan {
   SmallVector<std::pair<AccessRange, AccessRange>, 8> Disjoint;
 };
 
-/// Origin of a value for part P's code: -1 when every part may compute it
-/// (invariants, the induction variable, pure arithmetic over those), else
-/// the part whose inner loop or straight-line load produced it.
+/// Where the values of the loop body come from: an inner loop's values
+/// (and its LCSSA phis) and the straight-line loads of a part belong to
+/// that part; the induction variable, values from outside the loop and
+/// pure arithmetic over those belong to no part (every copy of the loop
+/// computes them where it needs them).
 class Origins {
 public:
   Origins(Plan &P) : P(P) {}

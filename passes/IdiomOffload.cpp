@@ -345,12 +345,8 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   size_t FirstRowTempVersion = Versions.size();
   Versions.append(
       privatiseRowTemporaries(LI, DT, SE, RowTempMisses, Versioned));
-  // Parallel loops whose body is a sequence of parts get a copy split into
-  // one loop per part (LoopDistribution.h), dropped below when unused.
   SmallVector<DistributionMiss, 2> DistMisses;
-  SmallVector<Distribution, 2> Dists =
-      distributeLoops(LI, DT, SE, currentLiftOptions().Z3TimeoutMs,
-                      DistMisses, Versioned);
+  SmallVector<Distribution, 2> Dists;
   auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {
     for (const Distribution &D : Dists)
       if (none_of(D.Parts, [&](Loop *P) {
@@ -368,6 +364,18 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   SmallPtrSet<Loop *, 8> StitchedLoops;
 
   Detection Det = detectIdioms(F, LI, SE, DT);
+  // Parallel loops whose body is a sequence of parts, and that no idiom
+  // takes whole (a GEMM whose prologue scales C), get a copy split into
+  // one loop per part (LoopDistribution.h), dropped below when unused;
+  // detection then runs again, over the distributed loops.
+  SmallPtrSet<Loop *, 8> Lifted;
+  for (DetectedIdiom &D : Det.Found)
+    if (D.Match)
+      Lifted.insert(D.L);
+  Dists = distributeLoops(LI, DT, SE, currentLiftOptions().Z3TimeoutMs, Lifted,
+                          DistMisses, Versioned);
+  if (!Dists.empty())
+    Det = detectIdioms(F, LI, SE, DT);
   for (Loop *L : Det.OverBudget)
     Remarks.emit([&] {
       return OptimizationRemarkMissed(RemarkPass, "LoopBudget", L->getStartLoc(),

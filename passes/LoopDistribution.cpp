@@ -475,13 +475,14 @@ BranchInst *distribute(Plan &P, LoopInfo &LI, DominatorTree &DT,
 }
 
 void visit(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-           unsigned TimeoutMs, SmallVectorImpl<Distribution> &Out,
+           unsigned TimeoutMs, const SmallPtrSetImpl<Loop *> &Skip,
+           SmallVectorImpl<Distribution> &Out,
            SmallVectorImpl<DistributionMiss> &Misses, bool &Changed) {
-  if (isFallbackLoop(L))
+  if (isFallbackLoop(L) || Skip.count(&L))
     return;
   SmallVector<Loop *, 4> Subs(L.getSubLoops().begin(), L.getSubLoops().end());
   for (Loop *S : Subs)
-    visit(*S, LI, DT, SE, TimeoutMs, Out, Misses, Changed);
+    visit(*S, LI, DT, SE, TimeoutMs, Skip, Out, Misses, Changed);
   Plan P;
   P.L = &L;
   std::string Why;
@@ -500,12 +501,12 @@ void visit(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
 
 SmallVector<Distribution, 2>
 distributeLoops(LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-                unsigned TimeoutMs, SmallVectorImpl<DistributionMiss> &Misses,
-                bool &Changed) {
+                unsigned TimeoutMs, const SmallPtrSetImpl<Loop *> &Skip,
+                SmallVectorImpl<DistributionMiss> &Misses, bool &Changed) {
   SmallVector<Distribution, 2> Out;
   SmallVector<Loop *, 8> Top(LI.begin(), LI.end());
   for (Loop *L : Top)
-    visit(*L, LI, DT, SE, TimeoutMs, Out, Misses, Changed);
+    visit(*L, LI, DT, SE, TimeoutMs, Skip, Out, Misses, Changed);
   return Out;
 }
 

@@ -30,9 +30,11 @@
 // base pointers, which the Z3 proof does not compare, are checked at run
 // time in front of the loop (their byte ranges over the loop are disjoint,
 // as RowTemporaries.h checks); the unchanged loop runs otherwise, marked
-// as a fallback loop. The distributed loops are kept only when an idiom
-// uses one of them (dropDistribution otherwise); a declined run runs the
-// distributed loops on the host (the same work as the original loop).
+// as a fallback loop. A loop that an idiom takes whole (a GEMM with its
+// prologue) is left alone. The distributed loops are kept only when an
+// idiom uses one of them (dropDistribution otherwise); a declined run of
+// the first part runs the unchanged loop (IdiomOffload.cpp, with
+// declineToUnchangedCopy), a declined later part its distributed loop.
 //
 // Limits: the proof asks for wholly parallel iterations, more than
 // distribution needs (a dependence that goes forward in the new order is
@@ -43,6 +45,7 @@
 #ifndef IDIOM_PASSES_LOOPDISTRIBUTION_H
 #define IDIOM_PASSES_LOOPDISTRIBUTION_H
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -73,13 +76,15 @@ struct DistributionMiss {
 
 /// Distributes every loop of \p LI whose body is two or more parts (inner
 /// loop nests, with the straight-line code before each) under the
-/// conditions above. Loops of the shape that fail a condition are listed in
-/// \p Misses with the reason. Keeps \p LI and \p DT up to date, forgets what
-/// \p SE knew of changed loops; sets \p Changed when the IR changed. Z3
-/// queries get \p TimeoutMs each.
+/// conditions above, except the loops of \p Skip and the loops inside them
+/// (nests that an idiom takes whole). Loops of the shape that fail a
+/// condition are listed in \p Misses with the reason. Keeps \p LI and \p DT
+/// up to date, forgets what \p SE knew of changed loops; sets \p Changed
+/// when the IR changed. Z3 queries get \p TimeoutMs each.
 llvm::SmallVector<Distribution, 2>
 distributeLoops(llvm::LoopInfo &LI, llvm::DominatorTree &DT,
                 llvm::ScalarEvolution &SE, unsigned TimeoutMs,
+                const llvm::SmallPtrSetImpl<llvm::Loop *> &Skip,
                 llvm::SmallVectorImpl<DistributionMiss> &Misses, bool &Changed);
 
 /// Undoes the use of \p D (none of its loops was offloaded): the check

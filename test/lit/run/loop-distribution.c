@@ -33,6 +33,7 @@
 static double A[M][N], R[N][N], Q[M][N], B[M][N + 1], S[N][N], T[M][N];
 static double C[M][N], U[N][N], P[M + N][N], P2[M + N][N];
 static double D[M][N], V[N], W[N];
+static float FA[37 * 29], FB[29 * 41], FC[37 * 41];
 
 // REMARK-DAG: loop-distribution.c:[[#@LINE+7]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
 // REMARK-DAG: loop-distribution.c:[[#@LINE+6]]:5: remark: offloaded GEMV (gemv)
@@ -111,6 +112,26 @@ __attribute__((noinline)) static void three(void) {
   }
 }
 
+// Symbolic sizes, flat indexing (test/lit/lift/gemm-prologue.c's
+// prologue_ijk): the prologue that scales row i of c, then row i of a
+// GEMM: a 2-D map and a GEMM.
+// REMARK-DAG: loop-distribution.c:[[#@LINE+5]]:3: remark: loop distributed into 2 loops, one per part, behind a run-time check
+// REMARK-DAG: loop-distribution.c:[[#@LINE+4]]:3: remark: offloaded GEMM (gemm)
+__attribute__((noinline)) static void prologue(int ni, int nj, int nk, float beta,
+                                               float *c, const float *a,
+                                               const float *b) {
+  for (int i = 0; i < ni; i++) {
+    for (int j = 0; j < nj; j++)
+      c[i * nj + j] *= beta;
+    for (int j = 0; j < nj; j++) {
+      float s = c[i * nj + j];
+      for (int k = 0; k < nk; k++)
+        s += a[i * nk + k] * b[k * nj + j];
+      c[i * nj + j] = s;
+    }
+  }
+}
+
 // Through pointers that may overlap: a run-time check in front of the loop.
 // REMARK-DAG: loop-distribution.c:[[#@LINE+9]]:5: remark: loop distributed into 2 loops, one per part, behind a run-time check
 // REMARK-DAG: loop-distribution.c:[[#@LINE+8]]:5: remark: offloaded GEMV (gemv)
@@ -149,6 +170,13 @@ int main(void) {
   in_register();
   swapped();
   three();
+  for (int i = 0; i < 37 * 29; i++)
+    FA[i] = (float)(i % 9) / 9.0f;
+  for (int i = 0; i < 29 * 41; i++)
+    FB[i] = (float)(i % 7) / 7.0f;
+  for (int i = 0; i < 37 * 41; i++)
+    FC[i] = (float)(i % 5);
+  prologue(37, 41, 29, 0.5f, FC, FA, FB);
   // Distinct arrays, then r inside a (rows 8 to N + 7 of a): every k overlaps.
   gsp(P, &P[M], Q);
   gsp(P2, &P2[8], Q);
@@ -159,6 +187,8 @@ int main(void) {
            j, R[j / 2][j], j, A[M - 1 - j][j], j, S[j / 2][j], j, T[j][j], j,
            U[j / 2][j], j, C[M - 1 - j][j], j, P[j][j], P[M + j / 2][j], j,
            P2[j][j], P2[8 + j / 2][j]);
+  for (int i = 0; i < 37 * 41; i += 97)
+    printf("fc%d.f32 %.10e\n", i, (double)FC[i]);
   for (int j = 0; j < N; j += 5)
     printf("v%d %.10e\nw%d %.10e\nd%d %.10e\n", j, V[j], j, W[j], j,
            D[M - 1 - j][j]);

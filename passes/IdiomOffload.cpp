@@ -351,8 +351,16 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     for (const Distribution &D : Dists)
       if (none_of(D.Parts, [&](Loop *P) {
             return any_of(Used, [&](Loop *U) { return P == U || P->contains(U); });
-          }))
+          })) {
         dropDistribution(D);
+        Remarks.emit([&] {
+          return OptimizationRemarkAnalysis(RemarkPass, "LoopDistribution",
+                                            D.Parts.front()->getStartLoc(),
+                                            D.Parts.front()->getHeader())
+                 << "loop distribution undone: no idiom was offloaded from "
+                    "its loops";
+        });
+      }
     for (const BoundVersion &V : Versions) {
       bool Keep = false;
       for (Loop *U : Used)

@@ -1,7 +1,8 @@
 // Loops that loop distribution (passes/LoopDistribution.h) refuses, each
 // with the reason in a missed remark; the positives (and the negatives that
 // need a run: dependences, registers, overlap) are in
-// test/lit/run/loop-distribution.c.
+// test/lit/run/loop-distribution.c. Last, a distribution that no idiom
+// uses, undone.
 // RUN: %clang-idiom -g -c %s -o /dev/null -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload 2>&1 | FileCheck %s --implicit-check-not="loop distributed"
 
 #define M 64
@@ -56,5 +57,19 @@ void branches(void) {
     else
       for (int i = 0; i < M; i++)
         A[i][j] = A[i][j] * 3.0;
+  }
+}
+
+// Distributed, but neither part is an idiom (each is a recurrence in i):
+// the distribution is undone (its check becomes false).
+// CHECK: loop-distribution.c:[[#@LINE+4]]:3: remark: loop distributed into 2 loops, one per part, behind a run-time check
+// CHECK: loop-distribution.c:[[#@LINE+3]]:3: remark: loop distribution undone: no idiom was offloaded from its loops
+double Y[M][N];
+void recurrences(void) {
+  for (int j = 0; j < N; j++) {
+    for (int i = 1; i < M; i++)
+      A[i][j] = A[i - 1][j] * 0.5 + 1.0;
+    for (int i = 1; i < M; i++)
+      Y[i][j] = Y[i - 1][j] * 0.25 + A[i][j];
   }
 }

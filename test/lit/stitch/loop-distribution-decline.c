@@ -3,8 +3,9 @@
 // distributed loops, which traverse the arrays once per part (Gram-Schmidt
 // at 1000 x 1200 ran 13% slower on the host that way, x86-64); the
 // host-time measurement moves with it. A decline of a later part runs that
-// part's distributed loop (the parts before it ran on the device).
-// RUN: %clang-idiom -O2 -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s
+// part's distributed loop (the parts before it ran on the device). The
+// Gram-Schmidt kernel gs of run/loop-distribution.c.
+// RUN: %clang-idiom -O2 -fno-discard-value-names -S -emit-llvm %S/../run/loop-distribution.c -o - | FileCheck %s
 
 // CHECK-LABEL: define {{.*}}void @gs(
 // CHECK: [[COPY:[a-z0-9.]+\.dist\.orig]]:
@@ -18,18 +19,4 @@
 // CHECK: idiom.declined{{[0-9]*}}:
 // CHECK-NEXT: call i64 @idiom_host_begin(ptr nonnull @[[SECOND]].desc)
 // CHECK-NEXT: br label %for.body{{[0-9]+}}{{$}}
-
-#define M 96
-#define N 64
-double A[M][N], R[N][N], Q[M][N];
-
-void gs(void) {
-  for (int k = 0; k < N; k++)
-    for (int j = k + 1; j < N; j++) {
-      R[k][j] = 0.0;
-      for (int i = 0; i < M; i++)
-        R[k][j] += Q[i][k] * A[i][j];
-      for (int i = 0; i < M; i++)
-        A[i][j] = A[i][j] - Q[i][k] * R[k][j];
-    }
-}
+// CHECK-LABEL: define {{.*}}void @forward(

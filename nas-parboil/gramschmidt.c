@@ -4,8 +4,8 @@
  *   gramschmidt  QR by classical Gram-Schmidt of a 240 x 200 matrix: for each
  *                column k the norm, Q's column k, then for j = k+1 .. n-1
  *                R[k][j] = Q[:,k] . A[:,j] and A[:,j] -= Q[:,k] R[k][j]
- *                (the j loop is parallel: a GEMV^T from a run-time start,
- *                then a rank-1 update; not lifted yet)
+ *                (the j loop is parallel: distributed into a GEMV^T from
+ *                a run-time start, then the rank-1 update as a 2-D map)
  *   cholesky     A = L L^T in place, n 360: the row i of L by dot products
  *                A[i][j] -= A[i][k] * A[j][k] over k < j, sequential in j
  *                (iteration j reads the A[i][k], k < j, that earlier ones
@@ -87,7 +87,7 @@ static void kernel_gramschmidt(int m, int n, double a[M][N], double r[N][N],
     r[k][k] = sqrt(nrm);
     for (i = 0; i < m; i++) /* maybe: map (column k of Q) */
       q[i][k] = a[i][k] / r[k][k];
-    for (j = k + 1; j < n; j++) { /* maybe: GEMV^T and rank-1 update (not lifted yet) */
+    for (j = k + 1; j < n; j++) { /* idiom: gemv and map (distributed: GEMV^T, then the rank-1 update) */
       r[k][j] = 0.0;
       for (i = 0; i < m; i++) /* maybe: reduction (dot product) */
         r[k][j] += q[i][k] * a[i][j];

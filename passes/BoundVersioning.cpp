@@ -117,6 +117,48 @@ bool valueRange(const SCEV *S, Loop &L, ScalarEvolution &SE, const SCEV *&Lo,
 }
 
 
+bool rangeChecksExpandable(
+    ArrayRef<Fits> Need, ArrayRef<std::pair<AccessRange, AccessRange>> Disjoint,
+    Instruction *At, ScalarEvolution &SE) {
+  SCEVExpander Exp(SE, At->getModule()->getDataLayout(), "idiom.check");
+  auto Safe = [&](const SCEV *S) { return Exp.isSafeToExpandAt(S, At); };
+  bool Ok = all_of(Need, [&](const Fits &F) { return Safe(F.Lo) && Safe(F.Hi); });
+  for (auto &[X, Y] : Disjoint)
+    Ok &= Safe(X.Lo) && Safe(X.Hi) && Safe(Y.Lo) && Safe(Y.Hi);
+  return Ok;
+}
+
+Value *emitRangeChecks(BasicBlock *Check, ArrayRef<Fits> Need,
+                       ArrayRef<std::pair<AccessRange, AccessRange>> Disjoint,
+                       ScalarEvolution &SE, StringRef Prefix) {
+  Instruction *At = Check->getTerminator();
+  std::string Name = Prefix.str();
+  SCEVExpander Exp(SE, Check->getModule()->getDataLayout(), Name.c_str());
+  IRBuilder<> B(At);
+  Value *Ok = B.getTrue();
+  auto Expand = [&](const SCEV *S, Type *Ty) {
+    Value *V = Exp.expandCodeFor(S, Ty, At);
+    B.SetInsertPoint(At);
+    return V;
+  };
+  for (const Fits &F : Need) {
+    Type *Ty = F.Lo->getType();
+    Ok = B.CreateAnd(Ok, B.CreateICmpSLE(Expand(F.Lo, Ty), Expand(F.Hi, Ty)),
+                     Prefix + ".fits");
+  }
+  Type *PtrTy = PointerType::getUnqual(Check->getContext());
+  for (auto &[X, Y] : Disjoint) {
+    Value *XLo = Expand(X.Lo, PtrTy), *XHi = Expand(X.Hi, PtrTy);
+    Value *YLo = Expand(Y.Lo, PtrTy), *YHi = Expand(Y.Hi, PtrTy);
+    Value *XEnd = B.CreateGEP(B.getInt8Ty(), XHi, B.getInt64(X.Size));
+    Value *YEnd = B.CreateGEP(B.getInt8Ty(), YHi, B.getInt64(Y.Size));
+    Ok = B.CreateAnd(Ok, B.CreateOr(B.CreateICmpULE(XEnd, YLo),
+                                    B.CreateICmpULE(YEnd, XLo)),
+                     Prefix + ".disjoint");
+  }
+  return Ok;
+}
+
 Loop *copyNestBehindCheck(Loop &L, LoopInfo &LI, DominatorTree &DT,
                           StringRef Suffix, BasicBlock *&PH) {
   BasicBlock *Check = L.getLoopPreheader();

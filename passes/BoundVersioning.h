@@ -18,13 +18,19 @@
 #ifndef IDIOM_PASSES_BOUNDVERSIONING_H
 #define IDIOM_PASSES_BOUNDVERSIONING_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <utility>
 
 namespace llvm {
 class BasicBlock;
 class BranchInst;
+class Instruction;
 class SCEV;
+class Value;
 template <typename T> class SmallVectorImpl;
 class DominatorTree;
 class Loop;
@@ -45,6 +51,29 @@ struct BoundVersion {
 struct Fits {
   const llvm::SCEV *Lo, *Hi;
 };
+
+/// A byte range [Lo, Hi + Size) of a memory access over a loop nest (Lo
+/// and Hi: pointers, from valueRange).
+struct AccessRange {
+  const llvm::SCEV *Lo, *Hi;
+  uint64_t Size;
+};
+
+/// True when every bound of \p Need and \p Disjoint can be expanded before
+/// \p At (SCEVExpander::isSafeToExpandAt).
+bool rangeChecksExpandable(
+    llvm::ArrayRef<Fits> Need,
+    llvm::ArrayRef<std::pair<AccessRange, AccessRange>> Disjoint,
+    llvm::Instruction *At, llvm::ScalarEvolution &SE);
+
+/// Expands before the terminator of \p Check the run-time condition that
+/// each of \p Need holds (Lo <= Hi, signed) and each pair of \p Disjoint is
+/// disjoint; its instructions are named \p Prefix ".fits" and ".disjoint".
+/// Returns the condition (true when both lists are empty).
+llvm::Value *
+emitRangeChecks(llvm::BasicBlock *Check, llvm::ArrayRef<Fits> Need,
+                llvm::ArrayRef<std::pair<AccessRange, AccessRange>> Disjoint,
+                llvm::ScalarEvolution &SE, llvm::StringRef Prefix);
 
 /// The lowest and highest value of \p S over \p L's nest (interval
 /// arithmetic on S's expression tree): affine recurrences whose steps and

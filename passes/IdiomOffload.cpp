@@ -3,6 +3,7 @@
 #include "IdiomOffload.h"
 #include "BoundVersioning.h"
 #include "RowProducts.h"
+#include "LoopDistribution.h"
 #include "RowTemporaries.h"
 #include "IdiomDetection.h"
 #include "KernelMemo.h"
@@ -360,7 +361,22 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   SmallVector<RowProductMiss, 2> RowProductMisses;
   size_t EndRowTempVersions = Versions.size();
   Versions.append(batchRowProducts(LI, DT, SE, RowProductMisses, Versioned));
+  SmallVector<DistributionMiss, 2> DistMisses;
+  SmallVector<Distribution, 2> Dists;
   auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {
+    for (const Distribution &D : Dists)
+      if (none_of(D.Parts, [&](Loop *P) {
+            return any_of(Used, [&](Loop *U) { return P == U || P->contains(U); });
+          })) {
+        dropDistribution(D);
+        Remarks.emit([&] {
+          return OptimizationRemarkAnalysis(RemarkPass, "LoopDistribution",
+                                            D.Parts.front()->getStartLoc(),
+                                            D.Parts.front()->getHeader())
+                 << "loop distribution undone: no idiom was offloaded from "
+                    "its loops";
+        });
+      }
     for (const BoundVersion &V : Versions) {
       bool Keep = false;
       for (Loop *U : Used)
@@ -372,6 +388,18 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   SmallPtrSet<Loop *, 8> StitchedLoops;
 
   Detection Det = detectIdioms(F, LI, SE, DT);
+  // Parallel loops whose body is a sequence of parts, and that no idiom
+  // takes whole (a GEMM whose prologue scales C), get a copy split into
+  // one loop per part (LoopDistribution.h), dropped below when unused;
+  // detection then runs again, over the distributed loops.
+  SmallPtrSet<Loop *, 8> Lifted;
+  for (DetectedIdiom &D : Det.Found)
+    if (D.Match)
+      Lifted.insert(D.L);
+  Dists = distributeLoops(LI, DT, SE, currentLiftOptions().Z3TimeoutMs, Lifted,
+                          DistMisses, Versioned);
+  if (!Dists.empty())
+    Det = detectIdioms(F, LI, SE, DT);
   for (Loop *L : Det.OverBudget)
     Remarks.emit([&] {
       return OptimizationRemarkMissed(RemarkPass, "LoopBudget", L->getStartLoc(),
@@ -403,6 +431,20 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                                       Miss.Nest->getStartLoc(),
                                       Miss.Nest->getHeader())
              << "row products not batched: " << NV("Reason", Miss.Why);
+    });
+  for (const Distribution &D : Dists)
+    Remarks.emit([&] {
+      return OptimizationRemarkAnalysis(RemarkPass, "LoopDistribution",
+                                        D.Parts.front()->getStartLoc(),
+                                        D.Parts.front()->getHeader())
+             << "loop distributed into " << NV("Parts", unsigned(D.Parts.size()))
+             << " loops, one per part, behind a run-time check";
+    });
+  for (DistributionMiss &Miss : DistMisses)
+    Remarks.emit([&] {
+      return OptimizationRemarkMissed(RemarkPass, "LoopDistribution",
+                                      Miss.L->getStartLoc(), Miss.L->getHeader())
+             << "loop not distributed into its parts: " << NV("Reason", Miss.Why);
     });
   for (MissedLoop &Miss : Det.Missed)
     Remarks.emit([&] {
@@ -527,6 +569,13 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     for (size_t K = FirstRowTempVersion; K < EndRowTempVersions; ++K)
       if (Versions[K].Nest == O.D->L)
         DeclineToCopy = declineToUnchangedCopy(Versions[K], SC.Fallback, LI);
+    // A distributed loop's first part: a decline runs the unchanged loop
+    // (all parts at once; the distributed loops traverse the arrays once
+    // per part on the host).
+    for (const Distribution &Dist : Dists)
+      if (Dist.Parts.front() == O.D->L)
+        DeclineToCopy = declineToUnchangedCopy({O.D->L, Dist.Check},
+                                               SC.Fallback, LI);
     // A CSR SpMV's runtime call reads ptr and col on the host: inside a
     // region it first copies back their device-valid bytes (csr.c), and
     // ptr is one of its buffers here, so host code there cannot write it.

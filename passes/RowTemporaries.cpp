@@ -56,12 +56,6 @@ struct TempRead {
   int64_t Q0;
 };
 
-/// A byte range [Lo, Hi + Size) of a memory access over the nest.
-struct AccessRange {
-  const SCEV *Lo, *Hi;
-  uint64_t Size;
-};
-
 /// A privatisable nest and what the transformation needs.
 struct RowNest {
   Loop *Root = nullptr, *Row = nullptr, *Consumer = nullptr;
@@ -685,15 +679,8 @@ bool Analysis::run(std::string &Why) {
   if (!nestStores(Why))
     return false;
   // The run-time checks are computed in front of the nest.
-  SCEVExpander Exp(SE, N.Root->getHeader()->getModule()->getDataLayout(),
-                   "idiom.rowtemp");
-  Instruction *CheckAt = N.Root->getLoopPreheader()->getTerminator();
-  auto Safe = [&](const SCEV *S) { return Exp.isSafeToExpandAt(S, CheckAt); };
-  bool Ok = all_of(N.Need, [&](const Fits &F) {
-    return Safe(F.Lo) && Safe(F.Hi);
-  });
-  for (auto &[X, Y] : N.Disjoint)
-    Ok &= Safe(X.Lo) && Safe(X.Hi) && Safe(Y.Lo) && Safe(Y.Hi);
+  bool Ok = rangeChecksExpandable(
+      N.Need, N.Disjoint, N.Root->getLoopPreheader()->getTerminator(), SE);
   if (!Ok)
     Why = "a bound of the run-time checks for the row temporaries is not "
           "available before the nest";
@@ -726,31 +713,7 @@ BranchInst *privatise(RowNest &N, LoopInfo &LI, DominatorTree &DT,
                       ScalarEvolution &SE) {
   Loop &R = *N.Root;
   BasicBlock *Check = R.getLoopPreheader();
-  Instruction *At = Check->getTerminator();
-  const DataLayout &DL = Check->getModule()->getDataLayout();
-  SCEVExpander Exp(SE, DL, "idiom.rowtemp");
-  IRBuilder<> B(At);
-  Value *Ok = B.getTrue();
-  auto Expand = [&](const SCEV *S, Type *Ty) {
-    Value *V = Exp.expandCodeFor(S, Ty, At);
-    B.SetInsertPoint(At);
-    return V;
-  };
-  for (const Fits &F : N.Need) {
-    Type *Ty = F.Lo->getType();
-    Ok = B.CreateAnd(Ok, B.CreateICmpSLE(Expand(F.Lo, Ty), Expand(F.Hi, Ty)),
-                     "idiom.rowtemp.fits");
-  }
-  for (auto &[X, Y] : N.Disjoint) {
-    Type *PtrTy = PointerType::getUnqual(Check->getContext());
-    Value *XLo = Expand(X.Lo, PtrTy), *XHi = Expand(X.Hi, PtrTy);
-    Value *YLo = Expand(Y.Lo, PtrTy), *YHi = Expand(Y.Hi, PtrTy);
-    Value *XEnd = B.CreateGEP(B.getInt8Ty(), XHi, B.getInt64(X.Size));
-    Value *YEnd = B.CreateGEP(B.getInt8Ty(), YHi, B.getInt64(Y.Size));
-    Ok = B.CreateAnd(Ok, B.CreateOr(B.CreateICmpULE(XEnd, YLo),
-                                    B.CreateICmpULE(YEnd, XLo)),
-                     "idiom.rowtemp.disjoint");
-  }
+  Value *Ok = emitRangeChecks(Check, N.Need, N.Disjoint, SE, "idiom.rowtemp");
 
   BasicBlock *PH = nullptr;
   Loop *Orig = copyNestBehindCheck(R, LI, DT, ".rowtemp", PH);
@@ -802,8 +765,8 @@ BranchInst *privatise(RowNest &N, LoopInfo &LI, DominatorTree &DT,
   SE.forgetLoop(&R);
   markFallbackLoop(*Orig);
   Instruction *Old = Check->getTerminator(); // `br PH`, from the split
-  B.SetInsertPoint(Old);
-  BranchInst *Br = B.CreateCondBr(Ok, PH, Orig->getLoopPreheader());
+  BranchInst *Br =
+      IRBuilder<>(Old).CreateCondBr(Ok, PH, Orig->getLoopPreheader());
   Old->eraseFromParent();
   return Br;
 }

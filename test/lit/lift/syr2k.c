@@ -25,7 +25,7 @@ float A[N][M], B[N][M], C[N][N];
 // CHECK-NEXT: loop %{{[0-9]+}} at syr2k.c:[[@LINE+7]]: idiom syr2k-triangle (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_syr2k_ikj_0(A: [f32], B: [f32], C: [f32], A2: [f32], B2: [f32], s0: f32, s1: f32) {
-// CHECK-NEXT: store view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64) = map(\(r: ([f32]_120, [f32]_200, i64, [f32]_120)) => map(\(q: ([f32]_120, f32, i64, [f32]_120)) => select(icmp_slt(q.2, add(1:i64, mul(1:i64, r.2))), reduceSeq(\(acc: f32, x: (f32, f32, f32, f32)) => fadd(acc, fmuladd(fmul(x.1, s0), x.0, fmul(fmul(x.3, s0), x.2))), fmul(q.1, s1), zip(r.0, q.0, r.3, q.3)), q.1), zip(view(B, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), r.1, iota(200:i64), view(B2, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64))), zip(view(A, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64), iota(200:i64), view(A2, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64)));
+// CHECK-NEXT: store view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64) = map(\(r: ([f32]_120, [f32]_200, i64, [f32]_120)) => map(\(q: ([f32]_120, f32, i64, [f32]_120)) => select(icmp_slt(q.2, add(1:i64, mul(1:i64, r.2))), reduceSeq(\(acc: f32, x: (f32, f32, f32, f32)) => fadd(acc, fma(fmul(x.1, s0), x.0, fmul(fmul(x.3, s0), x.2))), fmul(q.1, s1), zip(r.0, q.0, r.3, q.3)), q.1), zip(view(B, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), r.1, iota(200:i64), view(B2, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64))), zip(view(A, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64), view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64), iota(200:i64), view(A2, 0:i64, 120:i64, 200:i64, 1:i64, 120:i64)));
 // REMARK-DAG: syr2k.c:[[@LINE+3]]:3: remark: offloaded GEMM (syr2k-triangle) to OpenCL
 // BAD-DAG: syr2k.c:[[@LINE+2]]:3: remark: idiom syr2k-triangle not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM triangle mask)
 void syr2k_ikj(float alpha, float beta) {
@@ -42,7 +42,7 @@ void syr2k_ikj(float alpha, float beta) {
 // CHECK-NEXT: loop %{{[0-9]+}} at syr2k.c:[[@LINE+6]]: idiom syr2k-triangle (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_syr2k_ijk_0(A: [f32], B: [f32], C: [f32], A2: [f32], B2: [f32], s0: f32, s1: f32) {
-// CHECK-NEXT: store {{.*}} => select(icmp_slt(q.2, add(1:i64, mul(1:i64, r.2))), fmuladd(s0, reduceSeq(\(acc: f32, x: (f32, f32, f32, f32)) => fadd(acc, fmuladd(x.0, x.1, fmul(x.2, x.3))), 0x0p+0:f32, zip(r.0, q.0, r.3, q.3)), fmul(q.1, s1)), q.1){{.*}}
+// CHECK-NEXT: store {{.*}} => select(icmp_slt(q.2, add(1:i64, mul(1:i64, r.2))), fma(s0, reduceSeq(\(acc: f32, x: (f32, f32, f32, f32)) => fadd(acc, fma(x.0, x.1, fmul(x.2, x.3))), 0x0p+0:f32, zip(r.0, q.0, r.3, q.3)), fmul(q.1, s1)), q.1){{.*}}
 // REMARK-DAG: syr2k.c:[[@LINE+2]]:3: remark: offloaded GEMM (syr2k-triangle) to OpenCL
 void syr2k_ijk(float alpha, float beta) {
   for (int i = 0; i < N; i++)
@@ -58,7 +58,7 @@ void syr2k_ijk(float alpha, float beta) {
 // CHECK-NEXT: loop %{{[0-9]+}} at syr2k.c:[[@LINE+7]]: idiom syr2k (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_syr2k_square_0(A: [f32], B: [f32], C: [f32], A2: [f32], B2: [f32], s0: f32) {
-// CHECK-NEXT: store view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64) = map(\(r: ([f32]_120, [f32]_200, [f32]_120)) => map(\(q: ([f32]_120, f32, [f32]_120)) => reduceSeq(\(acc: f32, x: (f32, f32, f32, f32)) => fmuladd(fmul(x.2, s0), x.3, fmuladd(fmul(x.0, s0), x.1, acc)), q.1, zip(r.0, q.0, r.2, q.2)), zip(view(B, {{.*}}), r.1, view(B2, {{.*}}))), zip(view(A, {{.*}}), view(C, {{.*}}), view(A2, {{.*}})));
+// CHECK-NEXT: store view(C, 0:i64, 200:i64, 200:i64, 1:i64, 200:i64) = map(\(r: ([f32]_120, [f32]_200, [f32]_120)) => map(\(q: ([f32]_120, f32, [f32]_120)) => reduceSeq(\(acc: f32, x: (f32, f32, f32, f32)) => fma(fmul(x.2, s0), x.3, fma(fmul(x.0, s0), x.1, acc)), q.1, zip(r.0, q.0, r.2, q.2)), zip(view(B, {{.*}}), r.1, view(B2, {{.*}}))), zip(view(A, {{.*}}), view(C, {{.*}}), view(A2, {{.*}})));
 // REMARK-DAG: syr2k.c:[[@LINE+3]]:3: remark: offloaded GEMM (syr2k) to OpenCL
 // BAD-DAG: syr2k.c:[[@LINE+2]]:3: remark: idiom syr2k not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
 void syr2k_square(float alpha) {
@@ -127,7 +127,7 @@ void strict(float alpha) {
 // CHECK-NEXT: loop %{{[0-9]+}} at syr2k.c:[[@LINE+6]]: idiom syr2k-triangle (GEMM)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_difference_0(A: [f32], B: [f32], C: [f32], A2: [f32], B2: [f32]) {
-// CHECK-NEXT: store {{.*}}reduceSeq(\(acc: f32, x: (f32, f32, f32, f32)) => fadd(acc, fmuladd(x.0, x.1, fmul(x.3, fneg(x.2)))), 0x0p+0:f32, zip(r.0, q.0, r.3, q.3)){{.*}}
+// CHECK-NEXT: store {{.*}}reduceSeq(\(acc: f32, x: (f32, f32, f32, f32)) => fadd(acc, fma(x.0, x.1, fmul(x.3, fneg(x.2)))), 0x0p+0:f32, zip(r.0, q.0, r.3, q.3)){{.*}}
 // REMARK-DAG: syr2k.c:[[@LINE+2]]:3: remark: offloaded GEMM (syr2k-triangle) to OpenCL
 void difference(void) {
   for (int i = 0; i < N; i++)

@@ -17,10 +17,11 @@
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats
 // RUN: python3 %S/Inputs/fusedcheck.py %t.expected %t.out
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
-// Another tiled variant of every GEMM (and an in-order tile of the GEMV):
-// the same bits.
+// Another tiled variant of every GEMM: the same bits. (The GEMV's variant 3
+// is a vector-load row-lanes variant that reassociates under the licence,
+// run/gemv-variants.c checks it within its bound: skipped here.)
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=3 IDIOM_STATS=1 %t.idiom > %t.v3 2> %t.v3stats
-// RUN: python3 %S/Inputs/fusedcheck.py %t.expected %t.v3
+// RUN: python3 %S/Inputs/fusedcheck.py --skip gemv %t.expected %t.v3
 // RUN: FileCheck %s --check-prefix=STATS < %t.v3stats
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_STATS=1 %t.exact > %t.exactout 2> %t.exactstats
 // RUN: diff %t.expected %t.exactout

@@ -21,7 +21,25 @@
 namespace idiom {
 namespace z3detail {
 
-using namespace llvm;
+// The LLVM names the translator uses (no `using namespace` in a header).
+using llvm::APInt;
+using llvm::cast;
+using llvm::ConstantRange;
+using llvm::dyn_cast;
+using llvm::isa;
+using llvm::SCEV;
+using llvm::SCEVAddExpr;
+using llvm::SCEVAddRecExpr;
+using llvm::SCEVConstant;
+using llvm::SCEVCouldNotCompute;
+using llvm::SCEVMinMaxExpr;
+using llvm::SCEVMulExpr;
+using llvm::SCEVSignExtendExpr;
+using llvm::SCEVUDivExpr;
+using llvm::SCEVUnknown;
+using llvm::SCEVZeroExtendExpr;
+using llvm::toString;
+using llvm::Type;
 
 /// Translates loop-invariant SCEVs into Z3 integers. Unknown values become
 /// integer constants bounded by their type's signed range, or, given the
@@ -143,9 +161,9 @@ public:
       S.add(z3::implies(UB > 0, UB * Q <= UA && UA < UB * (Q + 1)));
       R = z3::ite(Q >= Half, Q - Mod, Q); // its signed value, as every term
     } else if (auto *MM = dyn_cast<SCEVMinMaxExpr>(X)) {
-      if (MM->getSCEVType() != scSMaxExpr && MM->getSCEVType() != scSMinExpr)
+      if (MM->getSCEVType() != llvm::scSMaxExpr && MM->getSCEVType() != llvm::scSMinExpr)
         return std::nullopt;
-      bool IsMax = MM->getSCEVType() == scSMaxExpr;
+      bool IsMax = MM->getSCEVType() == llvm::scSMaxExpr;
       for (const SCEV *Op : MM->operands()) {
         auto O = tr(Op, Depth + 1);
         if (!O)

@@ -190,7 +190,12 @@ static double device_floor(uint64_t bytes) {
 
 int idiomrt_cost_is_device(int dec) {
   return dec == IDIOMRT_DEC_FORCED || dec == IDIOMRT_DEC_DEVICE ||
-         dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_UNTIMED;
+         dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_UNTIMED ||
+         idiomrt_cost_is_second(dec);
+}
+
+int idiomrt_cost_is_second(int dec) {
+  return dec == IDIOMRT_DEC_CPU_DEVICE || dec == IDIOMRT_DEC_EXPLORE_CPU;
 }
 
 /* Winner w (1 device, 2 host) for class c; resets the re-measurement
@@ -219,6 +224,47 @@ static int loser_due(idiomrt_cost_class *c, double win_est, double lose_est) {
   return 1;
 }
 
+int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
+                        int *want_second) {
+  const double inf = __builtin_inf();
+  double host = in->host, trip = (double)in->trip;
+  int gpu_can = in->floor_ns < host;
+  /* the second device runs on the program's memory (zero-copy): its floor
+     is the launch latency */
+  int cpu_can = in->second >= 0 && in->lat < host;
+  if (!gpu_can && !cpu_can)
+    return IDIOMRT_DEC_CANNOT_WIN;
+  if (gpu_can && c->dn == 0 && c->dev_tries < MAX_DEV_TRIES)
+    return IDIOMRT_DEC_EXPLORE_DEVICE;
+  if (cpu_can && c->cn == 0 && c->cpu_tries < MAX_DEV_TRIES) {
+    if (in->second == 1)
+      return IDIOMRT_DEC_EXPLORE_CPU;
+    *want_second = 1; /* opened in the background; meanwhile two-way */
+  }
+  double gpu = gpu_can && c->dn ? in->lat + c->dev_est * trip : inf;
+  double cpu = in->second == 1 && c->cn ? in->lat + c->cpu_est * trip : inf;
+  if (gpu == inf && cpu == inf)
+    return IDIOMRT_DEC_HOST_FASTER;
+  int best = gpu <= cpu ? 1 : 3;
+  double dev = best == 1 ? gpu : cpu, other = best == 1 ? cpu : gpu;
+  int other_dec = best == 1 ? IDIOMRT_DEC_EXPLORE_CPU
+                            : IDIOMRT_DEC_EXPLORE_DEVICE;
+  if (dev * DEVICE_MARGIN < host) {
+    set_winner(c, best);
+    /* two losers: the host and the other device, measured in turn */
+    int host_next = other == inf || (c->remeasure & 1) == 0;
+    if (loser_due(c, dev, host_next ? host : other)) {
+      c->remeasure++;
+      return host_next ? IDIOMRT_DEC_EXPLORE_HOST : other_dec;
+    }
+    return best == 1 ? IDIOMRT_DEC_DEVICE : IDIOMRT_DEC_CPU_DEVICE;
+  }
+  set_winner(c, 2);
+  if (loser_due(c, host, dev))
+    return best == 1 ? IDIOMRT_DEC_EXPLORE_DEVICE : IDIOMRT_DEC_EXPLORE_CPU;
+  return IDIOMRT_DEC_HOST_FASTER;
+}
+
 static const char *host_reason(int dec) {
   switch (dec) {
   case IDIOMRT_DEC_EXPLORE_HOST:
@@ -239,7 +285,14 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   unsigned cls = idiomrt_size_class(trip);
   double floor_ns = device_floor(bytes);
   double lat = lat_ns();
-  int dec;
+  int dec, want_second = 0;
+  /* The second device: never inside a residency region (its device copies
+     stay on the primary device, docs/ARCHITECTURE.md), nor for the first
+     kernel of a pair (pair.c: both run where the first does). */
+  int second = -1;
+  if (!idiomrt_resid_active() && !idiomrt_defer_wanted(e->desc) &&
+      idiomrt_device_state(NULL) == 1 && idiomrt_device2_wanted())
+    second = idiomrt_startup_second_ready(e);
   pthread_mutex_lock(&e->stats_lock);
   idiomrt_cost_site *s = &e->cost;
   idiomrt_cost_class *c = &s->cls[cls];
@@ -260,24 +313,13 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
        next device run. That is part of the host's cost. */
     double host = c->host_est * (double)trip +
                   (held ? device_floor(2 * held) - device_floor(0) : 0.0);
-    if (floor_ns >= host) {
-      dec = IDIOMRT_DEC_CANNOT_WIN;
-    } else if (c->dn == 0) {
-      dec = c->dev_tries < MAX_DEV_TRIES ? IDIOMRT_DEC_EXPLORE_DEVICE
-                                          : IDIOMRT_DEC_HOST_FASTER;
-    } else {
-      double dev = lat + c->dev_est * (double)trip;
-      if (dev * DEVICE_MARGIN < host) {
-        set_winner(c, 1);
-        dec = loser_due(c, dev, host) ? IDIOMRT_DEC_EXPLORE_HOST
-                                      : IDIOMRT_DEC_DEVICE;
-      } else {
-        set_winner(c, 2);
-        dec = loser_due(c, host, dev) ? IDIOMRT_DEC_EXPLORE_DEVICE
-                                      : IDIOMRT_DEC_HOST_FASTER;
-      }
-    }
+    idiomrt_cost_inputs in = {trip, host, floor_ns, lat, second};
+    dec = idiomrt_cost_choose(c, &in, &want_second);
   }
+  if (idiomrt_cost_is_second(dec))
+    __atomic_add_fetch(&g_worthy_total_ns,
+                       (uint64_t)(c->host_est * (double)trip),
+                       __ATOMIC_RELAXED);
   if (dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_DEVICE) {
     uint64_t add = (uint64_t)(c->host_est * (double)trip);
     __atomic_add_fetch(&g_worthy_total_ns, add, __ATOMIC_RELAXED);
@@ -301,6 +343,8 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     s->host_wanted += want;
   }
   pthread_mutex_unlock(&e->stats_lock);
+  if (want_second)
+    idiomrt_startup_second_request(e);
   if (want) {
     t_want_desc = e->desc;
     t_want_entry = e;
@@ -329,6 +373,30 @@ void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
 }
 
 void idiomrt_cost_clear_want(void) { t_want_desc = NULL; }
+
+/* A run of the second device (not inside regions: never filled copies). */
+static void second_sample(idiomrt_entry *e, uint64_t trip, double pi,
+                          int tuned) {
+  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
+  pthread_mutex_lock(&e->stats_lock);
+  int warmup = c->cpu_runs++ == 0 && c->hn &&
+               pi * DEVICE_MARGIN >= c->host_est;
+  if (!tuned && !warmup) {
+    c->cpu_est = push(c->cpu_pi, &c->cn, pi);
+    c->cpu_tries = 0;
+  } else if (c->cpu_tries < UINT32_MAX) {
+    c->cpu_tries++;
+  }
+  pthread_mutex_unlock(&e->stats_lock);
+}
+
+void idiomrt_cost_second_sample(idiomrt_entry *e, uint64_t trip,
+                                uint64_t wall_ns, int tuned) {
+  if (trip == 0)
+    return;
+  double v = (double)wall_ns - lat_ns();
+  second_sample(e, trip, (v > 0 ? v : 0) / (double)trip, tuned);
+}
 
 void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
                                 uint64_t wall_ns, int tuned, int filled) {
@@ -422,6 +490,10 @@ const char *idiomrt_decision_name(int dec) {
     return "host-cost";
   case IDIOMRT_DEC_CANNOT_WIN:
     return "host-floor";
+  case IDIOMRT_DEC_CPU_DEVICE:
+    return "cpu-device";
+  case IDIOMRT_DEC_EXPLORE_CPU:
+    return "cpu-explore";
   default:
     return "?";
   }
@@ -454,7 +526,7 @@ int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n) {
   double lat = lat_ns();
   for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c) {
     const idiomrt_cost_class *k = &s->cls[c];
-    if (!k->hn && !k->dn)
+    if (!k->hn && !k->dn && !k->cn)
       continue;
     /* estimates at the class's lower bound 2^c iterations */
     double trip = (double)((uint64_t)1 << c);
@@ -463,6 +535,9 @@ int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n) {
       APPEND(" host %.1f us", median(k->host_pi, k->hn) * trip / 1e3);
     if (k->dn)
       APPEND(" device %.1f us", (lat + median(k->dev_pi, k->dn) * trip) / 1e3);
+    if (k->cn)
+      APPEND(" cpu-device %.1f us",
+             (lat + median(k->cpu_pi, k->cn) * trip) / 1e3);
     any = 1;
   }
   if (any)
@@ -494,7 +569,7 @@ void idiomrt_cost_json(const idiomrt_entry *e, idiomrt_json *j) {
   double lat = lat_ns();
   for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c) {
     const idiomrt_cost_class *k = &s->cls[c];
-    if (!k->hn && !k->dn)
+    if (!k->hn && !k->dn && !k->cn)
       continue;
     double trip = (double)((uint64_t)1 << c);
     idiomrt_json_begin_object(j);
@@ -510,6 +585,10 @@ void idiomrt_cost_json(const idiomrt_entry *e, idiomrt_json *j) {
       idiomrt_json_double(j, (lat + median(k->dev_pi, k->dn) * trip) / 1e3);
     else
       idiomrt_json_null(j);
+    if (k->cn) { /* the second (CPU) device, when it ran */
+      idiomrt_json_key(j, "cpu_device_us");
+      idiomrt_json_double(j, (lat + median(k->cpu_pi, k->cn) * trip) / 1e3);
+    }
     idiomrt_json_end_object(j);
   }
   idiomrt_json_end_array(j);

@@ -34,6 +34,7 @@
 #include <string.h>
 
 static pthread_mutex_t g_dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t g_dev2_lock;
 static int g_dev_state; /* 0: not tried, 1: ready, -1: failed */
 static const char *g_dev_reason;
 static char g_dev_reason_buf[IDIOMRT_REASON_LEN];
@@ -97,11 +98,10 @@ static void info_str(const idiomrt_cl *cl, cl_device_id d, cl_device_info what,
   buf[n - 1] = '\0';
 }
 
-static const char *cl_fail(const char *what, cl_int err) {
-  snprintf(g_dev_reason_buf, sizeof g_dev_reason_buf,
-           "OpenCL error %d (%s) in %s", (int)err, idiomrt_cl_error_name(err),
-           what);
-  return g_dev_reason_buf;
+static const char *cl_fail(char *buf, const char *what, cl_int err) {
+  snprintf(buf, IDIOMRT_REASON_LEN, "OpenCL error %d (%s) in %s", (int)err,
+           idiomrt_cl_error_name(err), what);
+  return buf;
 }
 
 static const char *const k_loader_env[] = {"OCL_ICD_FILENAMES",
@@ -129,7 +129,10 @@ static void restore_loader_env(char **saved) {
   }
 }
 
-static const char *device_init(void) {
+/* Opens the primary device (second == 0: by IDIOM_DEVICE) or the second
+   one (a CPU device, see idiomrt_device2_get) into *g; NULL on success,
+   else the reason (buf holds an OpenCL error's text). */
+static const char *open_device(idiomrt_device *g, int second, char *buf) {
   const idiomrt_cl *cl = idiomrt_cl_load();
   if (!cl)
     return "no OpenCL loader";
@@ -154,7 +157,7 @@ static const char *device_init(void) {
     free(plats);
     return idiomrt_exiting_reason;
   }
-  int pref = idiomrt_config_get()->device_pref;
+  int pref = second ? IDIOMRT_DEV_CPU : idiomrt_config_get()->device_pref;
   cl_platform_id plat = NULL;
   cl_device_id dev = NULL;
   int found = 0;
@@ -173,35 +176,35 @@ static const char *device_init(void) {
                                    (cl_context_properties)plat, 0};
   cl_context ctx = cl->clCreateContext(props, 1, &dev, NULL, NULL, &err);
   if (!ctx || err != CL_SUCCESS)
-    return cl_fail("clCreateContext", err);
+    return cl_fail(buf, "clCreateContext", err);
   cl_command_queue q =
       cl->clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
   if (!q || err != CL_SUCCESS) {
     cl->clReleaseContext(ctx);
-    return cl_fail("clCreateCommandQueue", err);
+    return cl_fail(buf, "clCreateCommandQueue", err);
   }
 
-  g_dev.cl = cl;
-  g_dev.platform = plat;
-  g_dev.id = dev;
-  g_dev.ctx = ctx;
-  g_dev.queue = q;
-  cl->clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof g_dev.type, &g_dev.type,
+  g->cl = cl;
+  g->platform = plat;
+  g->id = dev;
+  g->ctx = ctx;
+  g->queue = q;
+  cl->clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof g->type, &g->type,
                       NULL);
-  info_str(cl, dev, CL_DEVICE_NAME, g_dev.name, sizeof g_dev.name);
-  info_str(cl, dev, CL_DRIVER_VERSION, g_dev.driver, sizeof g_dev.driver);
-  info_str(cl, dev, CL_DEVICE_VERSION, g_dev.version, sizeof g_dev.version);
+  info_str(cl, dev, CL_DEVICE_NAME, g->name, sizeof g->name);
+  info_str(cl, dev, CL_DRIVER_VERSION, g->driver, sizeof g->driver);
+  info_str(cl, dev, CL_DEVICE_VERSION, g->version, sizeof g->version);
   if (cl->clGetPlatformInfo(plat, CL_PLATFORM_NAME,
-                            sizeof g_dev.platform_name - 1, g_dev.platform_name,
+                            sizeof g->platform_name - 1, g->platform_name,
                             NULL) != CL_SUCCESS)
-    g_dev.platform_name[0] = '\0';
-  g_dev.platform_name[sizeof g_dev.platform_name - 1] = '\0';
-  if (!g_dev.name[0])
-    snprintf(g_dev.name, sizeof g_dev.name, "unnamed OpenCL device");
+    g->platform_name[0] = '\0';
+  g->platform_name[sizeof g->platform_name - 1] = '\0';
+  if (!g->name[0])
+    snprintf(g->name, sizeof g->name, "unnamed OpenCL device");
 
-  g_dev.max_wg = 1;
-  cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof g_dev.max_wg,
-                      &g_dev.max_wg, NULL);
+  g->max_wg = 1;
+  cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof g->max_wg,
+                      &g->max_wg, NULL);
   cl_uint dims = 0;
   cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims,
                       &dims, NULL);
@@ -210,57 +213,57 @@ static const char *device_init(void) {
       cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES,
                           dims * sizeof(size_t), items, NULL) == CL_SUCCESS) {
     for (int i = 0; i < 3; ++i)
-      g_dev.max_item[i] = items[i];
+      g->max_item[i] = items[i];
   } else {
     for (int i = 0; i < 3; ++i)
-      g_dev.max_item[i] = g_dev.max_wg;
+      g->max_item[i] = g->max_wg;
   }
-  g_dev.compute_units = 1;
+  g->compute_units = 1;
   cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS,
-                      sizeof g_dev.compute_units, &g_dev.compute_units, NULL);
-  if (g_dev.compute_units == 0)
-    g_dev.compute_units = 1;
-  g_dev.local_mem = 16384;
-  cl->clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof g_dev.local_mem,
-                      &g_dev.local_mem, NULL);
-  g_dev.max_alloc = 0;
+                      sizeof g->compute_units, &g->compute_units, NULL);
+  if (g->compute_units == 0)
+    g->compute_units = 1;
+  g->local_mem = 16384;
+  cl->clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof g->local_mem,
+                      &g->local_mem, NULL);
+  g->max_alloc = 0;
   cl->clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
-                      sizeof g_dev.max_alloc, &g_dev.max_alloc, NULL);
-  if (g_dev.max_wg == 0)
-    g_dev.max_wg = 1;
+                      sizeof g->max_alloc, &g->max_alloc, NULL);
+  if (g->max_wg == 0)
+    g->max_wg = 1;
   cl_device_fp_config fp = 0;
   if (cl->clGetDeviceInfo(dev, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp,
                           NULL) != CL_SUCCESS)
     fp = 0;
-  g_dev.fp32_denorm = (fp & CL_FP_DENORM) != 0;
-  g_dev.fp32_correct_divsqrt = (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
-  g_dev.build_options =
-      g_dev.fp32_correct_divsqrt ? "-cl-fp32-correctly-rounded-divide-sqrt"
+  g->fp32_denorm = (fp & CL_FP_DENORM) != 0;
+  g->fp32_correct_divsqrt = (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+  g->build_options =
+      g->fp32_correct_divsqrt ? "-cl-fp32-correctly-rounded-divide-sqrt"
                                  : "";
   /* Zero-copy (zerocopy.c) asks the device, never assumes by its type. */
   cl_bool unified = CL_FALSE;
   if (cl->clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified,
                           &unified, NULL) != CL_SUCCESS)
     unified = CL_FALSE;
-  g_dev.host_unified = unified == CL_TRUE;
+  g->host_unified = unified == CL_TRUE;
   cl_uint align_bits = 0;
   if (cl->clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
                           sizeof align_bits, &align_bits, NULL) != CL_SUCCESS)
     align_bits = 0;
-  g_dev.base_align = align_bits / 8;
+  g->base_align = align_bits / 8;
 
-  idiomrt_debug("device: %s (%s, platform %s, driver %s), %u compute units, "
+  idiomrt_debug("%sdevice: %s (%s, platform %s, driver %s), %u compute units, "
                 "max work-group %zu, float denormals %s, correctly rounded "
                 "float divide/sqrt %s, host-unified memory %s (base "
                 "alignment %zu bytes)",
-                g_dev.name,
-                (g_dev.type & CL_DEVICE_TYPE_GPU)   ? "GPU"
-                : (g_dev.type & CL_DEVICE_TYPE_CPU) ? "CPU"
+                second ? "second " : "", g->name,
+                (g->type & CL_DEVICE_TYPE_GPU)   ? "GPU"
+                : (g->type & CL_DEVICE_TYPE_CPU) ? "CPU"
                                                     : "other",
-                g_dev.platform_name, g_dev.driver, g_dev.compute_units,
-                g_dev.max_wg, g_dev.fp32_denorm ? "yes" : "no",
-                g_dev.fp32_correct_divsqrt ? "yes" : "no",
-                g_dev.host_unified ? "yes" : "no", g_dev.base_align);
+                g->platform_name, g->driver, g->compute_units,
+                g->max_wg, g->fp32_denorm ? "yes" : "no",
+                g->fp32_correct_divsqrt ? "yes" : "no",
+                g->host_unified ? "yes" : "no", g->base_align);
   return NULL;
 }
 
@@ -268,7 +271,7 @@ static void init_job(void *unused) {
   (void)unused;
   char *saved[NLOADER_ENV];
   save_loader_env(saved);
-  g_dev_reason = device_init();
+  g_dev_reason = open_device(&g_dev, 0, g_dev_reason_buf);
   restore_loader_env(saved);
 }
 
@@ -327,4 +330,127 @@ const idiomrt_device *idiomrt_device_peek(void) {
   return __atomic_load_n(&g_dev_state, __ATOMIC_ACQUIRE) == 1 ? &g_dev : NULL;
 }
 
-void idiomrt_device_after_fork(void) { pthread_mutex_init(&g_dev_lock, NULL); }
+void idiomrt_device_after_fork(void) {
+  pthread_mutex_init(&g_dev_lock, NULL);
+  pthread_mutex_init(&g_dev2_lock, NULL);
+}
+
+/*--- The second device: a CPU OpenCL device beside a GPU ------------------*
+ *
+ * Under IDIOM_DEVICE=auto with the cost model on and a GPU as the primary
+ * device, the cost model may try a CPU OpenCL device too (costmodel.c,
+ * "cpu-device"). It gets its own context and queue, opened on the runtime
+ * thread when the model first wants it (startup.c), never before the
+ * primary device is up. With a CPU device only (the primary is then that
+ * device) there is no second one. The test knob IDIOM_TEST_SECOND_CPU
+ * opens the first CPU device a second time as the second device whatever
+ * the primary is, so that every path runs on a machine with PoCL only.
+ */
+
+static pthread_mutex_t g_dev2_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_dev2_state; /* 0: not tried, 1: ready, -1: failed */
+static const char *g_dev2_reason;
+static char g_dev2_reason_buf[IDIOMRT_REASON_LEN];
+static idiomrt_device g_dev2;
+static pthread_once_t g_knob_once = PTHREAD_ONCE_INIT;
+static int g_knob;
+
+static void read_knob(void) {
+  const char *v = getenv("IDIOM_TEST_SECOND_CPU");
+  if (!v || !*v || strcmp(v, "0") == 0)
+    g_knob = IDIOMRT_SECOND_OFF;
+  else if (strcmp(v, "alternate") == 0)
+    g_knob = IDIOMRT_SECOND_ALTERNATE;
+  else if (strcmp(v, "fail") == 0)
+    g_knob = IDIOMRT_SECOND_FAIL;
+  else
+    g_knob = IDIOMRT_SECOND_ON;
+}
+
+int idiomrt_device2_knob(void) {
+  pthread_once(&g_knob_once, read_knob);
+  return g_knob;
+}
+
+int idiomrt_device2_wanted(void) {
+  const idiomrt_config *cfg = idiomrt_config_get();
+  const idiomrt_device *d = idiomrt_device_peek();
+  if (!d || cfg->device_pref == IDIOMRT_DEV_SEQ)
+    return 0;
+  if (idiomrt_device2_knob() != IDIOMRT_SECOND_OFF)
+    return cfg->device_pref == IDIOMRT_DEV_AUTO ||
+           cfg->device_pref == IDIOMRT_DEV_CPU;
+  /* IDIOM_DEVICE=gpu|cpu forces one device */
+  return cfg->device_pref == IDIOMRT_DEV_AUTO && cfg->cost &&
+         (d->type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+static void init2_job(void *unused) {
+  (void)unused;
+  if (idiomrt_device2_knob() == IDIOMRT_SECOND_FAIL) {
+    g_dev2_reason = "IDIOM_TEST_SECOND_CPU=fail";
+    return;
+  }
+  char *saved[NLOADER_ENV];
+  save_loader_env(saved);
+  g_dev2_reason = open_device(&g_dev2, 1, g_dev2_reason_buf);
+  restore_loader_env(saved);
+}
+
+static void set_state2(int ran) {
+  if (ran == 0)
+    g_dev2_reason = "cannot create the runtime thread";
+  if (g_dev2_reason)
+    idiomrt_debug("no second device: %s", g_dev2_reason);
+  __atomic_store_n(&g_dev2_state, g_dev2_reason ? -1 : 1, __ATOMIC_RELEASE);
+}
+
+const idiomrt_device *idiomrt_device2_get(const char **reason) {
+  if (!idiomrt_device2_wanted()) {
+    if (reason)
+      *reason = "no second device";
+    return NULL;
+  }
+  if (pthread_mutex_trylock(&g_dev2_lock) != 0) {
+    if (reason)
+      *reason = idiomrt_busy_reason;
+    return NULL;
+  }
+  if (g_dev2_state == 0) {
+    int ran = idiomrt_worker_run(init2_job, NULL);
+    if (ran < 0) {
+      pthread_mutex_unlock(&g_dev2_lock);
+      if (reason)
+        *reason = idiomrt_busy_reason;
+      return NULL;
+    }
+    set_state2(ran);
+  }
+  const idiomrt_device *d = g_dev2_state == 1 ? &g_dev2 : NULL;
+  if (!d && reason)
+    *reason = g_dev2_reason;
+  pthread_mutex_unlock(&g_dev2_lock);
+  return d;
+}
+
+void idiomrt_device2_init_here(void) {
+  pthread_mutex_lock(&g_dev2_lock);
+  if (g_dev2_state == 0 && idiomrt_device2_wanted()) {
+    init2_job(NULL);
+    set_state2(1);
+  }
+  pthread_mutex_unlock(&g_dev2_lock);
+}
+
+int idiomrt_device2_state(void) {
+  return __atomic_load_n(&g_dev2_state, __ATOMIC_ACQUIRE);
+}
+
+const idiomrt_device *idiomrt_device2_peek(void) {
+  return __atomic_load_n(&g_dev2_state, __ATOMIC_ACQUIRE) == 1 ? &g_dev2
+                                                                : NULL;
+}
+
+int idiomrt_device_is_second(const idiomrt_device *dev) {
+  return dev == &g_dev2;
+}

@@ -1270,6 +1270,17 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                        uint32_t nargs, const uint64_t *sizes, void *results,
                        const idiom_csr *csr);
 
+/* IDIOM_TEST_SECOND_CPU=alternate with the cost model off: every other run
+   of the calling thread outside residency regions (and not of a pair) runs
+   on the second device. */
+static int alternate_second(const idiom_kernel_desc *d) {
+  static _Thread_local unsigned t_alt;
+  return !idiomrt_config_get()->cost &&
+         idiomrt_device2_knob() == IDIOMRT_SECOND_ALTERNATE &&
+         !idiomrt_resid_active() && !idiomrt_pair_forced(d) &&
+         !idiomrt_defer_wanted(d) && (t_alt++ & 1);
+}
+
 int idiom_run(const idiom_kernel_desc *desc, const idiom_arg *args,
               uint32_t nargs, const uint64_t *sizes, void *results) {
   return idiom_run_csr(desc, args, nargs, sizes, results, NULL);
@@ -1377,9 +1388,17 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   /* With the cost model a run that comes while the device starts or its
      kernels build declines, unless its loop is long enough to wait for
      them (startup.c). */
+  /* The second (CPU) device (issue 12 item 4): chosen by the cost model
+     once open and built, or, under the test knob
+     IDIOM_TEST_SECOND_CPU=alternate with the model off, every other run
+     outside residency regions. Its program, variants, tuning and scratch
+     are those of e's second entry (registry.c). */
+  int second = idiomrt_cost_is_second(dec) || alternate_second(desc);
   const idiomrt_device *dev =
-      cfg->cost ? idiomrt_startup_wait_for_run(e, trip, &why)
-                : idiomrt_device_get(&why);
+      cfg->cost && !second ? idiomrt_startup_wait_for_run(e, trip, &why)
+                           : idiomrt_device_get(&why);
+  if (dev && second && !(dev = idiomrt_device2_get(&why)))
+    return decline(e, desc, why);
   if (!dev) {
     if (why == idiomrt_starting_reason)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip, why);
@@ -1411,14 +1430,19 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
 
   uint64_t kernel_ns = 0, transfer_ns = 0;
   int variant = -1;
-  if (pthread_mutex_trylock(&e->lock) != 0)
+  idiomrt_entry *pe = second ? idiomrt_entry_second(e) : e;
+  if (!pe)
+    return decline(e, desc, "out of host memory");
+  r.e = pe;
+  if (pthread_mutex_trylock(&pe->lock) != 0)
     return decline(e, desc, idiomrt_busy_reason);
-  e->device_name = dev->name;
-  uint64_t tune_before = e->tune_ns;
-  int fresh_build = e->build_state == 0;
-  int ok = program_ready(e, dev, reason, sizeof reason) &&
+  if (!second)
+    e->device_name = dev->name;
+  uint64_t tune_before = pe->tune_ns;
+  int fresh_build = pe->build_state == 0;
+  int ok = program_ready(pe, dev, reason, sizeof reason) &&
            execute(&r, results, &variant);
-  int tuned = fresh_build || e->tune_ns != tune_before;
+  int tuned = fresh_build || pe->tune_ns != tune_before;
   /* Inside a region, a run that filled device copies paid a copy that later
      runs do not: not a sample of the device's steady state either. */
   int filled = idiomrt_resid_active() && (r.bytes_in || r.rc.bytes_in);
@@ -1438,15 +1462,15 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   idiomrt_stats_bytes(e, r.bytes_in + r.rc.bytes_in, r.bytes_out);
   if (r.ev || r.mems || r.maps || r.ev_kind)
     cleanup(&r);
-  if (!ok && variant >= 0 && e->nvariants > 1) {
+  if (!ok && variant >= 0 && pe->nvariants > 1) {
     /* The chosen variant failed for real: never choose it again. */
-    e->var[variant].ready = 0;
-    snprintf(e->var[variant].why, sizeof e->var[variant].why, "%s", reason);
+    pe->var[variant].ready = 0;
+    snprintf(pe->var[variant].why, sizeof pe->var[variant].why, "%s", reason);
     for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c)
-      if (e->chosen[c] == variant)
-        e->chosen[c] = -1;
+      if (pe->chosen[c] == variant)
+        pe->chosen[c] = -1;
   }
-  pthread_mutex_unlock(&e->lock);
+  pthread_mutex_unlock(&pe->lock);
 
   t_kernel_ms = -1.0;
   t_variant = -1;
@@ -1469,7 +1493,9 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                   (double)kernel_ns / 1e3, (double)transfer_ns / 1e3,
                   (double)(t_end - r.t_waited) / 1e3);
   idiomrt_stats_success(e, kernel_ns, transfer_ns, run_ns);
-  if (cfg->cost)
+  if (cfg->cost && second)
+    idiomrt_cost_second_sample(e, trip, run_ns, tuned);
+  else if (cfg->cost)
     idiomrt_cost_device_sample(e, trip, run_ns, tuned, filled);
   return 1;
 }

@@ -64,6 +64,10 @@ void idiomrt_registry_after_fork(void) {
   for (idiomrt_entry *e = g_first; e; e = e->next) {
     pthread_mutex_init(&e->lock, NULL);
     pthread_mutex_init(&e->stats_lock, NULL);
+    if (e->alt) {
+      pthread_mutex_init(&e->alt->lock, NULL);
+      pthread_mutex_init(&e->alt->stats_lock, NULL);
+    }
   }
 }
 
@@ -79,4 +83,27 @@ idiomrt_entry *idiomrt_entry_first(void) {
   idiomrt_entry *e = g_first;
   pthread_mutex_unlock(&g_reg_lock);
   return e;
+}
+
+idiomrt_entry *idiomrt_entry_second(idiomrt_entry *e) {
+  idiomrt_entry *a = __atomic_load_n(&e->alt, __ATOMIC_ACQUIRE);
+  if (a)
+    return a;
+  a = calloc(1, sizeof *a);
+  if (!a)
+    return NULL;
+  a->desc = e->desc;
+  a->second = 1;
+  a->fp_bits = e->fp_bits;
+  pthread_mutex_init(&a->lock, NULL);
+  pthread_mutex_init(&a->stats_lock, NULL);
+  idiomrt_entry *none = NULL;
+  if (!__atomic_compare_exchange_n(&e->alt, &none, a, 0, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    pthread_mutex_destroy(&a->lock);
+    pthread_mutex_destroy(&a->stats_lock);
+    free(a);
+    return none;
+  }
+  return a;
 }

@@ -174,6 +174,36 @@ void idiomrt_device_after_fork(void);
    when another thread holds the lock or the runtime thread is busy. */
 extern const char idiomrt_busy_reason[];
 
+/* The second device (a CPU OpenCL device beside a GPU; issue 12 item 4):
+   its own context and queue, opened on the runtime thread when the cost
+   model first wants it. IDIOM_TEST_SECOND_CPU (a test knob): unset or 0,
+   1 (the first CPU device opened again as the second device, whatever the
+   primary is), "alternate" (also: with the cost model off, runs outside
+   residency regions alternate between the two devices), "fail" (the second
+   device fails to open). */
+enum idiomrt_second_knob {
+  IDIOMRT_SECOND_OFF = 0,
+  IDIOMRT_SECOND_ON = 1,
+  IDIOMRT_SECOND_ALTERNATE = 2,
+  IDIOMRT_SECOND_FAIL = 3
+};
+int idiomrt_device2_knob(void);
+/* 1 when a second device may be used: the primary is up and a GPU under
+   IDIOM_DEVICE=auto with the cost model on, or the knob is set (under
+   auto or cpu). */
+int idiomrt_device2_wanted(void);
+/* Opens the second device (on a runtime thread, waiting) unless tried;
+   NULL with *reason when it is not wanted or failed. */
+const idiomrt_device *idiomrt_device2_get(const char **reason);
+/* On the start-up thread: opens it when wanted and not tried. */
+void idiomrt_device2_init_here(void);
+/* 0: not tried or in progress, 1: ready, -1: failed; takes no lock. */
+int idiomrt_device2_state(void);
+/* The second device when ready, else NULL; takes no lock. */
+const idiomrt_device *idiomrt_device2_peek(void);
+/* 1 when dev is the second device. */
+int idiomrt_device_is_second(const idiomrt_device *dev);
+
 /*--- registry.c: per-descriptor state keyed by descriptor address --------*/
 
 #define IDIOMRT_MAX_REASONS 8
@@ -229,6 +259,8 @@ enum idiomrt_decision {
   IDIOMRT_DEC_EXPLORE_HOST,     /* host: host time not (re)measured yet */
   IDIOMRT_DEC_HOST_FASTER,      /* host: host measured faster */
   IDIOMRT_DEC_CANNOT_WIN,       /* host: transfers + launch > host time */
+  IDIOMRT_DEC_CPU_DEVICE,       /* second (CPU) device measured fastest */
+  IDIOMRT_DEC_EXPLORE_CPU,      /* second device not (re)measured yet */
   IDIOMRT_NDECISIONS
 };
 
@@ -241,11 +273,17 @@ typedef struct idiomrt_cost_class {
   double dev_pi[IDIOMRT_COST_RING];
   uint32_t hn, dn;        /* samples taken (ring index: n % RING) */
   double host_est, dev_est; /* medians of the rings, updated on push */
+  double cpu_pi[IDIOMRT_COST_RING]; /* the second (CPU) device's samples */
+  uint32_t cn;            /* its samples taken */
+  double cpu_est;         /* their median */
+  uint32_t cpu_tries;     /* its explorations without a sample */
+  uint32_t cpu_runs;      /* its successful runs (the first warms up) */
+  int remeasure;          /* which loser is measured next (three-way) */
   uint32_t dev_tries;     /* device explorations without a sample */
   uint32_t fill_runs;     /* device runs inside a region that filled copies */
   uint32_t dev_runs;      /* successful device runs (the first warms up) */
   uint32_t host_skip;     /* host decisions, for sampling one in 16 */
-  int winner;             /* 0 none yet, 1 device, 2 host */
+  int winner;             /* 0 none yet, 1 device, 2 host, 3 second device */
   uint64_t since;         /* decisions since the loser was last measured */
   uint64_t gap;           /* decisions before the loser is measured again */
   double win_ns;          /* estimated time of the winner since then */
@@ -311,6 +349,12 @@ typedef struct idiomrt_entry {
   cl_mem scratch_outs[IDIOM_MAX_RESULTS];
   /* startup.c: 0 no background build asked, 1 queued, 2 tried (atomic) */
   int bg_build;
+  /* registry.c: the program, variants, tuning and reduction scratch of
+     this descriptor on the second device (idiomrt_entry_second), an entry
+     of its own that the registry does not list; NULL until first wanted.
+     second: 1 in such an entry (its builds use the second device). */
+  struct idiomrt_entry *alt;
+  int second;
   struct idiomrt_entry *bg_next; /* build queue, under startup.c's lock */
 } idiomrt_entry;
 
@@ -321,6 +365,10 @@ idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc);
 idiomrt_entry *idiomrt_entry_try(const idiom_kernel_desc *desc);
 /* pthread_atfork child handler's part: re-initializes every lock. */
 void idiomrt_registry_after_fork(void);
+/* e's state on the second device (e->alt), created on first use; NULL only
+   when out of memory. Only its program, variants, tuning and scratch are
+   used: stats and cost samples stay in e. */
+idiomrt_entry *idiomrt_entry_second(idiomrt_entry *e);
 /* First entry in creation order (entries are never freed). */
 idiomrt_entry *idiomrt_entry_first(void);
 /* The entry created after e, or NULL. */
@@ -525,8 +573,30 @@ uint64_t idiomrt_calib_start_after_ns(void);
    of e->stats_lock: the path of a loop kept on the host is short. */
 int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                         const char **reason);
-/* 1 for the decisions that run the device. */
+/* 1 for the decisions that run a device (either one). */
 int idiomrt_cost_is_device(int decision);
+/* 1 for the decisions that run the second (CPU) device. */
+int idiomrt_cost_is_second(int decision);
+/* What the three-way choice sees of one run (costmodel.c). Times in ns. */
+typedef struct idiomrt_cost_inputs {
+  uint64_t trip;
+  double host;     /* the host's estimate of this run (region syncs in) */
+  double floor_ns; /* the primary device's floor: latency + bytes / bw */
+  double lat;      /* launch latency, also the second device's floor */
+  int second;      /* the second device: 1 open and e's kernels built, 0
+                      allowed but not ready, -1 not allowed or failed */
+} idiomrt_cost_inputs;
+/* Steps 2, 4 and 5 of the model for class c once the host is measured:
+   among the host, the primary device and the second device (the lowest
+   estimate wins; a device must be 10% below the host), exploring an
+   unmeasured device first; sets *want_second when the second device
+   should be opened (it is then not chosen by this call). Pure but for c's
+   re-measurement schedule: the unit tests call it with faked samples. */
+int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
+                        int *want_second);
+/* A successful run of the second device (see idiomrt_cost_device_sample). */
+void idiomrt_cost_second_sample(idiomrt_entry *e, uint64_t trip,
+                                uint64_t wall_ns, int tuned);
 /* Counts decision dec for e (stats), in place of decision `from` already
    counted by idiomrt_cost_decide (-1: none). Takes e->stats_lock. */
 void idiomrt_cost_count(idiomrt_entry *e, int from, int dec);
@@ -598,6 +668,13 @@ const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
 /* Starts the background start-up now unless it was started (profile.c, at
    program start). */
 void idiomrt_startup_kick(void);
+/* The second device for e (costmodel.c, launch.c): 1 when it is open and
+   e's kernels for it are built (or their build failed: the run reports
+   it), -1 when it failed to open, else 0. Takes no lock. */
+int idiomrt_startup_second_ready(idiomrt_entry *e);
+/* Asks the runtime thread to open the second device (once) and build e's
+   kernels for it; never waits. Nothing when no second device is wanted. */
+void idiomrt_startup_second_request(idiomrt_entry *e);
 
 /*--- parcopy.c: host copies split over helper threads --------------------*/
 

@@ -57,6 +57,7 @@ static idiomrt_entry *g_queue; /* kernels to build, oldest first */
 static uint64_t g_kick_ns;     /* when the start-up was started */
 static pthread_t g_thread;     /* the last thread started, */
 static int g_joinable;         /* not joined yet */
+static int g_want2;            /* the second device is wanted (atomic) */
 
 /* With g_lock held and g_running 0: joins the finished thread, so that its
    end (the thread-local destructors of the driver's code included) is over
@@ -156,6 +157,10 @@ static void background(void *unused) {
     pthread_mutex_unlock(&g_lock);
   }
   const idiomrt_device *dev = idiomrt_device_peek();
+  /* the second device (device.c), once the cost model wants it */
+  if (dev && !exiting() && __atomic_load_n(&g_want2, __ATOMIC_ACQUIRE) &&
+      idiomrt_device2_state() == 0)
+    idiomrt_device2_init_here();
   for (;;) {
     pthread_mutex_lock(&g_lock);
     idiomrt_entry *e = g_queue;
@@ -169,9 +174,13 @@ static void background(void *unused) {
     e->bg_next = NULL;
     pthread_mutex_unlock(&g_lock);
     char reason[IDIOMRT_REASON_LEN];
+    /* an entry of the second device (registry.c) builds there */
+    if (e->second && !exiting() && idiomrt_device2_state() == 0)
+      idiomrt_device2_init_here();
+    const idiomrt_device *bdev = e->second ? idiomrt_device2_peek() : dev;
     pthread_mutex_lock(&e->lock);
-    if (e->build_state == 0 && !idiomrt_program_ensure(e, dev, reason,
-                                                       sizeof reason))
+    if (bdev && e->build_state == 0 &&
+        !idiomrt_program_ensure(e, bdev, reason, sizeof reason))
       idiomrt_debug("%s: background build failed: %s",
                     e->desc->loc ? e->desc->loc : "?", reason);
     pthread_mutex_unlock(&e->lock);
@@ -321,6 +330,29 @@ const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
     }
     nanosleep(&ms, NULL);
   }
+}
+
+int idiomrt_startup_second_ready(idiomrt_entry *e) {
+  int st = idiomrt_device2_state();
+  if (st < 0)
+    return -1;
+  idiomrt_entry *a = __atomic_load_n(&e->alt, __ATOMIC_ACQUIRE);
+  return st == 1 && a && __atomic_load_n(&a->bg_build, __ATOMIC_ACQUIRE) == 2;
+}
+
+void idiomrt_startup_second_request(idiomrt_entry *e) {
+  if (!idiomrt_device2_wanted())
+    return;
+  idiomrt_entry *a = idiomrt_entry_second(e);
+  if (!a)
+    return;
+  __atomic_store_n(&g_want2, 1, __ATOMIC_RELEASE);
+  pthread_mutex_lock(&g_lock);
+  if (!g_thread_failed && a->bg_build == 0) {
+    queue_locked(a);
+    start_locked();
+  }
+  pthread_mutex_unlock(&g_lock);
 }
 
 void idiomrt_startup_after_fork(void) {

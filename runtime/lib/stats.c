@@ -221,6 +221,11 @@ static void report_text(void) {
             (unsigned long long)over);
   idiomrt_resid_report();
   idiomrt_zc_report();
+  /* the second (CPU) device, when it was opened (cpu-device decisions) */
+  const idiomrt_device *dev2 = idiomrt_device2_peek();
+  if (dev2)
+    fprintf(stderr, "idiom-stats: second-device=\"%s\" platform=\"%s\"\n",
+            dev2->name, dev2->platform_name);
   uint64_t csr[2];
   idiomrt_csr_counts(csr);
   if (csr[0] || csr[1])
@@ -404,6 +409,10 @@ static void report_json(FILE *f) {
   idiomrt_json_string(&j, dev ? dev->name : NULL);
   idiomrt_json_key(&j, "platform");
   idiomrt_json_string(&j, dev ? dev->platform_name : NULL);
+  if (idiomrt_device2_peek()) { /* the second (CPU) device, when opened */
+    idiomrt_json_key(&j, "second_device");
+    idiomrt_json_string(&j, idiomrt_device2_peek()->name);
+  }
   idiomrt_json_key(&j, "device_preference");
   idiomrt_json_string(&j, device_pref_name(cfg->device_pref));
   idiomrt_json_key(&j, "cost_model");

@@ -63,6 +63,12 @@ int count_occurrences(const char *hay, const char *needle);
 /* nftw callback that removes every entry (rm -r). */
 int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w);
 
+/* Cases of test_twodev.c (the second device, issue 12 item 4). */
+void case_twodev_choose(void);
+void case_twodev_explore(void);
+void case_twodev_fail(void);
+void case_twodev_resid(void);
+
 /* Cases of test_zerocopy.c. */
 void case_zc_host(void);
 void case_zc_misaligned(void);

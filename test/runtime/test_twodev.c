@@ -1,0 +1,300 @@
+/*===- test_twodev.c - Host, GPU or CPU device per call site --------------===*
+ *
+ * Cases of idiomrt_test for issue 12 item 4: the three-way choice of
+ * costmodel.c (idiomrt_cost_choose) with faked samples, and real runs with
+ * a second device, the CPU device opened a second time through the test
+ * knob IDIOM_TEST_SECOND_CPU (runtime/lib/device.c): the model explores it
+ * and its results are right; a second device that fails to open is never
+ * explored; residency regions stay on the primary device and a run on the
+ * second device after a region sees the region's results (host reads
+ * after it, outputs equal to the host loop's).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "rt_internal.h"
+#include "test_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/*--- the three-way choice, faked samples --------------------------------*/
+
+/* A class with hn host samples of host_pi ns per iteration, dn of the
+   primary device's dev_pi and cn of the second device's cpu_pi. */
+static idiomrt_cost_class make_class(double host_pi, uint32_t dn,
+                                     double dev_pi, uint32_t cn,
+                                     double cpu_pi) {
+  idiomrt_cost_class c;
+  memset(&c, 0, sizeof c);
+  c.hn = 3;
+  c.host_est = host_pi;
+  c.dn = dn;
+  c.dev_est = dev_pi;
+  c.cn = cn;
+  c.cpu_est = cpu_pi;
+  return c;
+}
+
+/* One decision for a run of 1e6 iterations (host: host_pi ms per call),
+   primary floor floor_ns, latency 10 us. */
+static int choose(idiomrt_cost_class *c, double floor_ns, int second,
+                  int *want) {
+  idiomrt_cost_inputs in = {1000000, c->host_est * 1e6, floor_ns, 10000.0,
+                            second};
+  *want = 0;
+  return idiomrt_cost_choose(c, &in, want);
+}
+
+/* Counts decisions over n calls. */
+static void tally(idiomrt_cost_class *c, double floor_ns, int second, int n,
+                  unsigned *count) {
+  int want;
+  for (int i = 0; i < n; ++i)
+    count[choose(c, floor_ns, second, &want)]++;
+}
+
+void case_twodev_choose(void) {
+  int want = 0;
+  /* host 1 ms (1 ns per iteration), GPU floor 0.1 ms */
+  idiomrt_cost_class c = make_class(1.0, 0, 0, 0, 0);
+  /* an unmeasured GPU is explored first, as with one device */
+  CHECK(choose(&c, 1e5, 1, &want) == IDIOMRT_DEC_EXPLORE_DEVICE);
+  /* GPU measured (0.3 ms), second device open and unmeasured: explored */
+  c = make_class(1.0, 1, 0.3, 0, 0);
+  CHECK(choose(&c, 1e5, 1, &want) == IDIOMRT_DEC_EXPLORE_CPU && !want);
+  /* ... not open yet: asked for, and the GPU runs meanwhile */
+  c = make_class(1.0, 1, 0.3, 0, 0);
+  CHECK(choose(&c, 1e5, 0, &want) == IDIOMRT_DEC_DEVICE && want);
+  /* ... failed to open (or not allowed: a region): never explored */
+  c = make_class(1.0, 1, 0.3, 0, 0);
+  unsigned n[IDIOMRT_NDECISIONS] = {0};
+  tally(&c, 1e5, -1, 1000, n);
+  CHECK_MSG(n[IDIOMRT_DEC_EXPLORE_CPU] == 0 && n[IDIOMRT_DEC_CPU_DEVICE] == 0,
+            "explored %u, ran %u", n[IDIOMRT_DEC_EXPLORE_CPU],
+            n[IDIOMRT_DEC_CPU_DEVICE]);
+  CHECK(n[IDIOMRT_DEC_DEVICE] > 900);
+  choose(&c, 1e5, -1, &want);
+  CHECK(!want);
+  /* the CPU device measured faster than both (0.2 ms against 0.3 and 1):
+     picked, the losers measured now and then, both of them */
+  c = make_class(1.0, 1, 0.3, 1, 0.2);
+  memset(n, 0, sizeof n);
+  tally(&c, 1e5, 1, 2000, n);
+  CHECK_MSG(n[IDIOMRT_DEC_CPU_DEVICE] > 1900, "cpu-device %u of 2000",
+            n[IDIOMRT_DEC_CPU_DEVICE]);
+  CHECK_MSG(n[IDIOMRT_DEC_EXPLORE_HOST] > 0 && n[IDIOMRT_DEC_EXPLORE_DEVICE] > 0,
+            "host re-measured %u times, GPU %u times",
+            n[IDIOMRT_DEC_EXPLORE_HOST], n[IDIOMRT_DEC_EXPLORE_DEVICE]);
+  CHECK(c.winner == 3);
+  /* slower than the GPU: dropped (the GPU runs) */
+  c = make_class(1.0, 1, 0.3, 1, 0.5);
+  memset(n, 0, sizeof n);
+  tally(&c, 1e5, 1, 2000, n);
+  CHECK_MSG(n[IDIOMRT_DEC_DEVICE] > 1900 && n[IDIOMRT_DEC_CPU_DEVICE] == 0,
+            "device %u, cpu-device %u", n[IDIOMRT_DEC_DEVICE],
+            n[IDIOMRT_DEC_CPU_DEVICE]);
+  CHECK(c.winner == 1);
+  /* slower than the host, the GPU's transfers above the host time: the
+     host runs (the CPU device re-measured now and then only) */
+  c = make_class(1.0, 1, 0.3, 1, 1.5);
+  memset(n, 0, sizeof n);
+  tally(&c, 2e6, 1, 2000, n);
+  CHECK_MSG(n[IDIOMRT_DEC_HOST_FASTER] > 1900 &&
+                n[IDIOMRT_DEC_CPU_DEVICE] == 0 && n[IDIOMRT_DEC_DEVICE] == 0,
+            "host-cost %u, cpu-device %u, device %u",
+            n[IDIOMRT_DEC_HOST_FASTER], n[IDIOMRT_DEC_CPU_DEVICE],
+            n[IDIOMRT_DEC_DEVICE]);
+  CHECK(c.winner == 2);
+  /* the GPU cannot win (its transfers exceed the host time) but the CPU
+     device, on the program's memory, can: explored, then chosen */
+  c = make_class(1.0, 0, 0, 0, 0);
+  CHECK(choose(&c, 2e6, 1, &want) == IDIOMRT_DEC_EXPLORE_CPU);
+  c.cn = 1;
+  c.cpu_est = 0.5;
+  CHECK(choose(&c, 2e6, 1, &want) == IDIOMRT_DEC_CPU_DEVICE);
+  /* neither can: the floor decides, as with one device */
+  c = make_class(0.005, 0, 0, 0, 0); /* 5 us of host work < 10 us latency */
+  CHECK(choose(&c, 2e6, 1, &want) == IDIOMRT_DEC_CANNOT_WIN);
+  /* a CPU device that never gives a sample is tried MAX times, then left */
+  c = make_class(1.0, 1, 0.3, 0, 0);
+  c.cpu_tries = 4;
+  CHECK(choose(&c, 1e5, 1, &want) == IDIOMRT_DEC_DEVICE);
+  CHECK(strcmp(idiomrt_decision_name(IDIOMRT_DEC_CPU_DEVICE), "cpu-device") ==
+        0);
+  CHECK(strcmp(idiomrt_decision_name(IDIOMRT_DEC_EXPLORE_CPU),
+               "cpu-explore") == 0);
+  CHECK(idiomrt_cost_is_device(IDIOMRT_DEC_CPU_DEVICE) &&
+        idiomrt_cost_is_second(IDIOMRT_DEC_EXPLORE_CPU) &&
+        !idiomrt_cost_is_second(IDIOMRT_DEC_DEVICE));
+}
+
+/*--- real runs with the second device -----------------------------------*/
+
+/* y[i] = a * x[i] + y[i] */
+static const char tscale_src[] =
+    "__kernel void tscale(const int n, const float a,\n"
+    "                     __global const float *x, __global float *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < (size_t)n) y[i] = a * x[i] + y[i];\n"
+    "}\n";
+static const idiom_kernel_desc tscale_desc = {
+    "tscale", "test_twodev.c:tscale", "map", tscale_src, IDIOM_MAP, 1, 0, 0,
+    NULL};
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One call site as the plugin stitches it (test_policy.c's site): the host
+   loop takes extra_us more than its work. */
+static int tsite(float a, float *x, float *y, int n, unsigned extra_us) {
+  idiom_arg args[4] = {i32(n), f32(a), buf(IDIOM_ARG_BUF_IN, x, 4ull * n),
+                       buf(IDIOM_ARG_BUF_INOUT, y, 4ull * n)};
+  uint64_t sizes[1] = {(uint64_t)n};
+  if (idiom_run(&tscale_desc, args, 4, sizes, NULL))
+    return 1;
+  uint64_t tok = idiom_host_begin(&tscale_desc);
+  for (int i = 0; i < n; ++i)
+    y[i] = a * x[i] + y[i];
+  double until = now_s() + extra_us / 1e6;
+  while (now_s() < until)
+    ;
+  idiom_host_end(&tscale_desc, tok);
+  return 0;
+}
+
+static void tfill(float *x, float *y, int n) {
+  for (int i = 0; i < n; ++i) {
+    x[i] = (float)(i % 1000) * 0.5f;
+    y[i] = (float)(i % 77) - 3.0f;
+  }
+}
+
+/* y after k applications of y = 2x + y (exact in float here). */
+static int tcheck(const float *y, int n, int k) {
+  for (int i = 0; i < n; ++i) {
+    float want = (float)(i % 77) - 3.0f;
+    for (int j = 0; j < k; ++j)
+      want = 2.0f * ((float)(i % 1000) * 0.5f) + want;
+    if (y[i] != want) {
+      fprintf(stderr, "y[%d] = %g, want %g\n", i, y[i], want);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Calls the site with a slow host loop (20 ms) until the model has
+   decided `target` times for the second device or the deadline passes;
+   returns the calls made. */
+static int run_until(float *x, float *y, int n, int target, double secs) {
+  idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
+  int calls = 0;
+  double deadline = now_s() + secs;
+  while (now_s() < deadline && calls < 2000) {
+    tsite(2.0f, x, y, n, 20000);
+    calls++;
+    pthread_mutex_lock(&e->stats_lock);
+    uint64_t got = e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] +
+                   e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE];
+    pthread_mutex_unlock(&e->stats_lock);
+    if (got >= (uint64_t)target)
+      break;
+  }
+  return calls;
+}
+
+/* IDIOM_TEST_SECOND_CPU=1, cost model on: once the primary device is up
+   and measured, the model opens the second device in the background,
+   explores it and keeps deciding among the three; every result right. */
+void case_twodev_explore(void) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_TEST_SECOND_CPU", "1", 1);
+  enum { N = 1 << 18 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  tfill(x, y, N);
+  int calls = run_until(x, y, N, 3, 120);
+  idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
+  CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] > 0,
+            "the second device was never explored in %d calls", calls);
+  CHECK(idiomrt_device2_state() == 1);
+  CHECK(e->alt && e->alt->build_state == 1);
+  CHECK(e->alt && e->alt->second && !e->second);
+  /* a sample of the second device was taken (its first run warms up) */
+  for (int k = 0; k < 8 && !e->cost.cls[idiomrt_size_class(N)].cn; ++k)
+    calls += run_until(x, y, N, 1, 10);
+  CHECK_MSG(e->cost.cls[idiomrt_size_class(N)].cn > 0,
+            "no sample of the second device");
+  CHECK(tcheck(y, N, calls));
+  free(x);
+  free(y);
+}
+
+/* IDIOM_TEST_SECOND_CPU=fail: the second device fails to open; the model
+   never explores it again and the primary device still runs. */
+void case_twodev_fail(void) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_TEST_SECOND_CPU", "fail", 1);
+  enum { N = 1 << 18 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  tfill(x, y, N);
+  idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
+  int calls = 0, offloaded = 0;
+  double deadline = now_s() + 60;
+  while (now_s() < deadline && calls < 60) {
+    offloaded += tsite(2.0f, x, y, N, 20000);
+    calls++;
+  }
+  CHECK_MSG(idiomrt_device2_state() == -1, "second device state %d",
+            idiomrt_device2_state());
+  CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] == 0 &&
+                e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE] == 0,
+            "explored a device that failed to open");
+  CHECK_MSG(offloaded > 0, "the primary device never ran");
+  CHECK(tcheck(y, N, calls));
+  free(x);
+  free(y);
+}
+
+/* IDIOM_TEST_SECOND_CPU=alternate, cost model off: runs outside regions
+   alternate between the devices; inside a region every run stays on the
+   primary device, whose copies are device-valid at the region's end. A
+   run on the second device right after the region, and host reads after
+   it, see the region's results. */
+void case_twodev_resid(void) {
+  setenv("IDIOM_TEST_SECOND_CPU", "alternate", 1);
+  enum { N = 1 << 16 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  tfill(x, y, N);
+  idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
+  int k = 0;
+  for (int round = 0; round < 3; ++round) {
+    idiom_region_begin();
+    for (int i = 0; i < 5; ++i, ++k)
+      CHECK(tsite(2.0f, x, y, N, 0) == 1);
+    /* inside the region: nothing on the second device */
+    CHECK(round > 0 || !e->alt || e->alt->build_state == 0);
+    idiom_region_end();
+    /* outside: the first run of the thread's alternation that falls on
+       the second device reads y as the region left it */
+    for (int i = 0; i < 2; ++i, ++k)
+      CHECK(tsite(2.0f, x, y, N, 0) == 1);
+    CHECK(tcheck(y, N, k)); /* host read */
+  }
+  CHECK_MSG(e->alt && e->alt->build_state == 1,
+            "the second device never ran");
+  CHECK(idiomrt_device2_state() == 1);
+  /* the host writes between runs on the second device are seen */
+  for (int i = 0; i < N; ++i)
+    y[i] = (float)(i % 77) - 3.0f;
+  for (int i = 0; i < 4; ++i)
+    CHECK(tsite(2.0f, x, y, N, 0) == 1);
+  CHECK(tcheck(y, N, 4));
+  free(x);
+  free(y);
+}

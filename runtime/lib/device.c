@@ -363,6 +363,8 @@ static void read_knob(void) {
     g_knob = IDIOMRT_SECOND_ALTERNATE;
   else if (strcmp(v, "fail") == 0)
     g_knob = IDIOMRT_SECOND_FAIL;
+  else if (strcmp(v, "regions") == 0)
+    g_knob = IDIOMRT_SECOND_REGIONS;
   else
     g_knob = IDIOMRT_SECOND_ON;
 }
@@ -406,6 +408,8 @@ static void set_state2(int ran) {
 }
 
 const idiomrt_device *idiomrt_device2_get(const char **reason) {
+  if (idiomrt_device2_peek())
+    return &g_dev2;
   if (!idiomrt_device2_wanted()) {
     if (reason)
       *reason = "no second device";

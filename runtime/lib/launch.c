@@ -1270,14 +1270,16 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                        uint32_t nargs, const uint64_t *sizes, void *results,
                        const idiom_csr *csr);
 
-/* IDIOM_TEST_SECOND_CPU=alternate with the cost model off: every other run
-   of the calling thread outside residency regions (and not of a pair) runs
-   on the second device. */
+/* IDIOM_TEST_SECOND_CPU=alternate or fail with the cost model off: every
+   other run of the calling thread outside residency regions (and not of a
+   pair) runs on the second device (under fail: declines); =regions: inside
+   regions too (the range table then holds entries of both devices). */
 static int alternate_second(const idiom_kernel_desc *d) {
   static _Thread_local unsigned t_alt;
-  return !idiomrt_config_get()->cost &&
-         idiomrt_device2_knob() == IDIOMRT_SECOND_ALTERNATE &&
-         !idiomrt_resid_active() && !idiomrt_pair_forced(d) &&
+  int knob = idiomrt_device2_knob();
+  return !idiomrt_config_get()->cost && knob >= IDIOMRT_SECOND_ALTERNATE &&
+         (!idiomrt_resid_active() || knob == IDIOMRT_SECOND_REGIONS) &&
+         !idiomrt_pair_forced(d) &&
          !idiomrt_defer_wanted(d) && (t_alt++ & 1);
 }
 
@@ -1396,7 +1398,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   int second = idiomrt_cost_is_second(dec) || alternate_second(desc);
   const idiomrt_device *dev =
       cfg->cost && !second ? idiomrt_startup_wait_for_run(e, trip, &why)
-                           : idiomrt_device_get(&why);
+      : second && idiomrt_device_peek() ? idiomrt_device_peek()
+                                        : idiomrt_device_get(&why);
   if (dev && second && !(dev = idiomrt_device2_get(&why)))
     return decline(e, desc, why);
   if (!dev) {
@@ -1474,6 +1477,9 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
 
   t_kernel_ms = -1.0;
   t_variant = -1;
+  if (!ok && second && cfg->cost) /* a try without a sample: a second
+                                      device that keeps failing is left */
+    idiomrt_cost_second_sample(e, trip, 0, 1);
   if (!ok)
     return decline(e, desc, reason[0] ? reason : "unknown failure");
   t_declined = 0;

@@ -180,12 +180,16 @@ extern const char idiomrt_busy_reason[];
    1 (the first CPU device opened again as the second device, whatever the
    primary is), "alternate" (also: with the cost model off, runs outside
    residency regions alternate between the two devices), "fail" (the second
-   device fails to open). */
+   device fails to open; with the model off, runs alternate as under
+   "alternate" and those sent to the second device decline), "regions"
+   (as "alternate", inside residency regions too: the range table then
+   meets entries of both devices). */
 enum idiomrt_second_knob {
   IDIOMRT_SECOND_OFF = 0,
   IDIOMRT_SECOND_ON = 1,
-  IDIOMRT_SECOND_ALTERNATE = 2,
-  IDIOMRT_SECOND_FAIL = 3
+  IDIOMRT_SECOND_ALTERNATE = 2, /* this and the ones below alternate */
+  IDIOMRT_SECOND_FAIL = 3,
+  IDIOMRT_SECOND_REGIONS = 4
 };
 int idiomrt_device2_knob(void);
 /* 1 when a second device may be used: the primary is up and a GPU under
@@ -594,7 +598,8 @@ typedef struct idiomrt_cost_inputs {
    re-measurement schedule: the unit tests call it with faked samples. */
 int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
                         int *want_second);
-/* A successful run of the second device (see idiomrt_cost_device_sample). */
+/* A successful run of the second device (see idiomrt_cost_device_sample);
+   tuned: not a sample, a try (launch.c also counts a failed run so). */
 void idiomrt_cost_second_sample(idiomrt_entry *e, uint64_t trip,
                                 uint64_t wall_ns, int tuned);
 /* Counts decision dec for e (stats), in place of decision `from` already
@@ -669,8 +674,8 @@ const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
    program start). */
 void idiomrt_startup_kick(void);
 /* The second device for e (costmodel.c, launch.c): 1 when it is open and
-   e's kernels for it are built (or their build failed: the run reports
-   it), -1 when it failed to open, else 0. Takes no lock. */
+   e's kernels for it are built, -1 when it failed to open or e's kernels
+   do not build there, else 0. Takes no lock. */
 int idiomrt_startup_second_ready(idiomrt_entry *e);
 /* Asks the runtime thread to open the second device (once) and build e's
    kernels for it; never waits. Nothing when no second device is wanted. */

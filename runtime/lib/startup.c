@@ -337,7 +337,12 @@ int idiomrt_startup_second_ready(idiomrt_entry *e) {
   if (st < 0)
     return -1;
   idiomrt_entry *a = __atomic_load_n(&e->alt, __ATOMIC_ACQUIRE);
-  return st == 1 && a && __atomic_load_n(&a->bg_build, __ATOMIC_ACQUIRE) == 2;
+  if (!a || __atomic_load_n(&a->bg_build, __ATOMIC_ACQUIRE) != 2)
+    return 0;
+  /* kernels that do not build there: as a device that failed to open */
+  if (__atomic_load_n(&a->build_state, __ATOMIC_RELAXED) < 0)
+    return -1;
+  return st == 1;
 }
 
 void idiomrt_startup_second_request(idiomrt_entry *e) {

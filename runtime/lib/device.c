@@ -33,12 +33,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pthread_mutex_t g_dev_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t g_dev2_lock;
-static int g_dev_state; /* 0: not tried, 1: ready, -1: failed */
-static const char *g_dev_reason;
-static char g_dev_reason_buf[IDIOMRT_REASON_LEN];
-static idiomrt_device g_dev;
+/* A device slot: 0 the primary device (IDIOM_DEVICE), 1 the second one (a
+   CPU device beside a GPU, see below). */
+typedef struct dev_slot {
+  pthread_mutex_t lock;
+  int state; /* 0: not tried, 1: ready, -1: failed */
+  const char *reason;
+  char reason_buf[IDIOMRT_REASON_LEN];
+  idiomrt_device dev;
+} dev_slot;
+static dev_slot g_slot[2] = {{.lock = PTHREAD_MUTEX_INITIALIZER},
+                             {.lock = PTHREAD_MUTEX_INITIALIZER}};
 
 const char idiomrt_busy_reason[] = "runtime busy";
 
@@ -267,72 +272,87 @@ static const char *open_device(idiomrt_device *g, int second, char *buf) {
   return NULL;
 }
 
-static void init_job(void *unused) {
-  (void)unused;
+static int is_second(const dev_slot *s) { return s == &g_slot[1]; }
+
+static void init_job(void *p) {
+  dev_slot *s = p;
+  if (is_second(s) && idiomrt_device2_knob() == IDIOMRT_SECOND_FAIL) {
+    s->reason = "IDIOM_TEST_SECOND_CPU=fail";
+    return;
+  }
   char *saved[NLOADER_ENV];
   save_loader_env(saved);
-  g_dev_reason = open_device(&g_dev, 0, g_dev_reason_buf);
+  s->reason = open_device(&s->dev, is_second(s), s->reason_buf);
   restore_loader_env(saved);
 }
 
-/* With g_dev_lock held: the state after an initialization attempt. */
-static void set_state(int ran) {
+/* With s->lock held: the state after an initialization attempt. */
+static void set_state(dev_slot *s, int ran) {
   if (ran == 0)
-    g_dev_reason = "cannot create the runtime thread";
-  if (g_dev_reason)
-    idiomrt_debug("no device: %s", g_dev_reason);
-  /* g_dev and g_dev_reason are complete before the state says so */
-  __atomic_store_n(&g_dev_state, g_dev_reason ? -1 : 1, __ATOMIC_RELEASE);
+    s->reason = "cannot create the runtime thread";
+  if (s->reason)
+    idiomrt_debug("no %sdevice: %s", is_second(s) ? "second " : "",
+                  s->reason);
+  /* s->dev and s->reason are complete before the state says so */
+  __atomic_store_n(&s->state, s->reason ? -1 : 1, __ATOMIC_RELEASE);
 }
 
-const idiomrt_device *idiomrt_device_get(const char **reason) {
-  if (pthread_mutex_trylock(&g_dev_lock) != 0) {
+static const idiomrt_device *slot_get(dev_slot *s, const char **reason) {
+  if (pthread_mutex_trylock(&s->lock) != 0) {
     if (reason)
       *reason = idiomrt_busy_reason;
     return NULL;
   }
-  if (g_dev_state == 0) {
+  if (s->state == 0) {
     idiomrt_note_opencl_started();
-    int ran = idiomrt_worker_run(init_job, NULL);
+    int ran = idiomrt_worker_run(init_job, s);
     if (ran < 0) {
-      pthread_mutex_unlock(&g_dev_lock);
+      pthread_mutex_unlock(&s->lock);
       if (reason)
         *reason = idiomrt_busy_reason;
       return NULL;
     }
-    set_state(ran);
+    set_state(s, ran);
   }
-  const idiomrt_device *d = g_dev_state == 1 ? &g_dev : NULL;
+  const idiomrt_device *d = s->state == 1 ? &s->dev : NULL;
   if (!d && reason)
-    *reason = g_dev_reason;
-  pthread_mutex_unlock(&g_dev_lock);
+    *reason = s->reason;
+  pthread_mutex_unlock(&s->lock);
   return d;
 }
 
-void idiomrt_device_init_here(void) {
-  pthread_mutex_lock(&g_dev_lock);
-  if (g_dev_state == 0) {
+static void slot_init_here(dev_slot *s) {
+  pthread_mutex_lock(&s->lock);
+  if (s->state == 0) {
     idiomrt_note_opencl_started();
-    init_job(NULL);
-    set_state(1);
+    init_job(s);
+    set_state(s, 1);
   }
-  pthread_mutex_unlock(&g_dev_lock);
+  pthread_mutex_unlock(&s->lock);
 }
 
+static const idiomrt_device *slot_peek(dev_slot *s) {
+  return __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == 1 ? &s->dev : NULL;
+}
+
+const idiomrt_device *idiomrt_device_get(const char **reason) {
+  return slot_get(&g_slot[0], reason);
+}
+
+void idiomrt_device_init_here(void) { slot_init_here(&g_slot[0]); }
+
 int idiomrt_device_state(const char **reason) {
-  int st = __atomic_load_n(&g_dev_state, __ATOMIC_ACQUIRE);
+  int st = __atomic_load_n(&g_slot[0].state, __ATOMIC_ACQUIRE);
   if (st < 0 && reason)
-    *reason = g_dev_reason;
+    *reason = g_slot[0].reason;
   return st;
 }
 
-const idiomrt_device *idiomrt_device_peek(void) {
-  return __atomic_load_n(&g_dev_state, __ATOMIC_ACQUIRE) == 1 ? &g_dev : NULL;
-}
+const idiomrt_device *idiomrt_device_peek(void) { return slot_peek(&g_slot[0]); }
 
 void idiomrt_device_after_fork(void) {
-  pthread_mutex_init(&g_dev_lock, NULL);
-  pthread_mutex_init(&g_dev2_lock, NULL);
+  pthread_mutex_init(&g_slot[0].lock, NULL);
+  pthread_mutex_init(&g_slot[1].lock, NULL);
 }
 
 /*--- The second device: a CPU OpenCL device beside a GPU ------------------*
@@ -347,11 +367,6 @@ void idiomrt_device_after_fork(void) {
  * the primary is, so that every path runs on a machine with PoCL only.
  */
 
-static pthread_mutex_t g_dev2_lock = PTHREAD_MUTEX_INITIALIZER;
-static int g_dev2_state; /* 0: not tried, 1: ready, -1: failed */
-static const char *g_dev2_reason;
-static char g_dev2_reason_buf[IDIOMRT_REASON_LEN];
-static idiomrt_device g_dev2;
 static pthread_once_t g_knob_once = PTHREAD_ONCE_INIT;
 static int g_knob;
 
@@ -387,74 +402,26 @@ int idiomrt_device2_wanted(void) {
          (d->type & CL_DEVICE_TYPE_GPU) != 0;
 }
 
-static void init2_job(void *unused) {
-  (void)unused;
-  if (idiomrt_device2_knob() == IDIOMRT_SECOND_FAIL) {
-    g_dev2_reason = "IDIOM_TEST_SECOND_CPU=fail";
-    return;
-  }
-  char *saved[NLOADER_ENV];
-  save_loader_env(saved);
-  g_dev2_reason = open_device(&g_dev2, 1, g_dev2_reason_buf);
-  restore_loader_env(saved);
-}
-
-static void set_state2(int ran) {
-  if (ran == 0)
-    g_dev2_reason = "cannot create the runtime thread";
-  if (g_dev2_reason)
-    idiomrt_debug("no second device: %s", g_dev2_reason);
-  __atomic_store_n(&g_dev2_state, g_dev2_reason ? -1 : 1, __ATOMIC_RELEASE);
-}
-
 const idiomrt_device *idiomrt_device2_get(const char **reason) {
-  if (idiomrt_device2_peek())
-    return &g_dev2;
+  if (slot_peek(&g_slot[1]))
+    return &g_slot[1].dev;
   if (!idiomrt_device2_wanted()) {
     if (reason)
       *reason = "no second device";
     return NULL;
   }
-  if (pthread_mutex_trylock(&g_dev2_lock) != 0) {
-    if (reason)
-      *reason = idiomrt_busy_reason;
-    return NULL;
-  }
-  if (g_dev2_state == 0) {
-    int ran = idiomrt_worker_run(init2_job, NULL);
-    if (ran < 0) {
-      pthread_mutex_unlock(&g_dev2_lock);
-      if (reason)
-        *reason = idiomrt_busy_reason;
-      return NULL;
-    }
-    set_state2(ran);
-  }
-  const idiomrt_device *d = g_dev2_state == 1 ? &g_dev2 : NULL;
-  if (!d && reason)
-    *reason = g_dev2_reason;
-  pthread_mutex_unlock(&g_dev2_lock);
-  return d;
+  return slot_get(&g_slot[1], reason);
 }
 
 void idiomrt_device2_init_here(void) {
-  pthread_mutex_lock(&g_dev2_lock);
-  if (g_dev2_state == 0 && idiomrt_device2_wanted()) {
-    init2_job(NULL);
-    set_state2(1);
-  }
-  pthread_mutex_unlock(&g_dev2_lock);
+  if (idiomrt_device2_wanted())
+    slot_init_here(&g_slot[1]);
 }
 
 int idiomrt_device2_state(void) {
-  return __atomic_load_n(&g_dev2_state, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&g_slot[1].state, __ATOMIC_ACQUIRE);
 }
 
 const idiomrt_device *idiomrt_device2_peek(void) {
-  return __atomic_load_n(&g_dev2_state, __ATOMIC_ACQUIRE) == 1 ? &g_dev2
-                                                                : NULL;
-}
-
-int idiomrt_device_is_second(const idiomrt_device *dev) {
-  return dev == &g_dev2;
+  return slot_peek(&g_slot[1]);
 }

@@ -205,8 +205,6 @@ void idiomrt_device2_init_here(void);
 int idiomrt_device2_state(void);
 /* The second device when ready, else NULL; takes no lock. */
 const idiomrt_device *idiomrt_device2_peek(void);
-/* 1 when dev is the second device. */
-int idiomrt_device_is_second(const idiomrt_device *dev);
 
 /*--- registry.c: per-descriptor state keyed by descriptor address --------*/
 

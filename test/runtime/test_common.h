@@ -63,6 +63,14 @@ int count_occurrences(const char *hay, const char *needle);
 /* nftw callback that removes every entry (rm -r). */
 int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w);
 
+/* test_policy.c's helpers: a call site of a y = 2x + y map (its kernel in
+   d) as the plugin stitches it, the host loop timed and extra_host_us
+   slower; its inputs; y checked after k applications. */
+int policy_site(const idiom_kernel_desc *d, float *x, float *y, int n,
+                unsigned extra_host_us);
+void policy_fill(float *x, float *y, int n);
+int policy_check_y(const float *y, int n, int k);
+
 /* Cases of test_twodev.c (the second device, issue 12 item 4). */
 void case_twodev_choose(void);
 void case_twodev_explore(void);

@@ -150,45 +150,6 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* One call site as the plugin stitches it (test_policy.c's site): the host
-   loop takes extra_us more than its work. */
-static int tsite(float a, float *x, float *y, int n, unsigned extra_us) {
-  idiom_arg args[4] = {i32(n), f32(a), buf(IDIOM_ARG_BUF_IN, x, 4ull * n),
-                       buf(IDIOM_ARG_BUF_INOUT, y, 4ull * n)};
-  uint64_t sizes[1] = {(uint64_t)n};
-  if (idiom_run(&tscale_desc, args, 4, sizes, NULL))
-    return 1;
-  uint64_t tok = idiom_host_begin(&tscale_desc);
-  for (int i = 0; i < n; ++i)
-    y[i] = a * x[i] + y[i];
-  double until = now_s() + extra_us / 1e6;
-  while (now_s() < until)
-    ;
-  idiom_host_end(&tscale_desc, tok);
-  return 0;
-}
-
-static void tfill(float *x, float *y, int n) {
-  for (int i = 0; i < n; ++i) {
-    x[i] = (float)(i % 1000) * 0.5f;
-    y[i] = (float)(i % 77) - 3.0f;
-  }
-}
-
-/* y after k applications of y = 2x + y (exact in float here). */
-static int tcheck(const float *y, int n, int k) {
-  for (int i = 0; i < n; ++i) {
-    float want = (float)(i % 77) - 3.0f;
-    for (int j = 0; j < k; ++j)
-      want = 2.0f * ((float)(i % 1000) * 0.5f) + want;
-    if (y[i] != want) {
-      fprintf(stderr, "y[%d] = %g, want %g\n", i, y[i], want);
-      return 0;
-    }
-  }
-  return 1;
-}
-
 /* Calls the site with a slow host loop (20 ms) until the model has
    decided `target` times for the second device or the deadline passes;
    returns the calls made. */
@@ -197,7 +158,7 @@ static int run_until(float *x, float *y, int n, int target, double secs) {
   int calls = 0;
   double deadline = now_s() + secs;
   while (now_s() < deadline && calls < 2000) {
-    tsite(2.0f, x, y, n, 20000);
+    policy_site(&tscale_desc, x, y, n, 20000);
     calls++;
     pthread_mutex_lock(&e->stats_lock);
     uint64_t got = e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] +
@@ -217,7 +178,7 @@ void case_twodev_explore(void) {
   setenv("IDIOM_TEST_SECOND_CPU", "1", 1);
   enum { N = 1 << 18 };
   float *x = malloc(4ull * N), *y = malloc(4ull * N);
-  tfill(x, y, N);
+  policy_fill(x, y, N);
   int calls = run_until(x, y, N, 3, 120);
   idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
   CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] > 0,
@@ -230,7 +191,7 @@ void case_twodev_explore(void) {
     calls += run_until(x, y, N, 1, 10);
   CHECK_MSG(e->cost.cls[idiomrt_size_class(N)].cn > 0,
             "no sample of the second device");
-  CHECK(tcheck(y, N, calls));
+  CHECK(policy_check_y(y, N, calls));
   free(x);
   free(y);
 }
@@ -242,12 +203,12 @@ void case_twodev_fail(void) {
   setenv("IDIOM_TEST_SECOND_CPU", "fail", 1);
   enum { N = 1 << 18 };
   float *x = malloc(4ull * N), *y = malloc(4ull * N);
-  tfill(x, y, N);
+  policy_fill(x, y, N);
   idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
   int calls = 0, offloaded = 0;
   double deadline = now_s() + 60;
   while (now_s() < deadline && calls < 60) {
-    offloaded += tsite(2.0f, x, y, N, 20000);
+    offloaded += policy_site(&tscale_desc, x, y, N, 20000);
     calls++;
   }
   CHECK_MSG(idiomrt_device2_state() == -1, "second device state %d",
@@ -256,7 +217,7 @@ void case_twodev_fail(void) {
                 e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE] == 0,
             "explored a device that failed to open");
   CHECK_MSG(offloaded > 0, "the primary device never ran");
-  CHECK(tcheck(y, N, calls));
+  CHECK(policy_check_y(y, N, calls));
   free(x);
   free(y);
 }
@@ -270,21 +231,21 @@ void case_twodev_resid(void) {
   setenv("IDIOM_TEST_SECOND_CPU", "alternate", 1);
   enum { N = 1 << 16 };
   float *x = malloc(4ull * N), *y = malloc(4ull * N);
-  tfill(x, y, N);
+  policy_fill(x, y, N);
   idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
   int k = 0;
   for (int round = 0; round < 3; ++round) {
     idiom_region_begin();
     for (int i = 0; i < 5; ++i, ++k)
-      CHECK(tsite(2.0f, x, y, N, 0) == 1);
+      CHECK(policy_site(&tscale_desc, x, y, N, 0) == 1);
     /* inside the region: nothing on the second device */
     CHECK(round > 0 || !e->alt || e->alt->build_state == 0);
     idiom_region_end();
     /* outside: the first run of the thread's alternation that falls on
        the second device reads y as the region left it */
     for (int i = 0; i < 2; ++i, ++k)
-      CHECK(tsite(2.0f, x, y, N, 0) == 1);
-    CHECK(tcheck(y, N, k)); /* host read */
+      CHECK(policy_site(&tscale_desc, x, y, N, 0) == 1);
+    CHECK(policy_check_y(y, N, k)); /* host read */
   }
   CHECK_MSG(e->alt && e->alt->build_state == 1,
             "the second device never ran");
@@ -293,8 +254,8 @@ void case_twodev_resid(void) {
   for (int i = 0; i < N; ++i)
     y[i] = (float)(i % 77) - 3.0f;
   for (int i = 0; i < 4; ++i)
-    CHECK(tsite(2.0f, x, y, N, 0) == 1);
-  CHECK(tcheck(y, N, 4));
+    CHECK(policy_site(&tscale_desc, x, y, N, 0) == 1);
+  CHECK(policy_check_y(y, N, 4));
   free(x);
   free(y);
 }

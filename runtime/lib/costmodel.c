@@ -374,44 +374,26 @@ void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
 
 void idiomrt_cost_clear_want(void) { t_want_desc = NULL; }
 
-/* A run of the second device (not inside regions: never filled copies). */
-static void second_sample(idiomrt_entry *e, uint64_t trip, double pi,
-                          int tuned) {
-  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
-  pthread_mutex_lock(&e->stats_lock);
-  int warmup = c->cpu_runs++ == 0 && c->hn &&
-               pi * DEVICE_MARGIN >= c->host_est;
-  if (!tuned && !warmup) {
-    c->cpu_est = push(c->cpu_pi, &c->cn, pi);
-    c->cpu_tries = 0;
-  } else if (c->cpu_tries < UINT32_MAX) {
-    c->cpu_tries++;
-  }
-  pthread_mutex_unlock(&e->stats_lock);
-}
-
-void idiomrt_cost_second_sample(idiomrt_entry *e, uint64_t trip,
-                                uint64_t wall_ns, int tuned) {
-  if (trip == 0)
-    return;
-  double v = (double)wall_ns - lat_ns();
-  second_sample(e, trip, (v > 0 ? v : 0) / (double)trip, tuned);
-}
-
-void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
-                                uint64_t wall_ns, int tuned, int filled) {
+/* A successful run of the primary device, or of the second one (second:
+   its own ring, runs and tries; never inside regions, so never filled). */
+static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
+                          int tuned, int filled, int second) {
   if (trip == 0)
     return;
   double lat = lat_ns();
   double v = (double)wall_ns - lat;
   idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
   double pi = (v > 0 ? v : 0) / (double)trip;
+  double *ring = second ? c->cpu_pi : c->dev_pi;
+  double *est = second ? &c->cpu_est : &c->dev_est;
+  uint32_t *n = second ? &c->cn : &c->dn;
+  uint32_t *tries = second ? &c->cpu_tries : &c->dev_tries;
+  uint32_t *runs = second ? &c->cpu_runs : &c->dev_runs;
   pthread_mutex_lock(&e->stats_lock);
   /* The class's first run may pay one-time costs (PoCL compiles a kernel
      for each work-group size at its first launch; drivers fault in their
      buffers): a sample only when it already beats the host. */
-  int warmup = c->dev_runs++ == 0 && c->hn &&
-               pi * DEVICE_MARGIN >= c->host_est;
+  int warmup = (*runs)++ == 0 && c->hn && pi * DEVICE_MARGIN >= c->host_est;
   /* A run that filled a region's device copies paid a copy that the
      region's later runs may not: for the class's first MAX_FILL_RUNS such
      runs neither a sample nor a try (while a region's other loops still
@@ -423,12 +405,22 @@ void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
     return;
   }
   if (!tuned && !warmup) {
-    c->dev_est = push(c->dev_pi, &c->dn, pi);
-    c->dev_tries = 0;
-  } else if (c->dev_tries < UINT32_MAX) {
-    c->dev_tries++;
+    *est = push(ring, n, pi);
+    *tries = 0;
+  } else if (*tries < UINT32_MAX) {
+    (*tries)++;
   }
   pthread_mutex_unlock(&e->stats_lock);
+}
+
+void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
+                                uint64_t wall_ns, int tuned, int filled) {
+  device_sample(e, trip, wall_ns, tuned, filled, 0);
+}
+
+void idiomrt_cost_second_sample(idiomrt_entry *e, uint64_t trip,
+                                uint64_t wall_ns, int tuned) {
+  device_sample(e, trip, wall_ns, tuned, 0, 1);
 }
 
 uint64_t idiom_host_begin(const idiom_kernel_desc *desc) {

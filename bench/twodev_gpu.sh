@@ -11,8 +11,9 @@
 # that fill the program/tuning caches and the per-site profile; then one
 # run with IDIOM_STATS=1 showing, per call site, the decisions (cpu-device,
 # cpu-explore: the CPU device; device: the GPU; host-*: the loop) and the
-# estimates per size class (host, device, cpu-device), and the
-# second-device line; outputs compared with the sequential build's (numbers
+# estimates per size class (host, device, cpu-device), the
+# second-device line and IDIOM_DEBUG's "SITE: size class C: X wins (...)"
+# lines (the estimates behind each change of side); outputs compared with the sequential build's (numbers
 # to a relative 1e-6: reductions are reassociated). Binaries from
 # bench/build_twodev_carry.sh:
 #   twodev_gpu.sh DIR [RUNS]
@@ -49,10 +50,12 @@ bench() { # name args...
   runs=$runs_saved
   awk -v s="$seq_ms" -v a="$auto_ms" -v g="$gpu_ms" -v c="$cpu_ms" \
     'BEGIN{printf "  speed-up over seq: auto %.2fx, gpu %.2fx, cpu %.2fx\n", s/a, s/g, s/c}'
-  env IDIOM_CACHE_DIR="$cache" IDIOM_STATS=1 "$dir/$name.idiom" "$@" \
+  env IDIOM_CACHE_DIR="$cache" IDIOM_STATS=1 IDIOM_DEBUG=1 "$dir/$name.idiom" "$@" \
     2> "$dir/$name.stats" > "$dir/$name.out.stats"
   grep -E "idiom-stats: .*(decisions=|second-device|residency)" "$dir/$name.stats" |
     sed -e 's/ reasons=.*//' -e 's/device="[^"]*" //' | cut -c1-400
+  # why each site and size class went where it went (IDIOM_DEBUG)
+  grep -E "wins \(|^idiom: (second )?device:" "$dir/$name.stats" | cut -c1-300 | head -40
   for m in auto stats; do
     python3 - "$dir/$name.out.seq" "$dir/$name.out.$m" "$m" <<'PY'
 import sys

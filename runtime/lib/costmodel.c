@@ -314,7 +314,18 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     double host = c->host_est * (double)trip +
                   (held ? device_floor(2 * held) - device_floor(0) : 0.0);
     idiomrt_cost_inputs in = {trip, host, floor_ns, lat, second};
+    int before = c->winner;
     dec = idiomrt_cost_choose(c, &in, &want_second);
+    if (c->winner != before) /* IDIOM_DEBUG: why a site changes side */
+      idiomrt_debug("%s: size class %u: %s wins (host %.1f us, device "
+                    "%.1f us, cpu-device %.1f us; 0: not measured)",
+                    e->desc->loc ? e->desc->loc : "?", cls,
+                    c->winner == 1   ? "device"
+                    : c->winner == 3 ? "cpu-device"
+                                     : "host",
+                    host / 1e3,
+                    c->dn ? (lat + c->dev_est * (double)trip) / 1e3 : 0.0,
+                    c->cn ? (lat + c->cpu_est * (double)trip) / 1e3 : 0.0);
   }
   if (idiomrt_cost_is_second(dec))
     __atomic_add_fetch(&g_worthy_total_ns,

@@ -191,6 +191,18 @@ void case_twodev_explore(void) {
     calls += run_until(x, y, N, 1, 10);
   CHECK_MSG(e->cost.cls[idiomrt_size_class(N)].cn > 0,
             "no sample of the second device");
+  /* inside a residency region the second device is never chosen (the
+     region's copies stay on the primary device), whatever it measured */
+  uint64_t before = e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] +
+                    e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE];
+  idiom_region_begin();
+  for (int k = 0; k < 12; ++k, ++calls)
+    policy_site(&tscale_desc, x, y, N, 20000);
+  idiom_region_end();
+  CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] +
+                    e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE] ==
+                before,
+            "the second device was chosen inside a region");
   CHECK(policy_check_y(y, N, calls));
   free(x);
   free(y);

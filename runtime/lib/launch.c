@@ -620,11 +620,44 @@ static int launch_row_blocks(run *r, const idiomrt_variant *v, cl_event *evs,
   return 1;
 }
 
+/* The row walk (ept=*xR) of a 2-D map: a 1-D NDRange of chunks of R
+   whole rows (the outer loop), each work-item running the inner loop
+   itself; on a tuning sample, the chunks of the sample's first rows. */
+static int launch_row_walk(run *r, const idiomrt_variant *v, cl_event *evs,
+                           unsigned *nev) {
+  cl_kernel k = v->kernel[0];
+  size_t local[3], global;
+  if (!map_local(r, v, local) || !set_idiom_args(r, k))
+    return 0;
+  if (r->d->ndims != 2)
+    return fail(r, "a row walk needs a 2-D map");
+  uint64_t rows = r->sizes[0];
+  if (r->sample && r->sizes[1]) {
+    uint64_t s = r->sample / r->sizes[1];
+    if (s < 1)
+      s = 1;
+    if (s < rows)
+      rows = s;
+  }
+  if (!round_up(r, rows / v->row_walk + (rows % v->row_walk != 0), local[0],
+                &global))
+    return 0;
+  cl_event ev = NULL;
+  cl_int err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, 1, NULL,
+                                             &global, local, 0, NULL, &ev);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clEnqueueNDRangeKernel", err);
+  evs[(*nev)++] = ev;
+  return 1;
+}
+
 /* Enqueues map variant v; its kernel event goes to evs[0]. */
 static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
                       unsigned *nev) {
   if (v->row_blocks)
     return launch_row_blocks(r, v, evs, nev);
+  if (v->row_walk)
+    return launch_row_walk(r, v, evs, nev);
   cl_kernel k = v->kernel[0];
   unsigned nd = r->d->ndims;
   size_t local[3], global[3] = {1, 1, 1};
@@ -961,6 +994,14 @@ static int tune(run *r, unsigned cls) {
          still forces one) */
       idiomrt_debug("%s: variant %u not timed on a CPU (row lanes)", r->d->loc,
                     k);
+      racing[k] = 0;
+    }
+    if (racing[k] && e->var[k].row_walk &&
+        !(r->dev->type & CL_DEVICE_TYPE_CPU)) {
+      /* row walks (ept=*xR) serve CPU devices: one work-item per chunk of
+         whole rows reads uncoalesced on a GPU */
+      idiomrt_debug("%s: variant %u not timed on this device (row walk)",
+                    r->d->loc, k);
       racing[k] = 0;
     }
   }

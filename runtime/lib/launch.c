@@ -564,6 +564,18 @@ static int map_local(run *r, const idiomrt_variant *v, size_t local[3]) {
   return 1;
 }
 
+/* Enqueues kernel k on a 1-D NDRange; its event goes to evs[*nev]. */
+static int enqueue_1d(run *r, cl_kernel k, size_t global, const size_t *local,
+                      cl_event *evs, unsigned *nev) {
+  cl_event ev = NULL;
+  cl_int err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, 1, NULL,
+                                             &global, local, 0, NULL, &ev);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clEnqueueNDRangeKernel", err);
+  evs[(*nev)++] = ev;
+  return 1;
+}
+
 /* The load-balanced variant (ept=blocks/G): a work-group of G per row
    block (csr.c, idiomrt_csr_row_blocks, built once per run), the blocks as
    the kernel's last argument; enqueued as one work-group per block (with a
@@ -611,13 +623,7 @@ static int launch_row_blocks(run *r, const idiomrt_variant *v, cl_event *evs,
   if (groups > (uint64_t)SIZE_MAX / local[0])
     return fail(r, "iteration space too large for the device");
   global = (size_t)groups * local[0];
-  cl_event ev = NULL;
-  err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, 1, NULL, &global,
-                                      local, 0, NULL, &ev);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clEnqueueNDRangeKernel", err);
-  evs[(*nev)++] = ev;
-  return 1;
+  return enqueue_1d(r, k, global, local, evs, nev);
 }
 
 /* The row walk (ept=*xR) of a 2-D map: a 1-D NDRange of chunks of R
@@ -642,13 +648,7 @@ static int launch_row_walk(run *r, const idiomrt_variant *v, cl_event *evs,
   if (!round_up(r, rows / v->row_walk + (rows % v->row_walk != 0), local[0],
                 &global))
     return 0;
-  cl_event ev = NULL;
-  cl_int err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, 1, NULL,
-                                             &global, local, 0, NULL, &ev);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clEnqueueNDRangeKernel", err);
-  evs[(*nev)++] = ev;
-  return 1;
+  return enqueue_1d(r, k, global, local, evs, nev);
 }
 
 /* Enqueues map variant v; its kernel event goes to evs[0]. */

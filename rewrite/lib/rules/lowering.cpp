@@ -84,6 +84,15 @@ Rule mapToGlobalNest(unsigned Dims, const char *Name, const char *Doc) {
   return R;
 }
 
+/// The walks' side condition: the mapped array "a" splits into chunks of
+/// \p N (N >= 2 divides a constant length; a symbolic one is accepted, the
+/// generator completes the ragged last chunk).
+bool splitsIntoChunks(const Bindings &B, const RuleContext &Ctx, int64_t N) {
+  TypePtr T = Ctx.typeOf(B.at("a"));
+  return N >= 2 && T && T->isArray() &&
+         (T->Len->K != funil::Size::Const || T->Len->Value % N == 0);
+}
+
 } // namespace
 
 Rule mapWalk3dRule(int64_t Planes) {
@@ -104,9 +113,7 @@ Rule mapWalk3dRule(int64_t Planes) {
     return true;
   };
   R.Condition = [Planes](const Bindings &B, const RuleContext &Ctx) {
-    TypePtr T = Ctx.typeOf(B.at("a"));
-    return Planes >= 2 && T && T->isArray() &&
-           (T->Len->K != funil::Size::Const || T->Len->Value % Planes == 0);
+    return splitsIntoChunks(B, Ctx, Planes);
   };
   R.Build = [Planes](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     const ExprPtr &F = B.at("f");
@@ -139,9 +146,7 @@ Rule mapRowWalk2dRule(int64_t Rows) {
     return true;
   };
   R.Condition = [Rows](const Bindings &B, const RuleContext &Ctx) {
-    TypePtr T = Ctx.typeOf(B.at("a"));
-    return Rows >= 2 && T && T->isArray() &&
-           (T->Len->K != funil::Size::Const || T->Len->Value % Rows == 0);
+    return splitsIntoChunks(B, Ctx, Rows);
   };
   R.Build = [Rows](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     const ExprPtr &F = B.at("f");

@@ -645,6 +645,8 @@ static int launch_row_walk(run *r, const idiomrt_variant *v, cl_event *evs,
     if (s < rows)
       rows = s;
   }
+  if (!rows)
+    return 1; /* no rows: nothing to launch */
   if (!round_up(r, rows / v->row_walk + (rows % v->row_walk != 0), local[0],
                 &global))
     return 0;

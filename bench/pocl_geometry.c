@@ -6,16 +6,17 @@
 //            work-item, 64-bit index arithmetic, a bounds check) at the
 //            launch geometry the runtime picks (2-D 16x16; 1-D 256),
 //   rows     the same kernel with work-groups of whole rows (local 256x1),
-//   chunk    one work-item per compute unit... per chunk of rows/elements:
-//            each work-item loops over a contiguous block with a
-//            unit-stride inner loop (what the host loop does), as many
-//            work-groups as compute units x CHUNKS_PER_CU, local size 1,
+//   chunk    one work-item per chunk of whole rows (stencil) or elements
+//            (axpby), looping over it with a unit-stride inner loop (what
+//            the host loop does): 1, 2, 4, 16 and 64 chunks per compute
+//            unit, work-groups of one work-item,
 // plus the cost of one empty launch (clEnqueueNDRangeKernel + clFinish).
 // Buffers are CL_MEM_USE_HOST_PTR over page-aligned host memory (zero-copy,
 // as runtime/lib/zerocopy.c does). Times: median of REPS runs, ms.
 //
 // Usage: pocl_geometry [N (stencil side, default 2048)] [log2 axpby length
-// (default 22)] [REPS (default 15)]. Build: see bench/run_cpukern_pocl.sh.
+// (default 22)] [REPS (default 15)]. Build: clang-19 -O2 pocl_geometry.c
+// -lOpenCL (docs/Benchmarks.md, "Why PoCL's kernels lose on 2 cores").
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>

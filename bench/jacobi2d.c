@@ -5,6 +5,8 @@
 // squared differences. Usage: jacobi2d [N] [sweeps] (default 4096, 150).
 // Prints the residual of the last sweep and a checksum of u;
 // bench/jacobi_gpu.sh times the sequential build against the plugin's.
+// The OpenMP pragmas are the hand-parallel reference of
+// bench/run_cpukern_pocl.sh (clang -fopenmp); other builds ignore them.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,13 +14,16 @@ __attribute__((noinline)) static double sweep(double *u, double *v, long n,
                                               int sweeps) {
   double res = 0;
   for (int t = 0; t < sweeps; t++) {
+#pragma omp parallel for
     for (long i = 1; i < n - 1; i++)
       for (long j = 1; j < n - 1; j++)
         v[i * n + j] = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] +
                                u[i * n + j - 1] + u[i * n + j + 1]);
     res = 0;
+#pragma omp parallel for reduction(+ : res)
     for (long k = 0; k < n * n; k++)
       res += (v[k] - u[k]) * (v[k] - u[k]);
+#pragma omp parallel for
     for (long k = 0; k < n * n; k++)
       u[k] = v[k];
   }

@@ -3,7 +3,9 @@
 // ARCHITECTURE.md "Residency"). Usage: residency_axpby [log2 N] [iterations]
 // (default 2^24, 200). Prints the accumulated norms; bench/residency_gpu.sh
 // times the sequential build against the plugin's with and without the
-// region and with and without pinned staging.
+// region and with and without pinned staging. The OpenMP pragmas are the
+// hand-parallel reference of bench/run_cpukern_pocl.sh (clang -fopenmp);
+// other builds ignore them.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -11,9 +13,11 @@ __attribute__((noinline)) static double run(float *x, float *y, long n,
                                             int iters) {
   double total = 0;
   for (int t = 0; t < iters; t++) {
+#pragma omp parallel for
     for (long i = 0; i < n; i++)
       y[i] = 0.5f * x[i] + 0.25f * y[i];
     float s = 0;
+#pragma omp parallel for reduction(+ : s)
     for (long i = 0; i < n; i++)
       s += y[i];
     total += s;

@@ -87,6 +87,8 @@ std::string variantEpt(const VariantParams &V) {
     return std::to_string(V.Block[1]) + "x" + std::to_string(V.Block[0]);
   if (V.Planes)
     return std::to_string(V.Elems) + "x1x" + std::to_string(V.Planes);
+  if (V.RowWalk)
+    return "*x" + std::to_string(V.RowWalk);
   return std::to_string(V.Elems);
 }
 
@@ -155,6 +157,9 @@ std::string describeVariant(const VariantParams &V) {
          (V.Blocked ? ", one contiguous block per work-item" : "");
   else
     S += ", 1 element per work-item step";
+  if (V.RowWalk)
+    S += ", " + std::to_string(V.RowWalk) +
+         " consecutive whole rows walked by each work-item (CPU devices)";
   if (V.Planes)
     S += ", " + std::to_string(V.Planes) + " consecutive planes walked by each work-item " +
          (V.WalkCache ? "(z-neighbours from its cache)"
@@ -170,12 +175,22 @@ struct Row {
   bool Blocks = false;          ///< VariantParams::RowBlocks
   unsigned Planes = 0;          ///< VariantParams::Planes
   bool WalkCache = false;       ///< VariantParams::WalkCache
+  unsigned RowWalk = 0;         ///< VariantParams::RowWalk
 };
 // Candidate tables, the default lowering first, most promising next.
 const Row MapContiguous[] = {{0, 0, 1},   {256, 1, 4}, {128, 1, 4}, {64, 1, 4},
                              {256, 1, 1}, {512, 1, 4}, {256, 1, 16}, {256, 1, 8}};
 const Row Map1D[] = {{0, 0, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}};
-const Row Map2D[] = {{0, 0, 1}, {32, 8, 1}, {64, 4, 1}, {256, 1, 1}};
+// 2-D maps: tiles for GPUs, then row walks for CPUs (work-groups of one
+// work-item that each own 16 or 64 whole rows: the host loop's shape, which
+// PoCL vectorises along the unit stride; docs/Benchmarks.md, "Why PoCL's
+// kernels lose on 2 cores").
+const Row Map2D[] = {{0, 0, 1},
+                     {32, 8, 1},
+                     {64, 4, 1},
+                     {256, 1, 1},
+                     {1, 1, 1, false, 0, 0, false, 0, false, 16},
+                     {1, 1, 1, false, 0, 0, false, 0, false, 64}};
 // 3-D maps (stencils over a grid): tiles of a plane, wide in the unit
 // stride (dimension 0: whole 128- and 256-byte lines of doubles per row of
 // the tile), then the plane walks (mapWalk3dRule) with 16 and 64 planes per
@@ -281,6 +296,7 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     V.RowBlocks = R.Blocks;
     V.Planes = R.Planes;
     V.WalkCache = R.WalkCache;
+    V.RowWalk = R.RowWalk;
     Out.push_back(V);
   }
   return Out;
@@ -301,6 +317,8 @@ std::vector<Strategy> stepsAfterFusion(const Program &P, const VariantParams &V)
                                : ruleStrategy(asVectorMapRule(V.Elems)));
   if (V.Planes && !P.IsReturn)
     Steps.push_back(ruleStrategy(mapWalk3dRule(V.Planes)));
+  if (V.RowWalk && !P.IsReturn)
+    Steps.push_back(ruleStrategy(mapRowWalk2dRule(V.RowWalk)));
   if (P.IsReturn)
     Steps.push_back(atReduction(
         ruleStrategy(*findRule(V.Blocked ? "reduce-two-stage-blocks" : "reduce-two-stage"))));
@@ -328,6 +346,15 @@ bool checkLowered(const Program &P, const VariantParams &V,
       Applied |= T[I].rfind("map-to-mapGlobal-3d-walk", 0) == 0;
     if (!Applied) {
       Err = "the plane walk does not apply (not a 3-D map)";
+      return false;
+    }
+  }
+  if (V.RowWalk) {
+    bool Applied = false;
+    for (size_t I = Before; I < T.size(); ++I)
+      Applied |= T[I].rfind("map-to-mapGlobal-2d-rows", 0) == 0;
+    if (!Applied) {
+      Err = "the row walk does not apply (not a 2-D map)";
       return false;
     }
   }

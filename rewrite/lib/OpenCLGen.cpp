@@ -688,7 +688,8 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
          A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup &&
          A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim && A.Planes == B.Planes &&
-         A.WalkCache == B.WalkCache && A.LaneVec == B.LaneVec && A.SplitK == B.SplitK;
+         A.WalkCache == B.WalkCache && A.LaneVec == B.LaneVec && A.SplitK == B.SplitK &&
+         A.RowWalk == B.RowWalk;
 }
 
 /// Lowers and emits the variants \p Vs of \p P (a program that type

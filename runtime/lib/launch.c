@@ -564,6 +564,18 @@ static int map_local(run *r, const idiomrt_variant *v, size_t local[3]) {
   return 1;
 }
 
+/* Enqueues kernel k on a 1-D NDRange; its event goes to evs[*nev]. */
+static int enqueue_1d(run *r, cl_kernel k, size_t global, const size_t *local,
+                      cl_event *evs, unsigned *nev) {
+  cl_event ev = NULL;
+  cl_int err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, 1, NULL,
+                                             &global, local, 0, NULL, &ev);
+  if (err != CL_SUCCESS)
+    return cl_fail(r, "clEnqueueNDRangeKernel", err);
+  evs[(*nev)++] = ev;
+  return 1;
+}
+
 /* The load-balanced variant (ept=blocks/G): a work-group of G per row
    block (csr.c, idiomrt_csr_row_blocks, built once per run), the blocks as
    the kernel's last argument; enqueued as one work-group per block (with a
@@ -611,13 +623,34 @@ static int launch_row_blocks(run *r, const idiomrt_variant *v, cl_event *evs,
   if (groups > (uint64_t)SIZE_MAX / local[0])
     return fail(r, "iteration space too large for the device");
   global = (size_t)groups * local[0];
-  cl_event ev = NULL;
-  err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, 1, NULL, &global,
-                                      local, 0, NULL, &ev);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clEnqueueNDRangeKernel", err);
-  evs[(*nev)++] = ev;
-  return 1;
+  return enqueue_1d(r, k, global, local, evs, nev);
+}
+
+/* The row walk (ept=*xR) of a 2-D map: a 1-D NDRange of chunks of R
+   whole rows (the outer loop), each work-item running the inner loop
+   itself; on a tuning sample, the chunks of the sample's first rows. */
+static int launch_row_walk(run *r, const idiomrt_variant *v, cl_event *evs,
+                           unsigned *nev) {
+  cl_kernel k = v->kernel[0];
+  size_t local[3], global;
+  if (!map_local(r, v, local) || !set_idiom_args(r, k))
+    return 0;
+  if (r->d->ndims != 2)
+    return fail(r, "a row walk needs a 2-D map");
+  uint64_t rows = r->sizes[0];
+  if (r->sample && r->sizes[1]) {
+    uint64_t s = r->sample / r->sizes[1];
+    if (s < 1)
+      s = 1;
+    if (s < rows)
+      rows = s;
+  }
+  if (!rows)
+    return 1; /* no rows: nothing to launch */
+  if (!round_up(r, rows / v->row_walk + (rows % v->row_walk != 0), local[0],
+                &global))
+    return 0;
+  return enqueue_1d(r, k, global, local, evs, nev);
 }
 
 /* Enqueues map variant v; its kernel event goes to evs[0]. */
@@ -625,6 +658,8 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
                       unsigned *nev) {
   if (v->row_blocks)
     return launch_row_blocks(r, v, evs, nev);
+  if (v->row_walk)
+    return launch_row_walk(r, v, evs, nev);
   cl_kernel k = v->kernel[0];
   unsigned nd = r->d->ndims;
   size_t local[3], global[3] = {1, 1, 1};
@@ -961,6 +996,14 @@ static int tune(run *r, unsigned cls) {
          still forces one) */
       idiomrt_debug("%s: variant %u not timed on a CPU (row lanes)", r->d->loc,
                     k);
+      racing[k] = 0;
+    }
+    if (racing[k] && e->var[k].row_walk &&
+        !(r->dev->type & CL_DEVICE_TYPE_CPU)) {
+      /* row walks (ept=*xR) serve CPU devices: one work-item per chunk of
+         whole rows reads uncoalesced on a GPU */
+      idiomrt_debug("%s: variant %u not timed on this device (row walk)",
+                    r->d->loc, k);
       racing[k] = 0;
     }
   }

@@ -375,6 +375,7 @@ static const char *parse_markers(const char *src, unsigned nv,
     start[k] = NULL;
     var[k].ept = var[k].ept1 = var[k].ept2 = var[k].lanes = 1;
     var[k].row_blocks = 0;
+    var[k].row_walk = 0;
     var[k].wg[0] = var[k].wg[1] = 0;
   }
   for (const char *p = src; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
@@ -388,7 +389,8 @@ static const char *parse_markers(const char *src, unsigned nv,
     if (!first)
       first = p;
     const char *eol = strchr(p, '\n');
-    /* ept=E, ept=E0xE1, ept=E0xE1xE2, ept=1/W or ept=blocks/G; wg=X or
+    /* ept=E, ept=E0xE1, ept=E0xE1xE2, ept=1/W, ept=blocks/G or ept=*xR
+       (whole rows: a row walk); wg=X or
        wg=XxY (before
        the description) */
     const char *ept = strstr(p, " ept=");
@@ -396,6 +398,10 @@ static const char *parse_markers(const char *src, unsigned nv,
       unsigned long g = strtoul(ept + 12, NULL, 10);
       if (g >= 1 && g <= 4096)
         var[k].row_blocks = (uint32_t)g;
+    } else if (ept && (!eol || ept < eol) && strncmp(ept + 5, "*x", 2) == 0) {
+      unsigned long rows = strtoul(ept + 7, NULL, 10);
+      if (rows >= 1 && rows <= 4096)
+        var[k].row_walk = var[k].ept1 = (uint32_t)rows;
     } else if (ept && (!eol || ept < eol)) {
       char *x = NULL;
       unsigned long v = strtoul(ept + 5, &x, 10);

@@ -230,6 +230,9 @@ typedef struct idiomrt_variant {
   uint32_t lanes;             /* ept=1/W: W work-items per element (dim 0), >= 1 */
   uint32_t row_blocks;        /* ept=blocks/G: a work-group of G per row block
                                  (idiomrt_csr_row_blocks), 0 when absent */
+  uint32_t row_walk;          /* ept=*xR: a 2-D map on a 1-D NDRange of
+                                 chunks of R whole rows per work-item (CPU
+                                 devices), 0 when absent */
   uint32_t wg[2];             /* the marker's wg=X[xY], 0 when absent */
   char why[IDIOMRT_REASON_LEN]; /* why not ready */
 } idiomrt_variant;

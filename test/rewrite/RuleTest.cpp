@@ -127,6 +127,10 @@ const RuleCase Cases[] = {
      {{{"n0", 16}, {"n1", 2}, {"n2", 2}, {"sp", 5}, {"sr", 2}},
       {{"n0", 32}, {"n1", 1}, {"n2", 2}, {"sp", 2}, {"sr", 2}}},
      96, 0},
+    // chunks of 16 rows (the interpreter's split takes whole rows; the
+    // ragged last chunk: VariantExec.Stencil2DEveryVariant)
+    {"map-to-mapGlobal-2d-rows", ex::Scale2D,
+     {{{"n0", 16}, {"n1", 4}, {"lda", 5}}, {{"n0", 32}, {"n1", 2}, {"lda", 2}}}, 80, 0},
     {"map-to-mapGlobal-2d", ex::Scale2D,
      {{{"n0", 3}, {"n1", 4}, {"lda", 5}}, {{"n0", 1}, {"n1", 5}, {"lda", 5}}}, 15, 0},
     {"map-to-mapGlobal", ex::Saxpy, {{{"n0", 0}}, {{"n0", 13}}}, 13, 0},

@@ -84,6 +84,15 @@ Rule mapToGlobalNest(unsigned Dims, const char *Name, const char *Doc) {
   return R;
 }
 
+/// The walks' side condition: the mapped array "a" splits into chunks of
+/// \p N (N >= 2 divides a constant length; a symbolic one is accepted, the
+/// generator completes the ragged last chunk).
+bool splitsIntoChunks(const Bindings &B, const RuleContext &Ctx, int64_t N) {
+  TypePtr T = Ctx.typeOf(B.at("a"));
+  return N >= 2 && T && T->isArray() &&
+         (T->Len->K != funil::Size::Const || T->Len->Value % N == 0);
+}
+
 } // namespace
 
 Rule mapWalk3dRule(int64_t Planes) {
@@ -104,9 +113,7 @@ Rule mapWalk3dRule(int64_t Planes) {
     return true;
   };
   R.Condition = [Planes](const Bindings &B, const RuleContext &Ctx) {
-    TypePtr T = Ctx.typeOf(B.at("a"));
-    return Planes >= 2 && T && T->isArray() &&
-           (T->Len->K != funil::Size::Const || T->Len->Value % Planes == 0);
+    return splitsIntoChunks(B, Ctx, Planes);
   };
   R.Build = [Planes](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     const ExprPtr &F = B.at("f");
@@ -116,6 +123,38 @@ Rule mapWalk3dRule(int64_t Planes) {
                             [&](ExprPtr C) { return mapCall("mapSeq", Plane, C); });
     return Expr::call("join", {mapCall("mapGlobal", Chunk,
                                        Expr::call("split", {i64(Planes), B.at("a")}), 2)});
+  };
+  return R;
+}
+
+Rule mapRowWalk2dRule(int64_t Rows) {
+  Rule R;
+  R.Name = Rows == 16 ? "map-to-mapGlobal-2d-rows"
+                      : "map-to-mapGlobal-2d-rows-" + std::to_string(Rows);
+  R.Family = "lowering";
+  R.Doc = "map(\\r => map(g, e), a) -> join(mapGlobal(0, \\c => mapSeq(\\r => "
+          "map(g, e), c), split(" +
+          std::to_string(Rows) + ", a)))";
+  R.Context = AppliesIn::Host;
+  R.Roots = {"map"};
+  R.Match = [](const ExprPtr &E, Bindings &B) {
+    // exactly two levels: a 3-D nest is the plane walk's
+    if (!mapNest(E, 2) || mapNest(E, 3))
+      return false;
+    B["f"] = E->Args[0];
+    B["a"] = E->Args[1];
+    return true;
+  };
+  R.Condition = [Rows](const Bindings &B, const RuleContext &Ctx) {
+    return splitsIntoChunks(B, Ctx, Rows);
+  };
+  R.Build = [Rows](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    const ExprPtr &F = B.at("f");
+    TypePtr T = Ctx.typeOf(B.at("a"));
+    ExprPtr Chunk = lambda1(Ctx, "c", Type::array(T->Elem, funil::Size::constant(Rows)),
+                            [&](ExprPtr C) { return mapCall("mapSeq", F, C); });
+    return Expr::call("join", {mapCall("mapGlobal", Chunk,
+                                       Expr::call("split", {i64(Rows), B.at("a")}), 0)});
   };
   return R;
 }
@@ -205,6 +244,7 @@ const std::vector<Rule> &loweringRules() {
                       "map(\\p => map(\\r => map(g, e), x), a) -> "
                       "mapGlobal(2, \\p => mapGlobal(1, \\r => mapGlobal(0, g, e), x), a)"),
       mapWalk3dRule(16),
+      mapRowWalk2dRule(16),
       mapToGlobalNest(2, "map-to-mapGlobal-2d",
                       "map(\\r => map(g, e), a) -> mapGlobal(1, \\r => mapGlobal(0, g, e), a)"),
       mapTo("map-to-mapGlobal", "mapGlobal", 0, AppliesIn::Host,

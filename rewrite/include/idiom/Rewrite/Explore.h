@@ -125,6 +125,12 @@ struct VariantParams {
   /// -0.0 and adding its partial sum into s[j] with an atomic (gemvAsSplitK,
   /// then the histogram lowering; the marker's `ept=1/SplitK`); 0: not.
   unsigned SplitK = 0;
+  /// 2-D maps: consecutive rows (outer loop) each work-item walks with a
+  /// sequential inner loop, on a 1-D NDRange of row chunks
+  /// (mapRowWalk2dRule, the marker's `ept=*xR`: the whole inner dimension
+  /// by one work-item); 0: not. For CPU devices (the runtime times it only
+  /// there).
+  unsigned RowWalk = 0;
 };
 
 /// What the compile allows the variants to change.

@@ -110,6 +110,22 @@ Rule asVectorReduceRule(int64_t N);
 /// ragged last chunk plane by plane (split's last row).
 Rule mapWalk3dRule(int64_t Planes);
 
+/// `map-to-mapGlobal-2d-rows` (Rows = 16; other row counts are named
+/// `map-to-mapGlobal-2d-rows-R`): a 2-D map as a 1-D NDRange of row chunks,
+/// each work-item walking Rows consecutive rows with a sequential,
+/// unit-stride inner loop:
+///   map(\r => map(g, e), a) ->
+///   join(mapGlobal(0, \c => mapSeq(\r => map(g, e), c), split(Rows, a)))
+/// (the inner map becomes mapSeq in the work-item). For CPU devices: the
+/// work-item's inner loop is the host loop, which the device compiler
+/// vectorises along the unit stride, and a chunk of rows is one cache-
+/// friendly stream per core (docs/Benchmarks.md, "Why PoCL's kernels lose
+/// on 2 cores"); on a GPU it reads uncoalesced. Exact: every element is
+/// computed once by the same g. Rows divides the row count when that is a
+/// constant; a symbolic one is accepted and the generator completes the
+/// ragged last chunk (split's last row).
+Rule mapRowWalk2dRule(int64_t Rows);
+
 /// Local memory (bytes) a rule may give the operand tiles of one
 /// work-group (the OpenCL 1.2 minimum is 32 KiB; GPUs have 48 KiB or more
 /// per work-group).

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# run_cpukern_pocl.sh - the iterative programs of issue #12 on the local
+# OpenCL CPU device (PoCL; the target: 1.3x sequential on 2 cores):
+# bench/residency_axpby.c (axpby + norm) and bench/jacobi2d.c (5-point
+# stencil, residual, copy), whole-process wall time of
+#   seq      clang-19 -O2, no plugin
+#   default  the plugin's build, default settings (cost model)
+#   forced   the plugin's build, IDIOM_DEVICE=cpu IDIOM_COST=off
+#   omp      clang-19 -O2 -fopenmp (the sources' OpenMP pragmas, by hand)
+# median of RUNS (default 5) interleaved rounds after one warm-up of each
+# (kernel and tuning caches), with the load average before each round (the
+# machine is shared), the outputs of each mode, and the forced run's
+# IDIOM_STATS (variant picked, kernel time per call).
+#
+# Usage: bench/run_cpukern_pocl.sh BUILD [LOG2N SWEEPS_AXPBY N SWEEPS_JACOBI]
+#        (default 23 200 2048 150: 1-3 s sequential on the 2-core machines)
+set -eu
+B=$(cd "$1" && pwd)
+LG=${2:-23}
+AI=${3:-200}
+N=${4:-2048}
+JS=${5:-150}
+RUNS=${RUNS:-5}
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+OMP=-fopenmp
+echo 'int main(void){return 0;}' > "$T/o.c"
+clang-19 -fopenmp "$T/o.c" -o "$T/o" 2>/dev/null || OMP=-fopenmp=libgomp
+for p in residency_axpby jacobi2d; do
+  clang-19 -O2 "$HERE/$p.c" -o "$T/$p.seq"
+  clang-19 -O2 $OMP "$HERE/$p.c" -o "$T/$p.omp"
+  clang-19 -O2 -fpass-plugin="$B/lib/libIdiom.so" "$HERE/$p.c" -L"$B/lib" \
+    -lidiomrt -lm -o "$T/$p.idiom"
+done
+export IDIOM_CACHE_DIR=$T/cache
+MODES="seq default forced omp"
+args() { [ "$1" = residency_axpby ] && echo "$LG $AI" || echo "$N $JS"; }
+run_mode() { # PROG MODE: one run, output to $T/out.PROG.MODE
+  local a
+  a=$(args "$1")
+  case $2 in
+  seq) "$T/$1.seq" $a ;;
+  default) "$T/$1.idiom" $a ;;
+  forced) env IDIOM_DEVICE=cpu IDIOM_COST=off "$T/$1.idiom" $a ;;
+  omp) "$T/$1.omp" $a ;;
+  esac > "$T/out.$1.$2"
+}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "cores: $(nproc); OpenMP: $OMP"
+for p in residency_axpby jacobi2d; do
+  for m in $MODES; do run_mode "$p" "$m"; done # warm-up: caches
+  : > "$T/times.$p"
+  for ((r = 0; r < RUNS; r++)); do
+    echo "$p round $r: load $(cut -d' ' -f1-3 /proc/loadavg)"
+    for m in $MODES; do
+      t0=$(date +%s.%N)
+      run_mode "$p" "$m"
+      t1=$(date +%s.%N)
+      echo "$m $(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" >> "$T/times.$p"
+    done
+  done
+  echo "$p $(args "$p"), median of $RUNS (s), ratio = sequential / mode:"
+  s=$(awk '$1=="seq"{print $2}' "$T/times.$p" | median)
+  for m in $MODES; do
+    med=$(awk -v m="$m" '$1==m{print $2}' "$T/times.$p" | median)
+    all=$(awk -v m="$m" '$1==m{printf " %.3f", $2}' "$T/times.$p")
+    awk -v m="$m" -v t="$med" -v s="$s" -v all="$all" \
+      'BEGIN {printf "  %-8s %7.3f  %.2fx  (%s )\n", m, t, s / t, all}'
+  done
+  for m in $MODES; do echo "  output $m: $(cat "$T/out.$p.$m")"; done
+  echo "  IDIOM_STATS, forced:"
+  env IDIOM_STATS=1 IDIOM_DEVICE=cpu IDIOM_COST=off "$T/$p.idiom" $(args "$p") \
+    2>&1 >/dev/null | grep 'idiom-stats' | cut -c1-300 | sed 's/^/    /'
+done

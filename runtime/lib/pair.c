@@ -189,15 +189,17 @@ static int fused_args(const char *source, const idiom_arg *args,
       ++m;
     if (*m < '0' || *m > '9')
       return *m == '\n';
-    char *end;
-    unsigned long f = strtoul(m, &end, 10);
-    unsigned long s = strtoul(end, &end, 10);
-    if (end == m || f >= nfirst || s >= nsecond ||
+    char *e1, *e2;
+    unsigned long f = strtoul(m, &e1, 10);
+    if (*e1 != ' ')
+      return 0; /* an odd count: a malformed line */
+    unsigned long s = strtoul(e1, &e2, 10);
+    if (e2 == e1 || f >= nfirst || s >= nsecond ||
         !same_arg(&args[f], &args[nfirst + s]))
       return 0;
     if (args[f].kind == IDIOM_ARG_BUF_IN)
       out[nfirst + s].bytes = 0;
-    m = end;
+    m = e2;
   }
 }
 

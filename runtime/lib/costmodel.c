@@ -385,6 +385,12 @@ void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
 
 void idiomrt_cost_clear_want(void) { t_want_desc = NULL; }
 
+void idiomrt_cost_retarget_want(const idiom_kernel_desc *from,
+                                const idiom_kernel_desc *to) {
+  if (from && t_want_desc == from)
+    t_want_desc = to;
+}
+
 /* A successful run of the primary device, or of the second one (second:
    its own ring, runs and tries; never inside regions, so never filled). */
 static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,

@@ -16,6 +16,11 @@
  * overlap check runs on the arguments of both kernels together before
  * either runs.
  *
+ * idiom_run_pair_fused also has the pair's fused kernel (one kernel that
+ * reads the matrix once, rewrite/GemvPair.h): it runs that one, with the
+ * arguments of both, when the arguments its source names as the same
+ * (`//@idiom-pair-same`) are equal, and the two kernels otherwise.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "idiomrt.h"
@@ -88,46 +93,148 @@ static void finish_deferred(int commit) {
   t_def_failed = 0;
 }
 
-int idiom_run_pair(const idiom_kernel_desc *first,
-                   const idiom_kernel_desc *second, const idiom_arg *args,
-                   uint32_t nfirst, uint32_t nsecond, const uint64_t *sizes) {
-  int saved_errno = errno;
-  int ok = 0;
+/* Why the pair (first, second) cannot run at all, or NULL: the checks of
+   both entry points before any kernel runs. */
+static const char *pair_refusal(const idiom_kernel_desc *first,
+                                const idiom_kernel_desc *second,
+                                const idiom_arg *args, uint32_t nfirst,
+                                uint32_t nsecond, const uint64_t *sizes) {
   if (!first || !second || !sizes || (nfirst + (uint64_t)nsecond && !args) ||
-      nfirst > UINT32_MAX - nsecond) {
-    ok = idiomrt_decline_pair(first, "invalid arguments");
-  } else if (t_in_pair || idiomrt_in_runtime()) {
+      nfirst > UINT32_MAX - nsecond)
+    return "invalid arguments";
+  if (t_in_pair || idiomrt_in_runtime())
     /* re-entered from a signal handler: the pair's state is in use */
-    ok = idiomrt_decline_pair(first, idiomrt_busy_reason);
-  } else if (idiomrt_resid_active()) {
+    return idiomrt_busy_reason;
+  if (idiomrt_resid_active()) {
     /* The first run's outputs would stay on the device and become
        device-valid before the second ran. The plugin places no pair in a
        region (an unknown call refuses one); a region of a caller's makes
        the pair run the original nest, on host memory. */
     idiomrt_resid_sync();
-    ok = idiomrt_decline_pair(first, "a GEMV pair inside a residency region");
-  } else if (idiomrt_args_overlap(args, nfirst + nsecond)) {
-    ok = idiomrt_decline_pair(first, "overlapping input/output ranges");
+    return "a GEMV pair inside a residency region";
+  }
+  if (idiomrt_args_overlap(args, nfirst + nsecond))
+    return "overlapping input/output ranges";
+  return NULL;
+}
+
+/* The two kernels, first then second, both or neither. */
+static int run_split(const idiom_kernel_desc *first,
+                     const idiom_kernel_desc *second, const idiom_arg *args,
+                     uint32_t nfirst, uint32_t nsecond, const uint64_t *sizes) {
+  t_in_pair = 1;
+  t_defer_desc = first;
+  int ok = idiom_run(first, args, nfirst, sizes, NULL);
+  t_defer_desc = NULL;
+  double ms = idiom_last_kernel_ms();
+  /* With the cost model on, it decided for the pair with the first run
+     (whose host time, on a decline, is the whole nest's): the second is
+     not asked again, so a pair never runs one kernel for nothing because
+     the model kept the other on the host. */
+  t_forced_desc = second;
+  if (ok && !t_def_failed &&
+      (ok = idiom_run(second, args + nfirst, nsecond, sizes + first->ndims,
+                      NULL)))
+    idiomrt_set_last_kernel_ms(ms + idiom_last_kernel_ms());
+  else
+    ok = 0;
+  t_forced_desc = NULL;
+  finish_deferred(ok);
+  t_in_pair = 0;
+  return ok;
+}
+
+int idiom_run_pair(const idiom_kernel_desc *first,
+                   const idiom_kernel_desc *second, const idiom_arg *args,
+                   uint32_t nfirst, uint32_t nsecond, const uint64_t *sizes) {
+  int saved_errno = errno;
+  const char *why = pair_refusal(first, second, args, nfirst, nsecond, sizes);
+  int ok = why ? idiomrt_decline_pair(first, why)
+               : run_split(first, second, args, nfirst, nsecond, sizes);
+  errno = saved_errno;
+  return ok;
+}
+
+/* Equal arguments a and b: the same range of a buffer, or the same scalar. */
+static int same_arg(const idiom_arg *a, const idiom_arg *b) {
+  if (a->kind != b->kind)
+    return 0;
+  switch (a->kind) {
+  case IDIOM_ARG_BUF_IN:
+    return a->ptr == b->ptr && a->bytes == b->bytes;
+  case IDIOM_ARG_I32:
+  case IDIOM_ARG_F32:
+    return memcmp(&a->value, &b->value, 4) == 0;
+  case IDIOM_ARG_I64:
+  case IDIOM_ARG_F64:
+    return memcmp(&a->value, &b->value, 8) == 0;
+  default:
+    return 0; /* an output shared by the two products is never fused */
+  }
+}
+
+/* The fused kernel's arguments in out: args, the second's copy of each
+   shared buffer passed empty (the kernel reads the first's). 0 when the
+   source has no PAIR_SAME line or an argument pair it names differs. */
+static int fused_args(const char *source, const idiom_arg *args,
+                      uint32_t nfirst, uint32_t nsecond, idiom_arg *out) {
+  static const char marker[] = "//@idiom-pair-same";
+  const char *m = source ? strstr(source, marker) : NULL;
+  if (!m)
+    return 0;
+  memcpy(out, args, (size_t)(nfirst + nsecond) * sizeof *out);
+  m += sizeof marker - 1;
+  for (;;) {
+    while (*m == ' ')
+      ++m;
+    if (*m < '0' || *m > '9')
+      return *m == '\n';
+    char *e1, *e2;
+    unsigned long f = strtoul(m, &e1, 10);
+    if (*e1 != ' ')
+      return 0; /* an odd count: a malformed line */
+    unsigned long s = strtoul(e1, &e2, 10);
+    if (e2 == e1 || f >= nfirst || s >= nsecond ||
+        !same_arg(&args[f], &args[nfirst + s]))
+      return 0;
+    if (args[f].kind == IDIOM_ARG_BUF_IN)
+      out[nfirst + s].bytes = 0;
+    m = e2;
+  }
+}
+
+int idiom_run_pair_fused(const idiom_kernel_desc *first,
+                         const idiom_kernel_desc *second,
+                         const idiom_kernel_desc *fused, const idiom_arg *args,
+                         uint32_t nfirst, uint32_t nsecond,
+                         const uint64_t *sizes) {
+  int saved_errno = errno;
+  const char *why = pair_refusal(first, second, args, nfirst, nsecond, sizes);
+  int ok = 0;
+  if (why) {
+    ok = idiomrt_decline_pair(first, why);
   } else {
-    t_in_pair = 1;
-    t_defer_desc = first;
-    ok = idiom_run(first, args, nfirst, sizes, NULL);
-    t_defer_desc = NULL;
-    double ms = idiom_last_kernel_ms();
-    /* With the cost model on, it decided for the pair with the first run
-       (whose host time, on a decline, is the whole nest's): the second is
-       not asked again, so a pair never runs one kernel for nothing because
-       the model kept the other on the host. */
-    t_forced_desc = second;
-    if (ok && !t_def_failed &&
-        (ok = idiom_run(second, args + nfirst, nsecond, sizes + first->ndims,
-                        NULL)))
-      idiomrt_set_last_kernel_ms(ms + idiom_last_kernel_ms());
-    else
-      ok = 0;
-    t_forced_desc = NULL;
-    finish_deferred(ok);
-    t_in_pair = 0;
+    uint32_t n = nfirst + nsecond;
+    idiom_arg stack[16];
+    idiom_arg *fargs = n <= 16 ? stack : malloc((size_t)n * sizeof *fargs);
+    int split = 1;
+    if (fused && fargs && fused_args(fused->source, args, nfirst, nsecond, fargs)) {
+      t_in_pair = 1;
+      ok = idiom_run(fused, fargs, n, sizes, NULL);
+      t_in_pair = 0;
+      /* The fused kernel ran; or the cost model kept the nest on the host
+         (its host time then goes to the fused descriptor's model: the
+         stitched code times the nest under the first descriptor). Any
+         other decline (a build failure, IDIOM_VARIANT beyond its variants)
+         leaves the pair to its two kernels. */
+      split = !ok && !idiomrt_last_decline_policy();
+      if (!ok && !split)
+        idiomrt_cost_retarget_want(fused, first);
+    }
+    if (split)
+      ok = run_split(first, second, args, nfirst, nsecond, sizes);
+    if (fargs != stack)
+      free(fargs);
   }
   errno = saved_errno;
   return ok;

@@ -12,7 +12,9 @@
 // |ref|, and prints "ok"; the sequential build prints the same. The stats
 // show that both kernels ran with the forced variant on every call.
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
+// Built without the fused kernel (-idiom-pair-fused=false), whose variants
+// run/gemv-pair-fused.c forces.
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=false -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=0 IDIOM_STATS=1 %t.idiom > %t.v0 2> %t.s0
 // RUN: diff %t.expected %t.v0
@@ -38,19 +40,7 @@
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=7 IDIOM_STATS=1 %t.idiom > %t.v7 2> %t.s7
 // RUN: diff %t.expected %t.v7
 // RUN: FileCheck %s -DK=7 < %t.s7
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
-#define MAXE 77000
-
-static float fa[MAXE], fp[1000], fr[1000], fq[1000], fs[1000], fqr[1000], fsr[1000];
-
-static unsigned long long seed = 11;
-static unsigned next(void) {
-  seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (unsigned)(seed >> 33);
-}
+#include "Inputs/bicg_check.h"
 
 // Both kernels, every call, the forced variant:
 // CHECK-COUNT-2: idiom-stats: gemv-pair-variants.c:[[@LINE+2]] gemv-pair calls=4 offloaded=4 {{.*}}variants=8 {{.*}}variant [[K]] tuned=forced
@@ -64,58 +54,3 @@ __attribute__((noinline)) void bicg(int m, int n, const float *a, float *s, floa
   }
 }
 
-// References in double: the plugin does not run on optnone functions.
-__attribute__((noinline, optnone)) static void reference(int m, int n) {
-  for (int i = 0; i < m; i++) {
-    double t = 0;
-    for (int j = 0; j < n; j++)
-      t += (double)fa[i * n + j] * fp[j];
-    fqr[i] = (float)t;
-  }
-  for (int j = 0; j < n; j++) {
-    double t = fsr[j];
-    for (int i = 0; i < m; i++)
-      t += (double)fa[i * n + j] * fr[i];
-    fsr[j] = (float)t;
-  }
-}
-
-/// |got - want| within 2 gamma(L + 2) sum |t| + 2u |want| for the L terms
-/// t of each output (the initial value one of them).
-static int within(const float *got, const float *want, const float *init,
-                  const float *v, int outs, int len, int stride, int step) {
-  const double u = 0x1p-24;
-  for (int o = 0; o < outs; o++) {
-    double abs_sum = init ? fabs(init[o]) : 0;
-    for (int k = 0; k < len; k++)
-      abs_sum += fabs((double)fa[o * stride + k * step] * v[k]);
-    double g = (len + 2) * u / (1 - (len + 2) * u);
-    if (!(fabs((double)got[o] - want[o]) <= 2 * g * abs_sum + 2 * u * fabs(want[o]))) {
-      printf("output %d: %a vs %a\n", o, got[o], want[o]);
-      return 0;
-    }
-  }
-  return 1;
-}
-
-int main(void) {
-  static const int sizes[][2] = {{1, 1}, {3, 3}, {1000, 77}, {77, 1000}};
-  for (int c = 0; c < 4; c++) {
-    int m = sizes[c][0], n = sizes[c][1];
-    for (int k = 0; k < m * n; k++)
-      fa[k] = (float)((int)(next() % 2001) - 1000) / 256.0f;
-    for (int k = 0; k < 1000; k++) {
-      fp[k] = (float)((int)(next() % 4001) - 2000) / 64.0f;
-      fr[k] = (float)((int)(next() % 4001) - 2000) / 64.0f;
-      fs[k] = fsr[k] = (float)((int)(next() % 100)) / 8.0f;
-    }
-    float s0[1000];
-    memcpy(s0, fs, sizeof s0);
-    bicg(m, n, fa, fs, fq);
-    reference(m, n);
-    printf("%d x %d: q %s, s %s\n", m, n,
-           within(fq, fqr, 0, fp, m, n, n, 1) ? "ok" : "beyond the bound",
-           within(fs, fsr, s0, fr, n, m, 1, n) ? "ok" : "beyond the bound");
-  }
-  return 0;
-}

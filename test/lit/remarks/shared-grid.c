@@ -5,7 +5,7 @@
 // the restriction with row temporaries is offloaded.
 // RUN: %clang-idiom -g -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
 
-// CHECK: shared-grid.c:[[@LINE+6]]:3: remark: loop is not an idiom (closest: map): {{.*}}loop-carried dependence between a store and another access of the same array
+// CHECK: shared-grid.c:[[@LINE+4]]:3: remark: loop is not an idiom (closest: map): {{.*}}loop-carried dependence between a store and another access of the same array
 void copy_level(double *g, const long *ir, int n1, int n2, int n3) {
   double (*r)[n2][n1] = (double (*)[n2][n1])(g + ir[1]);
   double (*s)[n2][n1] = (double (*)[n2][n1])(g + ir[0]);

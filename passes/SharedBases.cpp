@@ -4,11 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SharedBases.h"
+#include "PipelinePlacement.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -55,6 +58,19 @@ bool findSharedBases(Loop &L, ScalarEvolution &SE, SmallVectorImpl<Fits> &Need,
       if (Value *Root = rootOf(Ptr, L))
         Accesses.push_back({&I, Ptr, Root, Ty});
     }
+  // The values the nest's trip counts are made of: a distance between two
+  // roots that uses one of them (`x` and `x + s` over j < 2 * s) is related
+  // to the iteration space, and the dependence test decides it.
+  SmallPtrSet<const SCEV *, 8> InBounds;
+  SmallVector<Loop *, 4> Nest{&L};
+  for (unsigned K = 0; K < Nest.size(); ++K) {
+    Nest.append(Nest[K]->begin(), Nest[K]->end());
+    SCEVExprContains(SE.getBackedgeTakenCount(Nest[K]), [&](const SCEV *X) {
+      if (isa<SCEVUnknown>(X))
+        InBounds.insert(X);
+      return false; // visit every operand
+    });
+  }
   const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
   auto Range = [&](const Access &A, AccessRange &Out) {
     Out.Size = DL.getTypeStoreSize(A.Ty).getFixedValue();
@@ -74,8 +90,11 @@ bool findSharedBases(Loop &L, ScalarEvolution &SE, SmallVectorImpl<Fits> &Need,
       if (SE.getPointerBase(RO) != Base)
         continue;
       const SCEV *Dist = SE.getMinusSCEV(RS, RO);
-      if (isa<SCEVCouldNotCompute>(Dist) || isa<SCEVConstant>(Dist))
-        continue; // the dependence test decides a constant distance
+      if (isa<SCEVCouldNotCompute>(Dist) || isa<SCEVConstant>(Dist) ||
+          SCEVExprContains(Dist, [&](const SCEV *X) {
+            return InBounds.count(X) != 0;
+          }))
+        continue; // the dependence test decides a constant or related one
       AccessRange OR;
       if ((!Split && !Range(St, SR)) || !Range(O, OR)) {
         Why = "the ranges of two grids in one array (a store and another "
@@ -104,6 +123,61 @@ void splitSharedBases(Loop &L, ArrayRef<Value *> Roots, Instruction *At,
     });
   }
   SE.forgetLoop(&L);
+}
+
+namespace {
+
+/// The depth of the deepest loop in \p L's nest, \p L counting 1.
+unsigned nestDepth(const Loop &L) {
+  unsigned D = 0;
+  for (const Loop *S : L.getSubLoops())
+    D = std::max(D, nestDepth(*S));
+  return D + 1;
+}
+
+/// Versions the outermost loop \p L (see versionSharedBases). Inner loops
+/// are not searched: a root computed in an enclosing loop (a row pointer,
+/// `x + j`, and `x + j + s` in an FFT stage) would split accesses that the
+/// dependence test proves independent over the whole nest, losing the
+/// outer dimension.
+void versionNest(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
+                 SmallVectorImpl<BoundVersion> &Out, bool &Changed) {
+  if (isFallbackLoop(L))
+    return;
+  SmallVector<Fits, 8> Need;
+  SmallVector<std::pair<AccessRange, AccessRange>, 8> Disjoint;
+  SmallVector<Value *, 2> Roots;
+  std::string Why;
+  BasicBlock *Check = L.getLoopPreheader();
+  if (nestDepth(L) > 3 || !Check ||
+      !L.isLoopSimplifyForm() || !L.isLCSSAForm(DT) || !L.getExitBlock() ||
+      !findSharedBases(L, SE, Need, Disjoint, Roots, Why) || Roots.empty() ||
+      !rangeChecksExpandable(Need, Disjoint, Check->getTerminator(), SE))
+    return;
+  Changed = true;
+  Value *Ok = emitRangeChecks(Check, Need, Disjoint, SE, "idiom.grids");
+  BasicBlock *PH = nullptr;
+  Loop *Orig = copyNestBehindCheck(L, LI, DT, ".grids", PH);
+  splitSharedBases(L, Roots, PH->getTerminator(), SE);
+  markFallbackLoop(*Orig);
+  Instruction *Old = Check->getTerminator(); // `br PH`, from the split
+  BranchInst *Br =
+      IRBuilder<>(Old).CreateCondBr(Ok, PH, Orig->getLoopPreheader());
+  Old->eraseFromParent();
+  Out.push_back({&L, Br});
+}
+
+} // namespace
+
+SmallVector<BoundVersion, 4> versionSharedBases(LoopInfo &LI,
+                                                DominatorTree &DT,
+                                                ScalarEvolution &SE,
+                                                bool &Changed) {
+  SmallVector<BoundVersion, 4> Out;
+  SmallVector<Loop *, 8> Top(LI.begin(), LI.end());
+  for (Loop *L : Top)
+    versionNest(*L, LI, DT, SE, Out, Changed);
+  return Out;
 }
 
 } // namespace idiom

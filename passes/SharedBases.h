@@ -10,8 +10,8 @@
 // an unknown distance: "loop-carried dependence between a store and
 // another access of the same array".
 //
-// In a nest that is already versioned on a run-time check (BoundVersion:
-// RowTemporaries.h, BoundVersioning.h) this file turns that doubt into a
+// In a nest versioned on a run-time check (BoundVersion: by this file, or
+// with its row temporaries, RowTemporaries.h) this file turns that doubt into a
 // run-time condition (Kennedy and Allen, "Optimizing Compilers for Modern
 // Architectures", sec. 2.4: a test at run time where the subscripts have
 // unknown terms): the range each such store writes is disjoint from the
@@ -37,7 +37,8 @@ namespace idiom {
 /// Finds the stores of nest \p L whose address is an offset from a
 /// loop-invariant root pointer that another access of \p L (through
 /// another root) shares the pointer base of, at a distance that is not a
-/// constant. For each, appends to \p Disjoint the pair (range of that
+/// constant and uses no value of the nest's trip counts (those the
+/// dependence test relates to the iteration space). For each, appends to \p Disjoint the pair (range of that
 /// access, range of the store), with the conditions of the ranges to
 /// \p Need, and the store's root to \p Roots (once). False, with \p Why,
 /// when such a range is unknown (valueRange); \p Roots is then unusable.
@@ -55,6 +56,18 @@ bool findSharedBases(llvm::Loop &L, llvm::ScalarEvolution &SE,
 /// \p L.
 void splitSharedBases(llvm::Loop &L, llvm::ArrayRef<llvm::Value *> Roots,
                       llvm::Instruction *At, llvm::ScalarEvolution &SE);
+
+/// Versions every outermost loop nest of \p LI (at most three loops deep;
+/// inner loops are not searched, see SharedBases.cpp) that has such
+/// stores (findSharedBases) and is not a fallback loop: a run-time check in
+/// front of it (emitRangeChecks) picks the nest with the stores' roots
+/// split (splitSharedBases) or an unchanged copy marked as a fallback loop
+/// (copyNestBehindCheck). Loops in loop-simplify and LCSSA form with one
+/// exit block only. Keeps \p LI and \p DT up to date; sets \p Changed
+/// when the IR changed. Drop an unused version with dropBoundVersion.
+llvm::SmallVector<BoundVersion, 4>
+versionSharedBases(llvm::LoopInfo &LI, llvm::DominatorTree &DT,
+                   llvm::ScalarEvolution &SE, bool &Changed);
 
 } // namespace idiom
 

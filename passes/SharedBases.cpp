@@ -36,6 +36,30 @@ Value *rootOf(Value *Ptr, Loop &L) {
   return Ptr;
 }
 
+/// True when every use inside \p L of \p Root, followed through the
+/// getelementptrs of \p L, is the address of a load or a store: the
+/// accesses findSharedBases checks are all those a rebased root reaches.
+bool onlyAddresses(Value *Root, Loop &L) {
+  SmallVector<Value *, 8> Work{Root};
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    for (User *U : V->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I || !L.contains(I))
+        continue;
+      if (auto *G = dyn_cast<GetElementPtrInst>(I);
+          G && G->getPointerOperand() == V) {
+        Work.push_back(G);
+        continue;
+      }
+      if (getLoadStorePointerOperand(I) != V ||
+          (isa<StoreInst>(I) && cast<StoreInst>(I)->getValueOperand() == V))
+        return false;
+    }
+  }
+  return true;
+}
+
 struct Access {
   Instruction *I;
   Value *Ptr, *Root;
@@ -48,6 +72,7 @@ bool findSharedBases(Loop &L, ScalarEvolution &SE, SmallVectorImpl<Fits> &Need,
                      SmallVectorImpl<std::pair<AccessRange, AccessRange>> &Disjoint,
                      SmallVectorImpl<Value *> &Roots, std::string &Why) {
   SmallVector<Access, 16> Accesses;
+  SmallPtrSet<const SCEV *, 4> Unrooted; ///< bases of accesses without a root
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
       Value *Ptr = getLoadStorePointerOperand(&I);
@@ -57,6 +82,8 @@ bool findSharedBases(Loop &L, ScalarEvolution &SE, SmallVectorImpl<Fits> &Need,
                                   : cast<StoreInst>(I).getValueOperand()->getType();
       if (Value *Root = rootOf(Ptr, L))
         Accesses.push_back({&I, Ptr, Root, Ty});
+      else
+        Unrooted.insert(SE.getPointerBase(SE.getSCEV(Ptr)));
     }
   // The values the nest's trip counts are made of: a distance between two
   // roots that uses one of them (`x` and `x + s` over j < 2 * s) is related
@@ -105,8 +132,15 @@ bool findSharedBases(Loop &L, ScalarEvolution &SE, SmallVectorImpl<Fits> &Need,
       Split = true;
       Disjoint.push_back({OR, SR});
     }
-    if (Split && !is_contained(Roots, St.Root))
+    if (Split && !is_contained(Roots, St.Root)) {
+      if (!onlyAddresses(St.Root, L) || Unrooted.count(Base)) {
+        Why = "a grid that shares its array with another one is reached "
+              "other than by addresses of loads and stores (no run-time "
+              "overlap check)";
+        return false;
+      }
       Roots.push_back(St.Root);
+    }
   }
   return true;
 }

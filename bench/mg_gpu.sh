@@ -1,7 +1,9 @@
 #!/bin/sh
 # Issue 13: the NAS MG-style V-cycle (nas-parboil/mg.c), whole program:
 # psinv and resid (27-point nests with row temporaries, privatised and
-# offloaded as 3-D maps), the norms (2-D reductions per plane), ghost-plane
+# offloaded as 3-D maps), rprj3 (the restriction: row temporaries privatised,
+# the fine and coarse levels of the one array checked disjoint at run time,
+# passes/SharedBases.h), the norms (2-D reductions per plane), ghost-plane
 # copies. Whole-process wall time of the sequential build against the
 # plugin's (defaults after two warm-up runs, and IDIOM_DEVICE=gpu with the
 # cost model off), median of RUNS (default 3), outputs compared with

@@ -5,6 +5,7 @@
 #include "RowProducts.h"
 #include "LoopDistribution.h"
 #include "RowTemporaries.h"
+#include "SharedBases.h"
 #include "IdiomDetection.h"
 #include "KernelMemo.h"
 #include "KernelSharing.h"
@@ -381,6 +382,10 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   SmallVector<RowProductMiss, 2> RowProductMisses;
   size_t EndRowTempVersions = Versions.size();
   Versions.append(batchRowProducts(LI, DT, SE, RowProductMisses, Versioned));
+  // Nests that write one grid of an array and read another at a distance
+  // known only at run time (SharedBases.h) get a copy behind a disjointness
+  // check, dropped likewise when no idiom uses it.
+  Versions.append(versionSharedBases(LI, DT, SE, Versioned));
   SmallVector<DistributionMiss, 2> DistMisses;
   SmallVector<Distribution, 2> Dists;
   auto DropUnused = [&](const SmallPtrSetImpl<Loop *> &Used) {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "RowTemporaries.h"
 #include "PipelinePlacement.h"
+#include "SharedBases.h"
 
 #include "idiom/Constraints/LoopFacts.h"
 
@@ -69,6 +70,9 @@ struct RowNest {
   /// Run-time conditions: Lo <= Hi (signed), and pairs of disjoint ranges.
   SmallVector<Fits, 8> Need;
   SmallVector<std::pair<AccessRange, AccessRange>, 8> Disjoint;
+  /// Roots of stores into a grid that shares its array with another one
+  /// (SharedBases.h): rebased in the privatised nest.
+  SmallVector<Value *, 2> GridRoots;
 };
 
 /// The source name of a local array (its debug declaration), for remarks.
@@ -676,7 +680,8 @@ bool Analysis::run(std::string &Why) {
       }
     }
   }
-  if (!nestStores(Why))
+  if (!nestStores(Why) ||
+      !findSharedBases(*N.Root, SE, N.Need, N.Disjoint, N.GridRoots, Why))
     return false;
   // The run-time checks are computed in front of the nest.
   bool Ok = rangeChecksExpandable(
@@ -763,6 +768,7 @@ BranchInst *privatise(RowNest &N, LoopInfo &LI, DominatorTree &DT,
           }
   }
   SE.forgetLoop(&R);
+  splitSharedBases(R, N.GridRoots, PH->getTerminator(), SE);
   markFallbackLoop(*Orig);
   Instruction *Old = Check->getTerminator(); // `br PH`, from the split
   BranchInst *Br =

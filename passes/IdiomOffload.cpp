@@ -584,9 +584,10 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     // A GEMV pair's idiom_run_pair declines inside a region (its first
     // product's outputs would be device-valid before the second ran): its
     // call, unknown to the regions, keeps them out.
-    // (Nor is a nest whose decline runs a copy: its fallback is not the
-    // loop after SC.Fallback.)
-    if ((!O.Lifted.Csr || O.Lifted.Csr->Format == 0) && !Pair && !DeclineToCopy)
+    // A nest whose decline runs a copy is passed on: the regions take it
+    // when SC.Fallback is the copy's preheader (a distributed loop's copy,
+    // entered only from there), else refuse ("not where stitching left it").
+    if ((!O.Lifted.Csr || O.Lifted.Csr->Format == 0) && !Pair)
       Stitched.push_back(std::move(SC));
     if (Pair) {
       ++NewDescriptors;

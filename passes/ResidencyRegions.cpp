@@ -481,7 +481,17 @@ bool RegionCheck::routeHostAccesses(std::string &Why) {
     return Exempt.count(J.getParent()) || Routed.count(&J) ||
            (CB && (Idioms.count(CB) || regionCallee(*CB)));
   };
+  // A CSR SpMV's runtime call checks its row pointers and column indices
+  // on the host and memoises the check for the region (csr.c): host stores
+  // stay out of its regions.
+  bool Csr = any_of(Idioms, [](const Value *V) {
+    return calleeName(*cast<CallBase>(V)) == "idiom_run_csr";
+  });
   for (auto &[I, Refused] : HostAccesses) {
+    if (Csr && isa<StoreInst>(I)) {
+      Why = Refused + ", in a loop with a CSR SpMV";
+      return false;
+    }
     HostAccessRoute R;
     std::string Where;
     if (!planHostAccess(*I, L, LI, SE, TouchesDevice, R, Where)) {

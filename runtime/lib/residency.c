@@ -657,6 +657,20 @@ static int elems_in(uintptr_t b, uint64_t size, uint64_t s, uint64_t count,
   return first <= last;
 }
 
+/* Host bytes h of entry x were made equal to the device's d (n bytes). In
+   diff mode the snapshot must then hold them too: a later copy-back that
+   compared the device with the older snapshot would skip bytes a kernel set
+   back to their old value, leaving the host's newer one. */
+static void synced_snap(resid_entry *x, void *h, const void *d, size_t n) {
+  if (!x->snap) {
+    memcpy(h, d, n);
+    return;
+  }
+  unsigned char *sn = x->snap + ((uintptr_t)h - x->lo);
+  idiomrt_write_changed(h, d, sn, n);
+  memcpy(sn, d, n);
+}
+
 /* Makes the host bytes of element i of the access current (to_dev 0:
    copied from entry x's device bytes when x is dirty) or the device's
    current (to_dev 1: the host bytes written into x's buffer), clipped to
@@ -667,17 +681,19 @@ static int elem_copy(resid_entry *x, uintptr_t e0, uint64_t size, int to_dev,
   uintptr_t a1 = e0 + size < x->hi ? e0 + size : x->hi;
   size_t n = (size_t)(a1 - a0), off = (size_t)(a0 - x->lo);
   const idiomrt_cl *cl = x->dev->cl;
-  if (to_dev)
-    return cl->clEnqueueWriteBuffer(x->dev->queue, x->buf, CL_TRUE, off, n,
-                                    (const void *)a0, 0, NULL,
-                                    NULL) == CL_SUCCESS;
+  if (to_dev) {
+    if (cl->clEnqueueWriteBuffer(x->dev->queue, x->buf, CL_TRUE, off, n,
+                                 (const void *)a0, 0, NULL,
+                                 NULL) != CL_SUCCESS)
+      return 0;
+    if (x->snap) /* see synced_snap */
+      memcpy(x->snap + off, (const void *)a0, n);
+    return 1;
+  }
   if (cl->clEnqueueReadBuffer(x->dev->queue, x->buf, CL_TRUE, off, n, tmp, 0,
                               NULL, NULL) != CL_SUCCESS)
     return 0;
-  if (x->snap)
-    idiomrt_write_changed((void *)a0, tmp, x->snap + off, n);
-  else
-    memcpy((void *)a0, tmp, n);
+  synced_snap(x, (void *)a0, tmp, n);
   return 1;
 }
 
@@ -691,24 +707,23 @@ static int rect_copy(resid_entry *x, uintptr_t b, uint64_t size, uint64_t s,
   uintptr_t e0 = b + i0 * s;
   size_t origin[3] = {(size_t)(e0 - x->lo), 0, 0}, zero[3] = {0, 0, 0};
   size_t region[3] = {(size_t)size, (size_t)(i1 - i0 + 1), 1};
-  if (to_dev)
-    return cl->clEnqueueWriteBufferRect(
-               x->dev->queue, x->buf, CL_TRUE, origin, zero, region, (size_t)s,
-               0, (size_t)s, 0, (const void *)e0, 0, NULL,
-               NULL) == CL_SUCCESS;
+  if (to_dev) {
+    if (cl->clEnqueueWriteBufferRect(x->dev->queue, x->buf, CL_TRUE, origin,
+                                     zero, region, (size_t)s, 0, (size_t)s, 0,
+                                     (const void *)e0, 0, NULL,
+                                     NULL) != CL_SUCCESS)
+      return 0;
+    for (uint64_t i = i0; x->snap && i <= i1; ++i) /* see synced_snap */
+      memcpy(x->snap + (b + i * s - x->lo), (const void *)(b + i * s),
+             (size_t)size);
+    return 1;
+  }
   if (cl->clEnqueueReadBufferRect(x->dev->queue, x->buf, CL_TRUE, origin,
                                   zero, region, (size_t)s, 0, (size_t)size, 0,
                                   tmp, 0, NULL, NULL) != CL_SUCCESS)
     return 0;
-  for (uint64_t i = i0; i <= i1; ++i) {
-    void *h = (void *)(b + i * s);
-    const unsigned char *d = tmp + (i - i0) * size;
-    if (x->snap)
-      idiomrt_write_changed(h, d, x->snap + ((uintptr_t)h - x->lo),
-                            (size_t)size);
-    else
-      memcpy(h, d, (size_t)size);
-  }
+  for (uint64_t i = i0; i <= i1; ++i)
+    synced_snap(x, (void *)(b + i * s), tmp + (i - i0) * size, (size_t)size);
   return 1;
 }
 

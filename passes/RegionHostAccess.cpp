@@ -69,6 +69,13 @@ bool planHostAccess(Instruction &I, Loop &Region, LoopInfo &LI,
     Why = "an inner loop (no scalar evolution to compute its range)";
     return false;
   }
+  // One routed range per iteration of the region's loop (a bounded number
+  // of runtime calls per iteration): a nest of host loops would route once
+  // per iteration of its outer loops, a blocking copy each.
+  if (AL->getParentLoop() != &Region) {
+    Why = "a nest of host loops (ranges are routed one loop deep)";
+    return false;
+  }
   if (!AL->getLoopPreheader() || !AL->hasDedicatedExits()) {
     Why = "an inner loop without a preheader or dedicated exits";
     return false;

@@ -8,7 +8,9 @@
 //   - an access in the region loop's own body (not in an inner loop) gets
 //     idiom_region_load(p, size, 0, 1) before a load, idiom_region_store(p,
 //     size, 0, 1) after a store (runtime/include/idiomrt.h);
-//   - an access in an inner host loop AL whose address is an affine SCEV
+//   - an access in a host loop AL directly inside the region's loop (one
+//     loop deep: a bounded number of runtime calls per iteration of the
+//     region's loop) whose address is an affine SCEV
 //     {start,+,step}<AL> (or invariant in AL) with a computable backedge-
 //     taken count gets, at AL's preheader, idiom_region_load of the whole
 //     strided range (start, size, step, count) and, for a store, at each of

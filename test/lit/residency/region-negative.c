@@ -29,6 +29,20 @@ void host_loop_unknown_range(float a) {
   }
 }
 
+// A nest of host loops over an idiom's buffer: ranges are routed one loop
+// deep (a bounded number of runtime calls per iteration of the region's
+// loop; the inner loop's range would be routed once per outer iteration).
+void host_nest(float a, int m) {
+  // MISSED: region-negative.c:[[@LINE+1]]:3: remark: no residency region: the loop {{loads from|stores to}} an idiom's buffer (y) outside the idiom, in a nest of host loops (ranges are routed one loop deep)
+  for (int t = 0; t < 100; t++) {
+    for (int i = 0; i < N; i++)
+      y[i] = a * x[i] + y[i];
+    for (int s = 0; s < m; s++)
+      for (int i = 0; i < s; i++)
+        y[i + 1] += y[i];
+  }
+}
+
 // The buffer's address escapes to code the plugin cannot see.
 void keep(float *p);
 void escaping_pointer(float a) {

@@ -26,6 +26,9 @@
 //     pointer arguments (printf, clock_gettime, the runtime's queries:
 //     knownHostCall, RegionSummaries.h), whose pointer arguments are checked
 //     as loads or stores;
+//   - a load or store that may touch an idiom buffer, in the loop's own body
+//     or in a host loop one level down whose range scalar evolution gives:
+//     routed through idiom_region_load/store (RegionHostAccess.h);
 //   - a direct call to a function of the module, decided through its
 //     summary (resolveRegion, RegionSummaries.h), now or, when the callee
 //     has not been visited yet, at OptimizerLast (a pending region);
@@ -848,7 +851,8 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
       // The runtime's region entry points work on the table (idiomrt.h).
       if (isRuntimeBookkeeping(Name) || Name == "idiom_region_begin" ||
           Name == "idiom_region_end" || Name == "idiom_region_memmove" ||
-          Name == "idiom_region_memset")
+          Name == "idiom_region_memset" || Name == "idiom_region_load" ||
+          Name == "idiom_region_store")
         continue;
       std::vector<std::pair<const Value *, bool>> Ptrs;
       if (knownHostCall(*CB, TLI, Ptrs)) {

@@ -27,8 +27,9 @@ Value *pointerOf(Instruction &I) {
 }
 
 uint64_t accessBytes(const Instruction &I) {
-  Type *T = isa<LoadInst>(I) ? I.getType()
-                             : cast<StoreInst>(&I)->getValueOperand()->getType();
+  Type *T = isa<LoadInst>(I)
+                ? I.getType()
+                : cast<StoreInst>(&I)->getValueOperand()->getType();
   return I.getModule()->getDataLayout().getTypeStoreSize(T).getFixedValue();
 }
 
@@ -143,7 +144,8 @@ void routeHostAccesses(ArrayRef<HostAccessRoute> Routes, ScalarEvolution *SE) {
     // loop does not write current, so writing them through is harmless).
     SCEVExpander X(*SE, I.getModule()->getDataLayout(), "idiom.host");
     Instruction *At = R.AL->getLoopPreheader()->getTerminator();
-    Type *Ptr = pointerOf(I)->getType(), *I64 = Type::getInt64Ty(I.getContext());
+    Type *Ptr = pointerOf(I)->getType();
+    Type *I64 = Type::getInt64Ty(I.getContext());
     Value *P = X.expandCodeFor(R.Start, Ptr, At);
     Value *Step = X.expandCodeFor(R.Step, I64, At);
     Value *Count = X.expandCodeFor(R.Count, I64, At);

@@ -17,4 +17,10 @@ gs="-DM=1000 -DN=1200 -DNC=2 -DNL=2"
 $cc -O2 $gs "$np/gramschmidt.c" -lm -o "$out/gs.seq"
 $cc -O2 -g $gs -fpass-plugin="$build/lib/libIdiom.so" "$np/gramschmidt.c" \
   -L"$build/lib" -lidiomrt -lm -o "$out/gs.idiom"
+# The same without residency regions (each call copies its buffers: the
+# k loop's region, with the host's column reads and writes routed through
+# idiom_region_load/store, is what the plugin build adds).
+$cc -O2 -g $gs -fpass-plugin="$build/lib/libIdiom.so" \
+  -fplugin="$build/lib/libIdiom.so" -mllvm -idiom-residency=false \
+  "$np/gramschmidt.c" -L"$build/lib" -lidiomrt -lm -o "$out/gs.noregion"
 cp "$np/compare.py" "$here/gs_gpu.sh" "$here/timing.sh" "$out/"

@@ -595,17 +595,16 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     StitchedLoops.insert(O.D->L);
     // A privatised row-temporaries nest: a decline runs the unchanged copy
     // (RowTemporaries.h), not the nest that recomputes the temporaries.
-    bool DeclineToCopy = false;
+    // (When it cannot redirect, the decline runs the nest as stitched.)
     for (size_t K = FirstRowTempVersion; K < EndRowTempVersions; ++K)
       if (Versions[K].Nest == O.D->L)
-        DeclineToCopy = declineToUnchangedCopy(Versions[K], SC.Fallback, LI);
+        declineToUnchangedCopy(Versions[K], SC.Fallback, LI);
     // A distributed loop's first part: a decline runs the unchanged loop
     // (all parts at once; the distributed loops traverse the arrays once
     // per part on the host).
     for (const Distribution &Dist : Dists)
       if (Dist.Parts.front() == O.D->L)
-        DeclineToCopy = declineToUnchangedCopy({O.D->L, Dist.Check},
-                                               SC.Fallback, LI);
+        declineToUnchangedCopy({O.D->L, Dist.Check}, SC.Fallback, LI);
     // A CSR SpMV's runtime call reads ptr and col on the host: inside a
     // region it first copies back their device-valid bytes (csr.c), and
     // ptr is one of its buffers here, so host code there cannot write it.
@@ -614,9 +613,11 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     // A GEMV pair's idiom_run_pair declines inside a region (its first
     // product's outputs would be device-valid before the second ran): its
     // call, unknown to the regions, keeps them out.
-    // (Nor is a nest whose decline runs a copy: its fallback is not the
-    // loop after SC.Fallback.)
-    if ((!O.Lifted.Csr || O.Lifted.Csr->Format == 0) && !Pair && !DeclineToCopy)
+    // A nest whose decline runs an unchanged copy is passed on too: the
+    // regions sync at the copy's preheader (ResidencyRegions.cpp,
+    // fallbackPreheader), which the copy's other entry, the check's false
+    // edge, passes as well.
+    if ((!O.Lifted.Csr || O.Lifted.Csr->Format == 0) && !Pair)
       Stitched.push_back(std::move(SC));
     if (Pair) {
       ++NewDescriptors;

@@ -26,6 +26,9 @@
 //     pointer arguments (printf, clock_gettime, the runtime's queries:
 //     knownHostCall, RegionSummaries.h), whose pointer arguments are checked
 //     as loads or stores;
+//   - a load or store that may touch an idiom buffer, in the loop's own body
+//     or in a host loop one level down whose range scalar evolution gives:
+//     routed through idiom_region_load/store (RegionHostAccess.h);
 //   - a direct call to a function of the module, decided through its
 //     summary (resolveRegion, RegionSummaries.h), now or, when the callee
 //     has not been visited yet, at OptimizerLast (a pending region);
@@ -42,13 +45,17 @@
 #include "ResidencyRegions.h"
 #include "OffloadRemarks.h"
 #include "PipelinePlacement.h"
+#include "RegionHostAccess.h"
 #include "RegionSummaries.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -152,13 +159,38 @@ std::string unknownCall(StringRef Name) {
          ", which may access an idiom's buffer";
 }
 
+/// The preheader of the fallback nest that a decline of \p SC runs: its
+/// fallback block, or the end of a chain of unconditional branches from it
+/// (the unchanged copy that a distributed loop's or a row-temporaries
+/// nest's decline runs, RowTemporaries.h, which its check may enter too);
+/// its loop in \p Nest. Null when no fallback loop follows.
+BasicBlock *fallbackPreheader(const StitchedCall &SC, LoopInfo &LI,
+                              Loop *&Nest) {
+  BasicBlock *B = SC.Fallback;
+  for (unsigned Steps = 0; B && Steps < 4; ++Steps) {
+    BasicBlock *S = B->getSingleSuccessor();
+    if (!S)
+      return nullptr;
+    Loop *FL = LI.getLoopFor(S);
+    if (FL && FL->getHeader() == S) {
+      Nest = FL;
+      return FL->getLoopPreheader() == B && isFallbackLoop(*FL) ? B : nullptr;
+    }
+    if (FL != LI.getLoopFor(B))
+      return nullptr;
+    B = S;
+  }
+  return nullptr;
+}
+
 /// Everything the check of one loop needs.
 class RegionCheck {
 public:
   RegionCheck(Loop &L, LoopInfo &LI,
               const std::vector<const StitchedCall *> &Calls,
-              const TargetLibraryInfo *TLI)
-      : L(L), LI(LI), Calls(Calls), TLI(TLI) {}
+              const TargetLibraryInfo *TLI, ScalarEvolution *SE,
+              const DominatorTree &DT)
+      : L(L), LI(LI), Calls(Calls), TLI(TLI), SE(SE), DT(DT) {}
 
   /// True when \p L can be a region; otherwise \p Why says why not.
   bool check(std::string &Why);
@@ -166,6 +198,12 @@ public:
   /// The memory intrinsics of the loop that may touch an idiom buffer: run
   /// through the runtime once the region is placed.
   const SmallVector<MemIntrinsic *, 4> &copies() const { return Copies; }
+
+  /// The host loads and stores that may touch an idiom buffer: routed
+  /// through the runtime once the region is placed (RegionHostAccess.h).
+  const SmallVector<HostAccessRoute, 4> &hostAccesses() const {
+    return Routes;
+  }
 
   /// The loop's idiom buffers, host accesses and calls to functions of the
   /// module, for resolveRegion (RegionSummaries.h).
@@ -176,6 +214,8 @@ private:
   LoopInfo &LI;
   const std::vector<const StitchedCall *> &Calls;
   const TargetLibraryInfo *TLI;
+  ScalarEvolution *SE;
+  const DominatorTree &DT; // of the function as stitching left it
   RegionFacts Facts;
   DenseMap<const Value *, unsigned> LocalIds;
   SmallPtrSet<const BasicBlock *, 32> Exempt;
@@ -184,7 +224,11 @@ private:
   bool AllKnown = true, WrittenKnown = true;
   bool CallsModule = false; // the loop calls functions of the module
   SmallVector<MemIntrinsic *, 4> Copies;
+  /// Loads and stores that accessOK refused, with its reason.
+  SmallVector<std::pair<Instruction *, std::string>, 4> HostAccesses;
+  SmallVector<HostAccessRoute, 4> Routes;
 
+  bool routeHostAccesses(std::string &Why);
   bool accessOK(const Value *Ptr, bool IsStore, std::string &Why);
   bool instructionOK(const Instruction &I, std::string &Why);
   RegionObj objectOf(const Value *O);
@@ -260,14 +304,20 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
       Why = "the loop has a volatile or atomic load";
       return false;
     }
-    return accessOK(LD->getPointerOperand(), false, Why);
+    std::string Refused;
+    if (!accessOK(LD->getPointerOperand(), false, Refused))
+      HostAccesses.push_back({const_cast<LoadInst *>(LD), Refused});
+    return true;
   }
   if (auto *ST = dyn_cast<StoreInst>(&I)) {
     if (!ST->isSimple()) {
       Why = "the loop has a volatile or atomic store";
       return false;
     }
-    return accessOK(ST->getPointerOperand(), true, Why);
+    std::string Refused;
+    if (!accessOK(ST->getPointerOperand(), true, Refused))
+      HostAccesses.push_back({const_cast<StoreInst *>(ST), Refused});
+    return true;
   }
   if (auto *CB = dyn_cast<CallBase>(&I)) {
     if (Idioms.count(CB))
@@ -380,9 +430,8 @@ bool RegionCheck::check(std::string &Why) {
     // The errno check only reads buffers of the idiom (Stitching.h).
     if (SC->CheckCall)
       Idioms.insert(SC->CheckCall);
-    BasicBlock *Head = SC->Fallback->getSingleSuccessor();
-    Loop *FL = Head ? LI.getLoopFor(Head) : nullptr;
-    if (!FL || FL->getLoopPreheader() != SC->Fallback || !isFallbackLoop(*FL)) {
+    Loop *FL = nullptr;
+    if (!SC->Fallback || !fallbackPreheader(*SC, LI, FL)) {
       Why = "an idiom's fallback loop is not where stitching left it";
       return false;
     }
@@ -412,11 +461,47 @@ bool RegionCheck::check(std::string &Why) {
       if (auto *CB = dyn_cast<CallBase>(&I); CB && !Exempt.count(BB))
         CallsModule |= regionCallee(*CB) != nullptr;
   for (BasicBlock *BB : L.blocks()) {
-    if (Exempt.count(BB))
+    // A block no path reaches never runs (the nest that a declined
+    // distributed part no longer enters, RowTemporaries.h).
+    if (Exempt.count(BB) || !DT.isReachableFromEntry(BB))
       continue;
     for (Instruction &I : *BB)
       if (!instructionOK(I, Why))
         return false;
+  }
+  return routeHostAccesses(Why);
+}
+
+/// Plans the routing of the loads and stores that may touch an idiom
+/// buffer (RegionHostAccess.h); false, with the access's reason and why it
+/// cannot be routed, when one cannot.
+bool RegionCheck::routeHostAccesses(std::string &Why) {
+  SmallPtrSet<const Instruction *, 4> Routed;
+  for (MemIntrinsic *MI : Copies)
+    Routed.insert(MI);
+  auto TouchesDevice = [&](const Instruction &J) {
+    auto *CB = dyn_cast<CallBase>(&J);
+    return Exempt.count(J.getParent()) || Routed.count(&J) ||
+           (CB && (Idioms.count(CB) || regionCallee(*CB)));
+  };
+  // A CSR SpMV's runtime call checks its row pointers and column indices
+  // on the host and memoises the check for the region (csr.c): host stores
+  // stay out of its regions.
+  bool Csr = any_of(Idioms, [](const Value *V) {
+    return calleeName(*cast<CallBase>(V)) == "idiom_run_csr";
+  });
+  for (auto &[I, Refused] : HostAccesses) {
+    if (Csr && isa<StoreInst>(I)) {
+      Why = Refused + ", in a loop with a CSR SpMV";
+      return false;
+    }
+    HostAccessRoute R;
+    std::string Where;
+    if (!planHostAccess(*I, L, LI, SE, TouchesDevice, R, Where)) {
+      Why = Refused + ", in " + Where;
+      return false;
+    }
+    Routes.push_back(R);
   }
   return true;
 }
@@ -478,10 +563,13 @@ FunctionCallee declareRegionCall(Module &M, StringRef Name) {
   return C;
 }
 
-/// Inserts idiom_region_sync at the start of \p Fallback (an idiom's
-/// fallback preheader) unless \p Synced has it already.
-void syncBefore(BasicBlock *Fallback, SmallPtrSetImpl<BasicBlock *> &Synced) {
-  if (!Synced.insert(Fallback).second)
+/// Inserts idiom_region_sync at the start of the preheader of \p SC's
+/// fallback nest (fallbackPreheader) unless \p Synced has it already.
+void syncBefore(const StitchedCall &SC, LoopInfo &LI,
+                SmallPtrSetImpl<BasicBlock *> &Synced) {
+  Loop *FL = nullptr;
+  BasicBlock *Fallback = SC.Fallback ? fallbackPreheader(SC, LI, FL) : nullptr;
+  if (!Fallback || !Synced.insert(Fallback).second)
     return;
   IRBuilder<> B(Fallback, Fallback->getFirstInsertionPt());
   B.CreateCall(declareRegionCall(*Fallback->getModule(), "idiom_region_sync"));
@@ -489,7 +577,8 @@ void syncBefore(BasicBlock *Fallback, SmallPtrSetImpl<BasicBlock *> &Synced) {
 
 /// Inserts the runtime calls of a region around \p L; with \p Facts, a
 /// pending region (RegionSummaries.h) that finalizePendingRegions decides.
-void placeRegion(Loop &L, const std::vector<const StitchedCall *> &Calls,
+void placeRegion(Loop &L, LoopInfo &LI,
+                 const std::vector<const StitchedCall *> &Calls,
                  SmallPtrSetImpl<BasicBlock *> &Synced,
                  const RegionFacts *Facts = nullptr) {
   BasicBlock *PH = L.getLoopPreheader();
@@ -510,7 +599,7 @@ void placeRegion(Loop &L, const std::vector<const StitchedCall *> &Calls,
     }
   }
   for (const StitchedCall *SC : Calls)
-    syncBefore(SC->Fallback, Synced);
+    syncBefore(*SC, LI, Synced);
 }
 
 /// The stitched calls inside \p L.
@@ -546,6 +635,8 @@ struct VisitContext {
   const std::vector<StitchedCall> &All;
   RemarkSink &Remarks;
   const TargetLibraryInfo *TLI;
+  ScalarEvolution *SE;
+  const DominatorTree &DT;
   SmallPtrSet<BasicBlock *, 8> Synced;
 };
 
@@ -556,7 +647,7 @@ unsigned visit(Loop &L, VisitContext &Ctx) {
   if (Calls.empty() && !callsIdiomFunctions(L, /*KnownOnly=*/false))
     return 0;
   std::string Why;
-  RegionCheck RC(L, Ctx.LI, Calls, Ctx.TLI);
+  RegionCheck RC(L, Ctx.LI, Calls, Ctx.TLI, Ctx.SE, Ctx.DT);
   bool Ok = RC.check(Why), Pending = false, HasIdioms = !Calls.empty();
   const RegionFacts &Facts = RC.facts();
   std::vector<Function *> Reached;
@@ -568,7 +659,8 @@ unsigned visit(Loop &L, VisitContext &Ctx) {
       Ok = resolveRegion(Facts, HasIdioms, Why, &Reached) && HasIdioms;
   }
   if (Ok) {
-    placeRegion(L, Calls, Ctx.Synced, Pending ? &Facts : nullptr);
+    placeRegion(L, Ctx.LI, Calls, Ctx.Synced, Pending ? &Facts : nullptr);
+    routeHostAccesses(RC.hostAccesses(), Ctx.SE);
     for (MemIntrinsic *MI : RC.copies())
       routeThroughRuntime(MI, Ctx.LI);
     if (Pending)
@@ -585,8 +677,14 @@ unsigned visit(Loop &L, VisitContext &Ctx) {
         if (!Facts.Calls.empty())
           R << " and of " << ore::NV("Callees", unsigned(Facts.Calls.size()))
             << " call(s)";
-        return R << " stay on the device across the loop's iterations "
-                    "(copied back at its exits)";
+        R << " stay on the device across the loop's iterations "
+             "(copied back at its exits)";
+        if (!RC.hostAccesses().empty())
+          R << "; " << ore::NV("HostAccesses",
+                               unsigned(RC.hostAccesses().size()))
+            << " host load(s)/store(s) of their buffers routed through the "
+               "runtime";
+        return R;
       });
     return 1;
   }
@@ -651,9 +749,8 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
     Idioms.insert(SC.Call);
     if (SC.CheckCall)
       Idioms.insert(SC.CheckCall);
-    BasicBlock *Head = SC.Fallback ? SC.Fallback->getSingleSuccessor() : nullptr;
-    Loop *FL = Head ? LI.getLoopFor(Head) : nullptr;
-    if (!SC.Call || !FL || FL->getLoopPreheader() != SC.Fallback) {
+    Loop *FL = nullptr;
+    if (!SC.Call || !SC.Fallback || !fallbackPreheader(SC, LI, FL)) {
       Why = "has an idiom whose fallback is not where stitching left it";
       return false;
     }
@@ -754,7 +851,8 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
       // The runtime's region entry points work on the table (idiomrt.h).
       if (isRuntimeBookkeeping(Name) || Name == "idiom_region_begin" ||
           Name == "idiom_region_end" || Name == "idiom_region_memmove" ||
-          Name == "idiom_region_memset")
+          Name == "idiom_region_memset" || Name == "idiom_region_load" ||
+          Name == "idiom_region_store")
         continue;
       std::vector<std::pair<const Value *, bool>> Ptrs;
       if (knownHostCall(*CB, TLI, Ptrs)) {
@@ -812,7 +910,15 @@ unsigned formResidencyRegions(Function &F, LoopInfo &LI,
                               const TargetLibraryInfo *TLI) {
   if (!Residency)
     return 0;
-  VisitContext Ctx{LI, Calls, Remarks, TLI, {}};
+  // Scalar evolution of the function as stitching left it, for the ranges
+  // of inner host loops (RegionHostAccess.h).
+  DominatorTree DT(F);
+  AssumptionCache AC(F);
+  std::unique_ptr<ScalarEvolution> SE;
+  if (TLI)
+    SE = std::make_unique<ScalarEvolution>(
+        F, const_cast<TargetLibraryInfo &>(*TLI), AC, DT, LI);
+  VisitContext Ctx{LI, Calls, Remarks, TLI, SE.get(), DT, {}};
   unsigned N = 0;
   for (Loop *L : LI.getTopLevelLoops())
     N += visit(*L, Ctx);
@@ -827,7 +933,7 @@ unsigned formResidencyRegions(Function &F, LoopInfo &LI,
   // Inside a caller's region the fallback nests need the host memory
   // current, as inside F's own regions.
   for (const StitchedCall &SC : Calls)
-    syncBefore(SC.Fallback, Ctx.Synced);
+    syncBefore(SC, LI, Ctx.Synced);
   return N;
 }
 

@@ -344,6 +344,27 @@ void idiom_region_memmove(void *dst, const void *src, uint64_t n);
 /// device when one device copy holds all of [dst, dst + n).
 void idiom_region_memset(void *dst, int c, uint64_t n);
 
+/// A host load inside a region (the plugin calls it before a load of a
+/// region's loop that may read an idiom's buffer): the elements
+/// [p + i * stride, p + i * stride + size), i < count (stride in bytes, may
+/// be negative or smaller than size: then the range they span), are made
+/// current in host memory, each byte that a device copy of this thread's
+/// region holds newer than the host read back from it (only the bytes that
+/// differ from the host's, as a copy-back). The device copies stay. A loop
+/// of host loads calls it once before the loop with the range SCEV gives.
+/// Outside a region, or with no device copy: nothing.
+void idiom_region_load(const void *p, uint64_t size, int64_t stride,
+                       uint64_t count);
+
+/// A host store inside a region (the plugin calls it after a store of a
+/// region's loop that may write an idiom's buffer, and after a loop of
+/// stores, which is preceded by idiom_region_load of the same range): the
+/// host bytes of those elements are written into every device copy that
+/// holds them (write-through), so device and host agree on them. Outside a
+/// region, or with no device copy: nothing.
+void idiom_region_store(const void *p, uint64_t size, int64_t stride,
+                        uint64_t count);
+
 /// The number of threads inside a region (between an outermost
 /// idiom_region_begin and its idiom_region_end). The plugin's code reads it
 /// (a relaxed atomic load) before a copy it routes through

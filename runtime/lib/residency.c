@@ -115,6 +115,7 @@ static uint64_t g_dev_copies; /* idiom_region_memmove/memset on the device */
 static uint64_t g_grown;      /* entries grown to hold a run's argument */
 static uint64_t g_offsets;    /* sub-range arguments passed at an offset */
 static uint64_t g_views;      /* sub-range arguments passed as a view copy */
+static uint64_t g_host_loads, g_host_stores; /* idiom_region_load/store */
 
 void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host) {
   if (to_device)
@@ -637,6 +638,166 @@ void idiom_region_memset(void *dst, int c, uint64_t n) {
   errno = saved_errno;
 }
 
+/*--- host loads and stores of single elements inside a region ------------*/
+
+/* The elements [b + i * s, b + i * s + size), i < count, of a routed host
+   access (idiom_region_load/store), with s >= size; (lo, hi) an entry's
+   range that the access's bounding range overlaps. Sets [*i0, *i1] to the
+   elements that overlap it; 0 when none does. */
+static int elems_in(uintptr_t b, uint64_t size, uint64_t s, uint64_t count,
+                    uintptr_t lo, uintptr_t hi, uint64_t *i0, uint64_t *i1) {
+  uint64_t first = b + size > lo ? 0 : (lo - (b + size)) / s + 1;
+  if (hi <= b)
+    return 0;
+  uint64_t last = (hi - 1 - b) / s;
+  if (last >= count)
+    last = count - 1;
+  *i0 = first;
+  *i1 = last;
+  return first <= last;
+}
+
+/* Host bytes h of entry x were made equal to the device's d (n bytes). In
+   diff mode the snapshot must then hold them too: a later copy-back that
+   compared the device with the older snapshot would skip bytes a kernel set
+   back to their old value, leaving the host's newer one. */
+static void synced_snap(resid_entry *x, void *h, const void *d, size_t n) {
+  if (!x->snap) {
+    memcpy(h, d, n);
+    return;
+  }
+  unsigned char *sn = x->snap + ((uintptr_t)h - x->lo);
+  idiomrt_write_changed(h, d, sn, n);
+  memcpy(sn, d, n);
+}
+
+/* Makes the host bytes of element i of the access current (to_dev 0:
+   copied from entry x's device bytes when x is dirty) or the device's
+   current (to_dev 1: the host bytes written into x's buffer), clipped to
+   x's range. 0 on an OpenCL error. */
+static int elem_copy(resid_entry *x, uintptr_t e0, uint64_t size, int to_dev,
+                     unsigned char *tmp) {
+  uintptr_t a0 = e0 > x->lo ? e0 : x->lo;
+  uintptr_t a1 = e0 + size < x->hi ? e0 + size : x->hi;
+  size_t n = (size_t)(a1 - a0), off = (size_t)(a0 - x->lo);
+  const idiomrt_cl *cl = x->dev->cl;
+  if (to_dev) {
+    if (cl->clEnqueueWriteBuffer(x->dev->queue, x->buf, CL_TRUE, off, n,
+                                 (const void *)a0, 0, NULL,
+                                 NULL) != CL_SUCCESS)
+      return 0;
+    if (x->snap) /* see synced_snap */
+      memcpy(x->snap + off, (const void *)a0, n);
+    return 1;
+  }
+  if (cl->clEnqueueReadBuffer(x->dev->queue, x->buf, CL_TRUE, off, n, tmp, 0,
+                              NULL, NULL) != CL_SUCCESS)
+    return 0;
+  synced_snap(x, (void *)a0, tmp, n);
+  return 1;
+}
+
+/* The elements [i0, i1] of the access, each inside x, as one rectangle
+   (rows of `size` bytes, `s` apart): read into tmp (packed) and stored to
+   the host (to_dev 0), or written from the host (to_dev 1). */
+static int rect_copy(resid_entry *x, uintptr_t b, uint64_t size, uint64_t s,
+                     uint64_t i0, uint64_t i1, int to_dev,
+                     unsigned char *tmp) {
+  const idiomrt_cl *cl = x->dev->cl;
+  uintptr_t e0 = b + i0 * s;
+  size_t origin[3] = {(size_t)(e0 - x->lo), 0, 0}, zero[3] = {0, 0, 0};
+  size_t region[3] = {(size_t)size, (size_t)(i1 - i0 + 1), 1};
+  if (to_dev) {
+    if (cl->clEnqueueWriteBufferRect(x->dev->queue, x->buf, CL_TRUE, origin,
+                                     zero, region, (size_t)s, 0, (size_t)s, 0,
+                                     (const void *)e0, 0, NULL,
+                                     NULL) != CL_SUCCESS)
+      return 0;
+    for (uint64_t i = i0; x->snap && i <= i1; ++i) /* see synced_snap */
+      memcpy(x->snap + (b + i * s - x->lo), (const void *)(b + i * s),
+             (size_t)size);
+    return 1;
+  }
+  if (cl->clEnqueueReadBufferRect(x->dev->queue, x->buf, CL_TRUE, origin,
+                                  zero, region, (size_t)s, 0, (size_t)size, 0,
+                                  tmp, 0, NULL, NULL) != CL_SUCCESS)
+    return 0;
+  for (uint64_t i = i0; i <= i1; ++i)
+    synced_snap(x, (void *)(b + i * s), tmp + (i - i0) * size, (size_t)size);
+  return 1;
+}
+
+/* idiom_region_load (to_dev 0) and idiom_region_store (to_dev 1). An
+   entry whose copy fails is copied back whole and dropped (a read) or
+   dropped after a copy back of its other bytes would be wrong, so the
+   process stops as a failed copy-back does (a write). */
+static void host_access(const void *p, uint64_t size, int64_t stride,
+                        uint64_t count, int to_dev) {
+  resid_table *t = &t_tab;
+  if (!t->depth || !t->n || !size || !count || idiomrt_in_runtime() ||
+      idiomrt_forked_child())
+    return;
+  uintptr_t b = (uintptr_t)p;
+  uint64_t s = stride < 0 ? (uint64_t)(-(stride + 1)) + 1 : (uint64_t)stride;
+  if (count > 1 && s && (UINT64_MAX - size) / s < count - 1)
+    return; /* no such range in memory: the access would be undefined */
+  if (stride < 0 && count > 1)
+    b -= (uintptr_t)(s * (count - 1));
+  if (count == 1 || s < size) { /* one contiguous range */
+    size = count == 1 || !s ? size : s * (count - 1) + size;
+    s = size;
+    count = 1;
+  }
+  uint64_t span = s * (count - 1) + size;
+  if (span > UINTPTR_MAX - b)
+    return;
+  int saved_errno = errno;
+  if (to_dev)
+    idiomrt_csr_forget(p, span);
+  __atomic_add_fetch(to_dev ? &g_host_stores : &g_host_loads, 1,
+                     __ATOMIC_RELAXED);
+  for (unsigned k = 0; k < t->n; ++k) {
+    resid_entry *x = &t->e[k];
+    uint64_t i0, i1;
+    if ((!to_dev && !x->dirty) || !overlaps(b, b + span, x->lo, x->hi) ||
+        !elems_in(b, size, s, count, x->lo, x->hi, &i0, &i1))
+      continue;
+    /* The elements that straddle the entry's ends one by one, the rest as
+       one rectangle. */
+    unsigned char stack[64], *tmp = stack;
+    uint64_t need = to_dev ? 0 : (i1 - i0 + 1) * size;
+    if (need > sizeof stack && !(tmp = malloc((size_t)need)))
+      fatal("out of host memory", CL_OUT_OF_HOST_MEMORY);
+    int ok = 1;
+    uint64_t r0 = i0, r1 = i1;
+    if (b + r0 * s < x->lo)
+      ok &= elem_copy(x, b + r0++ * s, size, to_dev, tmp);
+    if (r0 <= r1 && b + r1 * s + size > x->hi)
+      ok &= elem_copy(x, b + r1-- * s, size, to_dev, tmp);
+    if (ok && r0 <= r1)
+      ok = r0 == r1 ? elem_copy(x, b + r0 * s, size, to_dev, tmp)
+                    : rect_copy(x, b, size, s, r0, r1, to_dev, tmp);
+    if (tmp != stack)
+      free(tmp);
+    if (!ok)
+      fatal(to_dev ? "writing a host store through to the device"
+                   : "reading an element back for a host load",
+            CL_INVALID_OPERATION);
+    idiomrt_count_transfer(to_dev ? need : 0, to_dev ? 0 : need);
+  }
+  errno = saved_errno;
+}
+
+void idiom_region_load(const void *p, uint64_t size, int64_t stride,
+                       uint64_t count) {
+  host_access(p, size, stride, count, 0);
+}
+
+void idiom_region_store(const void *p, uint64_t size, int64_t stride,
+                        uint64_t count) {
+  host_access(p, size, stride, count, 1);
+}
+
 int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
                           uint32_t nargs, cl_mem *mems, char *reason,
                           size_t reason_len) {
@@ -917,7 +1078,7 @@ void idiomrt_resid_report(void) {
   fprintf(stderr,
           "idiom-stats: residency regions=%llu reused=%llu syncs=%llu "
           "flushed_bytes=%llu evicted=%llu device_copies=%llu grown=%llu "
-          "offsets=%llu views=%llu\n",
+          "offsets=%llu views=%llu host_loads=%llu host_stores=%llu\n",
           (unsigned long long)regions,
           (unsigned long long)__atomic_load_n(&g_reused, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_syncs, __ATOMIC_RELAXED),
@@ -928,7 +1089,10 @@ void idiomrt_resid_report(void) {
                                               __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_grown, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_offsets, __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&g_views, __ATOMIC_RELAXED));
+          (unsigned long long)__atomic_load_n(&g_views, __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_host_loads, __ATOMIC_RELAXED),
+          (unsigned long long)__atomic_load_n(&g_host_stores,
+                                              __ATOMIC_RELAXED));
 }
 
 uint64_t idiomrt_resid_bytes(void) {

@@ -106,6 +106,8 @@ void idiomrt_debug(const char *fmt, ...)
   X(clEnqueueReadBuffer)                                                       \
   X(clFinish)                                                                  \
   X(clEnqueueWriteBuffer)                                                      \
+  X(clEnqueueReadBufferRect)                                                   \
+  X(clEnqueueWriteBufferRect)                                                  \
   X(clEnqueueCopyBuffer)                                                       \
   X(clEnqueueFillBuffer)                                                       \
   X(clEnqueueMapBuffer)                                                        \

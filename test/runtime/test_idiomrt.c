@@ -1098,6 +1098,7 @@ static const tcase cases[] = {
     {"resid_memmove", case_resid_memmove, 1},
     {"resid_memmove_grow", case_resid_memmove_grow, 1},
     {"resid_sweep", case_resid_sweep, 1},
+    {"resid_host_access", case_resid_host_access, 1},
     {"resid_seq", case_resid_seq, 1},
     {"resid_stats", case_resid_stats, 1},
     {"resid_evict", case_resid_evict, 1},

@@ -39,6 +39,11 @@
  *                  the entry grows on the device, each byte crosses once;
  *                  a run over two entries with a gap between them merges
  *                  them, only the gap coming from the host.
+ * resid_host_access  idiom_region_load/store inside a region: a host read
+ *                  of a device-newer element, a host write seen by the
+ *                  next run, an element a kernel sets back to its old value
+ *                  after a host read (the snapshot), strided and negative-
+ *                  stride ranges, elements straddling an entry's ends.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef _GNU_SOURCE
@@ -666,4 +671,47 @@ void case_resid_sweep(void) {
             (unsigned long long)in, 4ull * 3 * P);
   free(a);
   free(ra);
+}
+
+void case_resid_host_access(void) {
+  setenv("IDIOM_MIN_TRIP", "0", 1);
+  enum { N = 4096 };
+  int *y = malloc(4 * N), *ry = malloc(4 * N);
+  for (int i = 0; i < N; ++i)
+    y[i] = ry[i] = i % 97;
+  idiom_region_begin();
+  /* Not dense: the entry [y + 1, y + N - 1) keeps a snapshot (diff). */
+  RUN_OK(addk(y + 1, N - 2, 1, 0));
+  for (int i = 1; i < N - 1; ++i)
+    ry[i] += 1;
+  /* A host read of a device-newer element. */
+  idiom_region_load(&y[5], 4, 0, 1);
+  CHECK_MSG(y[5] == ry[5], "load: y[5] = %d, want %d", y[5], ry[5]);
+  /* A host write the next run must see. */
+  y[7] = ry[7] = 1000;
+  idiom_region_store(&y[7], 4, 0, 1);
+  /* A strided read, every 10th element, down from the top (negative
+     stride), 8-byte elements: the first and last straddle the entry's
+     ends (y[0] and y[N - 1] are outside it). */
+  idiom_region_load(&y[N - 2], 8, -40, (N - 2) / 10 + 1);
+  for (int i = N - 2, k = 0; k < (N - 2) / 10 + 1; i -= 10, ++k)
+    CHECK_MSG(y[i] == ry[i] && y[i + 1] == ry[i + 1],
+              "strided load: y[%d..%d] = %d %d, want %d %d", i, i + 1, y[i],
+              y[i + 1], ry[i], ry[i + 1]);
+  /* Strided host writes, written through (one rectangle plus the element
+     straddling the entry's start: y[0..1]). */
+  for (int i = 0; i < N - 1; i += 12) {
+    y[i] = ry[i] = -i;
+    y[i + 1] = ry[i + 1] = i;
+  }
+  idiom_region_store(&y[0], 8, 48, (N - 2) / 12 + 1);
+  RUN_OK(addk(y + 1, N - 2, -1, 0));
+  for (int i = 1; i < N - 1; ++i)
+    ry[i] -= 1;
+  /* y[5] is back to its old value on the device: after the host read it
+     must still be copied back (the host holds the newer one otherwise). */
+  idiom_region_end();
+  CHECK_MSG(wrong(y, ry, N) == 0, "%d wrong elements", wrong(y, ry, N));
+  free(y);
+  free(ry);
 }

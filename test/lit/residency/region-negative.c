@@ -15,13 +15,42 @@ jmp_buf env;
 // CHECK-NOT: idiom_region_begin
 // CHECK-NOT: idiom_region_end
 
-// A host store to an element of an idiom's buffer.
-void host_store(float a) {
-  // MISSED: region-negative.c:[[@LINE+1]]:3: remark: no residency region: the loop stores to an idiom's buffer (y) outside the idiom
+// A host loop over an idiom's buffer whose trip count depends on the data:
+// no range for idiom_region_load/store (RegionHostAccess.h). (A single
+// host load or store, or a host loop with a computable range, is routed:
+// region-host-access.c.)
+void host_loop_unknown_range(float a) {
+  // MISSED: region-negative.c:[[@LINE+1]]:3: remark: no residency region: the loop stores to an idiom's buffer (y) outside the idiom, in an inner loop whose address range scalar evolution cannot compute
   for (int t = 0; t < 100; t++) {
     for (int i = 0; i < N; i++)
       y[i] = a * x[i] + y[i];
-    y[t] = 0;
+    for (int i = 0; y[i] > 1.0f; i++)
+      y[i] = 0;
+  }
+}
+
+// A nest of host loops over an idiom's buffer: ranges are routed one loop
+// deep (a bounded number of runtime calls per iteration of the region's
+// loop; the inner loop's range would be routed once per outer iteration).
+void host_nest(float a, int m) {
+  // MISSED: region-negative.c:[[@LINE+1]]:3: remark: no residency region: the loop {{loads from|stores to}} an idiom's buffer (y) outside the idiom, in a nest of host loops (ranges are routed one loop deep)
+  for (int t = 0; t < 100; t++) {
+    for (int i = 0; i < N; i++)
+      y[i] = a * x[i] + y[i];
+    for (int s = 0; s < m; s++)
+      for (int i = 0; i < s; i++)
+        y[i + 1] += y[i];
+  }
+}
+
+// The buffer's address escapes to code the plugin cannot see.
+void keep(float *p);
+void escaping_pointer(float a) {
+  // MISSED: region-negative.c:[[@LINE+1]]:3: remark: no residency region: the loop calls keep, which may access an idiom's buffer
+  for (int t = 0; t < 100; t++) {
+    for (int i = 0; i < N; i++)
+      y[i] = a * x[i] + y[i];
+    keep(y + t);
   }
 }
 
@@ -32,16 +61,6 @@ void opaque_call(float a) {
     for (int i = 0; i < N; i++)
       y[i] = a * x[i] + y[i];
     opaque();
-  }
-}
-
-// A printf of an element: the load is seen first.
-void print_element(float a) {
-  // MISSED: region-negative.c:[[@LINE+1]]:3: remark: no residency region: the loop {{loads from an idiom's buffer \(y\) outside the idiom|calls printf}}
-  for (int t = 0; t < 100; t++) {
-    for (int i = 0; i < N; i++)
-      y[i] = a * x[i] + y[i];
-    printf("%f\n", y[t]);
   }
 }
 
@@ -69,19 +88,10 @@ void other_tu(float a) {
   }
 }
 
-// Through a pointer the plugin cannot tell apart from the buffer.
-void through_pointer(float *p, float *q, float a) {
-  // MISSED: region-negative.c:[[@LINE+1]]:3: remark: no residency region: the loop stores to memory through a pointer that may point into an idiom's buffer
-  for (int t = 0; t < 100; t++) {
-    for (int i = 0; i < N; i++)
-      p[i] = a * p[i];
-    q[t] = 1;
-  }
-}
-
 // A CSR SpMV reads its row pointers on the host (idiom_run_csr): they are
-// one of its buffers, so a host store to them refuses the region, as does
-// a host store to the column indices.
+// one of its buffers and memoises that check for the region (csr.c), so a
+// host store to them refuses the region, as does a host store to the column
+// indices (its loads are routed as elsewhere).
 int rp[N + 1], ci[N];
 double va[N], xv[N], yv[N];
 void csr_host_store_ptr(int it) {

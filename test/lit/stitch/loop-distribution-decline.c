@@ -14,9 +14,12 @@
 // CHECK: call i32 @idiom_run(ptr nonnull @[[FIRST]].desc
 // CHECK: idiom.declined{{[0-9]*}}:
 // CHECK-NEXT: %[[TOKEN]] = call i64 @idiom_host_begin(ptr nonnull @[[FIRST]].desc)
+// The copy runs inside the k loop's residency region: synced first.
+// CHECK-NEXT: call void @idiom_region_sync()
 // CHECK-NEXT: br label %[[COPY]]
 // CHECK: call i32 @idiom_run(ptr nonnull @[[SECOND:idiom_gs_[0-9]+]].desc
 // CHECK: idiom.declined{{[0-9]*}}:
 // CHECK-NEXT: call i64 @idiom_host_begin(ptr nonnull @[[SECOND]].desc)
+// CHECK-NEXT: call void @idiom_region_sync()
 // CHECK-NEXT: br label %for.body{{[0-9]+}}{{$}}
 // CHECK-LABEL: define {{.*}}void @forward(

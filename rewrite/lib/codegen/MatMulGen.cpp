@@ -456,19 +456,18 @@ struct Gen {
       LdA = P.TM + O.Pad;
       LdB = P.TN + O.Pad;
       unsigned Align = 4 * funil::scalarBits(G.T) / 8;
-      As = Em.fresh("As");
-      Bs = Em.fresh("Bs");
-      Em.line("__local " + Ty + " " + As + "[" + num(NB * P.TK * LdA) +
-              "] __attribute__((aligned(" + num(Align) + ")));");
-      Em.line("__local " + Ty + " " + Bs + "[" + num(NB * P.TK * LdB) +
-              "] __attribute__((aligned(" + num(Align) + ")));");
+      // A __local array of \p Elems elements named after \p Base.
+      auto Declare = [&](const char *Base, int64_t Elems) {
+        std::string Nm = Em.fresh(Base);
+        Em.line("__local " + Ty + " " + Nm + "[" + num(Elems) + "] __attribute__((aligned(" +
+                num(Align) + ")));");
+        return Nm;
+      };
+      As = Declare("As", NB * P.TK * LdA);
+      Bs = Declare("Bs", NB * P.TK * LdB);
       if (G.pairs()) {
-        As2 = Em.fresh("As2");
-        Bs2 = Em.fresh("Bs2");
-        Em.line("__local " + Ty + " " + As2 + "[" + num(NB * P.TK * LdA) +
-                "] __attribute__((aligned(" + num(Align) + ")));");
-        Em.line("__local " + Ty + " " + Bs2 + "[" + num(NB * P.TK * LdB) +
-                "] __attribute__((aligned(" + num(Align) + ")));");
+        As2 = Declare("As2", NB * P.TK * LdA);
+        Bs2 = Declare("Bs2", NB * P.TK * LdB);
       }
     }
     // A triangle: a work-group whose tile lies wholly outside it runs no K

@@ -91,15 +91,19 @@ unsigned elementBytes(const Program &P) {
   return 4;
 }
 
+/// The operand pairs of a GEMM program: 2 with two products per step (BLAS
+/// SYR2K: four __local tiles instead of two), else 1.
+unsigned operandPairs(const Program &P) { return isTwoProductGemm(P.Body) ? 2 : 1; }
+
 /// Row \p R as a variant, or false when it exceeds a limit for elements of
-/// \p Bytes.
-bool fromRow(const GemmRow &R, unsigned Bytes, VariantParams &V) {
+/// \p Bytes with \p Pairs operand pairs.
+bool fromRow(const GemmRow &R, unsigned Bytes, VariantParams &V, unsigned Pairs = 1) {
   V = VariantParams();
   V.Gemm = true;
   unsigned WX = R.TN / R.RN, WY = R.TM / R.RM;
   unsigned Bufs = R.Dbl ? 2 : 1;
   unsigned LocalBytes =
-      R.Local ? Bufs * R.TK * (R.TM + R.Pad + R.TN + R.Pad) * Bytes : 0;
+      R.Local ? Pairs * Bufs * R.TK * (R.TM + R.Pad + R.TN + R.Pad) * Bytes : 0;
   if (WX * WY > MaxWorkGroup || R.RM * R.RN * Bytes > MaxAccumulatorBytes ||
       LocalBytes > MaxLocalBytes)
     return false;
@@ -253,11 +257,11 @@ std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max,
   Max = std::max(1u, Max);
   if (isGemvProgram(P))
     return gemvVariants(P, Max, Opts.FPReassoc); // float or double sums
-  unsigned Bytes = elementBytes(P);
+  unsigned Bytes = elementBytes(P), Pairs = operandPairs(P);
   std::vector<VariantParams> Out;
   for (unsigned I : DefaultOrder) {
     VariantParams V;
-    if (Out.size() < Max && fromRow(Candidates[I], Bytes, V))
+    if (Out.size() < Max && fromRow(Candidates[I], Bytes, V, Pairs))
       Out.push_back(V);
   }
   if (Out.size() < Max)
@@ -266,11 +270,11 @@ std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max,
 }
 
 std::vector<VariantParams> gemmCandidates(const Program &P) {
-  unsigned Bytes = elementBytes(P);
+  unsigned Bytes = elementBytes(P), Pairs = operandPairs(P);
   std::vector<VariantParams> Out;
   for (const GemmRow &R : Candidates) {
     VariantParams V;
-    if (fromRow(R, Bytes, V))
+    if (fromRow(R, Bytes, V, Pairs))
       Out.push_back(V);
   }
   Out.push_back(defaultLowering());

@@ -58,7 +58,7 @@ bool replaceChecked(Program &P, Program New, const char *What, std::string &Err)
 
 bool isGemvProgram(const Program &P) {
   if (P.IsReturn || P.Outs.size() != 1 || !isView2D(P.Outs[0]) ||
-      !isCanonicalGemm(P.Body))
+      !isCanonicalGemm(P.Body) || isTwoProductGemm(P.Body))
     return false;
   return isLiteral(P.Outs[0]->Args[3], 1);
 }

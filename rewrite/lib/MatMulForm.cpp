@@ -133,12 +133,40 @@ bool isProjOf(const ExprPtr &E, const std::string &V, unsigned I) {
          E->Args[0]->Name == V;
 }
 
-const Expr *findReduction(const ExprPtr &E, const std::string &R, const std::string &Q) {
-  if (E->isCall("reduceSeq") && E->Args[2]->isCall("zip") && E->Args[2]->Args.size() == 2 &&
-      isProjOf(E->Args[2]->Args[0], R, 0) && isProjOf(E->Args[2]->Args[1], Q, 0))
+/// True when \p E reads component \p I of the variable \p V.
+bool usesProj(const ExprPtr &E, const std::string &V, unsigned I) {
+  if (isProjOf(E, V, I))
+    return true;
+  for (const ExprPtr &A : E->Args)
+    if (usesProj(A, V, I))
+      return true;
+  return false;
+}
+
+/// \p E with every V.From read as V.To (V not rebound inside E).
+ExprPtr renameProj(const ExprPtr &E, const std::string &V, unsigned From, unsigned To) {
+  if (isProjOf(E, V, From))
+    return proj(E->Args[0], To);
+  std::vector<ExprPtr> Args;
+  bool Changed = false;
+  for (const ExprPtr &A : E->Args) {
+    Args.push_back(renameProj(A, V, From, To));
+    Changed |= Args.back() != A;
+  }
+  return Changed ? funil::withArgs(*E, std::move(Args)) : E;
+}
+
+/// The reduceSeq over zip(r.0, q.0), or zip(r.0, q.0, r.2, q.2) when
+/// \p Pairs (two products per step), in \p E; null when none.
+const Expr *findReduction(const ExprPtr &E, const std::string &R, const std::string &Q,
+                          bool Pairs) {
+  if (E->isCall("reduceSeq") && E->Args[2]->isCall("zip") &&
+      E->Args[2]->Args.size() == (Pairs ? 4u : 2u) && isProjOf(E->Args[2]->Args[0], R, 0) &&
+      isProjOf(E->Args[2]->Args[1], Q, 0) &&
+      (!Pairs || (isProjOf(E->Args[2]->Args[2], R, 2) && isProjOf(E->Args[2]->Args[3], Q, 2))))
     return E.get();
   for (const ExprPtr &A : E->Args)
-    if (const Expr *F = findReduction(A, R, Q))
+    if (const Expr *F = findReduction(A, R, Q, Pairs))
       return F;
   return nullptr;
 }
@@ -147,8 +175,9 @@ bool is2DView(const ExprPtr &E) { return E->isCall("view") && E->Args.size() == 
 
 std::set<std::string> namesOf(const GemmParts &G) {
   std::set<std::string> S;
-  for (const ExprPtr &E : {G.A, G.B, G.C, G.Step, G.Init, G.Post})
-    funil::allNames(*E, S);
+  for (const ExprPtr &E : {G.A, G.B, G.C, G.Step, G.Init, G.Post, G.A2, G.B2})
+    if (E)
+      funil::allNames(*E, S);
   return S;
 }
 
@@ -157,29 +186,40 @@ std::set<std::string> namesOf(const GemmParts &G) {
 bool matchCanonicalGemm(const ExprPtr &Body, GemmParts &G) {
   if (!Body->isCall("map") || Body->Args[0]->K != Expr::Lambda ||
       Body->Args[0]->Params.size() != 1 || !Body->Args[1]->isCall("zip") ||
-      Body->Args[1]->Args.size() != 2)
+      (Body->Args[1]->Args.size() != 2 && Body->Args[1]->Args.size() != 3))
     return false;
+  const size_t Arity = Body->Args[1]->Args.size();
+  const bool Pairs = Arity == 3;
   const ExprPtr &Fo = Body->Args[0];
   const std::string &R = Fo->Params[0].Name;
   const ExprPtr &Inner = Fo->body();
   if (!Inner->isCall("map") || Inner->Args[0]->K != Expr::Lambda ||
       Inner->Args[0]->Params.size() != 1 || !Inner->Args[1]->isCall("zip") ||
-      Inner->Args[1]->Args.size() != 2 || !isProjOf(Inner->Args[1]->Args[1], R, 1))
+      Inner->Args[1]->Args.size() != Arity || !isProjOf(Inner->Args[1]->Args[1], R, 1))
     return false;
   const ExprPtr &Fi = Inner->Args[0];
   const std::string &Q = Fi->Params[0].Name;
   TypePtr QTy = Fi->Params[0].Ty;
-  if (!QTy->isTuple() || QTy->Elems.size() != 2 || !QTy->Elems[1]->isScalar() ||
+  if (!QTy->isTuple() || QTy->Elems.size() != Arity || !QTy->Elems[1]->isScalar() ||
       !funil::isFloat(QTy->Elems[1]->S))
     return false;
   ScalarKind T = QTy->Elems[1]->S;
   G.A = Body->Args[1]->Args[0];
   G.C = Body->Args[1]->Args[1];
   G.B = Inner->Args[1]->Args[0];
+  G.A2 = Pairs ? Body->Args[1]->Args[2] : nullptr;
+  G.B2 = Pairs ? Inner->Args[1]->Args[2] : nullptr;
   if (!is2DView(G.A) || !is2DView(G.B) || !is2DView(G.C) || freeIn(G.B, R))
     return false;
+  // The second pair: the shapes of the first (same M, N and K).
+  if (Pairs && (!is2DView(G.A2) || !is2DView(G.B2) || freeIn(G.B2, R) ||
+                !funil::sameExpr(*G.A2->Args[3], *G.A->Args[3]) ||
+                !funil::sameExpr(*G.A2->Args[5], *G.A->Args[5]) ||
+                !funil::sameExpr(*G.B2->Args[3], *G.B->Args[3]) ||
+                !funil::sameExpr(*G.B2->Args[5], *G.A->Args[5])))
+    return false;
   const ExprPtr &E = Fi->body();
-  const Expr *Red = findReduction(E, R, Q);
+  const Expr *Red = findReduction(E, R, Q, Pairs);
   if (!Red || Red->Args[0]->K != Expr::Lambda || Red->Args[0]->Params.size() != 2)
     return false;
   G.Step = Red->Args[0];
@@ -239,9 +279,10 @@ bool readTriangleMask(const ExprPtr &E, const std::string &R, const std::string 
 
 /// The map(\r => map(\q => select(MASK, X, q.1), zip(P, r.1, iota(N))),
 /// zip(Q0, Q1, iota(M))) shared by the triangular program and the merge:
-/// its parts, or false.
+/// its parts, or false. A program with two products per step zips a fourth
+/// component each (Outer3, Inner3).
 struct TriangleShape {
-  ExprPtr Outer0, Outer1, Inner0, X, IotaM, IotaN;
+  ExprPtr Outer0, Outer1, Inner0, X, IotaM, IotaN, Outer3, Inner3;
   std::string R, Q;
   TypePtr RTy, QTy;
   Triangle Tri;
@@ -249,7 +290,8 @@ struct TriangleShape {
 
 bool matchTriangleShape(const ExprPtr &Body, TriangleShape &S) {
   auto Zip3 = [](const ExprPtr &E) {
-    return E->isCall("zip") && E->Args.size() == 3 && E->Args[2]->isCall("iota");
+    return E->isCall("zip") && (E->Args.size() == 3 || E->Args.size() == 4) &&
+           E->Args[2]->isCall("iota");
   };
   if (!Body->isCall("map") || Body->Args[0]->K != Expr::Lambda ||
       Body->Args[0]->Params.size() != 1 || !Zip3(Body->Args[1]))
@@ -267,8 +309,14 @@ bool matchTriangleShape(const ExprPtr &Body, TriangleShape &S) {
   const ExprPtr &E = Inner->Args[0]->body();
   if (!E->isCall("select") || E->Args.size() != 3 || !isProjOf(E->Args[2], S.Q, 1) ||
       !readTriangleMask(E->Args[0], S.R, S.Q, S.Tri) || !S.RTy->isTuple() ||
-      S.RTy->Elems.size() != 3 || !S.QTy->isTuple() || S.QTy->Elems.size() != 3)
+      S.RTy->Elems.size() != Body->Args[1]->Args.size() || !S.QTy->isTuple() ||
+      S.QTy->Elems.size() != Inner->Args[1]->Args.size() ||
+      S.RTy->Elems.size() != S.QTy->Elems.size())
     return false;
+  if (S.RTy->Elems.size() == 4) {
+    S.Outer3 = Body->Args[1]->Args[3];
+    S.Inner3 = Inner->Args[1]->Args[3];
+  }
   S.Outer0 = Body->Args[1]->Args[0];
   S.Outer1 = Body->Args[1]->Args[1];
   S.IotaM = Body->Args[1]->Args[2];
@@ -285,13 +333,27 @@ bool matchTriangularGemm(const ExprPtr &Body, GemmParts &G, Triangle &Tri) {
   if (!matchTriangleShape(Body, S))
     return false;
   // The canonical program over the same parts, r and q without their
-  // indices: POST must not read them.
-  TypePtr RTy = tup(S.RTy->Elems[0], S.RTy->Elems[1]), QTy = tup(S.QTy->Elems[0], S.QTy->Elems[1]);
+  // indices: POST must not read them. A second pair moves from r.3 and q.3
+  // to r.2 and q.2 (the indices, which X must then not read).
+  ExprPtr X = S.X;
+  std::vector<ExprPtr> Outer{S.Outer0, S.Outer1},
+      InnerZ{S.Inner0, proj(Expr::var(S.R), 1)};
+  std::vector<TypePtr> RE{S.RTy->Elems[0], S.RTy->Elems[1]},
+      QE{S.QTy->Elems[0], S.QTy->Elems[1]};
+  if (S.Outer3) {
+    if (usesProj(X, S.R, 2) || usesProj(X, S.Q, 2))
+      return false;
+    X = renameProj(renameProj(X, S.R, 3, 2), S.Q, 3, 2);
+    Outer.push_back(S.Outer3);
+    InnerZ.push_back(S.Inner3);
+    RE.push_back(S.RTy->Elems[3]);
+    QE.push_back(S.QTy->Elems[3]);
+  }
   ExprPtr Canon = call(
-      "map", {Expr::lambda({{S.R, RTy}},
-                           call("map", {Expr::lambda({{S.Q, QTy}}, S.X),
-                                        call("zip", {S.Inner0, proj(Expr::var(S.R), 1)})})),
-              call("zip", {S.Outer0, S.Outer1})});
+      "map", {Expr::lambda({{S.R, Type::tuple(RE)}},
+                           call("map", {Expr::lambda({{S.Q, Type::tuple(QE)}}, X),
+                                        call("zip", InnerZ)})),
+              call("zip", Outer)});
   if (!matchCanonicalGemm(Canon, G) || !funil::sameExpr(*S.IotaM->Args[0], *G.A->Args[3]) ||
       !funil::sameExpr(*S.IotaN->Args[0], *G.B->Args[3]))
     return false;
@@ -317,7 +379,8 @@ ExprPtr mergeTriangle(const ExprPtr &Full, const GemmParts &G, const Triangle &T
 
 bool matchMergeTriangle(const ExprPtr &Body, ExprPtr &Full, ExprPtr &C, Triangle &Tri) {
   TriangleShape S;
-  if (!matchTriangleShape(Body, S) || !isProjOf(S.Inner0, S.R, 0) || !isProjOf(S.X, S.Q, 0))
+  if (!matchTriangleShape(Body, S) || S.Outer3 || !isProjOf(S.Inner0, S.R, 0) ||
+      !isProjOf(S.X, S.Q, 0))
     return false;
   Full = S.Outer0;
   C = S.Outer1;
@@ -331,25 +394,39 @@ ExprPtr buildCanonicalGemm(const GemmParts &G, const FreshFn &Fresh) {
   SizePtr N = funil::sizeOfExpr(*G.B->Args[3]);
   (void)M;
   TypePtr RTy = tup(arrS(TT, K), arrS(TT, N)), QTy = tup(arrS(TT, K), TT);
+  if (G.pairs()) {
+    RTy = tup3(arrS(TT, K), arrS(TT, N), arrS(TT, K));
+    QTy = tup3(arrS(TT, K), TT, arrS(TT, K));
+  }
+  auto Zip = [&](std::vector<ExprPtr> Two, const ExprPtr &Third) {
+    if (G.pairs())
+      Two.push_back(Third);
+    return call("zip", std::move(Two));
+  };
   return call("map", {lam(Fresh, "r", RTy,
                           [&](ExprPtr Rv) {
                             return call(
                                 "map",
                                 {lam(Fresh, "q", QTy,
                                      [&](ExprPtr Qv) {
+                                       std::vector<ExprPtr> In{proj(Rv, 0), proj(Qv, 0)};
+                                       if (G.pairs()) {
+                                         In.push_back(proj(Rv, 2));
+                                         In.push_back(proj(Qv, 2));
+                                       }
                                        ExprPtr S = call(
                                            "reduceSeq",
                                            {G.Step, funil::betaApply(G.Init, {proj(Qv, 1)}),
-                                            call("zip", {proj(Rv, 0), proj(Qv, 0)})});
+                                            call("zip", In)});
                                        return funil::betaApply(
                                            G.Post, {Expr::tuple({S, proj(Qv, 1)})});
                                      }),
-                                 call("zip", {G.B, proj(Rv, 1)})});
+                                 Zip({G.B, proj(Rv, 1)}, G.B2)});
                           }),
-                      call("zip", {G.A, G.C})});
+                      Zip({G.A, G.C}, G.A2)});
 }
 
-ExprPtr localCopies(const ExprPtr &In, const TypePtr &Ta, const TypePtr &Tb,
+ExprPtr localCopies(const ExprPtr &In, const std::vector<TypePtr> &Tiles,
                     const FreshFn &Fresh) {
   auto Copy2D = [&](const ExprPtr &X, const TypePtr &XTy) {
     ExprPtr Rows = lam(Fresh, "r", XTy->Elem, [&](ExprPtr Rv) {
@@ -358,10 +435,12 @@ ExprPtr localCopies(const ExprPtr &In, const TypePtr &Ta, const TypePtr &Tb,
     });
     return call("toLocal", {call("mapLocal", {Rows, X}, 1)});
   };
-  return call("mapSeq", {lam(Fresh, "t", tup(Ta, Tb),
+  return call("mapSeq", {lam(Fresh, "t", Type::tuple(Tiles),
                              [&](ExprPtr Tv) {
-                               return Expr::tuple(
-                                   {Copy2D(proj(Tv, 0), Ta), Copy2D(proj(Tv, 1), Tb)});
+                               std::vector<ExprPtr> Copies;
+                               for (unsigned I = 0; I < Tiles.size(); ++I)
+                                 Copies.push_back(Copy2D(proj(Tv, I), Tiles[I]));
+                               return Expr::tuple(Copies);
                              }),
                          In});
 }
@@ -387,6 +466,22 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
   TypePtr BlkRow = arr(Blk, WX);             // a row of blocks
   TypePtr Acc = arr(BlkRow, WY);
   TypePtr KTa = arr(arr(T, TK), TM), KTb = arr(arr(T, TK), TN);
+  // Two products per step: every tuple of operands gains the second pair
+  // (A2 after A's components, B2 after B's).
+  const bool Pairs = G.pairs();
+  auto Tup = [Pairs](std::vector<TypePtr> V, std::vector<TypePtr> More) {
+    if (Pairs)
+      V.insert(V.end(), More.begin(), More.end());
+    return Type::tuple(std::move(V));
+  };
+  // (More is built only for two products: it takes fresh names.)
+  auto Zip = [Pairs](std::vector<ExprPtr> V,
+                     const std::function<std::vector<ExprPtr>()> &More) {
+    if (Pairs)
+      for (ExprPtr &E : More())
+        V.push_back(std::move(E));
+    return call("zip", std::move(V));
+  };
 
   // BLOCKS(tc): [[[[T]_RN]_RM]_WX]_WY, block (ly, lx) element (r, c) =
   // tc[row(ly, r)][col(lx, c)], row(ly, g*GM + e) = g*WY*GM + ly*GM + e
@@ -413,8 +508,8 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
                       Fresh);
   };
 
-  ExprPtr F1 = lam(Fresh, "ti", tup(TileA, arr(RowC, TM)), [&](ExprPtr Ti) {
-    ExprPtr F0 = lam(Fresh, "tj", tup(TileB, TileC), [&](ExprPtr Tj) {
+  ExprPtr F1 = lam(Fresh, "ti", Tup({TileA, arr(RowC, TM)}, {TileA}), [&](ExprPtr Ti) {
+    ExprPtr F0 = lam(Fresh, "tj", Tup({TileB, TileC}, {TileB}), [&](ExprPtr Tj) {
       // The accumulators: INIT of C, then one K tile after the other.
       ExprPtr Init = call(
           "mapLocal",
@@ -437,43 +532,53 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
                }),
            Blocks(proj(Tj, 1))},
           1);
-      TypePtr KT = tup(KTa, KTb);
+      TypePtr KT = Tup({KTa, KTb}, {KTa, KTb});
       std::string AccN = Fresh("acc"), KtN = Fresh("kt");
       ExprPtr AccV = Expr::var(AccN), KtV = Expr::var(KtN);
       TypePtr ASl = arr(arr(T, TK), RM), BSl = arr(arr(T, TK), RN);
       ExprPtr StepBody = call(
           "mapLocal",
-          {lam(Fresh, "p", tup(BlkRow, ASl),
+          {lam(Fresh, "p", Tup({BlkRow, ASl}, {ASl}),
                [&](ExprPtr Pv) {
                  return call(
                      "mapLocal",
-                     {lam(Fresh, "q", tup(Blk, BSl),
+                     {lam(Fresh, "q", Tup({Blk, BSl}, {BSl}),
                           [&](ExprPtr Qv) {
                             ExprPtr Rows = lam(
-                                Fresh, "u", tup(arr(T, RN), arr(T, TK)), [&](ExprPtr U) {
+                                Fresh, "u", Tup({arr(T, RN), arr(T, TK)}, {arr(T, TK)}),
+                                [&](ExprPtr U) {
                                   ExprPtr El = lam(
-                                      Fresh, "w", tup(T, arr(T, TK)), [&](ExprPtr W) {
+                                      Fresh, "w", Tup({T, arr(T, TK)}, {arr(T, TK)}),
+                                      [&](ExprPtr W) {
                                         return call("reduceSeq",
                                                     {G.Step, proj(W, 0),
-                                                     call("zip", {proj(U, 1), proj(W, 1)})});
+                                                     Zip({proj(U, 1), proj(W, 1)},
+                                                         [&] { return std::vector<ExprPtr>{proj(U, 2), proj(W, 2)}; })});
                                       });
                                   return call("mapSeq",
-                                              {El, call("zip", {proj(U, 0), proj(Qv, 1)})});
+                                              {El, Zip({proj(U, 0), proj(Qv, 1)}, [&] { return std::vector<ExprPtr>{proj(Qv, 2)}; })});
                                 });
                             return call("toPrivate",
                                         {call("mapSeq",
-                                              {Rows, call("zip", {proj(Qv, 0), proj(Pv, 1)})})});
+                                              {Rows, Zip({proj(Qv, 0), proj(Pv, 1)},
+                                                         [&] { return std::vector<ExprPtr>{proj(Pv, 2)}; })})});
                           }),
-                      call("zip", {proj(Pv, 0), groupsOf(proj(KtV, 1), arr(T, TK), RN, GN,
-                                                         WX, Fresh)})},
+                      Zip({proj(Pv, 0),
+                           groupsOf(proj(KtV, 1), arr(T, TK), RN, GN, WX, Fresh)},
+                          [&] { return std::vector<ExprPtr>{groupsOf(proj(KtV, 3), arr(T, TK), RN, GN, WX, Fresh)}; })},
                      0);
                }),
-           call("zip", {AccV, groupsOf(proj(KtV, 0), arr(T, TK), RM, GM, WY, Fresh)})},
+           Zip({AccV, groupsOf(proj(KtV, 0), arr(T, TK), RM, GM, WY, Fresh)},
+               [&] { return std::vector<ExprPtr>{groupsOf(proj(KtV, 2), arr(T, TK), RM, GM, WY, Fresh)}; })},
           1);
       ExprPtr StepFn = Expr::lambda({{AccN, Acc}, {KtN, KT}}, StepBody);
-      ExprPtr KIn = call("zip", {KTiles(proj(Ti, 0), TM), KTiles(proj(Tj, 0), TN)});
+      ExprPtr KIn = Zip({KTiles(proj(Ti, 0), TM), KTiles(proj(Tj, 0), TN)},
+                        [&] { return std::vector<ExprPtr>{KTiles(proj(Ti, 2), TM), KTiles(proj(Tj, 2), TN)}; });
       if (Local)
-        KIn = localCopies(KIn, KTa, KTb, Fresh);
+        KIn = localCopies(KIn,
+                          Pairs ? std::vector<TypePtr>{KTa, KTb, KTa, KTb}
+                                : std::vector<TypePtr>{KTa, KTb},
+                          Fresh);
       ExprPtr AccRes = call("reduceSeq", {StepFn, Init, KIn});
       // POST per element, then the blocks back into a TM x TN tile.
       ExprPtr Result = call(
@@ -518,7 +623,9 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
         transposeV(splitRows(proj(Ti, 1), arr(RowC, TM), TN, Fresh), CSplit, chunks(NExp, TN),
                    Fresh);
     ExprPtr Cols = call("mapWorkgroup",
-                        {F0, call("zip", {call("split", {i64(TN), G.B}), CTiles})}, 0);
+                        {F0, Zip({call("split", {i64(TN), G.B}), CTiles},
+                                 [&] { return std::vector<ExprPtr>{call("split", {i64(TN), G.B2})}; })},
+                        0);
     TypePtr ColsTy = arrS(TileC, Size::div(Ns, Size::constant(TN)));
     return call("map", {lam(Fresh, "row", arrS(arr(T, TN), Size::div(Ns, Size::constant(TN))),
                             [](ExprPtr Rw) { return call("join", {Rw}); }),
@@ -526,8 +633,8 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
   });
   return call("join",
               {call("mapWorkgroup",
-                    {F1, call("zip", {call("split", {i64(TM), G.A}),
-                                      call("split", {i64(TM), G.C})})},
+                    {F1, Zip({call("split", {i64(TM), G.A}), call("split", {i64(TM), G.C})},
+                             [&] { return std::vector<ExprPtr>{call("split", {i64(TM), G.A2})}; })},
                     1)});
 }
 
@@ -631,13 +738,17 @@ bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Lo
     return false;
   const ExprPtr &W1 = Body->Args[0];
   const ExprPtr &Z1 = W1->Args[1];
-  if (W1->Attr != 1 || !Z1->isCall("zip") || Z1->Args.size() != 2 ||
+  if (W1->Attr != 1 || !Z1->isCall("zip") || (Z1->Args.size() != 2 && Z1->Args.size() != 3) ||
       !Z1->Args[0]->isCall("split") || !Z1->Args[1]->isCall("split") ||
       W1->Args[0]->K != Expr::Lambda)
+    return false;
+  const bool Pairs = Z1->Args.size() == 3;
+  if (Pairs && !Z1->Args[2]->isCall("split"))
     return false;
   P.TM = litOf(Z1->Args[0]->Args[0]);
   G.A = Z1->Args[0]->Args[1];
   G.C = Z1->Args[1]->Args[1];
+  G.A2 = Pairs ? Z1->Args[2]->Args[1] : nullptr;
   // TR(cols) = map(\j => map(\r => at(r, j), COLS), iota(TM))
   const ExprPtr &U = W1->Args[0]->body();
   if (!U->isCall("map") || !U->Args[1]->isCall("map") ||
@@ -650,6 +761,10 @@ bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Lo
     return false;
   P.TN = litOf(W0->Args[1]->Args[0]->Args[0]);
   G.B = W0->Args[1]->Args[0]->Args[1];
+  if (W0->Args[1]->Args.size() != (Pairs ? 3u : 2u) ||
+      (Pairs && !W0->Args[1]->Args[2]->isCall("split")))
+    return false;
+  G.B2 = Pairs ? W0->Args[1]->Args[2]->Args[1] : nullptr;
   // UNGROUP(map(\xr => ..., RESULT)), RESULT = mapLocal(1, .., zip(ACC, BLOCKS))
   const ExprPtr *ResP = findResult(W0->Args[0]->body());
   if (!ResP)
@@ -672,7 +787,8 @@ bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Lo
   Local = KIn->isCall("mapSeq");
   if (Local)
     KIn = KIn->Args[1];
-  if (!KIn->isCall("zip") || KIn->Args.size() != 2 || !KIn->Args[0]->isCall("map") ||
+  if (!KIn->isCall("zip") || KIn->Args.size() != (Pairs ? 4u : 2u) ||
+      !KIn->Args[0]->isCall("map") ||
       KIn->Args[0]->Args[0]->K != Expr::Lambda)
     return false;
   // KT(ti.0) = map(\j => map(\r => at(r, j), map(\row => split(TK, row), ti.0)), iota)
@@ -716,7 +832,8 @@ bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Lo
       !IP->Args[0]->Args[0]->body()->isCall("mapSeq"))
     return false;
   G.Init = IP->Args[0]->Args[0]->body()->Args[0];
-  if (!is2DView(G.A) || !is2DView(G.B) || !is2DView(G.C) || G.Step->K != Expr::Lambda ||
+  if (!is2DView(G.A) || !is2DView(G.B) || !is2DView(G.C) ||
+      (Pairs && (!is2DView(G.A2) || !is2DView(G.B2))) || G.Step->K != Expr::Lambda ||
       G.Step->Params.size() != 2 || !G.Step->Params[0].Ty->isScalar() ||
       !funil::isFloat(G.Step->Params[0].Ty->S) || G.Init->K != Expr::Lambda ||
       G.Post->K != Expr::Lambda || !P.valid())

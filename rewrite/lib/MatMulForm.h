@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace idiom::rewrite::matmul {
 
@@ -51,6 +52,14 @@ struct GemmParts {
   ExprPtr Init;      ///< \(c: T) => INIT (c: the element of C)
   ExprPtr Post;      ///< \(w: (T, T)) => POST (w.0: the reduction, w.1: c)
   funil::ScalarKind T = funil::ScalarKind::F32;
+  /// The second operand pair of a GEMM program with two products per step
+  /// (BLAS SYR2K; docs/FunIL.md "GEMM programs with two products"): A2
+  /// [[T]_K]_M zipped after the rows, B2 [[T]_K]_N after the columns, STEP
+  /// then reading x: (T, T, T, T), x.2 from A2 and x.3 from B2; null for
+  /// one product.
+  ExprPtr A2, B2;
+  /// True for two products per step.
+  bool pairs() const { return A2 != nullptr; }
 };
 
 /// Tile sizes: TM x TN outputs per work-group, K tiles of TK, RM x RN
@@ -85,7 +94,9 @@ struct Triangle {
 using FreshFn = std::function<std::string(const std::string &)>;
 
 /// Recognises the canonical GEMM shape (before or after fusion) and fills
-/// \p G; false when \p Body has another shape, B depends on the row, or
+/// \p G; with two products per step, the outer zip is zip(A, C, A2), the
+/// inner zip(B, r.1, B2) and the reduction's input zip(r.0, q.0, r.2,
+/// q.2). False when \p Body has another shape, B depends on the row, or
 /// POST / INIT use anything but the reduction, the element of C and names
 /// free in the program.
 bool matchCanonicalGemm(const ExprPtr &Body, GemmParts &G);
@@ -94,7 +105,8 @@ bool matchCanonicalGemm(const ExprPtr &Body, GemmParts &G);
 /// also zip iota(M) and iota(N) and whose element is
 /// select(icmp_slt(kT, add(Base, mul(Slope, k0))), POST(...), q.1), k0 and
 /// kT being r.2 and q.2 in either order; fills \p G as matchCanonicalGemm
-/// does and \p Tri.
+/// does and \p Tri. With two products per step the zips end with A2 and B2
+/// (r.3, q.3).
 bool matchTriangularGemm(const ExprPtr &Body, GemmParts &G, Triangle &Tri);
 
 /// The elements of \p Full ([[T]_N]_M, every element computed) inside
@@ -114,11 +126,11 @@ ExprPtr buildCanonicalGemm(const GemmParts &G, const FreshFn &Fresh);
 /// from the views (the to-local-operands rule adds local copies).
 ExprPtr buildTiledMatMul(const GemmParts &G, const TileParams &P, const FreshFn &Fresh);
 
-/// The input of the K-tile reduceSeq with each pair of operand tiles copied
-/// to local memory: mapSeq(\t => (toLocal(copy2D(t.0)), toLocal(copy2D(t.1))),
-/// In), copy2D = mapLocal(1, \r => mapLocal(0, \v => v, r), .); \p Ta and
-/// \p Tb are the tile types.
-ExprPtr localCopies(const ExprPtr &In, const funil::TypePtr &Ta, const funil::TypePtr &Tb,
+/// The input of the K-tile reduceSeq with each tuple of operand tiles
+/// copied to local memory: mapSeq(\t => (toLocal(copy2D(t.0)), ...,
+/// toLocal(copy2D(t.n))), In), copy2D = mapLocal(1, \r => mapLocal(0, \v =>
+/// v, r), .); \p Tiles are the tile types (two, or four for two products).
+ExprPtr localCopies(const ExprPtr &In, const std::vector<funil::TypePtr> &Tiles,
                     const FreshFn &Fresh);
 
 /// Recognises a form built by buildTiledMatMul, with or without the local

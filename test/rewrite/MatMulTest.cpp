@@ -81,6 +81,41 @@ std::string triangleText(const GemmSpec &S, bool Columns, int64_t Base, int64_t 
   return X;
 }
 
+/// \p X (gemmText(S), or triangleText(S, ...) when \p Tri) with two
+/// products per step (BLAS SYR2K; docs/FunIL.md, "GEMM programs with two
+/// products"): a second pair A2, B2 laid out as A and B, zipped last, and
+/// STEP adding x.2 * x.3 after x.0 * x.1.
+std::string pairsText(std::string X, const GemmSpec &S, bool Tri) {
+  std::string T = S.T == ScalarKind::F32 ? "f32" : "f64";
+  auto Replace = [&X](const std::string &From, const std::string &To) {
+    size_t At = X.find(From);
+    EXPECT_NE(At, std::string::npos) << From;
+    if (At != std::string::npos)
+      X.replace(At, From.size(), To);
+  };
+  std::string A2 = S.ARow ? "view(A2, oa, lda, M, 1:i64, K)" : "view(A2, oa, 1:i64, M, lda, K)";
+  std::string B2 =
+      S.BRow ? "view(B2, 0:i64, 1:i64, N, ldb, K)" : "view(B2, 0:i64, ldb, N, 1:i64, K)";
+  std::string I = Tri ? ", i64" : "";
+  Replace("C: [" + T + "], ", "C: [" + T + "], A2: [" + T + "], B2: [" + T + "], ");
+  Replace("(r: ([" + T + "]_K, [" + T + "]_N" + I + "))",
+          "(r: ([" + T + "]_K, [" + T + "]_N" + I + ", [" + T + "]_K))");
+  Replace("(q: ([" + T + "]_K, " + T + I + "))", "(q: ([" + T + "]_K, " + T + I + ", [" + T + "]_K))");
+  Replace("x: (" + T + ", " + T + "))", "x: (" + T + ", " + T + ", " + T + ", " + T + "))");
+  if (S.Fused)
+    Replace("fmuladd(x.0, x.1, acc)", "fmuladd(x.2, x.3, fmuladd(x.0, x.1, acc))");
+  else
+    Replace("fadd(acc, fmul(x.1, x.0))", "fadd(fadd(acc, fmul(x.1, x.0)), fmul(x.3, x.2))");
+  Replace("zip(r.0, q.0)", Tri ? "zip(r.0, q.0, r.3, q.3)" : "zip(r.0, q.0, r.2, q.2)");
+  Replace(Tri ? ", r.1, iota(N))), zip(" : ", r.1)), zip(",
+          Tri ? ", r.1, iota(N), " + B2 + ")), zip(" : ", r.1, " + B2 + ")), zip(");
+  // The outer zip's and map's closing brackets.
+  size_t End = X.rfind("));");
+  if (End != std::string::npos)
+    X.replace(End, 3, ", " + A2 + "));");
+  return X;
+}
+
 /// Sizes and a buffer length covering every view of \p S.
 std::map<std::string, int64_t> gemmSizes(const GemmSpec &S, int64_t M, int64_t N, int64_t K,
                                          int64_t &BufLen) {
@@ -327,6 +362,58 @@ TEST(MatMulRules, TriangularGemmTiledPreservesResults) {
   std::string One = triangleText(Specs[0], true, 1, 1);
   One.replace(One.find("icmp_slt(q.2"), 12, "icmp_slt(r.2");
   EXPECT_FALSE(rewrite::isTriangularGemm(parseOrDie(One).Body));
+}
+
+// Two products per step (BLAS SYR2K), over the square and the triangle:
+// recognised with their second pair, tiled by the same macro rules (four
+// operand tiles, in local memory or not), the tiled form read back, and
+// bit-identical to the program in the interpreter.
+TEST(MatMulRules, TwoProductGemmTiledPreservesResults) {
+  std::mt19937_64 Rng(21);
+  std::vector<GemmSpec> Specs = allSpecs();
+  for (size_t SI = 0; SI < Specs.size(); SI += 2)
+    for (bool Tri : {false, true}) {
+      std::string Text = pairsText(Tri ? triangleText(Specs[SI], SI % 4 == 0, 1, 1)
+                                       : gemmText(Specs[SI]),
+                                   Specs[SI], Tri);
+      Program P = parseOrDie(Text);
+      EXPECT_TRUE(rewrite::isTwoProductGemm(P.Body)) << Text;
+      EXPECT_EQ(rewrite::isCanonicalGemm(P.Body), !Tri) << Text;
+      EXPECT_EQ(rewrite::isTriangularGemm(P.Body), Tri) << Text;
+      for (size_t TI : {0, 2, 5})
+        for (bool Local : {false, true}) {
+          const mm::TileParams &T = SmallTiles[TI];
+          Program Q = tiled(P, T, Local);
+          funil::ExprPtr Full = Q.Body, C;
+          mm::Triangle Got3;
+          EXPECT_EQ(mm::matchMergeTriangle(Q.Body, Full, C, Got3), Tri);
+          mm::GemmParts G;
+          mm::TileParams Got;
+          bool L = false;
+          ASSERT_TRUE(mm::matchTiledMatMul(Full, G, Got, L)) << printProgram(Q);
+          EXPECT_TRUE(G.pairs());
+          EXPECT_EQ(L, Local);
+          EXPECT_EQ(Got.TM, T.TM);
+          int64_t Buf;
+          auto Sizes = gemmSizes(Specs[SI], 3 * T.TM, 2 * T.TN, 2 * T.TK, Buf);
+          EXPECT_EQ(compareRuns(P, Q, randomArgs(P, Sizes, Buf, Rng), 0), "")
+              << Text << "tiles " << T.TM << "x" << T.TN << "x" << T.TK
+              << (Local ? " local" : "");
+        }
+    }
+  // Not two products: the second pair's zip without its reduction input,
+  // or the second pair read in the other order (B2's element as x.2).
+  GemmSpec Row; // row-major A and B, fused steps
+  std::string Text = pairsText(gemmText(Row), Row, false);
+  std::string NoRed = Text;
+  NoRed.replace(NoRed.find("zip(r.0, q.0, r.2, q.2)"), 23, "zip(r.0, q.0)");
+  NoRed.replace(NoRed.find("x: (f32, f32, f32, f32)"), 23, "x: (f32, f32)");
+  NoRed.replace(NoRed.find("fmuladd(x.2, x.3, fmuladd(x.0, x.1, acc))"), 41,
+                "fmuladd(x.0, x.1, acc)");
+  EXPECT_FALSE(rewrite::isCanonicalGemm(parseOrDie(NoRed).Body)) << NoRed;
+  std::string Swapped = Text;
+  Swapped.replace(Swapped.find("zip(r.0, q.0, r.2, q.2)"), 23, "zip(r.0, q.0, q.2, r.2)");
+  EXPECT_FALSE(rewrite::isCanonicalGemm(parseOrDie(Swapped).Body)) << Swapped;
 }
 
 TEST(MatMulRules, RegisteredMacroRules) {
@@ -615,9 +702,11 @@ protected:
               << printValue(Got) << " vs " << printValue(Want["C"].Elems[E]) << "\n"
               << gemmText(S);
         }
-        // A and B are untouched.
-        EXPECT_EQ(KArgs[0].Bytes, toBytes(Args["A"], S.T));
-        EXPECT_EQ(KArgs[1].Bytes, toBytes(Args["B"], S.T));
+        // A and B (and A2, B2 with two products) are untouched.
+        for (size_t Pi = 0; Pi < P.Params.size(); ++Pi)
+          if (P.Params[Pi].Ty->isBuffer() && P.Params[Pi].Name != "C")
+            EXPECT_EQ(KArgs[Pi].Bytes, toBytes(Args[P.Params[Pi].Name], S.T))
+                << P.Params[Pi].Name;
       }
     }
   }
@@ -681,4 +770,26 @@ TEST_F(MatMulExec, TriangularVariantsKeepCOutsideTheTriangle) {
   GemmSpec U;
   U.CRow = false;
   checkVariants(U, {{140, 200, 9}}, nullptr, triangleText(U, true, 2, 1));
+}
+
+// Two products per step (BLAS SYR2K) on the device: every explored variant
+// (four __local tiles, fewer variants fit local memory) equals the
+// interpreter on the whole of C at sizes the tiles do not divide, over the
+// square and over the triangle (the elements above it, random sentinels,
+// untouched; tiles wholly above it skipped, diagonal tiles masked).
+TEST_F(MatMulExec, TwoProductVariantsSquareAndTriangle) {
+  GemmSpec S;
+  S.InitC = true;
+  S.Scaled = false;
+  checkVariants(S, {{130, 129, 17}, {5, 3, 1}}, nullptr, pairsText(gemmText(S), S, false));
+  checkVariants(S, {{300, 300, 17}, {37, 37, 5}}, nullptr,
+                pairsText(triangleText(S, true, 1, 1), S, true));
+  GemmSpec T;
+  T.CRow = false;
+  T.Fused = false;
+  T.T = ScalarKind::F64;
+  checkVariants(T, {{140, 200, 9}}, nullptr, pairsText(triangleText(T, false, 2, 1), T, true));
+  GemmSpec U;
+  U.Aligned = true;
+  checkVariants(U, {{132, 136, 20}}, nullptr, pairsText(triangleText(U, true, 1, 1), U, true));
 }

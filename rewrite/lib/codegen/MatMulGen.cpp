@@ -80,8 +80,10 @@ struct Gen {
   std::optional<matmul::Triangle> Tri;
   std::string Ty; ///< element type in C
   CVal A, B, C;   ///< the operand views
+  CVal A2, B2;    ///< the second pair's views (two products per step)
   std::string M, N, K, I0, J0, Lx, Ly, Tid, Gi, Gj, K0;
-  std::string As, Bs; ///< __local arrays
+  std::string As, Bs;   ///< __local arrays
+  std::string As2, Bs2; ///< the second pair's (same shapes as As, Bs)
   int64_t LdA = 0, LdB = 0;
   std::vector<std::vector<std::string>> Acc;
   /// G.Step's text for (acc, (a, b)) leaves (LambdaTemplate.h), prepared at
@@ -306,45 +308,87 @@ struct Gen {
 
   /// acc[r][c] = STEP(acc[r][c], (a[r], b[c])) for one k (\p Kk); the
   /// __local tiles at element offsets \p BufA, \p BufB.
-  void step(const std::string &Kk, const std::string &BufA, const std::string &BufB) {
-    std::vector<CVal> Av, Bv;
+  /// This work-item's RM values of one k (\p Kk) of A's tile (or A2's:
+  /// \p Src and \p V), from the __local tile at \p BufA or global memory.
+  std::vector<CVal> rowValues(const std::string &Kk, const std::string &BufA,
+                              const std::string &Src, const CVal &V) {
+    std::vector<CVal> Av;
     if (Local) {
-      auto Off = [](const std::string &Buf) { return Buf.empty() ? "" : Buf + " + "; };
+      std::string Off = BufA.empty() ? "" : BufA + " + ";
       for (int64_t Gr = 0; Gr < P.RM / P.gm(); ++Gr)
-        localRow(Av, As,
-                 Off(BufA) + Kk + " * " + num(LdA) + " + " + Ly + " * " + num(P.gm()) +
+        localRow(Av, Src,
+                 Off + Kk + " * " + num(LdA) + " + " + Ly + " * " + num(P.gm()) +
                      (Gr ? " + " + num(Gr * P.wgY() * P.gm()) : ""),
                  P.gm(), LdA);
+    } else {
+      for (int64_t R = 0; R < P.RM; ++R)
+        Av.push_back(CVal::scalar(konst("a", Ty, at(V, clampM(rowOf(R)), K0 + " + " + Kk)), G.T));
+    }
+    return Av;
+  }
+  /// The RN values of B's tile (or B2's), as rowValues.
+  std::vector<CVal> colValues(const std::string &Kk, const std::string &BufB,
+                              const std::string &Src, const CVal &V) {
+    std::vector<CVal> Bv;
+    if (Local) {
+      std::string Off = BufB.empty() ? "" : BufB + " + ";
       for (int64_t Gr = 0; Gr < P.RN / P.gn(); ++Gr)
-        localRow(Bv, Bs,
-                 Off(BufB) + Kk + " * " + num(LdB) + " + " + Lx + " * " + num(P.gn()) +
+        localRow(Bv, Src,
+                 Off + Kk + " * " + num(LdB) + " + " + Lx + " * " + num(P.gn()) +
                      (Gr ? " + " + num(Gr * P.wgX() * P.gn()) : ""),
                  P.gn(), LdB);
     } else {
-      std::string Kx = K0 + " + " + Kk;
-      for (int64_t R = 0; R < P.RM; ++R)
-        Av.push_back(CVal::scalar(konst("a", Ty, at(A, clampM(rowOf(R)), Kx)), G.T));
       for (int64_t Cc = 0; Cc < P.RN; ++Cc)
-        Bv.push_back(CVal::scalar(konst("b", Ty, at(B, clampN(colOf(Cc)), Kx)), G.T));
+        Bv.push_back(CVal::scalar(konst("b", Ty, at(V, clampN(colOf(Cc)), K0 + " + " + Kk)), G.T));
+    }
+    return Bv;
+  }
+
+  static bool isScalarLeaf(const CVal &V) { return V.Lanes == 1 && V.K == CVal::Scalar; }
+
+  void step(const std::string &Kk, const std::string &BufA, const std::string &BufB) {
+    const bool Pairs = G.pairs();
+    std::vector<CVal> Av = rowValues(Kk, BufA, As, A), Bv = colValues(Kk, BufB, Bs, B), A2v,
+                      B2v;
+    if (Pairs) {
+      A2v = rowValues(Kk, BufA, As2, A2);
+      B2v = colValues(Kk, BufB, Bs2, B2);
     }
     if (!StepTextTried) {
       StepTextTried = true;
       CVal X;
       X.K = CVal::Tuple;
       X.Elems = {CVal::scalar("", Av[0].S), CVal::scalar("", Bv[0].S)};
+      if (Pairs) {
+        X.Elems.push_back(CVal::scalar("", A2v[0].S));
+        X.Elems.push_back(CVal::scalar("", B2v[0].S));
+      }
       StepText.prepare(Em, G.Step, {CVal::scalar("", G.T), X});
     }
     std::string L;
     for (int64_t R = 0; R < P.RM; ++R)
       for (int64_t Cc = 0; Cc < P.RN; ++Cc) {
         L.assign(Acc[R][Cc]).append(" = ");
-        if (Av[R].Lanes != 1 || Bv[Cc].Lanes != 1 || Av[R].K != CVal::Scalar ||
-            Bv[Cc].K != CVal::Scalar ||
-            !StepText.instantiate({{Acc[R][Cc], G.T}, {Av[R].Expr, Av[R].S}, {Bv[Cc].Expr, Bv[Cc].S}},
-                                  L)) {
+        bool Done = false;
+        if (!Pairs && isScalarLeaf(Av[R]) && isScalarLeaf(Bv[Cc]))
+          Done = StepText.instantiate(
+              {{Acc[R][Cc], G.T}, {Av[R].Expr, Av[R].S}, {Bv[Cc].Expr, Bv[Cc].S}}, L);
+        else if (Pairs && isScalarLeaf(Av[R]) && isScalarLeaf(Bv[Cc]) &&
+                 isScalarLeaf(A2v[R]) && isScalarLeaf(B2v[Cc]))
+          Done = StepText.instantiate({{Acc[R][Cc], G.T},
+                                       {Av[R].Expr, Av[R].S},
+                                       {Bv[Cc].Expr, Bv[Cc].S},
+                                       {A2v[R].Expr, A2v[R].S},
+                                       {B2v[Cc].Expr, B2v[Cc].S}},
+                                      L);
+        if (!Done) {
           CVal X;
           X.K = CVal::Tuple;
           X.Elems = {Av[R], Bv[Cc]};
+          if (Pairs) {
+            X.Elems.push_back(A2v[R]);
+            X.Elems.push_back(B2v[Cc]);
+          }
           L.append(Em.apply(G.Step, {CVal::scalar(Acc[R][Cc], G.T), X}).Expr);
         }
         Em.line(L.append(";"));
@@ -386,6 +430,12 @@ struct Gen {
     if (A.K != CVal::Array || B.K != CVal::Array || C.K != CVal::Array ||
         Target.K != CVal::Array)
       throw CodegenError("matrix operands must be arrays");
+    if (G.pairs()) {
+      A2 = Em.emit(G.A2);
+      B2 = Em.emit(G.B2);
+      if (A2.K != CVal::Array || B2.K != CVal::Array)
+        throw CodegenError("matrix operands must be arrays");
+    }
     if (O.Pad % 4 != 0 && O.Pad != 0)
       throw CodegenError("local padding must be a multiple of 4");
     M = konst("M", "long", Em.emit(G.A->Args[3]).Expr);
@@ -406,12 +456,19 @@ struct Gen {
       LdA = P.TM + O.Pad;
       LdB = P.TN + O.Pad;
       unsigned Align = 4 * funil::scalarBits(G.T) / 8;
-      As = Em.fresh("As");
-      Bs = Em.fresh("Bs");
-      Em.line("__local " + Ty + " " + As + "[" + num(NB * P.TK * LdA) +
-              "] __attribute__((aligned(" + num(Align) + ")));");
-      Em.line("__local " + Ty + " " + Bs + "[" + num(NB * P.TK * LdB) +
-              "] __attribute__((aligned(" + num(Align) + ")));");
+      // A __local array of \p Elems elements named after \p Base.
+      auto Declare = [&](const char *Base, int64_t Elems) {
+        std::string Nm = Em.fresh(Base);
+        Em.line("__local " + Ty + " " + Nm + "[" + num(Elems) + "] __attribute__((aligned(" +
+                num(Align) + ")));");
+        return Nm;
+      };
+      As = Declare("As", NB * P.TK * LdA);
+      Bs = Declare("Bs", NB * P.TK * LdB);
+      if (G.pairs()) {
+        As2 = Declare("As2", NB * P.TK * LdA);
+        Bs2 = Declare("Bs2", NB * P.TK * LdB);
+      }
     }
     // A triangle: a work-group whose tile lies wholly outside it runs no K
     // tile (its loop bound is 0, the same in every work-item, so the
@@ -444,15 +501,20 @@ struct Gen {
       compute("", "");
       Em.close();
     } else {
-      Fill FA = plan(A, G.A, As, LdA, P.TM, RowA0, true);
-      Fill FB = plan(B, G.B, Bs, LdB, P.TN, ColB0, false);
+      // The fills: A's and B's tiles, then A2's and B2's (two products).
+      std::vector<Fill> Fs{plan(A, G.A, As, LdA, P.TM, RowA0, true),
+                           plan(B, G.B, Bs, LdB, P.TN, ColB0, false)};
+      if (G.pairs()) {
+        Fs.push_back(plan(A2, G.A2, As2, LdA, P.TM, RowA0, true));
+        Fs.push_back(plan(B2, G.B2, Bs2, LdB, P.TN, ColB0, false));
+      }
       if (!Double) {
         // The K tiles, in order (each output's k order stays sequential):
         // fill, barrier, products, barrier.
         Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
                 num(P.TK) + ")");
-        loadFill(FA, K0, false, "");
-        loadFill(FB, K0, false, "");
+        for (Fill &F : Fs)
+          loadFill(F, K0, false, "");
         Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
         compute("", "");
         Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
@@ -461,17 +523,13 @@ struct Gen {
         // Double buffering: tile 0 into buffer 0; then per K tile, the next
         // tile's loads into registers, the products on the current buffer,
         // the registers into the other buffer, one barrier.
-        std::string VT = FA.W == 4 ? vecTy() : Ty;
-        for (int64_t S = 0; S < FA.Slots; ++S) {
-          FA.Regs.push_back(Em.fresh("pa"));
-          Em.line((FA.W == 4 ? vecTy() : Ty) + " " + FA.Regs.back() + ";");
-        }
-        for (int64_t S = 0; S < FB.Slots; ++S) {
-          FB.Regs.push_back(Em.fresh("pb"));
-          Em.line((FB.W == 4 ? vecTy() : Ty) + " " + FB.Regs.back() + ";");
-        }
-        loadFill(FA, "(long)0", false, "");
-        loadFill(FB, "(long)0", false, "");
+        for (Fill &F : Fs)
+          for (int64_t S = 0; S < F.Slots; ++S) {
+            F.Regs.push_back(Em.fresh(F.IsA ? "pa" : "pb"));
+            Em.line((F.W == 4 ? vecTy() : Ty) + " " + F.Regs.back() + ";");
+          }
+        for (Fill &F : Fs)
+          loadFill(F, "(long)0", false, "");
         Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
         std::string Buf = Em.fresh("buf");
         Em.line("int " + Buf + " = 0;");
@@ -483,18 +541,17 @@ struct Gen {
         std::string NxtA = konst("na", "int", num(P.TK * LdA) + " - " + CurA);
         std::string NxtB = konst("nb", "int", num(P.TK * LdB) + " - " + CurB);
         Em.open("if (" + Next + " < " + K + ")");
-        loadFill(FA, Next, true, "");
-        loadFill(FB, Next, true, "");
+        for (Fill &F : Fs)
+          loadFill(F, Next, true, "");
         Em.close();
         compute(CurA, CurB);
         Em.open("if (" + Next + " < " + K + ")");
-        storeRegs(FA, NxtA);
-        storeRegs(FB, NxtB);
+        for (const Fill &F : Fs)
+          storeRegs(F, F.IsA ? NxtA : NxtB);
         Em.close();
         Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
         Em.line(Buf + " ^= 1;");
         Em.close();
-        (void)VT;
       }
     }
     // POST and the guarded stores.

@@ -48,6 +48,13 @@ bool isCanonicalGemm(const ExprPtr &Body) {
   return matmul::matchCanonicalGemm(Body, G);
 }
 
+bool isTwoProductGemm(const ExprPtr &Body) {
+  matmul::GemmParts G;
+  matmul::Triangle Tri;
+  return (matmul::matchCanonicalGemm(Body, G) || matmul::matchTriangularGemm(Body, G, Tri)) &&
+         G.pairs();
+}
+
 bool isTriangularGemm(const ExprPtr &Body) {
   matmul::GemmParts G;
   matmul::Triangle Tri;
@@ -75,7 +82,8 @@ Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int6
           "zip(B, r.1)), zip(A, C)) -> join(mapWorkgroup(1, .. mapWorkgroup(0, .. "
           "mapLocal(1, mapLocal(0, toPrivate(block))) .. reduceSeq over K tiles ..))); "
           "a triangular GEMM (select(MASK, POST, q.1) over zips with iota) -> the "
-          "tiled form of its square merged with C by MASK (mergeTriangle)";
+          "tiled form of its square merged with C by MASK (mergeTriangle); two "
+          "products per step (zips ending with A2, B2) tile all four operands";
   R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!isCanonicalGemm(E) && !isTriangularGemm(E))

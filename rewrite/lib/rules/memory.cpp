@@ -28,7 +28,8 @@ int64_t constant2DBytes(const TypePtr &T) {
 
 /// reduceSeq(f, z, zip(a, b)) -> reduceSeq(f, z, mapSeq(\t => (toLocal(copy2D(t.0)),
 /// toLocal(copy2D(t.1))), zip(a, b))) in a work-group, the elements of a and
-/// b 2-D arrays of constant size that fit MaxLocalBytes together.
+/// b 2-D arrays of constant size that fit MaxLocalBytes together; likewise
+/// zip(a, b, a2, b2), the four tiles of two products per step (BLAS SYR2K).
 Rule toLocalOperands() {
   Rule R;
   R.Name = "to-local-operands";
@@ -40,7 +41,7 @@ Rule toLocalOperands() {
   R.Roots = {"reduceSeq"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduceSeq") || !E->Args[2]->isCall("zip") ||
-        E->Args[2]->Args.size() != 2)
+        (E->Args[2]->Args.size() != 2 && E->Args[2]->Args.size() != 4))
       return false;
     B["e"] = E;
     return true;
@@ -49,13 +50,19 @@ Rule toLocalOperands() {
     TypePtr T = Ctx.typeOf(B.at("e")->Args[2]);
     if (!T || !T->isArray() || !T->Elem->isTuple())
       return false;
-    int64_t A = constant2DBytes(T->Elem->Elems[0]), Bb = constant2DBytes(T->Elem->Elems[1]);
-    return A > 0 && Bb > 0 && A + Bb <= MaxLocalBytes;
+    int64_t Sum = 0;
+    for (const TypePtr &Tile : T->Elem->Elems) {
+      int64_t Bytes = constant2DBytes(Tile);
+      if (Bytes <= 0)
+        return false;
+      Sum += Bytes;
+    }
+    return Sum <= MaxLocalBytes;
   };
   R.Build = [](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     const ExprPtr &E = B.at("e");
     TypePtr T = Ctx.typeOf(E->Args[2]);
-    ExprPtr In = matmul::localCopies(E->Args[2], T->Elem->Elems[0], T->Elem->Elems[1],
+    ExprPtr In = matmul::localCopies(E->Args[2], T->Elem->Elems,
                                      [&Ctx](const std::string &N) { return Ctx.fresh(N); });
     return Expr::call("reduceSeq", {E->Args[0], E->Args[1], In});
   };
@@ -81,11 +88,12 @@ Rule fromLocalOperands() {
     const ExprPtr &E = B.at("e");
     const ExprPtr &In = E->Args[2]->Args[1];
     TypePtr T = Ctx.typeOf(In);
-    if (!T || !T->isArray() || !T->Elem->isTuple() || T->Elem->Elems.size() != 2)
+    if (!T || !T->isArray() || !T->Elem->isTuple() ||
+        (T->Elem->Elems.size() != 2 && T->Elem->Elems.size() != 4))
       return nullptr;
     // Only exactly the copies to-local-operands makes.
     std::set<std::string> Used = Ctx.Names;
-    ExprPtr Expect = matmul::localCopies(In, T->Elem->Elems[0], T->Elem->Elems[1],
+    ExprPtr Expect = matmul::localCopies(In, T->Elem->Elems,
                                          [&Used](const std::string &N) {
                                            return funil::freshName(N, Used);
                                          });

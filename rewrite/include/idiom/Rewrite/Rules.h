@@ -132,8 +132,13 @@ Rule mapRowWalk2dRule(int64_t Rows);
 constexpr int64_t MaxLocalBytes = 48 * 1024;
 
 /// True when \p Body is the canonical GEMM map of the lifting contract
-/// (docs/Rewrite.md, "Matrix products").
+/// (docs/Rewrite.md, "Matrix products"), with one or two products per step
+/// (BLAS SYR2K; docs/FunIL.md, "GEMM programs with two products").
 bool isCanonicalGemm(const ExprPtr &Body);
+
+/// True when \p Body is a GEMM program (canonical or triangular) with two
+/// products per step.
+bool isTwoProductGemm(const ExprPtr &Body);
 
 /// True when \p Body is a triangular GEMM program (docs/FunIL.md,
 /// "Triangular GEMM programs"): the matmul rules tile it as well.

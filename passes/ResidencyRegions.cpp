@@ -34,7 +34,9 @@
 // After the loops, the function's own summary is recorded for the regions
 // of its callers.
 // The fallback nests are exempt: idiom_region_sync, placed at their
-// preheader, empties the device copies before they run. The loop's exits
+// preheader, empties the device copies before they run. So are the blocks
+// of a site's host hint (StitchedCall::HintBlocks), which only touch the
+// hint word and read idiom_regions_open. The loop's exits
 // must be dedicated (LoopSimplify form) and reached by br or switch.
 //
 //===----------------------------------------------------------------------===//
@@ -138,7 +140,8 @@ bool isMarkerIntrinsic(const IntrinsicInst &II) {
 /// own state, never the program's memory (idiomrt.h).
 bool isRuntimeBookkeeping(StringRef Name) {
   return Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
-         Name == "idiom_host_begin" || Name == "idiom_host_end";
+         Name == "idiom_host_begin" || Name == "idiom_host_end" ||
+         Name == "idiom_host_hint";
 }
 
 /// Why a call to \p Name (empty: through a pointer) keeps a region out, as
@@ -388,6 +391,7 @@ bool RegionCheck::check(std::string &Why) {
     }
     for (BasicBlock *BB : FL->blocks())
       Exempt.insert(BB);
+    Exempt.insert(SC->HintBlocks.begin(), SC->HintBlocks.end());
     for (auto &[V, Written] : SC->Buffers) {
       if (!V) {
         Why = "an idiom's buffer pointer was deleted";
@@ -659,6 +663,7 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
     }
     for (BasicBlock *BB : FL->blocks())
       Exempt.insert(BB);
+    Exempt.insert(SC.HintBlocks.begin(), SC.HintBlocks.end());
     for (auto &[V, Written] : SC.Buffers) {
       SmallVector<const Value *, 4> Objs;
       if (V)

@@ -14,8 +14,24 @@ dir=$1; runs=${2:-9}
 here=$(dirname "$0")
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
 progs="policy_tiny gridding heat3d jds mg"
+pin="taskset -c ${PIN:-2,3}"
 echo "== defaults vs sequential, pinned to ${PIN:-2,3}, median of $runs"
-PIN=${PIN:-2,3} sh "$here/np_gpu.sh" "$dir" "$runs" $progs
+PIN=${PIN:-2,3} sh "$here/np_gpu.sh" "$dir" "$runs" gridding heat3d jds mg
+# policy_tiny prints one number (no `n N` line for compare.py): cmp, and
+# the same medians as np_gpu.sh (tenths of a millisecond)
+ms() { a=$(date +%s%N); $pin "$@" > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 100000 )); }
+median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
+cache=$(mktemp -d)
+IDIOM_CACHE_DIR=$cache; export IDIOM_CACHE_DIR
+t="$dir/np/policy_tiny"
+for k in 1 2; do "$t.idiom" > "$t.out"; done
+"$t.seq" > "$t.expected"
+ok=$(cmp -s "$t.expected" "$t.out" && echo same || echo DIFF)
+a=""; b=""
+for k in $(seq "$runs"); do a="$a $(ms "$t.seq")"; b="$b $(ms "$t.idiom")"; done
+sm=$(median $a); im=$(median $b)
+echo "policy_tiny out=$ok seq ms: $(awk "BEGIN{print $sm/10}") defaults ms: $(awk "BEGIN{print $im/10}") ratio $(awk "BEGIN{printf \"%.2f\", $sm/$im}")"
+rm -rf "$cache"
 echo "== IDIOM_STATS of one run each (pinned)"
 cache=$(mktemp -d)
 IDIOM_CACHE_DIR=$cache; export IDIOM_CACHE_DIR

@@ -31,6 +31,8 @@
  *     `gap` decisions (4, doubling each time it loses again) and only once
  *     the winner's estimated time since the last measurement is 30 times
  *     what one more loss costs, so re-measuring costs at most ~3%.
+ *     While the device is not started, a loser due to be measured again
+ *     is not (a probe neither counts toward the start-up nor starts it).
  *     Inside a residency region that holds device copies, the host's
  *     estimate includes copying them back and in again (at the calibrated
  *     bandwidth): a host run there syncs the region. A device run that
@@ -300,6 +302,13 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
       }
     }
   }
+  /* The losing device measured again (loser_due) while it is not started:
+     the probe would save nothing, so it neither counts as worthy nor
+     starts the device (0.2-0.35 s of a core) for itself; the loop runs. A
+     device started for other runs is probed as before. */
+  if (dec == IDIOMRT_DEC_EXPLORE_DEVICE && c->winner == 2 &&
+      !idiomrt_startup_begun())
+    dec = IDIOMRT_DEC_HOST_FASTER;
   if (dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_DEVICE) {
     uint64_t add = (uint64_t)(c->host_est * (double)trip);
     __atomic_add_fetch(&g_worthy_total_ns, add, __ATOMIC_RELAXED);
@@ -402,11 +411,23 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
   }
   uint64_t n = HINT_CALLS;
   idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(t_hint_trip)];
-  if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c->winner == 2) {
-    /* the device is measured again after gap decisions (loser_due): the
-       hint's calls are decisions too, and end no later than that */
+  if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c->winner == 2 &&
+      idiomrt_startup_begun()) {
+    /* the device is measured again once gap decisions have passed and the
+       host's time since is RETRY_BUDGET times the loss (loser_due): the
+       hint's calls are decisions too, and end no later than that (with
+       the device not started, the loser is never measured: any n) */
+    double host = c->host_est * (double)t_hint_trip;
+    double loss = lat_ns() + c->dev_est * (double)t_hint_trip - host;
     uint64_t due = c->gap > c->since ? c->gap - c->since : 0;
+    double short_ns = RETRY_BUDGET * loss - c->win_ns;
+    if (host > 0 && short_ns > 0 && short_ns / host > (double)due)
+      due = short_ns / host >= (double)HINT_CALLS
+                ? HINT_CALLS
+                : (uint64_t)(short_ns / host) + 1;
     n = due < n ? due : n;
+  }
+  if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c->winner == 2) {
     c->since += n;
     c->win_ns += c->host_est * (double)t_hint_trip * (double)n;
   }

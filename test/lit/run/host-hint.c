@@ -44,21 +44,26 @@ __attribute__((noinline)) static void grow(unsigned *v, int n) {
   }
 }
 
-int main(void) {
-  for (int i = 0; i < N; ++i) {
-    x[i] = (float)(i % 17);
-    y[i] = (float)(i % 5);
-  }
-  for (int i = 0; i < BIG; ++i)
+static void init(void) {
+  for (int i = 0; i < BIG; ++i) {
     big[i] = (unsigned)i * 2654435761u;
+    if (i < N) {
+      x[i] = (float)(i % 23) * 0.5f;
+      y[i] = (float)(i % 7);
+    }
+  }
+}
+
+int main(void) {
+  init();
   double s = 0;
   for (int r = 0; r < REPS; ++r) {
     // AUTO: idiom-stats: host-hint.c:[[@LINE+3]] map calls=3000 offloaded=0 {{.*}}decisions="{{.*}}host-explore x1; host-floor x[[FLOOR:[1-9][0-9]?]]; host-hint x{{[0-9]+}}"
     // AUTO-SAME: reasons="cost model: measuring the host loop" x1; "cost model: transfers and launch exceed the host time" x[[FLOOR]]; "cost model: host hint (idiom_run not called)" x{{[0-9]+}}
     // FORCED-DAG: idiom-stats: host-hint.c:[[@LINE+1]] map calls=3000 offloaded=3000 {{.*}}decisions="device-forced x3000"
     for (int i = 0; i < N; ++i)
-      y[i] = 0.5f * x[i] + y[i] * 0.25f;
-    s += y[r % N];
+      y[i] = x[i] - 0.5f * y[i];
+    s += y[(r * 7) % N];
   }
   // 128 small calls, then 2 large ones. (The loop reads big on the host:
   // no residency region, where hints are neither given nor followed.)

@@ -16,7 +16,7 @@
 //     intrinsics such as llvm.fabs or llvm.smax, functions declared
 //     memory(none) nounwind), a debug, lifetime or assume intrinsic, or a
 //     runtime entry point that touches only the runtime's state
-//     (idiom_note_fallback, idiom_host_begin/end of the cost model);
+//     (idiom_note_fallback, idiom_host_begin/end/hint of the cost model);
 //   - a memcpy, memmove or memset that may touch an idiom buffer: it becomes
 //     a call to idiom_region_memmove or idiom_region_memset, which copies or
 //     fills on the device when the region holds both ranges there, and
@@ -137,7 +137,8 @@ bool isMarkerIntrinsic(const IntrinsicInst &II) {
 }
 
 /// A runtime entry point that reads only its descriptor and the runtime's
-/// own state, never the program's memory (idiomrt.h).
+/// own state, never the program's memory (idiomrt.h); idiom_host_hint
+/// writes only the site's hint word, which no idiom buffer holds.
 bool isRuntimeBookkeeping(StringRef Name) {
   return Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
          Name == "idiom_host_begin" || Name == "idiom_host_end" ||

@@ -1,6 +1,6 @@
 // A device that lost is not probed while it is not started (runtime/
 // lib/costmodel.c, step 5): the profile of an earlier run (rewritten by
-// Inputs/profile_device_loses.py to say the device took 1.2 times the
+// Inputs/profile_device_loses.py to say the device took 3 times the
 // loop's time) seeds the class; the model keeps the loop on the host
 // (`host-cost`, then the host hint), and the re-measurement of the losing
 // device that is due after a few decisions neither counts toward a
@@ -15,7 +15,7 @@
 // writes the profile.
 // RUN: env IDIOM_CACHE_DIR=%t.cache %t.idiom 10 > %t.out1
 // RUN: diff %t.expected10 %t.out1
-// RUN: python3 %S/Inputs/profile_device_loses.py %t.cache 1.2
+// RUN: python3 %S/Inputs/profile_device_loses.py %t.cache 3
 // RUN: env IDIOM_CACHE_DIR=%t.cache IDIOM_STATS=1 %t.idiom 300 > %t.out2 2> %t.stats
 // RUN: diff %t.expected300 %t.out2
 // RUN: FileCheck %s < %t.stats

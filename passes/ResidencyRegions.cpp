@@ -16,7 +16,7 @@
 //     intrinsics such as llvm.fabs or llvm.smax, functions declared
 //     memory(none) nounwind), a debug, lifetime or assume intrinsic, or a
 //     runtime entry point that touches only the runtime's state
-//     (idiom_note_fallback, idiom_host_begin/end of the cost model);
+//     (idiom_note_fallback, idiom_host_begin/end/hint of the cost model);
 //   - a memcpy, memmove or memset that may touch an idiom buffer: it becomes
 //     a call to idiom_region_memmove or idiom_region_memset, which copies or
 //     fills on the device when the region holds both ranges there, and
@@ -37,7 +37,9 @@
 // After the loops, the function's own summary is recorded for the regions
 // of its callers.
 // The fallback nests are exempt: idiom_region_sync, placed at their
-// preheader, empties the device copies before they run. The loop's exits
+// preheader, empties the device copies before they run. So are the blocks
+// of a site's host hint (StitchedCall::HintBlocks), which only touch the
+// hint word and read idiom_regions_open. The loop's exits
 // must be dedicated (LoopSimplify form) and reached by br or switch.
 //
 //===----------------------------------------------------------------------===//
@@ -142,10 +144,12 @@ bool isMarkerIntrinsic(const IntrinsicInst &II) {
 }
 
 /// A runtime entry point that reads only its descriptor and the runtime's
-/// own state, never the program's memory (idiomrt.h).
+/// own state, never the program's memory (idiomrt.h); idiom_host_hint
+/// writes only the site's hint word, which no idiom buffer holds.
 bool isRuntimeBookkeeping(StringRef Name) {
   return Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
-         Name == "idiom_host_begin" || Name == "idiom_host_end";
+         Name == "idiom_host_begin" || Name == "idiom_host_end" ||
+         Name == "idiom_host_hint";
 }
 
 /// Why a call to \p Name (empty: through a pointer) keeps a region out, as
@@ -437,6 +441,7 @@ bool RegionCheck::check(std::string &Why) {
     }
     for (BasicBlock *BB : FL->blocks())
       Exempt.insert(BB);
+    Exempt.insert(SC->HintBlocks.begin(), SC->HintBlocks.end());
     for (auto &[V, Written] : SC->Buffers) {
       if (!V) {
         Why = "an idiom's buffer pointer was deleted";
@@ -756,6 +761,7 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
     }
     for (BasicBlock *BB : FL->blocks())
       Exempt.insert(BB);
+    Exempt.insert(SC.HintBlocks.begin(), SC.HintBlocks.end());
     for (auto &[V, Written] : SC.Buffers) {
       SmallVector<const Value *, 4> Objs;
       if (V)

@@ -449,6 +449,70 @@ static void fillExtents(IRBuilder<> &B, const LiftedIdiom &L,
   }
 }
 
+/// What emitHostHintCheck() made: the site's hint word and its key.
+struct HostHint {
+  GlobalVariable *Word;
+  Value *Key;
+  std::vector<BasicBlock *> Blocks; ///< the check's blocks, its first first
+};
+
+/// At \p B (a block of its own, reached when the guards hold): reads the
+/// site's host hint word (idiomrt.h, idiom_host_hint) with a relaxed atomic
+/// load and, when its size tag is the one of this call's key (the product
+/// of the sizes), calls are left and no residency region is open
+/// (idiom_regions_open, relaxed), takes one call off the word and branches
+/// to \p Fallback (the original nest) instead of \p Call. The word is a
+/// zero-initialized private global \p Name, one per stitched site.
+static HostHint emitHostHintCheck(IRBuilder<> &B, const ExpandedArgs &Args,
+                                  BasicBlock *Call, BasicBlock *Fallback,
+                                  LoopInfo &LI, Loop *Parent,
+                                  const Twine &Name) {
+  BasicBlock *Head = B.GetInsertBlock();
+  Function &F = *Head->getParent();
+  Module &Mod = *F.getParent();
+  LLVMContext &Ctx = Mod.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  auto *Word = new GlobalVariable(Mod, I64, /*isConstant=*/false,
+                                  GlobalValue::PrivateLinkage,
+                                  ConstantInt::get(I64, 0), Name);
+  Word->setAlignment(Align(8));
+  Value *Key = ConstantInt::get(I64, 1);
+  for (Value *S : Args.Sizes)
+    Key = B.CreateMul(Key, S, "idiom.hint.key");
+  Value *Tag = B.CreateSub(ConstantInt::get(I64, 64),
+                           B.CreateBinaryIntrinsic(Intrinsic::ctlz, Key,
+                                                   B.getFalse()),
+                           "idiom.hint.tag");
+  LoadInst *H = B.CreateAlignedLoad(I64, Word, Align(8), "idiom.hint.word");
+  H->setAtomic(AtomicOrdering::Monotonic);
+  const uint64_t One = 1ull << IDIOM_HINT_TAG_BITS;
+  Value *Hit = B.CreateAnd(
+      B.CreateICmpEQ(B.CreateAnd(H, ConstantInt::get(I64, One - 1)), Tag),
+      B.CreateICmpUGE(H, ConstantInt::get(I64, One)), "idiom.hint.hit");
+  BasicBlock *Open = BasicBlock::Create(Ctx, "idiom.hint.open", &F, Call);
+  BasicBlock *Skip = BasicBlock::Create(Ctx, "idiom.hint.skip", &F, Call);
+  if (Parent) {
+    Parent->addBasicBlockToLoop(Open, LI);
+    Parent->addBasicBlockToLoop(Skip, LI);
+  }
+  B.CreateCondBr(Hit, Open, Call);
+  B.SetInsertPoint(Open);
+  GlobalVariable *Regions = Mod.getNamedGlobal("idiom_regions_open");
+  if (!Regions)
+    Regions = new GlobalVariable(Mod, I32, /*isConstant=*/false,
+                                 GlobalValue::ExternalLinkage, nullptr,
+                                 "idiom_regions_open");
+  LoadInst *N = B.CreateAlignedLoad(I32, Regions, Align(4), "idiom.regions");
+  N->setAtomic(AtomicOrdering::Monotonic);
+  B.CreateCondBr(B.CreateICmpEQ(N, ConstantInt::get(I32, 0)), Skip, Call);
+  B.SetInsertPoint(Skip);
+  StoreInst *St = B.CreateAlignedStore(
+      B.CreateSub(H, ConstantInt::get(I64, One)), Word, Align(8));
+  St->setAtomic(AtomicOrdering::Monotonic);
+  B.CreateBr(Fallback);
+  return {Word, Key, {Head, Open, Skip}};
+}
+
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
             GlobalVariable *&Desc, std::string &Why, StitchedCall *Out) {
   Desc = nullptr;
@@ -506,10 +570,19 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   }
   for (Value *C : Args.Checks)
     Guard = Guard ? B.CreateAnd(Guard, C) : C;
+  // The site's host hint (idiomrt.h, idiom_host_hint): while the runtime's
+  // cost model keeps this size class on the host, the loop runs without
+  // the call.
+  BasicBlock *HintBB = BasicBlock::Create(Ctx, "idiom.hint", &F, Call);
   if (Guard)
-    B.CreateCondBr(Guard, Call, NewPH);
+    B.CreateCondBr(Guard, HintBB, NewPH);
   else
-    B.CreateBr(Call);
+    B.CreateBr(HintBB);
+  if (Loop *Parent = Outer->getParentLoop())
+    Parent->addBasicBlockToLoop(HintBB, LI);
+  B.SetInsertPoint(HintBB);
+  HostHint Hint = emitHostHintCheck(B, Args, Call, NewPH, LI, Outer->getParentLoop(),
+                                    In.KernelName + ".hint");
 
   // Call block: fill the argument array and call the runtime. Fields known
   // at compile time (kinds, global buffers of constant extent, constant
@@ -771,6 +844,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     Out->Call = Ok;
     Out->CheckCall = CheckOk;
     Out->Fallback = NewPH;
+    Out->HintBlocks = Hint.Blocks;
     Out->Buffers.clear();
     for (size_t I = 0; I < NArgs; ++I)
       if (In.Lifted->Params[I].K == LiftedParam::Kind::Buffer)
@@ -823,6 +897,12 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
                                              Chk->KernelName + ".why")});
     FB.CreateBr(NewPH);
   }
+  FunctionCallee SetHint = Mod.getOrInsertFunction(
+      "idiom_host_hint",
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false));
+  if (auto *Fn = dyn_cast<Function>(SetHint.getCallee()))
+    Fn->setDoesNotThrow();
+  B.CreateCall(SetHint, {HostDesc, Hint.Word, Hint.Key});
   Value *Token = B.CreateCall(Begin, {HostDesc}, "idiom.host.token");
   B.CreateBr(NewPH);
   // The descriptor reaches idiom_host_end through a phi too (null off the

@@ -280,6 +280,31 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc);
 /// wait for a lock is dropped).
 void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token);
 
+/// Bits of a host hint word (idiom_host_hint): the low IDIOM_HINT_TAG_BITS
+/// hold the size tag, the rest the calls left.
+#define IDIOM_HINT_TAG_BITS 8
+
+/// Asks for a host hint after the calling thread's idiom_run for desc
+/// returned 0 (the plugin calls it on the declined path, before
+/// idiom_host_begin). When the cost model declined for a reason its next
+/// calls of that size class would repeat (the device cannot win, or the
+/// host measured faster and the device is not due to be measured again;
+/// never inside a residency region), the runtime writes *hint = tag | n <<
+/// IDIOM_HINT_TAG_BITS with tag = floor(log2(key)) + 1 and n >= 1 the calls
+/// the caller may skip (at most 64); otherwise it leaves *hint alone.
+///
+/// The caller's contract (passes/Stitching.cpp): before idiom_run, with
+/// key its own function of the sizes (the product of the iteration counts),
+/// it reads *hint with a relaxed atomic load and, when the tag matches
+/// key's, n >= 1 and idiom_regions_open is 0, stores *hint - (1 <<
+/// IDIOM_HINT_TAG_BITS) (relaxed) and runs the original loop without
+/// calling idiom_run. The original loop is always a valid execution; a
+/// racy store between threads only changes how many calls skip. The
+/// runtime counts the skipped calls from the word in IDIOM_STATS
+/// ("host-hint"). One hint word per descriptor; never fails, never blocks.
+void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
+                     uint64_t key);
+
 /// Why the calling thread's most recent idiom_run returned 0, e.g.
 /// "trip count below threshold"; NULL when it returned 1 or there was none.
 /// The string belongs to the runtime and stays valid until the thread's next

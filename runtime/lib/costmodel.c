@@ -31,6 +31,8 @@
  *     `gap` decisions (4, doubling each time it loses again) and only once
  *     the winner's estimated time since the last measurement is 30 times
  *     what one more loss costs, so re-measuring costs at most ~3%.
+ *     While the device is not started, a loser due to be measured again
+ *     is not (a probe neither counts toward the start-up nor starts it).
  *     Inside a residency region that holds device copies, the host's
  *     estimate includes copying them back and in again (at the calibrated
  *     bandwidth): a host run there syncs the region. A device run that
@@ -46,6 +48,20 @@
  * never answers (an object built before these entry points, a hand-written
  * caller) is detected after 3 unanswered requests per descriptor and runs
  * on the device as without the model (IDIOMRT_DEC_UNTIMED).
+ *
+ * Host hints (idiom_host_hint, idiomrt.h): when a decline is one the model
+ * would repeat on the next calls of the class (the device cannot win, or
+ * the host measured faster and the device is not due to be measured
+ * again), the caller's declined path may ask for a hint: the runtime
+ * writes the site's hint word, and the stitched code runs the original
+ * loop without calling idiom_run for the next HINT_CALLS calls of the same
+ * size class (fewer when the device is due to be measured sooner; those
+ * calls count as decisions of the re-measurement schedule). A call of
+ * another size class, or the first after the hint's calls, comes here
+ * again: a site whose size grows is decided afresh. No hint is given
+ * inside a residency region, and the stitched code never follows one while
+ * a region is open (a host run there must sync the region first). The
+ * skipped calls are counted lazily, from the hint word, as "host-hint".
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -64,6 +80,9 @@
 #define MAX_FILL_RUNS 24    /* region runs that filled copies, not tries */
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
 #define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
+#define HINT_CALLS 64        /* calls a host hint skips at most */
+#define HINT_TAG_BITS IDIOM_HINT_TAG_BITS /* the word: size tag, then the calls */
+#define HINT_TAG_MASK ((1ull << HINT_TAG_BITS) - 1)
 
 /* Host time (ns) of runs the model would have sent to a device not yet
    started: the start-up begins once it reaches idiomrt_calib_start_after_ns
@@ -114,6 +133,11 @@ static _Thread_local const idiom_kernel_desc *t_time_desc;
 static _Thread_local idiomrt_entry *t_time_entry;
 static _Thread_local uint64_t t_time_trip;
 static _Thread_local uint64_t t_time_t0;
+/* The calling thread's latest decline that may become a host hint. */
+static _Thread_local const idiom_kernel_desc *t_hint_desc;
+static _Thread_local idiomrt_entry *t_hint_entry;
+static _Thread_local uint64_t t_hint_trip;
+static _Thread_local int t_hint_dec;
 
 static uint64_t now_ns(void) {
   struct timespec ts;
@@ -327,6 +351,13 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                     c->dn ? (lat + c->dev_est * (double)trip) / 1e3 : 0.0,
                     c->cn ? (lat + c->cpu_est * (double)trip) / 1e3 : 0.0);
   }
+  /* The losing device measured again (loser_due) while it is not started:
+     the probe would save nothing, so it neither counts as worthy nor
+     starts the device (0.2-0.35 s of a core) for itself; the loop runs. A
+     device started for other runs is probed as before. */
+  if (dec == IDIOMRT_DEC_EXPLORE_DEVICE && c->winner == 2 &&
+      !idiomrt_startup_begun())
+    dec = IDIOMRT_DEC_HOST_FASTER;
   if (idiomrt_cost_is_second(dec))
     __atomic_add_fetch(&g_worthy_total_ns,
                        (uint64_t)(c->host_est * (double)trip),
@@ -353,7 +384,18 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     idiomrt_stats_decline_locked(e, *reason);
     s->host_wanted += want;
   }
+  /* a decline the next calls of the class would repeat may become a host
+     hint (idiom_host_hint); never one decided inside a region */
+  int hintable = !held && !idiomrt_resid_active() &&
+                 (dec == IDIOMRT_DEC_CANNOT_WIN ||
+                  dec == IDIOMRT_DEC_HOST_FASTER);
   pthread_mutex_unlock(&e->stats_lock);
+  t_hint_desc = hintable ? e->desc : NULL;
+  if (hintable) {
+    t_hint_entry = e;
+    t_hint_trip = trip;
+    t_hint_dec = dec;
+  }
   if (want_second)
     idiomrt_startup_second_request(e);
   if (want) {
@@ -383,7 +425,76 @@ void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
   pthread_mutex_unlock(&e->stats_lock);
 }
 
-void idiomrt_cost_clear_want(void) { t_want_desc = NULL; }
+void idiomrt_cost_clear_want(void) {
+  t_want_desc = NULL;
+  t_hint_desc = NULL;
+}
+
+void idiomrt_cost_hint_fold_locked(idiomrt_entry *e) {
+  if (!e->hint)
+    return;
+  uint64_t w = __atomic_load_n(e->hint, __ATOMIC_RELAXED);
+  uint64_t set = e->hint_set;
+  /* the calls left of what was set or last counted (another tag: the word
+     was rewritten, every call of the old one is over) */
+  uint64_t left = (w & HINT_TAG_MASK) == (set & HINT_TAG_MASK)
+                      ? w >> HINT_TAG_BITS
+                      : 0;
+  uint64_t had = set >> HINT_TAG_BITS;
+  if (had > left) {
+    uint64_t n = had - left;
+    e->cost.decisions[IDIOMRT_DEC_HOST_HINT] += n;
+    idiomrt_stats_declines_locked(e, "cost model: host hint (idiom_run not "
+                                     "called)", n);
+  }
+  e->hint_set = (set & HINT_TAG_MASK) | left << HINT_TAG_BITS;
+}
+
+void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
+                     uint64_t key) {
+  if (!desc || !hint || key == 0 || desc != t_hint_desc)
+    return;
+  t_hint_desc = NULL;
+  idiomrt_entry *e = t_hint_entry;
+  /* never wait (a signal handler may have interrupted a report) */
+  if (!e || pthread_mutex_trylock(&e->stats_lock) != 0)
+    return;
+  idiomrt_cost_hint_fold_locked(e);
+  if (e->hint && e->hint != hint) {
+    /* another site shares the descriptor: count from its word no more */
+    e->hint = NULL;
+  }
+  uint64_t n = HINT_CALLS;
+  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(t_hint_trip)];
+  if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c->winner == 2 &&
+      idiomrt_startup_begun()) {
+    /* the device is measured again once gap decisions have passed and the
+       host's time since is RETRY_BUDGET times the loss (loser_due): the
+       hint's calls are decisions too, and end no later than that (with
+       the device not started, the loser is never measured: any n) */
+    double host = c->host_est * (double)t_hint_trip;
+    double loss = lat_ns() + c->dev_est * (double)t_hint_trip - host;
+    uint64_t due = c->gap > c->since ? c->gap - c->since : 0;
+    double short_ns = RETRY_BUDGET * loss - c->win_ns;
+    if (host > 0 && short_ns > 0 && short_ns / host > (double)due)
+      due = short_ns / host >= (double)HINT_CALLS
+                ? HINT_CALLS
+                : (uint64_t)(short_ns / host) + 1;
+    n = due < n ? due : n;
+  }
+  if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c->winner == 2) {
+    c->since += n;
+    c->win_ns += c->host_est * (double)t_hint_trip * (double)n;
+  }
+  if (n) {
+    uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
+    uint64_t w = tag | n << HINT_TAG_BITS;
+    __atomic_store_n(hint, w, __ATOMIC_RELAXED);
+    e->hint = hint;
+    e->hint_set = w;
+  }
+  pthread_mutex_unlock(&e->stats_lock);
+}
 
 void idiomrt_cost_retarget_want(const idiom_kernel_desc *from,
                                 const idiom_kernel_desc *to) {
@@ -503,6 +614,8 @@ const char *idiomrt_decision_name(int dec) {
     return "cpu-device";
   case IDIOMRT_DEC_EXPLORE_CPU:
     return "cpu-explore";
+  case IDIOMRT_DEC_HOST_HINT:
+    return "host-hint";
   default:
     return "?";
   }

@@ -13,7 +13,8 @@
  *    with host samples, the medians in ns per iteration (the device's, or
  *    -1 when it has none) and the device runs of the class, unless the
  *    file already says that within 25% (or 20 us of loop time, a quarter
- *    of a start-up of worthy time);
+ *    of a start-up of worthy time; a factor of 2 for the host time of a
+ *    class that never ran on a device);
  *  - at a descriptor's first run, its classes start from those medians (one
  *    sample of each side, replaced by this process's own as they come);
  *  - at program start (a constructor of this file, which is linked with
@@ -61,6 +62,7 @@
 #define PROFILE_MARGIN 1.1    /* as costmodel.c's DEVICE_MARGIN */
 #define PROFILE_SLACK 1.25    /* numbers that moved less are not rewritten, */
 #define PROFILE_LOOP_TOL_NS 20000.0 /* nor loop times that moved less */
+#define PROFILE_HOST_SLACK 2.0 /* host times of classes never on a device */
 
 typedef struct profile_line {
   uint64_t site;
@@ -366,6 +368,18 @@ static int file_current(const profile_line *fresh, unsigned nfresh,
       if (g_lines[j].site == f->site && g_lines[j].cls == f->cls)
         o = &g_lines[j];
     double tol = PROFILE_LOOP_TOL_NS / (double)((uint64_t)1 << f->cls);
+    /* A class that never ran on a device (no device time in the file nor
+       here) steers one choice with its host time: whether the device's
+       floor exceeds it. Its seed is replaced by this process's first
+       sample anyway, and a loaded machine moves loop times by more than
+       PROFILE_SLACK from run to run: within PROFILE_HOST_SLACK, the file
+       is kept (each rewrite costs a rename's flush). */
+    int host_only = o && o->dev_pi < 0 && f->dev_pi < 0 && !o->dev_runs &&
+                    !f->dev_runs;
+    if (host_only && o->host_pi > 0 && f->host_pi > 0 &&
+        f->host_pi <= o->host_pi * PROFILE_HOST_SLACK &&
+        o->host_pi <= f->host_pi * PROFILE_HOST_SLACK)
+      continue;
     if (!o || !close_enough(o->host_pi, f->host_pi, tol) ||
         !close_enough(o->dev_pi, f->dev_pi, tol) ||
         !close_enough((double)o->dev_runs, (double)f->dev_runs, 0))

@@ -268,6 +268,7 @@ enum idiomrt_decision {
   IDIOMRT_DEC_CANNOT_WIN,       /* host: transfers + launch > host time */
   IDIOMRT_DEC_CPU_DEVICE,       /* second (CPU) device measured fastest */
   IDIOMRT_DEC_EXPLORE_CPU,      /* second device not (re)measured yet */
+  IDIOMRT_DEC_HOST_HINT,        /* host: the caller's hint skipped idiom_run */
   IDIOMRT_NDECISIONS
 };
 
@@ -338,6 +339,8 @@ typedef struct idiomrt_entry {
   uint64_t run_ns;            /* wall time of the runs that offloaded */
   uint64_t bytes_in;          /* host to device, every run (residency.c) */
   uint64_t bytes_out;         /* device to host, every run */
+  uint64_t *hint;             /* the caller's host hint (idiom_host_hint), */
+  uint64_t hint_set;          /* and what the runtime last wrote or counted */
   const char *device_name;    /* device this entry saw, or NULL */
   unsigned nreasons;
   struct {
@@ -475,6 +478,9 @@ void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
 void idiomrt_stats_decline(idiomrt_entry *e, const char *reason);
 /* The same with e->stats_lock already held (costmodel.c). */
 void idiomrt_stats_decline_locked(idiomrt_entry *e, const char *reason);
+/* The same for n calls that declined for one reason. */
+void idiomrt_stats_declines_locked(idiomrt_entry *e, const char *reason,
+                                   uint64_t n);
 /* A decline of a re-entered run ("runtime busy"): lock-free, allocates
    nothing; the report adds it to d's line as "runtime busy (re-entered)". */
 void idiomrt_stats_busy(const idiom_kernel_desc *d);
@@ -613,6 +619,9 @@ void idiomrt_cost_count(idiomrt_entry *e, int from, int dec);
 void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip);
 /* Forgets the calling thread's pending host-timing request. */
 void idiomrt_cost_clear_want(void);
+/* With e->stats_lock held: counts the calls that e's host hint skipped
+   since the last count (decision "host-hint", declines, calls). */
+void idiomrt_cost_hint_fold_locked(idiomrt_entry *e);
 /* A successful device run of trip iterations took wall_ns in idiom_run;
    tuned: it timed kernel variants first (not a sample then); filled: inside
    a region it filled device copies (not a sample, and not a try for the

@@ -61,20 +61,20 @@ void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
   pthread_mutex_unlock(&e->stats_lock);
 }
 
-static void add_reason(idiomrt_entry *e, const char *reason) {
-  e->fallbacks++;
+static void add_reason(idiomrt_entry *e, const char *reason, uint64_t n) {
+  e->fallbacks += n;
   for (unsigned i = 0; i < e->nreasons; ++i) {
     if (strcmp(e->reasons[i].text, reason) == 0) {
-      e->reasons[i].count++;
+      e->reasons[i].count += n;
       return;
     }
   }
   if (e->nreasons < IDIOMRT_MAX_REASONS) {
     snprintf(e->reasons[e->nreasons].text, IDIOMRT_REASON_LEN, "%s", reason);
-    e->reasons[e->nreasons].count = 1;
+    e->reasons[e->nreasons].count = n;
     e->nreasons++;
   } else {
-    e->other_reasons++;
+    e->other_reasons += n;
   }
 }
 
@@ -88,7 +88,13 @@ void idiomrt_stats_bytes(idiomrt_entry *e, uint64_t to_device,
 
 void idiomrt_stats_decline_locked(idiomrt_entry *e, const char *reason) {
   e->calls++;
-  add_reason(e, reason);
+  add_reason(e, reason, 1);
+}
+
+void idiomrt_stats_declines_locked(idiomrt_entry *e, const char *reason,
+                                   uint64_t n) {
+  e->calls += n;
+  add_reason(e, reason, n);
 }
 
 void idiomrt_stats_decline(idiomrt_entry *e, const char *reason) {
@@ -138,6 +144,7 @@ static void report_text(void) {
        thread may hold: report them only when it is free. */
     int have_lock = pthread_mutex_trylock(&e->lock) == 0;
     pthread_mutex_lock(&e->stats_lock);
+    idiomrt_cost_hint_fold_locked(e);
     uint64_t busy = busy_count(e->desc);
     const char *devname =
         e->device_name ? e->device_name : (dev ? dev->name : "none");
@@ -296,6 +303,7 @@ static void json_site(idiomrt_json *j, idiomrt_entry *e,
                       const idiomrt_device *dev, stats_totals *t) {
   int have_lock = pthread_mutex_trylock(&e->lock) == 0;
   pthread_mutex_lock(&e->stats_lock);
+  idiomrt_cost_hint_fold_locked(e);
   uint64_t busy = busy_count(e->desc);
   idiomrt_json_begin_object(j);
   idiomrt_json_key(j, "site");

@@ -28,7 +28,7 @@ int counter;
 // CHECK-LABEL: define {{.*}} @axpy(
 // CHECK-SAME: !idiom.region.callee
 // CHECK: call void @idiom_region_sync()
-// OFF-NOT: idiom_region
+// OFF-NOT: idiom_region_
 __attribute__((noinline)) void axpy(float *y, const float *x, float a, int n) {
   for (int i = 0; i < n; i++)
     y[i] = a * x[i] + y[i];

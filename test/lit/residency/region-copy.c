@@ -25,7 +25,7 @@ float x[N], y[N], z[N];
 // CHECK-DAG: call void @idiom_region_end()
 // CHECK: {{^}}}
 // OFF-LABEL: define {{.*}} @copy_back(
-// OFF-NOT: idiom_region
+// OFF-NOT: idiom_region_
 // OFF: {{^}}}
 void copy_back(int steps) {
   // REMARK: region-copy.c:[[@LINE+1]]:3: remark: residency region

@@ -42,8 +42,8 @@ int main(int argc, char **argv) {
     big[i] = (unsigned)i * 2654435761u;
   double s = 0;
   for (int r = 0; r < REPS; ++r) {
-    // AUTO: idiom-stats: cost-model.c:[[@LINE+3]] map calls=2000 offloaded=0 {{.*}}decisions="{{.*}}host-explore x1; host-floor x{{[0-9]+}}"
-    // AUTO-SAME: reasons="cost model: measuring the host loop" x1; "cost model: transfers and launch exceed the host time" x{{[0-9]+}}
+    // AUTO: idiom-stats: cost-model.c:[[@LINE+3]] map calls=2000 offloaded=0 {{.*}}decisions="{{.*}}host-explore x1; host-floor x{{[0-9]+}}; host-hint x{{[0-9]+}}"
+    // AUTO-SAME: reasons="cost model: measuring the host loop" x1; "cost model: transfers and launch exceed the host time" x{{[0-9]+}}; "cost model: host hint (idiom_run not called)" x{{[0-9]+}}
     // FORCED-DAG: idiom-stats: cost-model.c:[[@LINE+1]] map calls=2000 offloaded=2000 {{.*}}decisions="device-forced x2000"
     for (int i = 0; i < N; ++i)
       y[i] = 0.5f * x[i] + y[i] * 0.25f;

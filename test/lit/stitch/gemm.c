@@ -16,7 +16,7 @@
 // CHECK: @idiom_rm_1.args = private unnamed_addr constant [6 x {{.*}}] [{{.*}} zeroinitializer, {{.*}} zeroinitializer, {{.*}} { i32 1, i32 1, ptr null, i64 0, i64 0 }, {{.*}} { i32 4,
 // CHECK-LABEL: define {{.*}} @parboil(
 // CHECK: %idiom.check = icmp
-// CHECK: br i1 %{{.*}}, label %idiom.call, label %[[FALLBACK:[A-Za-z0-9._]+]]
+// CHECK: br i1 %{{.*}}, label %idiom.hint, label %[[FALLBACK:[A-Za-z0-9._]+]]
 // CHECK: idiom.call:
 // CHECK: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%idiom.args, ptr {{.*}}@idiom_parboil_0.args, i64 448,
 // CHECK: store ptr %idiom.lo{{[0-9]*}}, ptr
@@ -24,6 +24,7 @@
 // CHECK-NEXT: %[[NOT:[A-Za-z0-9._]+]] = icmp eq i32 %idiom.ok, 0
 // CHECK-NEXT: br i1 %[[NOT]], label %idiom.declined, label %
 // CHECK: idiom.declined:
+// CHECK-NEXT: call void @idiom_host_hint(
 // CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_parboil_0.desc)
 // CHECK-NEXT: br label %[[FALLBACK]]
 // CHECK: [[FALLBACK]]:
@@ -43,13 +44,14 @@ void parboil(int m, int n, int k, float alpha, const float *a, int lda,
 // C's row length is its leading dimension: no run-time test, C written only.
 // CHECK-LABEL: define {{.*}} @rm(
 // CHECK-NOT: %idiom.check
-// CHECK: br i1 %{{.*}}, label %idiom.call, label %[[FALLBACK2:[A-Za-z0-9._]+]]
+// CHECK: br i1 %{{.*}}, label %idiom.hint, label %[[FALLBACK2:[A-Za-z0-9._]+]]
 // CHECK: idiom.call:
 // CHECK: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%idiom.args, ptr {{.*}}@idiom_rm_1.args, i64 192,
 // CHECK: %idiom.ok = call i32 @idiom_run(ptr nonnull @idiom_rm_1.desc, ptr nonnull %idiom.args, i32 6,
 // CHECK-NEXT: %[[NOT2:[A-Za-z0-9._]+]] = icmp eq i32 %idiom.ok, 0
 // CHECK-NEXT: br i1 %[[NOT2]], label %idiom.declined, label %
 // CHECK: idiom.declined:
+// CHECK-NEXT: call void @idiom_host_hint(
 // CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_rm_1.desc)
 // CHECK-NEXT: br label %[[FALLBACK2]]
 // CHECK: [[FALLBACK2]]:

@@ -14,11 +14,12 @@
 // CHECK: %[[ABS:[0-9]+]] = tail call i64 @llvm.abs.i64(
 // CHECK: = add nsw i64 %[[ABS]], -1
 // CHECK: %idiom.check = icmp sgt i64 %{{.*}}, -1
-// CHECK: br i1 %{{.*}}, label %idiom.call, label %[[FALLBACK:[A-Za-z0-9._]+]]
+// CHECK: br i1 %{{.*}}, label %idiom.hint, label %[[FALLBACK:[A-Za-z0-9._]+]]
 // CHECK: idiom.call:
 // CHECK: store i64 1, ptr %idiom.sizes
 // CHECK: %idiom.ok = call i32 @idiom_run(ptr nonnull @idiom_strided_0.desc, ptr nonnull %idiom.args, i32 12, ptr nonnull %idiom.sizes, ptr nonnull %idiom.results)
 // CHECK: idiom.declined:
+// CHECK-NEXT: call void @idiom_host_hint(
 // CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_strided_0.desc)
 // CHECK-NEXT: br label %[[FALLBACK]]
 // CHECK: [[FALLBACK]]:

@@ -12,14 +12,15 @@
 // CHECK: idiom.done:
 // CHECK-NEXT: %idiom.result = load i64
 // CHECK-NEXT: add i64 %idiom.result, %start
-// A decline runs the original loop (without a guard, idiom.fallback is
-// merged into idiom.declined), timed for the runtime's cost model.
+// A decline runs the original loop, timed for the runtime's cost model,
+// after asking for a host hint (test/lit/stitch/host-hint.c).
 // CHECK: idiom.declined:
+// CHECK-NEXT: call void @idiom_host_hint(ptr nonnull @idiom_sum_0.desc, ptr nonnull @idiom_sum_0.hint, i64 %n)
 // CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_sum_0.desc)
 // The original loop is still in the function.
 // CHECK: br i1 %{{.*}}, label %{{.*}}, label %{{.*}}, !llvm.loop
 // Its exit ends the measurement.
-// CHECK: call void @idiom_host_end(ptr nonnull @idiom_sum_0.desc, i64 %idiom.host.token)
+// CHECK: call void @idiom_host_end(ptr %idiom.host.desc.phi, i64 %idiom.host.token.phi)
 long sum(const long *x, long n, long start) {
   long s = start;
   for (long i = 0; i < n; i++)
@@ -38,10 +39,11 @@ void scale(double *y, const double *x, double a, int n) {
 // A 2-D nest whose inner loop is guarded by w > 0: the guard is tested
 // before the call, and the runtime is told both trip counts.
 // CHECK-LABEL: define {{.*}} @image(
-// CHECK: br i1 %{{.*}}, label %idiom.call, label %idiom.fallback
+// CHECK: br i1 %{{.*}}, label %idiom.hint, label %idiom.fallback
 // CHECK: call i32 @idiom_run(ptr {{.*}}@idiom_image_2.desc
 // The token is 0 on the path from the failed guard: that run is not timed.
 // CHECK: idiom.declined:
+// CHECK-NEXT: call void @idiom_host_hint(
 // CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_image_2.desc)
 // CHECK-NEXT: br label %idiom.fallback
 // The descriptor is null there too, so a guard that folds to "never

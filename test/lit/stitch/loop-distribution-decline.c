@@ -10,16 +10,27 @@
 // CHECK-LABEL: define {{.*}}void @gs(
 // CHECK: [[COPY:[a-z0-9.]+\.dist\.orig]]:
 // CHECK: idiom.host.end.copy:
-// CHECK-NEXT: call void @idiom_host_end(ptr nonnull @[[FIRST:idiom_gs_[0-9]+]].desc, i64 %[[TOKEN:idiom.host.token[0-9]*]])
-// CHECK: call i32 @idiom_run(ptr nonnull @[[FIRST]].desc
+// CHECK-NEXT: call void @idiom_host_end(ptr %[[DESCPHI:idiom.host.desc.phi[0-9]*]], i64 %[[TOKENPHI:idiom.host.token.phi[0-9]*]])
+// CHECK: call i32 @idiom_run(ptr nonnull @[[FIRST:idiom_gs_[0-9]+]].desc
 // CHECK: idiom.declined{{[0-9]*}}:
-// CHECK-NEXT: %[[TOKEN]] = call i64 @idiom_host_begin(ptr nonnull @[[FIRST]].desc)
+// CHECK-NEXT: call void @idiom_host_hint(
+// CHECK-NEXT: %[[TOKEN:idiom.host.token[0-9]*]] = call i64 @idiom_host_begin(ptr nonnull @[[FIRST]].desc)
+// CHECK-NEXT: br label %[[FB:idiom.fallback[0-9]*]]
+// A call the host hint skips takes the same way, untimed.
+// CHECK: [[FB]]:
+// CHECK-NEXT: %[[DESCPHI]] = phi ptr [ @[[FIRST]].desc, %idiom.declined{{[0-9]*}} ], [ null, %idiom.hint.skip{{[0-9]*}} ]
+// CHECK-NEXT: %[[TOKENPHI]] = phi i64 [ %[[TOKEN]], %idiom.declined{{[0-9]*}} ], [ 0, %idiom.hint.skip{{[0-9]*}} ]
 // The copy runs inside the k loop's residency region: synced first.
 // CHECK-NEXT: call void @idiom_region_sync()
 // CHECK-NEXT: br label %[[COPY]]
 // CHECK: call i32 @idiom_run(ptr nonnull @[[SECOND:idiom_gs_[0-9]+]].desc
 // CHECK: idiom.declined{{[0-9]*}}:
+// CHECK-NEXT: call void @idiom_host_hint(
 // CHECK-NEXT: call i64 @idiom_host_begin(ptr nonnull @[[SECOND]].desc)
+// CHECK-NEXT: br label %[[FB2:idiom.fallback[0-9]*]]
+// CHECK: [[FB2]]:
+// CHECK-NEXT: phi ptr
+// CHECK-NEXT: phi i64
 // CHECK-NEXT: call void @idiom_region_sync()
 // CHECK-NEXT: br label %for.body{{[0-9]+}}{{$}}
 // CHECK-LABEL: define {{.*}}void @forward(

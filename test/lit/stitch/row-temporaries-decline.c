@@ -18,6 +18,7 @@
 // CHECK-NOT: call void @idiom_host_end
 // CHECK: call i32 @idiom_run(ptr nonnull @idiom_psinv_0.desc
 // CHECK: idiom.declined:
+// CHECK-NEXT: call void @idiom_host_hint(
 // CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_psinv_0.desc)
 // CHECK-NEXT: br label %[[COPY]]
 // CHECK-NOT: call void @idiom_host_end

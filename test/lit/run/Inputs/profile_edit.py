@@ -1,7 +1,11 @@
-"""Edits a runtime profile file (runtime/lib/profile.c) for test/lit/run/profile.c.
+"""Edits a runtime profile file (runtime/lib/profile.c) for test/lit/run/profile.c
+and test/lit/run/host-probe.c.
 
   profile_edit.py fast FILE     every site: device time 1/100 of the host's,
                                 100000 device runs; the check recomputed
+  profile_edit.py slow F FILE   every site without a device time: device
+                                time F times the host's, 3 device runs;
+                                the check recomputed
   profile_edit.py corrupt FILE  a digit of the first site line changed, the
                                 check left as it was
   profile_edit.py worthy MS FILE
@@ -32,6 +36,16 @@ if mode == "fast":
         f[4] = "%.6g" % (float(f[3]) / 100)
         f[5] = "100000"
         body[i] = " ".join(f)
+    text = "\n".join(body) + "\n"
+    text += "check %016x\n" % fnv1a64(text.encode())
+elif mode == "slow":
+    factor = float(sys.argv[2])
+    for i in sites:
+        f = body[i].split(" ", 6)
+        if float(f[4]) < 0:
+            f[4] = "%.6g" % (float(f[3]) * factor)
+            f[5] = "3"
+            body[i] = " ".join(f)
     text = "\n".join(body) + "\n"
     text += "check %016x\n" % fnv1a64(text.encode())
 elif mode == "worthy":

@@ -1,0 +1,234 @@
+/*===- test_hint.c - Per-site host hints of the cost model ----------------===*
+ *
+ * Cases of idiomrt_test (listed in test_idiomrt.c's table) for the host
+ * hint (idiomrt.h, idiom_host_hint): the caller below follows the contract
+ * the plugin's stitched code follows (passes/Stitching.cpp): it reads the
+ * site's hint word before idiom_run and, while its size tag matches and
+ * calls are left and no region is open, runs the loop without calling the
+ * runtime. A tiny call repeated many times reaches idiom_run about once in
+ * 65 calls; the stats count every call; a hint is never given inside a
+ * residency region nor followed while one is open; a site whose size grows
+ * is decided afresh and goes to the device when the device wins (the host
+ * loop made slow on purpose, as case_policy_starting does).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "idiomrt.h"
+#include "test_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* y[i] = a * x[i] + y[i];  args: n, a, x (IN), y (INOUT) */
+static const char hscale_src[] =
+    "__kernel void hscale(const int n, const float a,\n"
+    "                     __global const float *x, __global float *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < (size_t)n) y[i] = a * x[i] + y[i];\n"
+    "}\n";
+static const idiom_kernel_desc hscale_desc = {
+    "hscale", "test_hint.c:hscale", "map", hscale_src, IDIOM_MAP, 1, 0, 0,
+    NULL};
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint64_t g_word; /* the site's hint word */
+static int g_runs;      /* idiom_run calls made */
+
+/* The site as the plugin stitches it, hint included. extra_host_us makes
+   the host loop slower. Returns 1 when the device ran it. */
+static int site(float *x, float *y, int n, unsigned extra_host_us) {
+  uint64_t key = (uint64_t)n;
+  uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
+  uint64_t one = 1ull << IDIOM_HINT_TAG_BITS;
+  uint64_t h = __atomic_load_n(&g_word, __ATOMIC_RELAXED);
+  int skip = (h & (one - 1)) == tag && h >= one &&
+             __atomic_load_n(&idiom_regions_open, __ATOMIC_RELAXED) == 0;
+  uint64_t tok = 0;
+  if (skip) {
+    __atomic_store_n(&g_word, h - one, __ATOMIC_RELAXED);
+  } else {
+    idiom_arg args[4] = {i32(n), f32(2.0f),
+                         buf(IDIOM_ARG_BUF_IN, x, 4ull * n),
+                         buf(IDIOM_ARG_BUF_INOUT, y, 4ull * n)};
+    uint64_t sizes[1] = {(uint64_t)n};
+    g_runs++;
+    if (idiom_run(&hscale_desc, args, 4, sizes, NULL))
+      return 1;
+    idiom_host_hint(&hscale_desc, &g_word, key);
+    tok = idiom_host_begin(&hscale_desc);
+  }
+  for (int i = 0; i < n; ++i)
+    y[i] = 2.0f * x[i] + y[i];
+  if (extra_host_us) {
+    double until = now_s() + extra_host_us / 1e6;
+    while (now_s() < until)
+      ;
+  }
+  idiom_host_end(skip ? NULL : &hscale_desc, tok);
+  return 0;
+}
+
+/* Small integers: every sum below is exact in float. */
+static void fill(float *x, float *y, int n) {
+  for (int i = 0; i < n; ++i) {
+    x[i] = (float)(i % 64);
+    y[i] = (float)(i % 13);
+  }
+}
+
+/* 1 when y[i] = y0[i] + k * 2 * x[i] for every i < n, y0 and x as fill
+   makes them (k applications of y = 2x + y). */
+static int check_y(const float *y, int n, int k) {
+  for (int i = 0; i < n; ++i) {
+    float want = (float)(i % 13) + (float)k * 2.0f * (float)(i % 64);
+    if (y[i] != want) {
+      fprintf(stderr, "y[%d] = %g, want %g\n", i, y[i], want);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* The JSON report's count of decision `name` for the site, or -1. */
+static long long json_decision(const char *name) {
+  const char *path = "hint-stats.json";
+  if (idiom_stats_write_json(path) != 0)
+    return -1;
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return -1;
+  static char text[1 << 16];
+  size_t len = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  remove(path);
+  text[len] = '\0';
+  char key[64];
+  snprintf(key, sizeof key, "\"%s\":", name);
+  const char *p = strstr(text, key);
+  return p ? atoll(p + strlen(key)) : 0;
+}
+
+enum { TINY = 4096, TINY_CALLS = 3000 };
+
+/* A microsecond of work per call: host-floor after the first call, then a
+   hint of 64 calls after every decision: idiom_run sees about one call in
+   65, the word holds the class's tag, and the stats count all the calls. */
+void case_hint_tiny(void) {
+  setenv("IDIOM_COST", "on", 1);
+  float *x = malloc(4ull * TINY), *y = malloc(4ull * TINY);
+  fill(x, y, TINY);
+  int off = 0;
+  for (int k = 0; k < TINY_CALLS; ++k)
+    off += site(x, y, TINY, 0);
+  CHECK_MSG(off == 0, "%d tiny calls offloaded", off);
+  CHECK(check_y(y, TINY, TINY_CALLS));
+  /* first call: measuring; then each decision skips up to 64 calls */
+  CHECK_MSG(g_runs >= 2 && g_runs <= 2 + TINY_CALLS / 64,
+            "idiom_run called %d times for %d calls", g_runs, TINY_CALLS);
+  CHECK_MSG((g_word & 255) == 13, "hint word %llx: tag of 4096 is 13",
+            (unsigned long long)g_word);
+  long long hinted = json_decision("host-hint");
+  long long floor = json_decision("host-floor");
+  long long explore = json_decision("host-explore");
+  CHECK_MSG(hinted + floor + explore == TINY_CALLS,
+            "decisions: host-hint %lld + host-floor %lld + host-explore %lld "
+            "!= %d calls",
+            hinted, floor, explore, TINY_CALLS);
+  CHECK_MSG(hinted == TINY_CALLS - g_runs, "host-hint %lld, skipped %d",
+            hinted, TINY_CALLS - g_runs);
+  free(x);
+  free(y);
+}
+
+/* Inside a residency region: no hint is given (a host run there syncs the
+   region) and a hint given before is not followed while the region is
+   open. */
+void case_hint_region(void) {
+  setenv("IDIOM_COST", "on", 1);
+  float *x = malloc(4ull * TINY), *y = malloc(4ull * TINY);
+  fill(x, y, TINY);
+  for (int k = 0; k < 10; ++k)
+    site(x, y, TINY, 0);
+  CHECK_MSG(g_word >> IDIOM_HINT_TAG_BITS, "no hint before the region");
+  int before = g_runs;
+  g_word = 0;
+  idiom_region_begin();
+  for (int k = 0; k < 100; ++k)
+    site(x, y, TINY, 0);
+  CHECK_MSG(g_word == 0, "hint %llx given inside a region",
+            (unsigned long long)g_word);
+  CHECK_MSG(g_runs - before == 100, "%d of 100 calls in the region reached "
+            "idiom_run", g_runs - before);
+  /* a hint set by hand is not followed while the region is open */
+  g_word = 13 | 50ull << IDIOM_HINT_TAG_BITS;
+  before = g_runs;
+  for (int k = 0; k < 10; ++k)
+    site(x, y, TINY, 0);
+  CHECK_MSG(g_runs - before == 10, "%d of 10 calls in the region reached "
+            "idiom_run", g_runs - before);
+  CHECK(g_word == (13 | 50ull << IDIOM_HINT_TAG_BITS));
+  idiom_region_end();
+  before = g_runs;
+  site(x, y, TINY, 0);
+  CHECK_MSG(g_runs == before && g_word >> IDIOM_HINT_TAG_BITS == 49,
+            "after the region: runs %d -> %d, word %llx", before, g_runs,
+            (unsigned long long)g_word);
+  CHECK(check_y(y, TINY, 121));
+  free(x);
+  free(y);
+}
+
+/* The size grows: the hint of the small class does not match the large
+   one, whose calls reach the model, which sends them to the device once it
+   measured the (slowed) host loop and the device; the small class is still
+   kept on the host by its hint afterwards. */
+void case_hint_grow(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { BIG = 1 << 20 };
+  float *x = malloc(4ull * BIG), *y = malloc(4ull * BIG);
+  fill(x, y, BIG);
+  for (int k = 0; k < 200; ++k)
+    site(x, y, TINY, 0);
+  CHECK_MSG((g_word & 255) == 13, "small class: word %llx",
+            (unsigned long long)g_word);
+  int small_runs = g_runs;
+  CHECK_MSG(small_runs < 20, "%d small calls reached idiom_run", small_runs);
+  /* a host loop of 200 ms a call: the device (milliseconds) wins */
+  int big_calls = 0, offloaded = 0;
+  double deadline = now_s() + 120;
+  while (!offloaded && now_s() < deadline && big_calls < 400) {
+    offloaded = site(x, y, BIG, 200000);
+    big_calls++;
+  }
+  CHECK_MSG(offloaded, "the large size never went to the device in %d "
+            "calls", big_calls);
+  CHECK_MSG(g_runs - small_runs == big_calls,
+            "%d of %d large calls reached idiom_run", g_runs - small_runs,
+            big_calls);
+  /* small again: host, and hinted again */
+  int runs = g_runs, off = 0;
+  for (int k = 0; k < 200; ++k)
+    off += site(x, y, TINY, 0);
+  CHECK_MSG(off == 0, "%d small calls offloaded after the large ones", off);
+  CHECK_MSG(g_runs - runs < 20, "%d of 200 small calls reached idiom_run",
+            g_runs - runs);
+  CHECK_MSG((g_word & 255) == 13, "small class again: word %llx",
+            (unsigned long long)g_word);
+  /* elements below TINY saw every call, the rest only the large ones */
+  CHECK(check_y(y, TINY, 400 + big_calls));
+  for (int i = TINY; i < BIG; i += 4099) {
+    float want = (float)(i % 13) + (float)big_calls * 2.0f * (float)(i % 64);
+    CHECK_MSG(y[i] == want, "y[%d] = %g, want %g", i, y[i], want);
+  }
+  free(x);
+  free(y);
+}

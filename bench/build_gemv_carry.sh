@@ -3,7 +3,8 @@
 # bench/gemv_gpu.py on a machine without LLVM, with the descriptions of the
 # products' kernel variants (gemv.variants: "PRODUCT K: wg=.. ept=.., text");
 # gemv.idiom has the fused bicg pair (one kernel reading A once, variants
-# "pair fused K"), gemv.split the pair's two kernels (-idiom-pair-fused=false):
+# "pair fused K"; -idiom-pair-fused=true, off by default), gemv.split the
+# pair's two kernels (the default, -idiom-pair-fused=false):
 #   bench/build_gemv_carry.sh BUILD_DIR OUTDIR
 set -eu
 build=$1; out=$2
@@ -11,7 +12,7 @@ cc=${CLANG:-clang-19}
 here=$(dirname "$0")
 mkdir -p "$out"
 $cc -O2 "$here/gemv_bench.c" -o "$out/gemv.seq"
-$cc -O2 -g -fpass-plugin="$build/lib/libIdiom.so" "$here/gemv_bench.c" -L"$build/lib" -lidiomrt -lm -o "$out/gemv.idiom"
+$cc -O2 -g -fpass-plugin="$build/lib/libIdiom.so" -fplugin="$build/lib/libIdiom.so" -mllvm -idiom-pair-fused=true "$here/gemv_bench.c" -L"$build/lib" -lidiomrt -lm -o "$out/gemv.idiom"
 $cc -O2 -g -fpass-plugin="$build/lib/libIdiom.so" -fplugin="$build/lib/libIdiom.so" -mllvm -idiom-pair-fused=false "$here/gemv_bench.c" -L"$build/lib" -lidiomrt -lm -o "$out/gemv.split"
 $cc -O2 -fpass-plugin="$build/lib/libIdiom.so" -S -emit-llvm "$here/gemv_bench.c" -o "$out/gemv.ll"
 python3 - "$out/gemv.ll" > "$out/gemv.variants" <<'PY'

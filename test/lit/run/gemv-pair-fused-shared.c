@@ -12,7 +12,7 @@
 // bits in any order of summation. Sizes not multiples of any tile or
 // work-group (m = 301 rows, n = 203 columns).
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=true -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats
 // RUN: diff %t.expected %t.out

@@ -17,7 +17,7 @@
 // Negative: with -idiom-fp-reassoc=false there is no fused kernel (a remark
 // says why; the call is idiom_run_pair; the two in-order kernels run).
 // RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -Rpass-analysis=idiom-offload -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=true -g %s -lidiomrt -Rpass-analysis=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=0 IDIOM_STATS=1 %t.idiom > %t.v0 2> %t.s0
@@ -46,11 +46,11 @@
 // compare-and-swap loop.
 // RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
 // RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s --check-prefix=CL
-// RUN: %clang-idiom %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=true %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
 // Licence off: no fused kernel.
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-fp-reassoc=false -g %s -lidiomrt -Rpass-analysis=idiom-offload -o %t.exact 2> %t.exact-remarks
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=true -mllvm -idiom-fp-reassoc=false -g %s -lidiomrt -Rpass-analysis=idiom-offload -o %t.exact 2> %t.exact-remarks
 // RUN: FileCheck %s --check-prefix=EXACT-REMARK < %t.exact-remarks
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-fp-reassoc=false %s -S -emit-llvm -o - | FileCheck %s --check-prefix=EXACT-IR
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=true -mllvm -idiom-fp-reassoc=false %s -S -emit-llvm -o - | FileCheck %s --check-prefix=EXACT-IR
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_STATS=1 %t.exact > %t.e 2> %t.es
 // RUN: diff %t.expected %t.e
 // RUN: FileCheck %s --check-prefix=EXACT < %t.es

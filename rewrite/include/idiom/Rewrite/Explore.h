@@ -125,6 +125,14 @@ struct VariantParams {
   /// -0.0 and adding its partial sum into s[j] with an atomic (gemvAsSplitK,
   /// then the histogram lowering; the marker's `ept=1/SplitK`); 0: not.
   unsigned SplitK = 0;
+  /// With SplitK (a multiple of 16): the split-K tiles kernel
+  /// (codegen/SplitKTilesGen.h) instead of one (output, slice) pair per
+  /// work-item: work-groups of 16 x 16 work-items, each owning 4 adjacent
+  /// outputs (one 4-element vector load of the matrix a row, a scalar tail)
+  /// of one slice, SplitKUnroll rows' loads issued before their adds, the
+  /// 16 slices of a work-group combined in local memory before one atomic
+  /// per output (the marker's `ept=1/(SplitK/4)`); 0: not.
+  unsigned SplitKUnroll = 0;
 };
 
 /// What the compile allows the variants to change.

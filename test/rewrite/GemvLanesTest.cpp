@@ -254,8 +254,9 @@ TEST(GemvLanes, SplitKTilesCoverEveryPair) {
   // double, with 1 to 40 work-groups (the kernel walks its tiles with a
   // group-stride loop, so any count computes every (output, slice) pair
   // once): N = 200 (row stride a multiple of 4: the vector path, the last
-  // tile ragged), 77 (the scalar tail), 3 and 1; K = 300 (not a multiple of
-  // the slices or of their unrolled steps), 1 and 0. Each output within a
+  // tile ragged), 77 (the scalar tail), 3 and 1; K = 2500 (the unrolled
+  // loops: 8 rows of 128 slices, 4 of 256 a step, then the remainder), 300
+  // (fewer rows than one unrolled step), 1 and 0. Each output within a
   // relative 1e-5 (f32) of the sum in double.
   static rwtest::OpenCLRunner Runner;
   if (!Runner.available())
@@ -283,7 +284,7 @@ TEST(GemvLanes, SplitKTilesCoverEveryPair) {
                               std::to_string(K3 == 3 ? 32 : 64) + ": "),
                 std::string::npos);
       for (int64_t N : {200, 77, 3, 1})
-        for (int64_t K : {300, 1, 0})
+        for (int64_t K : {2500, 300, 1, 0})
           for (size_t Groups : {1, 3, 40}) {
             std::uniform_int_distribution<int> D(-8, 8);
             std::vector<double> A(K), B(N * K), C(N);
@@ -325,8 +326,11 @@ TEST(GemvLanes, SplitKTilesCoverEveryPair) {
 TEST(GemvLanes, TransposedLayoutIndexProof) {
   // Work-item lid of group G: row G*R + lid%R, lane lid/R, slot lid; a
   // halving step s combines slots lid and lid + s*R (ProofUtil.h).
+  // (s = A^T r from 0: every shape; in place, (16, 16) makes room for the
+  // split-K tiles)
   unsigned Shapes = 0;
-  for (const rewrite::VariantParams &V : rewrite::exploreVariants(parseOrDie(gemvColumns("f32"))))
+  for (const rewrite::VariantParams &V :
+       rewrite::exploreVariants(parseOrDie(gemvProgram("f32", false, false))))
     if (V.RowLanes) {
       EXPECT_EQ(V.LaneDim, 1u);
       expectLaneLayout(V.RowLanes, V.RowsPerGroup, V.LaneDim);

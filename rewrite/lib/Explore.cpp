@@ -166,7 +166,8 @@ std::string describeVariant(const VariantParams &V) {
   if (V.Planes)
     S += ", " + std::to_string(V.Planes) + " consecutive planes walked by each work-item " +
          (V.WalkCache ? "(z-neighbours from its cache)"
-                      : "(2.5-D: z-neighbours reused in registers)");
+                      : "(2.5-D: z-neighbours reused in registers, the next plane's loads "
+                        "before this plane's store)");
   return S;
 }
 

@@ -91,14 +91,17 @@ for mode in $orders; do
     kernels "kernels variant $v${desc:+ ($desc)}" IDIOM_VARIANT="$v"
     v=$((v + 1))
   done
-  awk -F '\t' -v p="${pick:-?}" '
+  awk -F '\t' -v p="${pick:-?}" -v c="$copy" '
     $1 ~ /^kernels variant / { split($1, w, " "); k = w[3];
       if (best == "" || $2 > bgb) { best = k; bgb = $2 }
       if (k == p) pgb = $2 }
     END { if (best == "") exit;
       printf "tuner'"'"'s pick: variant %s (%s GB/s forced); best variant %s (%.1f GB/s): %s\n",
         p, pgb == "" ? "?" : pgb, best, bgb,
-        p == best ? "the pick is the best" : sprintf("the pick is %.0f%% of the best", 100 * pgb / bgb) }' \
+        p == best ? "the pick is the best" : sprintf("the pick is %.0f%% of the best", 100 * pgb / bgb)
+      if (c > 0)
+        printf "best: variant %s %.1f GB/s = %.0f%% of the copy bandwidth (target 80%%: %s)\n",
+          best, bgb, 100 * bgb / c, (bgb >= 0.8 * c ? "met" : "NOT met") }' \
     "$dir/heat.gb" 2>/dev/null || true
 done
 rm -rf "$cache"

@@ -81,6 +81,8 @@ unsigned accumulatorBytes(const Program &P) {
 std::string variantEpt(const VariantParams &V) {
   if (V.RowBlocks)
     return "blocks/" + std::to_string(V.WorkGroup[0]);
+  if (V.SplitK && V.SplitKUnroll) // a work-item per 4 outputs of a slice
+    return "1/" + std::to_string(V.SplitK / 4);
   if (V.RowLanes || V.SplitK)
     return "1/" + std::to_string(V.RowLanes ? V.RowLanes : V.SplitK);
   if (V.Tile[0])
@@ -131,6 +133,12 @@ std::string describeVariant(const VariantParams &V) {
     S += ", a work-group per block of rows of about equal work (CSR-Adaptive row blocks "
          "built at run time; " + std::to_string(V.RowLanes) +
          " / rows strided partial sums per row, local-memory tree)";
+  else if (V.SplitK && V.SplitKUnroll)
+    S += " (16 x 16), split-K tiles: " + std::to_string(V.SplitK) +
+         " slices of rows, 4 outputs per work-item (vector loads), " +
+         std::to_string(V.SplitKUnroll) +
+         " rows' loads before their adds, 16 slices combined in local memory, one atomic "
+         "per output and tile";
   else if (V.SplitK)
     S += ", " + std::to_string(V.SplitK) + " work-items per output (split-K: each folds rows " +
          std::to_string(V.SplitK) + " apart, partial sums added with atomics)";
@@ -163,7 +171,8 @@ std::string describeVariant(const VariantParams &V) {
   if (V.Planes)
     S += ", " + std::to_string(V.Planes) + " consecutive planes walked by each work-item " +
          (V.WalkCache ? "(z-neighbours from its cache)"
-                      : "(2.5-D: z-neighbours reused in registers)");
+                      : "(2.5-D: z-neighbours reused in registers, the next plane's loads "
+                        "before this plane's store)");
   return S;
 }
 
@@ -195,17 +204,22 @@ const Row Map2D[] = {{0, 0, 1},
 // stride (dimension 0: whole 128- and 256-byte lines of doubles per row of
 // the tile), then the plane walks (mapWalk3dRule) with 16 and 64 planes per
 // work-item (the 2.5-D scheme; 16 keeps a 256^3 grid at a million
-// work-items, 64 reuses each plane's neighbours longer), the z-neighbours
-// in registers, and one walk that finds them in the cache instead (fewer
-// instructions a point: which wins depends on the device).
+// work-items), the z-neighbours in registers (5) or found in the cache
+// (fewer instructions a point; 6, the best on the H200 at 79% of the copy
+// bandwidth, docs/Benchmarks.md), and two more cache walks where the
+// register walks 64x4 x 16 and 64x4 x 64 planes were (the cache walk beat
+// the register walk of the same tiles there): 64x4 tiles (fewer y-halo
+// rows per point: 6 rows read per 4 computed instead of 4 per 2) and 32
+// planes a walk (the z-halo planes a walk starts with, 2 per walk, are
+// half as many per point).
 const Row Map3D[] = {{0, 0, 1},
                      {32, 8, 1},
                      {128, 2, 1},
                      {256, 1, 1},
-                     {64, 4, 1, false, 0, 0, false, 16},
+                     {64, 4, 1, false, 0, 0, false, 16, true},
                      {128, 2, 1, false, 0, 0, false, 16},
                      {128, 2, 1, false, 0, 0, false, 16, true},
-                     {64, 4, 1, false, 0, 0, false, 64}};
+                     {128, 2, 1, false, 0, 0, false, 32, true}};
 // Reductions: grid-stride rows for GPUs, and one contiguous block per
 // work-item (Blocked) for CPUs (docs/Benchmarks.md, the PoCL section; a
 // second blocked width, 8, ran as fast there and cost a lowering more).

@@ -160,16 +160,24 @@ const GemvLanes RowLanesShapes[] = {{32, 8, 0}, {64, 4, 0}, {128, 2, 0}, {256, 1
 /// of W matrix rows per step, each sum split into W strided chunks of the
 /// reduction; 16 to 64 lanes, so that 8192 outputs are 2^17 to 2^19
 /// work-items, enough loads in flight to cover a GPU's memory latency.
-const GemvLanes ColumnLanesShapes[] = {{16, 16, 1}, {16, 32, 1}, {32, 32, 1}, {64, 16, 1}};
+/// (16, 16) last: its work-groups read half a 128-byte line of a float row
+/// per step; an in-place GEMV^T's split-K variants take its place.
+const GemvLanes ColumnLanesShapes[] = {{16, 32, 1}, {32, 32, 1}, {64, 16, 1}, {16, 16, 1}};
 /// Vector-load lanes along a contiguous row: W lanes each reading 4
 /// consecutive elements a step (float4 / double4 loads of the row and of
 /// x), R rows per work-group of 256 (reduceSeqLanesVecRule).
 const GemvLanes RowVecLanesShapes[] = {{32, 8, 0}, {64, 4, 0}};
 constexpr unsigned GemvLaneVec = 4;
 /// Split-K of an in-place GEMV^T (gemvAsSplitK): S work-items per output,
-/// work-groups of 256 consecutive outputs; for n = 8192, 2^18 and 2^19
-/// work-items each folding n / S rows.
-const unsigned SplitKSlices[] = {32, 64};
+/// work-groups of 256 consecutive outputs; for n = 8192, 2^18 work-items
+/// each folding n / 32 rows (the best GEMV^T kernel on the H200, 68% of the
+/// copy bandwidth; S = 64 was dropped for the tiles below).
+const unsigned SplitKSlices[] = {32};
+/// The split-K tiles (codegen/SplitKTilesGen.h): (S, U) = S slices, U rows'
+/// vector loads before their adds. For n = 8192: 2^18 work-items each
+/// folding 64 rows of 4 outputs 8 at a time, and 2^19 folding 32 rows 4 at
+/// a time (1024 and 2048 work-groups of 256, 8 and 16 per H200 SM).
+const unsigned SplitKTiles[][2] = {{128, 8}, {256, 4}};
 /// Run-time strides: two of each.
 const GemvLanes UnknownLanesShapes[] = {{32, 8, 0}, {256, 1, 0}, {16, 32, 1}, {32, 32, 1}};
 
@@ -226,12 +234,21 @@ std::vector<VariantParams> gemvVariants(const Program &P, unsigned Max, bool Lan
     }
   } else if (L == GemvLayout::ColumnContiguous) {
     AddTile(GemvTiles[2]);
-    for (unsigned S : SplitKSlices) { // dropped by lowerVariant unless in place
+    Program Q = P;
+    std::string Err;
+    if (gemvAsRowMap(Q, Err) && gemvAsSplitK(Q, 2, Err)) { // in place
       VariantParams V = defaultLowering();
       V.WorkGroup[0] = 256;
       V.WorkGroup[1] = 1;
-      V.SplitK = S;
-      Add(V);
+      for (unsigned S : SplitKSlices) {
+        V.SplitK = S;
+        Add(V);
+      }
+      for (const auto &T : SplitKTiles) {
+        V.SplitK = T[0];
+        V.SplitKUnroll = T[1];
+        Add(V);
+      }
     }
   } else {
     Add(WG);

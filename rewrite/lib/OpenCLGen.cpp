@@ -16,6 +16,7 @@
 #include "codegen/MatMulGen.h"
 #include "codegen/PlaneWalkGen.h"
 #include "codegen/RowLanesGen.h"
+#include "codegen/SplitKTilesGen.h"
 #include "codegen/HistogramGen.h"
 #include "codegen/ScalarC.h"
 #include "codegen/Views.h"
@@ -393,12 +394,16 @@ std::string offsetsLine(const Program &P) {
 
 /// A histogram program's kernel: the map convention, bins updated in place
 /// (codegen/HistogramGen.h).
-std::vector<Kernel> genHistogram(const Program &P) {
+/// With \p TileUnroll > 0, a split-K GEMV^T's tiles (codegen/SplitKTilesGen.h).
+std::vector<Kernel> genHistogram(const Program &P, unsigned TileUnroll = 0) {
   std::set<std::string> Stored{P.Outs[0]->Args[0]->Name};
   ParamInfo PI = bindParams(P, Stored, nullptr);
   Emitter Em(reservedSet(), PI.Names);
   bindParams(P, Stored, &Em);
-  emitHistogram(Em, P);
+  if (TileUnroll)
+    emitSplitKTiles(Em, P, TileUnroll);
+  else
+    emitHistogram(Em, P);
   return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
 }
 
@@ -638,13 +643,13 @@ std::string workGroupAttr(const VariantParams &V) {
 bool genKernels(const Program &P, std::vector<Kernel> &Out, std::string &Err,
                 const GemmKernelOptions &Gemm = GemmKernelOptions(),
                 bool Checked = false, bool RowBlocks = false, bool Offsets = false,
-                bool WalkRegisters = true) {
+                bool WalkRegisters = true, unsigned TileUnroll = 0) {
   TypePtr BodyTy;
   if ((!Checked || P.IsReturn) && !funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
     Out = P.IsReturn              ? genReduce(P, BodyTy)
-          : isHistogramProgram(P) ? genHistogram(P)
+          : isHistogramProgram(P) ? genHistogram(P, TileUnroll)
                                   : genMap(P, Gemm, RowBlocks, WalkRegisters);
     if (Offsets && !P.IsReturn) // the caller's: the unlowered program's ABI
       Out = withOffsets(P, std::move(Out));
@@ -697,7 +702,7 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup &&
          A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim && A.Planes == B.Planes &&
          A.WalkCache == B.WalkCache && A.LaneVec == B.LaneVec && A.SplitK == B.SplitK &&
-         A.RowWalk == B.RowWalk;
+         A.RowWalk == B.RowWalk && A.SplitKUnroll == B.SplitKUnroll;
 }
 
 /// Lowers and emits the variants \p Vs of \p P (a program that type
@@ -728,7 +733,7 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
       M.Good = (Fused ? lowerVariant(*Fused, Vs[I], L, M.Err) : lowerVariant(L, Vs[I], M.Err)) &&
                genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel, /*Checked=*/true,
                           Vs[I].RowBlocks, Offsets && !isHistogramProgram(P),
-                          !Vs[I].WalkCache);
+                          !Vs[I].WalkCache, Vs[I].SplitKUnroll);
       if (M.Good) { // printed without its name, which assemble adds
         L.Name.clear();
         M.L->FunILTail = funil::printProgram(L).substr(std::strlen("idiom "));

@@ -17,12 +17,17 @@
 
 #include "TestUtil.h"
 #include "ProofUtil.h"
+#include "OpenCLRunner.h"
 #include "idiom/Rewrite/Explore.h"
 #include "idiom/Rewrite/Gemv.h"
+#include "idiom/Rewrite/OpenCLGen.h"
 #include "idiom/Rewrite/Rules.h"
 #include "idiom/Rewrite/Strategy.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
 
 using namespace idiom;
 using namespace idiom::rwtest;
@@ -110,12 +115,21 @@ TEST(GemvLanes, ExplorationByLayoutAndLicence) {
                                      rewrite::ExploreOptions());
   EXPECT_EQ(Vr.size(), 8u);
   EXPECT_EQ(Vc.size(), 8u);
-  // y = A x: 4 row lanes and 2 with vector loads; s += A^T r: 4 row lanes
-  // across outputs and 2 split-K
+  // y = A x: 4 row lanes and 2 with vector loads; s += A^T r: 3 row lanes
+  // across outputs, split-K and 2 split-K tiles (S = 128, 256)
   EXPECT_EQ(laneVariants(Vr, 0), 6u);
   EXPECT_EQ(vectorLanes(Vr), 2u);
-  EXPECT_EQ(laneVariants(Vc, 1), 4u);
-  EXPECT_EQ(splitK(Vc), 2u);
+  EXPECT_EQ(laneVariants(Vc, 1), 3u);
+  EXPECT_EQ(splitK(Vc), 3u);
+  unsigned Tiles = 0;
+  for (const rewrite::VariantParams &V : Vc)
+    Tiles += V.SplitKUnroll > 0 && V.SplitK % 16 == 0 && V.SplitK >= 128;
+  EXPECT_EQ(Tiles, 2u);
+  // s = A^T r from 0 has no split-K: the fourth lanes shape instead
+  auto Va = rewrite::exploreVariants(parseOrDie(gemvProgram("f32", false, false)),
+                                     rewrite::MaxVariants, nullptr, rewrite::ExploreOptions());
+  EXPECT_EQ(laneVariants(Va, 1), 4u);
+  EXPECT_EQ(splitK(Va), 0u);
   EXPECT_EQ(laneVariants(Vr, 1) + laneVariants(Vc, 0) + vectorLanes(Vc) + splitK(Vr), 0u);
   // Without the licence: no lanes for floats (the 7 in-order variants).
   for (const Program *P : {&Rows, &Cols}) {
@@ -235,11 +249,88 @@ TEST(GemvLanes, SplitKOnlyInPlace) {
   EXPECT_FALSE(rewrite::gemvAsSplitK(One, 1, Err));
 }
 
+TEST(GemvLanes, SplitKTilesCoverEveryPair) {
+  // The split-K tiles (codegen/SplitKTilesGen.h) on the device, float and
+  // double, with 1 to 40 work-groups (the kernel walks its tiles with a
+  // group-stride loop, so any count computes every (output, slice) pair
+  // once): N = 200 (row stride a multiple of 4: the vector path, the last
+  // tile ragged), 77 (the scalar tail), 3 and 1; K = 2500 (the unrolled
+  // loops: 8 rows of 128 slices, 4 of 256 a step, then the remainder), 300
+  // (fewer rows than one unrolled step), 1 and 0. Each output within a
+  // relative 1e-5 (f32) of the sum in double.
+  static rwtest::OpenCLRunner Runner;
+  if (!Runner.available())
+    GTEST_SKIP() << "no OpenCL device";
+  std::mt19937_64 Rng(17);
+  for (const char *Ty : {"f32", "f64"}) {
+    Program P = parseOrDie(gemvColumns(Ty));
+    rewrite::GeneratedOpenCL G;
+    std::string Err;
+    ASSERT_TRUE(rewrite::generateOpenCL(P, "k", G, Err)) << Err;
+    ASSERT_TRUE(Runner.build(G.Source, Err)) << Err;
+    bool F32 = Ty[1] == '3';
+    size_t Bytes = F32 ? 4 : 8;
+    auto Put = [&](std::vector<double> V) {
+      std::vector<uint8_t> B(V.size() * Bytes);
+      for (size_t I = 0; I < V.size(); ++I) {
+        float F = static_cast<float>(V[I]);
+        std::memcpy(&B[I * Bytes], F32 ? static_cast<void *>(&F) : &V[I], Bytes);
+      }
+      return B;
+    };
+    for (unsigned K3 : {3u, 4u}) { // variants 3 and 4: S = 128 and 256
+      ASSERT_NE(G.Source.find("void k_v" + std::to_string(K3) + "("), std::string::npos);
+      ASSERT_NE(G.Source.find("//@idiom-variant " + std::to_string(K3) + " wg=256 ept=1/" +
+                              std::to_string(K3 == 3 ? 32 : 64) + ": "),
+                std::string::npos);
+      for (int64_t N : {200, 77, 3, 1})
+        for (int64_t K : {2500, 300, 1, 0})
+          for (size_t Groups : {1, 3, 40}) {
+            std::uniform_int_distribution<int> D(-8, 8);
+            std::vector<double> A(K), B(N * K), C(N);
+            for (double &X : A)
+              X = D(Rng) / 4.0;
+            for (double &X : B)
+              X = D(Rng) / 8.0;
+            for (double &X : C)
+              X = D(Rng);
+            std::vector<KernelArg> Args{KernelArg::buffer(Put(A)), KernelArg::buffer(Put(B)),
+                                        KernelArg::buffer(Put(C)), KernelArg::scalar<int64_t>(N),
+                                        KernelArg::scalar<int64_t>(K)};
+            ASSERT_TRUE(Runner.run("k_v" + std::to_string(K3), Args, {256 * Groups}, {256},
+                                   Err))
+                << Err;
+            for (int64_t J = 0; J < N; ++J) {
+              double Want = C[J], Mag = std::abs(C[J]);
+              for (int64_t I = 0; I < K; ++I) {
+                Want += A[I] * B[I * N + J];
+                Mag += std::abs(A[I] * B[I * N + J]);
+              }
+              double Got;
+              if (F32) {
+                float F;
+                std::memcpy(&F, &Args[2].Bytes[J * 4], 4);
+                Got = F;
+              } else {
+                std::memcpy(&Got, &Args[2].Bytes[J * 8], 8);
+              }
+              ASSERT_NEAR(Got, Want, (F32 ? 1e-5 : 1e-12) * (Mag + 1))
+                  << Ty << " variant " << K3 << " N=" << N << " K=" << K
+                  << " groups=" << Groups << " output " << J;
+            }
+          }
+    }
+  }
+}
+
 TEST(GemvLanes, TransposedLayoutIndexProof) {
   // Work-item lid of group G: row G*R + lid%R, lane lid/R, slot lid; a
   // halving step s combines slots lid and lid + s*R (ProofUtil.h).
+  // (s = A^T r from 0: every shape; in place, (16, 16) makes room for the
+  // split-K tiles)
   unsigned Shapes = 0;
-  for (const rewrite::VariantParams &V : rewrite::exploreVariants(parseOrDie(gemvColumns("f32"))))
+  for (const rewrite::VariantParams &V :
+       rewrite::exploreVariants(parseOrDie(gemvProgram("f32", false, false))))
     if (V.RowLanes) {
       EXPECT_EQ(V.LaneDim, 1u);
       expectLaneLayout(V.RowLanes, V.RowsPerGroup, V.LaneDim);

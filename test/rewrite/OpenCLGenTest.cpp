@@ -431,17 +431,23 @@ TEST_F(VariantExec, Stencil2DEveryVariant) {
 
 TEST(PlaneWalkGen, RotatesZNeighbours) {
   // The plane walks of a stencil load a view only on a chunk's first plane
-  // or when no view fed it one plane before (codegen/PlaneWalkGen.h); the
-  // 3-D tiles load every view at every point.
+  // or when no view fed it one plane before (codegen/PlaneWalkGen.h), the
+  // next plane's loads before this plane's store; the 3-D tiles load every
+  // view at every point.
   Program P = parseOrDie(Stencil3D);
   rewrite::GeneratedOpenCL G;
   std::string Err;
   ASSERT_TRUE(rewrite::generateOpenCL(P, "k", G, Err)) << Err;
   size_t Walk = G.Source.find("ept=1x1x16");
   ASSERT_NE(Walk, std::string::npos) << G.Source;
-  EXPECT_EQ(G.Source.find("if (p == p0 || src < 0)"), G.Source.find("if (p == p0 || src < 0)", Walk))
+  EXPECT_EQ(G.Source.find("if (pn < pe && src < 0)"), G.Source.find("if (pn < pe && src < 0)", Walk))
       << "the rotation is only in the walks";
-  EXPECT_NE(G.Source.find("if (p == p0 || src_6 < 0)", Walk), std::string::npos) << G.Source;
+  size_t Load6 = G.Source.find("if (pn < pe && src_6 < 0)", Walk);
+  ASSERT_NE(Load6, std::string::npos) << G.Source;
+  // the store of plane p after the loads of plane p + 1
+  size_t Store = G.Source.find("y[", Load6), Loop = G.Source.rfind("for (long p = p0;", Load6);
+  ASSERT_NE(Loop, std::string::npos) << G.Source;
+  EXPECT_EQ(G.Source.find("y[", Loop), Store) << G.Source;
   EXPECT_NE(G.Source.find("if ((o) + (sp) == (o_2)) src = 2;", Walk), std::string::npos)
       << G.Source;
 }

@@ -281,12 +281,9 @@ bool isStridedByGlobalSize(const ExprPtr &E, ExprPtr &A) {
   return true;
 }
 
-} // namespace
-
-void emitHistogram(Emitter &Em, const funil::Program &P) {
+/// The bins of lowered histogram program \p P (root reduceIndexedAtomic).
+Bins binsOf(Emitter &Em, const funil::Program &P) {
   const ExprPtr &Root = P.Body;
-  if (!Root->isCall("reduceIndexedAtomic"))
-    throw CodegenError("a histogram must be lowered to reduceIndexedAtomic at its root");
   if (P.Outs.size() != 1 || !funil::sameExpr(*Root->Args[1], *P.Outs[0]))
     throw CodegenError("the bins of a histogram must be its output view, updated in place");
   funil::TypeEnv Env;
@@ -322,6 +319,23 @@ void emitHistogram(Emitter &Em, const funil::Program &P) {
                          "mul(words, c))");
     B.Packed = true;
   }
+  return B;
+}
+
+} // namespace
+
+void emitBinUpdate(Emitter &Em, const funil::Program &P, const std::string &Idx,
+                   const CVal &V) {
+  if (!P.Body->isCall("reduceIndexedAtomic"))
+    throw CodegenError("a histogram must be lowered to reduceIndexedAtomic at its root");
+  HistogramEmitter(Em, binsOf(Em, P)).globalUpdate(Idx, V);
+}
+
+void emitHistogram(Emitter &Em, const funil::Program &P) {
+  const ExprPtr &Root = P.Body;
+  if (!Root->isCall("reduceIndexedAtomic"))
+    throw CodegenError("a histogram must be lowered to reduceIndexedAtomic at its root");
+  Bins B = binsOf(Em, P);
   HistogramEmitter H(Em, B);
   const ExprPtr &Pairs = Root->Args[2];
   ExprPtr F, Rows, A;

@@ -46,6 +46,11 @@ namespace idiom::rewrite::codegen {
 /// shape other than the three above or bins it cannot update atomically.
 void emitHistogram(Emitter &Em, const funil::Program &P);
 
+/// Emits one atomic update of bin \p Idx (a C expression in [0, bins)) of
+/// lowered histogram program \p P with value \p V, with P's operator (the
+/// update emitHistogram emits; SplitKTilesGen.h's combined partial sums).
+void emitBinUpdate(Emitter &Em, const funil::Program &P, const std::string &Idx,
+                   const CVal &V);
 /// `#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable` (with an
 /// #error where the device lacks it, so that the build fails and the
 /// runtime runs the original loop) when \p P updates 64-bit bins; else "".

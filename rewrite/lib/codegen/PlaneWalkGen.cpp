@@ -99,34 +99,44 @@ bool emitPlaneWalk(Emitter &Em, const ExprPtr &Walk, const CVal &Target) {
   Em.open("if (" + I1 + " < " + N1 + " && " + I0 + " < " + N2 + ")");
   Em.line("const long " + First + " = " + I2 + " * " + P + ";");
   Em.line("const long " + End + " = min(" + First + " + " + P + ", " + N0 + ");");
+  auto Rest = [&](const std::string &Plane) {
+    return "(" + S0 + ") * " + Plane + " + (" + S1 + ") * " + I1 + " + (" + S2 + ") * " + I0;
+  };
+  // The chunk's first plane: every view loaded.
   for (size_t I = 0; I < K; ++I) {
     Reg[I] = Em.fresh("z");
     Em.line(T + " " + Reg[I] + " = 0;");
   }
+  Em.open("if (" + First + " < " + End + ")");
+  for (size_t I = 0; I < K; ++I)
+    Em.line(Reg[I] + " = " + Buf.Expr + "[(" + Off[I] + ") + " + Rest(First) + "];");
+  Em.close();
   Em.open("for (long " + Pl + " = " + First + "; " + Pl + " < " + End + "; ++" + Pl + ")");
-  std::string Rest = "(" + S0 + ") * " + Pl + " + (" + S1 + ") * " + I1 + " + (" + S2 +
-                     ") * " + I0;
+  CVal Tuple;
+  Tuple.K = CVal::Tuple;
+  for (size_t I = 0; I < K; ++I)
+    Tuple.Elems.push_back(CVal::scalar(Reg[I], Buf.S));
+  CVal Res = Em.settle(Em.apply(G, {Tuple}));
+  // The next plane's values before this plane's store (software
+  // pipelining: the loads are in flight while the store issues; a map's
+  // output never feeds its own inputs): a view's value from the register
+  // of the view that fed it (Src), else a load.
+  std::string Nx = Em.fresh("pn");
+  Em.line("const long " + Nx + " = " + Pl + " + 1;");
   for (size_t I = 0; I < K; ++I) {
     Next[I] = Em.fresh("v");
     std::string Sel = "(" + T + ")0";
     for (size_t J = K; J-- > 0;)
       Sel = "(" + Src[I] + " == " + std::to_string(J) + " ? " + Reg[J] + " : " + Sel + ")";
-    Em.line(T + " " + Next[I] + ";");
-    Em.open("if (" + Pl + " == " + First + " || " + Src[I] + " < 0)");
-    Em.line(Next[I] + " = " + Buf.Expr + "[(" + Off[I] + ") + " + Rest + "];");
+    Em.line(T + " " + Next[I] + " = " + Sel + ";");
+    Em.open("if (" + Nx + " < " + End + " && " + Src[I] + " < 0)");
+    Em.line(Next[I] + " = " + Buf.Expr + "[(" + Off[I] + ") + " + Rest(Nx) + "];");
     Em.close();
-    Em.open("else");
-    Em.line(Next[I] + " = " + Sel + ";");
-    Em.close();
-  }
-  CVal Tuple;
-  Tuple.K = CVal::Tuple;
-  for (size_t I = 0; I < K; ++I) {
-    Em.line(Reg[I] + " = " + Next[I] + ";");
-    Tuple.Elems.push_back(CVal::scalar(Reg[I], Buf.S));
   }
   CVal Out = Em.elementOf(Em.elementOf(Em.elementOf(Target, Pl), I1), I0);
-  Em.assign(Out, Em.settle(Em.apply(G, {Tuple})));
+  Em.assign(Out, Res);
+  for (size_t I = 0; I < K; ++I)
+    Em.line(Reg[I] + " = " + Next[I] + ";");
   Em.close();
   Em.close();
   return true;

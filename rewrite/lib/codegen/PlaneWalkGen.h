@@ -19,7 +19,11 @@
 /// views without such a j are loaded. The offsets are run-time values: the
 /// kernel decides which view feeds which once, before the walk (uniform
 /// across work-items), and loads a view whose source it cannot prove. The
-/// first plane of a chunk loads every view. Every point is computed by g
+/// first plane of a chunk loads every view. The next plane's values (rotated
+/// or loaded) are read before the current plane's store, so its loads are in
+/// flight while the store issues (software pipelining; a map's output does
+/// not feed its inputs, so the order is the generic kernel's in effect).
+/// Every point is computed by g
 /// on the same values as in the generic kernel: results are bit-identical.
 ///
 //===----------------------------------------------------------------------===//

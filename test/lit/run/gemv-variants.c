@@ -1,17 +1,22 @@
 // The GEMV and GEMV^T variants end to end on PoCL (docs/Rewrite.md, "Row
 // lanes of a GEMV"): each of the 8 variants forced in turn (IDIOM_VARIANT;
 // IDIOM_COST=off offloads every call) on m x n matrices of 1 x 1, 3 x 3,
-// 1000 x 77 and 77 x 1000 (no work-group size divides 77 or 1000 outputs).
+// 1000 x 77, 77 x 1000 and 2100 x 12 (no work-group size divides 77 or
+// 1000 outputs).
 // Variants 0 and 1 sum in the loop's order; 2 and 3 are, for a row-major
 // y = A x, row lanes of 32 and 64 work-items per output reading 4 elements
 // a step with vector loads (n = 77: a ragged last chunk, and rows not
 // aligned to 16 bytes, element by element), for the transposed in-place
-// s[j] += A[i][j] r[i], split-K with 32 and 64 work-items per output adding
-// partial sums with float atomics (m = 1, 3, 77: slices with no rows; 1000:
-// not a multiple of the slices); 4-7 are row lanes: y = A x gets 32, 64,
-// 128 or 256 work-items per output (a row's lanes are neighbouring
-// work-items), s = A^T r gets 16, 16, 32 or 64 work-items per output with
-// 16, 32, 32, 16 outputs per work-group in neighbouring work-items.
+// s[j] += A[i][j] r[i], 2 split-K with 32 work-items per output adding
+// partial sums with float atomics (m = 1, 3, 77: slices with no rows;
+// 1000: not a multiple of the slices) and 3-4 the split-K tiles (128 and
+// 256 slices, 4 outputs per work-item: n = 1000, a row stride of a
+// multiple of 4, takes the vector loads with a ragged last tile; n = 77
+// and 3 the scalar tail; 2100 x 12, 2100 rows, runs their unrolled
+// loops, 8 rows of 128 slices and 4 of 256 a step); 4-7 are row lanes for y = A x, 32, 64, 128 or
+// 256 work-items per output (a row's lanes are neighbouring work-items),
+// 5-7 for s = A^T r, 16, 32 or 64 work-items per output with 32, 32, 16
+// outputs per work-group in neighbouring work-items.
 // (Integer GEMVs, whose lanes are exact, are not lifted: GEMV programs are
 // float or double; test/lit/funil/gemv-lanes.funil runs an i32 one in the
 // interpreter.) The same two loops in double, with double4 loads and
@@ -71,8 +76,9 @@
 
 #define MAXE 77000
 
-static float fa[MAXE], fx[1000], fy[1000], fs[1000], fyr[1000], fsr[1000];
-static double da[MAXE], dx[1000], dy[1000], ds[1000], dyr[1000], dsr[1000];
+#define MAXV 2100
+static float fa[MAXE], fx[MAXV], fy[MAXV], fs[MAXV], fyr[MAXV], fsr[MAXV];
+static double da[MAXE], dx[MAXV], dy[MAXV], ds[MAXV], dyr[MAXV], dsr[MAXV];
 
 static unsigned long long seed = 7;
 static unsigned next(void) {
@@ -82,7 +88,7 @@ static unsigned next(void) {
 
 // REMARK-DAG: gemv-variants.c:[[@LINE+4]]:3: remark: offloaded GEMV (gemv) to OpenCL as
 // REMARK-DAG: gemv-variants.c:[[@LINE+3]]:3: remark: floating-point row sums may be reassociated by parallel evaluation
-// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=4 offloaded=4 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
+// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=5 offloaded=5 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
 __attribute__((noinline)) void gemv_f(int m, int n, const float *a, const float *x, float *y) {
   for (int i = 0; i < m; i++) {
     float sum = 0;
@@ -94,7 +100,7 @@ __attribute__((noinline)) void gemv_f(int m, int n, const float *a, const float 
 
 // REMARK-DAG: gemv-variants.c:[[@LINE+4]]:3: remark: offloaded GEMV (gemv) to OpenCL as
 // REMARK-DAG: gemv-variants.c:[[@LINE+3]]:3: remark: floating-point row sums may be reassociated by parallel evaluation
-// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=4 offloaded=4 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
+// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=5 offloaded=5 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
 __attribute__((noinline)) void gemvt_f(int m, int n, const float *a, const float *r, float *s) {
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++)
@@ -103,7 +109,7 @@ __attribute__((noinline)) void gemvt_f(int m, int n, const float *a, const float
 
 // The same in double (double4 loads, 32-byte aligned; 64-bit
 // compare-and-swap for split-K).
-// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=4 offloaded=4 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
+// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=5 offloaded=5 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
 __attribute__((noinline)) void gemv_d(int m, int n, const double *a, const double *x, double *y) {
   for (int i = 0; i < m; i++) {
     double sum = 0;
@@ -113,7 +119,7 @@ __attribute__((noinline)) void gemv_d(int m, int n, const double *a, const doubl
   }
 }
 
-// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=4 offloaded=4 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
+// STATS-DAG: idiom-stats: gemv-variants.c:[[@LINE+2]] gemv calls=5 offloaded=5 device={{.*}} variants=8 {{.*}}variant [[K]] tuned=forced
 __attribute__((noinline)) void gemvt_d(int m, int n, const double *a, const double *r, double *s) {
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++)
@@ -125,12 +131,12 @@ __attribute__((noinline)) void gemvt_d(int m, int n, const double *a, const doub
 // without it.
 // IR-COUNT-4: 4-element vector loads
 // IR-NOT: 4-element vector loads
-// SPLITK-COUNT-4: split-K
+// SPLITK-COUNT-6: split-K
 // SPLITK-NOT: split-K
 // SHAPES-DAG: @idiom_gemv_f_{{.*}}ept=1/32: {{[^\]*}}vector loads{{.*}}ept=1/64: {{[^\]*}}vector loads{{.*}}ept=1/32:{{.*}}ept=1/64:{{.*}}ept=1/128:{{.*}}ept=1/256:
-// SHAPES-DAG: @idiom_gemvt_f_{{.*}}ept=1/32: {{[^\]*}}split-K{{.*}}ept=1/64: {{[^\]*}}split-K{{.*}}ept=1/16:{{.*}}ept=1/16:{{.*}}ept=1/32:{{.*}}ept=1/64:
+// SHAPES-DAG: @idiom_gemvt_f_{{.*}}ept=1/32: {{[^\]*}}split-K{{.*}}ept=1/32: {{[^\]*}}split-K tiles: 128 slices{{.*}}float4{{.*}}ept=1/64: {{[^\]*}}split-K tiles: 256 slices{{.*}}ept=1/16:{{.*}}ept=1/32:{{.*}}ept=1/64:
 // SHAPES-DAG: @idiom_gemv_d_{{.*}}double4{{.*}}ept=1/64: {{[^\]*}}vector loads
-// SHAPES-DAG: @idiom_gemvt_d_{{.*}}split-K{{.*}}atom_cmpxchg
+// SHAPES-DAG: @idiom_gemvt_d_{{.*}}split-K{{.*}}atom_cmpxchg{{.*}}split-K tiles{{.*}}double4{{.*}}atom_cmpxchg
 // EXACT-IR: ept=16x1:
 // EXACT-IR-NOT: ept=1/{{[0-9]+}}:
 
@@ -190,24 +196,24 @@ static int within(int dbl, const void *got, const void *want, const void *init, 
 }
 
 int main(int argc, char **argv) {
-  static const int sizes[][2] = {{1, 1}, {3, 3}, {1000, 77}, {77, 1000}};
-  for (int c = 0; c < 4; c++) {
+  static const int sizes[][2] = {{1, 1}, {3, 3}, {1000, 77}, {77, 1000}, {2100, 12}};
+  for (int c = 0; c < 5; c++) {
     int m = sizes[c][0], n = sizes[c][1];
     for (int k = 0; k < m * n; k++) {
       fa[k] = (float)((int)(next() % 2001) - 1000) / 256.0f;
     }
-    for (int k = 0; k < 1000; k++) {
+    for (int k = 0; k < MAXV; k++) {
       fx[k] = (float)((int)(next() % 4001) - 2000) / 64.0f;
       fs[k] = fsr[k] = (float)((int)(next() % 100)) / 8.0f;
     }
     for (int k = 0; k < m * n; k++)
       da[k] = (double)fa[k] + (double)((int)(next() % 2001) - 1000) * 0x1p-40;
-    for (int k = 0; k < 1000; k++) {
+    for (int k = 0; k < MAXV; k++) {
       dx[k] = (double)fx[k] + (double)((int)(next() % 2001) - 1000) * 0x1p-40;
       ds[k] = dsr[k] = fs[k];
     }
-    float s0[1000];
-    double d0[1000];
+    float s0[MAXV];
+    double d0[MAXV];
     memcpy(s0, fs, sizeof s0);
     memcpy(d0, ds, sizeof d0);
     gemv_f(m, n, fa, fx, fy);

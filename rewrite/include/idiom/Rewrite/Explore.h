@@ -131,6 +131,14 @@ struct VariantParams {
   /// by one work-item); 0: not. For CPU devices (the runtime times it only
   /// there).
   unsigned RowWalk = 0;
+  /// With SplitK (a multiple of 16): the split-K tiles kernel
+  /// (codegen/SplitKTilesGen.h) instead of one (output, slice) pair per
+  /// work-item: work-groups of 16 x 16 work-items, each owning 4 adjacent
+  /// outputs (one 4-element vector load of the matrix a row, a scalar tail)
+  /// of one slice, SplitKUnroll rows' loads issued before their adds, the
+  /// 16 slices of a work-group combined in local memory before one atomic
+  /// per output (the marker's `ept=1/(SplitK/4)`); 0: not.
+  unsigned SplitKUnroll = 0;
 };
 
 /// What the compile allows the variants to change.

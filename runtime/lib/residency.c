@@ -774,9 +774,15 @@ static void host_access(const void *p, uint64_t size, int64_t stride,
       ok &= elem_copy(x, b + r0++ * s, size, to_dev, tmp);
     if (r0 <= r1 && b + r1 * s + size > x->hi)
       ok &= elem_copy(x, b + r1-- * s, size, to_dev, tmp);
+    /* The last element apart: NVIDIA's driver refuses (on an H200, gs.c)
+       a rectangle whose last row's pitch runs past the buffer's end
+       although its bytes do not. A rectangle the driver refuses all the
+       same is copied element by element. */
+    if (ok && r0 < r1 && !rect_copy(x, b, size, s, r0, r1 - 1, to_dev, tmp))
+      for (uint64_t i = r0; ok && i < r1; ++i)
+        ok = elem_copy(x, b + i * s, size, to_dev, tmp + (i - r0) * size);
     if (ok && r0 <= r1)
-      ok = r0 == r1 ? elem_copy(x, b + r0 * s, size, to_dev, tmp)
-                    : rect_copy(x, b, size, s, r0, r1, to_dev, tmp);
+      ok = elem_copy(x, b + r1 * s, size, to_dev, tmp + (r1 - r0) * size);
     if (tmp != stack)
       free(tmp);
     if (!ok)

@@ -92,7 +92,10 @@ bool findSharedBases(Loop &L, ScalarEvolution &SE, SmallVectorImpl<Fits> &Need,
   SmallVector<Loop *, 4> Nest{&L};
   for (unsigned K = 0; K < Nest.size(); ++K) {
     Nest.append(Nest[K]->begin(), Nest[K]->end());
-    SCEVExprContains(SE.getBackedgeTakenCount(Nest[K]), [&](const SCEV *X) {
+    const SCEV *BTC = SE.getBackedgeTakenCount(Nest[K]);
+    if (isa<SCEVCouldNotCompute>(BTC)) // not a SCEV the visitors know
+      continue;
+    SCEVExprContains(BTC, [&](const SCEV *X) {
       if (isa<SCEVUnknown>(X))
         InBounds.insert(X);
       return false; // visit every operand

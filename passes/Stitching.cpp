@@ -459,10 +459,11 @@ struct HostHint {
 /// At \p B (a block of its own, reached when the guards hold): reads the
 /// site's host hint word (idiomrt.h, idiom_host_hint) with a relaxed atomic
 /// load and, when its size tag is the one of this call's key (the product
-/// of the sizes), calls are left and no residency region is open
-/// (idiom_regions_open, relaxed), takes one call off the word and branches
-/// to \p Fallback (the original nest) instead of \p Call. The word is a
-/// zero-initialized private global \p Name, one per stitched site.
+/// of the sizes) and calls are left, takes one call off the word and
+/// branches to \p Fallback (the original nest, which syncs a residency
+/// region first when it is in one, as a decline does) instead of \p Call.
+/// The word is a zero-initialized private global \p Name, one per stitched
+/// site.
 static HostHint emitHostHintCheck(IRBuilder<> &B, const ExpandedArgs &Args,
                                   BasicBlock *Call, BasicBlock *Fallback,
                                   LoopInfo &LI, Loop *Parent,
@@ -471,7 +472,7 @@ static HostHint emitHostHintCheck(IRBuilder<> &B, const ExpandedArgs &Args,
   Function &F = *Head->getParent();
   Module &Mod = *F.getParent();
   LLVMContext &Ctx = Mod.getContext();
-  Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
   auto *Word = new GlobalVariable(Mod, I64, /*isConstant=*/false,
                                   GlobalValue::PrivateLinkage,
                                   ConstantInt::get(I64, 0), Name);
@@ -489,28 +490,16 @@ static HostHint emitHostHintCheck(IRBuilder<> &B, const ExpandedArgs &Args,
   Value *Hit = B.CreateAnd(
       B.CreateICmpEQ(B.CreateAnd(H, ConstantInt::get(I64, One - 1)), Tag),
       B.CreateICmpUGE(H, ConstantInt::get(I64, One)), "idiom.hint.hit");
-  BasicBlock *Open = BasicBlock::Create(Ctx, "idiom.hint.open", &F, Call);
   BasicBlock *Skip = BasicBlock::Create(Ctx, "idiom.hint.skip", &F, Call);
-  if (Parent) {
-    Parent->addBasicBlockToLoop(Open, LI);
+  if (Parent)
     Parent->addBasicBlockToLoop(Skip, LI);
-  }
-  B.CreateCondBr(Hit, Open, Call);
-  B.SetInsertPoint(Open);
-  GlobalVariable *Regions = Mod.getNamedGlobal("idiom_regions_open");
-  if (!Regions)
-    Regions = new GlobalVariable(Mod, I32, /*isConstant=*/false,
-                                 GlobalValue::ExternalLinkage, nullptr,
-                                 "idiom_regions_open");
-  LoadInst *N = B.CreateAlignedLoad(I32, Regions, Align(4), "idiom.regions");
-  N->setAtomic(AtomicOrdering::Monotonic);
-  B.CreateCondBr(B.CreateICmpEQ(N, ConstantInt::get(I32, 0)), Skip, Call);
+  B.CreateCondBr(Hit, Skip, Call);
   B.SetInsertPoint(Skip);
   StoreInst *St = B.CreateAlignedStore(
       B.CreateSub(H, ConstantInt::get(I64, One)), Word, Align(8));
   St->setAtomic(AtomicOrdering::Monotonic);
   B.CreateBr(Fallback);
-  return {Word, Key, {Head, Open, Skip}};
+  return {Word, Key, {Head, Skip}};
 }
 
 bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,

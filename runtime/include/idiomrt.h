@@ -289,16 +289,17 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token);
 /// idiom_host_begin). When the cost model declined for a reason its next
 /// calls of that size class would repeat (the device cannot win, or the
 /// host measured faster and the device is not due to be measured again;
-/// never inside a residency region), the runtime writes *hint = tag | n <<
+/// inside a residency region only while it holds nothing on the device),
+/// the runtime writes *hint = tag | n <<
 /// IDIOM_HINT_TAG_BITS with tag = floor(log2(key)) + 1 and n >= 1 the calls
 /// the caller may skip (at most 64); otherwise it leaves *hint alone.
 ///
 /// The caller's contract (passes/Stitching.cpp): before idiom_run, with
 /// key its own function of the sizes (the product of the iteration counts),
 /// it reads *hint with a relaxed atomic load and, when the tag matches
-/// key's, n >= 1 and idiom_regions_open is 0, stores *hint - (1 <<
-/// IDIOM_HINT_TAG_BITS) (relaxed) and runs the original loop without
-/// calling idiom_run. The original loop is always a valid execution; a
+/// key's and n >= 1, stores *hint - (1 << IDIOM_HINT_TAG_BITS) (relaxed)
+/// and runs the original loop without calling idiom_run (inside a region
+/// after idiom_region_sync, as on a decline). The original loop is always a valid execution; a
 /// racy store between threads only changes how many calls skip. The
 /// runtime counts the skipped calls from the word in IDIOM_STATS
 /// ("host-hint"). One hint word per descriptor; never fails, never blocks.

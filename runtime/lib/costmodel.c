@@ -385,8 +385,10 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     s->host_wanted += want;
   }
   /* a decline the next calls of the class would repeat may become a host
-     hint (idiom_host_hint); never one decided inside a region */
-  int hintable = !held && !idiomrt_resid_active() &&
+     hint (idiom_host_hint); inside a region only while none of its bytes is
+     held on the device (a hinted call syncs the region as a declined one
+     does) */
+  int hintable = !held &&
                  (dec == IDIOMRT_DEC_CANNOT_WIN ||
                   dec == IDIOMRT_DEC_HOST_FASTER);
   pthread_mutex_unlock(&e->stats_lock);

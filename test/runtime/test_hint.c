@@ -4,10 +4,10 @@
  * hint (idiomrt.h, idiom_host_hint): the caller below follows the contract
  * the plugin's stitched code follows (passes/Stitching.cpp): it reads the
  * site's hint word before idiom_run and, while its size tag matches and
- * calls are left and no region is open, runs the loop without calling the
- * runtime. A tiny call repeated many times reaches idiom_run about once in
- * 65 calls; the stats count every call; a hint is never given inside a
- * residency region nor followed while one is open; a site whose size grows
+ * calls are left, runs the loop without calling the runtime (after the
+ * fallback's region sync). A tiny call repeated many times reaches
+ * idiom_run about once in 65 calls; the stats count every call; inside a
+ * residency region that holds nothing on the device the same; a site whose size grows
  * is decided afresh and goes to the device when the device wins (the host
  * loop made slow on purpose, as case_policy_starting does).
  *
@@ -50,8 +50,7 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
   uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
   uint64_t one = 1ull << IDIOM_HINT_TAG_BITS;
   uint64_t h = __atomic_load_n(&g_word, __ATOMIC_RELAXED);
-  int skip = (h & (one - 1)) == tag && h >= one &&
-             __atomic_load_n(&idiom_regions_open, __ATOMIC_RELAXED) == 0;
+  int skip = (h & (one - 1)) == tag && h >= one;
   uint64_t tok = 0;
   if (skip) {
     __atomic_store_n(&g_word, h - one, __ATOMIC_RELAXED);
@@ -66,6 +65,7 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
     idiom_host_hint(&hscale_desc, &g_word, key);
     tok = idiom_host_begin(&hscale_desc);
   }
+  idiom_region_sync(); /* the fallback's, inside a region */
   for (int i = 0; i < n; ++i)
     y[i] = 2.0f * x[i] + y[i];
   if (extra_host_us) {
@@ -152,6 +152,8 @@ void case_hint_tiny(void) {
 /* Inside a residency region: no hint is given (a host run there syncs the
    region) and a hint given before is not followed while the region is
    open. */
+uint64_t idiomrt_resid_bytes(void); /* rt_internal.h */
+
 void case_hint_region(void) {
   setenv("IDIOM_COST", "on", 1);
   float *x = malloc(4ull * TINY), *y = malloc(4ull * TINY);
@@ -159,30 +161,25 @@ void case_hint_region(void) {
   for (int k = 0; k < 10; ++k)
     site(x, y, TINY, 0);
   CHECK_MSG(g_word >> IDIOM_HINT_TAG_BITS, "no hint before the region");
+  /* inside a region that holds nothing on the device the hint is given
+     and followed as outside (a hinted call syncs the region first, as a
+     declined one does) */
   int before = g_runs;
   g_word = 0;
   idiom_region_begin();
   for (int k = 0; k < 100; ++k)
     site(x, y, TINY, 0);
-  CHECK_MSG(g_word == 0, "hint %llx given inside a region",
-            (unsigned long long)g_word);
-  CHECK_MSG(g_runs - before == 100, "%d of 100 calls in the region reached "
+  CHECK_MSG(g_word >> IDIOM_HINT_TAG_BITS, "no hint inside the region");
+  CHECK_MSG(g_runs - before < 10, "%d of 100 calls in the region reached "
             "idiom_run", g_runs - before);
-  /* a hint set by hand is not followed while the region is open */
-  g_word = 13 | 50ull << IDIOM_HINT_TAG_BITS;
-  before = g_runs;
-  for (int k = 0; k < 10; ++k)
-    site(x, y, TINY, 0);
-  CHECK_MSG(g_runs - before == 10, "%d of 10 calls in the region reached "
-            "idiom_run", g_runs - before);
-  CHECK(g_word == (13 | 50ull << IDIOM_HINT_TAG_BITS));
+  CHECK_MSG(idiomrt_resid_bytes() == 0,
+            "the region holds bytes on the device");
   idiom_region_end();
   before = g_runs;
   site(x, y, TINY, 0);
-  CHECK_MSG(g_runs == before && g_word >> IDIOM_HINT_TAG_BITS == 49,
-            "after the region: runs %d -> %d, word %llx", before, g_runs,
-            (unsigned long long)g_word);
-  CHECK(check_y(y, TINY, 121));
+  CHECK_MSG(g_runs - before <= 1, "after the region: runs %d -> %d", before,
+            g_runs);
+  CHECK(check_y(y, TINY, 111));
   free(x);
   free(y);
 }

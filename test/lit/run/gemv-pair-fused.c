@@ -45,7 +45,7 @@
 // both sizes of the first against the second's), q by a tree, s by the
 // compare-and-swap loop.
 // RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
-// RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s --check-prefix=CL
+// RUN: %opt -idiom-pair-fused=true -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s --check-prefix=CL
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=true %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
 // Licence off: no fused kernel.
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=true -mllvm -idiom-fp-reassoc=false -g %s -lidiomrt -Rpass-analysis=idiom-offload -o %t.exact 2> %t.exact-remarks

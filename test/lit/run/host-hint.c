@@ -66,7 +66,8 @@ int main(void) {
     s += y[(r * 7) % N];
   }
   // 128 small calls, then 2 large ones. (The loop reads big on the host:
-  // no residency region, where hints are neither given nor followed.)
+  // a residency region that routes the reads; hints are given and followed
+  // in it while it holds nothing on the device.)
   unsigned long sum = 0;
   for (int r = 0; r < 128; ++r) {
     grow(big, N);

@@ -1,9 +1,10 @@
 // The per-site host hint (idiomrt.h, idiom_host_hint): before the runtime
 // call the stitched code reads the site's hint word with a relaxed atomic
 // load; when its size tag is the one of this call's iteration count
-// (floor(log2) + 1 of the product of the sizes), calls are left and no
-// residency region is open, it takes one call off the word and runs the
-// original loop without calling idiom_run. The declined path asks the
+// (floor(log2) + 1 of the product of the sizes) and calls are left, it
+// takes one call off the word and runs the original loop (after the
+// fallback's region sync, inside a residency region) without calling
+// idiom_run. The declined path asks the
 // runtime for a hint (with the same key) before timing the loop.
 // RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s < %t.ll
@@ -22,11 +23,7 @@
 // CHECK-DAG: %[[LOW:[0-9]+]] = and i64 %idiom.hint.word, 255
 // CHECK-DAG: icmp eq i64 %[[LOW]], %idiom.hint.tag
 // CHECK: %idiom.hint.hit = and i1
-// CHECK-NEXT: br i1 %idiom.hint.hit, label %idiom.hint.open, label %idiom.call
-// CHECK: idiom.hint.open:
-// CHECK-NEXT: %idiom.regions = load atomic i32, ptr @idiom_regions_open monotonic, align 4
-// CHECK-NEXT: icmp eq i32 %idiom.regions, 0
-// CHECK-NEXT: br i1 %{{.*}}, label %idiom.hint.skip, label %idiom.call
+// CHECK-NEXT: br i1 %idiom.hint.hit, label %idiom.hint.skip, label %idiom.call
 // CHECK: idiom.hint.skip:
 // CHECK-NEXT: %[[DEC:[0-9]+]] = add i64 %idiom.hint.word, -256
 // CHECK-NEXT: store atomic i64 %[[DEC]], ptr @[[WORD]] monotonic, align 8

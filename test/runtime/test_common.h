@@ -140,6 +140,7 @@ void case_resid_memmove(void);
 void case_resid_memmove_grow(void);
 void case_resid_sweep(void);
 void case_resid_host_access(void);
+void case_resid_host_access_elems(void);
 void case_resid_evict(void);
 void case_resid_evict_stats(void);
 

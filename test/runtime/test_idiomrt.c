@@ -1099,6 +1099,7 @@ static const tcase cases[] = {
     {"resid_memmove_grow", case_resid_memmove_grow, 1},
     {"resid_sweep", case_resid_sweep, 1},
     {"resid_host_access", case_resid_host_access, 1},
+    {"resid_host_access_elems", case_resid_host_access_elems, 1},
     {"resid_seq", case_resid_seq, 1},
     {"resid_stats", case_resid_stats, 1},
     {"resid_evict", case_resid_evict, 1},

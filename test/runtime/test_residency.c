@@ -715,3 +715,11 @@ void case_resid_host_access(void) {
   free(y);
   free(ry);
 }
+
+/* The same with every rectangle copy refused (IDIOM_TEST_REFUSE_RECT, as
+   NVIDIA's driver refused some): the element-by-element path must give the
+   same bytes. */
+void case_resid_host_access_elems(void) {
+  setenv("IDIOM_TEST_REFUSE_RECT", "1", 1);
+  case_resid_host_access();
+}

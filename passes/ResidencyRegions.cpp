@@ -39,7 +39,7 @@
 // The fallback nests are exempt: idiom_region_sync, placed at their
 // preheader, empties the device copies before they run. So are the blocks
 // of a site's host hint (StitchedCall::HintBlocks), which only touch the
-// hint word and read idiom_regions_open. The loop's exits
+// hint word and lead to the fallback's preheader. The loop's exits
 // must be dedicated (LoopSimplify form) and reached by br or switch.
 //
 //===----------------------------------------------------------------------===//

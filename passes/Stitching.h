@@ -114,10 +114,9 @@ struct StitchedCall {
   /// (A buffer with a run-time extent is given by its base pointer, which
   /// is based on the same objects.)
   std::vector<std::pair<llvm::WeakTrackingVH, bool>> Buffers;
-  /// The blocks that read and update the site's host hint word and read
-  /// idiom_regions_open (relaxed atomics on the runtime's and the hint's
-  /// memory, no idiom buffer): exempt from the region checks as the
-  /// fallback nest is.
+  /// The blocks that read and update the site's host hint word (relaxed
+  /// atomics on the hint's memory, no idiom buffer): exempt from the region
+  /// checks as the fallback nest is.
   std::vector<llvm::BasicBlock *> HintBlocks;
 };
 

@@ -40,7 +40,7 @@ static uint64_t g_lat_ns, g_bw_bps;
 static pthread_once_t g_file_once = PTHREAD_ONCE_INIT;
 static uint64_t g_file_lat_ns, g_file_bw_bps, g_file_start_ms;
 
-static uint64_t now_ns(void) {
+uint64_t idiomrt_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -131,17 +131,17 @@ void idiomrt_cost_calibrate(const idiomrt_device *dev, uint64_t start_ns) {
   double lat[CAL_SMALL];
   int ok = 1;
   for (int i = 0; i < CAL_SMALL && ok; ++i) {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = idiomrt_now_ns();
     ok = cl->clEnqueueWriteBuffer(dev->queue, m, CL_TRUE, 0, 4, host, 0, NULL,
                                   NULL) == CL_SUCCESS;
-    lat[i] = (double)(now_ns() - t0);
+    lat[i] = (double)(idiomrt_now_ns() - t0);
   }
   double best = 0; /* bytes per ns */
   for (int i = 0; i < 2 && ok; ++i) {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = idiomrt_now_ns();
     ok = cl->clEnqueueWriteBuffer(dev->queue, m, CL_TRUE, 0, CAL_BYTES, host,
                                   0, NULL, NULL) == CL_SUCCESS;
-    double bw = (double)CAL_BYTES / (double)(now_ns() - t0 + 1);
+    double bw = (double)CAL_BYTES / (double)(idiomrt_now_ns() - t0 + 1);
     if (bw > best)
       best = bw;
   }

@@ -58,10 +58,11 @@
  * size class (fewer when the device is due to be measured sooner; those
  * calls count as decisions of the re-measurement schedule). A call of
  * another size class, or the first after the hint's calls, comes here
- * again: a site whose size grows is decided afresh. No hint is given
- * inside a residency region, and the stitched code never follows one while
- * a region is open (a host run there must sync the region first). The
- * skipped calls are counted lazily, from the hint word, as "host-hint".
+ * again: a site whose size grows is decided afresh. Inside a residency
+ * region a hint is given only while the region holds nothing on the
+ * device; a hinted call takes the fallback's path, which syncs the region
+ * as a declined call does. The skipped calls are counted lazily, from the
+ * hint word, as "host-hint".
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -138,12 +139,6 @@ static _Thread_local const idiom_kernel_desc *t_hint_desc;
 static _Thread_local idiomrt_entry *t_hint_entry;
 static _Thread_local uint64_t t_hint_trip;
 static _Thread_local int t_hint_dec;
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
   /* Inside a residency region the buffers stay on the device: the copy in
@@ -358,12 +353,10 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   if (dec == IDIOMRT_DEC_EXPLORE_DEVICE && c->winner == 2 &&
       !idiomrt_startup_begun())
     dec = IDIOMRT_DEC_HOST_FASTER;
+  uint64_t add = (uint64_t)(c->host_est * (double)trip);
   if (idiomrt_cost_is_second(dec))
-    __atomic_add_fetch(&g_worthy_total_ns,
-                       (uint64_t)(c->host_est * (double)trip),
-                       __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_worthy_total_ns, add, __ATOMIC_RELAXED);
   if (dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_DEVICE) {
-    uint64_t add = (uint64_t)(c->host_est * (double)trip);
     __atomic_add_fetch(&g_worthy_total_ns, add, __ATOMIC_RELAXED);
     /* Ski rental: starting the device costs about one start-up (and an
        exit in the middle of it waits for a step of it); it is started once
@@ -560,14 +553,14 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc) {
   t_time_desc = desc;
   t_time_entry = t_want_entry;
   t_time_trip = t_want_trip;
-  t_time_t0 = now_ns() | 1; /* never 0, which means "not timed" */
+  t_time_t0 = idiomrt_now_ns() | 1; /* never 0, which means "not timed" */
   return t_time_t0;
 }
 
 void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
   if (!token)
     return;
-  uint64_t t1 = now_ns();
+  uint64_t t1 = idiomrt_now_ns();
   if (desc != t_time_desc || token != t_time_t0 || t1 < token ||
       t_time_trip == 0)
     return; /* another (nested or re-entered) measurement took the slot */

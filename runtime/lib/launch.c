@@ -1,11 +1,11 @@
 /*===- launch.c - idiom_run: maps and two-stage reductions ----------------===*
  *
- * One run: check what can be checked without a device (IDIOM_DEVICE=seq,
- * descriptor, trip count, overlapping ranges), then take the device and the
- * descriptor's program, copy every buffer in, launch, map the outputs back,
- * and copy them to the host only once every command has completed without
- * error. Any failure releases what the run allocated and declines, with
- * nothing written to the host.
+ * One run: check what can be checked without a device (IDIOM_DEVICE=seq;
+ * descriptor, trip count, overlapping ranges: checks.c), then take the
+ * device and the descriptor's program, copy every buffer in, launch, map
+ * the outputs back, and copy them to the host only once every command has
+ * completed without error. Any failure releases what the run allocated and
+ * declines, with nothing written to the host.
  *
  * Outputs: an OUT / INOUT argument without IDIOM_ARG_DENSE is copied in
  * from a host snapshot, and only the bytes whose device value differs from
@@ -61,8 +61,6 @@ static _Thread_local int t_depth; /* > 0 while this thread is in idiom_run */
 
 enum { EV_TRANSFER = 0, EV_KERNEL = 1 };
 
-static uint64_t trip_count(const idiom_kernel_desc *d, const uint64_t *sizes);
-
 typedef struct run {
   const idiomrt_device *dev;
   const idiomrt_cl *cl;
@@ -112,12 +110,6 @@ typedef struct run {
   size_t reason_len;
   uint64_t t_buffers, t_launched, t_waited; /* phase ends (IDIOM_DEBUG=time) */
 } run;
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int cl_fail(run *r, const char *what, cl_int err) {
   snprintf(r->reason, r->reason_len, "OpenCL error %d (%s) in %s", (int)err,
@@ -172,12 +164,12 @@ static int make_buffer(run *r, cl_mem_flags flags, const void *host,
   }
   if (host && bytes) {
     int staged = 0; /* through pinned memory (staging.c), synchronously */
-    uint64_t t0 = now_ns();
+    uint64_t t0 = idiomrt_now_ns();
     err = idiomrt_stage_write(r->dev, *out, 0, host, (size_t)bytes, &staged);
     if (err != CL_SUCCESS)
       return cl_fail(r, "staged clEnqueueWriteBuffer", err);
     if (staged) {
-      r->host_copy_ns += now_ns() - t0;
+      r->host_copy_ns += idiomrt_now_ns() - t0;
     } else {
       cl_event ev = NULL;
       err = r->cl->clEnqueueWriteBuffer(r->dev->queue, *out, CL_FALSE, 0,
@@ -191,61 +183,6 @@ static int make_buffer(run *r, cl_mem_flags flags, const void *host,
   return 1;
 }
 
-/* Zero-copy arguments (zerocopy.c): buffers over the program's bytes, made
-   after residency.c copied back overlapping entries; an INOUT argument's
-   bytes are copied aside first (put back when the run fails). A buffer the
-   driver refuses is copied as before. */
-static int zc_buffers(run *r) {
-  size_t at = 0;
-  for (uint32_t i = 0; i < r->nargs; ++i) {
-    const idiom_arg *a = &r->args[i];
-    if (!r->zc[i])
-      continue;
-    if (a->kind == IDIOM_ARG_BUF_INOUT) {
-      uint64_t t0 = now_ns();
-      if (!idiomrt_zc_backup(a->ptr, (size_t)a->bytes, at))
-        return fail(r, "out of host memory");
-      r->host_copy_ns += now_ns() - t0;
-      at += (size_t)a->bytes;
-    }
-    cl_int err;
-    r->mems[i] = idiomrt_zc_buffer(
-        r->dev,
-        a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
-        a->ptr, r->zc_base[i], (size_t)a->bytes, &err);
-    if (!r->mems[i]) {
-      r->zc[i] = 2; /* copied, and mapped back, as outside a region */
-      r->zc_base[i] = 0;
-      idiomrt_zc_count(0, 1);
-    }
-  }
-  return 1;
-}
-
-/* After a failed run: waits for every command, then puts back the INOUT
-   zero-copy arguments' bytes as they were before the run. */
-static void zc_abort(run *r) {
-  if (!r->zc || !r->mems)
-    return;
-  int any = 0;
-  for (uint32_t i = 0; i < r->nargs && !any; ++i)
-    any = r->zc[i] && r->args[i].kind == IDIOM_ARG_BUF_INOUT;
-  if (!any)
-    return;
-  r->cl->clFinish(r->dev->queue);
-  size_t at = 0;
-  for (uint32_t i = 0; i < r->nargs; ++i)
-    if (r->zc[i] && r->args[i].kind == IDIOM_ARG_BUF_INOUT) {
-      idiomrt_zc_restore(r->args[i].ptr, (size_t)r->args[i].bytes, at);
-      at += (size_t)r->args[i].bytes;
-    }
-}
-
-/* Creates and fills the argument buffers. An output without
-   IDIOM_ARG_DENSE is filled from a snapshot of its host bytes, kept for the
-   write-back. A dense OUT buffer (the kernels write every byte and read
-   none) is not filled: its host bytes would only be overwritten, and a
-   failed run writes nothing back. */
 static int create_buffers(run *r) {
   if (idiomrt_zc_device(r->dev)) {
     r->zc = calloc(r->nargs ? r->nargs : 1, 1);
@@ -265,8 +202,9 @@ static int create_buffers(run *r) {
                                r->reason_len))
       return 0;
   }
-  if (r->zc && !zc_buffers(r))
-    return 0;
+  if (r->zc && !idiomrt_zc_buffers(r->dev, r->args, r->nargs, r->zc,
+                                   r->zc_base, r->mems, &r->host_copy_ns))
+    return fail(r, "out of host memory");
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
     if (!is_buffer(a->kind) || r->mems[i]) /* mems[i]: resident */
@@ -281,11 +219,11 @@ static int create_buffers(run *r) {
         return fail(r, "buffer larger than the address space");
       if (!r->snap && !(r->snap = calloc(r->nargs, sizeof *r->snap)))
         return fail(r, "out of host memory");
-      uint64_t t0 = now_ns();
+      uint64_t t0 = idiomrt_now_ns();
       if (!(r->snap[i] = malloc((size_t)a->bytes)))
         return fail(r, "out of host memory");
       idiomrt_parallel_memcpy(r->snap[i], a->ptr, (size_t)a->bytes);
-      r->host_copy_ns += now_ns() - t0;
+      r->host_copy_ns += idiomrt_now_ns() - t0;
       src = r->snap[i];
     }
     if (!make_buffer(r, f, src, a->bytes, &r->mems[i]))
@@ -956,7 +894,7 @@ static int tune(run *r, unsigned cls) {
   r->reason = scratch; /* a variant's failure is not the run's */
   r->reason_len = sizeof scratch;
   uint64_t cap = idiomrt_config_get()->tune_sample;
-  uint64_t trip = trip_count(r->d, r->sizes);
+  uint64_t trip = idiomrt_trip_count(r->d, r->sizes);
   if (r->d->kind == IDIOM_MAP && cap && trip > cap) {
     /* A sample must give every variant the device's full-size shape: at
        least TUNE_FILL_GROUPS work-groups per compute unit, and whole plane
@@ -1103,7 +1041,7 @@ static int execute(run *r, void *results, int *variant) {
     return fail(r, "out of host memory");
 
   idiomrt_entry *e = r->e;
-  uint64_t trip = trip_count(r->d, r->sizes);
+  uint64_t trip = idiomrt_trip_count(r->d, r->sizes);
   unsigned cls = idiomrt_size_class(r->work > trip ? r->work : trip);
   int k = idiomrt_tune_lookup(e, r->dev, cls);
   if (k == -2)
@@ -1111,7 +1049,7 @@ static int execute(run *r, void *results, int *variant) {
   if (!parse_offsets(r) || !create_buffers(r) ||
       (r->d->kind == IDIOM_REDUCE && !create_reduce_buffers(r)))
     return 0;
-  r->t_buffers = now_ns();
+  r->t_buffers = idiomrt_now_ns();
   if (k < 0 && (k = tune(r, cls)) < 0)
     return 0;
   *variant = k;
@@ -1128,16 +1066,16 @@ static int execute(run *r, void *results, int *variant) {
     return 0;
   if (r->d->kind == IDIOM_MAP ? !map_outputs(r) : !map_results(r, results))
     return 0;
-  r->t_launched = now_ns();
+  r->t_launched = idiomrt_now_ns();
   if (!wait_all(r))
     return 0;
   if (idiomrt_zc_test_fail())
     return fail(r, "IDIOM_ZERO_COPY_TEST_FAIL=1: failed after the kernels");
-  r->t_waited = now_ns();
+  r->t_waited = idiomrt_now_ns();
   /* Every command completed: now, and only now, write the host (or, in
      the first runs of idiom_run_pair, private copies of it that pair.c
      writes only once every run of the pair succeeded). */
-  uint64_t t0 = now_ns();
+  uint64_t t0 = idiomrt_now_ns();
   for (unsigned i = 0; i < r->nmaps; ++i)
     if (idiomrt_defer_wanted(r->d) &&
         !(r->maps[i].host = idiomrt_defer_copy(r->maps[i].host,
@@ -1146,76 +1084,8 @@ static int execute(run *r, void *results, int *variant) {
   for (unsigned i = 0; i < r->nmaps; ++i)
     if (r->maps[i].dev_ptr != r->maps[i].host) /* zero-copy: already there */
       idiomrt_parallel_range(r->maps[i].bytes, write_back_part, &r->maps[i]);
-  r->host_copy_ns = now_ns() - t0;
+  r->host_copy_ns = idiomrt_now_ns() - t0;
   return 1;
-}
-
-/*--- checks that need no device ----------------------------------------*/
-
-static const char *check_desc(const idiom_kernel_desc *d, const idiom_arg *args,
-                              uint32_t nargs, const uint64_t *sizes,
-                              const void *results) {
-  if (!d->name || !d->name[0] || !d->source)
-    return "invalid descriptor";
-  if (d->kind == IDIOM_MAP) {
-    if (d->ndims < 1 || d->ndims > IDIOM_MAX_MAP_DIMS)
-      return "invalid descriptor: rank";
-  } else if (d->kind == IDIOM_REDUCE) {
-    if (d->ndims < 1 || d->ndims > IDIOM_MAX_REDUCE_DIMS)
-      return "invalid descriptor: rank";
-    if (d->nresults < 1 || d->nresults > MAX_RESULTS || !d->result_bytes)
-      return "invalid descriptor: results";
-    for (unsigned k = 0; k < d->nresults; ++k)
-      if (d->result_bytes[k] < 1 || d->result_bytes[k] > IDIOM_MAX_RESULT_BYTES)
-        return "invalid descriptor: results";
-    if (!results)
-      return "invalid arguments: no results";
-  } else {
-    return "invalid descriptor: kind";
-  }
-  if (!sizes || (nargs && !args))
-    return "invalid arguments";
-  for (uint32_t i = 0; i < nargs; ++i) {
-    const idiom_arg *a = &args[i];
-    if (a->kind > IDIOM_ARG_F64)
-      return "invalid arguments: kind";
-    if (a->flags & ~(uint32_t)IDIOM_ARG_DENSE)
-      return "invalid arguments: flags";
-    if (is_buffer(a->kind) && a->bytes &&
-        (!a->ptr || (uint64_t)(uintptr_t)a->ptr > UINT64_MAX - a->bytes))
-      return "invalid arguments: buffer";
-  }
-  for (unsigned i = 0; i < d->ndims; ++i)
-    if (sizes[i] == 0)
-      return "empty iteration space";
-  return NULL;
-}
-
-static uint64_t trip_count(const idiom_kernel_desc *d, const uint64_t *sizes) {
-  uint64_t t = 1;
-  for (unsigned i = 0; i < d->ndims; ++i) {
-    if (sizes[i] && t > UINT64_MAX / sizes[i])
-      return UINT64_MAX;
-    t *= sizes[i];
-  }
-  return t;
-}
-
-/* 1 when an OUT / INOUT range overlaps any other non-empty range. */
-int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs) {
-  for (uint32_t i = 0; i < nargs; ++i) {
-    if (!is_output(args[i].kind) || args[i].bytes == 0)
-      continue;
-    uint64_t a0 = (uint64_t)(uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
-    for (uint32_t j = 0; j < nargs; ++j) {
-      if (j == i || !is_buffer(args[j].kind) || args[j].bytes == 0)
-        continue;
-      uint64_t b0 = (uint64_t)(uintptr_t)args[j].ptr, b1 = b0 + args[j].bytes;
-      if (a0 < b1 && b0 < a1)
-        return 1;
-    }
-  }
-  return 0;
 }
 
 /*--- entry points ---------------------------------------------------------*/
@@ -1384,18 +1254,17 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, "IDIOM_DEVICE=seq");
   if (idiomrt_forked_child())
     return decline(e, desc, "forked child");
-  const char *why = check_desc(desc, args, nargs, sizes, results);
+  const char *why = idiomrt_check_desc(desc, args, nargs, sizes, results);
   if (why)
     return decline(e, desc, why);
   /* Below the threshold the loop runs, except inside a region that holds
      device copies with the cost model on: a host run there syncs the
      region, so the cost model decides (costmodel.c, step 1). */
-  if (trip_count(desc, sizes) < cfg->min_trip &&
-      !(cfg->cost && idiomrt_resid_bytes() > 0))
+  uint64_t trip = idiomrt_trip_count(desc, sizes);
+  if (trip < cfg->min_trip && !(cfg->cost && idiomrt_resid_bytes() > 0))
     return decline(e, desc, "trip count below threshold");
   if (idiomrt_args_overlap(args, nargs))
     return decline(e, desc, "overlapping input/output ranges");
-  uint64_t trip = trip_count(desc, sizes);
   int dec = IDIOMRT_DEC_FORCED;
   /* The second kernel of a pair whose first ran (pair.c): the model decided
      for the pair with the first. */
@@ -1424,7 +1293,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     args = csr_args;
     if (csr->val_arg < nargs && csr->val_bytes)
       work = args[csr->val_arg].bytes / csr->val_bytes;
-    if ((why = check_desc(desc, args, nargs, sizes, results)))
+    if ((why = idiomrt_check_desc(desc, args, nargs, sizes, results)))
       return decline(e, desc, why);
     if (idiomrt_args_overlap(args, nargs))
       return decline(e, desc, "overlapping input/output ranges");
@@ -1465,7 +1334,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return decline(e, desc, why);
   if (!cfg->cost || pair_forced)
     idiomrt_cost_count(e, -1, dec);
-  uint64_t t_start = now_ns();
+  uint64_t t_start = idiomrt_now_ns();
 
   char reason[IDIOMRT_REASON_LEN];
   reason[0] = '\0';
@@ -1505,7 +1374,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     profile(&r, &kernel_ns, &transfer_ns);
     idiomrt_resid_commit(&r.rc);
   } else {
-    zc_abort(&r);
+    if (r.zc && r.mems)
+      idiomrt_zc_abort(r.dev, r.args, r.nargs, r.zc);
     idiomrt_resid_abort(&r.rc, args);
   }
   /* Whatever happened, the run may have written its outputs (on the device
@@ -1539,7 +1409,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   t_reason_static = NULL;
   t_kernel_ms = (double)kernel_ns / 1e6;
   t_variant = variant;
-  uint64_t t_end = now_ns(), run_ns = t_end - t_start;
+  uint64_t t_end = idiomrt_now_ns(), run_ns = t_end - t_start;
   if (cfg->debug_time)
     idiomrt_debug("%s: device run %.1f us: buffers %.1f, enqueue %.1f, "
                   "wait %.1f (kernels %.1f, transfers %.1f), write-back and "

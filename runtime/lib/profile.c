@@ -83,12 +83,6 @@ static uint64_t g_t0_ns;                     /* constructor time */
 
 extern char **environ;
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t idiomrt_profile_t0_ns(void) { return g_t0_ns; }
 
 static uint64_t fnv_str(uint64_t h, const char *s) {
@@ -273,7 +267,7 @@ static double saved_ns(void) {
    process saved more than one start-up with it and ended with the
    environment this one starts with. */
 __attribute__((constructor)) static void profile_at_start(void) {
-  g_t0_ns = now_ns();
+  g_t0_ns = idiomrt_now_ns();
   const char *e = getenv("IDIOM_PROFILE");
   if (e && strcmp(e, "off") == 0)
     return;

@@ -865,11 +865,18 @@ void idiomrt_zc_plan(const idiomrt_device *dev, const idiom_arg *args,
    when the driver refuses it (the caller copies instead). */
 cl_mem idiomrt_zc_buffer(const idiomrt_device *dev, cl_mem_flags flags,
                          void *p, size_t base, size_t bytes, cl_int *err);
-/* An INOUT argument's bytes before the run (a failed run restores them):
-   a copy into the calling thread's backup area; 0 when out of memory. */
-int idiomrt_zc_backup(const void *p, size_t n, size_t at);
-/* Puts back [at, at + n) of the backup area into p. */
-void idiomrt_zc_restore(void *p, size_t n, size_t at);
+/* The buffers of a run's zero-copy arguments (zc[i] set by
+   idiomrt_zc_plan): over the program's bytes, each INOUT argument's bytes
+   first copied into the calling thread's backup area (the time added to
+   *host_copy_ns); one the driver refuses is marked zc[i] = 2 and left to
+   be copied as outside a region. 0 when out of host memory. */
+int idiomrt_zc_buffers(const idiomrt_device *dev, const idiom_arg *args,
+                       uint32_t nargs, unsigned char *zc, size_t *base,
+                       cl_mem *mems, uint64_t *host_copy_ns);
+/* After a failed run: waits for dev's commands, then puts the INOUT
+   zero-copy arguments' bytes back as they were before the run. */
+void idiomrt_zc_abort(const idiomrt_device *dev, const idiom_arg *args,
+                      uint32_t nargs, const unsigned char *zc);
 /* Counts zero-copy arguments and those copied for their alignment. */
 void idiomrt_zc_count(uint64_t zc_args, uint64_t copied_args);
 /* IDIOM_ZERO_COPY_TEST_FAIL=1 (a test knob): every run fails after its
@@ -909,7 +916,17 @@ int idiomrt_pair_forced(const idiom_kernel_desc *d);
    or drops it. NULL when out of host memory (the run then fails, having
    written nothing). */
 void *idiomrt_defer_copy(void *host, size_t n);
-/* launch.c: 1 when an OUT / INOUT range of args overlaps any other
+/* calibration.c: CLOCK_MONOTONIC in nanoseconds. */
+uint64_t idiomrt_now_ns(void);
+/* checks.c: why descriptor d or its arguments cannot run (a decline
+   reason), or NULL. */
+const char *idiomrt_check_desc(const idiom_kernel_desc *d,
+                               const idiom_arg *args, uint32_t nargs,
+                               const uint64_t *sizes, const void *results);
+/* checks.c: the product of d's ndims sizes, UINT64_MAX on overflow. */
+uint64_t idiomrt_trip_count(const idiom_kernel_desc *d,
+                            const uint64_t *sizes);
+/* checks.c: 1 when an OUT / INOUT range of args overlaps any other
    non-empty buffer range of args (the runtime's overlap check). */
 int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs);
 /* launch.c: declines a run of d with reason (idiom_last_reason, stats);

@@ -138,12 +138,6 @@ int idiomrt_startup_begun(void) {
   return __atomic_load_n(&g_started, __ATOMIC_ACQUIRE);
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The background thread: the device (once), then the build queue. */
 static void background(void *unused) {
   (void)unused;
@@ -151,7 +145,7 @@ static void background(void *unused) {
     idiomrt_device_init_here();
     const idiomrt_device *dev = idiomrt_device_peek();
     if (dev && !exiting())
-      idiomrt_cost_calibrate(dev, now_ns() - g_kick_ns);
+      idiomrt_cost_calibrate(dev, idiomrt_now_ns() - g_kick_ns);
     pthread_mutex_lock(&g_lock);
     pthread_cond_broadcast(&g_cond);
     pthread_mutex_unlock(&g_lock);
@@ -201,7 +195,7 @@ static void start_locked(void) {
   guard_thread_locked();
   g_running = 1;
   if (!g_started)
-    g_kick_ns = now_ns();
+    g_kick_ns = idiomrt_now_ns();
   __atomic_store_n(&g_started, 1, __ATOMIC_RELEASE);
   if (idiomrt_worker_start(background, NULL, &g_thread)) {
     g_joinable = 1;
@@ -299,7 +293,7 @@ const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
       queue_locked(e);
     pthread_mutex_unlock(&g_lock);
   }
-  uint64_t t0 = now_ns();
+  uint64_t t0 = idiomrt_now_ns();
   uint64_t kick = __atomic_load_n(&g_kick_ns, __ATOMIC_RELAXED);
   uint64_t expect = idiomrt_calib_start_after_ns();
   uint64_t spent = kick && t0 > kick ? t0 - kick : 0;
@@ -321,10 +315,10 @@ const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
       idiomrt_debug("%s: waited %.1f ms for the device (the loop: about "
                     "%.1f ms on the host)",
                     e->desc->loc ? e->desc->loc : "?",
-                    (double)(now_ns() - t0) / 1e6, host_ns / 1e6);
+                    (double)(idiomrt_now_ns() - t0) / 1e6, host_ns / 1e6);
       return dev;
     }
-    if (now_ns() >= deadline) {
+    if (idiomrt_now_ns() >= deadline) {
       *reason = dev ? idiomrt_building_reason : idiomrt_starting_reason;
       return NULL;
     }

@@ -182,7 +182,7 @@ static void make_key(void) {
   g_key_ok = pthread_key_create(&g_backup_key, free) == 0;
 }
 
-int idiomrt_zc_backup(const void *p, size_t n, size_t at) {
+static int zc_backup(const void *p, size_t n, size_t at) {
   if (at + n > t_backup_cap) {
     pthread_once(&g_key_once, make_key);
     if (!g_key_ok)
@@ -198,8 +198,52 @@ int idiomrt_zc_backup(const void *p, size_t n, size_t at) {
   return 1;
 }
 
-void idiomrt_zc_restore(void *p, size_t n, size_t at) {
+static void zc_restore(void *p, size_t n, size_t at) {
   idiomrt_parallel_memcpy(p, t_backup + at, n);
+}
+
+int idiomrt_zc_buffers(const idiomrt_device *dev, const idiom_arg *args,
+                       uint32_t nargs, unsigned char *zc, size_t *base,
+                       cl_mem *mems, uint64_t *host_copy_ns) {
+  size_t at = 0;
+  for (uint32_t i = 0; i < nargs; ++i) {
+    const idiom_arg *a = &args[i];
+    if (!zc[i])
+      continue;
+    if (a->kind == IDIOM_ARG_BUF_INOUT) {
+      uint64_t t0 = idiomrt_now_ns();
+      if (!zc_backup(a->ptr, (size_t)a->bytes, at))
+        return 0;
+      *host_copy_ns += idiomrt_now_ns() - t0;
+      at += (size_t)a->bytes;
+    }
+    cl_int err;
+    mems[i] = idiomrt_zc_buffer(
+        dev, a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
+        a->ptr, base[i], (size_t)a->bytes, &err);
+    if (!mems[i]) {
+      zc[i] = 2; /* copied, and mapped back, as outside a region */
+      base[i] = 0;
+      idiomrt_zc_count(0, 1);
+    }
+  }
+  return 1;
+}
+
+void idiomrt_zc_abort(const idiomrt_device *dev, const idiom_arg *args,
+                      uint32_t nargs, const unsigned char *zc) {
+  int any = 0;
+  for (uint32_t i = 0; i < nargs && !any; ++i)
+    any = zc[i] && args[i].kind == IDIOM_ARG_BUF_INOUT;
+  if (!any)
+    return;
+  dev->cl->clFinish(dev->queue);
+  size_t at = 0;
+  for (uint32_t i = 0; i < nargs; ++i)
+    if (zc[i] && args[i].kind == IDIOM_ARG_BUF_INOUT) {
+      zc_restore(args[i].ptr, (size_t)args[i].bytes, at);
+      at += (size_t)args[i].bytes;
+    }
 }
 
 void idiomrt_zc_count(uint64_t zc_args, uint64_t copied_args) {

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RowTemporaries.h"
+#include "ConsumerFusion.h"
 #include "PipelinePlacement.h"
 #include "SharedBases.h"
 
@@ -25,6 +26,9 @@
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <map>
+#include <tuple>
 
 using namespace llvm;
 
@@ -55,12 +59,16 @@ struct TempRead {
   Instruction *I;
   const TempStore *Src;
   int64_t Q0;
+  Loop *In = nullptr; ///< the consumer loop that reads
 };
 
 /// A privatisable nest and what the transformation needs.
 struct RowNest {
   Loop *Root = nullptr, *Row = nullptr, *Consumer = nullptr;
   SmallVector<Loop *, 2> Fills;
+  /// Every consumer loop, in program order (Consumer is the first); more
+  /// than one are fused into the first (ConsumerFusion.h).
+  SmallVector<Loop *, 4> Consumers;
   PHINode *CIV = nullptr;
   const SCEVAddRecExpr *CRec = nullptr;
   const SCEV *CCount = nullptr;
@@ -190,7 +198,12 @@ private:
   bool guardAlwaysHolds(Loop *F);
   bool fillLoop(Loop *F, std::string &Why);
   bool tempUses(const TempStore &TS, std::string &Why);
+  bool inConsumer(const Instruction *I) const {
+    return any_of(N.Consumers, [&](Loop *C) { return C->contains(I); });
+  }
   bool consumerReads(std::string &Why);
+  bool consumerReads(Loop *C, SmallPtrSetImpl<LoadInst *> &Forwarded,
+                     std::string &Why);
   bool readRange(const TempRead &R, std::string &Why);
   bool nestStores(std::string &Why);
   bool range(Value *Ptr, Type *Ty, AccessRange &Out);
@@ -226,12 +239,16 @@ bool Analysis::classify(std::string &Why) {
     return false;
   Loop *P = Row->getParentLoop();
   N.Root = P && P->getSubLoops().size() == 1 ? P : Row;
-  if (Consumers.size() != 1) {
-    Why = "the row loop has " + std::to_string(Consumers.size()) +
-          " loops besides the loops that fill its row temporaries (one "
-          "consumer loop is supported)";
-    return false;
-  }
+  // Consumers in program order: each header dominates the next one's.
+  llvm::sort(Consumers, [&](Loop *A, Loop *B) {
+    return A != B && DT.dominates(A->getHeader(), B->getHeader());
+  });
+  for (unsigned K = 1; K < Consumers.size(); ++K)
+    if (!DT.dominates(Consumers[K - 1]->getHeader(), Consumers[K]->getHeader())) {
+      Why = "the row loop's consumer loops do not run one after another";
+      return false;
+    }
+  N.Consumers.assign(Consumers.begin(), Consumers.end());
   N.Consumer = Consumers.front();
   return true;
 }
@@ -269,7 +286,7 @@ bool Analysis::forms(std::string &Why) {
     return false;
   }
   SmallVector<Loop *, 4> Inner(N.Fills.begin(), N.Fills.end());
-  Inner.push_back(N.Consumer);
+  Inner.append(N.Consumers.begin(), N.Consumers.end());
   Inner.push_back(N.Row);
   for (Loop *L : Inner)
     if (!L->isLoopSimplifyForm() || !L->getExitBlock() ||
@@ -403,7 +420,7 @@ bool Analysis::tempUses(const TempStore &TS, std::string &Why) {
       if (I == TS.St && TS.St->getValueOperand() != V)
         continue;
       if (auto *Ld = dyn_cast<LoadInst>(I)) {
-        if (N.Consumer->contains(Ld))
+        if (inConsumer(Ld))
           continue; // a read, consumerReads looks at it
         if (any_of(N.Fills, [&](Loop *F) { return F->contains(Ld); })) {
           Why = "a loop that fills row temporaries reads " + Name;
@@ -437,7 +454,28 @@ bool Analysis::tempUses(const TempStore &TS, std::string &Why) {
 }
 
 bool Analysis::consumerReads(std::string &Why) {
-  Loop *C = N.Consumer;
+  SmallPtrSet<LoadInst *, 8> Forwarded;
+  for (Loop *C : N.Consumers)
+    if (!consumerReads(C, Forwarded, Why))
+      return false;
+  for (LoadInst *Ld : EntryCandidates)
+    if (!Forwarded.count(Ld) || any_of(Ld->users(), [&](User *U) {
+          auto *Phi = dyn_cast<PHINode>(U);
+          return !Phi || none_of(N.Consumers, [&](Loop *C) {
+            return Phi->getParent() == C->getHeader();
+          });
+        })) {
+      Why = "row temporary " + tempName(tempOf(Ld->getPointerOperand())) +
+            " is read in the row outside the consumer loop";
+      return false;
+    }
+  return true;
+}
+
+bool Analysis::consumerReads(Loop *C, SmallPtrSetImpl<LoadInst *> &Forwarded,
+                             std::string &Why) {
+  const SCEVAddRecExpr *CRec = nullptr;
+  PHINode *CIV = inductionOf(C, SE, CRec);
   /// A read's array, the byte offset it reads in the consumer's first
   /// iteration, and its step.
   struct Known {
@@ -458,7 +496,7 @@ bool Analysis::consumerReads(std::string &Why) {
       return false;
     }
     Res[I] = K;
-    N.Reads.push_back({I, TS, D->getAPInt().getSExtValue() / TS->Stride});
+    N.Reads.push_back({I, TS, D->getAPInt().getSExtValue() / TS->Stride, C});
     return true;
   };
   for (BasicBlock *BB : C->blocks())
@@ -485,9 +523,8 @@ bool Analysis::consumerReads(std::string &Why) {
   // the one its latch value reads, entered with a load of that element.
   SmallVector<PHINode *, 4> Pending;
   for (PHINode &P : C->getHeader()->phis())
-    if (&P != N.CIV)
+    if (&P != CIV)
       Pending.push_back(&P);
-  SmallPtrSet<LoadInst *, 8> Forwarded;
   for (bool Progress = true; Progress;) {
     Progress = false;
     for (PHINode *&P : Pending) {
@@ -518,15 +555,6 @@ bool Analysis::consumerReads(std::string &Why) {
       Progress = true;
     }
   }
-  for (LoadInst *Ld : EntryCandidates)
-    if (!Forwarded.count(Ld) || any_of(Ld->users(), [&](User *U) {
-          auto *Phi = dyn_cast<PHINode>(U);
-          return !Phi || Phi->getParent() != C->getHeader();
-        })) {
-      Why = "row temporary " + tempName(tempOf(Ld->getPointerOperand())) +
-            " is read in the row outside the consumer loop";
-      return false;
-    }
   return true;
 }
 
@@ -582,7 +610,7 @@ bool Analysis::nestStores(std::string &Why) {
       if (!I.mayWriteToMemory())
         continue;
       auto *St = dyn_cast<StoreInst>(&I);
-      if (!St || !St->isSimple() || !N.Consumer->contains(St)) {
+      if (!St || !St->isSimple() || !inConsumer(St)) {
         Why = "the nest writes memory outside its consumer loop, or other "
               "than by plain stores";
         return false;
@@ -627,11 +655,12 @@ bool Analysis::run(std::string &Why) {
         return AR && AR->getLoop() == P;
       });
     };
-    for (BasicBlock *BB : N.Consumer->blocks())
-      for (Instruction &I : *BB)
-        if (auto *St = dyn_cast<StoreInst>(&I);
-            St && !MovesWithP(SE.getSCEV(St->getPointerOperand())))
-          N.Root = N.Row;
+    for (Loop *C : N.Consumers)
+      for (BasicBlock *BB : C->blocks())
+        for (Instruction &I : *BB)
+          if (auto *St = dyn_cast<StoreInst>(&I);
+              St && !MovesWithP(SE.getSCEV(St->getPointerOperand())))
+            N.Root = N.Row;
   }
   if (!forms(Why))
     return false;
@@ -644,6 +673,19 @@ bool Analysis::run(std::string &Why) {
     if (!tempUses(TS, Why))
       return false;
   if (!consumerReads(Why))
+    return false;
+  // Several consumer loops: fused into the first (ConsumerFusion.h).
+  SmallPtrSet<const Instruction *, 16> ReadSet;
+  for (const TempRead &R : N.Reads)
+    ReadSet.insert(R.I);
+  auto IsTempRead = [&](const Instruction *I) {
+    if (ReadSet.count(I))
+      return true;
+    auto *Ld = dyn_cast<LoadInst>(I);
+    return Ld && ByTemp.count(tempOf(const_cast<Value *>(Ld->getPointerOperand())));
+  };
+  if (!consumersFusible(N.Consumers, *N.Row, *N.Root, DT, SE, IsTempRead,
+                        N.Need, N.Disjoint, Why))
     return false;
   for (const TempRead &R : N.Reads)
     if (!readRange(R, Why))
@@ -724,22 +766,23 @@ BranchInst *privatise(RowNest &N, LoopInfo &LI, DominatorTree &DT,
   Loop *Orig = copyNestBehindCheck(R, LI, DT, ".rowtemp", PH);
 
   // Each read becomes the fill expression at its fill iteration.
-  DenseMap<std::pair<const TempStore *, int64_t>, Value *> Memo;
-  BasicBlock *CH = N.Consumer->getHeader();
-  Instruction *First = &*CH->getFirstInsertionPt();
+  std::map<std::tuple<Loop *, const TempStore *, int64_t>, Value *> Memo;
   for (const TempRead &Rd : N.Reads) {
-    Value *&V = Memo[{Rd.Src, Rd.Q0}];
+    Value *&V = Memo[{Rd.In, Rd.Src, Rd.Q0}];
     if (!V) {
+      Instruction *First = &*Rd.In->getHeader()->getFirstInsertionPt();
+      const SCEVAddRecExpr *CRec = nullptr;
+      PHINode *CIV = inductionOf(Rd.In, SE, CRec);
       const TempStore &TS = *Rd.Src;
       const SCEV *Delta = SE.getMinusSCEV(
           SE.getAddExpr(TS.IVRec->getStart(),
                         SE.getMulExpr(SE.getConstant(TS.IVRec->getType(), Rd.Q0),
                                       TS.IVRec->getStepRecurrence(SE))),
-          N.CRec->getStart());
+          CRec->getStart());
       IRBuilder<> CB(First);
       Value *IVAt = CB.CreateAdd(
-          N.CIV, ConstantInt::get(N.CIV->getType(),
-                                  cast<SCEVConstant>(Delta)->getAPInt()),
+          CIV, ConstantInt::get(CIV->getType(),
+                                cast<SCEVConstant>(Delta)->getAPInt()),
           "idiom.rowtemp.iv");
       DenseMap<Value *, Value *> Done;
       V = cloneAt(TS.St->getValueOperand(), TS, IVAt, First, Done);
@@ -747,7 +790,7 @@ BranchInst *privatise(RowNest &N, LoopInfo &LI, DominatorTree &DT,
   }
   for (const TempRead &Rd : N.Reads) {
     SE.forgetValue(Rd.I);
-    Rd.I->replaceAllUsesWith(Memo[{Rd.Src, Rd.Q0}]);
+    Rd.I->replaceAllUsesWith(Memo[{Rd.In, Rd.Src, Rd.Q0}]);
   }
   for (const TempRead &Rd : N.Reads)
     Rd.I->eraseFromParent();
@@ -756,6 +799,8 @@ BranchInst *privatise(RowNest &N, LoopInfo &LI, DominatorTree &DT,
       Ld->eraseFromParent();
   for (Loop *F : N.Fills)
     deleteDeadLoop(F, &DT, &SE, &LI);
+  if (N.Consumers.size() > 1)
+    fuseConsumers(N.Consumers, LI, DT, SE);
   for (bool Again = true; Again;) {
     Again = false;
     for (BasicBlock *BB : R.blocks())

@@ -1,6 +1,7 @@
 //===- Z3Checks.cpp - Semantic atoms decided with Z3 ----------------------===//
 
 #include "idiom/Constraints/Z3Checks.h"
+#include "GridDependence.h"
 #include "ScevTranslator.h"
 #include "idiom/Constraints/CompileCache.h"
 #include "idiom/Constraints/OperatorLaws.h"
@@ -851,6 +852,20 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         if (InRow != Proof::Proven) {
           Why = "a load reads an element stored earlier in the same iteration";
           return InRow == Proof::Refuted ? Proof::Refuted : Proof::Unknown;
+        }
+        continue;
+      }
+      Proof InGrid = Proof::Proven;
+      if (auto P = gridDependence(St, Other, N, TimeoutMs, InGrid)) {
+        TimeReport::count("dependence: grid subscripts");
+        if (*P == Proof::Refuted) {
+          Why = dependenceText(St, Other);
+          return Proof::Refuted;
+        }
+        if (!Other.IsStore && mayFollow(Other.Inst, St.Inst) &&
+            InGrid != Proof::Proven) {
+          Why = "a load reads an element stored earlier in the same iteration";
+          return InGrid == Proof::Refuted ? Proof::Refuted : Proof::Unknown;
         }
         continue;
       }

@@ -264,7 +264,11 @@ bool consumersFusible(
         continue;
       const SCEV *BS = SE.getPointerBase(SE.getSCEV(getLoadStorePointerOperand(S)));
       const SCEV *BM = SE.getPointerBase(SE.getSCEV(getLoadStorePointerOperand(M)));
-      if (BS != BM) {
+      auto GS = BS == BM ? Grid(S, BS) : std::nullopt;
+      auto GM = BS == BM ? Grid(M, BM) : std::nullopt;
+      if (BS != BM || (GS && GM && GS->Origin != GM->Origin)) {
+        // Other arrays, or other grids of one array (NAS MG's levels):
+        // disjoint at run time.
         AccessRange RS, RM;
         if (!Range(S, RS) || !Range(M, RM)) {
           Why = Pre + "the ranges of two arrays that consumer loops access "
@@ -274,7 +278,6 @@ bool consumersFusible(
         Disjoint.push_back({RM, RS});
         continue;
       }
-      auto GS = Grid(S, BS), GM = Grid(M, BM);
       if (!GS || !GM || GS->Sizes != GM->Sizes ||
           getLoadStoreType(S) != getLoadStoreType(M)) {
         Why = Pre + "the accesses of an array by two consumer loops are not "

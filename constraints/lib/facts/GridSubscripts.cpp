@@ -129,17 +129,39 @@ std::optional<GridSubscripts> gridSubscripts(const SCEV *Index,
     }
     It->Terms.push_back({T.Coeff, K});
   }
-  llvm::sort(Groups, [](const Group &A, const Group &B) {
-    return A.Monomial.size() < B.Monomial.size();
-  });
-  if (Groups.empty() || !Groups.front().Monomial.empty())
-    Groups.insert(Groups.begin(), Group{}); // subscript 0 in dimension 0
+  // The chain comes from the terms with an iteration number (the
+  // strides); a term without one whose factors are not in the chain is part
+  // of the origin (an offset such as NAS MG's level offset ir[k]).
+  SmallVector<Group, 4> Chain;
   GridSubscripts G;
   Type *Ty = Index->getType();
-  for (unsigned D = 0; D < Groups.size(); ++D) {
+  G.Origin = SE.getZero(Ty);
+  for (Group &Gr : Groups)
+    if (any_of(Gr.Terms, [](auto &T) { return T.second != nullptr; }))
+      Chain.push_back(Gr);
+  llvm::sort(Chain, [](const Group &A, const Group &B) {
+    return A.Monomial.size() < B.Monomial.size();
+  });
+  if (Chain.empty() || !Chain.front().Monomial.empty())
+    Chain.insert(Chain.begin(), Group{}); // subscript 0 in dimension 0
+  for (Group &Gr : Groups)
+    if (none_of(Gr.Terms, [](auto &T) { return T.second != nullptr; })) {
+      auto It = llvm::find_if(Chain, [&](const Group &C) { return C.Monomial == Gr.Monomial; });
+      if (It != Chain.end()) {
+        It->Terms.append(Gr.Terms.begin(), Gr.Terms.end());
+        continue;
+      }
+      for (auto &[C, K] : Gr.Terms) {
+        const SCEV *T = SE.getConstant(Ty, C, /*isSigned=*/true);
+        for (const SCEV *F : Gr.Monomial)
+          T = SE.getMulExpr(T, F);
+        G.Origin = SE.getAddExpr(G.Origin, T);
+      }
+    }
+  for (unsigned D = 0; D < Chain.size(); ++D) {
     if (D > 0) {
       // Each monomial is the one before times one more factor.
-      const auto &Prev = Groups[D - 1].Monomial, &Cur = Groups[D].Monomial;
+      const auto &Prev = Chain[D - 1].Monomial, &Cur = Chain[D].Monomial;
       if (Cur.size() != Prev.size() + 1 ||
           !std::includes(Cur.begin(), Cur.end(), Prev.begin(), Prev.end()))
         return std::nullopt;
@@ -151,7 +173,7 @@ std::optional<GridSubscripts> gridSubscripts(const SCEV *Index,
       G.Sizes.push_back(Extra.front());
     }
     const SCEV *Sub = SE.getZero(Ty);
-    for (auto &[C, K] : Groups[D].Terms) {
+    for (auto &[C, K] : Chain[D].Terms) {
       const SCEV *CS = SE.getConstant(Ty, C, /*isSigned=*/true);
       Sub = SE.getAddExpr(Sub, K ? SE.getMulExpr(CS, K) : CS);
     }

@@ -148,7 +148,7 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
   const SCEV *IS = elementIndex(St, N), *IO = elementIndex(Other, N);
   std::optional<GridSubscripts> GS = IS ? gridSubscripts(IS, 1, SE) : std::nullopt;
   std::optional<GridSubscripts> GO = IO ? gridSubscripts(IO, 1, SE) : std::nullopt;
-  if (!GS || !GO || GS->Sizes != GO->Sizes)
+  if (!GS || !GO || GS->Sizes != GO->Sizes || GS->Origin != GO->Origin)
     return std::nullopt;
   TimeScope TS("z3 dependence: grid subscripts");
   z3::context &C = sharedZ3Context();

@@ -16,7 +16,9 @@
 // into a sum of monomials over loop-invariant factors and at most one
 // iteration number per term, is grouped by its factors; the groups must
 // form a chain 1, n1, n1*n2, ... (each the one before times one factor),
-// which gives the extents n1, n2, ... and a subscript per dimension.
+// which gives the extents n1, n2, ... and a subscript per dimension. The
+// chain comes from the terms with an iteration number; the other terms go
+// to a dimension of the chain, or else to the grid's origin.
 // Wherever every subscript but the outermost lies in [0, extent), two
 // accesses of the grid touch one element exactly when all their
 // subscripts are equal: questions that are linear in the iteration
@@ -40,8 +42,13 @@ class ScalarEvolution;
 namespace idiom {
 
 /// The subscripts of a grid access, innermost dimension first: element
-/// index = Subs[0] + Sizes[0] * (Subs[1] + Sizes[1] * (Subs[2] + ...)).
+/// index = Origin + Subs[0] + Sizes[0] * (Subs[1] + Sizes[1] * (Subs[2] +
+/// ...)).
 struct GridSubscripts {
+  /// The terms without an iteration number whose factors are not those of
+  /// a dimension (the grid's offset in a larger array); accesses with
+  /// different origins are not compared by subscripts.
+  const llvm::SCEV *Origin = nullptr;
   /// The extent of every dimension but the outermost (loop-invariant
   /// values of the index's type).
   llvm::SmallVector<const llvm::SCEV *, 3> Sizes;

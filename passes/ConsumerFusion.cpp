@@ -252,11 +252,14 @@ bool consumersFusible(
     }
     return true;
   };
+  // Pairs of stores first, so that a store to an element another consumer
+  // stores to is named as such (not by the load of its `+=`).
+  for (bool Stores : {true, false})
   for (auto &[S, CS] : Accesses) {
     if (!isa<StoreInst>(S))
       continue;
     for (auto &[M, CM] : Accesses) {
-      if (CM == CS)
+      if (CM == CS || isa<StoreInst>(M) != Stores)
         continue;
       const Value *OS = getUnderlyingObject(getLoadStorePointerOperand(S));
       const Value *OM = getUnderlyingObject(getLoadStorePointerOperand(M));

@@ -2,12 +2,13 @@
 // loop fills local arrays that the next inner loop reads at neighbouring
 // elements (NAS MG's psinv and resid) is privatised, each read replaced by
 // the fill expression at that element, and the nest, now perfect, is a 3-D
-// (or 2-D) map. Negatives, each with the reason: the temporary read after
-// the nest, read at an element the row does not write (before the first,
-// beyond the last: a value carried from an earlier row), read before the
-// row fills it, read by two loops, passed to a call, written outside its
-// fill loop (an initialising memset), written on some iterations only,
-// and a fill loop with a call.
+// (or 2-D) map; two loops that read the temporaries are fused
+// (passes/ConsumerFusion.h, more in consumer-fusion.c). Negatives, each with
+// the reason: the temporary read after the nest, read at an element the row
+// does not write (before the first, beyond the last: a value carried from
+// an earlier row), read before the row fills it, passed to a call, written
+// outside its fill loop (an initialising memset), written on some
+// iterations only, and a fill loop with a call.
 // RUN: %clang-idiom -g -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s
 #define N 34
 void use(double *);
@@ -95,10 +96,11 @@ void carried(double (*a)[N][N], double (*b)[N][N]) {
     }
 }
 
-// Two loops read the temporaries.
+// Two loops read the temporaries: fused (passes/ConsumerFusion.h; their
+// arrays b and c checked disjoint at run time), one 3-D map.
 void two_consumers(double (*a)[N][N], double (*b)[N][N], double (*c)[N][N]) {
   double t[N];
-  // CHECK: row-temporaries.c:[[@LINE+1]]:3: remark: row temporaries not privatised: the row loop has 2 loops besides the loops that fill its row temporaries (one consumer loop is supported)
+  // CHECK: row-temporaries.c:[[@LINE+1]]:3: remark: offloaded 3-D map (map)
   for (int k = 1; k < N - 1; k++)
     for (int j = 1; j < N - 1; j++) {
       for (int i = 0; i < N; i++)

@@ -190,7 +190,7 @@ static void interp(void *oz, int mm1, int mm2, int mm3, void *ou, int n1,
   double (*u)[n2][n1] = (double (*)[n2][n1])ou;
   double z1[NM], z2[NM], z3[NM];
   int i1, i2, i3;
-  for (i3 = 0; i3 < mm3 - 1; i3++) /* maybe: prolongation (strided, row temporaries) */
+  for (i3 = 0; i3 < mm3 - 1; i3++) /* idiom: map (3-D, row temporaries privatised, 4 consumer loops fused) */
     for (i2 = 0; i2 < mm2 - 1; i2++) {
       for (i1 = 0; i1 < mm1; i1++) {
         z1[i1] = z[i3][i2 + 1][i1] + z[i3][i2][i1];

@@ -3,7 +3,9 @@
 # psinv and resid (27-point nests with row temporaries, privatised and
 # offloaded as 3-D maps), rprj3 (the restriction: row temporaries privatised,
 # the fine and coarse levels of the one array checked disjoint at run time,
-# passes/SharedBases.h), the norms (2-D reductions per plane), ghost-plane
+# passes/SharedBases.h), interp (the prolongation: row temporaries
+# privatised, its four consumer loops fused, passes/ConsumerFusion.h; stats
+# line mg.c:193), the norms (2-D reductions per plane), ghost-plane
 # copies. Whole-process wall time of the sequential build against the
 # plugin's (defaults after two warm-up runs, and IDIOM_DEVICE=gpu with the
 # cost model off), median of RUNS (default 3), outputs compared with

@@ -69,19 +69,7 @@ __attribute__((noinline)) void copy_level(double *g, const long *ir, int n1,
         s[i3][i2][i1] = 2.0 * r[i3][i2][i1] + 1.0;
 }
 
-static void fill(double *g, long n, unsigned seed) {
-  for (long i = 0; i < n; i++) {
-    seed = seed * 1103515245u + 12345u;
-    g[i] = (double)(seed >> 8) / 16777216.0 - 0.5;
-  }
-}
-
-static void print(const char *what, const double *g, long n) {
-  double s = 0.0; // a recurrence, not a reduction: exact on every build
-  for (long i = 0; i < n; i++)
-    s = 0.5 * s + g[i];
-  printf("%s %.17g %.17g %.17g\n", what, s, g[n / 3], g[n - 1]);
-}
+#include "Inputs/grid_fill.h"
 
 int main(void) {
   // Levels of 34^3 (k = 5) down to 18^3 (k = 4) and 10^3 (k = 3), fine

@@ -60,7 +60,8 @@ struct RowTempMiss {
 
 /// Privatises the row temporaries of every nest of \p LI that has the
 /// shape above (a row loop whose inner loops are fill loops writing local
-/// arrays, then one consumer loop reading them; with the loop around the
+/// arrays, then one consumer loop reading them, or several that are fused
+/// into the first (ConsumerFusion.h); with the loop around the
 /// row loop when the consumer's stores move with it, a plane loop, not a
 /// time loop). Each such nest is versioned as BoundVersioning does: the returned
 /// version's Nest is the privatised nest, its Check picks it (true) or an

@@ -7,10 +7,10 @@
 
 #include "idiom/Constraints/GridSubscripts.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
-#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/Dominators.h"
@@ -96,8 +96,8 @@ bool apartInRow(const GridSubscripts &X, const Loop *LX,
 
 /// The conditions (with the successor that leads on) of the branches in
 /// the row, outside its inner loops, that dominate \p To.
-SmallVector<std::pair<Value *, bool>, 4>
-guardsOf(BasicBlock *To, Loop &Row, DominatorTree &DT) {
+SmallVector<std::pair<Value *, bool>, 4> guardsOf(BasicBlock *To, Loop &Row,
+                                                  DominatorTree &DT) {
   SmallVector<std::pair<Value *, bool>, 4> G;
   for (BasicBlock *BB : Row.blocks()) {
     auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
@@ -255,62 +255,68 @@ bool consumersFusible(
   // Pairs of stores first, so that a store to an element another consumer
   // stores to is named as such (not by the load of its `+=`).
   for (bool Stores : {true, false})
-  for (auto &[S, CS] : Accesses) {
-    if (!isa<StoreInst>(S))
-      continue;
-    for (auto &[M, CM] : Accesses) {
-      if (CM == CS || isa<StoreInst>(M) != Stores)
+    for (auto &[S, CS] : Accesses) {
+      if (!isa<StoreInst>(S))
         continue;
-      const Value *OS = getUnderlyingObject(getLoadStorePointerOperand(S));
-      const Value *OM = getUnderlyingObject(getLoadStorePointerOperand(M));
-      if (OS != OM && isIdentifiedObject(OS) && isIdentifiedObject(OM))
-        continue;
-      const SCEV *BS = SE.getPointerBase(SE.getSCEV(getLoadStorePointerOperand(S)));
-      const SCEV *BM = SE.getPointerBase(SE.getSCEV(getLoadStorePointerOperand(M)));
-      auto GS = BS == BM ? Grid(S, BS) : std::nullopt;
-      auto GM = BS == BM ? Grid(M, BM) : std::nullopt;
-      if (BS != BM || (GS && GM && GS->Origin != GM->Origin)) {
-        // Other arrays, or other grids of one array (NAS MG's levels):
-        // disjoint at run time.
-        AccessRange RS, RM;
-        if (!Range(S, RS) || !Range(M, RM)) {
-          Why = Pre + "the ranges of two arrays that consumer loops access "
-                      "are unknown (no run-time overlap check)";
+      for (auto &[M, CM] : Accesses) {
+        if (CM == CS || isa<StoreInst>(M) != Stores)
+          continue;
+        const Value *OS = getUnderlyingObject(getLoadStorePointerOperand(S));
+        const Value *OM = getUnderlyingObject(getLoadStorePointerOperand(M));
+        if (OS != OM && isIdentifiedObject(OS) && isIdentifiedObject(OM))
+          continue;
+        const SCEV *BS =
+            SE.getPointerBase(SE.getSCEV(getLoadStorePointerOperand(S)));
+        const SCEV *BM =
+            SE.getPointerBase(SE.getSCEV(getLoadStorePointerOperand(M)));
+        auto GS = BS == BM ? Grid(S, BS) : std::nullopt;
+        auto GM = BS == BM ? Grid(M, BM) : std::nullopt;
+        if (BS != BM || (GS && GM && GS->Origin != GM->Origin)) {
+          // Other arrays, or other grids of one array (NAS MG's levels):
+          // disjoint at run time.
+          AccessRange RS, RM;
+          if (!Range(S, RS) || !Range(M, RM)) {
+            Why = Pre + "the ranges of two arrays that consumer loops access "
+                        "are unknown (no run-time overlap check)";
+            return false;
+          }
+          Disjoint.push_back({RM, RS});
+          continue;
+        }
+        if (!GS || !GM || GS->Sizes != GM->Sizes ||
+            getLoadStoreType(S) != getLoadStoreType(M)) {
+          Why = Pre +
+                "the accesses of an array by two consumer loops are not "
+                "subscripts of one grid (the store" +
+                where(S) + ")";
           return false;
         }
-        Disjoint.push_back({RM, RS});
-        continue;
-      }
-      if (!GS || !GM || GS->Sizes != GM->Sizes ||
-          getLoadStoreType(S) != getLoadStoreType(M)) {
-        Why = Pre + "the accesses of an array by two consumer loops are not "
-                    "subscripts of one grid (the store" + where(S) + ")";
-        return false;
-      }
-      bool Same = false;
-      if (!apartInRow(*GS, CS, *GM, CM, SE, Same)) {
-        if (isa<StoreInst>(M))
-          Why = Pre + (Same ? "two consumer loops store to the same element"
-                            : "two consumer loops may store to one element") +
-                " (the stores" + where(S) + " and" + where(M) + ")";
-        else
-          Why = Pre + "a consumer loop reads an element that another one "
-                      "writes (the load" + where(M) + ", the store" +
-                where(S) + ")";
-        return false;
-      }
-      if (!InExtent(S, *GS) || !InExtent(M, *GM)) {
-        Why = Pre + "the subscripts of an array that consumer loops access "
-                    "have no known range";
-        return false;
+        bool Same = false;
+        if (!apartInRow(*GS, CS, *GM, CM, SE, Same)) {
+          if (isa<StoreInst>(M))
+            Why = Pre +
+                  (Same ? "two consumer loops store to the same element"
+                        : "two consumer loops may store to one element") +
+                  " (the stores" + where(S) + " and" + where(M) + ")";
+          else
+            Why = Pre +
+                  "a consumer loop reads an element that another one "
+                  "writes (the load" +
+                  where(M) + ", the store" + where(S) + ")";
+          return false;
+        }
+        if (!InExtent(S, *GS) || !InExtent(M, *GM)) {
+          Why = Pre + "the subscripts of an array that consumer loops access "
+                      "have no known range";
+          return false;
+        }
       }
     }
-  }
   return true;
 }
 
-void fuseConsumers(ArrayRef<Loop *> Consumers, LoopInfo &LI,
-                   DominatorTree &DT, ScalarEvolution &SE) {
+void fuseConsumers(ArrayRef<Loop *> Consumers, LoopInfo &LI, DominatorTree &DT,
+                   ScalarEvolution &SE) {
   Loop *C1 = Consumers.front();
   const SCEVAddRecExpr *R = nullptr;
   PHINode *IV1 = counter(C1, SE, R);
@@ -352,8 +358,7 @@ void fuseConsumers(ArrayRef<Loop *> Consumers, LoopInfo &LI,
       RemapInstruction(Copy, VM,
                        RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
       for (Use &U : Copy->operands())
-        if (auto *Op = dyn_cast<Instruction>(U.get());
-            Op && !C1->contains(Op))
+        if (auto *Op = dyn_cast<Instruction>(U.get()); Op && !C1->contains(Op))
           U.set(Available(Op));
     }
     deleteDeadLoop(C, &DT, &SE, &LI);

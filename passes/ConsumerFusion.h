@@ -1,4 +1,5 @@
-//===- ConsumerFusion.h - Several consumer loops of one row fused -*- C++ -*-===//
+//===- ConsumerFusion.h - Several consumer loops of one row fused -*- C++
+//-*-===//
 //
 // Part of Idiom (issue 13). NAS MG's prolongation (interp) fills its row
 // temporaries z1, z2, z3 in one i1 loop, then updates the fine grid in

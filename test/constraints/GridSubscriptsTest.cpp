@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestIR.h"
 #include "idiom/Constraints/GridSubscripts.h"
+#include "TestIR.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "gtest/gtest.h"
 #include <string>
@@ -46,18 +46,19 @@ std::string nestIR(const std::string &Idx) {
 
 std::optional<GridSubscripts> gridOf(TestIR &IR, uint64_t Scale = 4) {
   ScalarEvolution &SE = IR.env().SE;
-  const SCEV *Off = SE.getMinusSCEV(SE.getSCEV(IR.value("p")),
-                                    SE.getSCEV(IR.value("u")));
+  const SCEV *Off =
+      SE.getMinusSCEV(SE.getSCEV(IR.value("p")), SE.getSCEV(IR.value("u")));
   return gridSubscripts(Off, Scale, SE);
 }
 
 // u[2*i + 1][2*j + 1] + o: rows of n, subscripts {1,+,2} in both loops.
 TEST(GridSubscriptsTest, StridedRowsAndOrigin) {
-  TestIR IR(nestIR("  %r = shl i64 %i, 1\n  %r1 = or disjoint i64 %r, 1\n"
-                   "  %rn = mul nsw i64 %r1, %n\n  %c = shl i64 %j, 1\n"
-                   "  %c1 = or disjoint i64 %c, 1\n  %rc = add nsw i64 %rn, %c1\n"
-                   "  %idx = add nsw i64 %rc, %o\n"),
-            "f");
+  TestIR IR(
+      nestIR("  %r = shl i64 %i, 1\n  %r1 = or disjoint i64 %r, 1\n"
+             "  %rn = mul nsw i64 %r1, %n\n  %c = shl i64 %j, 1\n"
+             "  %c1 = or disjoint i64 %c, 1\n  %rc = add nsw i64 %rn, %c1\n"
+             "  %idx = add nsw i64 %rc, %o\n"),
+      "f");
   ScalarEvolution &SE = IR.env().SE;
   auto G = gridOf(IR);
   ASSERT_TRUE(G);
@@ -94,8 +95,9 @@ TEST(GridSubscriptsTest, MonomialsThatAreNoChainRefused) {
 // A byte offset that is no whole number of elements (Scale 8 for a
 // 4-byte step) is refused.
 TEST(GridSubscriptsTest, CoefficientNotAWholeElementRefused) {
-  TestIR IR(nestIR("  %rn = mul nsw i64 %i, %n\n  %idx = add nsw i64 %rn, %j\n"),
-            "f");
+  TestIR IR(
+      nestIR("  %rn = mul nsw i64 %i, %n\n  %idx = add nsw i64 %rn, %j\n"),
+      "f");
   EXPECT_TRUE(gridOf(IR, 4));
   EXPECT_FALSE(gridOf(IR, 8));
 }

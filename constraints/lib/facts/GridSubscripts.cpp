@@ -51,7 +51,8 @@ bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth) {
         return false;
       for (const Term &X : P)
         for (const Term &Y : Q) {
-          if (std::abs(X.Coeff) >= MaxCoeff / std::max<int64_t>(1, std::abs(Y.Coeff)))
+          if (std::abs(X.Coeff) >=
+              MaxCoeff / std::max<int64_t>(1, std::abs(Y.Coeff)))
             return false;
           Term T{X.Coeff * Y.Coeff, X.Factors};
           T.Factors.append(Y.Factors.begin(), Y.Factors.end());
@@ -72,9 +73,9 @@ bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth) {
     Poly Step;
     if (!expand(AR->getStepRecurrence(SE), SE, Step, Depth + 1))
       return false;
-    const SCEV *K = SE.getAddRecExpr(SE.getZero(S->getType()),
-                                     SE.getOne(S->getType()), AR->getLoop(),
-                                     SCEV::FlagAnyWrap);
+    const SCEV *K =
+        SE.getAddRecExpr(SE.getZero(S->getType()), SE.getOne(S->getType()),
+                         AR->getLoop(), SCEV::FlagAnyWrap);
     for (Term &T : Step) {
       T.Factors.push_back(K);
       Out.push_back(T);
@@ -88,11 +89,9 @@ bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth) {
 
 } // namespace
 
-std::optional<GridSubscripts> gridSubscripts(const SCEV *Index,
-                                             uint64_t Scale,
+std::optional<GridSubscripts> gridSubscripts(const SCEV *Index, uint64_t Scale,
                                              ScalarEvolution &SE) {
-  if (!Index || !Index->getType()->isIntegerTy() || Scale == 0 ||
-      Scale > 4096)
+  if (!Index || !Index->getType()->isIntegerTy() || Scale == 0 || Scale > 4096)
     return std::nullopt;
   Poly P;
   if (!expand(Index, SE, P, 0))
@@ -122,7 +121,8 @@ std::optional<GridSubscripts> gridSubscripts(const SCEV *Index,
       }
     }
     llvm::sort(M);
-    auto It = llvm::find_if(Groups, [&](const Group &G) { return G.Monomial == M; });
+    auto It =
+        llvm::find_if(Groups, [&](const Group &G) { return G.Monomial == M; });
     if (It == Groups.end()) {
       Groups.push_back({M, {}});
       It = Groups.end() - 1;
@@ -146,7 +146,8 @@ std::optional<GridSubscripts> gridSubscripts(const SCEV *Index,
     Chain.insert(Chain.begin(), Group{}); // subscript 0 in dimension 0
   for (Group &Gr : Groups)
     if (none_of(Gr.Terms, [](auto &T) { return T.second != nullptr; })) {
-      auto It = llvm::find_if(Chain, [&](const Group &C) { return C.Monomial == Gr.Monomial; });
+      auto It = llvm::find_if(
+          Chain, [&](const Group &C) { return C.Monomial == Gr.Monomial; });
       if (It != Chain.end()) {
         It->Terms.append(Gr.Terms.begin(), Gr.Terms.end());
         continue;

@@ -93,8 +93,9 @@ void entryFacts(BasicBlock *BB, ScalarEvolution &SE,
         const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
         if (Cmp->isSigned() || Cmp->isEquality())
           if (smallLinear(A) && smallLinear(B))
-            Out.push_back({When ? Cmp->getPredicate() : Cmp->getInversePredicate(),
-                           A, B});
+            Out.push_back(
+                {When ? Cmp->getPredicate() : Cmp->getInversePredicate(), A,
+                 B});
       }
     }
     BB = P;
@@ -106,13 +107,20 @@ std::optional<z3::expr> factExpr(const EntryFact &F, ScevTranslator &T) {
   if (!A || !B)
     return std::nullopt;
   switch (F.Pred) {
-  case CmpInst::ICMP_EQ: return *A == *B;
-  case CmpInst::ICMP_NE: return *A != *B;
-  case CmpInst::ICMP_SLT: return *A < *B;
-  case CmpInst::ICMP_SLE: return *A <= *B;
-  case CmpInst::ICMP_SGT: return *A > *B;
-  case CmpInst::ICMP_SGE: return *A >= *B;
-  default: return std::nullopt;
+  case CmpInst::ICMP_EQ:
+    return *A == *B;
+  case CmpInst::ICMP_NE:
+    return *A != *B;
+  case CmpInst::ICMP_SLT:
+    return *A < *B;
+  case CmpInst::ICMP_SLE:
+    return *A <= *B;
+  case CmpInst::ICMP_SGT:
+    return *A > *B;
+  case CmpInst::ICMP_SGE:
+    return *A >= *B;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -124,17 +132,21 @@ const SCEV *elementIndex(const AffineAccess &A, const NestInfo &N) {
   for (unsigned D = 0; D < N.depth(); ++D) {
     if (A.Strides[D]->getType() != I->getType())
       return nullptr;
-    I = SE.getAddExpr(I, SE.getAddRecExpr(SE.getZero(I->getType()), A.Strides[D],
-                                          N.Loops[D], SCEV::FlagAnyWrap));
+    I = SE.getAddExpr(I,
+                      SE.getAddRecExpr(SE.getZero(I->getType()), A.Strides[D],
+                                       N.Loops[D], SCEV::FlagAnyWrap));
   }
   return I;
 }
 
 Proof decide(z3::solver &S) {
   switch (checkWithinLimits(S)) {
-  case Z3Outcome::Unsat: return Proof::Proven;
-  case Z3Outcome::Sat: return Proof::Refuted;
-  default: return Proof::Unknown;
+  case Z3Outcome::Unsat:
+    return Proof::Proven;
+  case Z3Outcome::Sat:
+    return Proof::Refuted;
+  default:
+    return Proof::Unknown;
   }
 }
 
@@ -146,8 +158,10 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
     return std::nullopt;
   ScalarEvolution &SE = *N.SE;
   const SCEV *IS = elementIndex(St, N), *IO = elementIndex(Other, N);
-  std::optional<GridSubscripts> GS = IS ? gridSubscripts(IS, 1, SE) : std::nullopt;
-  std::optional<GridSubscripts> GO = IO ? gridSubscripts(IO, 1, SE) : std::nullopt;
+  std::optional<GridSubscripts> GS =
+      IS ? gridSubscripts(IS, 1, SE) : std::nullopt;
+  std::optional<GridSubscripts> GO =
+      IO ? gridSubscripts(IO, 1, SE) : std::nullopt;
   if (!GS || !GO || GS->Sizes != GO->Sizes || GS->Origin != GO->Origin)
     return std::nullopt;
   TimeScope TS("z3 dependence: grid subscripts");
@@ -173,7 +187,9 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
         return std::nullopt;
       auto O = Outer.find(AR);
       if (O == Outer.end())
-        O = Outer.emplace(AR, C.int_const(("go" + std::to_string(Outer.size())).c_str()))
+        O = Outer
+                .emplace(AR, C.int_const(
+                                 ("go" + std::to_string(Outer.size())).c_str()))
                 .first;
       return O->second;
     }
@@ -211,7 +227,8 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
     auto Ext = T.tr(GS->Sizes[J]);
     if (!Ext)
       return std::nullopt;
-    Out = Out || SubS[J] < 0 || SubS[J] >= *Ext || SubO[J] < 0 || SubO[J] >= *Ext;
+    Out =
+        Out || SubS[J] < 0 || SubS[J] >= *Ext || SubO[J] < 0 || SubO[J] >= *Ext;
   }
   S.push();
   S.add(Out);

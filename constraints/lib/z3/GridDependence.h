@@ -1,4 +1,5 @@
-//===- GridDependence.h - Dependence questions over grid subscripts -*- C++ -*-===//
+//===- GridDependence.h - Dependence questions over grid subscripts -*- C++
+//-*-===//
 //
 // Part of Idiom. The dependence question of NoLoopCarriedDependence for two
 // accesses of one variable-length grid (GridSubscripts.h), asked over their

@@ -25,6 +25,8 @@ unset IDIOM_MIN_TRIP IDIOM_COST
 summarize() { # STATS -> "loc calls offloaded gated" lines
   python3 - "$1" <<'PY'
 import re, sys
+sums = {}  # (loc, idiom) -> [calls, offloaded, gated]: inlined copies of a
+           # loop have descriptors of their own with the same location
 for line in open(sys.argv[1], errors="replace"):
     m = re.match(r'idiom-stats: (\S+) (\S+) calls=(\d+) offloaded=(\d+)', line)
     if not m:
@@ -35,7 +37,10 @@ for line in open(sys.argv[1], errors="replace"):
         for why, n in re.findall(r'"([^"]*)" x(\d+)', line[r:]):
             if "below threshold" in why:
                 g += int(n)
-    print(m.group(1), m.group(2), m.group(3), m.group(4), g)
+    t = sums.setdefault((m.group(1), m.group(2)), [0, 0, 0])
+    t[0] += int(m.group(3)); t[1] += int(m.group(4)); t[2] += g
+for (loc, idiom), t in sums.items():
+    print("%s/%s %s %d %d %d" % (loc, idiom, idiom, t[0], t[1], t[2]))
 PY
 }
 for mode in $modes; do

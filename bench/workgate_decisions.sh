@@ -18,9 +18,11 @@ dir=$1; shift
 modes=${MODES:-device auto}
 to=${RUN_TIMEOUT:-300}
 progs=${*:-$(cd "$dir/np" && ls *.seq | sed 's/\.seq$//')}
+# one cache directory (programs, tuning, profiles) per runtime: a profile
+# written by one would steer the other's start-up and first decisions
 cache=$(mktemp -d)
 tmp=$(mktemp -d)
-IDIOM_CACHE_DIR=$cache; export IDIOM_CACHE_DIR
+mkdir -p "$cache/before" "$cache/after"
 unset IDIOM_MIN_TRIP IDIOM_COST
 summarize() { # STATS -> "loc calls offloaded gated" lines
   python3 - "$1" <<'PY'
@@ -51,6 +53,7 @@ for mode in $modes; do
       bin=$dir/np/$p.idiom
       [ $rt = before ] && bin=$dir/before/np/$p.idiom
       set +e
+      IDIOM_CACHE_DIR=$cache/$rt; export IDIOM_CACHE_DIR
       if [ "$mode" = device ]; then
         env IDIOM_COST=off IDIOM_STATS=1 timeout "$to" "$bin" > "$tmp/$p.$rt.out" 2> "$tmp/$p.$rt.stats"
       else

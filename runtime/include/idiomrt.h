@@ -14,8 +14,10 @@
  *   IDIOM_STATS=1|json|FILE.json   per-idiom report at exit: text on stderr
  *                                  (1), one JSON document on stderr (json)
  *                                  or in FILE.json ("%p": the process id)
- *   IDIOM_MIN_TRIP=N               decline when the iteration count < N
- *                                  (default 4096)
+ *   IDIOM_MIN_TRIP=N               decline when the call's work < N: the
+ *                                  larger of the iteration count and the
+ *                                  8-byte words its input ranges hold
+ *                                  (default 4096; runtime/README.md)
  *   IDIOM_CACHE_DIR=DIR            on-disk program cache (default
  *                                  $XDG_CACHE_HOME/idiom or ~/.cache/idiom;
  *                                  "off" disables it)
@@ -202,7 +204,7 @@ typedef struct idiom_arg {
 ///                Unused for maps (may be NULL).
 /// \returns 1 when the idiom ran and every output is written, 0 when the
 ///          runtime declined (no device, IDIOM_DEVICE=seq, build failure,
-///          overlapping output ranges, trip count below IDIOM_MIN_TRIP,
+///          overlapping output ranges, work below IDIOM_MIN_TRIP,
 ///          OpenCL error, a floating-point environment the device does not
 ///          share, a forked child, a small RLIMIT_AS, or a runtime busy on
 ///          another thread or re-entered from a signal handler: it never
@@ -307,7 +309,7 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
                      uint64_t key);
 
 /// Why the calling thread's most recent idiom_run returned 0, e.g.
-/// "trip count below threshold"; NULL when it returned 1 or there was none.
+/// "work below threshold"; NULL when it returned 1 or there was none.
 /// The string belongs to the runtime and stays valid until the thread's next
 /// idiom_run. For tests and diagnostics.
 const char *idiom_last_reason(void);

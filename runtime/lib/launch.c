@@ -1257,12 +1257,11 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   const char *why = idiomrt_check_desc(desc, args, nargs, sizes, results);
   if (why)
     return decline(e, desc, why);
-  /* Below the threshold the loop runs, except inside a region that holds
-     device copies with the cost model on: a host run there syncs the
-     region, so the cost model decides (costmodel.c, step 1). */
+  /* Work below IDIOM_MIN_TRIP: the loop runs, except inside a region that
+     holds device copies with the cost model on (workgate.c). */
   uint64_t trip = idiomrt_trip_count(desc, sizes);
-  if (trip < cfg->min_trip && !(cfg->cost && idiomrt_resid_bytes() > 0))
-    return decline(e, desc, "trip count below threshold");
+  if ((why = idiomrt_work_gate(trip, args, nargs, csr)))
+    return decline(e, desc, why);
   if (idiomrt_args_overlap(args, nargs))
     return decline(e, desc, "overlapping input/output ranges");
   int dec = IDIOMRT_DEC_FORCED;

@@ -929,6 +929,17 @@ uint64_t idiomrt_trip_count(const idiom_kernel_desc *d,
 /* checks.c: 1 when an OUT / INOUT range of args overlaps any other
    non-empty buffer range of args (the runtime's overlap check). */
 int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs);
+/* workgate.c: a call's work for the IDIOM_MIN_TRIP gate: the larger of
+   trip and the 8-byte words of the ranges it reads (IN, INOUT, csr's
+   nonzeros). */
+uint64_t idiomrt_call_work(uint64_t trip, const idiom_arg *args,
+                           uint32_t nargs, const idiom_csr *csr);
+/* workgate.c: "work below threshold" when a call of trip iterations should
+   run the original loop before the cost model sees it (its work below
+   IDIOM_MIN_TRIP, outside a region holding device copies with the model
+   on), else NULL. */
+const char *idiomrt_work_gate(uint64_t trip, const idiom_arg *args,
+                              uint32_t nargs, const idiom_csr *csr);
 /* launch.c: declines a run of d with reason (idiom_last_reason, stats);
    returns 0. */
 int idiomrt_decline_pair(const idiom_kernel_desc *d, const char *reason);

@@ -121,7 +121,7 @@ if big["decisions"] != {"device-forced": 3}:
 if (small["calls"], small["offloaded"], small["fallbacks"]) != (2, 0, 2):
     fail("small map: calls %d offloaded %d fallbacks %d" %
          (small["calls"], small["offloaded"], small["fallbacks"]))
-if small["reasons"] != {"trip count below threshold": 2}:
+if small["reasons"] != {"work below threshold": 2}:
     fail("small map reasons: %r" % small["reasons"])
 
 # Totals are the sums over the sites (main's own loops are sites too).

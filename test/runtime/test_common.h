@@ -98,6 +98,11 @@ void case_jds_bytes_memo(void); /* test_jds.c */
 void case_hint_tiny(void);      /* test_hint.c */
 void case_hint_region(void);    /* test_hint.c */
 void case_hint_grow(void);      /* test_hint.c */
+void case_workgate_count(void);  /* test_workgate.c */
+void case_workgate_wide(void);   /* test_workgate.c */
+void case_workgate_model(void);  /* test_workgate.c */
+void case_workgate_region(void); /* test_workgate.c */
+void case_workgate_hint(void);   /* test_workgate.c */
 void case_writeback_bench(void);
 
 /* Cases of test_policy.c. */

@@ -449,8 +449,8 @@ static void case_overlap(void) {
 }
 
 static void case_min_trip(void) {
-  expect_saxpy_declines(4095, "trip count below threshold");
-  expect_saxpy_declines(1, "trip count below threshold");
+  expect_saxpy_declines(4095, "work below threshold");
+  expect_saxpy_declines(1, "work below threshold");
   /* 2-D: 60 x 60 = 3600 < 4096 although each extent is small */
   int a[3600] = {0}, c[3600] = {0};
   int dummy = 0;
@@ -459,14 +459,14 @@ static void case_min_trip(void) {
                        buf(IDIOM_ARG_BUF_OUT, c, sizeof c)};
   uint64_t sizes[2] = {60, 60};
   CHECK(idiom_run(&map2d_desc, args, 5, sizes, NULL) == 0);
-  CHECK(starts_with(idiom_last_reason(), "trip count below threshold"));
+  CHECK(starts_with(idiom_last_reason(), "work below threshold"));
   CHECK_MSG(saxpy_checked(4096) == 1, "declined: %s", reason_or_none());
 }
 
 static void case_min_trip_env(void) {
   setenv("IDIOM_MIN_TRIP", "100", 1);
   CHECK_MSG(saxpy_checked(1000) == 1, "declined: %s", reason_or_none());
-  expect_saxpy_declines(99, "trip count below threshold");
+  expect_saxpy_declines(99, "work below threshold");
 }
 
 static void case_invalid(void) {
@@ -800,7 +800,7 @@ static void case_stats(void) {
     CHECK_MSG(strstr(one, "fallbacks=2") != NULL, "%s", one);
     CHECK_MSG(strstr(one, "kernel_ms=") != NULL, "%s", one);
     CHECK_MSG(strstr(one, "transfer_ms=") != NULL, "%s", one);
-    CHECK_MSG(strstr(one, "trip count below threshold") != NULL, "%s", one);
+    CHECK_MSG(strstr(one, "work below threshold") != NULL, "%s", one);
     CHECK_MSG(strstr(one, "guard failed") != NULL, "%s", one);
   }
   CHECK_MSG(strstr(err, "idiom-stats: test_idiomrt.c:broken ") != NULL,
@@ -1118,6 +1118,11 @@ static const tcase cases[] = {
     {"hint_tiny", case_hint_tiny, 1},
     {"hint_region", case_hint_region, 1},
     {"hint_grow", case_hint_grow, 1},
+    {"workgate_count", case_workgate_count, 1},
+    {"workgate_wide", case_workgate_wide, 1},
+    {"workgate_model", case_workgate_model, 1},
+    {"workgate_region", case_workgate_region, 1},
+    {"workgate_hint", case_workgate_hint, 1},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},
     {"map1d_or_decline", case_map1d_or_decline, 0},

@@ -300,9 +300,9 @@ void case_resid_decline(void) {
   RUN_OK(addk(y, N, 1, 1)); /* device-valid */
   for (int i = 0; i < N; ++i)
     want[i] += 1;
-  /* 10 iterations: below IDIOM_MIN_TRIP, declines. */
+  /* 10 iterations of 4 bytes: work below IDIOM_MIN_TRIP, declines. */
   CHECK(addk(y, 10, 5, 1) == 0);
-  CHECK(starts_with(idiom_last_reason(), "trip count"));
+  CHECK(starts_with(idiom_last_reason(), "work below threshold"));
   /* The fallback loop must see the first run's results. */
   CHECK_MSG(wrong(y, want, N) == 0, "stale after a decline: %d",
             wrong(y, want, N));

@@ -1,6 +1,7 @@
 /* The known run of the IDIOM_STATS=json test (stats_json_test.py): with
    IDIOM_DEVICE=cpu the large map runs on the device 3 times; the small one
-   (100 iterations, below IDIOM_MIN_TRIP's 4096) declines twice. */
+   (100 iterations, 400 bytes read: work below IDIOM_MIN_TRIP's 4096)
+   declines twice. */
 #include <stdio.h>
 #include <stdlib.h>
 

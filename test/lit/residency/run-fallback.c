@@ -1,5 +1,5 @@
 // Fallbacks inside a residency region see current host memory: a map whose
-// trip count is below IDIOM_MIN_TRIP in some iterations declines (the
+// work is below IDIOM_MIN_TRIP in some iterations declines (the
 // runtime copies every device-valid range back first), and a float min
 // reduction whose device result is 0 is recomputed by its original loop
 // after a successful call (idiom_region_sync before the fallback loop). Both
@@ -20,7 +20,7 @@
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.out2
 // RUN: diff %t.expected %t.out2
 // REMARK: residency region: the buffers of 4 offloaded idiom(s)
-// STATS: reasons="trip count below threshold" x4
+// STATS: reasons="work below threshold" x4
 // STATS: idiom-stats: residency regions=1 {{.*}} syncs={{[1-9]}}
 #include <stdio.h>
 

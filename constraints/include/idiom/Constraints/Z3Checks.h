@@ -92,6 +92,22 @@ Proof proveNoLoopCarriedDependence(llvm::ArrayRef<AffineAccess> Accesses,
 Proof proveIndependentIterations(llvm::Loop *L, llvm::ScalarEvolution &SE,
                                  unsigned TimeoutMs, std::string &Why);
 
+/// Proves that \p L and every loop inside it have no loop-carried flow or
+/// output dependence: no iteration of such a loop reads an element that an
+/// earlier iteration of it wrote, and no two of its iterations write one
+/// element (the enclosing loops' iterations shared, as
+/// proveIndependentIterations asks), except for two accesses of one address
+/// invariant in that loop (an in-place accumulator, `C[i][j] += ...` in the
+/// loop k). Anti dependences (an iteration writes what an earlier one read)
+/// are allowed: every load but an accumulator's then reads the value from
+/// before \p L runs, so the nest equals its out-of-place evaluation on the
+/// memory before it (PolyBench trmm; docs/ConstraintLanguage.md,
+/// "OnlyAntiDependences"). The same accesses, bounds and Unknown answers as
+/// proveIndependentIterations; a dependence of an inner loop is named with
+/// that loop ("in the loop at f.c:9 inside it: loop-carried flow ...").
+Proof proveOnlyAntiDependences(llvm::Loop *L, llvm::ScalarEvolution &SE,
+                               unsigned TimeoutMs, std::string &Why);
+
 /// Decides whether \p Negated, the negation of a law over free constants, is
 /// unsatisfiable (Proven: the law holds; Refuted: Z3 found a counterexample;
 /// Unknown: timeout or `unknown`, never memoised). Answers are memoised by

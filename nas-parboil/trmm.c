@@ -83,43 +83,31 @@ static void kernel_trmm_up(float alpha, float A[M][M], float B[M][N])
     }
 }
 
-/* The six sampled elements: row sample_i(q), column sample_j(q). */
-static int sample_i(int q) { return (q * 263 + 7) % M; }
-static int sample_j(int q) { return (q * 131 + 3) % N; }
-
-/* "name_sum" and the samples, ".f32" labels for float results. */
-static void print_result(const char *name, int f32, double sum,
-                         const double v[6])
+/* "name_sum" (a sum over the matrix) and six sampled elements, ".f32"
+   labels for float results (widened to double for printing). */
+static void print_matrix(const char *name, int f32, double B[M][N])
 {
   const char *suffix = f32 ? ".f32" : "";
-  int q;
-  printf("%s_sum%s %.15e\n", name, suffix, sum);
-  for (q = 0; q < 6; q++)
-    printf("%s_%d_%d%s %.15e\n", name, sample_i(q), sample_j(q), suffix, v[q]);
-}
-
-static void print_f(const char *name, float B[M][N])
-{
-  double s = 0, v[6];
-  int i, j;
+  double s = 0;
+  int i, j, q;
   for (i = 0; i < M; i++) /* maybe: reduction (sum) */
     for (j = 0; j < N; j++)
       s += B[i][j];
-  for (i = 0; i < 6; i++)
-    v[i] = B[sample_i(i)][sample_j(i)];
-  print_result(name, 1, s, v);
+  printf("%s_sum%s %.15e\n", name, suffix, s);
+  for (q = 0; q < 6; q++) {
+    i = (q * 263 + 7) % M;
+    j = (q * 131 + 3) % N;
+    printf("%s_%d_%d%s %.15e\n", name, i, j, suffix, B[i][j]);
+  }
 }
 
-static void print_d(const char *name, double B[M][N])
+/* A float result widened to double (exact), to be printed. */
+static void widen(float F[M][N], double D[M][N])
 {
-  double s = 0, v[6];
   int i, j;
-  for (i = 0; i < M; i++) /* maybe: reduction (sum) */
+  for (i = 0; i < M; i++) /* maybe: map (a copy) */
     for (j = 0; j < N; j++)
-      s += B[i][j];
-  for (i = 0; i < 6; i++)
-    v[i] = B[sample_i(i)][sample_j(i)];
-  print_result(name, 0, s, v);
+      D[i][j] = F[i][j];
 }
 
 int main(void)
@@ -129,6 +117,7 @@ int main(void)
   float (*bu)[N] = xmalloc(sizeof(float) * M * N);
   double (*ad)[M] = xmalloc(sizeof(double) * M * M);
   double (*bd)[N] = xmalloc(sizeof(double) * M * N);
+  double (*wide)[N] = xmalloc(sizeof(double) * M * N);
   int i, j;
   for (i = 0; i < M; i++) /* not-idiom: recurrence (LCG state) */
     for (j = 0; j < M; j++) {
@@ -147,9 +136,11 @@ int main(void)
   kernel_trmm_up(0.75f, af, bu);
 
   printf("n %d\n", M);
-  print_f("trmm", bf);
-  print_d("trmm_d", bd);
-  print_f("trmm_up", bu);
-  free(af); free(bf); free(bu); free(ad); free(bd);
+  widen(bf, wide);
+  print_matrix("trmm", 1, wide);
+  print_matrix("trmm_d", 0, bd);
+  widen(bu, wide);
+  print_matrix("trmm_up", 1, wide);
+  free(af); free(bf); free(bu); free(ad); free(bd); free(wide);
   return 0;
 }

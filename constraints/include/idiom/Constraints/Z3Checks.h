@@ -99,10 +99,14 @@ Proof proveIndependentIterations(llvm::Loop *L, llvm::ScalarEvolution &SE,
 /// proveIndependentIterations asks), except for two accesses of one address
 /// invariant in that loop (an in-place accumulator, `C[i][j] += ...` in the
 /// loop k). Anti dependences (an iteration writes what an earlier one read)
-/// are allowed: every load but an accumulator's then reads the value from
-/// before \p L runs, so the nest equals its out-of-place evaluation on the
-/// memory before it (PolyBench trmm; docs/ConstraintLanguage.md,
-/// "OnlyAntiDependences"). The same accesses, bounds and Unknown answers as
+/// are allowed: no load then reads what an earlier iteration of a loop of
+/// the nest wrote, but the accumulator's element, so every load reads the
+/// memory from before \p L or what the same iteration (of every loop
+/// around it) wrote earlier in program order. A lifter that evaluates the
+/// nest out of place must model those reads (the update's own element as
+/// its accumulator) and refuse any other (an operand that meets an element
+/// initialised before the loop k of the same iteration): PolyBench trmm;
+/// docs/ConstraintLanguage.md, "Triangular products in place". The same accesses, bounds and Unknown answers as
 /// proveIndependentIterations; a dependence of an inner loop is named with
 /// that loop ("in the loop at f.c:9 inside it: loop-carried flow ...").
 Proof proveOnlyAntiDependences(llvm::Loop *L, llvm::ScalarEvolution &SE,

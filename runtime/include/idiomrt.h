@@ -173,7 +173,18 @@ enum idiom_arg_flags {
   /// on every run, so the runtime may copy the whole range back. Without it
   /// (0, what objects built before flags existed pass) the runtime writes
   /// back only the bytes whose device value differs from what it copied in.
-  IDIOM_ARG_DENSE = 1u
+  IDIOM_ARG_DENSE = 1u,
+  /// IN buffers: the range may overlap OUT / INOUT ranges of the same run,
+  /// and the kernel reads its bytes as they were before the run (a device
+  /// copy of its own, written before the kernel: the out-of-place product
+  /// of PolyBench trmm, whose result is then copied back over the operand;
+  /// docs/ARCHITECTURE.md, "TRMM"). Such an overlap is declined inside a
+  /// residency region ("snapshot input overlapping an output inside a
+  /// residency region": device copies there may be shared) and by
+  /// idiom_run_pair; outputs overlapping each other are declined as before.
+  /// On any other kind of argument it is invalid ("invalid arguments:
+  /// flags").
+  IDIOM_ARG_SNAPSHOT = 2u
 };
 
 /// One kernel argument. For buffers, [ptr, ptr + bytes) is the host range the

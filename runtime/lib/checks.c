@@ -42,7 +42,8 @@ const char *idiomrt_check_desc(const idiom_kernel_desc *d,
     const idiom_arg *a = &args[i];
     if (a->kind > IDIOM_ARG_F64)
       return "invalid arguments: kind";
-    if (a->flags & ~(uint32_t)IDIOM_ARG_DENSE)
+    if ((a->flags & ~(uint32_t)(IDIOM_ARG_DENSE | IDIOM_ARG_SNAPSHOT)) ||
+        ((a->flags & IDIOM_ARG_SNAPSHOT) && a->kind != IDIOM_ARG_BUF_IN))
       return "invalid arguments: flags";
     if (is_buffer(a->kind) && a->bytes &&
         (!a->ptr || (uint64_t)(uintptr_t)a->ptr > UINT64_MAX - a->bytes))
@@ -65,8 +66,10 @@ uint64_t idiomrt_trip_count(const idiom_kernel_desc *d,
   return t;
 }
 
-/* 1 when an OUT / INOUT range overlaps any other non-empty range. */
-int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs) {
+/* 1 when an OUT / INOUT range overlaps another non-empty range, but with
+   snapshots allowed (non-null snapshot) an IN range flagged
+   IDIOM_ARG_SNAPSHOT, which sets *snapshot to 1 instead. */
+static int overlap(const idiom_arg *args, uint32_t nargs, int *snapshot) {
   for (uint32_t i = 0; i < nargs; ++i) {
     if (!is_output(args[i].kind) || args[i].bytes == 0)
       continue;
@@ -75,9 +78,24 @@ int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs) {
       if (j == i || !is_buffer(args[j].kind) || args[j].bytes == 0)
         continue;
       uint64_t b0 = (uint64_t)(uintptr_t)args[j].ptr, b1 = b0 + args[j].bytes;
-      if (a0 < b1 && b0 < a1)
+      if (!(a0 < b1 && b0 < a1))
+        continue;
+      if (!snapshot || args[j].kind != IDIOM_ARG_BUF_IN ||
+          !(args[j].flags & IDIOM_ARG_SNAPSHOT))
         return 1;
+      *snapshot = 1;
     }
   }
   return 0;
+}
+
+int idiomrt_args_overlap_snapshot(const idiom_arg *args, uint32_t nargs,
+                                  int *snapshot) {
+  *snapshot = 0;
+  return overlap(args, nargs, snapshot);
+}
+
+/* 1 when an OUT / INOUT range overlaps any other non-empty range. */
+int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs) {
+  return overlap(args, nargs, NULL);
 }

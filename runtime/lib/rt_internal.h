@@ -940,6 +940,11 @@ uint64_t idiomrt_call_work(uint64_t trip, const idiom_arg *args,
    on), else NULL. */
 const char *idiomrt_work_gate(uint64_t trip, const idiom_arg *args,
                               uint32_t nargs, const idiom_csr *csr);
+/* checks.c: idiomrt_args_overlap, but an IN range flagged
+   IDIOM_ARG_SNAPSHOT may overlap outputs; *snapshot is set to 1 when one
+   does (the run then needs separate device copies: no residency region). */
+int idiomrt_args_overlap_snapshot(const idiom_arg *args, uint32_t nargs,
+                                  int *snapshot);
 /* launch.c: declines a run of d with reason (idiom_last_reason, stats);
    returns 0. */
 int idiomrt_decline_pair(const idiom_kernel_desc *d, const char *reason);

@@ -444,6 +444,38 @@ static void case_overlap(void) {
       same &= b[i] == 1.0f;
     CHECK(same);
   }
+
+  /* IDIOM_ARG_SNAPSHOT: IN x = b[0..n) overlaps INOUT y = b[1..n+1) and
+     is read as it was before the run: y[i] = 2 b[i] + b[i+1] on the old
+     values (reading x in place, work-item i would see what work-item i-1
+     wrote: PoCL runs a group's work-items in order); on the output the
+     flag is invalid (declined, nothing written) */
+  for (int i = 0; i < 3 * n; ++i)
+    b[i] = (float)(i % 1000);
+  idiom_arg a4[4] = {i32(n), f32(2.0f), buf(IDIOM_ARG_BUF_IN, b, 4ull * n),
+                     buf(IDIOM_ARG_BUF_INOUT, b + 1, 4ull * n)};
+  a4[2].flags = IDIOM_ARG_SNAPSHOT;
+  rc = idiom_run(&saxpy_desc, a4, 4, sizes, NULL);
+  CHECK_MSG(rc == 1, "snapshot input declined: %s", reason_or_none());
+  if (rc == 1) {
+    same = b[0] == 0.0f;
+    for (int i = 0; i < n; ++i)
+      same &= b[i + 1] == 2.0f * (float)(i % 1000) + (float)((i + 1) % 1000);
+    for (int i = n + 1; i < 3 * n; ++i)
+      same &= b[i] == (float)(i % 1000);
+    CHECK(same);
+  }
+  for (int i = 0; i < 3 * n; ++i)
+    b[i] = (float)i;
+  a4[2].flags = 0;
+  a4[3].flags = IDIOM_ARG_SNAPSHOT;
+  CHECK(idiom_run(&saxpy_desc, a4, 4, sizes, NULL) == 0);
+  CHECK_MSG(starts_with(idiom_last_reason(), "invalid arguments: flags"),
+            "reason %s", reason_or_none());
+  same = 1;
+  for (int i = 0; i < 3 * n; ++i)
+    same &= b[i] == (float)i;
+  CHECK(same);
   free(b);
   free(m);
 }

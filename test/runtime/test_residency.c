@@ -20,7 +20,9 @@
  * resid_reduce     a reduction over a device-valid range reads the device
  *                  copy and returns only its scalar.
  * resid_overlap    two arguments of one run overlap each other: the run
- *                  does not use the table, and sees the device's results.
+ *                  does not use the table, and sees the device's results;
+ *                  an IDIOM_ARG_SNAPSHOT input overlapping an output is
+ *                  declined inside the region.
  * resid_seq        IDIOM_DEVICE=seq: the region calls are harmless.
  * resid_evict      a region over 300 distinct ranges (rows of a matrix, each
  *                  updated three times): least recently used entries are
@@ -458,6 +460,18 @@ void case_resid_overlap(void) {
   uint64_t sizes[1] = {N};
   RUN_OK(idiom_run(&add2_desc, args, 4, sizes, NULL));
   RUN_OK(addk(y, N, 1, 1));
+  /* an IDIOM_ARG_SNAPSHOT input overlapping an output (a = a + y shifted
+     by one): declined inside a region, where device copies may be shared;
+     nothing written */
+  idiom_arg snap[4] = {i32(N - 1), buf(IDIOM_ARG_BUF_IN, a, 4ull * (N - 1)),
+                       buf(IDIOM_ARG_BUF_IN, y, 4ull * (N - 1)),
+                       buf(IDIOM_ARG_BUF_OUT, a + 1, 4ull * (N - 1))};
+  snap[1].flags = IDIOM_ARG_SNAPSHOT;
+  uint64_t snap_sizes[1] = {N - 1};
+  CHECK(idiom_run(&add2_desc, snap, 4, snap_sizes, NULL) == 0);
+  CHECK_MSG(starts_with(idiom_last_reason(), "snapshot input overlapping an "
+                                             "output inside a residency region"),
+            "reason %s", reason_or_none());
   idiom_region_end();
   int bad = 0;
   for (int i = 0; i < N; ++i)

@@ -321,16 +321,65 @@ void registerBuiltinAtoms(AtomRegistry &R) {
         }
         return true;
       });
-  addLoopTest(R, "IndependentIterations",
-              "loop: no iteration writes an element another iteration reads "
-              "or writes through the same base pointer, over the accesses of "
-              "the loop and of the loops inside it, whose bounds may move "
-              "with the enclosing loops (triangular nests; Z3 over integers); "
-              "a dependence is named with its two accesses and a witness",
-              [](MatchEnv &Env, Loop *L, std::string &Why) {
-                return proveIndependentIterations(L, Env.SE, Env.Z3TimeoutMs,
-                                                  Why) == Proof::Proven;
-              });
+  // The dependence tests over a loop and the loops inside it (Z3Checks.h).
+  struct DependenceTest {
+    const char *Name, *Doc;
+    Proof (*Prove)(Loop *, ScalarEvolution &, unsigned, std::string &);
+  };
+  for (const DependenceTest &T : {
+           DependenceTest{
+               "IndependentIterations",
+               "loop: no iteration writes an element another iteration reads "
+               "or writes through the same base pointer, over the accesses of "
+               "the loop and of the loops inside it, whose bounds may move "
+               "with the enclosing loops (triangular nests; Z3 over integers); "
+               "a dependence is named with its two accesses and a witness",
+               proveIndependentIterations},
+           DependenceTest{
+               "OnlyAntiDependences",
+               "loop: neither loop nor a loop inside it has a loop-carried "
+               "flow or output dependence (an iteration reading or writing an "
+               "element that an earlier one wrote), but for an in-place "
+               "accumulator (one address in every iteration); anti "
+               "dependences allowed: the nest equals its out-of-place "
+               "evaluation on the memory before it (Z3 over integers)",
+               proveOnlyAntiDependences}}) {
+    auto *Prove = T.Prove;
+    addLoopTest(R, T.Name, T.Doc,
+                [Prove](MatchEnv &Env, Loop *L, std::string &Why) {
+                  return Prove(L, Env.SE, Env.Z3TimeoutMs, Why) ==
+                         Proof::Proven;
+                });
+  }
+  addLoopTest(
+      R, "ReadsOtherElementsOfOutput",
+      "loop: a load of the loop reads, through the base pointer of a store "
+      "of the loop, an element other than that store's (its address another "
+      "SCEV): an update in place that reads the array it writes (PolyBench "
+      "trmm's B[k][j] beside B[i][j])",
+      [](MatchEnv &Env, Loop *L, std::string &Why) {
+        ScalarEvolution &SE = Env.SE;
+        SmallVector<LoadInst *, 8> Loads;
+        SmallVector<StoreInst *, 4> Stores;
+        for (BasicBlock *BB : L->blocks())
+          for (Instruction &I : *BB) {
+            if (auto *Ld = dyn_cast<LoadInst>(&I))
+              Loads.push_back(Ld);
+            else if (auto *St = dyn_cast<StoreInst>(&I))
+              Stores.push_back(St);
+          }
+        for (StoreInst *St : Stores) {
+          const SCEV *SP = SE.getSCEV(St->getPointerOperand());
+          const SCEV *SBase = SE.getPointerBase(SP);
+          for (LoadInst *Ld : Loads) {
+            const SCEV *LP = SE.getSCEV(Ld->getPointerOperand());
+            if (LP != SP && SE.getPointerBase(LP) == SBase)
+              return true;
+          }
+        }
+        Why = "no load reads another element of an array the loop stores to";
+        return false;
+      });
   addLoopGenerator(R, "HeaderPhis",
                    "loop, phi: phi is a phi node in the header of loop or of a loop inside it",
                    [](Loop *L) {

@@ -49,8 +49,12 @@ std::string iterAccessText(const Instruction *I) {
 /// The dependence questions of proveIndependentIterations over one loop.
 class IterationDependence {
 public:
-  IterationDependence(Loop *L, ScalarEvolution &SE, unsigned TimeoutMs)
-      : L(L), SE(SE), C(sharedZ3Context()), S(C), T(C, S) {
+  /// With \p AntiOnly, only flow and output dependences are asked for
+  /// (proveOnlyAntiDependences), and a pair of accesses with the same
+  /// address, invariant in L, is skipped (an in-place accumulator).
+  IterationDependence(Loop *L, ScalarEvolution &SE, unsigned TimeoutMs,
+                      bool AntiOnly = false)
+      : L(L), SE(SE), C(sharedZ3Context()), S(C), T(C, S), AntiOnly(AntiOnly) {
     applyZ3Limits(C, S, TimeoutMs);
     T.Recurrence = [this](const SCEVAddRecExpr *AR, unsigned Depth) {
       return recurrence(AR, Depth);
@@ -79,6 +83,7 @@ private:
   z3::context &C;
   z3::solver S;
   ScevTranslator T;
+  bool AntiOnly;
   /// The iteration numbers of L and of the loops inside it, in the first
   /// and the second of the two iterations of L compared (First[k] and
   /// Second[k] belong to IvLoops[k]); recurrences of enclosing loops are
@@ -293,6 +298,12 @@ Proof IterationDependence::pair(const IterAccess &A, const IterAccess &B,
   z3::expr OB2 = second(*OB);
   S.push();
   S.add(First[(int)Li] != Second[(int)Li]);
+  // Anti dependences allowed: the earlier of the two accesses is a store
+  // (a load after a store: flow; two stores: output).
+  bool AS = isa<StoreInst>(A.I), BS = isa<StoreInst>(B.I);
+  if (AntiOnly && AS != BS)
+    S.add(AS ? First[(int)Li] < Second[(int)Li]
+             : Second[(int)Li] < First[(int)Li]);
   S.add(*OA < OB2 + C.int_val((int64_t)B.Bytes));
   S.add(OB2 < *OA + C.int_val((int64_t)A.Bytes));
   Z3Outcome R = checkWithinLimits(S);
@@ -382,6 +393,11 @@ Proof IterationDependence::run(std::string &Why) {
       if (A.Base != B.Base ||
           (!isa<StoreInst>(A.I) && !isa<StoreInst>(B.I)))
         continue;
+      // The in-place accumulator (`C[i][j] += ...` in the loop k): one
+      // address in every iteration, read and written by each.
+      if (AntiOnly && A.Offset == B.Offset && A.Bytes == B.Bytes &&
+          SE.isLoopInvariant(A.Offset, L))
+        continue;
       Proof P = pair(A, B, Why);
       if (P != Proof::Proven)
         return P;
@@ -389,7 +405,35 @@ Proof IterationDependence::run(std::string &Why) {
   return Proof::Proven;
 }
 
+/// "the loop at f.c:12" or "the loop" without a debug location.
+std::string loopText(const Loop *L) {
+  if (DebugLoc DL = L->getStartLoc())
+    return "the loop at " + DL->getFilename().str() + ":" +
+           std::to_string(DL.getLine());
+  return "the loop";
+}
+
 } // namespace
+
+Proof proveOnlyAntiDependences(Loop *L, ScalarEvolution &SE,
+                               unsigned TimeoutMs, std::string &Why) {
+  TimeScope TS("z3 dependence: only anti dependences");
+  try {
+    for (Loop *X : L->getLoopsInPreorder()) {
+      IterationDependence D(X, SE, TimeoutMs, /*AntiOnly=*/true);
+      std::string W;
+      Proof P = D.run(W);
+      if (P != Proof::Proven) {
+        Why = X == L ? W : "in " + loopText(X) + " inside it: " + W;
+        return P;
+      }
+    }
+    return Proof::Proven;
+  } catch (const z3::exception &E) {
+    Why = std::string("Z3 error: ") + E.msg();
+    return Proof::Unknown;
+  }
+}
 
 Proof proveIndependentIterations(Loop *L, ScalarEvolution &SE,
                                  unsigned TimeoutMs, std::string &Why) {

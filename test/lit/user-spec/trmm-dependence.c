@@ -1,5 +1,6 @@
-// TRMM (issue 13) is not lifted; this test pins down the two facts its lift
-// will rest on. (1) IndependentIterations (Z3 over the triangle; user spec
+// TRMM (issue 13) is detected (built-in spec trmm, OnlyAntiDependences:
+// test/lit/detect/trmm.c) but not lifted; this test pins down the two facts
+// its lift will rest on. (1) IndependentIterations (Z3 over the triangle; user spec
 // Inputs/trmm-dependence.idl) tells PolyBench trmm, whose row i reads only
 // rows k > i that later iterations write (an anti dependence: a product
 // with the original B, out of place, then the copy, is its result), from a

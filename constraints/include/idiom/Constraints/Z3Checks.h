@@ -92,6 +92,26 @@ Proof proveNoLoopCarriedDependence(llvm::ArrayRef<AffineAccess> Accesses,
 Proof proveIndependentIterations(llvm::Loop *L, llvm::ScalarEvolution &SE,
                                  unsigned TimeoutMs, std::string &Why);
 
+/// Proves that \p L and every loop inside it have no loop-carried flow or
+/// output dependence: no iteration of such a loop reads an element that an
+/// earlier iteration of it wrote, and no two of its iterations write one
+/// element (the enclosing loops' iterations shared, as
+/// proveIndependentIterations asks), except for two accesses of one address
+/// invariant in that loop (an in-place accumulator, `C[i][j] += ...` in the
+/// loop k). Anti dependences (an iteration writes what an earlier one read)
+/// are allowed: no load then reads what an earlier iteration of a loop of
+/// the nest wrote, but the accumulator's element, so every load reads the
+/// memory from before \p L or what the same iteration (of every loop
+/// around it) wrote earlier in program order. A lifter that evaluates the
+/// nest out of place must model those reads (the update's own element as
+/// its accumulator) and refuse any other (an operand that meets an element
+/// initialised before the loop k of the same iteration): PolyBench trmm;
+/// docs/ConstraintLanguage.md, "Triangular products in place". The same accesses, bounds and Unknown answers as
+/// proveIndependentIterations; a dependence of an inner loop is named with
+/// that loop ("in the loop at f.c:9 inside it: loop-carried flow ...").
+Proof proveOnlyAntiDependences(llvm::Loop *L, llvm::ScalarEvolution &SE,
+                               unsigned TimeoutMs, std::string &Why);
+
 /// Decides whether \p Negated, the negation of a law over free constants, is
 /// unsatisfiable (Proven: the law holds; Refuted: Z3 found a counterexample;
 /// Unknown: timeout or `unknown`, never memoised). Answers are memoised by

@@ -40,6 +40,10 @@ struct GemmSlice;
 
 namespace tv {
 
+using funil::Expr;
+using funil::ExprPtr;
+using funil::ScalarKind;
+
 /// A symbolic FunIL value: a scalar term, or a tuple of symbolic values.
 /// Arrays (row views of 2-D maps) have neither and must not be read here.
 template <class T> struct SymT {
@@ -61,9 +65,6 @@ std::vector<const funil::Expr *> reduceSeqCalls(const funil::Expr &E);
 /// or HashTerms (tv::Term, identical terms only).
 template <class TB> class Validator {
 public:
-  using Expr = funil::Expr;
-  using ExprPtr = funil::ExprPtr;
-  using ScalarKind = funil::ScalarKind;
   using Type = llvm::Type;
   using Value = llvm::Value;
   using Instruction = llvm::Instruction;

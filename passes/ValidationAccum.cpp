@@ -14,10 +14,6 @@ using namespace llvm;
 
 namespace idiom::tv {
 
-using funil::Expr;
-using funil::ExprPtr;
-using funil::ScalarKind;
-
 template <class TB>
 bool Validator<TB>::runAccum(const funil::Program &P, unsigned TimeoutMs,
                              std::string &Why) {

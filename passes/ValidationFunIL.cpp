@@ -15,10 +15,6 @@ using namespace llvm;
 
 namespace idiom::tv {
 
-using funil::Expr;
-using funil::ExprPtr;
-using funil::ScalarKind;
-
 template <class TB> auto Validator<TB>::sortOf(Type *T) -> SortT {
   if (T->isIntegerTy(1))
     return C.bool_sort();

@@ -16,10 +16,6 @@ using namespace llvm;
 
 namespace idiom::tv {
 
-using funil::Expr;
-using funil::ExprPtr;
-using funil::ScalarKind;
-
 /// The canonical GEMM program (GemmLifting.h): checks its shape, then proves
 /// STEP, INIT and POST equal to the slices the lifter recorded, over shared
 /// symbols for acc, x.0 (A's element), x.1 (B's element), the old C element

@@ -17,10 +17,6 @@ using namespace llvm;
 
 namespace idiom::tv {
 
-using funil::Expr;
-using funil::ExprPtr;
-using funil::ScalarKind;
-
 template <class TB>
 auto Validator<TB>::evalSearch(const Expr &E, std::map<std::string, Sym> &Env) -> Sym {
   if (E.Args.size() != 3 || E.Args[1]->K != Expr::Lambda || E.Args[1]->Params.size() != 1 ||

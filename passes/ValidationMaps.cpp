@@ -16,10 +16,6 @@ using namespace llvm;
 
 namespace idiom::tv {
 
-using funil::Expr;
-using funil::ExprPtr;
-using funil::ScalarKind;
-
 namespace {
 
 /// The element lambda and the names bound around it, by template shape.

@@ -17,10 +17,6 @@ using namespace llvm;
 
 namespace idiom::tv {
 
-using funil::Expr;
-using funil::ExprPtr;
-using funil::ScalarKind;
-
 template <class TB>
 auto Validator<TB>::identityTerm(const ReductionInfo &R) -> TermT {
   Constant *Id = R.Op == ReductionOp::ArgIndex

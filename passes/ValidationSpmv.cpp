@@ -13,10 +13,6 @@ using namespace llvm;
 
 namespace idiom::tv {
 
-using funil::Expr;
-using funil::ExprPtr;
-using funil::ScalarKind;
-
 template <class TB>
 bool Validator<TB>::runSpmv(const funil::Program &P, unsigned TimeoutMs,
                             std::string &Why) {

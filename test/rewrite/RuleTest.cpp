@@ -308,6 +308,36 @@ size_t applyOnce(const rewrite::Rule &R, const char *Text) {
   return Trace.size();
 }
 
+TEST(Rules, WalksMatchTheirDepthAndChunks) {
+  using rewrite::mapRowWalk2dRule;
+  using rewrite::mapWalk3dRule;
+  Program P2 = parseOrDie(ex::Scale2D), P3 = parseOrDie(ex::Scale3D);
+  auto Matches = [](const rewrite::Rule &R, const Program &P) {
+    rewrite::Bindings B;
+    return R.Match(P.Body, B);
+  };
+  // The row walk takes exactly two levels: a 3-D nest is the plane walk's;
+  // the plane walk takes three.
+  EXPECT_TRUE(Matches(mapRowWalk2dRule(16), P2));
+  EXPECT_FALSE(Matches(mapRowWalk2dRule(16), P3));
+  EXPECT_TRUE(Matches(mapWalk3dRule(16), P3));
+  EXPECT_FALSE(Matches(mapWalk3dRule(16), P2));
+  EXPECT_EQ(mapRowWalk2dRule(16).Name, "map-to-mapGlobal-2d-rows");
+  EXPECT_EQ(mapRowWalk2dRule(64).Name, "map-to-mapGlobal-2d-rows-64");
+  EXPECT_EQ(mapWalk3dRule(16).Name, "map-to-mapGlobal-3d-walk");
+  EXPECT_EQ(mapWalk3dRule(32).Name, "map-to-mapGlobal-3d-walk-32");
+  // Chunks of R rows divide a constant row count (6 here), R >= 2.
+  const char *SixRows =
+      "idiom t(x: [f32], y: [f32]) { store view(y, 0:i64, 4:i64, 6:i64, 1:i64, 4:i64) = "
+      "map(\\(r: [f32]_4) => map(\\(v: f32) => fadd(v, 1.0:f32), r), "
+      "view(x, 0:i64, 4:i64, 6:i64, 1:i64, 4:i64)); }";
+  EXPECT_EQ(applyOnce(mapRowWalk2dRule(16), SixRows), 0u);
+  EXPECT_EQ(applyOnce(mapRowWalk2dRule(4), SixRows), 0u);
+  EXPECT_EQ(applyOnce(mapRowWalk2dRule(1), SixRows), 0u);
+  EXPECT_EQ(applyOnce(mapRowWalk2dRule(3), SixRows), 1u);
+  EXPECT_EQ(applyOnce(mapRowWalk2dRule(2), SixRows), 1u);
+}
+
 TEST(Rules, AsVectorSideConditions) {
   const rewrite::Rule &M = *rewrite::findRule("as-vector-map");
   const rewrite::Rule &R = *rewrite::findRule("as-vector-reduce");

@@ -93,70 +93,65 @@ bool splitsIntoChunks(const Bindings &B, const RuleContext &Ctx, int64_t N) {
          (T->Len->K != funil::Size::Const || T->Len->Value % N == 0);
 }
 
-} // namespace
-
-Rule mapWalk3dRule(int64_t Planes) {
+/// A walk (the plane and row walks below): map(f, a) over a nest of
+/// \p Depth maps (exactly \p Depth when \p Exact) ->
+/// join(mapGlobal(Dim, \c => mapSeq(Elem(f), c), split(N, a))): one
+/// work-item per chunk of \p N elements of a, walking them in sequence,
+/// with \p Elem lowering f as the walk wants it. Named \p Base, with
+/// "-N" appended unless N is 16.
+Rule chunkWalk(const std::string &Base, std::string Doc, int64_t N,
+               unsigned Depth, bool Exact, int64_t Dim,
+               ExprPtr (*Elem)(const ExprPtr &F)) {
   Rule R;
-  R.Name = Planes == 16 ? "map-to-mapGlobal-3d-walk"
-                        : "map-to-mapGlobal-3d-walk-" + std::to_string(Planes);
+  R.Name = N == 16 ? Base : Base + "-" + std::to_string(N);
   R.Family = "lowering";
-  R.Doc = "map(\\p => map(\\r => map(g, e), x), a) -> join(mapGlobal(2, \\c => "
-          "mapSeq(\\p => mapGlobal(1, \\r => mapGlobal(0, g, e), x), c), split(" +
-          std::to_string(Planes) + ", a)))";
+  R.Doc = std::move(Doc);
   R.Context = AppliesIn::Host;
   R.Roots = {"map"};
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!mapNest(E, 3))
+  R.Match = [Depth, Exact](const ExprPtr &E, Bindings &B) {
+    if (!mapNest(E, Depth) || (Exact && mapNest(E, Depth + 1)))
       return false;
     B["f"] = E->Args[0];
     B["a"] = E->Args[1];
     return true;
   };
-  R.Condition = [Planes](const Bindings &B, const RuleContext &Ctx) {
-    return splitsIntoChunks(B, Ctx, Planes);
+  R.Condition = [N](const Bindings &B, const RuleContext &Ctx) {
+    return splitsIntoChunks(B, Ctx, N);
   };
-  R.Build = [Planes](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
-    const ExprPtr &F = B.at("f");
+  R.Build = [N, Dim, Elem](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
+    ExprPtr F = Elem(B.at("f"));
     TypePtr T = Ctx.typeOf(B.at("a"));
-    ExprPtr Plane = Expr::lambda(F->Params, lowerMapNest(F->body(), 1), F->Loc);
-    ExprPtr Chunk = lambda1(Ctx, "c", Type::array(T->Elem, funil::Size::constant(Planes)),
-                            [&](ExprPtr C) { return mapCall("mapSeq", Plane, C); });
+    ExprPtr Chunk = lambda1(Ctx, "c", Type::array(T->Elem, funil::Size::constant(N)),
+                            [&](ExprPtr C) { return mapCall("mapSeq", F, C); });
     return Expr::call("join", {mapCall("mapGlobal", Chunk,
-                                       Expr::call("split", {i64(Planes), B.at("a")}), 2)});
+                                       Expr::call("split", {i64(N), B.at("a")}), Dim)});
   };
   return R;
 }
 
+} // namespace
+
+Rule mapWalk3dRule(int64_t Planes) {
+  // Each plane p: mapGlobal(1, \r => mapGlobal(0, g, e), x).
+  auto Plane = [](const ExprPtr &F) {
+    return Expr::lambda(F->Params, lowerMapNest(F->body(), 1), F->Loc);
+  };
+  return chunkWalk("map-to-mapGlobal-3d-walk",
+                   "map(\\p => map(\\r => map(g, e), x), a) -> join(mapGlobal(2, \\c => "
+                   "mapSeq(\\p => mapGlobal(1, \\r => mapGlobal(0, g, e), x), c), split(" +
+                       std::to_string(Planes) + ", a)))",
+                   Planes, 3, /*Exact=*/false, 2, Plane);
+}
+
 Rule mapRowWalk2dRule(int64_t Rows) {
-  Rule R;
-  R.Name = Rows == 16 ? "map-to-mapGlobal-2d-rows"
-                      : "map-to-mapGlobal-2d-rows-" + std::to_string(Rows);
-  R.Family = "lowering";
-  R.Doc = "map(\\r => map(g, e), a) -> join(mapGlobal(0, \\c => mapSeq(\\r => "
-          "map(g, e), c), split(" +
-          std::to_string(Rows) + ", a)))";
-  R.Context = AppliesIn::Host;
-  R.Roots = {"map"};
-  R.Match = [](const ExprPtr &E, Bindings &B) {
-    // exactly two levels: a 3-D nest is the plane walk's
-    if (!mapNest(E, 2) || mapNest(E, 3))
-      return false;
-    B["f"] = E->Args[0];
-    B["a"] = E->Args[1];
-    return true;
-  };
-  R.Condition = [Rows](const Bindings &B, const RuleContext &Ctx) {
-    return splitsIntoChunks(B, Ctx, Rows);
-  };
-  R.Build = [Rows](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
-    const ExprPtr &F = B.at("f");
-    TypePtr T = Ctx.typeOf(B.at("a"));
-    ExprPtr Chunk = lambda1(Ctx, "c", Type::array(T->Elem, funil::Size::constant(Rows)),
-                            [&](ExprPtr C) { return mapCall("mapSeq", F, C); });
-    return Expr::call("join", {mapCall("mapGlobal", Chunk,
-                                       Expr::call("split", {i64(Rows), B.at("a")}), 0)});
-  };
-  return R;
+  // Exactly two levels: a 3-D nest is the plane walk's. Each row stays a
+  // map (the generator walks it).
+  auto Row = [](const ExprPtr &F) { return F; };
+  return chunkWalk("map-to-mapGlobal-2d-rows",
+                   "map(\\r => map(g, e), a) -> join(mapGlobal(0, \\c => mapSeq(\\r => "
+                   "map(g, e), c), split(" +
+                       std::to_string(Rows) + ", a)))",
+                   Rows, 2, /*Exact=*/true, 0, Row);
 }
 
 namespace {

@@ -1,0 +1,126 @@
+/*===- rt_costmodel.h - Device or original loop ----------------------------===*
+ *
+ * Private to runtime/lib (rt_internal.h includes it).
+ *
+ * The cost model (costmodel.c): per call site and size class, the device,
+ * the second device or the original loop; its measurements of the queue
+ * (calibration.c) and the samples kept across runs (profile.c).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef IDIOMRT_COSTMODEL_H
+#define IDIOMRT_COSTMODEL_H
+
+#include "rt_device.h"
+#include "rt_registry.h"
+#include "rt_stats.h"
+#include "idiomrt.h"
+#include <stddef.h>
+#include <stdint.h>
+
+/*--- costmodel.c: device or original loop, per call site and size class ---*/
+
+/* Bytes a run moves between host and device: IN buffers once, OUT and
+   INOUT buffers twice (copied in, then back); 0 inside a residency region
+   (residency.c), where buffers are copied in once per region. */
+uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
+
+/*--- calibration.c: latency, bandwidth and start-up time, kept on disk ---*/
+
+/* On a runtime thread, once the device is ready: measures the queue's
+   round-trip latency and the host-to-device bandwidth (cheap: a few small
+   writes and two 8 MiB writes) and writes them, with start_ns (the time the
+   start-up took), to IDIOM_CACHE_DIR for later processes. */
+void idiomrt_cost_calibrate(const idiomrt_device *dev, uint64_t start_ns);
+/* Latency (ns) and bandwidth (bytes per ns) measured in this process, else
+   read from the last process's file; 0 when neither exists. */
+int idiomrt_calib_get(double *lat_ns, double *bw_bytes_per_ns);
+/* Host time (ns) worth one device start-up: the last process's measured
+   start-up time from the file (at least 50 ms), else 200 ms. */
+uint64_t idiomrt_calib_start_after_ns(void);
+/* Device (IDIOMRT_DEC_DEVICE, _EXPLORE_DEVICE, _UNTIMED) or host
+   (_EXPLORE_HOST, _HOST_FASTER, _CANNOT_WIN) for a run of trip iterations
+   moving bytes, counted in the stats; a host decision is also counted as a
+   decline with the reason it returns in *reason (a static string) and asks
+   the calling thread's idiom_host_begin for a measurement. One acquisition
+   of e->stats_lock: the path of a loop kept on the host is short. */
+int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
+                        const char **reason);
+/* 1 for the decisions that run a device (either one). */
+int idiomrt_cost_is_device(int decision);
+/* 1 for the decisions that run the second (CPU) device. */
+int idiomrt_cost_is_second(int decision);
+/* What the three-way choice sees of one run (costmodel.c). Times in ns. */
+typedef struct idiomrt_cost_inputs {
+  uint64_t trip;
+  double host;     /* the host's estimate of this run (region syncs in) */
+  double floor_ns; /* the primary device's floor: latency + bytes / bw */
+  double lat;      /* launch latency, also the second device's floor */
+  int second;      /* the second device: 1 open and e's kernels built, 0
+                      allowed but not ready, -1 not allowed or failed */
+} idiomrt_cost_inputs;
+/* Steps 2, 4 and 5 of the model for class c once the host is measured:
+   among the host, the primary device and the second device (the lowest
+   estimate wins; a device must be 10% below the host), exploring an
+   unmeasured device first; sets *want_second when the second device
+   should be opened (it is then not chosen by this call). Pure but for c's
+   re-measurement schedule: the unit tests call it with faked samples. */
+int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
+                        int *want_second);
+/* A successful run of the second device (see idiomrt_cost_device_sample);
+   tuned: not a sample, a try (launch.c also counts a failed run so). */
+void idiomrt_cost_second_sample(idiomrt_entry *e, uint64_t trip,
+                                uint64_t wall_ns, int tuned);
+/* Counts decision dec for e (stats), in place of decision `from` already
+   counted by idiomrt_cost_decide (-1: none). Takes e->stats_lock. */
+void idiomrt_cost_count(idiomrt_entry *e, int from, int dec);
+/* After a policy decline: asks the calling thread's next idiom_host_begin
+   for desc to time the original loop of trip iterations. */
+void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip);
+/* Forgets the calling thread's pending host-timing request. */
+void idiomrt_cost_clear_want(void);
+/* With e->stats_lock held: counts the calls that e's host hint skipped
+   since the last count (decision "host-hint", declines, calls). */
+void idiomrt_cost_hint_fold_locked(idiomrt_entry *e);
+/* A successful device run of trip iterations took wall_ns in idiom_run;
+   tuned: it timed kernel variants first (not a sample then); filled: inside
+   a region it filled device copies (not a sample, and not a try for the
+   class's first few such runs). */
+void idiomrt_cost_device_sample(idiomrt_entry *e, uint64_t trip,
+                                uint64_t wall_ns, int tuned, int filled);
+/* Name of a decision for the stats ("device", "host-cost", ...). */
+const char *idiomrt_decision_name(int dec);
+/* Appends the site's decisions and estimates to a stats line (with
+   e->stats_lock held). */
+int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n);
+/* The same as members of the JSON object of the site (with e->stats_lock
+   held): "decisions" {name: count}, "host_ms" (null when never measured),
+   "cost" [{"class", "host_us", "device_us"}]. */
+void idiomrt_cost_json(const idiomrt_entry *e, idiomrt_json *j);
+/* The class's host estimate for a run of trip iterations, in ns (0 when
+   the host was never measured). */
+double idiomrt_cost_host_ns(idiomrt_entry *e, uint64_t trip);
+/* Host time (ns, estimated) of every run so far that the model sent, or
+   would have sent, to the device: the profile keeps it for the next run's
+   start-up decision. */
+uint64_t idiomrt_cost_worthy_total_ns(void);
+/* calibration.c: CLOCK_MONOTONIC in nanoseconds. */
+uint64_t idiomrt_now_ns(void);
+/* costmodel.c: when the model asked for the host time of the original loop
+   of desc from (idiom_host_begin), it accepts idiom_host_begin(to) for it
+   instead (the sample still goes to from's model). */
+void idiomrt_cost_retarget_want(const idiom_kernel_desc *from,
+                                const idiom_kernel_desc *to);
+
+/*--- profile.c: per-site cost samples kept across runs -------------------*/
+
+/* A new entry's cost classes start from the last process's medians for its
+   site (one sample of each side), when the profile has them. Called before
+   the entry is published. */
+void idiomrt_profile_seed(idiomrt_entry *e);
+/* CLOCK_MONOTONIC ns at the runtime's constructor (program start). */
+uint64_t idiomrt_profile_t0_ns(void);
+/* The last process's idiomrt_cost_worthy_total_ns at its exit, from the
+   profile; -1 when unknown (no profile, an older file, IDIOM_PROFILE=off). */
+int64_t idiomrt_profile_last_worthy_ns(void);
+
+#endif /* IDIOMRT_COSTMODEL_H */

@@ -1,0 +1,69 @@
+/*===- rt_launch.h - A run -------------------------------------------------===*
+ *
+ * Private to runtime/lib (rt_internal.h includes it).
+ *
+ * What one idiom_run shares with the other parts: its checks of a
+ * descriptor and its arguments (checks.c), its thread state and declines
+ * (launch.c), and writing back only the changed bytes (writeback.c).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef IDIOMRT_LAUNCH_H
+#define IDIOMRT_LAUNCH_H
+
+#include "idiomrt.h"
+#include <stddef.h>
+#include <stdint.h>
+
+/*--- checks.c ------------------------------------------------------------*/
+
+/* checks.c: why descriptor d or its arguments cannot run (a decline
+   reason), or NULL. */
+const char *idiomrt_check_desc(const idiom_kernel_desc *d,
+                               const idiom_arg *args, uint32_t nargs,
+                               const uint64_t *sizes, const void *results);
+/* checks.c: the product of d's ndims sizes, UINT64_MAX on overflow. */
+uint64_t idiomrt_trip_count(const idiom_kernel_desc *d,
+                            const uint64_t *sizes);
+/* checks.c: 1 when an OUT / INOUT range of args overlaps any other
+   non-empty buffer range of args (the runtime's overlap check). */
+int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs);
+/* workgate.c: a call's work for the IDIOM_MIN_TRIP gate: the larger of
+   trip and the 8-byte words of the ranges it reads (IN, INOUT, csr's
+   nonzeros). */
+uint64_t idiomrt_call_work(uint64_t trip, const idiom_arg *args,
+                           uint32_t nargs, const idiom_csr *csr);
+/* workgate.c: "work below threshold" when a call of trip iterations should
+   run the original loop before the cost model sees it (its work below
+   IDIOM_MIN_TRIP, outside a region holding device copies with the model
+   on), else NULL. */
+const char *idiomrt_work_gate(uint64_t trip, const idiom_arg *args,
+                              uint32_t nargs, const idiom_csr *csr);
+/* checks.c: idiomrt_args_overlap, but an IN range flagged
+   IDIOM_ARG_SNAPSHOT may overlap outputs; *snapshot is set to 1 when one
+   does (the run then needs separate device copies: no residency region). */
+int idiomrt_args_overlap_snapshot(const idiom_arg *args, uint32_t nargs,
+                                  int *snapshot);
+
+/*--- launch.c ------------------------------------------------------------*/
+
+/* 1 while the calling thread is inside an idiom_run (a signal handler that
+   calls into the runtime then must not touch the thread's state). */
+int idiomrt_in_runtime(void);
+/* launch.c: declines a run of d with reason (idiom_last_reason, stats);
+   returns 0. */
+int idiomrt_decline_pair(const idiom_kernel_desc *d, const char *reason);
+/* launch.c: sets what idiom_last_kernel_ms returns on the calling thread. */
+void idiomrt_set_last_kernel_ms(double ms);
+/* launch.c: 1 when the calling thread's latest decline was the cost
+   model's or the start-up's (a policy: the original loop is to run, maybe
+   timed), 0 when it was a failure or a check. */
+int idiomrt_last_decline_policy(void);
+
+/*--- writeback.c -----------------------------------------------------------*/
+
+/* Stores to host[i] = dev[i] for every i < n where dev[i] != snap[i], and
+   to no other byte. */
+void idiomrt_write_changed(void *host, const void *dev, const void *snap,
+                           size_t n);
+
+#endif /* IDIOMRT_LAUNCH_H */

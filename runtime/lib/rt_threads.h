@@ -1,0 +1,99 @@
+/*===- rt_threads.h - Runtime threads --------------------------------------===*
+ *
+ * Private to runtime/lib (rt_internal.h includes it).
+ *
+ * The runtime's own threads: the worker (worker.c), the background
+ * device start-up and kernel builds (startup.c), and the helpers of
+ * host copies (parcopy.c).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef IDIOMRT_THREADS_H
+#define IDIOMRT_THREADS_H
+
+#include "rt_device.h"
+#include "rt_registry.h"
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*--- worker.c: OpenCL initialization and builds on a runtime thread -------*/
+
+/* Stack of the runtime thread. */
+#define IDIOMRT_WORKER_STACK ((size_t)16 << 20)
+/* Runs fn(arg) on a new runtime thread (IDIOMRT_WORKER_STACK bytes of
+   stack, every blockable signal blocked) and waits for it; the process's
+   signal dispositions are saved before and restored after. Returns 1 when it
+   ran, 0 when the thread could not be created, -1 (without waiting) when
+   another job is running. */
+int idiomrt_worker_run(void (*fn)(void *), void *arg);
+/* Starts fn(arg) on a new runtime thread (same stack and signal mask) that
+   waits for any running job, then runs fn; afterwards only the signal
+   handlers that point into objects loaded during the job are put back.
+   Returns 1 when the thread started (*thread: the caller joins it), 0 when
+   it could not be created. */
+int idiomrt_worker_start(void (*fn)(void *), void *arg, pthread_t *thread);
+void idiomrt_worker_after_fork(void);
+
+/*--- startup.c: device start-up and kernel builds in the background -------*/
+
+/* The decline reasons of startup.c. */
+extern const char idiomrt_starting_reason[]; /* "device starting" */
+extern const char idiomrt_building_reason[]; /* "kernels building" */
+extern const char idiomrt_exiting_reason[];  /* "process exiting" */
+/* 1 once exit() has begun after a background start: the start-up stops at
+   its next step (device.c checks between its steps). */
+int idiomrt_startup_exiting(void);
+/* 1 while the background thread (start-up, calibration, kernel builds)
+   runs: it takes a core, so host loops timed meanwhile run slow. */
+int idiomrt_startup_running(void);
+/* The device when ready; else NULL and *reason: idiomrt_starting_reason
+   while the start-up thread (started by the first call) runs, or why there
+   is no device. Never waits. */
+const idiomrt_device *idiomrt_startup_poll(const char **reason);
+/* 1 once the start-up thread has been started in this process. */
+int idiomrt_startup_begun(void);
+/* Starts the background start-up if needed and waits for its outcome. */
+const idiomrt_device *idiomrt_startup_wait(const char **reason);
+/* 1 when e's kernels have been built (or their build has failed, which the
+   run then reports); else queues the build on the background thread and
+   returns 0. */
+int idiomrt_startup_built(idiomrt_entry *e);
+void idiomrt_startup_after_fork(void);
+/* The device for a run of trip iterations of e with the cost model on:
+   when the device and e's kernels are ready, at once; else, when the
+   start-up under way is expected to end well before the original loop
+   would (remaining start-up, from the calibrated start-up time, at most a
+   quarter of the cost model's host estimate host_ns), it polls until both
+   are ready or half of host_ns has passed; so a program whose one long call
+   comes while the device starts runs it there, and a wait that runs long
+   costs at most half the loop again. NULL when the run should decline as
+   before (*reason: starting, building, or why there is no device). */
+const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
+                                                   uint64_t trip,
+                                                   const char **reason);
+/* Starts the background start-up now unless it was started (profile.c, at
+   program start). */
+void idiomrt_startup_kick(void);
+/* The second device for e (costmodel.c, launch.c): 1 when it is open and
+   e's kernels for it are built, -1 when it failed to open or e's kernels
+   do not build there, else 0. Takes no lock. */
+int idiomrt_startup_second_ready(idiomrt_entry *e);
+/* Asks the runtime thread to open the second device (once) and build e's
+   kernels for it; never waits. Nothing when no second device is wanted. */
+void idiomrt_startup_second_request(idiomrt_entry *e);
+
+/*--- parcopy.c: host copies split over helper threads --------------------*/
+
+/* Runs fn(ctx, lo, hi) over parts of [0, n) (cut at 64-byte boundaries) on
+   the calling thread and the copy helpers, and returns when every part is
+   done; on one thread (fn(ctx, 0, n)) for small n, without helpers, or
+   while another thread's copy has them. */
+void idiomrt_parallel_range(size_t n,
+                            void (*fn)(void *ctx, size_t lo, size_t hi),
+                            void *ctx);
+/* memcpy through idiomrt_parallel_range. */
+void idiomrt_parallel_memcpy(void *dst, const void *src, size_t n);
+/* pthread_atfork child handler's part: no helpers in the child. */
+void idiomrt_parcopy_after_fork(void);
+
+#endif /* IDIOMRT_THREADS_H */

@@ -200,6 +200,8 @@ static double push(double *ring, uint32_t *n, double v) {
    above pinned PCIe 5 transfers). */
 static double device_floor(uint64_t bytes) {
   double lat, bw;
+  if (idiomrt_config_get()->test_host == IDIOMRT_TEST_HOST_FLOOR)
+    return __builtin_inf(); /* test knob IDIOM_TEST_HOST=floor */
   if (!idiomrt_calib_get(&lat, &bw)) {
     lat = STATIC_LAT_NS;
     bw = STATIC_BW_BPS / 1e9;
@@ -362,8 +364,9 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
        exit in the middle of it waits for a step of it); it is started once
        the host time it could have saved reaches that. */
     if (!idiomrt_startup_begun() &&
-        __atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
-            start_threshold_ns())
+        (__atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
+             start_threshold_ns() ||
+         idiomrt_config_get()->test_host)) /* IDIOM_TEST_HOST: never */
       dec = IDIOMRT_DEC_PRESTART;
   }
   s->decisions[dec]++;

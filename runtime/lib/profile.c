@@ -289,8 +289,8 @@ __attribute__((constructor)) static void profile_at_start(void) {
          starts), at least two start-ups of host time in runs the cost
          model wanted on the device (costmodel.c's worthy total). */
       double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;
-      if (s > start || w >= 2 * start) {
-        idiomrt_config_get(); /* the environment is the last process's */
+      /* (never under the test knob IDIOM_TEST_HOST: no device start) */
+      if ((s > start || w >= 2 * start) && !idiomrt_config_get()->test_host) {
         if (s > start)
           idiomrt_debug("profile: the last run saved %.1f ms on the device: "
                         "starting it at program start",

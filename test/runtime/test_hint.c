@@ -229,3 +229,49 @@ void case_hint_grow(void) {
   free(x);
   free(y);
 }
+
+/* The test knob IDIOM_TEST_HOST (runtime/README.md; bench/host_overhead.sh
+   counts a plugin build's instructions with every site on the host): a
+   loop of 10 ms a call, which the device wins (case_hint_grow), never
+   starts the device. Under `prestart` every call reaches idiom_run and
+   declines host-prestart (the first: host-explore); under `floor` the
+   first call measures the host, the second declines host-floor and hints,
+   and the hint covers the rest. */
+int idiomrt_startup_begun(void); /* rt_internal.h */
+
+static void test_host_knob(const char *mode) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_TEST_HOST", mode, 1);
+  enum { BIG = 1 << 20, CALLS = 40 };
+  float *x = malloc(4ull * BIG), *y = malloc(4ull * BIG);
+  fill(x, y, BIG);
+  int off = 0;
+  for (int k = 0; k < CALLS; ++k)
+    off += site(x, y, BIG, 10000);
+  CHECK_MSG(off == 0, "%d calls offloaded", off);
+  CHECK_MSG(!idiomrt_startup_begun(), "the device start-up began");
+  CHECK_MSG(json_decision("host-explore") == 1, "host-explore %lld",
+            json_decision("host-explore"));
+  if (strcmp(mode, "prestart") == 0) {
+    CHECK_MSG(g_runs == CALLS, "%d of %d calls reached idiom_run", g_runs,
+              CALLS);
+    CHECK_MSG(json_decision("host-prestart") == CALLS - 1,
+              "host-prestart %lld", json_decision("host-prestart"));
+  } else {
+    CHECK_MSG(g_runs == 2, "%d of %d calls reached idiom_run", g_runs, CALLS);
+    CHECK_MSG(json_decision("host-floor") == 1 &&
+                  json_decision("host-hint") == CALLS - 2,
+              "host-floor %lld, host-hint %lld", json_decision("host-floor"),
+              json_decision("host-hint"));
+  }
+  for (int i = 0; i < BIG; i += 4099) {
+    float want = (float)(i % 13) + (float)CALLS * 2.0f * (float)(i % 64);
+    CHECK_MSG(y[i] == want, "y[%d] = %g, want %g", i, y[i], want);
+  }
+  free(x);
+  free(y);
+}
+
+void case_test_host_prestart(void) { test_host_knob("prestart"); }
+
+void case_test_host_floor(void) { test_host_knob("floor"); }

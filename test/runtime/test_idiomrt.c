@@ -1118,6 +1118,8 @@ static const tcase cases[] = {
     {"hint_tiny", case_hint_tiny, 1},
     {"hint_region", case_hint_region, 1},
     {"hint_grow", case_hint_grow, 1},
+    {"test_host_prestart", case_test_host_prestart, 1},
+    {"test_host_floor", case_test_host_floor, 1},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},
     {"map1d_or_decline", case_map1d_or_decline, 0},

@@ -98,6 +98,8 @@ void case_jds_bytes_memo(void); /* test_jds.c */
 void case_hint_tiny(void);      /* test_hint.c */
 void case_hint_region(void);    /* test_hint.c */
 void case_hint_grow(void);      /* test_hint.c */
+/* getenv calls so far (test_common.c, -Wl,--wrap=getenv) */
+extern unsigned long g_getenv_calls;
 void case_test_host_prestart(void); /* test_hint.c */
 void case_test_host_floor(void); /* test_hint.c */
 void case_writeback_bench(void);

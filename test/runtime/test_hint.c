@@ -246,8 +246,17 @@ static void test_host_knob(const char *mode) {
   float *x = malloc(4ull * BIG), *y = malloc(4ull * BIG);
   fill(x, y, BIG);
   int off = 0;
-  for (int k = 0; k < CALLS; ++k)
+  unsigned long env_reads = 0;
+  for (int k = 0; k < CALLS; ++k) {
+    unsigned long before = __atomic_load_n(&g_getenv_calls, __ATOMIC_RELAXED);
     off += site(x, y, BIG, 10000);
+    if (k >= 2) /* past the first calls (configuration, profile, files) */
+      env_reads += __atomic_load_n(&g_getenv_calls, __ATOMIC_RELAXED) - before;
+  }
+  /* a declined call reads no environment (getenv scans it: tpacf's 512
+     host-prestart calls spent 170,000 instructions there) */
+  CHECK_MSG(env_reads == 0, "%lu getenv calls in %d declined calls", env_reads,
+            CALLS - 2);
   CHECK_MSG(off == 0, "%d calls offloaded", off);
   CHECK_MSG(!idiomrt_startup_begun(), "the device start-up began");
   CHECK_MSG(json_decision("host-explore") == 1, "host-explore %lld",

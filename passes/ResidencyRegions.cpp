@@ -149,6 +149,7 @@ bool isMarkerIntrinsic(const IntrinsicInst &II) {
 bool isRuntimeBookkeeping(StringRef Name) {
   return Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
          Name == "idiom_host_begin" || Name == "idiom_host_end" ||
+         Name == "idiom_host_end_site" ||
          Name == "idiom_host_hint";
 }
 

@@ -51,7 +51,6 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
   uint64_t one = 1ull << IDIOM_HINT_TAG_BITS;
   uint64_t h = __atomic_load_n(&g_word, __ATOMIC_RELAXED);
   int skip = (h & (one - 1)) == tag && h >= one;
-  uint64_t tok = 0;
   if (skip) {
     __atomic_store_n(&g_word, h - one, __ATOMIC_RELAXED);
   } else {
@@ -63,7 +62,7 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
     if (idiom_run(&hscale_desc, args, 4, sizes, NULL))
       return 1;
     idiom_host_hint(&hscale_desc, &g_word, key);
-    tok = idiom_host_begin(&hscale_desc);
+    idiom_host_begin(&hscale_desc);
   }
   idiom_region_sync(); /* the fallback's, inside a region */
   for (int i = 0; i < n; ++i)
@@ -73,7 +72,7 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
     while (now_s() < until)
       ;
   }
-  idiom_host_end(skip ? NULL : &hscale_desc, tok);
+  idiom_host_end_site(&g_word); /* on every path, as the plugin does */
   return 0;
 }
 

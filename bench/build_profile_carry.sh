@@ -22,4 +22,4 @@ for src in "$here"/../nas-parboil/*.c; do
   cp "$src" "$out/np/"
 done
 cp "$here/../nas-parboil/compare.py" "$out/np/"
-cp "$here/profile_gpu.sh" "$here/np_gpu.sh" "$here/timeline.sh" "$out/"
+cp "$here/profile_gpu.sh" "$here/np_gpu.sh" "$here/host_overhead_gpu.sh" "$here/timeline.sh" "$out/"

@@ -149,6 +149,7 @@ bool isMarkerIntrinsic(const IntrinsicInst &II) {
 bool isRuntimeBookkeeping(StringRef Name) {
   return Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
          Name == "idiom_host_begin" || Name == "idiom_host_end" ||
+         Name == "idiom_host_end_site" ||
          Name == "idiom_host_hint";
 }
 
@@ -511,16 +512,21 @@ bool RegionCheck::routeHostAccesses(std::string &Why) {
   return true;
 }
 
-/// Routes memcpy/memmove/memset \p MI through the runtime's region-aware
-/// copy (idiom_region_memmove(ptr, ptr, i64) or idiom_region_memset(ptr,
-/// i32, i64), idiomrt.h), which has its semantics whether or not the ranges
+/// Routes the memcpy/memmove/memset intrinsics of \p Group (consecutive in
+/// one block, see groupCopies) through the runtime's region-aware copy
+/// (idiom_region_memmove(ptr, ptr, i64) or idiom_region_memset(ptr, i32,
+/// i64), idiomrt.h), which has their semantics whether or not the ranges
 /// are on the device, while some thread is inside a region
 /// (`idiom_regions_open`, read with a relaxed atomic load); with none open
-/// the intrinsic runs as it was, inline (a struct copy in an FFT stage loop
-/// routed unconditionally made nas-parboil/fft.c 0.61x). \p LI is kept up
-/// to date.
-void routeThroughRuntime(MemIntrinsic *MI, LoopInfo &LI) {
-  Module &M = *MI->getModule();
+/// the intrinsics run as they were, inline (a struct copy in an FFT stage
+/// loop routed unconditionally made nas-parboil/fft.c 0.61x). One load and
+/// branch for the group: a swap of two structs through a temporary is
+/// three copies, and a check each cost nas-parboil/fft.c's bit reversal 2%
+/// more instructions with every site on the host (bench/host_overhead.sh).
+/// \p LI is kept up to date.
+void routeThroughRuntime(ArrayRef<MemIntrinsic *> Group, LoopInfo &LI) {
+  MemIntrinsic *First = Group.front();
+  Module &M = *First->getModule();
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
   Type *I32 = Type::getInt32Ty(Ctx), *Void = Type::getVoidTy(Ctx);
@@ -529,34 +535,83 @@ void routeThroughRuntime(MemIntrinsic *MI, LoopInfo &LI) {
     Open = new GlobalVariable(M, I32, /*isConstant=*/false,
                               GlobalValue::ExternalLinkage, nullptr,
                               "idiom_regions_open");
-  IRBuilder<> G(MI);
+  IRBuilder<> G(First);
   LoadInst *N = G.CreateAlignedLoad(I32, Open, Align(4), "idiom.regions");
   N->setAtomic(AtomicOrdering::Monotonic);
   Instruction *InlineT = nullptr, *RoutedT = nullptr;
-  SplitBlockAndInsertIfThenElse(G.CreateICmpEQ(N, G.getInt32(0)), MI,
+  SplitBlockAndInsertIfThenElse(G.CreateICmpEQ(N, G.getInt32(0)), First,
                                 &InlineT, &RoutedT, nullptr, nullptr, &LI);
-  MI->moveBefore(InlineT);
-  MI = cast<MemIntrinsic>(MI->clone());
-  MI->insertBefore(RoutedT);
-  IRBuilder<> B(MI);
-  Value *Len = B.CreateZExtOrTrunc(MI->getLength(), I64);
-  CallInst *Call;
-  if (auto *MS = dyn_cast<MemSetInst>(MI)) {
-    FunctionCallee F = M.getOrInsertFunction(
-        "idiom_region_memset", FunctionType::get(Void, {Ptr, I32, I64}, false));
-    Call = B.CreateCall(F, {MS->getRawDest(),
-                            B.CreateZExt(MS->getValue(), I32), Len});
-  } else {
-    auto *MT = cast<MemTransferInst>(MI);
-    FunctionCallee F = M.getOrInsertFunction(
-        "idiom_region_memmove",
-        FunctionType::get(Void, {Ptr, Ptr, I64}, false));
-    Call = B.CreateCall(F, {MT->getRawDest(), MT->getRawSource(), Len});
+  for (MemIntrinsic *Orig : Group) {
+    Orig->moveBefore(InlineT);
+    auto *MI = cast<MemIntrinsic>(Orig->clone());
+    MI->insertBefore(RoutedT);
+    IRBuilder<> B(MI);
+    Value *Len = B.CreateZExtOrTrunc(MI->getLength(), I64);
+    CallInst *Call;
+    if (auto *MS = dyn_cast<MemSetInst>(MI)) {
+      FunctionCallee F = M.getOrInsertFunction(
+          "idiom_region_memset", FunctionType::get(Void, {Ptr, I32, I64}, false));
+      Call = B.CreateCall(F, {MS->getRawDest(),
+                              B.CreateZExt(MS->getValue(), I32), Len});
+    } else {
+      auto *MT = cast<MemTransferInst>(MI);
+      FunctionCallee F = M.getOrInsertFunction(
+          "idiom_region_memmove",
+          FunctionType::get(Void, {Ptr, Ptr, I64}, false));
+      Call = B.CreateCall(F, {MT->getRawDest(), MT->getRawSource(), Len});
+    }
+    if (auto *F = Call->getCalledFunction())
+      F->setDoesNotThrow();
+    Call->setDebugLoc(MI->getDebugLoc());
+    MI->eraseFromParent();
   }
-  if (auto *F = Call->getCalledFunction())
-    F->setDoesNotThrow();
-  Call->setDebugLoc(MI->getDebugLoc());
-  MI->eraseFromParent();
+}
+
+/// Splits the routed copies \p Copies into groups that one check of
+/// `idiom_regions_open` covers: copies of one block with nothing between
+/// them but instructions without side effects that can run before the
+/// group's first copy (address arithmetic, which is moved there). Nothing
+/// between them can synchronize with another thread (no call, atomic or
+/// fence), so a region another thread opens between two copies of a group
+/// races with the program's own accesses, as it would between a check and
+/// its copy.
+std::vector<SmallVector<MemIntrinsic *, 4>>
+groupCopies(ArrayRef<MemIntrinsic *> Copies) {
+  SmallPtrSet<MemIntrinsic *, 8> Routed(Copies.begin(), Copies.end());
+  SmallPtrSet<MemIntrinsic *, 8> Done;
+  std::vector<SmallVector<MemIntrinsic *, 4>> Groups;
+  for (MemIntrinsic *First : Copies) {
+    if (!Done.insert(First).second)
+      continue;
+    SmallVector<MemIntrinsic *, 4> G{First};
+    SmallVector<Instruction *, 8> Movable;
+    for (Instruction *I = First->getNextNode(); I && !I->isTerminator();
+         I = I->getNextNode()) {
+      auto *MI = dyn_cast<MemIntrinsic>(I);
+      if (MI && Routed.count(MI) && !Done.count(MI)) {
+        for (Instruction *Mv : Movable)
+          Mv->moveBefore(First);
+        Movable.clear();
+        G.push_back(MI);
+        Done.insert(MI);
+        continue;
+      }
+      // A side-effect-free instruction whose operands are there before the
+      // group (or are moved there with it) may run before it. An operand
+      // of another block dominates the whole block (SSA; I is no phi).
+      bool Ok = !I->mayHaveSideEffects() && !I->mayReadFromMemory() &&
+                !isa<PHINode>(I) && isSafeToSpeculativelyExecute(I);
+      for (Value *Op : I->operands())
+        if (auto *OI = dyn_cast<Instruction>(Op))
+          Ok &= OI->getParent() != I->getParent() || OI->comesBefore(First) ||
+                llvm::is_contained(Movable, OI);
+      if (!Ok)
+        break;
+      Movable.push_back(I);
+    }
+    Groups.push_back(std::move(G));
+  }
+  return Groups;
 }
 
 /// Declares the runtime's region entry point \p Name (void(void), nounwind).
@@ -666,8 +721,8 @@ unsigned visit(Loop &L, VisitContext &Ctx) {
   if (Ok) {
     placeRegion(L, Ctx.LI, Calls, Ctx.Synced, Pending ? &Facts : nullptr);
     routeHostAccesses(RC.hostAccesses(), Ctx.SE);
-    for (MemIntrinsic *MI : RC.copies())
-      routeThroughRuntime(MI, Ctx.LI);
+    for (ArrayRef<MemIntrinsic *> G : groupCopies(RC.copies()))
+      routeThroughRuntime(G, Ctx.LI);
     if (Pending)
       for (const CalleeFacts &C : Facts.Calls)
         Reached.push_back(C.Callee);

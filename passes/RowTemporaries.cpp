@@ -859,9 +859,9 @@ privatiseRowTemporaries(LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
 
 bool declineToUnchangedCopy(const BoundVersion &V, BasicBlock *Fallback,
                             LoopInfo &LI) {
-  // Stitching left: Fallback (phis of the host-time token and descriptor)
-  // -> the privatised nest's header, whose exit block calls idiom_host_end
-  // with those phis. The check's false edge enters the copy's preheader.
+  // Stitching left: Fallback -> the privatised nest's header, whose exit
+  // block calls idiom_host_end_site with the site's hint word (a constant).
+  // The check's false edge enters the copy's preheader.
   auto *Br = dyn_cast<BranchInst>(Fallback->getTerminator());
   BasicBlock *CheckBB = V.Check->getParent();
   BasicBlock *CopyPH = V.Check->isConditional() ? V.Check->getSuccessor(1) : nullptr;
@@ -883,30 +883,15 @@ bool declineToUnchangedCopy(const BoundVersion &V, BasicBlock *Fallback,
     for (Instruction &I : *NestExit)
       if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->getCalledFunction() &&
                                              CI->getCalledFunction()->getName() ==
-                                                 "idiom_host_end")
+                                                 "idiom_host_end_site")
         End = CI;
-  auto *Desc = End ? dyn_cast<PHINode>(End->getArgOperand(0)) : nullptr;
-  auto *Token = End ? dyn_cast<PHINode>(End->getArgOperand(1)) : nullptr;
-  if (!Desc || !Token || Desc->getParent() != Fallback ||
-      Token->getParent() != Fallback)
+  if (!End || !isa<Constant>(End->getArgOperand(0)))
     return false;
-
-  // The copy runs from the check (token 0: no measurement) or after a
-  // decline (the token idiom_host_begin gave).
-  IRBuilder<> B(CopyPH, CopyPH->begin());
-  PHINode *CopyToken = B.CreatePHI(Token->getType(), 2, "idiom.host.token.copy");
-  CopyToken->addIncoming(ConstantInt::get(Token->getType(), 0), CheckBB);
-  CopyToken->addIncoming(Token, Fallback);
-  PHINode *CopyDesc = B.CreatePHI(Desc->getType(), 2, "idiom.host.desc.copy");
-  CopyDesc->addIncoming(ConstantPointerNull::get(cast<PointerType>(Desc->getType())),
-                        CheckBB);
-  CopyDesc->addIncoming(Desc, Fallback);
-  // The measurement ends on the copy's exit edge, in a block of its own.
+  // The measurement ends on the copy's exit edge, in a block of its own
+  // (from the check nothing is pending: the call does nothing).
   BasicBlock *Ended = SplitEdge(Exiting, Exit, nullptr, &LI);
   Ended->setName("idiom.host.end.copy");
-  IRBuilder<>(Ended->getTerminator())
-      .CreateCall(End->getFunctionType(), End->getCalledOperand(),
-                  {CopyDesc, CopyToken});
+  End->clone()->insertBefore(Ended->getTerminator());
   Br->setSuccessor(0, CopyPH);
   return true;
 }

@@ -854,7 +854,7 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   FunctionCallee Begin = Mod.getOrInsertFunction(
       "idiom_host_begin", FunctionType::get(I64, {Ptr}, false));
   FunctionCallee End = Mod.getOrInsertFunction(
-      "idiom_host_end", FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64}, false));
+      "idiom_host_end_site", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
   for (FunctionCallee FC : {Begin, End})
     if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
       Fn->setDoesNotThrow();
@@ -892,24 +892,16 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   if (auto *Fn = dyn_cast<Function>(SetHint.getCallee()))
     Fn->setDoesNotThrow();
   B.CreateCall(SetHint, {HostDesc, Hint.Word, Hint.Key});
-  Value *Token = B.CreateCall(Begin, {HostDesc}, "idiom.host.token");
+  B.CreateCall(Begin, {HostDesc}, "idiom.host.token");
   B.CreateBr(NewPH);
-  // The descriptor reaches idiom_host_end through a phi too (null off the
-  // declined path): where the guards fold so that the call can never run,
-  // the call and the descriptor with its kernel source fold away.
-  PHINode *TokenPhi = PHINode::Create(I64, 3, "idiom.host.token.phi");
-  TokenPhi->insertBefore(NewPH->begin());
-  PHINode *DescPhi = PHINode::Create(Ptr, 3, "idiom.host.desc.phi");
-  DescPhi->insertBefore(NewPH->begin());
-  Constant *NoToken = ConstantInt::get(I64, 0);
-  Constant *NoDesc = ConstantPointerNull::get(cast<PointerType>(Ptr));
-  for (BasicBlock *Pred : predecessors(NewPH))
-    if (TokenPhi->getBasicBlockIndex(Pred) < 0) {
-      TokenPhi->addIncoming(Pred == HostBegin ? Token : NoToken, Pred);
-      DescPhi->addIncoming(Pred == HostBegin ? HostDesc : NoDesc, Pred);
-    }
-  // The loop's exit (only the original loop reaches it) ends the measurement.
-  IRBuilder<>(Exit->getTerminator()).CreateCall(End, {DescPhi, TokenPhi});
+  // The loop's exit (only the original loop reaches it) ends the
+  // measurement: idiom_host_end_site with the site's hint word, a constant
+  // (idiomrt.h). A token and a descriptor in phis stayed in registers
+  // across the loop and made the register allocator rematerialize
+  // addresses inside tight host loops (nas-parboil/tpacf.c: 1% more
+  // instructions with every site on the host, bench/host_overhead.sh);
+  // the word keeps no descriptor alive where the guards fold the call.
+  IRBuilder<>(Exit->getTerminator()).CreateCall(End, {Hint.Word});
 
   // Done block: combine each device result with the accumulator's initial
   // value and join the original exit.
@@ -967,8 +959,6 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
         Parent->addBasicBlockToLoop(ResultBB, LI);
     }
     B.CreateCondBr(Redo, NewPH, Stored ? ResultBB : Join);
-    TokenPhi->addIncoming(NoToken, Done);
-    DescPhi->addIncoming(NoDesc, Done);
     B.SetInsertPoint(ResultBB);
   }
   // Accumulators the loop also stored on every iteration

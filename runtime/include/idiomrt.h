@@ -293,6 +293,18 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc);
 /// wait for a lock is dropped).
 void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token);
 
+/// Ends, as idiom_host_end does, the calling thread's measurement that
+/// idiom_host_begin began on the declined path of the site whose host hint
+/// word is hint (the idiom_host_hint call just before it named that word);
+/// does nothing when there is none. The plugin calls it on every path out
+/// of the original loop with the site's word, a constant: a token and a
+/// descriptor passed in registers stayed live across the loop and made the
+/// register allocator rematerialize addresses inside tight host loops
+/// (nas-parboil/tpacf.c, bench/host_overhead.sh); and a word, unlike the
+/// descriptor, keeps no kernel source alive where the guards fold the
+/// call away.
+void idiom_host_end_site(const uint64_t *hint);
+
 /// Bits of a host hint word (idiom_host_hint): the low IDIOM_HINT_TAG_BITS
 /// hold the size tag, the rest the calls left.
 #define IDIOM_HINT_TAG_BITS 8

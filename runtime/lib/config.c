@@ -151,6 +151,22 @@ static int stats_from_env(const char **file) {
   return IDIOMRT_STATS_TEXT;
 }
 
+/* IDIOM_TEST_HOST: "prestart" or "floor" (enum idiomrt_test_host); unset,
+   empty or "0": off. Only with the cost model on. */
+static int test_host_from_env(int quiet) {
+  const char *v = getenv("IDIOM_TEST_HOST");
+  if (!v || !*v || strcmp(v, "0") == 0)
+    return IDIOMRT_TEST_HOST_OFF;
+  if (strcasecmp(v, "prestart") == 0)
+    return IDIOMRT_TEST_HOST_PRESTART;
+  if (strcasecmp(v, "floor") == 0)
+    return IDIOMRT_TEST_HOST_FLOOR;
+  if (!quiet)
+    fprintf(stderr, "idiom: warning: IDIOM_TEST_HOST=%s is not prestart or "
+                    "floor; ignored\n", v);
+  return IDIOMRT_TEST_HOST_OFF;
+}
+
 /* Reads the environment into *c; no side effects but the warnings about
    malformed values, which quiet leaves out. */
 static void fill_config(idiomrt_config *c, int quiet) {
@@ -177,6 +193,7 @@ static void fill_config(idiomrt_config *c, int quiet) {
     c->row_block_iters = IDIOMRT_ROW_BLOCK_ITERS;
   }
   c->cost = cost_from_env(c, quiet);
+  c->test_host = c->cost ? test_host_from_env(quiet) : IDIOMRT_TEST_HOST_OFF;
   c->cache_dir = cache_dir_from_env();
   const char *lib = getenv("IDIOM_OPENCL_LIBRARY");
   c->opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";

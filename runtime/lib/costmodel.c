@@ -134,6 +134,11 @@ static _Thread_local const idiom_kernel_desc *t_time_desc;
 static _Thread_local idiomrt_entry *t_time_entry;
 static _Thread_local uint64_t t_time_trip;
 static _Thread_local uint64_t t_time_t0;
+/* The site (hint word) of the latest idiom_host_hint call and of the
+   pending measurement (idiom_host_end_site). */
+static _Thread_local const idiom_kernel_desc *t_site_desc;
+static _Thread_local const uint64_t *t_site_word;
+static _Thread_local const uint64_t *t_time_word;
 /* The calling thread's latest decline that may become a host hint. */
 static _Thread_local const idiom_kernel_desc *t_hint_desc;
 static _Thread_local idiomrt_entry *t_hint_entry;
@@ -200,6 +205,8 @@ static double push(double *ring, uint32_t *n, double v) {
    above pinned PCIe 5 transfers). */
 static double device_floor(uint64_t bytes) {
   double lat, bw;
+  if (idiomrt_config_get()->test_host == IDIOMRT_TEST_HOST_FLOOR)
+    return __builtin_inf(); /* test knob IDIOM_TEST_HOST=floor */
   if (!idiomrt_calib_get(&lat, &bw)) {
     lat = STATIC_LAT_NS;
     bw = STATIC_BW_BPS / 1e9;
@@ -362,8 +369,9 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
        exit in the middle of it waits for a step of it); it is started once
        the host time it could have saved reaches that. */
     if (!idiomrt_startup_begun() &&
-        __atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
-            start_threshold_ns())
+        (__atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
+             start_threshold_ns() ||
+         idiomrt_config_get()->test_host)) /* IDIOM_TEST_HOST: never */
       dec = IDIOMRT_DEC_PRESTART;
   }
   s->decisions[dec]++;
@@ -447,6 +455,8 @@ void idiomrt_cost_hint_fold_locked(idiomrt_entry *e) {
 
 void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
                      uint64_t key) {
+  t_site_desc = desc; /* for idiom_host_begin and idiom_host_end_site */
+  t_site_word = hint;
   if (!desc || !hint || key == 0 || desc != t_hint_desc)
     return;
   t_hint_desc = NULL;
@@ -553,6 +563,7 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc) {
   t_time_desc = desc;
   t_time_entry = t_want_entry;
   t_time_trip = t_want_trip;
+  t_time_word = desc == t_site_desc ? t_site_word : NULL;
   t_time_t0 = idiomrt_now_ns() | 1; /* never 0, which means "not timed" */
   return t_time_t0;
 }
@@ -581,6 +592,13 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
   e->cost.host_got++;
   e->cost.host_ns += t1 - token;
   pthread_mutex_unlock(&e->stats_lock);
+}
+
+void idiom_host_end_site(const uint64_t *hint) {
+  if (hint && hint == t_time_word && t_time_desc) {
+    t_time_word = NULL;
+    idiom_host_end(t_time_desc, t_time_t0);
+  }
 }
 
 const char *idiomrt_decision_name(int dec) {

@@ -49,7 +49,20 @@ typedef struct idiomrt_config {
   uint64_t tune_sample;       /* IDIOM_TUNE_SAMPLE, default 1 << 22 */
   uint32_t row_block_iters;   /* IDIOM_ROW_BLOCK_ITERS (1 .. 1024), default
                                  IDIOMRT_ROW_BLOCK_ITERS (csr.c) */
+  int test_host;              /* IDIOM_TEST_HOST: enum idiomrt_test_host */
 } idiomrt_config;
+
+/* IDIOM_TEST_HOST (test knob, bench/host_overhead.sh): the cost model runs
+   as by default, but the device never starts (PRESTART: the start-up
+   threshold is never reached), and under FLOOR no device run can win
+   either (the device's floor is infinite: every class declines host-floor
+   after its first timed run, and gives host hints). The declined paths of
+   the GPU machine's programs whose sites all stay on the host. */
+enum idiomrt_test_host {
+  IDIOMRT_TEST_HOST_OFF = 0,
+  IDIOMRT_TEST_HOST_PRESTART = 1,
+  IDIOMRT_TEST_HOST_FLOOR = 2,
+};
 
 /* Reads the environment on first call; never NULL. */
 const idiomrt_config *idiomrt_config_get(void);

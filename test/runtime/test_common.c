@@ -151,3 +151,12 @@ int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w) {
   return remove(p);
 }
 
+
+/* getenv, counted (the test executable links with -Wl,--wrap=getenv). */
+char *__real_getenv(const char *name);
+unsigned long g_getenv_calls;
+
+char *__wrap_getenv(const char *name) {
+  __atomic_add_fetch(&g_getenv_calls, 1, __ATOMIC_RELAXED);
+  return __real_getenv(name);
+}

@@ -103,6 +103,10 @@ void case_workgate_wide(void);   /* test_workgate.c */
 void case_workgate_model(void);  /* test_workgate.c */
 void case_workgate_region(void); /* test_workgate.c */
 void case_workgate_hint(void);   /* test_workgate.c */
+/* getenv calls so far (test_common.c, -Wl,--wrap=getenv) */
+extern unsigned long g_getenv_calls;
+void case_test_host_prestart(void); /* test_hint.c */
+void case_test_host_floor(void); /* test_hint.c */
 void case_writeback_bench(void);
 
 /* Cases of test_policy.c. */

@@ -51,7 +51,6 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
   uint64_t one = 1ull << IDIOM_HINT_TAG_BITS;
   uint64_t h = __atomic_load_n(&g_word, __ATOMIC_RELAXED);
   int skip = (h & (one - 1)) == tag && h >= one;
-  uint64_t tok = 0;
   if (skip) {
     __atomic_store_n(&g_word, h - one, __ATOMIC_RELAXED);
   } else {
@@ -63,7 +62,7 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
     if (idiom_run(&hscale_desc, args, 4, sizes, NULL))
       return 1;
     idiom_host_hint(&hscale_desc, &g_word, key);
-    tok = idiom_host_begin(&hscale_desc);
+    idiom_host_begin(&hscale_desc);
   }
   idiom_region_sync(); /* the fallback's, inside a region */
   for (int i = 0; i < n; ++i)
@@ -73,7 +72,7 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
     while (now_s() < until)
       ;
   }
-  idiom_host_end(skip ? NULL : &hscale_desc, tok);
+  idiom_host_end_site(&g_word); /* on every path, as the plugin does */
   return 0;
 }
 
@@ -229,3 +228,58 @@ void case_hint_grow(void) {
   free(x);
   free(y);
 }
+
+/* The test knob IDIOM_TEST_HOST (runtime/README.md; bench/host_overhead.sh
+   counts a plugin build's instructions with every site on the host): a
+   loop of 10 ms a call, which the device wins (case_hint_grow), never
+   starts the device. Under `prestart` every call reaches idiom_run and
+   declines host-prestart (the first: host-explore); under `floor` the
+   first call measures the host, the second declines host-floor and hints,
+   and the hint covers the rest. */
+int idiomrt_startup_begun(void); /* rt_internal.h */
+
+static void test_host_knob(const char *mode) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_TEST_HOST", mode, 1);
+  enum { BIG = 1 << 20, CALLS = 40 };
+  float *x = malloc(4ull * BIG), *y = malloc(4ull * BIG);
+  fill(x, y, BIG);
+  int off = 0;
+  unsigned long env_reads = 0;
+  for (int k = 0; k < CALLS; ++k) {
+    unsigned long before = __atomic_load_n(&g_getenv_calls, __ATOMIC_RELAXED);
+    off += site(x, y, BIG, 10000);
+    if (k >= 2) /* past the first calls (configuration, profile, files) */
+      env_reads += __atomic_load_n(&g_getenv_calls, __ATOMIC_RELAXED) - before;
+  }
+  /* a declined call reads no environment (getenv scans it: tpacf's 512
+     host-prestart calls spent 170,000 instructions there) */
+  CHECK_MSG(env_reads == 0, "%lu getenv calls in %d declined calls", env_reads,
+            CALLS - 2);
+  CHECK_MSG(off == 0, "%d calls offloaded", off);
+  CHECK_MSG(!idiomrt_startup_begun(), "the device start-up began");
+  CHECK_MSG(json_decision("host-explore") == 1, "host-explore %lld",
+            json_decision("host-explore"));
+  if (strcmp(mode, "prestart") == 0) {
+    CHECK_MSG(g_runs == CALLS, "%d of %d calls reached idiom_run", g_runs,
+              CALLS);
+    CHECK_MSG(json_decision("host-prestart") == CALLS - 1,
+              "host-prestart %lld", json_decision("host-prestart"));
+  } else {
+    CHECK_MSG(g_runs == 2, "%d of %d calls reached idiom_run", g_runs, CALLS);
+    CHECK_MSG(json_decision("host-floor") == 1 &&
+                  json_decision("host-hint") == CALLS - 2,
+              "host-floor %lld, host-hint %lld", json_decision("host-floor"),
+              json_decision("host-hint"));
+  }
+  for (int i = 0; i < BIG; i += 4099) {
+    float want = (float)(i % 13) + (float)CALLS * 2.0f * (float)(i % 64);
+    CHECK_MSG(y[i] == want, "y[%d] = %g, want %g", i, y[i], want);
+  }
+  free(x);
+  free(y);
+}
+
+void case_test_host_prestart(void) { test_host_knob("prestart"); }
+
+void case_test_host_floor(void) { test_host_knob("floor"); }

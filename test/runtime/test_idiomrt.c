@@ -1155,6 +1155,8 @@ static const tcase cases[] = {
     {"workgate_model", case_workgate_model, 1},
     {"workgate_region", case_workgate_region, 1},
     {"workgate_hint", case_workgate_hint, 1},
+    {"test_host_prestart", case_test_host_prestart, 1},
+    {"test_host_floor", case_test_host_floor, 1},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},
     {"map1d_or_decline", case_map1d_or_decline, 0},

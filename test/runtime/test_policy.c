@@ -6,7 +6,8 @@
  * the host while a forced setting (IDIOM_DEVICE=cpu, IDIOM_MIN_TRIP) still
  * offloads it; a caller that never times its loop is detected; the stats
  * show the decisions. The caller's fallback loops are timed with
- * idiom_host_begin / idiom_host_end as the plugin's code does.
+ * idiom_host_begin / idiom_host_end (the token form; the plugin ends them
+ * with idiom_host_end_site, test_hint.c).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef _GNU_SOURCE

@@ -54,3 +54,42 @@ void scratch_copy(int steps, float *restrict u, const float *restrict v) {
     memcpy(p, q, sizeof p);
   }
 }
+
+// A swap of two structs through a temporary (nas-parboil/fft.c's bit
+// reversal) is three copies in one block: one check of idiom_regions_open
+// covers them (the address arithmetic between them moves before it), not
+// one each (2% more instructions for fft.c with every site on the host,
+// bench/host_overhead.sh).
+// CHECK-LABEL: define {{.*}} @swap_pairs(
+// CHECK: call void @idiom_region_begin()
+// CHECK: [[OPEN:%idiom.regions[0-9]*]] = load atomic i32, ptr @idiom_regions_open monotonic
+// CHECK-NEXT: icmp eq i32 [[OPEN]], 0
+// CHECK-NOT: @idiom_regions_open
+// CHECK: call void @llvm.memcpy
+// CHECK-NEXT: call void @llvm.memcpy
+// CHECK-NEXT: call void @llvm.memcpy
+// CHECK-NOT: @idiom_regions_open
+// CHECK: call void @idiom_region_memmove(
+// CHECK-NEXT: call void @idiom_region_memmove(
+// CHECK-NEXT: call void @idiom_region_memmove(
+// CHECK-NOT: @idiom_regions_open
+// CHECK: {{^}}}
+typedef struct {
+  double re, im;
+} cplx;
+cplx w[N];
+void swap_pairs(int steps, double s) {
+  for (int t = 0; t < steps; t++) {
+    for (int i = 0; i < N; i++) {
+      w[i].re = s * w[i].re;
+      w[i].im = s * w[i].im;
+    }
+    for (int i = 0; i < N / 2; i++) {
+      if ((i & 3) == 1) {
+        cplx tmp = w[i];
+        w[i] = w[N - 1 - i];
+        w[N - 1 - i] = tmp;
+      }
+    }
+  }
+}

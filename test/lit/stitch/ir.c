@@ -19,8 +19,10 @@
 // CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_sum_0.desc)
 // The original loop is still in the function.
 // CHECK: br i1 %{{.*}}, label %{{.*}}, label %{{.*}}, !llvm.loop
-// Its exit ends the measurement.
-// CHECK: call void @idiom_host_end(ptr %idiom.host.desc.phi, i64 %idiom.host.token.phi)
+// Its exit ends the measurement: the site's hint word names it, a constant
+// (no token or descriptor live across the loop).
+// CHECK-NOT: %idiom.host.{{(desc|token)}}
+// CHECK: call void @idiom_host_end_site(ptr nonnull @idiom_sum_0.hint)
 long sum(const long *x, long n, long start) {
   long s = start;
   for (long i = 0; i < n; i++)
@@ -41,17 +43,18 @@ void scale(double *y, const double *x, double a, int n) {
 // CHECK-LABEL: define {{.*}} @image(
 // CHECK: br i1 %{{.*}}, label %idiom.hint, label %idiom.fallback
 // CHECK: call i32 @idiom_run(ptr {{.*}}@idiom_image_2.desc
-// The token is 0 on the path from the failed guard: that run is not timed.
+// Only the declined path begins a measurement; the path from the failed
+// guard runs the loop untimed (idiom_host_end_site finds nothing pending).
 // CHECK: idiom.declined:
 // CHECK-NEXT: call void @idiom_host_hint(
 // CHECK-NEXT: %idiom.host.token = call i64 @idiom_host_begin(ptr nonnull @idiom_image_2.desc)
 // CHECK-NEXT: br label %idiom.fallback
-// The descriptor is null there too, so a guard that folds to "never
-// offload" leaves no reference to the descriptor and its kernel source.
+// The exit names the site by its hint word, not its descriptor: a guard
+// that folds to "never offload" leaves no reference to the descriptor and
+// its kernel source.
 // CHECK: idiom.fallback:
-// CHECK-NEXT: %idiom.host.desc.phi = phi ptr [ @idiom_image_2.desc, %idiom.declined ], [ null, %{{.*}} ]
-// CHECK-NEXT: %idiom.host.token.phi = phi i64 [ %idiom.host.token, %idiom.declined ], [ 0, %{{.*}} ]
-// CHECK: call void @idiom_host_end(ptr %idiom.host.desc.phi, i64 %idiom.host.token.phi)
+// CHECK-NOT: %idiom.host.{{(desc|token)}}
+// CHECK: call void @idiom_host_end_site(ptr nonnull @idiom_image_2.hint)
 void image(float *out, const float *in, int h, int w) {
   for (int i = 0; i < h; i++)
     for (int j = 0; j < w; j++)

@@ -934,14 +934,5 @@ int idiomrt_args_overlap(const idiom_arg *args, uint32_t nargs);
 int idiomrt_decline_pair(const idiom_kernel_desc *d, const char *reason);
 /* launch.c: sets what idiom_last_kernel_ms returns on the calling thread. */
 void idiomrt_set_last_kernel_ms(double ms);
-/* launch.c: 1 when the calling thread's latest decline was the cost
-   model's or the start-up's (a policy: the original loop is to run, maybe
-   timed), 0 when it was a failure or a check. */
-int idiomrt_last_decline_policy(void);
-/* costmodel.c: when the model asked for the host time of the original loop
-   of desc from (idiom_host_begin), it accepts idiom_host_begin(to) for it
-   instead (the sample still goes to from's model). */
-void idiomrt_cost_retarget_want(const idiom_kernel_desc *from,
-                                const idiom_kernel_desc *to);
 
 #endif /* IDIOMRT_INTERNAL_H */

@@ -1,15 +1,12 @@
 #!/usr/bin/env python3
 """Issue 13 benchmark: the offloaded GEMV (y = A x, row-major A), GEMV^T
 (s[j] += A[i][j] * r[i], i outer) and the fused bicg nest (both in one nest:
-a GEMV pair, two kernels of one idiom_run_pair call, or, under the licence,
-the fused pair kernel that reads A once: "fused", docs/Rewrite.md "Fused
-GEMV pair") of bench/gemv_bench.c against the copy bandwidth of the same
-device, measured in the same run.
+a GEMV pair, two kernels of one idiom_run_pair call) of bench/gemv_bench.c
+against the copy bandwidth of the same device, measured in the same run.
 
     python3 gemv_gpu.py DIR [n] [reps] [gpu|cpu]
 
-DIR holds gemv.seq, gemv.idiom (the fused pair) and gemv.split (the pair's
-two kernels) (bench/build_gemv_carry.sh); n is the
+DIR holds gemv.seq and gemv.idiom (bench/build_gemv_carry.sh); n is the
 matrix order (default 8192: a 256 MiB float matrix), reps the calls of each
 product per process (default 10), the last argument IDIOM_DEVICE (default
 gpu). Prints: the sequential and offloaded outputs (a hash of the result
@@ -23,10 +20,7 @@ the kernel time per call from IDIOM_STATS (timing runs excluded) and the
 bandwidth of the bytes one product must move (the matrix once, x or r, y
 written; s read and written; the pair: its two kernels' times summed, the
 matrix read by each, so also shown against one read of the matrix, what a
-fused kernel would move; "fused": the fused pair's kernel time and its
-GB/s with A read once, against the copy bandwidth, each fused variant
-forced, the tuner's pick, and its speed-up over the two kernels); the
-device's copy
+fused kernel would move); the device's copy
 bandwidth (gpu: torch copy of 1 GiB, bytes read plus written, median of 20
 with CUDA events; cpu: memcpy of 1 GiB by gemv.seq copy, best of 5); each
 product's best variant as a fraction of it, against the issue's target of
@@ -45,10 +39,10 @@ SITES = {"gemv_bench.c:23": "GEMV", "gemv_bench.c:33": "GEMV^T",
          "gemv_bench.c:43": "pair"}
 # The pair: two kernels, each reading the matrix (p, r read; q written; s
 # read and written); ONE_READ: the bytes of a fused kernel (the matrix once).
-ONE_READ = 4 * (n * n + 5 * n)
 NEED = {"GEMV": 4 * (n * n + 2 * n), "GEMV^T": 4 * (n * n + 3 * n),
-        "pair": 4 * (2 * n * n + 5 * n), "fused": ONE_READ}
-PRODUCTS = ("GEMV", "GEMV^T", "pair", "fused")
+        "pair": 4 * (2 * n * n + 5 * n)}
+ONE_READ = 4 * (n * n + 5 * n)
+PRODUCTS = ("GEMV", "GEMV^T", "pair")
 
 
 def run(binary, extra=None, args=None):
@@ -60,16 +54,14 @@ def run(binary, extra=None, args=None):
     return p.stdout
 
 
-def kernels(extra, binary="gemv.idiom"):
+def kernels(extra):
     """Per product: (ms per call, tuning text, calls offloaded)."""
     stats = os.path.join(tmp, "stats.json")
-    out = run(binary, dict(extra, IDIOM_STATS=stats))
+    out = run("gemv.idiom", dict(extra, IDIOM_STATS=stats))
     res = {}
     for s in json.load(open(stats))["sites"]:
         if s["site"] in SITES and s["offloaded"]:
             p = SITES[s["site"]]
-            if p == "pair" and s.get("idiom", "").endswith("-fused"):
-                p = "fused"
             r = (s["kernel_ms"] / s["offloaded"], s.get("tuning"),
                  s["offloaded"], s["variants"])
             if p in res:  # the pair's second kernel: same site, times add
@@ -100,25 +92,14 @@ for p in sorted(DESC):
 
 ref = run("gemv.seq")
 run("gemv.idiom")  # builds the programs into the cache
-run("gemv.split")
 out, tuned = kernels({"IDIOM_TUNE_MIN": "0"})
 print("outputs:", ref.strip().replace("\n", "; "), "|", out.strip().replace("\n", "; "))
 compare("tuned", out)
-# the pair's two kernels (gemv.split), tuned
-o, split = kernels({"IDIOM_TUNE_MIN": "0"}, "gemv.split")
-compare("tuned two kernels", o)
-if "pair" in split:
-    tuned["pair"] = split["pair"]
-nvar = max(v[3] for v in list(tuned.values()) + list(split.values())) if tuned else 0
+nvar = max(v[3] for v in tuned.values()) if tuned else 0
 rows = [("tuned", tuned)]
 for k in range(nvar):
     o, r = kernels({"IDIOM_VARIANT": str(k)})
     compare("variant %d" % k, o)
-    r.pop("pair", None)  # the fused kernel declined variant k: not this row's
-    o, r2 = kernels({"IDIOM_VARIANT": str(k)}, "gemv.split")
-    compare("variant %d two kernels" % k, o)
-    if "pair" in r2:
-        r["pair"] = r2["pair"]
     rows.append(("variant %d" % k, r))
 
 if device == "gpu":
@@ -144,8 +125,8 @@ else:
     what = "host memcpy of 1 GiB"
 print("device copy bandwidth: %.1f GB/s (read + write, %s)" % (copy, what))
 print("n %d: bytes per product: GEMV %.1f MB, GEMV^T %.1f MB, pair %.1f MB "
-      "(fused: %.1f MB)" % (n, NEED["GEMV"] / 1e6, NEED["GEMV^T"] / 1e6,
-                            NEED["pair"] / 1e6, ONE_READ / 1e6))
+      "(a fused kernel: %.1f MB)" % (n, NEED["GEMV"] / 1e6, NEED["GEMV^T"] / 1e6,
+                                    NEED["pair"] / 1e6, ONE_READ / 1e6))
 best = {}
 pergb = {}  # product -> {variant: GB/s}
 for name, r in rows:
@@ -160,8 +141,6 @@ for name, r in rows:
         if name.startswith("variant "):
             pergb.setdefault(p, {})[int(name.split()[1])] = gbps
         fused = ""
-        if p == "fused":
-            fused = ", A read once"
         if p == "pair":
             fused = ", %.0f%% against one read" % (
                 100 * ONE_READ / (ms * 1e-3) / 1e9 / copy)
@@ -187,6 +166,3 @@ for p in PRODUCTS:
         f = best[p] / copy
         print("%s best: %.1f GB/s = %.0f%% of the copy bandwidth (target 80%%: %s)"
               % (p, best[p], 100 * f, "met" if f >= 0.8 else "NOT met"))
-if "fused" in tuned and "pair" in tuned:
-    print("fused pair (tuned) %.3f ms/call against the two kernels (tuned) %.3f ms/call: "
-          "%.2fx" % (tuned["fused"][0], tuned["pair"][0], tuned["pair"][0] / tuned["fused"][0]))

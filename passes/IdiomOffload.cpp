@@ -21,7 +21,6 @@
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/FunIL/Parser.h"
 #include "idiom/Rewrite/Gemv.h"
-#include "idiom/Rewrite/GemvPair.h"
 #include "idiom/Rewrite/OpenCLGen.h"
 #include "idiom/Rewrite/RowLanes.h"
 #include "llvm/ADT/StringMap.h"
@@ -43,13 +42,6 @@ static cl::opt<bool> CorruptLift(
     "idiom-test-corrupt-lift", cl::Hidden, cl::init(false),
     cl::desc("Testing only: turn the first add of each lifted FunIL program "
              "into a sub, so that translation validation must reject it"));
-
-static cl::opt<bool> PairFused(
-    "idiom-pair-fused", cl::init(false),
-    cl::desc("Under the floating-point licence, also generate the fused GEMV "
-             "pair kernel that reads the matrix once (docs/Rewrite.md, "
-             "\"Fused GEMV pair\"); off by default: on an H200 it ran at "
-             "0.47x the pair's two tuned kernels (docs/Benchmarks.md)"));
 
 static cl::opt<bool> DetectOnly(
     "idiom-detect-only", cl::init(false),
@@ -87,10 +79,6 @@ struct Offload {
   bool FPRowLanes = false;
   /// A GEMV pair (LiftedIdiom::Pair): the second program's kernels.
   rewrite::GeneratedOpenCL PairGen;
-  /// A GEMV pair under the licence: the fused kernel (GemvPair.h), empty
-  /// when there is none; FusedWhy says why not.
-  rewrite::GeneratedOpenCL FusedGen;
-  std::string FusedWhy;
 };
 
 /// Where liftAndGenerate finds kernels generated before: the module's
@@ -259,11 +247,10 @@ bool generatePair(Offload &O, std::string &Why) {
   const LiftedPair &Pair = *O.Lifted.Pair;
   const LiftedIdiom *Parts[2] = {&Pair.First, &Pair.Second};
   rewrite::GeneratedOpenCL *Gens[2] = {&O.Gen, &O.PairGen};
-  funil::Program Ps[2];
   O.KernelKey = "gemv-pair";
   for (unsigned K = 0; K < 2; ++K) {
     std::string Text = Parts[K]->FunIL, Err;
-    funil::Program &P = Ps[K];
+    funil::Program P;
     if (!parseAndValidate(O, *Parts[K], Text, P,
                           std::string("the ") + (K ? "second" : "first") +
                               " GEMV of the pair: ",
@@ -279,14 +266,6 @@ bool generatePair(Offload &O, std::string &Why) {
       return false;
     }
   }
-  // Under the licence, one kernel that reads the matrix once (GemvPair.h);
-  // the pair keeps its two kernels where there is none.
-  if (!PairFused)
-    O.FusedWhy = "-idiom-pair-fused=false";
-  else if (!rewrite::generateGemvPairFused(Ps[0], Ps[1], O.KernelName + "_fused",
-                                           currentLiftOptions().AllowFPReassoc,
-                                           O.FusedGen, O.FusedWhy))
-    O.FusedGen = rewrite::GeneratedOpenCL();
   return true;
 }
 
@@ -552,11 +531,6 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
       In.PairKernelName = O.KernelName + "_pair";
       In.PairOpenCL = O.PairGen.Source;
       In.PairNumVariants = O.PairGen.NumVariants;
-      if (!O.FusedGen.Source.empty()) {
-        In.FusedKernelName = O.KernelName + "_fused";
-        In.FusedOpenCL = O.FusedGen.Source;
-        In.FusedNumVariants = O.FusedGen.NumVariants;
-      }
     }
     Expanded.push_back(expandAtPreheader(In, SE));
     Inputs.push_back(std::move(In));
@@ -670,17 +644,6 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
                   "evaluation (the row-lanes variants: several work-items per "
                   "row; disable with -mllvm -idiom-fp-reassoc=false)";
       });
-    if (O.Lifted.Pair)
-      Remarks.emit([&] {
-        if (!O.FusedGen.Source.empty())
-          return OptimizationRemarkAnalysis(RemarkPass, "GemvPairFused", Loc, Header)
-                 << "GEMV pair fused into one kernel that reads the matrix once "
-                    "(both sums reassociated: q by a work-group tree, s by atomic "
-                    "partial sums; the two kernels remain the fallback)";
-        return OptimizationRemarkAnalysis(RemarkPass, "GemvPairFused", Loc, Header)
-               << "GEMV pair not fused (two kernels, each reading the matrix): "
-               << O.FusedWhy;
-      });
     if (O.Lifted.FusedMulAdd)
       Remarks.emit([&] {
         return OptimizationRemarkAnalysis(RemarkPass, "FPContraction", Loc, Header)
@@ -770,10 +733,6 @@ PreservedAnalyses IdiomPrinterPass::run(Function &F,
     if (O.Lifted.Pair)
       OS << "Second program's lowered FunIL:\n" << O.PairGen.LoweredFunIL
          << "\nOpenCL:\n" << O.PairGen.Source << "\n";
-    if (!O.FusedGen.Source.empty())
-      OS << "Fused pair OpenCL:\n" << O.FusedGen.Source << "\n";
-    else if (O.Lifted.Pair)
-      OS << "Not fused: " << O.FusedWhy << "\n";
   }
   for (MissedLoop &M : Det.Missed) {
     OS << "loop ";

@@ -153,11 +153,9 @@ static GlobalVariable *makeCheckDescriptor(const StitchInput &In, const CheckKer
 
 /// The runtime's descriptor constant for one idiom; with In.KernelFrom, its
 /// name and source strings and variant count are that descriptor's. With
-/// \p Second, that of the second program of a GEMV pair (never shared);
-/// with \p Fused, that of the pair's fused kernel (In.FusedKernelName: the
-/// first program's sizes, idiom name "<spec>-fused").
+/// \p Second, that of the second program of a GEMV pair (never shared).
 static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod,
-                                      bool Second = false, bool Fused = false) {
+                                      bool Second = false) {
   LLVMContext &Ctx = Mod.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *I32 = Type::getInt32Ty(Ctx);
@@ -184,16 +182,11 @@ static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod,
                                      In.KernelName + ".result_bytes");
   }
   Constant *Name, *Source, *NumVariants;
-  const std::string &KernelName =
-      Fused ? In.FusedKernelName : Second ? In.PairKernelName : In.KernelName;
+  const std::string &KernelName = Second ? In.PairKernelName : In.KernelName;
   size_t NDims = In.Lifted->Sizes.size();
   if (const LiftedPair *Pair = In.Lifted->Pair.get())
     NDims = (Second ? Pair->Second : Pair->First).Sizes.size();
-  if (Fused) {
-    Name = Str(KernelName, KernelName + ".name");
-    Source = Str(In.FusedOpenCL, KernelName + ".source");
-    NumVariants = ConstantInt::get(I32, In.FusedNumVariants);
-  } else if (Second) {
+  if (Second) {
     Name = Str(KernelName, KernelName + ".name");
     Source = Str(In.PairOpenCL, KernelName + ".source");
     NumVariants = ConstantInt::get(I32, In.PairNumVariants);
@@ -211,7 +204,7 @@ static GlobalVariable *makeDescriptor(const StitchInput &In, Module &Mod,
   Constant *Fields[] = {
       Name,
       Str(In.Loc, KernelName + ".loc"),
-      Str(Fused ? M.SpecName + "-fused" : M.SpecName, KernelName + ".idiom"),
+      Str(M.SpecName, KernelName + ".idiom"),
       Source,
       ConstantInt::get(I32, IsReduce ? IDIOM_REDUCE : IDIOM_MAP),
       ConstantInt::get(I32, NDims),
@@ -807,21 +800,13 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   CallInst *Ok;
   if (const LiftedPair *Pair = In.Lifted->Pair.get()) {
     // Both GEMVs of the nest or neither (idiomrt.h, idiom_run_pair): each
-    // its own descriptor, the first's arguments then the second's; with a
-    // fused kernel, idiom_run_pair_fused and its descriptor too.
-    bool Fused = !In.FusedKernelName.empty();
-    SmallVector<Type *, 7> Tys{Ptr, Ptr, Ptr, I32, I32, Ptr};
-    SmallVector<Value *, 7> PArgs{Desc, makeDescriptor(In, Mod, true), ArgArr,
-                                  ConstantInt::get(I32, Pair->First.Params.size()),
-                                  ConstantInt::get(I32, Pair->Second.Params.size()),
-                                  SizeArr};
-    if (Fused) {
-      Tys.insert(Tys.begin() + 2, Ptr);
-      PArgs.insert(PArgs.begin() + 2, makeDescriptor(In, Mod, false, true));
-    }
-    FunctionCallee RunPair = Mod.getOrInsertFunction(
-        Fused ? "idiom_run_pair_fused" : "idiom_run_pair",
-        FunctionType::get(I32, Tys, false));
+    // its own descriptor, the first's arguments then the second's.
+    Type *Tys[] = {Ptr, Ptr, Ptr, I32, I32, Ptr};
+    Value *PArgs[] = {Desc, makeDescriptor(In, Mod, true), ArgArr,
+                      ConstantInt::get(I32, Pair->First.Params.size()),
+                      ConstantInt::get(I32, Pair->Second.Params.size()), SizeArr};
+    FunctionCallee RunPair =
+        Mod.getOrInsertFunction("idiom_run_pair", FunctionType::get(I32, Tys, false));
     if (auto *RunF = dyn_cast<Function>(RunPair.getCallee()))
       RunF->setDoesNotThrow();
     Ok = B.CreateCall(RunPair, PArgs, "idiom.ok");

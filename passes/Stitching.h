@@ -57,11 +57,6 @@ struct StitchInput {
   /// idiom_run_pair.
   std::string PairKernelName, PairOpenCL;
   unsigned PairNumVariants = 1;
-  /// A GEMV pair's fused kernel (rewrite/GemvPair.h), when there is one:
-  /// its name, source and variant count, for a third descriptor; the call
-  /// is then idiom_run_pair_fused.
-  std::string FusedKernelName, FusedOpenCL;
-  unsigned FusedNumVariants = 1;
   std::string Loc;        ///< "file.c:LINE" for IDIOM_STATS
   /// A descriptor to pass to the runtime instead of making one (an earlier
   /// copy of the same source loop: KernelSharing.h).

@@ -124,14 +124,6 @@ const std::unordered_set<std::string> &reservedSet() {
   return R;
 }
 
-} // namespace
-
-namespace codegen {
-const std::unordered_set<std::string> &openclReservedNames() { return reservedSet(); }
-} // namespace codegen
-
-namespace {
-
 struct ParamInfo {
   std::vector<std::string> Decls; ///< kernel parameter declarations
   std::set<std::string> Names;    ///< C names in use

@@ -247,25 +247,6 @@ int idiom_run_pair(const idiom_kernel_desc *first,
                    const idiom_kernel_desc *second, const idiom_arg *args,
                    uint32_t nfirst, uint32_t nsecond, const uint64_t *sizes);
 
-/// idiom_run_pair with the pair's fused kernel (one kernel computing both
-/// products, reading the shared matrix once: docs/Rewrite.md, "Fused GEMV
-/// pair"): when fused is not NULL and every argument pair that its source
-/// names on its `//@idiom-pair-same F S ...` line (argument F of the first,
-/// S of the second) is equal (the same buffer range, the same scalar), it
-/// runs fused as one map idiom with all nfirst + nsecond arguments (the
-/// second's copy of a shared buffer passed as an empty range) and the
-/// first's sizes, with its own variants, tuning and stats line. When the
-/// cost model declines it, the nest runs on the host (0; the host time the
-/// caller measures under first goes to fused's model); when it declines
-/// otherwise, or the arguments differ, the two kernels run as
-/// idiom_run_pair runs them. Same return value and guarantees (both or
-/// neither; the same overlap check and refusals).
-int idiom_run_pair_fused(const idiom_kernel_desc *first,
-                         const idiom_kernel_desc *second,
-                         const idiom_kernel_desc *fused, const idiom_arg *args,
-                         uint32_t nfirst, uint32_t nsecond,
-                         const uint64_t *sizes);
-
 /// Records that the caller ran the original loop for desc, without calling
 /// idiom_run (for example because a compile-time guard failed). reason is a
 /// string (copied; up to 159 bytes are kept). Used only for IDIOM_STATS.

@@ -501,12 +501,6 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
   pthread_mutex_unlock(&e->stats_lock);
 }
 
-void idiomrt_cost_retarget_want(const idiom_kernel_desc *from,
-                                const idiom_kernel_desc *to) {
-  if (from && t_want_desc == from)
-    t_want_desc = to;
-}
-
 /* A successful run of the primary device, or of the second one (second:
    its own ring, runs and tries; never inside regions, so never filled). */
 static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,

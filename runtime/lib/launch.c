@@ -1090,14 +1090,8 @@ static int execute(run *r, void *results, int *variant) {
 
 /*--- entry points ---------------------------------------------------------*/
 
-/* The latest decline was a policy (idiomrt_last_decline_policy). */
-static _Thread_local int t_policy_decline;
-
-int idiomrt_last_decline_policy(void) { return t_policy_decline; }
-
 static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
                    const char *reason) {
-  t_policy_decline = 0;
   snprintf(t_reason, sizeof t_reason, "%s", reason);
   t_reason_static = NULL;
   t_declined = 1;
@@ -1116,7 +1110,6 @@ int idiomrt_decline_pair(const idiom_kernel_desc *d, const char *reason) {
 
 /* A decline that the cost model has counted already; reason is static. */
 static int decline_counted(const idiom_kernel_desc *d, const char *reason) {
-  t_policy_decline = 1;
   t_reason_static = reason;
   t_declined = 1;
   t_kernel_ms = -1.0;
@@ -1133,7 +1126,6 @@ static int decline_policy(idiomrt_entry *e, const idiom_kernel_desc *d,
                           const char *reason) {
   idiomrt_cost_count(e, from, dec);
   decline(e, d, reason);
-  t_policy_decline = 1;
   idiomrt_cost_want_host(e, trip);
   return 0;
 }
@@ -1141,7 +1133,6 @@ static int decline_policy(idiomrt_entry *e, const idiom_kernel_desc *d,
 /* A run re-entered on this thread: no lock is waited for, nothing is
    allocated, the trace goes out with write(2). */
 static int decline_reentered(const idiom_kernel_desc *d) {
-  t_policy_decline = 0;
   snprintf(t_reason, sizeof t_reason, "%s", idiomrt_busy_reason);
   t_reason_static = NULL;
   t_declined = 1;

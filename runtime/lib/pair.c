@@ -16,11 +16,6 @@
  * overlap check runs on the arguments of both kernels together before
  * either runs.
  *
- * idiom_run_pair_fused also has the pair's fused kernel (one kernel that
- * reads the matrix once, rewrite/GemvPair.h): it runs that one, with the
- * arguments of both, when the arguments its source names as the same
- * (`//@idiom-pair-same`) are equal, and the two kernels otherwise.
- *
  *===----------------------------------------------------------------------===*/
 
 #include "idiomrt.h"
@@ -151,91 +146,6 @@ int idiom_run_pair(const idiom_kernel_desc *first,
   const char *why = pair_refusal(first, second, args, nfirst, nsecond, sizes);
   int ok = why ? idiomrt_decline_pair(first, why)
                : run_split(first, second, args, nfirst, nsecond, sizes);
-  errno = saved_errno;
-  return ok;
-}
-
-/* Equal arguments a and b: the same range of a buffer, or the same scalar. */
-static int same_arg(const idiom_arg *a, const idiom_arg *b) {
-  if (a->kind != b->kind)
-    return 0;
-  switch (a->kind) {
-  case IDIOM_ARG_BUF_IN:
-    return a->ptr == b->ptr && a->bytes == b->bytes;
-  case IDIOM_ARG_I32:
-  case IDIOM_ARG_F32:
-    return memcmp(&a->value, &b->value, 4) == 0;
-  case IDIOM_ARG_I64:
-  case IDIOM_ARG_F64:
-    return memcmp(&a->value, &b->value, 8) == 0;
-  default:
-    return 0; /* an output shared by the two products is never fused */
-  }
-}
-
-/* The fused kernel's arguments in out: args, the second's copy of each
-   shared buffer passed empty (the kernel reads the first's). 0 when the
-   source has no PAIR_SAME line or an argument pair it names differs. */
-static int fused_args(const char *source, const idiom_arg *args,
-                      uint32_t nfirst, uint32_t nsecond, idiom_arg *out) {
-  static const char marker[] = "//@idiom-pair-same";
-  const char *m = source ? strstr(source, marker) : NULL;
-  if (!m)
-    return 0;
-  memcpy(out, args, (size_t)(nfirst + nsecond) * sizeof *out);
-  m += sizeof marker - 1;
-  for (;;) {
-    while (*m == ' ')
-      ++m;
-    if (*m < '0' || *m > '9')
-      return *m == '\n';
-    char *e1, *e2;
-    unsigned long f = strtoul(m, &e1, 10);
-    if (*e1 != ' ')
-      return 0; /* an odd count: a malformed line */
-    unsigned long s = strtoul(e1, &e2, 10);
-    if (e2 == e1 || f >= nfirst || s >= nsecond ||
-        !same_arg(&args[f], &args[nfirst + s]))
-      return 0;
-    if (args[f].kind == IDIOM_ARG_BUF_IN)
-      out[nfirst + s].bytes = 0;
-    m = e2;
-  }
-}
-
-int idiom_run_pair_fused(const idiom_kernel_desc *first,
-                         const idiom_kernel_desc *second,
-                         const idiom_kernel_desc *fused, const idiom_arg *args,
-                         uint32_t nfirst, uint32_t nsecond,
-                         const uint64_t *sizes) {
-  int saved_errno = errno;
-  const char *why = pair_refusal(first, second, args, nfirst, nsecond, sizes);
-  int ok = 0;
-  if (why) {
-    ok = idiomrt_decline_pair(first, why);
-  } else {
-    uint32_t n = nfirst + nsecond;
-    idiom_arg stack[16];
-    idiom_arg *fargs = n <= 16 ? stack : malloc((size_t)n * sizeof *fargs);
-    int split = 1;
-    if (fused && fargs && fused_args(fused->source, args, nfirst, nsecond, fargs)) {
-      t_in_pair = 1;
-      ok = idiom_run(fused, fargs, n, sizes, NULL);
-      t_in_pair = 0;
-      /* The fused kernel ran; or the cost model kept the nest on the host
-         (its host time then goes to the fused descriptor's model: the
-         stitched code times the nest under the first descriptor). Any
-         other decline (a build failure, IDIOM_VARIANT beyond its variants)
-         leaves the pair to its two kernels. */
-      split = !ok && !idiomrt_last_decline_policy();
-      if (!ok && !split)
-        idiomrt_cost_retarget_want(fused, first);
-    }
-    if (split)
-      ok = run_split(first, second, args, nfirst, nsecond, sizes);
-    if (fargs != stack)
-      free(fargs);
-  }
   errno = saved_errno;
   return ok;
 }

@@ -105,11 +105,6 @@ double idiomrt_cost_host_ns(idiomrt_entry *e, uint64_t trip);
 uint64_t idiomrt_cost_worthy_total_ns(void);
 /* calibration.c: CLOCK_MONOTONIC in nanoseconds. */
 uint64_t idiomrt_now_ns(void);
-/* costmodel.c: when the model asked for the host time of the original loop
-   of desc from (idiom_host_begin), it accepts idiom_host_begin(to) for it
-   instead (the sample still goes to from's model). */
-void idiomrt_cost_retarget_want(const idiom_kernel_desc *from,
-                                const idiom_kernel_desc *to);
 
 /*--- profile.c: per-site cost samples kept across runs -------------------*/
 

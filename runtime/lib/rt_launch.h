@@ -54,10 +54,6 @@ int idiomrt_in_runtime(void);
 int idiomrt_decline_pair(const idiom_kernel_desc *d, const char *reason);
 /* launch.c: sets what idiom_last_kernel_ms returns on the calling thread. */
 void idiomrt_set_last_kernel_ms(double ms);
-/* launch.c: 1 when the calling thread's latest decline was the cost
-   model's or the start-up's (a policy: the original loop is to run, maybe
-   timed), 0 when it was a failure or a check. */
-int idiomrt_last_decline_policy(void);
 
 /*--- writeback.c -----------------------------------------------------------*/
 

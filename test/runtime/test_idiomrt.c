@@ -577,119 +577,6 @@ static void case_cl_error(void) {
             "reason %s", reason_or_none());
 }
 
-/* w[i] = 3 * x[i]; args: n, x (IN), w (OUT): the second of a pair whose
-   fused kernel (saxpy and scale in one) reads saxpy's x for both. */
-static const char scale_src[] =
-    "__kernel void scale(const int n, __global const float *x,\n"
-    "                    __global float *w) {\n"
-    "  size_t i = get_global_id(0);\n"
-    "  if (i < (size_t)n) w[i] = 3.0f * x[i];\n"
-    "}\n";
-static const idiom_kernel_desc scale_desc = {
-    "scale", "test_idiomrt.c:scale", "map", scale_src, IDIOM_MAP, 1, 0, 0,
-    NULL};
-/* args: saxpy's then scale's; scale's n and x must equal saxpy's (the
-   runtime passes scale's x as an empty range) */
-static const char fused_src[] =
-    "//@idiom-pair-same 0 0 2 1\n"
-    "__kernel void fused(const int n, const float a, __global const float *x,\n"
-    "                    __global float *y, const int n2,\n"
-    "                    __global const float *x2, __global float *w) {\n"
-    "  size_t i = get_global_id(0);\n"
-    "  if (i < (size_t)n) { float v = x[i]; y[i] = a * v + y[i]; w[i] = 3.0f * v; }\n"
-    "}\n";
-static const idiom_kernel_desc fused_desc = {
-    "fused", "test_idiomrt.c:fused", "map", fused_src, IDIOM_MAP, 1, 0, 0,
-    NULL};
-static const char fused_broken_src[] =
-    "//@idiom-pair-same 0 0 2 1\n"
-    "__kernel void fused_broken(__global float *y) {\n"
-    "  y[get_global_id(0)] = 1.0f +;   /* syntax error */\n"
-    "}\n";
-static const idiom_kernel_desc fused_broken_desc = {
-    "fused_broken", "test_idiomrt.c:fused_broken", "map", fused_broken_src,
-    IDIOM_MAP, 1, 0, 0, NULL};
-
-/* idiom_run_pair_fused (pair.c): the fused kernel when the arguments its
-   source names are equal, the two kernels otherwise or when it declines;
-   every path writes both outputs or neither. */
-static void case_pair_fused(void) {
-  enum { N = 10000 };
-  static float x[N], x2[N], y[N], w[N];
-  for (int i = 0; i < N; ++i) {
-    x[i] = (float)(i % 100);
-    x2[i] = (float)(i % 7);
-    y[i] = 1.0f;
-    w[i] = -1.0f;
-  }
-  uint64_t sizes[2] = {N, N};
-  idiom_arg a[7] = {i32(N), f32(2.5f), buf(IDIOM_ARG_BUF_IN, x, sizeof x),
-                    buf(IDIOM_ARG_BUF_INOUT, y, sizeof y), i32(N),
-                    buf(IDIOM_ARG_BUF_IN, x, sizeof x),
-                    buf(IDIOM_ARG_BUF_OUT, w, sizeof w)};
-  int ok = 1;
-  /* shared x: the fused kernel */
-  CHECK_MSG(idiom_run_pair_fused(&saxpy_desc, &scale_desc, &fused_desc, a, 4, 3,
-                                 sizes) == 1,
-            "declined: %s", reason_or_none());
-  for (int i = 0; i < N; ++i)
-    ok &= y[i] == 2.5f * (float)(i % 100) + 1.0f && w[i] == 3.0f * (float)(i % 100);
-  CHECK(ok);
-  /* scale reads another array: the fused kernel (which would read x) must
-     not run; the two kernels give w = 3 x2 */
-  for (int i = 0; i < N; ++i)
-    y[i] = 1.0f, w[i] = -1.0f;
-  a[5] = buf(IDIOM_ARG_BUF_IN, x2, sizeof x2);
-  CHECK_MSG(idiom_run_pair_fused(&saxpy_desc, &scale_desc, &fused_desc, a, 4, 3,
-                                 sizes) == 1,
-            "declined: %s", reason_or_none());
-  ok = 1;
-  for (int i = 0; i < N; ++i)
-    ok &= y[i] == 2.5f * (float)(i % 100) + 1.0f && w[i] == 3.0f * (float)(i % 7);
-  CHECK(ok);
-  /* a shared scalar that differs (scale's n smaller): the two kernels */
-  for (int i = 0; i < N; ++i)
-    y[i] = 1.0f, w[i] = -1.0f;
-  a[4] = i32(N / 2);
-  a[5] = buf(IDIOM_ARG_BUF_IN, x, sizeof x);
-  CHECK_MSG(idiom_run_pair_fused(&saxpy_desc, &scale_desc, &fused_desc, a, 4, 3,
-                                 sizes) == 1,
-            "declined: %s", reason_or_none());
-  ok = 1;
-  for (int i = 0; i < N; ++i)
-    ok &= w[i] == (i < N / 2 ? 3.0f * (float)(i % 100) : -1.0f);
-  CHECK(ok);
-  /* a fused kernel that does not build: the two kernels */
-  for (int i = 0; i < N; ++i)
-    y[i] = 1.0f, w[i] = -1.0f;
-  a[4] = i32(N);
-  CHECK_MSG(idiom_run_pair_fused(&saxpy_desc, &scale_desc, &fused_broken_desc, a,
-                                 4, 3, sizes) == 1,
-            "declined: %s", reason_or_none());
-  ok = 1;
-  for (int i = 0; i < N; ++i)
-    ok &= y[i] == 2.5f * (float)(i % 100) + 1.0f && w[i] == 3.0f * (float)(i % 100);
-  CHECK(ok);
-  /* w overlaps x: neither runs, nothing written */
-  for (int i = 0; i < N; ++i)
-    y[i] = 1.0f;
-  idiom_arg b[7] = {i32(N), f32(2.5f), buf(IDIOM_ARG_BUF_IN, x, sizeof x),
-                    buf(IDIOM_ARG_BUF_INOUT, y, sizeof y), i32(N),
-                    buf(IDIOM_ARG_BUF_IN, x, sizeof x),
-                    buf(IDIOM_ARG_BUF_OUT, x, sizeof x)};
-  CHECK(idiom_run_pair_fused(&saxpy_desc, &scale_desc, &fused_desc, b, 4, 3,
-                             sizes) == 0);
-  CHECK_MSG(starts_with(idiom_last_reason(), "overlapping input/output ranges"),
-            "reason %s", reason_or_none());
-  ok = 1;
-  for (int i = 0; i < N; ++i)
-    ok &= y[i] == 1.0f && x[i] == (float)(i % 100);
-  CHECK(ok);
-  /* no fused descriptor: idiom_run_pair */
-  a[6] = buf(IDIOM_ARG_BUF_OUT, w, sizeof w);
-  CHECK(idiom_run_pair_fused(&saxpy_desc, &scale_desc, NULL, a, 4, 3, sizes) == 1);
-}
-
 /* idiom_run_pair (pair.c): saxpy (y = 2.5 x + y) first, then a second map;
    both or neither. */
 static void case_pair(void) {
@@ -1054,7 +941,6 @@ static const tcase cases[] = {
     {"invalid", case_invalid, 1},
     {"build_error", case_build_error, 1},
     {"pair", case_pair, 1},
-    {"pair_fused", case_pair_fused, 1},
     {"build_log", case_build_log, 1},
     {"cl_error", case_cl_error, 1},
     {"no_loader", case_no_loader, 1},

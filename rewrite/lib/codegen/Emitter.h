@@ -262,10 +262,6 @@ private:
   std::vector<std::string> InPlace; ///< storage for toLocal inside iterate
 };
 
-/// The names generated OpenCL C must not declare (keywords, built-ins):
-/// the reserved set every kernel generator starts its Emitter with.
-const std::unordered_set<std::string> &openclReservedNames();
-
 /// True when \p S is non-empty and only letters, digits, '_' and '.' (a name,
 /// a component access like v.s3, or a number): settle keeps it as it is.
 bool isIdentOrNumber(const std::string &S);

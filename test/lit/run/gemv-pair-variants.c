@@ -12,9 +12,7 @@
 // |ref|, and prints "ok"; the sequential build prints the same. The stats
 // show that both kernels ran with the forced variant on every call.
 // RUN: %clang -O2 %s -o %t.seq
-// Built without the fused kernel (-idiom-pair-fused=false), whose variants
-// run/gemv-pair-fused.c forces.
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=false -g %s -lidiomrt -o %t.idiom
+// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=0 IDIOM_STATS=1 %t.idiom > %t.v0 2> %t.s0
 // RUN: diff %t.expected %t.v0

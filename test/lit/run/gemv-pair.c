@@ -13,9 +13,7 @@
 // statement (no gemv-pair). Variant 0 sums each output in the loop's
 // order, so the plugin build prints the sequential build's bits.
 // RUN: %clang -O2 %s -o %t.seq
-// The two kernels' path: built without the fused kernel (run/gemv-pair-fused.c
-// tests that one and its fallback to this path).
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=false -g %s -lidiomrt -Rpass=idiom-offload -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload -o %t.idiom 2> %t.remarks
+// RUN: %clang-idiom -g %s -lidiomrt -Rpass=idiom-offload -Rpass-missed=idiom-offload -Rpass-analysis=idiom-offload -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %t.seq > %t.expected
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu IDIOM_VARIANT=0 IDIOM_STATS=1 %t.idiom > %t.out 2> %t.stats
@@ -33,7 +31,7 @@
 // The stitched code: one idiom_run_pair call with both descriptors, the
 // first program's 5 arguments (matrix, vector, output, two sizes) then the
 // second's 5.
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pair-fused=false %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
+// RUN: %clang-idiom %s -S -emit-llvm -o - | FileCheck %s --check-prefix=IR
 #include <stdio.h>
 
 #define N 300

@@ -1,7 +1,6 @@
-/* The bicg nest's check, shared by run/gemv-pair-variants.c (the pair's
-   two kernels) and run/gemv-pair-fused.c (the fused kernel): random m x n
-   matrices of 1 x 1, 3 x 3, 1000 x 77 and 77 x 1000, q and s of the
-   including file's bicg (noinline, the plugin's) against a reference in
+/* The bicg nest's check of run/gemv-pair-variants.c (the pair's two
+   kernels): random m x n matrices of 1 x 1, 3 x 3, 1000 x 77 and
+   77 x 1000, q and s of the including file's bicg (noinline, the plugin's) against a reference in
    double (optnone, which the plugin does not see) within the bound of a
    reassociated sum of L terms, 2 gamma(L + 2) sum |t| + 2u |ref|; prints
    "ok" per product and size. */

@@ -75,6 +75,10 @@ int policy_check_y(const float *y, int n, int k);
 void case_twodev_choose(void);
 void case_twodev_explore(void);
 void case_twodev_fail(void);
+void case_twodev_rationed(void);
+void case_twodev_profile(void);
+void case_twodev_profile_write(void);
+void case_twodev_profile_read(void);
 void case_twodev_resid(void);
 
 /* Cases of test_zerocopy.c. */

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Issue 12 on a machine with a GPU and PoCL: a first run is never much
+# slower than the sequential build, a program that never profits from the
+# second (CPU) device pays no more than noise for it, and exit never waits
+# long on a kernel build. For nas-parboil/mg.c (LT NIT, default 8 4: 256^3)
+# and bench/jacobi2d.c (4096 150): the sequential build's wall time, then
+# the plugin's with the defaults and a fresh IDIOM_CACHE_DIR three times in
+# a row (cold: every build, tuning, profile from scratch; then with what
+# the runs before left), then RUNS warm runs (default 3). Each run of the
+# plugin's build runs with IDIOM_DEBUG=time; the script prints its wall
+# time, how long exit waited for the runtime thread ("exit: waiting" to the
+# last line), the second device's explorations and choices (cpu-explore,
+# "cpu-device wins", second device opened) and the slowest runs on the
+# calling thread. Outputs compared with the sequential build's
+# (compare.py: reductions to a relative 1e-6). Binaries from
+# bench/build_coldstart_carry.sh:
+#   coldstart_gpu.sh DIR [RUNS] [LT] [NIT]
+# Logs are kept in DIR/NAME.runK.log.
+set -eu
+dir=$1; runs=${2:-3}; lt=${3:-8}; nit=${4:-4}
+ms() { a=$(date +%s%N); "$@"; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
+report() { # log
+  log=$1
+  awk '
+    /exit: waiting/ { split($0, a, "+"); split(a[2], b, " "); w = b[1] }
+    /^idiom: \+/ { split($0, a, "+"); split(a[2], b, " "); last = b[1] }
+    END { if (w != "") printf "    exit waited %.0f ms for the runtime thread\n", last - w;
+          else print "    exit did not wait" }' "$log"
+  printf '    second device: %s opened, %s cpu-explore decisions\n' \
+    "$(grep -c 'second device:' "$log" || true)" \
+    "$(grep -o 'cpu-explore x[0-9]*' "$log" | awk -Fx '{s += $2} END {print s + 0}')"
+  grep -E 'cpu-device wins|built program from source|waiting for the start-up' "$log" |
+    cut -c1-160 | head -12 | sed 's/^/    /'
+  # the slowest runs on the calling thread (device runs, in us)
+  grep -E 'device run [0-9.]+ us' "$log" | sed -E 's/.*(\+[0-9.]+ ms): ([^:]*:[0-9]+): device run ([0-9.]+) us.*/\3 \2 \1/' |
+    sort -rn | head -3 | awk '{printf "    slow run: %s at %s %s: %.0f ms\n", $2, $3, $4, $1 / 1000}'
+}
+bench() { # name args...
+  name=$1; shift
+  cache=$(mktemp -d)
+  echo "== $name $*"
+  "$dir/$name.seq" "$@" > "$dir/$name.out.seq"
+  for i in 1 2 3; do
+    t=$(ms "$dir/$name.seq" "$@" > /dev/null); echo "  seq run $i: $t ms"
+  done
+  k=0
+  for kind in cold cold cold $(seq "$runs" | sed 's/.*/warm/'); do
+    k=$((k + 1))
+    t=$(ms env IDIOM_CACHE_DIR="$cache" IDIOM_DEBUG=time IDIOM_STATS=1 \
+          "$dir/$name.idiom" "$@" > "$dir/$name.out.idiom" 2> "$dir/$name.run$k.log")
+    echo "  run $k ($kind cache, fresh at run 1): $t ms"
+    report "$dir/$name.run$k.log"
+    python3 "$dir/compare.py" "$dir/$name.out.seq" "$dir/$name.out.idiom" > /dev/null 2>&1 &&
+      echo "    output agrees with seq" || echo "    output DIFFERS from seq"
+  done
+  rm -rf "$cache"
+}
+bench mg "$lt" "$nit"
+bench jacobi ${JACOBI_ARGS:-4096 150}

@@ -27,7 +27,9 @@
  * Exit: a thread_local destructor of the thread that started the thread
  * (run first by exit()) and an atexit handler tell the thread to stop at
  * its next step (between platform enumeration, device query, context
- * creation, calibration and each build) and wait for the step it is in
+ * creation, calibration and each build; a program of several variants not
+ * in the disk cache builds one variant per step, program_cache.c) and
+ * wait for the step it is in
  * (and join the thread, so that the driver's thread-local destructors are
  * over too). That step is the only cost of a start-up cut short: on PoCL
  * here platform enumeration, which loads PoCL and its LLVM, is the longest,
@@ -174,9 +176,11 @@ static void background(void *unused) {
     const idiomrt_device *bdev = e->second ? idiomrt_device2_peek() : dev;
     pthread_mutex_lock(&e->lock);
     if (bdev && e->build_state == 0 &&
-        !idiomrt_program_ensure(e, bdev, reason, sizeof reason))
-      idiomrt_debug("%s: background build failed: %s",
-                    e->desc->loc ? e->desc->loc : "?", reason);
+        !idiomrt_program_ensure_staged(e, bdev, reason, sizeof reason,
+                                       exiting))
+      idiomrt_debug("%s: background build %s: %s",
+                    e->desc->loc ? e->desc->loc : "?",
+                    exiting() ? "stopped" : "failed", reason);
     pthread_mutex_unlock(&e->lock);
     __atomic_store_n(&e->bg_build, 2, __ATOMIC_RELEASE);
   }

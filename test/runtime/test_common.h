@@ -76,6 +76,11 @@ void case_twodev_choose(void);
 void case_twodev_explore(void);
 void case_twodev_fail(void);
 void case_twodev_rationed(void);
+
+/* Cases of test_coldstart.c (builds off the critical path, issue 12). */
+void case_coldstart_exit(void);
+void case_coldstart_exit_child(void);
+void case_coldstart_staged(void);
 void case_twodev_profile(void);
 void case_twodev_profile_write(void);
 void case_twodev_profile_read(void);

@@ -1,0 +1,130 @@
+/*===- test_coldstart.c - Exit and calls never wait on a slow build -------===*
+ *
+ * Cases of idiomrt_test for issue 12 ("a first run is never much slower
+ * than the sequential build"): with the cost model on, kernels build on the
+ * runtime thread (startup.c) while calls run the original loop; a program
+ * of several variants is built one variant per step
+ * (idiomrt_program_ensure_staged), so an exit in the middle of it waits
+ * for one variant's build, not the program's. The test knob
+ * IDIOM_TEST_SLOW_BUILD_MS (program_cache.c) makes every build from source
+ * take that long per variant, as NVIDIA's compiler does (about 0.6 s a
+ * variant of nas-parboil/mg.c:156).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "rt_internal.h"
+#include "test_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CS_BODY(name, body)                                                    \
+  "__kernel void " name "(const int n, const float a,\n"                       \
+  "    __global const float *x, __global float *y) {\n" body "}\n"
+#define CS_ONE                                                                 \
+  "  size_t i = get_global_id(0);\n"                                           \
+  "  if (i < (size_t)n) y[i] = a * x[i] + y[i];\n"
+
+/* four variants of y = a x + y (the same kernel; only the build counts) */
+static const char cs_src[] =
+    "//@idiom-variant 0 wg=0 ept=1: plain\n" CS_BODY("csax", CS_ONE)
+    "//@idiom-variant 1 wg=0 ept=1: copy 1\n" CS_BODY("csax_v1", CS_ONE)
+    "//@idiom-variant 2 wg=0 ept=1: copy 2\n" CS_BODY("csax_v2", CS_ONE)
+    "//@idiom-variant 3 wg=0 ept=1: copy 3\n" CS_BODY("csax_v3", CS_ONE);
+static const idiom_kernel_desc cs_desc = {
+    "csax", "test_coldstart.c:csax", "map", cs_src, IDIOM_MAP, 1, 0, 4, NULL};
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Child of case_coldstart_exit: calls the site (50 ms of host loop a
+   call) until a call declines "kernels building", then exits at once,
+   printing when (CLOCK_MONOTONIC) and the longest time a call spent in
+   the runtime. */
+void case_coldstart_exit_child(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 16 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  policy_fill(x, y, N);
+  int calls = 0, building = 0;
+  double worst = 0, deadline = now_s() + 60;
+  while (!building && now_s() < deadline && calls < 1000) {
+    double t0 = now_s();
+    int rc = policy_site(&cs_desc, x, y, N, 50000);
+    double dt = now_s() - t0 - (rc ? 0 : 0.05);
+    worst = dt > worst ? dt : worst;
+    calls++;
+    building = !rc && strcmp(idiom_last_reason(), "kernels building") == 0;
+  }
+  int ok = policy_check_y(y, N, calls);
+  fprintf(stderr, "coldstart_exit_child: building=%d ok=%d worst=%.3f\n",
+          building, ok, worst);
+  fprintf(stderr, "coldstart_exit_child: exit at %.6f\n", now_s());
+  exit(7);
+}
+
+/* The child exits while its 4-variant program builds on the runtime
+   thread, each variant taking 1.5 s (IDIOM_TEST_SLOW_BUILD_MS): exit
+   waits for the variant in progress (at most 1.5 s, plus PoCL's own
+   build: 3 s in all), not for the whole program (6 s); no call waited for the build
+   either. Each run gets a fresh cache directory (no binary on disk). */
+void case_coldstart_exit(void) {
+  for (int rep = 0; rep < 2; ++rep) {
+    char dir[] = "/tmp/idiom-coldstart-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cache[sizeof dir + 16];
+    snprintf(cache, sizeof cache, "IDIOM_CACHE_DIR=%s", dir);
+    const char *env[] = {cache, "IDIOM_TEST_SLOW_BUILD_MS=1500",
+                         "IDIOM_DEBUG=time", NULL};
+    char *err = NULL;
+    int st = spawn_case("coldstart_exit_child", env, &err);
+    double end = now_s();
+    const char *at = strstr(err, "coldstart_exit_child: exit at ");
+    double t_exit = at ? atof(at + strlen("coldstart_exit_child: exit at ")) : 0;
+    CHECK_MSG(st == 7, "exit status %d (want 7):\n%s", st, err);
+    CHECK_MSG(strstr(err, "coldstart_exit_child: building=1 ok=1"),
+              "no call saw the build, or a wrong result:\n%s", err);
+    const char *w = strstr(err, "worst=");
+    CHECK_MSG(w && atof(w + 6) < 1.0, "a call waited:\n%s", err);
+    CHECK_MSG(at && end - t_exit < 3.0,
+              "exit waited %.3f s for the build (one variant: 1.5 s):\n%s",
+              end - t_exit, err);
+    fprintf(stderr, "coldstart_exit: exit waited %.3f s\n", end - t_exit);
+    free(err);
+    char cmd[sizeof dir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+  }
+}
+
+/* With the model on, the four variants are built one by one on the
+   runtime thread (one program each; the disk cache is new), and the
+   device runs them once built. */
+void case_coldstart_staged(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 16 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  policy_fill(x, y, N);
+  idiomrt_entry *e = idiomrt_entry_get(&cs_desc);
+  int calls = 0, offloaded = 0;
+  double deadline = now_s() + 120;
+  while (!offloaded && now_s() < deadline && calls < 2000) {
+    offloaded += policy_site(&cs_desc, x, y, N, 50000);
+    calls++;
+  }
+  CHECK_MSG(offloaded, "never offloaded in %d calls", calls);
+  CHECK(policy_check_y(y, N, calls));
+  /* built one program per variant, not the whole source */
+  CHECK(e->build_state == 1 && e->program == NULL);
+  for (unsigned k = 0; k < 4; ++k)
+    CHECK_MSG(e->var[k].ready && e->var[k].own_program,
+              "variant %u: ready %d", k, e->var[k].ready);
+  free(x);
+  free(y);
+}

@@ -309,23 +309,28 @@ static cl_program load_from_disk(const idiomrt_device *dev, const char *path,
   return p;
 }
 
-/* Test knob IDIOM_TEST_SLOW_BUILD_MS=N: a build from source takes N ms
-   more per variant in its source (one without markers counts one), the
+/* Test knob IDIOM_TEST_SLOW_BUILD_MS=N (rt_internal.h): a build from
+   source takes N ms more per variant in its source (one without markers
+   counts one), the
    way a GPU compiler's time grows with the kernels of a program (NVIDIA:
    about 5 s for the 8 variants of nas-parboil/mg.c:156's program), so
    that tests show that exit and calls do not wait on a slow build. */
-static void test_slow_build(const char *src) {
+void idiomrt_test_slow_build(unsigned units) {
   const char *v = getenv("IDIOM_TEST_SLOW_BUILD_MS");
   long ms = v ? strtol(v, NULL, 10) : 0;
   if (ms <= 0)
     return;
-  long nv = 0;
-  for (const char *p = src; (p = strstr(p, "//@idiom-variant ")); ++p)
-    ++nv;
-  long total = ms * (nv > 0 ? nv : 1);
+  long total = ms * (long)(units ? units : 1);
   struct timespec ts = {total / 1000, (total % 1000) * 1000000L};
   while (nanosleep(&ts, &ts) != 0)
     ;
+}
+
+static void test_slow_build(const char *src) {
+  unsigned nv = 0;
+  for (const char *p = src; (p = strstr(p, "//@idiom-variant ")); ++p)
+    ++nv;
+  idiomrt_test_slow_build(nv);
 }
 
 /* Builds src (through the disk cache unless skip_disk); the program, or

@@ -224,6 +224,7 @@ typedef struct idiomrt_variant {
   size_t kernel_wg[2];        /* CL_KERNEL_WORK_GROUP_SIZE */
   size_t kernel_reqd[2][3];   /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE */
   cl_ulong kernel_local[2];   /* CL_KERNEL_LOCAL_MEM_SIZE before args */
+  int launched;               /* launched once (IDIOM_TEST_SLOW_BUILD_MS) */
   cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
   uint32_t ept;               /* elements per work-item step, >= 1 (dim 0) */
   uint32_t ept1;              /* the same in NDRange dimension 1, >= 1 */
@@ -286,6 +287,7 @@ typedef struct idiomrt_cost_class {
   double cpu_est;         /* their median */
   uint32_t cpu_tries;     /* its explorations without a sample */
   uint32_t cpu_runs;      /* its successful runs (the first warms up) */
+  uint32_t cpu_warm;      /* startup_warm.c: 1 warm-up queued, 2 done */
   double cpu_credit;      /* ns the second device could have saved so far
                              (ski rental for its exploration, costmodel.c) */
   int remeasure;          /* which loser is measured next (three-way) */
@@ -401,6 +403,11 @@ int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
    variants on an H100). When stop() says so, nothing is kept (build_state
    stays 0) and 0 is returned with the reason "process exiting". A later
    process loads each variant's binary from the disk cache. */
+/* Test knob IDIOM_TEST_SLOW_BUILD_MS=N: sleeps N ms per unit. Called for
+   every build from source (a unit per variant of the source) and for the
+   first launch of each variant on the second device (launch.c), where
+   PoCL compiles a kernel for its work-group size. */
+void idiomrt_test_slow_build(unsigned units);
 int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,
                                   char *reason, size_t n, int (*stop)(void));
 /* FNV-1a 64 over [p, p + n), continuing from h. */
@@ -712,6 +719,35 @@ int idiomrt_startup_second_ready(idiomrt_entry *e);
 /* Asks the runtime thread to open the second device (once) and build e's
    kernels for it; never waits. Nothing when no second device is wanted. */
 void idiomrt_startup_second_request(idiomrt_entry *e);
+
+/*--- startup_warm.c: the second device's first runs, in the background ----*/
+
+/* A warm-up job: a copy of one call's arguments (startup_warm.c). */
+typedef struct idiomrt_warm_job idiomrt_warm_job;
+/* Called for a run the model sends to explore the second device: when
+   the class has not run there yet, its first runs (PoCL compiles each
+   kernel for its work-group size at the first launch; the variants are
+   timed) go to the runtime thread on a private copy of the arguments,
+   and the reason to decline this call is returned (the loop runs). NULL:
+   the class is warm, run it here. Never blocks on the second device. */
+const char *idiomrt_warm_request(idiomrt_entry *e, const idiom_arg *args,
+                                 uint32_t nargs, const uint64_t *sizes,
+                                 uint64_t trip);
+/* On the runtime thread: runs job (build, a tuning run, a timed run, each
+   a step that stop() may cut short), gives the cost model its sample,
+   and frees it. */
+void idiomrt_warm_run(idiomrt_warm_job *job, int (*stop)(void));
+/* startup.c: queues job for the runtime thread (which it starts); 0 when
+   no thread can run it (the caller frees it). */
+int idiomrt_startup_queue_warm(idiomrt_warm_job *job);
+/* launch.c: one run of pe (an entry of the second device) on dev with
+   args, outside any residency region, without stats or cost samples:
+   builds, tunes when the class is not tuned, runs. 1, or 0 with the
+   reason. Takes pe->lock. */
+int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
+                            const idiom_arg *args, uint32_t nargs,
+                            const uint64_t *sizes, void *results,
+                            char *reason, size_t n);
 
 /*--- parcopy.c: host copies split over helper threads --------------------*/
 

@@ -82,6 +82,7 @@ void case_coldstart_exit(void);
 void case_coldstart_exit_child(void);
 void case_coldstart_staged(void);
 void case_twodev_profile(void);
+void case_twodev_warm(void);
 void case_twodev_profile_write(void);
 void case_twodev_profile_read(void);
 void case_twodev_resid(void);

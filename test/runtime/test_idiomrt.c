@@ -1074,6 +1074,7 @@ static const tcase cases[] = {
     {"coldstart_exit_child", case_coldstart_exit_child, 0},
     {"coldstart_staged", case_coldstart_staged, 1},
     {"twodev_profile", case_twodev_profile, 1},
+    {"twodev_warm", case_twodev_warm, 1},
     {"twodev_profile_write", case_twodev_profile_write, 0},
     {"twodev_profile_read", case_twodev_profile_read, 0},
     {"twodev_resid", case_twodev_resid, 1},

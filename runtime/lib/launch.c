@@ -1442,7 +1442,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
 
 int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
                             const idiom_arg *args, uint32_t nargs,
-                            const uint64_t *sizes, void *results,
+                            const uint64_t *sizes, void *results, int variant,
                             char *reason, size_t n) {
   run r;
   memset(&r, 0, sizeof r);
@@ -1456,10 +1456,19 @@ int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
   r.reason = reason;
   r.reason_len = n;
   reason[0] = '\0';
-  int variant = -1;
+  int ran = -1;
   pthread_mutex_lock(&pe->lock);
+  unsigned cls = idiomrt_size_class(idiomrt_trip_count(pe->desc, sizes));
+  signed char chosen = pe->chosen[cls];
+  unsigned char tuned = pe->tuned[cls];
+  if (variant >= 0) /* this variant, whatever is chosen (restored below) */
+    pe->chosen[cls] = (signed char)variant;
   int ok = idiomrt_program_ensure(pe, dev, reason, n) &&
-           execute(&r, results, &variant);
+           execute(&r, results, &ran);
+  if (variant >= 0) {
+    pe->chosen[cls] = chosen;
+    pe->tuned[cls] = tuned;
+  }
   if (ok) {
     idiomrt_resid_commit(&r.rc);
   } else {

@@ -742,11 +742,12 @@ void idiomrt_warm_run(idiomrt_warm_job *job, int (*stop)(void));
 int idiomrt_startup_queue_warm(idiomrt_warm_job *job);
 /* launch.c: one run of pe (an entry of the second device) on dev with
    args, outside any residency region, without stats or cost samples:
-   builds, tunes when the class is not tuned, runs. 1, or 0 with the
-   reason. Takes pe->lock. */
+   builds, runs variant `variant` (>= 0; the class's choice is left as it
+   was), or else tunes when the class is not tuned, and runs. 1, or 0 with
+   the reason. Takes pe->lock. */
 int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
                             const idiom_arg *args, uint32_t nargs,
-                            const uint64_t *sizes, void *results,
+                            const uint64_t *sizes, void *results, int variant,
                             char *reason, size_t n);
 
 /*--- parcopy.c: host copies split over helper threads --------------------*/

@@ -48,6 +48,10 @@ static const char warming_reason[] = "second device warming up";
 static const char too_big_reason[] =
     "second device: arguments too large to explore it in the background";
 
+static const char *e_loc(const idiomrt_entry *e) {
+  return e->desc->loc ? e->desc->loc : "?";
+}
+
 static void job_free(idiomrt_warm_job *j) {
   if (!j)
     return;
@@ -130,9 +134,38 @@ const char *idiomrt_warm_request(idiomrt_entry *e, const idiom_arg *args,
   return too_big_reason;
 }
 
+/* When the class is to be tuned (no variant chosen, none in the tuning
+   file), each variant the tuning times is launched once first, a step
+   each: its first launch is where PoCL compiles it (0.3-0.5 s a kernel),
+   so an exit waits for one compile, not for every variant's. */
+static void warm_variants(idiomrt_warm_job *j, idiomrt_entry *pe,
+                          const idiomrt_device *dev, int (*stop)(void)) {
+  unsigned cls = idiomrt_size_class(j->trip);
+  pthread_mutex_lock(&pe->lock);
+  int k0 = pe->build_state == 1 ? idiomrt_tune_lookup(pe, dev, cls) : -2;
+  unsigned nv = pe->nvariants;
+  pthread_mutex_unlock(&pe->lock);
+  if (k0 != -1)
+    return; /* one variant runs, or none: nothing to compile ahead */
+  char why[IDIOMRT_REASON_LEN];
+  for (unsigned k = 0; k < nv && !stop(); ++k) {
+    const idiomrt_variant *v = &pe->var[k];
+    /* as the tuning: row lanes and blocks are not timed on a CPU device */
+    if (!v->ready || ((v->lanes > 1 || v->row_blocks) &&
+                      (dev->type & CL_DEVICE_TYPE_CPU)))
+      continue;
+    uint64_t t0 = idiomrt_now_ns();
+    int ok = idiomrt_launch_detached(pe, dev, j->args, j->nargs, j->sizes,
+                                     j->results, (int)k, why, sizeof why);
+    idiomrt_debug("%s: second device: variant %u warmed up in %.1f ms%s%s",
+                  e_loc(j->e), k, (double)(idiomrt_now_ns() - t0) / 1e6,
+                  ok ? "" : ": ", ok ? "" : why);
+  }
+}
+
 void idiomrt_warm_run(idiomrt_warm_job *j, int (*stop)(void)) {
   idiomrt_entry *e = j->e;
-  const char *loc = e->desc->loc ? e->desc->loc : "?";
+  const char *loc = e_loc(e);
   char reason[IDIOMRT_REASON_LEN] = "";
   const idiomrt_device *dev = idiomrt_device2_peek();
   idiomrt_entry *pe = idiomrt_entry_second(e);
@@ -143,10 +176,12 @@ void idiomrt_warm_run(idiomrt_warm_job *j, int (*stop)(void)) {
     ok = idiomrt_program_ensure_staged(pe, dev, reason, sizeof reason, stop);
     pthread_mutex_unlock(&pe->lock);
   }
-  if (ok && !stop()) { /* first-launch compiles and tuning */
-    uint64_t t0 = idiomrt_now_ns();
+  uint64_t t0 = idiomrt_now_ns();
+  if (ok && !stop())
+    warm_variants(j, pe, dev, stop);
+  if (ok && !stop()) { /* tuning (or the one variant's first launch) */
     ok = idiomrt_launch_detached(pe, dev, j->args, j->nargs, j->sizes,
-                                 j->results, reason, sizeof reason);
+                                 j->results, -1, reason, sizeof reason);
     uint64_t warm_ns = idiomrt_now_ns() - t0;
     if (ok)
       idiomrt_cost_second_sample(e, j->trip, warm_ns, 1);
@@ -154,9 +189,9 @@ void idiomrt_warm_run(idiomrt_warm_job *j, int (*stop)(void)) {
                   (double)warm_ns / 1e6, ok ? "" : ": ", ok ? "" : reason);
   }
   if (ok && !stop()) { /* the first sample */
-    uint64_t t0 = idiomrt_now_ns();
+    t0 = idiomrt_now_ns();
     ok = idiomrt_launch_detached(pe, dev, j->args, j->nargs, j->sizes,
-                                 j->results, reason, sizeof reason);
+                                 j->results, -1, reason, sizeof reason);
     uint64_t run_ns = idiomrt_now_ns() - t0;
     if (ok) {
       idiomrt_cost_second_sample(e, j->trip, run_ns, 0);

@@ -19,6 +19,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <time.h>
 
 #define CS_BODY(name, body)                                                    \
@@ -127,4 +128,76 @@ void case_coldstart_staged(void) {
               "variant %u: ready %d", k, e->var[k].ready);
   free(x);
   free(y);
+}
+
+/* Child of case_coldstart_warm_exit: PoCL as both devices, exploration
+   not rationed, every variant tuned; once a call declines because the
+   second device warms up in the background, 0.1 s of host work and exit. */
+void case_coldstart_warm_exit_child(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 16 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  policy_fill(x, y, N);
+  int calls = 0, warming = 0, removed = 0;
+  double deadline = now_s() + 90;
+  while (!warming && now_s() < deadline && calls < 3000) {
+    int rc = policy_site(&cs_desc, x, y, N, 20000);
+    calls++;
+    if (rc && !removed) {
+      /* the primary device's tuning file: the second one is the same
+         PoCL device here (the test knob), and would find it; a real
+         second device has files of its own */
+      char cmd[PATH_MAX + 32];
+      snprintf(cmd, sizeof cmd, "rm -rf '%s/tuning'",
+               getenv("IDIOM_CACHE_DIR"));
+      removed = system(cmd) == 0;
+    }
+    warming = !rc && strcmp(idiom_last_reason(),
+                            "second device warming up") == 0;
+  }
+  double until = now_s() + 0.1;
+  while (now_s() < until)
+    ;
+  fprintf(stderr, "coldstart_warm_exit_child: warming=%d ok=%d\n", warming,
+          policy_check_y(y, N, calls));
+  fprintf(stderr, "coldstart_warm_exit_child: exit at %.6f\n", now_s());
+  exit(7);
+}
+
+/* The second device's warm-up (startup_warm.c) compiles each variant at
+   its first launch as a step of its own (slowed to 1.2 s a variant by
+   IDIOM_TEST_SLOW_BUILD_MS): an exit during it waits for one variant
+   (1.2 s plus PoCL's compile), not for the four (4.8 s and more) that
+   one tuning step would take. */
+void case_coldstart_warm_exit(void) {
+  char dir[] = "/tmp/idiom-coldwarm-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char cache[sizeof dir + 16];
+  snprintf(cache, sizeof cache, "IDIOM_CACHE_DIR=%s", dir);
+  const char *env[] = {cache,
+                       "IDIOM_TEST_SLOW_BUILD_MS=1200",
+                       "IDIOM_TEST_SECOND_CPU=1",
+                       "IDIOM_CPU_EXPLORE_MS=0",
+                       "IDIOM_TUNE_MIN=0",
+                       "IDIOM_DEBUG=1",
+                       NULL};
+  char *err = NULL;
+  int st = spawn_case("coldstart_warm_exit_child", env, &err);
+  double end = now_s();
+  const char *tag = "coldstart_warm_exit_child: exit at ";
+  const char *at = strstr(err, tag);
+  double t_exit = at ? atof(at + strlen(tag)) : 0;
+  CHECK_MSG(st == 7, "exit status %d (want 7):\n%s", st, err);
+  CHECK_MSG(strstr(err, "coldstart_warm_exit_child: warming=1 ok=1"),
+            "the second device never warmed up, or a wrong result:\n%s",
+            err);
+  CHECK_MSG(strstr(err, "warmed up in"), "no variant warmed up:\n%s", err);
+  CHECK_MSG(at && end - t_exit < 3.0,
+            "exit waited %.3f s for the warm-up (one variant: 1.2 s):\n%s",
+            end - t_exit, err);
+  fprintf(stderr, "coldstart_warm_exit: exit waited %.3f s\n", end - t_exit);
+  free(err);
+  char cmd[sizeof dir + 16];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  CHECK(system(cmd) == 0);
 }

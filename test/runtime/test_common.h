@@ -81,6 +81,8 @@ void case_twodev_rationed(void);
 void case_coldstart_exit(void);
 void case_coldstart_exit_child(void);
 void case_coldstart_staged(void);
+void case_coldstart_warm_exit(void);
+void case_coldstart_warm_exit_child(void);
 void case_twodev_profile(void);
 void case_twodev_warm(void);
 void case_twodev_profile_write(void);

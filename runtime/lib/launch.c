@@ -1240,6 +1240,23 @@ int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
   return ok;
 }
 
+/* r: a run of e's descriptor on dev with args (nothing else set). */
+static void run_init(run *r, const idiomrt_device *dev, idiomrt_entry *e,
+                     const idiom_arg *args, uint32_t nargs,
+                     const uint64_t *sizes, char *reason, size_t n) {
+  memset(r, 0, sizeof *r);
+  r->dev = dev;
+  r->cl = dev->cl;
+  r->e = e;
+  r->d = e->desc;
+  r->args = args;
+  r->nargs = nargs;
+  r->sizes = sizes;
+  r->reason = reason;
+  r->reason_len = n;
+  reason[0] = '\0';
+}
+
 static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                        uint32_t nargs, const uint64_t *sizes, void *results,
                        const idiom_csr *csr) {
@@ -1320,10 +1337,11 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
      IDIOM_TEST_SECOND_CPU=alternate with the model off, every other run
      outside residency regions. Its program, variants, tuning and scratch
      are those of e's second entry (registry.c). */
-  /* The second device's first run of a class (first-launch compiles,
-     tuning) runs on the runtime thread on a copy of the arguments
-     (startup_warm.c); this call runs the loop meanwhile. */
-  if (dec == IDIOMRT_DEC_EXPLORE_CPU && !csr) {
+  /* The second device's first run of a class in this process
+     (first-launch compiles, tuning) runs on the runtime thread on a copy
+     of the arguments (startup_warm.c); this call runs the loop meanwhile. */
+  if ((dec == IDIOMRT_DEC_EXPLORE_CPU || dec == IDIOMRT_DEC_CPU_DEVICE) &&
+      !csr) {
     const char *wwhy = idiomrt_warm_request(e, args, nargs, sizes, trip);
     if (wwhy)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, wwhy);
@@ -1349,20 +1367,10 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   uint64_t t_start = idiomrt_now_ns();
 
   char reason[IDIOMRT_REASON_LEN];
-  reason[0] = '\0';
   run r;
-  memset(&r, 0, sizeof r);
-  r.dev = dev;
-  r.cl = dev->cl;
-  r.e = e;
-  r.d = desc;
-  r.args = args;
-  r.nargs = nargs;
-  r.sizes = sizes;
+  run_init(&r, dev, e, args, nargs, sizes, reason, sizeof reason);
   r.work = work;
   r.csr = csr;
-  r.reason = reason;
-  r.reason_len = sizeof reason;
 
   uint64_t kernel_ns = 0, transfer_ns = 0;
   int variant = -1;
@@ -1445,17 +1453,7 @@ int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
                             const uint64_t *sizes, void *results, int variant,
                             char *reason, size_t n) {
   run r;
-  memset(&r, 0, sizeof r);
-  r.dev = dev;
-  r.cl = dev->cl;
-  r.e = pe;
-  r.d = pe->desc;
-  r.args = args;
-  r.nargs = nargs;
-  r.sizes = sizes;
-  r.reason = reason;
-  r.reason_len = n;
-  reason[0] = '\0';
+  run_init(&r, dev, pe, args, nargs, sizes, reason, n);
   int ran = -1;
   pthread_mutex_lock(&pe->lock);
   unsigned cls = idiomrt_size_class(idiomrt_trip_count(pe->desc, sizes));

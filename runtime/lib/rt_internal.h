@@ -724,8 +724,8 @@ void idiomrt_startup_second_request(idiomrt_entry *e);
 
 /* A warm-up job: a copy of one call's arguments (startup_warm.c). */
 typedef struct idiomrt_warm_job idiomrt_warm_job;
-/* Called for a run the model sends to explore the second device: when
-   the class has not run there yet, its first runs (PoCL compiles each
+/* Called for a run the model sends to the second device: when the class
+   has not run there yet in this process, its first runs (PoCL compiles each
    kernel for its work-group size at the first launch; the variants are
    timed) go to the runtime thread on a private copy of the arguments,
    and the reason to decline this call is returned (the loop runs). NULL:

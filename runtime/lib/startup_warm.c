@@ -7,7 +7,8 @@
  * 0.3-4 s per site of nas-parboil/mg.c on a 16-core PoCL (the H100
  * machine), with the program stalled. Here, when the cost model sends a
  * run to explore the second device for a class that has not run there,
- * the call's arguments are copied (buffers into private page-aligned
+ * (or, seeded by the profile, first runs there in this process) the
+ * call's arguments are copied (buffers into private page-aligned
  * memory, scalars and sizes by value) and the copy runs on the runtime
  * thread (startup.c) as three steps: the build (a load once the second
  * device's program is built, which the model asked for first), a run that
@@ -103,13 +104,13 @@ const char *idiomrt_warm_request(idiomrt_entry *e, const idiom_arg *args,
                                  uint64_t trip) {
   idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
   pthread_mutex_lock(&e->stats_lock);
-  uint32_t state = c->cpu_warm, runs = c->cpu_runs;
-  if (state == 0 && runs == 0)
+  uint32_t state = c->cpu_warm;
+  if (state == 0)
     c->cpu_warm = 1; /* this call queues it */
   pthread_mutex_unlock(&e->stats_lock);
   if (state == 1)
     return warming_reason;
-  if (state == 2 || runs > 0)
+  if (state == 2)
     return NULL; /* warm: the class runs on the calling thread */
   uint64_t bytes = 0;
   for (uint32_t i = 0; i < nargs; ++i)

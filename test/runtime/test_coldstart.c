@@ -44,6 +44,26 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void remove_dir(const char *dir) {
+  char cmd[PATH_MAX + 16];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  CHECK(system(cmd) == 0);
+}
+
+/* Spawns child (idiomrt_test case) with env; *err gets its stderr and
+   *waited how long its exit took after it printed "CHILD: exit at T"
+   (CLOCK_MONOTONIC), or -1 when it did not. The child's exit status. */
+static int spawn_exit_wait(const char *child, const char *const *env,
+                           char **err, double *waited) {
+  int st = spawn_case(child, env, err);
+  double end = now_s();
+  char tag[96];
+  snprintf(tag, sizeof tag, "%s: exit at ", child);
+  const char *at = strstr(*err, tag);
+  *waited = at ? end - atof(at + strlen(tag)) : -1;
+  return st;
+}
+
 /* Child of case_coldstart_exit: calls the site (50 ms of host loop a
    call) until a call declines "kernels building", then exits at once,
    printing when (CLOCK_MONOTONIC) and the longest time a call spent in
@@ -84,23 +104,19 @@ void case_coldstart_exit(void) {
     const char *env[] = {cache, "IDIOM_TEST_SLOW_BUILD_MS=1500",
                          "IDIOM_DEBUG=time", NULL};
     char *err = NULL;
-    int st = spawn_case("coldstart_exit_child", env, &err);
-    double end = now_s();
-    const char *at = strstr(err, "coldstart_exit_child: exit at ");
-    double t_exit = at ? atof(at + strlen("coldstart_exit_child: exit at ")) : 0;
+    double waited = -1;
+    int st = spawn_exit_wait("coldstart_exit_child", env, &err, &waited);
     CHECK_MSG(st == 7, "exit status %d (want 7):\n%s", st, err);
     CHECK_MSG(strstr(err, "coldstart_exit_child: building=1 ok=1"),
               "no call saw the build, or a wrong result:\n%s", err);
     const char *w = strstr(err, "worst=");
     CHECK_MSG(w && atof(w + 6) < 1.0, "a call waited:\n%s", err);
-    CHECK_MSG(at && end - t_exit < 3.0,
+    CHECK_MSG(waited >= 0 && waited < 3.0,
               "exit waited %.3f s for the build (one variant: 1.5 s):\n%s",
-              end - t_exit, err);
-    fprintf(stderr, "coldstart_exit: exit waited %.3f s\n", end - t_exit);
+              waited, err);
+    fprintf(stderr, "coldstart_exit: exit waited %.3f s\n", waited);
     free(err);
-    char cmd[sizeof dir + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CHECK(system(cmd) == 0);
+    remove_dir(dir);
   }
 }
 
@@ -113,12 +129,9 @@ void case_coldstart_staged(void) {
   float *x = malloc(4ull * N), *y = malloc(4ull * N);
   policy_fill(x, y, N);
   idiomrt_entry *e = idiomrt_entry_get(&cs_desc);
-  int calls = 0, offloaded = 0;
-  double deadline = now_s() + 120;
-  while (!offloaded && now_s() < deadline && calls < 2000) {
-    offloaded += policy_site(&cs_desc, x, y, N, 50000);
-    calls++;
-  }
+  int calls = 0;
+  int offloaded = twodev_site_loop(&cs_desc, x, y, N, 50000, 2000, 120, 1,
+                                   &calls);
   CHECK_MSG(offloaded, "never offloaded in %d calls", calls);
   CHECK(policy_check_y(y, N, calls));
   /* built one program per variant, not the whole source */
@@ -182,22 +195,17 @@ void case_coldstart_warm_exit(void) {
                        "IDIOM_DEBUG=1",
                        NULL};
   char *err = NULL;
-  int st = spawn_case("coldstart_warm_exit_child", env, &err);
-  double end = now_s();
-  const char *tag = "coldstart_warm_exit_child: exit at ";
-  const char *at = strstr(err, tag);
-  double t_exit = at ? atof(at + strlen(tag)) : 0;
+  double waited = -1;
+  int st = spawn_exit_wait("coldstart_warm_exit_child", env, &err, &waited);
   CHECK_MSG(st == 7, "exit status %d (want 7):\n%s", st, err);
   CHECK_MSG(strstr(err, "coldstart_warm_exit_child: warming=1 ok=1"),
             "the second device never warmed up, or a wrong result:\n%s",
             err);
   CHECK_MSG(strstr(err, "warmed up in"), "no variant warmed up:\n%s", err);
-  CHECK_MSG(at && end - t_exit < 3.0,
+  CHECK_MSG(waited >= 0 && waited < 3.0,
             "exit waited %.3f s for the warm-up (one variant: 1.2 s):\n%s",
-            end - t_exit, err);
-  fprintf(stderr, "coldstart_warm_exit: exit waited %.3f s\n", end - t_exit);
+            waited, err);
+  fprintf(stderr, "coldstart_warm_exit: exit waited %.3f s\n", waited);
   free(err);
-  char cmd[sizeof dir + 16];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  CHECK(system(cmd) == 0);
+  remove_dir(dir);
 }

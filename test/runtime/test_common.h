@@ -72,6 +72,12 @@ void policy_fill(float *x, float *y, int n);
 int policy_check_y(const float *y, int n, int k);
 
 /* Cases of test_twodev.c (the second device, issue 12 item 4). */
+/* Calls site d (policy_site, host_us of extra host loop) up to max_calls
+   times within secs seconds, or until one offloads when until_offloaded;
+   *calls: the calls made. Returns the calls that offloaded. */
+int twodev_site_loop(const idiom_kernel_desc *d, float *x, float *y, int n,
+                     unsigned host_us, int max_calls, double secs,
+                     int until_offloaded, int *calls);
 void case_twodev_choose(void);
 void case_twodev_explore(void);
 void case_twodev_fail(void);

@@ -213,6 +213,31 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The cost model on, PoCL opened a second time as the second device
+   (IDIOM_TEST_SECOND_CPU=1), x and y of n floats filled: tscale's entry. */
+static idiomrt_entry *second_cpu_setup(float **x, float **y, int n) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_TEST_SECOND_CPU", "1", 1);
+  *x = malloc(4ull * n);
+  *y = malloc(4ull * n);
+  policy_fill(*x, *y, n);
+  return idiomrt_entry_get(&tscale_desc);
+}
+
+int twodev_site_loop(const idiom_kernel_desc *d, float *x, float *y, int n,
+                     unsigned host_us, int max_calls, double secs,
+                     int until_offloaded, int *calls) {
+  int offloaded = 0;
+  double deadline = now_s() + secs;
+  *calls = 0;
+  while (now_s() < deadline && *calls < max_calls &&
+         !(until_offloaded && offloaded)) {
+    offloaded += policy_site(d, x, y, n, host_us);
+    ++*calls;
+  }
+  return offloaded;
+}
+
 /* Calls the site with a slow host loop (20 ms) until the model has
    decided `target` times for the second device or the deadline passes;
    returns the calls made. */
@@ -284,18 +309,12 @@ void case_twodev_explore(void) {
    nothing for it (issue 12). Fails when exploration is not rationed
    (IDIOM_CPU_EXPLORE_MS=0, as case_twodev_explore shows). */
 void case_twodev_rationed(void) {
-  setenv("IDIOM_COST", "on", 1);
-  setenv("IDIOM_TEST_SECOND_CPU", "1", 1);
   enum { N = 1 << 18 };
-  float *x = malloc(4ull * N), *y = malloc(4ull * N);
-  policy_fill(x, y, N);
-  idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
-  int calls = 0, offloaded = 0;
-  double deadline = now_s() + 60;
-  while (now_s() < deadline && calls < 80) {
-    offloaded += policy_site(&tscale_desc, x, y, N, 20000);
-    calls++;
-  }
+  float *x, *y;
+  idiomrt_entry *e = second_cpu_setup(&x, &y, N);
+  int calls = 0;
+  int offloaded =
+      twodev_site_loop(&tscale_desc, x, y, N, 20000, 80, 60, 0, &calls);
   CHECK_MSG(offloaded > 0, "the primary device never ran");
   CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] == 0 &&
                 e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE] == 0,
@@ -316,14 +335,11 @@ void case_twodev_rationed(void) {
    every result is right. On the calling thread, as before, one call took
    the 1.5 s. */
 void case_twodev_warm(void) {
-  setenv("IDIOM_COST", "on", 1);
-  setenv("IDIOM_TEST_SECOND_CPU", "1", 1);
   setenv("IDIOM_CPU_EXPLORE_MS", "0", 1);
   setenv("IDIOM_TEST_SLOW_BUILD_MS", "1500", 1);
   enum { N = 1 << 18 };
-  float *x = malloc(4ull * N), *y = malloc(4ull * N);
-  policy_fill(x, y, N);
-  idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
+  float *x, *y;
+  idiomrt_entry *e = second_cpu_setup(&x, &y, N);
   idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(N)];
   int calls = 0;
   double worst = 0, deadline = now_s() + 120;
@@ -355,12 +371,9 @@ void case_twodev_warm(void) {
    rental) until the class has a sample of it, then exits (the profile is
    written at exit). */
 void case_twodev_profile_write(void) {
-  setenv("IDIOM_COST", "on", 1);
-  setenv("IDIOM_TEST_SECOND_CPU", "1", 1);
   enum { N = 1 << 18 };
-  float *x = malloc(4ull * N), *y = malloc(4ull * N);
-  policy_fill(x, y, N);
-  idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
+  float *x, *y;
+  idiomrt_entry *e = second_cpu_setup(&x, &y, N);
   int calls = 0;
   double deadline = now_s() + 120;
   while (now_s() < deadline && calls < 2000 &&
@@ -377,18 +390,11 @@ void case_twodev_profile_write(void) {
    starts from the profile; the second device's sample is seeded, so it
    does not explore the second device again. */
 void case_twodev_profile_read(void) {
-  setenv("IDIOM_COST", "on", 1);
-  setenv("IDIOM_TEST_SECOND_CPU", "1", 1);
   enum { N = 1 << 18 };
-  float *x = malloc(4ull * N), *y = malloc(4ull * N);
-  policy_fill(x, y, N);
-  idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
+  float *x, *y;
+  idiomrt_entry *e = second_cpu_setup(&x, &y, N);
   int calls = 0;
-  double deadline = now_s() + 60;
-  while (now_s() < deadline && calls < 40) {
-    policy_site(&tscale_desc, x, y, N, 20000);
-    calls++;
-  }
+  twodev_site_loop(&tscale_desc, x, y, N, 20000, 40, 60, 0, &calls);
   unsigned cls = idiomrt_size_class(N);
   fprintf(stderr, "twodev_profile_read: seeded=%d explore=%llu ok=%d\n",
           e->cost.cls[cls].cn > 0,
@@ -452,12 +458,9 @@ void case_twodev_fail(void) {
   float *x = malloc(4ull * N), *y = malloc(4ull * N);
   policy_fill(x, y, N);
   idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
-  int calls = 0, offloaded = 0;
-  double deadline = now_s() + 60;
-  while (now_s() < deadline && calls < 60) {
-    offloaded += policy_site(&tscale_desc, x, y, N, 20000);
-    calls++;
-  }
+  int calls = 0;
+  int offloaded =
+      twodev_site_loop(&tscale_desc, x, y, N, 20000, 60, 60, 0, &calls);
   CHECK_MSG(idiomrt_device2_state() == -1, "second device state %d",
             idiomrt_device2_state());
   CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] == 0 &&

@@ -9,9 +9,10 @@
 # what the runs before left), then RUNS more (default 3, "warm"). Each run of the
 # plugin's build runs with IDIOM_DEBUG=time; the script prints its wall
 # time, how long exit waited for the runtime thread ("exit: waiting" to the
-# last line), the second device's explorations and choices (cpu-explore,
-# "cpu-device wins", second device opened) and the slowest runs on the
-# calling thread. Outputs compared with the sequential build's
+# last line), the second device's openings, explorations and choices
+# (cpu-explore decisions, background warm-ups and their run times,
+# "cpu-device wins"), the builds from source (one variant per step on the
+# runtime thread) and the slowest runs on the calling thread. Outputs compared with the sequential build's
 # (compare.py: reductions to a relative 1e-6). Binaries from
 # bench/build_coldstart_carry.sh:
 #   coldstart_gpu.sh DIR [RUNS] [LT] [NIT]
@@ -30,10 +31,10 @@ report() { # log
     END { if (w != "") printf "    exit waited %.0f ms for the runtime thread\n", last - w;
           else print "    exit did not wait" }' "$log"
   printf '    second device: %s opened, %s cpu-explore decisions\n' \
-    "$(grep -c 'second device:' "$log" || true)" \
+    "$(grep -c '^idiom: +[0-9.]* ms: second device:' "$log" || true)" \
     "$(grep -o 'cpu-explore x[0-9]*' "$log" | awk -Fx '{s += $2} END {print s + 0}')"
-  grep -E 'cpu-device wins|built program from source|waiting for the start-up' "$log" |
-    cut -c1-160 | head -12 | sed 's/^/    /'
+  grep -E 'cpu-device wins|built program from source|variants built one by one|waiting for the start-up|build stopped|warming up in the background|warm-up run|timed run' "$log" |
+    cut -c1-160 | head -24 | sed 's/^/    /'
   # the slowest runs on the calling thread (device runs, in us)
   grep -E 'device run [0-9.]+ us' "$log" | sed -E 's/.*(\+[0-9.]+ ms): ([^:]*:[0-9]+): device run ([0-9.]+) us.*/\3 \2 \1/' |
     sort -rn | head -3 | awk '{printf "    slow run: %s at %s %s: %.0f ms\n", $2, $3, $4, $1 / 1000}'

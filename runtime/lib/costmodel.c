@@ -277,16 +277,21 @@ static int cpu_worth_exploring(idiomrt_cost_class *c,
   return c->cpu_credit >= in->explore_ns;
 }
 
+static pthread_once_t g_explore_once = PTHREAD_ONCE_INIT;
+static double g_explore_prior_ns; /* IDIOM_CPU_EXPLORE_MS, read once */
+
+static void read_explore_prior(void) {
+  const char *v = getenv("IDIOM_CPU_EXPLORE_MS");
+  char *end = NULL;
+  double ms = v && *v ? strtod(v, &end) : CPU_EXPLORE_MS;
+  if (v && *v && (!end || *end || !(ms >= 0)))
+    ms = CPU_EXPLORE_MS;
+  g_explore_prior_ns = ms * 1e6;
+}
+
 double idiomrt_cost_explore_ns(void) {
-  static double prior = -1;
-  if (prior < 0) { /* a benign race: every thread computes the same */
-    const char *v = getenv("IDIOM_CPU_EXPLORE_MS");
-    char *end = NULL;
-    double ms = v && *v ? strtod(v, &end) : CPU_EXPLORE_MS;
-    if (v && *v && (!end || *end || !(ms >= 0)))
-      ms = CPU_EXPLORE_MS;
-    prior = ms * 1e6;
-  }
+  pthread_once(&g_explore_once, read_explore_prior);
+  double prior = g_explore_prior_ns;
   if (prior == 0)
     return 0;
   double seen = (double)__atomic_load_n(&g_cpu_warm_ns, __ATOMIC_RELAXED);

@@ -142,18 +142,22 @@ const char *idiomrt_warm_request(idiomrt_entry *e, const idiom_arg *args,
 static void warm_variants(idiomrt_warm_job *j, idiomrt_entry *pe,
                           const idiomrt_device *dev, int (*stop)(void)) {
   unsigned cls = idiomrt_size_class(j->trip);
+  int timed[IDIOMRT_MAX_VARIANTS];
   pthread_mutex_lock(&pe->lock);
   int k0 = pe->build_state == 1 ? idiomrt_tune_lookup(pe, dev, cls) : -2;
   unsigned nv = pe->nvariants;
+  for (unsigned k = 0; k < nv; ++k) {
+    const idiomrt_variant *v = &pe->var[k];
+    /* as the tuning: row lanes and blocks are not timed on a CPU device */
+    timed[k] = v->ready && !((v->lanes > 1 || v->row_blocks) &&
+                             (dev->type & CL_DEVICE_TYPE_CPU));
+  }
   pthread_mutex_unlock(&pe->lock);
   if (k0 != -1)
     return; /* one variant runs, or none: nothing to compile ahead */
   char why[IDIOMRT_REASON_LEN];
   for (unsigned k = 0; k < nv && !stop(); ++k) {
-    const idiomrt_variant *v = &pe->var[k];
-    /* as the tuning: row lanes and blocks are not timed on a CPU device */
-    if (!v->ready || ((v->lanes > 1 || v->row_blocks) &&
-                      (dev->type & CL_DEVICE_TYPE_CPU)))
+    if (!timed[k])
       continue;
     uint64_t t0 = idiomrt_now_ns();
     int ok = idiomrt_launch_detached(pe, dev, j->args, j->nargs, j->sizes,

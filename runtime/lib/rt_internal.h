@@ -396,9 +396,10 @@ idiomrt_entry *idiomrt_entry_next(const idiomrt_entry *e);
    ready, or 0 with the reason in reason[0..n) (a failure is remembered). */
 int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
                            char *reason, size_t n);
-/* As idiomrt_program_ensure, on the runtime thread (startup.c): a source of
-   several variants that is not in the disk cache is built one variant per
-   program, and stop() is asked before each (exit waits for one variant's
+/* As idiomrt_program_ensure, on the runtime thread (startup.c): on a
+   device that is not a CPU device (or under IDIOM_TEST_SLOW_BUILD_MS), a
+   source of several variants that is not in the disk cache is built one
+   variant per program, and stop() is asked before each (exit waits for one variant's
    build, not the whole program's: 5 s for nas-parboil/mg.c:156's 8
    variants on an H100). When stop() says so, nothing is kept (build_state
    stays 0) and 0 is returned with the reason "process exiting". A later

@@ -87,6 +87,7 @@ void case_twodev_rationed(void);
 void case_coldstart_exit(void);
 void case_coldstart_exit_child(void);
 void case_coldstart_staged(void);
+void case_coldstart_whole_cpu(void);
 void case_coldstart_warm_exit(void);
 void case_coldstart_warm_exit_child(void);
 void case_twodev_profile(void);

@@ -1073,6 +1073,7 @@ static const tcase cases[] = {
     {"coldstart_exit", case_coldstart_exit, 1},
     {"coldstart_exit_child", case_coldstart_exit_child, 0},
     {"coldstart_staged", case_coldstart_staged, 1},
+    {"coldstart_whole_cpu", case_coldstart_whole_cpu, 1},
     {"coldstart_warm_exit", case_coldstart_warm_exit, 1},
     {"coldstart_warm_exit_child", case_coldstart_warm_exit_child, 0},
     {"twodev_profile", case_twodev_profile, 1},

@@ -515,17 +515,18 @@ static void release_alone(idiomrt_entry *e, const idiomrt_cl *cl,
   }
 }
 
-/* Builds each variant alone, from the shared prologue and its section
-   (each through the disk cache), and creates its kernels; the number
-   ready. With stop, asks stop() before each variant: when it says so, every
-   variant built so far is released again and 0 is returned. */
+/* Builds variants [from, to) of nv alone, each from the shared prologue
+   and its section (through the disk cache), and creates their kernels; the
+   number ready. With stop, asks stop() before each variant: when it says
+   so, every variant built so far is released again and 0 is returned. */
 static unsigned build_alone(idiomrt_entry *e, const idiomrt_device *dev,
                             const char *first, const char *const *start,
-                            unsigned nv, int (*stop)(void)) {
+                            unsigned nv, unsigned from, unsigned to,
+                            int (*stop)(void), unsigned *from_source) {
   const idiomrt_cl *cl = dev->cl;
   const idiom_kernel_desc *d = e->desc;
   unsigned ready = 0;
-  for (unsigned k = 0; k < nv; ++k) {
+  for (unsigned k = from; k < to; ++k) {
     if (stop && stop()) {
       release_alone(e, cl, k);
       return 0;
@@ -540,6 +541,8 @@ static unsigned build_alone(idiomrt_entry *e, const idiomrt_device *dev,
     v->own_program =
         build_program(e, dev, src, 0, v->why, sizeof v->why, &from_disk);
     free(src);
+    if (from_source && v->own_program && !from_disk)
+      ++*from_source;
     if (v->own_program && make_kernels(e, dev, k, v->own_program)) {
       ready++;
     } else if (v->own_program) {
@@ -558,6 +561,12 @@ static unsigned build_alone(idiomrt_entry *e, const idiomrt_device *dev,
    launch, startup_warm.c): one build per variant cost six times as much,
    and on this loaded 2-core machine a 6-variant reduction took 18 s
    instead of 0.3 s, the device unusable meanwhile. */
+#define STAGE_WHOLE_NS 5e8 /* a whole build this short is one step */
+
+int idiomrt_program_stage_rest(uint64_t first_ns, unsigned nv) {
+  return (double)first_ns * nv > STAGE_WHOLE_NS;
+}
+
 static int staged_builds(const idiomrt_device *dev) {
   return !(dev->type & CL_DEVICE_TYPE_CPU) || slow_build_ms() > 0;
 }
@@ -602,20 +611,33 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
   if (stop && nv > 1 && first && staged_builds(dev) &&
       !on_disk(dev, d->source)) {
     /* Staged: one variant per step, so that exit waits for one variant's
-       build at most (startup.c). */
-    unsigned ready = build_alone(e, dev, first, start, nv, stop);
+       build at most (startup.c); unless the first variant's build says
+       the whole program builds in less than STAGE_WHOLE_NS, which then
+       takes one step (every build has a fixed cost: built per variant, a
+       program of small kernels would take nv times as long). */
+    uint64_t t0 = idiomrt_now_ns();
+    unsigned built = 0; /* from source, not the disk cache */
+    unsigned ready = build_alone(e, dev, first, start, nv, 0, 1, stop, &built);
+    int staged = !built || /* loaded: the others may be on disk too */
+                 idiomrt_program_stage_rest(idiomrt_now_ns() - t0, nv);
+    if (staged)
+      ready += build_alone(e, dev, first, start, nv, 1, nv, stop, NULL);
     if (stop()) {
       release_alone(e, cl, nv);
       snprintf(reason, n, "%s", idiomrt_exiting_reason);
       return 0; /* build_state stays 0: nothing is kept */
     }
-    idiomrt_debug("%s: %u of %u variants built one by one on %s", d->loc,
-                  ready, nv, dev->name);
-    if (ready > 0) {
-      e->build_state = 1;
-      return 1;
+    if (staged) {
+      idiomrt_debug("%s: %u of %u variants built one by one on %s", d->loc,
+                    ready, nv, dev->name);
+      if (ready > 0) {
+        e->build_state = 1;
+        return 1;
+      }
     }
-    /* none built alone: the whole source, for its reason */
+    /* cheap enough as a whole (or none built alone: the whole source, for
+       its reason) */
+    release_alone(e, cl, nv);
   }
   int from_disk = 0;
   e->program = build_program(e, dev, d->source, 0, e->build_reason,
@@ -645,7 +667,7 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
   /* The whole did not build: each variant alone, when there are several. */
   unsigned ready = 0;
   if (nv > 1 && first) {
-    ready = build_alone(e, dev, first, start, nv, NULL);
+    ready = build_alone(e, dev, first, start, nv, 0, nv, NULL, NULL);
     idiomrt_debug("%s: whole source did not build; %u of %u variants built "
                   "alone",
                   d->loc, ready, nv);

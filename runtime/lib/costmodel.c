@@ -71,6 +71,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DEVICE_MARGIN 1.1   /* device must be 10% faster */
 #define RETRY_GAP0 4        /* decisions before the loser is measured again */
@@ -78,6 +79,15 @@
 #define UNTIMED_AFTER 3     /* unanswered host requests: caller never times */
 #define HOST_SAMPLE_EVERY 16 /* host runs per measurement once RING are kept */
 #define MAX_DEV_TRIES 4     /* device explorations without a sample */
+#define MAX_CPU_TRIES 2     /* second-device runs without a sample, once
+                               its exploration is rationed: a warm-up and
+                               one more (one exploration per class) */
+#define CPU_PAR_SIMD 2.0    /* optimistic speed-up of the second device per
+                               core over the host loop (vector lanes across
+                               work-items) */
+#define CPU_EXPLORE_MS 1000.0 /* IDIOM_CPU_EXPLORE_MS default: PoCL compiles
+                                 every variant at its first launch (about
+                                 half a second a kernel, runtime/README.md) */
 #define MAX_FILL_RUNS 24    /* region runs that filled copies, not tries */
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
 #define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
@@ -91,6 +101,8 @@
 static uint64_t g_worthy_ns;
 /* The same over the whole process, the device started or not. */
 static uint64_t g_worthy_total_ns;
+/* the longest warm-up run of the second device so far (ns, atomic) */
+static uint64_t g_cpu_warm_ns;
 
 double idiomrt_cost_host_ns(idiomrt_entry *e, uint64_t trip) {
   pthread_mutex_lock(&e->stats_lock);
@@ -250,6 +262,61 @@ static int loser_due(idiomrt_cost_class *c, double win_est, double lose_est) {
   return 1;
 }
 
+/* Ski rental for the second device's exploration (issue 12: a program
+   that never profits from it pays no more than noise). Its first runs of a
+   class pay one-time costs on the calling thread (PoCL compiles a kernel
+   for its work-group size at its first launch; the variants are timed):
+   0.3-4 s for nas-parboil/mg.c's sites on a 16-core PoCL. A class is
+   explored only when the second device's optimistic estimate, the host
+   time over in->cpu_par plus the latency, beats the best known time
+   (best: the host, or the measured primary device) by DEVICE_MARGIN, and
+   once what it could have saved over the calls so far reaches
+   in->explore_ns. A warm-up under way is finished (no credit needed). */
+static int cpu_worth_exploring(idiomrt_cost_class *c,
+                               const idiomrt_cost_inputs *in, double best) {
+  if (in->explore_ns <= 0 || c->cpu_tries > 0)
+    return 1;
+  double pred = in->lat + (in->cpu_par > 0 ? in->host / in->cpu_par : 0.0);
+  double gain = best - pred * DEVICE_MARGIN;
+  if (!(gain > 0))
+    return 0;
+  c->cpu_credit += gain;
+  return c->cpu_credit >= in->explore_ns;
+}
+
+static pthread_once_t g_explore_once = PTHREAD_ONCE_INIT;
+static double g_explore_prior_ns; /* IDIOM_CPU_EXPLORE_MS, read once */
+
+static void read_explore_prior(void) {
+  const char *v = getenv("IDIOM_CPU_EXPLORE_MS");
+  char *end = NULL;
+  double ms = v && *v ? strtod(v, &end) : CPU_EXPLORE_MS;
+  if (v && *v && (!end || *end || !(ms >= 0)))
+    ms = CPU_EXPLORE_MS;
+  g_explore_prior_ns = ms * 1e6;
+}
+
+double idiomrt_cost_explore_ns(void) {
+  pthread_once(&g_explore_once, read_explore_prior);
+  double prior = g_explore_prior_ns;
+  if (prior == 0)
+    return 0;
+  double seen = (double)__atomic_load_n(&g_cpu_warm_ns, __ATOMIC_RELAXED);
+  return seen > prior ? seen : prior;
+}
+
+/* The second device's optimistic speed-up over the host loop: its compute
+   units (the host's online CPUs before it is open) times CPU_PAR_SIMD. */
+static double cpu_parallelism(void) {
+  const idiomrt_device *d2 = idiomrt_device2_peek();
+  double cu = d2 ? (double)d2->compute_units : 0;
+  if (cu < 1) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    cu = n > 0 ? (double)n : 1;
+  }
+  return cu * CPU_PAR_SIMD;
+}
+
 int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
                         int *want_second) {
   const double inf = __builtin_inf();
@@ -262,12 +329,18 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
     return IDIOMRT_DEC_CANNOT_WIN;
   if (gpu_can && c->dn == 0 && c->dev_tries < MAX_DEV_TRIES)
     return IDIOMRT_DEC_EXPLORE_DEVICE;
-  if (cpu_can && c->cn == 0 && c->cpu_tries < MAX_DEV_TRIES) {
+  double gpu = gpu_can && c->dn ? in->lat + c->dev_est * trip : inf;
+  unsigned max_cpu = in->explore_ns > 0 ? MAX_CPU_TRIES : MAX_DEV_TRIES;
+  if (cpu_can && c->cn == 0 && c->cpu_tries < max_cpu &&
+      cpu_worth_exploring(c, in, gpu < host ? gpu : host)) {
     if (in->second == 1)
       return IDIOMRT_DEC_EXPLORE_CPU;
     *want_second = 1; /* opened in the background; meanwhile two-way */
   }
-  double gpu = gpu_can && c->dn ? in->lat + c->dev_est * trip : inf;
+  /* a class the profile says the second device wins: open it */
+  if (cpu_can && c->cn && in->second == 0 &&
+      (in->lat + c->cpu_est * trip) * DEVICE_MARGIN < (gpu < host ? gpu : host))
+    *want_second = 1;
   double cpu = in->second == 1 && c->cn ? in->lat + c->cpu_est * trip : inf;
   if (gpu == inf && cpu == inf)
     return IDIOMRT_DEC_HOST_FASTER;
@@ -339,7 +412,10 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
        next device run. That is part of the host's cost. */
     double host = c->host_est * (double)trip +
                   (held ? device_floor(2 * held) - device_floor(0) : 0.0);
-    idiomrt_cost_inputs in = {trip, host, floor_ns, lat, second};
+    idiomrt_cost_inputs in = {trip,   host,
+                              floor_ns, lat,
+                              second, second >= 0 ? cpu_parallelism() : 0,
+                              second >= 0 ? idiomrt_cost_explore_ns() : 0};
     int before = c->winner;
     dec = idiomrt_cost_choose(c, &in, &want_second);
     if (c->winner != before) /* IDIOM_DEBUG: why a site changes side */
@@ -536,6 +612,12 @@ static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
     *tries = 0;
   } else if (*tries < UINT32_MAX) {
     (*tries)++;
+    /* what exploring the second device costs (ski rental, above) */
+    uint64_t seen = __atomic_load_n(&g_cpu_warm_ns, __ATOMIC_RELAXED);
+    while (second && wall_ns > seen &&
+           !__atomic_compare_exchange_n(&g_cpu_warm_ns, &seen, wall_ns, 0,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      ;
   }
   pthread_mutex_unlock(&e->stats_lock);
 }

@@ -784,6 +784,10 @@ static int check_nargs(run *r, const idiomrt_variant *v) {
 
 static int launch_variant(run *r, const idiomrt_variant *v, cl_event *evs,
                           unsigned *nev) {
+  if (r->e->second && !v->launched) { /* under r->e->lock */
+    ((idiomrt_variant *)v)->launched = 1;
+    idiomrt_test_slow_build(1); /* PoCL's first-launch compile, slowed */
+  }
   return check_nargs(r, v) &&
          (r->d->kind == IDIOM_MAP ? launch_map(r, v, evs, nev)
                                   : launch_reduce(r, v, evs, nev));
@@ -1227,6 +1231,23 @@ int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
   return ok;
 }
 
+/* r: a run of e's descriptor on dev with args (nothing else set). */
+static void run_init(run *r, const idiomrt_device *dev, idiomrt_entry *e,
+                     const idiom_arg *args, uint32_t nargs,
+                     const uint64_t *sizes, char *reason, size_t n) {
+  memset(r, 0, sizeof *r);
+  r->dev = dev;
+  r->cl = dev->cl;
+  r->e = e;
+  r->d = e->desc;
+  r->args = args;
+  r->nargs = nargs;
+  r->sizes = sizes;
+  r->reason = reason;
+  r->reason_len = n;
+  reason[0] = '\0';
+}
+
 static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                        uint32_t nargs, const uint64_t *sizes, void *results,
                        const idiom_csr *csr) {
@@ -1310,6 +1331,15 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
      IDIOM_TEST_SECOND_CPU=alternate with the model off, every other run
      outside residency regions. Its program, variants, tuning and scratch
      are those of e's second entry (registry.c). */
+  /* The second device's first run of a class in this process
+     (first-launch compiles, tuning) runs on the runtime thread on a copy
+     of the arguments (startup_warm.c); this call runs the loop meanwhile. */
+  if ((dec == IDIOMRT_DEC_EXPLORE_CPU || dec == IDIOMRT_DEC_CPU_DEVICE) &&
+      !csr) {
+    const char *wwhy = idiomrt_warm_request(e, args, nargs, sizes, trip);
+    if (wwhy)
+      return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, wwhy);
+  }
   int second = idiomrt_cost_is_second(dec) || alternate_second(desc);
   const idiomrt_device *dev =
       cfg->cost && !second ? idiomrt_startup_wait_for_run(e, trip, &why)
@@ -1331,20 +1361,10 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   uint64_t t_start = idiomrt_now_ns();
 
   char reason[IDIOMRT_REASON_LEN];
-  reason[0] = '\0';
   run r;
-  memset(&r, 0, sizeof r);
-  r.dev = dev;
-  r.cl = dev->cl;
-  r.e = e;
-  r.d = desc;
-  r.args = args;
-  r.nargs = nargs;
-  r.sizes = sizes;
+  run_init(&r, dev, e, args, nargs, sizes, reason, sizeof reason);
   r.work = work;
   r.csr = csr;
-  r.reason = reason;
-  r.reason_len = sizeof reason;
 
   uint64_t kernel_ns = 0, transfer_ns = 0;
   int variant = -1;
@@ -1420,6 +1440,40 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   else if (cfg->cost)
     idiomrt_cost_device_sample(e, trip, run_ns, tuned, filled);
   return 1;
+}
+
+int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
+                            const idiom_arg *args, uint32_t nargs,
+                            const uint64_t *sizes, void *results, int variant,
+                            char *reason, size_t n) {
+  run r;
+  run_init(&r, dev, pe, args, nargs, sizes, reason, n);
+  int ran = -1;
+  pthread_mutex_lock(&pe->lock);
+  unsigned cls = idiomrt_size_class(idiomrt_trip_count(pe->desc, sizes));
+  signed char chosen = pe->chosen[cls];
+  unsigned char tuned = pe->tuned[cls];
+  if (variant >= 0) /* this variant, whatever is chosen (restored below) */
+    pe->chosen[cls] = (signed char)variant;
+  int ok = idiomrt_program_ensure(pe, dev, reason, n) &&
+           execute(&r, results, &ran);
+  if (variant >= 0) {
+    pe->chosen[cls] = chosen;
+    pe->tuned[cls] = tuned;
+  }
+  if (ok) {
+    idiomrt_resid_commit(&r.rc);
+  } else {
+    if (r.zc && r.mems)
+      idiomrt_zc_abort(r.dev, r.args, r.nargs, r.zc);
+    idiomrt_resid_abort(&r.rc, args);
+  }
+  if (r.ev || r.mems || r.maps || r.ev_kind)
+    cleanup(&r);
+  pthread_mutex_unlock(&pe->lock);
+  if (!ok && !reason[0])
+    snprintf(reason, n, "unknown failure");
+  return ok;
 }
 
 void idiom_note_fallback(const idiom_kernel_desc *desc, const char *reason) {

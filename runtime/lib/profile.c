@@ -32,12 +32,16 @@
  * starts without a profile. A site is the FNV-1a 64 of its descriptor's
  * location, kernel name, idiom and shape. File format:
  *
- *   idiom-profile 1
+ *   idiom-profile 2
  *   env HEX            (the IDIOM_* environment at exit)
  *   worthy NS          (host time of runs worth the device, costmodel.c)
- *   site HEX CLASS HOST_PI DEV_PI DEVICE_RUNS LOC
+ *   site HEX CLASS HOST_PI DEV_PI DEVICE_RUNS CPU_PI CPU_RUNS LOC
  *   ...
  *   check HEX          (FNV-1a 64 of the lines above)
+ *
+ * CPU_PI and CPU_RUNS: the second (CPU) device's median (-1: none) and its
+ * runs of the class ("Two devices", costmodel.c), so that a later process
+ * does not explore it again. Format 1 (no CPU fields) is still read.
  *
  * A malformed or corrupt file is ignored. Like calibration.c's numbers,
  * the profile only steers speed decisions: every later run is measured and
@@ -69,6 +73,8 @@ typedef struct profile_line {
   unsigned cls;
   double host_pi, dev_pi;
   uint64_t dev_runs;
+  double cpu_pi;     /* the second device's; -1: none */
+  uint64_t cpu_runs;
   char loc[96];
 } profile_line;
 
@@ -179,12 +185,13 @@ static void read_profile(const char *path) {
   g_file_worthy = -1;
   g_read_note[0] = '\0';
   snprintf(g_read_path, sizeof g_read_path, "%s", path);
-  static char buf[PROFILE_MAX_SITES * 192 + 64];
+  static char buf[PROFILE_MAX_SITES * 224 + 64];
   if (idiomrt_read_small_file(path, buf, sizeof buf) < 0)
     return;
   char *check = strstr(buf, "check ");
   unsigned long long sum = 0, env = 0;
-  if (strncmp(buf, "idiom-profile 1\nenv ", 20) != 0 || !check ||
+  int v2 = strncmp(buf, "idiom-profile 2\nenv ", 20) == 0;
+  if ((!v2 && strncmp(buf, "idiom-profile 1\nenv ", 20) != 0) || !check ||
       sscanf(check, "check %llx", &sum) != 1 ||
       sscanf(buf + 16, "env %llx", &env) != 1 ||
       idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)(check - buf)) != sum) {
@@ -199,16 +206,21 @@ static void read_profile(const char *path) {
   for (char *l = first ? strtok_r(first + 1, "\n", &save) : NULL;
        l && m < PROFILE_MAX_SITES; l = strtok_r(NULL, "\n", &save)) {
     profile_line *p = &g_lines[m];
-    unsigned long long site = 0, runs = 0, worthy = 0;
+    unsigned long long site = 0, runs = 0, worthy = 0, cruns = 0;
     int at = 0;
     if (sscanf(l, "worthy %llu", &worthy) == 1 && worthy <= INT64_MAX) {
       g_file_worthy = (int64_t)worthy;
       continue;
     }
-    if (sscanf(l, "site %llx %u %lf %lf %llu %n", &site, &p->cls, &p->host_pi,
-               &p->dev_pi, &runs, &at) < 5 ||
-        p->cls >= IDIOMRT_SIZE_CLASSES || !(p->host_pi > 0) ||
-        !(p->dev_pi >= 0 || p->dev_pi == -1)) {
+    p->cpu_pi = -1;
+    int got = v2 ? sscanf(l, "site %llx %u %lf %lf %llu %lf %llu %n", &site,
+                          &p->cls, &p->host_pi, &p->dev_pi, &runs,
+                          &p->cpu_pi, &cruns, &at)
+                 : sscanf(l, "site %llx %u %lf %lf %llu %n", &site, &p->cls,
+                          &p->host_pi, &p->dev_pi, &runs, &at);
+    if (got < (v2 ? 7 : 5) || p->cls >= IDIOMRT_SIZE_CLASSES ||
+        !(p->host_pi > 0) || !(p->dev_pi >= 0 || p->dev_pi == -1) ||
+        !(p->cpu_pi >= 0 || p->cpu_pi == -1)) {
       note("profile: ignoring %s: malformed line", path);
       m = 0;
       g_file_worthy = -1;
@@ -216,6 +228,7 @@ static void read_profile(const char *path) {
     }
     p->site = site;
     p->dev_runs = runs;
+    p->cpu_runs = cruns;
     snprintf(p->loc, sizeof p->loc, "%s", at ? l + at : "?");
     ++m;
   }
@@ -273,6 +286,8 @@ static double saved_ns(void) {
     double trip = (double)((uint64_t)1 << p->cls);
     if (p->dev_pi >= 0 && p->dev_pi * PROFILE_MARGIN < p->host_pi)
       s += (p->host_pi - p->dev_pi) * trip * (double)p->dev_runs;
+    if (p->cpu_pi >= 0 && p->cpu_pi * PROFILE_MARGIN < p->host_pi)
+      s += (p->host_pi - p->cpu_pi) * trip * (double)p->cpu_runs;
   }
   return s;
 }
@@ -338,14 +353,21 @@ void idiomrt_profile_seed(idiomrt_entry *e) {
       c->dev_pi[0] = c->dev_est = p->dev_pi;
       c->dn = 1;
     }
+    if (p->cpu_pi >= 0) { /* the second device: not explored again */
+      c->cpu_pi[0] = c->cpu_est = p->cpu_pi;
+      c->cn = 1;
+      c->cpu_runs = 1; /* its kernels are warm in the tuning and disk
+                          caches: the next run is a sample */
+    }
   }
 }
 
-static int fmt_line(char *buf, size_t n, uint64_t site, unsigned cls,
-                    double h, double d, uint64_t runs, const char *loc) {
-  return snprintf(buf, n, "site %016llx %u %.6g %.6g %llu %s\n",
-                  (unsigned long long)site, cls, h, d,
-                  (unsigned long long)runs, loc ? loc : "?");
+static int fmt_line(char *buf, size_t n, const profile_line *p,
+                    const char *loc) {
+  return snprintf(buf, n, "site %016llx %u %.6g %.6g %llu %.6g %llu %s\n",
+                  (unsigned long long)p->site, p->cls, p->host_pi, p->dev_pi,
+                  (unsigned long long)p->dev_runs, p->cpu_pi,
+                  (unsigned long long)p->cpu_runs, loc ? loc : "?");
 }
 
 /* 1 when a and b (ns per iteration, run counts, ns; -1: none) are both
@@ -382,13 +404,15 @@ static int file_current(const profile_line *fresh, unsigned nfresh,
        PROFILE_SLACK from run to run: within PROFILE_HOST_SLACK, the file
        is kept (each rewrite costs a rename's flush). */
     int host_only = o && o->dev_pi < 0 && f->dev_pi < 0 && !o->dev_runs &&
-                    !f->dev_runs;
+                    !f->dev_runs && o->cpu_pi < 0 && f->cpu_pi < 0;
     if (host_only && o->host_pi > 0 && f->host_pi > 0 &&
         f->host_pi <= o->host_pi * PROFILE_HOST_SLACK &&
         o->host_pi <= f->host_pi * PROFILE_HOST_SLACK)
       continue;
     if (!o || !close_enough(o->host_pi, f->host_pi, tol) ||
         !close_enough(o->dev_pi, f->dev_pi, tol) ||
+        !close_enough(o->cpu_pi, f->cpu_pi, tol) ||
+        !close_enough((double)o->cpu_runs, (double)f->cpu_runs, 0) ||
         !close_enough((double)o->dev_runs, (double)f->dev_runs, 0))
       return 0;
   }
@@ -404,12 +428,12 @@ static void write_profile(void) {
   if (!g_have_key || idiomrt_forked_child())
     return;
   int saved_errno = errno;
-  size_t cap = PROFILE_MAX_SITES * 192 + 64, len = 0;
+  size_t cap = PROFILE_MAX_SITES * 224 + 64, len = 0;
   char *buf = malloc(cap);
   if (!buf)
     return;
   uint64_t worthy = idiomrt_cost_worthy_total_ns();
-  len = (size_t)snprintf(buf, cap, "idiom-profile 1\nenv %016llx\n"
+  len = (size_t)snprintf(buf, cap, "idiom-profile 2\nenv %016llx\n"
                          "worthy %llu\n",
                          (unsigned long long)env_hash(),
                          (unsigned long long)worthy);
@@ -427,14 +451,18 @@ static void write_profile(void) {
       const idiomrt_cost_class *k = &e->cost.cls[c];
       if (!k->hn)
         continue;
-      int w = fmt_line(buf + len, cap - len, key, c, k->host_est,
-                       k->dn ? k->dev_est : -1.0,
-                       k->dev_runs, e->desc->loc);
+      fl[fresh] = (profile_line){key,
+                                 c,
+                                 k->host_est,
+                                 k->dn ? k->dev_est : -1.0,
+                                 k->dev_runs,
+                                 k->cn ? k->cpu_est : -1.0,
+                                 k->cpu_runs,
+                                 ""};
+      int w = fmt_line(buf + len, cap - len, &fl[fresh], e->desc->loc);
       if (w <= 0 || (size_t)w >= cap - len - 40)
         break;
       len += (size_t)w;
-      fl[fresh] = (profile_line){key, c, k->host_est,
-                                 k->dn ? k->dev_est : -1.0, k->dev_runs, ""};
       ++lines;
       ++fresh;
       if (nseen < PROFILE_MAX_SITES)
@@ -449,8 +477,7 @@ static void write_profile(void) {
       dup = seen[j] == p->site;
     if (dup)
       continue;
-    int w = fmt_line(buf + len, cap - len, p->site, p->cls, p->host_pi,
-                     p->dev_pi, p->dev_runs, p->loc);
+    int w = fmt_line(buf + len, cap - len, p, p->loc);
     if (w <= 0 || (size_t)w >= cap - len - 40)
       break;
     len += (size_t)w;

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CACHE_MAGIC "IDIOMCL1"
@@ -308,6 +309,35 @@ static cl_program load_from_disk(const idiomrt_device *dev, const char *path,
   return p;
 }
 
+/* Test knob IDIOM_TEST_SLOW_BUILD_MS=N (rt_internal.h): a build from
+   source takes N ms more per variant in its source (one without markers
+   counts one), the
+   way a GPU compiler's time grows with the kernels of a program (NVIDIA:
+   about 5 s for the 8 variants of nas-parboil/mg.c:156's program), so
+   that tests show that exit and calls do not wait on a slow build. */
+static long slow_build_ms(void) {
+  const char *v = getenv("IDIOM_TEST_SLOW_BUILD_MS");
+  long ms = v ? strtol(v, NULL, 10) : 0;
+  return ms > 0 ? ms : 0;
+}
+
+void idiomrt_test_slow_build(unsigned units) {
+  long ms = slow_build_ms();
+  if (ms <= 0)
+    return;
+  long total = ms * (long)(units ? units : 1);
+  struct timespec ts = {total / 1000, (total % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0)
+    ;
+}
+
+static void test_slow_build(const char *src) {
+  unsigned nv = 0;
+  for (const char *p = src; (p = strstr(p, "//@idiom-variant ")); ++p)
+    ++nv;
+  idiomrt_test_slow_build(nv);
+}
+
 /* Builds src (through the disk cache unless skip_disk); the program, or
    NULL with the reason in why. *from_disk tells where it came from. */
 static cl_program build_program(const idiomrt_entry *e,
@@ -336,6 +366,7 @@ static cl_program build_program(const idiomrt_entry *e,
              (int)err, idiomrt_cl_error_name(err));
     return NULL;
   }
+  test_slow_build(src);
   err = cl->clBuildProgram(p, 1, &dev->id, dev->build_options, NULL,
                            NULL);
   if (err != CL_SUCCESS) {
@@ -473,8 +504,85 @@ static unsigned make_all_kernels(idiomrt_entry *e, const idiomrt_device *dev) {
   return ready;
 }
 
-int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
-                           char *reason, size_t n) {
+/* Releases the kernels and own programs of e's first nv variants. */
+static void release_alone(idiomrt_entry *e, const idiomrt_cl *cl,
+                          unsigned nv) {
+  for (unsigned k = 0; k < nv; ++k) {
+    release_variant(&e->var[k], cl);
+    if (e->var[k].own_program)
+      cl->clReleaseProgram(e->var[k].own_program);
+    e->var[k].own_program = NULL;
+  }
+}
+
+/* Builds variants [from, to) of nv alone, each from the shared prologue
+   and its section (through the disk cache), and creates their kernels; the
+   number ready. With stop, asks stop() before each variant: when it says
+   so, every variant built so far is released again and 0 is returned. */
+static unsigned build_alone(idiomrt_entry *e, const idiomrt_device *dev,
+                            const char *first, const char *const *start,
+                            unsigned nv, unsigned from, unsigned to,
+                            int (*stop)(void), unsigned *from_source) {
+  const idiomrt_cl *cl = dev->cl;
+  const idiom_kernel_desc *d = e->desc;
+  unsigned ready = 0;
+  for (unsigned k = from; k < to; ++k) {
+    if (stop && stop()) {
+      release_alone(e, cl, k);
+      return 0;
+    }
+    idiomrt_variant *v = &e->var[k];
+    char *src = variant_source(d->source, first, start, nv, k);
+    if (!src) {
+      snprintf(v->why, sizeof v->why, "no section for variant %u", k);
+      continue;
+    }
+    int from_disk = 0;
+    v->own_program =
+        build_program(e, dev, src, 0, v->why, sizeof v->why, &from_disk);
+    free(src);
+    if (from_source && v->own_program && !from_disk)
+      ++*from_source;
+    if (v->own_program && make_kernels(e, dev, k, v->own_program)) {
+      ready++;
+    } else if (v->own_program) {
+      cl->clReleaseProgram(v->own_program);
+      v->own_program = NULL;
+    }
+  }
+  return ready;
+}
+
+/* 1 when builds for dev go one variant per step: a device whose compiler
+   generates code at clBuildProgram (a GPU's: 5 s for nas-parboil/mg.c:156's
+   8 variants on an H100), or any under the slow-build knob, which models
+   one. PoCL's CPU devices build only the front end there (0.15 s a program
+   here, however many variants; they compile each kernel at its first
+   launch, startup_warm.c): one build per variant cost six times as much,
+   and on this loaded 2-core machine a 6-variant reduction took 18 s
+   instead of 0.3 s, the device unusable meanwhile. */
+#define STAGE_WHOLE_NS 5e8 /* a whole build this short is one step */
+
+int idiomrt_program_stage_rest(uint64_t first_ns, unsigned nv) {
+  return (double)first_ns * nv > STAGE_WHOLE_NS;
+}
+
+static int staged_builds(const idiomrt_device *dev) {
+  return !(dev->type & CL_DEVICE_TYPE_CPU) || slow_build_ms() > 0;
+}
+
+/* 1 when the disk cache holds a binary of src for dev. */
+static int on_disk(const idiomrt_device *dev, const char *src) {
+  const idiomrt_config *cfg = idiomrt_config_get();
+  char path[PATH_MAX];
+  return cfg->cache_dir &&
+         cache_path(path, sizeof path, cfg->cache_dir, cache_key(dev, src)) &&
+         access(path, R_OK) == 0;
+}
+
+/* idiomrt_program_ensure, and with stop its staged form (rt_internal.h). */
+static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
+                  size_t n, int (*stop)(void)) {
   if (e->build_state == 1)
     return 1;
   if (e->build_state == -1) {
@@ -500,6 +608,37 @@ int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
         break;
       }
 
+  if (stop && nv > 1 && first && staged_builds(dev) &&
+      !on_disk(dev, d->source)) {
+    /* Staged: one variant per step, so that exit waits for one variant's
+       build at most (startup.c); unless the first variant's build says
+       the whole program builds in less than STAGE_WHOLE_NS, which then
+       takes one step (every build has a fixed cost: built per variant, a
+       program of small kernels would take nv times as long). */
+    uint64_t t0 = idiomrt_now_ns();
+    unsigned built = 0; /* from source, not the disk cache */
+    unsigned ready = build_alone(e, dev, first, start, nv, 0, 1, stop, &built);
+    int staged = !built || /* loaded: the others may be on disk too */
+                 idiomrt_program_stage_rest(idiomrt_now_ns() - t0, nv);
+    if (staged)
+      ready += build_alone(e, dev, first, start, nv, 1, nv, stop, NULL);
+    if (stop()) {
+      release_alone(e, cl, nv);
+      snprintf(reason, n, "%s", idiomrt_exiting_reason);
+      return 0; /* build_state stays 0: nothing is kept */
+    }
+    if (staged) {
+      idiomrt_debug("%s: %u of %u variants built one by one on %s", d->loc,
+                    ready, nv, dev->name);
+      if (ready > 0) {
+        e->build_state = 1;
+        return 1;
+      }
+    }
+    /* cheap enough as a whole (or none built alone: the whole source, for
+       its reason) */
+    release_alone(e, cl, nv);
+  }
   int from_disk = 0;
   e->program = build_program(e, dev, d->source, 0, e->build_reason,
                              sizeof e->build_reason, &from_disk);
@@ -528,23 +667,7 @@ int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
   /* The whole did not build: each variant alone, when there are several. */
   unsigned ready = 0;
   if (nv > 1 && first) {
-    for (unsigned k = 0; k < nv; ++k) {
-      idiomrt_variant *v = &e->var[k];
-      char *src = variant_source(d->source, first, start, nv, k);
-      if (!src) {
-        snprintf(v->why, sizeof v->why, "no section for variant %u", k);
-        continue;
-      }
-      v->own_program = build_program(e, dev, src, 0, v->why, sizeof v->why,
-                                     &from_disk);
-      free(src);
-      if (v->own_program && make_kernels(e, dev, k, v->own_program)) {
-        ready++;
-      } else if (v->own_program) {
-        cl->clReleaseProgram(v->own_program);
-        v->own_program = NULL;
-      }
-    }
+    ready = build_alone(e, dev, first, start, nv, 0, nv, NULL, NULL);
     idiomrt_debug("%s: whole source did not build; %u of %u variants built "
                   "alone",
                   d->loc, ready, nv);
@@ -553,4 +676,14 @@ int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
     return fail(e, reason, n);
   e->build_state = 1;
   return 1;
+}
+
+int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
+                           char *reason, size_t n) {
+  return ensure(e, dev, reason, n, NULL);
+}
+
+int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,
+                                  char *reason, size_t n, int (*stop)(void)) {
+  return ensure(e, dev, reason, n, stop);
 }

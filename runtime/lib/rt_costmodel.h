@@ -57,6 +57,10 @@ typedef struct idiomrt_cost_inputs {
   double lat;      /* launch latency, also the second device's floor */
   int second;      /* the second device: 1 open and e's kernels built, 0
                       allowed but not ready, -1 not allowed or failed */
+  double cpu_par;  /* the second device's optimistic speed-up over the
+                      host loop (0: not bounded) */
+  double explore_ns; /* what exploring it costs (build, first-launch
+                        compiles, tuning; 0: explore at once) */
 } idiomrt_cost_inputs;
 /* Steps 2, 4 and 5 of the model for class c once the host is measured:
    among the host, the primary device and the second device (the lowest
@@ -70,6 +74,11 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
    tuned: not a sample, a try (launch.c also counts a failed run so). */
 void idiomrt_cost_second_sample(idiomrt_entry *e, uint64_t trip,
                                 uint64_t wall_ns, int tuned);
+/* The cost of exploring the second device for one size class, in ns: the
+   longest warm-up run of it in this process (first-launch compiles,
+   tuning), at least IDIOM_CPU_EXPLORE_MS (default 1000; 0: no
+   ski rental, every class explored as soon as its floor allows). */
+double idiomrt_cost_explore_ns(void);
 /* Counts decision dec for e (stats), in place of decision `from` already
    counted by idiomrt_cost_decide (-1: none). Takes e->stats_lock. */
 void idiomrt_cost_count(idiomrt_entry *e, int from, int dec);

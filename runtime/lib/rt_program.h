@@ -23,6 +23,28 @@
    ready, or 0 with the reason in reason[0..n) (a failure is remembered). */
 int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
                            char *reason, size_t n);
+/* Test knob IDIOM_TEST_SLOW_BUILD_MS=N: sleeps N ms per unit. Called for
+   every build from source (a unit per variant of the source) and for the
+   first launch of each variant on the second device (launch.c), where
+   PoCL compiles a kernel for its work-group size. */
+void idiomrt_test_slow_build(unsigned units);
+/* The staged build's rule, after variant 0 of nv built alone in first_ns:
+   1 when the rest go one per step (the whole would take more than 0.5 s,
+   estimated as nv times the first), 0 when the whole source is built in
+   one step instead. */
+int idiomrt_program_stage_rest(uint64_t first_ns, unsigned nv);
+/* As idiomrt_program_ensure, on the runtime thread (startup.c): on a
+   device that is not a CPU device (or under IDIOM_TEST_SLOW_BUILD_MS), a
+   source of several variants that is not in the disk cache is built one
+   variant per program (unless the first one's build says the whole takes
+   under 0.5 s: idiomrt_program_stage_rest), and stop() is asked before
+   each: exit waits for one variant's build, not the whole program's (5 s
+   for nas-parboil/mg.c:156's 8 variants on an H100). When stop() says so,
+   nothing is kept (build_state stays 0) and 0 is returned with the reason
+   "process exiting". A later process loads each variant's binary from the
+   disk cache. */
+int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,
+                                  char *reason, size_t n, int (*stop)(void));
 /* FNV-1a 64 over [p, p + n), continuing from h. */
 uint64_t idiomrt_fnv1a(uint64_t h, const void *p, size_t n);
 #define IDIOMRT_FNV_OFFSET 0xcbf29ce484222325ULL

@@ -31,6 +31,7 @@ typedef struct idiomrt_variant {
   size_t kernel_wg[2];        /* CL_KERNEL_WORK_GROUP_SIZE */
   size_t kernel_reqd[2][3];   /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE */
   cl_ulong kernel_local[2];   /* CL_KERNEL_LOCAL_MEM_SIZE before args */
+  int launched;               /* launched once (IDIOM_TEST_SLOW_BUILD_MS) */
   cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
   uint32_t ept;               /* elements per work-item step, >= 1 (dim 0) */
   uint32_t ept1;              /* the same in NDRange dimension 1, >= 1 */
@@ -93,6 +94,9 @@ typedef struct idiomrt_cost_class {
   double cpu_est;         /* their median */
   uint32_t cpu_tries;     /* its explorations without a sample */
   uint32_t cpu_runs;      /* its successful runs (the first warms up) */
+  uint32_t cpu_warm;      /* startup_warm.c: 1 warm-up queued, 2 done */
+  double cpu_credit;      /* ns the second device could have saved so far
+                             (ski rental for its exploration, costmodel.c) */
   int remeasure;          /* which loser is measured next (three-way) */
   uint32_t dev_tries;     /* device explorations without a sample */
   uint32_t fill_runs;     /* device runs inside a region that filled copies */

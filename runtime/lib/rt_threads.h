@@ -82,6 +82,36 @@ int idiomrt_startup_second_ready(idiomrt_entry *e);
    kernels for it; never waits. Nothing when no second device is wanted. */
 void idiomrt_startup_second_request(idiomrt_entry *e);
 
+/*--- startup_warm.c: the second device's first runs, in the background ----*/
+
+/* A warm-up job: a copy of one call's arguments (startup_warm.c). */
+typedef struct idiomrt_warm_job idiomrt_warm_job;
+/* Called for a run the model sends to the second device: when the class
+   has not run there yet in this process, its first runs (PoCL compiles each
+   kernel for its work-group size at the first launch; the variants are
+   timed) go to the runtime thread on a private copy of the arguments,
+   and the reason to decline this call is returned (the loop runs). NULL:
+   the class is warm, run it here. Never blocks on the second device. */
+const char *idiomrt_warm_request(idiomrt_entry *e, const idiom_arg *args,
+                                 uint32_t nargs, const uint64_t *sizes,
+                                 uint64_t trip);
+/* On the runtime thread: runs job (build, a tuning run, a timed run, each
+   a step that stop() may cut short), gives the cost model its sample,
+   and frees it. */
+void idiomrt_warm_run(idiomrt_warm_job *job, int (*stop)(void));
+/* startup.c: queues job for the runtime thread (which it starts); 0 when
+   no thread can run it (the caller frees it). */
+int idiomrt_startup_queue_warm(idiomrt_warm_job *job);
+/* launch.c: one run of pe (an entry of the second device) on dev with
+   args, outside any residency region, without stats or cost samples:
+   builds, runs variant `variant` (>= 0; the class's choice is left as it
+   was), or else tunes when the class is not tuned, and runs. 1, or 0 with
+   the reason. Takes pe->lock. */
+int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
+                            const idiom_arg *args, uint32_t nargs,
+                            const uint64_t *sizes, void *results, int variant,
+                            char *reason, size_t n);
+
 /*--- parcopy.c: host copies split over helper threads --------------------*/
 
 /* Runs fn(ctx, lo, hi) over parts of [0, n) (cut at 64-byte boundaries) on

@@ -27,7 +27,9 @@
  * Exit: a thread_local destructor of the thread that started the thread
  * (run first by exit()) and an atexit handler tell the thread to stop at
  * its next step (between platform enumeration, device query, context
- * creation, calibration and each build) and wait for the step it is in
+ * creation, calibration and each build; a program of several variants not
+ * in the disk cache builds one variant per step, program_cache.c) and
+ * wait for the step it is in
  * (and join the thread, so that the driver's thread-local destructors are
  * over too). That step is the only cost of a start-up cut short: on PoCL
  * here platform enumeration, which loads PoCL and its LLVM, is the longest,
@@ -39,6 +41,7 @@
 #include "rt_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,6 +61,9 @@ static uint64_t g_kick_ns;     /* when the start-up was started */
 static pthread_t g_thread;     /* the last thread started, */
 static int g_joinable;         /* not joined yet */
 static int g_want2;            /* the second device is wanted (atomic) */
+#define MAX_WARM 32
+static idiomrt_warm_job *g_warm[MAX_WARM]; /* warm-up jobs (startup_warm.c), */
+static unsigned g_nwarm;                   /* oldest first */
 
 /* With g_lock held and g_running 0: joins the finished thread, so that its
    end (the thread-local destructors of the driver's code included) is over
@@ -138,6 +144,8 @@ int idiomrt_startup_begun(void) {
   return __atomic_load_n(&g_started, __ATOMIC_ACQUIRE);
 }
 
+static int stop_now(void) { return 1; }
+
 /* The background thread: the device (once), then the build queue. */
 static void background(void *unused) {
   (void)unused;
@@ -158,6 +166,16 @@ static void background(void *unused) {
   for (;;) {
     pthread_mutex_lock(&g_lock);
     idiomrt_entry *e = g_queue;
+    if (!e && g_nwarm) {
+      /* builds first (a call waits for them), then the second device's
+         warm-ups (startup_warm.c); one step each; at exit or without a
+         device each job is only freed */
+      idiomrt_warm_job *j = g_warm[0];
+      memmove(g_warm, g_warm + 1, --g_nwarm * sizeof *g_warm);
+      pthread_mutex_unlock(&g_lock);
+      idiomrt_warm_run(j, dev ? exiting : stop_now);
+      continue;
+    }
     if (!e || exiting() || !dev) {
       g_running = 0;
       pthread_cond_broadcast(&g_cond);
@@ -174,9 +192,11 @@ static void background(void *unused) {
     const idiomrt_device *bdev = e->second ? idiomrt_device2_peek() : dev;
     pthread_mutex_lock(&e->lock);
     if (bdev && e->build_state == 0 &&
-        !idiomrt_program_ensure(e, bdev, reason, sizeof reason))
-      idiomrt_debug("%s: background build failed: %s",
-                    e->desc->loc ? e->desc->loc : "?", reason);
+        !idiomrt_program_ensure_staged(e, bdev, reason, sizeof reason,
+                                       exiting))
+      idiomrt_debug("%s: background build %s: %s",
+                    e->desc->loc ? e->desc->loc : "?",
+                    exiting() ? "stopped" : "failed", reason);
     pthread_mutex_unlock(&e->lock);
     __atomic_store_n(&e->bg_build, 2, __ATOMIC_RELEASE);
   }
@@ -354,6 +374,17 @@ void idiomrt_startup_second_request(idiomrt_entry *e) {
   pthread_mutex_unlock(&g_lock);
 }
 
+int idiomrt_startup_queue_warm(idiomrt_warm_job *job) {
+  pthread_mutex_lock(&g_lock);
+  int ok = !g_thread_failed && !exiting() && g_nwarm < MAX_WARM;
+  if (ok) {
+    g_warm[g_nwarm++] = job;
+    start_locked();
+  }
+  pthread_mutex_unlock(&g_lock);
+  return ok;
+}
+
 void idiomrt_startup_after_fork(void) {
   pthread_mutex_init(&g_lock, NULL);
   pthread_cond_init(&g_cond, NULL);
@@ -362,4 +393,5 @@ void idiomrt_startup_after_fork(void) {
   g_running = 0;
   g_joinable = 0;
   g_queue = NULL;
+  g_nwarm = 0; /* the parent's jobs (their copies stay allocated) */
 }

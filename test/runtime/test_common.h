@@ -72,9 +72,28 @@ void policy_fill(float *x, float *y, int n);
 int policy_check_y(const float *y, int n, int k);
 
 /* Cases of test_twodev.c (the second device, issue 12 item 4). */
+/* Calls site d (policy_site, host_us of extra host loop) up to max_calls
+   times within secs seconds, or until one offloads when until_offloaded;
+   *calls: the calls made. Returns the calls that offloaded. */
+int twodev_site_loop(const idiom_kernel_desc *d, float *x, float *y, int n,
+                     unsigned host_us, int max_calls, double secs,
+                     int until_offloaded, int *calls);
 void case_twodev_choose(void);
 void case_twodev_explore(void);
 void case_twodev_fail(void);
+void case_twodev_rationed(void);
+
+/* Cases of test_coldstart.c (builds off the critical path, issue 12). */
+void case_coldstart_exit(void);
+void case_coldstart_exit_child(void);
+void case_coldstart_staged(void);
+void case_coldstart_whole_cpu(void);
+void case_coldstart_warm_exit(void);
+void case_coldstart_warm_exit_child(void);
+void case_twodev_profile(void);
+void case_twodev_warm(void);
+void case_twodev_profile_write(void);
+void case_twodev_profile_read(void);
 void case_twodev_resid(void);
 
 /* Cases of test_zerocopy.c. */

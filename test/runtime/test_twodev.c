@@ -122,6 +122,69 @@ void case_twodev_choose(void) {
   c = make_class(1.0, 1, 0.3, 0, 0);
   c.cpu_tries = 4;
   CHECK(choose(&c, 1e5, 1, &want) == IDIOMRT_DEC_DEVICE);
+  /* Rationed exploration (explore_ns > 0, ski rental): host 1 ms, GPU
+     measured at 0.9 ms, a second device of 32-fold optimistic speed-up
+     (about 41 us) and an exploration that costs 5 ms: the GPU runs until
+     what the second device could have saved (0.85 ms a call) reaches
+     5 ms, at the sixth call; then it is explored, and no earlier. */
+  c = make_class(1.0, 1, 0.89, 0, 0);
+  idiomrt_cost_inputs rin = {1000000, 1e6, 1e5, 10000.0, 1, 32.0, 5e6};
+  for (int i = 0; i < 5; ++i) { /* the GPU, or the host re-measured */
+    int d = idiomrt_cost_choose(&c, &rin, &want);
+    CHECK_MSG(d != IDIOMRT_DEC_EXPLORE_CPU && !want, "call %d: decision %d",
+              i, d);
+  }
+  CHECK(idiomrt_cost_choose(&c, &rin, &want) == IDIOMRT_DEC_EXPLORE_CPU);
+  /* not open yet: the same credit asks for it, and the GPU runs */
+  c = make_class(1.0, 1, 0.89, 0, 0);
+  rin.second = 0;
+  for (int i = 0; i < 5; ++i) {
+    want = 0;
+    CHECK(idiomrt_cost_choose(&c, &rin, &want) != IDIOMRT_DEC_EXPLORE_CPU &&
+          !want);
+  }
+  CHECK(idiomrt_cost_choose(&c, &rin, &want) != IDIOMRT_DEC_EXPLORE_CPU &&
+        want);
+  rin.second = 1;
+  /* a GPU faster than the second device's optimistic estimate (30 us
+     against 41 us + 10%): never explored, never opened */
+  c = make_class(1.0, 1, 0.02, 0, 0);
+  memset(n, 0, sizeof n);
+  int wanted = 0;
+  for (int i = 0; i < 5000; ++i) {
+    want = 0;
+    n[idiomrt_cost_choose(&c, &rin, &want)]++;
+    wanted += want;
+  }
+  CHECK_MSG(n[IDIOMRT_DEC_EXPLORE_CPU] == 0 && !wanted && c.cpu_credit == 0,
+            "explored %u times, asked %d times", n[IDIOMRT_DEC_EXPLORE_CPU],
+            wanted);
+  /* the host itself within 10% of the estimate (a 2-fold device on a 1 ms
+     loop whose GPU cannot win): never explored */
+  c = make_class(1.0, 0, 0, 0, 0);
+  idiomrt_cost_inputs slow = {1000000, 1e6, 2e6, 10000.0, 1, 1.0, 5e6};
+  memset(n, 0, sizeof n);
+  for (int i = 0; i < 5000; ++i)
+    n[idiomrt_cost_choose(&c, &slow, &want)]++;
+  CHECK(n[IDIOMRT_DEC_EXPLORE_CPU] == 0 && n[IDIOMRT_DEC_HOST_FASTER] == 5000);
+  /* once per class: a warm-up under way is finished at once (its cost is
+     paid), and after two runs without a sample the class is left */
+  c = make_class(1.0, 1, 0.89, 0, 0);
+  c.cpu_tries = 1;
+  CHECK(idiomrt_cost_choose(&c, &rin, &want) == IDIOMRT_DEC_EXPLORE_CPU);
+  c.cpu_tries = 2;
+  c.cpu_credit = 1e12;
+  CHECK(idiomrt_cost_choose(&c, &rin, &want) == IDIOMRT_DEC_DEVICE);
+  /* a class seeded by the profile with a second-device time that wins,
+     the device not open: asked for (the GPU runs meanwhile) */
+  c = make_class(1.0, 1, 0.89, 1, 0.1);
+  rin.second = 0;
+  want = 0;
+  CHECK(idiomrt_cost_choose(&c, &rin, &want) == IDIOMRT_DEC_DEVICE && want);
+  /* ... seeded with one that loses: not opened */
+  c = make_class(1.0, 1, 0.3, 1, 0.9);
+  want = 0;
+  CHECK(idiomrt_cost_choose(&c, &rin, &want) == IDIOMRT_DEC_DEVICE && !want);
   CHECK(strcmp(idiomrt_decision_name(IDIOMRT_DEC_CPU_DEVICE), "cpu-device") ==
         0);
   CHECK(strcmp(idiomrt_decision_name(IDIOMRT_DEC_EXPLORE_CPU),
@@ -150,6 +213,31 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The cost model on, PoCL opened a second time as the second device
+   (IDIOM_TEST_SECOND_CPU=1), x and y of n floats filled: tscale's entry. */
+static idiomrt_entry *second_cpu_setup(float **x, float **y, int n) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_TEST_SECOND_CPU", "1", 1);
+  *x = malloc(4ull * n);
+  *y = malloc(4ull * n);
+  policy_fill(*x, *y, n);
+  return idiomrt_entry_get(&tscale_desc);
+}
+
+int twodev_site_loop(const idiom_kernel_desc *d, float *x, float *y, int n,
+                     unsigned host_us, int max_calls, double secs,
+                     int until_offloaded, int *calls) {
+  int offloaded = 0;
+  double deadline = now_s() + secs;
+  *calls = 0;
+  while (now_s() < deadline && *calls < max_calls &&
+         !(until_offloaded && offloaded)) {
+    offloaded += policy_site(d, x, y, n, host_us);
+    ++*calls;
+  }
+  return offloaded;
+}
+
 /* Calls the site with a slow host loop (20 ms) until the model has
    decided `target` times for the second device or the deadline passes;
    returns the calls made. */
@@ -176,12 +264,18 @@ static int run_until(float *x, float *y, int n, int target, double secs) {
 void case_twodev_explore(void) {
   setenv("IDIOM_COST", "on", 1);
   setenv("IDIOM_TEST_SECOND_CPU", "1", 1);
+  setenv("IDIOM_CPU_EXPLORE_MS", "0", 1); /* no ski rental: at once */
   enum { N = 1 << 18 };
   float *x = malloc(4ull * N), *y = malloc(4ull * N);
   policy_fill(x, y, N);
   int calls = run_until(x, y, N, 3, 120);
   idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
-  CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] > 0,
+  /* explored: its first run of the class in the background on a copy
+     (startup_warm.c), later ones on the calling thread */
+  CHECK_MSG(e->cost.cls[idiomrt_size_class(N)].cpu_warm == 2 &&
+                e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] +
+                        e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE] >
+                    0,
             "the second device was never explored in %d calls", calls);
   CHECK(idiomrt_device2_state() == 1);
   CHECK(e->alt && e->alt->build_state == 1);
@@ -208,21 +302,165 @@ void case_twodev_explore(void) {
   free(y);
 }
 
+/* IDIOM_TEST_SECOND_CPU=1 with the default exploration cost: the primary
+   device (PoCL here) beats what the second one could do on this machine's
+   cores (the host loop's 20 ms over 2 x cores), so the second device is
+   never opened nor explored: a program that does not profit from it pays
+   nothing for it (issue 12). Fails when exploration is not rationed
+   (IDIOM_CPU_EXPLORE_MS=0, as case_twodev_explore shows). */
+void case_twodev_rationed(void) {
+  enum { N = 1 << 18 };
+  float *x, *y;
+  idiomrt_entry *e = second_cpu_setup(&x, &y, N);
+  int calls = 0;
+  int offloaded =
+      twodev_site_loop(&tscale_desc, x, y, N, 20000, 80, 60, 0, &calls);
+  CHECK_MSG(offloaded > 0, "the primary device never ran");
+  CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] == 0 &&
+                e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE] == 0,
+            "explored the second device %llu times",
+            (unsigned long long)e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU]);
+  CHECK_MSG(idiomrt_device2_state() == 0, "second device state %d",
+            idiomrt_device2_state());
+  CHECK(policy_check_y(y, N, calls));
+  free(x);
+  free(y);
+}
+
+/* The second device's first run of a class (PoCL's first-launch compile,
+   slowed to 1.5 s a variant by IDIOM_TEST_SLOW_BUILD_MS; tuning) runs on
+   the runtime thread on a copy of the arguments (startup_warm.c): no call
+   waits for it (each call's time beyond its 20 ms loop stays below 1 s),
+   the class gets its first second-device sample from the background, and
+   every result is right. On the calling thread, as before, one call took
+   the 1.5 s. */
+void case_twodev_warm(void) {
+  setenv("IDIOM_CPU_EXPLORE_MS", "0", 1);
+  setenv("IDIOM_TEST_SLOW_BUILD_MS", "1500", 1);
+  enum { N = 1 << 18 };
+  float *x, *y;
+  idiomrt_entry *e = second_cpu_setup(&x, &y, N);
+  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(N)];
+  int calls = 0;
+  double worst = 0, deadline = now_s() + 120;
+  while (now_s() < deadline && calls < 3000) {
+    double t0 = now_s();
+    int rc = policy_site(&tscale_desc, x, y, N, 20000);
+    double dt = now_s() - t0 - (rc ? 0 : 0.02);
+    worst = dt > worst ? dt : worst;
+    calls++;
+    pthread_mutex_lock(&e->stats_lock);
+    int done = c->cn > 0 && c->cpu_warm == 2;
+    pthread_mutex_unlock(&e->stats_lock);
+    if (done)
+      break;
+  }
+  CHECK_MSG(c->cn > 0 && c->cpu_warm == 2,
+            "no second-device sample in %d calls (warm %u)", calls,
+            c->cpu_warm);
+  CHECK_MSG(worst < 1.0, "a call waited %.3f s beyond its loop", worst);
+  /* a few more calls: whatever they choose, right */
+  for (int k = 0; k < 10; ++k, ++calls)
+    policy_site(&tscale_desc, x, y, N, 20000);
+  CHECK(policy_check_y(y, N, calls));
+  free(x);
+  free(y);
+}
+
+/* Child of case_twodev_profile: explores the second device (no ski
+   rental) until the class has a sample of it, then exits (the profile is
+   written at exit). */
+void case_twodev_profile_write(void) {
+  enum { N = 1 << 18 };
+  float *x, *y;
+  idiomrt_entry *e = second_cpu_setup(&x, &y, N);
+  int calls = 0;
+  double deadline = now_s() + 120;
+  while (now_s() < deadline && calls < 2000 &&
+         !e->cost.cls[idiomrt_size_class(N)].cn) {
+    policy_site(&tscale_desc, x, y, N, 20000);
+    calls++;
+  }
+  fprintf(stderr, "twodev_profile_write: cn=%u ok=%d\n",
+          e->cost.cls[idiomrt_size_class(N)].cn, policy_check_y(y, N, calls));
+  exit(0);
+}
+
+/* Child of case_twodev_profile: the next process of the same program
+   starts from the profile; the second device's sample is seeded, so it
+   does not explore the second device again. */
+void case_twodev_profile_read(void) {
+  enum { N = 1 << 18 };
+  float *x, *y;
+  idiomrt_entry *e = second_cpu_setup(&x, &y, N);
+  int calls = 0;
+  twodev_site_loop(&tscale_desc, x, y, N, 20000, 40, 60, 0, &calls);
+  unsigned cls = idiomrt_size_class(N);
+  fprintf(stderr, "twodev_profile_read: seeded=%d explore=%llu ok=%d\n",
+          e->cost.cls[cls].cn > 0,
+          (unsigned long long)e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU],
+          policy_check_y(y, N, calls));
+  exit(0);
+}
+
+/* The second device's samples are kept in the profile (profile.c, format
+   2): a process that measured it leaves its time per class, and the next
+   process of the program starts from it without exploring it again.
+   Exploration is not rationed here (IDIOM_CPU_EXPLORE_MS=0), so without
+   the profile's second-device fields the second process explores. */
+void case_twodev_profile(void) {
+  char dir[] = "/tmp/idiom-twodev-profile-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char prof[sizeof dir + 16], cache[sizeof dir + 16];
+  snprintf(prof, sizeof prof, "IDIOM_PROFILE=%s/p", dir);
+  snprintf(cache, sizeof cache, "IDIOM_CACHE_DIR=%s", dir);
+  const char *env[] = {prof, cache, "IDIOM_CPU_EXPLORE_MS=0", NULL};
+  char *err = NULL;
+  int st = spawn_case("twodev_profile_write", env, &err);
+  CHECK_MSG(st == 0 && strstr(err, "twodev_profile_write: cn=") &&
+                !strstr(err, "cn=0") && strstr(err, "ok=1"),
+            "first process: status %d:\n%s", st, err);
+  free(err);
+  char path[sizeof dir + 8], text[4096] = "";
+  snprintf(path, sizeof path, "%s/p", dir);
+  FILE *f = fopen(path, "r");
+  if (f) {
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
+    fclose(f);
+  }
+  /* site HEX CLASS HOST DEV RUNS CPU CPU_RUNS LOC: a CPU time, not -1 */
+  CHECK_MSG(strstr(text, "idiom-profile 2\n") != NULL, "profile:\n%s", text);
+  char *site = strstr(text, "\nsite ");
+  double cpu = -1;
+  unsigned long long cruns = 0;
+  CHECK_MSG(site && sscanf(site, "\nsite %*s %*u %*g %*g %*u %lg %llu", &cpu,
+                           &cruns) == 2 && cpu >= 0 && cruns > 0,
+            "no second-device time in the profile:\n%s", text);
+  err = NULL;
+  st = spawn_case("twodev_profile_read", env, &err);
+  CHECK_MSG(st == 0 && strstr(err, "twodev_profile_read: seeded=1 explore=0 "
+                                   "ok=1"),
+            "second process: status %d:\n%s", st, err);
+  free(err);
+  char cmd[sizeof dir + 16];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  CHECK(system(cmd) == 0);
+}
+
 /* IDIOM_TEST_SECOND_CPU=fail: the second device fails to open; the model
    never explores it again and the primary device still runs. */
 void case_twodev_fail(void) {
   setenv("IDIOM_COST", "on", 1);
   setenv("IDIOM_TEST_SECOND_CPU", "fail", 1);
+  setenv("IDIOM_CPU_EXPLORE_MS", "0", 1); /* asked for at once */
   enum { N = 1 << 18 };
   float *x = malloc(4ull * N), *y = malloc(4ull * N);
   policy_fill(x, y, N);
   idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
-  int calls = 0, offloaded = 0;
-  double deadline = now_s() + 60;
-  while (now_s() < deadline && calls < 60) {
-    offloaded += policy_site(&tscale_desc, x, y, N, 20000);
-    calls++;
-  }
+  int calls = 0;
+  int offloaded =
+      twodev_site_loop(&tscale_desc, x, y, N, 20000, 60, 60, 0, &calls);
   CHECK_MSG(idiomrt_device2_state() == -1, "second device state %d",
             idiomrt_device2_state());
   CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] == 0 &&

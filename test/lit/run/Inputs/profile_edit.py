@@ -8,6 +8,8 @@ and test/lit/run/host-probe.c.
                                 the check recomputed
   profile_edit.py corrupt FILE  a digit of the first site line changed, the
                                 check left as it was
+  profile_edit.py v1 FILE       format 2 written back as format 1 (no
+                                second-device fields); the check recomputed
   profile_edit.py worthy MS FILE
                                 the worthy line (host time the cost model
                                 wanted on the device) set to MS milliseconds;
@@ -46,6 +48,13 @@ elif mode == "slow":
             f[4] = "%.6g" % (float(f[3]) * factor)
             f[5] = "3"
             body[i] = " ".join(f)
+    text = "\n".join(body) + "\n"
+    text += "check %016x\n" % fnv1a64(text.encode())
+elif mode == "v1":
+    body = ["idiom-profile 1" if l == "idiom-profile 2" else l for l in body]
+    for i in sites:
+        f = body[i].split(" ", 8)  # site HEX CLASS HOST DEV RUNS CPU CRUNS LOC
+        body[i] = " ".join(f[:6] + f[8:])
     text = "\n".join(body) + "\n"
     text += "check %016x\n" % fnv1a64(text.encode())
 elif mode == "worthy":

@@ -311,7 +311,11 @@ void idiomrt_zc_count(uint64_t zc_args, uint64_t copied_args) {
 void idiomrt_zc_report(void) {
   uint64_t n = __atomic_load_n(&g_args, __ATOMIC_RELAXED),
            c = __atomic_load_n(&g_copied, __ATOMIC_RELAXED);
+  uint64_t b = idiomrt_zc_backup_bytes();
   if (n || c)
-    fprintf(stderr, "idiom-stats: zero-copy args=%llu copied_args=%llu\n",
-            (unsigned long long)n, (unsigned long long)c);
+    fprintf(stderr,
+            "idiom-stats: zero-copy args=%llu copied_args=%llu "
+            "backup_bytes=%llu\n",
+            (unsigned long long)n, (unsigned long long)c,
+            (unsigned long long)b);
 }

@@ -20,7 +20,8 @@
 // median of REPS runs in ms (enqueue + finish for the device), and each
 // form's result against a double-precision sum of the same data.
 // Buffers are CL_MEM_USE_HOST_PTR over page-aligned memory (zero-copy, as
-// runtime/lib/zerocopy.c does).
+// runtime/lib/zerocopy.c does); the device is the first CPU device of any
+// platform.
 //
 // Usage: pocl_fixed_sum [log2 N (default 22)] [REPS (default 11)]. Build:
 // clang-19 -O2 bench/pocl_fixed_sum.c -lOpenCL (docs/Benchmarks.md, "A CPU
@@ -110,11 +111,21 @@ int main(int argc, char **argv) {
     y[i] = 1.0f + (float)(i % 1000) * 1e-3f / 3.0f;
     exact += y[i];
   }
-  cl_platform_id p;
-  cl_device_id d;
+  cl_platform_id ps_[8];
+  cl_uint np = 0;
+  cl_device_id d = NULL;
   cl_int err;
-  CK(clGetPlatformIDs(1, &p, NULL));
-  CK(clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, NULL));
+  CK(clGetPlatformIDs(8, ps_, &np));
+  for (cl_uint i = 0; i < np && !d; ++i) // the first CPU device
+    if (clGetDeviceIDs(ps_[i], CL_DEVICE_TYPE_CPU, 1, &d, NULL) != CL_SUCCESS)
+      d = NULL;
+  if (!d) {
+    fprintf(stderr, "no OpenCL CPU device\n");
+    return 1;
+  }
+  char dname[256] = "";
+  clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof dname, dname, NULL);
+  printf("device: %s\n", dname);
   cl_uint cu = 0;
   CK(clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
   cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);

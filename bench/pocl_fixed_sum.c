@@ -9,6 +9,9 @@
 //            a dependent add chain a element), at the runtime's geometry
 //            (64 work-groups of 256 on 2 compute units) and at few long
 //            blocks (work-groups of one work-item, 2..64 blocks),
+//   lanes2   lanes with each lane's rounding error by TwoSum (adds and
+//            subtracts only: expressible with FunIL's lane-wise operators,
+//            whose comparisons are not lane-wise),
 //   lanes    the same blocks with 16 Neumaier pairs per work-item, lane k
 //            taking elements 16j + k of the block (float16 sums and
 //            compensations, the compensation's select as a vector select:
@@ -56,6 +59,25 @@ static const char *Src =
     "    float16 x = vload16(0, y + i), t = s + x;\n"
     "    c += select((x - t) + s, (s - t) + x, isgreaterequal(fabs(s), "
     "fabs(x)));\n"
+    "    s = t; }\n"
+    "  float ss = -0.0f, cc = -0.0f;\n"
+    "  float a[16], b[16]; vstore16(s, 0, a); vstore16(c, 0, b);\n"
+    "  for (int k = 0; k < 16; ++k) { cc += b[k]; NEU(ss, cc, a[k]); }\n"
+    "  for (; i < hi; ++i) NEU(ss, cc, y[i]);\n"
+    "  ps[w] = ss; pc[w] = cc; }\n"
+    // the same with the error of each lane's add by TwoSum (Knuth): only
+    // lane-wise adds and subtracts, no comparison or select, the same
+    // exact error as Neumaier's ordered Fast2Sum when the sum is finite
+    "__kernel void lanes2(const long n, __global const float *y, __global "
+    "float *ps, __global float *pc) {\n"
+    "  const long w = get_global_id(0), nw = get_global_size(0);\n"
+    "  const long len = ((n + nw - 1) / nw + 15) / 16 * 16, lo = w * len, hi "
+    "= min(lo + len, n);\n"
+    "  float16 s = (float16)(-0.0f), c = (float16)(-0.0f);\n"
+    "  long i = lo;\n"
+    "  for (; i + 16 <= hi; i += 16) {\n"
+    "    float16 x = vload16(0, y + i), t = s + x, z = t - s;\n"
+    "    c += (s - (t - z)) + (x - z);\n"
     "    s = t; }\n"
     "  float ss = -0.0f, cc = -0.0f;\n"
     "  float a[16], b[16]; vstore16(s, 0, a); vstore16(c, 0, b);\n"
@@ -139,6 +161,8 @@ int main(int argc, char **argv) {
   CK(err);
   cl_kernel kl = clCreateKernel(prog, "lanes", &err);
   CK(err);
+  cl_kernel k2 = clCreateKernel(prog, "lanes2", &err);
+  CK(err);
   enum { MAXW = 64 * 256 };
   float *ps = malloc(MAXW * sizeof(float)), *pc = malloc(MAXW * sizeof(float));
   cl_mem my = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
@@ -174,7 +198,9 @@ int main(int argc, char **argv) {
                {kl, "lanes, 2 blocks", 2, 1},
                {kl, "lanes, 8 blocks", 8, 1},
                {kl, "lanes, 32 blocks", 32, 1},
-               {kl, "lanes, 64 blocks", 64, 1}};
+               {kl, "lanes, 64 blocks", 64, 1},
+               {k2, "lanes TwoSum, 8 blocks", 8, 1},
+               {k2, "lanes TwoSum, 64 blocks", 64, 1}};
   for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; ++f) {
     cl_kernel k = forms[f].k;
     size_t gl = forms[f].groups * forms[f].local, lo = forms[f].local;

@@ -281,7 +281,9 @@ void idiomrt_zc_abort(const idiomrt_device *dev, const idiom_arg *args,
     return;
   dev->cl->clFinish(dev->queue);
   if (!backed_up) {
-    if (!may_have_written)
+    /* An INOUT range the driver refused (zc[i] == 2) was copied: the host
+       is written only after a run succeeds. */
+    if (!may_have_written || !idiomrt_zc_inout(args, nargs, zc))
       return; /* its kernels never ran: the bytes are the program's */
     /* The device failed a command after the gate opened: some elements of
        an in-place range may be updated, and nothing is left to put back. */

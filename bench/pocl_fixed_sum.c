@@ -48,42 +48,28 @@ static const char *Src =
     "  float s = -0.0f, c = -0.0f;\n"
     "  for (long i = lo; i < hi; ++i) NEU(s, c, y[i]);\n"
     "  ps[w] = s; pc[w] = c; }\n"
-    "__kernel void lanes(const long n, __global const float *y, __global "
-    "float *ps, __global float *pc) {\n"
-    "  const long w = get_global_id(0), nw = get_global_size(0);\n"
+    // the two lane forms differ only in the step that computes e
+    "#define LANES(name, STEP) __kernel void name(const long n, __global "
+    "const float *y, __global float *ps, __global float *pc) { \\\n"
+    "  const long w = get_global_id(0), nw = get_global_size(0); \\\n"
     "  const long len = ((n + nw - 1) / nw + 15) / 16 * 16, lo = w * len, hi "
-    "= min(lo + len, n);\n"
-    "  float16 s = (float16)(-0.0f), c = (float16)(-0.0f);\n"
-    "  long i = lo;\n"
-    "  for (; i + 16 <= hi; i += 16) {\n"
-    "    float16 x = vload16(0, y + i), t = s + x;\n"
-    "    c += select((x - t) + s, (s - t) + x, isgreaterequal(fabs(s), "
-    "fabs(x)));\n"
-    "    s = t; }\n"
-    "  float ss = -0.0f, cc = -0.0f;\n"
-    "  float a[16], b[16]; vstore16(s, 0, a); vstore16(c, 0, b);\n"
-    "  for (int k = 0; k < 16; ++k) { cc += b[k]; NEU(ss, cc, a[k]); }\n"
-    "  for (; i < hi; ++i) NEU(ss, cc, y[i]);\n"
+    "= min(lo + len, n); \\\n"
+    "  float16 s = (float16)(-0.0f), c = (float16)(-0.0f); \\\n"
+    "  long i = lo; \\\n"
+    "  for (; i + 16 <= hi; i += 16) { \\\n"
+    "    float16 x = vload16(0, y + i), t = s + x; STEP; s = t; } \\\n"
+    "  float ss = -0.0f, cc = -0.0f; \\\n"
+    "  float a[16], b[16]; vstore16(s, 0, a); vstore16(c, 0, b); \\\n"
+    "  for (int k = 0; k < 16; ++k) { cc += b[k]; NEU(ss, cc, a[k]); } \\\n"
+    "  for (; i < hi; ++i) NEU(ss, cc, y[i]); \\\n"
     "  ps[w] = ss; pc[w] = cc; }\n"
-    // the same with the error of each lane's add by TwoSum (Knuth): only
-    // lane-wise adds and subtracts, no comparison or select, the same
-    // exact error as Neumaier's ordered Fast2Sum when the sum is finite
-    "__kernel void lanes2(const long n, __global const float *y, __global "
-    "float *ps, __global float *pc) {\n"
-    "  const long w = get_global_id(0), nw = get_global_size(0);\n"
-    "  const long len = ((n + nw - 1) / nw + 15) / 16 * 16, lo = w * len, hi "
-    "= min(lo + len, n);\n"
-    "  float16 s = (float16)(-0.0f), c = (float16)(-0.0f);\n"
-    "  long i = lo;\n"
-    "  for (; i + 16 <= hi; i += 16) {\n"
-    "    float16 x = vload16(0, y + i), t = s + x, z = t - s;\n"
-    "    c += (s - (t - z)) + (x - z);\n"
-    "    s = t; }\n"
-    "  float ss = -0.0f, cc = -0.0f;\n"
-    "  float a[16], b[16]; vstore16(s, 0, a); vstore16(c, 0, b);\n"
-    "  for (int k = 0; k < 16; ++k) { cc += b[k]; NEU(ss, cc, a[k]); }\n"
-    "  for (; i < hi; ++i) NEU(ss, cc, y[i]);\n"
-    "  ps[w] = ss; pc[w] = cc; }\n";
+    // Neumaier's ordered Fast2Sum, the compare as a vector select
+    "LANES(lanes, c += select((x - t) + s, (s - t) + x, "
+    "isgreaterequal(fabs(s), fabs(x))))\n"
+    // the error of each lane's add by TwoSum (Knuth): only lane-wise adds
+    // and subtracts, no comparison or select, the same exact error as
+    // Neumaier's ordered Fast2Sum when the sum is finite
+    "LANES(lanes2, float16 z = t - s; c += (s - (t - z)) + (x - z))\n";
 
 static double now_ms(void) {
   struct timespec t;

@@ -276,13 +276,26 @@ void case_zc_fail(void) {
   free(z);
 }
 
-void case_zc_nobackup(void) {
+/* N ints 0, 1, ..., page-aligned; NULL (a failed check) when out of
+   memory. */
+static int *iota_ints(void) {
   int *y = aligned_ints(N);
   CHECK(y != NULL);
+  for (int i = 0; y && i < N; ++i)
+    y[i] = i;
+  return y;
+}
+
+/* Nothing was copied aside in this process. */
+static void check_no_backup(void) {
+  CHECK_MSG(idiomrt_zc_backup_bytes() == 0, "%llu bytes copied aside",
+            (unsigned long long)idiomrt_zc_backup_bytes());
+}
+
+void case_zc_nobackup(void) {
+  int *y = iota_ints();
   if (!y)
     return;
-  for (int i = 0; i < N; ++i)
-    y[i] = i;
   if (!device_is_unified(y))
     return;
   int k = 0;
@@ -297,18 +310,14 @@ void case_zc_nobackup(void) {
       idiom_region_end();
   }
   CHECK(all_eq(y, N, want_i_plus, &k));
-  CHECK_MSG(idiomrt_zc_backup_bytes() == 0, "%llu bytes copied aside",
-            (unsigned long long)idiomrt_zc_backup_bytes());
+  check_no_backup();
   free(y);
 }
 
 void case_zc_fail_gated(void) {
-  int *y = aligned_ints(N);
-  CHECK(y != NULL);
+  int *y = iota_ints();
   if (!y)
     return;
-  for (int i = 0; i < N; ++i)
-    y[i] = i;
   int zero = 0;
   uint64_t m0 = moved();
   for (int region = 0; region < 2; ++region) {
@@ -326,8 +335,7 @@ void case_zc_fail_gated(void) {
   }
   CHECK_MSG(moved() == m0, "%llu bytes moved (the device is not host-unified?)",
             (unsigned long long)(moved() - m0));
-  CHECK_MSG(idiomrt_zc_backup_bytes() == 0, "%llu bytes copied aside",
-            (unsigned long long)idiomrt_zc_backup_bytes());
+  check_no_backup();
   free(y);
 }
 
@@ -342,12 +350,9 @@ static void on_abort(int sig) {
 }
 
 void case_zc_fail_abort(void) {
-  int *y = aligned_ints(N);
-  CHECK(y != NULL);
+  int *y = iota_ints();
   if (!y)
     return;
-  for (int i = 0; i < N; ++i)
-    y[i] = i;
   signal(SIGABRT, on_abort);
   int r = addk(&zaddk_desc, y, N, 7);
   /* not reached: the run aborts the process (ctest matches its message) */

@@ -6,6 +6,9 @@
 #   seq      clang-19 -O2, no plugin
 #   default  the plugin's build, default settings (cost model)
 #   forced   the plugin's build, IDIOM_DEVICE=cpu IDIOM_COST=off
+#   backup   forced, with every in-place (INOUT) zero-copy range copied
+#            aside before the kernels (IDIOM_ZERO_COPY_BACKUP=always: the
+#            behaviour before the gate, runtime/README.md "Zero-copy")
 #   omp      clang-19 -O2 -fopenmp (the sources' OpenMP pragmas, by hand)
 # median of RUNS (default 5) interleaved rounds after one warm-up of each
 # (kernel and tuning caches), with the load average before each round (the
@@ -13,7 +16,8 @@
 # IDIOM_STATS (variant picked, kernel time per call).
 #
 # Usage: bench/run_cpukern_pocl.sh BUILD [LOG2N SWEEPS_AXPBY N SWEEPS_JACOBI]
-#        (default 23 200 2048 150: 1-3 s sequential on the 2-core machines)
+#        (default 23 200 2048 150: 1-3 s sequential on the 2-core machines);
+#        MODES="seq forced ..." picks modes (default: seq default forced omp)
 set -eu
 B=$(cd "$1" && pwd)
 LG=${2:-23}
@@ -34,7 +38,7 @@ for p in residency_axpby jacobi2d; do
     -lidiomrt -lm -o "$T/$p.idiom"
 done
 export IDIOM_CACHE_DIR=$T/cache
-MODES="seq default forced omp"
+MODES=${MODES:-"seq default forced omp"}
 args() { [ "$1" = residency_axpby ] && echo "$LG $AI" || echo "$N $JS"; }
 run_mode() { # PROG MODE: one run, output to $T/out.PROG.MODE
   local a
@@ -43,6 +47,8 @@ run_mode() { # PROG MODE: one run, output to $T/out.PROG.MODE
   seq) "$T/$1.seq" $a ;;
   default) "$T/$1.idiom" $a ;;
   forced) env IDIOM_DEVICE=cpu IDIOM_COST=off "$T/$1.idiom" $a ;;
+  backup) env IDIOM_DEVICE=cpu IDIOM_COST=off IDIOM_ZERO_COPY_BACKUP=always \
+    "$T/$1.idiom" $a ;;
   omp) "$T/$1.omp" $a ;;
   esac > "$T/out.$1.$2"
 }

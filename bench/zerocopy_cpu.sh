@@ -4,7 +4,9 @@
 # against the plugin build on the CPU OpenCL device (PoCL;
 # IDIOM_DEVICE=cpu), forced (every call on the device) with zero-copy and
 # with copies (IDIOM_ZERO_COPY=off), and with the cost model on that device
-# (IDIOM_COST=on); then the defaults (the GPU where there is one). Median of
+# (IDIOM_COST=on); forced with every in-place range copied aside before the
+# kernels (IDIOM_ZERO_COPY_BACKUP=always, the behaviour before the gate,
+# runtime/README.md "Zero-copy"); then the defaults (the GPU where there is one). Median of
 # 3 after one warm-up run of each mode (program and tuning caches). Prints
 # each mode's output (float sums may differ in the last digits) and the
 # IDIOM_STATS of the forced zero-copy run (zero-copy args, bytes_in/out).
@@ -22,6 +24,7 @@ mode() { # PROGRAM ARGS MODE: prints one line
   seq) set -- "$dir/$p.seq" ;;
   cpu-forced) set -- env IDIOM_DEVICE=cpu "$dir/$p.idiom" ;;
   cpu-forced-copy) set -- env IDIOM_DEVICE=cpu IDIOM_ZERO_COPY=off "$dir/$p.idiom" ;;
+  cpu-forced-backup) set -- env IDIOM_DEVICE=cpu IDIOM_ZERO_COPY_BACKUP=always "$dir/$p.idiom" ;;
   cpu-cost) set -- env IDIOM_DEVICE=cpu IDIOM_COST=on "$dir/$p.idiom" ;;
   defaults) set -- "$dir/$p.idiom" ;;
   esac
@@ -29,10 +32,10 @@ mode() { # PROGRAM ARGS MODE: prints one line
   t1=$(ms "$@" $a); t2=$(ms "$@" $a); t3=$(ms "$@" $a)
   echo "$p $m ms: $(median $t1 $t2 $t3) ($t1 $t2 $t3) out: $(cat "$dir/out.$p.$m")"
 }
-for m in seq cpu-forced cpu-forced-copy cpu-cost defaults; do
+for m in seq cpu-forced cpu-forced-backup cpu-forced-copy cpu-cost defaults; do
   mode residency_axpby "$lg $it" $m
 done
-for m in seq cpu-forced cpu-forced-copy cpu-cost defaults; do
+for m in seq cpu-forced cpu-forced-backup cpu-forced-copy cpu-cost defaults; do
   mode jacobi2d "$jn $js" $m
 done
 for p in "residency_axpby $lg $it" "jacobi2d $jn $js"; do

@@ -326,6 +326,16 @@ std::vector<Strategy> stepsAfterFusion(const Program &P, const VariantParams &V)
     Steps.push_back(ruleStrategy(mapRowLanesRule(V.RowsPerGroup)));
     return Steps;
   }
+  if (P.IsReturn && V.Blocked && V.Elems > 1) {
+    // compensated sums: lane-wise pairs per block (the vectorised CPU form,
+    // docs/Benchmarks.md "helper zcback"); other reductions as before
+    Steps.push_back(atReduction(
+        choice({ruleStrategy(compensatedLanesRule()),
+                sequence({ruleStrategy(asVectorReduceRule(V.Elems)),
+                          ruleStrategy(*findRule("reduce-two-stage-blocks"))})})));
+    Steps.push_back(sequentialiseStrategy());
+    return Steps;
+  }
   if (V.Elems > 1)
     Steps.push_back(P.IsReturn ? atReduction(ruleStrategy(asVectorReduceRule(V.Elems)))
                                : ruleStrategy(asVectorMapRule(V.Elems)));

@@ -167,13 +167,17 @@ uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
     return 0;
   uint64_t b = 0;
   /* On a zero-copy device (zerocopy.c) an aligned range moves nothing; an
-     INOUT one is copied aside once (a host memcpy) */
+     INOUT one is copied aside (a host memcpy) only under
+     IDIOM_ZERO_COPY_BACKUP=always or by a run that tunes, whose sample is
+     not the steady state anyway (zerocopy.c, "failure") */
   int zc = idiomrt_zc_device(idiomrt_device_peek());
   size_t align = zc ? idiomrt_zc_align() : 1;
   for (uint32_t i = 0; i < nargs; ++i) {
     uint64_t n = args[i].bytes;
     if (zc && (uintptr_t)args[i].ptr % align == 0) {
-      b += args[i].kind == IDIOM_ARG_BUF_INOUT ? n : 0;
+      b += args[i].kind == IDIOM_ARG_BUF_INOUT && idiomrt_zc_backup_always()
+               ? n
+               : 0;
       continue;
     }
     switch (args[i].kind) {

@@ -102,6 +102,11 @@ typedef struct run {
                                     driver refused, copied outside the range
                                     table; or NULL */
   size_t *zc_base;               /* its bytes before the argument's start */
+  int zc_backup;                 /* INOUT zero-copy bytes copied aside */
+  cl_event gate;                 /* a user event the kernels wait for, or
+                                    NULL (zerocopy.c, "failure") */
+  int gate_open;                 /* completed: the kernels may run */
+  int launched;                  /* a kernel of the real run enqueued */
   uint32_t *off_elem;            /* a map whose kernels take element offsets
                                     (e->offsets): per argument, the element
                                     bytes of a buffer, else 0; or NULL */
@@ -135,6 +140,37 @@ static void sink_event(void *ctx, cl_event ev) {
 }
 
 static int is_buffer(uint32_t kind) { return kind <= IDIOM_ARG_BUF_INOUT; }
+
+/* A kernel's wait list: the run's gate, when it has one. */
+#define GATE(r) (r)->gate ? 1u : 0u, (r)->gate ? &(r)->gate : NULL
+
+/* The gate of a run that copies no INOUT zero-copy bytes aside
+   (zerocopy.c, "failure"): its kernels wait for it, and it opens only once
+   every command of the run is enqueued. */
+static int gate_make(run *r) {
+  cl_int err = CL_SUCCESS;
+  r->gate = r->cl->clCreateUserEvent(r->dev->ctx, &err);
+  if (!r->gate || err != CL_SUCCESS) {
+    r->gate = NULL;
+    return cl_fail(r, "clCreateUserEvent", err);
+  }
+  return 1;
+}
+
+static int gate_open(run *r) {
+  r->gate_open = 1; /* even when the call fails: the kernels may run */
+  cl_int err = r->cl->clSetUserEventStatus(r->gate, CL_COMPLETE);
+  return err == CL_SUCCESS ? 1 : cl_fail(r, "clSetUserEventStatus", err);
+}
+
+/* A failed run's closed gate: set to an error, so that the commands
+   waiting for it are terminated unrun (OpenCL 1.2, clSetUserEventStatus).
+   Where even that fails the kernels may run: counted as opened. */
+static void gate_fail(run *r) {
+  if (r->gate && !r->gate_open &&
+      r->cl->clSetUserEventStatus(r->gate, CL_INVALID_EVENT) != CL_SUCCESS)
+    r->gate_open = 1;
+}
 static int is_output(uint32_t kind) {
   return kind == IDIOM_ARG_BUF_OUT || kind == IDIOM_ARG_BUF_INOUT;
 }
@@ -203,7 +239,8 @@ static int create_buffers(run *r) {
       return 0;
   }
   if (r->zc && !idiomrt_zc_buffers(r->dev, r->args, r->nargs, r->zc,
-                                   r->zc_base, r->mems, &r->host_copy_ns))
+                                   r->zc_base, r->mems, r->zc_backup,
+                                   &r->host_copy_ns))
     return fail(r, "out of host memory");
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
@@ -410,6 +447,8 @@ static void cleanup(run *r) {
   }
   for (unsigned i = 0; i < r->nev; ++i)
     cl->clReleaseEvent(r->ev[i]);
+  if (r->gate)
+    cl->clReleaseEvent(r->gate);
   if (r->mems)
     for (uint32_t i = 0; i < r->nargs; ++i)
       if (r->mems[i])
@@ -507,7 +546,7 @@ static int enqueue_1d(run *r, cl_kernel k, size_t global, const size_t *local,
                       cl_event *evs, unsigned *nev) {
   cl_event ev = NULL;
   cl_int err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, 1, NULL,
-                                             &global, local, 0, NULL, &ev);
+                                             &global, local, GATE(r), &ev);
   if (err != CL_SUCCESS)
     return cl_fail(r, "clEnqueueNDRangeKernel", err);
   evs[(*nev)++] = ev;
@@ -631,7 +670,7 @@ static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
   }
   cl_event ev = NULL;
   cl_int err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, nd, NULL,
-                                             global, local, 0, NULL, &ev);
+                                             global, local, GATE(r), &ev);
   if (err != CL_SUCCESS)
     return cl_fail(r, "clEnqueueNDRangeKernel", err);
   evs[(*nev)++] = ev;
@@ -755,14 +794,14 @@ static int launch_reduce(run *r, const idiomrt_variant *v, cl_event *evs,
 
   size_t gp = G * L, lp = L;
   cl_event ev = NULL;
-  err = cl->clEnqueueNDRangeKernel(dev->queue, kp, 1, NULL, &gp, &lp, 0, NULL,
+  err = cl->clEnqueueNDRangeKernel(dev->queue, kp, 1, NULL, &gp, &lp, GATE(r),
                                    &ev);
   if (err != CL_SUCCESS)
     return cl_fail(r, "clEnqueueNDRangeKernel(partial)", err);
   evs[(*nev)++] = ev;
   size_t gf = L, lf = L;
   ev = NULL;
-  err = cl->clEnqueueNDRangeKernel(dev->queue, kf, 1, NULL, &gf, &lf, 0, NULL,
+  err = cl->clEnqueueNDRangeKernel(dev->queue, kf, 1, NULL, &gf, &lf, GATE(r),
                                    &ev);
   if (err != CL_SUCCESS)
     return cl_fail(r, "clEnqueueNDRangeKernel(final)", err);
@@ -1050,6 +1089,9 @@ static int execute(run *r, void *results, int *variant) {
   int k = idiomrt_tune_lookup(e, r->dev, cls);
   if (k == -2)
     return fail(r, "IDIOM_VARIANT names no usable variant");
+  /* Tuning runs variants in place before the real run: only then, or when
+     asked, are INOUT zero-copy bytes copied aside (zerocopy.c). */
+  r->zc_backup = k < 0 || idiomrt_zc_backup_always();
   if (!parse_offsets(r) || !create_buffers(r) ||
       (r->d->kind == IDIOM_REDUCE && !create_reduce_buffers(r)))
     return 0;
@@ -1057,9 +1099,13 @@ static int execute(run *r, void *results, int *variant) {
   if (k < 0 && (k = tune(r, cls)) < 0)
     return 0;
   *variant = k;
+  if (!r->zc_backup && idiomrt_zc_inout(r->args, r->nargs, r->zc) &&
+      !gate_make(r))
+    return 0;
 
   cl_event evs[2];
   unsigned nev = 0;
+  r->launched = 1;
   int ok = launch_variant(r, &e->var[k], evs, &nev);
   for (unsigned i = 0; i < nev; ++i)
     add_event(r, evs[i], EV_KERNEL);
@@ -1070,10 +1116,15 @@ static int execute(run *r, void *results, int *variant) {
     return 0;
   if (r->d->kind == IDIOM_MAP ? !map_outputs(r) : !map_results(r, results))
     return 0;
+  if (idiomrt_zc_test_fail() == 2)
+    return fail(r, "IDIOM_ZERO_COPY_TEST_FAIL=enqueued: failed before the "
+                   "kernels could start");
+  if (r->gate && !gate_open(r))
+    return 0;
   r->t_launched = idiomrt_now_ns();
   if (!wait_all(r))
     return 0;
-  if (idiomrt_zc_test_fail())
+  if (idiomrt_zc_test_fail() == 1)
     return fail(r, "IDIOM_ZERO_COPY_TEST_FAIL=1: failed after the kernels");
   r->t_waited = idiomrt_now_ns();
   /* Every command completed: now, and only now, write the host (or, in
@@ -1388,8 +1439,10 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     profile(&r, &kernel_ns, &transfer_ns);
     idiomrt_resid_commit(&r.rc);
   } else {
+    gate_fail(&r);
     if (r.zc && r.mems)
-      idiomrt_zc_abort(r.dev, r.args, r.nargs, r.zc);
+      idiomrt_zc_abort(r.dev, r.args, r.nargs, r.zc, r.zc_backup,
+                       r.launched && (!r.gate || r.gate_open), desc->loc);
     idiomrt_resid_abort(&r.rc, args);
   }
   /* Whatever happened, the run may have written its outputs (on the device

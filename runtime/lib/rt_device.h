@@ -52,6 +52,8 @@
   X(clWaitForEvents)                                                           \
   X(clGetEventInfo)                                                            \
   X(clGetEventProfilingInfo)                                                   \
+  X(clCreateUserEvent)                                                         \
+  X(clSetUserEventStatus)                                                      \
   X(clReleaseEvent)
 
 typedef struct idiomrt_cl {

@@ -36,21 +36,32 @@ void idiomrt_zc_plan(const idiomrt_device *dev, const idiom_arg *args,
 cl_mem idiomrt_zc_buffer(const idiomrt_device *dev, cl_mem_flags flags,
                          void *p, size_t base, size_t bytes, cl_int *err);
 /* The buffers of a run's zero-copy arguments (zc[i] set by
-   idiomrt_zc_plan): over the program's bytes, each INOUT argument's bytes
-   first copied into the calling thread's backup area (the time added to
-   *host_copy_ns); one the driver refuses is marked zc[i] = 2 and left to
-   be copied as outside a region. 0 when out of host memory. */
+   idiomrt_zc_plan): over the program's bytes, with backup each INOUT
+   argument's bytes first copied into the calling thread's backup area (the
+   time added to *host_copy_ns); one the driver refuses is marked zc[i] = 2
+   and left to be copied as outside a region. 0 when out of host memory. */
 int idiomrt_zc_buffers(const idiomrt_device *dev, const idiom_arg *args,
                        uint32_t nargs, unsigned char *zc, size_t *base,
-                       cl_mem *mems, uint64_t *host_copy_ns);
+                       cl_mem *mems, int backup, uint64_t *host_copy_ns);
+/* Whether an INOUT argument is zero-copy (zc[i] == 1). */
+int idiomrt_zc_inout(const idiom_arg *args, uint32_t nargs,
+                     const unsigned char *zc);
 /* After a failed run: waits for dev's commands, then puts the INOUT
-   zero-copy arguments' bytes back as they were before the run. */
+   zero-copy arguments' bytes back as they were before the run (backed_up);
+   without a backup, nothing when no kernel of the run can have run (the
+   gate, launch.c), else a message naming loc and abort(). */
 void idiomrt_zc_abort(const idiomrt_device *dev, const idiom_arg *args,
-                      uint32_t nargs, const unsigned char *zc);
+                      uint32_t nargs, const unsigned char *zc, int backed_up,
+                      int may_have_written, const char *loc);
+/* IDIOM_ZERO_COPY_BACKUP=always: every run backs its INOUT arguments up. */
+int idiomrt_zc_backup_always(void);
+/* INOUT bytes copied aside so far (tests). */
+uint64_t idiomrt_zc_backup_bytes(void);
 /* Counts zero-copy arguments and those copied for their alignment. */
 void idiomrt_zc_count(uint64_t zc_args, uint64_t copied_args);
-/* IDIOM_ZERO_COPY_TEST_FAIL=1 (a test knob): every run fails after its
-   kernels completed. */
+/* IDIOM_ZERO_COPY_TEST_FAIL (a test knob): 1, every run fails after its
+   kernels completed; 2 (=enqueued), after its commands are enqueued, before
+   its gate opens; else 0. */
 int idiomrt_zc_test_fail(void);
 /* The "idiom-stats: zero-copy" line, when a zero-copy device ran. */
 void idiomrt_zc_report(void);

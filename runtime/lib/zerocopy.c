@@ -30,11 +30,27 @@
  *  - failure: a kernel writes the program's memory while it runs. An OUT
  *    argument's partial results are values the fallback loop writes again
  *    from inputs that no run writes (outputs never overlap other
- *    arguments); an INOUT argument's bytes are copied aside before the
- *    kernels (idiomrt_zc_backup) and put back when the run fails, so the
- *    original loop starts from them (an in-place map applied twice would be
- *    wrong). The first run of an idiom_run_pair, which must not write the
- *    host before the second succeeds, copies its outputs;
+ *    arguments). An INOUT argument is different: the fallback loop reads
+ *    what a partial run wrote (an in-place map applied twice is wrong).
+ *    A run that knows its variant (no tuning) therefore decides every
+ *    failure of its own before a kernel can start: its kernels wait for a
+ *    user event (the gate, launch.c) that it completes only once every
+ *    command of the run (kernels, transfers, the outputs' maps) has been
+ *    enqueued; a failure before that sets the gate to an error, which
+ *    terminates the waiting commands unrun (OpenCL 1.2, 5.9
+ *    clSetUserEventStatus), and the program's bytes are untouched. Such a
+ *    run copies nothing aside. The one failure left after the gate opens
+ *    is the device reporting a command failed (a negative execution
+ *    status); with no copy to put back the fallback cannot run, and the
+ *    runtime says so and aborts the process rather than let the loop
+ *    compute from partly updated data (PoCL's CPU drivers fail a command
+ *    before running it, never part way). A run that tunes (its variants
+ *    run in place before the real one), and every run under
+ *    IDIOM_ZERO_COPY_BACKUP=always, copies its INOUT arguments' bytes
+ *    aside before the kernels (idiomrt_zc_backup) and puts them back when
+ *    it fails, as before (runtime/README.md, "Zero-copy on host-unified
+ *    devices"). The first run of an idiom_run_pair, which must not write
+ *    the host before the second succeeds, copies its outputs;
  *  - residency (residency.c): a zero-copy argument holds no entry of the
  *    range table; an entry that overlaps it (a range copied for its
  *    alignment) is copied back when dirty and dropped first, so the kernels
@@ -42,9 +58,11 @@
  *    over the host's.
  *
  * IDIOM_ZERO_COPY=off copies on every device (as before); auto (default):
- * zero-copy on host-unified devices. IDIOM_ZERO_COPY_TEST_FAIL=1 is a test
- * knob: every run fails once its kernels completed (launch.c), so that the
- * tests see the backup of INOUT arguments put back.
+ * zero-copy on host-unified devices. IDIOM_ZERO_COPY_TEST_FAIL is a test
+ * knob (launch.c): =1, every run fails once its kernels completed (the
+ * tests see a backup of INOUT arguments put back, or the abort without
+ * one); =enqueued, every run fails once its commands are enqueued, before
+ * its gate opens (the tests see the kernels never ran).
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -55,10 +73,11 @@
 #define ZC_DEFAULT_ALIGN 16
 
 static int g_mode = -1;   /* 0 off, 1 auto; -1 not read yet */
-static int g_test_fail;   /* IDIOM_ZERO_COPY_TEST_FAIL=1 */
+static int g_test_fail;   /* IDIOM_ZERO_COPY_TEST_FAIL: 1, or 2 enqueued */
+static int g_backup_always; /* IDIOM_ZERO_COPY_BACKUP=always */
 static size_t g_align;    /* a power of two */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-static uint64_t g_args, g_copied;
+static uint64_t g_args, g_copied, g_backup_bytes;
 
 static void read_env(void) {
   const char *m = getenv("IDIOM_ZERO_COPY");
@@ -77,7 +96,11 @@ static void read_env(void) {
   }
   g_align = align;
   const char *f = getenv("IDIOM_ZERO_COPY_TEST_FAIL");
-  g_test_fail = f && !strcmp(f, "1");
+  g_test_fail = !f ? 0 : !strcmp(f, "1") ? 1 : !strcmp(f, "enqueued") ? 2 : 0;
+  const char *b = getenv("IDIOM_ZERO_COPY_BACKUP");
+  g_backup_always = b && !strcmp(b, "always");
+  if (b && *b && !g_backup_always && strcmp(b, "auto"))
+    idiomrt_debug("IDIOM_ZERO_COPY_BACKUP=%s ignored: auto or always", b);
   __atomic_store_n(&g_mode, mode, __ATOMIC_RELEASE);
 }
 
@@ -93,6 +116,15 @@ int idiomrt_zc_device(const idiomrt_device *dev) {
 int idiomrt_zc_test_fail(void) {
   mode();
   return g_test_fail;
+}
+
+int idiomrt_zc_backup_always(void) {
+  mode();
+  return g_backup_always;
+}
+
+uint64_t idiomrt_zc_backup_bytes(void) {
+  return __atomic_load_n(&g_backup_bytes, __ATOMIC_RELAXED);
 }
 
 size_t idiomrt_zc_align(void) {
@@ -202,20 +234,29 @@ static void zc_restore(void *p, size_t n, size_t at) {
   idiomrt_parallel_memcpy(p, t_backup + at, n);
 }
 
+int idiomrt_zc_inout(const idiom_arg *args, uint32_t nargs,
+                     const unsigned char *zc) {
+  for (uint32_t i = 0; zc && i < nargs; ++i)
+    if (zc[i] == 1 && args[i].kind == IDIOM_ARG_BUF_INOUT)
+      return 1;
+  return 0;
+}
+
 int idiomrt_zc_buffers(const idiomrt_device *dev, const idiom_arg *args,
                        uint32_t nargs, unsigned char *zc, size_t *base,
-                       cl_mem *mems, uint64_t *host_copy_ns) {
+                       cl_mem *mems, int backup, uint64_t *host_copy_ns) {
   size_t at = 0;
   for (uint32_t i = 0; i < nargs; ++i) {
     const idiom_arg *a = &args[i];
     if (!zc[i])
       continue;
-    if (a->kind == IDIOM_ARG_BUF_INOUT) {
+    if (a->kind == IDIOM_ARG_BUF_INOUT && backup) {
       uint64_t t0 = idiomrt_now_ns();
       if (!zc_backup(a->ptr, (size_t)a->bytes, at))
         return 0;
       *host_copy_ns += idiomrt_now_ns() - t0;
       at += (size_t)a->bytes;
+      __atomic_add_fetch(&g_backup_bytes, a->bytes, __ATOMIC_RELAXED);
     }
     cl_int err;
     mems[i] = idiomrt_zc_buffer(
@@ -231,13 +272,29 @@ int idiomrt_zc_buffers(const idiomrt_device *dev, const idiom_arg *args,
 }
 
 void idiomrt_zc_abort(const idiomrt_device *dev, const idiom_arg *args,
-                      uint32_t nargs, const unsigned char *zc) {
+                      uint32_t nargs, const unsigned char *zc, int backed_up,
+                      int may_have_written, const char *loc) {
   int any = 0;
   for (uint32_t i = 0; i < nargs && !any; ++i)
     any = zc[i] && args[i].kind == IDIOM_ARG_BUF_INOUT;
   if (!any)
     return;
   dev->cl->clFinish(dev->queue);
+  if (!backed_up) {
+    /* An INOUT range the driver refused (zc[i] == 2) was copied: the host
+       is written only after a run succeeds. */
+    if (!may_have_written || !idiomrt_zc_inout(args, nargs, zc))
+      return; /* its kernels never ran: the bytes are the program's */
+    /* The device failed a command after the gate opened: some elements of
+       an in-place range may be updated, and nothing is left to put back. */
+    fprintf(stderr,
+            "idiom: %s: the device failed after its kernels started writing "
+            "an in-place range, and no copy of the range was kept "
+            "(IDIOM_ZERO_COPY_BACKUP=auto): the original loop cannot run "
+            "from partly updated data; aborting\n",
+            loc ? loc : "?");
+    abort();
+  }
   size_t at = 0;
   for (uint32_t i = 0; i < nargs; ++i)
     if (zc[i] && args[i].kind == IDIOM_ARG_BUF_INOUT) {
@@ -256,7 +313,11 @@ void idiomrt_zc_count(uint64_t zc_args, uint64_t copied_args) {
 void idiomrt_zc_report(void) {
   uint64_t n = __atomic_load_n(&g_args, __ATOMIC_RELAXED),
            c = __atomic_load_n(&g_copied, __ATOMIC_RELAXED);
+  uint64_t b = idiomrt_zc_backup_bytes();
   if (n || c)
-    fprintf(stderr, "idiom-stats: zero-copy args=%llu copied_args=%llu\n",
-            (unsigned long long)n, (unsigned long long)c);
+    fprintf(stderr,
+            "idiom-stats: zero-copy args=%llu copied_args=%llu "
+            "backup_bytes=%llu\n",
+            (unsigned long long)n, (unsigned long long)c,
+            (unsigned long long)b);
 }

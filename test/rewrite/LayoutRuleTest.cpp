@@ -265,6 +265,64 @@ TEST(LayoutRules, ReduceLanesSideConditions) {
             1u);
 }
 
+/// A compensated sum and a compensated dot product as `compensate` and
+/// map fusion leave them (the input of as-vector-compensated-blocks).
+const char *CompensatedSum =
+    "idiom s(x: [f32], n0: i64) { return apply(\\(p: (f32, f32)) => select(and(fcmp_olt("
+    "fabs(p.0), inf:f32), fcmp_one(p.1, 0.0:f32)), fadd(p.0, p.1), p.0), reduce(\\(a_1: (f32, "
+    "f32), b_1: (f32, f32)) => (fadd(a_1.0, b_1.0), fadd(fadd(a_1.1, b_1.1), select(fcmp_oge("
+    "fabs(a_1.0), fabs(b_1.0)), fadd(fsub(a_1.0, fadd(a_1.0, b_1.0)), b_1.0), fadd(fsub(b_1.0, "
+    "fadd(a_1.0, b_1.0)), a_1.0)))), (-0.0:f32, -0.0:f32), map(\\(t_1: f32) => (t_1, "
+    "-0.0:f32), view(x, 0:i64, 1:i64, n0)))); }";
+const char *CompensatedDot =
+    "idiom d(a: [f64], b: [f64], n0: i64) { return apply(\\(p: (f64, f64)) => select(and("
+    "fcmp_olt(fabs(p.0), inf:f64), fcmp_one(p.1, 0.0:f64)), fadd(p.0, p.1), p.0), reduce("
+    "\\(a_1: (f64, f64), b_1: (f64, f64)) => (fadd(a_1.0, b_1.0), fadd(fadd(a_1.1, b_1.1), "
+    "select(fcmp_oge(fabs(a_1.0), fabs(b_1.0)), fadd(fsub(a_1.0, fadd(a_1.0, b_1.0)), b_1.0), "
+    "fadd(fsub(b_1.0, fadd(a_1.0, b_1.0)), a_1.0)))), (-0.0:f64, -0.0:f64), map(\\(t_1: (f64, "
+    "f64)) => (fmul(t_1.0, t_1.1), -0.0:f64), zip(view(a, 0:i64, 1:i64, n0), view(b, 0:i64, "
+    "1:i64, n0))))); }";
+
+TEST(LayoutRules, CompensatedLanes) {
+  const rewrite::Rule R = rewrite::compensatedLanesRule();
+  for (const char *Text : {CompensatedSum, CompensatedDot}) {
+    Program Before = parseOrDie(Text);
+    Program After = Before;
+    std::vector<std::string> Trace;
+    std::string Err;
+    ASSERT_TRUE(rewrite::rewriteProgram(After, rewrite::oncePosition(rewrite::ruleStrategy(R)),
+                                        Err, &Trace))
+        << Err;
+    ASSERT_EQ(Trace.size(), 1u) << Text;
+    Program Reparsed;
+    ASSERT_TRUE(parseProgram(printProgram(After), Reparsed, Err)) << Err;
+    EXPECT_EQ(printProgram(Reparsed), printProgram(After));
+    // Lanes of 16 bytes: 4 floats, 2 doubles.
+    EXPECT_NE(printProgram(After).find(Before.Params[0].Ty->Elem->S == funil::ScalarKind::F32
+                                           ? "asVector(4:i64"
+                                           : "asVector(2:i64"),
+              std::string::npos);
+    std::mt19937_64 Rng(99);
+    for (int64_t N : {0, 1, 3, 7, 37, 64})
+      for (int Trial = 0; Trial < 3; ++Trial) {
+        ValueMap Args = randomArgs(Before, {{"n0", N}}, 64, Rng);
+        for (const ExecConfig &Cfg : Configs) {
+          // Both sums are compensated: equal up to the last bits.
+          std::string Why = compareRuns(Before, After, Args, 1e-6, {}, Cfg);
+          ASSERT_EQ(Why, "") << printProgram(After);
+        }
+      }
+  }
+  // Not a compensated combine (a plain pair sum), or a strided array.
+  EXPECT_EQ(applyOnce(R, "idiom t(x: [f32], n: i64) { return reduce(\\(a: (f32, f32), b: (f32, "
+                         "f32)) => (fadd(a.0, b.0), fadd(a.1, b.1)), (-0.0:f32, -0.0:f32), "
+                         "map(\\(v: f32) => (v, -0.0:f32), view(x, 0:i64, 1:i64, n))); }"),
+            0u);
+  std::string Strided = CompensatedSum;
+  Strided.replace(Strided.find("view(x, 0:i64, 1:i64, n0)"), 25, "view(x, 0:i64, 2:i64, n0)");
+  EXPECT_EQ(applyOnce(R, Strided.c_str()), 0u);
+}
+
 TEST(LayoutRules, AsVectorLanesSideConditions) {
   const rewrite::Rule &R = rule("as-vector-lanes");
   // A comparison is not lane-wise.

@@ -101,6 +101,9 @@ void case_zc_host(void);
 void case_zc_misaligned(void);
 void case_zc_mixed(void);
 void case_zc_fail(void);
+void case_zc_nobackup(void);
+void case_zc_fail_gated(void);
+void case_zc_fail_abort(void);
 void case_zc_off(void);
 
 /* Cases of test_writeback.c. */

@@ -19,17 +19,30 @@
  *                range inside it and on the whole array: the entry goes
  *                back to the host first (and is dropped), no increment is
  *                lost and none is undone by a later copy-back.
- * zc_fail        IDIOM_ZERO_COPY_TEST_FAIL=1: a run fails after its kernels
- *                wrote an INOUT range in place: the range is put back as it
- *                was before the run (the fallback loop starts from it).
+ * zc_fail        IDIOM_ZERO_COPY_TEST_FAIL=1, IDIOM_ZERO_COPY_BACKUP=always:
+ *                a run fails after its kernels wrote an INOUT range in
+ *                place: the range is put back as it was before the run (the
+ *                fallback loop starts from it).
+ * zc_nobackup    defaults: in-place runs of a known variant copy no byte
+ *                aside (their kernels wait for the gate) and are right.
+ * zc_fail_gated  IDIOM_ZERO_COPY_TEST_FAIL=enqueued: a run fails after
+ *                every command is enqueued, its gate closed: the kernels
+ *                never ran, the INOUT range is the program's, and nothing
+ *                was copied aside.
+ * zc_fail_abort  IDIOM_ZERO_COPY_TEST_FAIL=1 with the defaults: a run that
+ *                kept no copy fails after its kernels wrote in place: the
+ *                process aborts with its message (ctest matches it) and
+ *                never returns to let the loop run from updated data.
  * zc_off         IDIOM_ZERO_COPY=off: the same runs copy both ways.
  *
  *===----------------------------------------------------------------------===*/
 #include "idiomrt.h"
 #include "test_common.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* y[i] += k over n ints; args: n, k, y (INOUT). */
 static const char zaddk_src[] =
@@ -80,6 +93,8 @@ static int dbl(const int *x, int *z, int n) {
   uint64_t sizes[1] = {(uint64_t)n};
   return idiom_run(&zdbl_desc, a, 3, sizes, NULL);
 }
+
+uint64_t idiomrt_zc_backup_bytes(void); /* rt_internal.h */
 
 static uint64_t moved(void) {
   uint64_t in = 0, out = 0;
@@ -245,6 +260,7 @@ void case_zc_fail(void) {
     CHECK_MSG(strstr(reason_or_none(), "IDIOM_ZERO_COPY_TEST_FAIL"),
               "reason: %s", reason_or_none());
     /* the kernel ran in place: its writes were put back */
+    CHECK(idiomrt_zc_backup_bytes() > 0);
     CHECK(all_eq(y, N, want_i_plus, &zero));
     /* a dense OUT range may hold results: the fallback loop writes them
        again from the inputs, which no run writes */
@@ -258,6 +274,92 @@ void case_zc_fail(void) {
   free(y);
   free(x);
   free(z);
+}
+
+/* N ints 0, 1, ..., page-aligned; NULL (a failed check) when out of
+   memory. */
+static int *iota_ints(void) {
+  int *y = aligned_ints(N);
+  CHECK(y != NULL);
+  for (int i = 0; y && i < N; ++i)
+    y[i] = i;
+  return y;
+}
+
+/* Nothing was copied aside in this process. */
+static void check_no_backup(void) {
+  CHECK_MSG(idiomrt_zc_backup_bytes() == 0, "%llu bytes copied aside",
+            (unsigned long long)idiomrt_zc_backup_bytes());
+}
+
+void case_zc_nobackup(void) {
+  int *y = iota_ints();
+  if (!y)
+    return;
+  if (!device_is_unified(y))
+    return;
+  int k = 0;
+  for (int region = 0; region < 2; ++region) {
+    if (region)
+      idiom_region_begin();
+    for (int t = 0; t < 3; ++t) {
+      CHECK_MSG(addk(&zaddk_desc, y, N, 5), "declined: %s", reason_or_none());
+      k += 5;
+    }
+    if (region)
+      idiom_region_end();
+  }
+  CHECK(all_eq(y, N, want_i_plus, &k));
+  check_no_backup();
+  free(y);
+}
+
+void case_zc_fail_gated(void) {
+  int *y = iota_ints();
+  if (!y)
+    return;
+  int zero = 0;
+  uint64_t m0 = moved();
+  for (int region = 0; region < 2; ++region) {
+    if (region)
+      idiom_region_begin();
+    for (int t = 0; t < 3; ++t) {
+      CHECK(addk(&zaddk_desc, y, N, 7) == 0);
+      CHECK_MSG(strstr(reason_or_none(), "TEST_FAIL=enqueued"), "reason: %s",
+                reason_or_none());
+      /* the kernel was terminated unrun: nothing to put back */
+      CHECK(all_eq(y, N, want_i_plus, &zero));
+    }
+    if (region)
+      idiom_region_end();
+  }
+  CHECK_MSG(moved() == m0, "%llu bytes moved (the device is not host-unified?)",
+            (unsigned long long)(moved() - m0));
+  check_no_backup();
+  free(y);
+}
+
+/* The abort the case expects: the process ends with status 0 after it, so
+   that ctest judges the output (the runtime's message, and no return). */
+static void on_abort(int sig) {
+  (void)sig;
+  static const char m[] = "zc_fail_abort: SIGABRT\n";
+  if (write(2, m, sizeof m - 1) < 0)
+    _exit(1);
+  _exit(0);
+}
+
+void case_zc_fail_abort(void) {
+  int *y = iota_ints();
+  if (!y)
+    return;
+  signal(SIGABRT, on_abort);
+  int r = addk(&zaddk_desc, y, N, 7);
+  /* not reached: the run aborts the process (ctest matches its message) */
+  fprintf(stderr, "zc_fail_abort: the run returned %d (%s)\n", r,
+          reason_or_none());
+  CHECK(0);
+  free(y);
 }
 
 void case_zc_off(void) {

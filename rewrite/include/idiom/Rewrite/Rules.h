@@ -179,6 +179,21 @@ Rule asVectorLanesRule(int64_t N);
 /// any associative, commutative f with identity z (the contract of reduce).
 Rule reduceLanesRule(int64_t N);
 
+/// The CPU form of a compensated sum (`compensate`'s reduce of
+/// (sum, compensation) pairs with Neumaier's combine over map(\x => (g(x),
+/// c), s), s contiguous): the two-stage reduction whose work-items each own
+/// a contiguous block of asVector(N, pad(0, p, z, map(g, s))) (blocks, as
+/// reduce-two-stage-blocks; N = 16 bytes / the element's, the alignment
+/// malloc guarantees) and accumulate it into a pair of N-lane vectors,
+/// the exact error of each lane's add by TwoSum (lane-wise adds and
+/// subtracts), then fold the lanes with the pair combine in lane order before
+/// the work-group tree. Named "as-vector-compensated-blocks"; not
+/// registered (the CPU reduction variant of exploreVariants applies it,
+/// docs/Rewrite.md "Compensated sums"). The result is within the compensated
+/// sum's bound (docs/ARCHITECTURE.md, "Floating-point reductions: accuracy")
+/// and, for a fixed geometry, the same on every run.
+Rule compensatedLanesRule();
+
 /// Reordering inside a reduction (seeds/004 figure 6d; reduce's operator is
 /// commutative by contract), stride \p S (registered as
 /// "reduce-reorder-stride", S = 2):

@@ -1517,8 +1517,12 @@ int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
   if (ok) {
     idiomrt_resid_commit(&r.rc);
   } else {
+    gate_fail(&r);
+    /* The arguments are the warm-up's private copy (startup_warm.c):
+       nothing of the program's to restore, never an abort. */
     if (r.zc && r.mems)
-      idiomrt_zc_abort(r.dev, r.args, r.nargs, r.zc);
+      idiomrt_zc_abort(r.dev, r.args, r.nargs, r.zc, r.zc_backup, 0,
+                       pe->desc->loc);
     idiomrt_resid_abort(&r.rc, args);
   }
   if (r.ev || r.mems || r.maps || r.ev_kind)

@@ -278,9 +278,12 @@ void case_policy_host_api(void) {
   CHECK(idiom_host_begin(&pscale_desc) == 0); /* one token per decline */
   idiom_host_end(&pscale_desc, tok + 2);      /* not the token: ignored */
   idiom_host_end(&pscale_desc, tok);
-  /* a decline below the trip threshold asks for no measurement */
+  /* a decline below the work threshold asks for no measurement (the
+     ranges cut to the 16 elements: the gate counts the bytes read too) */
   sizes[0] = 16;
   args[0] = i32(16);
+  args[2] = buf(IDIOM_ARG_BUF_IN, x, 4ull * 16);
+  args[3] = buf(IDIOM_ARG_BUF_INOUT, y, 4ull * 16);
   CHECK(idiom_run(&pscale_desc, args, 4, sizes, NULL) == 0);
   CHECK(idiom_host_begin(&pscale_desc) == 0);
   free(x);

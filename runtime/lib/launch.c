@@ -1299,6 +1299,24 @@ static void run_init(run *r, const idiomrt_device *dev, idiomrt_entry *e,
   reason[0] = '\0';
 }
 
+/* The end of run r, ok or not: residency ranges committed, or else the
+   gate closed, zero-copy in-place bytes put back (or, without a backup,
+   the abort when a kernel may have written: only when program_args, the
+   arguments being the program's own), residency ranges dropped. */
+static void settle(run *r, int ok, int program_args) {
+  if (ok) {
+    idiomrt_resid_commit(&r->rc);
+    return;
+  }
+  gate_fail(r);
+  if (r->zc && r->mems)
+    idiomrt_zc_abort(r->dev, r->args, r->nargs, r->zc, r->zc_backup,
+                     program_args && r->launched &&
+                         (!r->gate || r->gate_open),
+                     r->d->loc);
+  idiomrt_resid_abort(&r->rc, r->args);
+}
+
 static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                        uint32_t nargs, const uint64_t *sizes, void *results,
                        const idiom_csr *csr) {
@@ -1435,16 +1453,9 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   /* Inside a region, a run that filled device copies paid a copy that later
      runs do not: not a sample of the device's steady state either. */
   int filled = idiomrt_resid_active() && (r.bytes_in || r.rc.bytes_in);
-  if (ok) {
+  if (ok)
     profile(&r, &kernel_ns, &transfer_ns);
-    idiomrt_resid_commit(&r.rc);
-  } else {
-    gate_fail(&r);
-    if (r.zc && r.mems)
-      idiomrt_zc_abort(r.dev, r.args, r.nargs, r.zc, r.zc_backup,
-                       r.launched && (!r.gate || r.gate_open), desc->loc);
-    idiomrt_resid_abort(&r.rc, args);
-  }
+  settle(&r, ok, 1);
   /* Whatever happened, the run may have written its outputs (on the device
      or by copying back): checks remembered for those ranges are void. */
   for (uint32_t i = 0; i < nargs; ++i)
@@ -1514,17 +1525,9 @@ int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
     pe->chosen[cls] = chosen;
     pe->tuned[cls] = tuned;
   }
-  if (ok) {
-    idiomrt_resid_commit(&r.rc);
-  } else {
-    gate_fail(&r);
-    /* The arguments are the warm-up's private copy (startup_warm.c):
-       nothing of the program's to restore, never an abort. */
-    if (r.zc && r.mems)
-      idiomrt_zc_abort(r.dev, r.args, r.nargs, r.zc, r.zc_backup, 0,
-                       pe->desc->loc);
-    idiomrt_resid_abort(&r.rc, args);
-  }
+  /* The arguments are the warm-up's private copy (startup_warm.c):
+     nothing of the program's to restore, never an abort. */
+  settle(&r, ok, 0);
   if (r.ev || r.mems || r.maps || r.ev_kind)
     cleanup(&r);
   pthread_mutex_unlock(&pe->lock);

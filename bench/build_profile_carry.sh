@@ -21,5 +21,10 @@ for src in "$here"/../nas-parboil/*.c; do
   $cc -O2 -g -fpass-plugin="$plugin" "$src" -L"$build/lib" -lidiomrt -lm -o "$out/np/$p.idiom"
   cp "$src" "$out/np/"
 done
+# A one-shot program beside them (bench/policy_tiny.c: tiny calls only).
+$cc -O2 -g "$here/policy_tiny.c" -o "$out/np/policy_tiny.seq"
+$cc -O2 -g -fpass-plugin="$plugin" "$here/policy_tiny.c" -L"$build/lib" -lidiomrt -lm \
+  -o "$out/np/policy_tiny.idiom"
+cp "$here/policy_tiny.c" "$out/np/"
 cp "$here/../nas-parboil/compare.py" "$out/np/"
-cp "$here/profile_gpu.sh" "$here/np_gpu.sh" "$here/host_overhead_gpu.sh" "$here/timeline.sh" "$out/"
+cp "$here/profile_gpu.sh" "$here/np_gpu.sh" "$here/np_ratio_ci.py" "$here/host_overhead_gpu.sh" "$here/timeline.sh" "$out/"

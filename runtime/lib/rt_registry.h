@@ -162,7 +162,7 @@ typedef struct idiomrt_entry {
 
   /* costmodel.c, under stats_lock */
   idiomrt_cost_site cost;
-  /* launch.c, under lock: a reduction's part_k and out_k buffers, kept
+  /* run_buffers.c, under lock: a reduction's part_k and out_k buffers, kept
      from run to run on scratch_dev (creating and freeing them every run
      cost a GPU driver more than the kernels of a small reduction) */
   const struct idiomrt_device *scratch_dev;

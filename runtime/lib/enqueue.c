@@ -357,10 +357,11 @@ static int check_nargs(idiomrt_run *r, const idiomrt_variant *v) {
   return 1;
 }
 
-int idiomrt_launch_variant(idiomrt_run *r, const idiomrt_variant *v,
-                           cl_event *evs, unsigned *nev) {
+int idiomrt_launch_variant(idiomrt_run *r, unsigned k, cl_event *evs,
+                           unsigned *nev) {
+  idiomrt_variant *v = &r->e->var[k];
   if (r->e->second && !v->launched) { /* under r->e->lock */
-    ((idiomrt_variant *)v)->launched = 1;
+    v->launched = 1;
     idiomrt_test_slow_build(1); /* PoCL's first-launch compile, slowed */
   }
   return check_nargs(r, v) &&

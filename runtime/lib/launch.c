@@ -105,7 +105,7 @@ static int execute(idiomrt_run *r, void *results, int *variant) {
   cl_event evs[2];
   unsigned nev = 0;
   r->launched = 1;
-  int ok = idiomrt_launch_variant(r, &e->var[k], evs, &nev);
+  int ok = idiomrt_launch_variant(r, (unsigned)k, evs, &nev);
   for (unsigned i = 0; i < nev; ++i)
     idiomrt_run_add_event(r, evs[i], IDIOMRT_EV_KERNEL);
   if (!ok)

@@ -180,11 +180,13 @@ int idiomrt_run_reduce_buffers(idiomrt_run *r);
    kernel's reqd_work_group_size or the variant's wg= does not fit. */
 int idiomrt_map_local(idiomrt_run *r, const idiomrt_variant *v,
                       size_t local[3]);
-/* Sets v's kernel arguments and enqueues it (a map, or a reduction's
-   partial and final stages, waiting for r's gate); the events go to
-   evs[*nev] (two at most). */
-int idiomrt_launch_variant(idiomrt_run *r, const idiomrt_variant *v,
-                           cl_event *evs, unsigned *nev);
+/* Sets the kernel arguments of variant k of r->e and enqueues it (a map,
+   or a reduction's partial and final stages, waiting for r's gate); the
+   events go to evs[*nev] (two at most). Under r->e->lock: the first launch
+   of a second device's variant is marked (its launched flag) and, under
+   IDIOM_TEST_SLOW_BUILD_MS, slowed as PoCL's first-launch compile. */
+int idiomrt_launch_variant(idiomrt_run *r, unsigned k, cl_event *evs,
+                           unsigned *nev);
 
 /*--- tune_race.c: timing the variants ------------------------------------*/
 

@@ -171,7 +171,7 @@ int idiomrt_tune_variants(idiomrt_run *r, unsigned cls) {
       unsigned nev = 0;
       scratch[0] = '\0';
       if (!restore_outputs(r) ||
-          !idiomrt_launch_variant(r, &e->var[k], evs, &nev)) {
+          !idiomrt_launch_variant(r, k, evs, &nev)) {
         for (unsigned i = 0; i < nev; ++i) {
           r->cl->clWaitForEvents(1, &evs[i]);
           r->cl->clReleaseEvent(evs[i]);

@@ -396,36 +396,25 @@ fail:
   return -1;
 }
 
+/* A counter of idiomrt_resid_n, read once. */
+static unsigned long long counter(const uint64_t *c) {
+  return (unsigned long long)__atomic_load_n(c, __ATOMIC_RELAXED);
+}
+
 void idiomrt_resid_report(void) {
-  uint64_t regions =
-      __atomic_load_n(&idiomrt_resid_n.regions, __ATOMIC_RELAXED);
+  const idiomrt_resid_counters *n = &idiomrt_resid_n;
+  unsigned long long regions = counter(&n->regions);
   if (!regions)
     return;
   fprintf(stderr,
           "idiom-stats: residency regions=%llu reused=%llu syncs=%llu "
           "flushed_bytes=%llu evicted=%llu device_copies=%llu grown=%llu "
           "offsets=%llu views=%llu host_loads=%llu host_stores=%llu\n",
-          (unsigned long long)regions,
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.reused,
-                                              __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.syncs,
-                                              __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.flush_bytes,
-                                              __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.evicted,
-                                              __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.dev_copies,
-                                              __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.grown,
-                                              __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.offsets,
-                                              __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.views,
-                                              __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.host_loads,
-                                              __ATOMIC_RELAXED),
-          (unsigned long long)__atomic_load_n(&idiomrt_resid_n.host_stores,
-                                              __ATOMIC_RELAXED));
+          regions, counter(&n->reused), counter(&n->syncs),
+          counter(&n->flush_bytes), counter(&n->evicted),
+          counter(&n->dev_copies), counter(&n->grown), counter(&n->offsets),
+          counter(&n->views), counter(&n->host_loads),
+          counter(&n->host_stores));
 }
 
 uint64_t idiomrt_resid_bytes(void) {
@@ -438,10 +427,11 @@ uint64_t idiomrt_resid_bytes(void) {
 }
 
 void idiomrt_resid_counts(uint64_t out[6]) {
-  out[0] = __atomic_load_n(&idiomrt_resid_n.regions, __ATOMIC_RELAXED);
-  out[1] = __atomic_load_n(&idiomrt_resid_n.reused, __ATOMIC_RELAXED);
-  out[2] = __atomic_load_n(&idiomrt_resid_n.syncs, __ATOMIC_RELAXED);
-  out[3] = __atomic_load_n(&idiomrt_resid_n.flush_bytes, __ATOMIC_RELAXED);
-  out[4] = __atomic_load_n(&idiomrt_resid_n.evicted, __ATOMIC_RELAXED);
-  out[5] = __atomic_load_n(&idiomrt_resid_n.dev_copies, __ATOMIC_RELAXED);
+  const idiomrt_resid_counters *n = &idiomrt_resid_n;
+  out[0] = counter(&n->regions);
+  out[1] = counter(&n->reused);
+  out[2] = counter(&n->syncs);
+  out[3] = counter(&n->flush_bytes);
+  out[4] = counter(&n->evicted);
+  out[5] = counter(&n->dev_copies);
 }

@@ -10,11 +10,6 @@
 
 #include <stdint.h>
 
-static int is_buffer(uint32_t kind) { return kind <= IDIOM_ARG_BUF_INOUT; }
-static int is_output(uint32_t kind) {
-  return kind == IDIOM_ARG_BUF_OUT || kind == IDIOM_ARG_BUF_INOUT;
-}
-
 const char *idiomrt_check_desc(const idiom_kernel_desc *d,
                                const idiom_arg *args, uint32_t nargs,
                                const uint64_t *sizes, const void *results) {
@@ -45,7 +40,7 @@ const char *idiomrt_check_desc(const idiom_kernel_desc *d,
     if ((a->flags & ~(uint32_t)(IDIOM_ARG_DENSE | IDIOM_ARG_SNAPSHOT)) ||
         ((a->flags & IDIOM_ARG_SNAPSHOT) && a->kind != IDIOM_ARG_BUF_IN))
       return "invalid arguments: flags";
-    if (is_buffer(a->kind) && a->bytes &&
+    if (idiomrt_arg_is_buffer(a->kind) && a->bytes &&
         (!a->ptr || (uint64_t)(uintptr_t)a->ptr > UINT64_MAX - a->bytes))
       return "invalid arguments: buffer";
   }
@@ -71,11 +66,11 @@ uint64_t idiomrt_trip_count(const idiom_kernel_desc *d,
    IDIOM_ARG_SNAPSHOT, which sets *snapshot to 1 instead. */
 static int overlap(const idiom_arg *args, uint32_t nargs, int *snapshot) {
   for (uint32_t i = 0; i < nargs; ++i) {
-    if (!is_output(args[i].kind) || args[i].bytes == 0)
+    if (!idiomrt_arg_is_output(args[i].kind) || args[i].bytes == 0)
       continue;
     uint64_t a0 = (uint64_t)(uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
     for (uint32_t j = 0; j < nargs; ++j) {
-      if (j == i || !is_buffer(args[j].kind) || args[j].bytes == 0)
+      if (j == i || !idiomrt_arg_is_buffer(args[j].kind) || args[j].bytes == 0)
         continue;
       uint64_t b0 = (uint64_t)(uintptr_t)args[j].ptr, b1 = b0 + args[j].bytes;
       if (!(a0 < b1 && b0 < a1))

@@ -1,4 +1,4 @@
-/*===- launch.c - idiom_run: maps and two-stage reductions ----------------===*
+/*===- launch.c - idiom_run: the entry points of a device run -------------===*
  *
  * One run: check what can be checked without a device (IDIOM_DEVICE=seq;
  * descriptor, trip count, overlapping ranges: checks.c), then take the
@@ -6,6 +6,12 @@
  * the outputs back, and copy them to the host only once every command has
  * completed without error. Any failure releases what the run allocated and
  * declines, with nothing written to the host.
+ *
+ * This file holds the entry points, the calling thread's state (the last
+ * decline reason, kernel time and variant) and the order of a run's steps
+ * (execute); the steps are in run.c (a run's life and end), gate.c (the
+ * zero-copy failure gate), run_buffers.c (device buffers), enqueue.c
+ * (kernels) and tune_race.c (timing the variants): rt_run.h.
  *
  * Outputs: an OUT / INOUT argument without IDIOM_ARG_DENSE is copied in
  * from a host snapshot, and only the bytes whose device value differs from
@@ -21,8 +27,8 @@
  *
  * A descriptor with several variants runs the one chosen for the size class
  * (tuning.c); when none is chosen yet, every usable variant is timed on
- * this run's device buffers first (outputs restored from a copy before each
- * launch), the fastest is recorded, and it then runs for real.
+ * this run's device buffers first (tune_race.c), the fastest is recorded,
+ * and it then runs for real.
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -40,14 +46,6 @@ extern const char *__lsan_default_suppressions(void);
 __attribute__((used)) static const char *(*const keep_lsan_suppressions)(
     void) = __lsan_default_suppressions;
 
-#define MAX_RESULTS IDIOM_MAX_RESULTS
-#define MAP_LOCAL_1D 64
-#define REDUCE_MAX_L 256
-#define REDUCE_MAX_G 1024
-#define TUNE_REPS 3
-#define TUNE_LONG_MS 20.0 /* a variant's run this long is not repeated */
-#define TUNE_FILL_GROUPS 16 /* work-groups per compute unit in a sample */
-
 static _Thread_local char t_reason[IDIOMRT_REASON_LEN];
 static _Thread_local const char *t_reason_static; /* else t_reason */
 /* The entry of the last descriptor this thread ran (entries live as long
@@ -59,1010 +57,10 @@ static _Thread_local double t_kernel_ms = -1.0;
 static _Thread_local int t_variant = -1;
 static _Thread_local int t_depth; /* > 0 while this thread is in idiom_run */
 
-enum { EV_TRANSFER = 0, EV_KERNEL = 1 };
-
-typedef struct run {
-  const idiomrt_device *dev;
-  const idiomrt_cl *cl;
-  idiomrt_entry *e;
-  const idiom_kernel_desc *d;
-  const idiom_arg *args;
-  uint32_t nargs;
-  const uint64_t *sizes;
-  cl_mem *mems;                  /* per argument; NULL for scalars */
-  cl_mem *pristine;              /* tuning: copies of OUT/INOUT buffers */
-  unsigned char **snap;          /* per argument: copied-in bytes, or NULL */
-  cl_mem parts[MAX_RESULTS];     /* reductions: part_k, G elements */
-  cl_mem outs[MAX_RESULTS];      /* reductions: out_k, one element */
-  cl_event *ev;                  /* every command this run enqueued */
-  unsigned char *ev_kind;
-  unsigned nev, ev_cap;
-  struct mapping {
-    cl_mem mem;
-    void *dev_ptr;               /* what clEnqueueMapBuffer returned */
-    void *host;                  /* where the bytes go on success */
-    const unsigned char *snap;   /* write only bytes that differ, or NULL */
-    size_t bytes;
-  } *maps;
-  unsigned nmaps;
-  uint64_t host_copy_ns;
-  uint64_t sample;               /* tuning a map: iterations launched, 0 all */
-  uint64_t work;                 /* the size class counts this when larger
-                                    than the iterations: a CSR SpMV's
-                                    nonzeros (0: the iterations) */
-  uint64_t bytes_in, bytes_out;  /* host-to-device, device-to-host */
-  const idiom_csr *csr;          /* a CSR SpMV's matrix, else NULL */
-  cl_mem blocks_mem;             /* row blocks of the load-balanced variant */
-  const int64_t *blocks;         /* their host copy (csr.c's memo or owned) */
-  int64_t *blocks_owned;         /* freed by cleanup */
-  int64_t nblocks;
-  idiomrt_resid_call rc;         /* inside a region (residency.c) */
-  unsigned char *zc;             /* per argument: 1 a buffer over the
-                                    program's memory (zerocopy.c), 2 one the
-                                    driver refused, copied outside the range
-                                    table; or NULL */
-  size_t *zc_base;               /* its bytes before the argument's start */
-  int zc_backup;                 /* INOUT zero-copy bytes copied aside */
-  cl_event gate;                 /* a user event the kernels wait for, or
-                                    NULL (zerocopy.c, "failure") */
-  int gate_open;                 /* completed: the kernels may run */
-  int launched;                  /* a kernel of the real run enqueued */
-  uint32_t *off_elem;            /* a map whose kernels take element offsets
-                                    (e->offsets): per argument, the element
-                                    bytes of a buffer, else 0; or NULL */
-  uint32_t noffs;                /* offset parameters: one per buffer */
-  char *reason;
-  size_t reason_len;
-  uint64_t t_buffers, t_launched, t_waited; /* phase ends (IDIOM_DEBUG=time) */
-} run;
-
-static int cl_fail(run *r, const char *what, cl_int err) {
-  snprintf(r->reason, r->reason_len, "OpenCL error %d (%s) in %s", (int)err,
-           idiomrt_cl_error_name(err), what);
-  return 0;
-}
-
-static int fail(run *r, const char *why) {
-  snprintf(r->reason, r->reason_len, "%s", why);
-  return 0;
-}
-
-static void add_event(run *r, cl_event ev, int kind) {
-  /* ev_cap is sized up front for every command a run can enqueue. */
-  r->ev[r->nev] = ev;
-  r->ev_kind[r->nev] = (unsigned char)kind;
-  r->nev++;
-}
-
-/* residency.c's events join the run's. */
-static void sink_event(void *ctx, cl_event ev) {
-  add_event((run *)ctx, ev, EV_TRANSFER);
-}
-
-static int is_buffer(uint32_t kind) { return kind <= IDIOM_ARG_BUF_INOUT; }
-
-/* A kernel's wait list: the run's gate, when it has one. */
-#define GATE(r) (r)->gate ? 1u : 0u, (r)->gate ? &(r)->gate : NULL
-
-/* The gate of a run that copies no INOUT zero-copy bytes aside
-   (zerocopy.c, "failure"): its kernels wait for it, and it opens only once
-   every command of the run is enqueued. */
-static int gate_make(run *r) {
-  cl_int err = CL_SUCCESS;
-  r->gate = r->cl->clCreateUserEvent(r->dev->ctx, &err);
-  if (!r->gate || err != CL_SUCCESS) {
-    r->gate = NULL;
-    return cl_fail(r, "clCreateUserEvent", err);
-  }
-  return 1;
-}
-
-static int gate_open(run *r) {
-  r->gate_open = 1; /* even when the call fails: the kernels may run */
-  cl_int err = r->cl->clSetUserEventStatus(r->gate, CL_COMPLETE);
-  return err == CL_SUCCESS ? 1 : cl_fail(r, "clSetUserEventStatus", err);
-}
-
-/* A failed run's closed gate: set to an error, so that the commands
-   waiting for it are terminated unrun (OpenCL 1.2, clSetUserEventStatus).
-   Where even that fails the kernels may run: counted as opened. */
-static void gate_fail(run *r) {
-  if (r->gate && !r->gate_open &&
-      r->cl->clSetUserEventStatus(r->gate, CL_INVALID_EVENT) != CL_SUCCESS)
-    r->gate_open = 1;
-}
-static int is_output(uint32_t kind) {
-  return kind == IDIOM_ARG_BUF_OUT || kind == IDIOM_ARG_BUF_INOUT;
-}
-
-static size_t pow2_floor(size_t x) {
-  size_t p = 1;
-  while (p <= x / 2)
-    p *= 2;
-  return p;
-}
-
-static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
-
-/* A device buffer of max(bytes, 1) bytes; copies host bytes in when given. */
-static int make_buffer(run *r, cl_mem_flags flags, const void *host,
-                       uint64_t bytes, cl_mem *out) {
-  if (r->dev->max_alloc && bytes > r->dev->max_alloc)
-    return fail(r, "buffer larger than the device's maximum allocation");
-  if (bytes > (uint64_t)SIZE_MAX)
-    return fail(r, "buffer larger than the address space");
-  cl_int err = CL_SUCCESS;
-  *out = r->cl->clCreateBuffer(r->dev->ctx, flags, bytes ? (size_t)bytes : 1,
-                               NULL, &err);
-  if (!*out || err != CL_SUCCESS) {
-    *out = NULL;
-    return cl_fail(r, "clCreateBuffer", err);
-  }
-  if (host && bytes) {
-    int staged = 0; /* through pinned memory (staging.c), synchronously */
-    uint64_t t0 = idiomrt_now_ns();
-    err = idiomrt_stage_write(r->dev, *out, 0, host, (size_t)bytes, &staged);
-    if (err != CL_SUCCESS)
-      return cl_fail(r, "staged clEnqueueWriteBuffer", err);
-    if (staged) {
-      r->host_copy_ns += idiomrt_now_ns() - t0;
-    } else {
-      cl_event ev = NULL;
-      err = r->cl->clEnqueueWriteBuffer(r->dev->queue, *out, CL_FALSE, 0,
-                                        (size_t)bytes, host, 0, NULL, &ev);
-      if (err != CL_SUCCESS)
-        return cl_fail(r, "clEnqueueWriteBuffer", err);
-      add_event(r, ev, EV_TRANSFER);
-    }
-    r->bytes_in += bytes;
-  }
-  return 1;
-}
-
-static int create_buffers(run *r) {
-  if (idiomrt_zc_device(r->dev)) {
-    r->zc = calloc(r->nargs ? r->nargs : 1, 1);
-    r->zc_base = calloc(r->nargs ? r->nargs : 1, sizeof *r->zc_base);
-    if (!r->zc || !r->zc_base)
-      return fail(r, "out of host memory");
-    /* the first run of a pair must not write the host: outputs copied */
-    idiomrt_zc_plan(r->dev, r->args, r->nargs, r->off_elem,
-                    idiomrt_defer_wanted(r->d), r->zc, r->zc_base);
-    r->rc.zc = r->zc;
-  }
-  if (idiomrt_resid_active()) {
-    r->rc.dev = r->dev;
-    r->rc.sink = sink_event;
-    r->rc.sink_ctx = r;
-    if (!idiomrt_resid_acquire(&r->rc, r->args, r->nargs, r->mems, r->reason,
-                               r->reason_len))
-      return 0;
-  }
-  if (r->zc && !idiomrt_zc_buffers(r->dev, r->args, r->nargs, r->zc,
-                                   r->zc_base, r->mems, r->zc_backup,
-                                   &r->host_copy_ns))
-    return fail(r, "out of host memory");
-  for (uint32_t i = 0; i < r->nargs; ++i) {
-    const idiom_arg *a = &r->args[i];
-    if (!is_buffer(a->kind) || r->mems[i]) /* mems[i]: resident */
-      continue;
-    cl_mem_flags f =
-        a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
-    const void *src = a->ptr;
-    if (a->kind == IDIOM_ARG_BUF_OUT && (a->flags & IDIOM_ARG_DENSE))
-      src = NULL;
-    else if (is_output(a->kind) && a->bytes && !(a->flags & IDIOM_ARG_DENSE)) {
-      if (a->bytes > (uint64_t)SIZE_MAX)
-        return fail(r, "buffer larger than the address space");
-      if (!r->snap && !(r->snap = calloc(r->nargs, sizeof *r->snap)))
-        return fail(r, "out of host memory");
-      uint64_t t0 = idiomrt_now_ns();
-      if (!(r->snap[i] = malloc((size_t)a->bytes)))
-        return fail(r, "out of host memory");
-      idiomrt_parallel_memcpy(r->snap[i], a->ptr, (size_t)a->bytes);
-      r->host_copy_ns += idiomrt_now_ns() - t0;
-      src = r->snap[i];
-    }
-    if (!make_buffer(r, f, src, a->bytes, &r->mems[i]))
-      return 0;
-  }
-  return 1;
-}
-
-/* Byte offset of argument i's range in r->mems[i]: a sub-range of a
-   resident entry passed as the entry's buffer (residency.c), else 0. */
-static size_t mem_off(const run *r, uint32_t i) {
-  if (r->zc && r->zc[i] == 1)
-    return r->zc_base[i];
-  return r->rc.used && r->rc.arg && r->rc.arg[i].direct ? r->rc.arg[i].off : 0;
-}
-
-/* Sets args 0..nargs-1 of k and, for kernels that take them, the element
-   offsets that follow (idiomrt.h, "Element offsets"). */
-static int set_idiom_args(run *r, cl_kernel k) {
-  for (uint32_t i = 0; i < r->nargs; ++i) {
-    const idiom_arg *a = &r->args[i];
-    cl_int err;
-    if (is_buffer(a->kind)) {
-      err = r->cl->clSetKernelArg(k, i, sizeof(cl_mem), &r->mems[i]);
-    } else {
-      size_t sz = (a->kind == IDIOM_ARG_I32 || a->kind == IDIOM_ARG_F32) ? 4 : 8;
-      err = r->cl->clSetKernelArg(k, i, sz, &a->value);
-    }
-    if (err != CL_SUCCESS) {
-      char what[64];
-      snprintf(what, sizeof what, "clSetKernelArg(%u)", (unsigned)i);
-      return cl_fail(r, what, err);
-    }
-  }
-  uint32_t j = 0;
-  for (uint32_t i = 0; r->off_elem && i < r->nargs; ++i) {
-    if (!is_buffer(r->args[i].kind))
-      continue;
-    cl_long off = r->off_elem[i] ? (cl_long)(mem_off(r, i) / r->off_elem[i]) : 0;
-    cl_int err = r->cl->clSetKernelArg(k, r->nargs + j++, sizeof off, &off);
-    if (err != CL_SUCCESS)
-      return cl_fail(r, "clSetKernelArg(offset)", err);
-  }
-  return 1;
-}
-
-/* The source's element bytes per buffer argument (e->offsets) into
-   r->off_elem; a missing or odd number is 0 (that argument is never passed
-   at an offset: a view, residency.c). */
-static int parse_offsets(run *r) {
-  const char *p = r->e->offsets;
-  if (!p || r->d->kind != IDIOM_MAP)
-    return 1;
-  if (!(r->off_elem = calloc(r->nargs ? r->nargs : 1, sizeof *r->off_elem)))
-    return fail(r, "out of host memory");
-  for (uint32_t i = 0; i < r->nargs; ++i) {
-    if (!is_buffer(r->args[i].kind))
-      continue;
-    r->noffs++;
-    while (*p == ' ')
-      ++p;
-    char *end = NULL;
-    unsigned long b = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
-    if (end && end != p) {
-      p = end;
-      if (b == 1 || b == 2 || b == 4 || b == 8 || b == 16)
-        r->off_elem[i] = (uint32_t)b;
-    }
-  }
-  r->rc.elem = r->off_elem;
-  return 1;
-}
-
-/* Maps [off, off + bytes) of mem for reading; its bytes go to host once
-   the run succeeded. A zero-copy buffer (zc) is mapped for coherence only:
-   the map returns host itself and nothing is copied or counted. */
-static int map_back(run *r, cl_mem mem, void *host, const unsigned char *snap,
-                    size_t off, size_t bytes, int zc) {
-  cl_int err = CL_SUCCESS;
-  cl_event ev = NULL;
-  void *p = r->cl->clEnqueueMapBuffer(r->dev->queue, mem, CL_FALSE,
-                                      CL_MAP_READ, off, bytes, 0, NULL, &ev,
-                                      &err);
-  if (!p || err != CL_SUCCESS)
-    return cl_fail(r, "clEnqueueMapBuffer", err ? err : CL_MAP_FAILURE);
-  add_event(r, ev, EV_TRANSFER);
-  if (!zc || p != host)
-    r->bytes_out += bytes;
-  r->maps[r->nmaps].mem = mem;
-  r->maps[r->nmaps].dev_ptr = p;
-  r->maps[r->nmaps].host = host;
-  r->maps[r->nmaps].snap = snap;
-  r->maps[r->nmaps].bytes = bytes;
-  r->nmaps++;
-  return 1;
-}
-
-/* Maps every OUT / INOUT argument buffer back for reading, except those
-   that stay on the device (residency.c). */
-static int map_outputs(run *r) {
-  for (uint32_t i = 0; i < r->nargs; ++i) {
-    const idiom_arg *a = &r->args[i];
-    int zc = r->zc ? r->zc[i] : 0; /* 2: copied outside the table */
-    if (!is_output(a->kind) || !a->bytes || (r->rc.used && !zc))
-      continue;
-    if (!map_back(r, r->mems[i], a->ptr, r->snap ? r->snap[i] : NULL,
-                  mem_off(r, i), (size_t)a->bytes, zc == 1))
-      return 0;
-  }
-  return 1;
-}
-
-/* Waits for every command of the run; fails when any of them failed. */
-static int wait_all(run *r) {
-  if (r->nev == 0)
-    return 1;
-  cl_int err = r->cl->clFlush(r->dev->queue);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clFlush", err);
-  err = r->cl->clWaitForEvents(r->nev, r->ev);
-  for (unsigned i = 0; i < r->nev; ++i) {
-    cl_int st = CL_COMPLETE;
-    cl_int e2 = r->cl->clGetEventInfo(r->ev[i],
-                                      CL_EVENT_COMMAND_EXECUTION_STATUS,
-                                      sizeof st, &st, NULL);
-    if (e2 != CL_SUCCESS)
-      return cl_fail(r, "clGetEventInfo", e2);
-    if (st != CL_COMPLETE)
-      return cl_fail(r, r->ev_kind[i] == EV_KERNEL ? "kernel execution"
-                                                   : "transfer",
-                     st < 0 ? st : CL_INVALID_EVENT);
-  }
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clWaitForEvents", err);
-  return 1;
-}
-
-static void profile(run *r, uint64_t *kernel_ns, uint64_t *transfer_ns) {
-  *kernel_ns = 0;
-  *transfer_ns = r->host_copy_ns;
-  for (unsigned i = 0; i < r->nev; ++i) {
-    cl_ulong t0 = 0, t1 = 0;
-    if (r->cl->clGetEventProfilingInfo(r->ev[i], CL_PROFILING_COMMAND_START,
-                                       sizeof t0, &t0, NULL) != CL_SUCCESS ||
-        r->cl->clGetEventProfilingInfo(r->ev[i], CL_PROFILING_COMMAND_END,
-                                       sizeof t1, &t1, NULL) != CL_SUCCESS ||
-        t1 < t0)
-      continue;
-    if (r->ev_kind[i] == EV_KERNEL)
-      *kernel_ns += t1 - t0;
-    else
-      *transfer_ns += t1 - t0;
-  }
-}
-
-/* Releases everything the run made. On failure first waits for each command
-   already enqueued, so no command still reads host memory once idiom_run has
-   returned. */
-static void cleanup(run *r) {
-  const idiomrt_cl *cl = r->cl;
-  for (unsigned i = 0; i < r->nev; ++i)
-    cl->clWaitForEvents(1, &r->ev[i]);
-  cl_event unmap_ev[2 * MAX_RESULTS + 64];
-  unsigned nun = 0;
-  for (unsigned i = 0; i < r->nmaps; ++i) {
-    cl_event ev = NULL;
-    if (cl->clEnqueueUnmapMemObject(r->dev->queue, r->maps[i].mem,
-                                    r->maps[i].dev_ptr, 0, NULL,
-                                    &ev) == CL_SUCCESS &&
-        ev) {
-      if (nun < sizeof unmap_ev / sizeof unmap_ev[0])
-        unmap_ev[nun++] = ev;
-      else {
-        cl->clWaitForEvents(1, &ev);
-        cl->clReleaseEvent(ev);
-      }
-    }
-  }
-  if (nun) {
-    cl->clFlush(r->dev->queue);
-    cl->clWaitForEvents(nun, unmap_ev);
-    for (unsigned i = 0; i < nun; ++i)
-      cl->clReleaseEvent(unmap_ev[i]);
-  }
-  for (unsigned i = 0; i < r->nev; ++i)
-    cl->clReleaseEvent(r->ev[i]);
-  if (r->gate)
-    cl->clReleaseEvent(r->gate);
-  if (r->mems)
-    for (uint32_t i = 0; i < r->nargs; ++i)
-      if (r->mems[i])
-        cl->clReleaseMemObject(r->mems[i]);
-  if (r->pristine)
-    for (uint32_t i = 0; i < r->nargs; ++i)
-      if (r->pristine[i])
-        cl->clReleaseMemObject(r->pristine[i]);
-  free(r->pristine);
-  if (r->snap)
-    for (uint32_t i = 0; i < r->nargs; ++i)
-      free(r->snap[i]);
-  free(r->snap);
-  for (int k = 0; k < MAX_RESULTS; ++k) {
-    if (r->parts[k])
-      cl->clReleaseMemObject(r->parts[k]);
-    if (r->outs[k])
-      cl->clReleaseMemObject(r->outs[k]);
-  }
-  if (r->blocks_mem)
-    cl->clReleaseMemObject(r->blocks_mem);
-  free(r->blocks_owned);
-  free(r->off_elem);
-  free(r->zc);
-  free(r->zc_base);
-  free(r->mems);
-  free(r->ev);
-  free(r->ev_kind);
-  free(r->maps);
-}
-
-/* Global size: n rounded up to a multiple of local. */
-static int round_up(run *r, uint64_t n, size_t local, size_t *out) {
-  if (n > (uint64_t)SIZE_MAX - local)
-    return fail(r, "iteration space too large for the device");
-  *out = (size_t)((n + local - 1) / local * local);
-  return 1;
-}
-
-/* The local size of map variant v, or 0 with the reason when its
-   reqd_work_group_size does not fit the device. A 3-D map's work-groups
-   are 2-D tiles of one plane (local[2] = 1). */
-static int map_local(run *r, const idiomrt_variant *v, size_t local[3]) {
-  const idiomrt_device *dev = r->dev;
-  unsigned nd = r->d->ndims;
-  size_t kmax = min_sz(v->kernel_wg[0], dev->max_wg);
-  local[0] = local[1] = local[2] = 1;
-  if (v->kernel_reqd[0][0]) {
-    local[0] = v->kernel_reqd[0][0];
-    local[1] = v->kernel_reqd[0][1] ? v->kernel_reqd[0][1] : 1;
-    local[2] = v->kernel_reqd[0][2] ? v->kernel_reqd[0][2] : 1;
-    if (local[0] * local[1] * local[2] > kmax || local[0] > dev->max_item[0] ||
-        (nd >= 2 && local[1] > dev->max_item[1]) || (nd == 1 && local[1] != 1) ||
-        (nd == 3 && local[2] > dev->max_item[2]) || (nd < 3 && local[2] != 1))
-      return fail(r, "work-group size required by the kernel does not fit "
-                     "the device");
-  } else if (v->wg[0] && (nd >= 2 || v->wg[1] <= 1)) {
-    local[0] = v->wg[0];
-    local[1] = nd >= 2 && v->wg[1] ? v->wg[1] : 1;
-    if (local[0] * local[1] > kmax || local[0] > dev->max_item[0] ||
-        (nd >= 2 && local[1] > dev->max_item[1]))
-      return fail(r, "work-group size of the variant does not fit the device");
-  } else if (nd == 1) {
-    local[0] = pow2_floor(min_sz(min_sz(MAP_LOCAL_1D, kmax), dev->max_item[0]));
-  } else {
-    /* dimension 0 iterates the inner loop (sizes[nd-1]), dimension 1 the
-       loop around it */
-    uint64_t inner = r->sizes[nd - 1], outer = r->sizes[nd - 2];
-    if (outer < 16) {
-      local[0] = 64;
-      local[1] = 1;
-    } else if (inner < 16) {
-      local[0] = 1;
-      local[1] = 64;
-    } else {
-      local[0] = 16;
-      local[1] = 16;
-    }
-    local[0] = pow2_floor(min_sz(local[0], dev->max_item[0]));
-    local[1] = pow2_floor(min_sz(local[1], dev->max_item[1]));
-    while (local[0] * local[1] > kmax) {
-      if (local[1] >= local[0] && local[1] > 1)
-        local[1] /= 2;
-      else if (local[0] > 1)
-        local[0] /= 2;
-      else
-        break;
-    }
-  }
-  return 1;
-}
-
-/* Enqueues kernel k on a 1-D NDRange; its event goes to evs[*nev]. */
-static int enqueue_1d(run *r, cl_kernel k, size_t global, const size_t *local,
-                      cl_event *evs, unsigned *nev) {
-  cl_event ev = NULL;
-  cl_int err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, 1, NULL,
-                                             &global, local, GATE(r), &ev);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clEnqueueNDRangeKernel", err);
-  evs[(*nev)++] = ev;
-  return 1;
-}
-
-/* The load-balanced variant (ept=blocks/G): a work-group of G per row
-   block (csr.c, idiomrt_csr_row_blocks, built once per run), the blocks as
-   the kernel's last argument; enqueued as one work-group per block (with a
-   tuning sample: the blocks that start in it). */
-static int launch_row_blocks(run *r, const idiomrt_variant *v, cl_event *evs,
-                             unsigned *nev) {
-  cl_kernel k = v->kernel[0];
-  size_t local[3], global;
-  if (!map_local(r, v, local) || !set_idiom_args(r, k))
-    return 0;
-  if (r->d->ndims != 1 || local[0] != v->row_blocks)
-    return fail(r, "row blocks need a 1-D kernel of the blocks' work-group "
-                   "size");
-  if (!r->blocks_mem) {
-    if (r->sizes[0] > (uint64_t)INT64_MAX)
-      return fail(r, "iteration space too large for the device");
-    r->blocks = idiomrt_csr_row_blocks(r->csr, (int64_t)r->sizes[0],
-                                       v->row_blocks, &r->nblocks,
-                                       &r->blocks_owned);
-    if (!r->blocks)
-      return fail(r, "out of host memory");
-    if (!make_buffer(r, CL_MEM_READ_ONLY, r->blocks,
-                     (uint64_t)(r->nblocks + 1) * sizeof *r->blocks,
-                     &r->blocks_mem))
-      return 0;
-  }
-  cl_int err = r->cl->clSetKernelArg(k, r->nargs + r->noffs, sizeof(cl_mem),
-                                     &r->blocks_mem);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clSetKernelArg(row blocks)", err);
-  uint64_t groups = (uint64_t)r->nblocks;
-  if (r->sample) { /* the blocks that start in the sample's rows */
-    uint64_t lo = 0, hi = groups;
-    while (lo < hi) {
-      uint64_t mid = lo + (hi - lo) / 2;
-      if ((uint64_t)r->blocks[mid] < r->sample)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    groups = lo;
-  }
-  if (!groups)
-    return 1; /* no rows: nothing to launch */
-  if (groups > (uint64_t)SIZE_MAX / local[0])
-    return fail(r, "iteration space too large for the device");
-  global = (size_t)groups * local[0];
-  return enqueue_1d(r, k, global, local, evs, nev);
-}
-
-/* The row walk (ept=*xR) of a 2-D map: a 1-D NDRange of chunks of R
-   whole rows (the outer loop), each work-item running the inner loop
-   itself; on a tuning sample, the chunks of the sample's first rows. */
-static int launch_row_walk(run *r, const idiomrt_variant *v, cl_event *evs,
-                           unsigned *nev) {
-  cl_kernel k = v->kernel[0];
-  size_t local[3], global;
-  if (!map_local(r, v, local) || !set_idiom_args(r, k))
-    return 0;
-  if (r->d->ndims != 2)
-    return fail(r, "a row walk needs a 2-D map");
-  uint64_t rows = r->sizes[0];
-  if (r->sample && r->sizes[1]) {
-    uint64_t s = r->sample / r->sizes[1];
-    if (s < 1)
-      s = 1;
-    if (s < rows)
-      rows = s;
-  }
-  if (!rows)
-    return 1; /* no rows: nothing to launch */
-  if (!round_up(r, rows / v->row_walk + (rows % v->row_walk != 0), local[0],
-                &global))
-    return 0;
-  return enqueue_1d(r, k, global, local, evs, nev);
-}
-
-/* Enqueues map variant v; its kernel event goes to evs[0]. */
-static int launch_map(run *r, const idiomrt_variant *v, cl_event *evs,
-                      unsigned *nev) {
-  if (v->row_blocks)
-    return launch_row_blocks(r, v, evs, nev);
-  if (v->row_walk)
-    return launch_row_walk(r, v, evs, nev);
-  cl_kernel k = v->kernel[0];
-  unsigned nd = r->d->ndims;
-  size_t local[3], global[3] = {1, 1, 1};
-  if (!map_local(r, v, local) || !set_idiom_args(r, k))
-    return 0;
-  for (unsigned i = 0; i < nd; ++i) {
-    uint64_t n = r->sizes[nd - 1 - i];
-    if (r->sample && i == nd - 1) {
-      /* tuning on a sample: the first rows (outermost loop) only; every
-         work-item computes its own elements, so a shorter NDRange computes
-         a prefix of the map (the outputs are restored afterwards) */
-      uint64_t inner = 1;
-      for (unsigned d = 1; d < nd; ++d)
-        inner = inner > UINT64_MAX / r->sizes[d] ? UINT64_MAX : inner * r->sizes[d];
-      uint64_t rows = r->sample / inner;
-      if (rows < 1)
-        rows = 1;
-      if (rows < n)
-        n = rows;
-    }
-    uint32_t ept = i == 0 ? v->ept : i == 1 ? v->ept1 : v->ept2;
-    if (ept > 1)
-      n = n / ept + (n % ept != 0);
-    if (i == 0 && v->lanes > 1) { /* ept=1/W: W work-items per element */
-      if (n > UINT64_MAX / v->lanes)
-        return fail(r, "iteration space too large for the device");
-      n *= v->lanes;
-    }
-    if (!round_up(r, n, local[i], &global[i]))
-      return 0;
-  }
-  cl_event ev = NULL;
-  cl_int err = r->cl->clEnqueueNDRangeKernel(r->dev->queue, k, nd, NULL,
-                                             global, local, GATE(r), &ev);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clEnqueueNDRangeKernel", err);
-  evs[(*nev)++] = ev;
-  return 1;
-}
-
-/* Work-group size of reduction variant v, or 0 with the reason. */
-static int reduce_local(run *r, const idiomrt_variant *v, size_t *out) {
-  const idiomrt_device *dev = r->dev;
-  const idiom_kernel_desc *d = r->d;
-  size_t L;
-  size_t reqd_p = v->kernel_reqd[0][0], reqd_f = v->kernel_reqd[1][0];
-  size_t rbytes = 0;
-  for (unsigned k = 0; k < d->nresults; ++k)
-    rbytes += d->result_bytes[k];
-  cl_ulong fixed = v->kernel_local[0] > v->kernel_local[1] ? v->kernel_local[0]
-                                                           : v->kernel_local[1];
-  size_t kmax = min_sz(min_sz(dev->max_wg, dev->max_item[0]),
-                       min_sz(v->kernel_wg[0], v->kernel_wg[1]));
-  if (reqd_p || reqd_f) {
-    L = reqd_p ? reqd_p : reqd_f;
-    if ((reqd_p && reqd_f && reqd_p != reqd_f) || (L & (L - 1)) != 0)
-      return fail(r, "reduction kernels require an unusable work-group size");
-    if (L > kmax || fixed + (cl_ulong)L * rbytes > dev->local_mem)
-      return fail(r, "work-group size required by the kernel does not fit "
-                     "the device");
-  } else {
-    L = pow2_floor(min_sz(REDUCE_MAX_L, kmax));
-    while (L > 1 && fixed + (cl_ulong)L * rbytes > dev->local_mem)
-      L /= 2;
-  }
-  *out = L;
-  return 1;
-}
-
-/* part_k (REDUCE_MAX_G elements) and out_k for every accumulator: the
-   descriptor's scratch buffers on this device (made at its first run, kept
-   under e->lock, which the run holds), one more reference each for the run
-   (cleanup releases it). */
-static int create_reduce_buffers(run *r) {
-  idiomrt_entry *e = r->e;
-  if (e->scratch_dev != r->dev) {
-    for (unsigned k = 0; k < IDIOM_MAX_RESULTS; ++k) {
-      if (e->scratch_parts[k])
-        e->scratch_dev->cl->clReleaseMemObject(e->scratch_parts[k]);
-      if (e->scratch_outs[k])
-        e->scratch_dev->cl->clReleaseMemObject(e->scratch_outs[k]);
-      e->scratch_parts[k] = e->scratch_outs[k] = NULL;
-    }
-    e->scratch_dev = r->dev;
-  }
-  for (unsigned k = 0; k < r->d->nresults; ++k) {
-    size_t rb = r->d->result_bytes[k];
-    if (!e->scratch_parts[k] &&
-        !make_buffer(r, CL_MEM_READ_WRITE, NULL, (uint64_t)REDUCE_MAX_G * rb,
-                     &e->scratch_parts[k]))
-      return 0;
-    if (!e->scratch_outs[k] &&
-        !make_buffer(r, CL_MEM_READ_WRITE, NULL, rb, &e->scratch_outs[k]))
-      return 0;
-    cl_int err = r->cl->clRetainMemObject(e->scratch_parts[k]);
-    if (err != CL_SUCCESS)
-      return cl_fail(r, "clRetainMemObject", err);
-    r->parts[k] = e->scratch_parts[k];
-    if ((err = r->cl->clRetainMemObject(e->scratch_outs[k])) != CL_SUCCESS)
-      return cl_fail(r, "clRetainMemObject", err);
-    r->outs[k] = e->scratch_outs[k];
-  }
-  return 1;
-}
-
-/* Enqueues reduction variant v: partial then final; events to evs. */
-static int launch_reduce(run *r, const idiomrt_variant *v, cl_event *evs,
-                         unsigned *nev) {
-  const idiomrt_device *dev = r->dev;
-  const idiomrt_cl *cl = r->cl;
-  const idiom_kernel_desc *d = r->d;
-  unsigned nres = d->nresults;
-  cl_kernel kp = v->kernel[0], kf = v->kernel[1];
-  size_t L;
-  if (!reduce_local(r, v, &L))
-    return 0;
-
-  uint64_t n = r->sizes[0];
-  uint64_t per = (uint64_t)L * (v->ept ? v->ept : 1);
-  uint64_t groups = n / per + (n % per != 0);
-  uint64_t cap = (uint64_t)dev->compute_units * 32;
-  if (cap > REDUCE_MAX_G)
-    cap = REDUCE_MAX_G;
-  if (cap < 1)
-    cap = 1;
-  size_t G = (size_t)(groups < cap ? groups : cap);
-  if (G < 1)
-    G = 1;
-
-  if (!set_idiom_args(r, kp))
-    return 0;
-  cl_uint base = r->nargs;
-  cl_int err;
-  for (unsigned k = 0; k < nres; ++k) {
-    size_t rb = d->result_bytes[k];
-    if ((err = cl->clSetKernelArg(kp, base + k, sizeof(cl_mem),
-                                  &r->parts[k])) != CL_SUCCESS ||
-        (err = cl->clSetKernelArg(kp, base + nres + k, L * rb, NULL)) !=
-            CL_SUCCESS)
-      return cl_fail(r, "clSetKernelArg(partial)", err);
-  }
-  cl_long m = (cl_long)G;
-  if ((err = cl->clSetKernelArg(kf, 0, sizeof m, &m)) != CL_SUCCESS)
-    return cl_fail(r, "clSetKernelArg(final)", err);
-  for (unsigned k = 0; k < nres; ++k) {
-    size_t rb = d->result_bytes[k];
-    if ((err = cl->clSetKernelArg(kf, 1 + k, sizeof(cl_mem), &r->parts[k])) !=
-            CL_SUCCESS ||
-        (err = cl->clSetKernelArg(kf, 1 + nres + k, sizeof(cl_mem),
-                                  &r->outs[k])) != CL_SUCCESS ||
-        (err = cl->clSetKernelArg(kf, 1 + 2 * nres + k, L * rb, NULL)) !=
-            CL_SUCCESS)
-      return cl_fail(r, "clSetKernelArg(final)", err);
-  }
-
-  size_t gp = G * L, lp = L;
-  cl_event ev = NULL;
-  err = cl->clEnqueueNDRangeKernel(dev->queue, kp, 1, NULL, &gp, &lp, GATE(r),
-                                   &ev);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clEnqueueNDRangeKernel(partial)", err);
-  evs[(*nev)++] = ev;
-  size_t gf = L, lf = L;
-  ev = NULL;
-  err = cl->clEnqueueNDRangeKernel(dev->queue, kf, 1, NULL, &gf, &lf, GATE(r),
-                                   &ev);
-  if (err != CL_SUCCESS)
-    return cl_fail(r, "clEnqueueNDRangeKernel(final)", err);
-  evs[(*nev)++] = ev;
-  return 1;
-}
-
-/* A kernel keeps its arguments between runs: a count that does not match
-   would launch with a stale buffer of an earlier run. */
-static int check_nargs(run *r, const idiomrt_variant *v) {
-  unsigned nres = r->d->nresults;
-  if (r->d->kind == IDIOM_MAP ? v->kernel_nargs[0] !=
-                                    r->nargs + r->noffs + (v->row_blocks != 0)
-                              : (v->kernel_nargs[0] != r->nargs + 2 * nres ||
-                                 v->kernel_nargs[1] != 1 + 3 * nres))
-    return fail(r, "kernel parameter count does not match the arguments");
-  return 1;
-}
-
-static int launch_variant(run *r, const idiomrt_variant *v, cl_event *evs,
-                          unsigned *nev) {
-  if (r->e->second && !v->launched) { /* under r->e->lock */
-    ((idiomrt_variant *)v)->launched = 1;
-    idiomrt_test_slow_build(1); /* PoCL's first-launch compile, slowed */
-  }
-  return check_nargs(r, v) &&
-         (r->d->kind == IDIOM_MAP ? launch_map(r, v, evs, nev)
-                                  : launch_reduce(r, v, evs, nev));
-}
-
-/* Maps the reduction results back; they land in results + 8 * k. */
-static int map_results(run *r, void *results) {
-  for (unsigned k = 0; k < r->d->nresults; ++k)
-    if (!map_back(r, r->outs[k], (char *)results + 8 * k, NULL, 0,
-                  r->d->result_bytes[k], 0))
-      return 0;
-  return map_outputs(r);
-}
-
-/* Tuning: copies of every OUT / INOUT buffer, so that each timed launch and
-   the real one start from the host's contents. */
-static int save_outputs(run *r) {
-  for (uint32_t i = 0; i < r->nargs; ++i) {
-    const idiom_arg *a = &r->args[i];
-    if (!is_output(a->kind) || !a->bytes)
-      continue;
-    if (!r->pristine && !(r->pristine = calloc(r->nargs, sizeof *r->pristine)))
-      return fail(r, "out of host memory");
-    if (!make_buffer(r, CL_MEM_READ_WRITE, NULL, a->bytes, &r->pristine[i]))
-      return 0;
-    cl_int err = r->cl->clEnqueueCopyBuffer(r->dev->queue, r->mems[i],
-                                            r->pristine[i], mem_off(r, i), 0,
-                                            (size_t)a->bytes, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-      return cl_fail(r, "clEnqueueCopyBuffer", err);
-  }
-  return 1;
-}
-
-static int restore_outputs(run *r) {
-  if (!r->pristine)
-    return 1;
-  for (uint32_t i = 0; i < r->nargs; ++i) {
-    if (!r->pristine[i])
-      continue;
-    cl_int err = r->cl->clEnqueueCopyBuffer(r->dev->queue, r->pristine[i],
-                                            r->mems[i], 0, mem_off(r, i),
-                                            (size_t)r->args[i].bytes, 0, NULL,
-                                            NULL);
-    if (err != CL_SUCCESS)
-      return cl_fail(r, "clEnqueueCopyBuffer", err);
-  }
-  return 1;
-}
-
-/* Waits for evs and returns their summed kernel time in ns, or -1 when one
-   of them failed. Releases the events. */
-static double finish_timed(run *r, cl_event *evs, unsigned nev) {
-  const idiomrt_cl *cl = r->cl;
-  double ns = 0;
-  cl->clFlush(r->dev->queue);
-  if (nev && cl->clWaitForEvents(nev, evs) != CL_SUCCESS)
-    ns = -1;
-  for (unsigned i = 0; i < nev; ++i) {
-    cl_int st = CL_COMPLETE;
-    cl_ulong t0 = 0, t1 = 0;
-    if (ns >= 0 &&
-        (cl->clGetEventInfo(evs[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
-                            sizeof st, &st, NULL) != CL_SUCCESS ||
-         st != CL_COMPLETE ||
-         cl->clGetEventProfilingInfo(evs[i], CL_PROFILING_COMMAND_START,
-                                     sizeof t0, &t0, NULL) != CL_SUCCESS ||
-         cl->clGetEventProfilingInfo(evs[i], CL_PROFILING_COMMAND_END,
-                                     sizeof t1, &t1, NULL) != CL_SUCCESS ||
-         t1 < t0))
-      ns = -1;
-    if (ns >= 0)
-      ns += (double)(t1 - t0);
-    cl->clReleaseEvent(evs[i]);
-  }
-  return ns;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Times every usable variant and records the fastest, returning it (-1
-   when none ran). The variants are timed in rounds, each round launching
-   every variant still in the race once, and each variant's time is the
-   median of its rounds: a GPU whose clocks ramp up during the first
-   launches of a process, or whose cache still holds the freshly copied
-   input, then biases no variant more than another. TUNE_REPS rounds; a
-   variant whose first launch is 4x slower than the best first launch
-   leaves the race, and one whose launch takes TUNE_LONG_MS or more runs
-   once. A map over more than
-   IDIOM_TUNE_SAMPLE iterations is timed on its first rows only
-   (r->sample), enough of them to fill the device with every variant. */
-static int tune(run *r, unsigned cls) {
-  idiomrt_entry *e = r->e;
-  double ms[IDIOMRT_MAX_VARIANTS];
-  double t[IDIOMRT_MAX_VARIANTS][TUNE_REPS];
-  unsigned nt[IDIOMRT_MAX_VARIANTS];
-  int racing[IDIOMRT_MAX_VARIANTS];
-  double best = -1;
-  int best_k = -1;
-  char scratch[IDIOMRT_REASON_LEN];
-  char *saved_reason = r->reason;
-  size_t saved_len = r->reason_len;
-  if (!save_outputs(r))
-    return -1;
-  r->reason = scratch; /* a variant's failure is not the run's */
-  r->reason_len = sizeof scratch;
-  uint64_t cap = idiomrt_config_get()->tune_sample;
-  uint64_t trip = idiomrt_trip_count(r->d, r->sizes);
-  if (r->d->kind == IDIOM_MAP && cap && trip > cap) {
-    /* A sample must give every variant the device's full-size shape: at
-       least TUNE_FILL_GROUPS work-groups per compute unit, and whole plane
-       walks. Otherwise a variant with many elements per work-item (a
-       privatised histogram: 64 keys per work-item, local bins cleared and
-       merged once per work-group) runs a few under-occupied groups on the
-       sample and looks 3x slower than one with 16 keys per work-item, which
-       is 1.7x slower at full size (2^26 keys into 4096 bins on an H200); a
-       3-D plane walk of 16 planes got 5 walks of a 65-plane sample, a
-       quarter of a wave on an H200, and lost to a 69% variant. */
-    idiomrt_sample_shape shapes[IDIOMRT_MAX_VARIANTS];
-    unsigned ns = 0;
-    for (unsigned k = 0; k < e->nvariants; ++k) {
-      idiomrt_sample_shape *s = &shapes[ns];
-      if (!e->var[k].ready || !map_local(r, &e->var[k], s->local))
-        continue;
-      s->ept[0] = e->var[k].ept;
-      s->ept[1] = e->var[k].ept1;
-      s->ept[2] = e->var[k].ept2;
-      s->lanes = e->var[k].lanes;
-      ns++;
-    }
-    r->sample = idiomrt_tune_sample(
-        r->sizes, r->d->ndims, cap, shapes, ns,
-        (uint64_t)TUNE_FILL_GROUPS * r->dev->compute_units);
-    idiomrt_debug("%s: tuning sample %llu of %llu iterations", r->d->loc,
-                  (unsigned long long)r->sample, (unsigned long long)trip);
-  }
-  for (unsigned k = 0; k < e->nvariants; ++k) {
-    nt[k] = 0;
-    racing[k] = e->var[k].ready;
-    if (racing[k] && (e->var[k].lanes > 1 || e->var[k].row_blocks) &&
-        (r->dev->type & CL_DEVICE_TYPE_CPU)) {
-      /* row lanes (ept=1/W, and row blocks: ept=blocks/G) serve devices
-         with SIMT lanes; a CPU runs a work-group's work-items one after
-         another, and timing them costs more than it can find (IDIOM_VARIANT
-         still forces one) */
-      idiomrt_debug("%s: variant %u not timed on a CPU (row lanes)", r->d->loc,
-                    k);
-      racing[k] = 0;
-    }
-    if (racing[k] && e->var[k].row_walk &&
-        !(r->dev->type & CL_DEVICE_TYPE_CPU)) {
-      /* row walks (ept=*xR) serve CPU devices: one work-item per chunk of
-         whole rows reads uncoalesced on a GPU */
-      idiomrt_debug("%s: variant %u not timed on this device (row walk)",
-                    r->d->loc, k);
-      racing[k] = 0;
-    }
-  }
-  double best_first = -1;
-  for (unsigned rep = 0; rep < TUNE_REPS; ++rep) {
-    for (unsigned k = 0; k < e->nvariants; ++k) {
-      if (!racing[k])
-        continue;
-      cl_event evs[2];
-      unsigned nev = 0;
-      scratch[0] = '\0';
-      if (!restore_outputs(r) || !launch_variant(r, &e->var[k], evs, &nev)) {
-        for (unsigned i = 0; i < nev; ++i) {
-          r->cl->clWaitForEvents(1, &evs[i]);
-          r->cl->clReleaseEvent(evs[i]);
-        }
-        nt[k] = 0;
-        racing[k] = 0;
-        idiomrt_debug("%s: variant %u skipped: %s", r->d->loc, k,
-                      scratch[0] ? scratch : "failed");
-        continue;
-      }
-      double ns = finish_timed(r, evs, nev);
-      if (ns < 0) {
-        nt[k] = 0;
-        racing[k] = 0;
-        idiomrt_debug("%s: variant %u skipped: kernel execution failed",
-                      r->d->loc, k);
-        continue;
-      }
-      e->tune_ns += (uint64_t)ns;
-      t[k][nt[k]++] = ns / 1e6;
-      if (rep == 0 && (best_first < 0 || t[k][0] < best_first))
-        best_first = t[k][0];
-      if (t[k][nt[k] - 1] >= TUNE_LONG_MS)
-        racing[k] = 0; /* one run of a long kernel is median enough */
-    }
-    /* After the first round: variants 4x slower than the best first
-       launch leave the race (kept with their one time). */
-    if (rep == 0)
-      for (unsigned k = 0; k < e->nvariants; ++k)
-        if (racing[k] && nt[k] && t[k][0] > 4 * best_first)
-          racing[k] = 0;
-  }
-  for (unsigned k = 0; k < e->nvariants; ++k) {
-    ms[k] = -1;
-    if (nt[k] == 0)
-      continue;
-    char all[16 * TUNE_REPS] = "";
-    for (unsigned i = 0, o = 0; i < nt[k] && o < sizeof all; ++i)
-      o += (unsigned)snprintf(all + o, sizeof all - o, " %.4f", t[k][i]);
-    qsort(t[k], nt[k], sizeof t[k][0], cmp_double);
-    ms[k] = t[k][nt[k] / 2];
-    idiomrt_debug("%s: size class %u: variant %u: %.4f ms (rounds:%s)",
-                  r->d->loc, cls, k, ms[k], all);
-    if (best_k < 0 || ms[k] < best) {
-      best = ms[k];
-      best_k = (int)k;
-    }
-  }
-  r->reason = saved_reason;
-  r->reason_len = saved_len;
-  r->sample = 0;
-  if (best_k < 0) {
-    fail(r, "no kernel variant ran");
-    return -1;
-  }
-  if (!restore_outputs(r))
-    return -1;
-  idiomrt_tune_record(e, r->dev, cls, best_k, ms);
-  return best_k;
-}
-
-/* Everything after the device and the program are ready. */
 /* Part [lo, hi) of a mapping's copy into the host (only the bytes that
    changed when it has a snapshot). */
 static void write_back_part(void *p, size_t lo, size_t hi) {
-  const struct mapping *m = p;
+  const idiomrt_mapping *m = p;
   if (m->snap)
     idiomrt_write_changed((char *)m->host + lo,
                           (const char *)m->dev_ptr + lo, m->snap + lo, hi - lo);
@@ -1070,62 +68,66 @@ static void write_back_part(void *p, size_t lo, size_t hi) {
     memcpy((char *)m->host + lo, (const char *)m->dev_ptr + lo, hi - lo);
 }
 
-static int execute(run *r, void *results, int *variant) {
+/* Everything after the device and the program are ready. */
+static int execute(idiomrt_run *r, void *results, int *variant) {
   uint32_t nargs = r->nargs;
   /* per argument: a write and a map, or (residency.c) a fill, a view copy,
      a backup and a copy back into the entry */
-  unsigned cap = 4 * nargs + 4 * MAX_RESULTS + 9; /* + the row blocks */
+  unsigned cap = 4 * nargs + 4 * IDIOM_MAX_RESULTS + 9; /* + the row blocks */
   r->mems = calloc(nargs ? nargs : 1, sizeof *r->mems);
   r->ev = calloc(cap, sizeof *r->ev);
   r->ev_kind = calloc(cap, 1);
-  r->maps = calloc(nargs + MAX_RESULTS + 1, sizeof *r->maps);
+  r->maps = calloc(nargs + IDIOM_MAX_RESULTS + 1, sizeof *r->maps);
   r->ev_cap = cap;
   if (!r->mems || !r->ev || !r->ev_kind || !r->maps)
-    return fail(r, "out of host memory");
+    return idiomrt_run_fail(r, "out of host memory");
 
   idiomrt_entry *e = r->e;
   uint64_t trip = idiomrt_trip_count(r->d, r->sizes);
   unsigned cls = idiomrt_size_class(r->work > trip ? r->work : trip);
   int k = idiomrt_tune_lookup(e, r->dev, cls);
   if (k == -2)
-    return fail(r, "IDIOM_VARIANT names no usable variant");
+    return idiomrt_run_fail(r, "IDIOM_VARIANT names no usable variant");
   /* Tuning runs variants in place before the real run: only then, or when
      asked, are INOUT zero-copy bytes copied aside (zerocopy.c). */
   r->zc_backup = k < 0 || idiomrt_zc_backup_always();
-  if (!parse_offsets(r) || !create_buffers(r) ||
-      (r->d->kind == IDIOM_REDUCE && !create_reduce_buffers(r)))
+  if (!idiomrt_run_parse_offsets(r) || !idiomrt_run_create_buffers(r) ||
+      (r->d->kind == IDIOM_REDUCE && !idiomrt_run_reduce_buffers(r)))
     return 0;
   r->t_buffers = idiomrt_now_ns();
-  if (k < 0 && (k = tune(r, cls)) < 0)
+  if (k < 0 && (k = idiomrt_tune_variants(r, cls)) < 0)
     return 0;
   *variant = k;
   if (!r->zc_backup && idiomrt_zc_inout(r->args, r->nargs, r->zc) &&
-      !gate_make(r))
+      !idiomrt_gate_make(r))
     return 0;
 
   cl_event evs[2];
   unsigned nev = 0;
   r->launched = 1;
-  int ok = launch_variant(r, &e->var[k], evs, &nev);
+  int ok = idiomrt_launch_variant(r, (unsigned)k, evs, &nev);
   for (unsigned i = 0; i < nev; ++i)
-    add_event(r, evs[i], EV_KERNEL);
+    idiomrt_run_add_event(r, evs[i], IDIOMRT_EV_KERNEL);
   if (!ok)
     return 0;
   if (r->rc.used && !idiomrt_resid_after_kernels(&r->rc, r->args, r->reason,
                                                  r->reason_len))
     return 0;
-  if (r->d->kind == IDIOM_MAP ? !map_outputs(r) : !map_results(r, results))
+  if (r->d->kind == IDIOM_MAP ? !idiomrt_run_map_outputs(r)
+                              : !idiomrt_run_map_results(r, results))
     return 0;
   if (idiomrt_zc_test_fail() == 2)
-    return fail(r, "IDIOM_ZERO_COPY_TEST_FAIL=enqueued: failed before the "
-                   "kernels could start");
-  if (r->gate && !gate_open(r))
+    return idiomrt_run_fail(
+        r, "IDIOM_ZERO_COPY_TEST_FAIL=enqueued: failed before the "
+           "kernels could start");
+  if (r->gate && !idiomrt_gate_open(r))
     return 0;
   r->t_launched = idiomrt_now_ns();
-  if (!wait_all(r))
+  if (!idiomrt_run_wait_all(r))
     return 0;
   if (idiomrt_zc_test_fail() == 1)
-    return fail(r, "IDIOM_ZERO_COPY_TEST_FAIL=1: failed after the kernels");
+    return idiomrt_run_fail(
+        r, "IDIOM_ZERO_COPY_TEST_FAIL=1: failed after the kernels");
   r->t_waited = idiomrt_now_ns();
   /* Every command completed: now, and only now, write the host (or, in
      the first runs of idiom_run_pair, private copies of it that pair.c
@@ -1135,7 +137,7 @@ static int execute(run *r, void *results, int *variant) {
     if (idiomrt_defer_wanted(r->d) &&
         !(r->maps[i].host = idiomrt_defer_copy(r->maps[i].host,
                                                r->maps[i].bytes)))
-      return fail(r, "out of host memory");
+      return idiomrt_run_fail(r, "out of host memory");
   for (unsigned i = 0; i < r->nmaps; ++i)
     if (r->maps[i].dev_ptr != r->maps[i].host) /* zero-copy: already there */
       idiomrt_parallel_range(r->maps[i].bytes, write_back_part, &r->maps[i]);
@@ -1197,8 +199,9 @@ static int decline_reentered(const idiom_kernel_desc *d) {
   const idiomrt_config *cfg = idiomrt_config_peek();
   if (cfg && cfg->debug) {
     char line[256];
-    int n = snprintf(line, sizeof line, "idiom: %s: declined: %s (re-entered)\n",
-                     d && d->loc ? d->loc : "?", t_reason);
+    int n =
+        snprintf(line, sizeof line, "idiom: %s: declined: %s (re-entered)\n",
+                 d && d->loc ? d->loc : "?", t_reason);
     if (n > 0 && write(2, line, (size_t)n < sizeof line ? (size_t)n
                                                         : sizeof line - 1) < 0)
       t_declined = 1;
@@ -1282,40 +285,6 @@ int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
   return ok;
 }
 
-/* r: a run of e's descriptor on dev with args (nothing else set). */
-static void run_init(run *r, const idiomrt_device *dev, idiomrt_entry *e,
-                     const idiom_arg *args, uint32_t nargs,
-                     const uint64_t *sizes, char *reason, size_t n) {
-  memset(r, 0, sizeof *r);
-  r->dev = dev;
-  r->cl = dev->cl;
-  r->e = e;
-  r->d = e->desc;
-  r->args = args;
-  r->nargs = nargs;
-  r->sizes = sizes;
-  r->reason = reason;
-  r->reason_len = n;
-  reason[0] = '\0';
-}
-
-/* The end of run r, ok or not: residency ranges committed, or else the
-   gate closed, zero-copy in-place bytes put back (or, without a backup,
-   the abort when a kernel may have written: only when program_args, the
-   arguments being the program's own), residency ranges dropped. */
-static void settle(run *r, int ok, int program_args) {
-  if (ok) {
-    idiomrt_resid_commit(&r->rc);
-    return;
-  }
-  gate_fail(r);
-  if (r->zc && r->mems)
-    idiomrt_zc_abort(r->dev, r->args, r->nargs, r->zc, r->zc_backup,
-                     program_args && r->launched &&
-                         (!r->gate || r->gate_open),
-                     r->d->loc);
-  idiomrt_resid_abort(&r->rc, r->args);
-}
 
 static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                        uint32_t nargs, const uint64_t *sizes, void *results,
@@ -1430,8 +399,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   uint64_t t_start = idiomrt_now_ns();
 
   char reason[IDIOMRT_REASON_LEN];
-  run r;
-  run_init(&r, dev, e, args, nargs, sizes, reason, sizeof reason);
+  idiomrt_run r;
+  idiomrt_run_init(&r, dev, e, args, nargs, sizes, reason, sizeof reason);
   r.work = work;
   r.csr = csr;
 
@@ -1454,17 +423,17 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
      runs do not: not a sample of the device's steady state either. */
   int filled = idiomrt_resid_active() && (r.bytes_in || r.rc.bytes_in);
   if (ok)
-    profile(&r, &kernel_ns, &transfer_ns);
-  settle(&r, ok, 1);
+    idiomrt_run_profile(&r, &kernel_ns, &transfer_ns);
+  idiomrt_run_settle(&r, ok, 1);
   /* Whatever happened, the run may have written its outputs (on the device
      or by copying back): checks remembered for those ranges are void. */
   for (uint32_t i = 0; i < nargs; ++i)
-    if (is_output(args[i].kind))
+    if (idiomrt_arg_is_output(args[i].kind))
       idiomrt_csr_forget(args[i].ptr, args[i].bytes);
   idiomrt_count_transfer(r.bytes_in + r.rc.bytes_in, r.bytes_out);
   idiomrt_stats_bytes(e, r.bytes_in + r.rc.bytes_in, r.bytes_out);
   if (r.ev || r.mems || r.maps || r.ev_kind)
-    cleanup(&r);
+    idiomrt_run_cleanup(&r);
   if (!ok && variant >= 0 && pe->nvariants > 1) {
     /* The chosen variant failed for real: never choose it again. */
     pe->var[variant].ready = 0;
@@ -1510,8 +479,8 @@ int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
                             const idiom_arg *args, uint32_t nargs,
                             const uint64_t *sizes, void *results, int variant,
                             char *reason, size_t n) {
-  run r;
-  run_init(&r, dev, pe, args, nargs, sizes, reason, n);
+  idiomrt_run r;
+  idiomrt_run_init(&r, dev, pe, args, nargs, sizes, reason, n);
   int ran = -1;
   pthread_mutex_lock(&pe->lock);
   unsigned cls = idiomrt_size_class(idiomrt_trip_count(pe->desc, sizes));
@@ -1527,9 +496,9 @@ int idiomrt_launch_detached(idiomrt_entry *pe, const idiomrt_device *dev,
   }
   /* The arguments are the warm-up's private copy (startup_warm.c):
      nothing of the program's to restore, never an abort. */
-  settle(&r, ok, 0);
+  idiomrt_run_settle(&r, ok, 0);
   if (r.ev || r.mems || r.maps || r.ev_kind)
-    cleanup(&r);
+    idiomrt_run_cleanup(&r);
   pthread_mutex_unlock(&pe->lock);
   if (!ok && !reason[0])
     snprintf(reason, n, "unknown failure");

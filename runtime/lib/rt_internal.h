@@ -16,7 +16,11 @@
  *   rt_threads.h    runtime threads (worker.c, startup.c, parcopy.c)
  *   rt_launch.h     a run's checks and state (checks.c, workgate.c, launch.c,
  *                   writeback.c)
- *   rt_residency.h  residency regions (residency.c)
+ *   rt_run.h        one device run (run.c, gate.c, run_buffers.c, enqueue.c,
+ *                   tune_race.c)
+ *   rt_residency.h  residency regions (residency.c, resid_run.c,
+ *                   resid_host.c)
+ *   rt_resid_table.h  their range table, private to those three
  *   rt_memory.h     zero-copy buffers (zerocopy.c), staging (staging.c)
  *   rt_pair.h       pairs of idioms (pair.c)
  *
@@ -47,7 +51,9 @@
 #include "rt_threads.h"
 #include "rt_launch.h"
 #include "rt_residency.h"
+#include "rt_resid_table.h"
 #include "rt_memory.h"
 #include "rt_pair.h"
+#include "rt_run.h"
 
 #endif /* IDIOMRT_INTERNAL_H */

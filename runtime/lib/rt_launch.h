@@ -16,6 +16,16 @@
 
 /*--- checks.c ------------------------------------------------------------*/
 
+/* 1 for a buffer argument (IN, OUT, INOUT), 0 for a scalar. */
+static inline int idiomrt_arg_is_buffer(uint32_t kind) {
+  return kind <= IDIOM_ARG_BUF_INOUT;
+}
+/* 1 for an argument the kernel writes (OUT, INOUT). */
+static inline int idiomrt_arg_is_output(uint32_t kind) {
+  return kind == IDIOM_ARG_BUF_OUT || kind == IDIOM_ARG_BUF_INOUT;
+}
+
+
 /* checks.c: why descriptor d or its arguments cannot run (a decline
    reason), or NULL. */
 const char *idiomrt_check_desc(const idiom_kernel_desc *d,

@@ -49,7 +49,7 @@ int idiomrt_zc_inout(const idiom_arg *args, uint32_t nargs,
 /* After a failed run: waits for dev's commands, then puts the INOUT
    zero-copy arguments' bytes back as they were before the run (backed_up);
    without a backup, nothing when no kernel of the run can have run (the
-   gate, launch.c), else a message naming loc and abort(). */
+   gate, gate.c), else a message naming loc and abort(). */
 void idiomrt_zc_abort(const idiomrt_device *dev, const idiom_arg *args,
                       uint32_t nargs, const unsigned char *zc, int backed_up,
                       int may_have_written, const char *loc);

@@ -25,7 +25,7 @@ int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
                            char *reason, size_t n);
 /* Test knob IDIOM_TEST_SLOW_BUILD_MS=N: sleeps N ms per unit. Called for
    every build from source (a unit per variant of the source) and for the
-   first launch of each variant on the second device (launch.c), where
+   first launch of each variant on the second device (enqueue.c), where
    PoCL compiles a kernel for its work-group size. */
 void idiomrt_test_slow_build(unsigned units);
 /* The staged build's rule, after variant 0 of nv built alone in first_ns:

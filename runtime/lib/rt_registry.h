@@ -31,7 +31,9 @@ typedef struct idiomrt_variant {
   size_t kernel_wg[2];        /* CL_KERNEL_WORK_GROUP_SIZE */
   size_t kernel_reqd[2][3];   /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE */
   cl_ulong kernel_local[2];   /* CL_KERNEL_LOCAL_MEM_SIZE before args */
-  int launched;               /* launched once (IDIOM_TEST_SLOW_BUILD_MS) */
+  int launched;               /* a second entry's variant: launched once
+                                 (IDIOM_TEST_SLOW_BUILD_MS), under the
+                                 entry's lock (enqueue.c) */
   cl_uint kernel_nargs[2];    /* CL_KERNEL_NUM_ARGS */
   uint32_t ept;               /* elements per work-item step, >= 1 (dim 0) */
   uint32_t ept1;              /* the same in NDRange dimension 1, >= 1 */
@@ -162,7 +164,7 @@ typedef struct idiomrt_entry {
 
   /* costmodel.c, under stats_lock */
   idiomrt_cost_site cost;
-  /* launch.c, under lock: a reduction's part_k and out_k buffers, kept
+  /* run_buffers.c, under lock: a reduction's part_k and out_k buffers, kept
      from run to run on scratch_dev (creating and freeing them every run
      cost a GPU driver more than the kernels of a small reduction) */
   const struct idiomrt_device *scratch_dev;

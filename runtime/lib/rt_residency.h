@@ -3,7 +3,8 @@
  * Private to runtime/lib (rt_internal.h includes it).
  *
  * Device copies of host ranges kept inside residency regions
- * (residency.c).
+ * (residency.c: the range table; resid_run.c: a run's use of it;
+ * resid_host.c: host code on region memory).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef IDIOMRT_RESIDENCY_H
@@ -14,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*--- residency.c: device copies of host ranges inside regions ------------*/
+/*--- residency.c, resid_run.c, resid_host.c: device copies in regions ----*/
 
 /* One buffer argument of a run that uses the range table. */
 typedef struct idiomrt_resid_arg {

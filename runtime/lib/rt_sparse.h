@@ -29,7 +29,11 @@ static inline int64_t idiomrt_load_index(const void *base, uint32_t elem_bytes,
    entry points (jds.c, called for csr->format IDIOM_SPARSE_JDS). */
 #define IDIOMRT_CSR_MAX_ARGS 64
 /* Bytes of val, col and x the kernel reads, from ptr[0] and ptr[n] only
-   (for the cost model before the check); 0 when unknown. */
+   (for the cost model and the work gate before the check); 0 when
+   unknown. Two loads, so not memoised: it follows a matrix rewritten in
+   place at once (JDS's estimate, a pass over its counts, is memoised:
+   jds.c). An estimate steers only the policy (host or device, the
+   IDIOM_MIN_TRIP gate), never a range that is copied or checked. */
 uint64_t idiomrt_csr_bytes_estimate(const idiom_csr *csr);
 /* A device run or device-side copy wrote [p, p + n): checks remembered
    for row pointers or column indices in that range are forgotten. */

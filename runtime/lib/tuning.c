@@ -3,7 +3,7 @@
  * A descriptor with several kernel variants (desc->nvariants >= 2, see
  * idiomrt.h) runs the variant chosen for its size class, floor(log2) of the
  * iteration count. The choice is made once per (device, descriptor, size
- * class): launch.c times every usable variant on the first call's real
+ * class): tune_race.c times every usable variant on the first call's real
  * input and reports the fastest here (DESIGN.md section 5, exploration: the
  * final choice is left to measurement on the device). Size classes below
  * that of IDIOM_TUNE_MIN (default 2^20 iterations) run variant 0 untimed:

@@ -4,7 +4,7 @@
  * CPU device; asked of the device, never assumed from its type) gains
  * nothing from copying: every copy in or out is a memcpy of the host's own
  * bytes. On such a device a run's buffer arguments are created with
- * CL_MEM_USE_HOST_PTR over the program's own bytes (launch.c) and nothing
+ * CL_MEM_USE_HOST_PTR over the program's own bytes (run_buffers.c) and nothing
  * is copied in or out:
  *
  *  - coherence (OpenCL 1.2, 5.2.1 and 5.4.2): a buffer is created for one
@@ -34,7 +34,7 @@
  *    what a partial run wrote (an in-place map applied twice is wrong).
  *    A run that knows its variant (no tuning) therefore decides every
  *    failure of its own before a kernel can start: its kernels wait for a
- *    user event (the gate, launch.c) that it completes only once every
+ *    user event (the gate, gate.c) that it completes only once every
  *    command of the run (kernels, transfers, the outputs' maps) has been
  *    enqueued; a failure before that sets the gate to an error, which
  *    terminates the waiting commands unrun (OpenCL 1.2, 5.9

@@ -117,6 +117,7 @@ void case_csr_seq(void);
 void case_csr_decline(void);
 void case_jds_decline(void);
 void case_jds_bytes_memo(void); /* test_jds.c */
+void case_csr_bytes_estimate(void); /* test_csr.c */
 void case_hint_tiny(void);      /* test_hint.c */
 void case_hint_region(void);    /* test_hint.c */
 void case_hint_grow(void);      /* test_hint.c */

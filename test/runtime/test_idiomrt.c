@@ -1047,6 +1047,7 @@ static const tcase cases[] = {
     {"csr_decline", case_csr_decline, 1},
     {"jds_decline", case_jds_decline, 1},
     {"jds_bytes_memo", case_jds_bytes_memo, 1},
+    {"csr_bytes_estimate", case_csr_bytes_estimate, 1},
     {"hint_tiny", case_hint_tiny, 1},
     {"hint_region", case_hint_region, 1},
     {"hint_grow", case_hint_grow, 1},

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GridDependence.h"
+#include "NegatedLaw.h"
 #include "ScevTranslator.h"
 #include "idiom/Constraints/GridSubscripts.h"
 #include "idiom/Constraints/TimeReport.h"
@@ -139,17 +140,6 @@ const SCEV *elementIndex(const AffineAccess &A, const NestInfo &N) {
   return I;
 }
 
-Proof decide(z3::solver &S) {
-  switch (checkWithinLimits(S)) {
-  case Z3Outcome::Unsat:
-    return Proof::Proven;
-  case Z3Outcome::Sat:
-    return Proof::Refuted;
-  default:
-    return Proof::Unknown;
-  }
-}
-
 std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
                                         const AffineAccess &Other,
                                         const NestInfo &N, unsigned TimeoutMs,
@@ -232,7 +222,7 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
   }
   S.push();
   S.add(Out);
-  Proof Inside = decide(S);
+  Proof Inside = decideNegatedLaw(S);
   S.pop();
   if (Inside != Proof::Proven)
     return std::nullopt;
@@ -243,7 +233,7 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
     Differ = Differ || K[D] != KK[D];
   S.push();
   S.add(Same && Differ);
-  Proof Across = decide(S);
+  Proof Across = decideNegatedLaw(S);
   S.pop();
   if (Across == Proof::Unknown)
     return std::nullopt;
@@ -253,7 +243,7 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
   for (unsigned D = 0; D < N.depth(); ++D)
     SameK = SameK && K[D] == KK[D];
   S.add(Same && SameK);
-  Within = decide(S);
+  Within = decideNegatedLaw(S);
   return Proof::Proven;
 }
 

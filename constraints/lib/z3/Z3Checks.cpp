@@ -2,6 +2,7 @@
 
 #include "idiom/Constraints/Z3Checks.h"
 #include "GridDependence.h"
+#include "NegatedLaw.h"
 #include "ScevTranslator.h"
 #include "idiom/Constraints/CompileCache.h"
 #include "idiom/Constraints/OperatorLaws.h"
@@ -159,15 +160,6 @@ private:
   std::map<Value *, z3::expr> Memo;
 };
 
-/// Runs \p S and maps sat/unsat/unknown of a negated law to a Proof.
-Proof decide(z3::solver &S) {
-  switch (checkWithinLimits(S)) {
-  case Z3Outcome::Unsat: return Proof::Proven;
-  case Z3Outcome::Sat: return Proof::Refuted;
-  default: return Proof::Unknown;
-  }
-}
-
 /// One Z3 context per thread: creating a context costs far more than a
 /// query, and every query makes its own solver and fresh constants.
 z3::context &sharedContext() { return sharedZ3Context(); }
@@ -215,6 +207,14 @@ bool pureBitVector(const z3::expr &E) {
 
 } // namespace
 
+Proof decideNegatedLaw(z3::solver &S) {
+  switch (checkWithinLimits(S)) {
+  case Z3Outcome::Unsat: return Proof::Proven;
+  case Z3Outcome::Sat: return Proof::Refuted;
+  default: return Proof::Unknown;
+  }
+}
+
 Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs,
                 bool FreshSolver) {
   static std::mutex Lock;
@@ -252,7 +252,7 @@ Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs,
     z3::solver S = pureBitVector(Negated) ? z3::solver(C, "QF_BV") : z3::solver(C);
     setTimeout(C, S, TimeoutMs);
     S.add(Negated);
-    P = decide(S);
+    P = decideNegatedLaw(S);
   } else {
     // One incremental solver per thread: creating a solver costs more than
     // deciding most laws. Each law is checked inside push/pop. Setting
@@ -268,7 +268,7 @@ Proof decideLaw(z3::context &C, const z3::expr &Negated, unsigned TimeoutMs,
     }
     S.push();
     S.add(Negated);
-    P = decide(S);
+    P = decideNegatedLaw(S);
     S.pop();
   }
   if (P != Proof::Unknown) {
@@ -617,7 +617,7 @@ static std::optional<Proof> sameAddressOneLoop(const AffineAccess &St,
   if (!Stride || !Trips)
     return std::nullopt; // the general query says why
   S.add(*Stride == 0 && *Trips >= 2);
-  return decide(S);
+  return decideNegatedLaw(S);
 }
 
 /// The byte offset of a field access inside its struct, with the struct's
@@ -726,7 +726,7 @@ static std::optional<Proof> rowsWithinOuterStrideImpl(const AffineAccess &St,
   S.add(B >= 0 && B < *T1 && B2 >= 0 && B2 < *T1);
   S.push();
   S.add(B != B2 && *S1 * B + *OS == *S1 * B2 + *OO);
-  Proof Same = decide(S);
+  Proof Same = decideNegatedLaw(S);
   S.pop();
   if (Same == Proof::Refuted)
     return Proof::Refuted;
@@ -736,7 +736,7 @@ static std::optional<Proof> rowsWithinOuterStrideImpl(const AffineAccess &St,
   z3::expr Reach = *OO - *OS + *S1 * (B2 - B);
   z3::expr Abs0 = z3::ite(*S0 >= 0, *S0, -*S0);
   S.add(Reach >= Abs0 || -Reach >= Abs0);
-  Proof Apart = decide(S);
+  Proof Apart = decideNegatedLaw(S);
   S.pop();
   if (Apart != Proof::Proven) {
     // (3) Neighbouring outer iterations a' = a +- 1 (blocks of s with pairs
@@ -748,14 +748,14 @@ static std::optional<Proof> rowsWithinOuterStrideImpl(const AffineAccess &St,
     S.add(*T0 >= 2);
     S.add(*S1 * B + *OS == *S0 + *S1 * B2 + *OO ||
           *S1 * B + *OS == *S1 * B2 + *OO - *S0);
-    if (decide(S) == Proof::Refuted)
+    if (decideNegatedLaw(S) == Proof::Refuted)
       return Proof::Refuted;
     return std::nullopt;
   }
   Within = Proof::Proven;
   if (!Other.IsStore && mayFollow(Other.Inst, St.Inst)) {
     S.add(B == B2 && *OS == *OO);
-    Within = decide(S);
+    Within = decideNegatedLaw(S);
   }
   return Proof::Proven;
 }
@@ -904,7 +904,7 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         // Across iterations: two different iterations touch one element.
         S.push();
         S.add(Differ && AddrS == AddrO);
-        Proof P = decide(S);
+        Proof P = decideNegatedLaw(S);
         S.pop();
         if (P != Proof::Proven) {
           Why = P == Proof::Refuted
@@ -916,7 +916,7 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         // Within one iteration: a load after the store reads its element.
         if (!Other.IsStore && mayFollow(Other.Inst, St.Inst)) {
           S.add(AddrS == AddrO1);
-          P = decide(S);
+          P = decideNegatedLaw(S);
           if (P != Proof::Proven) {
             Why = "a load reads an element stored earlier in the same iteration";
             return P == Proof::Refuted ? Proof::Refuted : Proof::Unknown;

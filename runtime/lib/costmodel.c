@@ -346,13 +346,38 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
       (in->lat + c->cpu_est * trip) * DEVICE_MARGIN < (gpu < host ? gpu : host))
     *want_second = 1;
   double cpu = in->second == 1 && c->cn ? in->lat + c->cpu_est * trip : inf;
-  if (gpu == inf && cpu == inf)
+  if (gpu == inf && cpu == inf) {
+    c->hint_ok = 1; /* no device can be measured */
     return IDIOMRT_DEC_HOST_FASTER;
+  }
   int best = gpu <= cpu ? 1 : 3;
   double dev = best == 1 ? gpu : cpu, other = best == 1 ? cpu : gpu;
   int other_dec = best == 1 ? IDIOMRT_DEC_EXPLORE_CPU
                             : IDIOMRT_DEC_EXPLORE_DEVICE;
-  if (dev * DEVICE_MARGIN < host) {
+  int explore_best = best == 1 ? IDIOMRT_DEC_EXPLORE_DEVICE
+                               : IDIOMRT_DEC_EXPLORE_CPU;
+  /* Noise (the sample spread of both sides, idiomrt_cost_separation): a
+     side with too few samples to know its spread, within reach of the
+     other, is measured first (the winner is left as it is); a winner is
+     replaced only by a side clearly faster than it. */
+  int sep = idiomrt_cost_separation(c, best, host, dev, trip);
+  c->hint_ok = sep == IDIOMRT_SEP_HOST;
+  if (sep == IDIOMRT_SEP_UNKNOWN) {
+    uint32_t dn = best == 1 ? c->dn : c->cn;
+    uint32_t tries = best == 1 ? c->dev_tries : c->cpu_tries;
+    if (dn < 2 && tries < (best == 1 ? MAX_DEV_TRIES : max_cpu))
+      return explore_best;
+    /* (not inside a region that holds device copies: a host run there
+       syncs the region) */
+    if (c->hn < 2 && host <= c->host_est * trip)
+      return IDIOMRT_DEC_EXPLORE_HOST;
+  }
+  int dev_wins = dev * DEVICE_MARGIN < host;
+  if (sep == IDIOMRT_SEP_OVERLAP && c->winner == 2)
+    dev_wins = 0; /* the host stays: the device is within noise of it */
+  else if (sep == IDIOMRT_SEP_OVERLAP && c->winner == best)
+    dev_wins = 1; /* the device stays */
+  if (dev_wins) {
     set_winner(c, best);
     /* two losers: the host and the other device, measured in turn */
     int host_next = other == inf || (c->remeasure & 1) == 0;
@@ -364,8 +389,57 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
   }
   set_winner(c, 2);
   if (loser_due(c, host, dev))
-    return best == 1 ? IDIOMRT_DEC_EXPLORE_DEVICE : IDIOMRT_DEC_EXPLORE_CPU;
+    return explore_best;
   return IDIOMRT_DEC_HOST_FASTER;
+}
+
+/* The lowest and highest of the samples in a ring of n (ns per iteration);
+   0 when fewer than 2 (the spread is not known). */
+static int ring_range(const double *ring, uint32_t n, double *lo,
+                      double *hi) {
+  uint32_t k = n < IDIOMRT_COST_RING ? n : IDIOMRT_COST_RING;
+  if (k < 2)
+    return 0;
+  *lo = *hi = ring[0];
+  for (uint32_t i = 1; i < k; ++i) {
+    *lo = ring[i] < *lo ? ring[i] : *lo;
+    *hi = ring[i] > *hi ? ring[i] : *hi;
+  }
+  return 1;
+}
+
+int idiomrt_cost_separation(const idiomrt_cost_class *c, int dev_side,
+                            double host, double dev, double trip) {
+  const double *ring = dev_side == 3 ? c->cpu_pi : c->dev_pi;
+  uint32_t n = dev_side == 3 ? c->cn : c->dn;
+  double est = dev_side == 3 ? c->cpu_est : c->dev_est;
+  double hlo, hhi, dlo, dhi;
+  if (!ring_range(c->host_pi, c->hn, &hlo, &hhi) ||
+      !ring_range(ring, n, &dlo, &dhi))
+    return IDIOMRT_SEP_UNKNOWN;
+  /* each side's interval around its estimate (host: region syncs in) */
+  double host_lo = host - (c->host_est - hlo) * trip;
+  double host_hi = host + (hhi - c->host_est) * trip;
+  double dev_lo = dev - (est - dlo) * trip;
+  double dev_hi = dev + (dhi - est) * trip;
+  if (host_hi < dev_lo)
+    return IDIOMRT_SEP_HOST;
+  if (dev_hi * DEVICE_MARGIN < host_lo)
+    return IDIOMRT_SEP_DEVICE;
+  return IDIOMRT_SEP_OVERLAP;
+}
+
+/* What a host run costs a residency region in copies (ns, at the
+   calibrated bandwidth): with held bytes on the device, copying them back
+   and in again at the next device run; with none held now but region
+   bytes held earlier in this region (a sync emptied it: another site ran
+   on the host), filling them again. The region's sites are so decided
+   together: a site kept on the host pays for the copies its choice makes
+   the others' device runs repeat. */
+static double region_charge(uint64_t held, uint64_t region) {
+  if (held)
+    return device_floor(2 * held) - device_floor(0);
+  return region ? device_floor(region) - device_floor(0) : 0.0;
 }
 
 static const char *host_reason(int dec) {
@@ -400,6 +474,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   idiomrt_cost_site *s = &e->cost;
   idiomrt_cost_class *c = &s->cls[cls];
   uint64_t held = idiomrt_resid_bytes();
+  uint64_t region = idiomrt_resid_region_bytes();
   if (s->host_got == 0 && s->host_wanted >= UNTIMED_AFTER) {
     dec = IDIOMRT_DEC_UNTIMED;
   } else if (c->hn == 0 && held) {
@@ -414,8 +489,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     /* Inside a region that holds device copies, running the loop on the
        host syncs first: every copy goes back, and comes in again at the
        next device run. That is part of the host's cost. */
-    double host = c->host_est * (double)trip +
-                  (held ? device_floor(2 * held) - device_floor(0) : 0.0);
+    double host = c->host_est * (double)trip + region_charge(held, region);
     idiomrt_cost_inputs in = {trip,   host,
                               floor_ns, lat,
                               second, second >= 0 ? cpu_parallelism() : 0,
@@ -469,9 +543,8 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      hint (idiom_host_hint); inside a region only while none of its bytes is
      held on the device (a hinted call syncs the region as a declined one
      does) */
-  int hintable = !held &&
-                 (dec == IDIOMRT_DEC_CANNOT_WIN ||
-                  dec == IDIOMRT_DEC_HOST_FASTER);
+  int hintable = !region && (dec == IDIOMRT_DEC_CANNOT_WIN ||
+                             (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok));
   pthread_mutex_unlock(&e->stats_lock);
   t_hint_desc = hintable ? e->desc : NULL;
   if (hintable) {

@@ -104,6 +104,7 @@ typedef struct resid_table {
   uint64_t clock;       /* runs that used the table */
   resid_entry *e;
   unsigned n, cap;
+  uint64_t synced;      /* most bytes a sync emptied in this region */
 } resid_table;
 
 static _Thread_local resid_table t_tab;
@@ -235,6 +236,9 @@ static void drop_entry(resid_table *t, unsigned i) {
    the region's buffers next (a fallback loop): a new epoch. */
 static void flush_all(void) {
   resid_table *t = &t_tab;
+  uint64_t held = idiomrt_resid_bytes();
+  if (held > t->synced)
+    t->synced = held;
   new_epoch(t);
   if (t->n == 0)
     return;
@@ -275,6 +279,7 @@ void idiom_region_begin(void) {
   if (idiomrt_in_runtime())
     return; /* a signal handler interrupted the runtime: see idiomrt.h */
   if (t_tab.depth++ == 0) {
+    t_tab.synced = 0;
     __atomic_add_fetch(&g_regions, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&idiom_regions_open, 1, __ATOMIC_SEQ_CST);
     new_epoch(&t_tab);
@@ -1106,6 +1111,12 @@ void idiomrt_resid_report(void) {
           (unsigned long long)__atomic_load_n(&g_host_loads, __ATOMIC_RELAXED),
           (unsigned long long)__atomic_load_n(&g_host_stores,
                                               __ATOMIC_RELAXED));
+}
+
+uint64_t idiomrt_resid_region_bytes(void) {
+  const resid_table *t = &t_tab;
+  uint64_t held = idiomrt_resid_bytes();
+  return t->depth && t->synced > held ? t->synced : held;
 }
 
 uint64_t idiomrt_resid_bytes(void) {

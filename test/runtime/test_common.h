@@ -120,6 +120,10 @@ void case_jds_bytes_memo(void); /* test_jds.c */
 void case_hint_tiny(void);      /* test_hint.c */
 void case_hint_region(void);    /* test_hint.c */
 void case_hint_grow(void);      /* test_hint.c */
+void case_noise_no_hint(void);    /* test_hintnoise.c */
+void case_noise_no_flip(void);    /* test_hintnoise.c */
+void case_noise_clear_hint(void); /* test_hintnoise.c */
+void case_noise_region(void);     /* test_hintnoise.c */
 void case_workgate_count(void);  /* test_workgate.c */
 void case_workgate_wide(void);   /* test_workgate.c */
 void case_workgate_model(void);  /* test_workgate.c */

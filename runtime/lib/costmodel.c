@@ -92,6 +92,7 @@
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
 #define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
 #define HINT_CALLS 64        /* calls a host hint skips at most */
+#define PRIOR_SPREAD 0.25    /* a side's spread until it has 2 samples */
 #define HINT_TAG_BITS IDIOM_HINT_TAG_BITS /* the word: size tag, then the calls */
 #define HINT_TAG_MASK ((1ull << HINT_TAG_BITS) - 1)
 
@@ -373,9 +374,10 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
       return IDIOMRT_DEC_EXPLORE_HOST;
   }
   int dev_wins = dev * DEVICE_MARGIN < host;
-  if (sep == IDIOMRT_SEP_OVERLAP && c->winner == 2)
+  int noise = sep == IDIOMRT_SEP_OVERLAP || sep == IDIOMRT_SEP_UNKNOWN;
+  if (noise && c->winner == 2)
     dev_wins = 0; /* the host stays: the device is within noise of it */
-  else if (sep == IDIOMRT_SEP_OVERLAP && c->winner == best)
+  else if (noise && c->winner == best)
     dev_wins = 1; /* the device stays */
   if (dev_wins) {
     set_winner(c, best);
@@ -393,13 +395,18 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
   return IDIOMRT_DEC_HOST_FASTER;
 }
 
-/* The lowest and highest of the samples in a ring of n (ns per iteration);
-   0 when fewer than 2 (the spread is not known). */
-static int ring_range(const double *ring, uint32_t n, double *lo,
+/* The lowest and highest of the samples in a ring of n (ns per iteration)
+   around their median est; with fewer than 2 (the spread not known: a
+   class seeded by the profile has one sample a side) est -+ PRIOR_SPREAD,
+   and 0. */
+static int ring_range(const double *ring, uint32_t n, double est, double *lo,
                       double *hi) {
   uint32_t k = n < IDIOMRT_COST_RING ? n : IDIOMRT_COST_RING;
-  if (k < 2)
+  if (k < 2) {
+    *lo = est * (1 - PRIOR_SPREAD);
+    *hi = est * (1 + PRIOR_SPREAD);
     return 0;
+  }
   *lo = *hi = ring[0];
   for (uint32_t i = 1; i < k; ++i) {
     *lo = ring[i] < *lo ? ring[i] : *lo;
@@ -414,9 +421,8 @@ int idiomrt_cost_separation(const idiomrt_cost_class *c, int dev_side,
   uint32_t n = dev_side == 3 ? c->cn : c->dn;
   double est = dev_side == 3 ? c->cpu_est : c->dev_est;
   double hlo, hhi, dlo, dhi;
-  if (!ring_range(c->host_pi, c->hn, &hlo, &hhi) ||
-      !ring_range(ring, n, &dlo, &dhi))
-    return IDIOMRT_SEP_UNKNOWN;
+  int known = ring_range(c->host_pi, c->hn, c->host_est, &hlo, &hhi);
+  known &= ring_range(ring, n, est, &dlo, &dhi);
   /* each side's interval around its estimate (host: region syncs in) */
   double host_lo = host - (c->host_est - hlo) * trip;
   double host_hi = host + (hhi - c->host_est) * trip;
@@ -426,7 +432,7 @@ int idiomrt_cost_separation(const idiomrt_cost_class *c, int dev_side,
     return IDIOMRT_SEP_HOST;
   if (dev_hi * DEVICE_MARGIN < host_lo)
     return IDIOMRT_SEP_DEVICE;
-  return IDIOMRT_SEP_OVERLAP;
+  return known ? IDIOMRT_SEP_OVERLAP : IDIOMRT_SEP_UNKNOWN;
 }
 
 /* What a host run costs a residency region in copies (ns, at the

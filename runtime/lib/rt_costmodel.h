@@ -75,12 +75,13 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
    IDIOMRT_COST_RING, in ns per iteration, around the estimate): for class
    c, dev_side 1 (the primary device) or 3 (the second one), host and dev
    the two estimates of this run in ns (host with its region charge, dev
-   with the latency), trip its iterations. IDIOMRT_SEP_UNKNOWN: a side has
-   fewer than 2 samples; _HOST: the host's highest beats the device's
-   lowest; _DEVICE: the device's highest beats the host's lowest by
-   DEVICE_MARGIN (10%); _OVERLAP: within noise. A winner changes side, and
-   a host hint is given, only when separated (docs/Benchmarks.md,
-   "hintnoise"). */
+   with the latency), trip its iterations; a side with fewer than 2
+   samples is given -+25% (PRIOR_SPREAD). IDIOMRT_SEP_HOST: the host's
+   highest beats the device's lowest; _DEVICE: the device's highest beats
+   the host's lowest by DEVICE_MARGIN (10%); else _OVERLAP (within noise),
+   or _UNKNOWN when a side's spread was the prior (that side is measured).
+   A winner changes side, and a host hint is given, only when separated
+   (runtime/README.md, "Start-up and cost model", step 5). */
 enum { IDIOMRT_SEP_UNKNOWN, IDIOMRT_SEP_HOST, IDIOMRT_SEP_DEVICE,
        IDIOMRT_SEP_OVERLAP };
 int idiomrt_cost_separation(const idiomrt_cost_class *c, int dev_side,

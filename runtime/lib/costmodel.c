@@ -35,9 +35,15 @@
  *     is not (a probe neither counts toward the start-up nor starts it).
  *     Inside a residency region that holds device copies, the host's
  *     estimate includes copying them back and in again (at the calibrated
- *     bandwidth): a host run there syncs the region. A device run that
+ *     bandwidth): a host run there syncs the region; once a sync emptied
+ *     the region, refilling its bytes (idiomrt_resid_region_bytes): the
+ *     region's sites are decided together. A device run that
  *     filled device copies inside a region is not a sample (its copy is
  *     paid once per region).
+ *     Noise: the winner changes side only for a side clearly faster, beyond
+ *     the spread of both sides' samples (idiomrt_cost_separation); within
+ *     noise it stays, and a side with fewer than 2 samples is measured
+ *     first.
  *
  * Estimates: the median of the last IDIOMRT_COST_RING samples of each side,
  * in ns per iteration, times this run's iteration count (device: plus the
@@ -51,15 +57,16 @@
  *
  * Host hints (idiom_host_hint, idiomrt.h): when a decline is one the model
  * would repeat on the next calls of the class (the device cannot win, or
- * the host measured faster and the device is not due to be measured
- * again), the caller's declined path may ask for a hint: the runtime
+ * the host measured clearly faster, beyond the spread of the samples, and
+ * the device is not due to be measured again), the caller's declined path
+ * may ask for a hint: the runtime
  * writes the site's hint word, and the stitched code runs the original
  * loop without calling idiom_run for the next HINT_CALLS calls of the same
  * size class (fewer when the device is due to be measured sooner; those
  * calls count as decisions of the re-measurement schedule). A call of
  * another size class, or the first after the hint's calls, comes here
  * again: a site whose size grows is decided afresh. Inside a residency
- * region a hint is given only while the region holds nothing on the
+ * region a hint is given only while the region has held nothing on the
  * device; a hinted call takes the fallback's path, which syncs the region
  * as a declined call does. The skipped calls are counted lazily, from the
  * hint word, as "host-hint".

@@ -32,7 +32,8 @@
  *     the winner's estimated time since the last measurement is 30 times
  *     what one more loss costs, so re-measuring costs at most ~3%.
  *     While the device is not started, a loser due to be measured again
- *     is not (a probe neither counts toward the start-up nor starts it).
+ *     is not (a probe neither counts toward the start-up nor starts it),
+ *     nor a measured device within noise that does not win by the margin.
  *     Inside a residency region that holds device copies, the host's
  *     estimate includes copying them back and in again (at the calibrated
  *     bandwidth): a host run there syncs the region; once a sync emptied
@@ -524,8 +525,14 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      the probe would save nothing, so it neither counts as worthy nor
      starts the device (0.2-0.35 s of a core) for itself; the loop runs. A
      device started for other runs is probed as before. */
-  if (dec == IDIOMRT_DEC_EXPLORE_DEVICE && c->winner == 2 &&
-      !idiomrt_startup_begun())
+  if (dec == IDIOMRT_DEC_EXPLORE_DEVICE && !idiomrt_startup_begun() &&
+      (c->winner == 2 ||
+       /* nor does a second sample of a device within noise (a class
+          seeded by the profile) whose estimate does not beat the host's
+          by the margin: nas-parboil/jds.c's SpMV, 13 ms on the host
+          against 15 ms on PoCL, started PoCL for it */
+       (c->dn && (lat + c->dev_est * (double)trip) * DEVICE_MARGIN >=
+                     c->host_est * (double)trip)))
     dec = IDIOMRT_DEC_HOST_FASTER;
   uint64_t add = (uint64_t)(c->host_est * (double)trip);
   if (idiomrt_cost_is_second(dec))

@@ -123,6 +123,7 @@ void case_hint_grow(void);      /* test_hint.c */
 void case_noise_no_hint(void);    /* test_hintnoise.c */
 void case_noise_no_flip(void);    /* test_hintnoise.c */
 void case_noise_clear_hint(void); /* test_hintnoise.c */
+void case_noise_seeded(void);     /* test_hintnoise.c */
 void case_noise_region(void);     /* test_hintnoise.c */
 void case_workgate_count(void);  /* test_workgate.c */
 void case_workgate_wide(void);   /* test_workgate.c */

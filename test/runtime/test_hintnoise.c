@@ -15,6 +15,8 @@
  *    the host's, within the spread: the device stays the winner;
  *  - noise_clear_hint: a host clearly faster (its slowest sample beats the
  *    device's fastest): the host runs and the hint is written;
+ *  - noise_seeded: one sample a side (the profile's), the host a little
+ *    faster: no hint, and the device is not started to measure it again;
  *  - noise_region: a region held device copies and a sync emptied it
  *    (another site ran on the host): a site whose host loop is a little
  *    faster than the device goes to the device (refilling the region is
@@ -146,6 +148,43 @@ void case_noise_clear_hint(void) {
             idiomrt_decision_name(dec));
   CHECK_MSG(word >> IDIOM_HINT_TAG_BITS, "no hint for a clearly faster host");
   CHECK(c->winner == 2);
+}
+
+/* A class seeded by the profile (one sample a side: the spread unknown)
+   with the host's estimate a little lower: the host runs without a hint,
+   and the device is not started for a second sample (a program whose
+   device loses never pays a start-up for it); with the device's estimate
+   10% lower, the device is wanted (the start-up's ski rental begins). */
+int idiomrt_startup_begun(void); /* rt_internal.h */
+
+void case_noise_seeded(void) {
+  const double host[3] = {1.3, 0, 0}, dev[3] = {1.5, 0, 0};
+  idiomrt_cost_class *c = set_class(host, dev, 0);
+  idiomrt_entry *e = idiomrt_entry_get(&nsite_desc);
+  pthread_mutex_lock(&e->stats_lock);
+  c->hn = c->dn = 1;
+  c->host_est = 1.3;
+  c->dev_est = 1.5;
+  pthread_mutex_unlock(&e->stats_lock);
+  uint64_t word;
+  for (int k = 0; k < 5; ++k) {
+    int dec = decide(&word);
+    CHECK_MSG(dec == IDIOMRT_DEC_HOST_FASTER, "call %d: decision %s", k,
+              idiomrt_decision_name(dec));
+    CHECK_MSG(word == 0, "call %d: hint word %llx, spread unknown", k,
+              (unsigned long long)word);
+  }
+  CHECK_MSG(!idiomrt_startup_begun(), "the device start-up began");
+  const double fast[3] = {0.8, 0, 0};
+  c = set_class(host, fast, 0);
+  pthread_mutex_lock(&e->stats_lock);
+  c->hn = c->dn = 1;
+  c->host_est = 1.3;
+  c->dev_est = 0.8;
+  pthread_mutex_unlock(&e->stats_lock);
+  int dec = decide(&word);
+  CHECK_MSG(dec == IDIOMRT_DEC_PRESTART, "device 0.8 ms: decision %s",
+            idiomrt_decision_name(dec));
 }
 
 void case_noise_region(void) {

@@ -1053,6 +1053,7 @@ static const tcase cases[] = {
     {"noise_no_hint", case_noise_no_hint, 1},
     {"noise_no_flip", case_noise_no_flip, 1},
     {"noise_clear_hint", case_noise_clear_hint, 1},
+    {"noise_seeded", case_noise_seeded, 1},
     {"noise_region", case_noise_region, 1},
     {"workgate_count", case_workgate_count, 1},
     {"workgate_wide", case_workgate_wide, 1},

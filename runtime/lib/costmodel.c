@@ -560,9 +560,10 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     s->host_wanted += want;
   }
   /* a decline the next calls of the class would repeat may become a host
-     hint (idiom_host_hint); inside a region only while none of its bytes is
-     held on the device (a hinted call syncs the region as a declined one
-     does) */
+     hint (idiom_host_hint); a host-cost one only when the host is
+     clearly faster (hint_ok); inside a region only while it has held none
+     of its bytes on the device (a hinted call syncs the region as a
+     declined one does, and its sites are decided together) */
   int hintable = !region && (dec == IDIOMRT_DEC_CANNOT_WIN ||
                              (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok));
   pthread_mutex_unlock(&e->stats_lock);

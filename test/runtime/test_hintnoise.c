@@ -102,18 +102,23 @@ static int decide(uint64_t *word) {
   return dec;
 }
 
-void case_noise_no_hint(void) {
-  /* host 1.00 ms (0.80-1.30), device 1.02 ms (0.75-1.40) */
-  const double host[3] = {1.0, 0.8, 1.3}, dev[3] = {1.02, 0.75, 1.4};
-  idiomrt_cost_class *c = set_class(host, dev, 2);
+/* n calls, each declined "host-cost" without a hint. */
+static void expect_host_no_hint(int n) {
   uint64_t word;
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < n; ++k) {
     int dec = decide(&word);
     CHECK_MSG(dec == IDIOMRT_DEC_HOST_FASTER, "call %d: decision %s", k,
               idiomrt_decision_name(dec));
     CHECK_MSG(word == 0, "call %d: hint word %llx within noise", k,
               (unsigned long long)word);
   }
+}
+
+void case_noise_no_hint(void) {
+  /* host 1.00 ms (0.80-1.30), device 1.02 ms (0.75-1.40) */
+  const double host[3] = {1.0, 0.8, 1.3}, dev[3] = {1.02, 0.75, 1.4};
+  idiomrt_cost_class *c = set_class(host, dev, 2);
+  expect_host_no_hint(3);
   CHECK(c->winner == 2);
 }
 
@@ -166,14 +171,7 @@ void case_noise_seeded(void) {
   c->host_est = 1.3;
   c->dev_est = 1.5;
   pthread_mutex_unlock(&e->stats_lock);
-  uint64_t word;
-  for (int k = 0; k < 5; ++k) {
-    int dec = decide(&word);
-    CHECK_MSG(dec == IDIOMRT_DEC_HOST_FASTER, "call %d: decision %s", k,
-              idiomrt_decision_name(dec));
-    CHECK_MSG(word == 0, "call %d: hint word %llx, spread unknown", k,
-              (unsigned long long)word);
-  }
+  expect_host_no_hint(5);
   CHECK_MSG(!idiomrt_startup_begun(), "the device start-up began");
   const double fast[3] = {0.8, 0, 0};
   c = set_class(host, fast, 0);
@@ -182,6 +180,7 @@ void case_noise_seeded(void) {
   c->host_est = 1.3;
   c->dev_est = 0.8;
   pthread_mutex_unlock(&e->stats_lock);
+  uint64_t word;
   int dec = decide(&word);
   CHECK_MSG(dec == IDIOMRT_DEC_PRESTART, "device 0.8 ms: decision %s",
             idiomrt_decision_name(dec));

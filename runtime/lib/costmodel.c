@@ -32,12 +32,19 @@
  *     the winner's estimated time since the last measurement is 30 times
  *     what one more loss costs, so re-measuring costs at most ~3%.
  *     While the device is not started, a loser due to be measured again
- *     is not (a probe neither counts toward the start-up nor starts it).
+ *     is not (a probe neither counts toward the start-up nor starts it),
+ *     nor a measured device within noise that does not win by the margin.
  *     Inside a residency region that holds device copies, the host's
  *     estimate includes copying them back and in again (at the calibrated
- *     bandwidth): a host run there syncs the region. A device run that
+ *     bandwidth): a host run there syncs the region; once a sync emptied
+ *     the region, refilling its bytes (idiomrt_resid_region_bytes): the
+ *     region's sites are decided together. A device run that
  *     filled device copies inside a region is not a sample (its copy is
  *     paid once per region).
+ *     Noise: the winner changes side only for a side clearly faster, beyond
+ *     the spread of both sides' samples (idiomrt_cost_separation); within
+ *     noise it stays, and a side with fewer than 2 samples is measured
+ *     first.
  *
  * Estimates: the median of the last IDIOMRT_COST_RING samples of each side,
  * in ns per iteration, times this run's iteration count (device: plus the
@@ -51,15 +58,16 @@
  *
  * Host hints (idiom_host_hint, idiomrt.h): when a decline is one the model
  * would repeat on the next calls of the class (the device cannot win, or
- * the host measured faster and the device is not due to be measured
- * again), the caller's declined path may ask for a hint: the runtime
+ * the host measured clearly faster, beyond the spread of the samples, and
+ * the device is not due to be measured again), the caller's declined path
+ * may ask for a hint: the runtime
  * writes the site's hint word, and the stitched code runs the original
  * loop without calling idiom_run for the next HINT_CALLS calls of the same
  * size class (fewer when the device is due to be measured sooner; those
  * calls count as decisions of the re-measurement schedule). A call of
  * another size class, or the first after the hint's calls, comes here
  * again: a site whose size grows is decided afresh. Inside a residency
- * region a hint is given only while the region holds nothing on the
+ * region a hint is given only while the region has held nothing on the
  * device; a hinted call takes the fallback's path, which syncs the region
  * as a declined call does. The skipped calls are counted lazily, from the
  * hint word, as "host-hint".
@@ -92,6 +100,7 @@
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
 #define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
 #define HINT_CALLS 64        /* calls a host hint skips at most */
+#define PRIOR_SPREAD 0.25    /* a side's spread until it has 2 samples */
 #define HINT_TAG_BITS IDIOM_HINT_TAG_BITS /* the word: size tag, then the calls */
 #define HINT_TAG_MASK ((1ull << HINT_TAG_BITS) - 1)
 
@@ -346,13 +355,39 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
       (in->lat + c->cpu_est * trip) * DEVICE_MARGIN < (gpu < host ? gpu : host))
     *want_second = 1;
   double cpu = in->second == 1 && c->cn ? in->lat + c->cpu_est * trip : inf;
-  if (gpu == inf && cpu == inf)
+  if (gpu == inf && cpu == inf) {
+    c->hint_ok = 1; /* no device can be measured */
     return IDIOMRT_DEC_HOST_FASTER;
+  }
   int best = gpu <= cpu ? 1 : 3;
   double dev = best == 1 ? gpu : cpu, other = best == 1 ? cpu : gpu;
   int other_dec = best == 1 ? IDIOMRT_DEC_EXPLORE_CPU
                             : IDIOMRT_DEC_EXPLORE_DEVICE;
-  if (dev * DEVICE_MARGIN < host) {
+  int explore_best = best == 1 ? IDIOMRT_DEC_EXPLORE_DEVICE
+                               : IDIOMRT_DEC_EXPLORE_CPU;
+  /* Noise (the sample spread of both sides, idiomrt_cost_separation): a
+     side with too few samples to know its spread, within reach of the
+     other, is measured first (the winner is left as it is); a winner is
+     replaced only by a side clearly faster than it. */
+  int sep = idiomrt_cost_separation(c, best, host, dev, trip);
+  c->hint_ok = sep == IDIOMRT_SEP_HOST;
+  if (sep == IDIOMRT_SEP_UNKNOWN) {
+    uint32_t dn = best == 1 ? c->dn : c->cn;
+    uint32_t tries = best == 1 ? c->dev_tries : c->cpu_tries;
+    if (dn < 2 && tries < (best == 1 ? MAX_DEV_TRIES : max_cpu))
+      return explore_best;
+    /* (not inside a region that holds device copies: a host run there
+       syncs the region) */
+    if (c->hn < 2 && host <= c->host_est * trip)
+      return IDIOMRT_DEC_EXPLORE_HOST;
+  }
+  int dev_wins = dev * DEVICE_MARGIN < host;
+  int noise = sep == IDIOMRT_SEP_OVERLAP || sep == IDIOMRT_SEP_UNKNOWN;
+  if (noise && c->winner == 2)
+    dev_wins = 0; /* the host stays: the device is within noise of it */
+  else if (noise && c->winner == best)
+    dev_wins = 1; /* the device stays */
+  if (dev_wins) {
     set_winner(c, best);
     /* two losers: the host and the other device, measured in turn */
     int host_next = other == inf || (c->remeasure & 1) == 0;
@@ -364,8 +399,61 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
   }
   set_winner(c, 2);
   if (loser_due(c, host, dev))
-    return best == 1 ? IDIOMRT_DEC_EXPLORE_DEVICE : IDIOMRT_DEC_EXPLORE_CPU;
+    return explore_best;
   return IDIOMRT_DEC_HOST_FASTER;
+}
+
+/* The lowest and highest of the samples in a ring of n (ns per iteration)
+   around their median est; with fewer than 2 (the spread not known: a
+   class seeded by the profile has one sample a side) est -+ PRIOR_SPREAD,
+   and 0. */
+static int ring_range(const double *ring, uint32_t n, double est, double *lo,
+                      double *hi) {
+  uint32_t k = n < IDIOMRT_COST_RING ? n : IDIOMRT_COST_RING;
+  if (k < 2) {
+    *lo = est * (1 - PRIOR_SPREAD);
+    *hi = est * (1 + PRIOR_SPREAD);
+    return 0;
+  }
+  *lo = *hi = ring[0];
+  for (uint32_t i = 1; i < k; ++i) {
+    *lo = ring[i] < *lo ? ring[i] : *lo;
+    *hi = ring[i] > *hi ? ring[i] : *hi;
+  }
+  return 1;
+}
+
+int idiomrt_cost_separation(const idiomrt_cost_class *c, int dev_side,
+                            double host, double dev, double trip) {
+  const double *ring = dev_side == 3 ? c->cpu_pi : c->dev_pi;
+  uint32_t n = dev_side == 3 ? c->cn : c->dn;
+  double est = dev_side == 3 ? c->cpu_est : c->dev_est;
+  double hlo, hhi, dlo, dhi;
+  int known = ring_range(c->host_pi, c->hn, c->host_est, &hlo, &hhi);
+  known &= ring_range(ring, n, est, &dlo, &dhi);
+  /* each side's interval around its estimate (host: region syncs in) */
+  double host_lo = host - (c->host_est - hlo) * trip;
+  double host_hi = host + (hhi - c->host_est) * trip;
+  double dev_lo = dev - (est - dlo) * trip;
+  double dev_hi = dev + (dhi - est) * trip;
+  if (host_hi < dev_lo)
+    return IDIOMRT_SEP_HOST;
+  if (dev_hi * DEVICE_MARGIN < host_lo)
+    return IDIOMRT_SEP_DEVICE;
+  return known ? IDIOMRT_SEP_OVERLAP : IDIOMRT_SEP_UNKNOWN;
+}
+
+/* What a host run costs a residency region in copies (ns, at the
+   calibrated bandwidth): with held bytes on the device, copying them back
+   and in again at the next device run; with none held now but region
+   bytes held earlier in this region (a sync emptied it: another site ran
+   on the host), filling them again. The region's sites are so decided
+   together: a site kept on the host pays for the copies its choice makes
+   the others' device runs repeat. */
+static double region_charge(uint64_t held, uint64_t region) {
+  if (held)
+    return device_floor(2 * held) - device_floor(0);
+  return region ? device_floor(region) - device_floor(0) : 0.0;
 }
 
 static const char *host_reason(int dec) {
@@ -400,6 +488,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   idiomrt_cost_site *s = &e->cost;
   idiomrt_cost_class *c = &s->cls[cls];
   uint64_t held = idiomrt_resid_bytes();
+  uint64_t region = idiomrt_resid_region_bytes();
   if (s->host_got == 0 && s->host_wanted >= UNTIMED_AFTER) {
     dec = IDIOMRT_DEC_UNTIMED;
   } else if (c->hn == 0 && held) {
@@ -414,8 +503,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     /* Inside a region that holds device copies, running the loop on the
        host syncs first: every copy goes back, and comes in again at the
        next device run. That is part of the host's cost. */
-    double host = c->host_est * (double)trip +
-                  (held ? device_floor(2 * held) - device_floor(0) : 0.0);
+    double host = c->host_est * (double)trip + region_charge(held, region);
     idiomrt_cost_inputs in = {trip,   host,
                               floor_ns, lat,
                               second, second >= 0 ? cpu_parallelism() : 0,
@@ -437,8 +525,14 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      the probe would save nothing, so it neither counts as worthy nor
      starts the device (0.2-0.35 s of a core) for itself; the loop runs. A
      device started for other runs is probed as before. */
-  if (dec == IDIOMRT_DEC_EXPLORE_DEVICE && c->winner == 2 &&
-      !idiomrt_startup_begun())
+  if (dec == IDIOMRT_DEC_EXPLORE_DEVICE && !idiomrt_startup_begun() &&
+      (c->winner == 2 ||
+       /* nor does a second sample of a device within noise (a class
+          seeded by the profile) whose estimate does not beat the host's
+          by the margin: nas-parboil/jds.c's SpMV, 13 ms on the host
+          against 15 ms on PoCL, started PoCL for it */
+       (c->dn && (lat + c->dev_est * (double)trip) * DEVICE_MARGIN >=
+                     c->host_est * (double)trip)))
     dec = IDIOMRT_DEC_HOST_FASTER;
   uint64_t add = (uint64_t)(c->host_est * (double)trip);
   if (idiomrt_cost_is_second(dec))
@@ -466,12 +560,12 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     s->host_wanted += want;
   }
   /* a decline the next calls of the class would repeat may become a host
-     hint (idiom_host_hint); inside a region only while none of its bytes is
-     held on the device (a hinted call syncs the region as a declined one
-     does) */
-  int hintable = !held &&
-                 (dec == IDIOMRT_DEC_CANNOT_WIN ||
-                  dec == IDIOMRT_DEC_HOST_FASTER);
+     hint (idiom_host_hint); a host-cost one only when the host is
+     clearly faster (hint_ok); inside a region only while it has held none
+     of its bytes on the device (a hinted call syncs the region as a
+     declined one does, and its sites are decided together) */
+  int hintable = !region && (dec == IDIOMRT_DEC_CANNOT_WIN ||
+                             (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok));
   pthread_mutex_unlock(&e->stats_lock);
   t_hint_desc = hintable ? e->desc : NULL;
   if (hintable) {

@@ -197,6 +197,9 @@ void idiomrt_resid_drop_entry(idiomrt_resid_table *t, unsigned i) {
    the region's buffers next (a fallback loop): a new epoch. */
 static void flush_all(void) {
   idiomrt_resid_table *t = &idiomrt_resid_tab;
+  uint64_t held = idiomrt_resid_bytes();
+  if (held > t->synced)
+    t->synced = held;
   new_epoch(t);
   if (t->n == 0)
     return;
@@ -237,6 +240,7 @@ void idiom_region_begin(void) {
   if (idiomrt_in_runtime())
     return; /* a signal handler interrupted the runtime: see idiomrt.h */
   if (idiomrt_resid_tab.depth++ == 0) {
+    idiomrt_resid_tab.synced = 0;
     __atomic_add_fetch(&idiomrt_resid_n.regions, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&idiom_regions_open, 1, __ATOMIC_SEQ_CST);
     new_epoch(&idiomrt_resid_tab);
@@ -415,6 +419,12 @@ void idiomrt_resid_report(void) {
           counter(&n->dev_copies), counter(&n->grown), counter(&n->offsets),
           counter(&n->views), counter(&n->host_loads),
           counter(&n->host_stores));
+}
+
+uint64_t idiomrt_resid_region_bytes(void) {
+  const idiomrt_resid_table *t = &idiomrt_resid_tab;
+  uint64_t held = idiomrt_resid_bytes();
+  return t->depth && t->synced > held ? t->synced : held;
 }
 
 uint64_t idiomrt_resid_bytes(void) {

@@ -70,6 +70,22 @@ typedef struct idiomrt_cost_inputs {
    re-measurement schedule: the unit tests call it with faked samples. */
 int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
                         int *want_second);
+/* How far apart the host's and a device's estimates are, given the spread
+   of their samples (the lowest and highest of each side's last
+   IDIOMRT_COST_RING, in ns per iteration, around the estimate): for class
+   c, dev_side 1 (the primary device) or 3 (the second one), host and dev
+   the two estimates of this run in ns (host with its region charge, dev
+   with the latency), trip its iterations; a side with fewer than 2
+   samples is given -+25% (PRIOR_SPREAD). IDIOMRT_SEP_HOST: the host's
+   highest beats the device's lowest; _DEVICE: the device's highest beats
+   the host's lowest by DEVICE_MARGIN (10%); else _OVERLAP (within noise),
+   or _UNKNOWN when a side's spread was the prior (that side is measured).
+   A winner changes side, and a host hint is given, only when separated
+   (runtime/README.md, "Start-up and cost model", step 5). */
+enum { IDIOMRT_SEP_UNKNOWN, IDIOMRT_SEP_HOST, IDIOMRT_SEP_DEVICE,
+       IDIOMRT_SEP_OVERLAP };
+int idiomrt_cost_separation(const idiomrt_cost_class *c, int dev_side,
+                            double host, double dev, double trip);
 /* A successful run of the second device (see idiomrt_cost_device_sample);
    tuned: not a sample, a try (launch.c also counts a failed run so). */
 void idiomrt_cost_second_sample(idiomrt_entry *e, uint64_t trip,

@@ -108,6 +108,9 @@ typedef struct idiomrt_cost_class {
   uint64_t since;         /* decisions since the loser was last measured */
   uint64_t gap;           /* decisions before the loser is measured again */
   double win_ns;          /* estimated time of the winner since then */
+  int hint_ok;            /* the last choice kept the host by more than the
+                             spread of both sides' samples (or no device
+                             can be measured): a host hint may follow */
 } idiomrt_cost_class;
 
 /* costmodel.c: cost-model state of one descriptor, under stats_lock. */

@@ -47,6 +47,7 @@ typedef struct idiomrt_resid_table {
   uint64_t clock;       /* runs that used the table */
   idiomrt_resid_entry *e;
   unsigned n, cap;
+  uint64_t synced;      /* most bytes a sync emptied in this region */
 } idiomrt_resid_table;
 
 

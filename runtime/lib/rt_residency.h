@@ -83,6 +83,11 @@ void idiomrt_resid_counts(uint64_t out[6]);
    outside regions): what running a loop on the host inside the region
    costs in copies (back, and in again later). */
 uint64_t idiomrt_resid_bytes(void);
+/* The calling thread's region's device bytes: the most of
+   idiomrt_resid_bytes now and at each sync (a decline, idiom_region_sync)
+   since the outermost idiom_region_begin; 0 outside regions. The cost
+   model charges a host run the copies that refill them (costmodel.c). */
+uint64_t idiomrt_resid_region_bytes(void);
 /* The calling thread's host-stability epoch: 0 outside regions; inside one,
    a number that changes whenever the host may have written a region's
    buffers since (region entry, every sync, decline and region end). Host

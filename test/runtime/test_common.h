@@ -121,6 +121,11 @@ void case_csr_bytes_estimate(void); /* test_csr.c */
 void case_hint_tiny(void);      /* test_hint.c */
 void case_hint_region(void);    /* test_hint.c */
 void case_hint_grow(void);      /* test_hint.c */
+void case_noise_no_hint(void);    /* test_hintnoise.c */
+void case_noise_no_flip(void);    /* test_hintnoise.c */
+void case_noise_clear_hint(void); /* test_hintnoise.c */
+void case_noise_seeded(void);     /* test_hintnoise.c */
+void case_noise_region(void);     /* test_hintnoise.c */
 void case_workgate_count(void);  /* test_workgate.c */
 void case_workgate_wide(void);   /* test_workgate.c */
 void case_workgate_model(void);  /* test_workgate.c */

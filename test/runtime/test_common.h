@@ -61,6 +61,7 @@ int spawn_case(const char *casename, const char *const *env, char **err);
 int count_occurrences(const char *hay, const char *needle);
 
 /* nftw callback that removes every entry (rm -r). */
+struct FTW;
 int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w);
 
 /* test_policy.c's helpers: a call site of a y = 2x + y map (its kernel in

@@ -114,6 +114,11 @@ private:
   /// column index q.2 (\p Q) against the loop: element (k0, kT) is updated
   /// exactly when kT is below the triangle loop's count at k0 (its SCEV,
   /// NestInfo::TriRowCount), for indices below 2^31.
+  /// A band (NestInfo::BandLoop, PolyBench trmm): \p Mask, over the row
+  /// index r.2 (\p R) and the reduction's index x.2 (\p X), holds exactly
+  /// outside the band, kB < BandLead k0 (ValidationGemm.cpp).
+  bool checkBandMask(const ExprPtr &Mask, const std::string &R,
+                     const std::string &X, unsigned TimeoutMs, std::string &Why);
   bool checkTriangleMask(const ExprPtr &Mask, const std::string &R,
                          const std::string &Q, unsigned TimeoutMs,
                          std::string &Why);

@@ -648,11 +648,12 @@ bool GemmLifter::triangle(std::string &Mask) {
 
 /// An operand \p Op of a band (NestInfo::BandLoop) over C's array: in the
 /// rectangle's coordinates its element minus C's is d0 + dI k0 + dJ j + sK
-/// kB with kB = a k0 + t, t >= 0 in the band; it must never be C's element
-/// of the same (i, j) (whose reads the snapshot would not see: an
-/// initialisation before the band read at its first step), which holds when
-/// dJ = 0, dI + a sK = 0 and d0 and sK have one sign (d0 > 0 and sK >= 0:
-/// PolyBench trmm's B[k][j], k > i). Proven here or tested at run time.
+/// kB, with kB = a k0 + t and t >= 0 in the band, so d0 + (dI + a sK) k0 +
+/// sK t. It must never be C's element of the same (i, j) (whose reads the
+/// snapshot would not see: an initialisation before the band read at its
+/// first step), which holds when dJ = 0 and the three terms have one sign,
+/// d0 not 0 (PolyBench trmm's B[k][j], k > i: d0 = n, dI + a sK = 0, sK =
+/// n). Proven here, or tested at run time for the positive signs.
 bool GemmLifter::bandOperand(const ChainAccess &Op) {
   const char *Meets = "the TRMM operand over the output array may meet the "
                       "output element within one (i, j) (the snapshot would "
@@ -664,23 +665,27 @@ bool GemmLifter::bandOperand(const ChainAccess &Op) {
   const SCEV *DI = SE.getAddExpr(
       SE.getMinusSCEV(i64(Op.Strides[LoopI]), i64(CAcc->Strides[LoopI])),
       SE.getMulExpr(SE.getConstant(I64, M.Nest.BandLead), SK));
-  if (!DJ->isZero() || !DI->isZero() || !i64(CAcc->Strides[LoopK])->isZero())
+  if (!DJ->isZero() || !i64(CAcc->Strides[LoopK])->isZero())
     return fail(Meets);
-  const SCEV *D0 = SE.getMinusSCEV(i64(Op.Offset), i64(CAcc->Offset));
-  auto Known = [&](const SCEV *X, bool Pos) {
-    X = SE.applyLoopGuards(X, Outer);
-    return Pos ? SE.isKnownNonNegative(X) : SE.isKnownNonPositive(X);
-  };
   const SCEV *One = SE.getOne(I64);
-  const SCEV *D0Less = SE.getMinusSCEV(D0, One), *D0More = SE.getAddExpr(D0, One);
-  if ((Known(D0Less, true) && Known(SK, true)) ||
-      (Known(D0More, false) && Known(SK, false)))
+  const SCEV *D0 = SE.getMinusSCEV(i64(Op.Offset), i64(CAcc->Offset));
+  const SCEV *Up[3] = {SE.getMinusSCEV(D0, One), DI, SK};
+  const SCEV *Down[3] = {SE.getAddExpr(D0, One), DI, SK};
+  auto All = [&](const SCEV *const(&Xs)[3], bool Pos) {
+    for (const SCEV *X : Xs) {
+      X = SE.applyLoopGuards(X, Outer);
+      if (!(Pos ? SE.isKnownNonNegative(X) : SE.isKnownNonPositive(X)))
+        return false;
+    }
     return true;
-  if (Known(D0, false) || (isa<SCEVConstant>(D0Less) && isa<SCEVConstant>(SK)))
-    return fail(Meets);
-  // d0 >= 1 and sK >= 0, at run time.
-  Out.NonNegative.push_back(D0Less);
-  Out.NonNegative.push_back(SK);
+  };
+  if (All(Up, true) || All(Down, false))
+    return true;
+  for (const SCEV *X : Up)
+    if (isa<SCEVConstant>(X) && !SE.isKnownNonNegative(X))
+      return fail(Meets);
+  // d0 >= 1, dI + a sK >= 0 and sK >= 0, at run time.
+  Out.NonNegative.append(std::begin(Up), std::end(Up));
   return true;
 }
 

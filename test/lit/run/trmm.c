@@ -23,6 +23,8 @@
 // blocks), and tuning at every size (its timed runs restore C):
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=1 %t.idiom > %t.v1
 // RUN: diff %t.expected %t.v1
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=2 %t.idiom > %t.v2
+// RUN: diff %t.expected %t.v2
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=3 %t.idiom > %t.v3
 // RUN: diff %t.expected %t.v3
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=4 %t.idiom > %t.v4

@@ -116,6 +116,29 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
 }
 
 template <class TB>
+bool Validator<TB>::checkIndexMask(const ExprPtr &Mask, const std::string &R,
+                                   const std::string &Other, const char *OtherName,
+                                   const std::function<TermT(const TermT &, const TermT &)> &Want,
+                                   const std::string &What, unsigned TimeoutMs,
+                                   std::string &Why) {
+  SortT I64 = sortOf(ScalarKind::I64);
+  TermT Row = leaf("row", I64), Idx = leaf(OtherName, I64);
+  std::map<std::string, Sym> Env;
+  Env[R] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Row, {}}}};
+  Env[Other] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Idx, {}}}};
+  Sym Got = eval(Mask, Env);
+  if (!Got.E || !Got.E->is_bool()) {
+    Why = "the " + What + "'s mask is not a condition";
+    return false;
+  }
+  TermT Zero = C.bv_val(0, 64), Lim = C.bv_val(uint64_t(1) << 31, 64);
+  TermT InRange = TB::sge(Row, Zero) && TB::slt(Row, Lim) && TB::sge(Idx, Zero) &&
+                  TB::slt(Idx, Lim);
+  return proveNoDifference(InRange && (*Got.E != Want(Row, Idx)), TimeoutMs,
+                           What + " mask", What, Why);
+}
+
+template <class TB>
 bool Validator<TB>::checkTriangleMask(const ExprPtr &Mask, const std::string &R,
                                       const std::string &Q, unsigned TimeoutMs,
                                       std::string &Why) {
@@ -126,47 +149,26 @@ bool Validator<TB>::checkTriangleMask(const ExprPtr &Mask, const std::string &R,
   auto Const = [&](const SCEV *X) {
     return C.bv_val((uint64_t)cast<SCEVConstant>(X)->getAPInt().getSExtValue(), 64);
   };
-  SortT I64 = sortOf(ScalarKind::I64);
-  TermT Row = leaf("row", I64), Col = leaf("col", I64);
-  std::map<std::string, Sym> Env;
-  Env[R] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Row, {}}}};
-  Env[Q] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Col, {}}}};
-  Sym Got = eval(Mask, Env);
-  const TermT &K0 = L.Gemm->TriangleOnColumns ? Row : Col;
-  const TermT &KT = L.Gemm->TriangleOnColumns ? Col : Row;
-  TermT Want = TB::slt(KT, Const(Count->getStart()) + Const(Count->getOperand(1)) * K0);
-  if (!Got.E || !Got.E->is_bool()) {
-    Why = "the triangular GEMM's mask is not a condition";
-    return false;
-  }
-  TermT Zero = C.bv_val(0, 64), Lim = C.bv_val(uint64_t(1) << 31, 64);
-  TermT InRange = TB::sge(Row, Zero) && TB::slt(Row, Lim) && TB::sge(Col, Zero) &&
-                  TB::slt(Col, Lim);
-  return proveNoDifference(InRange && (*Got.E != Want), TimeoutMs,
-                           "GEMM triangle mask", "GEMM triangle", Why);
+  bool OnColumns = L.Gemm->TriangleOnColumns;
+  return checkIndexMask(
+      Mask, R, Q, "col",
+      [&](const TermT &Row, const TermT &Col) {
+        const TermT &K0 = OnColumns ? Row : Col, &KT = OnColumns ? Col : Row;
+        return TB::slt(KT, Const(Count->getStart()) +
+                               Const(Count->getOperand(1)) * K0);
+      },
+      "GEMM triangle", TimeoutMs, Why);
 }
 
 template <class TB>
 bool Validator<TB>::checkBandMask(const ExprPtr &Mask, const std::string &R,
                                   const std::string &X, unsigned TimeoutMs,
                                   std::string &Why) {
-  SortT I64 = sortOf(ScalarKind::I64);
-  TermT Row = leaf("row", I64), KB = leaf("kb", I64);
-  std::map<std::string, Sym> Env;
-  Env[R] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Row, {}}}};
-  Env[X] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{KB, {}}}};
-  Sym Got = eval(Mask, Env);
-  if (!Got.E || !Got.E->is_bool()) {
-    Why = "the TRMM band's mask is not a condition";
-    return false;
-  }
   TermT Lead = C.bv_val((uint64_t)M.Nest.BandLead, 64);
-  TermT Want = TB::slt(KB, Lead * Row);
-  TermT Zero = C.bv_val(0, 64), Lim = C.bv_val(uint64_t(1) << 31, 64);
-  TermT InRange = TB::sge(Row, Zero) && TB::slt(Row, Lim) && TB::sge(KB, Zero) &&
-                  TB::slt(KB, Lim);
-  return proveNoDifference(InRange && (*Got.E != Want), TimeoutMs,
-                           "TRMM band mask", "TRMM band", Why);
+  return checkIndexMask(
+      Mask, R, X, "kb",
+      [&](const TermT &Row, const TermT &KB) { return TB::slt(KB, Lead * Row); },
+      "TRMM band", TimeoutMs, Why);
 }
 
 template <class TB>
@@ -242,6 +244,11 @@ bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
   template bool Validator<TB>::checkTriangleMask(                              \
       const ExprPtr &, const std::string &, const std::string &, unsigned,     \
       std::string &);                                                          \
+  template bool Validator<TB>::checkIndexMask(                                 \
+      const ExprPtr &, const std::string &, const std::string &, const char *, \
+      const std::function<typename TB::Expr(const typename TB::Expr &,         \
+                                            const typename TB::Expr &)> &,     \
+      const std::string &, unsigned, std::string &);                           \
   template bool Validator<TB>::checkBandMask(                                  \
       const ExprPtr &, const std::string &, const std::string &, unsigned,     \
       std::string &);                                                          \

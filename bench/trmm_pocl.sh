@@ -5,7 +5,10 @@
 # ROUNDS rounds, REPS products each), and the median per product of each
 # build over all its runs after the first product of each process (which
 # builds or loads the program). The hashes of the two builds must agree (the
-# band program sums in the loop's order).
+# band program sums in the loop's order). The plugin build has no residency
+# regions (-idiom-residency=false): the loop of repetitions would otherwise
+# be one, inside which the runtime declines the TRMM's snapshot input and
+# the loop runs on the host (test/lit/residency/run-trmm.c).
 # Usage: bench/trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]
 set -euo pipefail
 B=$(cd "${1:?usage: trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]}" && pwd)
@@ -14,12 +17,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 clang-19 -O2 "$HERE/trmm_bench.c" -o "$T/trmm.seq"
-clang-19 -O2 -fpass-plugin="$B/lib/libIdiom.so" "$HERE/trmm_bench.c" \
+clang-19 -O2 -fplugin="$B/lib/libIdiom.so" -fpass-plugin="$B/lib/libIdiom.so" \
+  -mllvm -idiom-residency=false \
+  "$HERE/trmm_bench.c" \
   -L"$B/lib" -lidiomrt -o "$T/trmm.idiom"
 echo "# trmm m=$M n=$N reps=$REPS rounds=$ROUNDS; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$ROUNDS"); do
   "$T/trmm.seq" "$M" "$N" "$REPS" | sed 's/^/seq /'
-  IDIOM_COST=off IDIOM_MIN_TRIP=0 "$T/trmm.idiom" "$M" "$N" "$REPS" | sed 's/^/idiom /'
+  IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 "$T/trmm.idiom" "$M" "$N" "$REPS" \
+    2> "$T/stats.$r" | sed 's/^/idiom /'
+  grep -o 'trmm calls=[0-9]* offloaded=[0-9]* device="[^"]*"' "$T/stats.$r" >&2
 done > "$T/runs"
 cat "$T/runs"
 python3 - "$T/runs" <<'PY'

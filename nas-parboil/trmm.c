@@ -9,9 +9,9 @@
  *   }
  * B is overwritten in place: row i reads the rows k > i that later
  * iterations overwrite (an anti dependence only), so the nest equals the
- * out-of-place product on the original B (spec trmm, detected; not lifted
- * yet: docs/ARCHITECTURE.md "TRMM"). A third kernel is BLAS's left upper
- * form without transposition (A[i][k]), whose rows read are the same.
+ * out-of-place product on the original B (spec trmm, offloaded with B read
+ * from a snapshot: docs/ARCHITECTURE.md "TRMM"). A third kernel is BLAS's
+ * left upper form without transposition (A[i][k]), whose rows are the same.
  *
  * Loops carry a trailing marker comment on their `for` line:
  *   idiom: KIND         -- expected to be offloaded
@@ -50,7 +50,7 @@ static void *xmalloc(size_t bytes)
 static void kernel_trmm_f(float alpha, float A[M][M], float B[M][N])
 {
   int i, j, k;
-  for (i = 0; i < M; i++) /* maybe: trmm (detected, not lifted yet) */
+  for (i = 0; i < M; i++) /* idiom: trmm */
     for (j = 0; j < N; j++) {
       for (k = i + 1; k < M; k++)
         B[i][j] += A[k][i] * B[k][j];
@@ -62,7 +62,7 @@ static void kernel_trmm_f(float alpha, float A[M][M], float B[M][N])
 static void kernel_trmm_d(double alpha, double A[M][M], double B[M][N])
 {
   int i, j, k;
-  for (i = 0; i < M; i++) /* maybe: trmm (detected, not lifted yet) */
+  for (i = 0; i < M; i++) /* idiom: trmm */
     for (j = 0; j < N; j++) {
       for (k = i + 1; k < M; k++)
         B[i][j] += A[k][i] * B[k][j];
@@ -75,7 +75,7 @@ static void kernel_trmm_d(double alpha, double A[M][M], double B[M][N])
 static void kernel_trmm_up(float alpha, float A[M][M], float B[M][N])
 {
   int i, j, k;
-  for (i = 0; i < M; i++) /* maybe: trmm (detected, not lifted yet) */
+  for (i = 0; i < M; i++) /* idiom: trmm */
     for (j = 0; j < N; j++) {
       for (k = i + 1; k < M; k++)
         B[i][j] += A[i][k] * B[k][j];

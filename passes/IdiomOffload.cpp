@@ -43,6 +43,12 @@ static cl::opt<bool> CorruptLift(
     cl::desc("Testing only: turn the first add of each lifted FunIL program "
              "into a sub, so that translation validation must reject it"));
 
+static cl::opt<bool> CorruptMask(
+    "idiom-test-corrupt-mask", cl::Hidden, cl::init(false),
+    cl::desc("Testing only: turn the first icmp_slt of each lifted FunIL "
+             "program (a triangle's or a band's mask) into icmp_sle, so that "
+             "translation validation must reject it"));
+
 static cl::opt<bool> DetectOnly(
     "idiom-detect-only", cl::init(false),
     cl::desc("Detect, lift and generate code for idioms and report them as "
@@ -102,7 +108,10 @@ const char *kindName(const IdiomMatch &M) {
   if (M.Kind == IdiomKind::Histogram)
     return "histogram";
   if (M.Kind == IdiomKind::Gemm)
-    return M.GemvPair ? "GEMV pair" : M.Nest.depth() == 2 ? "GEMV" : "GEMM";
+    return M.GemvPair             ? "GEMV pair"
+           : M.Nest.depth() == 2  ? "GEMV"
+           : M.Nest.BandLoop      ? "TRMM"
+                                  : "GEMM";
   if (M.Kind == IdiomKind::Spmv) // the built-in specs spmv-csr, spmv-jds
     return M.SpecName.find("jds") != std::string::npos ? "JDS SpMV" : "CSR SpMV";
   if (M.Kind == IdiomKind::Accumulation)
@@ -226,6 +235,9 @@ bool parseAndValidate(Offload &O, const LiftedIdiom &L, std::string &Text,
     return false;
   if (CorruptLift)
     corruptForTesting(Text);
+  if (CorruptMask)
+    if (size_t At = Text.find("icmp_slt(", Text.find("{")); At != std::string::npos)
+      Text.replace(At, 9, "icmp_sle(");
   std::string Err;
   O.FailedStage = "internal";
   if (!funil::parseProgram(Text, P, Err)) {

@@ -127,6 +127,10 @@ struct LiftedParam {
   /// copy the whole range back, and need not copy it in when it is not read
   /// (IDIOM_ARG_DENSE). False: it writes back only changed bytes.
   bool Dense = false;
+  /// Read-only buffers: read as they were before the run, so the range may
+  /// overlap the run's outputs (IDIOM_ARG_SNAPSHOT; a TRMM's operand over
+  /// the array it writes, passes/lift/GemmLifting.h).
+  bool Snapshot = false;
   // Scalar.
   llvm::Value *V = nullptr;
   // Index.

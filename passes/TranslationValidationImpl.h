@@ -27,6 +27,7 @@
 #include "ValidationBackends.h"
 #include "idiom/FunIL/Expr.h"
 #include "llvm/IR/Instructions.h"
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -114,6 +115,20 @@ private:
   /// column index q.2 (\p Q) against the loop: element (k0, kT) is updated
   /// exactly when kT is below the triangle loop's count at k0 (its SCEV,
   /// NestInfo::TriRowCount), for indices below 2^31.
+  /// \p Mask, over the third components r.2 of \p R (the row index) and
+  /// of \p Other (a column or reduction index, \p OtherName), against
+  /// Want(row, index) for indices below 2^31; \p What names the mask in a
+  /// failure (ValidationGemm.cpp).
+  bool checkIndexMask(const ExprPtr &Mask, const std::string &R,
+                      const std::string &Other, const char *OtherName,
+                      const std::function<TermT(const TermT &, const TermT &)> &Want,
+                      const std::string &What, unsigned TimeoutMs,
+                      std::string &Why);
+  /// A band (NestInfo::BandLoop, PolyBench trmm): \p Mask, over the row
+  /// index r.2 (\p R) and the reduction's index x.2 (\p X), holds exactly
+  /// outside the band, kB < BandLead k0 (ValidationGemm.cpp).
+  bool checkBandMask(const ExprPtr &Mask, const std::string &R,
+                     const std::string &X, unsigned TimeoutMs, std::string &Why);
   bool checkTriangleMask(const ExprPtr &Mask, const std::string &R,
                          const std::string &Q, unsigned TimeoutMs,
                          std::string &Why);

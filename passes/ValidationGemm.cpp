@@ -33,21 +33,27 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   // A triangle (NestInfo::TriLoop): the maps also zip their indices,
   // iota(M) and iota(N), and the element is select(MASK, POST, q.1). Two
   // products per step (SYR2K): the maps zip view(A2) and view(B2) last.
+  // A band (NestInfo::BandLoop, TRMM): the rows zip iota(M), the
+  // reduction iota(K), and STEP is select(MASK, acc, STEP').
   const bool Tri = M.Nest.TriLoop != 0;
+  const bool Band = M.Nest.BandLoop != 0;
   const bool Two = !G->ElemA2.empty();
   const size_t Arity = (Tri ? 3 : 2) + (Two ? 1 : 0);
   if (Two && L.Params.size() < 5)
     throw Unsupported{"GEMM of two products without its buffers A2 and B2"};
-  auto IsMap = [&](const Expr &E) {
+  if (Band && (Tri || Two))
+    throw Unsupported{"a band with a triangle or two products"};
+  auto IsMap = [&](const Expr &E, bool Rows) {
+    size_t N = Band && Rows ? 3 : Arity;
     return E.isCall("map") && E.Args.size() == 2 && E.Args[0]->K == Expr::Lambda &&
            E.Args[0]->Params.size() == 1 && E.Args[1]->isCall("zip") &&
-           E.Args[1]->Args.size() == Arity &&
-           (!Tri || E.Args[1]->Args[2]->isCall("iota"));
+           E.Args[1]->Args.size() == N &&
+           (!(Tri || (Band && Rows)) || E.Args[1]->Args[2]->isCall("iota"));
   };
   // store view(C) = map(\r => map(\q => POST, zip(view(B), r.1)),
   //                     zip(view(A), view(C)))
   const Expr &Rows = *P.Body;
-  if (P.IsReturn || P.Outs.size() != 1 || !IsView(*P.Outs[0], 2) || !IsMap(Rows) ||
+  if (P.IsReturn || P.Outs.size() != 1 || !IsView(*P.Outs[0], 2) || !IsMap(Rows, true) ||
       !IsView(*Rows.Args[1]->Args[0], 0) ||
       (Two && !IsView(*Rows.Args[1]->Args[Arity - 1], 3)) ||
       !funil::sameExpr(*Rows.Args[1]->Args[1], *P.Outs[0]))
@@ -55,7 +61,7 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   const Expr &RowFn = *Rows.Args[0];
   const std::string &R = RowFn.Params[0].Name;
   const Expr &Cols = *RowFn.body();
-  if (!IsMap(Cols) || !IsView(*Cols.Args[1]->Args[0], 1) ||
+  if (!IsMap(Cols, false) || !IsView(*Cols.Args[1]->Args[0], 1) ||
       (Two && !IsView(*Cols.Args[1]->Args[Arity - 1], 4)) ||
       funil::printExpr(*Cols.Args[1]->Args[1]) != R + ".1")
     throw Unsupported{"GEMM row function is not map(g, zip(view(B), r.1))"};
@@ -74,17 +80,62 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   std::string Last = std::to_string(Arity - 1);
   std::string Zip = "zip(" + R + ".0, " + Q + ".0" +
                     (Two ? ", " + R + "." + Last + ", " + Q + "." + Last : "") + ")";
+  auto IsZip = [&](const Expr &E) {
+    if (!Band)
+      return funil::printExpr(E) == Zip;
+    return E.isCall("zip") && E.Args.size() == 3 && E.Args[2]->isCall("iota") &&
+           funil::printExpr(*E.Args[0]) == R + ".0" &&
+           funil::printExpr(*E.Args[1]) == Q + ".0";
+  };
   if (Reds.size() != 1 || Reds[0]->Args.size() != 3 ||
       Reds[0]->Args[0]->K != Expr::Lambda || Reds[0]->Args[0]->Params.size() != 2 ||
-      funil::printExpr(*Reds[0]->Args[2]) != Zip)
+      !IsZip(*Reds[0]->Args[2]))
     throw Unsupported{"GEMM element function is not POST(reduceSeq(step, init, "
                       "zip(r.0, q.0)), q.1)"};
-  const Expr &Step = *Reds[0]->Args[0];
+  const Expr *StepFn = Reds[0]->Args[0].get();
+  ExprPtr Unmasked;
+  if (Band) {
+    // STEP = select(MASK, acc, STEP'): MASK is the band's complement, and
+    // STEP' is checked as a GEMM's STEP.
+    const Expr &Sel = *StepFn->body();
+    const std::string &Acc = StepFn->Params[0].Name;
+    if (!Sel.isCall("select") || Sel.Args.size() != 3 ||
+        funil::printExpr(*Sel.Args[1]) != Acc)
+      throw Unsupported{"TRMM step is not select(mask, acc, STEP)"};
+    if (!checkBandMask(Sel.Args[0], R, StepFn->Params[1].Name, TimeoutMs, Why))
+      return false;
+    Unmasked = Expr::lambda(StepFn->Params, Sel.Args[2]);
+    StepFn = Unmasked.get();
+  }
+  const Expr &Step = *StepFn;
 
   // A GEMV (a chain of two loops) is the same program with one row.
   return checkSlices(*G, Step, Reds[0]->Args[1], Elem, Q, Arity,
                      M.Nest.depth() == 2 ? "GEMV" : "GEMM", TimeoutMs, Why,
                      /*OldAt=*/1);
+}
+
+template <class TB>
+bool Validator<TB>::checkIndexMask(const ExprPtr &Mask, const std::string &R,
+                                   const std::string &Other, const char *OtherName,
+                                   const std::function<TermT(const TermT &, const TermT &)> &Want,
+                                   const std::string &What, unsigned TimeoutMs,
+                                   std::string &Why) {
+  SortT I64 = sortOf(ScalarKind::I64);
+  TermT Row = leaf("row", I64), Idx = leaf(OtherName, I64);
+  std::map<std::string, Sym> Env;
+  Env[R] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Row, {}}}};
+  Env[Other] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Idx, {}}}};
+  Sym Got = eval(Mask, Env);
+  if (!Got.E || !Got.E->is_bool()) {
+    Why = "the " + What + "'s mask is not a condition";
+    return false;
+  }
+  TermT Zero = C.bv_val(0, 64), Lim = C.bv_val(uint64_t(1) << 31, 64);
+  TermT InRange = TB::sge(Row, Zero) && TB::slt(Row, Lim) && TB::sge(Idx, Zero) &&
+                  TB::slt(Idx, Lim);
+  return proveNoDifference(InRange && (*Got.E != Want(Row, Idx)), TimeoutMs,
+                           What + " mask", What, Why);
 }
 
 template <class TB>
@@ -98,24 +149,26 @@ bool Validator<TB>::checkTriangleMask(const ExprPtr &Mask, const std::string &R,
   auto Const = [&](const SCEV *X) {
     return C.bv_val((uint64_t)cast<SCEVConstant>(X)->getAPInt().getSExtValue(), 64);
   };
-  SortT I64 = sortOf(ScalarKind::I64);
-  TermT Row = leaf("row", I64), Col = leaf("col", I64);
-  std::map<std::string, Sym> Env;
-  Env[R] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Row, {}}}};
-  Env[Q] = Sym{std::nullopt, {Sym{}, Sym{}, Sym{Col, {}}}};
-  Sym Got = eval(Mask, Env);
-  const TermT &K0 = L.Gemm->TriangleOnColumns ? Row : Col;
-  const TermT &KT = L.Gemm->TriangleOnColumns ? Col : Row;
-  TermT Want = TB::slt(KT, Const(Count->getStart()) + Const(Count->getOperand(1)) * K0);
-  if (!Got.E || !Got.E->is_bool()) {
-    Why = "the triangular GEMM's mask is not a condition";
-    return false;
-  }
-  TermT Zero = C.bv_val(0, 64), Lim = C.bv_val(uint64_t(1) << 31, 64);
-  TermT InRange = TB::sge(Row, Zero) && TB::slt(Row, Lim) && TB::sge(Col, Zero) &&
-                  TB::slt(Col, Lim);
-  return proveNoDifference(InRange && (*Got.E != Want), TimeoutMs,
-                           "GEMM triangle mask", "GEMM triangle", Why);
+  bool OnColumns = L.Gemm->TriangleOnColumns;
+  return checkIndexMask(
+      Mask, R, Q, "col",
+      [&](const TermT &Row, const TermT &Col) {
+        const TermT &K0 = OnColumns ? Row : Col, &KT = OnColumns ? Col : Row;
+        return TB::slt(KT, Const(Count->getStart()) +
+                               Const(Count->getOperand(1)) * K0);
+      },
+      "GEMM triangle", TimeoutMs, Why);
+}
+
+template <class TB>
+bool Validator<TB>::checkBandMask(const ExprPtr &Mask, const std::string &R,
+                                  const std::string &X, unsigned TimeoutMs,
+                                  std::string &Why) {
+  TermT Lead = C.bv_val((uint64_t)M.Nest.BandLead, 64);
+  return checkIndexMask(
+      Mask, R, X, "kb",
+      [&](const TermT &Row, const TermT &KB) { return TB::slt(KB, Lead * Row); },
+      "TRMM band", TimeoutMs, Why);
 }
 
 template <class TB>
@@ -189,6 +242,14 @@ bool Validator<TB>::checkSlices(const GemmSlice &Sl, const Expr &Step,
   template bool Validator<TB>::runGemm(const funil::Program &, unsigned,       \
                                        std::string &);                         \
   template bool Validator<TB>::checkTriangleMask(                              \
+      const ExprPtr &, const std::string &, const std::string &, unsigned,     \
+      std::string &);                                                          \
+  template bool Validator<TB>::checkIndexMask(                                 \
+      const ExprPtr &, const std::string &, const std::string &, const char *, \
+      const std::function<typename TB::Expr(const typename TB::Expr &,         \
+                                            const typename TB::Expr &)> &,     \
+      const std::string &, unsigned, std::string &);                           \
+  template bool Validator<TB>::checkBandMask(                                  \
       const ExprPtr &, const std::string &, const std::string &, unsigned,     \
       std::string &);                                                          \
   template bool Validator<TB>::checkSlices(                                    \

@@ -88,6 +88,7 @@ private:
   bool checkOutputRows();
   bool denseOutput();
   bool triangle(std::string &Mask);
+  bool bandOperand(const ChainAccess &Op);
   bool loopOf(Instruction *I, unsigned &D) const;
   void elementOffset(ChainAccess &A);
   bool isFinal(Value *V, unsigned Depth = 0) const;
@@ -114,6 +115,10 @@ private:
   /// `C = INIT` before the loop of an in-place update (PolyBench's
   /// `tmp[i] = 0; for (j) tmp[i] += A[i][j] * x[j];`), or null.
   StoreInst *InitSt = nullptr;
+  /// A band (NestInfo::BandLoop): the store of the running sum on every
+  /// step of the band's loop (LLVM's promotion of PolyBench trmm's
+  /// `B[i][j] += ...`), overwritten by St after the loop; or null.
+  StoreInst *RunningSt = nullptr;
   Type *T = nullptr;
   std::optional<ChainAccess> CAcc, AAcc, BAcc;
   /// The second operands of two products per step (SYR2K), or empty.
@@ -150,12 +155,19 @@ bool GemmLifter::isFinal(Value *V, unsigned Depth) const {
   if (V == SumUpd)
     return true;
   auto *P = dyn_cast<PHINode>(V);
-  Loop *KL = M.Nest.Loops[LoopK];
+  const NestInfo &N = M.Nest;
+  Loop *KL = N.Loops[LoopK];
   if (!P || KL->contains(P) || Depth > 4)
     return false;
   bool Saw = false;
+  // The sum's entry value, or on a band's zero-trip path another load of
+  // the old output element (LLVM duplicates it on both sides of the guard).
+  auto IsInit = [&](Value *In) {
+    return In == SumInit ||
+           (N.BandLoop && is_contained(CLoads, In) && is_contained(CLoads, SumInit));
+  };
   for (Value *In : P->incoming_values()) {
-    if (In == SumInit)
+    if (IsInit(In))
       continue;
     if (!isFinal(In, Depth + 1))
       return false;
@@ -237,6 +249,12 @@ bool GemmLifter::findRoles() {
       } else if (auto *L = dyn_cast<LoadInst>(&I)) {
         Loads.push_back(L);
       } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+        if (N.BandLoop && N.Loops[Depth - 1]->contains(S)) {
+          if (RunningSt)
+            return fail("the TRMM nest stores twice in its band's loop");
+          RunningSt = S;
+          continue;
+        }
         if (InitSt)
           return fail("the GEMM nest has more than two stores");
         if (St && !findInitStore(St, S))
@@ -252,7 +270,12 @@ bool GemmLifter::findRoles() {
       }
     }
   if (!St)
-    return fail("the GEMM nest stores nothing");
+    return fail(N.BandLoop ? "the TRMM nest stores nothing after its band's "
+                             "loop (an update in place is not lifted)"
+                           : "the GEMM nest stores nothing");
+  if (RunningSt && !accessesSameElement(RunningSt, St, SE))
+    return fail("the TRMM nest stores in its band's loop to another element "
+                "than the output element");
   if (N.Prologue && !prologue(ProOps))
     return false;
   std::string W;
@@ -359,6 +382,14 @@ bool GemmLifter::findRoles() {
   for (const std::optional<ChainAccess> *X : {&AAcc, &BAcc, &AAcc2, &BAcc2}) {
     if (!*X || (*X)->Base != CAcc->Base)
       continue;
+    // A band reads the operand as it was before the nest (a snapshot, with
+    // anti dependences only: buildIdiomMatch), so it may overlap C, but
+    // never at the element that the same (i, j) updates.
+    if (N.BandLoop) {
+      if (!bandOperand(**X))
+        return false;
+      continue;
+    }
     const SCEV *Lo, *Hi;
     range(**X, Lo, Hi);
     if (SE.isKnownPredicate(CmpInst::ICMP_SLE, Hi, CLo) ||
@@ -474,6 +505,8 @@ bool GemmLifter::findUpdate() {
     if (StLoop != Inner)
       return fail("the GEMM output is updated in place outside the innermost "
                   "loop");
+    if (RunningSt)
+      return fail("the TRMM nest has no sum over its band's loop");
     for (LoadInst *L : CLoads) {
       if (readBeforeInit(L, DT))
         continue;
@@ -498,6 +531,9 @@ bool GemmLifter::findUpdate() {
   SumUpd = Sum->getIncomingValueForBlock(KL->getLoopLatch());
   if (StLoop + 2 < Depth)
     return fail("the GEMM output is not stored in the loop around the sum");
+  if (RunningSt && RunningSt->getValueOperand() != SumUpd)
+    return fail("the TRMM nest stores in its band's loop a value other than "
+                "the running sum");
   Slice.Acc.push_back(Sum);
   Slice.Step = SumUpd;
   Slice.Init = SumInit;
@@ -610,6 +646,49 @@ bool GemmLifter::triangle(std::string &Mask) {
   return true;
 }
 
+/// An operand \p Op of a band (NestInfo::BandLoop) over C's array: in the
+/// rectangle's coordinates its element minus C's is d0 + dI k0 + dJ j + sK
+/// kB, with kB = a k0 + t and t >= 0 in the band, so d0 + (dI + a sK) k0 +
+/// sK t. It must never be C's element of the same (i, j) (whose reads the
+/// snapshot would not see: an initialisation before the band read at its
+/// first step), which holds when dJ = 0 and the three terms have one sign,
+/// d0 not 0 (PolyBench trmm's B[k][j], k > i: d0 = n, dI + a sK = 0, sK =
+/// n). Proven here, or tested at run time for the positive signs.
+bool GemmLifter::bandOperand(const ChainAccess &Op) {
+  const char *Meets = "the TRMM operand over the output array may meet the "
+                      "output element within one (i, j) (the snapshot would "
+                      "not see what the nest wrote there)";
+  if (AAcc2 || BAcc2)
+    return fail("a TRMM with two products per step is not lifted");
+  const SCEV *DJ = SE.getMinusSCEV(i64(Op.Strides[LoopJ]), i64(CAcc->Strides[LoopJ]));
+  const SCEV *SK = i64(Op.Strides[LoopK]);
+  const SCEV *DI = SE.getAddExpr(
+      SE.getMinusSCEV(i64(Op.Strides[LoopI]), i64(CAcc->Strides[LoopI])),
+      SE.getMulExpr(SE.getConstant(I64, M.Nest.BandLead), SK));
+  if (!DJ->isZero() || !i64(CAcc->Strides[LoopK])->isZero())
+    return fail(Meets);
+  const SCEV *One = SE.getOne(I64);
+  const SCEV *D0 = SE.getMinusSCEV(i64(Op.Offset), i64(CAcc->Offset));
+  const SCEV *Up[3] = {SE.getMinusSCEV(D0, One), DI, SK};
+  const SCEV *Down[3] = {SE.getAddExpr(D0, One), DI, SK};
+  auto All = [&](const SCEV *const(&Xs)[3], bool Pos) {
+    for (const SCEV *X : Xs) {
+      X = SE.applyLoopGuards(X, Outer);
+      if (!(Pos ? SE.isKnownNonNegative(X) : SE.isKnownNonPositive(X)))
+        return false;
+    }
+    return true;
+  };
+  if (All(Up, true) || All(Down, false))
+    return true;
+  for (const SCEV *X : Up)
+    if (isa<SCEVConstant>(X) && !SE.isKnownNonNegative(X))
+      return fail(Meets);
+  // d0 >= 1, dI + a sK >= 0 and sK >= 0, at run time.
+  Out.NonNegative.append(std::begin(Up), std::end(Up));
+  return true;
+}
+
 /// Elements [Lo, Hi) that access \p A touches over the whole nest.
 void GemmLifter::range(const ChainAccess &A, const SCEV *&Lo, const SCEV *&Hi) {
   chainAccessRange(A, M.Nest, SE, Lo, Hi);
@@ -647,6 +726,14 @@ bool GemmLifter::run(const std::string &Name) {
   std::string Mask; // a triangle's: element (i, j) is updated under it
   if (N.TriLoop && !triangle(Mask))
     return false;
+  // A band's: step kB of row r.2 adds nothing (docs/FunIL.md, "TRMM
+  // programs: a band on the reduction").
+  std::string BandMask;
+  if (N.BandLoop)
+    BandMask = N.BandLead == 1
+                   ? "icmp_slt(x.2, r.2)"
+                   : "icmp_slt(x.2, mul(" + std::to_string(N.BandLead) +
+                         ":i64, r.2))";
 
   // Buffers A, B, C in this order (then A2 and B2 of two products); C is
   // read when a slice reads it (or keeps its elements outside a triangle).
@@ -667,6 +754,8 @@ bool GemmLifter::run(const std::string &Name) {
              !Mask.empty();
     P.Written = X == 2;
     P.Dense = X == 2 && Mask.empty() && denseOutput();
+    // A band's operand over C's array is read as it was before the nest.
+    P.Snapshot = N.BandLoop && X != 2 && Accs[X]->Base == CAcc->Base;
     Buffers.push_back(P);
   }
   std::string SM = Gemv ? std::string("1") : size(N.TripCounts[LoopI], "M");
@@ -723,10 +812,15 @@ bool GemmLifter::run(const std::string &Name) {
   // Two products: the rows and columns zip A2 and B2 as their last
   // component (after the indices of a triangle).
   std::string P2 = Mask.empty() ? "2" : "3";
+  const bool Band = !BandMask.empty();
+  if (Band)
+    StepText = "select(" + BandMask + ", acc, " + StepText + ")";
   std::string Red = "reduceSeq(\\(acc: " + Ty + ", x: (" + Ty + ", " + Ty +
-                    (Two ? ", " + Ty + ", " + Ty : "") + ")) => " + StepText +
-                    ", " + InitText + ", zip(r.0, q.0" +
-                    (Two ? ", r." + P2 + ", q." + P2 : "") + "))";
+                    (Two ? ", " + Ty + ", " + Ty : "") +
+                    (Band ? ", i64" : "") + ")) => " + StepText + ", " +
+                    InitText + ", zip(r.0, q.0" +
+                    (Two ? ", r." + P2 + ", q." + P2 : "") +
+                    (Band ? ", iota(" + XK + ")" : "") + "))";
   PostText.replace(PostText.find(SumMark), 1, Red);
   // A triangle: the rows and columns carry their indices (iota), and the
   // elements outside it keep their value (docs/FunIL.md, "Triangular GEMM
@@ -735,13 +829,15 @@ bool GemmLifter::run(const std::string &Name) {
   if (!Mask.empty())
     PostText = "select(" + Mask + ", " + PostText + ", q.1)";
   std::string Row2 = Two ? ", [" + Ty + "]_" + SK : "";
+  // A band's rows carry their index (the mask's r.2), its columns not.
+  std::string RowIdx = Band ? ", i64" : Idx;
   std::string Stmt = "store " + VC + " = map(\\(r: ([" + Ty + "]_" + SK + ", [" +
-                     Ty + "]_" + SN + Idx + Row2 + ")) => map(\\(q: ([" + Ty +
+                     Ty + "]_" + SN + RowIdx + Row2 + ")) => map(\\(q: ([" + Ty +
                      "]_" + SK + ", " + Ty + Idx + Row2 + ")) => " + PostText +
                      ", zip(" + VB + ", r.1" +
                      (Mask.empty() ? "" : ", iota(" + XN + ")") +
                      (Two ? ", " + VB2 : "") + ")), zip(" + VA + ", " + VC +
-                     (Mask.empty() ? "" : ", iota(" + XM + ")") +
+                     (Mask.empty() && !Band ? "" : ", iota(" + XM + ")") +
                      (Two ? ", " + VA2 : "") + "));";
 
   size_t First = Out.Params.size();

@@ -26,6 +26,17 @@
 // component, and STEP reads x: (T, T, T, T), x.2 and x.3 the second pair
 // (docs/FunIL.md, "GEMM programs with two products").
 //
+// A TRMM (`lifts trmm`, constraints/specs/trmm.idl: PolyBench trmm's `for
+// (k = i + 1; k < m; k++) B[i][j] += A[k][i] * B[k][j]; B[i][j] *= alpha`)
+// is a chain whose loop k is a band (NestInfo::BandLoop: its start advances
+// a rows per row, its end fixed): the program reduces over the rectangle
+// around the band zipped with iota(K), STEP is select(icmp_slt(x.2, a r.2),
+// acc, STEP') with the rows zipped with iota(M) (docs/FunIL.md, "TRMM
+// programs: a band on the reduction"), and an operand over C's array is an
+// IN buffer read from a snapshot (LiftedParam::Snapshot), refused where it
+// may meet the output element within one (i, j). The store of the running
+// sum that LLVM leaves in the loop k, overwritten after it, is ignored.
+//
 // A GEMV (`lifts gemv`, constraints/specs/gemv.idl: a chain of two loops) is
 // the same program with one row: M = 1 and C's and A's row strides 0; j is
 // the loop that indexes the output vector y, k the other loop, A the vector x
@@ -109,7 +120,9 @@ struct LiftedPair {
 /// the -Rpass-missed=idiom-offload remark) for what it cannot express:
 /// integer or mixed element types, an output that is also read at another
 /// index, a load or a loop-carried value that is not part of the product, an
-/// update that is not a pure scalar expression, another second store.
+/// update that is not a pure scalar expression, another second store; for a
+/// band (M.Nest.BandLoop, a TRMM), an update in place without a sum, two
+/// products, an operand that may meet the output element within one (i, j).
 bool liftGemm(const IdiomMatch &M, const std::string &Name,
               llvm::ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why);
 

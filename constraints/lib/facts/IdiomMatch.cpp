@@ -343,6 +343,46 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
       return std::nullopt;
     return M;
   }
+  if (Lifts == "trmm") {
+    // A triangular product in place (PolyBench trmm): a chain of three
+    // loops whose innermost loop is a band (NestInfo::BandLoop), lifted by
+    // the GEMM lifter out of place on the original operand. Its loops may
+    // have anti dependences only, proved here whatever the spec checks.
+    M.Kind = IdiomKind::Gemm;
+    auto N = analyzeLoopChain(L, 3, Env.SE, Why, /*Triangle=*/false,
+                              /*Band=*/true);
+    if (!N)
+      return std::nullopt;
+    if (!N->BandLoop) {
+      Why = "the TRMM nest's reduction loop is not a band whose start moves "
+            "with the outer loop (a rectangular or triangular nest is a GEMM "
+            "spec's)";
+      return std::nullopt;
+    }
+    M.Nest = *N;
+    std::string DepWhy;
+    if (proveOnlyAntiDependences(L, Env.SE, Opts.Z3TimeoutMs, DepWhy) !=
+        Proof::Proven) {
+      Why = "the TRMM nest may have a loop-carried flow or output dependence"
+            + (DepWhy.empty() ? std::string() : ": " + DepWhy);
+      return std::nullopt;
+    }
+    // A load on either side of the band's guard (LLVM duplicates the read
+    // of B[i][j] into both) reads an element that a store of every
+    // iteration writes: the device may read it.
+    SmallPtrSet<Instruction *, 4> Exempt;
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB)
+        if (auto *St = dyn_cast<StoreInst>(&I);
+            St && executesOnEveryIteration(St, M.Nest))
+          for (BasicBlock *BB2 : L->blocks())
+            for (Instruction &J : *BB2)
+              if (isa<LoadInst>(J) && accessesSameElement(&J, St, Env.SE))
+                Exempt.insert(&J);
+    if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, &Exempt, Why))
+      return std::nullopt;
+    return M;
+  }
   if (Lifts == "accum") {
     // A chain of two loops, k outer and x inner, whose stores accumulate
     // into elements indexed by x: the roles and legality are decided here,

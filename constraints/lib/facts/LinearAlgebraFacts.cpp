@@ -68,10 +68,44 @@ static bool isInvariantIn(Value *V, const Loop *Outer, unsigned Depth = 0) {
   return true;
 }
 
+/// True when \p C, taken towards the band loop of \p N when it is \p
+/// EnterOnTrue, holds exactly when the band's count at the current outer
+/// iteration is positive (PolyBench trmm's `i + 1 < m` before `for (k = i +
+/// 1; k < m; k++)`): as L < R or L <= R, R - L (+ 1) is N.BandRowCount.
+/// An unsigned comparison only of operands known non-negative.
+static bool isBandGuard(Value *C, bool EnterOnTrue, const NestInfo &N,
+                        ScalarEvolution &SE) {
+  auto *Cmp = dyn_cast<ICmpInst>(C);
+  if (!Cmp || !N.BandRowCount || !Cmp->getOperand(0)->getType()->isIntegerTy())
+    return false;
+  ICmpInst::Predicate P =
+      EnterOnTrue ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  const SCEV *L = SE.getSCEV(Cmp->getOperand(0));
+  const SCEV *R = SE.getSCEV(Cmp->getOperand(1));
+  if (ICmpInst::isGT(P) || ICmpInst::isGE(P)) {
+    std::swap(L, R);
+    P = ICmpInst::getSwappedPredicate(P);
+  }
+  bool Strict = P == ICmpInst::ICMP_SLT || P == ICmpInst::ICMP_ULT;
+  if (!Strict && P != ICmpInst::ICMP_SLE && P != ICmpInst::ICMP_ULE)
+    return false;
+  if (ICmpInst::isUnsigned(P) &&
+      !(SE.isKnownNonNegative(L) && SE.isKnownNonNegative(R)))
+    return false;
+  Type *I64 = N.BandRowCount->getType();
+  if (L->getType()->getIntegerBitWidth() > I64->getIntegerBitWidth())
+    return false;
+  const SCEV *X = SE.getMinusSCEV(SE.getSignExtendExpr(R, I64),
+                                  SE.getSignExtendExpr(L, I64));
+  if (!Strict)
+    X = SE.getAddExpr(X, SE.getOne(I64));
+  return SE.getMinusSCEV(X, N.BandRowCount)->isZero();
+}
+
 /// Walks from the header of \p L to the preheader of its subloop \p Sub and
 /// records the zero-trip guards on the way.
 static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
-                               std::string &Why) {
+                               ScalarEvolution &SE, std::string &Why) {
   BasicBlock *Cur = L->getHeader();
   BasicBlock *Target = Sub->getLoopPreheader();
   BasicBlock *Latch = L->getLoopLatch();
@@ -113,11 +147,24 @@ static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
       continue;
     }
     Value *C = Br->getCondition();
+    BasicBlock *T = Br->getSuccessor(0), *F = Br->getSuccessor(1);
+    // A band's own zero-trip guard: the mask keeps such rows as they are.
+    bool ToBand = N.BandLoop && Sub == N.Loops[N.BandLoop];
+    if (ToBand && !isInvariantIn(C, Outer)) {
+      bool EnterT = SkipsToLatch(F) && !SkipsToLatch(T);
+      bool EnterF = SkipsToLatch(T) && !SkipsToLatch(F);
+      if ((EnterT || EnterF) && isBandGuard(C, EnterT, N, SE)) {
+        Cur = EnterT ? T : F;
+        continue;
+      }
+      Why = "the band's loop is guarded by a condition that varies in the "
+            "nest and is not its count's being positive";
+      return false;
+    }
     if (!isInvariantIn(C, Outer)) {
       Why = "inner loop is guarded by a condition that varies in the nest";
       return false;
     }
-    BasicBlock *T = Br->getSuccessor(0), *F = Br->getSuccessor(1);
     if (SkipsToLatch(F) && !SkipsToLatch(T)) {
       N.Guards.push_back({C, true});
       Cur = T;
@@ -157,9 +204,39 @@ static const SCEV *triangleExtent(const SCEV *TC, unsigned D, NestInfo &N,
   return SE.getSMaxExpr(Ext, SE.getZero(Ty));
 }
 
+/// With \p TC the count of the innermost loop (position \p D) of chain \p
+/// N, varying in the nest, and \p AR an induction recurrence of that loop
+/// whose start varies: when the start advances a >= 1 of its steps per
+/// iteration of N.Loops[0] and TC is {K,+,-a}<N.Loops[0]> (the end fixed),
+/// records the band (NestInfo::BandLoop) and returns K, at least 0; else
+/// null.
+static const SCEV *bandExtent(const SCEV *TC, const SCEVAddRecExpr *AR,
+                              unsigned D, NestInfo &N, ScalarEvolution &SE) {
+  Loop *Outer = N.Loops.front();
+  auto *Start = dyn_cast<SCEVAddRecExpr>(AR->getStart());
+  auto *Count = dyn_cast<SCEVAddRecExpr>(TC);
+  if (!Start || !Count || Start->getLoop() != Outer ||
+      Count->getLoop() != Outer || !Start->isAffine() || !Count->isAffine() ||
+      !SE.isLoopInvariant(Start->getStart(), Outer) ||
+      !SE.isLoopInvariant(Count->getStart(), Outer))
+    return nullptr;
+  auto Move = scevInt64(Start->getStepRecurrence(SE));
+  auto Step = scevInt64(AR->getStepRecurrence(SE));
+  auto Shrink = scevInt64(Count->getStepRecurrence(SE));
+  if (!Move || !Step || !Shrink || *Step == 0 || *Move % *Step ||
+      *Move / *Step < 1 || *Move / *Step > (int64_t(1) << 32) ||
+      *Shrink != -(*Move / *Step))
+    return nullptr;
+  N.BandLoop = D;
+  N.BandLead = *Move / *Step;
+  N.BandRowCount = TC;
+  return SE.getSMaxExpr(Count->getStart(), SE.getZero(TC->getType()));
+}
+
 std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
                                          ScalarEvolution &SE,
-                                         std::string &Why, bool Triangle) {
+                                         std::string &Why, bool Triangle,
+                                         bool Band) {
   if (!Outer || Depth == 0) {
     Why = "no loop";
     return std::nullopt;
@@ -191,7 +268,13 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
     const SCEV *TC = canonicalTripCount(L, SE, Why);
     if (!TC)
       return std::nullopt;
-    if (!SE.isLoopInvariant(TC, Outer)) {
+    // A band (the innermost loop's count and start both move) is decided
+    // with its induction variable below.
+    const SCEV *BandCount = nullptr;
+    if (!SE.isLoopInvariant(TC, Outer) && Band && D > 0 &&
+        D + 1 == N.Loops.size() && N.Loops.size() == Depth) {
+      BandCount = TC;
+    } else if (!SE.isLoopInvariant(TC, Outer)) {
       const SCEV *Row = TC;
       TC = Triangle ? triangleExtent(TC, D, N, SE) : nullptr;
       if (!TC) {
@@ -215,13 +298,30 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
           !AR->isAffine() || !scevInt64(AR->getStepRecurrence(SE)))
         continue;
       if (!SE.isLoopInvariant(AR->getStart(), Outer)) {
-        VaryingStart = true;
-        continue;
+        const SCEV *K = BandCount ? bandExtent(BandCount, AR, D, N, SE) : nullptr;
+        if (!K) {
+          VaryingStart = true;
+          continue;
+        }
+        TC = K;
+        IV = &P;
+        N.IVStarts.push_back(cast<SCEVAddRecExpr>(AR->getStart())->getStart());
+        N.IVSteps.push_back(*scevInt64(AR->getStepRecurrence(SE)));
+        break;
       }
+      if (BandCount)
+        continue; // its count moves: only a moving start makes a band
       IV = &P;
       N.IVStarts.push_back(AR->getStart());
       N.IVSteps.push_back(*scevInt64(AR->getStepRecurrence(SE)));
       break;
+    }
+    if (BandCount && !N.BandLoop) {
+      Why = "trip count of the loop at depth " + std::to_string(D + 1) +
+            " varies in the nest (not rectangular; nor a band whose start "
+            "advances a constant number of its steps per outer iteration "
+            "while its end stays fixed)";
+      return std::nullopt;
     }
     if (!IV) {
       Why = VaryingStart ? "induction variable of the loop at depth " +
@@ -254,7 +354,7 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
     return std::nullopt;
   }
   for (unsigned D = 0; D + 1 < N.Loops.size(); ++D)
-    if (!collectChainGuards(Outer, N.Loops[D], N.Loops[D + 1], N, Why))
+    if (!collectChainGuards(Outer, N.Loops[D], N.Loops[D + 1], N, SE, Why))
       return std::nullopt;
   return N;
 }
@@ -484,6 +584,13 @@ std::optional<ChainAccess> analyzeChainAccess(Instruction *I,
     }
     A.Strides.push_back(E);
   }
+  // A band: along k0 at a fixed index of the band's IV (the rectangle's
+  // coordinates), not at a fixed iteration count.
+  if (N.BandLoop)
+    A.Strides[0] = SE.getMinusSCEV(
+        A.Strides[0],
+        SE.getMulExpr(SE.getConstant(A.Strides[0]->getType(), N.BandLead),
+                      A.Strides[N.BandLoop]));
   return A;
 }
 

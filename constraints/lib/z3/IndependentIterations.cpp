@@ -119,6 +119,14 @@ IterationDependence::recurrence(const SCEVAddRecExpr *AR, unsigned Depth) {
       z3::expr V = C.int_const(("out" + std::to_string(Outer.size())).c_str());
       S.add(V >= 0);
       It = Outer.emplace(X, V).first;
+      // An iteration that runs is numbered at most the loop's backedge-taken
+      // count, as the loops inside L are (bounds()): a loop around L whose
+      // count is n - 1 runs no iteration when n = 0 (PolyBench trmm's loop j
+      // around k, with B[k][j] and B[i][j] apart only when n > 0).
+      const SCEV *BTC = SE.getBackedgeTakenCount(X);
+      if (!isa<SCEVCouldNotCompute>(BTC) && translatable(BTC))
+        if (std::optional<z3::expr> N = T.tr(BTC, Depth + 1))
+          S.add(V <= *N);
     }
     Iv = It->second;
   } else {

@@ -159,7 +159,8 @@ std::shared_ptr<const View> splitView(std::shared_ptr<const View> Base,
   return V;
 }
 
-void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A) {
+void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A,
+                      const std::string &Start) {
   auto Step = [&](CVal X) {
     std::vector<CVal> Args;
     Args.reserve(2);
@@ -171,6 +172,8 @@ void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A) {
     assign(Acc, R);
   };
   bool Vec = isVectorWidth(A.Chunk) && A.VecRead && A.VecAligned;
+  if (Vec && Start != "0")
+    Vec = false; // a band's start: the scalar loop only
   if (Vec) {
     unsigned N = static_cast<unsigned>(A.Chunk);
     std::string Cond = A.VecAligned("0", N);
@@ -182,6 +185,8 @@ void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A) {
     close();
     open("else");
   }
+  if (A.StrideBase && Start != "0")
+    throw CodegenError("a band's start on a strided row");
   if (A.StrideBase) {
     std::string I = fresh("i");
     open("for (long " + I + " = " + A.StrideStart + "; " + I + " < " +
@@ -189,7 +194,8 @@ void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A) {
     Step(A.StrideBase->At(I));
   } else {
     std::string J = fresh("j");
-    open("for (long " + J + " = 0; " + J + " < " + A.Len + "; ++" + J + ")");
+    open("for (long " + J + " = " + Start + "; " + J + " < " + A.Len + "; ++" +
+         J + ")");
     Step(A.At(J));
   }
   close();
@@ -456,6 +462,42 @@ CVal Emitter::emitScalarOp(const Expr &E) {
   return CVal::scalar(std::move(Out), Cmp ? ScalarKind::Bool : K);
 }
 
+namespace {
+/// True when \p E reads a variable named \p A or \p B.
+bool mentions(const Expr &E, const std::string &A, const std::string &B) {
+  if (E.K == Expr::Var)
+    return E.Name == A || E.Name == B;
+  for (const ExprPtr &X : E.Args)
+    if (mentions(*X, A, B))
+      return true;
+  return false;
+}
+
+/// A band's lower end (docs/FunIL.md, "TRMM programs: a band on the
+/// reduction"): for reduceSeq(\(acc, x) => select(icmp_slt(x.I, E), acc,
+/// F), init, zip(..., iota(n), ...)), x.I the iota's component and E free
+/// of acc and x, the steps before E leave acc as it is; returns E, else
+/// null.
+ExprPtr bandStart(const Expr &Red) {
+  const Expr &Fn = *Red.Args[0];
+  if (Fn.K != Expr::Lambda || Fn.Params.size() != 2 || !Red.Args[2]->isCall("zip"))
+    return nullptr;
+  const std::string &Acc = Fn.Params[0].Name, &X = Fn.Params[1].Name;
+  const Expr &Sel = *Fn.body();
+  if (!Sel.isCall("select") || Sel.Args.size() != 3 ||
+      Sel.Args[1]->K != Expr::Var || Sel.Args[1]->Name != Acc ||
+      !Sel.Args[0]->isCall("icmp_slt") || Sel.Args[0]->Args.size() != 2)
+    return nullptr;
+  const Expr &Idx = *Sel.Args[0]->Args[0];
+  const ExprPtr &Lo = Sel.Args[0]->Args[1];
+  if (Idx.K != Expr::Proj || Idx.Args[0]->K != Expr::Var || Idx.Args[0]->Name != X ||
+      Idx.Index >= Red.Args[2]->Args.size() ||
+      !Red.Args[2]->Args[Idx.Index]->isCall("iota") || mentions(*Lo, Acc, X))
+    return nullptr;
+  return Lo;
+}
+} // namespace
+
 CVal Emitter::emitReduceSeq(const Expr &E) {
   CVal Init = emit(E.Args[1]);
   CVal In = emit(E.Args[2]);
@@ -463,7 +505,15 @@ CVal Emitter::emitReduceSeq(const Expr &E) {
     throw CodegenError("'reduceSeq' of a non-array");
   // Mutable accumulators, one per leaf.
   CVal Acc = mutableCopy(Init, "acc");
-  foldRow(E.Args[0], Acc, *In.Arr);
+  // A band: the loop starts at its lower end (the steps before it add
+  // nothing), unless the row is strided or vectorised.
+  std::string Start = "0";
+  if (ExprPtr Lo = bandStart(E); Lo && !In.Arr->StrideBase) {
+    CVal S = emit(Lo);
+    if (S.K == CVal::Scalar && S.S == ScalarKind::I64)
+      Start = "max(0L, " + S.Expr + ")";
+  }
+  foldRow(E.Args[0], Acc, *In.Arr, Start);
   return Acc;
 }
 

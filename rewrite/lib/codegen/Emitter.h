@@ -215,8 +215,10 @@ public:
   void vecStore(const std::string &Ptr, ScalarKind K, const std::vector<CVal> &Vals);
   /// Reduces the row \p Row into accumulators \p Acc with lambda \p Fn
   /// (the loop of reduceSeq; a complete, aligned vector chunk is read with
-  /// vector loads, anything else element by element).
-  void foldRow(const ExprPtr &Fn, const CVal &Acc, const View &Row);
+  /// vector loads, anything else element by element), from index \p Start
+  /// (an OpenCL C expression: a band's lower end, element by element only).
+  void foldRow(const ExprPtr &Fn, const CVal &Acc, const View &Row,
+               const std::string &Start = "0");
 
   /// __local arrays (name, element kind) available to toLocal, in leaf
   /// order; all of them are used by one materialisation.

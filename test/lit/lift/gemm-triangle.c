@@ -140,10 +140,10 @@ void triangle_on_k(void) {
 }
 
 // PolyBench trmm: k starts at i + 1 and B (here T) is read below row i;
-// not a GEMM, detected by the spec trmm (test/lit/detect/trmm.c).
+// not a GEMM, lifted by the spec trmm (test/lit/lift/trmm.c).
 // CHECK-LABEL: Idioms in function 'trmm':
 // CHECK-NOT: idiom gemm
-// CHECK: at gemm-triangle.c:[[@LINE+3]]: idiom trmm (detected only)
+// CHECK: at gemm-triangle.c:[[@LINE+3]]: idiom trmm (TRMM)
 // CHECK-NOT: idiom gemm
 void trmm(float alpha) {
   for (int i = 0; i < N; i++)

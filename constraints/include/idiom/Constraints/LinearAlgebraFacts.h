@@ -79,10 +79,17 @@ bool isPrologueElement(llvm::Instruction *M, llvm::StoreInst *St,
 /// TriLoop: its count grows by a constant on each outer iteration from a
 /// positive constant, its start fixed); a prologue then may run as many
 /// times as that loop.
+/// With \p Band, the innermost loop may instead be a band (NestInfo::
+/// BandLoop: its start advances a positive constant number of its
+/// iterations on each iteration of the outermost loop, its end fixed:
+/// PolyBench trmm's `for (k = i + 1; k < m; k++)`), entered under a guard
+/// that varies with the outer loop only when that guard is exactly its
+/// count's being positive (`i + 1 < m`); such a guard is not a NestGuard.
 std::optional<NestInfo> analyzeLoopChain(llvm::Loop *Outer, unsigned Depth,
                                          llvm::ScalarEvolution &SE,
                                          std::string &Why,
-                                         bool Triangle = false);
+                                         bool Triangle = false,
+                                         bool Band = false);
 
 /// A load or store whose address, over a loop chain N, is
 ///   Base + OffsetBytes + sum_d Strides[d] * ElemSize * k_d
@@ -107,7 +114,10 @@ struct ChainAccess {
   llvm::SmallVector<unsigned, 3> varyingLoops() const;
 };
 
-/// Analyses the address of load/store \p I over chain \p N. On failure
+/// Analyses the address of load/store \p I over chain \p N (over a band,
+/// NestInfo::BandLoop, in the rectangle's coordinates: Strides[0] is the
+/// stride along k0 at a fixed index of the band loop's IV, not at a fixed
+/// iteration count). On failure
 /// (not a simple load/store, no single base pointer, base computed in the
 /// chain, an index that is not affine in the chain's iterations, a stride that
 /// is not a whole number of elements) returns nothing and sets \p Why.

@@ -89,6 +89,20 @@ struct NestInfo {
   /// The triangle loop's own count {TriBase,+,TriSlope}<Loops[0]> (SCEV),
   /// for translation validation; null without a triangle.
   const llvm::SCEV *TriRowCount = nullptr;
+  /// Band chains (analyzeLoopChain with Band; PolyBench trmm's `for (k = i
+  /// + 1; k < m; k++)`, docs/ConstraintLanguage.md "Triangular products in
+  /// place"): the position of the loop whose start advances BandLead >= 1
+  /// of its own iterations on each iteration of Loops[0] while its end stays
+  /// fixed; 0: none. IVStarts[BandLoop] is its start at k0 = 0 and
+  /// TripCounts[BandLoop] its count there (at least 0), the extent K of the
+  /// rectangle around the band; kB counts from IVStarts[BandLoop], and (k0,
+  /// kB) runs only when kB >= BandLead * k0. Accesses (analyzeChainAccess)
+  /// are in these rectangle coordinates.
+  unsigned BandLoop = 0;
+  int64_t BandLead = 0;
+  /// The band loop's own count {K,+,-BandLead}<Loops[0]> (SCEV, i64), for
+  /// its zero-trip guard; null without a band.
+  const llvm::SCEV *BandRowCount = nullptr;
   /// The first load of a 2-D nest outside its inner loop (an input read
   /// once per outer iteration, where LICM hoisted it), or null.
   llvm::Instruction *OuterLoad = nullptr;

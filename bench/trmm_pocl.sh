@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# PolyBench trmm (bench/trmm_bench.c) built with and without the plugin, run
+# on the OpenCL device the runtime picks (IDIOM_DEVICE, default auto: PoCL
+# here; the cost model off, so every call offloads) in alternation (ABAB,
+# ROUNDS rounds, REPS products each), and the median per product of each
+# build over all its runs after the first product of each process (which
+# builds or loads the program). The hashes of the two builds must agree (the
+# band program sums in the loop's order). The plugin build has no residency
+# regions (-idiom-residency=false): the loop of repetitions would otherwise
+# be one, inside which the runtime declines the TRMM's snapshot input and
+# the loop runs on the host (test/lit/residency/run-trmm.c).
+# Usage: bench/trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]
+set -euo pipefail
+B=$(cd "${1:?usage: trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]}" && pwd)
+M=${2:-1024} N=${3:-1024} REPS=${4:-5} ROUNDS=${5:-3}
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+clang-19 -O2 "$HERE/trmm_bench.c" -o "$T/trmm.seq"
+clang-19 -O2 -fplugin="$B/lib/libIdiom.so" -fpass-plugin="$B/lib/libIdiom.so" \
+  -mllvm -idiom-residency=false \
+  "$HERE/trmm_bench.c" \
+  -L"$B/lib" -lidiomrt -o "$T/trmm.idiom"
+echo "# trmm m=$M n=$N reps=$REPS rounds=$ROUNDS; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+for r in $(seq "$ROUNDS"); do
+  "$T/trmm.seq" "$M" "$N" "$REPS" | sed 's/^/seq /'
+  IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 "$T/trmm.idiom" "$M" "$N" "$REPS" \
+    2> "$T/stats.$r" | sed 's/^/idiom /'
+  grep -o 'trmm calls=[0-9]* offloaded=[0-9]* device="[^"]*"' "$T/stats.$r" >&2
+done > "$T/runs"
+cat "$T/runs"
+python3 - "$T/runs" <<'PY'
+import statistics, sys
+times, hashes = {}, {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    build = f[0]
+    hashes.setdefault(build, set()).add(f[f.index("hash") + 1])
+    ms = [float(x) for x in f[f.index("ms") + 1:]]
+    times.setdefault(build, []).extend(ms[1:])
+med = {b: statistics.median(t) for b, t in times.items()}
+for b in ("seq", "idiom"):
+    print("%-5s median %.3f ms per product (%d products)" % (b, med[b], len(times[b])))
+print("speedup %.2fx" % (med["seq"] / med["idiom"]))
+same = hashes["seq"] == hashes["idiom"] and len(hashes["seq"]) == 1
+print("hashes %s" % ("equal" if same else "DIFFER: %s" % hashes))
+sys.exit(0 if same else 1)
+PY
+echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,92 @@
+// TRMM (issue 13; spec trmm, `lifts trmm`): PolyBench trmm is lifted as the
+// band program (docs/FunIL.md, "TRMM programs: a band on the reduction"):
+// the reduction runs over the rectangle around the band k > i, zipped with
+// iota(K), STEP keeps acc outside the band (select(icmp_slt(x.2, r.2), ...),
+// r.2 the row's index from iota(M)), B is read from the original array (an
+// IN buffer flagged IDIOM_ARG_SNAPSHOT over C's array) and C is the output
+// over the same array. A start that advances two rows per row (k = 2 i + 1)
+// has the mask x.2 < 2 r.2. Refused: a band that starts at the row it
+// writes (k = i: the operand B[k][j] meets the output element B[i][j]
+// within one (i, j)), the same with an initialisation before the band
+// (three stores), and the lower form with i running down (the spec's
+// dependence test cannot translate it). Translation validation covers the
+// band: -idiom-test-corrupt-lift changes POST (its fmul) and
+// -idiom-test-corrupt-mask the mask (x.2 <= r.2 adds the diagonal), and
+// Z3 finds the difference.
+// RUN: %clang -O2 -g -fno-vectorize -fno-unroll-loops -S -emit-llvm %s -o %t.ll
+// RUN: %opt -passes='loop-simplify,lcssa,print<idiom>' -disable-output %t.ll | FileCheck %s
+// RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-mask -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=MASK
+#define M 40
+#define N 48
+float A[M][M], B[M][N];
+
+// CHECK-LABEL: Idioms in function 'trmm':
+// CHECK-NEXT: loop %{{[0-9]+}} at trmm.c:[[@LINE+8]]: idiom trmm (TRMM)
+// CHECK-NEXT: FunIL:
+// CHECK-NEXT: idiom idiom_trmm_0(A: [f32], B: [f32], C: [f32], s0: f32) {
+// CHECK-NEXT: store view(C, 0:i64, 48:i64, 40:i64, 1:i64, 48:i64) = map(\(r: ([f32]_39, [f32]_48, i64)) => map(\(q: ([f32]_39, f32)) => fmul(reduceSeq(\(acc: f32, x: (f32, f32, i64)) => select(icmp_slt(x.2, r.2), acc, fmuladd(x.0, x.1, acc)), q.1, zip(r.0, q.0, iota(39:i64))), s0), zip(view(B, 0:i64, 1:i64, 48:i64, 48:i64, 39:i64), r.1)), zip(view(A, 0:i64, 1:i64, 40:i64, 40:i64, 39:i64), view(C, 0:i64, 48:i64, 40:i64, 1:i64, 48:i64), iota(40:i64)));
+// REMARK-DAG: trmm.c:[[@LINE+4]]:3: remark: offloaded TRMM (trmm) to OpenCL
+// BAD-DAG: trmm.c:[[@LINE+3]]:3: remark: idiom trmm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (GEMM STEP, INIT or POST)
+// MASK-DAG: trmm.c:[[@LINE+2]]:3: remark: idiom trmm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (TRMM band mask)
+void trmm(float alpha) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      for (int k = i + 1; k < M; k++)
+        B[i][j] += A[k][i] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'trmm_lead2':
+// CHECK-NEXT: loop %{{[0-9]+}} at trmm.c:[[@LINE+5]]: idiom trmm (TRMM)
+// CHECK: select(icmp_slt(x.2, mul(2:i64, r.2)), acc, fmuladd(x.0, x.1, acc))
+// REMARK-DAG: trmm.c:[[@LINE+3]]:3: remark: offloaded TRMM (trmm) to OpenCL
+// MASK-DAG: trmm.c:[[@LINE+2]]:3: remark: idiom trmm not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (TRMM band mask)
+void trmm_lead2(float alpha) {
+  for (int i = 0; i < M / 2; i++)
+    for (int j = 0; j < N; j++) {
+      for (int k = 2 * i + 1; k < M; k++)
+        B[i][j] += A[k][i] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'trmm_diag':
+// CHECK-NEXT: loop %{{[0-9]+}} at trmm.c:[[@LINE+4]]: idiom trmm (TRMM)
+// CHECK-NEXT: not offloaded: cannot lift to FunIL: the TRMM operand over the output array may meet the output element within one (i, j)
+// REMARK-DAG: trmm.c:[[@LINE+2]]:3: remark: idiom trmm not offloaded: cannot lift to FunIL: the TRMM operand over the output array may meet the output element within one (i, j)
+void trmm_diag(float alpha) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      for (int k = i; k < M; k++)
+        B[i][j] += A[k][i] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'trmm_init':
+// CHECK-NEXT: loop %{{[0-9]+}} at trmm.c:[[@LINE+3]]: idiom trmm (TRMM)
+// CHECK-NEXT: not offloaded: cannot lift to FunIL: the GEMM nest has two stores that are not an initialisation
+void trmm_init(float alpha) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      B[i][j] = 2.0f;
+      for (int k = i; k < M; k++)
+        B[i][j] += A[k][i] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
+}
+
+// CHECK-LABEL: Idioms in function 'trmm_lower':
+// CHECK-NEXT: loop %{{[0-9]+}} at trmm.c:[[@LINE+3]]: no idiom (closest: trmm): {{.*}}OnlyAntiDependences(loop)
+// REMARK-NOT: trmm.c:[[@LINE+2]]:3: remark: offloaded
+void trmm_lower(float alpha) {
+  for (int i = M - 1; i >= 0; i--)
+    for (int j = 0; j < N; j++) {
+      for (int k = 0; k < i; k++)
+        B[i][j] += A[i][k] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
+}

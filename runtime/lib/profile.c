@@ -117,6 +117,37 @@ static uint64_t env_hash(void) {
   return h;
 }
 
+/* The hash of the executable's identity (its path, size, modification
+   time and inode) and of the host's name, into *h; 0 when /proc/self/exe
+   cannot be read. Computed once per process, by the constructor (or by the
+   first run when the constructor had no reason to): the key is the running
+   program's, and make_path's two callers each paid a readlink, a stat and
+   an uname for it (bench/tiny_host.sh). */
+static int exe_identity(uint64_t *h) {
+  static int known = -1; /* -1 not yet, 0 unreadable, 1 in g_exe_hash */
+  static uint64_t g_exe_hash;
+  if (known < 0) {
+    known = 0;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    struct stat st;
+    if (n > 0 && stat("/proc/self/exe", &st) == 0) {
+      exe[n] = '\0';
+      char host[256] = "";
+      gethostname(host, sizeof host - 1);
+      uint64_t x = fnv_str(IDIOMRT_FNV_OFFSET, "idiom-profile-v1");
+      x = fnv_str(x, exe);
+      uint64_t id[4] = {(uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
+                        (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ino};
+      x = idiomrt_fnv1a(x, id, sizeof id);
+      g_exe_hash = fnv_str(x, host);
+      known = 1;
+    }
+  }
+  *h = g_exe_hash;
+  return known;
+}
+
 /* The file's path for configuration cfg, from the executable's identity,
    into dir and path; 0 when there is none (cache or cost model off). */
 static int make_path(const idiomrt_config *cfg, char *dir, size_t ndir,
@@ -138,20 +169,9 @@ static int make_path(const idiomrt_config *cfg, char *dir, size_t ndir,
   }
   if (!cfg->cache_dir)
     return 0;
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  struct stat st;
-  if (n <= 0 || stat("/proc/self/exe", &st) != 0)
+  uint64_t h;
+  if (!exe_identity(&h))
     return 0;
-  exe[n] = '\0';
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  uint64_t h = fnv_str(IDIOMRT_FNV_OFFSET, "idiom-profile-v1");
-  h = fnv_str(h, exe);
-  uint64_t id[4] = {(uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
-                    (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ino};
-  h = idiomrt_fnv1a(h, id, sizeof id);
-  h = fnv_str(h, host);
   int pref = cfg->device_pref;
   h = idiomrt_fnv1a(h, &pref, sizeof pref);
   int k = snprintf(dir, ndir, "%s/profile", cfg->cache_dir);
@@ -303,9 +323,10 @@ __attribute__((constructor)) static void profile_at_start(void) {
   int saved_errno = errno;
   idiomrt_config cfg;
   idiomrt_config_preview(&cfg);
-  char dir[PATH_MAX], path[PATH_MAX + 32];
-  if (make_path(&cfg, dir, sizeof dir, path, sizeof path)) {
-    read_profile(path);
+  /* into load()'s buffers, which it fills again before any use: 8 KB
+     less of fresh stack (two page faults) at every start */
+  if (make_path(&cfg, g_dir, sizeof g_dir, g_path, sizeof g_path)) {
+    read_profile(g_path);
     double s = saved_ns();
     /* the environment first: the calibration file's reader fixes the
        configuration */

@@ -44,6 +44,7 @@ typedef struct idiomrt_resid_entry {
 typedef struct idiomrt_resid_table {
   unsigned depth;       /* nesting of idiom_region_begin */
   uint64_t epoch;       /* idiomrt_resid_epoch: 0 outside regions */
+  int epoch_read;       /* epoch handed out since it began (csr.c's memo) */
   uint64_t clock;       /* runs that used the table */
   idiomrt_resid_entry *e;
   unsigned n, cap;

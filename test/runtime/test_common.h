@@ -168,6 +168,7 @@ void case_resid_offsets(void);
 void case_resid_offsets_stats(void);
 void case_resid_decline(void);
 void case_resid_sync(void);
+void case_resid_sync_epoch(void);
 void case_resid_realloc(void);
 void case_resid_thread(void);
 void case_resid_reduce(void);

@@ -1020,6 +1020,7 @@ static const tcase cases[] = {
     {"resid_offsets_stats", case_resid_offsets_stats, 1},
     {"resid_decline", case_resid_decline, 1},
     {"resid_sync", case_resid_sync, 1},
+    {"resid_sync_epoch", case_resid_sync_epoch, 1},
     {"resid_realloc", case_resid_realloc, 1},
     {"resid_thread", case_resid_thread, 1},
     {"resid_reduce", case_resid_reduce, 1},

@@ -13,6 +13,9 @@
  * resid_decline    a run that declines inside a region copies every dirty
  *                  range back first: the fallback loop sees current data.
  * resid_sync       idiom_region_sync: host reads and writes in the middle.
+ * resid_sync_epoch idiom_region_sync with nothing resident (its fast path):
+ *                  a new epoch only when the current one was handed out
+ *                  (csr.c's memo), none for syncs nobody could tell apart.
  * resid_realloc    a buffer freed and allocated again at the same address,
  *                  and a realloc, between regions.
  * resid_thread     another thread writes bytes the kernels do not write
@@ -52,6 +55,7 @@
 #define _GNU_SOURCE
 #endif
 #include "idiomrt.h"
+#include "rt_internal.h" /* idiomrt_resid_epoch */
 #include "test_common.h"
 
 #include <pthread.h>
@@ -334,6 +338,29 @@ void case_resid_sync(void) {
   idiom_region_end();
   CHECK(y[5] == 778 && y[6] == 8);
   free(y);
+}
+
+void case_resid_sync_epoch(void) {
+  CHECK(idiomrt_resid_epoch() == 0); /* outside a region */
+  idiom_region_sync();               /* outside a region: nothing */
+  CHECK(idiomrt_resid_epoch() == 0);
+  idiom_region_begin();
+  uint64_t e1 = idiomrt_resid_epoch(); /* read: a memo may hold it */
+  CHECK(e1 != 0);
+  idiom_region_sync();
+  uint64_t e2 = idiomrt_resid_epoch();
+  CHECK_MSG(e2 != 0 && e2 != e1, "a read epoch survived a sync: %llu",
+            (unsigned long long)e2);
+  /* The first sync retires e2 (read); the next four see an epoch nobody
+     read and keep it: one more epoch, not five (no thread but this one
+     opens regions here). */
+  for (int i = 0; i < 5; ++i)
+    idiom_region_sync();
+  uint64_t e3 = idiomrt_resid_epoch();
+  CHECK_MSG(e3 == e2 + 1, "epochs after five syncs: %llu then %llu",
+            (unsigned long long)e2, (unsigned long long)e3);
+  idiom_region_end();
+  CHECK(idiomrt_resid_epoch() == 0);
 }
 
 void case_resid_realloc(void) {

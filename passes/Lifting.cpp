@@ -1418,14 +1418,19 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
                  ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why) {
   Out = LiftedIdiom();
   Why.clear();
+  bool Ok;
   if (M.Kind == IdiomKind::Gemm)
-    return liftGemm(M, Name, SE, Out, Why);
-  if (M.Kind == IdiomKind::Accumulation)
-    return liftAccumulation(M, Name, SE, Out, Why);
-  if (M.Kind == IdiomKind::Spmv)
-    return liftSpmv(M, Name, SE, Out, Why);
-  Lifter L(M, SE, Out, Why);
-  return L.run(Name);
+    Ok = liftGemm(M, Name, SE, Out, Why);
+  else if (M.Kind == IdiomKind::Accumulation)
+    Ok = liftAccumulation(M, Name, SE, Out, Why);
+  else if (M.Kind == IdiomKind::Spmv)
+    Ok = liftSpmv(M, Name, SE, Out, Why);
+  else
+    Ok = Lifter(M, SE, Out, Why).run(Name);
+  // What the dependence proof assumed is checked at run time.
+  if (Ok)
+    Out.NonNegative.append(M.Assumed.begin(), M.Assumed.end());
+  return Ok;
 }
 
 } // namespace idiom

@@ -127,6 +127,12 @@ struct LiftedParam {
   /// copy the whole range back, and need not copy it in when it is not read
   /// (IDIOM_ARG_DENSE). False: it writes back only changed bytes.
   bool Dense = false;
+  /// Read-only buffers of maps: every load reads, in the same block and
+  /// before it, the element that every store of one written buffer of the
+  /// map writes (same index function and element type; NAS MG's resid,
+  /// r = v - A u, called with v == r). The call may then pass a range
+  /// identical to that output's (IDIOM_ARG_INPLACE).
+  bool InPlace = false;
   // Scalar.
   llvm::Value *V = nullptr;
   // Index.

@@ -596,6 +596,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
                        : IDIOM_ARG_BUF_IN;
       if (P.Written && P.Dense)
         Flags |= IDIOM_ARG_DENSE;
+      if (!P.Written && P.InPlace)
+        Flags |= IDIOM_ARG_INPLACE;
       if (P.RtLo == RunTimeValue::Extent)
         break; // stored after the extent check
       PtrV = Args.Values[I];

@@ -66,8 +66,11 @@ typedef struct run {
   const idiomrt_cl *cl;
   idiomrt_entry *e;
   const idiom_kernel_desc *d;
-  const idiom_arg *args;
+  const idiom_arg *args;         /* the caller's, or view */
   uint32_t nargs;
+  idiom_arg *view;               /* in-place inputs emptied (inplace.c) */
+  uint32_t *alias;               /* per argument: 1 + the output whose
+                                    buffer an in-place input shares, or 0 */
   const uint64_t *sizes;
   cl_mem *mems;                  /* per argument; NULL for scalars */
   cl_mem *pristine;              /* tuning: copies of OUT/INOUT buffers */
@@ -219,7 +222,37 @@ static int make_buffer(run *r, cl_mem_flags flags, const void *host,
   return 1;
 }
 
+/* In-place inputs (inplace.c): the output's buffer, offset and zero-copy
+   state for each input that aliases it. */
+static void bind_aliases(run *r) {
+  for (uint32_t i = 0; r->alias && i < r->nargs; ++i) {
+    if (!r->alias[i])
+      continue;
+    uint32_t j = r->alias[i] - 1;
+    if (r->mems[i])
+      r->cl->clReleaseMemObject(r->mems[i]);
+    r->mems[i] = r->mems[j];
+    if (r->mems[i])
+      r->cl->clRetainMemObject(r->mems[i]);
+    if (r->zc) {
+      r->zc[i] = r->zc[j];
+      r->zc_base[i] = r->zc_base[j];
+    }
+    if (r->rc.used && r->rc.arg) {
+      r->rc.arg[i] = r->rc.arg[j];
+      r->rc.arg[i].out = 0;
+      r->rc.arg[i].view = NULL;
+      r->rc.arg[i].backup = NULL;
+    }
+  }
+}
+
 static int create_buffers(run *r) {
+  int inplace = idiomrt_inplace_view(r->args, r->nargs, &r->view, &r->alias);
+  if (inplace < 0)
+    return fail(r, "out of host memory");
+  if (inplace)
+    r->args = r->view;
   if (idiomrt_zc_device(r->dev)) {
     r->zc = calloc(r->nargs ? r->nargs : 1, 1);
     r->zc_base = calloc(r->nargs ? r->nargs : 1, sizeof *r->zc_base);
@@ -244,7 +277,8 @@ static int create_buffers(run *r) {
     return fail(r, "out of host memory");
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
-    if (!is_buffer(a->kind) || r->mems[i]) /* mems[i]: resident */
+    if (!is_buffer(a->kind) || r->mems[i] || /* mems[i]: resident */
+        (r->alias && r->alias[i]))
       continue;
     cl_mem_flags f =
         a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
@@ -266,6 +300,7 @@ static int create_buffers(run *r) {
     if (!make_buffer(r, f, src, a->bytes, &r->mems[i]))
       return 0;
   }
+  bind_aliases(r);
   return 1;
 }
 
@@ -472,6 +507,8 @@ static void cleanup(run *r) {
     cl->clReleaseMemObject(r->blocks_mem);
   free(r->blocks_owned);
   free(r->off_elem);
+  free(r->view);
+  free(r->alias);
   free(r->zc);
   free(r->zc_base);
   free(r->mems);

@@ -165,6 +165,9 @@ void case_resid_realloc(void);
 void case_resid_thread(void);
 void case_resid_reduce(void);
 void case_resid_overlap(void);
+/* test_inplace.c */
+void case_inplace(void);
+void case_inplace_region(void);
 void case_resid_seq(void);
 void case_resid_stats(void);
 void case_resid_memmove(void);

@@ -23,15 +23,6 @@ static const char sub_src[] =
 static const idiom_kernel_desc sub_desc = {
     "sub", "test_inplace.c:sub", "map", sub_src, IDIOM_MAP, 1, 0, 0, NULL};
 
-/* y[i] += k; args: n (I32), k (I32), y (INOUT). */
-static const char addk_src[] =
-    "__kernel void addk(const int n, const int k, __global int *y) {\n"
-    "  size_t i = get_global_id(0);\n"
-    "  if (i < (size_t)n) y[i] += k;\n"
-    "}\n";
-static const idiom_kernel_desc addk_desc = {
-    "addk", "test_inplace.c:addk", "map", addk_src, IDIOM_MAP, 1, 0, 0, NULL};
-
 enum { N = 8192 };
 
 static int sub(int *a, int *v, int *y, int n, uint32_t vflags,
@@ -43,12 +34,6 @@ static int sub(int *a, int *v, int *y, int n, uint32_t vflags,
   args[3].flags = yflags;
   uint64_t sizes[1] = {(uint64_t)n};
   return idiom_run(&sub_desc, args, 4, sizes, NULL);
-}
-
-static int addk(int *y, int n, int k) {
-  idiom_arg args[3] = {i32(n), i32(k), buf(IDIOM_ARG_BUF_INOUT, y, 4ull * n)};
-  uint64_t sizes[1] = {(uint64_t)n};
-  return idiom_run(&addk_desc, args, 3, sizes, NULL);
 }
 
 /* Elements of y[0..n) that differ from want(i). */
@@ -130,11 +115,11 @@ void case_inplace_region(void) {
   for (int i = 0; i < N; ++i)
     a[i] = w_a(i), g[i] = w_v(i);
   idiom_region_begin();
-  CHECK_MSG(addk(g, N, 1) == 1, "declined: %s", reason_or_none());
+  CHECK_MSG(resid_addk(g, N, 1) == 1, "declined: %s", reason_or_none());
   /* g is device-valid and newer than the host: in place on the device */
   CHECK_MSG(sub(a, g, g, N, IDIOM_ARG_INPLACE, 0) == 1, "declined: %s",
             reason_or_none());
-  CHECK_MSG(addk(g, N, 1) == 1, "declined: %s", reason_or_none());
+  CHECK_MSG(resid_addk(g, N, 1) == 1, "declined: %s", reason_or_none());
   idiom_region_end();
   CHECK_MSG(wrong(g, N, w_resid) == 0, "in a region: %d wrong",
             wrong(g, N, w_resid));

@@ -66,12 +66,12 @@ static void comm3(void *ou, int n1, int n2, int n3)
 {
   double (*u)[n2][n1] = (double (*)[n2][n1])ou;
   int i1, i2, i3;
-  for (i3 = 1; i3 < n3 - 1; i3++) /* maybe: ghost columns (2 points a row) */
+  for (i3 = 1; i3 < n3 - 1; i3++) /* idiom: map (ghost columns, 2-D) */
     for (i2 = 1; i2 < n2 - 1; i2++) {
       u[i3][i2][0] = u[i3][i2][n1 - 2];
       u[i3][i2][n1 - 1] = u[i3][i2][1];
     }
-  for (i3 = 1; i3 < n3 - 1; i3++) /* maybe: ghost rows of each plane */
+  for (i3 = 1; i3 < n3 - 1; i3++) /* idiom: map (ghost rows, 2-D) */
     for (i1 = 0; i1 < n1; i1++) {
       u[i3][0][i1] = u[i3][n2 - 2][i1];
       u[i3][n2 - 1][i1] = u[i3][1][i1];

@@ -135,6 +135,8 @@ private:
   /// True when the accesses \p As of one array are one dense store and
   /// loads of the same elements.
   bool denseAccesses(llvm::ArrayRef<const AffineAccess *> As);
+  /// Sets LiftedParam::InPlace on the inputs of a map that it allows.
+  void markInPlaceInputs();
   std::map<llvm::Value *, llvm::SmallVector<const AffineAccess *, 4>> AccessesOf;
   std::string viewText(const AffineAccess &A);
   std::string sizeText(unsigned D) { return SizeNames[D]; }
@@ -1374,11 +1376,51 @@ bool Lifter::run(const std::string &Name) {
       return false;
   }
 
+  if (M.Kind == IdiomKind::Map)
+    markInPlaceInputs();
   std::vector<unsigned> All(Out.Params.size());
   for (unsigned I = 0; I < All.size(); ++I)
     All[I] = I;
   Out.FunIL = "idiom " + Name + "(" + paramList(All) + ") {\n  " + Stmt + "\n}\n";
   return true;
+}
+
+void Lifter::markInPlaceInputs() {
+  auto SameIndex = [&](const AffineAccess &A, const AffineAccess &B) {
+    if (A.ElemTy != B.ElemTy ||
+        SE.getTruncateOrSignExtend(A.Offset, I64) !=
+            SE.getTruncateOrSignExtend(B.Offset, I64))
+      return false;
+    for (unsigned D = 0; D < A.Strides.size(); ++D)
+      if (SE.getTruncateOrSignExtend(A.Strides[D], I64) !=
+          SE.getTruncateOrSignExtend(B.Strides[D], I64))
+        return false;
+    return A.Strides.size() == B.Strides.size();
+  };
+  for (LiftedParam &P : Out.Params) {
+    if (P.K != LiftedParam::Kind::Buffer || !P.Read || P.Written)
+      continue;
+    for (const LiftedParam &Q : Out.Params) {
+      if (Q.K != LiftedParam::Kind::Buffer || !Q.Written || Q.Base == P.Base)
+        continue;
+      // Every load of P reads the element every store of Q writes, in the
+      // same block, before each of those stores.
+      bool Ok = true, AnyStore = false;
+      for (const AffineAccess *L : AccessesOf[P.Base])
+        for (const AffineAccess *S : AccessesOf[Q.Base]) {
+          if (!S->IsStore)
+            continue;
+          AnyStore = true;
+          Ok &= !L->IsStore && SameIndex(*L, *S) &&
+                L->Inst->getParent() == S->Inst->getParent() &&
+                L->Inst->comesBefore(S->Inst);
+        }
+      if (Ok && AnyStore && !AccessesOf[P.Base].empty()) {
+        P.InPlace = true;
+        break;
+      }
+    }
+  }
 }
 
 } // namespace
@@ -1418,14 +1460,19 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
                  ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why) {
   Out = LiftedIdiom();
   Why.clear();
+  bool Ok;
   if (M.Kind == IdiomKind::Gemm)
-    return liftGemm(M, Name, SE, Out, Why);
-  if (M.Kind == IdiomKind::Accumulation)
-    return liftAccumulation(M, Name, SE, Out, Why);
-  if (M.Kind == IdiomKind::Spmv)
-    return liftSpmv(M, Name, SE, Out, Why);
-  Lifter L(M, SE, Out, Why);
-  return L.run(Name);
+    Ok = liftGemm(M, Name, SE, Out, Why);
+  else if (M.Kind == IdiomKind::Accumulation)
+    Ok = liftAccumulation(M, Name, SE, Out, Why);
+  else if (M.Kind == IdiomKind::Spmv)
+    Ok = liftSpmv(M, Name, SE, Out, Why);
+  else
+    Ok = Lifter(M, SE, Out, Why).run(Name);
+  // What the dependence proof assumed is checked at run time.
+  if (Ok)
+    Out.NonNegative.append(M.Assumed.begin(), M.Assumed.end());
+  return Ok;
 }
 
 } // namespace idiom

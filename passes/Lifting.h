@@ -131,6 +131,12 @@ struct LiftedParam {
   /// overlap the run's outputs (IDIOM_ARG_SNAPSHOT; a TRMM's operand over
   /// the array it writes, passes/lift/GemmLifting.h).
   bool Snapshot = false;
+  /// Read-only buffers of maps: every load reads, in the same block and
+  /// before it, the element that every store of one written buffer of the
+  /// map writes (same index function and element type; NAS MG's resid,
+  /// r = v - A u, called with v == r). The call may then pass a range
+  /// identical to that output's (IDIOM_ARG_INPLACE).
+  bool InPlace = false;
   // Scalar.
   llvm::Value *V = nullptr;
   // Index.

@@ -598,6 +598,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
         Flags |= IDIOM_ARG_DENSE;
       if (!P.Written && P.Snapshot)
         Flags |= IDIOM_ARG_SNAPSHOT;
+      if (!P.Written && P.InPlace)
+        Flags |= IDIOM_ARG_INPLACE;
       if (P.RtLo == RunTimeValue::Extent)
         break; // stored after the extent check
       PtrV = Args.Values[I];

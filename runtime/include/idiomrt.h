@@ -184,7 +184,19 @@ enum idiom_arg_flags {
   /// idiom_run_pair; outputs overlapping each other are declined as before.
   /// On any other kind of argument it is invalid ("invalid arguments:
   /// flags").
-  IDIOM_ARG_SNAPSHOT = 2u
+  IDIOM_ARG_SNAPSHOT = 2u,
+  /// IN buffers: the kernel reads each element of this argument only in the
+  /// work item that writes the same element (same index, same element type)
+  /// of one OUT / INOUT argument, and before it writes it: an in-place call
+  /// such as NAS MG's `resid(u, r, r)` (r = v - A u with v == r). The range
+  /// may then be identical to that output's range (same pointer and bytes):
+  /// the run binds the output's device buffer to this argument as well
+  /// (the output then counts as read: copied in, kept resident inside a
+  /// residency region). A range disjoint from every output runs as usual;
+  /// any other overlap is declined ("overlapping input/output ranges"), and
+  /// so is an identical range in idiom_run_pair and CSR runs. On any other
+  /// kind of argument it is invalid ("invalid arguments: flags").
+  IDIOM_ARG_INPLACE = 4u
 };
 
 /// One kernel argument. For buffers, [ptr, ptr + bytes) is the host range the

@@ -37,8 +37,10 @@ const char *idiomrt_check_desc(const idiom_kernel_desc *d,
     const idiom_arg *a = &args[i];
     if (a->kind > IDIOM_ARG_F64)
       return "invalid arguments: kind";
-    if ((a->flags & ~(uint32_t)(IDIOM_ARG_DENSE | IDIOM_ARG_SNAPSHOT)) ||
-        ((a->flags & IDIOM_ARG_SNAPSHOT) && a->kind != IDIOM_ARG_BUF_IN))
+    if ((a->flags & ~(uint32_t)(IDIOM_ARG_DENSE | IDIOM_ARG_SNAPSHOT |
+                                IDIOM_ARG_INPLACE)) ||
+        ((a->flags & (IDIOM_ARG_SNAPSHOT | IDIOM_ARG_INPLACE)) &&
+         a->kind != IDIOM_ARG_BUF_IN))
       return "invalid arguments: flags";
     if (idiomrt_arg_is_buffer(a->kind) && a->bytes &&
         (!a->ptr || (uint64_t)(uintptr_t)a->ptr > UINT64_MAX - a->bytes))
@@ -63,7 +65,8 @@ uint64_t idiomrt_trip_count(const idiom_kernel_desc *d,
 
 /* 1 when an OUT / INOUT range overlaps another non-empty range, but with
    snapshots allowed (non-null snapshot) an IN range flagged
-   IDIOM_ARG_SNAPSHOT, which sets *snapshot to 1 instead. */
+   IDIOM_ARG_SNAPSHOT, which sets *snapshot to 1 instead, and an IN range
+   flagged IDIOM_ARG_INPLACE identical to the output's (idiomrt_inplace). */
 static int overlap(const idiom_arg *args, uint32_t nargs, int *snapshot) {
   for (uint32_t i = 0; i < nargs; ++i) {
     if (!idiomrt_arg_is_output(args[i].kind) || args[i].bytes == 0)
@@ -74,6 +77,8 @@ static int overlap(const idiom_arg *args, uint32_t nargs, int *snapshot) {
         continue;
       uint64_t b0 = (uint64_t)(uintptr_t)args[j].ptr, b1 = b0 + args[j].bytes;
       if (!(a0 < b1 && b0 < a1))
+        continue;
+      if (snapshot && idiomrt_inplace_alias(&args[j], &args[i]))
         continue;
       if (!snapshot || args[j].kind != IDIOM_ARG_BUF_IN ||
           !(args[j].flags & IDIOM_ARG_SNAPSHOT))

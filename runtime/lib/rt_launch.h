@@ -54,6 +54,20 @@ const char *idiomrt_work_gate(uint64_t trip, const idiom_arg *args,
 int idiomrt_args_overlap_snapshot(const idiom_arg *args, uint32_t nargs,
                                   int *snapshot);
 
+/*--- inplace.c -----------------------------------------------------------*/
+
+/* 1 when the IN argument *in is flagged IDIOM_ARG_INPLACE and its range is
+   identical to the (OUT / INOUT) argument *out's. */
+int idiomrt_inplace_alias(const idiom_arg *in, const idiom_arg *out);
+/* For a run whose IN arguments alias outputs (idiomrt_inplace_alias): a
+   copy of args in which each such IN argument is empty (bytes 0: no device
+   buffer, no residency entry, no copy) and its output is INOUT (read too);
+   (*alias)[i] is 1 + the output's index for such an i, else 0. Returns 1
+   with both allocated (free them), 0 with both NULL when no argument
+   aliases, -1 when out of host memory. */
+int idiomrt_inplace_view(const idiom_arg *args, uint32_t nargs,
+                         idiom_arg **view, uint32_t **alias);
+
 /*--- launch.c ------------------------------------------------------------*/
 
 /* 1 while the calling thread is inside an idiom_run (a signal handler that

@@ -56,8 +56,11 @@ typedef struct idiomrt_run {
   const idiomrt_cl *cl;
   idiomrt_entry *e;
   const idiom_kernel_desc *d;
-  const idiom_arg *args;
+  const idiom_arg *args;         /* the caller's, or view */
   uint32_t nargs;
+  idiom_arg *view;               /* in-place inputs emptied (inplace.c) */
+  uint32_t *alias;               /* per argument: 1 + the output whose
+                                    buffer an in-place input shares, or 0 */
   const uint64_t *sizes;
   cl_mem *mems;                  /* per argument; NULL for scalars */
   cl_mem *pristine;              /* tuning: copies of OUT/INOUT buffers */

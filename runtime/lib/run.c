@@ -132,6 +132,8 @@ void idiomrt_run_cleanup(idiomrt_run *r) {
     cl->clReleaseMemObject(r->blocks_mem);
   free(r->blocks_owned);
   free(r->off_elem);
+  free(r->view);
+  free(r->alias);
   free(r->zc);
   free(r->zc_base);
   free(r->mems);

@@ -55,7 +55,37 @@ int idiomrt_run_make_buffer(idiomrt_run *r, cl_mem_flags flags,
   return 1;
 }
 
+/* In-place inputs (inplace.c): the output's buffer, offset and zero-copy
+   state for each input that aliases it. */
+static void bind_aliases(idiomrt_run *r) {
+  for (uint32_t i = 0; r->alias && i < r->nargs; ++i) {
+    if (!r->alias[i])
+      continue;
+    uint32_t j = r->alias[i] - 1;
+    if (r->mems[i])
+      r->cl->clReleaseMemObject(r->mems[i]);
+    r->mems[i] = r->mems[j];
+    if (r->mems[i])
+      r->cl->clRetainMemObject(r->mems[i]);
+    if (r->zc) {
+      r->zc[i] = r->zc[j];
+      r->zc_base[i] = r->zc_base[j];
+    }
+    if (r->rc.used && r->rc.arg) {
+      r->rc.arg[i] = r->rc.arg[j];
+      r->rc.arg[i].out = 0;
+      r->rc.arg[i].view = NULL;
+      r->rc.arg[i].backup = NULL;
+    }
+  }
+}
+
 int idiomrt_run_create_buffers(idiomrt_run *r) {
+  int inplace = idiomrt_inplace_view(r->args, r->nargs, &r->view, &r->alias);
+  if (inplace < 0)
+    return idiomrt_run_fail(r, "out of host memory");
+  if (inplace)
+    r->args = r->view;
   if (idiomrt_zc_device(r->dev)) {
     r->zc = calloc(r->nargs ? r->nargs : 1, 1);
     r->zc_base = calloc(r->nargs ? r->nargs : 1, sizeof *r->zc_base);
@@ -79,7 +109,8 @@ int idiomrt_run_create_buffers(idiomrt_run *r) {
     return idiomrt_run_fail(r, "out of host memory");
   for (uint32_t i = 0; i < r->nargs; ++i) {
     const idiom_arg *a = &r->args[i];
-    if (!idiomrt_arg_is_buffer(a->kind) || r->mems[i]) /* mems[i]: resident */
+    if (!idiomrt_arg_is_buffer(a->kind) || r->mems[i] || /* mems[i]: resident */
+        (r->alias && r->alias[i]))
       continue;
     cl_mem_flags f =
         a->kind == IDIOM_ARG_BUF_IN ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
@@ -102,6 +133,7 @@ int idiomrt_run_create_buffers(idiomrt_run *r) {
     if (!idiomrt_run_make_buffer(r, f, src, a->bytes, &r->mems[i]))
       return 0;
   }
+  bind_aliases(r);
   return 1;
 }
 

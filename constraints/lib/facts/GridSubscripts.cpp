@@ -27,9 +27,54 @@ using Poly = SmallVector<Term, 8>;
 constexpr unsigned MaxTerms = 64;
 constexpr int64_t MaxCoeff = int64_t(1) << 40;
 
-bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth) {
+/// Where expand reads a sign extension as a zero extension (GridAssume).
+struct SignRewrite {
+  llvm::SmallVectorImpl<const SCEV *> *Conds = nullptr;
+};
+
+bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth,
+            SignRewrite *SR = nullptr);
+
+/// `sext(x + c)` (x invariant, c a constant, x of at most 32 bits) as
+/// `zext(x) + c`, the form of a VLA's extents: equal when x >= 0 and x + c
+/// does not overflow, conditions proven by ScalarEvolution or, with
+/// SR->Conds, added to it (SCEVs that must be non-negative).
+bool expandSignExtension(const SCEVSignExtendExpr *E, ScalarEvolution &SE,
+                         Poly &Out, unsigned Depth, SignRewrite *SR) {
+  const SCEV *X = E->getOperand();
+  int64_t C = 0;
+  if (auto *A = dyn_cast<SCEVAddExpr>(X))
+    if (A->getNumOperands() == 2 && isa<SCEVConstant>(A->getOperand(0))) {
+      C = cast<SCEVConstant>(A->getOperand(0))->getAPInt().getSExtValue();
+      X = A->getOperand(1);
+    }
+  unsigned Bits = X->getType()->getIntegerBitWidth();
+  if (!isa<SCEVUnknown>(X) || Bits > 32 || std::abs(C) > (1 << 20))
+    return false;
+  Type *Ty = E->getType();
+  const SCEV *SX = SE.getSignExtendExpr(X, Ty);
+  SmallVector<const SCEV *, 2> Conds{SX};
+  if (C > 0)
+    Conds.push_back(SE.getMinusSCEV(
+        SE.getConstant(Ty, (int64_t(1) << (Bits - 1)) - 1 - C, true), SX));
+  if (!all_of(Conds, [&](const SCEV *V) { return SE.isKnownNonNegative(V); })) {
+    if (!SR || !SR->Conds)
+      return false;
+    SR->Conds->append(Conds.begin(), Conds.end());
+  }
+  if (C)
+    Out.push_back({C, {}});
+  Out.push_back({1, {SE.getZeroExtendExpr(X, Ty)}});
+  return true;
+}
+
+bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth,
+            SignRewrite *SR) {
   if (Depth > 12)
     return false;
+  if (auto *E = dyn_cast<SCEVSignExtendExpr>(S))
+    if (SR && expandSignExtension(E, SE, Out, Depth, SR))
+      return Out.size() <= MaxTerms;
   if (auto *C = dyn_cast<SCEVConstant>(S)) {
     if (C->getAPInt().getSignificantBits() > 41)
       return false;
@@ -39,7 +84,7 @@ bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth) {
   }
   if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
     for (const SCEV *Op : A->operands())
-      if (!expand(Op, SE, Out, Depth + 1))
+      if (!expand(Op, SE, Out, Depth + 1, SR))
         return false;
     return Out.size() <= MaxTerms;
   }
@@ -47,7 +92,7 @@ bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth) {
     Poly P{{1, {}}};
     for (const SCEV *Op : M->operands()) {
       Poly Q, R;
-      if (!expand(Op, SE, Q, Depth + 1))
+      if (!expand(Op, SE, Q, Depth + 1, SR))
         return false;
       for (const Term &X : P)
         for (const Term &Y : Q) {
@@ -68,10 +113,10 @@ bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth) {
   if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
     if (!AR->isAffine())
       return false;
-    if (!expand(AR->getStart(), SE, Out, Depth + 1))
+    if (!expand(AR->getStart(), SE, Out, Depth + 1, SR))
       return false;
     Poly Step;
-    if (!expand(AR->getStepRecurrence(SE), SE, Step, Depth + 1))
+    if (!expand(AR->getStepRecurrence(SE), SE, Step, Depth + 1, SR))
       return false;
     const SCEV *K =
         SE.getAddRecExpr(SE.getZero(S->getType()), SE.getOne(S->getType()),
@@ -90,11 +135,13 @@ bool expand(const SCEV *S, ScalarEvolution &SE, Poly &Out, unsigned Depth) {
 } // namespace
 
 std::optional<GridSubscripts> gridSubscripts(const SCEV *Index, uint64_t Scale,
-                                             ScalarEvolution &SE) {
+                                             ScalarEvolution &SE,
+                                             const GridAssume *Assume) {
   if (!Index || !Index->getType()->isIntegerTy() || Scale == 0 || Scale > 4096)
     return std::nullopt;
   Poly P;
-  if (!expand(Index, SE, P, 0))
+  SignRewrite SR{Assume ? Assume->Conds : nullptr};
+  if (!expand(Index, SE, P, 0, Assume ? &SR : nullptr))
     return std::nullopt;
   for (Term &T : P) {
     if (T.Coeff % int64_t(Scale))
@@ -144,6 +191,40 @@ std::optional<GridSubscripts> gridSubscripts(const SCEV *Index, uint64_t Scale,
   });
   if (Chain.empty() || !Chain.front().Monomial.empty())
     Chain.insert(Chain.begin(), Group{}); // subscript 0 in dimension 0
+  // A dimension whose subscript has no iteration number (`u[i3][0][i1]`)
+  // leaves a gap in the chain: filled from Assume->Like's extents.
+  if (Assume)
+    for (unsigned D = 1; D < Chain.size(); ++D) {
+      const auto &Prev = Chain[D - 1].Monomial;
+      if (Chain[D].Monomial.size() < Prev.size() + 2)
+        continue;
+      for (const Group &Gr : Groups) {
+        const auto &M = Gr.Monomial;
+        if (M.size() == Prev.size() + 1 &&
+            std::includes(M.begin(), M.end(), Prev.begin(), Prev.end()) &&
+            std::includes(Chain[D].Monomial.begin(), Chain[D].Monomial.end(),
+                          M.begin(), M.end()) &&
+            none_of(Gr.Terms, [](auto &T) { return T.second != nullptr; })) {
+          Chain.insert(Chain.begin() + D, Group{M, {}});
+          break;
+        }
+      }
+    }
+  if (Assume && Assume->Like) {
+    SmallVector<const SCEV *, 4> M;
+    for (const SCEV *Sz : Assume->Like->Sizes) {
+      M.push_back(Sz);
+      llvm::sort(M);
+      auto Pos = llvm::find_if(Chain, [&](const Group &C) {
+        return C.Monomial.size() >= M.size();
+      });
+      if (Pos != Chain.end() && Pos->Monomial != M &&
+          Pos->Monomial.size() > M.size() &&
+          std::includes(Pos->Monomial.begin(), Pos->Monomial.end(), M.begin(),
+                        M.end()))
+        Chain.insert(Pos, Group{M, {}});
+    }
+  }
   for (Group &Gr : Groups)
     if (none_of(Gr.Terms, [](auto &T) { return T.second != nullptr; })) {
       auto It = llvm::find_if(

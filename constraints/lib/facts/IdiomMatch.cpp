@@ -215,7 +215,7 @@ static bool buildMap(IdiomMatch &M, ScalarEvolution &SE,
     M.Accesses.push_back(*A);
   }
   if (proveNoLoopCarriedDependence(M.Accesses, M.Nest, SE, Opts.Z3TimeoutMs,
-                                   Why, Cache) != Proof::Proven)
+                                   Why, Cache, &M.Assumed) != Proof::Proven)
     return false;
   return true;
 }

@@ -140,10 +140,102 @@ const SCEV *elementIndex(const AffineAccess &A, const NestInfo &N) {
   return I;
 }
 
+/// A subscript as Const + sum of Coeffs[L] * k_L (GridSubscripts.h: sums
+/// of constants times iteration numbers, folded by ScalarEvolution into
+/// add recurrences with constant steps); false for anything else.
+bool linearSubscript(const SCEV *S, int64_t &Const,
+                     SmallVectorImpl<std::pair<const Loop *, int64_t>> &Coeffs) {
+  if (auto *C = dyn_cast<SCEVConstant>(S)) {
+    if (C->getAPInt().getSignificantBits() > 41)
+      return false;
+    Const += C->getAPInt().getSExtValue();
+    return true;
+  }
+  if (auto *A = dyn_cast<SCEVAddExpr>(S))
+    return all_of(A->operands(), [&](const SCEV *Op) {
+      return linearSubscript(Op, Const, Coeffs);
+    });
+  if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+    auto *Step = dyn_cast<SCEVConstant>(AR->getOperand(1));
+    if (!AR->isAffine() || !Step || Step->getAPInt().getSignificantBits() > 41)
+      return false;
+    Coeffs.push_back({AR->getLoop(), Step->getAPInt().getSExtValue()});
+    return linearSubscript(AR->getStart(), Const, Coeffs);
+  }
+  return false;
+}
+
+/// The per-dimension carries of one access (GridSubscripts.h): a subscript
+/// whose constant term is negative and whose iteration numbers all count
+/// up (`u[i3][i2][n1 - 2]`, recovered as subscript -2 in dimension 0 and
+/// one more row in dimension 1, the term n1 being a row's stride) is read
+/// as the same element one row further down: subscript + extent, and one
+/// less in the next dimension. Carry[J] is 1 for such a dimension, else 0.
+SmallVector<int, 3> gridCarries(const GridSubscripts &G) {
+  SmallVector<int, 3> Carry(G.Subs.size(), 0);
+  for (unsigned J = 0; J < G.Sizes.size(); ++J) {
+    int64_t Const = 0;
+    SmallVector<std::pair<const Loop *, int64_t>, 3> Coeffs;
+    if (linearSubscript(G.Subs[J], Const, Coeffs) && Const < 0 &&
+        all_of(Coeffs, [](auto &P) { return P.second >= 0; }))
+      Carry[J] = 1;
+  }
+  return Carry;
+}
+
+/// The run-time conditions (each a SCEV that must be non-negative, valid
+/// in the nest's preheader) under which every subscript of \p G but the
+/// outermost, carried by \p Carry, lies in its extent on every iteration of
+/// nest \p N: its smallest value is at least 0 and its largest below the
+/// extent (the corners of the iteration box; a recurrence of an enclosing
+/// loop is its value on entry). False when a subscript is not linear.
+bool extentConditions(const GridSubscripts &G, ArrayRef<int> Carry,
+                      const NestInfo &N, SmallVectorImpl<const SCEV *> &Out) {
+  ScalarEvolution &SE = *N.SE;
+  for (unsigned J = 0; J < G.Sizes.size(); ++J) {
+    int64_t Const = 0;
+    SmallVector<std::pair<const Loop *, int64_t>, 3> Coeffs;
+    if (!linearSubscript(G.Subs[J], Const, Coeffs))
+      return false;
+    Type *Ty = G.Sizes[J]->getType();
+    auto Ext = [&](const SCEV *X) { return SE.getTruncateOrSignExtend(X, Ty); };
+    const SCEV *Lo = SE.getConstant(Ty, Const - (J > 0 ? Carry[J - 1] : 0),
+                                    /*isSigned=*/true);
+    if (Carry[J])
+      Lo = SE.getAddExpr(Lo, G.Sizes[J]);
+    const SCEV *Hi = Lo;
+    for (auto &[L, C] : Coeffs) {
+      const SCEV *Last = nullptr;
+      for (unsigned D = 0; D < N.depth(); ++D)
+        if (N.Loops[D] == L)
+          Last = SE.getMinusSCEV(Ext(N.TripCounts[D]), SE.getOne(Ty));
+      const SCEV *Term = SE.getMulExpr(SE.getConstant(Ty, C, true),
+                                       Last ? Last
+                                            : SE.getAddRecExpr(
+                                                  SE.getZero(Ty), SE.getOne(Ty),
+                                                  L, SCEV::FlagAnyWrap));
+      if (!Last) { // an enclosing loop's iteration: its value on entry
+        Lo = SE.getAddExpr(Lo, Term);
+        Hi = SE.getAddExpr(Hi, Term);
+      } else if (C < 0) {
+        Lo = SE.getAddExpr(Lo, Term);
+      } else {
+        Hi = SE.getAddExpr(Hi, Term);
+      }
+    }
+    Out.push_back(Lo);
+    Out.push_back(
+        SE.getMinusSCEV(SE.getMinusSCEV(G.Sizes[J], SE.getOne(Ty)), Hi));
+  }
+  return true;
+}
+
 std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
                                         const AffineAccess &Other,
                                         const NestInfo &N, unsigned TimeoutMs,
-                                        Proof &Within) {
+                                        Proof &Within,
+                                        SmallVectorImpl<const SCEV *> *Assume,
+                                        ArrayRef<const AffineAccess *> Hints) {
   if (!N.SE || N.depth() < 2 || N.Skew || N.TriLoop)
     return std::nullopt;
   ScalarEvolution &SE = *N.SE;
@@ -152,6 +244,32 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
       IS ? gridSubscripts(IS, 1, SE) : std::nullopt;
   std::optional<GridSubscripts> GO =
       IO ? gridSubscripts(IO, 1, SE) : std::nullopt;
+  // With Assume: sign extensions read as the extents' zero extensions, and
+  // a gap in one access's chain filled from the other's (gridSubscripts).
+  SmallVector<const SCEV *, 4> SignConds;
+  if (Assume && IS && IO &&
+      (!GS || !GO || GS->Sizes != GO->Sizes || GS->Origin != GO->Origin)) {
+    GridAssume A{&SignConds, nullptr};
+    GS = gridSubscripts(IS, 1, SE, &A);
+    GO = gridSubscripts(IO, 1, SE, &A);
+    std::optional<GridSubscripts> GH;
+    if (!GS && !GO)
+      for (const AffineAccess *H : Hints)
+        if (const SCEV *IH = elementIndex(*H, N))
+          if ((GH = gridSubscripts(IH, 1, SE, &A)))
+            break;
+    if (GH) {
+      A.Like = &*GH;
+      GS = gridSubscripts(IS, 1, SE, &A);
+      GO = gridSubscripts(IO, 1, SE, &A);
+    } else if (GS && !GO) {
+      A.Like = &*GS;
+      GO = gridSubscripts(IO, 1, SE, &A);
+    } else if (GO && !GS) {
+      A.Like = &*GO;
+      GS = gridSubscripts(IS, 1, SE, &A);
+    }
+  }
   if (!GS || !GO || GS->Sizes != GO->Sizes || GS->Origin != GO->Origin)
     return std::nullopt;
   TimeScope TS("z3 dependence: grid subscripts");
@@ -211,12 +329,21 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
     SubS.push_back(*A);
     SubO.push_back(B->substitute(K, KK));
   }
-  // Every subscript but the outermost within its extent, for both.
-  z3::expr Out = C.bool_val(false);
+  // Carries (gridCarries): the same flat index, another split of it.
+  SmallVector<int, 3> CarryS = gridCarries(*GS), CarryO = gridCarries(*GO);
   for (unsigned J = 0; J < GS->Sizes.size(); ++J) {
     auto Ext = T.tr(GS->Sizes[J]);
     if (!Ext)
       return std::nullopt;
+    SubS[J] = SubS[J] + CarryS[J] * *Ext;
+    SubS[J + 1] = SubS[J + 1] - CarryS[J];
+    SubO[J] = SubO[J] + CarryO[J] * *Ext;
+    SubO[J + 1] = SubO[J + 1] - CarryO[J];
+  }
+  // Every subscript but the outermost within its extent, for both.
+  z3::expr Out = C.bool_val(false);
+  for (unsigned J = 0; J < GS->Sizes.size(); ++J) {
+    auto Ext = T.tr(GS->Sizes[J]);
     Out =
         Out || SubS[J] < 0 || SubS[J] >= *Ext || SubO[J] < 0 || SubO[J] >= *Ext;
   }
@@ -224,8 +351,33 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
   S.add(Out);
   Proof Inside = decideNegatedLaw(S);
   S.pop();
-  if (Inside != Proof::Proven)
-    return std::nullopt;
+  if (Inside != Proof::Proven) {
+    // Not proven from the entry conditions: with Assume, the run-time
+    // conditions that put both accesses in extent on every iteration are
+    // recorded, and the questions below are asked under them.
+    if (!Assume)
+      return std::nullopt;
+    SmallVector<const SCEV *, 8> Conds;
+    if (!extentConditions(*GS, CarryS, N, Conds) ||
+        !extentConditions(*GO, CarryO, N, Conds))
+      return std::nullopt;
+    // Conditions that never hold (a row longer than its stride on every
+    // run) would make every question below vacuous: refused.
+    for (const SCEV *Cond : Conds) {
+      if (SE.isKnownNegative(Cond))
+        return std::nullopt;
+      auto E = T.tr(Cond);
+      if (!E)
+        return std::nullopt;
+      S.add(*E >= 0);
+    }
+    if (decideNegatedLaw(S) != Proof::Refuted) // unsat or unknown: not satisfiable
+      return std::nullopt;
+    S.add(!Out);
+    Assume->append(Conds.begin(), Conds.end());
+  }
+  if (Assume)
+    Assume->append(SignConds.begin(), SignConds.end());
   z3::expr Same = C.bool_val(true), Differ = C.bool_val(false);
   for (unsigned J = 0; J < SubS.size(); ++J)
     Same = Same && SubS[J] == SubO[J];
@@ -252,9 +404,11 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
 std::optional<Proof> gridDependence(const AffineAccess &St,
                                     const AffineAccess &Other,
                                     const NestInfo &N, unsigned TimeoutMs,
-                                    Proof &Within) {
+                                    Proof &Within,
+                                    SmallVectorImpl<const SCEV *> *Assume,
+                                    ArrayRef<const AffineAccess *> Hints) {
   try {
-    return gridDependenceImpl(St, Other, N, TimeoutMs, Within);
+    return gridDependenceImpl(St, Other, N, TimeoutMs, Within, Assume, Hints);
   } catch (const z3::exception &) {
     return std::nullopt; // the general query says why
   }

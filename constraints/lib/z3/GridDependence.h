@@ -27,11 +27,19 @@ namespace idiom {
 /// iteration: Proven, or Refuted/Unknown), nullopt when the
 /// accesses are not grid accesses of the same extents, a subscript is not
 /// proven to lie in its extent, or Z3 does not decide (the general query
-/// is asked then).
-std::optional<Proof> gridDependence(const AffineAccess &St,
-                                    const AffineAccess &Other,
-                                    const NestInfo &N, unsigned TimeoutMs,
-                                    Proof &Within);
+/// is asked then). A subscript with a negative constant term is first
+/// carried into the next dimension (`u[i3][i2][n1 - 2]`: the term n1 is a
+/// row's stride). With \p Assume, a subscript not proven in extent is
+/// assumed in extent instead: the conditions (SCEVs that must be
+/// non-negative at run time, valid in the nest's preheader) are appended
+/// to \p Assume, also when the answer is not Proven (callers drop them).
+/// \p Hints: other accesses of the grid whose extents fill a dimension
+/// that neither access's index shows (a pair of `u[i3][0][i1]`).
+std::optional<Proof>
+gridDependence(const AffineAccess &St, const AffineAccess &Other,
+               const NestInfo &N, unsigned TimeoutMs, Proof &Within,
+               llvm::SmallVectorImpl<const llvm::SCEV *> *Assume = nullptr,
+               llvm::ArrayRef<const AffineAccess *> Hints = {});
 
 } // namespace idiom
 

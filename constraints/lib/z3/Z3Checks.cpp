@@ -784,9 +784,37 @@ static bool wellFormed(const AffineAccess &A, const NestInfo &N) {
   return true;
 }
 
+/// The pair (St, Other) over grid subscripts assumed in extent
+/// (gridDependence with Assume): true when it is independent under run-time
+/// conditions, which are then added to \p Assumed (null: none may be).
+static bool independentAssumingExtents(const AffineAccess &St,
+                                       const AffineAccess &Other,
+                                       ArrayRef<AffineAccess> Accesses,
+                                       const NestInfo &N, unsigned TimeoutMs,
+                                       SmallVectorImpl<const SCEV *> *Assumed) {
+  if (!Assumed)
+    return false;
+  Proof In = Proof::Proven;
+  SmallVector<const SCEV *, 8> Conds;
+  SmallVector<const AffineAccess *, 8> Hints;
+  for (const AffineAccess &A : Accesses)
+    if (A.Base == St.Base && &A != &St && &A != &Other)
+      Hints.push_back(&A);
+  auto P = gridDependence(St, Other, N, TimeoutMs, In, &Conds, Hints);
+  if (!P || *P != Proof::Proven ||
+      (!Other.IsStore && mayFollow(Other.Inst, St.Inst) && In != Proof::Proven))
+    return false;
+  for (const SCEV *C : Conds)
+    if (!N.SE->isKnownNonNegative(C) && !is_contained(*Assumed, C))
+      Assumed->push_back(C);
+  TimeReport::count("dependence: grid subscripts assumed in extent");
+  return true;
+}
+
 static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
                                      const NestInfo &N, unsigned TimeoutMs,
-                                     std::string &Why) {
+                                     std::string &Why,
+                                     SmallVectorImpl<const SCEV *> *Assumed) {
   for (const AffineAccess &A : Accesses)
     if (!wellFormed(A, N)) {
       Why = "internal error: an access does not fit its loop nest";
@@ -845,6 +873,11 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
       Proof InRow = Proof::Proven;
       if (auto P = rowsWithinOuterStride(St, Other, N, TimeoutMs, InRow)) {
         TimeReport::count("dependence: rows within the outer stride");
+        // Rows that meet for some extents only (a row shorter than the
+        // loop's reach) are apart under the run-time extent conditions.
+        if ((*P == Proof::Refuted || InRow != Proof::Proven) &&
+            independentAssumingExtents(St, Other, Accesses, N, TimeoutMs, Assumed))
+          continue;
         if (*P == Proof::Refuted) {
           Why = dependenceText(St, Other);
           return Proof::Refuted;
@@ -879,6 +912,9 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         z3::expr Differ = C.bool_val(false);
         z3::expr AddrS = C.int_val(0), AddrO = C.int_val(0), AddrO1 = C.int_val(0);
         auto OffS = T.tr(St.Offset), OffO = T.tr(Other.Offset);
+        if ((!OffS || !OffO) &&
+            independentAssumingExtents(St, Other, Accesses, N, TimeoutMs, Assumed))
+          continue;
         if (!OffS || !OffO) {
           Why = "address offset cannot be translated for the SMT solver";
           return Proof::Unknown;
@@ -906,6 +942,9 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         S.add(Differ && AddrS == AddrO);
         Proof P = decideNegatedLaw(S);
         S.pop();
+        if (P != Proof::Proven &&
+            independentAssumingExtents(St, Other, Accesses, N, TimeoutMs, Assumed))
+          continue;
         if (P != Proof::Proven) {
           Why = P == Proof::Refuted
                     ? dependenceText(St, Other)
@@ -917,6 +956,9 @@ static Proof noLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
         if (!Other.IsStore && mayFollow(Other.Inst, St.Inst)) {
           S.add(AddrS == AddrO1);
           P = decideNegatedLaw(S);
+          if (P != Proof::Proven &&
+              independentAssumingExtents(St, Other, Accesses, N, TimeoutMs, Assumed))
+            continue;
           if (P != Proof::Proven) {
             Why = "a load reads an element stored earlier in the same iteration";
             return P == Proof::Refuted ? Proof::Refuted : Proof::Unknown;
@@ -939,6 +981,17 @@ ProofCache::lookup(Query Q, const void *Key) const {
 
 void ProofCache::store(Query Q, const void *Key, Proof P, const std::string &Why) {
   Results[{int(Q), Key}] = {P, Why};
+}
+
+void ProofCache::storeAssumed(const void *Key, ArrayRef<const SCEV *> Conds) {
+  Assumed[Key].assign(Conds.begin(), Conds.end());
+}
+
+SmallVector<const SCEV *, 4> ProofCache::assumed(const void *Key) const {
+  auto It = Assumed.find(Key);
+  if (It == Assumed.end())
+    return {};
+  return SmallVector<const SCEV *, 4>(It->second.begin(), It->second.end());
 }
 
 /// Runs \p Compute unless \p Cache knows the answer for (Q, Key).
@@ -985,10 +1038,26 @@ Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
 Proof proveNoLoopCarriedDependence(ArrayRef<AffineAccess> Accesses,
                                    const NestInfo &N, ScalarEvolution &,
                                    unsigned TimeoutMs, std::string &Why,
-                                   ProofCache *Cache) {
-  return cached(Cache, ProofCache::Query::NoLoopCarriedDependence,
-                N.Loops.front(), Why,
-                [&] { return noLoopCarriedDependence(Accesses, N, TimeoutMs, Why); });
+                                   ProofCache *Cache,
+                                   SmallVectorImpl<const SCEV *> *Assumed) {
+  // The conditions go with the cached answer: the spec's atom asks first,
+  // the match builder (which keeps them) second.
+  SmallVector<const SCEV *, 4> Conds;
+  Proof P = cached(Cache, ProofCache::Query::NoLoopCarriedDependence,
+                   N.Loops.front(), Why, [&] {
+                     Proof R = noLoopCarriedDependence(Accesses, N, TimeoutMs,
+                                                       Why, &Conds);
+                     if (R != Proof::Proven)
+                       Conds.clear();
+                     if (Cache)
+                       Cache->storeAssumed(N.Loops.front(), Conds);
+                     return R;
+                   });
+  if (Cache)
+    Conds = Cache->assumed(N.Loops.front());
+  if (Assumed)
+    Assumed->append(Conds.begin(), Conds.end());
+  return P;
 }
 
 z3::context &sharedZ3Context() {

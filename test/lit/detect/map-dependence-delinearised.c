@@ -31,11 +31,13 @@ void rowmajor(int m, int n, float *restrict c, float beta) {
 // TIME-NOT: z3 dependence
 
 #ifndef ONLY_INJECTIVE
-// (i, j) and (i + n, j - 1) write one element when m > n.
+// (i, j) and (i + n, j - 1) write one element when m > n: a map under the
+// run-time check that the subscript i stays in its row (m <= n; grid
+// subscripts assumed in extent, docs/ConstraintLanguage.md).
 // CHECK-LABEL: Idioms in function 'wrongstride'
-// CHECK-NOT: idiom map
+// CHECK: idiom map (2-D map)
 // MAP-LABEL: Idioms in function 'wrongstride'
-// MAP: loop-carried dependence between a store and another access of the same array
+// MAP: idiom map (2-D map)
 void wrongstride(int m, int n, float *restrict c, float beta) {
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++)

@@ -46,12 +46,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// REMARK-DAG: stencil-3d.c:[[@LINE+8]]:5: remark: offloaded 3-D map
-// REMARK-DAG: stencil-3d.c:[[@LINE+6]]:3: remark: residency region
+// REMARK-DAG: stencil-3d.c:[[@LINE+9]]:5: remark: offloaded 3-D map
+// REMARK-DAG: stencil-3d.c:[[@LINE+7]]:3: remark: residency region
 // One launch a step: 7 steps.
-// STATS-DAG: stencil-3d.c:[[@LINE+5]] map calls=7 offloaded=7
-// WALK: stencil-3d.c:[[@LINE+4]] map calls=7 offloaded=7
-// STATS-DAG: idiom-stats: residency regions=1
+// STATS-DAG: stencil-3d.c:[[@LINE+6]] map calls=7 offloaded=7
+// WALK: stencil-3d.c:[[@LINE+5]] map calls=7 offloaded=7
+// Two regions: this time loop and carried_k's plane loop.
+// STATS-DAG: idiom-stats: residency regions=2
 __attribute__((noinline)) void heat(int n, int steps, double *a, double *b) {
   for (int t = 0; t < steps; t++) {
     for (int i = 1; i < n - 1; i++)
@@ -94,8 +95,10 @@ __attribute__((noinline)) void coords(int s) {
         C[k][j][i] = s * (k * 10000 + j * 100 + i) + (k ^ j ^ i);
 }
 
-// No 3-D map: plane k reads plane k - 1.
-// REMARK-NOT: stencil-3d.c:[[@LINE+3]]:{{.*}}offloaded
+// No 3-D map: plane k reads plane k - 1 (each plane alone is a 2-D map,
+// independent over the grid's subscripts, one launch per k).
+// REMARK-DAG: stencil-3d.c:[[@LINE+4]]:3: remark: loop is not an idiom {{.*}}loop-carried dependence
+// REMARK-DAG: stencil-3d.c:[[@LINE+4]]:5: remark: offloaded 2-D map
 // STATS-NOT: stencil-3d.c:[[@LINE+2]]
 __attribute__((noinline)) void carried_k(int n, double *a) {
   for (int k = 1; k < n; k++)

@@ -10,7 +10,9 @@
 
 struct P { float x, v; };
 
-// CHECK-DAG: @idiom_scale_{{[0-9]+}}.args = {{.*}} zeroinitializer, { i32 1, i32 1,
+// (x, read at the element o's store writes, is flagged IDIOM_ARG_INPLACE: 4;
+// test/lit/stitch/inplace-input.c.)
+// CHECK-DAG: @idiom_scale_{{[0-9]+}}.args = {{.*}} { i32 0, i32 4, {{.*}}{ i32 1, i32 1,
 void scale(float *restrict o, const float *restrict x, int n) {
   for (int i = 0; i < n; i++)
     o[i] = 2.0f * x[i];
@@ -40,7 +42,7 @@ void pairs(float *restrict o, const float *restrict x, int n) {
 }
 
 // 2-D, rows that abut (row length = inner trip count): dense.
-// CHECK-DAG: @idiom_rows_{{[0-9]+}}.args = {{.*}} { i32 1, i32 1,
+// CHECK-DAG: @idiom_rows_{{[0-9]+}}.args = {{.*}} { i32 0, i32 4, {{.*}}{ i32 1, i32 1,
 void rows(float *restrict c, const float *restrict a, int m, int n) {
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++)

@@ -57,6 +57,14 @@ struct GridSubscripts {
   llvm::SmallVector<const llvm::SCEV *, 3> Subs;
 };
 
+/// Run-time assumptions gridSubscripts may make (see there).
+struct GridAssume {
+  /// Receives the conditions (SCEVs that must be non-negative).
+  llvm::SmallVectorImpl<const llvm::SCEV *> *Conds = nullptr;
+  /// The subscripts of another access of the same grid, or null.
+  const GridSubscripts *Like = nullptr;
+};
+
 /// The subscripts of element index \p Index / \p Scale (\p Index: an
 /// integer SCEV of constants,
 /// invariant values, sums, products and affine add recurrences; a byte
@@ -64,9 +72,19 @@ struct GridSubscripts {
 /// do not form the chain above, a term has a coefficient that is not a
 /// small multiple of \p Scale or more than one iteration number, or the
 /// grid has a single dimension.
+/// With \p Assume (optional), also: a sign extension `sext(n + c)` of a
+/// 32-bit invariant (a subscript `n2 - 2` next to the VLA extent zext(n2))
+/// is read as `zext(n) + c`, and the conditions under which the two are
+/// equal (n >= 0, n + c no overflow), unless ScalarEvolution proves them,
+/// are appended to Conds (SCEVs that must be non-negative at run time); a
+/// gap in the chain (a dimension with a subscript without iteration
+/// number, `u[i3][0][i1]`) is filled from the extents of Like (the other
+/// access of a pair), where those fit.
 std::optional<GridSubscripts> gridSubscripts(const llvm::SCEV *Index,
                                              uint64_t Scale,
-                                             llvm::ScalarEvolution &SE);
+                                             llvm::ScalarEvolution &SE,
+                                             const GridAssume *Assume =
+                                                 nullptr);
 
 } // namespace idiom
 

@@ -78,6 +78,11 @@ struct IdiomMatch {
   /// the inner one (a column reduction, ColumnReductionFacts.h), not the
   /// interchanged `for k: for x:` nest.
   bool MapsOuterLoop = false;
+  /// Run-time conditions the dependence proof assumed (SCEVs valid in the
+  /// nest's preheader that must be non-negative: grid subscripts in their
+  /// extents, proveNoLoopCarriedDependence); the lifter adds them to the
+  /// call's checks, so the loop runs where one fails.
+  llvm::SmallVector<const llvm::SCEV *, 2> Assumed;
 };
 
 /// Options that change what may be lifted.

@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace z3 {
 class context;
@@ -42,9 +43,15 @@ public:
   const std::pair<Proof, std::string> *lookup(Query Q, const void *Key) const;
   /// Remembers the result of (Q, Key).
   void store(Query Q, const void *Key, Proof P, const std::string &Why);
+  /// Remembers the run-time conditions a proven NoLoopCarriedDependence of
+  /// loop \p Key assumed (SCEVs that must be non-negative).
+  void storeAssumed(const void *Key, llvm::ArrayRef<const llvm::SCEV *> Conds);
+  /// The conditions stored for loop \p Key (empty if none).
+  llvm::SmallVector<const llvm::SCEV *, 4> assumed(const void *Key) const;
 
 private:
   std::map<std::pair<int, const void *>, std::pair<Proof, std::string>> Results;
+  std::map<const void *, std::vector<const llvm::SCEV *>> Assumed;
 };
 
 /// Proves that the binary operator extracted from \p R (its first link with
@@ -69,11 +76,18 @@ Proof proveIdentity(const ReductionInfo &R, unsigned TimeoutMs,
 /// with the same affine address in a 1-D nest with a non-zero constant stride
 /// are decided without Z3 (they meet only in the same iteration), and so are
 /// pairs in a 1-D nest with constant offsets, equal constant strides and a
-/// constant trip count (by integer arithmetic).
-Proof proveNoLoopCarriedDependence(llvm::ArrayRef<AffineAccess> Accesses,
-                                   const NestInfo &N, llvm::ScalarEvolution &SE,
-                                   unsigned TimeoutMs, std::string &Why,
-                                   ProofCache *Cache = nullptr);
+/// constant trip count (by integer arithmetic). Two accesses of one
+/// variable-length grid that only the assumption that their subscripts lie
+/// in their extents separates (GridDependence.h; NAS MG's ghost copies
+/// `u[i3][i2][0] = u[i3][i2][n1 - 2]`) are independent under run-time
+/// conditions: SCEVs, valid in the nest's preheader, that must be
+/// non-negative, appended to \p Assumed when the answer is Proven (the
+/// caller must check them before running anything but the loop).
+Proof proveNoLoopCarriedDependence(
+    llvm::ArrayRef<AffineAccess> Accesses, const NestInfo &N,
+    llvm::ScalarEvolution &SE, unsigned TimeoutMs, std::string &Why,
+    ProofCache *Cache = nullptr,
+    llvm::SmallVectorImpl<const llvm::SCEV *> *Assumed = nullptr);
 
 /// Proves that no iteration of \p L writes an element that another
 /// iteration of \p L reads or writes through the same base pointer, over

@@ -136,11 +136,18 @@ bool isScratchAlloca(const AllocaInst *AI) {
 }
 
 /// An intrinsic that only marks the code (debug info, lifetimes, assumptions,
-/// alias scopes): it accesses no memory a region holds.
+/// alias scopes) or returns its pointer argument unchanged for alias
+/// analysis' sake (`llvm.launder.invariant.group`, which SharedBases.h puts
+/// in front of a nest whose two grids of one array were checked disjoint;
+/// getUnderlyingObjects looks through it, so the accesses through its
+/// result are checked against the region's buffers as any other): it
+/// accesses no memory a region holds.
 bool isMarkerIntrinsic(const IntrinsicInst &II) {
   return isa<DbgInfoIntrinsic>(II) || II.isLifetimeStartOrEnd() ||
          II.getIntrinsicID() == Intrinsic::assume ||
-         II.getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl;
+         II.getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl ||
+         II.getIntrinsicID() == Intrinsic::launder_invariant_group ||
+         II.getIntrinsicID() == Intrinsic::strip_invariant_group;
 }
 
 /// A runtime entry point that reads only its descriptor and the runtime's

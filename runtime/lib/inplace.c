@@ -6,8 +6,8 @@
  * the kernel may read it from the output's own device buffer. A run over
  * such arguments works on a view of its arguments (idiomrt_inplace_view):
  * the input emptied, the output made INOUT (copied in, or kept resident),
- * and launch.c binds the output's buffer to the input after creating the
- * buffers.
+ * and run_buffers.c binds the output's buffer to the input after creating
+ * the buffers.
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"

@@ -11,7 +11,7 @@
 // Translation validation: -idiom-test-corrupt-lift turns the first add or
 // mul of each program into another operation (-ffp-contract=off: no
 // fmuladd, which it leaves alone); every column reduction is refused.
-// RUN: %clang-idiom -g -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -g -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-rlimit=200000000 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD-NOT: offloaded column reduction
 double sqrt(double);
 

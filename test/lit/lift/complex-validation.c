@@ -5,7 +5,7 @@
 // + k * step, the step an index parameter on both sides). The hidden
 // testing option corrupts the lifted text; validation must then refuse.
 // RUN: %clang-idiom -ffp-contract=off -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=600000 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
 typedef struct { double re, im; } dcomplex;
 // OK: complex-validation.c:[[@LINE+3]]:3: remark: offloaded 2-D map (map)
 // BAD: complex-validation.c:[[@LINE+2]]:3: remark: idiom map not offloaded: translation validation failed

@@ -4,7 +4,8 @@
 // into add) of each lifted program; validation must then refuse the GEMM.
 // Finding the counterexample over IEEE floats takes Z3 more than its default
 // resource limit (the GEMM is then "not proven" and not offloaded either):
-// the refusing runs lift the limit (-idiom-z3-rlimit=0). Under the
+// the refusing runs raise it (-idiom-z3-rlimit=200000000, deterministic,
+// unlike a wall-clock timeout under load). Under the
 // floating-point licence (the default) llvm.fmuladd is lifted as fma and
 // validated against the fused operation; a program with no add or mul has
 // its first fma turned into an unfused fmuladd, which validation refuses as
@@ -12,8 +13,8 @@
 // fmuladd, and validation accepts that.
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-fp-reassoc=false -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BADOFF
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-rlimit=200000000 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-rlimit=200000000 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BADOFF
 
 // The corruption hits POST: fma(s0, reduceSeq(...), fsub(...)) or, with
 // -ffp-contract=off, fsub(fmul(reduceSeq(...), s0), fmul(q.1, s1)).

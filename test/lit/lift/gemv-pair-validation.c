@@ -9,8 +9,8 @@
 // the counterexample within the 20 s limit; a timeout refuses the lift too
 // ("not proven"): either refusal passes, an offload fails.
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=SECOND
-// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-rlimit=200000000 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=SECOND
+// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-rlimit=200000000 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=FIRST
 
 // OK: gemv-pair-validation.c:[[@LINE+5]]:3: remark: offloaded GEMV pair (gemv-pair)
 // SECOND: gemv-pair-validation.c:[[@LINE+4]]:3: remark: idiom gemv-pair not offloaded: translation validation failed: the second GEMV of the pair: {{Z3 found inputs on which the lifted FunIL and the LLVM slice differ \(GEMV STEP, INIT or POST\)|equivalence of the lifted GEMV and the LLVM slice not proven}}

@@ -8,10 +8,10 @@
 // refused before anything runs; the solver's limit is lifted as in
 // gemm-validation.c. The corrupted run keeps the host's unfused
 // multiply-add (-idiom-fp-reassoc=false): with the fused STEP of the
-// licence Z3 finds no witness for the scaled product within 20 s and the
+// licence Z3 finds no witness for the scaled product within the rlimit and the
 // lift is refused as "not proven" instead (refused either way).
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-fp-reassoc=false -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-z3-rlimit=0 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-fp-reassoc=false -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-rlimit=200000000 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
 
 void doitgen(int nr, int nq, int np, double alpha, double A[nr][nq][np],
              double C4[np][np], double sum[np]) {

@@ -16,7 +16,7 @@
 // Z3 refuses both.
 // (A generous wall-clock timeout, as in validation.c: on a loaded machine the
 // float refutation can take more than the default 2 s of wall time.)
-// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=20000 -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -ffp-contract=off -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-time-report -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
 
 // MAP: validation-fast-path.c:[[@LINE+6]]:3: remark: offloaded map
 // BOTH: validation-fast-path.c:[[@LINE+5]]:3: remark: offloaded map

@@ -65,6 +65,10 @@ unsigned idiomrt_size_class(uint64_t trip);
    variants and calls idiomrt_tune_record. */
 int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
                         unsigned cls);
+/* With e->lock held and the program built: the variant a class not tuned
+   yet runs without timing the others (variant 0, the default lowering,
+   else the first usable one; -1 when none is), nothing recorded. */
+int idiomrt_tune_default(const idiomrt_entry *e);
 /* With e->lock held: remembers variant k for cls (chosen by timing; ms[v]
    is variant v's median kernel time, negative when it was skipped) and
    writes the tuning file. */

@@ -79,6 +79,8 @@ enum idiomrt_decision {
   IDIOMRT_DEC_CPU_DEVICE,       /* second (CPU) device measured fastest */
   IDIOMRT_DEC_EXPLORE_CPU,      /* second device not (re)measured yet */
   IDIOMRT_DEC_HOST_HINT,        /* host: the caller's hint skipped idiom_run */
+  IDIOMRT_DEC_DEVICE_WAIT,      /* no host sample, its lower bound large:
+                                   wait for the device (devwait.c) */
   IDIOMRT_NDECISIONS
 };
 

@@ -220,6 +220,15 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
   return k;
 }
 
+int idiomrt_tune_default(const idiomrt_entry *e) {
+  if (usable(e, 0))
+    return 0;
+  for (unsigned k = 1; k < e->nvariants; ++k)
+    if (e->var[k].ready)
+      return (int)k;
+  return -1;
+}
+
 void idiomrt_tune_record(idiomrt_entry *e, const idiomrt_device *dev,
                          unsigned cls, int k, const double *ms) {
   if (cls >= IDIOMRT_SIZE_CLASSES)

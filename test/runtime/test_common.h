@@ -138,6 +138,20 @@ void case_test_host_prestart(void); /* test_hint.c */
 void case_test_host_floor(void); /* test_hint.c */
 void case_writeback_bench(void);
 
+/* Cases of test_devwait.c (the first heavy call waits for the device). */
+void case_devwait_big(void);
+void case_devwait_big_child(void);
+void case_devwait_small(void);
+void case_devwait_small_child(void);
+void case_devwait_fail(void);
+void case_devwait_fail_child(void);
+void case_devwait_then(void);
+void case_devwait_then_child(void);
+void case_devwait_untuned(void);
+void case_devwait_untuned_child(void);
+void case_devwait_forced(void);
+void case_devwait_forced_child(void);
+
 /* Cases of test_policy.c. */
 void case_policy_starting(void);
 void case_policy_tiny_host(void);

@@ -334,6 +334,13 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
        the device is started only when it is wanted */
     host_lb = idiomrt_host_bound_ns(
         idiomrt_call_work(trip, args, nargs, csr), hint_iters, hint_flags);
+    if (hint_iters && cfg->debug)
+      idiomrt_debug("%s: work hint %llu iterations%s: at least %.3f ms on "
+                    "the host",
+                    desc->loc ? desc->loc : "?",
+                    (unsigned long long)hint_iters,
+                    hint_flags & IDIOM_WORK_FP_CHAIN ? ", FP chain" : "",
+                    host_lb / 1e6);
     dec = idiomrt_cost_decide(e, trip,
                               idiomrt_cost_bytes(args, nargs) +
                                   idiomrt_csr_bytes_estimate(csr),

@@ -219,13 +219,12 @@ static void release_variant(idiomrt_variant *v, const idiomrt_cl *cl) {
   v->ready = 0;
 }
 
-/* Creates variant k's kernels from program p and queries their limits.
-   Returns 1, or 0 with the reason in v->why. */
-static int make_kernels(idiomrt_entry *e, const idiomrt_device *dev,
-                        unsigned k, cl_program p) {
+/* Creates variant k of d's kernels from program p into v and queries their
+   limits. Returns 1, or 0 with the reason in v->why. */
+static int make_kernels_into(const idiom_kernel_desc *d,
+                             const idiomrt_device *dev, unsigned k,
+                             cl_program p, idiomrt_variant *v) {
   const idiomrt_cl *cl = dev->cl;
-  const idiom_kernel_desc *d = e->desc;
-  idiomrt_variant *v = &e->var[k];
   int nk = d->kind == IDIOM_REDUCE ? 2 : 1;
   char suffix[16] = "";
   if (k > 0)
@@ -275,6 +274,12 @@ static int make_kernels(idiomrt_entry *e, const idiomrt_device *dev,
   v->ready = 1;
   v->why[0] = '\0';
   return 1;
+}
+
+/* make_kernels_into e's variant k. */
+static int make_kernels(idiomrt_entry *e, const idiomrt_device *dev,
+                        unsigned k, cl_program p) {
+  return make_kernels_into(e->desc, dev, k, p, &e->var[k]);
 }
 
 /* Tries the on-disk binary of src; the program, or NULL. */
@@ -580,9 +585,10 @@ static int on_disk(const idiomrt_device *dev, const char *src) {
          access(path, R_OK) == 0;
 }
 
-/* idiomrt_program_ensure, and with stop its staged form (rt_internal.h). */
+/* idiomrt_program_ensure, and with stop its staged form (rt_internal.h);
+   first_only: idiomrt_program_ensure_first. */
 static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
-                  size_t n, int (*stop)(void)) {
+                  size_t n, int (*stop)(void), int first_only) {
   if (e->build_state == 1)
     return 1;
   if (e->build_state == -1) {
@@ -618,6 +624,17 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
     uint64_t t0 = idiomrt_now_ns();
     unsigned built = 0; /* from source, not the disk cache */
     unsigned ready = build_alone(e, dev, first, start, nv, 0, 1, stop, &built);
+    if (first_only && built && ready && !stop() &&
+        !strstr(d->source, IDIOMRT_FIXED_ORDER_MARKER)) {
+      /* a run waits for variant 0 alone: the others after it */
+      for (unsigned k = 1; k < nv; ++k)
+        snprintf(e->var[k].why, sizeof e->var[k].why, "building");
+      e->rest_pending = 1;
+      e->build_state = 1;
+      idiomrt_debug("%s: variant 0 of %u built first on %s", d->loc, nv,
+                    dev->name);
+      return 1;
+    }
     int staged = !built || /* loaded: the others may be on disk too */
                  idiomrt_program_stage_rest(idiomrt_now_ns() - t0, nv);
     if (staged)
@@ -680,10 +697,59 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
 
 int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
                            char *reason, size_t n) {
-  return ensure(e, dev, reason, n, NULL);
+  return ensure(e, dev, reason, n, NULL, 0);
+}
+
+int idiomrt_program_ensure_first(idiomrt_entry *e, const idiomrt_device *dev,
+                                 char *reason, size_t n, int (*stop)(void)) {
+  return ensure(e, dev, reason, n, stop, 1);
+}
+
+void idiomrt_program_build_rest(idiomrt_entry *e, const idiomrt_device *dev,
+                                int (*stop)(void)) {
+  /* (this thread set both, before the entry's runs could start) */
+  if (!e->rest_pending)
+    return;
+  const idiom_kernel_desc *d = e->desc;
+  unsigned nv = e->nvariants;
+  /* the markers again, into a private copy: e's are read by runs */
+  const char *start[IDIOMRT_MAX_VARIANTS];
+  static _Thread_local idiomrt_variant loc[IDIOMRT_MAX_VARIANTS];
+  memset(loc, 0, sizeof loc);
+  const char *first = parse_markers(d->source, nv, start, loc);
+  unsigned ready = 1;
+  for (unsigned k = 1; k < nv; ++k) {
+    if (stop())
+      return; /* exiting: the rest stay not ready */
+    idiomrt_variant *v = &loc[k];
+    char *src = variant_source(d->source, first, start, nv, k);
+    if (!src) {
+      snprintf(v->why, sizeof v->why, "no section for variant %u", k);
+      continue;
+    }
+    int from_disk = 0;
+    v->own_program =
+        build_program(e, dev, src, 0, v->why, sizeof v->why, &from_disk);
+    free(src);
+    if (v->own_program && !make_kernels_into(d, dev, k, v->own_program, v)) {
+      dev->cl->clReleaseProgram(v->own_program);
+      v->own_program = NULL;
+    }
+    ready += (unsigned)v->ready;
+  }
+  /* published at once: a run that finds the lock taken declines (launch.c
+     takes it with trylock), so it is held for a copy only */
+  pthread_mutex_lock(&e->lock);
+  for (unsigned k = 1; k < nv; ++k)
+    e->var[k] = loc[k];
+  e->rest_pending = 0;
+  pthread_mutex_unlock(&e->lock);
+  idiomrt_debug("%s: %u of %u variants built one by one on %s (variant 0 "
+                "first)",
+                d->loc, ready, nv, dev->name);
 }
 
 int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,
                                   char *reason, size_t n, int (*stop)(void)) {
-  return ensure(e, dev, reason, n, stop);
+  return ensure(e, dev, reason, n, stop, 0);
 }

@@ -190,15 +190,20 @@ static void background(void *unused) {
     if (e->second && !exiting() && idiomrt_device2_state() == 0)
       idiomrt_device2_init_here();
     const idiomrt_device *bdev = e->second ? idiomrt_device2_peek() : dev;
+    /* a device-wait run waits for it (devwait.c): variant 0 first */
+    int first = !e->second && __atomic_load_n(&e->bg_first, __ATOMIC_ACQUIRE);
     pthread_mutex_lock(&e->lock);
     if (bdev && e->build_state == 0 &&
-        !idiomrt_program_ensure_staged(e, bdev, reason, sizeof reason,
-                                       exiting))
+        !(first ? idiomrt_program_ensure_first
+                : idiomrt_program_ensure_staged)(e, bdev, reason,
+                                                 sizeof reason, exiting))
       idiomrt_debug("%s: background build %s: %s",
                     e->desc->loc ? e->desc->loc : "?",
                     exiting() ? "stopped" : "failed", reason);
     pthread_mutex_unlock(&e->lock);
     __atomic_store_n(&e->bg_build, 2, __ATOMIC_RELEASE);
+    if (bdev && first)
+      idiomrt_program_build_rest(e, bdev, exiting);
   }
 }
 
@@ -373,6 +378,7 @@ const idiomrt_device *idiomrt_startup_wait_bounded(idiomrt_entry *e,
                                                    double host_lb,
                                                    const char **reason) {
   uint64_t t0 = idiomrt_now_ns();
+  __atomic_store_n(&e->bg_first, 1, __ATOMIC_RELEASE);
   const idiomrt_device *dev = idiomrt_startup_poll(reason); /* starts it */
   if (dev && idiomrt_startup_built(e))
     return dev;

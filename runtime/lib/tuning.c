@@ -167,6 +167,9 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
                         unsigned cls) {
   if (cls >= IDIOMRT_SIZE_CLASSES)
     cls = IDIOMRT_SIZE_CLASSES - 1;
+  if (e->rest_pending) /* variants still building (devwait.c): the default,
+                          nothing recorded; the class tunes once all are */
+    return idiomrt_tune_default(e);
   int forced = idiomrt_config_get()->variant;
   if (forced >= 0) {
     if (!usable(e, forced))

@@ -151,6 +151,8 @@ void case_devwait_untuned(void);
 void case_devwait_untuned_child(void);
 void case_devwait_forced(void);
 void case_devwait_forced_child(void);
+void case_devwait_first(void);
+void case_devwait_first_child(void);
 
 /* Cases of test_policy.c. */
 void case_policy_starting(void);

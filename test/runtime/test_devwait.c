@@ -356,6 +356,53 @@ void case_devwait_untuned(void) {
   free(err);
 }
 
+/* Child: the three-variant site with a 6 s bound (a wait of at most 3 s),
+   at once again, and once more after the rest of the build. */
+void case_devwait_first_child(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 12 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  policy_fill(x, y, N);
+  char why[256];
+  const uint64_t iters = BIG_ITERS * 6 / 10;
+  double t0 = now_s();
+  int a = wsite(&dwv_desc, x, y, N, iters, why, sizeof why);
+  fprintf(stderr, "devwait_first_child: first %s variant %d (%.3f s)\n",
+          a ? "device" : why, idiom_last_variant(), now_s() - t0);
+  int b = wsite(&dwv_desc, x, y, N, iters, why, sizeof why);
+  fprintf(stderr, "devwait_first_child: second %s variant %d\n",
+          b ? "device" : why, idiom_last_variant());
+  struct timespec s = {6, 0}; /* the two other variants: 3 s */
+  nanosleep(&s, NULL);
+  int c = wsite(&dwv_desc, x, y, N, iters, why, sizeof why);
+  fprintf(stderr, "devwait_first_child: third %s, values %d\n",
+          c ? "device" : why, policy_check_y(y, N, 3));
+  free(x);
+  free(y);
+}
+
+/* A device-wait run waits for variant 0 alone: on a device whose builds
+   go one variant per step (a GPU's; here every build 1.5 s longer,
+   IDIOM_TEST_SLOW_BUILD_MS) the others build after it, in the background,
+   while runs use variant 0 untuned; the class tunes once they are built.
+   Fails without program_cache.c's ensure_first: waiting for the whole
+   program (4.5 s) runs past the wait's 3 s. */
+void case_devwait_first(void) {
+  const char *env[] = {"IDIOM_DEBUG=1", "IDIOM_TUNE_MIN=0",
+                       "IDIOM_TEST_SLOW_BUILD_MS=1500", NULL};
+  const char *want[] = {"devwait_first_child: first device variant 0 (",
+                        "devwait_first_child: second device variant 0",
+                        "devwait_first_child: third device, values 1",
+                        "variant 0 of 3 built first",
+                        "3 of 3 variants built one by one", NULL};
+  char *err = expect_lines("devwait_first_child", env, want);
+  const char *second = err ? strstr(err, "devwait_first_child: second") : NULL;
+  const char *timed = err ? strstr(err, ": variant 1: ") : NULL;
+  CHECK_MSG(second && timed && timed > second,
+            "variants timed before the rest was built, or never:\n%s", err);
+  free(err);
+}
+
 /* Child: the big call under the environment the parent gives. */
 void case_devwait_forced_child(void) {
   enum { N = 1 << 12 };

@@ -1017,6 +1017,8 @@ static const tcase cases[] = {
     {"devwait_untuned_child", case_devwait_untuned_child, 0},
     {"devwait_forced", case_devwait_forced, 1},
     {"devwait_forced_child", case_devwait_forced_child, 0},
+    {"devwait_first", case_devwait_first, 1},
+    {"devwait_first_child", case_devwait_first_child, 0},
     {"policy_wait", case_policy_wait, 1},
     {"policy_wait_child", case_policy_wait_child, 0},
     {"policy_prebuild", case_policy_prebuild, 1},

@@ -524,36 +524,45 @@ static void release_alone(idiomrt_entry *e, const idiomrt_cl *cl,
    and its section (through the disk cache), and creates their kernels; the
    number ready. With stop, asks stop() before each variant: when it says
    so, every variant built so far is released again and 0 is returned. */
+/* Builds variant k of nv alone into v, from the shared prologue and its
+   section (through the disk cache), and creates its kernels; 1 when ready.
+   *from_disk: where its binary came from. */
+static int build_one(const idiomrt_entry *e, const idiomrt_device *dev,
+                     const char *first, const char *const *start, unsigned nv,
+                     unsigned k, idiomrt_variant *v, int *from_disk) {
+  *from_disk = 0;
+  char *src = variant_source(e->desc->source, first, start, nv, k);
+  if (!src) {
+    snprintf(v->why, sizeof v->why, "no section for variant %u", k);
+    return 0;
+  }
+  v->own_program =
+      build_program(e, dev, src, 0, v->why, sizeof v->why, from_disk);
+  free(src);
+  if (v->own_program &&
+      make_kernels_into(e->desc, dev, k, v->own_program, v))
+    return 1;
+  if (v->own_program)
+    dev->cl->clReleaseProgram(v->own_program);
+  v->own_program = NULL;
+  return 0;
+}
+
 static unsigned build_alone(idiomrt_entry *e, const idiomrt_device *dev,
                             const char *first, const char *const *start,
                             unsigned nv, unsigned from, unsigned to,
                             int (*stop)(void), unsigned *from_source) {
-  const idiomrt_cl *cl = dev->cl;
-  const idiom_kernel_desc *d = e->desc;
   unsigned ready = 0;
   for (unsigned k = from; k < to; ++k) {
     if (stop && stop()) {
-      release_alone(e, cl, k);
+      release_alone(e, dev->cl, k);
       return 0;
     }
-    idiomrt_variant *v = &e->var[k];
-    char *src = variant_source(d->source, first, start, nv, k);
-    if (!src) {
-      snprintf(v->why, sizeof v->why, "no section for variant %u", k);
-      continue;
-    }
     int from_disk = 0;
-    v->own_program =
-        build_program(e, dev, src, 0, v->why, sizeof v->why, &from_disk);
-    free(src);
-    if (from_source && v->own_program && !from_disk)
+    ready += (unsigned)build_one(e, dev, first, start, nv, k, &e->var[k],
+                                 &from_disk);
+    if (from_source && e->var[k].own_program && !from_disk)
       ++*from_source;
-    if (v->own_program && make_kernels(e, dev, k, v->own_program)) {
-      ready++;
-    } else if (v->own_program) {
-      cl->clReleaseProgram(v->own_program);
-      v->own_program = NULL;
-    }
   }
   return ready;
 }
@@ -721,21 +730,9 @@ void idiomrt_program_build_rest(idiomrt_entry *e, const idiomrt_device *dev,
   for (unsigned k = 1; k < nv; ++k) {
     if (stop())
       return; /* exiting: the rest stay not ready */
-    idiomrt_variant *v = &loc[k];
-    char *src = variant_source(d->source, first, start, nv, k);
-    if (!src) {
-      snprintf(v->why, sizeof v->why, "no section for variant %u", k);
-      continue;
-    }
-    int from_disk = 0;
-    v->own_program =
-        build_program(e, dev, src, 0, v->why, sizeof v->why, &from_disk);
-    free(src);
-    if (v->own_program && !make_kernels_into(d, dev, k, v->own_program, v)) {
-      dev->cl->clReleaseProgram(v->own_program);
-      v->own_program = NULL;
-    }
-    ready += (unsigned)v->ready;
+    int from_disk;
+    ready += (unsigned)build_one(e, dev, first, start, nv, k, &loc[k],
+                                 &from_disk);
   }
   /* published at once: a run that finds the lock taken declines (launch.c
      takes it with trylock), so it is held for a copy only */

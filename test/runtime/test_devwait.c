@@ -86,32 +86,6 @@ static int wsite(const idiom_kernel_desc *d, float *x, float *y, int n,
   return 0;
 }
 
-/* y[i] for i in [lo, hi) after k applications of y = 2x + y from
-   policy_fill's values (exact in float for these magnitudes). */
-static int check_range(const float *y, int lo, int hi, int k) {
-  for (int i = lo; i < hi; ++i) {
-    float x = (float)(i % 1000) * 0.5f, want = (float)(i % 77) - 3.0f;
-    for (int j = 0; j < k; ++j)
-      want = 2.0f * x + want;
-    if (y[i] != want)
-      return 0;
-  }
-  return 1;
-}
-
-/* 1 when an OpenCL library is mapped in this process. */
-static int opencl_loaded(void) {
-  FILE *f = fopen("/proc/self/maps", "r");
-  if (!f)
-    return -1;
-  char line[1024];
-  int found = 0;
-  while (!found && fgets(line, sizeof line, f))
-    found = strstr(line, "libOpenCL") != NULL || strstr(line, "libpocl");
-  fclose(f);
-  return found;
-}
-
 /* Runs child with env (IDIOM_CACHE_DIR=off added) and checks that it
    exits 0 and prints each line of want; returns its stderr (free it). */
 static char *expect_lines(const char *child, const char *const *env,
@@ -162,8 +136,8 @@ void case_devwait_big_child(void) {
   int c = wsite(&dw_desc, x, y, 4 * N, SMALL_ITERS, why, sizeof why);
   fprintf(stderr, "devwait_big_child: small hint %s, values %d\n",
           c ? "device" : why,
-          check_range(y, 0, N, 3) && check_range(y, N, 2 * N, 2) &&
-              check_range(y, 2 * N, 4 * N, 1));
+          policy_check_range(y, 0, N, 3) && policy_check_range(y, N, 2 * N, 2) &&
+              policy_check_range(y, 2 * N, 4 * N, 1));
   free(x);
   free(y);
 }
@@ -206,7 +180,7 @@ void case_devwait_small_child(void) {
   int a = wsite(&dw_desc, x, y, N, 0, why, sizeof why);
   int b = wsite(&dw2_desc, x, y, N, SMALL_ITERS, why2, sizeof why2);
   fprintf(stderr, "devwait_small_child: no hint %s; small %s; opencl %d\n",
-          a ? "device" : why, b ? "device" : why2, opencl_loaded());
+          a ? "device" : why, b ? "device" : why2, policy_opencl_loaded());
   /* a hint for another descriptor is ignored, and consumed (each call
      below is the first of its class) */
   idiom_work_hint(&dw_desc, BIG_ITERS, IDIOM_WORK_FP_CHAIN);
@@ -214,12 +188,12 @@ void case_devwait_small_child(void) {
   int d = wsite(&dw_desc, x, y, 2 * N, 0, why2, sizeof why2);
   fprintf(stderr, "devwait_small_child: other's hint %s; stale hint %s; "
                   "opencl %d\n",
-          c ? "device" : why, d ? "device" : why2, opencl_loaded());
+          c ? "device" : why, d ? "device" : why2, policy_opencl_loaded());
   int e = wsite(&dw2_desc, x, y, 4 * N, BIG_ITERS, why, sizeof why);
   fprintf(stderr, "devwait_small_child: big %s, values %d\n",
           e ? "device" : why,
-          check_range(y, 0, N, 5) && check_range(y, N, 2 * N, 3) &&
-              check_range(y, 2 * N, 4 * N, 1));
+          policy_check_range(y, 0, N, 5) && policy_check_range(y, N, 2 * N, 3) &&
+              policy_check_range(y, 2 * N, 4 * N, 1));
   free(x);
   free(y);
 }
@@ -295,7 +269,7 @@ void case_devwait_then_child(void) {
   /* a new class of another site: the device is up, nothing to wait for */
   int c = wsite(&dw2_desc, x, y, 2 * N, BIG_ITERS, why, sizeof why);
   fprintf(stderr, "devwait_then_child: %d %d %d, values %d\n", a, b, c,
-          check_range(y, 0, N, 3) && check_range(y, N, 2 * N, 1));
+          policy_check_range(y, 0, N, 3) && policy_check_range(y, N, 2 * N, 1));
   free(x);
   free(y);
 }

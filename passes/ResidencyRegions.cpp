@@ -152,12 +152,13 @@ bool isMarkerIntrinsic(const IntrinsicInst &II) {
 
 /// A runtime entry point that reads only its descriptor and the runtime's
 /// own state, never the program's memory (idiomrt.h); idiom_host_hint
-/// writes only the site's hint word, which no idiom buffer holds.
+/// writes only the site's hint word, which no idiom buffer holds;
+/// idiom_work_hint only the calling thread's state.
 bool isRuntimeBookkeeping(StringRef Name) {
   return Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
          Name == "idiom_host_begin" || Name == "idiom_host_end" ||
          Name == "idiom_host_end_site" ||
-         Name == "idiom_host_hint";
+         Name == "idiom_host_hint" || Name == "idiom_work_hint";
 }
 
 /// Why a call to \p Name (empty: through a pointer) keeps a region out, as

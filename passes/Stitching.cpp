@@ -1,6 +1,7 @@
 //===- Stitching.cpp - Replace an idiom's loop nest by runtime calls ------===//
 
 #include "Stitching.h"
+#include "NestWork.h"
 #include "PipelinePlacement.h"
 #include "lift/GemmLifting.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -95,6 +96,13 @@ ExpandedArgs expandAtPreheader(const StitchInput &In, ScalarEvolution &SE) {
   }
   for (const NestGuard &G : M.Nest.Guards)
     A.Guards.push_back(G.Cond);
+  // The host work of the nest, for the runtime's first call of a size class
+  // (idiom_work_hint; not for a GEMV pair's idiom_run_pair).
+  NestWork W = analyzeNestWork(M, In.Lifted->Sizes, SE);
+  if (W.Iters && !In.Lifted->Pair && Exp.isSafeToExpandAt(W.Iters, IP)) {
+    A.WorkIters = Exp.expandCodeFor(W.Iters, I64, IP);
+    A.WorkFPChain = W.FPChain;
+  }
   return A;
 }
 
@@ -815,6 +823,19 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
       RunF->setDoesNotThrow();
     Ok = B.CreateCall(RunPair, PArgs, "idiom.ok");
   } else {
+    if (Value *Iters = Args.WorkIters) {
+      // How much host work this call replaces (idiomrt.h, idiom_work_hint):
+      // the runtime's lower bound of the loop's host time before any is
+      // measured (runtime/lib/devwait.c).
+      FunctionCallee WorkHint = Mod.getOrInsertFunction(
+          "idiom_work_hint",
+          FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64, I32}, false));
+      if (auto *Fn = dyn_cast<Function>(WorkHint.getCallee()))
+        Fn->setDoesNotThrow();
+      B.CreateCall(WorkHint,
+                   {Desc, Iters,
+                    ConstantInt::get(I32, Args.WorkFPChain ? IDIOM_WORK_FP_CHAIN : 0)});
+    }
     Ok = B.CreateCall(Run, RunArgs, "idiom.ok");
   }
   BasicBlock *MainBB = B.GetInsertBlock();

@@ -93,6 +93,10 @@ struct ExpandedArgs {
   std::vector<llvm::WeakTrackingVH> Guards; ///< i1: IdiomMatch's nest guards
   /// CSR SpMV (LiftedIdiom::Csr): &ptr[0], for the idiom_csr struct.
   llvm::WeakTrackingVH CsrPtr;
+  /// The nest's innermost-body executions (i64, NestWork.h) for
+  /// idiom_work_hint before idiom_run, or null: no hint.
+  llvm::WeakTrackingVH WorkIters;
+  bool WorkFPChain = false; ///< NestWork::FPChain (IDIOM_WORK_FP_CHAIN)
 };
 
 /// What stitch() inserted for one idiom, for the residency regions

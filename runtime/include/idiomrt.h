@@ -324,6 +324,38 @@ void idiom_host_end_site(const uint64_t *hint);
 void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
                      uint64_t key);
 
+/// Bits of idiom_work_hint's flags.
+enum idiom_work_flags {
+  /// Every iteration of the original nest's innermost loop extends one
+  /// chain of dependent floating-point additions or multiplications in
+  /// program order (a reduction carried by the innermost loop, in a register
+  /// or in one memory location, without the `reassoc` fast-math flag): no
+  /// compiler may vectorize or interleave it, so the loop needs at least one
+  /// floating-point operation latency per iteration.
+  IDIOM_WORK_FP_CHAIN = 1u
+};
+
+/// Says how much host work the calling thread's next idiom_run (or
+/// idiom_run_csr) of desc replaces, for the cost model's first call of a
+/// size class, before any host time of it is known ("device-wait",
+/// runtime/README.md, "Start-up and cost model"). The plugin calls it just
+/// before idiom_run for nests whose innermost body runs more often than the
+/// iteration space counts (a map of inner reductions: GEMM, TRMM, GEMV) or
+/// carries a floating-point chain.
+///
+/// \param desc  the descriptor the next idiom_run passes (a hint for another
+///              descriptor is ignored)
+/// \param iters how many times the original nest's innermost body runs in
+///              this call (0: not known); only a lower bound of its host
+///              time is derived from it
+/// \param flags enum idiom_work_flags bits (other bits are ignored)
+///
+/// The hint is the calling thread's, consumed by its next idiom_run (or
+/// idiom_run_csr) whatever its descriptor. It only steers a speed decision:
+/// a wrong figure never changes a result. Never fails, never blocks.
+void idiom_work_hint(const idiom_kernel_desc *desc, uint64_t iters,
+                     uint32_t flags);
+
 /// Why the calling thread's most recent idiom_run returned 0, e.g.
 /// "work below threshold"; NULL when it returned 1 or there was none.
 /// The string belongs to the runtime and stays valid until the thread's next

@@ -8,6 +8,9 @@
  *     time it ("exploring the host"): the first call of a class never pays
  *     for the device; except inside a residency region that holds device
  *     copies, where a host run would sync the region: the device runs;
+ *     and except a call whose host time has a large lower bound from its
+ *     work (devwait.c): it runs on a device measured below that bound, or
+ *     starts the device and waits for it ("device-wait");
  *  2. the device's floor, latency + bytes / bandwidth (calibrated once on
  *     the start-up thread; before that 5 us + bytes at 64 GB/s, which no
  *     device beats), is not below the host time: the device cannot win,
@@ -242,7 +245,7 @@ static double device_floor(uint64_t bytes) {
 int idiomrt_cost_is_device(int dec) {
   return dec == IDIOMRT_DEC_FORCED || dec == IDIOMRT_DEC_DEVICE ||
          dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_UNTIMED ||
-         idiomrt_cost_is_second(dec);
+         dec == IDIOMRT_DEC_DEVICE_WAIT || idiomrt_cost_is_second(dec);
 }
 
 int idiomrt_cost_is_second(int dec) {
@@ -472,7 +475,7 @@ static const char *host_reason(int dec) {
 }
 
 int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
-                        const char **reason) {
+                        double host_lb, const char **reason) {
   unsigned cls = idiomrt_size_class(trip);
   double floor_ns = device_floor(bytes);
   double lat = lat_ns();
@@ -498,7 +501,19 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
        (a small boundary-row map between the sweeps of a time loop). */
     dec = c->dn == 0 ? IDIOMRT_DEC_EXPLORE_DEVICE : IDIOMRT_DEC_DEVICE;
   } else if (c->hn == 0) {
+    /* No host time yet: the loop runs and is measured, unless a lower
+       bound of its host time (devwait.c) says that it is long: then the
+       device, measured already below the bound (no host run can beat it),
+       or started now and waited for (launch.c). */
     dec = IDIOMRT_DEC_EXPLORE_HOST;
+    double dev = c->dn ? lat + c->dev_est * (double)trip : 0.0;
+    if (c->dn && dev * DEVICE_MARGIN < host_lb &&
+        floor_ns * DEVICE_MARGIN < host_lb)
+      dec = IDIOMRT_DEC_DEVICE;
+    else if (!c->dn && c->dev_tries == 0 &&
+             floor_ns * DEVICE_MARGIN < host_lb &&
+             idiomrt_devwait_worth(host_lb))
+      dec = IDIOMRT_DEC_DEVICE_WAIT;
   } else {
     /* Inside a region that holds device copies, running the loop on the
        host syncs first: every copy goes back, and comes in again at the
@@ -535,6 +550,9 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                      c->host_est * (double)trip)))
     dec = IDIOMRT_DEC_HOST_FASTER;
   uint64_t add = (uint64_t)(c->host_est * (double)trip);
+  if (dec == IDIOMRT_DEC_DEVICE_WAIT) /* (no host estimate: its bound) */
+    __atomic_add_fetch(&g_worthy_total_ns, (uint64_t)host_lb,
+                       __ATOMIC_RELAXED);
   if (idiomrt_cost_is_second(dec))
     __atomic_add_fetch(&g_worthy_total_ns, add, __ATOMIC_RELAXED);
   if (dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_DEVICE) {
@@ -590,6 +608,14 @@ void idiomrt_cost_count(idiomrt_entry *e, int from, int dec) {
   if (from >= 0 && from < IDIOMRT_NDECISIONS && e->cost.decisions[from])
     e->cost.decisions[from]--;
   e->cost.decisions[dec]++;
+  pthread_mutex_unlock(&e->stats_lock);
+}
+
+void idiomrt_cost_wait_missed(idiomrt_entry *e, uint64_t trip) {
+  pthread_mutex_lock(&e->stats_lock);
+  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
+  if (c->dev_tries < UINT32_MAX)
+    c->dev_tries++;
   pthread_mutex_unlock(&e->stats_lock);
 }
 
@@ -803,6 +829,8 @@ const char *idiomrt_decision_name(int dec) {
     return "cpu-explore";
   case IDIOMRT_DEC_HOST_HINT:
     return "host-hint";
+  case IDIOMRT_DEC_DEVICE_WAIT:
+    return "device-wait";
   default:
     return "?";
   }

@@ -86,6 +86,8 @@ static int execute(idiomrt_run *r, void *results, int *variant) {
   uint64_t trip = idiomrt_trip_count(r->d, r->sizes);
   unsigned cls = idiomrt_size_class(r->work > trip ? r->work : trip);
   int k = idiomrt_tune_lookup(e, r->dev, cls);
+  if (k == -1 && r->untuned)
+    k = idiomrt_tune_default(e);
   if (k == -2)
     return idiomrt_run_fail(r, "IDIOM_VARIANT names no usable variant");
   /* Tuning runs variants in place before the real run: only then, or when
@@ -289,6 +291,10 @@ int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
 static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                        uint32_t nargs, const uint64_t *sizes, void *results,
                        const idiom_csr *csr) {
+  /* the caller's idiom_work_hint is for this call only, whatever happens */
+  uint64_t hint_iters;
+  uint32_t hint_flags;
+  idiomrt_work_take(desc, &hint_iters, &hint_flags);
   if (!desc)
     return decline(NULL, NULL, "invalid descriptor");
   const idiomrt_config *cfg = idiomrt_config_get();
@@ -322,13 +328,23 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   /* The second kernel of a pair whose first ran (pair.c): the model decided
      for the pair with the first. */
   int pair_forced = idiomrt_pair_forced(desc);
+  double host_lb = 0; /* a lower bound of the loop's host time (devwait.c) */
   if (cfg->cost && !pair_forced) {
     /* the model first: a loop kept on the host pays for nothing else, and
        the device is started only when it is wanted */
+    host_lb = idiomrt_host_bound_ns(
+        idiomrt_call_work(trip, args, nargs, csr), hint_iters, hint_flags);
+    if (hint_iters && cfg->debug)
+      idiomrt_debug("%s: work hint %llu iterations%s: at least %.3f ms on "
+                    "the host",
+                    desc->loc ? desc->loc : "?",
+                    (unsigned long long)hint_iters,
+                    hint_flags & IDIOM_WORK_FP_CHAIN ? ", FP chain" : "",
+                    host_lb / 1e6);
     dec = idiomrt_cost_decide(e, trip,
                               idiomrt_cost_bytes(args, nargs) +
                                   idiomrt_csr_bytes_estimate(csr),
-                              &why);
+                              host_lb, &why);
     if (!idiomrt_cost_is_device(dec))
       return decline_counted(desc, why);
   }
@@ -379,12 +395,25 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
       return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, wwhy);
   }
   int second = idiomrt_cost_is_second(dec) || alternate_second(desc);
+  /* device-wait (devwait.c): the device is started now and waited for, at
+     most half the loop's lower bound */
+  int waited = dec == IDIOMRT_DEC_DEVICE_WAIT;
   const idiomrt_device *dev =
-      cfg->cost && !second ? idiomrt_startup_wait_for_run(e, trip, &why)
+      waited ? idiomrt_startup_wait_bounded(e, host_lb, &why)
+      : cfg->cost && !second ? idiomrt_startup_wait_for_run(e, trip, &why)
       : second && idiomrt_device_peek() ? idiomrt_device_peek()
                                         : idiomrt_device_get(&why);
   if (dev && second && !(dev = idiomrt_device2_get(&why)))
     return decline(e, desc, why);
+  if (!dev && waited &&
+      (why == idiomrt_starting_reason || why == idiomrt_building_reason)) {
+    /* not ready in time: the loop runs (timed), and the class does not
+       wait again before it has a sample */
+    idiomrt_cost_wait_missed(e, trip);
+    decline(e, desc, "cost model: device-wait timed out");
+    idiomrt_cost_want_host(e, trip);
+    return 0;
+  }
   if (!dev) {
     if (why == idiomrt_starting_reason)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip, why);
@@ -403,6 +432,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   idiomrt_run_init(&r, dev, e, args, nargs, sizes, reason, sizeof reason);
   r.work = work;
   r.csr = csr;
+  r.untuned = waited; /* a device-wait run times no variants */
 
   uint64_t kernel_ns = 0, transfer_ns = 0;
   int variant = -1;

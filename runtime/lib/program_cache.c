@@ -219,13 +219,12 @@ static void release_variant(idiomrt_variant *v, const idiomrt_cl *cl) {
   v->ready = 0;
 }
 
-/* Creates variant k's kernels from program p and queries their limits.
-   Returns 1, or 0 with the reason in v->why. */
-static int make_kernels(idiomrt_entry *e, const idiomrt_device *dev,
-                        unsigned k, cl_program p) {
+/* Creates variant k of d's kernels from program p into v and queries their
+   limits. Returns 1, or 0 with the reason in v->why. */
+static int make_kernels_into(const idiom_kernel_desc *d,
+                             const idiomrt_device *dev, unsigned k,
+                             cl_program p, idiomrt_variant *v) {
   const idiomrt_cl *cl = dev->cl;
-  const idiom_kernel_desc *d = e->desc;
-  idiomrt_variant *v = &e->var[k];
   int nk = d->kind == IDIOM_REDUCE ? 2 : 1;
   char suffix[16] = "";
   if (k > 0)
@@ -275,6 +274,12 @@ static int make_kernels(idiomrt_entry *e, const idiomrt_device *dev,
   v->ready = 1;
   v->why[0] = '\0';
   return 1;
+}
+
+/* make_kernels_into e's variant k. */
+static int make_kernels(idiomrt_entry *e, const idiomrt_device *dev,
+                        unsigned k, cl_program p) {
+  return make_kernels_into(e->desc, dev, k, p, &e->var[k]);
 }
 
 /* Tries the on-disk binary of src; the program, or NULL. */
@@ -519,36 +524,45 @@ static void release_alone(idiomrt_entry *e, const idiomrt_cl *cl,
    and its section (through the disk cache), and creates their kernels; the
    number ready. With stop, asks stop() before each variant: when it says
    so, every variant built so far is released again and 0 is returned. */
+/* Builds variant k of nv alone into v, from the shared prologue and its
+   section (through the disk cache), and creates its kernels; 1 when ready.
+   *from_disk: where its binary came from. */
+static int build_one(const idiomrt_entry *e, const idiomrt_device *dev,
+                     const char *first, const char *const *start, unsigned nv,
+                     unsigned k, idiomrt_variant *v, int *from_disk) {
+  *from_disk = 0;
+  char *src = variant_source(e->desc->source, first, start, nv, k);
+  if (!src) {
+    snprintf(v->why, sizeof v->why, "no section for variant %u", k);
+    return 0;
+  }
+  v->own_program =
+      build_program(e, dev, src, 0, v->why, sizeof v->why, from_disk);
+  free(src);
+  if (v->own_program &&
+      make_kernels_into(e->desc, dev, k, v->own_program, v))
+    return 1;
+  if (v->own_program)
+    dev->cl->clReleaseProgram(v->own_program);
+  v->own_program = NULL;
+  return 0;
+}
+
 static unsigned build_alone(idiomrt_entry *e, const idiomrt_device *dev,
                             const char *first, const char *const *start,
                             unsigned nv, unsigned from, unsigned to,
                             int (*stop)(void), unsigned *from_source) {
-  const idiomrt_cl *cl = dev->cl;
-  const idiom_kernel_desc *d = e->desc;
   unsigned ready = 0;
   for (unsigned k = from; k < to; ++k) {
     if (stop && stop()) {
-      release_alone(e, cl, k);
+      release_alone(e, dev->cl, k);
       return 0;
     }
-    idiomrt_variant *v = &e->var[k];
-    char *src = variant_source(d->source, first, start, nv, k);
-    if (!src) {
-      snprintf(v->why, sizeof v->why, "no section for variant %u", k);
-      continue;
-    }
     int from_disk = 0;
-    v->own_program =
-        build_program(e, dev, src, 0, v->why, sizeof v->why, &from_disk);
-    free(src);
-    if (from_source && v->own_program && !from_disk)
+    ready += (unsigned)build_one(e, dev, first, start, nv, k, &e->var[k],
+                                 &from_disk);
+    if (from_source && e->var[k].own_program && !from_disk)
       ++*from_source;
-    if (v->own_program && make_kernels(e, dev, k, v->own_program)) {
-      ready++;
-    } else if (v->own_program) {
-      cl->clReleaseProgram(v->own_program);
-      v->own_program = NULL;
-    }
   }
   return ready;
 }
@@ -580,9 +594,10 @@ static int on_disk(const idiomrt_device *dev, const char *src) {
          access(path, R_OK) == 0;
 }
 
-/* idiomrt_program_ensure, and with stop its staged form (rt_internal.h). */
+/* idiomrt_program_ensure, and with stop its staged form (rt_internal.h);
+   first_only: idiomrt_program_ensure_first. */
 static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
-                  size_t n, int (*stop)(void)) {
+                  size_t n, int (*stop)(void), int first_only) {
   if (e->build_state == 1)
     return 1;
   if (e->build_state == -1) {
@@ -618,6 +633,17 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
     uint64_t t0 = idiomrt_now_ns();
     unsigned built = 0; /* from source, not the disk cache */
     unsigned ready = build_alone(e, dev, first, start, nv, 0, 1, stop, &built);
+    if (first_only && built && ready && !stop() &&
+        !strstr(d->source, IDIOMRT_FIXED_ORDER_MARKER)) {
+      /* a run waits for variant 0 alone: the others after it */
+      for (unsigned k = 1; k < nv; ++k)
+        snprintf(e->var[k].why, sizeof e->var[k].why, "building");
+      e->rest_pending = 1;
+      e->build_state = 1;
+      idiomrt_debug("%s: variant 0 of %u built first on %s", d->loc, nv,
+                    dev->name);
+      return 1;
+    }
     int staged = !built || /* loaded: the others may be on disk too */
                  idiomrt_program_stage_rest(idiomrt_now_ns() - t0, nv);
     if (staged)
@@ -680,10 +706,47 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
 
 int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
                            char *reason, size_t n) {
-  return ensure(e, dev, reason, n, NULL);
+  return ensure(e, dev, reason, n, NULL, 0);
+}
+
+int idiomrt_program_ensure_first(idiomrt_entry *e, const idiomrt_device *dev,
+                                 char *reason, size_t n, int (*stop)(void)) {
+  return ensure(e, dev, reason, n, stop, 1);
+}
+
+void idiomrt_program_build_rest(idiomrt_entry *e, const idiomrt_device *dev,
+                                int (*stop)(void)) {
+  /* (this thread set both, before the entry's runs could start) */
+  if (!e->rest_pending)
+    return;
+  const idiom_kernel_desc *d = e->desc;
+  unsigned nv = e->nvariants;
+  /* the markers again, into a private copy: e's are read by runs */
+  const char *start[IDIOMRT_MAX_VARIANTS];
+  static _Thread_local idiomrt_variant loc[IDIOMRT_MAX_VARIANTS];
+  memset(loc, 0, sizeof loc);
+  const char *first = parse_markers(d->source, nv, start, loc);
+  unsigned ready = 1;
+  for (unsigned k = 1; k < nv; ++k) {
+    if (stop())
+      return; /* exiting: the rest stay not ready */
+    int from_disk;
+    ready += (unsigned)build_one(e, dev, first, start, nv, k, &loc[k],
+                                 &from_disk);
+  }
+  /* published at once: a run that finds the lock taken declines (launch.c
+     takes it with trylock), so it is held for a copy only */
+  pthread_mutex_lock(&e->lock);
+  for (unsigned k = 1; k < nv; ++k)
+    e->var[k] = loc[k];
+  e->rest_pending = 0;
+  pthread_mutex_unlock(&e->lock);
+  idiomrt_debug("%s: %u of %u variants built one by one on %s (variant 0 "
+                "first)",
+                d->loc, ready, nv, dev->name);
 }
 
 int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,
                                   char *reason, size_t n, int (*stop)(void)) {
-  return ensure(e, dev, reason, n, stop);
+  return ensure(e, dev, reason, n, stop, 0);
 }

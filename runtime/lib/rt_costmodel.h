@@ -37,14 +37,19 @@ int idiomrt_calib_get(double *lat_ns, double *bw_bytes_per_ns);
 /* Host time (ns) worth one device start-up: the last process's measured
    start-up time from the file (at least 50 ms), else 200 ms. */
 uint64_t idiomrt_calib_start_after_ns(void);
-/* Device (IDIOMRT_DEC_DEVICE, _EXPLORE_DEVICE, _UNTIMED) or host
-   (_EXPLORE_HOST, _HOST_FASTER, _CANNOT_WIN) for a run of trip iterations
-   moving bytes, counted in the stats; a host decision is also counted as a
+/* Device (IDIOMRT_DEC_DEVICE, _EXPLORE_DEVICE, _UNTIMED, _DEVICE_WAIT) or
+   host (_EXPLORE_HOST, _HOST_FASTER, _CANNOT_WIN) for a run of trip
+   iterations moving bytes, host_lb a lower bound of its host time in ns
+   (devwait.c; used only while its class has no host sample), counted in
+   the stats; a host decision is also counted as a
    decline with the reason it returns in *reason (a static string) and asks
    the calling thread's idiom_host_begin for a measurement. One acquisition
    of e->stats_lock: the path of a loop kept on the host is short. */
 int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
-                        const char **reason);
+                        double host_lb, const char **reason);
+/* A device-wait run of e's class of trip iterations found no device ready
+   by its deadline: the class does not wait again before it has a sample. */
+void idiomrt_cost_wait_missed(idiomrt_entry *e, uint64_t trip);
 /* 1 for the decisions that run a device (either one). */
 int idiomrt_cost_is_device(int decision);
 /* 1 for the decisions that run the second (CPU) device. */
@@ -130,6 +135,22 @@ double idiomrt_cost_host_ns(idiomrt_entry *e, uint64_t trip);
 uint64_t idiomrt_cost_worthy_total_ns(void);
 /* calibration.c: CLOCK_MONOTONIC in nanoseconds. */
 uint64_t idiomrt_now_ns(void);
+
+/*--- devwait.c: the first heavy call of a class waits for the device ----*/
+
+/* The calling thread's idiom_work_hint for desc (0 and 0 when it named
+   another descriptor or there was none); forgets it either way. */
+void idiomrt_work_take(const idiom_kernel_desc *desc, uint64_t *iters,
+                       uint32_t *flags);
+/* A lower bound of a call's host time in ns: its work figure (workgate.c)
+   and the nest's innermost iterations (idiom_work_hint) at the fastest
+   plausible host rates; 0 when both are 0. */
+double idiomrt_host_bound_ns(uint64_t work, uint64_t iters, uint32_t flags);
+/* 1 when a call whose host time is at least host_lb ns is worth starting
+   the device for and waiting (at most host_lb / 2): a device may still
+   come, host_lb exceeds one start-up and twice the start-up still
+   expected. Never under IDIOM_TEST_HOST. */
+int idiomrt_devwait_worth(double host_lb);
 
 /*--- profile.c: per-site cost samples kept across runs -------------------*/
 

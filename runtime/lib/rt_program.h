@@ -45,6 +45,23 @@ int idiomrt_program_stage_rest(uint64_t first_ns, unsigned nv);
    disk cache. */
 int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,
                                   char *reason, size_t n, int (*stop)(void));
+/* As idiomrt_program_ensure_staged, for an entry a device-wait run waits
+   for (devwait.c): a source of several variants whose variant 0 is built
+   from source alone (a staged build) stops there, variant 0 ready, the
+   others not ready ("building") and e->rest_pending set, so that the run
+   waits for one variant's build, not the whole program's (about 1.2 s of
+   PolyBench trmm's 6 variants cold on the H100, docs/Benchmarks.md). Not
+   for a fixed-order reduction (its variant per device type must run from
+   the first call). Returns as ensure_staged. */
+int idiomrt_program_ensure_first(idiomrt_entry *e, const idiomrt_device *dev,
+                                 char *reason, size_t n, int (*stop)(void));
+/* Without e->lock, on the runtime thread, after ensure_first left
+   e->rest_pending: builds variants 1.. one at a time outside e->lock (runs
+   of variant 0 go on meanwhile) and publishes each under it, then clears
+   rest_pending; stop() is asked before each (when it says so the rest stay
+   not ready). */
+void idiomrt_program_build_rest(idiomrt_entry *e, const idiomrt_device *dev,
+                                int (*stop)(void));
 /* FNV-1a 64 over [p, p + n), continuing from h. */
 uint64_t idiomrt_fnv1a(uint64_t h, const void *p, size_t n);
 #define IDIOMRT_FNV_OFFSET 0xcbf29ce484222325ULL
@@ -65,6 +82,10 @@ unsigned idiomrt_size_class(uint64_t trip);
    variants and calls idiomrt_tune_record. */
 int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
                         unsigned cls);
+/* With e->lock held and the program built: the variant a class not tuned
+   yet runs without timing the others (variant 0, the default lowering,
+   else the first usable one; -1 when none is), nothing recorded. */
+int idiomrt_tune_default(const idiomrt_entry *e);
 /* With e->lock held: remembers variant k for cls (chosen by timing; ms[v]
    is variant v's median kernel time, negative when it was skipped) and
    writes the tuning file. */

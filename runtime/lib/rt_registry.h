@@ -79,6 +79,8 @@ enum idiomrt_decision {
   IDIOMRT_DEC_CPU_DEVICE,       /* second (CPU) device measured fastest */
   IDIOMRT_DEC_EXPLORE_CPU,      /* second device not (re)measured yet */
   IDIOMRT_DEC_HOST_HINT,        /* host: the caller's hint skipped idiom_run */
+  IDIOMRT_DEC_DEVICE_WAIT,      /* no host sample, its lower bound large:
+                                   wait for the device (devwait.c) */
   IDIOMRT_NDECISIONS
 };
 
@@ -175,6 +177,12 @@ typedef struct idiomrt_entry {
   cl_mem scratch_outs[IDIOM_MAX_RESULTS];
   /* startup.c: 0 no background build asked, 1 queued, 2 tried (atomic) */
   int bg_build;
+  /* startup.c: a device-wait run waits for this entry (devwait.c): its
+     background build makes variant 0 ready first (atomic) */
+  int bg_first;
+  /* program_cache.c, under lock: variants 1.. still building after
+     variant 0 (idiomrt_program_build_rest); tuning waits for them */
+  int rest_pending;
   /* registry.c: the program, variants, tuning and reduction scratch of
      this descriptor on the second device (idiomrt_entry_second), an entry
      of its own that the registry does not list; NULL until first wanted.

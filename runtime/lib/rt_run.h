@@ -78,6 +78,8 @@ typedef struct idiomrt_run {
                                     than the iterations: a CSR SpMV's
                                     nonzeros (0: the iterations) */
   uint64_t bytes_in, bytes_out;  /* host-to-device, device-to-host */
+  int untuned;                   /* a class not tuned yet runs its default
+                                    variant untimed (device-wait, devwait.c) */
   const idiom_csr *csr;          /* a CSR SpMV's matrix, else NULL */
   cl_mem blocks_mem;             /* row blocks of the load-balanced variant */
   const int64_t *blocks;         /* their host copy (csr.c's memo or owned) */

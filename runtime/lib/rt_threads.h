@@ -71,6 +71,18 @@ void idiomrt_startup_after_fork(void);
 const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
                                                    uint64_t trip,
                                                    const char **reason);
+/* The device for a run that the cost model sent to it before any host
+   time of its class was known (IDIOMRT_DEC_DEVICE_WAIT, devwait.c): starts
+   the device if needed, queues e's kernels, and polls until both are
+   ready, the device fails, or half of host_lb (ns, the loop's lower bound)
+   has passed. NULL with *reason as idiomrt_startup_wait_for_run. */
+const idiomrt_device *idiomrt_startup_wait_bounded(idiomrt_entry *e,
+                                                   double host_lb,
+                                                   const char **reason);
+/* The device start-up still expected, in ns: the calibrated start-up time
+   (idiomrt_calib_start_after_ns) less the time since the start-up began
+   (all of it before), at least 0; whether the device is up or not. */
+uint64_t idiomrt_startup_remaining_ns(void);
 /* Starts the background start-up now unless it was started (profile.c, at
    program start). */
 void idiomrt_startup_kick(void);

@@ -190,15 +190,20 @@ static void background(void *unused) {
     if (e->second && !exiting() && idiomrt_device2_state() == 0)
       idiomrt_device2_init_here();
     const idiomrt_device *bdev = e->second ? idiomrt_device2_peek() : dev;
+    /* a device-wait run waits for it (devwait.c): variant 0 first */
+    int first = !e->second && __atomic_load_n(&e->bg_first, __ATOMIC_ACQUIRE);
     pthread_mutex_lock(&e->lock);
     if (bdev && e->build_state == 0 &&
-        !idiomrt_program_ensure_staged(e, bdev, reason, sizeof reason,
-                                       exiting))
+        !(first ? idiomrt_program_ensure_first
+                : idiomrt_program_ensure_staged)(e, bdev, reason,
+                                                 sizeof reason, exiting))
       idiomrt_debug("%s: background build %s: %s",
                     e->desc->loc ? e->desc->loc : "?",
                     exiting() ? "stopped" : "failed", reason);
     pthread_mutex_unlock(&e->lock);
     __atomic_store_n(&e->bg_build, 2, __ATOMIC_RELEASE);
+    if (bdev && first)
+      idiomrt_program_build_rest(e, bdev, exiting);
   }
 }
 
@@ -296,35 +301,38 @@ int idiomrt_startup_built(idiomrt_entry *e) {
   return 0;
 }
 
-const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
-                                                   uint64_t trip,
-                                                   const char **reason) {
-  const idiomrt_device *dev = idiomrt_startup_poll(reason);
-  if (dev && idiomrt_startup_built(e))
-    return dev; /* every run once the device is up: nothing else here */
-  if (!dev && *reason == idiomrt_starting_reason &&
+uint64_t idiomrt_startup_remaining_ns(void) {
+  uint64_t expect = idiomrt_calib_start_after_ns();
+  uint64_t kick = __atomic_load_n(&g_kick_ns, __ATOMIC_RELAXED);
+  uint64_t now = idiomrt_now_ns();
+  uint64_t spent = kick && now > kick ? now - kick : 0;
+  return spent < expect ? expect - spent : 0;
+}
+
+/* The start-up thread builds e's kernels right after the device, with
+   every other site that wanted the device meanwhile: queued one by one
+   after it, each build would wait for its site's next call, a host run of
+   the loop later (three sites of a Jacobi sweep: 60-90 ms). */
+static void queue_while_starting(idiomrt_entry *e, const idiomrt_device *dev,
+                                 const char *reason) {
+  if (!dev && reason == idiomrt_starting_reason &&
       __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE) == 0) {
-    /* The start-up thread builds e's kernels right after the device, with
-       every other site that wanted the device meanwhile: queued one by one
-       after it, each build would wait for its site's next call, a host run
-       of the loop later (three sites of a Jacobi sweep: 60-90 ms). */
     pthread_mutex_lock(&g_lock);
     if (g_running)
       queue_locked(e);
     pthread_mutex_unlock(&g_lock);
   }
-  uint64_t t0 = idiomrt_now_ns();
-  uint64_t kick = __atomic_load_n(&g_kick_ns, __ATOMIC_RELAXED);
-  uint64_t expect = idiomrt_calib_start_after_ns();
-  uint64_t spent = kick && t0 > kick ? t0 - kick : 0;
-  double remaining = spent < expect ? (double)(expect - spent) : 0.0;
-  double host_ns = idiomrt_cost_host_ns(e, trip);
-  if (host_ns <= 0 || 4.0 * remaining > host_ns) {
-    if (dev) /* decline as before */
-      *reason = idiomrt_building_reason;
-    return NULL;
-  }
-  uint64_t deadline = t0 + (uint64_t)(host_ns / 2);
+}
+
+/* Polls (1 ms) until the device is up and e's kernels are built, the
+   device fails, or the clock passes deadline; dev: the device if already
+   up. The device, or NULL with *reason (starting, building, or why there
+   is no device). why: the trace's words for the wait. */
+static const idiomrt_device *poll_until(idiomrt_entry *e,
+                                        const idiomrt_device *dev,
+                                        uint64_t t0, uint64_t deadline,
+                                        const char **reason,
+                                        const char *why, double host_ns) {
   struct timespec ms = {0, 1000000};
   for (;;) {
     if (!dev)
@@ -332,10 +340,11 @@ const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
     if (!dev && *reason != idiomrt_starting_reason)
       return NULL; /* no device after all */
     if (dev && idiomrt_startup_built(e)) {
-      idiomrt_debug("%s: waited %.1f ms for the device (the loop: about "
-                    "%.1f ms on the host)",
+      idiomrt_debug("%s: waited %.1f ms for the device (%s %.1f ms on the "
+                    "host)",
                     e->desc->loc ? e->desc->loc : "?",
-                    (double)(idiomrt_now_ns() - t0) / 1e6, host_ns / 1e6);
+                    (double)(idiomrt_now_ns() - t0) / 1e6, why,
+                    host_ns / 1e6);
       return dev;
     }
     if (idiomrt_now_ns() >= deadline) {
@@ -344,6 +353,38 @@ const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
     }
     nanosleep(&ms, NULL);
   }
+}
+
+const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
+                                                   uint64_t trip,
+                                                   const char **reason) {
+  const idiomrt_device *dev = idiomrt_startup_poll(reason);
+  if (dev && idiomrt_startup_built(e))
+    return dev; /* every run once the device is up: nothing else here */
+  queue_while_starting(e, dev, *reason);
+  uint64_t t0 = idiomrt_now_ns();
+  double remaining = (double)idiomrt_startup_remaining_ns();
+  double host_ns = idiomrt_cost_host_ns(e, trip);
+  if (host_ns <= 0 || 4.0 * remaining > host_ns) {
+    if (dev) /* decline as before */
+      *reason = idiomrt_building_reason;
+    return NULL;
+  }
+  return poll_until(e, dev, t0, t0 + (uint64_t)(host_ns / 2), reason,
+                    "the loop: about", host_ns);
+}
+
+const idiomrt_device *idiomrt_startup_wait_bounded(idiomrt_entry *e,
+                                                   double host_lb,
+                                                   const char **reason) {
+  uint64_t t0 = idiomrt_now_ns();
+  __atomic_store_n(&e->bg_first, 1, __ATOMIC_RELEASE);
+  const idiomrt_device *dev = idiomrt_startup_poll(reason); /* starts it */
+  if (dev && idiomrt_startup_built(e))
+    return dev;
+  queue_while_starting(e, dev, *reason);
+  return poll_until(e, dev, t0, t0 + (uint64_t)(host_lb / 2), reason,
+                    "device-wait; the loop: at least", host_lb);
 }
 
 int idiomrt_startup_second_ready(idiomrt_entry *e) {

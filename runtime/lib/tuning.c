@@ -167,6 +167,9 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
                         unsigned cls) {
   if (cls >= IDIOMRT_SIZE_CLASSES)
     cls = IDIOMRT_SIZE_CLASSES - 1;
+  if (e->rest_pending) /* variants still building (devwait.c): the default,
+                          nothing recorded; the class tunes once all are */
+    return idiomrt_tune_default(e);
   int forced = idiomrt_config_get()->variant;
   if (forced >= 0) {
     if (!usable(e, forced))
@@ -218,6 +221,15 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
     e->tuned[cls] = (unsigned char)how;
   }
   return k;
+}
+
+int idiomrt_tune_default(const idiomrt_entry *e) {
+  if (usable(e, 0))
+    return 0;
+  for (unsigned k = 1; k < e->nvariants; ++k)
+    if (e->var[k].ready)
+      return (int)k;
+  return -1;
 }
 
 void idiomrt_tune_record(idiomrt_entry *e, const idiomrt_device *dev,

@@ -70,7 +70,11 @@ int rm_entry(const char *p, const struct stat *s, int f, struct FTW *w);
 int policy_site(const idiom_kernel_desc *d, float *x, float *y, int n,
                 unsigned extra_host_us);
 void policy_fill(float *x, float *y, int n);
+/* 1 when an OpenCL library is mapped in this process (-1: unknown). */
+int policy_opencl_loaded(void);
 int policy_check_y(const float *y, int n, int k);
+/* The same for y[lo, hi) only. */
+int policy_check_range(const float *y, int lo, int hi, int k);
 
 /* Cases of test_twodev.c (the second device, issue 12 item 4). */
 /* Calls site d (policy_site, host_us of extra host loop) up to max_calls
@@ -137,6 +141,22 @@ extern unsigned long g_getenv_calls;
 void case_test_host_prestart(void); /* test_hint.c */
 void case_test_host_floor(void); /* test_hint.c */
 void case_writeback_bench(void);
+
+/* Cases of test_devwait.c (the first heavy call waits for the device). */
+void case_devwait_big(void);
+void case_devwait_big_child(void);
+void case_devwait_small(void);
+void case_devwait_small_child(void);
+void case_devwait_fail(void);
+void case_devwait_fail_child(void);
+void case_devwait_then(void);
+void case_devwait_then_child(void);
+void case_devwait_untuned(void);
+void case_devwait_untuned_child(void);
+void case_devwait_forced(void);
+void case_devwait_forced_child(void);
+void case_devwait_first(void);
+void case_devwait_first_child(void);
 
 /* Cases of test_policy.c. */
 void case_policy_starting(void);

@@ -95,7 +95,7 @@ static int decide(uint64_t *word) {
   idiomrt_entry *e = idiomrt_entry_get(&nsite_desc);
   const char *reason = NULL;
   *word = 0;
-  int dec = idiomrt_cost_decide(e, TRIP, 0, &reason);
+  int dec = idiomrt_cost_decide(e, TRIP, 0, 0.0, &reason);
   if (!idiomrt_cost_is_device(dec))
     idiom_host_hint(&nsite_desc, word, TRIP);
   idiomrt_cost_clear_want();

@@ -125,6 +125,8 @@ int policy_site(const idiom_kernel_desc *d, float *x, float *y, int n,
 
 void policy_fill(float *x, float *y, int n) { fill(x, y, n); }
 
+int policy_opencl_loaded(void) { return opencl_loaded(); }
+
 int policy_check_y(const float *y, int n, int k) { return check_y(y, n, k); }
 
 /* The first call of a size class runs the loop to measure it; the second,
@@ -744,6 +746,10 @@ static int check_y_range(const float *y, int lo, int hi, int k) {
       return 0;
   }
   return 1;
+}
+
+int policy_check_range(const float *y, int lo, int hi, int k) {
+  return check_y_range(y, lo, hi, k);
 }
 
 /* Child of policy_region_small: the device started and measured by a long

@@ -307,8 +307,8 @@ bool resolveRegion(const RegionFacts &Root, bool &HasIdioms, std::string &Why,
       return false;
     }
     // A global whose address is never taken: no unknown buffer is in it
-    // (UnescapedGlobals.h; asked now, after every function was stitched
-    // when the region was pending).
+    // (UnescapedGlobals.h; asked when the region is decided: for a pending
+    // one, after every function was stitched).
     if ((A.Write ? AnyUnknown : WrittenUnknown) &&
         !(A.Obj.Kind == RegionObj::Global && isUnescapedGlobal(A.Obj.G))) {
       Why = std::string("the loop or a function it calls ") + What +

@@ -26,8 +26,10 @@
 // (with the caller's facts as metadata `idiom.region.facts`) and
 // `idiom.region.pending.end(i32 Id)` at the exits. finalizePendingRegions, at
 // OptimizerLast once every function has been visited, turns them into
-// idiom_region_begin/end or removes them. docs/ARCHITECTURE.md, "Residency",
-// has the soundness argument.
+// idiom_region_begin/end or removes them. The loops inside a pending region
+// are tried at once as its *fallbacks*, placed pending with its Id as their
+// parent, and decided only when it fails. docs/ARCHITECTURE.md,
+// "Residency", has the soundness argument.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_REGIONSUMMARIES_H

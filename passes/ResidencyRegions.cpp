@@ -9,9 +9,10 @@
 //     stores, memcpy/memset and as idiom_run's args/sizes/results, never
 //     stored, so no idiom buffer lies in it), or an identified object
 //     (global, alloca, malloc'd block, noalias argument) different from every
-//     identified object an idiom buffer pointer may be based on; a load may
-//     also read constant memory or any object that no idiom of the loop
-//     writes;
+//     identified object an idiom buffer pointer may be based on, or a
+//     global that no pointer can reach (UnescapedGlobals.h), even when a
+//     buffer is a pointer the plugin cannot identify; a load may also read
+//     constant memory or any object that no idiom of the loop writes;
 //   - a call that accesses no memory, does not unwind and may return (pure
 //     intrinsics such as llvm.fabs or llvm.smax, functions declared
 //     memory(none) nounwind), a debug, lifetime or assume intrinsic, or a
@@ -31,7 +32,10 @@
 //     routed through idiom_region_load/store (RegionHostAccess.h);
 //   - a direct call to a function of the module, decided through its
 //     summary (resolveRegion, RegionSummaries.h), now or, when the callee
-//     has not been visited yet, at OptimizerLast (a pending region);
+//     has not been visited yet, at OptimizerLast (a pending region, whose
+//     inner loops are then tried at once as its fallbacks: the regions they
+//     get when it fails there);
+//   - inside such a fallback, the enclosing region's routed copies;
 //   - anything else that neither reads nor writes memory, except
 //     `unreachable`.
 // After the loops, the function's own summary is recorded for the regions

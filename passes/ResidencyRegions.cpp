@@ -91,54 +91,22 @@ StringRef calleeName(const CallBase &CB) {
 /// a value), copied to or from, or passed as idiom_run's args, sizes or
 /// results array: no idiom buffer can lie in it.
 bool isScratchAlloca(const AllocaInst *AI) {
-  SmallVector<const Value *, 8> Work{AI};
-  SmallPtrSet<const Value *, 8> Seen;
-  while (!Work.empty()) {
-    const Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    for (const Use &U : V->uses()) {
-      const User *Us = U.getUser();
-      if (auto *LI = dyn_cast<LoadInst>(Us)) {
-        if (!LI->isSimple())
-          return false;
-        continue;
-      }
-      if (auto *SI = dyn_cast<StoreInst>(Us)) {
-        if (U.getOperandNo() != SI->getPointerOperandIndex() || !SI->isSimple())
-          return false;
-        continue;
-      }
-      if (auto *GEP = dyn_cast<GetElementPtrInst>(Us)) {
-        Work.push_back(GEP);
-        continue;
-      }
-      if (auto *MI = dyn_cast<MemIntrinsic>(Us)) {
-        if (MI->isVolatile())
-          return false;
-        if (U.getOperandNo() == 0 ||
-            (isa<MemTransferInst>(MI) && U.getOperandNo() == 1))
-          continue;
-        return false;
-      }
-      if (auto *II = dyn_cast<IntrinsicInst>(Us))
-        if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
-          continue;
-      if (auto *CB = dyn_cast<CallBase>(Us)) {
-        unsigned No = CB->isArgOperand(&U) ? CB->getArgOperandNo(&U) : ~0u;
-        // idiom_run(desc, args, nargs, sizes, results) reads args and sizes
-        // and writes results during the call only; idiom_run_csr reads its
-        // idiom_csr too.
-        StringRef Callee = calleeName(*CB);
-        bool Csr = Callee == "idiom_run_csr";
-        if ((Callee == "idiom_run" || Csr) &&
-            (No == 1 || No == 3 || No == 4 || (Csr && No == 5)))
-          continue;
-      }
+  return usedOnlyAsAddress(*AI, [](const Use &U) {
+    if (auto *II = dyn_cast<IntrinsicInst>(U.getUser()))
+      if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
+        return true;
+    auto *CB = dyn_cast<CallBase>(U.getUser());
+    if (!CB || !CB->isArgOperand(&U))
       return false;
-    }
-  }
-  return true;
+    // idiom_run(desc, args, nargs, sizes, results) reads args and sizes
+    // and writes results during the call only; idiom_run_csr reads its
+    // idiom_csr too.
+    unsigned No = CB->getArgOperandNo(&U);
+    StringRef Callee = calleeName(*CB);
+    bool Csr = Callee == "idiom_run_csr";
+    return (Callee == "idiom_run" || Csr) &&
+           (No == 1 || No == 3 || No == 4 || (Csr && No == 5));
+  });
 }
 
 /// An intrinsic that only marks the code (debug info, lifetimes, assumptions,

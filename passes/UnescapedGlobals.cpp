@@ -16,10 +16,9 @@ using namespace llvm;
 
 namespace idiom {
 
-/// True when every use of \p G, followed through address arithmetic, phis
-/// and selects, only addresses memory (see the header).
-static bool addressNeverTaken(const GlobalVariable &G) {
-  SmallVector<const Value *, 16> Work{&G};
+bool usedOnlyAsAddress(const Value &Root,
+                       function_ref<bool(const Use &)> Allowed) {
+  SmallVector<const Value *, 16> Work{&Root};
   SmallPtrSet<const Value *, 16> Seen;
   while (!Work.empty()) {
     const Value *V = Work.pop_back_val();
@@ -27,10 +26,15 @@ static bool addressNeverTaken(const GlobalVariable &G) {
       continue;
     for (const Use &U : V->uses()) {
       const User *Us = U.getUser();
-      if (isa<LoadInst>(Us))
+      if (Allowed(U))
+        continue;
+      if (auto *LI = dyn_cast<LoadInst>(Us)) {
+        if (!LI->isSimple())
+          return false;
         continue; // its only pointer operand is the address
+      }
       if (auto *SI = dyn_cast<StoreInst>(Us)) {
-        if (U.getOperandNo() != SI->getPointerOperandIndex())
+        if (U.getOperandNo() != SI->getPointerOperandIndex() || !SI->isSimple())
           return false; // the address itself is stored
         continue;
       }
@@ -54,8 +58,9 @@ static bool addressNeverTaken(const GlobalVariable &G) {
       if (auto *MI = dyn_cast<MemIntrinsic>(Us)) {
         // The destination of a copy or fill, or the source of a copy: the
         // intrinsic reads or writes the bytes, it keeps no pointer.
-        if (U.getOperandNo() == 0 ||
-            (isa<MemTransferInst>(MI) && U.getOperandNo() == 1))
+        if (!MI->isVolatile() &&
+            (U.getOperandNo() == 0 ||
+             (isa<MemTransferInst>(MI) && U.getOperandNo() == 1)))
           continue;
         return false;
       }
@@ -70,7 +75,8 @@ static bool addressNeverTaken(const GlobalVariable &G) {
 bool isUnescapedGlobal(const Value *Obj) {
   auto *G = dyn_cast_or_null<GlobalVariable>(Obj);
   return G && G->hasLocalLinkage() && !G->isThreadLocal() &&
-         !G->isExternallyInitialized() && addressNeverTaken(*G);
+         !G->isExternallyInitialized() &&
+         usedOnlyAsAddress(*G, [](const Use &) { return false; });
 }
 
 } // namespace idiom

@@ -18,11 +18,25 @@
 #ifndef IDIOM_PASSES_UNESCAPEDGLOBALS_H
 #define IDIOM_PASSES_UNESCAPEDGLOBALS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace llvm {
+class Use;
 class Value;
 } // namespace llvm
 
 namespace idiom {
+
+/// True when every use of \p Root, followed through GEPs (instructions and
+/// constant expressions, as their pointer operand), phis, selects (as a
+/// value) and pointer casts, is the address of a simple load or store, the
+/// destination or source of a non-volatile memcpy/memmove/memset, or a use
+/// that \p Allowed accepts (asked before the others; it should accept only
+/// uses that neither keep nor leak the address): the address of \p Root
+/// never becomes a value that memory, a call or a comparison sees. Shared by
+/// isUnescapedGlobal and the scratch allocas of ResidencyRegions.cpp.
+bool usedOnlyAsAddress(const llvm::Value &Root,
+                       llvm::function_ref<bool(const llvm::Use &)> Allowed);
 
 /// True when \p Obj is a global variable of local (internal or private)
 /// linkage, not thread-local and not externally initialised, whose address

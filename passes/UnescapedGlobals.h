@@ -2,8 +2,8 @@
 //
 // A global variable of internal linkage whose address is never taken: every
 // use of it, through address arithmetic (GEPs, also constant expressions),
-// phis and selects, is the address of a load or store, or the destination
-// or source of a memcpy/memmove/memset. No pointer to it is ever stored,
+// phis and selects, is the address of a simple load or store, or the
+// destination or source of a non-volatile memcpy/memmove/memset. No pointer to it is ever stored,
 // passed to a call, compared, cast to an integer or used in an initializer,
 // and no other translation unit can name it, so a pointer loaded from
 // memory, received as an argument or returned by a call never points into

@@ -8,6 +8,7 @@
 
 #include "RegionSummaries.h"
 #include "OffloadRemarks.h"
+#include "UnescapedGlobals.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -17,6 +18,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include <atomic>
+#include <functional>
 
 using namespace llvm;
 
@@ -27,6 +29,8 @@ constexpr const char *SummaryMD = "idiom.summary";
 constexpr const char *OpaqueMD = "idiom.opaque";
 constexpr const char *CalleeMD = "idiom.region.callee";
 constexpr const char *FactsMD = "idiom.region.facts";
+constexpr const char *ParentMD = "idiom.region.parent";
+constexpr const char *CountsMD = "idiom.region.counts";
 constexpr const char *PendingBegin = "idiom.region.pending.begin";
 constexpr const char *PendingEnd = "idiom.region.pending.end";
 
@@ -302,7 +306,11 @@ bool resolveRegion(const RegionFacts &Root, bool &HasIdioms, std::string &Why,
             " memory through a pointer that may point into an idiom's buffer";
       return false;
     }
-    if (A.Write ? AnyUnknown : WrittenUnknown) {
+    // A global whose address is never taken: no unknown buffer is in it
+    // (UnescapedGlobals.h; asked when the region is decided: for a pending
+    // one, after every function was stitched).
+    if ((A.Write ? AnyUnknown : WrittenUnknown) &&
+        !(A.Obj.Kind == RegionObj::Global && isUnescapedGlobal(A.Obj.G))) {
       Why = std::string("the loop or a function it calls ") + What +
             " memory and an idiom's buffer is not a known object";
       return false;
@@ -350,14 +358,49 @@ static CallInst *insertPlaceholder(Instruction *Before, StringRef Name,
   return B.CreateCall(F, {ConstantInt::get(I32, Id)});
 }
 
+void describeRegion(OptimizationRemark &R, const RegionCounts &C) {
+  R << "residency region: the buffers of "
+    << ore::NV("Idioms", C.Idioms) << " offloaded idiom(s)";
+  if (C.Callees)
+    R << " and of " << ore::NV("Callees", C.Callees) << " call(s)";
+  R << " stay on the device across the loop's iterations "
+       "(copied back at its exits)";
+  if (C.HostAccesses)
+    R << "; " << ore::NV("HostAccesses", C.HostAccesses)
+      << " host load(s)/store(s) of their buffers routed through the "
+         "runtime";
+}
+
 unsigned insertPendingBegin(Instruction *Before, const RegionFacts &Facts,
-                            DebugLoc Loc) {
+                            DebugLoc Loc, unsigned Parent,
+                            const RegionCounts *Counts) {
   static std::atomic<unsigned> NextId{0};
   unsigned Id = ++NextId;
   CallInst *Call = insertPlaceholder(Before, PendingBegin, Id);
   Call->setDebugLoc(Loc);
-  Call->setMetadata(FactsMD, encodeFacts(Before->getContext(), Facts));
+  LLVMContext &Ctx = Before->getContext();
+  Call->setMetadata(FactsMD, encodeFacts(Ctx, Facts));
+  auto Int = [&](unsigned V) {
+    return ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), V));
+  };
+  if (Parent)
+    Call->setMetadata(ParentMD, MDTuple::get(Ctx, {Int(Parent)}));
+  if (Counts)
+    Call->setMetadata(CountsMD,
+                      MDTuple::get(Ctx, {Int(Counts->Idioms),
+                                         Int(Counts->Callees),
+                                         Int(Counts->HostAccesses)}));
   return Id;
+}
+
+/// The operand \p I of the i32 tuple \p Name on \p CB, or 0.
+static unsigned placeholderInt(const CallBase &CB, StringRef Name,
+                               unsigned I) {
+  MDNode *N = CB.getMetadata(Name);
+  if (!N || I >= N->getNumOperands())
+    return 0;
+  auto *C = mdconst::dyn_extract_or_null<ConstantInt>(N->getOperand(I));
+  return C ? unsigned(C->getZExtValue()) : 0;
 }
 
 void insertPendingEnd(Instruction *Before, unsigned Id) {
@@ -394,53 +437,77 @@ static unsigned decidePendingRegions(Module &M) {
   Function *End = M.getFunction(PendingEnd);
   if (!Begin && !End)
     return 0;
-  // Decide each region once, by (function, id).
-  DenseMap<std::pair<const Function *, uint64_t>, bool> Decided;
+  // Decide each region once, by (function, id), an enclosing region before
+  // its fallbacks.
+  using Key = std::pair<const Function *, uint64_t>;
   auto IdOf = [](const CallBase *CB) {
     auto *C = dyn_cast<ConstantInt>(CB->getArgOperand(0));
     return C ? C->getZExtValue() : ~uint64_t(0);
   };
-  unsigned Formed = 0;
+  DenseMap<Key, CallBase *> Begins;
   if (Begin)
-    for (User *U : Begin->users()) {
-      auto *CB = dyn_cast<CallBase>(U);
-      if (!CB)
-        continue;
-      Function &F = *CB->getFunction();
-      auto Key = std::make_pair(&F, IdOf(CB));
-      if (Decided.count(Key))
-        continue;
-      RegionFacts Facts;
-      std::vector<Function *> Reached;
-      bool HasIdioms = false, Ok = false;
-      std::string Why = "the region's facts were lost";
-      if (decodeFacts(CB->getMetadata(FactsMD), RegionObj::Local, Facts))
-        Ok = resolveRegion(Facts, HasIdioms, Why, &Reached);
-      Ok &= HasIdioms;
-      Decided[Key] = Ok;
-      if (Ok) {
-        markRegionCallees(Reached, /*Final=*/true);
-        ++Formed;
-      }
-      OptimizationRemarkEmitter ORE(&F);
-      DebugLoc DL = CB->getDebugLoc();
-      if (Ok)
-        ORE.emit([&] {
-          return OptimizationRemark(RemarkPass, "ResidencyRegion", DL,
-                                    CB->getParent())
-                 << "residency region: the buffers of the offloaded idioms "
-                    "of the loop and of "
-                 << ore::NV("Callees", unsigned(Facts.Calls.size()))
-                 << " call(s) stay on the device across the loop's "
-                    "iterations (copied back at its exits)";
-        });
-      else if (HasIdioms)
-        ORE.emit([&] {
-          return OptimizationRemarkMissed(RemarkPass, "NoResidencyRegion", DL,
-                                          CB->getParent())
-                 << "no residency region: " << ore::NV("Reason", Why);
-        });
+    for (User *U : Begin->users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        Begins.try_emplace({CB->getFunction(), IdOf(CB)}, CB);
+  enum class State { Formed, Failed, Dropped };
+  DenseMap<Key, State> Decided;
+  unsigned Formed = 0;
+  std::function<State(Key)> Decide = [&](Key K) {
+    if (auto It = Decided.find(K); It != Decided.end())
+      return It->second;
+    CallBase *CB = Begins.lookup(K);
+    // A fallback of a region that formed (or was itself dropped): the loop
+    // is inside a region already. The parent's Id is always smaller.
+    uint64_t Parent = placeholderInt(*CB, ParentMD, 0);
+    Key PK{K.first, Parent};
+    if (Parent && Parent < K.second && Begins.count(PK) &&
+        Decide(PK) != State::Failed)
+      return Decided[K] = State::Dropped;
+    Function &F = *CB->getFunction();
+    RegionFacts Facts;
+    std::vector<Function *> Reached;
+    bool HasIdioms = false, Ok = false;
+    std::string Why = "the region's facts were lost";
+    if (decodeFacts(CB->getMetadata(FactsMD), RegionObj::Local, Facts))
+      Ok = resolveRegion(Facts, HasIdioms, Why, &Reached);
+    Ok &= HasIdioms;
+    if (Ok) {
+      markRegionCallees(Reached, /*Final=*/true);
+      ++Formed;
     }
+    OptimizationRemarkEmitter ORE(&F);
+    DebugLoc DL = CB->getDebugLoc();
+    if (Ok)
+      ORE.emit([&] {
+        OptimizationRemark R(RemarkPass, "ResidencyRegion", DL,
+                             CB->getParent());
+        if (CB->getMetadata(CountsMD)) {
+          RegionCounts C;
+          C.Idioms = placeholderInt(*CB, CountsMD, 0);
+          C.Callees = placeholderInt(*CB, CountsMD, 1);
+          C.HostAccesses = placeholderInt(*CB, CountsMD, 2);
+          describeRegion(R, C);
+          return R;
+        }
+        R << "residency region: the buffers of the offloaded idioms "
+             "of the loop and of "
+          << ore::NV("Callees", unsigned(Facts.Calls.size()))
+          << " call(s) stay on the device across the loop's "
+             "iterations (copied back at its exits)";
+        return R;
+      });
+    else if (HasIdioms)
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(RemarkPass, "NoResidencyRegion", DL,
+                                        CB->getParent())
+               << "no residency region: " << ore::NV("Reason", Why);
+      });
+    return Decided[K] = Ok ? State::Formed : State::Failed;
+  };
+  if (Begin) // in the order of the uses, as the remarks come
+    for (User *U : Begin->users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        Decide({CB->getFunction(), IdOf(CB)});
   // Replace or drop every placeholder.
   LLVMContext &Ctx = M.getContext();
   FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx), false);
@@ -459,7 +526,7 @@ static unsigned decidePendingRegions(Module &M) {
         Calls.push_back(CB);
     for (CallBase *CB : Calls) {
       auto It = Decided.find({CB->getFunction(), IdOf(CB)});
-      if (It != Decided.end() && It->second) {
+      if (It != Decided.end() && It->second == State::Formed) {
         CallInst *New = CallInst::Create(
             Real(P == Begin ? "idiom_region_begin" : "idiom_region_end"), "",
             CB->getIterator());

@@ -26,8 +26,10 @@
 // (with the caller's facts as metadata `idiom.region.facts`) and
 // `idiom.region.pending.end(i32 Id)` at the exits. finalizePendingRegions, at
 // OptimizerLast once every function has been visited, turns them into
-// idiom_region_begin/end or removes them. docs/ARCHITECTURE.md, "Residency",
-// has the soundness argument.
+// idiom_region_begin/end or removes them. The loops inside a pending region
+// are tried at once as its *fallbacks*, placed pending with its Id as their
+// parent, and decided only when it fails. docs/ARCHITECTURE.md,
+// "Residency", has the soundness argument.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_REGIONSUMMARIES_H
@@ -45,6 +47,7 @@ class Function;
 class GlobalValue;
 class Instruction;
 class Module;
+class OptimizationRemark;
 class TargetLibraryInfo;
 class Value;
 } // namespace llvm
@@ -131,10 +134,26 @@ void markRegionCallees(const std::vector<llvm::Function *> &Callees,
 /// True when \p F was marked by markRegionCallees.
 bool isRegionCallee(const llvm::Function &F);
 
+/// What the remark of a formed region counts.
+struct RegionCounts {
+  unsigned Idioms = 0;       ///< stitched idioms in the loop itself
+  unsigned Callees = 0;      ///< calls to functions of the module
+  unsigned HostAccesses = 0; ///< host loads and stores routed (RegionHostAccess.h)
+};
+
+/// Appends to \p R the description of a region formed with \p C ("residency
+/// region: the buffers of N offloaded idiom(s) ... stay on the device").
+void describeRegion(llvm::OptimizationRemark &R, const RegionCounts &C);
+
 /// Inserts `idiom.region.pending.begin(Id)` with \p Facts before \p Before,
-/// at \p Loc, and returns Id.
+/// at \p Loc, and returns Id. With \p Parent, the Id of a pending region of
+/// an enclosing loop, the region is that one's *fallback*: it is tried at
+/// OptimizerLast only when the enclosing one fails there, and dropped when
+/// it forms (a loop inside a region needs none); \p Counts, when given, is
+/// what its remark then says (describeRegion).
 unsigned insertPendingBegin(llvm::Instruction *Before, const RegionFacts &Facts,
-                            llvm::DebugLoc Loc);
+                            llvm::DebugLoc Loc, unsigned Parent = 0,
+                            const RegionCounts *Counts = nullptr);
 
 /// Inserts `idiom.region.pending.end(Id)` before \p Before.
 void insertPendingEnd(llvm::Instruction *Before, unsigned Id);
@@ -146,10 +165,13 @@ bool hasPendingRegions(const llvm::Function &F);
 bool hasPendingRegions(const llvm::Module &M);
 
 /// Decides every pending region of \p M (every function of it has been
-/// visited): each becomes idiom_region_begin/end when resolveRegion holds,
-/// with a remark, and is removed otherwise (with a missed remark when it
-/// runs idioms). Then drops every summary: a later pipeline may change the
-/// functions' arguments. Returns the number of regions formed.
+/// visited), enclosing regions before their fallbacks: each becomes
+/// idiom_region_begin/end when resolveRegion holds, with a remark, and is
+/// removed otherwise (with a missed remark when it runs idioms); a fallback
+/// whose enclosing region formed is removed untried, one whose enclosing
+/// region failed is decided as any other. Then drops every summary: a later
+/// pipeline may change the functions' arguments. Returns the number of
+/// regions formed.
 unsigned finalizePendingRegions(llvm::Module &M);
 
 } // namespace idiom

@@ -9,9 +9,10 @@
 //     stores, memcpy/memset and as idiom_run's args/sizes/results, never
 //     stored, so no idiom buffer lies in it), or an identified object
 //     (global, alloca, malloc'd block, noalias argument) different from every
-//     identified object an idiom buffer pointer may be based on; a load may
-//     also read constant memory or any object that no idiom of the loop
-//     writes;
+//     identified object an idiom buffer pointer may be based on, or a
+//     global that no pointer can reach (UnescapedGlobals.h), even when a
+//     buffer is a pointer the plugin cannot identify; a load may also read
+//     constant memory or any object that no idiom of the loop writes;
 //   - a call that accesses no memory, does not unwind and may return (pure
 //     intrinsics such as llvm.fabs or llvm.smax, functions declared
 //     memory(none) nounwind), a debug, lifetime or assume intrinsic, or a
@@ -31,7 +32,10 @@
 //     routed through idiom_region_load/store (RegionHostAccess.h);
 //   - a direct call to a function of the module, decided through its
 //     summary (resolveRegion, RegionSummaries.h), now or, when the callee
-//     has not been visited yet, at OptimizerLast (a pending region);
+//     has not been visited yet, at OptimizerLast (a pending region, whose
+//     inner loops are then tried at once as its fallbacks: the regions they
+//     get when it fails there);
+//   - inside such a fallback, the enclosing region's routed copies;
 //   - anything else that neither reads nor writes memory, except
 //     `unreachable`.
 // After the loops, the function's own summary is recorded for the regions
@@ -49,7 +53,9 @@
 #include "PipelinePlacement.h"
 #include "RegionHostAccess.h"
 #include "RegionSummaries.h"
+#include "UnescapedGlobals.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -85,54 +91,22 @@ StringRef calleeName(const CallBase &CB) {
 /// a value), copied to or from, or passed as idiom_run's args, sizes or
 /// results array: no idiom buffer can lie in it.
 bool isScratchAlloca(const AllocaInst *AI) {
-  SmallVector<const Value *, 8> Work{AI};
-  SmallPtrSet<const Value *, 8> Seen;
-  while (!Work.empty()) {
-    const Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    for (const Use &U : V->uses()) {
-      const User *Us = U.getUser();
-      if (auto *LI = dyn_cast<LoadInst>(Us)) {
-        if (!LI->isSimple())
-          return false;
-        continue;
-      }
-      if (auto *SI = dyn_cast<StoreInst>(Us)) {
-        if (U.getOperandNo() != SI->getPointerOperandIndex() || !SI->isSimple())
-          return false;
-        continue;
-      }
-      if (auto *GEP = dyn_cast<GetElementPtrInst>(Us)) {
-        Work.push_back(GEP);
-        continue;
-      }
-      if (auto *MI = dyn_cast<MemIntrinsic>(Us)) {
-        if (MI->isVolatile())
-          return false;
-        if (U.getOperandNo() == 0 ||
-            (isa<MemTransferInst>(MI) && U.getOperandNo() == 1))
-          continue;
-        return false;
-      }
-      if (auto *II = dyn_cast<IntrinsicInst>(Us))
-        if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
-          continue;
-      if (auto *CB = dyn_cast<CallBase>(Us)) {
-        unsigned No = CB->isArgOperand(&U) ? CB->getArgOperandNo(&U) : ~0u;
-        // idiom_run(desc, args, nargs, sizes, results) reads args and sizes
-        // and writes results during the call only; idiom_run_csr reads its
-        // idiom_csr too.
-        StringRef Callee = calleeName(*CB);
-        bool Csr = Callee == "idiom_run_csr";
-        if ((Callee == "idiom_run" || Csr) &&
-            (No == 1 || No == 3 || No == 4 || (Csr && No == 5)))
-          continue;
-      }
+  return usedOnlyAsAddress(*AI, [](const Use &U) {
+    if (auto *II = dyn_cast<IntrinsicInst>(U.getUser()))
+      if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
+        return true;
+    auto *CB = dyn_cast<CallBase>(U.getUser());
+    if (!CB || !CB->isArgOperand(&U))
       return false;
-    }
-  }
-  return true;
+    // idiom_run(desc, args, nargs, sizes, results) reads args and sizes
+    // and writes results during the call only; idiom_run_csr reads its
+    // idiom_csr too.
+    unsigned No = CB->getArgOperandNo(&U);
+    StringRef Callee = calleeName(*CB);
+    bool Csr = Callee == "idiom_run_csr";
+    return (Callee == "idiom_run" || Csr) &&
+           (No == 1 || No == 3 || No == 4 || (Csr && No == 5));
+  });
 }
 
 /// An intrinsic that only marks the code (debug info, lifetimes, assumptions,
@@ -159,6 +133,36 @@ bool isRuntimeBookkeeping(StringRef Name) {
          Name == "idiom_host_begin" || Name == "idiom_host_end" ||
          Name == "idiom_host_end_site" ||
          Name == "idiom_host_hint" || Name == "idiom_work_hint";
+}
+
+/// The runtime's region-aware copies, fills and host accesses
+/// (idiom_region_memmove/memset/load/store, idiomrt.h): right in any region,
+/// whatever the table holds. A loop meets them when an enclosing loop's
+/// pending region routed its copies before the loop was tried as that
+/// region's fallback (visit).
+bool isRoutedAccessCall(StringRef Name) {
+  return Name == "idiom_region_memmove" || Name == "idiom_region_memset" ||
+         Name == "idiom_region_load" || Name == "idiom_region_store";
+}
+
+/// Metadata on the copy that routeThroughRuntime leaves inline, on the path
+/// taken while no thread has a region open.
+constexpr const char *InlineCopyMD = "idiom.region.inline";
+
+/// True for the check routeThroughRuntime puts before a routed group: an
+/// atomic load of the runtime's count of open regions, which no idiom
+/// buffer holds.
+bool isRegionsOpenCheck(const LoadInst &LD) {
+  auto *G = dyn_cast<GlobalVariable>(LD.getPointerOperand());
+  return G && G->getName() == "idiom_regions_open" && !LD.isVolatile();
+}
+
+/// True for a copy or fill left inline by routeThroughRuntime: it runs only
+/// when no region is open on any thread, so never inside a region (the
+/// thread that opened the region counted it before the check, which reads
+/// the count on that thread).
+bool isInlineCopy(const MemIntrinsic &MI) {
+  return MI.getMetadata(InlineCopyMD) != nullptr;
 }
 
 /// Why a call to \p Name (empty: through a pointer) keeps a region out, as
@@ -228,7 +232,7 @@ private:
   const std::vector<const StitchedCall *> &Calls;
   const TargetLibraryInfo *TLI;
   ScalarEvolution *SE;
-  const DominatorTree &DT; // of the function as stitching left it
+  const DominatorTree &DT; // of the function as it is now (visit)
   RegionFacts Facts;
   DenseMap<const Value *, unsigned> LocalIds;
   SmallPtrSet<const BasicBlock *, 32> Exempt;
@@ -288,7 +292,10 @@ bool RegionCheck::accessOK(const Value *Ptr, bool IsStore, std::string &Why) {
             " memory through a pointer that may point into an idiom's buffer";
       return false;
     }
-  if (IsStore ? !AllKnown : !WrittenKnown) {
+  // No pointer reaches a global whose address is never taken, so a buffer
+  // the plugin cannot identify is not in it (UnescapedGlobals.h).
+  if ((IsStore ? !AllKnown : !WrittenKnown) &&
+      !all_of(Objs, isUnescapedGlobal)) {
     Why = std::string("the loop ") + What +
           " memory and an idiom's buffer is not a known object";
     return false;
@@ -313,6 +320,8 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
     return false;
   }
   if (auto *LD = dyn_cast<LoadInst>(&I)) {
+    if (isRegionsOpenCheck(*LD))
+      return true;
     if (!LD->isSimple()) {
       Why = "the loop has a volatile or atomic load";
       return false;
@@ -343,6 +352,8 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
       if (isMarkerIntrinsic(*II))
         return true;
       if (auto *MI = dyn_cast<MemIntrinsic>(II)) {
+        if (isInlineCopy(*MI))
+          return true;
         if (MI->isVolatile()) {
           Why = "the loop has a volatile memory intrinsic";
           return false;
@@ -372,7 +383,7 @@ bool RegionCheck::instructionOK(const Instruction &I, std::string &Why) {
     if (CB->doesNotAccessMemory() && CB->doesNotThrow() && !CB->doesNotReturn())
       return true;
     StringRef Name = calleeName(*CB);
-    if (isRuntimeBookkeeping(Name))
+    if (isRuntimeBookkeeping(Name) || isRoutedAccessCall(Name))
       return true;
     // A library or runtime query function that touches memory only through
     // its pointer arguments: those are checked as the loop's own accesses.
@@ -551,6 +562,7 @@ void routeThroughRuntime(ArrayRef<MemIntrinsic *> Group, LoopInfo &LI) {
                                 &InlineT, &RoutedT, nullptr, nullptr, &LI);
   for (MemIntrinsic *Orig : Group) {
     Orig->moveBefore(InlineT);
+    Orig->setMetadata(InlineCopyMD, MDNode::get(Ctx, {}));
     auto *MI = cast<MemIntrinsic>(Orig->clone());
     MI->insertBefore(RoutedT);
     IRBuilder<> B(MI);
@@ -644,18 +656,23 @@ void syncBefore(const StitchedCall &SC, LoopInfo &LI,
 }
 
 /// Inserts the runtime calls of a region around \p L; with \p Facts, a
-/// pending region (RegionSummaries.h) that finalizePendingRegions decides.
-void placeRegion(Loop &L, LoopInfo &LI,
-                 const std::vector<const StitchedCall *> &Calls,
-                 SmallPtrSetImpl<BasicBlock *> &Synced,
-                 const RegionFacts *Facts = nullptr) {
+/// pending region (RegionSummaries.h) that finalizePendingRegions decides,
+/// a fallback of the pending region \p Parent when that is not 0, whose
+/// remark then says \p Counts. Returns the pending region's Id (0 for a
+/// region placed now).
+unsigned placeRegion(Loop &L, LoopInfo &LI,
+                     const std::vector<const StitchedCall *> &Calls,
+                     SmallPtrSetImpl<BasicBlock *> &Synced,
+                     const RegionFacts *Facts = nullptr, unsigned Parent = 0,
+                     const RegionCounts *Counts = nullptr) {
   BasicBlock *PH = L.getLoopPreheader();
   Module &M = *PH->getModule();
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
+  unsigned Id = 0;
   if (Facts) {
-    unsigned Id =
-        insertPendingBegin(PH->getTerminator(), *Facts, L.getStartLoc());
+    Id = insertPendingBegin(PH->getTerminator(), *Facts, L.getStartLoc(),
+                            Parent, Counts);
     for (BasicBlock *E : Exits)
       insertPendingEnd(&*E->getFirstInsertionPt(), Id);
   } else {
@@ -668,6 +685,7 @@ void placeRegion(Loop &L, LoopInfo &LI,
   }
   for (const StitchedCall *SC : Calls)
     syncBefore(*SC, LI, Synced);
+  return Id;
 }
 
 /// The stitched calls inside \p L.
@@ -699,13 +717,17 @@ bool callsIdiomFunctions(const Loop &L, bool KnownOnly) {
 }
 
 struct VisitContext {
+  Function &F;
   LoopInfo &LI;
   const std::vector<StitchedCall> &All;
   RemarkSink &Remarks;
   const TargetLibraryInfo *TLI;
   ScalarEvolution *SE;
-  const DominatorTree &DT;
+  DominatorTree &DT;
   SmallPtrSet<BasicBlock *, 8> Synced;
+  /// The pending region whose fallbacks are being placed (0: none): the
+  /// regions placed now wait for its decision (insertPendingBegin).
+  unsigned Parent = 0;
 };
 
 unsigned visit(Loop &L, VisitContext &Ctx) {
@@ -726,37 +748,49 @@ unsigned visit(Loop &L, VisitContext &Ctx) {
     if (!Pending)
       Ok = resolveRegion(Facts, HasIdioms, Why, &Reached) && HasIdioms;
   }
+  // A fallback of an enclosing pending region waits for its decision.
+  bool Fallback = Ctx.Parent != 0;
   if (Ok) {
-    placeRegion(L, Ctx.LI, Calls, Ctx.Synced, Pending ? &Facts : nullptr);
+    RegionCounts Counts;
+    Counts.Idioms = Calls.size();
+    Counts.Callees = Facts.Calls.size();
+    Counts.HostAccesses = RC.hostAccesses().size();
+    unsigned Id = placeRegion(L, Ctx.LI, Calls, Ctx.Synced,
+                              Pending || Fallback ? &Facts : nullptr,
+                              Ctx.Parent, Fallback ? &Counts : nullptr);
     routeHostAccesses(RC.hostAccesses(), Ctx.SE);
     for (ArrayRef<MemIntrinsic *> G : groupCopies(RC.copies()))
       routeThroughRuntime(G, Ctx.LI);
     if (Pending)
       for (const CalleeFacts &C : Facts.Calls)
         Reached.push_back(C.Callee);
-    markRegionCallees(Reached, /*Final=*/!Pending);
-    if (!Pending)
+    markRegionCallees(Reached, /*Final=*/!Pending && !Fallback);
+    if (!Pending && !Fallback)
       Ctx.Remarks.emit([&] {
         OptimizationRemark R(RemarkPass, "ResidencyRegion", L.getStartLoc(),
                              L.getHeader());
-        R << "residency region: the buffers of "
-          << ore::NV("Idioms", unsigned(Calls.size()))
-          << " offloaded idiom(s)";
-        if (!Facts.Calls.empty())
-          R << " and of " << ore::NV("Callees", unsigned(Facts.Calls.size()))
-            << " call(s)";
-        R << " stay on the device across the loop's iterations "
-             "(copied back at its exits)";
-        if (!RC.hostAccesses().empty())
-          R << "; " << ore::NV("HostAccesses",
-                               unsigned(RC.hostAccesses().size()))
-            << " host load(s)/store(s) of their buffers routed through the "
-               "runtime";
+        describeRegion(R, Counts);
         return R;
       });
-    return 1;
+    unsigned N = 1;
+    if (Pending) {
+      // When this region fails at OptimizerLast, the loops inside it get
+      // the regions they would have had had it not been tried: they are
+      // placed now as its fallbacks, on the IR with its copies routed.
+      Ctx.DT.recalculate(Ctx.F);
+      if (Ctx.SE)
+        Ctx.SE->forgetAllLoops();
+      unsigned Saved = Ctx.Parent;
+      Ctx.Parent = Id;
+      for (Loop *Sub : L.getSubLoops())
+        N += visit(*Sub, Ctx);
+      Ctx.Parent = Saved;
+    }
+    return N;
   }
-  if (HasIdioms || callsIdiomFunctions(L, /*KnownOnly=*/true))
+  // A fallback's missed remark would contradict the enclosing region when
+  // that one forms; finalizePendingRegions reports pending fallbacks.
+  if (!Fallback && (HasIdioms || callsIdiomFunctions(L, /*KnownOnly=*/true)))
     Ctx.Remarks.emit([&] {
       return OptimizationRemarkMissed(RemarkPass, "NoResidencyRegion",
                                       L.getStartLoc(), L.getHeader())
@@ -863,8 +897,15 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
     }
     return true;
   };
+  // A block no path reaches never runs (the nest that a declined
+  // row-temporaries or distributed part no longer enters), as in
+  // RegionCheck::check; the CFG has changed since the dominator tree was
+  // built, so the walk is fresh.
+  SmallPtrSet<const BasicBlock *, 32> Reachable;
+  for (BasicBlock *BB : depth_first(&F.getEntryBlock()))
+    Reachable.insert(BB);
   for (BasicBlock &BB : F) {
-    if (Exempt.count(&BB))
+    if (Exempt.count(&BB) || !Reachable.count(&BB))
       continue;
     for (Instruction &I : BB) {
       if (isa<UnreachableInst>(I) || I.isEHPad() || isa<ResumeInst>(I)) {
@@ -872,6 +913,8 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
         return false;
       }
       if (auto *LD = dyn_cast<LoadInst>(&I)) {
+        if (isRegionsOpenCheck(*LD))
+          continue;
         if (!LD->isSimple() || !Access(LD->getPointerOperand(), false))
           return Why.empty() ? (Why = "has a volatile or atomic load", false)
                              : false;
@@ -902,6 +945,8 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
         if (isMarkerIntrinsic(*II))
           continue;
         if (auto *MI = dyn_cast<MemIntrinsic>(II)) {
+          if (isInlineCopy(*MI))
+            continue; // inside a caller's region the routed copy runs
           auto *MT = dyn_cast<MemTransferInst>(MI);
           if (MI->isVolatile()) {
             Why = "has a volatile memory intrinsic";
@@ -918,10 +963,8 @@ bool summarize(Function &F, LoopInfo &LI, const std::vector<StitchedCall> &All,
         continue;
       StringRef Name = calleeName(*CB);
       // The runtime's region entry points work on the table (idiomrt.h).
-      if (isRuntimeBookkeeping(Name) || Name == "idiom_region_begin" ||
-          Name == "idiom_region_end" || Name == "idiom_region_memmove" ||
-          Name == "idiom_region_memset" || Name == "idiom_region_load" ||
-          Name == "idiom_region_store")
+      if (isRuntimeBookkeeping(Name) || isRoutedAccessCall(Name) ||
+          Name == "idiom_region_begin" || Name == "idiom_region_end")
         continue;
       std::vector<std::pair<const Value *, bool>> Ptrs;
       if (knownHostCall(*CB, TLI, Ptrs)) {
@@ -987,7 +1030,7 @@ unsigned formResidencyRegions(Function &F, LoopInfo &LI,
   if (TLI)
     SE = std::make_unique<ScalarEvolution>(
         F, const_cast<TargetLibraryInfo &>(*TLI), AC, DT, LI);
-  VisitContext Ctx{LI, Calls, Remarks, TLI, SE.get(), DT, {}};
+  VisitContext Ctx{F, LI, Calls, Remarks, TLI, SE.get(), DT, {}};
   unsigned N = 0;
   for (Loop *L : LI.getTopLevelLoops())
     N += visit(*L, Ctx);

@@ -429,12 +429,13 @@ void idiomrt_resid_report(void) {
   fprintf(stderr,
           "idiom-stats: residency regions=%llu reused=%llu syncs=%llu "
           "flushed_bytes=%llu evicted=%llu device_copies=%llu grown=%llu "
-          "offsets=%llu views=%llu host_loads=%llu host_stores=%llu\n",
+          "offsets=%llu views=%llu host_loads=%llu host_stores=%llu "
+          "snapshots=%llu\n",
           regions, counter(&n->reused), counter(&n->syncs),
           counter(&n->flush_bytes), counter(&n->evicted),
           counter(&n->dev_copies), counter(&n->grown), counter(&n->offsets),
           counter(&n->views), counter(&n->host_loads),
-          counter(&n->host_stores));
+          counter(&n->host_stores), counter(&n->snapshots));
 }
 
 uint64_t idiomrt_resid_region_bytes(void) {

@@ -128,6 +128,24 @@ static int live_snapshot(const idiom_arg *args, uint32_t nargs, uint32_t i) {
   return 0;
 }
 
+void idiomrt_resid_snapshot_zc(const idiom_arg *args, uint32_t nargs,
+                               unsigned char *zc) {
+  for (uint32_t i = 0; i < nargs; ++i) {
+    if (zc[i] != 1 || !live_snapshot(args, nargs, i))
+      continue;
+    uintptr_t a0 = (uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
+    for (uint32_t j = 0; j < nargs; ++j)
+      if (idiomrt_arg_is_output(args[j].kind) && args[j].bytes &&
+          zc[j] != 1 &&
+          idiomrt_ranges_overlap(a0, a1, (uintptr_t)args[j].ptr,
+                                 (uintptr_t)args[j].ptr + args[j].bytes)) {
+        zc[i] = 0;
+        idiomrt_zc_count(0, 1);
+        break;
+      }
+  }
+}
+
 /* Before phase 2: a live snapshot input that no entry holds whole (its
    range reaches past its output's, and phase 1 grew that output's entry
    over it only in part) will be copied from the host, so the entries that

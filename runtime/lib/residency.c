@@ -40,7 +40,13 @@
  *     and dropped first, then a new entry [a, b) is filled from the host;
  *   - when two arguments of one run overlap each other the run does not use
  *     the table: every entry overlapping its arguments is copied back and
- *     dropped, and the run copies in and out as outside a region.
+ *     dropped, and the run copies in and out as outside a region;
+ *   - except an IN argument flagged IDIOM_ARG_SNAPSHOT over an output (read
+ *     as before the run): the run keeps the table, and the snapshot gets a
+ *     view of the entry that holds it, filled by a device-side copy before
+ *     the kernels (resid_run.c, phase 3); when no entry holds it whole,
+ *     the entries overlapping it are copied back first (kept, clean) and
+ *     it is copied from the host.
  * Only state that the host cannot have changed is reused: the plugin places
  * a region only where no host code touches the region's buffers (see
  * docs/ARCHITECTURE.md, "Residency"), and every way back to the host inside

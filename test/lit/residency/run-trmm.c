@@ -65,61 +65,50 @@ static unsigned long hash(const float *x, int n) {
   return h;
 }
 
-// REMARK-DAG: run-trmm.c:[[@LINE+6]]:3: remark: residency region
-// PLAIN-DAG: idiom-stats: run-trmm.c:[[@LINE+6]] map calls=5 offloaded=5 {{.*}} bytes_in=7680 bytes_out=0{{$}}
-// PLAIN-DAG: idiom-stats: run-trmm.c:[[@LINE+8]] trmm calls=5 offloaded=5 {{.*}}fallbacks=0 {{.*}} bytes_in=6240 bytes_out=0{{$}}
-// PLAIN-DAG: idiom-stats: residency regions=1 {{.*}} syncs=0 flushed_bytes=7680 {{.*}} snapshots=5{{$}}
-// REMARK-DAG: run-trmm.c:[[@LINE+6]]:5: remark: offloaded TRMM (trmm) to OpenCL
-__attribute__((noinline)) static void steps(int n, float alpha) {
-  for (int t = 0; t < n; t++) {
-    for (int i = 0; i < M; i++)
-      for (int j = 0; j < N; j++)
-        B[i][j] = B[i][j] * 0.5f + 0.25f;
-    for (int i = 0; i < M; i++)
-      for (int j = 0; j < N; j++) {
-        for (int k = i + 1; k < M; k++)
-          B[i][j] += A[k][i] * B[k][j];
-        B[i][j] = alpha * B[i][j];
-      }
-  }
+// One step of the time loops: the map, then the TRMM (inlined into each
+// loop, whose region it is part of).
+// PLAIN-DAG: idiom-stats: run-trmm.c:[[@LINE+8]] map calls=5 offloaded=5 {{.*}} bytes_in=7680 bytes_out=0{{$}}
+// PLAIN-DAG: idiom-stats: run-trmm.c:[[@LINE+10]] trmm calls=5 offloaded=5 {{.*}}fallbacks=0 {{.*}} bytes_in=6240 bytes_out=0{{$}}
+// READ-DAG: idiom-stats: run-trmm.c:[[@LINE+6]] map calls=5 offloaded=5 {{.*}} bytes_in=7680 bytes_out=0{{$}}
+// READ-DAG: idiom-stats: run-trmm.c:[[@LINE+8]] trmm calls=5 offloaded=5 {{.*}}fallbacks=0 {{.*}} bytes_in=6240 bytes_out=0{{$}}
+// WRITE-DAG: idiom-stats: run-trmm.c:[[@LINE+4]] map calls=5 offloaded=5 {{.*}} bytes_in=7680 bytes_out=0{{$}}
+// WRITE-DAG: idiom-stats: run-trmm.c:[[@LINE+6]] trmm calls=5 offloaded=5 {{.*}}fallbacks=0 {{.*}} bytes_in=6240 bytes_out=0{{$}}
+// REMARK-DAG: run-trmm.c:[[@LINE+5]]:3: remark: offloaded TRMM (trmm) to OpenCL
+__attribute__((always_inline)) static inline void step(float alpha) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      B[i][j] = B[i][j] * 0.5f + 0.25f;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      for (int k = i + 1; k < M; k++)
+        B[i][j] += A[k][i] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
 }
 
-// REMARK-DAG: run-trmm.c:[[@LINE+6]]:3: remark: residency region
-// READ-DAG: idiom-stats: run-trmm.c:[[@LINE+9]] trmm calls=5 offloaded=5 {{.*}}fallbacks=0 {{.*}} bytes_in=6240 bytes_out=0{{$}}
-// READ-DAG: idiom-stats: run-trmm.c:[[@LINE+5]] map calls=5 offloaded=5 {{.*}} bytes_in=7680 bytes_out=0{{$}}
+// REMARK-DAG: run-trmm.c:[[@LINE+3]]:3: remark: residency region
+// PLAIN-DAG: idiom-stats: residency regions=1 {{.*}} syncs=0 flushed_bytes=7680 {{.*}} snapshots=5{{$}}
+__attribute__((noinline)) static void steps(int n, float alpha) {
+  for (int t = 0; t < n; t++)
+    step(alpha);
+}
+
+// REMARK-DAG: run-trmm.c:[[@LINE+4]]:3: remark: residency region
 // READ-DAG: idiom-stats: residency regions=1 {{.*}} syncs=0 {{.*}} host_loads=5 host_stores=0 snapshots=5{{$}}
 __attribute__((noinline)) static float steps_read(int n, float alpha) {
   float s = 0;
   for (int t = 0; t < n; t++) {
-    for (int i = 0; i < M; i++)
-      for (int j = 0; j < N; j++)
-        B[i][j] = B[i][j] * 0.5f + 0.25f;
-    for (int i = 0; i < M; i++)
-      for (int j = 0; j < N; j++) {
-        for (int k = i + 1; k < M; k++)
-          B[i][j] += A[k][i] * B[k][j];
-        B[i][j] = alpha * B[i][j];
-      }
+    step(alpha);
     s += B[(t * 7) % M][(t * 5) % N];
   }
   return s;
 }
 
-// REMARK-DAG: run-trmm.c:[[@LINE+5]]:3: remark: residency region
-// WRITE-DAG: idiom-stats: run-trmm.c:[[@LINE+8]] trmm calls=5 offloaded=5 {{.*}}fallbacks=0 {{.*}} bytes_in=6240 bytes_out=0{{$}}
-// WRITE-DAG: idiom-stats: run-trmm.c:[[@LINE+4]] map calls=5 offloaded=5 {{.*}} bytes_in=7680 bytes_out=0{{$}}
+// REMARK-DAG: run-trmm.c:[[@LINE+3]]:3: remark: residency region
 // WRITE-DAG: idiom-stats: residency regions=1 {{.*}} syncs=0 {{.*}} host_loads=0 host_stores=5 snapshots=5{{$}}
 __attribute__((noinline)) static void steps_write(int n, float alpha) {
   for (int t = 0; t < n; t++) {
-    for (int i = 0; i < M; i++)
-      for (int j = 0; j < N; j++)
-        B[i][j] = B[i][j] * 0.5f + 0.25f;
-    for (int i = 0; i < M; i++)
-      for (int j = 0; j < N; j++) {
-        for (int k = i + 1; k < M; k++)
-          B[i][j] += A[k][i] * B[k][j];
-        B[i][j] = alpha * B[i][j];
-      }
+    step(alpha);
     B[(t * 3) % M][(t * 11) % N] = (float)t * 0.125f;
   }
 }

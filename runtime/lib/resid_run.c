@@ -5,9 +5,11 @@
  * the calling thread's range table (residency.c) or made and filled there:
  * an argument equal to an entry's range passes its buffer, one strictly
  * inside passes it at an element offset or a view copy, one that overlaps
- * grows the entries into one on the device or replaces them; INOUT bytes of
- * a dirty entry backed up and restored when the run fails. The rules and
- * the coherence states: residency.c.
+ * grows the entries into one on the device or replaces them; a snapshot
+ * input over an output (IDIOM_ARG_SNAPSHOT) gets a device copy of the
+ * entry holding it, made after every other argument has its entry; INOUT
+ * bytes of a dirty entry backed up and restored when the run fails. The
+ * rules and the coherence states: residency.c.
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"

@@ -5,11 +5,13 @@
 # ROUNDS rounds, REPS products each), and the median per product of each
 # build over all its runs after the first product of each process (which
 # builds or loads the program). The hashes of the two builds must agree (the
-# band program sums in the loop's order). The plugin build has no residency
-# regions (-idiom-residency=false): the loop of repetitions would otherwise
-# be one, inside which the runtime declines the TRMM's snapshot input and
-# the loop runs on the host (test/lit/residency/run-trmm.c).
-# Usage: bench/trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]
+# band program sums in the loop's order). The loop of repetitions is a
+# residency region in the plugin build (B's restore a routed copy); with
+# RESIDENCY=off the plugin build has none (-idiom-residency=false), as the
+# helper "trmmlift" measured it (docs/Benchmarks.md), when the runtime still
+# declined a snapshot input inside a region. A time loop of products on
+# one B: bench/trmm_region_pocl.sh.
+# Usage: [RESIDENCY=off] bench/trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]
 set -euo pipefail
 B=$(cd "${1:?usage: trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]}" && pwd)
 M=${2:-1024} N=${3:-1024} REPS=${4:-5} ROUNDS=${5:-3}
@@ -17,8 +19,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 clang-19 -O2 "$HERE/trmm_bench.c" -o "$T/trmm.seq"
+NOREGION=()
+[ "${RESIDENCY:-on}" = off ] && NOREGION=(-mllvm -idiom-residency=false)
 clang-19 -O2 -fplugin="$B/lib/libIdiom.so" -fpass-plugin="$B/lib/libIdiom.so" \
-  -mllvm -idiom-residency=false \
+  "${NOREGION[@]}" \
   "$HERE/trmm_bench.c" \
   -L"$B/lib" -lidiomrt -o "$T/trmm.idiom"
 echo "# trmm m=$M n=$N reps=$REPS rounds=$ROUNDS; load: $(cut -d' ' -f1-3 /proc/loadavg)"

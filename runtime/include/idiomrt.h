@@ -178,10 +178,11 @@ enum idiom_arg_flags {
   /// and the kernel reads its bytes as they were before the run (a device
   /// copy of its own, written before the kernel: the out-of-place product
   /// of PolyBench trmm, whose result is then copied back over the operand;
-  /// docs/ARCHITECTURE.md, "TRMM"). Such an overlap is declined inside a
-  /// residency region ("snapshot input overlapping an output inside a
-  /// residency region": device copies there may be shared) and by
-  /// idiom_run_pair; outputs overlapping each other are declined as before.
+  /// docs/ARCHITECTURE.md, "TRMM"). Inside a residency region the copy is
+  /// made on the device from the range table's entry when one holds the
+  /// range (runtime/README.md, "Snapshot inputs"). Such an overlap is
+  /// declined by idiom_run_pair; outputs overlapping each other are
+  /// declined as before.
   /// On any other kind of argument it is invalid ("invalid arguments:
   /// flags").
   IDIOM_ARG_SNAPSHOT = 2u,

@@ -5,9 +5,11 @@
  * the calling thread's range table (residency.c) or made and filled there:
  * an argument equal to an entry's range passes its buffer, one strictly
  * inside passes it at an element offset or a view copy, one that overlaps
- * grows the entries into one on the device or replaces them; INOUT bytes of
- * a dirty entry backed up and restored when the run fails. The rules and
- * the coherence states: residency.c.
+ * grows the entries into one on the device or replaces them; a snapshot
+ * input over an output (IDIOM_ARG_SNAPSHOT) gets a device copy of the
+ * entry holding it, made after every other argument has its entry; INOUT
+ * bytes of a dirty entry backed up and restored when the run fails. The
+ * rules and the coherence states: residency.c.
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -106,6 +108,103 @@ static cl_int fill_entry(idiomrt_resid_call *c, idiomrt_resid_entry *x,
   return CL_SUCCESS;
 }
 
+/* a and b are an IN argument flagged IDIOM_ARG_SNAPSHOT and an output, in
+   either order: the overlap the flag allows (checks.c). */
+static int snapshot_pair(const idiom_arg *a, const idiom_arg *b) {
+  return (idiomrt_arg_is_snapshot(a) && idiomrt_arg_is_output(b->kind)) ||
+         (idiomrt_arg_is_snapshot(b) && idiomrt_arg_is_output(a->kind));
+}
+
+/* Argument i is a snapshot input that overlaps an output of the run: its
+   kernels must read its bytes as they were before the run, not the entry
+   the run writes. */
+static int live_snapshot(const idiom_arg *args, uint32_t nargs, uint32_t i) {
+  if (!idiomrt_arg_is_snapshot(&args[i]) || !args[i].bytes)
+    return 0;
+  uintptr_t a0 = (uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
+  for (uint32_t j = 0; j < nargs; ++j)
+    if (idiomrt_arg_is_output(args[j].kind) && args[j].bytes &&
+        idiomrt_ranges_overlap(a0, a1, (uintptr_t)args[j].ptr,
+                               (uintptr_t)args[j].ptr + args[j].bytes))
+      return 1;
+  return 0;
+}
+
+void idiomrt_resid_snapshot_zc(const idiom_arg *args, uint32_t nargs,
+                               unsigned char *zc) {
+  for (uint32_t i = 0; i < nargs; ++i) {
+    if (zc[i] != 1 || !live_snapshot(args, nargs, i))
+      continue;
+    uintptr_t a0 = (uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
+    for (uint32_t j = 0; j < nargs; ++j)
+      if (idiomrt_arg_is_output(args[j].kind) && args[j].bytes &&
+          zc[j] != 1 &&
+          idiomrt_ranges_overlap(a0, a1, (uintptr_t)args[j].ptr,
+                                 (uintptr_t)args[j].ptr + args[j].bytes)) {
+        zc[i] = 0;
+        idiomrt_zc_count(0, 1);
+        break;
+      }
+  }
+}
+
+/* Before phase 2: a live snapshot input that no entry holds whole (its
+   range reaches past its output's, and phase 1 grew that output's entry
+   over it only in part) will be copied from the host, so the entries that
+   overlap it are copied back now (when dirty; kept, clean, so that phase 2
+   gives a written one a snapshot for its diff copy-back). */
+static void snapshot_sync(const idiom_arg *args, uint32_t nargs) {
+  idiomrt_resid_table *t = &idiomrt_resid_tab;
+  for (uint32_t i = 0; i < nargs; ++i) {
+    if (!live_snapshot(args, nargs, i))
+      continue;
+    uintptr_t a0 = (uintptr_t)args[i].ptr, a1 = a0 + args[i].bytes;
+    if (idiomrt_resid_holding(t, a0, a1) >= 0)
+      continue;
+    for (unsigned k = 0; k < t->n; ++k)
+      if (idiomrt_ranges_overlap(a0, a1, t->e[k].lo, t->e[k].hi))
+        idiomrt_resid_flush_entry(t->e[k].dev, &t->e[k]);
+  }
+}
+
+/* Phase 3: a live snapshot input a (live_snapshot), once every other
+   argument has its entry. When one entry holds all of its range: a buffer
+   of its own (a view of that entry, ra->view) filled by a device-side copy
+   enqueued now, before the kernels on the same in-order queue, so it holds
+   the entry's bytes before the run writes them (device-valid or clean:
+   the current bytes either way). Otherwise every byte of its range is
+   current on the host (entries overlapping it are clean: snapshot_sync,
+   or made in phase 2 from the host): *mem stays NULL and the run copies
+   the range from the host (run_buffers.c), as outside a region. */
+static cl_int snapshot_buffer(idiomrt_resid_call *c, const idiom_arg *a,
+                              idiomrt_resid_arg *ra, cl_mem *mem) {
+  idiomrt_resid_table *t = &idiomrt_resid_tab;
+  const idiomrt_device *dev = c->dev;
+  uintptr_t a0 = (uintptr_t)a->ptr, a1 = a0 + a->bytes;
+  ra->entry = idiomrt_resid_holding(t, a0, a1);
+  ra->out = 0;
+  if (ra->entry < 0)
+    return CL_SUCCESS;
+  idiomrt_resid_entry *x = &t->e[ra->entry];
+  x->last_use = t->clock;
+  ra->off = (size_t)(a0 - x->lo);
+  cl_int err = spare_buffer(x, ra->off, (size_t)a->bytes, 0, &ra->view,
+                            &ra->view_spare);
+  if (err != CL_SUCCESS)
+    return err;
+  cl_event ev = NULL;
+  err = dev->cl->clEnqueueCopyBuffer(dev->queue, x->buf, ra->view, ra->off, 0,
+                                     (size_t)a->bytes, 0, NULL, &ev);
+  if (err != CL_SUCCESS)
+    return err;
+  c->sink(c->sink_ctx, ev);
+  if ((err = dev->cl->clRetainMemObject(ra->view)) != CL_SUCCESS)
+    return err;
+  *mem = ra->view;
+  __atomic_add_fetch(&idiomrt_resid_n.snapshots, 1, __ATOMIC_RELAXED);
+  return CL_SUCCESS;
+}
+
 int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
                           uint32_t nargs, cl_mem *mems, char *reason,
                           size_t reason_len) {
@@ -115,7 +214,8 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
   c->nargs = nargs;
   c->used = 0;
 
-  /* Two arguments that overlap each other: no residency for this run. */
+  /* Two arguments that overlap each other: no residency for this run,
+     unless the pair is a snapshot input and an output (phase 3). */
   int disjoint = 1;
   for (uint32_t i = 0; i < nargs && disjoint; ++i) {
     if (!idiomrt_arg_is_buffer(args[i].kind) || !args[i].bytes)
@@ -124,7 +224,8 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     for (uint32_t j = i + 1; j < nargs; ++j)
       if (idiomrt_arg_is_buffer(args[j].kind) && args[j].bytes &&
           idiomrt_ranges_overlap(a0, a1, (uintptr_t)args[j].ptr,
-                                 (uintptr_t)args[j].ptr + args[j].bytes))
+                                 (uintptr_t)args[j].ptr + args[j].bytes) &&
+          !snapshot_pair(&args[i], &args[j]))
         disjoint = 0;
   }
   /* Phase 1: entries that overlap an argument without containing it (or
@@ -160,6 +261,7 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
   }
   if (!disjoint)
     return 1; /* the caller copies in and out as outside a region */
+  snapshot_sync(args, nargs);
   if (!(c->arg = calloc(nargs ? nargs : 1, sizeof *c->arg))) {
     snprintf(reason, reason_len, "out of host memory");
     return 0;
@@ -192,10 +294,11 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     __atomic_add_fetch(&idiomrt_resid_n.evicted, 1, __ATOMIC_RELAXED);
   }
   t->clock++;
-  /* Phase 2: an entry for every argument. */
+  /* Phase 2: an entry for every argument but the snapshots (phase 3). */
   for (uint32_t i = 0; i < nargs; ++i) {
     const idiom_arg *a = &args[i];
-    if (!idiomrt_arg_is_buffer(a->kind) || !a->bytes || (c->zc && c->zc[i]))
+    if (!idiomrt_arg_is_buffer(a->kind) || !a->bytes || (c->zc && c->zc[i]) ||
+        live_snapshot(args, nargs, i))
       continue;
     idiomrt_resid_arg *ra = &c->arg[i];
     uintptr_t a0 = (uintptr_t)a->ptr, a1 = a0 + a->bytes;
@@ -295,6 +398,17 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
     snprintf(reason, reason_len, "OpenCL error %d (%s) in residency", (int)err,
              idiomrt_cl_error_name(err));
     return 0;
+  }
+  /* Phase 3: the snapshots, once every output has its entry. */
+  for (uint32_t i = 0; i < nargs; ++i) {
+    if (!(c->zc && c->zc[i]) && live_snapshot(args, nargs, i)) {
+      cl_int err = snapshot_buffer(c, &args[i], &c->arg[i], &mems[i]);
+      if (err != CL_SUCCESS) {
+        snprintf(reason, reason_len, "OpenCL error %d (%s) in residency",
+                 (int)err, idiomrt_cl_error_name(err));
+        return 0;
+      }
+    }
   }
   return 1;
 }

@@ -40,7 +40,13 @@
  *     and dropped first, then a new entry [a, b) is filled from the host;
  *   - when two arguments of one run overlap each other the run does not use
  *     the table: every entry overlapping its arguments is copied back and
- *     dropped, and the run copies in and out as outside a region.
+ *     dropped, and the run copies in and out as outside a region;
+ *   - except an IN argument flagged IDIOM_ARG_SNAPSHOT over an output (read
+ *     as before the run): the run keeps the table, and the snapshot gets a
+ *     view of the entry that holds it, filled by a device-side copy before
+ *     the kernels (resid_run.c, phase 3); when no entry holds it whole,
+ *     the entries overlapping it are copied back first (kept, clean) and
+ *     it is copied from the host.
  * Only state that the host cannot have changed is reused: the plugin places
  * a region only where no host code touches the region's buffers (see
  * docs/ARCHITECTURE.md, "Residency"), and every way back to the host inside
@@ -429,12 +435,13 @@ void idiomrt_resid_report(void) {
   fprintf(stderr,
           "idiom-stats: residency regions=%llu reused=%llu syncs=%llu "
           "flushed_bytes=%llu evicted=%llu device_copies=%llu grown=%llu "
-          "offsets=%llu views=%llu host_loads=%llu host_stores=%llu\n",
+          "offsets=%llu views=%llu host_loads=%llu host_stores=%llu "
+          "snapshots=%llu\n",
           regions, counter(&n->reused), counter(&n->syncs),
           counter(&n->flush_bytes), counter(&n->evicted),
           counter(&n->dev_copies), counter(&n->grown), counter(&n->offsets),
           counter(&n->views), counter(&n->host_loads),
-          counter(&n->host_stores));
+          counter(&n->host_stores), counter(&n->snapshots));
 }
 
 uint64_t idiomrt_resid_region_bytes(void) {

@@ -24,6 +24,11 @@ static inline int idiomrt_arg_is_buffer(uint32_t kind) {
 static inline int idiomrt_arg_is_output(uint32_t kind) {
   return kind == IDIOM_ARG_BUF_OUT || kind == IDIOM_ARG_BUF_INOUT;
 }
+/* 1 for an IN buffer flagged IDIOM_ARG_SNAPSHOT (read as before the run;
+   may overlap the run's outputs). */
+static inline int idiomrt_arg_is_snapshot(const idiom_arg *a) {
+  return a->kind == IDIOM_ARG_BUF_IN && (a->flags & IDIOM_ARG_SNAPSHOT);
+}
 
 
 /* checks.c: why descriptor d or its arguments cannot run (a decline

@@ -68,6 +68,8 @@ typedef struct idiomrt_resid_counters {
   uint64_t views;                   /* sub-range arguments passed as a view
                                        copy */
   uint64_t host_loads, host_stores; /* idiom_region_load/store */
+  uint64_t snapshots;               /* IDIOM_ARG_SNAPSHOT inputs over an
+                                       output filled by a device copy */
 } idiomrt_resid_counters;
 extern idiomrt_resid_counters idiomrt_resid_n;
 

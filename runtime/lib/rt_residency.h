@@ -61,6 +61,14 @@ int idiomrt_resid_active(void);
 int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
                           uint32_t nargs, cl_mem *mems, char *reason,
                           size_t reason_len);
+/* Before idiomrt_resid_acquire on a zero-copy device (zerocopy.c): an
+   IDIOM_ARG_SNAPSHOT input planned over the program's bytes (zc[i] = 1)
+   that overlaps an output going through the table (zc[j] != 1: its covered
+   bytes met a third argument's) is copied instead (zc[i] = 0), from the
+   entry that holds it, on the device; read in place, it would have that
+   entry copied back and dropped before every run. */
+void idiomrt_resid_snapshot_zc(const idiom_arg *args, uint32_t nargs,
+                               unsigned char *zc);
 /* After the kernels were enqueued: copies outputs passed as views back into
    their entries (on the device). */
 int idiomrt_resid_after_kernels(idiomrt_resid_call *c, const idiom_arg *args,

@@ -97,6 +97,8 @@ int idiomrt_run_create_buffers(idiomrt_run *r) {
     r->rc.zc = r->zc;
   }
   if (idiomrt_resid_active()) {
+    if (r->zc)
+      idiomrt_resid_snapshot_zc(r->args, r->nargs, r->zc);
     r->rc.dev = r->dev;
     r->rc.sink = sink_event;
     r->rc.sink_ctx = r;

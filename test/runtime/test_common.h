@@ -193,6 +193,7 @@ void case_resid_realloc(void);
 void case_resid_thread(void);
 void case_resid_reduce(void);
 void case_resid_overlap(void);
+void case_resid_snapshot(void);
 /* test_residency.c: y[i] += k over y[0..n) (INOUT, not dense). */
 int resid_addk(int *y, int n, int k);
 /* test_inplace.c */

@@ -1039,6 +1039,7 @@ static const tcase cases[] = {
     {"resid_thread", case_resid_thread, 1},
     {"resid_reduce", case_resid_reduce, 1},
     {"resid_overlap", case_resid_overlap, 1},
+    {"resid_snapshot", case_resid_snapshot, 1},
     {"inplace", case_inplace, 1},
     {"inplace_region", case_inplace_region, 1},
     {"resid_memmove", case_resid_memmove, 1},

@@ -86,7 +86,7 @@ void case_resid_offsets_stats(void) {
   int st = spawn_case("resid_offsets", env, &err);
   CHECK_MSG(st == 0, "%s", err ? err : "");
   CHECK_MSG(err && strstr(err, " offsets=3 views=1 host_loads=0 "
-                               "host_stores=0\n"),
+                               "host_stores=0 snapshots=0\n"),
             "%s", err ? err : "");
   free(err);
 }

@@ -63,4 +63,4 @@ int main(void) {
 // the region's end, and the reduction returns only its scalars.
 // STATS-DAG: idiom-stats: run-jacobi-copy.c:{{[0-9]+}} map calls=40 offloaded=40 {{.*}} bytes_out=0{{$}}
 // STATS-DAG: idiom-stats: run-jacobi-copy.c:{{[0-9]+}} scalar-reduction calls=40 offloaded=40 {{.*}} bytes_in=0 bytes_out=320{{$}}
-// STATS-DAG: idiom-stats: residency regions=1 reused={{[0-9]+}} syncs=0 flushed_bytes={{[0-9]+}} evicted=0 device_copies=40 grown=0 offsets={{[0-9]+}} views={{[0-9]+}} host_loads=0 host_stores=0{{$}}
+// STATS-DAG: idiom-stats: residency regions=1 reused={{[0-9]+}} syncs=0 flushed_bytes={{[0-9]+}} evicted=0 device_copies=40 grown=0 offsets={{[0-9]+}} views={{[0-9]+}} host_loads=0 host_stores=0 snapshots=0{{$}}

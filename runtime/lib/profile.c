@@ -367,7 +367,10 @@ void idiomrt_profile_seed(idiomrt_entry *e) {
     const profile_line *p = &g_lines[i];
     if (p->site != key)
       continue;
-    idiomrt_cost_class *c = &e->cost.cls[p->cls];
+    /* e is not published yet: no lock */
+    idiomrt_cost_class *c = idiomrt_cost_class_get(&e->cost, p->cls);
+    if (!c)
+      continue;
     c->host_pi[0] = c->host_est = p->host_pi;
     c->hn = 1;
     if (p->dev_pi >= 0) {
@@ -469,8 +472,8 @@ static void write_profile(void) {
     uint64_t key = site_key(e->desc);
     for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES && lines < PROFILE_MAX_SITES;
          ++c) {
-      const idiomrt_cost_class *k = &e->cost.cls[c];
-      if (!k->hn)
+      const idiomrt_cost_class *k = idiomrt_cost_class_find(&e->cost, c);
+      if (!k || !k->hn)
         continue;
       fl[fresh] = (profile_line){key,
                                  c,

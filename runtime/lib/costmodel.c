@@ -752,6 +752,8 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc) {
   if (!desc || desc != t_want_desc)
     return 0;
   t_want_desc = NULL;
+  if (!t_time_desc) /* a measurement begins (none replaced): pending.c */
+    idiomrt_pending_timing(1);
   t_time_desc = desc;
   t_time_entry = t_want_entry;
   t_time_trip = t_want_trip;
@@ -768,6 +770,7 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
       t_time_trip == 0)
     return; /* another (nested or re-entered) measurement took the slot */
   t_time_desc = NULL;
+  idiomrt_pending_timing(0);
   /* idiom_run holds no lock here, but a signal handler of this thread may
      interrupt a report or another sample: never wait for the lock. */
   idiomrt_entry *e = t_time_entry;

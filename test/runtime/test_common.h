@@ -120,6 +120,10 @@ void case_jds_decline(void);
 void case_jds_bytes_memo(void); /* test_jds.c */
 void case_csr_bytes_estimate(void); /* test_csr.c */
 void case_hint_tiny(void);      /* test_hint.c */
+void case_pending_host(void);    /* test_pending.c */
+void case_pending_device(void);  /* test_pending.c */
+void case_pending_epoch(void);   /* test_pending.c */
+void case_pending_threads(void); /* test_pending.c */
 void case_hint_region(void);    /* test_hint.c */
 void case_hint_grow(void);      /* test_hint.c */
 void case_noise_no_hint(void);    /* test_hintnoise.c */

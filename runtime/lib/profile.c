@@ -443,34 +443,34 @@ static int file_current(const profile_line *fresh, unsigned nfresh,
   return 1;
 }
 
+/* Longest text of fmt_line for a location of n characters: "site ", the
+   key, the class (< 64), three %.6g (13 characters at most), two counts
+   (20), the separators, the newline. */
+#define PROFILE_LINE_MAX(n) (112 + (n))
+
 /* At exit: this process's classes with both samples, and the file's lines
    of sites this process did not measure. Not written when the file says
    the same up to PROFILE_SLACK: a program run again and again does not
    rewrite it every time (a rename on ext4 flushes the file: 0.3 ms of a
-   4 ms program's CPU time here). */
+   4 ms program's CPU time here). Whether it says the same is decided
+   before any line is formatted (formatting took 30,000 instructions at
+   every exit of a program with two sites, bench/tiny_host.sh) whenever the
+   lines surely fit the buffer; the text, when written, is the same. */
 static void write_profile(void) {
   if (!g_have_key || idiomrt_forked_child())
     return;
   int saved_errno = errno;
   size_t cap = PROFILE_MAX_SITES * 224 + 64, len = 0;
-  char *buf = malloc(cap);
-  if (!buf)
-    return;
   uint64_t worthy = idiomrt_cost_worthy_total_ns();
-  len = (size_t)snprintf(buf, cap, "idiom-profile 2\nenv %016llx\n"
-                         "worthy %llu\n",
-                         (unsigned long long)env_hash(),
-                         (unsigned long long)worthy);
   static profile_line fl[PROFILE_MAX_SITES]; /* the fresh lines */
+  static const char *floc[PROFILE_MAX_SITES]; /* their locations */
   unsigned lines = 0, fresh = 0;
-  uint64_t seen[PROFILE_MAX_SITES];
-  unsigned nseen = 0;
-  for (idiomrt_entry *e = idiomrt_entry_first(); e && lines < PROFILE_MAX_SITES;
+  for (idiomrt_entry *e = idiomrt_entry_first(); e && fresh < PROFILE_MAX_SITES;
        e = idiomrt_entry_next(e)) {
     if (pthread_mutex_trylock(&e->stats_lock) != 0)
       continue;
     uint64_t key = site_key(e->desc);
-    for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES && lines < PROFILE_MAX_SITES;
+    for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES && fresh < PROFILE_MAX_SITES;
          ++c) {
       const idiomrt_cost_class *k = idiomrt_cost_class_find(&e->cost, c);
       if (!k || !k->hn)
@@ -483,24 +483,53 @@ static void write_profile(void) {
                                  k->cn ? k->cpu_est : -1.0,
                                  k->cpu_runs,
                                  ""};
-      int w = fmt_line(buf + len, cap - len, &fl[fresh], e->desc->loc);
-      if (w <= 0 || (size_t)w >= cap - len - 40)
-        break;
-      len += (size_t)w;
-      ++lines;
-      ++fresh;
-      if (nseen < PROFILE_MAX_SITES)
-        seen[nseen++] = key;
+      floc[fresh++] = e->desc->loc;
     }
     pthread_mutex_unlock(&e->stats_lock);
   }
-  for (unsigned i = 0; i < g_nlines && lines < PROFILE_MAX_SITES; ++i) {
-    const profile_line *p = &g_lines[i];
+  if (!fresh) {
+    errno = saved_errno;
+    return;
+  }
+  /* The file's lines of sites not measured here, after the fresh ones. */
+  size_t most = 64; /* the header */
+  for (unsigned i = 0; i < fresh; ++i)
+    most += PROFILE_LINE_MAX(strlen(floc[i] ? floc[i] : "?"));
+  unsigned kept[PROFILE_MAX_SITES], nkept = 0;
+  for (unsigned i = 0; i < g_nlines && fresh + nkept < PROFILE_MAX_SITES; ++i) {
     int dup = 0;
-    for (unsigned j = 0; j < nseen && !dup; ++j)
-      dup = seen[j] == p->site;
-    if (dup)
-      continue;
+    for (unsigned j = 0; j < fresh && !dup; ++j)
+      dup = fl[j].site == g_lines[i].site;
+    if (!dup) {
+      kept[nkept++] = i;
+      most += PROFILE_LINE_MAX(strlen(g_lines[i].loc));
+    }
+  }
+  lines = fresh + nkept;
+  if (most < cap - 40 && file_current(fl, fresh, lines, worthy)) {
+    idiomrt_debug("profile: %s says the same (within %.0f%%): not rewritten",
+                  g_path, (PROFILE_SLACK - 1) * 100);
+    errno = saved_errno;
+    return;
+  }
+  char *buf = malloc(cap);
+  if (!buf)
+    return;
+  len = (size_t)snprintf(buf, cap, "idiom-profile 2\nenv %016llx\n"
+                         "worthy %llu\n",
+                         (unsigned long long)env_hash(),
+                         (unsigned long long)worthy);
+  /* as many lines as the buffer takes: the fresh ones first */
+  unsigned nfresh = fresh;
+  lines = fresh = 0;
+  for (; fresh < nfresh; ++fresh, ++lines) {
+    int w = fmt_line(buf + len, cap - len, &fl[fresh], floc[fresh]);
+    if (w <= 0 || (size_t)w >= cap - len - 40)
+      break;
+    len += (size_t)w;
+  }
+  for (unsigned i = 0; fresh == nfresh && i < nkept; ++i) {
+    const profile_line *p = &g_lines[kept[i]];
     int w = fmt_line(buf + len, cap - len, p, p->loc);
     if (w <= 0 || (size_t)w >= cap - len - 40)
       break;

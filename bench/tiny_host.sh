@@ -3,11 +3,14 @@
 # stay on the host (issue 12, bench/policy_tiny.c: a 4096-float map run 3000
 # times in an outer loop, about 1.5 ms sequential here): task-clock and page
 # faults of the sequential build and of the plugin build, with this build's
-# runtime and, when given, with a baseline runtime (the same plugin linked
-# with BASE_RT_DIR/libidiomrt.a), then the instructions of one run of each
-# under cachegrind.
+# plugin and runtime and, when given, with a baseline's, then the
+# instructions of one run of each under cachegrind.
 #
-#   bench/tiny_host.sh BUILD_DIR [BASE_RT_DIR]
+#   bench/tiny_host.sh BUILD_DIR [BASE]
+#
+# BASE: the build directory of another revision (its lib/libIdiom.so and
+# lib/libidiomrt.a: plugin and runtime of that revision), or a directory
+# holding only a libidiomrt.a (that runtime linked with this build's plugin).
 #
 # Each round runs `perf stat -e task-clock,page-faults -r RUNS` (software
 # events: these containers expose no hardware counters) on every build in
@@ -19,10 +22,11 @@
 # and their output is compared with the sequential build's.
 #
 # Environment: CC (clang-19), ROUNDS (7), RUNS (50), SRC (bench/policy_tiny.c),
+# LIBS (-lm: linked into every build, the sequential one too; LIBS= for none),
 # KEEP_TMP=1 (keep the builds; prints the directory).
 set -u
 
-[ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [BASE_RT_DIR]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [BASE]" >&2; exit 2; }
 BUILD=$(cd "$1" && pwd) || exit 2
 BASE=${2:+$(cd "$2" && pwd)}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -30,8 +34,13 @@ CC=${CC:-clang-19}
 ROUNDS=${ROUNDS:-7}
 RUNS=${RUNS:-50}
 SRC=${SRC:-$HERE/policy_tiny.c}
+LIBS=${LIBS--lm}
 PLUGIN=$BUILD/lib/libIdiom.so
 [ -f "$PLUGIN" ] || { echo "no plugin: $PLUGIN" >&2; exit 2; }
+BASE_PLUGIN=$PLUGIN BASE_RT=$BASE
+if [ -n "$BASE" ] && [ -f "$BASE/lib/libIdiom.so" ]; then
+  BASE_PLUGIN=$BASE/lib/libIdiom.so BASE_RT=$BASE/lib
+fi
 for t in perf valgrind "$CC"; do
   command -v "$t" > /dev/null || { echo "$t not found" >&2; exit 2; }
 done
@@ -43,14 +52,16 @@ export IDIOM_CACHE_DIR=$TMP/cache POCL_CACHE_DIR=$TMP/pocl-cache
 mkdir -p "$IDIOM_CACHE_DIR"
 
 NAMES=(seq plugin)
-"$CC" -O2 "$SRC" -lm -o "$TMP/seq" || exit 1
-build_plugin() { # NAME RUNTIME_DIR
-  "$CC" -O2 -fpass-plugin="$PLUGIN" "$SRC" -L"$2" -lidiomrt -lm \
+# shellcheck disable=SC2086
+"$CC" -O2 "$SRC" $LIBS -o "$TMP/seq" || exit 1
+build_plugin() { # NAME PLUGIN RUNTIME_DIR
+  # shellcheck disable=SC2086
+  "$CC" -O2 -fpass-plugin="$2" "$SRC" -L"$3" -lidiomrt $LIBS \
     -o "$TMP/$1" || exit 1
 }
-build_plugin plugin "$BUILD/lib"
+build_plugin plugin "$PLUGIN" "$BUILD/lib"
 if [ -n "$BASE" ]; then
-  build_plugin base "$BASE"
+  build_plugin base "$BASE_PLUGIN" "$BASE_RT"
   NAMES+=(base)
 fi
 "$TMP/seq" > "$TMP/seq.out"

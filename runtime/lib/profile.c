@@ -81,7 +81,10 @@ typedef struct profile_line {
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static int g_have_key;                       /* the file's path is known */
 static char g_dir[PATH_MAX], g_path[PATH_MAX + 32];
-static profile_line g_lines[PROFILE_MAX_SITES];
+/* The file's lines (heap, g_nlines of them: the buffers of the profile
+   are allocated as needed, not 130 KB of zero-initialised data whose
+   first pages a start touched apart, bench/tiny_host.sh). */
+static profile_line *g_lines;
 static unsigned g_nlines;                    /* read from the file */
 static uint64_t g_file_env;                  /* its env line */
 static int64_t g_file_worthy = -1;           /* its worthy line, or -1 */
@@ -199,15 +202,9 @@ __attribute__((format(printf, 1, 2))) static void note(const char *fmt,
   }
 }
 
-/* Reads path into g_lines (none when it is missing or malformed). */
-static void read_profile(const char *path) {
-  g_nlines = 0;
-  g_file_worthy = -1;
-  g_read_note[0] = '\0';
-  snprintf(g_read_path, sizeof g_read_path, "%s", path);
-  static char buf[PROFILE_MAX_SITES * 224 + 64];
-  if (idiomrt_read_small_file(path, buf, sizeof buf) < 0)
-    return;
+/* Parses the text buf of file path into g_lines (none when it is
+   malformed). */
+static void parse_profile(const char *path, char *buf) {
   char *check = strstr(buf, "check ");
   unsigned long long sum = 0, env = 0;
   int v2 = strncmp(buf, "idiom-profile 2\nenv ", 20) == 0;
@@ -220,11 +217,19 @@ static void read_profile(const char *path) {
   }
   *check = '\0';
   g_file_env = env;
+  unsigned most = 0; /* lines, so many at most */
+  for (const char *c = buf; *c; ++c)
+    most += *c == '\n';
+  most = most < PROFILE_MAX_SITES ? most : PROFILE_MAX_SITES;
+  profile_line *lines = realloc(g_lines, (most ? most : 1) * sizeof *lines);
+  if (!lines)
+    return;
+  g_lines = lines;
   char *save = NULL;
   unsigned m = 0;
   char *first = strchr(buf + 16, '\n');
   for (char *l = first ? strtok_r(first + 1, "\n", &save) : NULL;
-       l && m < PROFILE_MAX_SITES; l = strtok_r(NULL, "\n", &save)) {
+       l && m < most; l = strtok_r(NULL, "\n", &save)) {
     profile_line *p = &g_lines[m];
     unsigned long long site = 0, runs = 0, worthy = 0, cruns = 0;
     int at = 0;
@@ -254,6 +259,19 @@ static void read_profile(const char *path) {
   }
   g_nlines = m;
   note("profile: %s: %u site classes", path, m);
+}
+
+/* Reads path into g_lines (none when it is missing or malformed). */
+static void read_profile(const char *path) {
+  g_nlines = 0;
+  g_file_worthy = -1;
+  g_read_note[0] = '\0';
+  snprintf(g_read_path, sizeof g_read_path, "%s", path);
+  size_t cap = PROFILE_MAX_SITES * 224 + 64;
+  char *buf = malloc(cap); /* only the file's pages are touched */
+  if (buf && idiomrt_read_small_file(path, buf, cap) >= 0)
+    parse_profile(path, buf);
+  free(buf);
 }
 
 static void write_profile(void);
@@ -462,9 +480,11 @@ static void write_profile(void) {
   int saved_errno = errno;
   size_t cap = PROFILE_MAX_SITES * 224 + 64, len = 0;
   uint64_t worthy = idiomrt_cost_worthy_total_ns();
-  static profile_line fl[PROFILE_MAX_SITES]; /* the fresh lines */
-  static const char *floc[PROFILE_MAX_SITES]; /* their locations */
-  unsigned lines = 0, fresh = 0;
+  /* the fresh lines and their locations: a few on the stack, else on the
+     heap (at most PROFILE_MAX_SITES) */
+  profile_line fl_few[16], *fl = fl_few;
+  const char *floc_few[16], **floc = floc_few;
+  unsigned lines = 0, fresh = 0, room = 16;
   for (idiomrt_entry *e = idiomrt_entry_first(); e && fresh < PROFILE_MAX_SITES;
        e = idiomrt_entry_next(e)) {
     if (pthread_mutex_trylock(&e->stats_lock) != 0)
@@ -475,6 +495,17 @@ static void write_profile(void) {
       const idiomrt_cost_class *k = idiomrt_cost_class_find(&e->cost, c);
       if (!k || !k->hn)
         continue;
+      if (fresh == room) {
+        room = PROFILE_MAX_SITES;
+        fl = malloc(room * sizeof *fl);
+        floc = malloc(room * sizeof *floc);
+        if (!fl || !floc) {
+          pthread_mutex_unlock(&e->stats_lock);
+          goto out;
+        }
+        memcpy(fl, fl_few, sizeof fl_few);
+        memcpy(floc, floc_few, sizeof floc_few);
+      }
       fl[fresh] = (profile_line){key,
                                  c,
                                  k->host_est,
@@ -487,10 +518,8 @@ static void write_profile(void) {
     }
     pthread_mutex_unlock(&e->stats_lock);
   }
-  if (!fresh) {
-    errno = saved_errno;
-    return;
-  }
+  if (!fresh)
+    goto out;
   /* The file's lines of sites not measured here, after the fresh ones. */
   size_t most = 64; /* the header */
   for (unsigned i = 0; i < fresh; ++i)
@@ -509,12 +538,11 @@ static void write_profile(void) {
   if (most < cap - 40 && file_current(fl, fresh, lines, worthy)) {
     idiomrt_debug("profile: %s says the same (within %.0f%%): not rewritten",
                   g_path, (PROFILE_SLACK - 1) * 100);
-    errno = saved_errno;
-    return;
+    goto out;
   }
   char *buf = malloc(cap);
   if (!buf)
-    return;
+    goto out;
   len = (size_t)snprintf(buf, cap, "idiom-profile 2\nenv %016llx\n"
                          "worthy %llu\n",
                          (unsigned long long)env_hash(),
@@ -549,5 +577,10 @@ static void write_profile(void) {
       idiomrt_debug("profile: wrote %u site classes to %s", lines, g_path);
   }
   free(buf);
+out:
+  if (fl != fl_few) {
+    free(fl);
+    free(floc);
+  }
   errno = saved_errno;
 }

@@ -26,10 +26,11 @@
  *    a program that sets them in main, as the runtime's tests do, ends with
  *    another environment than it starts with: no early start for it.)
  *
- * key = FNV-1a 64 of (format tag, the executable's path, size, mtime and
- * inode, the host name, the IDIOM_DEVICE preference): a rebuilt program,
- * another machine sharing the cache directory or another device choice
- * starts without a profile. A site is the FNV-1a 64 of its descriptor's
+ * key = FNV-1a 64 of (format tag, the executable's GNU build ID, or its
+ * path, size, mtime and inode when it has none, the host name, the
+ * IDIOM_DEVICE preference): a program rebuilt into other code, another
+ * machine sharing the cache directory or another device choice starts
+ * without a profile. A site is the FNV-1a 64 of its descriptor's
  * location, kernel name, idiom and shape. File format:
  *
  *   idiom-profile 2
@@ -52,8 +53,10 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,15 +123,65 @@ static uint64_t env_hash(void) {
   return h;
 }
 
-/* The hash of the executable's identity (its path, size, modification
-   time and inode) and of the host's name, into *h; 0 when /proc/self/exe
-   cannot be read. Computed once per process, by the constructor (or by the
-   first run when the constructor had no reason to): the key is the running
-   program's, and make_path's two callers each paid a readlink, a stat and
-   an uname for it (bench/tiny_host.sh). */
+/* The main program's GNU build ID (dl_iterate_phdr's first object). */
+typedef struct build_id {
+  unsigned char bytes[64];
+  size_t len; /* 0: none */
+} build_id;
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  build_id *b = arg;
+  for (unsigned i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    size_t align = ph->p_align == 8 ? 8 : 4;
+    const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+    const char *end = p + ph->p_memsz;
+    while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+      const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+      size_t name = (nh->n_namesz + align - 1) & ~(align - 1);
+      size_t desc = (nh->n_descsz + align - 1) & ~(align - 1);
+      const char *d = p + sizeof *nh + name;
+      if (name > (size_t)(end - p) || desc > (size_t)(end - d))
+        break;
+      if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+          memcmp(p + sizeof *nh, "GNU", 4) == 0 && nh->n_descsz > 0 &&
+          nh->n_descsz <= sizeof b->bytes) {
+        memcpy(b->bytes, d, nh->n_descsz);
+        b->len = nh->n_descsz;
+        return 1;
+      }
+      p = d + desc;
+    }
+  }
+  return 1; /* the first object is the program: stop */
+}
+
+/* The hash of the executable's identity and of the host's name, into *h;
+   0 when it has none. The identity is the program's GNU build ID (a hash
+   of its contents that the linker writes, read from memory: no system
+   call), or, for a program linked without one, its path, size,
+   modification time and inode (a readlink and a stat of /proc/self/exe,
+   8 us here, bench/tiny_host.sh). Computed once per process, by the
+   constructor (or by the first run when the constructor had no reason
+   to): the key is the running program's, and make_path's two callers each
+   paid for it. */
 static int exe_identity(uint64_t *h) {
   static int known = -1; /* -1 not yet, 0 unreadable, 1 in g_exe_hash */
   static uint64_t g_exe_hash;
+  build_id id = {{0}, 0};
+  if (known < 0)
+    dl_iterate_phdr(find_build_id, &id);
+  if (known < 0 && id.len) {
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    uint64_t x = fnv_str(IDIOMRT_FNV_OFFSET, "idiom-profile-build-id");
+    x = idiomrt_fnv1a(x, id.bytes, id.len);
+    g_exe_hash = fnv_str(x, host);
+    known = 1;
+  }
   if (known < 0) {
     known = 0;
     char exe[PATH_MAX];
@@ -346,9 +399,12 @@ __attribute__((constructor)) static void profile_at_start(void) {
   if (make_path(&cfg, g_dir, sizeof g_dir, g_path, sizeof g_path)) {
     read_profile(g_path);
     double s = saved_ns();
-    /* the environment first: the calibration file's reader fixes the
-       configuration */
-    if (g_nlines && g_file_env == env_hash() &&
+    double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;
+    /* Nothing saved and nothing worthy: no start-up, whatever one costs
+       (a start-up's worth is never 0), so neither the calibration file nor
+       the address-space limit is read for it here. Then the environment:
+       the calibration file's reader fixes the configuration. */
+    if (g_nlines && (s > 0 || w > 0) && g_file_env == env_hash() &&
         cfg.device_pref != IDIOMRT_DEV_SEQ &&
         !idiomrt_address_space_too_small()) {
       double start = (double)idiomrt_calib_start_after_ns();
@@ -356,7 +412,6 @@ __attribute__((constructor)) static void profile_at_start(void) {
          program with one long call runs it on the host while the device
          starts), at least two start-ups of host time in runs the cost
          model wanted on the device (costmodel.c's worthy total). */
-      double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;
       /* (never under the test knob IDIOM_TEST_HOST: no device start) */
       if ((s > start || w >= 2 * start) && !idiomrt_config_get()->test_host) {
         if (s > start)

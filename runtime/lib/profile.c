@@ -83,7 +83,10 @@ typedef struct profile_line {
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static int g_have_key;                       /* the file's path is known */
-static char g_dir[PATH_MAX], g_path[PATH_MAX + 32];
+/* The profile's directory and file (make_path), on the heap at their
+   lengths: as PATH_MAX buffers of zero-initialised data, they and the two
+   below were four pages that every start touched (bench/tiny_host.sh). */
+static char *g_dir, *g_path;
 /* The file's lines (heap, g_nlines of them: the buffers of the profile
    are allocated as needed, not 130 KB of zero-initialised data whose
    first pages a start touched apart, bench/tiny_host.sh). */
@@ -204,54 +207,89 @@ static int exe_identity(uint64_t *h) {
   return known;
 }
 
-/* The file's path for configuration cfg, from the executable's identity,
-   into dir and path; 0 when there is none (cache or cost model off). */
-static int make_path(const idiomrt_config *cfg, char *dir, size_t ndir,
-                     char *path, size_t npath) {
-  if (!cfg->cost)
-    return 0;
-  const char *given = getenv("IDIOM_PROFILE");
-  if (given && strchr(given, '/')) { /* IDIOM_PROFILE=PATH */
-    int k = snprintf(path, npath, "%s", given);
-    if (k <= 0 || (size_t)k >= npath)
-      return 0;
-    snprintf(dir, ndir, "%s", given);
-    char *slash = strrchr(dir, '/');
-    if (slash == dir)
-      slash[1] = '\0';
-    else
-      *slash = '\0';
-    return 1;
-  }
-  if (!cfg->cache_dir)
-    return 0;
-  uint64_t h;
-  if (!exe_identity(&h))
-    return 0;
-  int pref = cfg->device_pref;
-  h = idiomrt_fnv1a(h, &pref, sizeof pref);
-  int k = snprintf(dir, ndir, "%s/profile", cfg->cache_dir);
-  if (k <= 0 || (size_t)k >= ndir)
-    return 0;
-  k = snprintf(path, npath, "%s/%016llx.txt", dir, (unsigned long long)h);
-  return k > 0 && (size_t)k < npath;
+/* The text of fmt on the heap; NULL when it has max characters or more,
+   or on no memory. */
+__attribute__((format(printf, 2, 0))) static char *
+heap_vprintf(size_t max, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int k = vsnprintf(NULL, 0, fmt, ap);
+  char *s = k >= 0 && (size_t)k < max ? malloc((size_t)k + 1) : NULL;
+  if (s)
+    vsnprintf(s, (size_t)k + 1, fmt, again);
+  va_end(again);
+  return s;
 }
 
-/* What reading g_read_path found, for IDIOM_DEBUG: printed at once when
-   the configuration is read, else (program start: reading it would fix it
-   before main could set IDIOM_*) kept for load(). */
-static char g_read_path[PATH_MAX + 32];
-static char g_read_note[PATH_MAX + 96];
+__attribute__((format(printf, 2, 3))) static char *
+heap_printf(size_t max, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = heap_vprintf(max, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+/* *slot = s, the old string freed. */
+static void set_str(char **slot, char *s) {
+  free(*slot);
+  *slot = s;
+}
+
+/* The file's path for configuration cfg, from the executable's identity,
+   into g_dir and g_path; 0 when there is none (cache or cost model off,
+   a directory of PATH_MAX characters or more), which leaves them as they
+   were. */
+static int make_path(const idiomrt_config *cfg) {
+  if (!cfg->cost)
+    return 0;
+  char *dir = NULL, *path = NULL;
+  const char *given = getenv("IDIOM_PROFILE");
+  if (given && strchr(given, '/')) { /* IDIOM_PROFILE=PATH */
+    path = heap_printf(PATH_MAX + 32, "%s", given);
+    dir = path ? heap_printf(PATH_MAX + 32, "%s", given) : NULL;
+    if (dir) {
+      char *slash = strrchr(dir, '/');
+      if (slash == dir)
+        slash[1] = '\0';
+      else
+        *slash = '\0';
+    }
+  } else {
+    uint64_t h;
+    if (!cfg->cache_dir || !exe_identity(&h))
+      return 0;
+    int pref = cfg->device_pref;
+    h = idiomrt_fnv1a(h, &pref, sizeof pref);
+    dir = heap_printf(PATH_MAX, "%s/profile", cfg->cache_dir);
+    path = dir ? heap_printf(PATH_MAX + 32, "%s/%016llx.txt", dir,
+                             (unsigned long long)h)
+               : NULL;
+  }
+  if (!dir || !path) {
+    free(dir);
+    free(path);
+    return 0;
+  }
+  set_str(&g_dir, dir);
+  set_str(&g_path, path);
+  return 1;
+}
+
+/* The file read last, and what reading it found, for IDIOM_DEBUG: printed
+   at once when the configuration is read, else (program start: reading it
+   would fix it before main could set IDIOM_*) kept for load(). */
+static char *g_read_path, *g_read_note;
 
 __attribute__((format(printf, 1, 2))) static void note(const char *fmt,
                                                        ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(g_read_note, sizeof g_read_note, fmt, ap);
+  set_str(&g_read_note, heap_vprintf(PATH_MAX + 96, fmt, ap));
   va_end(ap);
-  if (idiomrt_config_peek()) {
+  if (idiomrt_config_peek() && g_read_note) {
     idiomrt_debug("%s", g_read_note);
-    g_read_note[0] = '\0';
+    set_str(&g_read_note, NULL);
   }
 }
 
@@ -318,8 +356,8 @@ static void parse_profile(const char *path, char *buf) {
 static void read_profile(const char *path) {
   g_nlines = 0;
   g_file_worthy = -1;
-  g_read_note[0] = '\0';
-  snprintf(g_read_path, sizeof g_read_path, "%s", path);
+  set_str(&g_read_note, NULL);
+  set_str(&g_read_path, strdup(path));
   size_t cap = PROFILE_MAX_SITES * 224 + 64;
   char *buf = malloc(cap); /* only the file's pages are touched */
   if (buf && idiomrt_read_small_file(path, buf, cap) >= 0)
@@ -333,16 +371,15 @@ static void write_profile(void);
    file of this configuration (the one the constructor read, unless main
    changed IDIOM_*). */
 static void load(void) {
-  g_have_key = make_path(idiomrt_config_get(), g_dir, sizeof g_dir, g_path,
-                         sizeof g_path);
+  g_have_key = make_path(idiomrt_config_get());
   if (!g_have_key) {
     g_nlines = 0;
     g_file_worthy = -1;
     return;
   }
-  if (strcmp(g_path, g_read_path) != 0)
+  if (!g_read_path || strcmp(g_path, g_read_path) != 0)
     read_profile(g_path); /* main changed IDIOM_* */
-  else if (g_read_note[0])
+  else if (g_read_note)
     idiomrt_debug("%s", g_read_note);
   atexit(write_profile);
 }
@@ -394,9 +431,7 @@ __attribute__((constructor)) static void profile_at_start(void) {
   int saved_errno = errno;
   idiomrt_config cfg;
   idiomrt_config_preview(&cfg);
-  /* into load()'s buffers, which it fills again before any use: 8 KB
-     less of fresh stack (two page faults) at every start */
-  if (make_path(&cfg, g_dir, sizeof g_dir, g_path, sizeof g_path)) {
+  if (make_path(&cfg)) {
     read_profile(g_path);
     double s = saved_ns();
     double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;

@@ -12,7 +12,10 @@
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pending-guards=false -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF
 // RUN: %opt -passes=idiom-regions -S %t.ll -o - | FileCheck %s --check-prefix=TWICE
 
-// CHECK: @idiom_pending_work = external global i32
+// The word is defined weakly right after the module's hint words (the
+// runtime's definition is weak too), so that it shares their cache line.
+// CHECK: @idiom_main_1.hint = private global i64 0, align 8
+// CHECK-NEXT: @idiom_pending_work = weak global i32 0, align 4
 // CHECK-LABEL: define {{.*}} @main(
 // CHECK: call void @idiom_region_begin()
 // The fallback of the map: synced first, when the runtime may hold copies.

@@ -3,8 +3,8 @@
  * Cases of idiomrt_test for idiom_pending_work (idiomrt.h,
  * runtime/lib/pending.c): the plugin's stitched code calls
  * idiom_region_sync, idiom_region_load/store and idiom_host_end_site only
- * while the word is nonzero (passes/PendingGuards.h). The site below
- * follows that contract. Both sides of the condition:
+ * while the word is nonzero (passes/PendingGuards.h); test_hint.c's site
+ * follows that contract here. Both sides of the condition:
  *   - 0: a tiny site whose calls stay on the host makes none of those calls
  *     except while one of its own host measurements is pending, and the
  *     measurements still end (host samples, the same decisions as
@@ -26,77 +26,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* y[i] = a * x[i] + y[i];  args: n, a, x (IN), y (INOUT) */
-static const char pscale_src[] =
-    "__kernel void pscale(const int n, const float a,\n"
-    "                     __global const float *x, __global float *y) {\n"
-    "  size_t i = get_global_id(0);\n"
-    "  if (i < (size_t)n) y[i] = a * x[i] + y[i];\n"
-    "}\n";
-static const idiom_kernel_desc pscale_desc = {
-    "pscale", "test_pending.c:pscale", "map", pscale_src, IDIOM_MAP, 1, 0, 0,
-    NULL};
-
-static uint64_t g_word; /* the site's hint word */
-static int g_runs;      /* idiom_run calls made */
-static int g_calls;     /* guarded calls made (the word was nonzero) */
-
 static int pending(void) {
   return __atomic_load_n(&idiom_pending_work, __ATOMIC_RELAXED) != 0;
 }
 
-/* The site as the plugin stitches it with the guards: hint, idiom_run,
-   then the fallback loop between a guarded idiom_region_sync and a guarded
-   idiom_host_end_site. Returns 1 when the device ran it. */
+/* test_hint.c's site, guarded as the plugin's code is; g_calls counts the
+   guarded calls made. */
+static int g_calls;
 static int site(float *x, float *y, int n) {
-  uint64_t key = (uint64_t)n;
-  uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
-  uint64_t one = 1ull << IDIOM_HINT_TAG_BITS;
-  uint64_t h = __atomic_load_n(&g_word, __ATOMIC_RELAXED);
-  if ((h & (one - 1)) == tag && h >= one) {
-    __atomic_store_n(&g_word, h - one, __ATOMIC_RELAXED);
-  } else {
-    idiom_arg args[4] = {i32(n), f32(2.0f),
-                         buf(IDIOM_ARG_BUF_IN, x, 4ull * n),
-                         buf(IDIOM_ARG_BUF_INOUT, y, 4ull * n)};
-    uint64_t sizes[1] = {(uint64_t)n};
-    g_runs++;
-    if (idiom_run(&pscale_desc, args, 4, sizes, NULL))
-      return 1;
-    idiom_host_hint(&pscale_desc, &g_word, key);
-    idiom_host_begin(&pscale_desc);
-  }
-  if (pending()) {
-    g_calls++;
-    idiom_region_sync();
-  }
-  for (int i = 0; i < n; ++i)
-    y[i] = 2.0f * x[i] + y[i];
-  if (pending()) {
-    g_calls++;
-    idiom_host_end_site(&g_word);
-  }
-  return 0;
-}
-
-/* Small integers: every sum below is exact in float. */
-static void fill(float *x, float *y, int n) {
-  for (int i = 0; i < n; ++i) {
-    x[i] = (float)(i % 64);
-    y[i] = (float)(i % 13);
-  }
-}
-
-/* 1 when y = y0 + k * 2 * x (k applications of y = 2x + y). */
-static int check_y(const float *y, int n, int k) {
-  for (int i = 0; i < n; ++i) {
-    float want = (float)(i % 13) + (float)k * 2.0f * (float)(i % 64);
-    if (y[i] != want) {
-      fprintf(stderr, "y[%d] = %g, want %g\n", i, y[i], want);
-      return 0;
-    }
-  }
-  return 1;
+  return hint_site(x, y, n, 0, 1, &g_calls);
 }
 
 enum { TINY = 4096, TINY_CALLS = 3000 };
@@ -110,19 +48,19 @@ void case_pending_host(void) {
   setenv("IDIOM_COST", "on", 1);
   CHECK_MSG(!pending(), "word %#x before any call", idiom_pending_work);
   float *x = malloc(4ull * TINY), *y = malloc(4ull * TINY);
-  fill(x, y, TINY);
+  hint_fill(x, y, TINY);
   int off = 0;
   for (int k = 0; k < TINY_CALLS; ++k)
     off += site(x, y, TINY);
   CHECK_MSG(off == 0, "%d tiny calls offloaded", off);
-  CHECK(check_y(y, TINY, TINY_CALLS));
+  CHECK(hint_check_y(y, TINY, TINY_CALLS));
   CHECK_MSG(!pending(), "word %#x after the calls", idiom_pending_work);
-  CHECK_MSG(g_runs >= 2 && g_runs <= 2 + TINY_CALLS / 64,
-            "idiom_run called %d times for %d calls", g_runs, TINY_CALLS);
+  CHECK_MSG(hint_runs() >= 2 && hint_runs() <= 2 + TINY_CALLS / 64,
+            "idiom_run called %d times for %d calls", hint_runs(), TINY_CALLS);
   /* a guarded pair at most per idiom_run (the measured declines) */
-  CHECK_MSG(g_calls <= 2 * g_runs, "%d guarded calls for %d runs", g_calls,
-            g_runs);
-  idiomrt_entry *e = idiomrt_entry_get(&pscale_desc);
+  CHECK_MSG(g_calls <= 2 * hint_runs(), "%d guarded calls for %d runs", g_calls,
+            hint_runs());
+  idiomrt_entry *e = idiomrt_entry_get(hint_desc());
   CHECK(e != NULL);
   pthread_mutex_lock(&e->stats_lock);
   idiomrt_cost_hint_fold_locked(e); /* the calls the last hint skipped */
@@ -135,10 +73,10 @@ void case_pending_host(void) {
   CHECK_MSG(got >= 1 && got == wanted, "host samples %llu of %llu asked",
             (unsigned long long)got, (unsigned long long)wanted);
   CHECK_MSG(hinted + floor + explore == TINY_CALLS &&
-                floor + explore == (uint64_t)g_runs,
+                floor + explore == (uint64_t)hint_runs(),
             "host-hint %llu, host-floor %llu, host-explore %llu, runs %d",
             (unsigned long long)hinted, (unsigned long long)floor,
-            (unsigned long long)explore, g_runs);
+            (unsigned long long)explore, hint_runs());
   free(x);
   free(y);
 }
@@ -152,7 +90,7 @@ void case_pending_device(void) {
   setenv("IDIOM_MIN_TRIP", "0", 1);
   CHECK_MSG(!pending(), "word %#x before any call", idiom_pending_work);
   float *x = malloc(4ull * TINY), *y = malloc(4ull * TINY);
-  fill(x, y, TINY);
+  hint_fill(x, y, TINY);
   idiom_region_begin();
   CHECK_MSG(!pending(), "word %#x in an empty region", idiom_pending_work);
   CHECK_MSG(site(x, y, TINY) == 1, "not offloaded: %s", reason_or_none());
@@ -171,7 +109,7 @@ void case_pending_device(void) {
     y[i] = 2.0f * x[i] + y[i];
   CHECK(site(x, y, TINY) == 1);
   idiom_region_end();
-  CHECK(check_y(y, TINY, 3));
+  CHECK(hint_check_y(y, TINY, 3));
   /* never cleared */
   CHECK(idiom_pending_work & IDIOMRT_PENDING_DEVICE);
   free(x);
@@ -199,7 +137,7 @@ static void *other_thread(void *arg) {
   int *seen = arg;
   *seen = pending();
   /* this thread has nothing pending: the call does nothing */
-  idiom_host_end_site(&g_word);
+  idiom_host_end_site(hint_word());
   return NULL;
 }
 
@@ -209,15 +147,15 @@ static void *other_thread(void *arg) {
 void case_pending_threads(void) {
   setenv("IDIOM_COST", "on", 1);
   float *x = malloc(4ull * TINY), *y = malloc(4ull * TINY);
-  fill(x, y, TINY);
+  hint_fill(x, y, TINY);
   idiom_arg args[4] = {i32(TINY), f32(2.0f),
                        buf(IDIOM_ARG_BUF_IN, x, 4ull * TINY),
                        buf(IDIOM_ARG_BUF_INOUT, y, 4ull * TINY)};
   uint64_t sizes[1] = {TINY};
   /* the first call of a class declines to measure the host */
-  CHECK_MSG(idiom_run(&pscale_desc, args, 4, sizes, NULL) == 0,
+  CHECK_MSG(idiom_run(hint_desc(), args, 4, sizes, NULL) == 0,
             "the first call ran on the device");
-  CHECK_MSG(idiom_host_begin(&pscale_desc) != 0, "no measurement asked: %s",
+  CHECK_MSG(idiom_host_begin(hint_desc()) != 0, "no measurement asked: %s",
             reason_or_none());
   CHECK_MSG(idiom_pending_work == 1, "word %#x with one measurement",
             idiom_pending_work);
@@ -227,15 +165,15 @@ void case_pending_threads(void) {
   pthread_join(t, NULL);
   CHECK_MSG(seen == 1 && idiom_pending_work == 1,
             "other thread saw %d, word %#x", seen, idiom_pending_work);
-  idiom_host_end(&pscale_desc, 0); /* token 0: nothing ends */
+  idiom_host_end(hint_desc(), 0); /* token 0: nothing ends */
   CHECK(idiom_pending_work == 1);
   /* the next decline's measurement replaces this one */
-  CHECK(idiom_run(&pscale_desc, args, 4, sizes, NULL) == 0);
-  uint64_t tok = idiom_host_begin(&pscale_desc);
+  CHECK(idiom_run(hint_desc(), args, 4, sizes, NULL) == 0);
+  uint64_t tok = idiom_host_begin(hint_desc());
   CHECK_MSG(tok != 0 && idiom_pending_work == 1,
             "token %llu, word %#x after a replaced measurement",
             (unsigned long long)tok, idiom_pending_work);
-  idiom_host_end(&pscale_desc, tok);
+  idiom_host_end(hint_desc(), tok);
   CHECK_MSG(idiom_pending_work == 0, "word %#x after the end",
             idiom_pending_work);
   free(x);

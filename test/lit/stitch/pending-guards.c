@@ -5,11 +5,12 @@
 // branch in front of each, the call in a block of its own weighted as
 // unlikely (passes/PendingGuards.h). With -idiom-pending-guards=false the
 // calls are made unconditionally, as before; opt's idiom-regions pass over
-// guarded code adds no second guard. Run with both sides of the condition:
-// run/pending-guards.c.
-// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm %s -o %t.ll
+// guarded code adds no second guard. The program: bench/policy_tiny.c (a
+// 4096-float map in a time loop, y[r % N] read on the host). Run with both
+// sides of the condition: run/pending-guards.c.
+// RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm %srcroot/bench/policy_tiny.c -o %t.ll
 // RUN: FileCheck %s < %t.ll
-// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pending-guards=false -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-pending-guards=false -fno-discard-value-names -S -emit-llvm %srcroot/bench/policy_tiny.c -o - | FileCheck %s --check-prefix=OFF
 // RUN: %opt -passes=idiom-regions -S %t.ll -o - | FileCheck %s --check-prefix=TWICE
 
 // The word is defined weakly right after the module's hint words (the
@@ -53,21 +54,3 @@
 // TWICE-LABEL: define {{.*}} @main(
 // TWICE-COUNT-5: load atomic i32, ptr @idiom_pending_work
 // TWICE-NOT: load atomic i32, ptr @idiom_pending_work
-#include <stdio.h>
-#define N 4096
-#define REPS 300
-static float x[N], y[N];
-int main(void) {
-  for (int i = 0; i < N; ++i) {
-    x[i] = (float)(i % 17);
-    y[i] = (float)(i % 5);
-  }
-  double s = 0;
-  for (int r = 0; r < REPS; ++r) {
-    for (int i = 0; i < N; ++i)
-      y[i] = 0.5f * x[i] + y[i] * 0.25f;
-    s += y[r % N];
-  }
-  printf("%.6f\n", s);
-  return 0;
-}

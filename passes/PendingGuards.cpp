@@ -59,6 +59,15 @@ unsigned guardPendingCalls(Module &M) {
                               ConstantInt::get(I32, 0), "idiom_pending_work",
                               Before);
     Word->setAlignment(Align(4));
+    // In an executable (PIE or not position-independent) the definition
+    // cannot be interposed: the loads address it directly (a load through
+    // the GOT kept its address in a register across the loops, one
+    // register less for them: 1% more instructions in
+    // nas-parboil/adi.c). Code for a shared object goes through the GOT,
+    // so that all its references reach the one word the linker keeps.
+    if (M.getPIELevel() != PIELevel::Default ||
+        M.getPICLevel() == PICLevel::NotPIC)
+      Word->setDSOLocal(true);
   }
   // Taken only by programs that use a device or time a host run: the
   // skip is the path to lay out straight.

@@ -14,9 +14,13 @@
 // RUN: %opt -passes=idiom-regions -S %t.ll -o - | FileCheck %s --check-prefix=TWICE
 
 // The word is defined weakly right after the module's hint words (the
-// runtime's definition is weak too), so that it shares their cache line.
+// runtime's definition is weak too), so that it shares their cache line;
+// dso_local in an executable (loads address it directly), not in code for
+// a shared object (-fPIC: through the GOT, to the one word kept).
+// RUN: %clang-idiom -fPIC -S -emit-llvm %srcroot/bench/policy_tiny.c -o - | FileCheck %s --check-prefix=PIC
+// PIC: @idiom_pending_work = weak global i32 0, align 4
 // CHECK: @idiom_main_1.hint = private global i64 0, align 8
-// CHECK-NEXT: @idiom_pending_work = weak global i32 0, align 4
+// CHECK-NEXT: @idiom_pending_work = weak dso_local global i32 0, align 4
 // CHECK-LABEL: define {{.*}} @main(
 // CHECK: call void @idiom_region_begin()
 // The fallback of the map: synced first, when the runtime may hold copies.

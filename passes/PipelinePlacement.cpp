@@ -3,6 +3,7 @@
 #include "PipelinePlacement.h"
 #include "IdiomOffload.h"
 #include "OffloadRemarks.h"
+#include "PendingGuards.h"
 #include "RegionSummaries.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
@@ -41,6 +42,8 @@ PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
     // their callees' summaries (RegionSummaries.h).
     bool Changed = hasPendingRegions(M);
     finalizePendingRegions(M);
+    // Last: no analysis of the plugin looks at the code after this.
+    Changed |= guardPendingCalls(M) != 0;
     // The remarks of the VectorizerStart instance, one per source loop.
     flushRemarks(M);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
@@ -55,15 +58,18 @@ PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
   markOffloadRan(M);
   if (finalizePendingRegions(M))
     PA = PreservedAnalyses::none();
+  if (guardPendingCalls(M))
+    PA = PreservedAnalyses::none();
   flushRemarks(M);
   return PA;
 }
 
 PreservedAnalyses IdiomRegionsPass::run(Module &M, ModuleAnalysisManager &) {
-  if (!hasPendingRegions(M))
-    return PreservedAnalyses::all();
-  finalizePendingRegions(M);
-  return PreservedAnalyses::none();
+  bool Changed = hasPendingRegions(M);
+  if (Changed)
+    finalizePendingRegions(M);
+  Changed |= guardPendingCalls(M) != 0;
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace idiom

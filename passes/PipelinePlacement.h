@@ -40,17 +40,20 @@ bool isFallbackLoop(const llvm::Loop &L);
 
 /// The offload for pipelines without VectorizerStart (ThinLTO pre-link):
 /// LoopSimplify, LCSSA and IdiomOffloadPass over every function, unless the
-/// offload already ran on the module. Either way it then emits the module's
-/// deferred remarks (flushRemarks, OffloadRemarks.h).
+/// offload already ran on the module. Either way it then decides the
+/// pending regions, guards the runtime calls around fallback loops
+/// (guardPendingCalls, PendingGuards.h) and emits the module's deferred
+/// remarks (flushRemarks, OffloadRemarks.h).
 class IdiomLateOffloadPass : public llvm::PassInfoMixin<IdiomLateOffloadPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 };
 
 /// Decides the pending residency regions of the module
-/// (finalizePendingRegions, RegionSummaries.h) where OptimizerLast does not
-/// run: at the end of the full-LTO link-time pipeline, and as
-/// `-passes=idiom-regions` in opt.
+/// (finalizePendingRegions, RegionSummaries.h) and guards the runtime calls
+/// around fallback loops (guardPendingCalls, PendingGuards.h) where
+/// OptimizerLast does not run: at the end of the full-LTO link-time
+/// pipeline, and as `-passes=idiom-regions` in opt.
 class IdiomRegionsPass : public llvm::PassInfoMixin<IdiomRegionsPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

@@ -291,7 +291,8 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token);
 /// idiom_host_begin began on the declined path of the site whose host hint
 /// word is hint (the idiom_host_hint call just before it named that word);
 /// does nothing when there is none. The plugin calls it on every path out
-/// of the original loop with the site's word, a constant: a token and a
+/// of the original loop with the site's word, a constant, while
+/// idiom_pending_work is nonzero (below): a token and a
 /// descriptor passed in registers stayed live across the loop and made the
 /// register allocator rematerialize addresses inside tight host loops
 /// (nas-parboil/tpacf.c, bench/host_overhead.sh); and a word, unlike the
@@ -450,6 +451,21 @@ void idiom_region_store(const void *p, uint64_t size, int64_t stride,
 /// region keeps its cost when no region is open. A thread's own region_begin
 /// precedes its copies, so a copy inside a region is never inline.
 extern int idiom_regions_open;
+
+/// Nonzero while idiom_region_sync, idiom_region_load, idiom_region_store or
+/// idiom_host_end_site may have something to do in some thread: device
+/// copies may exist (bit 30, set when the OpenCL library is loaded or a
+/// region's epoch is handed out, never cleared) or host-time measurements
+/// are pending (the count, in the bits below). The plugin's code reads it
+/// (a relaxed atomic load) before each call of those four around a
+/// fallback loop and makes the call only while it is nonzero: 0 means each
+/// would return at once in every thread, so a program whose sites stay on
+/// the host runs its fallback loops with a load and a branch around them
+/// (bench/tiny_host.sh). A thread's own changes of its state change the
+/// word before the state can need a call (runtime/lib/pending.c). Defined
+/// weakly by the runtime and by each module of the plugin (next to its
+/// host hint words): the linker keeps one.
+extern int idiom_pending_work;
 
 /// Bytes copied from the host to the device and back by every idiom_run and
 /// region copy-back of the process since it started (either pointer may be

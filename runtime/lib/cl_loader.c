@@ -15,6 +15,9 @@ static int g_cl_ok;
 static pthread_once_t g_cl_once = PTHREAD_ONCE_INIT;
 
 static void cl_load(void) {
+  /* from now on device copies may exist: the stitched code calls the
+     region functions (pending.c) */
+  idiomrt_pending_device();
   const char *name = idiomrt_config_get()->opencl_library;
   void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
   if (!h) {

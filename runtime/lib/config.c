@@ -16,7 +16,14 @@
 
 static idiomrt_config g_config;
 static pthread_once_t g_config_once = PTHREAD_ONCE_INIT;
-static char g_cache_dir[PATH_MAX];
+/* The cache directories read so far (cache_dir_from_env), on the heap at
+   their lengths: a PATH_MAX buffer of zero-initialised data was a page of
+   its own at every start (bench/tiny_host.sh). Kept for the process, so a
+   configuration copied earlier (idiomrt_config_preview) still points to
+   its own: the preview's and the configuration's differ only when main
+   changed the environment in between. */
+#define CACHE_DIRS 4
+static char *g_cache_dirs[CACHE_DIRS];
 static int g_config_ready;
 
 static int env_flag(const char *name) {
@@ -68,22 +75,44 @@ static uint64_t count_from_env(const char *name, uint64_t dflt, int *given,
   return (uint64_t)n;
 }
 
+/* v followed by suffix, as a kept string (g_cache_dirs): the one kept
+   already when equal; NULL when it has PATH_MAX characters or more, on no
+   memory, or when CACHE_DIRS others are kept. */
+static const char *kept_dir(const char *v, const char *suffix) {
+  size_t n = strlen(v), m = strlen(suffix);
+  if (n + m >= PATH_MAX)
+    return NULL;
+  for (unsigned i = 0; i < CACHE_DIRS;) {
+    char *k = __atomic_load_n(&g_cache_dirs[i], __ATOMIC_ACQUIRE);
+    if (k) {
+      if (strncmp(k, v, n) == 0 && strcmp(k + n, suffix) == 0)
+        return k;
+      ++i;
+      continue;
+    }
+    char *s = malloc(n + m + 1);
+    if (!s)
+      return NULL;
+    memcpy(s, v, n);
+    memcpy(s + n, suffix, m + 1);
+    if (__atomic_compare_exchange_n(&g_cache_dirs[i], &k, s, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      return s;
+    free(s); /* another thread kept one here: look at it */
+  }
+  return NULL;
+}
+
 /* IDIOM_CACHE_DIR, else $XDG_CACHE_HOME/idiom, else $HOME/.cache/idiom. */
 static const char *cache_dir_from_env(void) {
   const char *v = getenv("IDIOM_CACHE_DIR");
-  int n = -1;
-  if (v && *v) {
-    if (strcmp(v, "off") == 0)
-      return NULL;
-    n = snprintf(g_cache_dir, sizeof g_cache_dir, "%s", v);
-  } else if ((v = getenv("XDG_CACHE_HOME")) && v[0] == '/') {
-    n = snprintf(g_cache_dir, sizeof g_cache_dir, "%s/idiom", v);
-  } else if ((v = getenv("HOME")) && *v) {
-    n = snprintf(g_cache_dir, sizeof g_cache_dir, "%s/.cache/idiom", v);
-  }
-  if (n <= 0 || (size_t)n >= sizeof g_cache_dir)
-    return NULL;
-  return g_cache_dir;
+  if (v && *v)
+    return strcmp(v, "off") == 0 ? NULL : kept_dir(v, "");
+  if ((v = getenv("XDG_CACHE_HOME")) && v[0] == '/')
+    return kept_dir(v, "/idiom");
+  if ((v = getenv("HOME")) && *v)
+    return kept_dir(v, "/.cache/idiom");
+  return NULL;
 }
 
 static int tune_from_env(int quiet) {

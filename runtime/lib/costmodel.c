@@ -118,7 +118,8 @@ static uint64_t g_cpu_warm_ns;
 
 double idiomrt_cost_host_ns(idiomrt_entry *e, uint64_t trip) {
   pthread_mutex_lock(&e->stats_lock);
-  const idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
+  const idiomrt_cost_class *c =
+      idiomrt_cost_class_peek(&e->cost, idiomrt_size_class(trip));
   double h = c->hn ? c->host_est * (double)trip : 0.0;
   pthread_mutex_unlock(&e->stats_lock);
   return h;
@@ -489,7 +490,15 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     second = idiomrt_startup_second_ready(e);
   pthread_mutex_lock(&e->stats_lock);
   idiomrt_cost_site *s = &e->cost;
-  idiomrt_cost_class *c = &s->cls[cls];
+  idiomrt_cost_class *c = idiomrt_cost_class_get(s, cls);
+  if (!c) { /* no memory for the class's samples: the loop runs */
+    s->decisions[IDIOMRT_DEC_EXPLORE_HOST]++;
+    *reason = "cost model: out of host memory";
+    idiomrt_stats_decline_locked(e, *reason);
+    pthread_mutex_unlock(&e->stats_lock);
+    t_hint_desc = NULL;
+    return IDIOMRT_DEC_EXPLORE_HOST;
+  }
   uint64_t held = idiomrt_resid_bytes();
   uint64_t region = idiomrt_resid_region_bytes();
   if (s->host_got == 0 && s->host_wanted >= UNTIMED_AFTER) {
@@ -624,6 +633,8 @@ void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
   t_want_entry = e;
   t_want_trip = trip;
   pthread_mutex_lock(&e->stats_lock);
+  /* the class that idiom_host_end, which allocates nothing, samples */
+  idiomrt_cost_class_get(&e->cost, idiomrt_size_class(trip));
   e->cost.host_wanted++;
   pthread_mutex_unlock(&e->stats_lock);
 }
@@ -670,8 +681,10 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
     e->hint = NULL;
   }
   uint64_t n = HINT_CALLS;
-  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(t_hint_trip)];
-  if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c->winner == 2 &&
+  /* the class the decline was decided in (no allocation here) */
+  idiomrt_cost_class *c =
+      idiomrt_cost_class_find(&e->cost, idiomrt_size_class(t_hint_trip));
+  if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c && c->winner == 2 &&
       idiomrt_startup_begun()) {
     /* the device is measured again once gap decisions have passed and the
        host's time since is RETRY_BUDGET times the loss (loser_due): the
@@ -687,7 +700,7 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
                 : (uint64_t)(short_ns / host) + 1;
     n = due < n ? due : n;
   }
-  if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c->winner == 2) {
+  if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c && c->winner == 2) {
     c->since += n;
     c->win_ns += c->host_est * (double)t_hint_trip * (double)n;
   }
@@ -709,14 +722,19 @@ static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
     return;
   double lat = lat_ns();
   double v = (double)wall_ns - lat;
-  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
   double pi = (v > 0 ? v : 0) / (double)trip;
+  pthread_mutex_lock(&e->stats_lock);
+  idiomrt_cost_class *c =
+      idiomrt_cost_class_get(&e->cost, idiomrt_size_class(trip));
+  if (!c) {
+    pthread_mutex_unlock(&e->stats_lock);
+    return;
+  }
   double *ring = second ? c->cpu_pi : c->dev_pi;
   double *est = second ? &c->cpu_est : &c->dev_est;
   uint32_t *n = second ? &c->cn : &c->dn;
   uint32_t *tries = second ? &c->cpu_tries : &c->dev_tries;
   uint32_t *runs = second ? &c->cpu_runs : &c->dev_runs;
-  pthread_mutex_lock(&e->stats_lock);
   /* The class's first run may pay one-time costs (PoCL compiles a kernel
      for each work-group size at its first launch; drivers fault in their
      buffers): a sample only when it already beats the host. */
@@ -760,6 +778,8 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc) {
   if (!desc || desc != t_want_desc)
     return 0;
   t_want_desc = NULL;
+  if (!t_time_desc) /* a measurement begins (none replaced): pending.c */
+    idiomrt_pending_timing(1);
   t_time_desc = desc;
   t_time_entry = t_want_entry;
   t_time_trip = t_want_trip;
@@ -776,17 +796,20 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
       t_time_trip == 0)
     return; /* another (nested or re-entered) measurement took the slot */
   t_time_desc = NULL;
+  idiomrt_pending_timing(0);
   /* idiom_run holds no lock here, but a signal handler of this thread may
      interrupt a report or another sample: never wait for the lock. */
   idiomrt_entry *e = t_time_entry;
   if (!e || pthread_mutex_trylock(&e->stats_lock) != 0)
     return;
-  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(t_time_trip)];
+  /* the class of the decline (idiomrt_cost_want_host made it) */
+  idiomrt_cost_class *c =
+      idiomrt_cost_class_find(&e->cost, idiomrt_size_class(t_time_trip));
   /* While the background thread starts the device or builds kernels it
      takes a core: on a machine with few, the loop runs slower than it
      will, which would favour the device. Not a sample (the class is
      measured again once the thread is done). */
-  if (!idiomrt_startup_running())
+  if (c && !idiomrt_startup_running())
     c->host_est =
         push(c->host_pi, &c->hn, (double)(t1 - token) / (double)t_time_trip);
   e->cost.host_got++;
@@ -862,8 +885,8 @@ int idiomrt_cost_report(const idiomrt_entry *e, char *buf, size_t n) {
   any = 0;
   double lat = lat_ns();
   for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c) {
-    const idiomrt_cost_class *k = &s->cls[c];
-    if (!k->hn && !k->dn && !k->cn)
+    const idiomrt_cost_class *k = idiomrt_cost_class_find(s, c);
+    if (!k || (!k->hn && !k->dn && !k->cn))
       continue;
     /* estimates at the class's lower bound 2^c iterations */
     double trip = (double)((uint64_t)1 << c);
@@ -905,8 +928,8 @@ void idiomrt_cost_json(const idiomrt_entry *e, idiomrt_json *j) {
   idiomrt_json_begin_array(j);
   double lat = lat_ns();
   for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c) {
-    const idiomrt_cost_class *k = &s->cls[c];
-    if (!k->hn && !k->dn && !k->cn)
+    const idiomrt_cost_class *k = idiomrt_cost_class_find(s, c);
+    if (!k || (!k->hn && !k->dn && !k->cn))
       continue;
     double trip = (double)((uint64_t)1 << c);
     idiomrt_json_begin_object(j);

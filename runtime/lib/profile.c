@@ -26,10 +26,11 @@
  *    a program that sets them in main, as the runtime's tests do, ends with
  *    another environment than it starts with: no early start for it.)
  *
- * key = FNV-1a 64 of (format tag, the executable's path, size, mtime and
- * inode, the host name, the IDIOM_DEVICE preference): a rebuilt program,
- * another machine sharing the cache directory or another device choice
- * starts without a profile. A site is the FNV-1a 64 of its descriptor's
+ * key = FNV-1a 64 of (format tag, the executable's GNU build ID, or its
+ * path, size, mtime and inode when it has none, the host name, the
+ * IDIOM_DEVICE preference): a program rebuilt into other code, another
+ * machine sharing the cache directory or another device choice starts
+ * without a profile. A site is the FNV-1a 64 of its descriptor's
  * location, kernel name, idiom and shape. File format:
  *
  *   idiom-profile 2
@@ -52,8 +53,10 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,8 +83,14 @@ typedef struct profile_line {
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static int g_have_key;                       /* the file's path is known */
-static char g_dir[PATH_MAX], g_path[PATH_MAX + 32];
-static profile_line g_lines[PROFILE_MAX_SITES];
+/* The profile's directory and file (make_path), on the heap at their
+   lengths: as PATH_MAX buffers of zero-initialised data, they and the two
+   below were four pages that every start touched (bench/tiny_host.sh). */
+static char *g_dir, *g_path;
+/* The file's lines (heap, g_nlines of them: the buffers of the profile
+   are allocated as needed, not 130 KB of zero-initialised data whose
+   first pages a start touched apart, bench/tiny_host.sh). */
+static profile_line *g_lines;
 static unsigned g_nlines;                    /* read from the file */
 static uint64_t g_file_env;                  /* its env line */
 static int64_t g_file_worthy = -1;           /* its worthy line, or -1 */
@@ -117,15 +126,65 @@ static uint64_t env_hash(void) {
   return h;
 }
 
-/* The hash of the executable's identity (its path, size, modification
-   time and inode) and of the host's name, into *h; 0 when /proc/self/exe
-   cannot be read. Computed once per process, by the constructor (or by the
-   first run when the constructor had no reason to): the key is the running
-   program's, and make_path's two callers each paid a readlink, a stat and
-   an uname for it (bench/tiny_host.sh). */
+/* The main program's GNU build ID (dl_iterate_phdr's first object). */
+typedef struct build_id {
+  unsigned char bytes[64];
+  size_t len; /* 0: none */
+} build_id;
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  build_id *b = arg;
+  for (unsigned i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    size_t align = ph->p_align == 8 ? 8 : 4;
+    const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+    const char *end = p + ph->p_memsz;
+    while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+      const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+      size_t name = (nh->n_namesz + align - 1) & ~(align - 1);
+      size_t desc = (nh->n_descsz + align - 1) & ~(align - 1);
+      const char *d = p + sizeof *nh + name;
+      if (name > (size_t)(end - p) || desc > (size_t)(end - d))
+        break;
+      if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+          memcmp(p + sizeof *nh, "GNU", 4) == 0 && nh->n_descsz > 0 &&
+          nh->n_descsz <= sizeof b->bytes) {
+        memcpy(b->bytes, d, nh->n_descsz);
+        b->len = nh->n_descsz;
+        return 1;
+      }
+      p = d + desc;
+    }
+  }
+  return 1; /* the first object is the program: stop */
+}
+
+/* The hash of the executable's identity and of the host's name, into *h;
+   0 when it has none. The identity is the program's GNU build ID (a hash
+   of its contents that the linker writes, read from memory: no system
+   call), or, for a program linked without one, its path, size,
+   modification time and inode (a readlink and a stat of /proc/self/exe,
+   8 us here, bench/tiny_host.sh). Computed once per process, by the
+   constructor (or by the first run when the constructor had no reason
+   to): the key is the running program's, and make_path's two callers each
+   paid for it. */
 static int exe_identity(uint64_t *h) {
   static int known = -1; /* -1 not yet, 0 unreadable, 1 in g_exe_hash */
   static uint64_t g_exe_hash;
+  build_id id = {{0}, 0};
+  if (known < 0)
+    dl_iterate_phdr(find_build_id, &id);
+  if (known < 0 && id.len) {
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    uint64_t x = fnv_str(IDIOMRT_FNV_OFFSET, "idiom-profile-build-id");
+    x = idiomrt_fnv1a(x, id.bytes, id.len);
+    g_exe_hash = fnv_str(x, host);
+    known = 1;
+  }
   if (known < 0) {
     known = 0;
     char exe[PATH_MAX];
@@ -148,66 +207,95 @@ static int exe_identity(uint64_t *h) {
   return known;
 }
 
-/* The file's path for configuration cfg, from the executable's identity,
-   into dir and path; 0 when there is none (cache or cost model off). */
-static int make_path(const idiomrt_config *cfg, char *dir, size_t ndir,
-                     char *path, size_t npath) {
-  if (!cfg->cost)
-    return 0;
-  const char *given = getenv("IDIOM_PROFILE");
-  if (given && strchr(given, '/')) { /* IDIOM_PROFILE=PATH */
-    int k = snprintf(path, npath, "%s", given);
-    if (k <= 0 || (size_t)k >= npath)
-      return 0;
-    snprintf(dir, ndir, "%s", given);
-    char *slash = strrchr(dir, '/');
-    if (slash == dir)
-      slash[1] = '\0';
-    else
-      *slash = '\0';
-    return 1;
-  }
-  if (!cfg->cache_dir)
-    return 0;
-  uint64_t h;
-  if (!exe_identity(&h))
-    return 0;
-  int pref = cfg->device_pref;
-  h = idiomrt_fnv1a(h, &pref, sizeof pref);
-  int k = snprintf(dir, ndir, "%s/profile", cfg->cache_dir);
-  if (k <= 0 || (size_t)k >= ndir)
-    return 0;
-  k = snprintf(path, npath, "%s/%016llx.txt", dir, (unsigned long long)h);
-  return k > 0 && (size_t)k < npath;
+/* The text of fmt on the heap; NULL when it has max characters or more,
+   or on no memory. */
+__attribute__((format(printf, 2, 0))) static char *
+heap_vprintf(size_t max, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int k = vsnprintf(NULL, 0, fmt, ap);
+  char *s = k >= 0 && (size_t)k < max ? malloc((size_t)k + 1) : NULL;
+  if (s)
+    vsnprintf(s, (size_t)k + 1, fmt, again);
+  va_end(again);
+  return s;
 }
 
-/* What reading g_read_path found, for IDIOM_DEBUG: printed at once when
-   the configuration is read, else (program start: reading it would fix it
-   before main could set IDIOM_*) kept for load(). */
-static char g_read_path[PATH_MAX + 32];
-static char g_read_note[PATH_MAX + 96];
+__attribute__((format(printf, 2, 3))) static char *
+heap_printf(size_t max, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = heap_vprintf(max, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+/* *slot = s, the old string freed. */
+static void set_str(char **slot, char *s) {
+  free(*slot);
+  *slot = s;
+}
+
+/* The file's path for configuration cfg, from the executable's identity,
+   into g_dir and g_path; 0 when there is none (cache or cost model off,
+   a directory of PATH_MAX characters or more), which leaves them as they
+   were. */
+static int make_path(const idiomrt_config *cfg) {
+  if (!cfg->cost)
+    return 0;
+  char *dir = NULL, *path = NULL;
+  const char *given = getenv("IDIOM_PROFILE");
+  if (given && strchr(given, '/')) { /* IDIOM_PROFILE=PATH */
+    path = heap_printf(PATH_MAX + 32, "%s", given);
+    dir = path ? heap_printf(PATH_MAX + 32, "%s", given) : NULL;
+    if (dir) {
+      char *slash = strrchr(dir, '/');
+      if (slash == dir)
+        slash[1] = '\0';
+      else
+        *slash = '\0';
+    }
+  } else {
+    uint64_t h;
+    if (!cfg->cache_dir || !exe_identity(&h))
+      return 0;
+    int pref = cfg->device_pref;
+    h = idiomrt_fnv1a(h, &pref, sizeof pref);
+    dir = heap_printf(PATH_MAX, "%s/profile", cfg->cache_dir);
+    path = dir ? heap_printf(PATH_MAX + 32, "%s/%016llx.txt", dir,
+                             (unsigned long long)h)
+               : NULL;
+  }
+  if (!dir || !path) {
+    free(dir);
+    free(path);
+    return 0;
+  }
+  set_str(&g_dir, dir);
+  set_str(&g_path, path);
+  return 1;
+}
+
+/* The file read last, and what reading it found, for IDIOM_DEBUG: printed
+   at once when the configuration is read, else (program start: reading it
+   would fix it before main could set IDIOM_*) kept for load(). */
+static char *g_read_path, *g_read_note;
 
 __attribute__((format(printf, 1, 2))) static void note(const char *fmt,
                                                        ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(g_read_note, sizeof g_read_note, fmt, ap);
+  set_str(&g_read_note, heap_vprintf(PATH_MAX + 96, fmt, ap));
   va_end(ap);
-  if (idiomrt_config_peek()) {
+  if (idiomrt_config_peek() && g_read_note) {
     idiomrt_debug("%s", g_read_note);
-    g_read_note[0] = '\0';
+    set_str(&g_read_note, NULL);
   }
 }
 
-/* Reads path into g_lines (none when it is missing or malformed). */
-static void read_profile(const char *path) {
-  g_nlines = 0;
-  g_file_worthy = -1;
-  g_read_note[0] = '\0';
-  snprintf(g_read_path, sizeof g_read_path, "%s", path);
-  static char buf[PROFILE_MAX_SITES * 224 + 64];
-  if (idiomrt_read_small_file(path, buf, sizeof buf) < 0)
-    return;
+/* Parses the text buf of file path into g_lines (none when it is
+   malformed). */
+static void parse_profile(const char *path, char *buf) {
   char *check = strstr(buf, "check ");
   unsigned long long sum = 0, env = 0;
   int v2 = strncmp(buf, "idiom-profile 2\nenv ", 20) == 0;
@@ -220,11 +308,19 @@ static void read_profile(const char *path) {
   }
   *check = '\0';
   g_file_env = env;
+  unsigned most = 0; /* lines, so many at most */
+  for (const char *c = buf; *c; ++c)
+    most += *c == '\n';
+  most = most < PROFILE_MAX_SITES ? most : PROFILE_MAX_SITES;
+  profile_line *lines = realloc(g_lines, (most ? most : 1) * sizeof *lines);
+  if (!lines)
+    return;
+  g_lines = lines;
   char *save = NULL;
   unsigned m = 0;
   char *first = strchr(buf + 16, '\n');
   for (char *l = first ? strtok_r(first + 1, "\n", &save) : NULL;
-       l && m < PROFILE_MAX_SITES; l = strtok_r(NULL, "\n", &save)) {
+       l && m < most; l = strtok_r(NULL, "\n", &save)) {
     profile_line *p = &g_lines[m];
     unsigned long long site = 0, runs = 0, worthy = 0, cruns = 0;
     int at = 0;
@@ -256,22 +352,34 @@ static void read_profile(const char *path) {
   note("profile: %s: %u site classes", path, m);
 }
 
+/* Reads path into g_lines (none when it is missing or malformed). */
+static void read_profile(const char *path) {
+  g_nlines = 0;
+  g_file_worthy = -1;
+  set_str(&g_read_note, NULL);
+  set_str(&g_read_path, strdup(path));
+  size_t cap = PROFILE_MAX_SITES * 224 + 64;
+  char *buf = malloc(cap); /* only the file's pages are touched */
+  if (buf && idiomrt_read_small_file(path, buf, cap) >= 0)
+    parse_profile(path, buf);
+  free(buf);
+}
+
 static void write_profile(void);
 
 /* At the first descriptor's run, with the configuration in effect: the
    file of this configuration (the one the constructor read, unless main
    changed IDIOM_*). */
 static void load(void) {
-  g_have_key = make_path(idiomrt_config_get(), g_dir, sizeof g_dir, g_path,
-                         sizeof g_path);
+  g_have_key = make_path(idiomrt_config_get());
   if (!g_have_key) {
     g_nlines = 0;
     g_file_worthy = -1;
     return;
   }
-  if (strcmp(g_path, g_read_path) != 0)
+  if (!g_read_path || strcmp(g_path, g_read_path) != 0)
     read_profile(g_path); /* main changed IDIOM_* */
-  else if (g_read_note[0])
+  else if (g_read_note)
     idiomrt_debug("%s", g_read_note);
   atexit(write_profile);
 }
@@ -323,14 +431,15 @@ __attribute__((constructor)) static void profile_at_start(void) {
   int saved_errno = errno;
   idiomrt_config cfg;
   idiomrt_config_preview(&cfg);
-  /* into load()'s buffers, which it fills again before any use: 8 KB
-     less of fresh stack (two page faults) at every start */
-  if (make_path(&cfg, g_dir, sizeof g_dir, g_path, sizeof g_path)) {
+  if (make_path(&cfg)) {
     read_profile(g_path);
     double s = saved_ns();
-    /* the environment first: the calibration file's reader fixes the
-       configuration */
-    if (g_nlines && g_file_env == env_hash() &&
+    double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;
+    /* Nothing saved and nothing worthy: no start-up, whatever one costs
+       (a start-up's worth is never 0), so neither the calibration file nor
+       the address-space limit is read for it here. Then the environment:
+       the calibration file's reader fixes the configuration. */
+    if (g_nlines && (s > 0 || w > 0) && g_file_env == env_hash() &&
         cfg.device_pref != IDIOMRT_DEV_SEQ &&
         !idiomrt_address_space_too_small()) {
       double start = (double)idiomrt_calib_start_after_ns();
@@ -338,7 +447,6 @@ __attribute__((constructor)) static void profile_at_start(void) {
          program with one long call runs it on the host while the device
          starts), at least two start-ups of host time in runs the cost
          model wanted on the device (costmodel.c's worthy total). */
-      double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;
       /* (never under the test knob IDIOM_TEST_HOST: no device start) */
       if ((s > start || w >= 2 * start) && !idiomrt_config_get()->test_host) {
         if (s > start)
@@ -367,7 +475,10 @@ void idiomrt_profile_seed(idiomrt_entry *e) {
     const profile_line *p = &g_lines[i];
     if (p->site != key)
       continue;
-    idiomrt_cost_class *c = &e->cost.cls[p->cls];
+    /* e is not published yet: no lock */
+    idiomrt_cost_class *c = idiomrt_cost_class_get(&e->cost, p->cls);
+    if (!c)
+      continue;
     c->host_pi[0] = c->host_est = p->host_pi;
     c->hn = 1;
     if (p->dev_pi >= 0) {
@@ -440,38 +551,51 @@ static int file_current(const profile_line *fresh, unsigned nfresh,
   return 1;
 }
 
+/* Longest text of fmt_line for a location of n characters: "site ", the
+   key, the class (< 64), three %.6g (13 characters at most), two counts
+   (20), the separators, the newline. */
+#define PROFILE_LINE_MAX(n) (112 + (n))
+
 /* At exit: this process's classes with both samples, and the file's lines
    of sites this process did not measure. Not written when the file says
    the same up to PROFILE_SLACK: a program run again and again does not
    rewrite it every time (a rename on ext4 flushes the file: 0.3 ms of a
-   4 ms program's CPU time here). */
+   4 ms program's CPU time here). Whether it says the same is decided
+   before any line is formatted (formatting took 30,000 instructions at
+   every exit of a program with two sites, bench/tiny_host.sh) whenever the
+   lines surely fit the buffer; the text, when written, is the same. */
 static void write_profile(void) {
   if (!g_have_key || idiomrt_forked_child())
     return;
   int saved_errno = errno;
   size_t cap = PROFILE_MAX_SITES * 224 + 64, len = 0;
-  char *buf = malloc(cap);
-  if (!buf)
-    return;
   uint64_t worthy = idiomrt_cost_worthy_total_ns();
-  len = (size_t)snprintf(buf, cap, "idiom-profile 2\nenv %016llx\n"
-                         "worthy %llu\n",
-                         (unsigned long long)env_hash(),
-                         (unsigned long long)worthy);
-  static profile_line fl[PROFILE_MAX_SITES]; /* the fresh lines */
-  unsigned lines = 0, fresh = 0;
-  uint64_t seen[PROFILE_MAX_SITES];
-  unsigned nseen = 0;
-  for (idiomrt_entry *e = idiomrt_entry_first(); e && lines < PROFILE_MAX_SITES;
+  /* the fresh lines and their locations: a few on the stack, else on the
+     heap (at most PROFILE_MAX_SITES) */
+  profile_line fl_few[16], *fl = fl_few;
+  const char *floc_few[16], **floc = floc_few;
+  unsigned lines = 0, fresh = 0, room = 16;
+  for (idiomrt_entry *e = idiomrt_entry_first(); e && fresh < PROFILE_MAX_SITES;
        e = idiomrt_entry_next(e)) {
     if (pthread_mutex_trylock(&e->stats_lock) != 0)
       continue;
     uint64_t key = site_key(e->desc);
-    for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES && lines < PROFILE_MAX_SITES;
+    for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES && fresh < PROFILE_MAX_SITES;
          ++c) {
-      const idiomrt_cost_class *k = &e->cost.cls[c];
-      if (!k->hn)
+      const idiomrt_cost_class *k = idiomrt_cost_class_find(&e->cost, c);
+      if (!k || !k->hn)
         continue;
+      if (fresh == room) {
+        room = PROFILE_MAX_SITES;
+        fl = malloc(room * sizeof *fl);
+        floc = malloc(room * sizeof *floc);
+        if (!fl || !floc) {
+          pthread_mutex_unlock(&e->stats_lock);
+          goto out;
+        }
+        memcpy(fl, fl_few, sizeof fl_few);
+        memcpy(floc, floc_few, sizeof floc_few);
+      }
       fl[fresh] = (profile_line){key,
                                  c,
                                  k->host_est,
@@ -480,24 +604,50 @@ static void write_profile(void) {
                                  k->cn ? k->cpu_est : -1.0,
                                  k->cpu_runs,
                                  ""};
-      int w = fmt_line(buf + len, cap - len, &fl[fresh], e->desc->loc);
-      if (w <= 0 || (size_t)w >= cap - len - 40)
-        break;
-      len += (size_t)w;
-      ++lines;
-      ++fresh;
-      if (nseen < PROFILE_MAX_SITES)
-        seen[nseen++] = key;
+      floc[fresh++] = e->desc->loc;
     }
     pthread_mutex_unlock(&e->stats_lock);
   }
-  for (unsigned i = 0; i < g_nlines && lines < PROFILE_MAX_SITES; ++i) {
-    const profile_line *p = &g_lines[i];
+  if (!fresh)
+    goto out;
+  /* The file's lines of sites not measured here, after the fresh ones. */
+  size_t most = 64; /* the header */
+  for (unsigned i = 0; i < fresh; ++i)
+    most += PROFILE_LINE_MAX(strlen(floc[i] ? floc[i] : "?"));
+  unsigned kept[PROFILE_MAX_SITES], nkept = 0;
+  for (unsigned i = 0; i < g_nlines && fresh + nkept < PROFILE_MAX_SITES; ++i) {
     int dup = 0;
-    for (unsigned j = 0; j < nseen && !dup; ++j)
-      dup = seen[j] == p->site;
-    if (dup)
-      continue;
+    for (unsigned j = 0; j < fresh && !dup; ++j)
+      dup = fl[j].site == g_lines[i].site;
+    if (!dup) {
+      kept[nkept++] = i;
+      most += PROFILE_LINE_MAX(strlen(g_lines[i].loc));
+    }
+  }
+  lines = fresh + nkept;
+  if (most < cap - 40 && file_current(fl, fresh, lines, worthy)) {
+    idiomrt_debug("profile: %s says the same (within %.0f%%): not rewritten",
+                  g_path, (PROFILE_SLACK - 1) * 100);
+    goto out;
+  }
+  char *buf = malloc(cap);
+  if (!buf)
+    goto out;
+  len = (size_t)snprintf(buf, cap, "idiom-profile 2\nenv %016llx\n"
+                         "worthy %llu\n",
+                         (unsigned long long)env_hash(),
+                         (unsigned long long)worthy);
+  /* as many lines as the buffer takes: the fresh ones first */
+  unsigned nfresh = fresh;
+  lines = fresh = 0;
+  for (; fresh < nfresh; ++fresh, ++lines) {
+    int w = fmt_line(buf + len, cap - len, &fl[fresh], floc[fresh]);
+    if (w <= 0 || (size_t)w >= cap - len - 40)
+      break;
+    len += (size_t)w;
+  }
+  for (unsigned i = 0; fresh == nfresh && i < nkept; ++i) {
+    const profile_line *p = &g_lines[kept[i]];
     int w = fmt_line(buf + len, cap - len, p, p->loc);
     if (w <= 0 || (size_t)w >= cap - len - 40)
       break;
@@ -517,5 +667,10 @@ static void write_profile(void) {
       idiomrt_debug("profile: wrote %u site classes to %s", lines, g_path);
   }
   free(buf);
+out:
+  if (fl != fl_few) {
+    free(fl);
+    free(floc);
+  }
   errno = saved_errno;
 }

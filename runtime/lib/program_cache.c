@@ -609,6 +609,13 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
   unsigned nv = d->nvariants <= 1 ? 1 : d->nvariants;
   if (nv > IDIOMRT_MAX_VARIANTS)
     nv = IDIOMRT_MAX_VARIANTS;
+  /* the variants exist from the first build on (rt_registry.h); a build
+     interrupted by exit (below) keeps them for the next try */
+  if (!e->var && !(e->var = calloc(nv, sizeof *e->var))) {
+    snprintf(e->build_reason, sizeof e->build_reason,
+             "out of host memory for the kernel variants");
+    return fail(e, reason, n);
+  }
   e->nvariants = nv;
   for (unsigned c = 0; c < IDIOMRT_SIZE_CLASSES; ++c)
     e->chosen[c] = -1;

@@ -4,6 +4,12 @@
  * address identifies the idiom for the life of the process. Entries are created on
  * first use and never freed; the report at exit walks them in creation order.
  *
+ * An entry is small (about 3 KB): the cost model's size classes of a
+ * descriptor are created at their first use (idiomrt_cost_class_get) and
+ * its kernel variants at its first build (program_cache.c), so a process
+ * whose sites stay on the host clears and touches a few cache lines per
+ * site at its first call, not 19 KB (bench/tiny_host.sh).
+ *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
@@ -106,4 +112,26 @@ idiomrt_entry *idiomrt_entry_second(idiomrt_entry *e) {
     return none;
   }
   return a;
+}
+
+/*--- the cost model's size classes of a descriptor (rt_registry.h) -------*/
+
+static const idiomrt_cost_class g_zero_class;
+
+idiomrt_cost_class *idiomrt_cost_class_get(idiomrt_cost_site *s, unsigned c) {
+  idiomrt_cost_class *k = s->cls[c];
+  if (k)
+    return k;
+  if (s->nfirst < IDIOMRT_COST_INLINE)
+    k = &s->first[s->nfirst++];
+  else if (!(k = calloc(1, sizeof *k)))
+    return NULL;
+  __atomic_store_n(&s->cls[c], k, __ATOMIC_RELEASE);
+  return k;
+}
+
+const idiomrt_cost_class *idiomrt_cost_class_peek(const idiomrt_cost_site *s,
+                                                  unsigned c) {
+  const idiomrt_cost_class *k = idiomrt_cost_class_find(s, c);
+  return k ? k : &g_zero_class;
 }

@@ -112,6 +112,8 @@ static void new_epoch(idiomrt_resid_table *t) {
 /* An epoch nobody has read cannot be remembered anywhere, so a sync may
    keep it rather than begin a new one (idiom_region_sync's fast path). */
 uint64_t idiomrt_resid_epoch(void) {
+  if (idiomrt_resid_tab.epoch != 0 && !idiomrt_resid_tab.epoch_read)
+    idiomrt_pending_device(); /* idiom_region_sync retires it (pending.c) */
   idiomrt_resid_tab.epoch_read |= idiomrt_resid_tab.epoch != 0;
   return idiomrt_resid_tab.epoch;
 }

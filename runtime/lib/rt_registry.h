@@ -115,9 +115,19 @@ typedef struct idiomrt_cost_class {
                              can be measured): a host hint may follow */
 } idiomrt_cost_class;
 
+/* Size classes stored in the site itself: the first ones a site uses. */
+#define IDIOMRT_COST_INLINE 2
+
 /* costmodel.c: cost-model state of one descriptor, under stats_lock. */
 typedef struct idiomrt_cost_site {
-  idiomrt_cost_class cls[IDIOMRT_SIZE_CLASSES];
+  /* Class c's state, NULL until a call first uses the class
+     (idiomrt_cost_class_get): a site touches the few classes its calls
+     have, not 64 of them (12 KB a site, cleared by calloc at its first
+     call: bench/tiny_host.sh). Set once, with a release store, under
+     stats_lock; never freed. */
+  idiomrt_cost_class *cls[IDIOMRT_SIZE_CLASSES];
+  idiomrt_cost_class first[IDIOMRT_COST_INLINE]; /* the first classes used */
+  unsigned nfirst;        /* entries of first[] in use */
   uint64_t host_wanted;   /* host samples asked of the caller */
   uint64_t host_got;      /* host samples received (idiom_host_end) */
   uint64_t host_ns;       /* sum of the host samples */
@@ -137,7 +147,9 @@ typedef struct idiomrt_entry {
   char build_reason[IDIOMRT_REASON_LEN];
   cl_program program;         /* the whole source, when it built */
   unsigned nvariants;         /* 1 .. IDIOMRT_MAX_VARIANTS once built */
-  idiomrt_variant var[IDIOMRT_MAX_VARIANTS];
+  idiomrt_variant *var;       /* nvariants of them, allocated by the first
+                                 build (NULL before: a site that stays on
+                                 the host never has 5 KB of them) */
   const char *offsets;        /* a map's element bytes per buffer argument,
                                  after "//@idiom-offsets" in the shared part
                                  of the source; NULL: the kernels take no
@@ -191,6 +203,22 @@ typedef struct idiomrt_entry {
   int second;
   struct idiomrt_entry *bg_next; /* build queue, under startup.c's lock */
 } idiomrt_entry;
+
+/* Class c (< IDIOMRT_SIZE_CLASSES) of s, created zeroed at its first use
+   (one of s->first, else calloc'd); NULL only when out of memory. With the
+   entry's stats_lock held, or before the entry is published. It may
+   allocate: idiom_host_end and idiom_host_hint, which must not (a signal
+   handler may reach them), use idiomrt_cost_class_find. */
+idiomrt_cost_class *idiomrt_cost_class_get(idiomrt_cost_site *s, unsigned c);
+/* Class c of s, or NULL while no call has used it. */
+static inline idiomrt_cost_class *
+idiomrt_cost_class_find(const idiomrt_cost_site *s, unsigned c) {
+  return __atomic_load_n(&s->cls[c], __ATOMIC_ACQUIRE);
+}
+/* Class c of s to read: the class, or a shared all-zero one (no samples,
+   no winner: what a class no call has used holds) while none exists. */
+const idiomrt_cost_class *idiomrt_cost_class_peek(const idiomrt_cost_site *s,
+                                                  unsigned c);
 
 /* Finds or creates the entry of desc; NULL only when out of memory. */
 idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc);

@@ -15,6 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*--- pending.c: idiom_pending_work, read by the stitched code -----------*/
+
+/* The sticky bit of idiom_pending_work: device copies may exist. */
+#define IDIOMRT_PENDING_DEVICE (1 << 30)
+/* Sets IDIOMRT_PENDING_DEVICE (before the OpenCL library is loaded, and
+   when a region epoch is handed out). */
+void idiomrt_pending_device(void);
+/* A host-time measurement of the calling thread began (begun 1) or ended
+   (begun 0): the count in idiom_pending_work. */
+void idiomrt_pending_timing(int begun);
+
 /*--- residency.c, resid_run.c, resid_host.c: device copies in regions ----*/
 
 /* One buffer argument of a run that uses the range table. */

@@ -102,9 +102,10 @@ static idiomrt_warm_job *snapshot(idiomrt_entry *e, const idiom_arg *args,
 const char *idiomrt_warm_request(idiomrt_entry *e, const idiom_arg *args,
                                  uint32_t nargs, const uint64_t *sizes,
                                  uint64_t trip) {
-  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(trip)];
   pthread_mutex_lock(&e->stats_lock);
-  uint32_t state = c->cpu_warm;
+  idiomrt_cost_class *c =
+      idiomrt_cost_class_get(&e->cost, idiomrt_size_class(trip));
+  uint32_t state = c ? c->cpu_warm : 2; /* no memory: no warm-up */
   if (state == 0)
     c->cpu_warm = 1; /* this call queues it */
   pthread_mutex_unlock(&e->stats_lock);
@@ -209,10 +210,12 @@ void idiomrt_warm_run(idiomrt_warm_job *j, int (*stop)(void)) {
     idiomrt_cost_second_sample(e, j->trip, 0, 1);
     idiomrt_cost_second_sample(e, j->trip, 0, 1);
   }
-  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(j->trip)];
   pthread_mutex_lock(&e->stats_lock);
+  idiomrt_cost_class *c =
+      idiomrt_cost_class_get(&e->cost, idiomrt_size_class(j->trip));
   /* cut short by exit: nothing more happens in this process anyway */
-  c->cpu_warm = 2;
+  if (c)
+    c->cpu_warm = 2;
   pthread_mutex_unlock(&e->stats_lock);
   job_free(j);
 }

@@ -260,10 +260,11 @@ def case_configure():
     if "-fpass-plugin=" not in s or "-fplugin=" not in s or "libidiomrt.a" in s:
         fail("compile-only command: " + s)
     s = show(["conftest.o", "-o", "conftest"])
-    if "-fpass-plugin=" in s or "libidiomrt.a -lm" not in s:
+    libs = "libidiomrt.a -Wl,--push-state,--as-needed -lm -Wl,--pop-state"
+    if "-fpass-plugin=" in s or libs not in s:
         fail("link-only command: " + s)
     s = show(["conftest.c", "-o", "conftest"])
-    if "-fpass-plugin=" not in s or not s.rstrip().endswith("libidiomrt.a -lm"):
+    if "-fpass-plugin=" not in s or not s.rstrip().endswith(libs):
         fail("compile and link command: " + s)
     # Response files (@FILE) are read to classify the command, and passed on.
     with open(os.path.join(WORK, "compile.rsp"), "w") as f:

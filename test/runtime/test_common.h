@@ -76,6 +76,20 @@ int policy_check_y(const float *y, int n, int k);
 /* The same for y[lo, hi) only. */
 int policy_check_range(const float *y, int lo, int hi, int k);
 
+/* test_hint.c's site (a y = 2x + y map) as the plugin stitches it, host
+   hint included; with guarded, its fallback's idiom_region_sync and
+   idiom_host_end_site are made only while idiom_pending_work is nonzero
+   (each counted in *calls, which may be NULL). Returns 1 when the device
+   ran it. Its descriptor, hint word and idiom_run calls; its inputs; y
+   checked after k applications. */
+int hint_site(float *x, float *y, int n, unsigned extra_host_us, int guarded,
+              int *calls);
+const idiom_kernel_desc *hint_desc(void);
+uint64_t *hint_word(void);
+int hint_runs(void);
+void hint_fill(float *x, float *y, int n);
+int hint_check_y(const float *y, int n, int k);
+
 /* Cases of test_twodev.c (the second device, issue 12 item 4). */
 /* Calls site d (policy_site, host_us of extra host loop) up to max_calls
    times within secs seconds, or until one offloads when until_offloaded;
@@ -124,6 +138,10 @@ void case_jds_decline(void);
 void case_jds_bytes_memo(void); /* test_jds.c */
 void case_csr_bytes_estimate(void); /* test_csr.c */
 void case_hint_tiny(void);      /* test_hint.c */
+void case_pending_host(void);    /* test_pending.c */
+void case_pending_device(void);  /* test_pending.c */
+void case_pending_epoch(void);   /* test_pending.c */
+void case_pending_threads(void); /* test_pending.c */
 void case_hint_region(void);    /* test_hint.c */
 void case_hint_grow(void);      /* test_hint.c */
 void case_noise_no_hint(void);    /* test_hintnoise.c */

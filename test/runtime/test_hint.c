@@ -43,9 +43,19 @@ static double now_s(void) {
 static uint64_t g_word; /* the site's hint word */
 static int g_runs;      /* idiom_run calls made */
 
-/* The site as the plugin stitches it, hint included. extra_host_us makes
-   the host loop slower. Returns 1 when the device ran it. */
-static int site(float *x, float *y, int n, unsigned extra_host_us) {
+/* 1, counted in *calls (may be NULL), while idiom_pending_work is nonzero:
+   a guarded call is made (passes/PendingGuards.h). */
+static int pending_call(int *calls) {
+  if (!__atomic_load_n(&idiom_pending_work, __ATOMIC_RELAXED))
+    return 0;
+  if (calls)
+    ++*calls;
+  return 1;
+}
+
+/* The site as the plugin stitches it (test_common.h). */
+int hint_site(float *x, float *y, int n, unsigned extra_host_us, int guarded,
+              int *calls) {
   uint64_t key = (uint64_t)n;
   uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
   uint64_t one = 1ull << IDIOM_HINT_TAG_BITS;
@@ -64,7 +74,9 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
     idiom_host_hint(&hscale_desc, &g_word, key);
     idiom_host_begin(&hscale_desc);
   }
-  idiom_region_sync(); /* the fallback's, inside a region */
+  /* the fallback's, inside a region */
+  if (!guarded || pending_call(calls))
+    idiom_region_sync();
   for (int i = 0; i < n; ++i)
     y[i] = 2.0f * x[i] + y[i];
   if (extra_host_us) {
@@ -72,12 +84,23 @@ static int site(float *x, float *y, int n, unsigned extra_host_us) {
     while (now_s() < until)
       ;
   }
-  idiom_host_end_site(&g_word); /* on every path, as the plugin does */
+  /* on every path, as the plugin does */
+  if (!guarded || pending_call(calls))
+    idiom_host_end_site(&g_word);
   return 0;
 }
 
+/* The site of the cases below: unguarded. */
+static int site(float *x, float *y, int n, unsigned extra_host_us) {
+  return hint_site(x, y, n, extra_host_us, 0, NULL);
+}
+
+const idiom_kernel_desc *hint_desc(void) { return &hscale_desc; }
+uint64_t *hint_word(void) { return &g_word; }
+int hint_runs(void) { return g_runs; }
+
 /* Small integers: every sum below is exact in float. */
-static void fill(float *x, float *y, int n) {
+void hint_fill(float *x, float *y, int n) {
   for (int i = 0; i < n; ++i) {
     x[i] = (float)(i % 64);
     y[i] = (float)(i % 13);
@@ -86,7 +109,7 @@ static void fill(float *x, float *y, int n) {
 
 /* 1 when y[i] = y0[i] + k * 2 * x[i] for every i < n, y0 and x as fill
    makes them (k applications of y = 2x + y). */
-static int check_y(const float *y, int n, int k) {
+int hint_check_y(const float *y, int n, int k) {
   for (int i = 0; i < n; ++i) {
     float want = (float)(i % 13) + (float)k * 2.0f * (float)(i % 64);
     if (y[i] != want) {
@@ -124,12 +147,12 @@ enum { TINY = 4096, TINY_CALLS = 3000 };
 void case_hint_tiny(void) {
   setenv("IDIOM_COST", "on", 1);
   float *x = malloc(4ull * TINY), *y = malloc(4ull * TINY);
-  fill(x, y, TINY);
+  hint_fill(x, y, TINY);
   int off = 0;
   for (int k = 0; k < TINY_CALLS; ++k)
     off += site(x, y, TINY, 0);
   CHECK_MSG(off == 0, "%d tiny calls offloaded", off);
-  CHECK(check_y(y, TINY, TINY_CALLS));
+  CHECK(hint_check_y(y, TINY, TINY_CALLS));
   /* first call: measuring; then each decision skips up to 64 calls */
   CHECK_MSG(g_runs >= 2 && g_runs <= 2 + TINY_CALLS / 64,
             "idiom_run called %d times for %d calls", g_runs, TINY_CALLS);
@@ -156,7 +179,7 @@ uint64_t idiomrt_resid_bytes(void); /* rt_internal.h */
 void case_hint_region(void) {
   setenv("IDIOM_COST", "on", 1);
   float *x = malloc(4ull * TINY), *y = malloc(4ull * TINY);
-  fill(x, y, TINY);
+  hint_fill(x, y, TINY);
   for (int k = 0; k < 10; ++k)
     site(x, y, TINY, 0);
   CHECK_MSG(g_word >> IDIOM_HINT_TAG_BITS, "no hint before the region");
@@ -178,7 +201,7 @@ void case_hint_region(void) {
   site(x, y, TINY, 0);
   CHECK_MSG(g_runs - before <= 1, "after the region: runs %d -> %d", before,
             g_runs);
-  CHECK(check_y(y, TINY, 111));
+  CHECK(hint_check_y(y, TINY, 111));
   free(x);
   free(y);
 }
@@ -191,7 +214,7 @@ void case_hint_grow(void) {
   setenv("IDIOM_COST", "on", 1);
   enum { BIG = 1 << 20 };
   float *x = malloc(4ull * BIG), *y = malloc(4ull * BIG);
-  fill(x, y, BIG);
+  hint_fill(x, y, BIG);
   for (int k = 0; k < 200; ++k)
     site(x, y, TINY, 0);
   CHECK_MSG((g_word & 255) == 13, "small class: word %llx",
@@ -220,7 +243,7 @@ void case_hint_grow(void) {
   CHECK_MSG((g_word & 255) == 13, "small class again: word %llx",
             (unsigned long long)g_word);
   /* elements below TINY saw every call, the rest only the large ones */
-  CHECK(check_y(y, TINY, 400 + big_calls));
+  CHECK(hint_check_y(y, TINY, 400 + big_calls));
   for (int i = TINY; i < BIG; i += 4099) {
     float want = (float)(i % 13) + (float)big_calls * 2.0f * (float)(i % 64);
     CHECK_MSG(y[i] == want, "y[%d] = %g, want %g", i, y[i], want);
@@ -243,7 +266,7 @@ static void test_host_knob(const char *mode) {
   setenv("IDIOM_TEST_HOST", mode, 1);
   enum { BIG = 1 << 20, CALLS = 40 };
   float *x = malloc(4ull * BIG), *y = malloc(4ull * BIG);
-  fill(x, y, BIG);
+  hint_fill(x, y, BIG);
   int off = 0;
   unsigned long env_reads = 0;
   for (int k = 0; k < CALLS; ++k) {

@@ -59,7 +59,8 @@ static idiomrt_cost_class *set_class(const double host[3], const double dev[3],
   CHECK(e != NULL);
   pthread_mutex_lock(&e->stats_lock);
   idiomrt_cost_site *s = &e->cost;
-  idiomrt_cost_class *c = &s->cls[idiomrt_size_class(TRIP)];
+  idiomrt_cost_class *c = idiomrt_cost_class_get(s, idiomrt_size_class(TRIP));
+  CHECK(c != NULL);
   memset(c, 0, sizeof *c);
   memcpy(c->host_pi, host, sizeof c->host_pi);
   memcpy(c->dev_pi, dev, sizeof c->dev_pi);

@@ -20,6 +20,12 @@
 #include <string.h>
 #include <time.h>
 
+/* The cost model's state of e's size class of n iterations (all zero
+   while no call has used it). */
+static const idiomrt_cost_class *class_of(idiomrt_entry *e, uint64_t n) {
+  return idiomrt_cost_class_peek(&e->cost, idiomrt_size_class(n));
+}
+
 /*--- the three-way choice, faked samples --------------------------------*/
 
 /* A class with hn host samples of host_pi ns per iteration, dn of the
@@ -272,7 +278,7 @@ void case_twodev_explore(void) {
   idiomrt_entry *e = idiomrt_entry_get(&tscale_desc);
   /* explored: its first run of the class in the background on a copy
      (startup_warm.c), later ones on the calling thread */
-  CHECK_MSG(e->cost.cls[idiomrt_size_class(N)].cpu_warm == 2 &&
+  CHECK_MSG(class_of(e, N)->cpu_warm == 2 &&
                 e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] +
                         e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE] >
                     0,
@@ -281,9 +287,9 @@ void case_twodev_explore(void) {
   CHECK(e->alt && e->alt->build_state == 1);
   CHECK(e->alt && e->alt->second && !e->second);
   /* a sample of the second device was taken (its first run warms up) */
-  for (int k = 0; k < 8 && !e->cost.cls[idiomrt_size_class(N)].cn; ++k)
+  for (int k = 0; k < 8 && !class_of(e, N)->cn; ++k)
     calls += run_until(x, y, N, 1, 10);
-  CHECK_MSG(e->cost.cls[idiomrt_size_class(N)].cn > 0,
+  CHECK_MSG(class_of(e, N)->cn > 0,
             "no sample of the second device");
   /* inside a residency region the second device is never chosen (the
      region's copies stay on the primary device), whatever it measured */
@@ -340,7 +346,11 @@ void case_twodev_warm(void) {
   enum { N = 1 << 18 };
   float *x, *y;
   idiomrt_entry *e = second_cpu_setup(&x, &y, N);
-  idiomrt_cost_class *c = &e->cost.cls[idiomrt_size_class(N)];
+  pthread_mutex_lock(&e->stats_lock);
+  idiomrt_cost_class *c =
+      idiomrt_cost_class_get(&e->cost, idiomrt_size_class(N));
+  pthread_mutex_unlock(&e->stats_lock);
+  CHECK(c != NULL);
   int calls = 0;
   double worst = 0, deadline = now_s() + 120;
   while (now_s() < deadline && calls < 3000) {
@@ -377,12 +387,12 @@ void case_twodev_profile_write(void) {
   int calls = 0;
   double deadline = now_s() + 120;
   while (now_s() < deadline && calls < 2000 &&
-         !e->cost.cls[idiomrt_size_class(N)].cn) {
+         !class_of(e, N)->cn) {
     policy_site(&tscale_desc, x, y, N, 20000);
     calls++;
   }
   fprintf(stderr, "twodev_profile_write: cn=%u ok=%d\n",
-          e->cost.cls[idiomrt_size_class(N)].cn, policy_check_y(y, N, calls));
+          class_of(e, N)->cn, policy_check_y(y, N, calls));
   exit(0);
 }
 
@@ -395,9 +405,8 @@ void case_twodev_profile_read(void) {
   idiomrt_entry *e = second_cpu_setup(&x, &y, N);
   int calls = 0;
   twodev_site_loop(&tscale_desc, x, y, N, 20000, 40, 60, 0, &calls);
-  unsigned cls = idiomrt_size_class(N);
   fprintf(stderr, "twodev_profile_read: seeded=%d explore=%llu ok=%d\n",
-          e->cost.cls[cls].cn > 0,
+          class_of(e, N)->cn > 0,
           (unsigned long long)e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU],
           policy_check_y(y, N, calls));
   exit(0);

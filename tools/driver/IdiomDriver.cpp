@@ -7,8 +7,11 @@
 // runs clang-19 (idiom-c++: clang++-19) with both plugin flags
 // (-fplugin= so that -mllvm options of the plugin are known when clang
 // parses them, -fpass-plugin= to run its passes), and, when the command
-// links, the runtime archive and -lm. Everything else is passed through
-// unchanged, so the driver works as CC in `./configure && make`: a
+// links, the runtime archive and -lm, as needed (the runtime itself needs
+// no libm: a program that does not need it either does not load it, 10
+// page faults and a few system calls at every start, bench/tiny_host.sh).
+// Everything else is passed through unchanged, so the driver works as CC
+// in `./configure && make`: a
 // preprocessing or dependency-only run (-E, -M, -MM) gets no plugin, a
 // compile-only run (-c, -S) no link inputs, and a command without inputs
 // (-v, --version, -print-*, -dump*) reaches clang untouched.
@@ -380,7 +383,9 @@ int main(int Argc, char **Argv) {
     if (!Inv.Device.empty())
       Cmd.push_back("-Wl,-u,idiomrt_default_device_" + Inv.Device);
     Cmd.push_back(LibDir + "/libidiomrt.a");
+    Cmd.push_back("-Wl,--push-state,--as-needed");
     Cmd.push_back("-lm");
+    Cmd.push_back("-Wl,--pop-state");
   }
 
   if (Inv.Show) {

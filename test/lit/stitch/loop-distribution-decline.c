@@ -12,6 +12,12 @@
 // the loops).
 // CHECK-LABEL: define {{.*}}void @gs(
 // CHECK: phi ptr [ @[[FIRST:idiom_gs_[0-9]+]].hint, %{{[a-z0-9.]+}}.dist.orig ], [ @[[SECOND:idiom_gs_[0-9]+]].hint, %{{[a-z0-9.]+}} ]
+// Called only while the runtime's idiom_pending_work is nonzero
+// (passes/PendingGuards.h).
+// CHECK-NEXT: %[[W0:idiom.pending[0-9]*]] = load atomic i32, ptr @idiom_pending_work monotonic
+// CHECK-NEXT: %[[B0:idiom.pending.busy[0-9]*]] = icmp ne i32 %[[W0]], 0
+// CHECK-NEXT: br i1 %[[B0]], label %[[C0:idiom.pending.call[0-9]*]], label
+// CHECK: [[C0]]:
 // CHECK-NEXT: call void @idiom_host_end_site(
 // CHECK: [[COPY:[a-z0-9.]+\.dist\.orig]]:
 // CHECK: call i32 @idiom_run(ptr nonnull @[[FIRST]].desc
@@ -22,8 +28,15 @@
 // A call the host hint skips takes the same way, untimed.
 // CHECK: [[FB]]:
 // CHECK-SAME: preds = %idiom.declined{{[0-9]*}}, %idiom.hint.skip{{[0-9]*}}
-// The copy runs inside the k loop's residency region: synced first.
+// The copy runs inside the k loop's residency region: synced first
+// (when the runtime may hold device copies).
+// CHECK-NEXT: %[[W1:idiom.pending[0-9]*]] = load atomic i32, ptr @idiom_pending_work monotonic
+// CHECK-NEXT: %[[B1:idiom.pending.busy[0-9]*]] = icmp ne i32 %[[W1]], 0
+// CHECK-NEXT: br i1 %[[B1]], label %[[C1:idiom.pending.call[0-9]*]], label %[[D1:idiom.pending.done[0-9]*]]
+// CHECK: [[C1]]:
 // CHECK-NEXT: call void @idiom_region_sync()
+// CHECK-NEXT: br label %[[D1]]
+// CHECK: [[D1]]:
 // CHECK-NEXT: br label %[[COPY]]
 // CHECK: call i32 @idiom_run(ptr nonnull @[[SECOND]].desc
 // CHECK: idiom.declined{{[0-9]*}}:
@@ -31,6 +44,11 @@
 // CHECK-NEXT: call i64 @idiom_host_begin(ptr nonnull @[[SECOND]].desc)
 // CHECK-NEXT: br label %[[FB2:idiom.fallback[0-9]*]]
 // CHECK: [[FB2]]:
+// CHECK-NEXT: %[[W2:idiom.pending[0-9]*]] = load atomic i32, ptr @idiom_pending_work monotonic
+// CHECK-NEXT: %[[B2:idiom.pending.busy[0-9]*]] = icmp ne i32 %[[W2]], 0
+// CHECK-NEXT: br i1 %[[B2]], label %[[C2:idiom.pending.call[0-9]*]], label %[[D2:idiom.pending.done[0-9]*]]
+// CHECK: [[C2]]:
 // CHECK-NEXT: call void @idiom_region_sync()
+// CHECK: [[D2]]:
 // CHECK-NEXT: br label %for.body{{[0-9]+}}{{$}}
 // CHECK-LABEL: define {{.*}}void @forward(

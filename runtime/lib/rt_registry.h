@@ -79,6 +79,7 @@ enum idiomrt_decision {
   IDIOMRT_DEC_CPU_DEVICE,       /* second (CPU) device measured fastest */
   IDIOMRT_DEC_EXPLORE_CPU,      /* second device not (re)measured yet */
   IDIOMRT_DEC_HOST_HINT,        /* host: the caller's hint skipped idiom_run */
+  IDIOMRT_DEC_REPROBE,          /* device: a stale seed measured again */
   IDIOMRT_NDECISIONS
 };
 
@@ -111,6 +112,12 @@ typedef struct idiomrt_cost_class {
   int hint_ok;            /* the last choice kept the host by more than the
                              spread of both sides' samples (or no device
                              can be measured): a host hint may follow */
+  /* stale.c: the device's sample seeded by the profile (profile.c) */
+  unsigned char dev_seed;    /* 1 while the device's estimate is the seed */
+  unsigned char seed_age;    /* runs since the seed was measured */
+  unsigned char seed_losses; /* measuring runs in a row the device lost */
+  signed char seed_load;     /* contention of that run, %; -1 unknown */
+  unsigned char stale;       /* enum idiomrt_stale_state */
 } idiomrt_cost_class;
 
 /* costmodel.c: cost-model state of one descriptor, under stats_lock. */

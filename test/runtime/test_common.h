@@ -126,6 +126,12 @@ void case_noise_no_hint(void);    /* test_hintnoise.c */
 void case_noise_no_flip(void);    /* test_hintnoise.c */
 void case_noise_clear_hint(void); /* test_hintnoise.c */
 void case_noise_seeded(void);     /* test_hintnoise.c */
+void case_stale_age(void);        /* test_stale.c */
+void case_stale_fresh(void);      /* test_stale.c */
+void case_stale_load(void);       /* test_stale.c */
+void case_stale_load_busy(void);  /* test_stale.c */
+void case_stale_budget(void);     /* test_stale.c */
+void case_stale_floor(void);      /* test_stale.c */
 void case_noise_region(void);     /* test_hintnoise.c */
 void case_workgate_count(void);  /* test_workgate.c */
 void case_workgate_wide(void);   /* test_workgate.c */

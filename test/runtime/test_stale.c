@@ -75,17 +75,8 @@ static idiomrt_cost_class *seed_class(double host, double dev, unsigned age,
   return c;
 }
 
-/* One call of the site as the plugin stitches it; *word: its hint word
-   (0: no hint). */
 static int decide(uint64_t *word) {
-  idiomrt_entry *e = idiomrt_entry_get(&ssite_desc);
-  const char *reason = NULL;
-  *word = 0;
-  int dec = idiomrt_cost_decide(e, TRIP, 0, &reason);
-  if (!idiomrt_cost_is_device(dec))
-    idiom_host_hint(&ssite_desc, word, TRIP);
-  idiomrt_cost_clear_want();
-  return dec;
+  return cost_site_call(&ssite_desc, TRIP, word);
 }
 
 /* Calls of the site (at most max) until one re-probes; *hinted: whether

@@ -8,9 +8,10 @@
 // loop, and its own samples replace the seed. The profile then says the
 // device was measured by the last run (age 0). The same seed measured by
 // the last run (age 0) is test/lit/run/host-probe.c: no start. Every run
-// prints what the sequential build prints.
-// RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
+// prints what the sequential build prints. The program:
+// Inputs/probe_loop.c (its site at line 19).
+// RUN: %clang -O2 %S/Inputs/probe_loop.c -o %t.seq
+// RUN: %clang-idiom -g %S/Inputs/probe_loop.c -lidiomrt -o %t.idiom
 // RUN: rm -rf %t.cache %t.prof
 // RUN: %t.seq 10 > %t.expected10
 // RUN: %t.seq 600 > %t.expected600
@@ -20,36 +21,13 @@
 // RUN: diff %t.expected10 %t.out1
 // RUN: python3 %S/Inputs/profile_edit.py slow 3 %t.prof
 // RUN: python3 %S/Inputs/profile_edit.py stale 2 1 -1 %t.prof
-// RUN: grep -q " 2 1 -1 stale-probe.c:" %t.prof
+// RUN: grep -q " 2 1 -1 probe_loop.c:19" %t.prof
 // RUN: env IDIOM_CACHE_DIR=%t.cache IDIOM_PROFILE=%t.prof IDIOM_STATS=1 IDIOM_DEBUG=1 %t.idiom 600 > %t.out2 2> %t.err
 // RUN: diff %t.expected600 %t.out2
 // RUN: FileCheck %s < %t.err
 // RUN: FileCheck --check-prefix=PROF %s < %t.prof
+// CHECK: probe_loop.c:19: size class 21: re-probing the device: its estimate ({{[0-9.]+}} us against the host's {{[0-9.]+}}) is 2 runs old and lost 1 runs in a row
+// CHECK: loaded libOpenCL
+// CHECK: idiom-stats: probe_loop.c:19 map calls=600 offloaded={{[1-9][0-9]*}} {{.*}}device-reprobe x{{[1-9]}}
 // PROF: idiom-profile 3
-// PROF: site {{[0-9a-f]+}} {{[0-9]+}} {{[0-9.e+-]+}} {{[0-9.e+-]+}} {{[1-9][0-9]*}} -1 0 0 {{[0-9]+}} {{-?[0-9]+}} stale-probe.c:
-#include <stdio.h>
-#include <stdlib.h>
-
-#define N (1 << 21)
-static float a[N], b[N];
-
-int main(int argc, char **argv) {
-  int reps = argc > 1 ? atoi(argv[1]) : 10;
-  for (int i = 0; i < N; ++i) {
-    a[i] = (float)(i % 29);
-    b[i] = (float)(i % 3) + 0.5f;
-  }
-  double s = 0;
-  for (int r = 0; r < reps; ++r) {
-    // (Four divisions an element, as in host-probe.c.)
-    // CHECK: stale-probe.c:[[@LINE+3]]: size class 21: re-probing the device: its estimate ({{[0-9.]+}} us against the host's {{[0-9.]+}}) is 2 runs old and lost 1 runs in a row
-    // CHECK: loaded libOpenCL
-    // CHECK: idiom-stats: stale-probe.c:[[@LINE+1]] map calls=600 offloaded={{[1-9][0-9]*}} {{.*}}device-reprobe x{{[1-9]}}
-    for (int i = 0; i < N; ++i)
-      b[i] = a[i] / (1.0f + b[i]) + a[i] / (2.0f + b[i]) +
-             a[i] / (3.0f + b[i]) + a[i] / (4.0f + b[i]);
-    s += b[(r * 13) % N];
-  }
-  printf("%.3f\n", s);
-  return 0;
-}
+// PROF: site {{[0-9a-f]+}} 21 {{[0-9.e+-]+}} {{[0-9.e+-]+}} {{[1-9][0-9]*}} -1 0 0 {{[0-9]+}} {{-?[0-9]+}} probe_loop.c:19

@@ -35,6 +35,12 @@ def fnv1a64(data):
     return h
 
 
+def checked(body):
+    """The lines of body and a check line of their FNV-1a 64."""
+    text = "\n".join(body) + "\n"
+    return text + "check %016x\n" % fnv1a64(text.encode())
+
+
 mode, path = sys.argv[1], sys.argv[-1]
 lines = open(path).read().splitlines()
 body = [l for l in lines if not l.startswith("check ")]
@@ -47,8 +53,7 @@ if mode == "fast":
         f[4] = "%.6g" % (float(f[3]) / 100)
         f[5] = "100000"
         body[i] = " ".join(f)
-    text = "\n".join(body) + "\n"
-    text += "check %016x\n" % fnv1a64(text.encode())
+    text = checked(body)
 elif mode == "slow":
     factor = float(sys.argv[2])
     v3 = body[0] == "idiom-profile 3"
@@ -60,8 +65,7 @@ elif mode == "slow":
             if v3:
                 f[8], f[9] = "0", "1"
             body[i] = " ".join(f)
-    text = "\n".join(body) + "\n"
-    text += "check %016x\n" % fnv1a64(text.encode())
+    text = checked(body)
 elif mode == "stale":
     if body[0] != "idiom-profile 3":
         sys.exit("%s: not format 3" % path)
@@ -70,8 +74,7 @@ elif mode == "stale":
         if float(f[4]) >= 0:
             f[8:11] = sys.argv[2:5]
             body[i] = " ".join(f)
-    text = "\n".join(body) + "\n"
-    text += "check %016x\n" % fnv1a64(text.encode())
+    text = checked(body)
 elif mode == "v2":
     if body[0] != "idiom-profile 3":
         sys.exit("%s: not format 3" % path)
@@ -79,8 +82,7 @@ elif mode == "v2":
     for i in sites:
         f = body[i].split(" ", 11)
         body[i] = " ".join(f[:8] + f[11:])
-    text = "\n".join(body) + "\n"
-    text += "check %016x\n" % fnv1a64(text.encode())
+    text = checked(body)
 elif mode == "v1":
     v3 = body[0] == "idiom-profile 3"
     body[0] = "idiom-profile 1"
@@ -88,13 +90,11 @@ elif mode == "v1":
         # site HEX CLASS HOST DEV RUNS CPU CRUNS [AGE LOSSES LOAD] LOC
         f = body[i].split(" ", 11 if v3 else 8)
         body[i] = " ".join(f[:6] + f[11 if v3 else 8:])
-    text = "\n".join(body) + "\n"
-    text += "check %016x\n" % fnv1a64(text.encode())
+    text = checked(body)
 elif mode == "worthy":
     ns = int(float(sys.argv[2]) * 1e6)
     body = [("worthy %d" % ns) if l.startswith("worthy ") else l for l in body]
-    text = "\n".join(body) + "\n"
-    text += "check %016x\n" % fnv1a64(text.encode())
+    text = checked(body)
 elif mode == "corrupt":
     i = sites[0]
     f = body[i].split(" ", 6)

@@ -11,7 +11,9 @@ and the sequential build (clang-19 -O2) in every round. Scenarios, each
 with its own cache directory per runtime:
 
   fresh   a new IDIOM_CACHE_DIR for every run (no profile, no kernels)
-  warm    one cache per runtime kept across the rounds (after 2 warm-ups)
+  warm    one cache per runtime kept across the rounds (after 2 warm-ups);
+          also "forced" (new, IDIOM_DEVICE=cpu IDIOM_COST=off: every call
+          on PoCL), the device's ceiling at the round's load
   loaded  the warm cache after one run beside HOGS busy processes (the
           profile written by a loaded run), copied afresh in every round,
           then SERIES runs in a row without them (loaded1, loaded2, ...)
@@ -64,7 +66,7 @@ def build(tmp, build_dir, base_dir, prog):
     return out
 
 
-def run(binary, args, cache, plugin):
+def run(binary, args, cache, plugin, forced=False):
     """One run: (wall s, cpu s, stdout, stderr)."""
     env = dict(os.environ)
     for k in list(env):
@@ -73,6 +75,9 @@ def run(binary, args, cache, plugin):
     if plugin:
         env["IDIOM_CACHE_DIR"] = cache
         env["IDIOM_STATS"] = "1"
+    if forced:
+        env["IDIOM_DEVICE"] = "cpu"
+        env["IDIOM_COST"] = "off"
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     p = subprocess.run([binary] + args, env=env, capture_output=True,
@@ -178,6 +183,9 @@ def main():
                 if "warm" in scen:
                     for m in order:
                         rec("warm", m, run(bins[m], args, warm[m], True))
+                    if prog in ("jacobi", "axpby"):
+                        rec("warm", "forced",
+                            run(bins["new"], args, warm["new"], True, True))
                 if "loaded" in scen:
                     for m in order:
                         shutil.rmtree(lc[m], ignore_errors=True)

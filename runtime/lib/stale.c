@@ -20,9 +20,13 @@
  *    the device (LOAD): the share of the wall time of its timed host loops
  *    in which the thread waited for a CPU (1 - thread CPU time / wall time;
  *    0% on a quiet machine, 31% beside 2 busy processes on 2 cores, 62%
- *    beside 4). A seed measured at STALE_LOAD_MARGIN points or more above
- *    this run's contention is stale whatever its age: a loaded run's sample
- *    is discounted in the next quieter run. (Not the thread's run-queue
+ *    beside 4). A seed that lost once (LOSSES 1: that run is the only
+ *    evidence against the device), measured at STALE_LOAD_MARGIN points or
+ *    more above this run's contention, is stale whatever its age: a loaded
+ *    run's sample is discounted in the next quieter run, once per losing
+ *    streak (a device that lost again is left to the age rule: a slow
+ *    SpMV such as nas-parboil/jds.c's, measured in a loaded run, is not
+ *    re-probed in every quieter run after it). (Not the thread's run-queue
  *    share over the whole process: on a CPU device the kernels' own worker
  *    threads take the cores, 41% in a quiet forced Jacobi run here.)
  *  - Ski rental within the run. Re-probing costs a start-up (when the
@@ -96,6 +100,12 @@ static int stale_by_age(const idiomrt_cost_class *c) {
   return c->seed_losses && c->seed_age >= age_due(c->seed_losses);
 }
 
+/* A seed that lost once, in a run with at least STALE_LOAD_MARGIN points
+   of contention: stale if this run turns out that much quieter. */
+static int load_suspect(const idiomrt_cost_class *c) {
+  return c->seed_losses == 1 && c->seed_load >= STALE_LOAD_MARGIN;
+}
+
 void idiomrt_stale_fresh(idiomrt_cost_class *c) {
   if (!c->dev_seed)
     return;
@@ -118,9 +128,8 @@ int idiomrt_stale_decide(idiomrt_cost_class *c, int dec, double host,
   if (c->stale == IDIOMRT_STALE_DONE || dec != IDIOMRT_DEC_HOST_FASTER)
     return dec;
   if (c->stale == IDIOMRT_STALE_UNKNOWN)
-    c->stale = stale_by_age(c) || c->seed_load >= STALE_LOAD_MARGIN
-                   ? IDIOMRT_STALE_PENDING
-                   : IDIOMRT_STALE_DONE;
+    c->stale = stale_by_age(c) || load_suspect(c) ? IDIOMRT_STALE_PENDING
+                                                  : IDIOMRT_STALE_DONE;
   if (c->stale != IDIOMRT_STALE_PENDING)
     return dec;
   *hold = 1; /* no host hint: the calls build the credit */
@@ -135,7 +144,8 @@ int idiomrt_stale_decide(idiomrt_cost_class *c, int dec, double host,
   }
   int now = idiomrt_stale_contention();
   int by_age = stale_by_age(c);
-  if (!by_age && !(now >= 0 && c->seed_load - now >= STALE_LOAD_MARGIN)) {
+  if (!by_age && !(load_suspect(c) && now >= 0 &&
+                   c->seed_load - now >= STALE_LOAD_MARGIN)) {
     /* the seed's run was loaded, but so is this one: the seed stands */
     c->stale = IDIOMRT_STALE_DONE;
     *hold = 0;

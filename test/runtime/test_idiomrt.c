@@ -1063,6 +1063,7 @@ static const tcase cases[] = {
     {"stale_fresh", case_stale_fresh, 1},
     {"stale_load", case_stale_load, 1},
     {"stale_load_busy", case_stale_load_busy, 1},
+    {"stale_load_repeat", case_stale_load_repeat, 1},
     {"stale_budget", case_stale_budget, 1},
     {"stale_floor", case_stale_floor, 1},
     {"workgate_count", case_workgate_count, 1},

@@ -20,6 +20,9 @@
  *    run at 0%: re-probed (a loaded run's sample is discounted);
  *  - stale_load_busy: the same seed in a run at 70%: the seed stands (no
  *    re-probe, hints once the credit was reached);
+ *  - stale_load_repeat: a seed of an 80% run that lost twice in a row, in a
+ *    run at 0%: the seed stands (the load discounts a losing streak's
+ *    first loss only; then the age rule);
  *  - stale_budget: 40 runs of a program whose device keeps losing, each
  *    run's profile line (idiomrt_stale_line) seeding the next: the device
  *    is re-probed in runs 3, 8 and 17 and 34 only (back-off 2, 4, 8, 16
@@ -168,6 +171,17 @@ void case_stale_load_busy(void) {
   int k = calls_until_reprobe(2 * due, &hinted);
   CHECK_MSG(k == 2 * due, "re-probed after %d calls", k);
   CHECK_MSG(hinted, "no host hint once the seed stood");
+}
+
+void case_stale_load_repeat(void) {
+  /* measured at 80% contention, the device's second loss in a row */
+  seed_class(1.0, 3.0, 0, 2, 80);
+  idiomrt_stale_host_clock(10000000, 10000000);
+  int due = calls_due(1.0 * TRIP, 3.0 * TRIP);
+  int hinted;
+  int k = calls_until_reprobe(2 * due, &hinted);
+  CHECK_MSG(k == 2 * due, "re-probed after %d calls", k);
+  CHECK_MSG(hinted, "no host hint for a seed that stands");
 }
 
 void case_stale_budget(void) {

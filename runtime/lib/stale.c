@@ -12,10 +12,11 @@
  *  - Age, in runs. The profile keeps, per class, the runs since its device
  *    side was last measured (AGE) and the measuring runs in a row in which
  *    the device lost (LOSSES: its median not 10% below the host's). A seed
- *    that lost is stale once AGE >= 2^LOSSES (2, 4, 8, ... at most 64
+ *    that lost is stale once AGE >= 2^(LOSSES-1) (1, 2, 4, ... at most 64
  *    runs): a device that keeps losing is measured in O(log n) of n runs
- *    (exponential back-off), one that lost once is measured again two runs
- *    later.
+ *    (exponential back-off), one that lost once is measured again in the
+ *    run after the next (the next one trusts a fresh sample: a device that
+ *    clearly lost in a quiet run is not started again at once).
  *  - Load. The profile also keeps the contention of the run that measured
  *    the device (LOAD): the share of the wall time of its timed host loops
  *    in which the thread waited for a CPU (1 - thread CPU time / wall time;
@@ -93,7 +94,7 @@ int idiomrt_stale_contention(void) {
 
 /* Runs after which a seed that lost `losses` times in a row is stale. */
 static unsigned age_due(unsigned losses) {
-  return losses >= 6 ? STALE_AGE_CAP : 1u << losses;
+  return losses >= 7 ? STALE_AGE_CAP : 1u << (losses ? losses - 1 : 0);
 }
 
 static int stale_by_age(const idiomrt_cost_class *c) {

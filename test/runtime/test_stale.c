@@ -10,7 +10,7 @@
  * contention with idiomrt_stale_host_clock: deterministic, no timing and
  * no device involved.
  *
- *  - stale_age: a losing seed two runs old that lost once is re-probed as
+ *  - stale_age: a losing seed one run old that lost once is re-probed as
  *    soon as the host time spent on it reaches a start-up plus three
  *    device runs at its loss (not before, and without a host hint
  *    meanwhile); the re-probe's first sample replaces the seed;
@@ -25,7 +25,7 @@
  *    first loss only; then the age rule);
  *  - stale_budget: 40 runs of a program whose device keeps losing, each
  *    run's profile line (idiomrt_stale_line) seeding the next: the device
- *    is re-probed in runs 3, 8 and 17 and 34 only (back-off 2, 4, 8, 16
+ *    is re-probed in runs 2, 5, 10, 19 and 36 only (back-off 1, 2, 4, 8, 16
  *    runs), each run whose seed is not stale keeps it one run older;
  *  - stale_floor: a seed whose device floor exceeds the host time is not
  *    a re-probe candidate (nor a one-shot call: its own host time does
@@ -114,8 +114,8 @@ static int calls_due(double host_ns, double dev_ns) {
 }
 
 void case_stale_age(void) {
-  /* host 1 ms, device 3 ms (a loaded run's), two runs old, lost once */
-  idiomrt_cost_class *c = seed_class(1.0, 3.0, 2, 1, 0);
+  /* host 1 ms, device 3 ms (a loaded run's), one run old, lost once */
+  idiomrt_cost_class *c = seed_class(1.0, 3.0, 1, 1, 0);
   int due = calls_due(1.0 * TRIP, 3.0 * TRIP);
   int hinted;
   int k = calls_until_reprobe(4 * due, &hinted);
@@ -205,13 +205,13 @@ void case_stale_budget(void) {
     idiomrt_stale_line(c, &age, &losses, &load);
     pthread_mutex_unlock(&e->stats_lock);
   }
-  static const int want[] = {3, 8, 17, 34};
+  static const int want[] = {2, 5, 10, 19, 36};
   int nwant = (int)(sizeof want / sizeof want[0]);
   CHECK_MSG(probes == nwant, "%d re-probes in %d runs", probes, RUNS - 1);
   for (int i = 0; i < probes && i < nwant; ++i)
     CHECK_MSG(at[i] == want[i], "re-probe %d in run %d, not %d", i, at[i],
               want[i]);
-  CHECK_MSG(losses == 5 && age == 5, "losses %u, age %u", losses, age);
+  CHECK_MSG(losses == 6 && age == 3, "losses %u, age %u", losses, age);
 }
 
 void case_stale_floor(void) {

@@ -1,7 +1,7 @@
 // A losing device sample from an earlier run is measured again once it is
 // stale (runtime/lib/stale.c): the profile (rewritten by
 // Inputs/profile_edit.py to say the device took 3 times the loop's time,
-// measured 2 runs ago, a run that it lost) seeds the class; the model keeps
+// measured 1 run ago, a run that it lost) seeds the class; the model keeps
 // the loop on the host, without host hints, until the host time spent on
 // it pays for a start-up and three device runs at the seed's loss, then
 // re-probes the device (`device-reprobe`): the device starts and runs the
@@ -20,13 +20,13 @@
 // RUN: env IDIOM_CACHE_DIR=%t.cache IDIOM_PROFILE=%t.prof %t.idiom 10 > %t.out1
 // RUN: diff %t.expected10 %t.out1
 // RUN: python3 %S/Inputs/profile_edit.py slow 3 %t.prof
-// RUN: python3 %S/Inputs/profile_edit.py stale 2 1 -1 %t.prof
-// RUN: grep -q " 2 1 -1 probe_loop.c:19" %t.prof
+// RUN: python3 %S/Inputs/profile_edit.py stale 1 1 -1 %t.prof
+// RUN: grep -q " 1 1 -1 probe_loop.c:19" %t.prof
 // RUN: env IDIOM_CACHE_DIR=%t.cache IDIOM_PROFILE=%t.prof IDIOM_STATS=1 IDIOM_DEBUG=1 %t.idiom 600 > %t.out2 2> %t.err
 // RUN: diff %t.expected600 %t.out2
 // RUN: FileCheck %s < %t.err
 // RUN: FileCheck --check-prefix=PROF %s < %t.prof
-// CHECK: probe_loop.c:19: size class 21: re-probing the device: its estimate ({{[0-9.]+}} us against the host's {{[0-9.]+}}) is 2 runs old and lost 1 runs in a row
+// CHECK: probe_loop.c:19: size class 21: re-probing the device: its estimate ({{[0-9.]+}} us against the host's {{[0-9.]+}}) is 1 runs old and lost 1 runs in a row
 // CHECK: loaded libOpenCL
 // CHECK: idiom-stats: probe_loop.c:19 map calls=600 offloaded={{[1-9][0-9]*}} {{.*}}device-reprobe x{{[1-9]}}
 // PROF: idiom-profile 3

@@ -19,7 +19,15 @@ with its own cache directory per runtime:
           then SERIES runs in a row without them (loaded1, loaded2, ...)
 
 Each round runs the modes of a scenario alternately, base first in even
-rounds and new first in odd ones (ABBA), and prints the load average.
+rounds and new first in odd ones (ABBA), and prints the load average and
+the cores this script's processes got: two busy loops for 0.3 s, their CPU
+time over their wall time (2.0: both cores). On the 2-core VMs here the
+scheduler shares the machine between sessions (autogroups), not processes:
+while another session is busy a 2-thread PoCL device gets about one core,
+no more than the sequential build (forced Jacobi 1.0x, against 1.8x with
+two). --min-cores C waits (up to --wait s) before each round until the
+probe gives at least C cores; the rounds then measure every mode, the
+sequential build included, on the same machine state.
 Reported per program, scenario and mode: the median wall time, the ratio
 sequential / mode (medians), the median CPU time (user + system), the runs
 that started the device (IDIOM_STATS: a site with a device), the
@@ -110,6 +118,20 @@ def hogged(n, fn):
             h.wait()
 
 
+def cores(secs=0.3):
+    """CPU time of two busy loops over secs of wall time (0..2)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    ps = [subprocess.Popen(["timeout", str(secs), "sh", "-c",
+                            "while :; do :; done"]) for _ in range(2)]
+    for p in ps:
+        p.wait()
+    t1 = time.monotonic()
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return cpu / (t1 - t0)
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -124,6 +146,8 @@ def main():
     ap.add_argument("--hogs", type=int, default=4)
     ap.add_argument("--progs", default="jacobi,axpby,jds,tiny")
     ap.add_argument("--scenarios", default="fresh,warm,loaded")
+    ap.add_argument("--min-cores", type=float, default=0.0)
+    ap.add_argument("--wait", type=float, default=1800.0)
     a = ap.parse_args()
     build_dir = os.path.abspath(a.build)
     base_dir = os.path.abspath(a.base)
@@ -172,8 +196,12 @@ def main():
                                     print("  " + l.rstrip())
             for rnd in range(a.rounds):
                 order = ["base", "new"] if rnd % 2 == 0 else ["new", "base"]
-                print("%s round %d: load %s" % (prog, rnd, loadavg()),
-                      flush=True)
+                c, t0 = cores(), time.monotonic()
+                while c < a.min_cores and time.monotonic() - t0 < a.wait:
+                    time.sleep(10)
+                    c = cores()
+                print("%s round %d: load %s, cores %.2f" %
+                      (prog, rnd, loadavg(), c), flush=True)
                 rec("all", "seq", run(bins["seq"], args, None, False))
                 if "fresh" in scen:
                     for m in order:

@@ -25,9 +25,11 @@ time over their wall time (2.0: both cores). On the 2-core VMs here the
 scheduler shares the machine between sessions (autogroups), not processes:
 while another session is busy a 2-thread PoCL device gets about one core,
 no more than the sequential build (forced Jacobi 1.0x, against 1.8x with
-two). --min-cores C waits (up to --wait s) before each round until the
-probe gives at least C cores; the rounds then measure every mode, the
-sequential build included, on the same machine state.
+two). --min-cores C waits (up to --wait s) before each timed run until the
+probe gives at least C cores, and probes again after it: every mode, the
+sequential build included, then runs while this session had both cores
+(as far as a probe before and after can tell; "late" counts the runs whose
+second probe gave fewer).
 Reported per program, scenario and mode: the median wall time, the ratio
 sequential / mode (medians), the median CPU time (user + system), the runs
 that started the device (IDIOM_STATS: a site with a device), the
@@ -72,6 +74,28 @@ def build(tmp, build_dir, base_dir, prog):
                         "-L" + os.path.join(lib, "lib"), "-lidiomrt", "-lm",
                         "-o", out[mode]], check=True)
     return out
+
+
+MIN_CORES = [0.0, 0.0, 0]  # cores wanted, the longest wait (s), late runs
+
+
+def wait_cores():
+    c, t0 = cores(), time.monotonic()
+    while c < MIN_CORES[0] and time.monotonic() - t0 < MIN_CORES[1]:
+        time.sleep(5)
+        c = cores()
+    return c
+
+
+def timed(binary, args, cache, plugin, forced=False):
+    """run(), after wait_cores() when --min-cores is given."""
+    if MIN_CORES[0] <= 0:
+        return run(binary, args, cache, plugin, forced)
+    wait_cores()
+    r = run(binary, args, cache, plugin, forced)
+    if cores() < MIN_CORES[0]:
+        MIN_CORES[2] += 1
+    return r
 
 
 def run(binary, args, cache, plugin, forced=False):
@@ -149,6 +173,7 @@ def main():
     ap.add_argument("--min-cores", type=float, default=0.0)
     ap.add_argument("--wait", type=float, default=1800.0)
     a = ap.parse_args()
+    MIN_CORES[0], MIN_CORES[1] = a.min_cores, a.wait
     build_dir = os.path.abspath(a.build)
     base_dir = os.path.abspath(a.base)
     scen = a.scenarios.split(",")
@@ -196,24 +221,20 @@ def main():
                                     print("  " + l.rstrip())
             for rnd in range(a.rounds):
                 order = ["base", "new"] if rnd % 2 == 0 else ["new", "base"]
-                c, t0 = cores(), time.monotonic()
-                while c < a.min_cores and time.monotonic() - t0 < a.wait:
-                    time.sleep(10)
-                    c = cores()
                 print("%s round %d: load %s, cores %.2f" %
-                      (prog, rnd, loadavg(), c), flush=True)
-                rec("all", "seq", run(bins["seq"], args, None, False))
+                      (prog, rnd, loadavg(), cores()), flush=True)
+                rec("all", "seq", timed(bins["seq"], args, None, False))
                 if "fresh" in scen:
                     for m in order:
                         c = tempfile.mkdtemp(dir=tmp)
-                        rec("fresh", m, run(bins[m], args, c, True))
+                        rec("fresh", m, timed(bins[m], args, c, True))
                         shutil.rmtree(c)
                 if "warm" in scen:
                     for m in order:
-                        rec("warm", m, run(bins[m], args, warm[m], True))
+                        rec("warm", m, timed(bins[m], args, warm[m], True))
                     if prog in ("jacobi", "axpby"):
                         rec("warm", "forced",
-                            run(bins["new"], args, warm["new"], True, True))
+                            timed(bins["new"], args, warm["new"], True, True))
                 if "loaded" in scen:
                     for m in order:
                         shutil.rmtree(lc[m], ignore_errors=True)
@@ -221,7 +242,10 @@ def main():
                     for k in range(a.series):
                         for m in order:
                             rec("loaded%d" % (k + 1), m,
-                                run(bins[m], args, lc[m], True))
+                                timed(bins[m], args, lc[m], True))
+            if MIN_CORES[0] > 0:
+                print("%s: %d runs so far whose second probe gave fewer than "
+                      "%.2f cores (late)" % (prog, MIN_CORES[2], MIN_CORES[0]))
             seq = statistics.median(w for w, *_ in res[("all", "seq")])
             print("%s %s: median of %d rounds, wall s (ratio = sequential / "
                   "mode), cpu s, runs that started the device, re-probes, "

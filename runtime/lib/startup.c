@@ -383,7 +383,7 @@ const idiomrt_device *idiomrt_startup_wait_bounded(idiomrt_entry *e,
   if (dev && idiomrt_startup_built(e))
     return dev;
   queue_while_starting(e, dev, *reason);
-  return poll_until(e, dev, t0, t0 + (uint64_t)(host_lb / 2), reason,
+  return poll_until(e, dev, t0, t0 + (uint64_t)host_lb, reason,
                     "device-wait; the loop: at least", host_lb);
 }
 

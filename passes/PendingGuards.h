@@ -32,11 +32,13 @@ class Module;
 namespace idiom {
 
 /// Puts every call of idiom_region_sync, idiom_region_load,
-/// idiom_region_store and idiom_host_end_site in \p M that is not guarded
-/// yet behind `if (atomic load monotonic idiom_pending_work != 0)` (the
-/// call's block split before it; the branch weighted towards the skip).
-/// Returns the number of calls guarded. Off with
-/// `-mllvm -idiom-pending-guards=false`.
+/// idiom_region_store and idiom_host_end_site in \p M that is inside a
+/// loop (it runs once per iteration; one outside loops runs once per call
+/// of its function, where a guard saves little and its branch only moves
+/// the function's register allocation) and not guarded yet behind
+/// `if (atomic load monotonic idiom_pending_work != 0)` (the call's block
+/// split before it; the branch weighted towards the skip). Returns the
+/// number of calls guarded. Off with `-mllvm -idiom-pending-guards=false`.
 unsigned guardPendingCalls(llvm::Module &M);
 
 } // namespace idiom

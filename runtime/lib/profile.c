@@ -211,11 +211,14 @@ static int exe_identity(uint64_t *h) {
    or on no memory. */
 __attribute__((format(printf, 2, 0))) static char *
 heap_vprintf(size_t max, const char *fmt, va_list ap) {
+  char small[256]; /* formatted once when it fits, the common case */
   va_list again;
   va_copy(again, ap);
-  int k = vsnprintf(NULL, 0, fmt, ap);
+  int k = vsnprintf(small, sizeof small, fmt, ap);
   char *s = k >= 0 && (size_t)k < max ? malloc((size_t)k + 1) : NULL;
-  if (s)
+  if (s && (size_t)k < sizeof small)
+    memcpy(s, small, (size_t)k + 1);
+  else if (s)
     vsnprintf(s, (size_t)k + 1, fmt, again);
   va_end(again);
   return s;

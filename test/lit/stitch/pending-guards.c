@@ -1,9 +1,11 @@
 // The runtime calls around a fallback loop (idiom_region_sync before it
 // inside a residency region, idiom_host_end_site after it, and
-// idiom_region_load of a host read of a region buffer) are made only while
-// the runtime's idiom_pending_work is nonzero: a relaxed atomic load and a
-// branch in front of each, the call in a block of its own weighted as
-// unlikely (passes/PendingGuards.h). With -idiom-pending-guards=false the
+// idiom_region_load of a host read of a region buffer) are made, inside a
+// loop, only while the runtime's idiom_pending_work is nonzero: a relaxed
+// atomic load and a branch in front of each, the call in a block of its
+// own weighted as unlikely (passes/PendingGuards.h); outside loops (the
+// initialisation's site, run once) they stay as they were. With
+// -idiom-pending-guards=false the
 // calls are made unconditionally, as before; opt's idiom-regions pass over
 // guarded code adds no second guard. The program: bench/policy_tiny.c (a
 // 4096-float map in a time loop, y[r % N] read on the host). Run with both
@@ -22,6 +24,11 @@
 // CHECK: @idiom_main_1.hint = private global i64 0, align 8
 // CHECK-NEXT: @idiom_pending_work = weak dso_local global i32 0, align 4
 // CHECK-LABEL: define {{.*}} @main(
+// The initialisation's site, outside any loop: its calls unguarded.
+// CHECK: call void @idiom_region_sync(){{$}}
+// CHECK-NOT: idiom_pending_work
+// CHECK: call void @idiom_host_end_site(ptr nonnull @idiom_main_0.hint){{$}}
+// CHECK-NOT: idiom_pending_work
 // CHECK: call void @idiom_region_begin()
 // The fallback of the map: synced first, when the runtime may hold copies.
 // CHECK: idiom.fallback{{[0-9]*}}:
@@ -53,8 +60,8 @@
 // OFF: call void @idiom_region_load(
 // OFF-NOT: idiom_pending_work
 
-// Each call keeps one guard: two for each site (the initialisation's too),
-// one for the read.
+// Each call in the time loop keeps one guard: two for the map's site, one
+// for the read.
 // TWICE-LABEL: define {{.*}} @main(
-// TWICE-COUNT-5: load atomic i32, ptr @idiom_pending_work
+// TWICE-COUNT-3: load atomic i32, ptr @idiom_pending_work
 // TWICE-NOT: load atomic i32, ptr @idiom_pending_work

@@ -13,11 +13,6 @@
 // CHECK-SAME: %idiom.declined
 // CHECK-NOT: call void @idiom_host_end
 // CHECK: idiom.host.end.copy:
-// (called while the runtime's idiom_pending_work is nonzero: PendingGuards.h)
-// CHECK-NEXT: %[[W:idiom.pending[0-9]*]] = load atomic i32, ptr @idiom_pending_work monotonic
-// CHECK-NEXT: %[[B:idiom.pending.busy[0-9]*]] = icmp ne i32 %[[W]], 0
-// CHECK-NEXT: br i1 %[[B]], label %[[C:idiom.pending.call[0-9]*]], label
-// CHECK: [[C]]:
 // CHECK-NEXT: call void @idiom_host_end_site(ptr nonnull @idiom_psinv_0.hint)
 // CHECK-NOT: call void @idiom_host_end
 // CHECK: call i32 @idiom_run(ptr nonnull @idiom_psinv_0.desc

@@ -155,10 +155,12 @@ static double lat_ns(void) {
 static _Thread_local const idiom_kernel_desc *t_want_desc;
 static _Thread_local idiomrt_entry *t_want_entry;
 static _Thread_local uint64_t t_want_trip;
+static _Thread_local int t_want_clock; /* also the thread's CPU time (stale.c) */
 static _Thread_local const idiom_kernel_desc *t_time_desc;
 static _Thread_local idiomrt_entry *t_time_entry;
 static _Thread_local uint64_t t_time_trip;
 static _Thread_local uint64_t t_time_t0;
+static _Thread_local uint64_t t_time_cpu0; /* 0: the CPU clock not read */
 /* The site (hint word) of the latest idiom_host_hint call and of the
    pending measurement (idiom_host_end_site). */
 static _Thread_local const idiom_kernel_desc *t_site_desc;
@@ -246,7 +248,8 @@ static double device_floor(uint64_t bytes) {
 int idiomrt_cost_is_device(int dec) {
   return dec == IDIOMRT_DEC_FORCED || dec == IDIOMRT_DEC_DEVICE ||
          dec == IDIOMRT_DEC_EXPLORE_DEVICE || dec == IDIOMRT_DEC_UNTIMED ||
-         dec == IDIOMRT_DEC_DEVICE_WAIT || idiomrt_cost_is_second(dec);
+         dec == IDIOMRT_DEC_DEVICE_WAIT || dec == IDIOMRT_DEC_REPROBE ||
+         idiomrt_cost_is_second(dec);
 }
 
 int idiomrt_cost_is_second(int dec) {
@@ -558,6 +561,15 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
        (c->dn && (lat + c->dev_est * (double)trip) * DEVICE_MARGIN >=
                      c->host_est * (double)trip)))
     dec = IDIOMRT_DEC_HOST_FASTER;
+  /* A device estimate that is only an earlier run's sample, and lost: it
+     may be stale (an old or loaded run's), and is re-measured within a
+     budget (stale.c); meanwhile no host hint. */
+  int stale_hold = 0;
+  if (c->dev_seed && c->dn)
+    dec = idiomrt_stale_decide(c, dec, c->host_est * (double)trip,
+                               lat + c->dev_est * (double)trip,
+                               idiomrt_startup_begun(), e->desc->loc, cls,
+                               &stale_hold);
   uint64_t add = (uint64_t)(c->host_est * (double)trip);
   if (dec == IDIOMRT_DEC_DEVICE_WAIT) /* (no host estimate: its bound) */
     __atomic_add_fetch(&g_worthy_total_ns, (uint64_t)host_lb,
@@ -582,6 +594,9 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      of a microsecond) */
   int want = *reason && (c->hn < IDIOMRT_COST_RING ||
                          ++c->host_skip % HOST_SAMPLE_EVERY == 0);
+  /* the thread's CPU time too around a loop long enough (stale.c) */
+  int clock = want && c->hn &&
+              c->host_est * (double)trip >= IDIOMRT_CLOCK_MIN_LOOP_NS;
   if (*reason) {
     idiomrt_stats_decline_locked(e, *reason);
     s->host_wanted += want;
@@ -591,8 +606,9 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      clearly faster (hint_ok); inside a region only while it has held none
      of its bytes on the device (a hinted call syncs the region as a
      declined one does, and its sites are decided together) */
-  int hintable = !region && (dec == IDIOMRT_DEC_CANNOT_WIN ||
-                             (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok));
+  int hintable = !region && !stale_hold &&
+                 (dec == IDIOMRT_DEC_CANNOT_WIN ||
+                  (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok));
   pthread_mutex_unlock(&e->stats_lock);
   t_hint_desc = hintable ? e->desc : NULL;
   if (hintable) {
@@ -606,6 +622,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     t_want_desc = e->desc;
     t_want_entry = e;
     t_want_trip = trip;
+    t_want_clock = clock;
   }
   return dec;
 }
@@ -633,6 +650,7 @@ void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
   t_want_desc = e->desc;
   t_want_entry = e;
   t_want_trip = trip;
+  t_want_clock = 0;
   pthread_mutex_lock(&e->stats_lock);
   /* the class that idiom_host_end, which allocates nothing, samples */
   idiomrt_cost_class_get(&e->cost, idiomrt_size_class(trip));
@@ -751,6 +769,8 @@ static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
     return;
   }
   if (!tuned && !warmup) {
+    if (!second)
+      idiomrt_stale_fresh(c); /* a seed from an earlier run leaves */
     *est = push(ring, n, pi);
     *tries = 0;
   } else if (*tries < UINT32_MAX) {
@@ -785,6 +805,7 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc) {
   t_time_entry = t_want_entry;
   t_time_trip = t_want_trip;
   t_time_word = desc == t_site_desc ? t_site_word : NULL;
+  t_time_cpu0 = t_want_clock ? idiomrt_thread_cpu_ns() : 0;
   t_time_t0 = idiomrt_now_ns() | 1; /* never 0, which means "not timed" */
   return t_time_t0;
 }
@@ -797,6 +818,7 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
       t_time_trip == 0)
     return; /* another (nested or re-entered) measurement took the slot */
   t_time_desc = NULL;
+  uint64_t cpu0 = t_time_cpu0, cpu1 = cpu0 ? idiomrt_thread_cpu_ns() : 0;
   idiomrt_pending_timing(0);
   /* idiom_run holds no lock here, but a signal handler of this thread may
      interrupt a report or another sample: never wait for the lock. */
@@ -810,9 +832,12 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
      takes a core: on a machine with few, the loop runs slower than it
      will, which would favour the device. Not a sample (the class is
      measured again once the thread is done). */
-  if (c && !idiomrt_startup_running())
+  if (c && !idiomrt_startup_running()) {
     c->host_est =
         push(c->host_pi, &c->hn, (double)(t1 - token) / (double)t_time_trip);
+    if (cpu0 && cpu1 >= cpu0) /* the run's contention (stale.c) */
+      idiomrt_stale_host_clock(t1 - token, cpu1 - cpu0);
+  }
   e->cost.host_got++;
   e->cost.host_ns += t1 - token;
   pthread_mutex_unlock(&e->stats_lock);
@@ -855,6 +880,8 @@ const char *idiomrt_decision_name(int dec) {
     return "host-hint";
   case IDIOMRT_DEC_DEVICE_WAIT:
     return "device-wait";
+  case IDIOMRT_DEC_REPROBE:
+    return "device-reprobe";
   default:
     return "?";
   }

@@ -33,16 +33,20 @@
  * without a profile. A site is the FNV-1a 64 of its descriptor's
  * location, kernel name, idiom and shape. File format:
  *
- *   idiom-profile 2
+ *   idiom-profile 3
  *   env HEX            (the IDIOM_* environment at exit)
  *   worthy NS          (host time of runs worth the device, costmodel.c)
- *   site HEX CLASS HOST_PI DEV_PI DEVICE_RUNS CPU_PI CPU_RUNS LOC
+ *   site HEX CLASS HOST_PI DEV_PI DEVICE_RUNS CPU_PI CPU_RUNS AGE LOSSES LOAD LOC
  *   ...
  *   check HEX          (FNV-1a 64 of the lines above)
  *
  * CPU_PI and CPU_RUNS: the second (CPU) device's median (-1: none) and its
  * runs of the class ("Two devices", costmodel.c), so that a later process
- * does not explore it again. Format 1 (no CPU fields) is still read.
+ * does not explore it again. AGE, LOSSES, LOAD: how old the device's
+ * median is in runs, the measuring runs in a row in which it lost, and the
+ * contention (%, -1 unknown) of the run that measured it (stale.c: when
+ * a losing device is measured again). Formats 1 (no CPU fields) and 2 (no
+ * AGE LOSSES LOAD: read as 0, 1 when the device lost, -1) are still read.
  *
  * A malformed or corrupt file is ignored. Like calibration.c's numbers,
  * the profile only steers speed decisions: every later run is measured and
@@ -70,6 +74,7 @@
 #define PROFILE_SLACK 1.25    /* numbers that moved less are not rewritten, */
 #define PROFILE_LOOP_TOL_NS 20000.0 /* nor loop times that moved less */
 #define PROFILE_HOST_SLACK 2.0 /* host times of classes never on a device */
+#define PROFILE_LOAD_TOL 10   /* contention points (stale.c) not rewritten */
 
 typedef struct profile_line {
   uint64_t site;
@@ -78,6 +83,8 @@ typedef struct profile_line {
   uint64_t dev_runs;
   double cpu_pi;     /* the second device's; -1: none */
   uint64_t cpu_runs;
+  unsigned age, losses; /* the device's median (stale.c) */
+  int load;
   char loc[96];
 } profile_line;
 
@@ -301,7 +308,8 @@ __attribute__((format(printf, 1, 2))) static void note(const char *fmt,
 static void parse_profile(const char *path, char *buf) {
   char *check = strstr(buf, "check ");
   unsigned long long sum = 0, env = 0;
-  int v2 = strncmp(buf, "idiom-profile 2\nenv ", 20) == 0;
+  int v3 = strncmp(buf, "idiom-profile 3\nenv ", 20) == 0;
+  int v2 = v3 || strncmp(buf, "idiom-profile 2\nenv ", 20) == 0;
   if ((!v2 && strncmp(buf, "idiom-profile 1\nenv ", 20) != 0) || !check ||
       sscanf(check, "check %llx", &sum) != 1 ||
       sscanf(buf + 16, "env %llx", &env) != 1 ||
@@ -332,14 +340,21 @@ static void parse_profile(const char *path, char *buf) {
       continue;
     }
     p->cpu_pi = -1;
-    int got = v2 ? sscanf(l, "site %llx %u %lf %lf %llu %lf %llu %n", &site,
-                          &p->cls, &p->host_pi, &p->dev_pi, &runs,
-                          &p->cpu_pi, &cruns, &at)
-                 : sscanf(l, "site %llx %u %lf %lf %llu %n", &site, &p->cls,
-                          &p->host_pi, &p->dev_pi, &runs, &at);
-    if (got < (v2 ? 7 : 5) || p->cls >= IDIOMRT_SIZE_CLASSES ||
+    p->age = p->losses = 0;
+    p->load = -1;
+    int got = v3   ? sscanf(l, "site %llx %u %lf %lf %llu %lf %llu %u %u %d %n",
+                            &site, &p->cls, &p->host_pi, &p->dev_pi, &runs,
+                            &p->cpu_pi, &cruns, &p->age, &p->losses,
+                            &p->load, &at)
+              : v2 ? sscanf(l, "site %llx %u %lf %lf %llu %lf %llu %n", &site,
+                            &p->cls, &p->host_pi, &p->dev_pi, &runs,
+                            &p->cpu_pi, &cruns, &at)
+                   : sscanf(l, "site %llx %u %lf %lf %llu %n", &site, &p->cls,
+                            &p->host_pi, &p->dev_pi, &runs, &at);
+    if (got < (v3 ? 10 : v2 ? 7 : 5) || p->cls >= IDIOMRT_SIZE_CLASSES ||
         !(p->host_pi > 0) || !(p->dev_pi >= 0 || p->dev_pi == -1) ||
-        !(p->cpu_pi >= 0 || p->cpu_pi == -1)) {
+        !(p->cpu_pi >= 0 || p->cpu_pi == -1) || p->load < -1 ||
+        p->load > 100) {
       note("profile: ignoring %s: malformed line", path);
       m = 0;
       g_file_worthy = -1;
@@ -348,6 +363,10 @@ static void parse_profile(const char *path, char *buf) {
     p->site = site;
     p->dev_runs = runs;
     p->cpu_runs = cruns;
+    /* an older format's device median: measured by the last run; lost
+       once when it lost */
+    if (!v3 && p->dev_pi >= 0 && !(p->dev_pi * PROFILE_MARGIN < p->host_pi))
+      p->losses = 1;
     snprintf(p->loc, sizeof p->loc, "%s", at ? l + at : "?");
     ++m;
   }
@@ -487,6 +506,7 @@ void idiomrt_profile_seed(idiomrt_entry *e) {
     if (p->dev_pi >= 0) {
       c->dev_pi[0] = c->dev_est = p->dev_pi;
       c->dn = 1;
+      idiomrt_stale_seed(c, p->age, p->losses, p->load);
     }
     if (p->cpu_pi >= 0) { /* the second device: not explored again */
       c->cpu_pi[0] = c->cpu_est = p->cpu_pi;
@@ -499,10 +519,12 @@ void idiomrt_profile_seed(idiomrt_entry *e) {
 
 static int fmt_line(char *buf, size_t n, const profile_line *p,
                     const char *loc) {
-  return snprintf(buf, n, "site %016llx %u %.6g %.6g %llu %.6g %llu %s\n",
+  return snprintf(buf, n,
+                  "site %016llx %u %.6g %.6g %llu %.6g %llu %u %u %d %s\n",
                   (unsigned long long)p->site, p->cls, p->host_pi, p->dev_pi,
                   (unsigned long long)p->dev_runs, p->cpu_pi,
-                  (unsigned long long)p->cpu_runs, loc ? loc : "?");
+                  (unsigned long long)p->cpu_runs, p->age, p->losses,
+                  p->load, loc ? loc : "?");
 }
 
 /* 1 when a and b (ns per iteration, run counts, ns; -1: none) are both
@@ -548,7 +570,11 @@ static int file_current(const profile_line *fresh, unsigned nfresh,
         !close_enough(o->dev_pi, f->dev_pi, tol) ||
         !close_enough(o->cpu_pi, f->cpu_pi, tol) ||
         !close_enough((double)o->cpu_runs, (double)f->cpu_runs, 0) ||
-        !close_enough((double)o->dev_runs, (double)f->dev_runs, 0))
+        !close_enough((double)o->dev_runs, (double)f->dev_runs, 0) ||
+        o->age != f->age || o->losses != f->losses ||
+        (o->load < 0) != (f->load < 0) ||
+        (o->load - f->load > PROFILE_LOAD_TOL ||
+         f->load - o->load > PROFILE_LOAD_TOL))
       return 0;
   }
   return 1;
@@ -606,7 +632,12 @@ static void write_profile(void) {
                                  k->dev_runs,
                                  k->cn ? k->cpu_est : -1.0,
                                  k->cpu_runs,
+                                 0,
+                                 0,
+                                 -1,
                                  ""};
+      idiomrt_stale_line(k, &fl[fresh].age, &fl[fresh].losses,
+                         &fl[fresh].load);
       floc[fresh++] = e->desc->loc;
     }
     pthread_mutex_unlock(&e->stats_lock);
@@ -636,7 +667,7 @@ static void write_profile(void) {
   char *buf = malloc(cap);
   if (!buf)
     goto out;
-  len = (size_t)snprintf(buf, cap, "idiom-profile 2\nenv %016llx\n"
+  len = (size_t)snprintf(buf, cap, "idiom-profile 3\nenv %016llx\n"
                          "worthy %llu\n",
                          (unsigned long long)env_hash(),
                          (unsigned long long)worthy);

@@ -4,7 +4,8 @@
  *
  * The cost model (costmodel.c): per call site and size class, the device,
  * the second device or the original loop; its measurements of the queue
- * (calibration.c) and the samples kept across runs (profile.c).
+ * (calibration.c), the samples kept across runs (profile.c) and when those
+ * are stale (stale.c).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef IDIOMRT_COSTMODEL_H
@@ -151,6 +152,47 @@ double idiomrt_host_bound_ns(uint64_t work, uint64_t iters, uint32_t flags);
    come, host_lb exceeds one start-up and twice the start-up still
    expected. Never under IDIOM_TEST_HOST. */
 int idiomrt_devwait_worth(double host_lb);
+/*--- stale.c: device samples carried over from earlier runs --------------*/
+
+/* What stale.c knows of a class's seeded device sample (its `stale`). */
+enum idiomrt_stale_state {
+  IDIOMRT_STALE_UNKNOWN = 0, /* not looked at in this run yet */
+  IDIOMRT_STALE_PENDING,     /* stale or suspect: the credit is building */
+  IDIOMRT_STALE_REPROBE,     /* re-probing: device runs until a sample */
+  IDIOMRT_STALE_DONE         /* the seed stands, or was replaced */
+};
+/* The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), ns; 0 when it
+   cannot be read. About 1 us a read in the VMs here: read only around host
+   loops of at least IDIOMRT_CLOCK_MIN_LOOP_NS (costmodel.c). */
+uint64_t idiomrt_thread_cpu_ns(void);
+#define IDIOMRT_CLOCK_MIN_LOOP_NS 50000.0
+/* A timed host loop took wall_ns, of which the thread ran cpu_ns. */
+void idiomrt_stale_host_clock(uint64_t wall_ns, uint64_t cpu_ns);
+/* This run's contention so far, in percent (0-100): the share of its timed
+   host loops' wall time in which the thread waited for a CPU; -1 before
+   5 ms of them were timed. */
+int idiomrt_stale_contention(void);
+/* With the class's stats_lock held, for a class whose device estimate is
+   the profile's seed (c->dev_seed): the decision dec of the model, or
+   IDIOMRT_DEC_REPROBE when the seed is stale and the host time spent on
+   stale classes in this run pays for re-measuring it (runtime/README.md,
+   "Stale device samples"). host, dev: the run's estimates (ns); begun:
+   the device start-up has begun; loc, cls: for IDIOM_DEBUG. Sets *hold
+   while the class builds its credit (no host hint then). */
+int idiomrt_stale_decide(idiomrt_cost_class *c, int dec, double host,
+                         double dev, int begun, const char *loc,
+                         unsigned cls, int *hold);
+/* The first device sample of this run: the seed leaves the ring (dn = 0)
+   before it is pushed. */
+void idiomrt_stale_fresh(idiomrt_cost_class *c);
+/* profile.c, reading: the seed's age (runs since it was measured), the
+   measuring runs in a row it lost, and its run's contention (-1: unknown). */
+void idiomrt_stale_seed(idiomrt_cost_class *c, unsigned age, unsigned losses,
+                        int load);
+/* profile.c, writing: the same three for class c at the end of this run
+   (age 0 and this run's contention when it was measured here). */
+void idiomrt_stale_line(const idiomrt_cost_class *c, unsigned *age,
+                        unsigned *losses, int *load);
 
 /*--- profile.c: per-site cost samples kept across runs -------------------*/
 

@@ -11,7 +11,8 @@
  *   rt_registry.h   per-descriptor state (registry.c)
  *   rt_program.h    programs (program_cache.c) and tuning (tuning.c)
  *   rt_stats.h      the IDIOM_STATS report (stats.c, json.c)
- *   rt_costmodel.h  the cost model (costmodel.c, calibration.c, profile.c)
+ *   rt_costmodel.h  the cost model (costmodel.c, calibration.c, profile.c,
+ *                   stale.c)
  *   rt_sparse.h     CSR and JDS SpMV (csr.c, jds.c)
  *   rt_threads.h    runtime threads (worker.c, startup.c, parcopy.c)
  *   rt_launch.h     a run's checks and state (checks.c, workgate.c, launch.c,

@@ -81,6 +81,7 @@ enum idiomrt_decision {
   IDIOMRT_DEC_HOST_HINT,        /* host: the caller's hint skipped idiom_run */
   IDIOMRT_DEC_DEVICE_WAIT,      /* no host sample, its lower bound large:
                                    wait for the device (devwait.c) */
+  IDIOMRT_DEC_REPROBE,          /* device: a stale seed measured again */
   IDIOMRT_NDECISIONS
 };
 
@@ -113,6 +114,12 @@ typedef struct idiomrt_cost_class {
   int hint_ok;            /* the last choice kept the host by more than the
                              spread of both sides' samples (or no device
                              can be measured): a host hint may follow */
+  /* stale.c: the device's sample seeded by the profile (profile.c) */
+  unsigned char dev_seed;    /* 1 while the device's estimate is the seed */
+  unsigned char seed_age;    /* runs since the seed was measured */
+  unsigned char seed_losses; /* measuring runs in a row the device lost */
+  signed char seed_load;     /* contention of that run, %; -1 unknown */
+  unsigned char stale;       /* enum idiomrt_stale_state */
 } idiomrt_cost_class;
 
 /* Size classes stored in the site itself: the first ones a site uses. */

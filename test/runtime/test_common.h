@@ -148,6 +148,18 @@ void case_noise_no_hint(void);    /* test_hintnoise.c */
 void case_noise_no_flip(void);    /* test_hintnoise.c */
 void case_noise_clear_hint(void); /* test_hintnoise.c */
 void case_noise_seeded(void);     /* test_hintnoise.c */
+/* test_hintnoise.c: one call of site d (trip iterations, no bytes moved)
+   as the plugin stitches it: the cost model's decision
+   (idiomrt_cost_decide), then, when it declined, the host hint. Returns
+   the decision; *word: the site's hint word (0: no hint). */
+int cost_site_call(const idiom_kernel_desc *d, uint64_t trip, uint64_t *word);
+void case_stale_age(void);        /* test_stale.c */
+void case_stale_fresh(void);      /* test_stale.c */
+void case_stale_load(void);       /* test_stale.c */
+void case_stale_load_busy(void);  /* test_stale.c */
+void case_stale_load_repeat(void); /* test_stale.c */
+void case_stale_budget(void);     /* test_stale.c */
+void case_stale_floor(void);      /* test_stale.c */
 void case_noise_region(void);     /* test_hintnoise.c */
 void case_workgate_count(void);  /* test_workgate.c */
 void case_workgate_wide(void);   /* test_workgate.c */

@@ -89,18 +89,20 @@ static idiomrt_cost_class *set_class(const double host[3], const double dev[3],
   return c;
 }
 
-/* One call of the site as the plugin stitches it: the model's decision,
-   then, when it declined, the host hint. Returns the decision; *word is
-   the site's hint word (0: no hint). */
-static int decide(uint64_t *word) {
-  idiomrt_entry *e = idiomrt_entry_get(&nsite_desc);
+int cost_site_call(const idiom_kernel_desc *d, uint64_t trip,
+                   uint64_t *word) {
+  idiomrt_entry *e = idiomrt_entry_get(d);
   const char *reason = NULL;
   *word = 0;
-  int dec = idiomrt_cost_decide(e, TRIP, 0, 0.0, &reason);
+  int dec = idiomrt_cost_decide(e, trip, 0, 0.0, &reason);
   if (!idiomrt_cost_is_device(dec))
-    idiom_host_hint(&nsite_desc, word, TRIP);
+    idiom_host_hint(d, word, trip);
   idiomrt_cost_clear_want();
   return dec;
+}
+
+static int decide(uint64_t *word) {
+  return cost_site_call(&nsite_desc, TRIP, word);
 }
 
 /* n calls, each declined "host-cost" without a hint. */

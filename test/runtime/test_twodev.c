@@ -438,8 +438,9 @@ void case_twodev_profile(void) {
     text[got] = '\0';
     fclose(f);
   }
-  /* site HEX CLASS HOST DEV RUNS CPU CPU_RUNS LOC: a CPU time, not -1 */
-  CHECK_MSG(strstr(text, "idiom-profile 2\n") != NULL, "profile:\n%s", text);
+  /* site HEX CLASS HOST DEV RUNS CPU CPU_RUNS AGE LOSSES LOAD LOC: a CPU
+     time, not -1 */
+  CHECK_MSG(strstr(text, "idiom-profile 3\n") != NULL, "profile:\n%s", text);
   char *site = strstr(text, "\nsite ");
   double cpu = -1;
   unsigned long long cruns = 0;

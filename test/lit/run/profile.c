@@ -18,11 +18,11 @@
 // RUN: diff %t.expected %t.out1
 // RUN: FileCheck --check-prefix=FIRST %s < %t.prof
 // RUN: grep -q "host-explore" %t.err1
-// FIRST: idiom-profile 2
+// FIRST: idiom-profile 3
 // FIRST-NEXT: env {{[0-9a-f]+}}
 // FIRST-NEXT: worthy {{[0-9]+}}
-// FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 -1 0 profile.c:{{[0-9]+}}
-// FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 -1 0 profile.c:{{[0-9]+}}
+// FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 -1 0 0 0 -1 profile.c:{{[0-9]+}}
+// FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 -1 0 0 0 -1 profile.c:{{[0-9]+}}
 // FIRST-NEXT: check {{[0-9a-f]+}}
 //
 // Run 2, with a profile that says the device is 100 times faster: the
@@ -45,6 +45,16 @@
 // RUN: diff %t.expected %t.out2b
 // RUN: FileCheck --check-prefix=EARLY %s < %t.err2b
 // RUN: not grep -q "host-explore" %t.err2b
+// RUN: cp %t.prof2 %t.prof
+// The same in format 2 (before the age, losses and load of a device time,
+// runtime/lib/stale.c): read as before.
+// RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
+// RUN: python3 %S/Inputs/profile_edit.py v2 %t.prof
+// RUN: head -1 %t.prof | grep -q "idiom-profile 2"
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out2c 2> %t.err2c
+// RUN: diff %t.expected %t.out2c
+// RUN: FileCheck --check-prefix=EARLY %s < %t.err2c
+// RUN: not grep -q "host-explore" %t.err2c
 // RUN: cp %t.prof2 %t.prof
 // EARLY: idiom: profile: the last run saved {{[0-9.]+}} ms on the device: starting it at program start
 // EARLY: idiom: profile: {{.*}}.prof: 2 site classes

@@ -150,6 +150,11 @@ int idiomrt_stale_decide(idiomrt_cost_class *c, int dec, double host,
     /* the seed's run was loaded, but so is this one: the seed stands */
     c->stale = IDIOMRT_STALE_DONE;
     *hold = 0;
+    idiomrt_debug("%s: size class %u: the device's estimate (%.1f us against "
+                  "the host's %.1f) from a run with %d%% contention stands "
+                  "(this one %d%%)",
+                  loc ? loc : "?", cls, dev / 1e3, host / 1e3,
+                  (int)c->seed_load, now);
     return dec;
   }
   c->stale = IDIOMRT_STALE_REPROBE;

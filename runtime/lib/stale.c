@@ -43,9 +43,11 @@
  *
  * The first fresh device sample replaces the seed (costmodel.c), so the
  * class decides on this run's samples only; the profile then writes AGE 0,
- * LOSSES + 1 or 0, and this run's LOAD. A seed that is not re-measured is
- * written back one run older (age stops at the back-off's threshold, so
- * that the file is not rewritten for it, profile.c).
+ * LOSSES + 1 or 0, and this run's LOAD. A re-probe that got no sample (the
+ * run ended first) writes AGE 0 and LOSSES + 1 with the seed's times, so
+ * that it too backs off. A seed that is not re-measured is written back
+ * one run older (age stops at the back-off's threshold, so that the file
+ * is not rewritten for it, profile.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -121,12 +123,13 @@ int idiomrt_stale_decide(idiomrt_cost_class *c, int dec, double host,
   if (c->stale == IDIOMRT_STALE_REPROBE) {
     if (c->dev_tries < STALE_MAX_TRIES)
       return IDIOMRT_DEC_REPROBE;
-    c->stale = IDIOMRT_STALE_DONE; /* gave up: the seed stands */
+    c->stale = IDIOMRT_STALE_TRIED; /* gave up: the seed stands */
     return dec;
   }
   /* only a class the seed keeps on the host (not one the model sends to
      the device anyway, nor one whose floor exceeds its host time) */
-  if (c->stale == IDIOMRT_STALE_DONE || dec != IDIOMRT_DEC_HOST_FASTER)
+  if (c->stale == IDIOMRT_STALE_DONE || c->stale == IDIOMRT_STALE_TRIED ||
+      dec != IDIOMRT_DEC_HOST_FASTER)
     return dec;
   if (c->stale == IDIOMRT_STALE_UNKNOWN)
     c->stale = stale_by_age(c) || load_suspect(c) ? IDIOMRT_STALE_PENDING
@@ -188,9 +191,19 @@ void idiomrt_stale_line(const idiomrt_cost_class *c, unsigned *age,
     *load = idiomrt_stale_contention();
     return;
   }
-  /* the seed, one run older (up to the back-off's threshold) */
   *losses = c->seed_losses;
   *load = c->seed_load;
+  if (c->stale == IDIOMRT_STALE_REPROBE || c->stale == IDIOMRT_STALE_TRIED) {
+    /* re-probed in this run, but no sample came (the run ended first, or
+       the device's runs were no samples): a try that did not show the
+       device winning, so the back-off grows as after a loss; otherwise a
+       class whose re-probe comes too late in every run would start the
+       device in every run */
+    unsigned l = c->seed_losses + 1u;
+    *losses = l < STALE_LOSSES_CAP ? l : STALE_LOSSES_CAP;
+    return;
+  }
+  /* the seed, one run older (up to the back-off's threshold) */
   if (c->seed_losses) {
     unsigned a = c->seed_age + 1u, due = age_due(c->seed_losses);
     *age = a < due ? a : due;

@@ -27,6 +27,9 @@
  *    run's profile line (idiomrt_stale_line) seeding the next: the device
  *    is re-probed in runs 2, 5, 10, 19 and 36 only (back-off 1, 2, 4, 8, 16
  *    runs), each run whose seed is not stale keeps it one run older;
+ *  - stale_nosample: a re-probe that got no device sample before the run
+ *    ended backs off as a loss does (AGE 0, LOSSES + 1): the next run
+ *    does not re-probe again;
  *  - stale_floor: a seed whose device floor exceeds the host time is not
  *    a re-probe candidate (nor a one-shot call: its own host time does
  *    not pay for a re-probe).
@@ -212,6 +215,26 @@ void case_stale_budget(void) {
     CHECK_MSG(at[i] == want[i], "re-probe %d in run %d, not %d", i, at[i],
               want[i]);
   CHECK_MSG(losses == 6 && age == 3, "losses %u, age %u", losses, age);
+}
+
+void case_stale_nosample(void) {
+  idiomrt_cost_class *c = seed_class(1.0, 3.0, 1, 1, 0);
+  int due = calls_due(1.0 * TRIP, 3.0 * TRIP);
+  int hinted;
+  CHECK(calls_until_reprobe(2 * due, &hinted) == due);
+  /* the run ends before a device sample */
+  unsigned age, losses;
+  int load;
+  idiomrt_entry *e = idiomrt_entry_get(&ssite_desc);
+  pthread_mutex_lock(&e->stats_lock);
+  idiomrt_stale_line(c, &age, &losses, &load);
+  pthread_mutex_unlock(&e->stats_lock);
+  CHECK_MSG(age == 0 && losses == 2 && load == 0,
+            "age %u losses %u load %d", age, losses, load);
+  /* the next run: not stale (AGE 0 < 2), hinted */
+  seed_class(1.0, 3.0, age, losses, load);
+  int k = calls_until_reprobe(2 * due, &hinted);
+  CHECK_MSG(k == 2 * due, "re-probed again after %d calls", k);
 }
 
 void case_stale_floor(void) {

@@ -191,6 +191,9 @@ def main():
                 res.setdefault((sc, mode), []).append(
                     (r[0], r[1], started(r[3]), reprobes(r[3]),
                      r[2] == expected))
+                print("  run %s %s: %.3f s, cpu %.3f s, started %d, "
+                      "re-probes %d" % (sc, mode, r[0], r[1], started(r[3]),
+                                        reprobes(r[3])), flush=True)
 
             warm = {m: os.path.join(tmp, prog + ".warm." + m)
                     for m in ("base", "new")}

@@ -20,6 +20,11 @@ with its own cache directory per runtime:
           each runtime's environment, so the early start is judged alike),
           with their warm kernel caches, copied afresh in every round, then
           SERIES runs in a row without the busy processes (loaded1, ...)
+  slowprof  as loaded, but the profile is new's warm one edited to what a
+          loaded run writes when the device lost there (every device time
+          3 times the host's, measured by that run: AGE 0, LOSSES 1, LOAD
+          80): base keeps it (a losing device is not probed before the
+          device starts); new re-probes it (slowprof1, ...)
 
 Each round runs the modes of a scenario alternately, base first in even
 rounds and new first in odd ones (ABBA), and prints the load average and
@@ -188,6 +193,21 @@ def as_profile_for(text, cache, v2):
     return t + "check %016x\n" % fnv1a64(t.encode())
 
 
+def slowed(text):
+    """Profile text (format 3) whose every class has a device time 3 times
+    its host time, measured by the last run, lost once, at 80% load."""
+    out = []
+    for l in text.splitlines():
+        if l.startswith("site "):
+            f = l.split(" ", 11)
+            f[4] = "%.6g" % (3 * float(f[3]))
+            f[5] = "3"
+            f[8:11] = ["0", "1", "80"]
+            l = " ".join(f)
+        out.append(l)
+    return "\n".join(out) + "\n"
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -202,6 +222,7 @@ def main():
     ap.add_argument("--hogs", type=int, default=4)
     ap.add_argument("--progs", default="jacobi,axpby,jds,tiny")
     ap.add_argument("--scenarios", default="fresh,warm,loaded")
+    # (slowprof: also accepted)
     ap.add_argument("--min-cores", type=float, default=0.0)
     ap.add_argument("--wait", type=float, default=1800.0)
     a = ap.parse_args()
@@ -231,7 +252,7 @@ def main():
                     for m in ("base", "new")}
             snap = {m: os.path.join(tmp, prog + ".snap." + m)
                     for m in ("base", "new")}
-            if "warm" in scen or "loaded" in scen:
+            if "warm" in scen or "loaded" in scen or "slowprof" in scen:
                 for m in ("base", "new"):
                     for _ in range(2):
                         run(bins[m], args, warm[m], True)
@@ -239,19 +260,24 @@ def main():
             # the early start compares) names it
             lc = {m: os.path.join(tmp, prog + ".loaded." + m)
                   for m in ("base", "new")}
-            if "loaded" in scen:
+            kind = "loaded" if "loaded" in scen else \
+                "slowprof" if "slowprof" in scen else None
+            if kind:
                 for m in ("base", "new"):
                     shutil.copytree(warm[m], lc[m])
-                r = hogged(a.hogs,
-                           lambda: run(bins["new"], args, lc["new"], True))
-                print("%s: the loaded run of new (%d busy processes): %.2f s"
-                      % (prog, a.hogs, r[0]))
+                if kind == "loaded":
+                    r = hogged(a.hogs,
+                               lambda: run(bins["new"], args, lc["new"], True))
+                    print("%s: the loaded run of new (%d busy processes): "
+                          "%.2f s" % (prog, a.hogs, r[0]))
                 pdir = {m: os.path.join(lc[m], "profile")
                         for m in ("base", "new")}
                 (pnew,) = os.listdir(pdir["new"])
                 (pbase,) = os.listdir(pdir["base"])
                 with open(os.path.join(pdir["new"], pnew)) as f:
                     text = f.read()
+                if kind == "slowprof":
+                    text = slowed(text)
                 for m, name in (("new", pnew), ("base", pbase)):
                     with open(os.path.join(pdir[m], name), "w") as f:
                         f.write(as_profile_for(text, lc[m], m == "base"))
@@ -275,13 +301,13 @@ def main():
                     if prog in ("jacobi", "axpby"):
                         rec("warm", "forced",
                             timed(bins["new"], args, warm["new"], True, True))
-                if "loaded" in scen:
+                if kind:
                     for m in order:
                         shutil.rmtree(lc[m], ignore_errors=True)
                         shutil.copytree(snap[m], lc[m])
                     for k in range(a.series):
                         for m in order:
-                            rec("loaded%d" % (k + 1), m,
+                            rec("%s%d" % (kind, k + 1), m,
                                 timed(bins[m], args, lc[m], True))
             if MIN_CORES[0] > 0:
                 print("%s: %d runs so far whose second probe gave fewer than "

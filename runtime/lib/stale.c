@@ -52,6 +52,7 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <stdio.h>
 #include <time.h>
 
 #define STALE_AGE_CAP 64       /* runs: the longest back-off */
@@ -148,32 +149,30 @@ int idiomrt_stale_decide(idiomrt_cost_class *c, int dec, double host,
   }
   int now = idiomrt_stale_contention();
   int by_age = stale_by_age(c);
+  char why[96]; /* for IDIOM_DEBUG */
   if (!by_age && !(load_suspect(c) && now >= 0 &&
                    c->seed_load - now >= STALE_LOAD_MARGIN)) {
     /* the seed's run was loaded, but so is this one: the seed stands */
     c->stale = IDIOMRT_STALE_DONE;
     *hold = 0;
+    snprintf(why, sizeof why, "from a run with %d%% contention stands (this "
+             "one %d%%)", (int)c->seed_load, now);
     idiomrt_debug("%s: size class %u: the device's estimate (%.1f us against "
-                  "the host's %.1f) from a run with %d%% contention stands "
-                  "(this one %d%%)",
-                  loc ? loc : "?", cls, dev / 1e3, host / 1e3,
-                  (int)c->seed_load, now);
+                  "the host's %.1f) %s", loc ? loc : "?", cls, dev / 1e3,
+                  host / 1e3, why);
     return dec;
   }
   c->stale = IDIOMRT_STALE_REPROBE;
   c->dev_tries = 0;
   if (by_age)
-    idiomrt_debug("%s: size class %u: re-probing the device: its estimate "
-                  "(%.1f us against the host's %.1f) is %u runs old and "
-                  "lost %u runs in a row",
-                  loc ? loc : "?", cls, dev / 1e3, host / 1e3,
-                  (unsigned)c->seed_age, (unsigned)c->seed_losses);
+    snprintf(why, sizeof why, "is %u runs old and lost %u runs in a row",
+             (unsigned)c->seed_age, (unsigned)c->seed_losses);
   else
-    idiomrt_debug("%s: size class %u: re-probing the device: its estimate "
-                  "(%.1f us against the host's %.1f) is from a run with "
-                  "%d%% contention, this one %d%%",
-                  loc ? loc : "?", cls, dev / 1e3, host / 1e3,
-                  (int)c->seed_load, now);
+    snprintf(why, sizeof why, "is from a run with %d%% contention, this one "
+             "%d%%", (int)c->seed_load, now);
+  idiomrt_debug("%s: size class %u: re-probing the device: its estimate "
+                "(%.1f us against the host's %.1f) %s", loc ? loc : "?", cls,
+                dev / 1e3, host / 1e3, why);
   return IDIOMRT_DEC_REPROBE;
 }
 

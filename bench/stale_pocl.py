@@ -45,7 +45,13 @@ re-probes (decision device-reprobe), and whether every output was the
 sequential one.
 
 Usage: bench/stale_pocl.py BUILD BASE [--rounds N] [--series S]
-         [--hogs H] [--progs jacobi,axpby,jds,tiny] [--scenarios ...]
+         [--hogs H] [--progs jacobi,axpby,jds,tiny]
+         [--scenarios fresh,warm,loaded | ...,slowprof]
+         [--min-cores C] [--wait S]
+The figures of docs/Benchmarks.md (helper "stale"): --rounds 5 --series 3
+--hogs 8 --min-cores 1.8 --wait 600, then --scenarios slowprof with the
+programs jacobi,axpby,jds (loaded and slowprof exclude each other: the
+first given wins).
 """
 import argparse
 import os
@@ -222,7 +228,6 @@ def main():
     ap.add_argument("--hogs", type=int, default=4)
     ap.add_argument("--progs", default="jacobi,axpby,jds,tiny")
     ap.add_argument("--scenarios", default="fresh,warm,loaded")
-    # (slowprof: also accepted)
     ap.add_argument("--min-cores", type=float, default=0.0)
     ap.add_argument("--wait", type=float, default=1800.0)
     a = ap.parse_args()

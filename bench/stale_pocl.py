@@ -50,8 +50,8 @@ Usage: bench/stale_pocl.py BUILD BASE [--rounds N] [--series S]
          [--min-cores C] [--wait S]
 The figures of docs/Benchmarks.md (helper "stale"): --rounds 5 --series 3
 --hogs 8 --min-cores 1.8 --wait 600, then --scenarios slowprof with the
-programs jacobi,axpby,jds (loaded and slowprof exclude each other: the
-first given wins).
+programs jacobi,axpby,jds (loaded and slowprof exclude each other:
+loaded is run when both are given).
 """
 import argparse
 import os

@@ -14,9 +14,17 @@ with its own cache directory per runtime:
   warm    one cache per runtime kept across the rounds (after 2 warm-ups);
           also "forced" (new, IDIOM_DEVICE=cpu IDIOM_COST=off: every call
           on PoCL), the device's ceiling at the round's load
-  loaded  the warm cache after one run beside HOGS busy processes (the
-          profile written by a loaded run), copied afresh in every round,
-          then SERIES runs in a row without them (loaded1, loaded2, ...)
+  loaded  one run of new beside HOGS busy processes writes a profile (a
+          loaded run's); both runtimes start from it (base from its
+          format-2 form: no age, losses or load; the env line rewritten to
+          each runtime's environment, so the early start is judged alike),
+          with their warm kernel caches, copied afresh in every round, then
+          SERIES runs in a row without the busy processes (loaded1, ...)
+  slowprof  as loaded, but the profile is new's warm one edited to what a
+          loaded run writes when the device lost there (every device time
+          3 times the host's, measured by that run: AGE 0, LOSSES 1, LOAD
+          80): base keeps it (a losing device is not probed before the
+          device starts); new re-probes it (slowprof1, ...)
 
 Each round runs the modes of a scenario alternately, base first in even
 rounds and new first in odd ones (ABBA), and prints the load average and
@@ -37,7 +45,13 @@ re-probes (decision device-reprobe), and whether every output was the
 sequential one.
 
 Usage: bench/stale_pocl.py BUILD BASE [--rounds N] [--series S]
-         [--hogs H] [--progs jacobi,axpby,jds,tiny] [--scenarios ...]
+         [--hogs H] [--progs jacobi,axpby,jds,tiny]
+         [--scenarios fresh,warm,loaded | ...,slowprof]
+         [--min-cores C] [--wait S]
+The figures of docs/Benchmarks.md (helper "stale"): --rounds 5 --series 3
+--hogs 8 --min-cores 1.8 --wait 600, then --scenarios slowprof with the
+programs jacobi,axpby,jds (loaded and slowprof exclude each other:
+loaded is run when both are given).
 """
 import argparse
 import os
@@ -156,6 +170,50 @@ def cores(secs=0.3):
     return cpu / (t1 - t0)
 
 
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def as_profile_for(text, cache, v2):
+    """A profile's text for runs with IDIOM_CACHE_DIR=cache (run()'s
+    environment: its env line, runtime/lib/profile.c's hash), in format 2
+    when v2 (AGE LOSSES LOAD dropped), its check line recomputed."""
+    env = ["IDIOM_CACHE_DIR=" + cache, "IDIOM_STATS=1"]
+    h = sum(fnv1a64(e.encode()) for e in env) & 0xFFFFFFFFFFFFFFFF
+    body = []
+    for l in text.splitlines():
+        if l.startswith("check "):
+            continue
+        if l.startswith("env "):
+            l = "env %016x" % h
+        elif v2 and l == "idiom-profile 3":
+            l = "idiom-profile 2"
+        elif v2 and l.startswith("site "):
+            f = l.split(" ", 11)
+            l = " ".join(f[:8] + f[11:])
+        body.append(l)
+    t = "\n".join(body) + "\n"
+    return t + "check %016x\n" % fnv1a64(t.encode())
+
+
+def slowed(text):
+    """Profile text (format 3) whose every class has a device time 3 times
+    its host time, measured by the last run, lost once, at 80% load."""
+    out = []
+    for l in text.splitlines():
+        if l.startswith("site "):
+            f = l.split(" ", 11)
+            f[4] = "%.6g" % (3 * float(f[3]))
+            f[5] = "3"
+            f[8:11] = ["0", "1", "80"]
+            l = " ".join(f)
+        out.append(l)
+    return "\n".join(out) + "\n"
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -191,12 +249,15 @@ def main():
                 res.setdefault((sc, mode), []).append(
                     (r[0], r[1], started(r[3]), reprobes(r[3]),
                      r[2] == expected))
+                print("  run %s %s: %.3f s, cpu %.3f s, started %d, "
+                      "re-probes %d" % (sc, mode, r[0], r[1], started(r[3]),
+                                        reprobes(r[3])), flush=True)
 
             warm = {m: os.path.join(tmp, prog + ".warm." + m)
                     for m in ("base", "new")}
             snap = {m: os.path.join(tmp, prog + ".snap." + m)
                     for m in ("base", "new")}
-            if "warm" in scen or "loaded" in scen:
+            if "warm" in scen or "loaded" in scen or "slowprof" in scen:
                 for m in ("base", "new"):
                     for _ in range(2):
                         run(bins[m], args, warm[m], True)
@@ -204,21 +265,31 @@ def main():
             # the early start compares) names it
             lc = {m: os.path.join(tmp, prog + ".loaded." + m)
                   for m in ("base", "new")}
-            if "loaded" in scen:
+            kind = "loaded" if "loaded" in scen else \
+                "slowprof" if "slowprof" in scen else None
+            if kind:
                 for m in ("base", "new"):
                     shutil.copytree(warm[m], lc[m])
+                if kind == "loaded":
                     r = hogged(a.hogs,
-                               lambda: run(bins[m], args, lc[m], True))
+                               lambda: run(bins["new"], args, lc["new"], True))
+                    print("%s: the loaded run of new (%d busy processes): "
+                          "%.2f s" % (prog, a.hogs, r[0]))
+                pdir = {m: os.path.join(lc[m], "profile")
+                        for m in ("base", "new")}
+                (pnew,) = os.listdir(pdir["new"])
+                (pbase,) = os.listdir(pdir["base"])
+                with open(os.path.join(pdir["new"], pnew)) as f:
+                    text = f.read()
+                if kind == "slowprof":
+                    text = slowed(text)
+                for m, name in (("new", pnew), ("base", pbase)):
+                    with open(os.path.join(pdir[m], name), "w") as f:
+                        f.write(as_profile_for(text, lc[m], m == "base"))
                     shutil.copytree(lc[m], snap[m])
-                    print("%s %s: the loaded run (%d busy processes): %.2f s"
-                          % (prog, m, a.hogs, r[0]))
-                    pdir = os.path.join(snap[m], "profile")
-                    for name in sorted(os.listdir(pdir)):
-                        with open(os.path.join(pdir, name)) as f:
-                            for l in f:
-                                if l.startswith("site ") and \
-                                        l.split()[4] != "-1":
-                                    print("  " + l.rstrip())
+                for l in text.splitlines():
+                    if l.startswith("site ") and l.split()[4] != "-1":
+                        print("  " + l)
             for rnd in range(a.rounds):
                 order = ["base", "new"] if rnd % 2 == 0 else ["new", "base"]
                 print("%s round %d: load %s, cores %.2f" %
@@ -235,13 +306,13 @@ def main():
                     if prog in ("jacobi", "axpby"):
                         rec("warm", "forced",
                             timed(bins["new"], args, warm["new"], True, True))
-                if "loaded" in scen:
+                if kind:
                     for m in order:
                         shutil.rmtree(lc[m], ignore_errors=True)
                         shutil.copytree(snap[m], lc[m])
                     for k in range(a.series):
                         for m in order:
-                            rec("loaded%d" % (k + 1), m,
+                            rec("%s%d" % (kind, k + 1), m,
                                 timed(bins[m], args, lc[m], True))
             if MIN_CORES[0] > 0:
                 print("%s: %d runs so far whose second probe gave fewer than "

@@ -159,7 +159,8 @@ enum idiomrt_stale_state {
   IDIOMRT_STALE_UNKNOWN = 0, /* not looked at in this run yet */
   IDIOMRT_STALE_PENDING,     /* stale or suspect: the credit is building */
   IDIOMRT_STALE_REPROBE,     /* re-probing: device runs until a sample */
-  IDIOMRT_STALE_DONE         /* the seed stands, or was replaced */
+  IDIOMRT_STALE_DONE,        /* the seed stands, or was replaced */
+  IDIOMRT_STALE_TRIED        /* re-probed without a sample: it stands */
 };
 /* The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), ns; 0 when it
    cannot be read. About 1 us a read in the VMs here: read only around host

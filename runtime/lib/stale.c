@@ -43,13 +43,16 @@
  *
  * The first fresh device sample replaces the seed (costmodel.c), so the
  * class decides on this run's samples only; the profile then writes AGE 0,
- * LOSSES + 1 or 0, and this run's LOAD. A seed that is not re-measured is
- * written back one run older (age stops at the back-off's threshold, so
- * that the file is not rewritten for it, profile.c).
+ * LOSSES + 1 or 0, and this run's LOAD. A re-probe that got no sample (the
+ * run ended first) writes AGE 0 and LOSSES + 1 with the seed's times, so
+ * that it too backs off. A seed that is not re-measured is written back
+ * one run older (age stops at the back-off's threshold, so that the file
+ * is not rewritten for it, profile.c).
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <stdio.h>
 #include <time.h>
 
 #define STALE_AGE_CAP 64       /* runs: the longest back-off */
@@ -121,12 +124,13 @@ int idiomrt_stale_decide(idiomrt_cost_class *c, int dec, double host,
   if (c->stale == IDIOMRT_STALE_REPROBE) {
     if (c->dev_tries < STALE_MAX_TRIES)
       return IDIOMRT_DEC_REPROBE;
-    c->stale = IDIOMRT_STALE_DONE; /* gave up: the seed stands */
+    c->stale = IDIOMRT_STALE_TRIED; /* gave up: the seed stands */
     return dec;
   }
   /* only a class the seed keeps on the host (not one the model sends to
      the device anyway, nor one whose floor exceeds its host time) */
-  if (c->stale == IDIOMRT_STALE_DONE || dec != IDIOMRT_DEC_HOST_FASTER)
+  if (c->stale == IDIOMRT_STALE_DONE || c->stale == IDIOMRT_STALE_TRIED ||
+      dec != IDIOMRT_DEC_HOST_FASTER)
     return dec;
   if (c->stale == IDIOMRT_STALE_UNKNOWN)
     c->stale = stale_by_age(c) || load_suspect(c) ? IDIOMRT_STALE_PENDING
@@ -145,27 +149,30 @@ int idiomrt_stale_decide(idiomrt_cost_class *c, int dec, double host,
   }
   int now = idiomrt_stale_contention();
   int by_age = stale_by_age(c);
+  char why[96]; /* for IDIOM_DEBUG */
   if (!by_age && !(load_suspect(c) && now >= 0 &&
                    c->seed_load - now >= STALE_LOAD_MARGIN)) {
     /* the seed's run was loaded, but so is this one: the seed stands */
     c->stale = IDIOMRT_STALE_DONE;
     *hold = 0;
+    snprintf(why, sizeof why, "from a run with %d%% contention stands (this "
+             "one %d%%)", (int)c->seed_load, now);
+    idiomrt_debug("%s: size class %u: the device's estimate (%.1f us against "
+                  "the host's %.1f) %s", loc ? loc : "?", cls, dev / 1e3,
+                  host / 1e3, why);
     return dec;
   }
   c->stale = IDIOMRT_STALE_REPROBE;
   c->dev_tries = 0;
   if (by_age)
-    idiomrt_debug("%s: size class %u: re-probing the device: its estimate "
-                  "(%.1f us against the host's %.1f) is %u runs old and "
-                  "lost %u runs in a row",
-                  loc ? loc : "?", cls, dev / 1e3, host / 1e3,
-                  (unsigned)c->seed_age, (unsigned)c->seed_losses);
+    snprintf(why, sizeof why, "is %u runs old and lost %u runs in a row",
+             (unsigned)c->seed_age, (unsigned)c->seed_losses);
   else
-    idiomrt_debug("%s: size class %u: re-probing the device: its estimate "
-                  "(%.1f us against the host's %.1f) is from a run with "
-                  "%d%% contention, this one %d%%",
-                  loc ? loc : "?", cls, dev / 1e3, host / 1e3,
-                  (int)c->seed_load, now);
+    snprintf(why, sizeof why, "is from a run with %d%% contention, this one "
+             "%d%%", (int)c->seed_load, now);
+  idiomrt_debug("%s: size class %u: re-probing the device: its estimate "
+                "(%.1f us against the host's %.1f) %s", loc ? loc : "?", cls,
+                dev / 1e3, host / 1e3, why);
   return IDIOMRT_DEC_REPROBE;
 }
 
@@ -183,9 +190,19 @@ void idiomrt_stale_line(const idiomrt_cost_class *c, unsigned *age,
     *load = idiomrt_stale_contention();
     return;
   }
-  /* the seed, one run older (up to the back-off's threshold) */
   *losses = c->seed_losses;
   *load = c->seed_load;
+  if (c->stale == IDIOMRT_STALE_REPROBE || c->stale == IDIOMRT_STALE_TRIED) {
+    /* re-probed in this run, but no sample came (the run ended first, or
+       the device's runs were no samples): a try that did not show the
+       device winning, so the back-off grows as after a loss; otherwise a
+       class whose re-probe comes too late in every run would start the
+       device in every run */
+    unsigned l = c->seed_losses + 1u;
+    *losses = l < STALE_LOSSES_CAP ? l : STALE_LOSSES_CAP;
+    return;
+  }
+  /* the seed, one run older (up to the back-off's threshold) */
   if (c->seed_losses) {
     unsigned a = c->seed_age + 1u, due = age_due(c->seed_losses);
     *age = a < due ? a : due;

@@ -159,6 +159,7 @@ void case_stale_load(void);       /* test_stale.c */
 void case_stale_load_busy(void);  /* test_stale.c */
 void case_stale_load_repeat(void); /* test_stale.c */
 void case_stale_budget(void);     /* test_stale.c */
+void case_stale_nosample(void);   /* test_stale.c */
 void case_stale_floor(void);      /* test_stale.c */
 void case_noise_region(void);     /* test_hintnoise.c */
 void case_workgate_count(void);  /* test_workgate.c */

@@ -1084,6 +1084,7 @@ static const tcase cases[] = {
     {"stale_load_busy", case_stale_load_busy, 1},
     {"stale_load_repeat", case_stale_load_repeat, 1},
     {"stale_budget", case_stale_budget, 1},
+    {"stale_nosample", case_stale_nosample, 1},
     {"stale_floor", case_stale_floor, 1},
     {"workgate_count", case_workgate_count, 1},
     {"workgate_wide", case_workgate_wide, 1},

@@ -27,6 +27,9 @@
  *    run's profile line (idiomrt_stale_line) seeding the next: the device
  *    is re-probed in runs 2, 5, 10, 19 and 36 only (back-off 1, 2, 4, 8, 16
  *    runs), each run whose seed is not stale keeps it one run older;
+ *  - stale_nosample: a re-probe that got no device sample before the run
+ *    ended backs off as a loss does (AGE 0, LOSSES + 1): the next run
+ *    does not re-probe again;
  *  - stale_floor: a seed whose device floor exceeds the host time is not
  *    a re-probe candidate (nor a one-shot call: its own host time does
  *    not pay for a re-probe).
@@ -114,14 +117,29 @@ static int calls_due(double host_ns, double dev_ns) {
   return k;
 }
 
-void case_stale_age(void) {
-  /* host 1 ms, device 3 ms (a loaded run's), one run old, lost once */
-  idiomrt_cost_class *c = seed_class(1.0, 3.0, 1, 1, 0);
+/* A seed of host 1 ms, device 3 ms (AGE age, LOSSES losses, LOAD load),
+   then calls of the site: reprobe, the re-probe comes exactly when the
+   credit pays for it, without a host hint before; else none comes in
+   twice those calls, and the host is hinted. */
+static idiomrt_cost_class *expect_seed(unsigned age, unsigned losses,
+                                       int load, int reprobe) {
+  idiomrt_cost_class *c = seed_class(1.0, 3.0, age, losses, load);
   int due = calls_due(1.0 * TRIP, 3.0 * TRIP);
   int hinted;
-  int k = calls_until_reprobe(4 * due, &hinted);
-  CHECK_MSG(k == due, "re-probed after %d calls, %d due", k, due);
-  CHECK_MSG(!hinted, "a host hint before the re-probe");
+  int k = calls_until_reprobe(2 * due, &hinted);
+  if (reprobe) {
+    CHECK_MSG(k == due, "re-probed after %d calls, %d due", k, due);
+    CHECK_MSG(!hinted, "a host hint before the re-probe");
+  } else {
+    CHECK_MSG(k == 2 * due, "re-probed after %d calls", k);
+    CHECK_MSG(hinted, "no host hint for a seed that stands");
+  }
+  return c;
+}
+
+void case_stale_age(void) {
+  /* device 3 ms (a loaded run's), one run old, lost once */
+  idiomrt_cost_class *c = expect_seed(1, 1, 0, 1);
   CHECK(!idiomrt_startup_begun());
   /* until a device sample comes, the class stays on the device */
   uint64_t word;
@@ -141,48 +159,28 @@ void case_stale_age(void) {
 }
 
 void case_stale_fresh(void) {
-  /* the same seed, measured by the last run, a quiet one */
-  seed_class(1.0, 3.0, 0, 1, 0);
-  int due = calls_due(1.0 * TRIP, 3.0 * TRIP);
-  int hinted;
-  int k = calls_until_reprobe(4 * due, &hinted);
-  CHECK_MSG(k == 4 * due, "re-probed after %d calls", k);
-  CHECK_MSG(hinted, "no host hint for a clearly losing device");
+  /* the same seed, measured by the last run, a quiet one: it stands */
+  expect_seed(0, 1, 0, 0);
 }
 
 void case_stale_load(void) {
   /* measured by the last run at 80% contention; this run is quiet */
-  seed_class(1.0, 3.0, 0, 1, 80);
   idiomrt_stale_host_clock(10000000, 10000000);
   CHECK(idiomrt_stale_contention() == 0);
-  int due = calls_due(1.0 * TRIP, 3.0 * TRIP);
-  int hinted;
-  int k = calls_until_reprobe(4 * due, &hinted);
-  CHECK_MSG(k == due, "re-probed after %d calls, %d due", k, due);
-  CHECK_MSG(!hinted, "a host hint before the re-probe");
+  expect_seed(0, 1, 80, 1);
 }
 
 void case_stale_load_busy(void) {
   /* the same seed in a run at 70% contention: it stands */
-  seed_class(1.0, 3.0, 0, 1, 80);
   idiomrt_stale_host_clock(10000000, 3000000);
   CHECK(idiomrt_stale_contention() == 70);
-  int due = calls_due(1.0 * TRIP, 3.0 * TRIP);
-  int hinted;
-  int k = calls_until_reprobe(2 * due, &hinted);
-  CHECK_MSG(k == 2 * due, "re-probed after %d calls", k);
-  CHECK_MSG(hinted, "no host hint once the seed stood");
+  expect_seed(0, 1, 80, 0);
 }
 
 void case_stale_load_repeat(void) {
   /* measured at 80% contention, the device's second loss in a row */
-  seed_class(1.0, 3.0, 0, 2, 80);
   idiomrt_stale_host_clock(10000000, 10000000);
-  int due = calls_due(1.0 * TRIP, 3.0 * TRIP);
-  int hinted;
-  int k = calls_until_reprobe(2 * due, &hinted);
-  CHECK_MSG(k == 2 * due, "re-probed after %d calls", k);
-  CHECK_MSG(hinted, "no host hint for a seed that stands");
+  expect_seed(0, 2, 80, 0);
 }
 
 void case_stale_budget(void) {
@@ -213,6 +211,21 @@ void case_stale_budget(void) {
     CHECK_MSG(at[i] == want[i], "re-probe %d in run %d, not %d", i, at[i],
               want[i]);
   CHECK_MSG(losses == 6 && age == 3, "losses %u, age %u", losses, age);
+}
+
+void case_stale_nosample(void) {
+  idiomrt_cost_class *c = expect_seed(1, 1, 0, 1);
+  /* the run ends before a device sample */
+  unsigned age, losses;
+  int load;
+  idiomrt_entry *e = idiomrt_entry_get(&ssite_desc);
+  pthread_mutex_lock(&e->stats_lock);
+  idiomrt_stale_line(c, &age, &losses, &load);
+  pthread_mutex_unlock(&e->stats_lock);
+  CHECK_MSG(age == 0 && losses == 2 && load == 0,
+            "age %u losses %u load %d", age, losses, load);
+  /* the next run: not stale (AGE 0 < 2), hinted */
+  expect_seed(age, losses, load, 0);
 }
 
 void case_stale_floor(void) {

@@ -89,7 +89,9 @@ int idiomrt_devwait_worth(double host_lb) {
   /* at least one start-up's worth of host time (the default 200 ms, or the
      last process's start-up): below, the device's one-time costs of a
      first run (a first launch compiles on PoCL) are not paid back; and the
-     remaining start-up expected well inside the wait's deadline */
+     remaining start-up expected within half the wait's deadline (the
+     deadline is the bound: a driver slower than its last start-up by up to
+     2x still comes in time, as the H200's first process did not at 1x) */
   double startup = (double)idiomrt_calib_start_after_ns();
   double remaining = idiomrt_device_state(NULL) == 1
                          ? 0.0

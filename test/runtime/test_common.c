@@ -160,3 +160,14 @@ char *__wrap_getenv(const char *name) {
   __atomic_add_fetch(&g_getenv_calls, 1, __ATOMIC_RELAXED);
   return __real_getenv(name);
 }
+
+char *expect_child_lines(const char *casename, const char *const *env,
+                         const char *const *want) {
+  char *err = NULL;
+  int st = spawn_case(casename, env, &err);
+  CHECK_MSG(st == 0, "%s failed (%d):\n%s", casename, st, err);
+  for (size_t i = 0; want && want[i]; ++i)
+    CHECK_MSG(err && strstr(err, want[i]) != NULL, "%s: no \"%s\" in:\n%s",
+              casename, want[i], err);
+  return err;
+}

@@ -57,6 +57,12 @@ int close_enough(float got, float want, float rel);
    Returns the exit status (or -1); *err receives a malloc'd string. */
 int spawn_case(const char *casename, const char *const *env, char **err);
 
+/* spawn_case(casename, env) must exit 0 and print each line of the
+   NULL-terminated `want` (NULL: none) on stderr; a failed check counts as
+   a failure and names the case. Returns the child's stderr (free it). */
+char *expect_child_lines(const char *casename, const char *const *env,
+                         const char *const *want);
+
 /* Occurrences of needle in hay. */
 int count_occurrences(const char *hay, const char *needle);
 

@@ -86,8 +86,7 @@ static int wsite(const idiom_kernel_desc *d, float *x, float *y, int n,
   return 0;
 }
 
-/* Runs child with env (IDIOM_CACHE_DIR=off added) and checks that it
-   exits 0 and prints each line of want; returns its stderr (free it). */
+/* expect_child_lines with IDIOM_CACHE_DIR=off added to env. */
 static char *expect_lines(const char *child, const char *const *env,
                           const char *const *want) {
   const char *full[16];
@@ -96,13 +95,7 @@ static char *expect_lines(const char *child, const char *const *env,
     full[k] = env[k];
   full[k++] = "IDIOM_CACHE_DIR=off";
   full[k] = NULL;
-  char *err = NULL;
-  int st = spawn_case(child, full, &err);
-  CHECK_MSG(st == 0, "%s failed (%d):\n%s", child, st, err);
-  for (size_t i = 0; want && want[i]; ++i)
-    CHECK_MSG(err && strstr(err, want[i]) != NULL, "%s: no \"%s\" in:\n%s",
-              child, want[i], err);
-  return err;
+  return expect_child_lines(child, full, want);
 }
 
 /* The stats line of site loc in err, in one (n bytes), or "". */

@@ -41,6 +41,12 @@ if [ "$copy" = 0 ]; then
   echo "device copy bandwidth: not measured (no PyTorch with CUDA here)"
 else
   echo "device copy bandwidth: $copy GB/s (read + write, gpu_baselines.py: torch copy of 512 MiB)"
+  # For context: the copy of one grid's bytes (the largest power of two of
+  # floats not above n^3 doubles); the verdict below stays on the 512 MiB one.
+  l=$(awk -v n="$n" 'BEGIN { l = 0; while (2 ^ (l + 1) <= 2 * n ^ 3) l++; print l }')
+  python3 "$dir/gpu_baselines.py" --gemm --reduce-log2 "$l" > "$dir/baselines.grid.json" 2>/dev/null &&
+    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("copy of one grid (%d MiB): %s GB/s" % ((1 << int(sys.argv[2])) * 4 >> 20, j["copy_gbps_read_plus_write"]))' \
+      "$dir/baselines.grid.json" "$l" || true
 fi
 
 # Kernel time per sweep of the heat nest (the stats line with STEPS calls)

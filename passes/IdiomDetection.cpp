@@ -43,8 +43,11 @@ static cl::opt<bool> ApproxLibm(
              "sequential)"));
 static cl::opt<unsigned>
     Z3Timeout("idiom-z3-timeout", cl::init(2000),
-              cl::desc("Timeout of one Z3 query in milliseconds; a timeout "
-                       "counts as not proven (default 2000)"));
+              cl::desc("Timeout of one Z3 query in milliseconds of the "
+                       "compiling thread's CPU time, so that load does not "
+                       "change what is proven (a wall-clock backstop of ten "
+                       "times that plus 60 s); a timeout counts as not proven "
+                       "(default 2000)"));
 
 static cl::opt<unsigned> Z3Rlimit(
     "idiom-z3-rlimit", cl::init(idiom::DefaultZ3ResourceLimit),

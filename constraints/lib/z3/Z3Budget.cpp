@@ -6,26 +6,50 @@
 #include <condition_variable>
 #include <list>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
+#include <time.h>
 #include <z3++.h>
 
 namespace idiom {
 namespace {
 
-/// The wall-clock limit of a query, enforced by our own watchdog thread
-/// through Z3_solver_interrupt rather than by Z3's "timeout" parameter:
-/// Z3 4.8.10 to 4.8.12 (Debian 12) run that parameter on a pool of timer
-/// threads that can deadlock (Z3Prover/z3 issues 5369-5371 and 5990), which
-/// hung a compile of GSL's fft/fft.c. The interrupt is solver-local (the
-/// query's fresh solver), so the shared context stays usable.
+/// The time limit of a query, enforced by our own watchdog thread through
+/// Z3_solver_interrupt rather than by Z3's "timeout" parameter: Z3 4.8.10
+/// to 4.8.12 (Debian 12) run that parameter on a pool of timer threads that
+/// can deadlock (Z3Prover/z3 issues 5369-5371 and 5990), which hung a
+/// compile of GSL's fft/fft.c. The interrupt is solver-local (the query's
+/// fresh solver), so the shared context stays usable.
+///
+/// The limit is on the querying thread's CPU time (the solver runs on it),
+/// so a loaded machine, where a query gets a fraction of a core, reaches
+/// the same answers as an idle one (a 2 s wall-clock limit dropped NAS
+/// MG's comm3 offload at load 11). A wall-clock backstop of
+/// BackstopFactor times the limit plus BackstopSlack ends a query that
+/// stops using the CPU (a deadlock) or one that starves.
 using Clock = std::chrono::steady_clock;
+constexpr unsigned BackstopFactor = 10;
+constexpr std::chrono::seconds BackstopSlack(60);
+
+/// The CPU time of the clock \p Cid (a thread's), or -1 when unreadable.
+int64_t cpuNs(clockid_t Cid) {
+  timespec T;
+  if (clock_gettime(Cid, &T) != 0)
+    return -1;
+  return int64_t(T.tv_sec) * 1000000000 + T.tv_nsec;
+}
 
 /// A query being watched.
 struct Armed {
   Z3_context C;
   Z3_solver S;
-  Clock::time_point Deadline;
+  clockid_t Cpu;         ///< the querying thread's CPU clock
+  bool HasCpu;           ///< false: the limit is on wall-clock time
+  int64_t CpuStart;      ///< its CPU time at the start (ns)
+  int64_t LimitNs;       ///< the limit (ns)
+  Clock::time_point Start, Backstop;
   bool Fired = false;
+  bool ByBackstop = false; ///< fired by the wall-clock backstop
 };
 
 class Watchdog {
@@ -38,13 +62,15 @@ public:
     return *W;
   }
 
-  /// Interrupts \p S (of \p C) at \p Deadline unless disarmed first.
+  /// Interrupts \p S (of \p C) once the calling thread has spent \p Limit
+  /// of CPU time from now (or at the wall-clock backstop), unless disarmed
+  /// first.
   std::list<Armed>::iterator arm(z3::context &C, z3::solver &S,
-                                        Clock::time_point Deadline);
+                                 std::chrono::milliseconds Limit);
   /// Disarms; after it returns the watchdog no longer touches the solver.
-  /// \returns true when the deadline had passed and the query was
-  /// interrupted.
-  bool disarm(std::list<Armed>::iterator It);
+  /// \returns 0 when the query was not interrupted, 1 when its CPU-time
+  /// limit was reached, 2 when the wall-clock backstop was.
+  int disarm(std::list<Armed>::iterator It);
 
 private:
   Watchdog() = default;
@@ -57,20 +83,26 @@ private:
 };
 
 std::list<Armed>::iterator Watchdog::arm(z3::context &C, z3::solver &S,
-                                         Clock::time_point Deadline) {
+                                         std::chrono::milliseconds Limit) {
+  Armed A{C, S, clockid_t(), false, 0, 0, Clock::now(), Clock::time_point()};
+  A.HasCpu = pthread_getcpuclockid(pthread_self(), &A.Cpu) == 0 &&
+             (A.CpuStart = cpuNs(A.Cpu)) >= 0;
+  A.LimitNs = int64_t(std::chrono::nanoseconds(Limit).count());
+  A.Backstop = A.Start + (A.HasCpu ? Limit * BackstopFactor + BackstopSlack
+                                   : Limit);
   std::lock_guard<std::mutex> L(M);
   if (!Started) {
     Started = true;
     std::thread([this] { run(); }).detach();
   }
-  Queries.push_back({C, S, Deadline});
+  Queries.push_back(A);
   CV.notify_one();
   return std::prev(Queries.end());
 }
 
-bool Watchdog::disarm(std::list<Armed>::iterator It) {
+int Watchdog::disarm(std::list<Armed>::iterator It) {
   std::lock_guard<std::mutex> L(M);
-  bool Fired = It->Fired;
+  int Fired = It->Fired ? (It->ByBackstop ? 2 : 1) : 0;
   Queries.erase(It);
   return Fired;
 }
@@ -78,23 +110,41 @@ bool Watchdog::disarm(std::list<Armed>::iterator It) {
 void Watchdog::run() {
   std::unique_lock<std::mutex> L(M);
   while (true) {
+    // A thread's CPU time grows at most as fast as the wall clock: a query
+    // with R ns of its limit left cannot reach it before R ns from now.
+    auto Now = Clock::now();
     auto Next = Clock::time_point::max();
-    for (Armed &A : Queries)
-      if (!A.Fired && A.Deadline < Next)
-        Next = A.Deadline;
+    for (Armed &A : Queries) {
+      if (A.Fired)
+        continue;
+      auto At = A.Backstop;
+      if (A.HasCpu) {
+        int64_t Used = cpuNs(A.Cpu) - A.CpuStart;
+        At = std::min(At, Now + std::chrono::nanoseconds(
+                                    std::max<int64_t>(A.LimitNs - Used, 0)));
+      }
+      Next = std::min(Next, At);
+    }
     if (Next == Clock::time_point::max()) {
       CV.wait(L);
       continue;
     }
     CV.wait_until(L, Next);
-    auto Now = Clock::now();
+    Now = Clock::now();
     // Under the lock: the query cannot be disarmed (and its solver
     // destroyed) while it is interrupted.
-    for (Armed &A : Queries)
-      if (!A.Fired && A.Deadline <= Now) {
+    for (Armed &A : Queries) {
+      if (A.Fired)
+        continue;
+      bool Cpu = A.HasCpu ? cpuNs(A.Cpu) - A.CpuStart >= A.LimitNs
+                          : Now >= A.Backstop;
+      bool Back = A.HasCpu && Now >= A.Backstop;
+      if (Cpu || Back) {
         A.Fired = true;
+        A.ByBackstop = !Cpu;
         Z3_solver_interrupt(A.C, A.S);
       }
+    }
   }
 }
 
@@ -136,13 +186,11 @@ Z3Outcome checkWithinLimits(z3::solver &S) {
     return Z3Outcome::Unknown;
   }
   ++BudgetUsed;
-  auto Start = std::chrono::steady_clock::now();
   z3::check_result Result;
-  bool TimedOut = false;
+  int TimedOut = 0;
   if (LastTimeoutMs) {
     Watchdog &W = Watchdog::get();
-    auto It = W.arm(S.ctx(), S,
-                    Start + std::chrono::milliseconds(LastTimeoutMs));
+    auto It = W.arm(S.ctx(), S, std::chrono::milliseconds(LastTimeoutMs));
     try {
       Result = S.check();
     } catch (...) {
@@ -169,7 +217,13 @@ Z3Outcome checkWithinLimits(z3::solver &S) {
                   " reached (-idiom-z3-rlimit)";
   } else if (TimedOut) {
     TimeReport::count("z3: unknown, timeout");
-    LastUnknown = "timeout of " + std::to_string(LastTimeoutMs) +
+    LastUnknown =
+        TimedOut == 1
+            ? "timeout of " + std::to_string(LastTimeoutMs) +
+                  " ms reached (-idiom-z3-timeout)"
+            : "wall-clock backstop of " +
+                  std::to_string(uint64_t(LastTimeoutMs) * BackstopFactor +
+                                 uint64_t(BackstopSlack.count()) * 1000) +
                   " ms reached (-idiom-z3-timeout)";
   } else {
     LastUnknown = R.empty() ? std::string("no reason given") : R;

@@ -37,7 +37,9 @@ void setZ3ResourceLimit(unsigned Limit);
 /// The current resource limit (DefaultZ3ResourceLimit unless set).
 unsigned z3ResourceLimit();
 
-/// Sets the timeout (milliseconds) and the current resource limit on \p S.
+/// Sets the timeout (milliseconds of the querying thread's CPU time, with a
+/// wall-clock backstop of ten times that plus 60 s; 0: none) and the
+/// current resource limit on \p S.
 void applyZ3Limits(z3::context &C, z3::solver &S, unsigned TimeoutMs);
 
 /// Starts the budget of one loop: at most \p MaxQueries solver queries

@@ -1,4 +1,4 @@
-//===- DispatchOutline.cpp - Stitched dispatch paths in functions of their own ===//
+//===- DispatchOutline.cpp - Layout of stitched dispatch paths ------------===//
 
 #include "DispatchOutline.h"
 #include "llvm/ADT/SetVector.h"

@@ -15,7 +15,10 @@
 # time also counts waiting for a core.
 #
 # BUILD_DIR defaults to ./build. Exits 2 on a usage or setup error and 1 if
-# a compile fails. Environment: CC (default clang-19), EXTRA_CFLAGS (added
+# a compile fails. Environment: PLAIN_CFLAGS and PLUGIN_CFLAGS (added to
+# one build only: e.g. the plugin with -mllvm -idiom-dispatch-layout=inline
+# as "plain" against =outline, both with -fplugin= to register the option),
+# CC (default clang-19), EXTRA_CFLAGS (added
 # to both builds, e.g. -g).
 set -u
 
@@ -39,6 +42,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PROGDIR=$(cd "$HERE/../nas-parboil" && pwd) || die "nas-parboil/ not found"
 CC=${CC:-clang-19}
 read -r -a XFLAGS <<< "${EXTRA_CFLAGS:-}"
+read -r -a PLAINF <<< "${PLAIN_CFLAGS:-}"
+read -r -a PLUGF <<< "${PLUGIN_CFLAGS:-}"
 [ -d "$BUILD" ] || die "build directory not found: $BUILD"
 BUILD=$(cd "$BUILD" && pwd)
 PLUGIN=$BUILD/lib/libIdiom.so
@@ -51,8 +56,8 @@ trap 'rm -rf "$TMP"' EXIT
 # Compiles $1 (plain or plugin) of source $2 once; appends "wall cpu" in
 # seconds to $TMP/$1.times.
 compile_once() {
-  local mode=$1 src=$2 extra=() t
-  [ "$mode" = plugin ] && extra=("-fpass-plugin=$PLUGIN")
+  local mode=$1 src=$2 extra=("${PLAINF[@]}") t
+  [ "$mode" = plugin ] && extra=("-fpass-plugin=$PLUGIN" "${PLUGF[@]}")
   t=$( {
     TIMEFORMAT='%R %U %S'
     time "$CC" -O2 -c "${XFLAGS[@]}" "${extra[@]}" "$src" -o /dev/null \

@@ -38,7 +38,9 @@
 # geometric mean and the programs above LIMIT.
 #
 # Environment: CC (clang-19), MODE, LIMIT, TOP, VERBOSE, KEEP_TMP=1 (keep the
-# builds and cachegrind files; prints the directory).
+# builds and cachegrind files; prints the directory), PLUGIN_CFLAGS (more
+# flags for the plugin build, after the program's idiom-cflags: e.g.
+# -mllvm -idiom-dispatch-layout=outline; -fplugin= is added).
 set -u
 
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [PROG...]" >&2; exit 2; }
@@ -75,6 +77,8 @@ for p in "${PROGS[@]}"; do
   d=$TMP/$p
   mkdir -p "$d/cache"
   read -r -a PFLAGS <<< "$(sed -n 's/^ *\* *idiom-cflags: *//p' "$HERE/$p.c" | head -n 1)"
+  read -r -a XPFLAGS <<< "${PLUGIN_CFLAGS:-}"
+  PFLAGS+=("${XPFLAGS[@]}")
   [ ${#PFLAGS[@]} -gt 0 ] && PFLAGS=(-fplugin="$PLUGIN" "${PFLAGS[@]}")
   if ! (cd "$HERE" && "$CC" -O2 -g "$p.c" -lm -o "$d/$p.seq" &&
         "$CC" -O2 -g "${PFLAGS[@]}" -fpass-plugin="$PLUGIN" "$p.c" \

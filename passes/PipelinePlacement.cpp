@@ -1,6 +1,7 @@
 //===- PipelinePlacement.cpp - Where the offload runs ---------------------===//
 
 #include "PipelinePlacement.h"
+#include "DispatchOutline.h"
 #include "IdiomOffload.h"
 #include "OffloadRemarks.h"
 #include "PendingGuards.h"
@@ -44,6 +45,7 @@ PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
     finalizePendingRegions(M);
     // Last: no analysis of the plugin looks at the code after this.
     Changed |= guardPendingCalls(M) != 0;
+    Changed |= outlineDispatch(M) != 0;
     // The remarks of the VectorizerStart instance, one per source loop.
     flushRemarks(M);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
@@ -60,6 +62,8 @@ PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
     PA = PreservedAnalyses::none();
   if (guardPendingCalls(M))
     PA = PreservedAnalyses::none();
+  if (outlineDispatch(M))
+    PA = PreservedAnalyses::none();
   flushRemarks(M);
   return PA;
 }
@@ -69,6 +73,7 @@ PreservedAnalyses IdiomRegionsPass::run(Module &M, ModuleAnalysisManager &) {
   if (Changed)
     finalizePendingRegions(M);
   Changed |= guardPendingCalls(M) != 0;
+  Changed |= outlineDispatch(M) != 0;
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

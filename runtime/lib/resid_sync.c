@@ -100,19 +100,25 @@ void idiomrt_resid_sync_partial(const idiom_arg *args, uint32_t nargs) {
   idiomrt_resid_new_epoch();
   if (t->n == 0)
     return;
+  int touched = 0;
   for (unsigned k = 0; k < t->n;) {
     idiomrt_resid_entry *x = &t->e[k];
     if (overlaps_args(args, nargs, x->lo, x->hi, 1)) {
       idiomrt_resid_drop_entry(t, k); /* copied back when dirty */
       __atomic_add_fetch(&idiomrt_resid_n.sync_released, 1, __ATOMIC_RELAXED);
+      touched = 1;
       continue;
     }
-    if (overlaps_args(args, nargs, x->lo, x->hi, 0)) {
+    if (x->dirty && overlaps_args(args, nargs, x->lo, x->hi, 0)) {
       idiomrt_resid_flush_entry(x->dev, x); /* kept, now clean */
+      touched = 1;
     }
     ++k;
   }
-  __atomic_add_fetch(&idiomrt_resid_n.partial_syncs, 1, __ATOMIC_RELAXED);
+  /* counted when it moved or released something (the fallback's own call
+     after a declined run's finds nothing left) */
+  if (touched)
+    __atomic_add_fetch(&idiomrt_resid_n.partial_syncs, 1, __ATOMIC_RELAXED);
 }
 
 /* The descriptor whose sync_args flag this thread set last: the registry's

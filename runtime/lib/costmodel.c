@@ -802,7 +802,7 @@ static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
      iteration: a sample, so that the device's estimate pays for it. */
   uint64_t rid = second ? 0 : idiomrt_resid_region_id();
   if (filled && !tuned && c->fill_runs < MAX_FILL_RUNS &&
-      c->fill_region != rid) {
+      (c->fill_region != rid || !idiomrt_config_get()->partial_sync)) {
     c->fill_runs++;
     c->fill_region = rid;
     pthread_mutex_unlock(&e->stats_lock);

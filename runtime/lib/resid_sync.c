@@ -14,6 +14,8 @@
  *   - an entry that overlaps only IN ranges: its device-newer bytes are
  *     copied back and it stays, clean (the loop only reads them);
  *   - every other entry stays as it is.
+ * IDIOM_PARTIAL_SYNC=off (config.c) makes every one of them the full sync,
+ * as before this file (an A/B knob for benchmarks).
  * Any argument whose range is not known (a NULL pointer: a run-time extent
  * not filled in on this path; a range past the end of the address space;
  * an unknown kind) makes it the full sync of idiom_region_sync.
@@ -135,7 +137,7 @@ static void mark_seen(const idiom_kernel_desc *desc) {
 }
 
 int idiomrt_resid_syncs_args(const idiom_kernel_desc *desc) {
-  if (!desc)
+  if (!desc || !idiomrt_config_get()->partial_sync)
     return 0;
   if (desc == t_seen)
     return 1;
@@ -159,7 +161,7 @@ sync_args_slow(const idiom_kernel_desc *desc, const idiom_arg *args,
   int saved_errno = errno;
   if (idiomrt_resid_tab.depth)
     mark_seen(desc);
-  if (!args)
+  if (!args || !idiomrt_config_get()->partial_sync)
     idiomrt_resid_sync();
   else if (idiomrt_resid_tab.n != 0 || idiomrt_resid_tab.epoch_read)
     idiomrt_resid_sync_partial(args, nargs);

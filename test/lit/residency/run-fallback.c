@@ -1,6 +1,6 @@
 // Fallbacks inside a residency region see current host memory: a map whose
 // work is below IDIOM_MIN_TRIP in some iterations declines (the
-// runtime copies every device-valid range back first), and a float min
+// runtime copies the device-valid ranges its loop touches back first), and a float min
 // reduction whose device result is 0 is recomputed by its original loop
 // after a successful call (idiom_region_sync before the fallback loop). Both
 // fallbacks read arrays that the previous idiom left valid only on the

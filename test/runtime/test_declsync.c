@@ -126,13 +126,34 @@ static void add(int *want, int n, int k) {
 
 #define RUN_OK(call) CHECK_MSG((call) == 1, "declined: %s", reason_or_none())
 
+/* Two arrays of n ints (a[i] = 3i, b[i] = 5i) and their references. */
+typedef struct two {
+  int *a, *b, *wa, *wb;
+} two;
+
+static two two_new(int n) {
+  two t = {malloc(4ull * n), malloc(4ull * n), malloc(4ull * n),
+           malloc(4ull * n)};
+  fill(t.a, t.wa, n, 3);
+  fill(t.b, t.wb, n, 5);
+  return t;
+}
+
+/* Checks both arrays against their references (after the region), frees. */
+static void two_done(two t, int n) {
+  CHECK_MSG(wrong(t.a, t.wa, n) == 0, "a: %d wrong", wrong(t.a, t.wa, n));
+  CHECK_MSG(wrong(t.b, t.wb, n) == 0, "b: %d wrong", wrong(t.b, t.wb, n));
+  free(t.a);
+  free(t.b);
+  free(t.wa);
+  free(t.wb);
+}
+
 void case_sync_args_other(void) {
   setenv("IDIOM_MIN_TRIP", "0", 1);
   enum { N = 1 << 15 };
-  int *a = malloc(4 * N), *b = malloc(4 * N);
-  int *wa = malloc(4 * N), *wb = malloc(4 * N);
-  fill(a, wa, N, 3);
-  fill(b, wb, N, 5);
+  two t = two_new(N);
+  int *a = t.a, *b = t.b, *wa = t.wa, *wb = t.wb;
   idiom_region_begin();
   RUN_OK(addk(a, N, 1));
   RUN_OK(addk(b, N, 2));
@@ -155,12 +176,7 @@ void case_sync_args_other(void) {
   add(wa, N, 4);
   CHECK(bytes_in() - in0 == 4ull * N);
   idiom_region_end();
-  CHECK_MSG(wrong(a, wa, N) == 0, "a: %d wrong", wrong(a, wa, N));
-  CHECK_MSG(wrong(b, wb, N) == 0, "b: %d wrong", wrong(b, wb, N));
-  free(a);
-  free(b);
-  free(wa);
-  free(wb);
+  two_done(t, N);
 }
 
 void case_sync_args_input(void) {
@@ -244,10 +260,8 @@ void case_sync_args_partly(void) {
 void case_sync_args_decline(void) {
   setenv("IDIOM_MIN_TRIP", "1000", 1);
   enum { N = 1 << 14, SMALL = 10 };
-  int *a = malloc(4 * N), *b = malloc(4 * N);
-  int *wa = malloc(4 * N), *wb = malloc(4 * N);
-  fill(a, wa, N, 3);
-  fill(b, wb, N, 5);
+  two t = two_new(N);
+  int *a = t.a, *b = t.b, *wa = t.wa, *wb = t.wb;
   idiom_region_begin();
   RUN_OK(addk(a, N, 1));
   RUN_OK(addk(b, N, 2));
@@ -279,21 +293,14 @@ void case_sync_args_decline(void) {
     a[i] += 7;
   add(wa, SMALL, 7);
   idiom_region_end();
-  CHECK_MSG(wrong(a, wa, N) == 0, "a: %d wrong", wrong(a, wa, N));
-  CHECK_MSG(wrong(b, wb, N) == 0, "b: %d wrong", wrong(b, wb, N));
-  free(a);
-  free(b);
-  free(wa);
-  free(wb);
+  two_done(t, N);
 }
 
 void case_sync_args_full(void) {
   setenv("IDIOM_MIN_TRIP", "0", 1);
   enum { N = 1 << 14 };
-  int *a = malloc(4 * N), *b = malloc(4 * N);
-  int *wa = malloc(4 * N), *wb = malloc(4 * N);
-  fill(a, wa, N, 3);
-  fill(b, wb, N, 5);
+  two t = two_new(N);
+  int *a = t.a, *b = t.b, *wa = t.wa, *wb = t.wb;
   idiom_region_begin();
   for (int round = 0; round < 3; ++round) {
     RUN_OK(addk(a, N, 1));
@@ -316,15 +323,11 @@ void case_sync_args_full(void) {
               "round %d: not current", round);
   }
   idiom_region_end();
-  CHECK(wrong(a, wa, N) == 0 && wrong(b, wb, N) == 0);
   /* Outside a region: nothing, and no crash. */
   idiom_arg args[3];
   addk_args(args, a, N, 0);
   idiom_region_sync_args(&dsk_desc, args, 3);
-  free(a);
-  free(b);
-  free(wa);
-  free(wb);
+  two_done(t, N);
 }
 
 void case_sync_args_cost(void) {

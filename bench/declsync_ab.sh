@@ -64,7 +64,7 @@ for m in $modes; do
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 bytes() { grep -o 'bytes_in=[0-9]* bytes_out=[0-9]*' "$1" |
-  awk -F'[= ]' '{i += $2; o += $4} END {printf "in %d out %d", i, o}'; }
+  awk -F'[= ]' '{i += $2; o += $4} END {printf "in %.0f out %.0f", i, o}'; }
 for m in $modes; do
   for ps in off on; do
     # shellcheck disable=SC2046 # menv: words on purpose

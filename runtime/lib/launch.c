@@ -283,7 +283,8 @@ int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
      ranges at the loop (idiom_region_sync_args), only the copies of this
      run's ranges (resid_sync.c). */
   if (!ok)
-    idiomrt_resid_decline_sync(desc, args, nargs);
+    idiomrt_resid_decline_sync(desc, desc == t_last_desc ? t_last_entry : NULL,
+                               args, nargs);
   t_depth = 0;
   errno = saved_errno;
   return ok;
@@ -342,7 +343,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                     (unsigned long long)hint_iters,
                     hint_flags & IDIOM_WORK_FP_CHAIN ? ", FP chain" : "",
                     host_lb / 1e6);
-    if (idiomrt_resid_active() && idiomrt_resid_syncs_args(desc)) {
+    if (idiomrt_resid_active() && idiomrt_resid_syncs_args(desc, e)) {
       uint64_t refill, back = idiomrt_resid_sync_args_bytes(args, nargs,
                                                             &refill);
       idiomrt_cost_own_sync(back, refill);

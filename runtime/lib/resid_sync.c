@@ -136,18 +136,21 @@ static void mark_seen(const idiom_kernel_desc *desc) {
   t_seen = desc;
 }
 
-int idiomrt_resid_syncs_args(const idiom_kernel_desc *desc) {
+int idiomrt_resid_syncs_args(const idiom_kernel_desc *desc,
+                             const idiomrt_entry *e) {
   if (!desc || !idiomrt_config_get()->partial_sync)
     return 0;
   if (desc == t_seen)
     return 1;
-  idiomrt_entry *e = idiomrt_entry_try(desc);
+  if (!e || e->desc != desc)
+    e = idiomrt_entry_try(desc);
   return e && __atomic_load_n(&e->sync_args, __ATOMIC_RELAXED);
 }
 
 void idiomrt_resid_decline_sync(const idiom_kernel_desc *desc,
-                                const idiom_arg *args, uint32_t nargs) {
-  if (idiomrt_resid_tab.depth && idiomrt_resid_syncs_args(desc))
+                                const idiomrt_entry *e, const idiom_arg *args,
+                                uint32_t nargs) {
+  if (idiomrt_resid_tab.depth && idiomrt_resid_syncs_args(desc, e))
     idiomrt_resid_sync_partial(args, nargs);
   else
     idiomrt_resid_sync();

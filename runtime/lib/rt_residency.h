@@ -99,13 +99,16 @@ void idiomrt_resid_sync(void);
    pointer, wrapping) makes it idiomrt_resid_sync. */
 void idiomrt_resid_sync_partial(const idiom_arg *args, uint32_t nargs);
 /* A declined run's sync: partial for a descriptor whose caller syncs its
-   fallback with idiom_region_sync_args (idiomrt_resid_syncs_args), else
-   the full idiomrt_resid_sync. */
+   fallback with idiom_region_sync_args (idiomrt_resid_syncs_args; e its
+   entry or NULL), else the full idiomrt_resid_sync. */
 void idiomrt_resid_decline_sync(const idiom_kernel_desc *desc,
+                                const struct idiomrt_entry *e,
                                 const idiom_arg *args, uint32_t nargs);
 /* 1 when desc's caller has called idiom_region_sync_args (inside a
-   region): its fallback preheader syncs on every path into the loop. */
-int idiomrt_resid_syncs_args(const idiom_kernel_desc *desc);
+   region): its fallback preheader syncs on every path into the loop.
+   e: desc's entry when the caller has it (no registry lookup), or NULL. */
+int idiomrt_resid_syncs_args(const idiom_kernel_desc *desc,
+                             const struct idiomrt_entry *e);
 /* What a host run of a loop over args inside the calling thread's region
    costs in copies: returns the dirty bytes its sync copies back and sets
    *refill to the bytes of the entries it releases (filled again by the

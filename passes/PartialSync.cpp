@@ -140,16 +140,22 @@ bool emitSyncArgs(const StitchedCall &SC, Loop &Nest) {
   SmallPtrSet<BasicBlock *, 8> Valid(SC.ArgsValidFrom.begin(),
                                      SC.ArgsValidFrom.end());
   auto *PtrTy = cast<PointerType>(ArgArr->getType());
-  Value *Args = ArgArr;
+  // The descriptor too: where the call's edges fold away (constant
+  // guards), the phis fold to null and keep no kernel source alive.
+  Value *Args = ArgArr, *D = Desc;
   if (!llvm::all_of(predecessors(PH),
                     [&](BasicBlock *P) { return Valid.count(P); })) {
-    PHINode *P = PHINode::Create(PtrTy, 4, "idiom.sync.args");
-    P->insertBefore(PH->begin());
-    for (BasicBlock *Pred : predecessors(PH))
-      P->addIncoming(Valid.count(Pred) ? ArgArr
-                                       : ConstantPointerNull::get(PtrTy),
-                     Pred);
-    Args = P;
+    auto Phi = [&](Value *V, const char *Name) {
+      PHINode *P = PHINode::Create(PtrTy, 4, Name);
+      P->insertBefore(PH->begin());
+      for (BasicBlock *Pred : predecessors(PH))
+        P->addIncoming(Valid.count(Pred) ? V
+                                         : ConstantPointerNull::get(PtrTy),
+                       Pred);
+      return P;
+    };
+    D = Phi(Desc, "idiom.sync.desc");
+    Args = Phi(ArgArr, "idiom.sync.args");
   }
   IRBuilder<> B(PH, PH->getFirstInsertionPt());
   LLVMContext &Ctx = M.getContext();
@@ -159,7 +165,7 @@ bool emitSyncArgs(const StitchedCall &SC, Loop &Nest) {
                         {PtrTy, PtrTy, Type::getInt32Ty(Ctx)}, false));
   if (auto *Fn = dyn_cast<Function>(Sync.getCallee()))
     Fn->setDoesNotThrow();
-  B.CreateCall(Sync, {Desc, Args, NArgs});
+  B.CreateCall(Sync, {D, Args, NArgs});
   return true;
 }
 

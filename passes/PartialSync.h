@@ -34,9 +34,9 @@ bool nestTouchesOnlyArgs(const StitchedCall &SC, const llvm::Loop &Nest);
 
 /// At the start of \p Nest's preheader (\p SC's Fallback block), inserts
 /// idiom_region_sync_args(desc, args, nargs) with the operands of \p SC's
-/// idiom_run; the args operand is a phi that is null (a full sync) on the
-/// edges from blocks outside SC.ArgsValidFrom (the guards' failure, where
-/// the ranges were not checked). When the argument array is an alloca,
+/// idiom_run; the desc and args operands are phis that are null (a full
+/// sync) on the edges from blocks outside SC.ArgsValidFrom (the guards'
+/// failure, where the ranges were not checked). When the argument array is an alloca,
 /// the host hint's skip block fills it first (memcpy of SC.ArgTemplate,
 /// then SC.ArgFields). Returns false and changes nothing when \p SC is not
 /// such a site (SC.SyncArgs, an idiom_run call, nestTouchesOnlyArgs, the

@@ -30,11 +30,14 @@ void axpby(int steps, float a, float b) {
 }
 
 // The guards' failure reaches the loop with ranges that were not checked:
-// the array is null on that edge (a full sync at run time).
+// the array is null on that edge (a full sync at run time), and so is the
+// descriptor (where the other edges fold away, no kernel source is kept
+// alive by the sync).
 // CHECK-LABEL: define {{.*}} @grid(
 // CHECK: idiom.fallback:{{.*}}preds = %idiom.declined, %idiom.hint.skip, %[[GUARD:[a-z0-9.]+]]{{$}}
-// CHECK-NEXT: %idiom.sync.args = phi ptr [ %idiom.args, %idiom.declined ], [ %idiom.args, %idiom.hint.skip ], [ null, %[[GUARD]] ]
-// CHECK: call void @idiom_region_sync_args(ptr nonnull @idiom_grid_1.desc, ptr %idiom.sync.args, i32 4)
+// CHECK-DAG: %idiom.sync.desc = phi ptr [ @idiom_grid_1.desc, %idiom.declined ], [ @idiom_grid_1.desc, %idiom.hint.skip ], [ null, %[[GUARD]] ]
+// CHECK-DAG: %idiom.sync.args = phi ptr [ %idiom.args, %idiom.declined ], [ %idiom.args, %idiom.hint.skip ], [ null, %[[GUARD]] ]
+// CHECK: call void @idiom_region_sync_args(ptr %idiom.sync.desc, ptr %idiom.sync.args, i32 4)
 // CHECK: {{^}}}
 void grid(int steps, int n, int m, float *g, const float *h) {
   for (int t = 0; t < steps; t++)

@@ -139,6 +139,15 @@ static two two_new(int n) {
   return t;
 }
 
+/* Opens a region and makes both arrays device-newer (a += 1, b += 2). */
+static void two_resident(two t, int n) {
+  idiom_region_begin();
+  RUN_OK(addk(t.a, n, 1));
+  RUN_OK(addk(t.b, n, 2));
+  add(t.wa, n, 1);
+  add(t.wb, n, 2);
+}
+
 /* Checks both arrays against their references (after the region), frees. */
 static void two_done(two t, int n) {
   CHECK_MSG(wrong(t.a, t.wa, n) == 0, "a: %d wrong", wrong(t.a, t.wa, n));
@@ -154,11 +163,7 @@ void case_sync_args_other(void) {
   enum { N = 1 << 15 };
   two t = two_new(N);
   int *a = t.a, *b = t.b, *wa = t.wa, *wb = t.wb;
-  idiom_region_begin();
-  RUN_OK(addk(a, N, 1));
-  RUN_OK(addk(b, N, 2));
-  add(wa, N, 1);
-  add(wb, N, 2);
+  two_resident(t, N);
   /* The original loop of a call on a: a comes back, b stays. */
   addk_host(a, N, 10);
   add(wa, N, 10);
@@ -262,11 +267,7 @@ void case_sync_args_decline(void) {
   enum { N = 1 << 14, SMALL = 10 };
   two t = two_new(N);
   int *a = t.a, *b = t.b, *wa = t.wa, *wb = t.wb;
-  idiom_region_begin();
-  RUN_OK(addk(a, N, 1));
-  RUN_OK(addk(b, N, 2));
-  add(wa, N, 1);
-  add(wb, N, 2);
+  two_resident(t, N);
   /* The site's first host run (the plugin's sync at the fallback). */
   addk_host(a, SMALL, 10);
   add(wa, SMALL, 10);

@@ -76,8 +76,9 @@
  * another size class, or the first after the hint's calls, comes here
  * again: a site whose size grows is decided afresh. Inside a residency
  * region a hint is given only while the region has held nothing on the
- * device; a hinted call takes the fallback's path, which syncs the region
- * as a declined call does. The skipped calls are counted lazily, from the
+ * device (a site that syncs only its own ranges: while those hold
+ * nothing); a hinted call takes the fallback's path, which syncs the region
+ * (or the site's ranges) as a declined call does. The skipped calls are counted lazily, from the
  * hint word, as "host-hint".
  *
  *===----------------------------------------------------------------------===*/
@@ -638,7 +639,9 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      hint (idiom_host_hint); a host-cost one only when the host is
      clearly faster (hint_ok); inside a region only while it has held none
      of its bytes on the device (a hinted call syncs the region as a
-     declined one does, and its sites are decided together) */
+     declined one does, and its sites are decided together), or, for a
+     site that syncs only its own ranges, while its sync would copy
+     nothing (region is then those bytes, idiomrt_cost_own_sync) */
   int hintable = !region && !stale_hold &&
                  (dec == IDIOMRT_DEC_CANNOT_WIN ||
                   (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok));

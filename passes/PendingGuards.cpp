@@ -28,8 +28,9 @@ unsigned guardPendingCalls(Module &M) {
   if (!PendingGuards)
     return 0;
   SmallVector<CallInst *, 16> Found;
-  for (const char *Name : {"idiom_region_sync", "idiom_region_load",
-                           "idiom_region_store", "idiom_host_end_site"}) {
+  for (const char *Name :
+       {"idiom_region_sync", "idiom_region_sync_args", "idiom_region_load",
+        "idiom_region_store", "idiom_host_end_site"}) {
     Function *F = M.getFunction(Name);
     if (!F)
       continue;

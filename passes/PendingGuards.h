@@ -31,7 +31,8 @@ class Module;
 
 namespace idiom {
 
-/// Puts every call of idiom_region_sync, idiom_region_load,
+/// Puts every call of idiom_region_sync, idiom_region_sync_args,
+/// idiom_region_load,
 /// idiom_region_store and idiom_host_end_site in \p M that is inside a
 /// loop (it runs once per iteration; one outside loops runs once per call
 /// of its function, where a guard saves little and its branch only moves

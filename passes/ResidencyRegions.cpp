@@ -41,7 +41,9 @@
 // After the loops, the function's own summary is recorded for the regions
 // of its callers.
 // The fallback nests are exempt: idiom_region_sync, placed at their
-// preheader, empties the device copies before they run. So are the blocks
+// preheader, empties the device copies before they run; or
+// idiom_region_sync_args, which syncs only the copies of the call's own
+// ranges where the nest touches nothing else (PartialSync.h). So are the blocks
 // of a site's host hint (StitchedCall::HintBlocks), which only touch the
 // hint word and lead to the fallback's preheader. The loop's exits
 // must be dedicated (LoopSimplify form) and reached by br or switch.
@@ -50,6 +52,7 @@
 
 #include "ResidencyRegions.h"
 #include "OffloadRemarks.h"
+#include "PartialSync.h"
 #include "PipelinePlacement.h"
 #include "RegionHostAccess.h"
 #include "RegionSummaries.h"
@@ -104,6 +107,9 @@ bool isScratchAlloca(const AllocaInst *AI) {
     unsigned No = CB->getArgOperandNo(&U);
     StringRef Callee = calleeName(*CB);
     bool Csr = Callee == "idiom_run_csr";
+    // idiom_region_sync_args(desc, args, nargs) reads args.
+    if (Callee == "idiom_region_sync_args")
+      return No == 1;
     return (Callee == "idiom_run" || Csr) &&
            (No == 1 || No == 3 || No == 4 || (Csr && No == 5));
   });
@@ -129,7 +135,8 @@ bool isMarkerIntrinsic(const IntrinsicInst &II) {
 /// writes only the site's hint word, which no idiom buffer holds;
 /// idiom_work_hint only the calling thread's state.
 bool isRuntimeBookkeeping(StringRef Name) {
-  return Name == "idiom_region_sync" || Name == "idiom_note_fallback" ||
+  return Name == "idiom_region_sync" || Name == "idiom_region_sync_args" ||
+         Name == "idiom_note_fallback" ||
          Name == "idiom_host_begin" || Name == "idiom_host_end" ||
          Name == "idiom_host_end_site" ||
          Name == "idiom_host_hint" || Name == "idiom_work_hint";
@@ -643,13 +650,17 @@ FunctionCallee declareRegionCall(Module &M, StringRef Name) {
   return C;
 }
 
-/// Inserts idiom_region_sync at the start of the preheader of \p SC's
-/// fallback nest (fallbackPreheader) unless \p Synced has it already.
+/// Inserts the sync of \p SC's fallback nest at the start of its preheader
+/// (fallbackPreheader) unless \p Synced has it already:
+/// idiom_region_sync_args with the call's own arguments where the nest
+/// touches only their ranges (PartialSync.h), else idiom_region_sync.
 void syncBefore(const StitchedCall &SC, LoopInfo &LI,
                 SmallPtrSetImpl<BasicBlock *> &Synced) {
   Loop *FL = nullptr;
   BasicBlock *Fallback = SC.Fallback ? fallbackPreheader(SC, LI, FL) : nullptr;
   if (!Fallback || !Synced.insert(Fallback).second)
+    return;
+  if (Fallback == SC.Fallback && FL && emitSyncArgs(SC, *FL))
     return;
   IRBuilder<> B(Fallback, Fallback->getFirstInsertionPt());
   B.CreateCall(declareRegionCall(*Fallback->getModule(), "idiom_region_sync"));

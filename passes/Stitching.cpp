@@ -844,6 +844,11 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
     Out->CheckCall = CheckOk;
     Out->Fallback = NewPH;
     Out->HintBlocks = Hint.Blocks;
+    Out->SyncArgs = !Csr && !In.Lifted->Pair && !HasExtents && !IsExtent;
+    Out->ArgTemplate = ArgConst;
+    Out->ArgFields.clear();
+    for (const Dynamic &D : Dyn)
+      Out->ArgFields.push_back({D.Arg, D.Field, D.V});
     Out->Buffers.clear();
     for (size_t I = 0; I < NArgs; ++I)
       if (In.Lifted->Params[I].K == LiftedParam::Kind::Buffer)
@@ -857,6 +862,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
   // the declines it decided (the token is 0 otherwise, and on the paths
   // from the guards and the redo of a reduction).
   BasicBlock *HostBegin = BasicBlock::Create(Ctx, "idiom.declined", &F, NewPH);
+  if (Out) // the hint's skip block (filled there, ResidencyRegions.cpp)
+    Out->ArgsValidFrom = {Hint.Blocks.back(), HostBegin};
   if (Loop *Parent = Outer->getParentLoop())
     Parent->addBasicBlockToLoop(HostBegin, LI);
   B.CreateCondBr(B.CreateICmpNE(Ok, ConstantInt::get(I32, 0)), Done, HostBegin);
@@ -895,6 +902,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
                                                       : "a libm argument would set errno",
                                              Chk->KernelName + ".why")});
     FB.CreateBr(NewPH);
+    if (Out)
+      Out->ArgsValidFrom.push_back(Flagged);
   }
   FunctionCallee SetHint = Mod.getOrInsertFunction(
       "idiom_host_hint",
@@ -969,6 +978,8 @@ bool stitch(const StitchInput &In, const ExpandedArgs &Args, LoopInfo &LI,
         Parent->addBasicBlockToLoop(ResultBB, LI);
     }
     B.CreateCondBr(Redo, NewPH, Stored ? ResultBB : Join);
+    if (Out)
+      Out->ArgsValidFrom.push_back(B.GetInsertBlock());
     B.SetInsertPoint(ResultBB);
   }
   // Accumulators the loop also stored on every iteration

@@ -117,6 +117,26 @@ struct StitchedCall {
   /// atomics on the hint's memory, no idiom buffer): exempt from the region
   /// checks as the fallback nest is.
   std::vector<llvm::BasicBlock *> HintBlocks;
+  /// The fallback may sync only the call's own ranges
+  /// (idiom_region_sync_args): an idiom_run site whose buffer ranges are all
+  /// known before the call (no run-time extent, no CSR, not a pair).
+  bool SyncArgs = false;
+  /// The private constant the argument array is filled from, and the
+  /// fields stored over it at run time (argument, field, value): what the
+  /// host hint's skip block stores into the array (ResidencyRegions.cpp)
+  /// when the array is an alloca (the call's second operand).
+  llvm::GlobalVariable *ArgTemplate = nullptr;
+  struct ArgField {
+    size_t Arg;
+    unsigned Field;
+    llvm::WeakTrackingVH V;
+  };
+  std::vector<ArgField> ArgFields;
+  /// The predecessors of Fallback from which the argument array holds the
+  /// call's arguments (the hint's skip block once filled, the declined
+  /// path, a flagged check, a reduction's redo); from any other (the
+  /// guards) the loop runs on ranges not checked.
+  std::vector<llvm::BasicBlock *> ArgsValidFrom;
 };
 
 /// Phase 1: expands every SCEV of \p In at the end of the nest's preheader.

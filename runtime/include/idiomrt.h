@@ -405,8 +405,28 @@ void idiom_region_end(void);
 /// idioms may hold (the original loop of a stitched idiom runs next).
 /// Copies every device-newer range back and releases every device copy; the
 /// region stays open and later runs fill it again. idiom_run does the same
-/// itself before it returns 0 (declined). Outside a region: nothing.
+/// itself before it returns 0 (declined), unless its caller syncs with
+/// idiom_region_sync_args (below). Outside a region: nothing.
 void idiom_region_sync(void);
+
+/// Inside a region: the original loop of the stitched idiom desc runs next
+/// on the host, and it accesses no memory of the region's idioms outside
+/// the buffer ranges of args (nargs arguments, exactly as idiom_run would
+/// be passed them; the plugin emits the call only where it proved that:
+/// docs/ARCHITECTURE.md, "Residency", partial syncs). Syncs only what that
+/// loop may touch: every device copy that overlaps an OUT or INOUT range is
+/// copied back when device-newer and released (the loop writes it); every
+/// one that overlaps only IN ranges is copied back when device-newer and
+/// kept (the loop only reads it); the others stay on the device.
+///
+/// args NULL, a buffer argument with a NULL pointer (a range not known on
+/// this path) or a range past the end of memory: the full
+/// idiom_region_sync. Once a thread has called it for desc inside a region,
+/// a declined idiom_run of desc syncs only its own ranges too (the caller
+/// syncs the rest here, on every path into the loop). Outside a region:
+/// nothing. Never fails; a failed copy back aborts as in idiom_region_end.
+void idiom_region_sync_args(const idiom_kernel_desc *desc,
+                            const idiom_arg *args, uint32_t nargs);
 
 /// memmove(dst, src, n) inside a region (the plugin calls it in place of a
 /// memcpy or memmove in a region's loop, such as the copy of a Jacobi time
@@ -452,7 +472,8 @@ void idiom_region_store(const void *p, uint64_t size, int64_t stride,
 /// precedes its copies, so a copy inside a region is never inline.
 extern int idiom_regions_open;
 
-/// Nonzero while idiom_region_sync, idiom_region_load, idiom_region_store or
+/// Nonzero while idiom_region_sync (or idiom_region_sync_args),
+/// idiom_region_load, idiom_region_store or
 /// idiom_host_end_site may have something to do in some thread: device
 /// copies may exist (bit 30, set when the OpenCL library is loaded or a
 /// region's epoch is handed out, never cleared) or host-time measurements

@@ -222,6 +222,11 @@ static void fill_config(idiomrt_config *c, int quiet) {
     c->row_block_iters = IDIOMRT_ROW_BLOCK_ITERS;
   }
   c->cost = cost_from_env(c, quiet);
+  {
+    const char *ps = getenv("IDIOM_PARTIAL_SYNC");
+    c->partial_sync = !(ps && (strcasecmp(ps, "off") == 0 ||
+                               strcmp(ps, "0") == 0));
+  }
   c->test_host = c->cost ? test_host_from_env(quiet) : IDIOMRT_TEST_HOST_OFF;
   c->cache_dir = cache_dir_from_env();
   const char *lib = getenv("IDIOM_OPENCL_LIBRARY");

@@ -41,9 +41,14 @@
  *     estimate includes copying them back and in again (at the calibrated
  *     bandwidth): a host run there syncs the region; once a sync emptied
  *     the region, refilling its bytes (idiomrt_resid_region_bytes): the
- *     region's sites are decided together. A device run that
- *     filled device copies inside a region is not a sample (its copy is
- *     paid once per region).
+ *     region's sites are decided together. A site whose host run syncs
+ *     only its own ranges (idiom_region_sync_args, resid_sync.c) is
+ *     charged only for those: their device-newer bytes back and the copies
+ *     its outputs release in again (idiomrt_cost_own_sync). A device run
+ *     that filled device copies inside a region is not a sample the first
+ *     time in each region (its copy is paid once per region); a second
+ *     filled run of the class in the same region is (a refill that
+ *     recurs), as are all past MAX_FILL_RUNS.
  *     Noise: the winner changes side only for a side clearly faster, beyond
  *     the spread of both sides' samples (idiomrt_cost_separation); within
  *     noise it stays, and a side with fewer than 2 samples is measured
@@ -71,8 +76,9 @@
  * another size class, or the first after the hint's calls, comes here
  * again: a site whose size grows is decided afresh. Inside a residency
  * region a hint is given only while the region has held nothing on the
- * device; a hinted call takes the fallback's path, which syncs the region
- * as a declined call does. The skipped calls are counted lazily, from the
+ * device (a site that syncs only its own ranges: while those hold
+ * nothing); a hinted call takes the fallback's path, which syncs the region
+ * (or the site's ranges) as a declined call does. The skipped calls are counted lazily, from the
  * hint word, as "host-hint".
  *
  *===----------------------------------------------------------------------===*/
@@ -99,7 +105,8 @@
 #define CPU_EXPLORE_MS 1000.0 /* IDIOM_CPU_EXPLORE_MS default: PoCL compiles
                                  every variant at its first launch (about
                                  half a second a kernel, runtime/README.md) */
-#define MAX_FILL_RUNS 24    /* region runs that filled copies, not tries */
+#define MAX_FILL_RUNS 24    /* region runs that filled copies, not tries
+                               (at most one per region entered) */
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
 #define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
 #define HINT_CALLS 64        /* calls a host hint skips at most */
@@ -463,6 +470,21 @@ static double region_charge(uint64_t held, uint64_t region) {
   return region ? device_floor(region) - device_floor(0) : 0.0;
 }
 
+/* idiomrt_cost_own_sync's figures for the calling thread's next decision:
+   a host run that syncs only its own ranges (resid_sync.c) costs copying
+   back their device-newer bytes and filling the released copies again,
+   not the region's other copies, which stay. */
+static _Thread_local struct {
+  int set;
+  uint64_t back, refill;
+} t_own;
+
+void idiomrt_cost_own_sync(uint64_t back, uint64_t refill) {
+  t_own.set = 1;
+  t_own.back = back;
+  t_own.refill = refill;
+}
+
 static const char *host_reason(int dec) {
   switch (dec) {
   case IDIOMRT_DEC_EXPLORE_HOST:
@@ -480,6 +502,11 @@ static const char *host_reason(int dec) {
 
 int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                         double host_lb, const char **reason) {
+  /* A host run that syncs only its own ranges: what it copies instead of
+     the region's bytes (held: the bytes the decision charges for). */
+  int own = t_own.set;
+  uint64_t own_bytes = t_own.back + t_own.refill;
+  t_own.set = 0;
   unsigned cls = idiomrt_size_class(trip);
   double floor_ns = device_floor(bytes);
   double lat = lat_ns();
@@ -504,6 +531,13 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   }
   uint64_t held = idiomrt_resid_bytes();
   uint64_t region = idiomrt_resid_region_bytes();
+  double charge = own ? (own_bytes ? device_floor(own_bytes) - device_floor(0)
+                                   : 0.0)
+                      : region_charge(held, region);
+  if (own) {
+    held = own_bytes;
+    region = own_bytes;
+  }
   if (s->host_got == 0 && s->host_wanted >= UNTIMED_AFTER) {
     dec = IDIOMRT_DEC_UNTIMED;
   } else if (c->hn == 0 && held) {
@@ -530,7 +564,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     /* Inside a region that holds device copies, running the loop on the
        host syncs first: every copy goes back, and comes in again at the
        next device run. That is part of the host's cost. */
-    double host = c->host_est * (double)trip + region_charge(held, region);
+    double host = c->host_est * (double)trip + charge;
     idiomrt_cost_inputs in = {trip,   host,
                               floor_ns, lat,
                               second, second >= 0 ? cpu_parallelism() : 0,
@@ -605,7 +639,9 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      hint (idiom_host_hint); a host-cost one only when the host is
      clearly faster (hint_ok); inside a region only while it has held none
      of its bytes on the device (a hinted call syncs the region as a
-     declined one does, and its sites are decided together) */
+     declined one does, and its sites are decided together), or, for a
+     site that syncs only its own ranges, while its sync would copy
+     nothing (region is then those bytes, idiomrt_cost_own_sync) */
   int hintable = !region && !stale_hold &&
                  (dec == IDIOMRT_DEC_CANNOT_WIN ||
                   (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok));
@@ -760,11 +796,18 @@ static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
   int warmup = (*runs)++ == 0 && c->hn && pi * DEVICE_MARGIN >= c->host_est;
   /* A run that filled a region's device copies paid a copy that the
      region's later runs may not: for the class's first MAX_FILL_RUNS such
-     runs neither a sample nor a try (while a region's other loops still
-     run on the host, or kernels build, each sync makes the next device run
-     refill). Past that, refilling is the steady state: samples again. */
-  if (filled && !tuned && c->fill_runs < MAX_FILL_RUNS) {
+     runs neither a sample nor a try, one per region (the region's first
+     use of the ranges). Past that, refilling is the steady state: samples
+     again. */
+  /* Only the class's first filled run in each region is left out: a
+     second one in the same region refilled what a sync of the region
+     released (a host run of this or another site), which recurs every
+     iteration: a sample, so that the device's estimate pays for it. */
+  uint64_t rid = second ? 0 : idiomrt_resid_region_id();
+  if (filled && !tuned && c->fill_runs < MAX_FILL_RUNS &&
+      (c->fill_region != rid || !idiomrt_config_get()->partial_sync)) {
     c->fill_runs++;
+    c->fill_region = rid;
     pthread_mutex_unlock(&e->stats_lock);
     return;
   }

@@ -279,9 +279,12 @@ int idiom_run_csr(const idiom_kernel_desc *desc, const idiom_arg *args,
   int ok = run_checked(desc, args, nargs, sizes, results, csr);
   /* Declined, whatever the path: inside a region the original loop runs
      next, on host memory, so every device-valid range goes back first and
-     no device copy stays (residency.c). */
+     no device copy stays (residency.c); for a caller that syncs its own
+     ranges at the loop (idiom_region_sync_args), only the copies of this
+     run's ranges (resid_sync.c). */
   if (!ok)
-    idiomrt_resid_sync();
+    idiomrt_resid_decline_sync(desc, desc == t_last_desc ? t_last_entry : NULL,
+                               args, nargs);
   t_depth = 0;
   errno = saved_errno;
   return ok;
@@ -340,6 +343,11 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                     (unsigned long long)hint_iters,
                     hint_flags & IDIOM_WORK_FP_CHAIN ? ", FP chain" : "",
                     host_lb / 1e6);
+    if (idiomrt_resid_active() && idiomrt_resid_syncs_args(desc, e)) {
+      uint64_t refill, back = idiomrt_resid_sync_args_bytes(args, nargs,
+                                                            &refill);
+      idiomrt_cost_own_sync(back, refill);
+    }
     dec = idiomrt_cost_decide(e, trip,
                               idiomrt_cost_bytes(args, nargs) +
                                   idiomrt_csr_bytes_estimate(csr),

@@ -51,7 +51,9 @@
  * a region only where no host code touches the region's buffers (see
  * docs/ARCHITECTURE.md, "Residency"), and every way back to the host inside
  * a region (a decline, idiom_region_sync before a fallback loop) copies
- * every dirty entry back and empties the table first.
+ * every dirty entry back and empties the table first; a site whose loop is
+ * known to touch only its own arguments' ranges syncs only the entries
+ * that overlap them (idiom_region_sync_args, resid_sync.c).
  *
  * A run that fails after its commands were enqueued may have written part of
  * an entry's device buffer. An INOUT argument of a dirty entry is backed up
@@ -100,6 +102,10 @@ void idiom_transfer_bytes(uint64_t *to_device, uint64_t *to_host) {
 
 int idiomrt_resid_active(void) { return idiomrt_resid_tab.depth > 0; }
 
+uint64_t idiomrt_resid_region_id(void) {
+  return idiomrt_resid_tab.depth ? idiomrt_resid_tab.region_id : 0;
+}
+
 /* Epochs of all threads come from one counter, so that no two epochs of a
    thread (or of two threads) are ever equal. */
 static uint64_t g_epoch;
@@ -108,6 +114,8 @@ static void new_epoch(idiomrt_resid_table *t) {
   t->epoch = t->depth ? __atomic_add_fetch(&g_epoch, 1, __ATOMIC_RELAXED) : 0;
   t->epoch_read = 0;
 }
+
+void idiomrt_resid_new_epoch(void) { new_epoch(&idiomrt_resid_tab); }
 
 /* An epoch nobody has read cannot be remembered anywhere, so a sync may
    keep it rather than begin a new one (idiom_region_sync's fast path). */
@@ -256,7 +264,8 @@ void idiom_region_begin(void) {
     return; /* a signal handler interrupted the runtime: see idiomrt.h */
   if (idiomrt_resid_tab.depth++ == 0) {
     idiomrt_resid_tab.synced = 0;
-    __atomic_add_fetch(&idiomrt_resid_n.regions, 1, __ATOMIC_RELAXED);
+    idiomrt_resid_tab.region_id =
+        __atomic_add_fetch(&idiomrt_resid_n.regions, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&idiom_regions_open, 1, __ATOMIC_SEQ_CST);
     new_epoch(&idiomrt_resid_tab);
   }
@@ -444,6 +453,12 @@ void idiomrt_resid_report(void) {
           counter(&n->dev_copies), counter(&n->grown), counter(&n->offsets),
           counter(&n->views), counter(&n->host_loads),
           counter(&n->host_stores), counter(&n->snapshots));
+  /* A line of its own (the line above is parsed by scripts and tests as
+     it was): the syncs of host runs' own ranges (resid_sync.c). */
+  if (counter(&n->partial_syncs))
+    fprintf(stderr,
+            "idiom-stats: residency partial_syncs=%llu released=%llu\n",
+            counter(&n->partial_syncs), counter(&n->sync_released));
 }
 
 uint64_t idiomrt_resid_region_bytes(void) {

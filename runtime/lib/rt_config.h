@@ -50,6 +50,10 @@ typedef struct idiomrt_config {
   uint32_t row_block_iters;   /* IDIOM_ROW_BLOCK_ITERS (1 .. 1024), default
                                  IDIOMRT_ROW_BLOCK_ITERS (csr.c) */
   int test_host;              /* IDIOM_TEST_HOST: enum idiomrt_test_host */
+  int partial_sync;           /* IDIOM_PARTIAL_SYNC: 1 (default), 0 ("off":
+                                 every host run in a region syncs the
+                                 whole table, as before resid_sync.c; for
+                                 A/B measurements) */
 } idiomrt_config;
 
 /* IDIOM_TEST_HOST (test knob, bench/host_overhead.sh): the cost model runs

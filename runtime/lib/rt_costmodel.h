@@ -48,6 +48,12 @@ uint64_t idiomrt_calib_start_after_ns(void);
    of e->stats_lock: the path of a loop kept on the host is short. */
 int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                         double host_lb, const char **reason);
+/* The calling thread's next idiomrt_cost_decide runs inside a region and
+   its host run would sync only its own ranges (resid_sync.c): back dirty
+   bytes copied back, refill bytes of released copies filled again. The
+   host's estimate is charged for those, not for the whole region; used
+   once. */
+void idiomrt_cost_own_sync(uint64_t back, uint64_t refill);
 /* A device-wait run of e's class of trip iterations found no device ready
    by its deadline: the class does not wait again before it has a sample. */
 void idiomrt_cost_wait_missed(idiomrt_entry *e, uint64_t trip);

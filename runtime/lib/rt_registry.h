@@ -105,6 +105,7 @@ typedef struct idiomrt_cost_class {
   int remeasure;          /* which loser is measured next (three-way) */
   uint32_t dev_tries;     /* device explorations without a sample */
   uint32_t fill_runs;     /* device runs inside a region that filled copies */
+  uint64_t fill_region;   /* idiomrt_resid_region_id of the last of them */
   uint32_t dev_runs;      /* successful device runs (the first warms up) */
   uint32_t host_skip;     /* host decisions, for sampling one in 16 */
   int winner;             /* 0 none yet, 1 device, 2 host, 3 second device */
@@ -208,6 +209,9 @@ typedef struct idiomrt_entry {
      second: 1 in such an entry (its builds use the second device). */
   struct idiomrt_entry *alt;
   int second;
+  /* resid_sync.c: the caller calls idiom_region_sync_args before its
+     fallback loop (atomic): a decline syncs only the run's own ranges */
+  int sync_args;
   struct idiomrt_entry *bg_next; /* build queue, under startup.c's lock */
 } idiomrt_entry;
 

@@ -49,6 +49,7 @@ typedef struct idiomrt_resid_table {
   idiomrt_resid_entry *e;
   unsigned n, cap;
   uint64_t synced;      /* most bytes a sync emptied in this region */
+  uint64_t region_id;   /* the outermost region's number, process-wide */
 } idiomrt_resid_table;
 
 
@@ -70,6 +71,10 @@ typedef struct idiomrt_resid_counters {
   uint64_t host_loads, host_stores; /* idiom_region_load/store */
   uint64_t snapshots;               /* IDIOM_ARG_SNAPSHOT inputs over an
                                        output filled by a device copy */
+  uint64_t partial_syncs;           /* syncs of a host run's own ranges
+                                       (resid_sync.c) */
+  uint64_t sync_released;           /* entries they released (an output
+                                       overlapped them) */
 } idiomrt_resid_counters;
 extern idiomrt_resid_counters idiomrt_resid_n;
 
@@ -89,6 +94,9 @@ void idiomrt_resid_flush_entry(const idiomrt_device *dev,
 /* Copies entry i of t back (when dirty), releases it and removes it from
    t (the last entry takes its index). */
 void idiomrt_resid_drop_entry(idiomrt_resid_table *t, unsigned i);
+/* Begins a new host-stability epoch of the calling thread (the host may
+   write region buffers next: idiomrt_resid_epoch). */
+void idiomrt_resid_new_epoch(void);
 /* A read-write buffer of n bytes (1 when n is 0) on dev into *out (NULL
    on failure); the OpenCL error. */
 cl_int idiomrt_resid_new_buffer(const idiomrt_device *dev, size_t n,

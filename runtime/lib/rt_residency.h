@@ -92,6 +92,33 @@ void idiomrt_resid_abort(idiomrt_resid_call *c, const idiom_arg *args);
 /* Copies every dirty entry back to the host and empties the calling
    thread's table (decline, idiom_region_sync). */
 void idiomrt_resid_sync(void);
+/* resid_sync.c: the sync before a host run of one site's loop, which
+   touches only its arguments' ranges: entries overlapping an output range
+   copied back (when dirty) and released, entries overlapping only input
+   ranges copied back (when dirty) and kept; a range not known (NULL
+   pointer, wrapping) makes it idiomrt_resid_sync. */
+void idiomrt_resid_sync_partial(const idiom_arg *args, uint32_t nargs);
+/* A declined run's sync: partial for a descriptor whose caller syncs its
+   fallback with idiom_region_sync_args (idiomrt_resid_syncs_args; e its
+   entry or NULL), else the full idiomrt_resid_sync. */
+void idiomrt_resid_decline_sync(const idiom_kernel_desc *desc,
+                                const struct idiomrt_entry *e,
+                                const idiom_arg *args, uint32_t nargs);
+/* 1 when desc's caller has called idiom_region_sync_args (inside a
+   region): its fallback preheader syncs on every path into the loop.
+   e: desc's entry when the caller has it (no registry lookup), or NULL. */
+int idiomrt_resid_syncs_args(const idiom_kernel_desc *desc,
+                             const struct idiomrt_entry *e);
+/* What a host run of a loop over args inside the calling thread's region
+   costs in copies: returns the dirty bytes its sync copies back and sets
+   *refill to the bytes of the entries it releases (filled again by the
+   next device run). Outside a region or with an unknown range: all held
+   bytes, both ways (a full sync). */
+uint64_t idiomrt_resid_sync_args_bytes(const idiom_arg *args, uint32_t nargs,
+                                       uint64_t *refill);
+/* The calling thread's open region's number (unique in the process), 0
+   outside regions. */
+uint64_t idiomrt_resid_region_id(void);
 /* Adds to the process-wide transfer counters (idiom_transfer_bytes). */
 void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host);
 /* The "idiom-stats: residency" line, when a region was entered. */

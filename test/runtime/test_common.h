@@ -245,6 +245,12 @@ void case_resid_host_access(void);
 void case_resid_host_access_elems(void);
 void case_resid_evict(void);
 void case_resid_evict_stats(void);
+void case_sync_args_other(void);
+void case_sync_args_input(void);
+void case_sync_args_partly(void);
+void case_sync_args_decline(void);
+void case_sync_args_full(void);
+void case_sync_args_cost(void);
 
 /* Cases of test_tuning.c (listed in test_idiomrt.c's table). */
 void case_tune_map(void);

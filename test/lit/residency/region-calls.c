@@ -3,7 +3,8 @@
 // show that they only run idioms, and library functions that touch only
 // their arguments (printf, fprintf to stderr, puts of a constant,
 // clock_gettime, sqrt, which may set errno, the runtime's queries), is a
-// region; the callee's fallback starts with idiom_region_sync. The
+// region; the callee's fallback starts with idiom_region_sync_args (its
+// loop touches only its arguments' ranges: docs/ARCHITECTURE.md). The
 // negatives form no region and say why. Calls in callees are followed
 // through their summaries.
 // RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom-offload -Rpass-missed=idiom-offload -I%S/../../../runtime/include %s -o %t.ll 2> %t.remarks
@@ -27,7 +28,7 @@ int counter;
 
 // CHECK-LABEL: define {{.*}} @axpy(
 // CHECK-SAME: !idiom.region.callee
-// CHECK: call void @idiom_region_sync()
+// CHECK: call void @idiom_region_sync_args(ptr {{.*}}@idiom_axpy_{{[0-9]+}}.desc, ptr {{.*}}, i32 4)
 // OFF-NOT: idiom_region_
 __attribute__((noinline)) void axpy(float *y, const float *x, float a, int n) {
   for (int i = 0; i < n; i++)

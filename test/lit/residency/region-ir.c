@@ -1,6 +1,7 @@
 // Residency regions (passes/ResidencyRegions.h): a time loop whose body only
 // runs offloaded idioms gets idiom_region_begin in its preheader,
 // idiom_region_end at the start of every exit block, and idiom_region_sync
+// (or idiom_region_sync_args, PartialSync.h)
 // in front of every fallback loop inside it.
 // RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm -Rpass=idiom-offload %s -o %t.ll 2> %t.remarks
 // RUN: FileCheck %s < %t.ll
@@ -16,12 +17,13 @@ float x[N], y[N];
 // CHECK-NOT: idiom_run
 // CHECK: idiom.call:
 // The region's blocks come in any order: every fallback starts with a
-// sync (also reached from the site's host hint, which is not followed
-// while a region is open), and the one exit ends the region.
+// sync of the call's own ranges (its loop touches nothing else; also
+// reached from the site's host hint, whose skip block fills the argument
+// array first), and the one exit ends the region.
 // CHECK-DAG: idiom.fallback:{{.*}}preds = %idiom.declined, %idiom.hint.skip{{$}}
-// CHECK-DAG: call void @idiom_region_sync()
+// CHECK-DAG: call void @idiom_region_sync_args(ptr nonnull @idiom_axpby_norm_0.desc, ptr nonnull %idiom.args, i32 4)
 // CHECK-DAG: idiom.fallback{{[0-9]+}}:{{.*}}preds = %idiom.done{{[0-9]+}}, %idiom.declined{{[0-9]+}}, %idiom.hint.skip{{[0-9]+}}{{$}}
-// CHECK-DAG: call void @idiom_region_sync()
+// CHECK-DAG: call void @idiom_region_sync_args(ptr nonnull @idiom_axpby_norm_1.desc, ptr nonnull @idiom_axpby_norm_1.args, i32 1)
 // CHECK-DAG: call void @idiom_region_end()
 // CHECK: {{^}}}
 // OFF-NOT: idiom_region_

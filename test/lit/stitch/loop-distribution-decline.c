@@ -48,7 +48,7 @@
 // CHECK-NEXT: %[[B2:idiom.pending.busy[0-9]*]] = icmp ne i32 %[[W2]], 0
 // CHECK-NEXT: br i1 %[[B2]], label %[[C2:idiom.pending.call[0-9]*]], label %[[D2:idiom.pending.done[0-9]*]]
 // CHECK: [[C2]]:
-// CHECK-NEXT: call void @idiom_region_sync()
+// CHECK-NEXT: call void @idiom_region_sync_args(ptr nonnull @[[SECOND]].desc,
 // CHECK: [[D2]]:
 // CHECK-NEXT: br label %for.body{{[0-9]+}}{{$}}
 // CHECK-LABEL: define {{.*}}void @forward(

@@ -1,4 +1,5 @@
-// The runtime calls around a fallback loop (idiom_region_sync before it
+// The runtime calls around a fallback loop (idiom_region_sync, here
+// idiom_region_sync_args, before it
 // inside a residency region, idiom_host_end_site after it, and
 // idiom_region_load of a host read of a region buffer) are made, inside a
 // loop, only while the runtime's idiom_pending_work is nonzero: a relaxed
@@ -25,7 +26,7 @@
 // CHECK-NEXT: @idiom_pending_work = weak dso_local global i32 0, align 4
 // CHECK-LABEL: define {{.*}} @main(
 // The initialisation's site, outside any loop: its calls unguarded.
-// CHECK: call void @idiom_region_sync(){{$}}
+// CHECK: call void @idiom_region_sync_args(ptr nonnull @idiom_main_0.desc, ptr nonnull @idiom_main_0.args, i32 2){{$}}
 // CHECK-NOT: idiom_pending_work
 // CHECK: call void @idiom_host_end_site(ptr nonnull @idiom_main_0.hint){{$}}
 // CHECK-NOT: idiom_pending_work
@@ -36,7 +37,7 @@
 // CHECK-NEXT: %[[B1:idiom.pending.busy[0-9]*]] = icmp ne i32 %[[W1]], 0
 // CHECK-NEXT: br i1 %[[B1]], label %[[C1:idiom.pending.call[0-9]*]], label %[[D1:idiom.pending.done[0-9]*]], !prof ![[UNLIKELY:[0-9]+]]
 // CHECK: [[C1]]:
-// CHECK-NEXT: call void @idiom_region_sync(), !idiom.pending.guarded
+// CHECK-NEXT: call void @idiom_region_sync_args(ptr nonnull @idiom_main_1.desc, ptr nonnull @idiom_main_1.args, i32 2), !idiom.pending.guarded
 // CHECK-NEXT: br label %[[D1]]
 // After the loop: the measurement of a declined call ends.
 // CHECK: %[[W2:idiom.pending[0-9]*]] = load atomic i32, ptr @idiom_pending_work monotonic, align 4
@@ -55,7 +56,7 @@
 // OFF-LABEL: define {{.*}} @main(
 // OFF-NOT: idiom_pending_work
 // OFF: idiom.fallback{{[0-9]*}}:
-// OFF-NEXT: call void @idiom_region_sync()
+// OFF-NEXT: call void @idiom_region_sync_args(
 // OFF: call void @idiom_host_end_site(
 // OFF: call void @idiom_region_load(
 // OFF-NOT: idiom_pending_work

@@ -1,0 +1,48 @@
+//===- PartialSync.h - A fallback's sync of its own ranges ------*- C++ -*-===//
+//
+// Inside a residency region (ResidencyRegions.h), the preheader of a
+// stitched idiom's fallback nest syncs the region's device copies before
+// the nest runs on the host. When the nest touches no memory outside its
+// own idiom's buffer ranges, the sync need not empty the whole table:
+// idiom_region_sync_args(desc, args, nargs) (runtime/include/idiomrt.h)
+// copies back and releases only the copies of those ranges
+// (runtime/lib/resid_sync.c). This file decides where that holds and emits
+// the call (docs/ARCHITECTURE.md, "Residency", partial syncs).
+//
+//===----------------------------------------------------------------------===//
+#ifndef IDIOM_PASSES_PARTIALSYNC_H
+#define IDIOM_PASSES_PARTIALSYNC_H
+
+#include "Stitching.h"
+
+namespace llvm {
+class Loop;
+} // namespace llvm
+
+namespace idiom {
+
+/// True when every memory access of \p Nest, \p SC's fallback nest, is a
+/// simple load based only on the underlying objects of \p SC's buffer
+/// pointers or a simple store based only on those of its written buffers,
+/// and every call in it accesses no memory (a pure intrinsic or function,
+/// or a marker such as a debug or lifetime intrinsic). The lifter proved
+/// that the nest's accesses are the idiom's, which the call's ranges cover:
+/// so the nest reads and writes no byte outside them. A nest with anything
+/// else (an accumulator kept in memory, a temporary, an unknown call, a
+/// pointer loaded inside the nest) is refused.
+bool nestTouchesOnlyArgs(const StitchedCall &SC, const llvm::Loop &Nest);
+
+/// At the start of \p Nest's preheader (\p SC's Fallback block), inserts
+/// idiom_region_sync_args(desc, args, nargs) with the operands of \p SC's
+/// idiom_run; the desc and args operands are phis that are null (a full
+/// sync) on the edges from blocks outside SC.ArgsValidFrom (the guards'
+/// failure, where the ranges were not checked). When the argument array is an alloca,
+/// the host hint's skip block fills it first (memcpy of SC.ArgTemplate,
+/// then SC.ArgFields). Returns false and changes nothing when \p SC is not
+/// such a site (SC.SyncArgs, an idiom_run call, nestTouchesOnlyArgs, the
+/// skip block's fields available there).
+bool emitSyncArgs(const StitchedCall &SC, llvm::Loop &Nest);
+
+} // namespace idiom
+
+#endif // IDIOM_PASSES_PARTIALSYNC_H

@@ -648,6 +648,17 @@ bool GemmLifter::triangle(std::string &Mask, std::string &RedMask) {
     const SCEV *S0 = i64((*X)->Strides[0]), *ST = i64((*X)->Strides[T]);
     bool Pos = SE.isKnownNonNegative(S0) && SE.isKnownNonNegative(ST);
     bool Neg = SE.isKnownNonPositive(S0) && SE.isKnownNonPositive(ST);
+    // A TRMV's run-time leading dimension (`L[i * ld + j]`): non-negative
+    // strides tested before the call.
+    if (!Pos && !Neg && OnReduction &&
+        none_of(std::initializer_list<const SCEV *>{S0, ST}, [&](const SCEV *S) {
+          return isa<SCEVConstant>(S) && !SE.isKnownNonNegative(S);
+        })) {
+      for (const SCEV *S : {S0, ST})
+        if (!SE.isKnownNonNegative(S))
+          Out.NonNegative.push_back(S);
+      continue;
+    }
     if (!Pos && !Neg)
       return fail("an operand of the triangular GEMM has strides of unknown "
                   "or opposite signs along the triangle's loops (the rectangle "

@@ -252,6 +252,14 @@ static const SCEV *bandExtent(const SCEV *TC, const SCEVAddRecExpr *AR,
   return SE.getSMaxExpr(Count->getStart(), SE.getZero(TC->getType()));
 }
 
+/// \p S as SCEV prints it, for a remark.
+static std::string scevText(const SCEV *S) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  S->print(OS);
+  return Text;
+}
+
 /// True when an affine integer induction recurrence of \p L starts at a
 /// value that varies in \p Outer (a band's loop, not a triangle's).
 static bool hasMovingStart(Loop *L, Loop *Outer, ScalarEvolution &SE) {
@@ -314,10 +322,16 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
       if (!TC) {
         Why = "trip count of the loop at depth " + std::to_string(D + 1) +
               " varies in the nest (not rectangular" +
-              (Triangle ? std::string("; nor a triangle whose count grows "
-                                      "from a positive constant by a "
-                                      "constant per outer iteration)")
-                        : std::string(")"));
+              (Triangle && Band
+                   ? "; nor a triangle whose count grows from a constant by "
+                     "a positive constant per outer iteration, nor a band "
+                     "whose start advances a constant number of its steps "
+                     "per outer iteration while its end stays fixed): its "
+                     "count is " + scevText(Row)
+               : Triangle ? std::string("; nor a triangle whose count grows "
+                                        "from a positive constant by a "
+                                        "constant per outer iteration)")
+                          : std::string(")"));
         return std::nullopt;
       }
       // A prologue of a triangle runs as many times as the triangle's loop.

@@ -1,7 +1,9 @@
 // Triangular matrix-vector products (the TRMV family, issue 13; spec
 // triangular-dot, `lifts trmv`) end to end on PoCL: lower (`j <= i`, `j <
-// i`) and upper (`j >= i`, `j > i`) triangles, through a sum and in place
-// into y (`y[i] += ...`), double and float, each on n = 0, 1, 2, 7 (odd) and
+// i`, `j <= 2 i`) and upper (`j >= i`, `j > i`, `j >= 2 i` with y = a s +
+// y) triangles, through a sum and in place into y (`y[i] += ...`), double
+// and float, 2-D arrays and a flat one with a run-time leading dimension,
+// each on n = 0, 1, 2, 7 (odd) and
 // 61 (odd, a rectangle of 61 x 61 around the triangle of a 64 x 64 array),
 // with every variant forced in turn (IDIOM_VARIANT; IDIOM_COST=off offloads
 // every call). Each output is the loop's sum in the loop's order (docs/
@@ -98,6 +100,43 @@ __attribute__((noinline)) void trmv_upper_acc(int n, float U[NM][NM], const floa
       y[i] += U[i][j] * x[j];
 }
 
+// A slope of two rows per row (`j <= 2 i`: the mask x.2 < 1 + 2 q.2) and a
+// band that starts two columns further per row (`j >= 2 i`: x.2 < 2 q.2).
+// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// STATS-DAG: idiom-stats: trmv.c:[[@LINE+2]] triangular-dot calls=4 offloaded=4 {{.*}}fallbacks=0 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void trmv_slope2(int n, float L[NM][NM], const float *x, float *y) {
+  for (int i = 0; i < n; i++) {
+    float s = 0;
+    for (int j = 0; j <= 2 * i; j++)
+      s += L[i][j] * x[j];
+    y[i] = s;
+  }
+}
+
+// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// STATS-DAG: idiom-stats: trmv.c:[[@LINE+2]] triangular-dot calls=4 offloaded=4 {{.*}}fallbacks=0 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void trmv_lead2(int n, double a, double U[NM][NM], const double *x, double *y) {
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = 2 * i; j < n; j++)
+      s += U[i][j] * x[j];
+    y[i] = a * s + y[i];
+  }
+}
+
+// A flat matrix with a run-time leading dimension (`L[i * ld + j]`): its
+// sign is tested before the call; ld = n and ld = n + 3.
+// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// STATS-DAG: idiom-stats: trmv.c:[[@LINE+2]] triangular-dot calls=8 offloaded=8 {{.*}}fallbacks=0 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void trmv_flat(int n, int ld, const double *L, const double *x, double *y) {
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = 0; j <= i; j++)
+      s += L[i * ld + j] * x[j];
+    y[i] = s;
+  }
+}
+
 static void printd(const char *what, int n, const double *y) {
   printf("%s %d:", what, n);
   for (int i = 0; i < n; i++)
@@ -140,6 +179,14 @@ int main(void) {
     printd("lower-acc", n, yd);
     trmv_upper_acc(n, Lf, xf, yf);
     printf32("upper-acc", n, yf);
+    trmv_slope2((n + 1) / 2, Lf, xf, yf);
+    printf32("slope2", (n + 1) / 2, yf);
+    trmv_lead2(n, 0.75, Ld, xd, yd);
+    printd("lead2", n, yd);
+    trmv_flat(n, n, &Ld[0][0], xd, yd);
+    printd("flat", n, yd);
+    trmv_flat(n, n + 3, &Ld[0][0], xd, yd);
+    printd("flat-ld", n, yd);
     // y is x: rows read what earlier rows wrote.
     for (int i = 0; i < NM; i++)
       vd[i] = xd[i];

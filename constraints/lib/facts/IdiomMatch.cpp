@@ -320,21 +320,24 @@ static std::optional<NestInfo> analyzeRowLoop(Loop *L, ScalarEvolution &SE,
   return std::nullopt;
 }
 
-/// Adds to \p Exempt the loads of \p L that read an element a store of
-/// every iteration of chain \p N writes: LLVM duplicates such a read (the
-/// old output element) on both sides of a band's or triangle's zero-trip
-/// guard, and the device may read it whether or not the loop runs.
-static void loadsOfStoredElements(Loop *L, const NestInfo &N,
-                                  ScalarEvolution &SE,
-                                  SmallPtrSetImpl<Instruction *> &Exempt) {
+/// checkUnconditionalEffects over chain \p N of \p L, but for the loads
+/// that read an element a store of every iteration writes: LLVM duplicates
+/// such a read (the old output element) on both sides of a band's or
+/// triangle's zero-trip guard, and the device may read it whether or not
+/// the loop runs.
+static bool unconditionalButOutputReads(Loop *L, const NestInfo &N,
+                                        constraints::MatchEnv &Env,
+                                        std::string &Why) {
+  SmallPtrSet<Instruction *, 4> Exempt;
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB)
       if (auto *St = dyn_cast<StoreInst>(&I);
           St && executesOnEveryIteration(St, N))
         for (BasicBlock *BB2 : L->blocks())
           for (Instruction &J : *BB2)
-            if (isa<LoadInst>(J) && accessesSameElement(&J, St, SE))
+            if (isa<LoadInst>(J) && accessesSameElement(&J, St, Env.SE))
               Exempt.insert(&J);
+  return checkUnconditionalEffects(N, Env.SE, Env.DT, &Exempt, Why);
 }
 
 std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
@@ -384,9 +387,7 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
             + (DepWhy.empty() ? std::string() : ": " + DepWhy);
       return std::nullopt;
     }
-    SmallPtrSet<Instruction *, 4> Exempt;
-    loadsOfStoredElements(L, M.Nest, Env.SE, Exempt);
-    if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, &Exempt, Why))
+    if (!unconditionalButOutputReads(L, M.Nest, Env, Why))
       return std::nullopt;
     return M;
   }
@@ -410,9 +411,7 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
       return std::nullopt;
     }
     M.Nest = *N;
-    SmallPtrSet<Instruction *, 4> Exempt;
-    loadsOfStoredElements(L, M.Nest, Env.SE, Exempt);
-    if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, &Exempt, Why))
+    if (!unconditionalButOutputReads(L, M.Nest, Env, Why))
       return std::nullopt;
     return M;
   }

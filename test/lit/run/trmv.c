@@ -3,8 +3,9 @@
 // i`, `j <= 2 i`) and upper (`j >= i`, `j > i`, `j >= 2 i` with y = a s +
 // y) triangles, through a sum and in place into y (`y[i] += ...`), double
 // and float, 2-D arrays and a flat one with a run-time leading dimension,
-// each on n = 0, 1, 2, 7 (odd) and
-// 61 (odd, a rectangle of 61 x 61 around the triangle of a 64 x 64 array),
+// a row count read from memory in every iteration, each on n = 0, 1, 2, 7
+// (odd) and 61 (odd, a rectangle of 61 x 61 around the triangle of a 64 x
+// 64 array),
 // with every variant forced in turn (IDIOM_VARIANT; IDIOM_COST=off offloads
 // every call). Each output is the loop's sum in the loop's order (docs/
 // FunIL.md, "TRMV programs"): the program prints every element's bits, and
@@ -147,6 +148,20 @@ __attribute__((noinline)) void trmv_flat(int n, int ld, const double *L, const d
   }
 }
 
+// The row count read from memory in every iteration (`i < *np`: y may
+// alias it): offloaded through the copy with the bound read once behind a
+// run-time check (BoundVersioning.h).
+// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// STATS-DAG: idiom-stats: trmv.c:[[@LINE+2]] triangular-dot calls=4 offloaded=4 {{.*}}fallbacks=0 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void trmv_bound_mem(const int *np, double L[NM][NM], const double *x, double *y) {
+  for (int i = 0; i < *np; i++) {
+    double s = 0;
+    for (int j = 0; j <= i; j++)
+      s += L[i][j] * x[j];
+    y[i] = s;
+  }
+}
+
 static void printd(const char *what, int n, const double *y) {
   printf("%s %d:", what, n);
   for (int i = 0; i < n; i++)
@@ -197,6 +212,8 @@ int main(void) {
     printd("flat", n, yd);
     trmv_flat(n, n + 3, &Ld[0][0], xd, yd);
     printd("flat-ld", n, yd);
+    trmv_bound_mem(&n, Ld, xd, yd);
+    printd("bound-mem", n, yd);
     // y is x: rows read what earlier rows wrote.
     for (int i = 0; i < NM; i++)
       vd[i] = xd[i];

@@ -221,6 +221,9 @@ std::string GemmLifter::expr(Value *V, Reading &R) {
   X.IsFinal = [this](Value *F) { return isFinal(F); };
   X.Scalar = [this](Value *F) { return scalar(F); };
   X.FuseMulAdd = M.FPContract;
+  // Without the licence the sums are the loop's bit for bit: a product the
+  // host may contract is refused.
+  X.RefuseHostContraction = !M.FPContract;
   std::string S = sliceExpr(V, R, X, Slice.Final, Why);
   LicensedFusion |= R.LicensedFusion;
   return S;

@@ -12,6 +12,9 @@
 // the first icmp_slt into icmp_sle (the lower triangle gains a column, the
 // band the column before the diagonal) and -idiom-test-corrupt-lift changes
 // POST's fmul of the scaled form; Z3 finds the difference.
+// With -mfma -ffp-contract=fast the host's back end fuses the loop's fmul
+// and fadd into one fma, which the kernel would not: refused (the sums are
+// the loop's bit for bit or not offloaded).
 // Refused, each with its reason: a slope that is not a constant (`j < i *
 // m`), a count that shrinks with a fixed start (`j < n - i`), a bound read
 // from memory (`j < lim[i]`: with the triangular spec alone, its dependence
@@ -22,18 +25,20 @@
 // RUN: %clang-idiom -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-mask -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=MASK
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-test-corrupt-lift -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-rlimit=200000000 -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %clang-idiom -mfma -ffp-contract=fast -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=FAST
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-builtin-specs=false -mllvm -idiom-spec=%srcroot/constraints/specs/triangular.idl -c %s -o /dev/null -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=ALONE
 #define N 48
 float Lf[N][N], xf[N], yf[N];
 double Ld[N][N], xd[N], yd[N];
 
 // CHECK-LABEL: Idioms in function 'lower':
-// CHECK-NEXT: loop %{{[0-9]+}} at trmv.c:[[@LINE+7]]: idiom triangular-dot (TRMV)
+// CHECK-NEXT: loop %{{[0-9]+}} at trmv.c:[[@LINE+8]]: idiom triangular-dot (TRMV)
 // CHECK-NEXT: FunIL:
 // CHECK-NEXT: idiom idiom_lower_0(A: [f64], B: [f64], C: [f64]) {
 // CHECK-NEXT: store view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64) = map(\(r: ([f64]_48, [f64]_48)) => map(\(q: ([f64]_48, f64, i64)) => reduceSeq(\(acc: f64, x: (f64, f64, i64)) => select(icmp_slt(x.2, add(1:i64, mul(1:i64, q.2))), fmuladd(x.1, x.0, acc), acc), 0x0p+0:f64, zip(r.0, q.0, iota(48:i64))), zip(view(B, 0:i64, 48:i64, 48:i64, 1:i64, 48:i64), r.1, iota(48:i64))), zip(view(A, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64), view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64)));
-// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
-// MASK-DAG: trmv.c:[[@LINE+2]]:3: remark: idiom triangular-dot not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (TRMV triangle mask)
+// REMARK-DAG: trmv.c:[[@LINE+4]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// MASK-DAG: trmv.c:[[@LINE+3]]:3: remark: idiom triangular-dot not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (TRMV triangle mask)
+// FAST-DAG: trmv.c:[[@LINE+2]]:3: remark: idiom triangular-dot not offloaded: cannot lift to FunIL: the GEMV update adds a product that the host's back end may contract into one fma (-ffp-contract=fast on a target with FMA), which the kernel would not mirror
 void lower(void) {
   for (int i = 0; i < N; i++) {
     double s = 0;

@@ -35,14 +35,21 @@
 // RUN: diff %t.expected %t.seqout
 // Contraction as the host's: with -march=native (FMA where the machine has
 // it) the host fuses the loop's llvm.fmuladd and so does the kernel
-// (HostFloat.h), bit for bit. (Not covered: -ffp-contract=fast with FMA,
-// whose fmul and fadd the host's back end fuses and no lifter mirrors yet;
-// a plain GEMV differs there too.)
+// (HostFloat.h), bit for bit. With -ffp-contract=fast too, the host's
+// back end fuses the loop's fmul and fadd where the machine has FMA: the
+// lifter refuses those (SliceExprRules::RefuseHostContraction; on a machine
+// without FMA they are offloaded unfused), and the output is the
+// sequential build's either way.
 // RUN: %clang -O2 -march=native %s -o %t.seq-fma
 // RUN: %clang-idiom %s -march=native -lidiomrt -o %t.idiom-fma
 // RUN: %t.seq-fma > %t.expected-fma
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu %t.idiom-fma > %t.fma
 // RUN: diff %t.expected-fma %t.fma
+// RUN: %clang -O2 -march=native -ffp-contract=fast %s -o %t.seq-fast
+// RUN: %clang-idiom %s -march=native -ffp-contract=fast -lidiomrt -o %t.idiom-fast
+// RUN: %t.seq-fast > %t.expected-fast
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_DEVICE=cpu %t.idiom-fast > %t.fast
+// RUN: diff %t.expected-fast %t.fast
 #include <stdio.h>
 
 #define NM 64

@@ -137,7 +137,10 @@ struct LiftedPair {
 /// the -Rpass-missed=idiom-offload remark) for what it cannot express:
 /// integer or mixed element types, an output that is also read at another
 /// index, a load or a loop-carried value that is not part of the product, an
-/// update that is not a pure scalar expression, another second store; for a
+/// update that is not a pure scalar expression, an fmul and fadd the host may
+/// contract into one fma without the licence (SliceExprRules::
+/// RefuseHostContraction), another second store; a TRMV whose triangle or
+/// band is in y's loop; for a
 /// band (M.Nest.BandLoop, a TRMM), an update in place without a sum, two
 /// products, an operand that may meet the output element within one (i, j).
 bool liftGemm(const IdiomMatch &M, const std::string &Name,

@@ -109,6 +109,8 @@ const char *kindName(const IdiomMatch &M) {
     return "histogram";
   if (M.Kind == IdiomKind::Gemm)
     return M.GemvPair             ? "GEMV pair"
+           : M.Nest.depth() == 2 && (M.Nest.BandLoop || M.Nest.TriLoop)
+               ? "TRMV"
            : M.Nest.depth() == 2  ? "GEMV"
            : M.Nest.BandLoop      ? "TRMM"
                                   : "GEMM";

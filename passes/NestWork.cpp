@@ -45,7 +45,7 @@ const SCEV *nestIterations(const NestInfo &N, ScalarEvolution &SE) {
       Rows = bandRows(N0, TC[Special], N.BandLead, SE);
     else if (!N.BandLoop && N.Skew >= 1)
       Rows = bandRows(N0, TC[Special], N.Skew, SE);
-    else if (!N.BandLoop && !N.Skew && N.TriBase >= 1 && N.TriSlope >= 1)
+    else if (!N.BandLoop && !N.Skew && N.TriBase >= 0 && N.TriSlope >= 1)
       // N0 TriBase + TriSlope N0 (N0 - 1) / 2
       Rows = SE.getAddExpr(
           SE.getMulExpr(N0, SE.getConstant(I64, N.TriBase)),

@@ -126,7 +126,10 @@ private:
                       std::string &Why);
   /// A band (NestInfo::BandLoop, PolyBench trmm): \p Mask, over the row
   /// index r.2 (\p R) and the reduction's index x.2 (\p X), holds exactly
-  /// outside the band, kB < BandLead k0 (ValidationGemm.cpp).
+  /// outside the band, kB < BandLead k0 (ValidationGemm.cpp). A TRMV's
+  /// (a chain of two loops): \p R is the column q.2; with a triangle on the
+  /// reduction (NestInfo::TriLoop) the mask holds exactly when kT < TriBase
+  /// + TriSlope q.2 (inside the triangle).
   bool checkBandMask(const ExprPtr &Mask, const std::string &R,
                      const std::string &X, unsigned TimeoutMs, std::string &Why);
   bool checkTriangleMask(const ExprPtr &Mask, const std::string &R,

@@ -34,21 +34,28 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   // iota(M) and iota(N), and the element is select(MASK, POST, q.1). Two
   // products per step (SYR2K): the maps zip view(A2) and view(B2) last.
   // A band (NestInfo::BandLoop, TRMM): the rows zip iota(M), the
-  // reduction iota(K), and STEP is select(MASK, acc, STEP').
-  const bool Tri = M.Nest.TriLoop != 0;
-  const bool Band = M.Nest.BandLoop != 0;
+  // reduction iota(K), and STEP is select(MASK, acc, STEP'). A TRMV (a
+  // GEMV with a band or a triangle on its reduction: GemmSlice::
+  // TriangleOnReduction) the same with the columns zipping iota(N).
+  const bool Gemv = M.Nest.depth() == 2;
+  const bool RedTri = M.Nest.TriLoop != 0 && G->TriangleOnReduction;
+  const bool Tri = M.Nest.TriLoop != 0 && !RedTri;
+  const bool Band = M.Nest.BandLoop != 0 || RedTri;
   const bool Two = !G->ElemA2.empty();
   const size_t Arity = (Tri ? 3 : 2) + (Two ? 1 : 0);
   if (Two && L.Params.size() < 5)
     throw Unsupported{"GEMM of two products without its buffers A2 and B2"};
   if (Band && (Tri || Two))
     throw Unsupported{"a band with a triangle or two products"};
+  // The maps whose zips carry the band's index.
+  auto Indexed = [&](bool Rows) { return Tri || (Band && Rows != Gemv); };
+  const size_t ColArity = Band && Gemv ? 3 : Arity;
   auto IsMap = [&](const Expr &E, bool Rows) {
-    size_t N = Band && Rows ? 3 : Arity;
+    size_t N = Band ? (Indexed(Rows) ? 3 : 2) : Arity;
     return E.isCall("map") && E.Args.size() == 2 && E.Args[0]->K == Expr::Lambda &&
            E.Args[0]->Params.size() == 1 && E.Args[1]->isCall("zip") &&
            E.Args[1]->Args.size() == N &&
-           (!(Tri || (Band && Rows)) || E.Args[1]->Args[2]->isCall("iota"));
+           (!Indexed(Rows) || E.Args[1]->Args[2]->isCall("iota"));
   };
   // store view(C) = map(\r => map(\q => POST, zip(view(B), r.1)),
   //                     zip(view(A), view(C)))
@@ -96,21 +103,25 @@ bool Validator<TB>::runGemm(const funil::Program &P, unsigned TimeoutMs,
   ExprPtr Unmasked;
   if (Band) {
     // STEP = select(MASK, acc, STEP'): MASK is the band's complement, and
-    // STEP' is checked as a GEMM's STEP.
+    // STEP' is checked as a GEMM's STEP; a TRMV's triangle select(MASK,
+    // STEP', acc), MASK the triangle.
     const Expr &Sel = *StepFn->body();
     const std::string &Acc = StepFn->Params[0].Name;
+    const unsigned Kept = RedTri ? 2 : 1;
     if (!Sel.isCall("select") || Sel.Args.size() != 3 ||
-        funil::printExpr(*Sel.Args[1]) != Acc)
-      throw Unsupported{"TRMM step is not select(mask, acc, STEP)"};
-    if (!checkBandMask(Sel.Args[0], R, StepFn->Params[1].Name, TimeoutMs, Why))
+        funil::printExpr(*Sel.Args[Kept]) != Acc)
+      throw Unsupported{RedTri ? "TRMV step is not select(mask, STEP, acc)"
+                               : "TRMM step is not select(mask, acc, STEP)"};
+    if (!checkBandMask(Sel.Args[0], Gemv ? Q : R, StepFn->Params[1].Name,
+                       TimeoutMs, Why))
       return false;
-    Unmasked = Expr::lambda(StepFn->Params, Sel.Args[2]);
+    Unmasked = Expr::lambda(StepFn->Params, Sel.Args[3 - Kept]);
     StepFn = Unmasked.get();
   }
   const Expr &Step = *StepFn;
 
   // A GEMV (a chain of two loops) is the same program with one row.
-  return checkSlices(*G, Step, Reds[0]->Args[1], Elem, Q, Arity,
+  return checkSlices(*G, Step, Reds[0]->Args[1], Elem, Q, ColArity,
                      M.Nest.depth() == 2 ? "GEMV" : "GEMM", TimeoutMs, Why,
                      /*OldAt=*/1);
 }
@@ -164,11 +175,30 @@ template <class TB>
 bool Validator<TB>::checkBandMask(const ExprPtr &Mask, const std::string &R,
                                   const std::string &X, unsigned TimeoutMs,
                                   std::string &Why) {
+  const char *What = M.Nest.depth() == 2 ? "TRMV band" : "TRMM band";
+  if (M.Nest.TriLoop) {
+    // A TRMV's triangle on its reduction: step kT adds its product when kT
+    // < TriBase + TriSlope j, j the column (the row count {b,+,s}).
+    const auto *Count = dyn_cast_or_null<SCEVAddRecExpr>(M.Nest.TriRowCount);
+    if (!Count || !Count->isAffine() || !isa<SCEVConstant>(Count->getStart()) ||
+        !isa<SCEVConstant>(Count->getOperand(1)))
+      throw Unsupported{"TRMV triangle whose row count is not {b,+,s} with constants"};
+    auto Const = [&](const SCEV *V) {
+      return C.bv_val((uint64_t)cast<SCEVConstant>(V)->getAPInt().getSExtValue(), 64);
+    };
+    return checkIndexMask(
+        Mask, R, X, "kt",
+        [&](const TermT &Col, const TermT &KT) {
+          return TB::slt(KT, Const(Count->getStart()) +
+                                 Const(Count->getOperand(1)) * Col);
+        },
+        "TRMV triangle", TimeoutMs, Why);
+  }
   TermT Lead = C.bv_val((uint64_t)M.Nest.BandLead, 64);
   return checkIndexMask(
       Mask, R, X, "kb",
       [&](const TermT &Row, const TermT &KB) { return TB::slt(KB, Lead * Row); },
-      "TRMM band", TimeoutMs, Why);
+      What, TimeoutMs, Why);
 }
 
 template <class TB>

@@ -29,6 +29,13 @@ namespace {
 
 const char *const SumMark = SliceSumMark;
 
+/// A TRMV whose triangle or band is in the loop of its output y, the outer
+/// loop its reduction's.
+const char *const TransposedTrmv =
+    "the triangular GEMV's triangle or band is in the loop of the output y "
+    "(a transposed triangular product, y[j] += L[i][j] * x[i]); only a "
+    "triangle or band on the reduction's loop is lifted";
+
 /// LoopI of a GEMV: the output is a vector, and the program's rows are one
 /// row of size 1 (M = 1, stride 0).
 constexpr unsigned NoLoop = ~0u;
@@ -87,7 +94,7 @@ private:
   bool readBeforeInit(LoadInst *L, const DominatorTree &DT);
   bool checkOutputRows();
   bool denseOutput();
-  bool triangle(std::string &Mask);
+  bool triangle(std::string &Mask, std::string &RedMask);
   bool bandOperand(const ChainAccess &Op);
   bool loopOf(Instruction *I, unsigned &D) const;
   void elementOffset(ChainAccess &A);
@@ -214,6 +221,9 @@ std::string GemmLifter::expr(Value *V, Reading &R) {
   X.IsFinal = [this](Value *F) { return isFinal(F); };
   X.Scalar = [this](Value *F) { return scalar(F); };
   X.FuseMulAdd = M.FPContract;
+  // Without the licence the sums are the loop's bit for bit: a product the
+  // host may contract is refused.
+  X.RefuseHostContraction = !M.FPContract;
   std::string S = sliceExpr(V, R, X, Slice.Final, Why);
   LicensedFusion |= R.LicensedFusion;
   return S;
@@ -249,7 +259,7 @@ bool GemmLifter::findRoles() {
       } else if (auto *L = dyn_cast<LoadInst>(&I)) {
         Loads.push_back(L);
       } else if (auto *S = dyn_cast<StoreInst>(&I)) {
-        if (N.BandLoop && N.Loops[Depth - 1]->contains(S)) {
+        if (N.BandLoop && !Gemv && N.Loops[Depth - 1]->contains(S)) {
           if (RunningSt)
             return fail("the TRMM nest stores twice in its band's loop");
           RunningSt = S;
@@ -270,7 +280,7 @@ bool GemmLifter::findRoles() {
       }
     }
   if (!St)
-    return fail(N.BandLoop ? "the TRMM nest stores nothing after its band's "
+    return fail(N.BandLoop && !Gemv ? "the TRMM nest stores nothing after its band's "
                              "loop (an update in place is not lifted)"
                            : "the GEMM nest stores nothing");
   if (RunningSt && !accessesSameElement(RunningSt, St, SE))
@@ -384,8 +394,9 @@ bool GemmLifter::findRoles() {
       continue;
     // A band reads the operand as it was before the nest (a snapshot, with
     // anti dependences only: buildIdiomMatch), so it may overlap C, but
-    // never at the element that the same (i, j) updates.
-    if (N.BandLoop) {
+    // never at the element that the same (i, j) updates. (A TRMV's are
+    // apart, as a GEMV's.)
+    if (N.BandLoop && !Gemv) {
       if (!bandOperand(**X))
         return false;
       continue;
@@ -614,15 +625,21 @@ bool GemmLifter::denseOutput() {
 /// A triangular chain (NestInfo::TriLoop, SYRK's `j <= i`): the triangle
 /// must lie in C's index space, its row loop the outermost; sets \p Mask to
 /// the FunIL condition under which element (r.2, q.2) of the program (rows
-/// i, columns j) is updated, kT < TriBase + TriSlope k0. Every access must
+/// i, columns j) is updated, kT < TriBase + TriSlope k0. A GEMV's triangle
+/// may instead lie on its reduction (a lower TRMV, `j <= i`): \p RedMask is
+/// then the condition under which step x.2 of column q.2 adds its product,
+/// kT < TriBase + TriSlope k0 (docs/FunIL.md, "TRMV programs"). Every access must
 /// have strides of one sign along the two loops of the triangle, so that
 /// the ranges of the rectangle around it (the copies) end at corners the
 /// loop reaches: (0, 0), a row's first element (TriBase >= 1), and the last
 /// row's last element (the rows grow).
-bool GemmLifter::triangle(std::string &Mask) {
+bool GemmLifter::triangle(std::string &Mask, std::string &RedMask) {
   const NestInfo &N = M.Nest;
   unsigned T = N.TriLoop;
-  if (T == LoopK || LoopK == 0)
+  const bool OnReduction = Gemv && T == LoopK && LoopJ == 0;
+  if (Gemv && !OnReduction)
+    return fail(TransposedTrmv);
+  if (!OnReduction && (T == LoopK || LoopK == 0))
     return fail("the GEMM nest is triangular in the reduction's loop k (a "
                 "TRMM-like product whose sum runs over a triangle) or its "
                 "triangle is driven by k; only a triangle of the output C "
@@ -634,10 +651,27 @@ bool GemmLifter::triangle(std::string &Mask) {
     const SCEV *S0 = i64((*X)->Strides[0]), *ST = i64((*X)->Strides[T]);
     bool Pos = SE.isKnownNonNegative(S0) && SE.isKnownNonNegative(ST);
     bool Neg = SE.isKnownNonPositive(S0) && SE.isKnownNonPositive(ST);
+    // A TRMV's run-time leading dimension (`L[i * ld + j]`): non-negative
+    // strides tested before the call.
+    if (!Pos && !Neg && OnReduction &&
+        none_of(std::initializer_list<const SCEV *>{S0, ST}, [&](const SCEV *S) {
+          return isa<SCEVConstant>(S) && !SE.isKnownNonNegative(S);
+        })) {
+      for (const SCEV *S : {S0, ST})
+        if (!SE.isKnownNonNegative(S))
+          Out.NonNegative.push_back(S);
+      continue;
+    }
     if (!Pos && !Neg)
       return fail("an operand of the triangular GEMM has strides of unknown "
                   "or opposite signs along the triangle's loops (the rectangle "
                   "around the triangle would reach elements the loop does not)");
+  }
+  if (OnReduction) {
+    Slice.TriangleOnReduction = true;
+    RedMask = "icmp_slt(x.2, add(" + std::to_string(N.TriBase) + ":i64, mul(" +
+              std::to_string(N.TriSlope) + ":i64, q.2)))";
+    return true;
   }
   Slice.TriangleOnColumns = T == LoopJ;
   std::string KT = T == LoopJ ? "q.2" : "r.2", K0 = T == LoopJ ? "r.2" : "q.2";
@@ -723,17 +757,22 @@ bool GemmLifter::run(const std::string &Name) {
     if (auto *I = dyn_cast<Instruction>(G.Cond); I && Outer->contains(I))
       return fail("a zero-trip guard of the GEMM nest is computed inside it");
 
-  std::string Mask; // a triangle's: element (i, j) is updated under it
-  if (N.TriLoop && !triangle(Mask))
+  // A triangle's: element (i, j) is updated under Mask. A band's: step kB
+  // of row r.2 (of column q.2 in a GEMV, whose one row is not the band's)
+  // adds nothing under BandMask; a TRMV's triangle: step kT of column q.2
+  // adds its product only under BandMask (docs/FunIL.md, "TRMM programs: a
+  // band on the reduction", "TRMV programs").
+  std::string Mask, BandMask;
+  if (N.TriLoop && !triangle(Mask, BandMask))
     return false;
-  // A band's: step kB of row r.2 adds nothing (docs/FunIL.md, "TRMM
-  // programs: a band on the reduction").
-  std::string BandMask;
+  const std::string BandRow = Gemv ? "q.2" : "r.2";
+  if (N.BandLoop && Gemv && (N.BandLoop != LoopK || LoopJ != 0))
+    return fail(TransposedTrmv);
   if (N.BandLoop)
     BandMask = N.BandLead == 1
-                   ? "icmp_slt(x.2, r.2)"
+                   ? "icmp_slt(x.2, " + BandRow + ")"
                    : "icmp_slt(x.2, mul(" + std::to_string(N.BandLead) +
-                         ":i64, r.2))";
+                         ":i64, " + BandRow + "))";
 
   // Buffers A, B, C in this order (then A2 and B2 of two products); C is
   // read when a slice reads it (or keeps its elements outside a triangle).
@@ -755,7 +794,7 @@ bool GemmLifter::run(const std::string &Name) {
     P.Written = X == 2;
     P.Dense = X == 2 && Mask.empty() && denseOutput();
     // A band's operand over C's array is read as it was before the nest.
-    P.Snapshot = N.BandLoop && X != 2 && Accs[X]->Base == CAcc->Base;
+    P.Snapshot = N.BandLoop && !Gemv && X != 2 && Accs[X]->Base == CAcc->Base;
     Buffers.push_back(P);
   }
   std::string SM = Gemv ? std::string("1") : size(N.TripCounts[LoopI], "M");
@@ -814,7 +853,9 @@ bool GemmLifter::run(const std::string &Name) {
   std::string P2 = Mask.empty() ? "2" : "3";
   const bool Band = !BandMask.empty();
   if (Band)
-    StepText = "select(" + BandMask + ", acc, " + StepText + ")";
+    StepText = Slice.TriangleOnReduction
+                   ? "select(" + BandMask + ", " + StepText + ", acc)"
+                   : "select(" + BandMask + ", acc, " + StepText + ")";
   std::string Red = "reduceSeq(\\(acc: " + Ty + ", x: (" + Ty + ", " + Ty +
                     (Two ? ", " + Ty + ", " + Ty : "") +
                     (Band ? ", i64" : "") + ")) => " + StepText + ", " +
@@ -829,15 +870,18 @@ bool GemmLifter::run(const std::string &Name) {
   if (!Mask.empty())
     PostText = "select(" + Mask + ", " + PostText + ", q.1)";
   std::string Row2 = Two ? ", [" + Ty + "]_" + SK : "";
-  // A band's rows carry their index (the mask's r.2), its columns not.
-  std::string RowIdx = Band ? ", i64" : Idx;
+  // A band's rows carry their index (the mask's r.2), its columns not; a
+  // TRMV's columns (q.2), its one row not.
+  const bool RowBand = Band && !Gemv, ColBand = Band && Gemv;
+  std::string RowIdx = RowBand ? ", i64" : Idx;
+  std::string ColIdx = ColBand ? ", i64" : Idx;
   std::string Stmt = "store " + VC + " = map(\\(r: ([" + Ty + "]_" + SK + ", [" +
                      Ty + "]_" + SN + RowIdx + Row2 + ")) => map(\\(q: ([" + Ty +
-                     "]_" + SK + ", " + Ty + Idx + Row2 + ")) => " + PostText +
+                     "]_" + SK + ", " + Ty + ColIdx + Row2 + ")) => " + PostText +
                      ", zip(" + VB + ", r.1" +
-                     (Mask.empty() ? "" : ", iota(" + XN + ")") +
+                     (Mask.empty() && !ColBand ? "" : ", iota(" + XN + ")") +
                      (Two ? ", " + VB2 : "") + ")), zip(" + VA + ", " + VC +
-                     (Mask.empty() && !Band ? "" : ", iota(" + XM + ")") +
+                     (Mask.empty() && !RowBand ? "" : ", iota(" + XM + ")") +
                      (Two ? ", " + VA2 : "") + "));";
 
   size_t First = Out.Params.size();

@@ -45,6 +45,18 @@
 // s[j] += A[i][j] r[i] with i outer (a map over j of a reduction over i in
 // i order).
 //
+// A TRMV (`lifts trmv`, constraints/specs/triangular.idl: `for (i) { s = 0;
+// for (j <= i) s += L[i][j] * x[j]; y[i] = s; }` and its upper, strict and
+// in-place forms) is that GEMV over the rectangle around the triangle with
+// a mask on its reduction: its columns (y's elements, the outer loop) zip
+// iota(N), the reduction iota(K), and STEP is select(MASK, acc, STEP'),
+// MASK `icmp_slt(x.2, q.2)` for a band (upper: the inner loop's start
+// advances with the row, NestInfo::BandLoop); for a triangle (lower: its
+// count is b + s i, NestInfo::TriLoop, GemmSlice::TriangleOnReduction) STEP
+// is select(icmp_slt(x.2, add(b, mul(s, q.2))), STEP', acc), the product
+// added inside the triangle only. Its operands are checked apart from y as
+// a GEMV's (no snapshot).
+//
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_LIFT_GEMMLIFTING_H
 #define IDIOM_PASSES_LIFT_GEMMLIFTING_H
@@ -88,6 +100,11 @@ struct GemmSlice {
   /// the program's column loop j (its rows, i, the outermost loop), false
   /// when it is the row loop i.
   bool TriangleOnColumns = false;
+  /// A TRMV whose triangle is its reduction's loop (a lower triangle, `j <=
+  /// i`, `j < i`: NestInfo::TriLoop is the inner loop k): STEP is
+  /// select(MASK, STEP', acc) with MASK kT < TriBase + TriSlope j, the
+  /// columns zip iota(N) (docs/FunIL.md, "TRMV programs").
+  bool TriangleOnReduction = false;
 };
 
 /// The two programs of a GEMV pair (`lifts gemv-pair`,
@@ -120,7 +137,10 @@ struct LiftedPair {
 /// the -Rpass-missed=idiom-offload remark) for what it cannot express:
 /// integer or mixed element types, an output that is also read at another
 /// index, a load or a loop-carried value that is not part of the product, an
-/// update that is not a pure scalar expression, another second store; for a
+/// update that is not a pure scalar expression, an fmul and fadd the host may
+/// contract into one fma without the licence (SliceExprRules::
+/// RefuseHostContraction), another second store; a TRMV whose triangle or
+/// band is in y's loop; for a
 /// band (M.Nest.BandLoop, a TRMM), an update in place without a sum, two
 /// products, an operand that may meet the output element within one (i, j).
 bool liftGemm(const IdiomMatch &M, const std::string &Name,

@@ -57,6 +57,12 @@ struct SliceExprRules {
   /// Print every llvm.fmuladd as `fma`, whatever the host does (a GEMM
   /// under the floating-point licence: IdiomMatch::FPContract).
   bool FuseMulAdd = false;
+  /// Refuse an fadd or fsub of an fmul that the host's back end may fuse
+  /// into one fma (both with the `contract` flag, -ffp-contract=fast, on a
+  /// target whose llvm.fmuladd is not known unfused, HostFloat.h): the
+  /// kernel would round the product apart (GEMV and TRMV programs, whose
+  /// sums are the loop's bit for bit).
+  bool RefuseHostContraction = false;
   /// Also print select and integer and float comparisons.
   bool AllowSelect = false;
   /// Prints a call other than llvm.fmuladd and llvm.fma from its arguments'

@@ -320,6 +320,26 @@ static std::optional<NestInfo> analyzeRowLoop(Loop *L, ScalarEvolution &SE,
   return std::nullopt;
 }
 
+/// checkUnconditionalEffects over chain \p N of \p L, but for the loads
+/// that read an element a store of every iteration writes: LLVM duplicates
+/// such a read (the old output element) on both sides of a band's or
+/// triangle's zero-trip guard, and the device may read it whether or not
+/// the loop runs.
+static bool unconditionalButOutputReads(Loop *L, const NestInfo &N,
+                                        constraints::MatchEnv &Env,
+                                        std::string &Why) {
+  SmallPtrSet<Instruction *, 4> Exempt;
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB)
+      if (auto *St = dyn_cast<StoreInst>(&I);
+          St && executesOnEveryIteration(St, N))
+        for (BasicBlock *BB2 : L->blocks())
+          for (Instruction &J : *BB2)
+            if (isa<LoadInst>(J) && accessesSameElement(&J, St, Env.SE))
+              Exempt.insert(&J);
+  return checkUnconditionalEffects(N, Env.SE, Env.DT, &Exempt, Why);
+}
+
 std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
                                           Loop *L, constraints::MatchEnv &Env,
                                           const LiftOptions &Opts,
@@ -367,19 +387,31 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
             + (DepWhy.empty() ? std::string() : ": " + DepWhy);
       return std::nullopt;
     }
-    // A load on either side of the band's guard (LLVM duplicates the read
-    // of B[i][j] into both) reads an element that a store of every
-    // iteration writes: the device may read it.
-    SmallPtrSet<Instruction *, 4> Exempt;
-    for (BasicBlock *BB : L->blocks())
-      for (Instruction &I : *BB)
-        if (auto *St = dyn_cast<StoreInst>(&I);
-            St && executesOnEveryIteration(St, M.Nest))
-          for (BasicBlock *BB2 : L->blocks())
-            for (Instruction &J : *BB2)
-              if (isa<LoadInst>(J) && accessesSameElement(&J, St, Env.SE))
-                Exempt.insert(&J);
-    if (!checkUnconditionalEffects(M.Nest, Env.SE, Env.DT, &Exempt, Why))
+    if (!unconditionalButOutputReads(L, M.Nest, Env, Why))
+      return std::nullopt;
+    return M;
+  }
+  if (Lifts == "trmv") {
+    // A triangular matrix-vector product (the TRMV family, triangular.idl):
+    // a chain of two loops whose inner loop, the reduction's, is a triangle
+    // (lower: its end moves with the row, `j <= i`, `j < i`) or a band
+    // (upper: its start moves, `j >= i`, `j > i`), lifted by the GEMM
+    // lifter as a GEMV with a mask on its reduction; the lifter checks the
+    // roles and legality as a GEMV's.
+    M.Kind = IdiomKind::Gemm;
+    auto N = analyzeLoopChain(L, 2, Env.SE, Why, /*Triangle=*/true,
+                              /*Band=*/true, /*MinTriBase=*/0);
+    if (!N)
+      return std::nullopt;
+    if (N->TriLoop != 1 && N->BandLoop != 1) {
+      Why = "the triangular product's inner loop is neither a triangle (its "
+            "end moves with the row by a constant) nor a band (its start "
+            "moves with the row by a constant): a rectangular nest is "
+            "gemv's";
+      return std::nullopt;
+    }
+    M.Nest = *N;
+    if (!unconditionalButOutputReads(L, M.Nest, Env, Why))
       return std::nullopt;
     return M;
   }

@@ -68,20 +68,36 @@ static bool isInvariantIn(Value *V, const Loop *Outer, unsigned Depth = 0) {
   return true;
 }
 
-/// True when \p C, taken towards the band loop of \p N when it is \p
-/// EnterOnTrue, holds exactly when the band's count at the current outer
-/// iteration is positive (PolyBench trmm's `i + 1 < m` before `for (k = i +
-/// 1; k < m; k++)`): as L < R or L <= R, R - L (+ 1) is N.BandRowCount.
-/// An unsigned comparison only of operands known non-negative.
-static bool isBandGuard(Value *C, bool EnterOnTrue, const NestInfo &N,
+/// True when \p C, taken towards a band's or triangle's loop when it is \p
+/// EnterOnTrue, holds exactly when that loop's count \p RowCount at the
+/// current outer iteration is positive (PolyBench trmm's `i + 1 < m` before
+/// `for (k = i + 1; k < m; k++)`): as L < R or L <= R, R - L (+ 1) is
+/// RowCount; as L != R, R - L or L - R is RowCount, known non-negative (a
+/// strict lower TRMV's `i != 0`). An unsigned comparison only of operands
+/// known non-negative.
+static bool isBandGuard(Value *C, bool EnterOnTrue, const SCEV *RowCount,
                         ScalarEvolution &SE) {
   auto *Cmp = dyn_cast<ICmpInst>(C);
-  if (!Cmp || !N.BandRowCount || !Cmp->getOperand(0)->getType()->isIntegerTy())
+  if (!Cmp || !RowCount || !Cmp->getOperand(0)->getType()->isIntegerTy())
     return false;
   ICmpInst::Predicate P =
       EnterOnTrue ? Cmp->getPredicate() : Cmp->getInversePredicate();
   const SCEV *L = SE.getSCEV(Cmp->getOperand(0));
   const SCEV *R = SE.getSCEV(Cmp->getOperand(1));
+  Type *I64 = RowCount->getType();
+  if (L->getType()->getIntegerBitWidth() > I64->getIntegerBitWidth())
+    return false;
+  // `i != 0` before a strict lower triangle's `for (j = 0; j < i; j++)`:
+  // the count's being non-zero, which is its being positive since it never
+  // is negative.
+  if (P == ICmpInst::ICMP_NE) {
+    const SCEV *D = SE.getMinusSCEV(SE.getSignExtendExpr(L, I64),
+                                    SE.getSignExtendExpr(R, I64));
+    const SCEV *Count = SE.getTruncateOrSignExtend(RowCount, I64);
+    return SE.isKnownNonNegative(Count) &&
+           (SE.getMinusSCEV(D, Count)->isZero() ||
+            SE.getAddExpr(D, Count)->isZero());
+  }
   if (ICmpInst::isGT(P) || ICmpInst::isGE(P)) {
     std::swap(L, R);
     P = ICmpInst::getSwappedPredicate(P);
@@ -92,14 +108,11 @@ static bool isBandGuard(Value *C, bool EnterOnTrue, const NestInfo &N,
   if (ICmpInst::isUnsigned(P) &&
       !(SE.isKnownNonNegative(L) && SE.isKnownNonNegative(R)))
     return false;
-  Type *I64 = N.BandRowCount->getType();
-  if (L->getType()->getIntegerBitWidth() > I64->getIntegerBitWidth())
-    return false;
   const SCEV *X = SE.getMinusSCEV(SE.getSignExtendExpr(R, I64),
                                   SE.getSignExtendExpr(L, I64));
   if (!Strict)
     X = SE.getAddExpr(X, SE.getOne(I64));
-  return SE.getMinusSCEV(X, N.BandRowCount)->isZero();
+  return SE.getMinusSCEV(X, SE.getTruncateOrSignExtend(RowCount, I64))->isZero();
 }
 
 /// Walks from the header of \p L to the preheader of its subloop \p Sub and
@@ -148,17 +161,23 @@ static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
     }
     Value *C = Br->getCondition();
     BasicBlock *T = Br->getSuccessor(0), *F = Br->getSuccessor(1);
-    // A band's own zero-trip guard: the mask keeps such rows as they are.
-    bool ToBand = N.BandLoop && Sub == N.Loops[N.BandLoop];
-    if (ToBand && !isInvariantIn(C, Outer)) {
+    // A band's own zero-trip guard: the mask keeps such rows as they are;
+    // so does a triangle's whose first row is empty (TriBase 0: a strict
+    // lower TRMV, `j < i`).
+    const SCEV *RowCount =
+        N.BandLoop && Sub == N.Loops[N.BandLoop]   ? N.BandRowCount
+        : N.TriLoop && Sub == N.Loops[N.TriLoop] ? N.TriRowCount
+                                                   : nullptr;
+    if (RowCount && !isInvariantIn(C, Outer)) {
       bool EnterT = SkipsToLatch(F) && !SkipsToLatch(T);
       bool EnterF = SkipsToLatch(T) && !SkipsToLatch(F);
-      if ((EnterT || EnterF) && isBandGuard(C, EnterT, N, SE)) {
+      if ((EnterT || EnterF) && isBandGuard(C, EnterT, RowCount, SE)) {
         Cur = EnterT ? T : F;
         continue;
       }
-      Why = "the band's loop is guarded by a condition that varies in the "
-            "nest and is not its count's being positive";
+      Why = std::string("the ") + (N.BandLoop ? "band" : "triangle") +
+            "'s loop is guarded by a condition that varies in the nest and "
+            "is not its count's being positive";
       return false;
     }
     if (!isInvariantIn(C, Outer)) {
@@ -185,13 +204,13 @@ static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
 /// (NestInfo::TriLoop) and returns the rectangle's extent B + s (n0 - 1), at
 /// least 0; else null.
 static const SCEV *triangleExtent(const SCEV *TC, unsigned D, NestInfo &N,
-                                  ScalarEvolution &SE) {
+                                  ScalarEvolution &SE, int64_t MinBase) {
   auto *AR = dyn_cast<SCEVAddRecExpr>(TC);
   if (N.TriLoop || D == 0 || !AR || AR->getLoop() != N.Loops.front() ||
       !AR->isAffine())
     return nullptr;
   auto B = scevInt64(AR->getStart()), S = scevInt64(AR->getStepRecurrence(SE));
-  if (!B || !S || *B < 1 || *S < 1 || *B > (int64_t(1) << 32) ||
+  if (!B || !S || *B < MinBase || *S < 1 || *B > (int64_t(1) << 32) ||
       *S > (int64_t(1) << 32))
     return nullptr;
   N.TriLoop = D;
@@ -233,10 +252,30 @@ static const SCEV *bandExtent(const SCEV *TC, const SCEVAddRecExpr *AR,
   return SE.getSMaxExpr(Count->getStart(), SE.getZero(TC->getType()));
 }
 
+/// \p S as SCEV prints it, for a remark.
+static std::string scevText(const SCEV *S) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  S->print(OS);
+  return Text;
+}
+
+/// True when an affine integer induction recurrence of \p L starts at a
+/// value that varies in \p Outer (a band's loop, not a triangle's).
+static bool hasMovingStart(Loop *L, Loop *Outer, ScalarEvolution &SE) {
+  for (PHINode &P : L->getHeader()->phis()) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
+    if (P.getType()->isIntegerTy() && AR && AR->getLoop() == L &&
+        AR->isAffine() && !SE.isLoopInvariant(AR->getStart(), Outer))
+      return true;
+  }
+  return false;
+}
+
 std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
                                          ScalarEvolution &SE,
                                          std::string &Why, bool Triangle,
-                                         bool Band) {
+                                         bool Band, int64_t MinTriBase) {
   if (!Outer || Depth == 0) {
     Why = "no loop";
     return std::nullopt;
@@ -270,20 +309,29 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
       return std::nullopt;
     // A band (the innermost loop's count and start both move) is decided
     // with its induction variable below.
+    // With Triangle too, a loop whose induction variables all start at
+    // values invariant in the nest is a triangle's (a lower TRMV).
     const SCEV *BandCount = nullptr;
     if (!SE.isLoopInvariant(TC, Outer) && Band && D > 0 &&
-        D + 1 == N.Loops.size() && N.Loops.size() == Depth) {
+        D + 1 == N.Loops.size() && N.Loops.size() == Depth &&
+        (!Triangle || hasMovingStart(L, Outer, SE))) {
       BandCount = TC;
     } else if (!SE.isLoopInvariant(TC, Outer)) {
       const SCEV *Row = TC;
-      TC = Triangle ? triangleExtent(TC, D, N, SE) : nullptr;
+      TC = Triangle ? triangleExtent(TC, D, N, SE, MinTriBase) : nullptr;
       if (!TC) {
         Why = "trip count of the loop at depth " + std::to_string(D + 1) +
               " varies in the nest (not rectangular" +
-              (Triangle ? std::string("; nor a triangle whose count grows "
-                                      "from a positive constant by a "
-                                      "constant per outer iteration)")
-                        : std::string(")"));
+              (Triangle && Band
+                   ? "; nor a triangle whose count grows from a constant by "
+                     "a positive constant per outer iteration, nor a band "
+                     "whose start advances a constant number of its steps "
+                     "per outer iteration while its end stays fixed): its "
+                     "count is " + scevText(Row)
+               : Triangle ? std::string("; nor a triangle whose count grows "
+                                        "from a positive constant by a "
+                                        "constant per outer iteration)")
+                          : std::string(")"));
         return std::nullopt;
       }
       // A prologue of a triangle runs as many times as the triangle's loop.

@@ -160,7 +160,7 @@ std::shared_ptr<const View> splitView(std::shared_ptr<const View> Base,
 }
 
 void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A,
-                      const std::string &Start) {
+                      const std::string &Start, const std::string &End) {
   auto Step = [&](CVal X) {
     std::vector<CVal> Args;
     Args.reserve(2);
@@ -172,8 +172,8 @@ void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A,
     assign(Acc, R);
   };
   bool Vec = isVectorWidth(A.Chunk) && A.VecRead && A.VecAligned;
-  if (Vec && Start != "0")
-    Vec = false; // a band's start: the scalar loop only
+  if (Vec && (Start != "0" || !End.empty()))
+    Vec = false; // a band's start or end: the scalar loop only
   if (Vec) {
     unsigned N = static_cast<unsigned>(A.Chunk);
     std::string Cond = A.VecAligned("0", N);
@@ -185,8 +185,8 @@ void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A,
     close();
     open("else");
   }
-  if (A.StrideBase && Start != "0")
-    throw CodegenError("a band's start on a strided row");
+  if (A.StrideBase && (Start != "0" || !End.empty()))
+    throw CodegenError("a band's start or end on a strided row");
   if (A.StrideBase) {
     std::string I = fresh("i");
     open("for (long " + I + " = " + A.StrideStart + "; " + I + " < " +
@@ -194,7 +194,8 @@ void Emitter::foldRow(const ExprPtr &Fn, const CVal &Acc, const View &A,
     Step(A.StrideBase->At(I));
   } else {
     std::string J = fresh("j");
-    open("for (long " + J + " = " + Start + "; " + J + " < " + A.Len + "; ++" +
+    std::string Len = End.empty() ? A.Len : "min((long)(" + A.Len + "), (long)(" + End + "))";
+    open("for (long " + J + " = " + Start + "; " + J + " < " + Len + "; ++" +
          J + ")");
     Step(A.At(J));
   }
@@ -477,15 +478,18 @@ bool mentions(const Expr &E, const std::string &A, const std::string &B) {
 /// reduction"): for reduceSeq(\(acc, x) => select(icmp_slt(x.I, E), acc,
 /// F), init, zip(..., iota(n), ...)), x.I the iota's component and E free
 /// of acc and x, the steps before E leave acc as it is; returns E, else
-/// null.
-ExprPtr bandStart(const Expr &Red) {
+/// null. With \p Upper, its upper end (a lower TRMV's triangle, "TRMV
+/// programs"): for select(icmp_slt(x.I, E), F, acc) the steps from E on
+/// leave acc as it is.
+ExprPtr bandBound(const Expr &Red, bool Upper) {
   const Expr &Fn = *Red.Args[0];
   if (Fn.K != Expr::Lambda || Fn.Params.size() != 2 || !Red.Args[2]->isCall("zip"))
     return nullptr;
   const std::string &Acc = Fn.Params[0].Name, &X = Fn.Params[1].Name;
   const Expr &Sel = *Fn.body();
+  const unsigned Kept = Upper ? 2 : 1; // the select's operand that is acc
   if (!Sel.isCall("select") || Sel.Args.size() != 3 ||
-      Sel.Args[1]->K != Expr::Var || Sel.Args[1]->Name != Acc ||
+      Sel.Args[Kept]->K != Expr::Var || Sel.Args[Kept]->Name != Acc ||
       !Sel.Args[0]->isCall("icmp_slt") || Sel.Args[0]->Args.size() != 2)
     return nullptr;
   const Expr &Idx = *Sel.Args[0]->Args[0];
@@ -506,14 +510,20 @@ CVal Emitter::emitReduceSeq(const Expr &E) {
   // Mutable accumulators, one per leaf.
   CVal Acc = mutableCopy(Init, "acc");
   // A band: the loop starts at its lower end (the steps before it add
-  // nothing), unless the row is strided or vectorised.
-  std::string Start = "0";
-  if (ExprPtr Lo = bandStart(E); Lo && !In.Arr->StrideBase) {
+  // nothing), or stops at its upper end (the steps from it add nothing),
+  // unless the row is strided or vectorised.
+  std::string Start = "0", End;
+  if (ExprPtr Lo = bandBound(E, false); Lo && !In.Arr->StrideBase) {
     CVal S = emit(Lo);
     if (S.K == CVal::Scalar && S.S == ScalarKind::I64)
       Start = "max(0L, " + S.Expr + ")";
   }
-  foldRow(E.Args[0], Acc, *In.Arr, Start);
+  if (ExprPtr Hi = bandBound(E, true); Hi && !In.Arr->StrideBase) {
+    CVal S = emit(Hi);
+    if (S.K == CVal::Scalar && S.S == ScalarKind::I64)
+      End = S.Expr;
+  }
+  foldRow(E.Args[0], Acc, *In.Arr, Start, End);
   return Acc;
 }
 

@@ -216,9 +216,11 @@ public:
   /// Reduces the row \p Row into accumulators \p Acc with lambda \p Fn
   /// (the loop of reduceSeq; a complete, aligned vector chunk is read with
   /// vector loads, anything else element by element), from index \p Start
-  /// (an OpenCL C expression: a band's lower end, element by element only).
+  /// (an OpenCL C expression: a band's lower end, element by element only)
+  /// up to the row's end or, when \p End is not empty, to the smaller of it
+  /// and End (a TRMV triangle's upper end, element by element only).
   void foldRow(const ExprPtr &Fn, const CVal &Acc, const View &Row,
-               const std::string &Start = "0");
+               const std::string &Start = "0", const std::string &End = "");
 
   /// __local arrays (name, element kind) available to toLocal, in leaf
   /// order; all of them are used by one materialisation.

@@ -3,7 +3,8 @@
 // missed remark names the dependence (IndependentIterations: the store of
 // A[i][j] in iteration j and the load of A[i][k], k = j, in a later
 // iteration); a triangular matrix-vector product, whose rows are
-// independent, is detected (no template lifts it yet). Negatives as
+// independent, is lifted as a TRMV (`lifts trmv`: test/lit/lift/trmv.c,
+// test/lit/run/trmv.c) and offloaded. Negatives as
 // carefully: an anti dependence (iteration j writes what earlier ones read),
 // an output dependence, an address read from memory (not proven), and the
 // same nests with bounds that make them rectangular stay the rectangular
@@ -54,7 +55,7 @@ __attribute__((noinline)) void lu(int n, double A[N][N]) {
 }
 
 // A lower-triangular matrix-vector product: rows are independent.
-// CHECK-DAG: triangular.c:[[@LINE+3]]:3: remark: detected idiom triangular-dot (its spec names no FunIL template)
+// CHECK-DAG: triangular.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
 __attribute__((noinline)) void trmv(int n, double L[N][N], const double *x,
                                     double *y) {
   for (int i = 0; i < n; i++) {

@@ -113,7 +113,8 @@ bool nestCarriesNothing(
     llvm::SmallVectorImpl<llvm::PHINode *> *Forwarded = nullptr);
 
 /// Builds the match for the idiom \p Lifts ("reduction", "map", "gemm",
-/// "gemv", "gemv-pair", "spmv" or "histogram"; constraints/lib/facts/HistogramMatch.cpp)
+/// "gemv", "gemv-pair", "trmm", "trmv", "spmv" or "histogram";
+/// constraints/lib/facts/HistogramMatch.cpp)
 /// on loop \p L. Returns nothing and sets \p Why when the loop cannot be
 /// lifted with that template.
 std::optional<IdiomMatch> buildIdiomMatch(llvm::StringRef Lifts,

@@ -85,11 +85,17 @@ bool isPrologueElement(llvm::Instruction *M, llvm::StoreInst *St,
 /// PolyBench trmm's `for (k = i + 1; k < m; k++)`), entered under a guard
 /// that varies with the outer loop only when that guard is exactly its
 /// count's being positive (`i + 1 < m`); such a guard is not a NestGuard.
+/// With both, an innermost loop whose start is fixed is a triangle's, one
+/// whose start moves a band's (the TRMV family, `lifts trmv`). A triangle's
+/// count must start at \p MinTriBase or more; at 0 (a strict lower TRMV,
+/// `j < i`), its loop is entered under its count's being positive, a guard
+/// that is not a NestGuard either.
 std::optional<NestInfo> analyzeLoopChain(llvm::Loop *Outer, unsigned Depth,
                                          llvm::ScalarEvolution &SE,
                                          std::string &Why,
                                          bool Triangle = false,
-                                         bool Band = false);
+                                         bool Band = false,
+                                         int64_t MinTriBase = 1);
 
 /// A load or store whose address, over a loop chain N, is
 ///   Base + OffsetBytes + sum_d Strides[d] * ElemSize * k_d

@@ -80,7 +80,8 @@ struct NestInfo {
   /// Triangular chains (analyzeLoopChain with Triangle; BLAS SYRK's `for (j
   /// = 0; j <= i; j++)`, docs/ConstraintLanguage.md "Triangular nests"): the
   /// position of the loop whose start is fixed and whose count at outer
-  /// iteration k0 is TriBase + TriSlope * k0 (constants, TriBase >= 1,
+  /// iteration k0 is TriBase + TriSlope * k0 (constants, TriBase >= 1, or
+  /// >= 0 for a TRMV whose first row is empty, `lifts trmv`;
   /// TriSlope >= 1); 0: none. TripCounts[TriLoop] is then the extent of the
   /// rectangle around the triangle, the count at the last outer iteration,
   /// and (k0, kT) runs only when kT < TriBase + TriSlope * k0.

@@ -115,6 +115,13 @@ void case_twodev_profile_write(void);
 void case_twodev_profile_read(void);
 void case_twodev_resid(void);
 
+/* Cases of test_exitstall.c (exit never waits for a binary, issue 12). */
+void case_exitstall_exit(void);
+void case_exitstall_exit_pocl(void);
+void case_exitstall_child(void);
+void case_exitstall_big_child(void);
+void case_exitstall_later_child(void);
+
 /* Cases of test_zerocopy.c. */
 void case_zc_host(void);
 void case_zc_misaligned(void);

@@ -12,7 +12,8 @@
 # (from "exit: waiting for the start-up thread" to the log's last line,
 # test/lit/run/Inputs/exit_wait.py), the builds from source and binaries
 # written, and whether the output is the sequential build's (compare.py).
-# Runtimes alternate run by run (ABAB) within a round.
+# Runtimes alternate run by run (ABAB) within a round, each run after one
+# of the sequential build (its wall time printed too).
 #   exitstall_pocl.sh BUILD_DIR OUTDIR ROUNDS RUNS NAME=LIBDIR...
 # NAME=LIBDIR: a runtime to link (LIBDIR holds libidiomrt.a; the plugin is
 # BUILD_DIR's for all), for example base=/tmp/base new=build/lib.
@@ -54,6 +55,8 @@ for r in $(seq "$rounds"); do
       calib "$out/cache.$name"
     done
     for k in $(seq "$runs"); do
+      a=$(ms); "$out/$p.seq" > /dev/null; b=$(ms)
+      echo "$p seq round $r run $k: wall $((b - a)) ms"
       for rt in "$@"; do
         name=${rt%%=*}
         log=$out/$p.$name.r$r.k$k.log

@@ -405,7 +405,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (dev && second && !(dev = idiomrt_device2_get(&why)))
     return decline(e, desc, why);
   if (!dev && waited &&
-      (why == idiomrt_starting_reason || why == idiomrt_building_reason)) {
+      (why == idiomrt_starting_reason || why == idiomrt_building_reason ||
+       why == idiomrt_late_reason)) {
     /* not ready in time: the loop runs (timed), and the class does not
        wait again before it has a sample */
     idiomrt_cost_wait_missed(e, trip);
@@ -414,7 +415,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return 0;
   }
   if (!dev) {
-    if (why == idiomrt_starting_reason)
+    if (why == idiomrt_starting_reason || why == idiomrt_late_reason)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip, why);
     if (why == idiomrt_building_reason)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, why);

@@ -346,6 +346,12 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                               host_lb, &why);
     if (!idiomrt_cost_is_device(dec))
       return decline_counted(desc, why);
+    /* no start-up nor build is to come (startup.c): declined before a CSR
+       run's ranges are scanned (jds.c: each call scanned its index arrays
+       only to decline) */
+    if (!idiomrt_cost_is_second(dec) && idiomrt_startup_late(e))
+      return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip,
+                            idiomrt_late_reason);
   }
   /* A CSR SpMV: the data-dependent ranges, checked and filled in only now
      that the kernel is to run (a loop kept on the host never pays). Its

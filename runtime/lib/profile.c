@@ -22,7 +22,9 @@
  *    saved more host time on the device than one start-up costs, and the
  *    IDIOM_* environment is the one the last process ended with, the
  *    background start-up (startup.c) begins at once, so that the device is
- *    ready when the first hot loop comes. (The runtime reads IDIOM_* once;
+ *    ready when the first hot loop comes, unless the last process ended
+ *    sooner than a build of its kernels takes (the wall line, startup.c's
+ *    too_late). (The runtime reads IDIOM_* once;
  *    a program that sets them in main, as the runtime's tests do, ends with
  *    another environment than it starts with: no early start for it.)
  *

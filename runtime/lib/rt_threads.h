@@ -45,6 +45,11 @@ extern const char idiomrt_exiting_reason[];  /* "process exiting" */
    before a build would (startup.c's too_late); the loop runs, as while the
    device starts. */
 extern const char idiomrt_late_reason[];
+/* 1 when e's kernels were not built on the runtime thread and neither a
+   start-up nor a build is to be begun now (the profile says the process
+   ends before a build would): the run declines with idiomrt_late_reason
+   before any work of its own. */
+int idiomrt_startup_late(idiomrt_entry *e);
 /* 1 once exit() has begun after a background start: the start-up stops at
    its next step (device.c checks between its steps). */
 int idiomrt_startup_exiting(void);

@@ -47,7 +47,10 @@
  * a CPU device a build is the build alone, the binary for the disk cache
  * not fetched (program_cache.c's save_binary: PoCL compiled every kernel
  * for it, and syrk.c's exit waited 6-29 s); what remains is one build from
- * source, 0.4-3.8 s on PoCL here when its own kernel cache is empty.
+ * source, 0.4-3.8 s on PoCL here when its own kernel cache is empty. And
+ * a build is not begun (nor the start-up) when the profile says the
+ * process ends before it would (too_late): after its first device start,
+ * syrk.c's exit waits for nothing.
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -400,6 +403,10 @@ static void queue_while_starting(idiomrt_entry *e, const idiomrt_device *dev,
       queue_locked(e);
     pthread_mutex_unlock(&g_lock);
   }
+}
+
+int idiomrt_startup_late(idiomrt_entry *e) {
+  return __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE) != 2 && too_late();
 }
 
 /* After a poll that did not give a device with e's kernels built: 1, with

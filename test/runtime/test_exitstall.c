@@ -150,8 +150,11 @@ void case_exitstall_exit(void) {
               "no call saw the build, or a wrong result:\n%s", err);
     CHECK_MSG(waited >= 0 && waited < 3.0,
               "exit waited %.3f s (the build: 1.5 s):\n%s", waited, err);
-    CHECK_MSG(strstr(err, "binary not saved") &&
-                  !strstr(err, "disk cache: wrote"),
+    /* (an exit before the build began, during the calibration, builds
+       nothing) */
+    CHECK_MSG(!strstr(err, "disk cache: wrote") &&
+                  (!strstr(err, "built program from source") ||
+                   strstr(err, "binary not saved")),
               "a binary was saved on the runtime thread:\n%s", err);
     CHECK_MSG(count_binaries(dir) == 0, "%d .clbin files in %s",
               count_binaries(dir), dir);
@@ -177,8 +180,8 @@ void case_exitstall_exit(void) {
    with PoCL's kernel cache new too (POCL_CACHE_DIR), so that the child
    exits inside clBuildProgram or right after it; five times: status 7 and
    exact results every time, no binary, and exit bounded by that build
-   (here 0.2-1 s; before, the compile of the eight kernels for the binary
-   came on top). */
+   (0.04-4 s here at load 12; before, the compile of the eight kernels
+   for the binary came on top). */
 void case_exitstall_exit_pocl(void) {
   for (int rep = 0; rep < 5; ++rep) {
     char dir[] = "/tmp/idiom-exitstall-XXXXXX";
@@ -193,7 +196,7 @@ void case_exitstall_exit_pocl(void) {
     CHECK_MSG(st == 7, "exit status %d (want 7):\n%s", st, err);
     CHECK_MSG(strstr(err, "exitstall_big_child: building=1 offloaded=0 ok=1"),
               "no call saw the build, or a wrong result:\n%s", err);
-    CHECK_MSG(waited >= 0 && waited < 5.0, "exit waited %.3f s:\n%s", waited,
+    CHECK_MSG(waited >= 0 && waited < 8.0, "exit waited %.3f s:\n%s", waited,
               err);
     CHECK_MSG(!strstr(err, "disk cache: wrote") && count_binaries(dir) == 0,
               "a binary was saved on the runtime thread:\n%s", err);

@@ -43,7 +43,7 @@ int main(void) {
   for (long i = 0; i < N; i++)
     x[i] = (float)(i % 97);
   double sum = 0;
-  for (int t = 0; t < 120; t++) {
+  for (int t = 0; t < 300; t++) {
     scale(y, x, N, (float)(t % 5));
     sum += y[(t * 7919) % N];
   }

@@ -106,25 +106,6 @@ void case_exitstall_later_child(void) {
   site_child("exitstall_later_child", &xs_desc, 0, 0);
 }
 
-/* Runs child with env; its status, *err its stderr, *waited how long its
-   exit took after it printed "CHILD: exit at T" (-1: it did not). */
-static int run_child(const char *child, const char *const *env, char **err,
-                     double *waited) {
-  int st = spawn_case(child, env, err);
-  double end = now_s();
-  char tag[96];
-  snprintf(tag, sizeof tag, "%s: exit at ", child);
-  const char *at = strstr(*err, tag);
-  *waited = at ? end - atof(at + strlen(tag)) : -1;
-  return st;
-}
-
-static void remove_dir(const char *dir) {
-  char cmd[PATH_MAX + 16];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  CHECK(system(cmd) == 0);
-}
-
 /* The child exits while its one-variant program builds on the runtime
    thread (the build slowed to 1.5 s by IDIOM_TEST_SLOW_BUILD_MS): exit
    waits for the build (1.5 s, plus PoCL's own: under 3 s), writes no
@@ -144,7 +125,7 @@ void case_exitstall_exit(void) {
                          "IDIOM_DEBUG=time", NULL};
     char *err = NULL;
     double waited = -1;
-    int st = run_child("exitstall_child", env, &err, &waited);
+    int st = coldstart_spawn_exit_wait("exitstall_child", env, &err, &waited);
     CHECK_MSG(st == 7, "exit status %d (want 7):\n%s", st, err);
     CHECK_MSG(strstr(err, "exitstall_child: building=1 offloaded=0 ok=1"),
               "no call saw the build, or a wrong result:\n%s", err);
@@ -164,7 +145,8 @@ void case_exitstall_exit(void) {
   const char *env[] = {cache, "IDIOM_DEBUG=1", NULL};
   char *err = NULL;
   double waited = -1;
-  int st = run_child("exitstall_later_child", env, &err, &waited);
+  int st =
+      coldstart_spawn_exit_wait("exitstall_later_child", env, &err, &waited);
   CHECK_MSG(st == 0 && strstr(err, "offloaded=1 ok=1"),
             "the later process (status %d) did not run the device, or a "
             "wrong result:\n%s",
@@ -173,7 +155,7 @@ void case_exitstall_exit(void) {
                 !strstr(err, "loaded program from disk cache"),
             "the later process did not build again:\n%s", err);
   free(err);
-  remove_dir(dir);
+  coldstart_remove_dir(dir);
 }
 
 /* The same without the knob: PoCL's own build of an eight-variant source,
@@ -192,7 +174,8 @@ void case_exitstall_exit_pocl(void) {
     const char *env[] = {cache, pocl, "IDIOM_DEBUG=time", NULL};
     char *err = NULL;
     double waited = -1;
-    int st = run_child("exitstall_big_child", env, &err, &waited);
+    int st =
+        coldstart_spawn_exit_wait("exitstall_big_child", env, &err, &waited);
     CHECK_MSG(st == 7, "exit status %d (want 7):\n%s", st, err);
     CHECK_MSG(strstr(err, "exitstall_big_child: building=1 offloaded=0 ok=1"),
               "no call saw the build, or a wrong result:\n%s", err);
@@ -202,6 +185,6 @@ void case_exitstall_exit_pocl(void) {
               "a binary was saved on the runtime thread:\n%s", err);
     fprintf(stderr, "exitstall_exit_pocl: exit waited %.3f s\n", waited);
     free(err);
-    remove_dir(dir);
+    coldstart_remove_dir(dir);
   }
 }

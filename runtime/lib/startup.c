@@ -181,14 +181,15 @@ uint64_t idiomrt_startup_longest_build_ns(void) {
    program and IDIOM_* environment), or, once it has outlived that, at
    twice the time it has run (it is as likely to end soon as not); a build
    is expected to take the longest build step the runtime thread has
-   measured for this program (this process's, or the profile's, the
-   longest of all its runs), at least a start-up
+   measured (this process's, or the profile's: the last run's longest, or
+   half the one before when it built nothing), at least a start-up
    (idiomrt_calib_start_after_ns). Measured on nas-parboil/syrk.c: six
    sites called once each, 0.15-0.4 s in all, the device up after
    0.13-0.2 s and its first build from source 1.3-3.8 s with PoCL's kernel
    cache empty, which exit waited for in every run. Without a profile,
    nothing changes; a run longer than the last loses at most the longest
-   build's time of device use. */
+   build's time of device use, and a slow build holds the device back for
+   a few runs. */
 static int too_late(void) {
   int64_t build = -1;
   int64_t wall = idiomrt_profile_last_wall_ns(&build);

@@ -354,6 +354,12 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                               host_lb, &why);
     if (!idiomrt_cost_is_device(dec))
       return decline_counted(desc, why);
+    /* no start-up nor build is to come (startup.c): declined before a CSR
+       run's ranges are scanned (jds.c: each call scanned its index arrays
+       only to decline) */
+    if (!idiomrt_cost_is_second(dec) && idiomrt_startup_late(e))
+      return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip,
+                            idiomrt_late_reason);
   }
   /* A CSR SpMV: the data-dependent ranges, checked and filled in only now
      that the kernel is to run (a loop kept on the host never pays). Its
@@ -413,7 +419,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (dev && second && !(dev = idiomrt_device2_get(&why)))
     return decline(e, desc, why);
   if (!dev && waited &&
-      (why == idiomrt_starting_reason || why == idiomrt_building_reason)) {
+      (why == idiomrt_starting_reason || why == idiomrt_building_reason ||
+       why == idiomrt_late_reason)) {
     /* not ready in time: the loop runs (timed), and the class does not
        wait again before it has a sample */
     idiomrt_cost_wait_missed(e, trip);
@@ -422,7 +429,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return 0;
   }
   if (!dev) {
-    if (why == idiomrt_starting_reason)
+    if (why == idiomrt_starting_reason || why == idiomrt_late_reason)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip, why);
     if (why == idiomrt_building_reason)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, why);

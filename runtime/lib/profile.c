@@ -22,7 +22,9 @@
  *    saved more host time on the device than one start-up costs, and the
  *    IDIOM_* environment is the one the last process ended with, the
  *    background start-up (startup.c) begins at once, so that the device is
- *    ready when the first hot loop comes. (The runtime reads IDIOM_* once;
+ *    ready when the first hot loop comes, unless the last process ended
+ *    sooner than a build of its kernels takes (the wall line, startup.c's
+ *    too_late). (The runtime reads IDIOM_* once;
  *    a program that sets them in main, as the runtime's tests do, ends with
  *    another environment than it starts with: no early start for it.)
  *
@@ -36,6 +38,10 @@
  *   idiom-profile 3
  *   env HEX            (the IDIOM_* environment at exit)
  *   worthy NS          (host time of runs worth the device, costmodel.c)
+ *   wall NS BUILD_NS   (optional: the process's time from start to exit, and
+ *                      the longest build step of its runtime thread, or
+ *                      half the last one's when it had none; 0: none;
+ *                      startup.c's rule for builds near the end)
  *   site HEX CLASS HOST_PI DEV_PI DEVICE_RUNS CPU_PI CPU_RUNS AGE LOSSES LOAD LOC
  *   ...
  *   check HEX          (FNV-1a 64 of the lines above)
@@ -101,6 +107,7 @@ static profile_line *g_lines;
 static unsigned g_nlines;                    /* read from the file */
 static uint64_t g_file_env;                  /* its env line */
 static int64_t g_file_worthy = -1;           /* its worthy line, or -1 */
+static int64_t g_file_wall = -1, g_file_build = -1; /* its wall line */
 static uint64_t g_t0_ns;                     /* constructor time */
 
 extern char **environ;
@@ -334,9 +341,16 @@ static void parse_profile(const char *path, char *buf) {
        l && m < most; l = strtok_r(NULL, "\n", &save)) {
     profile_line *p = &g_lines[m];
     unsigned long long site = 0, runs = 0, worthy = 0, cruns = 0;
+    unsigned long long wall = 0, build = 0;
     int at = 0;
     if (sscanf(l, "worthy %llu", &worthy) == 1 && worthy <= INT64_MAX) {
       g_file_worthy = (int64_t)worthy;
+      continue;
+    }
+    if (sscanf(l, "wall %llu %llu", &wall, &build) == 2 &&
+        wall <= INT64_MAX && build <= INT64_MAX) {
+      g_file_wall = (int64_t)wall;
+      g_file_build = (int64_t)build;
       continue;
     }
     p->cpu_pi = -1;
@@ -357,7 +371,7 @@ static void parse_profile(const char *path, char *buf) {
         p->load > 100) {
       note("profile: ignoring %s: malformed line", path);
       m = 0;
-      g_file_worthy = -1;
+      g_file_worthy = g_file_wall = g_file_build = -1;
       break;
     }
     p->site = site;
@@ -377,7 +391,7 @@ static void parse_profile(const char *path, char *buf) {
 /* Reads path into g_lines (none when it is missing or malformed). */
 static void read_profile(const char *path) {
   g_nlines = 0;
-  g_file_worthy = -1;
+  g_file_worthy = g_file_wall = g_file_build = -1;
   set_str(&g_read_note, NULL);
   set_str(&g_read_path, strdup(path));
   size_t cap = PROFILE_MAX_SITES * 224 + 64;
@@ -396,7 +410,7 @@ static void load(void) {
   g_have_key = make_path(idiomrt_config_get());
   if (!g_have_key) {
     g_nlines = 0;
-    g_file_worthy = -1;
+    g_file_worthy = g_file_wall = g_file_build = -1;
     return;
   }
   if (!g_read_path || strcmp(g_path, g_read_path) != 0)
@@ -426,6 +440,33 @@ int64_t idiomrt_profile_last_worthy_ns(void) {
     return -1;
   pthread_once(&g_once, load);
   return g_file_worthy;
+}
+
+int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns) {
+  if (profile_off())
+    return -1;
+  pthread_once(&g_once, load);
+  if (build_ns)
+    *build_ns = g_file_build;
+  return g_file_wall;
+}
+
+/* This process's wall line: from the constructor to the start of exit
+   (before exit waits for the runtime thread, startup.c), and the longest
+   build step of its runtime thread, or, when it measured none (its builds
+   left out, or none asked for), half the file's: a run that left its
+   builds out does not make the next expect them to be short at once, and
+   one slow build (a loaded machine: nas-parboil/mg.c's 7.4 s at load 13
+   here, against 0.3-0.4 s a program quiet) holds the device back for a
+   few runs, not for good. */
+static void wall_line(uint64_t *wall, uint64_t *build) {
+  uint64_t end = idiomrt_startup_exit_ns();
+  if (!end)
+    end = idiomrt_now_ns();
+  *wall = end > g_t0_ns ? end - g_t0_ns : 0;
+  *build = idiomrt_startup_longest_build_ns();
+  if (!*build && g_file_build > 0)
+    *build = (uint64_t)g_file_build / 2;
 }
 
 /* Host time the last process saved on the device, in ns. */
@@ -470,7 +511,15 @@ __attribute__((constructor)) static void profile_at_start(void) {
          starts), at least two start-ups of host time in runs the cost
          model wanted on the device (costmodel.c's worthy total). */
       /* (never under the test knob IDIOM_TEST_HOST: no device start) */
-      if ((s > start || w >= 2 * start) && !idiomrt_config_get()->test_host) {
+      /* (nor when the last run ended sooner than a build of its
+         kernels takes: no build would be begun, startup.c's too_late) */
+      double build = g_file_build > start ? (double)g_file_build : start;
+      if (g_file_wall > 0 && (double)g_file_wall < build)
+        idiomrt_debug("profile: the last run took %.1f ms, less than a "
+                      "build (%.1f ms): the device is not started early",
+                      (double)g_file_wall / 1e6, build / 1e6);
+      else if ((s > start || w >= 2 * start) &&
+               !idiomrt_config_get()->test_host) {
         if (s > start)
           idiomrt_debug("profile: the last run saved %.1f ms on the device: "
                         "starting it at program start",
@@ -543,10 +592,16 @@ static int close_enough(double a, double b, double abs_tol) {
 static int file_current(const profile_line *fresh, unsigned nfresh,
                         unsigned nlines, uint64_t worthy) {
   /* worthy only matters against one or two start-ups; a class's times
-     only against a launch's latency or more */
+     only against a launch's latency or more; the wall line against a
+     start-up or a build */
   double start = (double)idiomrt_calib_start_after_ns();
+  uint64_t wall, build;
+  wall_line(&wall, &build);
   if (nlines != g_nlines || g_file_env != env_hash() || g_file_worthy < 0 ||
-      !close_enough((double)g_file_worthy, (double)worthy, start / 4))
+      !close_enough((double)g_file_worthy, (double)worthy, start / 4) ||
+      g_file_wall < 0 ||
+      !close_enough((double)g_file_wall, (double)wall, start) ||
+      !close_enough((double)g_file_build, (double)build, start))
     return 0;
   for (unsigned i = 0; i < nfresh; ++i) {
     const profile_line *f = &fresh[i], *o = NULL;
@@ -667,10 +722,13 @@ static void write_profile(void) {
   char *buf = malloc(cap);
   if (!buf)
     goto out;
+  uint64_t wall, build;
+  wall_line(&wall, &build);
   len = (size_t)snprintf(buf, cap, "idiom-profile 3\nenv %016llx\n"
-                         "worthy %llu\n",
+                         "worthy %llu\nwall %llu %llu\n",
                          (unsigned long long)env_hash(),
-                         (unsigned long long)worthy);
+                         (unsigned long long)worthy, (unsigned long long)wall,
+                         (unsigned long long)build);
   /* as many lines as the buffer takes: the fresh ones first */
   unsigned nfresh = fresh;
   lines = fresh = 0;

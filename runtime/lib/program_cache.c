@@ -343,11 +343,30 @@ static void test_slow_build(const char *src) {
   idiomrt_test_slow_build(nv);
 }
 
+/* 1 when a program built from source on dev is written to the disk cache:
+   always for a build a call waits for (bg 0), where the call pays for it
+   as before; for a build of the runtime thread (bg 1, startup.c) only on
+   a device that is not a CPU device. A CPU device such as PoCL's
+   generates code at each kernel's first launch, not at clBuildProgram, so
+   CL_PROGRAM_BINARIES compiles every kernel of every variant there: 6-29 s
+   for one of nas-parboil/syrk.c's programs on this 2-core machine, one
+   uninterruptible call that an exit waited for (syrk.c 7-15 s against
+   0.16 s sequential, helper exitstall in docs/Benchmarks.md), and a core
+   taken from the program meanwhile. PoCL keeps its own kernel cache
+   (POCL_CACHE_DIR): a later process's build from source took 90 ms a
+   program here (a load from this cache 30-50 ms). A GPU's binary exists
+   once built (a copy), and a build the next process need not repeat is
+   worth those milliseconds, even while exit waits for this step. */
+static int save_binary(const idiomrt_device *dev, int bg) {
+  return !bg || !(dev->type & CL_DEVICE_TYPE_CPU);
+}
+
 /* Builds src (through the disk cache unless skip_disk); the program, or
-   NULL with the reason in why. *from_disk tells where it came from. */
+   NULL with the reason in why. *from_disk tells where it came from. bg:
+   built on the runtime thread (save_binary). */
 static cl_program build_program(const idiomrt_entry *e,
                                 const idiomrt_device *dev, const char *src,
-                                int skip_disk, char *why, size_t n,
+                                int skip_disk, int bg, char *why, size_t n,
                                 int *from_disk) {
   const idiomrt_cl *cl = dev->cl;
   const idiom_kernel_desc *d = e->desc;
@@ -389,7 +408,11 @@ static cl_program build_program(const idiomrt_entry *e,
     return NULL;
   }
   idiomrt_debug("%s: built program from source on %s", d->loc, dev->name);
-  if (use_disk) {
+  if (use_disk && !save_binary(dev, bg))
+    idiomrt_debug("%s: binary not saved: a CPU device compiles every kernel "
+                  "to give it (built on the runtime thread)",
+                  d->loc);
+  else if (use_disk) {
     size_t size = 0;
     unsigned char *bin = program_binary(dev, p, &size);
     if (bin)
@@ -520,16 +543,12 @@ static void release_alone(idiomrt_entry *e, const idiomrt_cl *cl,
   }
 }
 
-/* Builds variants [from, to) of nv alone, each from the shared prologue
-   and its section (through the disk cache), and creates their kernels; the
-   number ready. With stop, asks stop() before each variant: when it says
-   so, every variant built so far is released again and 0 is returned. */
 /* Builds variant k of nv alone into v, from the shared prologue and its
    section (through the disk cache), and creates its kernels; 1 when ready.
-   *from_disk: where its binary came from. */
+   *from_disk: where its binary came from. bg: on the runtime thread. */
 static int build_one(const idiomrt_entry *e, const idiomrt_device *dev,
                      const char *first, const char *const *start, unsigned nv,
-                     unsigned k, idiomrt_variant *v, int *from_disk) {
+                     unsigned k, int bg, idiomrt_variant *v, int *from_disk) {
   *from_disk = 0;
   char *src = variant_source(e->desc->source, first, start, nv, k);
   if (!src) {
@@ -537,7 +556,7 @@ static int build_one(const idiomrt_entry *e, const idiomrt_device *dev,
     return 0;
   }
   v->own_program =
-      build_program(e, dev, src, 0, v->why, sizeof v->why, from_disk);
+      build_program(e, dev, src, 0, bg, v->why, sizeof v->why, from_disk);
   free(src);
   if (v->own_program &&
       make_kernels_into(e->desc, dev, k, v->own_program, v))
@@ -548,10 +567,15 @@ static int build_one(const idiomrt_entry *e, const idiomrt_device *dev,
   return 0;
 }
 
+/* Builds variants [from, to) of nv alone (build_one); the number ready.
+   With stop, asks stop() before each variant: when it says so, every
+   variant built so far is released again and 0 is returned. bg: on the
+   runtime thread. */
 static unsigned build_alone(idiomrt_entry *e, const idiomrt_device *dev,
                             const char *first, const char *const *start,
                             unsigned nv, unsigned from, unsigned to,
-                            int (*stop)(void), unsigned *from_source) {
+                            int (*stop)(void), int bg,
+                            unsigned *from_source) {
   unsigned ready = 0;
   for (unsigned k = from; k < to; ++k) {
     if (stop && stop()) {
@@ -559,8 +583,8 @@ static unsigned build_alone(idiomrt_entry *e, const idiomrt_device *dev,
       return 0;
     }
     int from_disk = 0;
-    ready += (unsigned)build_one(e, dev, first, start, nv, k, &e->var[k],
-                                 &from_disk);
+    ready += (unsigned)build_one(e, dev, first, start, nv, k, bg,
+                                 &e->var[k], &from_disk);
     if (from_source && e->var[k].own_program && !from_disk)
       ++*from_source;
   }
@@ -639,7 +663,8 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
        program of small kernels would take nv times as long). */
     uint64_t t0 = idiomrt_now_ns();
     unsigned built = 0; /* from source, not the disk cache */
-    unsigned ready = build_alone(e, dev, first, start, nv, 0, 1, stop, &built);
+    unsigned ready =
+        build_alone(e, dev, first, start, nv, 0, 1, stop, 1, &built);
     if (first_only && built && ready && !stop() &&
         !strstr(d->source, IDIOMRT_FIXED_ORDER_MARKER)) {
       /* a run waits for variant 0 alone: the others after it */
@@ -654,7 +679,7 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
     int staged = !built || /* loaded: the others may be on disk too */
                  idiomrt_program_stage_rest(idiomrt_now_ns() - t0, nv);
     if (staged)
-      ready += build_alone(e, dev, first, start, nv, 1, nv, stop, NULL);
+      ready += build_alone(e, dev, first, start, nv, 1, nv, stop, 1, NULL);
     if (stop()) {
       release_alone(e, cl, nv);
       snprintf(reason, n, "%s", idiomrt_exiting_reason);
@@ -673,7 +698,8 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
     release_alone(e, cl, nv);
   }
   int from_disk = 0;
-  e->program = build_program(e, dev, d->source, 0, e->build_reason,
+  e->program = build_program(e, dev, d->source, 0, stop != NULL,
+                             e->build_reason,
                              sizeof e->build_reason, &from_disk);
   if (e->program) {
     unsigned ready = make_all_kernels(e, dev);
@@ -681,7 +707,8 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
       /* a stale binary: build from source once more */
       idiomrt_debug("disk cache: %s: %s, ignored", d->loc, e->var[0].why);
       cl->clReleaseProgram(e->program);
-      e->program = build_program(e, dev, d->source, 1, e->build_reason,
+      e->program = build_program(e, dev, d->source, 1, stop != NULL,
+                                 e->build_reason,
                                  sizeof e->build_reason, &from_disk);
       ready = e->program ? make_all_kernels(e, dev) : 0;
     }
@@ -700,7 +727,8 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
   /* The whole did not build: each variant alone, when there are several. */
   unsigned ready = 0;
   if (nv > 1 && first) {
-    ready = build_alone(e, dev, first, start, nv, 0, nv, NULL, NULL);
+    ready = build_alone(e, dev, first, start, nv, 0, nv, NULL, stop != NULL,
+                        NULL);
     idiomrt_debug("%s: whole source did not build; %u of %u variants built "
                   "alone",
                   d->loc, ready, nv);
@@ -738,7 +766,7 @@ void idiomrt_program_build_rest(idiomrt_entry *e, const idiomrt_device *dev,
     if (stop())
       return; /* exiting: the rest stay not ready */
     int from_disk;
-    ready += (unsigned)build_one(e, dev, first, start, nv, k, &loc[k],
+    ready += (unsigned)build_one(e, dev, first, start, nv, k, 1, &loc[k],
                                  &from_disk);
   }
   /* published at once: a run that finds the lock taken declines (launch.c

@@ -212,5 +212,10 @@ uint64_t idiomrt_profile_t0_ns(void);
 /* The last process's idiomrt_cost_worthy_total_ns at its exit, from the
    profile; -1 when unknown (no profile, an older file, IDIOM_PROFILE=off). */
 int64_t idiomrt_profile_last_worthy_ns(void);
+/* The last process's time from start to exit in ns (its wall line), and
+   in *build_ns (may be NULL) the longest build step of its runtime thread
+   (0: none measured); -1 when unknown (no profile, a file without the
+   line, IDIOM_PROFILE=off). */
+int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns);
 
 #endif /* IDIOMRT_COSTMODEL_H */

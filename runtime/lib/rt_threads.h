@@ -40,6 +40,16 @@ void idiomrt_worker_after_fork(void);
 extern const char idiomrt_starting_reason[]; /* "device starting" */
 extern const char idiomrt_building_reason[]; /* "kernels building" */
 extern const char idiomrt_exiting_reason[];  /* "process exiting" */
+/* "kernels not built: the process is expected to end first": neither a
+   start-up nor a build is begun when the profile says the process ends
+   before a build would (startup.c's too_late); the loop runs, as while the
+   device starts. */
+extern const char idiomrt_late_reason[];
+/* 1 when e's kernels were not built on the runtime thread and neither a
+   start-up nor a build is to be begun now (the profile says the process
+   ends before a build would): the run declines with idiomrt_late_reason
+   before any work of its own. */
+int idiomrt_startup_late(idiomrt_entry *e);
 /* 1 once exit() has begun after a background start: the start-up stops at
    its next step (device.c checks between its steps). */
 int idiomrt_startup_exiting(void);
@@ -52,6 +62,13 @@ int idiomrt_startup_running(void);
 const idiomrt_device *idiomrt_startup_poll(const char **reason);
 /* 1 once the start-up thread has been started in this process. */
 int idiomrt_startup_begun(void);
+/* When exit() began (CLOCK_MONOTONIC ns, before it waits for the runtime
+   thread), or 0 before that or when no start-up thread was started. */
+uint64_t idiomrt_startup_exit_ns(void);
+/* The longest build step of the runtime thread in this process, in ns (0:
+   none yet); a build that runs past the process's expected end (the
+   profile's wall line) is left out (startup.c). */
+uint64_t idiomrt_startup_longest_build_ns(void);
 /* Starts the background start-up if needed and waits for its outcome. */
 const idiomrt_device *idiomrt_startup_wait(const char **reason);
 /* 1 when e's kernels have been built (or their build has failed, which the

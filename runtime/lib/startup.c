@@ -37,6 +37,21 @@
  * driver is not covered (the driver's destructors, registered during the
  * load, run before the atexit handler).
  *
+ * Why wait rather than detach: a step in the driver (a clBuildProgram) cannot
+ * be cut short, and returning from the destructor or the handler while it
+ * runs lets exit run the driver's and its LLVM's destructors under it
+ * (some registered lazily, during that very build), the crash above;
+ * leaving through _exit after a bound would skip the handlers the program
+ * registered before ours (and whatever else exit does after them), so its
+ * output could change. So the wait stays, and the steps are kept short: on
+ * a CPU device a build is the build alone, the binary for the disk cache
+ * not fetched (program_cache.c's save_binary: PoCL compiled every kernel
+ * for it, and syrk.c's exit waited 6-29 s); what remains is one build from
+ * source, 0.4-3.8 s on PoCL here when its own kernel cache is empty. And
+ * a build is not begun (nor the start-up) when the profile says the
+ * process ends before it would (too_late): after its first device start,
+ * syrk.c's exit waits for nothing.
+ *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
@@ -48,6 +63,8 @@
 const char idiomrt_starting_reason[] = "device starting";
 const char idiomrt_building_reason[] = "kernels building";
 const char idiomrt_exiting_reason[] = "process exiting";
+const char idiomrt_late_reason[] =
+    "kernels not built: the process is expected to end first";
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_cond = PTHREAD_COND_INITIALIZER;
@@ -61,6 +78,8 @@ static uint64_t g_kick_ns;     /* when the start-up was started */
 static pthread_t g_thread;     /* the last thread started, */
 static int g_joinable;         /* not joined yet */
 static int g_want2;            /* the second device is wanted (atomic) */
+static uint64_t g_exit_ns;     /* when exit() began (atomic; 0: not yet) */
+static uint64_t g_build_ns;    /* the longest build step so far (atomic) */
 #define MAX_WARM 32
 static idiomrt_warm_job *g_warm[MAX_WARM]; /* warm-up jobs (startup_warm.c), */
 static unsigned g_nwarm;                   /* oldest first */
@@ -88,8 +107,12 @@ static void join_locked(void) {
    one (stop_and_wait_tls); the atexit handler covers an exit() from
    another thread once the libraries are loaded. */
 static void stop_and_wait(int stop) {
-  if (stop)
+  if (stop) {
+    uint64_t none = 0;
+    __atomic_compare_exchange_n(&g_exit_ns, &none, idiomrt_now_ns(), 0,
+                                __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     __atomic_store_n(&g_exiting, 1, __ATOMIC_RELEASE);
+  }
   pthread_mutex_lock(&g_lock);
   if (g_running)
     idiomrt_debug("%s: waiting for the start-up thread%s",
@@ -144,6 +167,44 @@ int idiomrt_startup_begun(void) {
   return __atomic_load_n(&g_started, __ATOMIC_ACQUIRE);
 }
 
+uint64_t idiomrt_startup_exit_ns(void) {
+  return __atomic_load_n(&g_exit_ns, __ATOMIC_RELAXED);
+}
+
+uint64_t idiomrt_startup_longest_build_ns(void) {
+  return __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
+}
+
+/* 1 when a build begun now would most likely end after the process, and
+   so serve no call: the process is expected to end at W ns from its start,
+   W the profile's last process's time from start to exit (the same
+   program and IDIOM_* environment), or, once it has outlived that, at
+   twice the time it has run (it is as likely to end soon as not); a build
+   is expected to take the longest build step the runtime thread has
+   measured (this process's, or the profile's: the last run's longest, or
+   half the one before when it built nothing), at least a start-up
+   (idiomrt_calib_start_after_ns). Measured on nas-parboil/syrk.c: six
+   sites called once each, 0.15-0.4 s in all, the device up after
+   0.13-0.2 s and its first build from source 1.3-3.8 s with PoCL's kernel
+   cache empty, which exit waited for in every run. Without a profile,
+   nothing changes; a run longer than the last loses at most the longest
+   build's time of device use, and a slow build holds the device back for
+   a few runs. */
+static int too_late(void) {
+  int64_t build = -1;
+  int64_t wall = idiomrt_profile_last_wall_ns(&build);
+  uint64_t t0 = idiomrt_profile_t0_ns();
+  if (wall <= 0 || !t0)
+    return 0;
+  uint64_t ran = idiomrt_now_ns() - t0;
+  uint64_t left = ran < (uint64_t)wall ? (uint64_t)wall - ran : ran;
+  uint64_t need = idiomrt_calib_start_after_ns();
+  uint64_t mine = __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
+  need = build > 0 && (uint64_t)build > need ? (uint64_t)build : need;
+  need = mine > need ? mine : need;
+  return left < need;
+}
+
 static int stop_now(void) { return 1; }
 
 /* The background thread: the device (once), then the build queue. */
@@ -184,8 +245,19 @@ static void background(void *unused) {
     }
     g_queue = e->bg_next;
     e->bg_next = NULL;
+    if (too_late()) {
+      /* left out: a later request (a call once the process has outlived
+         the last one) queues it again */
+      e->bg_build = 0;
+      pthread_mutex_unlock(&g_lock);
+      idiomrt_debug("%s: build left out: the process is expected to end "
+                    "before it would",
+                    e->desc->loc ? e->desc->loc : "?");
+      continue;
+    }
     pthread_mutex_unlock(&g_lock);
     char reason[IDIOMRT_REASON_LEN];
+    uint64_t t_build = idiomrt_now_ns();
     /* an entry of the second device (registry.c) builds there */
     if (e->second && !exiting() && idiomrt_device2_state() == 0)
       idiomrt_device2_init_here();
@@ -201,6 +273,9 @@ static void background(void *unused) {
                     e->desc->loc ? e->desc->loc : "?",
                     exiting() ? "stopped" : "failed", reason);
     pthread_mutex_unlock(&e->lock);
+    uint64_t took = idiomrt_now_ns() - t_build;
+    if (took > __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED))
+      __atomic_store_n(&g_build_ns, took, __ATOMIC_RELAXED);
     __atomic_store_n(&e->bg_build, 2, __ATOMIC_RELEASE);
     if (bdev && first)
       idiomrt_program_build_rest(e, bdev, exiting);
@@ -241,11 +316,14 @@ const idiomrt_device *idiomrt_startup_poll(const char **reason) {
     return NULL;
   }
   pthread_mutex_lock(&g_lock);
-  if (!g_started)
+  /* not started when no build could be begun (too_late) */
+  int late = !g_started && too_late();
+  if (!g_started && !late)
     start_locked();
   int failed = g_thread_failed && idiomrt_device_state(NULL) == 0;
   pthread_mutex_unlock(&g_lock);
   *reason = failed ? "cannot create the runtime thread"
+            : late ? idiomrt_late_reason
                    : idiomrt_starting_reason;
   return NULL;
 }
@@ -295,6 +373,10 @@ int idiomrt_startup_built(idiomrt_entry *e) {
     pthread_mutex_unlock(&g_lock);
     return 1;
   }
+  if (e->bg_build == 0 && too_late()) { /* not queued: the loop runs */
+    pthread_mutex_unlock(&g_lock);
+    return 0;
+  }
   queue_locked(e);
   start_locked();
   pthread_mutex_unlock(&g_lock);
@@ -318,10 +400,23 @@ static void queue_while_starting(idiomrt_entry *e, const idiomrt_device *dev,
   if (!dev && reason == idiomrt_starting_reason &&
       __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE) == 0) {
     pthread_mutex_lock(&g_lock);
-    if (g_running)
+    if (g_running && !too_late())
       queue_locked(e);
     pthread_mutex_unlock(&g_lock);
   }
+}
+
+int idiomrt_startup_late(idiomrt_entry *e) {
+  return __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE) != 2 && too_late();
+}
+
+/* After a poll that did not give a device with e's kernels built: 1, with
+   *reason idiomrt_late_reason, when no build is to be begun (too_late). */
+static int late(const char **reason) {
+  if (*reason != idiomrt_late_reason && !too_late())
+    return 0;
+  *reason = idiomrt_late_reason;
+  return 1;
 }
 
 /* Polls (1 ms) until the device is up and e's kernels are built, the
@@ -347,6 +442,10 @@ static const idiomrt_device *poll_until(idiomrt_entry *e,
                     host_ns / 1e6);
       return dev;
     }
+    if (too_late()) { /* no build comes: no wait either */
+      *reason = idiomrt_late_reason;
+      return NULL;
+    }
     if (idiomrt_now_ns() >= deadline) {
       *reason = dev ? idiomrt_building_reason : idiomrt_starting_reason;
       return NULL;
@@ -361,6 +460,8 @@ const idiomrt_device *idiomrt_startup_wait_for_run(idiomrt_entry *e,
   const idiomrt_device *dev = idiomrt_startup_poll(reason);
   if (dev && idiomrt_startup_built(e))
     return dev; /* every run once the device is up: nothing else here */
+  if (late(reason))
+    return NULL;
   queue_while_starting(e, dev, *reason);
   uint64_t t0 = idiomrt_now_ns();
   double remaining = (double)idiomrt_startup_remaining_ns();
@@ -382,6 +483,8 @@ const idiomrt_device *idiomrt_startup_wait_bounded(idiomrt_entry *e,
   const idiomrt_device *dev = idiomrt_startup_poll(reason); /* starts it */
   if (dev && idiomrt_startup_built(e))
     return dev;
+  if (late(reason))
+    return NULL;
   queue_while_starting(e, dev, *reason);
   return poll_until(e, dev, t0, t0 + (uint64_t)host_lb, reason,
                     "device-wait; the loop: at least", host_lb);

@@ -115,11 +115,24 @@ void case_coldstart_staged(void);
 void case_coldstart_whole_cpu(void);
 void case_coldstart_warm_exit(void);
 void case_coldstart_warm_exit_child(void);
+/* test_coldstart.c's helpers: runs case child with env (spawn_case) and
+   sets *waited to how long its exit took after it printed "CHILD: exit at
+   T" (CLOCK_MONOTONIC; -1 when it did not); rm -rf dir. */
+int coldstart_spawn_exit_wait(const char *child, const char *const *env,
+                              char **err, double *waited);
+void coldstart_remove_dir(const char *dir);
 void case_twodev_profile(void);
 void case_twodev_warm(void);
 void case_twodev_profile_write(void);
 void case_twodev_profile_read(void);
 void case_twodev_resid(void);
+
+/* Cases of test_exitstall.c (exit never waits for a binary, issue 12). */
+void case_exitstall_exit(void);
+void case_exitstall_exit_pocl(void);
+void case_exitstall_child(void);
+void case_exitstall_big_child(void);
+void case_exitstall_later_child(void);
 
 /* Cases of test_zerocopy.c. */
 void case_zc_host(void);

@@ -21,6 +21,7 @@
 // FIRST: idiom-profile 3
 // FIRST-NEXT: env {{[0-9a-f]+}}
 // FIRST-NEXT: worthy {{[0-9]+}}
+// FIRST-NEXT: wall {{[0-9]+}} 0
 // FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 -1 0 0 0 -1 profile.c:{{[0-9]+}}
 // FIRST-NEXT: site {{[0-9a-f]+}} 16 {{[0-9.e+-]+}} -1 0 -1 0 0 0 -1 profile.c:{{[0-9]+}}
 // FIRST-NEXT: check {{[0-9a-f]+}}
@@ -113,6 +114,7 @@ int main(void) {
 // RUN: rm -rf %t.cache6 %t.prof6
 // RUN: env IDIOM_PROFILE=%t.prof6 IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache6 IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out6 2> %t.err6
 // RUN: python3 %S/Inputs/profile_edit.py worthy 1000 %t.prof6
+// RUN: python3 %S/Inputs/profile_edit.py wall 60000 0 %t.prof6
 // RUN: env IDIOM_PROFILE=%t.prof6 IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache6 IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out6 2> %t.err6
 // RUN: diff %t.expected %t.out6
 // RUN: FileCheck --check-prefix=WORTHY %s < %t.err6
@@ -121,3 +123,34 @@ int main(void) {
 // RUN: env IDIOM_PROFILE=%t.prof6 IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache6 IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out7 2> %t.err7
 // RUN: diff %t.expected %t.out7
 // RUN: not grep -q "at program start" %t.err7
+//
+// Run 8 (startup.c's too_late): the same profile as run 2's (the device
+// 100 times faster), but the last run ended 100 ms after its start and a
+// build of its kernels took 5 s: no start at program start, and no call
+// starts the device or asks for a build (each declines "kernels not
+// built", its loop runs: test/lit/run/late-build.c), so exit has nothing
+// to wait for. Run 9: the
+// same with a build of 1 ms (a start-up, the calibrated or default
+// 50-200 ms, is the least a build is taken to cost): no start either.
+// Run 10: a last run of a minute: the device starts at program start.
+// RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
+// RUN: python3 %S/Inputs/profile_edit.py wall 100 5000 %t.prof
+// RUN: cp %t.prof %t.prof8
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out8 2> %t.err8
+// RUN: diff %t.expected %t.out8
+// RUN: FileCheck --check-prefix=LATE %s < %t.err8
+// RUN: not grep -q "starting it at program start" %t.err8
+// RUN: not grep -q "loaded libOpenCL" %t.err8
+// RUN: not grep -q "exit: waiting" %t.err8
+// LATE: idiom: profile: the last run took 100.0 ms, less than a build (5000.0 ms): the device is not started early
+// RUN: cp %t.prof8 %t.prof
+// RUN: python3 %S/Inputs/profile_edit.py wall 100 0.001 %t.prof
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out9 2> %t.err9
+// RUN: diff %t.expected %t.out9
+// RUN: grep -q "the device is not started early" %t.err9
+// RUN: not grep -q "loaded libOpenCL" %t.err9
+// RUN: cp %t.prof8 %t.prof
+// RUN: python3 %S/Inputs/profile_edit.py wall 60000 5000 %t.prof
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_STATS=1 %t.idiom > %t.out10 2> %t.err10
+// RUN: diff %t.expected %t.out10
+// RUN: grep -q "starting it at program start" %t.err10

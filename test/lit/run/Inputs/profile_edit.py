@@ -2,7 +2,10 @@
 test/lit/run/host-probe.c and test/lit/run/stale-probe.c.
 
   profile_edit.py fast FILE     every site: device time 1/100 of the host's,
-                                100000 device runs; the check recomputed
+                                100000 device runs; a wall line (if any)
+                                of a minute, no build measured (a run
+                                long enough for any build); the check
+                                recomputed
   profile_edit.py slow F FILE   every site without a device time: device
                                 time F times the host's, 3 device runs
                                 (format 3: measured by the last run, which
@@ -19,6 +22,11 @@ test/lit/run/host-probe.c and test/lit/run/stale-probe.c.
                                 second-device fields); the check recomputed
   profile_edit.py v2 FILE       format 3 written back as format 2 (no AGE
                                 LOSSES LOAD); the check recomputed
+  profile_edit.py wall MS BUILD_MS FILE
+                                the wall line (the last run's time from start
+                                to exit, its longest build step) set, or
+                                added after the worthy line; the check
+                                recomputed
   profile_edit.py worthy MS FILE
                                 the worthy line (host time the cost model
                                 wanted on the device) set to MS milliseconds;
@@ -53,6 +61,8 @@ if mode == "fast":
         f[4] = "%.6g" % (float(f[3]) / 100)
         f[5] = "100000"
         body[i] = " ".join(f)
+    body = [("wall %d 0" % 60e9) if l.startswith("wall ") else l
+            for l in body]
     text = checked(body)
 elif mode == "slow":
     factor = float(sys.argv[2])
@@ -90,6 +100,12 @@ elif mode == "v1":
         # site HEX CLASS HOST DEV RUNS CPU CRUNS [AGE LOSSES LOAD] LOC
         f = body[i].split(" ", 11 if v3 else 8)
         body[i] = " ".join(f[:6] + f[11 if v3 else 8:])
+    text = checked(body)
+elif mode == "wall":
+    line = "wall %d %d" % (float(sys.argv[2]) * 1e6, float(sys.argv[3]) * 1e6)
+    body = [l for l in body if not l.startswith("wall ")]
+    at = [i for i, l in enumerate(body) if l.startswith("worthy ")]
+    body.insert(at[0] + 1 if at else 2, line)
     text = checked(body)
 elif mode == "worthy":
     ns = int(float(sys.argv[2]) * 1e6)

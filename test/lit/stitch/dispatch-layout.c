@@ -36,7 +36,9 @@
 // UNLIKELY-NEXT: call void @idiom_host_hint({{.*}}) #[[COLD]]
 // UNLIKELY-NEXT: call i64 @idiom_host_begin({{.*}}) #[[COLD]]
 // UNLIKELY: idiom.fallback:
-// UNLIKELY-NEXT: call void @idiom_region_sync(){{$}}
+// UNLIKELY-NEXT: %idiom.sync.args = phi ptr
+// UNLIKELY-NEXT: %idiom.sync.desc = phi ptr
+// UNLIKELY-NEXT: call void @idiom_region_sync_args(ptr %idiom.sync.desc, ptr %idiom.sync.args, i32 3){{$}}
 // UNLIKELY-LABEL: define {{.*}} @roots(
 // UNLIKELY: br i1 %idiom.hint.hit, label %idiom.hint.skip, label %idiom.call, !prof ![[LIKELY]]
 // UNLIKELY: call i32 @idiom_run(ptr nonnull @idiom_roots_1_errno.desc, {{.*}}) #[[COLD]]
@@ -46,16 +48,19 @@
 // UNLIKELY: ![[LIKELY]] = !{!"branch_weights", i32 1048575, i32 1}
 
 // The caller: the hint check, one call of the outlined path (its arrays go
-// with it), a branch on its exit (the original loop, or the join with the
-// reduction's result reloaded), the loop.
+// with it, but the argument array, which the hint's skip block also fills
+// for the fallback's sync of its own ranges), a branch on its exit (the
+// original loop, or the join with the reduction's result reloaded), the
+// loop.
 // OUTLINE-LABEL: define {{.*}} @dot(
 // OUTLINE-NEXT: entry:
-// OUTLINE-NEXT: %[[OUT:[a-z0-9.]+]] = alloca double
+// OUTLINE: %[[OUT:[a-z0-9.]+]] = alloca double
+// OUTLINE-NEXT: %idiom.args = alloca [3 x
 // OUTLINE-NOT: alloca
 // OUTLINE-NOT: @idiom_run
 // OUTLINE: br i1 %idiom.hint.hit, label %idiom.hint.skip, label %[[REPL:[a-zA-Z0-9.]+]]
 // OUTLINE: [[REPL]]:
-// OUTLINE: %[[RET:[a-zA-Z0-9.]+]] = call i1 @dot.idiom.dispatch({{.*}}ptr %[[OUT]])
+// OUTLINE: %[[RET:[a-zA-Z0-9.]+]] = call i1 @dot.idiom.dispatch({{.*}}ptr %[[OUT]]{{.*}})
 // OUTLINE: %[[RES:[a-zA-Z0-9.]+]] = load double, ptr %[[OUT]]
 // OUTLINE: br i1 %[[RET]], label %idiom.fallback, label %for.cond.cleanup
 // OUTLINE-NOT: @idiom_run
@@ -68,7 +73,7 @@
 // OUTLINE: ret void
 // The outlined paths, after the functions they came from: true leads to the
 // original loop (a decline, a redo, a raised errno flag).
-// OUTLINE: define internal i1 @dot.idiom.dispatch({{.*}}, ptr %.out) #[[ATTR:[0-9]+]]
+// OUTLINE: define internal i1 @dot.idiom.dispatch({{.*}}, ptr %.out{{.*}}) #[[ATTR:[0-9]+]]
 // OUTLINE: alloca [2 x i64]
 // OUTLINE: %idiom.ok = call i32 @idiom_run(ptr nonnull @idiom_dot_0.desc,
 // OUTLINE: store double %{{.*}}, ptr %.out

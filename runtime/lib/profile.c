@@ -39,8 +39,9 @@
  *   env HEX            (the IDIOM_* environment at exit)
  *   worthy NS          (host time of runs worth the device, costmodel.c)
  *   wall NS BUILD_NS   (optional: the process's time from start to exit, and
- *                      the longest build step of its runtime thread, or
- *                      half the last one's when it had none; 0: none;
+ *                      its longest single program build from source, 0
+ *                      when the disk cache served it, else half the last
+ *                      one's when it had none;
  *                      startup.c's rule for builds near the end)
  *   site HEX CLASS HOST_PI DEV_PI DEVICE_RUNS CPU_PI CPU_RUNS AGE LOSSES LOAD LOC
  *   ...
@@ -452,20 +453,24 @@ int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns) {
 }
 
 /* This process's wall line: from the constructor to the start of exit
-   (before exit waits for the runtime thread, startup.c), and the longest
-   build step of its runtime thread, or, when it measured none (its builds
-   left out, or none asked for), half the file's: a run that left its
-   builds out does not make the next expect them to be short at once, and
-   one slow build (a loaded machine: nas-parboil/mg.c's 7.4 s at load 13
-   here, against 0.3-0.4 s a program quiet) holds the device back for a
-   few runs, not for good. */
+   (before exit waits for the runtime thread, startup.c), and its longest
+   single program build from source (one clBuildProgram: what exit may wait
+   for; a GPU builds each variant as a program of its own, so not the
+   variants of a site together: on the H200 those take 1-1.6 s, more than
+   a warm Jacobi run, and kept the next runs from starting early). When it
+   built nothing from source: 0 if the disk cache served its programs (the
+   next run loads them too), else (its builds left out, or none asked for)
+   half the file's: a run that left its builds out does not make the next
+   expect them to be short at once, and one slow build (a loaded machine:
+   nas-parboil/mg.c's 7.4 s at load 13 here, against 0.3-0.4 s a program
+   quiet) holds the device back for a few runs, not for good. */
 static void wall_line(uint64_t *wall, uint64_t *build) {
   uint64_t end = idiomrt_startup_exit_ns();
   if (!end)
     end = idiomrt_now_ns();
   *wall = end > g_t0_ns ? end - g_t0_ns : 0;
   *build = idiomrt_startup_longest_build_ns();
-  if (!*build && g_file_build > 0)
+  if (!*build && g_file_build > 0 && !idiomrt_startup_loaded_from_disk())
     *build = (uint64_t)g_file_build / 2;
 }
 

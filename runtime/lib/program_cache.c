@@ -311,6 +311,7 @@ static cl_program load_from_disk(const idiomrt_device *dev, const char *path,
     return NULL;
   }
   idiomrt_debug("%s: loaded program from disk cache %s", loc, path);
+  idiomrt_startup_note_build(0); /* a load: the cache serves this program */
   return p;
 }
 
@@ -384,6 +385,7 @@ static cl_program build_program(const idiomrt_entry *e,
     }
   }
   cl_int err = CL_SUCCESS;
+  uint64_t t_build = idiomrt_now_ns();
   cl_program p = cl->clCreateProgramWithSource(dev->ctx, 1, &src, NULL, &err);
   if (!p || err != CL_SUCCESS) {
     snprintf(why, n, "OpenCL error %d (%s) in clCreateProgramWithSource",
@@ -408,6 +410,9 @@ static cl_program build_program(const idiomrt_entry *e,
     return NULL;
   }
   idiomrt_debug("%s: built program from source on %s", d->loc, dev->name);
+  /* one driver build: what exit may wait for, and how long until a
+     device-wait's variant 0 is ready (startup.c's too_late) */
+  idiomrt_startup_note_build(idiomrt_now_ns() - t_build);
   if (use_disk && !save_binary(dev, bg))
     idiomrt_debug("%s: binary not saved: a CPU device compiles every kernel "
                   "to give it (built on the runtime thread)",

@@ -65,10 +65,17 @@ int idiomrt_startup_begun(void);
 /* When exit() began (CLOCK_MONOTONIC ns, before it waits for the runtime
    thread), or 0 before that or when no start-up thread was started. */
 uint64_t idiomrt_startup_exit_ns(void);
-/* The longest build step of the runtime thread in this process, in ns (0:
-   none yet); a build that runs past the process's expected end (the
-   profile's wall line) is left out (startup.c). */
+/* The longest single program build from source in this process (one
+   clBuildProgram: a GPU's variants build one per program), in ns (0: none
+   yet); a build that runs past the process's expected end (the profile's
+   wall line) is left out (startup.c). Loads from the disk cache do not
+   count. */
 uint64_t idiomrt_startup_longest_build_ns(void);
+/* Records one program build from source of ns, or with 0 a program loaded
+   from the disk cache (program_cache.c). */
+void idiomrt_startup_note_build(uint64_t ns);
+/* 1 once a program was loaded from the disk cache in this process. */
+int idiomrt_startup_loaded_from_disk(void);
 /* Starts the background start-up if needed and waits for its outcome. */
 const idiomrt_device *idiomrt_startup_wait(const char **reason);
 /* 1 when e's kernels have been built (or their build has failed, which the

@@ -79,7 +79,8 @@ static pthread_t g_thread;     /* the last thread started, */
 static int g_joinable;         /* not joined yet */
 static int g_want2;            /* the second device is wanted (atomic) */
 static uint64_t g_exit_ns;     /* when exit() began (atomic; 0: not yet) */
-static uint64_t g_build_ns;    /* the longest build step so far (atomic) */
+static uint64_t g_build_ns;    /* the longest driver build so far (atomic) */
+static int g_loaded;           /* a program came from the disk cache */
 #define MAX_WARM 32
 static idiomrt_warm_job *g_warm[MAX_WARM]; /* warm-up jobs (startup_warm.c), */
 static unsigned g_nwarm;                   /* oldest first */
@@ -171,6 +172,22 @@ uint64_t idiomrt_startup_exit_ns(void) {
   return __atomic_load_n(&g_exit_ns, __ATOMIC_RELAXED);
 }
 
+void idiomrt_startup_note_build(uint64_t ns) {
+  if (!ns) {
+    __atomic_store_n(&g_loaded, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  uint64_t seen = __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
+  while (ns > seen &&
+         !__atomic_compare_exchange_n(&g_build_ns, &seen, ns, 0,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+int idiomrt_startup_loaded_from_disk(void) {
+  return __atomic_load_n(&g_loaded, __ATOMIC_RELAXED);
+}
+
 uint64_t idiomrt_startup_longest_build_ns(void) {
   return __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
 }
@@ -180,7 +197,7 @@ uint64_t idiomrt_startup_longest_build_ns(void) {
    W the profile's last process's time from start to exit (the same
    program and IDIOM_* environment), or, once it has outlived that, at
    twice the time it has run (it is as likely to end soon as not); a build
-   is expected to take the longest build step the runtime thread has
+   is expected to take the longest single program build the runtime has
    measured (this process's, or the profile's: the last run's longest, or
    half the one before when it built nothing), at least a start-up
    (idiomrt_calib_start_after_ns). Measured on nas-parboil/syrk.c: six
@@ -257,7 +274,6 @@ static void background(void *unused) {
     }
     pthread_mutex_unlock(&g_lock);
     char reason[IDIOMRT_REASON_LEN];
-    uint64_t t_build = idiomrt_now_ns();
     /* an entry of the second device (registry.c) builds there */
     if (e->second && !exiting() && idiomrt_device2_state() == 0)
       idiomrt_device2_init_here();
@@ -273,9 +289,6 @@ static void background(void *unused) {
                     e->desc->loc ? e->desc->loc : "?",
                     exiting() ? "stopped" : "failed", reason);
     pthread_mutex_unlock(&e->lock);
-    uint64_t took = idiomrt_now_ns() - t_build;
-    if (took > __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED))
-      __atomic_store_n(&g_build_ns, took, __ATOMIC_RELAXED);
     __atomic_store_n(&e->bg_build, 2, __ATOMIC_RELEASE);
     if (bdev && first)
       idiomrt_program_build_rest(e, bdev, exiting);

@@ -311,7 +311,7 @@ static cl_program load_from_disk(const idiomrt_device *dev, const char *path,
     return NULL;
   }
   idiomrt_debug("%s: loaded program from disk cache %s", loc, path);
-  idiomrt_startup_note_build(0); /* a load: the cache serves this program */
+  idiomrt_startup_note_load(); /* the cache serves this program */
   return p;
 }
 

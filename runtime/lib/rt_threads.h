@@ -71,9 +71,10 @@ uint64_t idiomrt_startup_exit_ns(void);
    wall line) is left out (startup.c). Loads from the disk cache do not
    count. */
 uint64_t idiomrt_startup_longest_build_ns(void);
-/* Records one program build from source of ns, or with 0 a program loaded
-   from the disk cache (program_cache.c). */
+/* Records one program build from source that took ns (program_cache.c). */
 void idiomrt_startup_note_build(uint64_t ns);
+/* Records one program loaded from the disk cache (program_cache.c). */
+void idiomrt_startup_note_load(void);
 /* 1 once a program was loaded from the disk cache in this process. */
 int idiomrt_startup_loaded_from_disk(void);
 /* Starts the background start-up if needed and waits for its outcome. */

@@ -172,11 +172,11 @@ uint64_t idiomrt_startup_exit_ns(void) {
   return __atomic_load_n(&g_exit_ns, __ATOMIC_RELAXED);
 }
 
+void idiomrt_startup_note_load(void) {
+  __atomic_store_n(&g_loaded, 1, __ATOMIC_RELAXED);
+}
+
 void idiomrt_startup_note_build(uint64_t ns) {
-  if (!ns) {
-    __atomic_store_n(&g_loaded, 1, __ATOMIC_RELAXED);
-    return;
-  }
   uint64_t seen = __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
   while (ns > seen &&
          !__atomic_compare_exchange_n(&g_build_ns, &seen, ns, 0,

@@ -226,6 +226,9 @@ static void fill_config(idiomrt_config *c, int quiet) {
     const char *ps = getenv("IDIOM_PARTIAL_SYNC");
     c->partial_sync = !(ps && (strcasecmp(ps, "off") == 0 ||
                                strcmp(ps, "0") == 0));
+    const char *rh = getenv("IDIOM_REGION_HOLD");
+    c->region_hold = !(rh && (strcasecmp(rh, "off") == 0 ||
+                              strcmp(rh, "0") == 0));
   }
   c->test_host = c->cost ? test_host_from_env(quiet) : IDIOMRT_TEST_HOST_OFF;
   c->cache_dir = cache_dir_from_env();

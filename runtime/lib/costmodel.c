@@ -187,6 +187,10 @@ uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
      calls. */
   if (idiomrt_resid_active())
     return 0;
+  return idiomrt_cost_bytes_moved(args, nargs);
+}
+
+uint64_t idiomrt_cost_bytes_moved(const idiom_arg *args, uint32_t nargs) {
   uint64_t b = 0;
   /* On a zero-copy device (zerocopy.c) an aligned range moves nothing; an
      INOUT one is copied aside (a host memcpy) only under
@@ -251,6 +255,8 @@ static double device_floor(uint64_t bytes) {
   }
   return lat + (double)bytes / bw;
 }
+
+double idiomrt_cost_floor_ns(uint64_t bytes) { return device_floor(bytes); }
 
 int idiomrt_cost_is_device(int dec) {
   return dec == IDIOMRT_DEC_FORCED || dec == IDIOMRT_DEC_DEVICE ||

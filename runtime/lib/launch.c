@@ -431,10 +431,20 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   if (!dev) {
     if (why == idiomrt_starting_reason || why == idiomrt_late_reason)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip, why);
-    if (why == idiomrt_building_reason)
+    if (why == idiomrt_building_reason) {
+      if (!second && idiomrt_resid_active())
+        idiomrt_hold_note_building(e); /* region_hold.c */
       return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, why);
+    }
     return decline(e, desc, why);
   }
+  /* A region's sites go to the device together: not while another site
+     of the region builds, unless this run pays without residency
+     (region_hold.c). Not a device-wait run, nor a pair's second kernel. */
+  if (cfg->cost && !second && !waited && !pair_forced &&
+      idiomrt_resid_active() &&
+      (why = idiomrt_hold_reason(e, trip, args, nargs)))
+    return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, why);
   if ((why = idiomrt_device_fp_check(dev, fp_bits)))
     return decline(e, desc, why);
   if (!cfg->cost || pair_forced)

@@ -54,6 +54,10 @@ typedef struct idiomrt_config {
                                  every host run in a region syncs the
                                  whole table, as before resid_sync.c; for
                                  A/B measurements) */
+  int region_hold;            /* IDIOM_REGION_HOLD: 1 (default), 0 ("off":
+                                 a region's sites go to the device while
+                                 another's kernels build, as before
+                                 region_hold.c; for A/B measurements) */
 } idiomrt_config;
 
 /* IDIOM_TEST_HOST (test knob, bench/host_overhead.sh): the cost model runs

@@ -24,6 +24,28 @@
    INOUT buffers twice (copied in, then back); 0 inside a residency region
    (residency.c), where buffers are copied in once per region. */
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
+/* The same outside any region: what the run moves when none of its ranges
+   is resident (region_hold.c). */
+uint64_t idiomrt_cost_bytes_moved(const idiom_arg *args, uint32_t nargs);
+/* A device run's lower bound in ns when it moves bytes: the calibrated
+   latency plus bytes at the calibrated bandwidth (before calibration,
+   bounds no device beats: 5 us, 64 GB/s). */
+double idiomrt_cost_floor_ns(uint64_t bytes);
+
+/*--- region_hold.c: a region's sites wait for each other's kernels ---*/
+
+/* Notes that e's run inside the calling thread's residency region declined
+   because e's kernels are still building on the runtime thread (launch.c,
+   primary device). */
+void idiomrt_hold_note_building(idiomrt_entry *e);
+/* NULL when e's run of trip iterations on args may go to the device; else
+   the reason it runs its loop instead: another site noted in the calling
+   thread's region is still building, and this run pays on the device only
+   with its ranges resident (its host time is below the device floor of its
+   bytes moved), which that site's host runs break (the region's sites go
+   to the device together). Never with IDIOM_REGION_HOLD=off. */
+const char *idiomrt_hold_reason(idiomrt_entry *e, uint64_t trip,
+                                const idiom_arg *args, uint32_t nargs);
 
 /*--- calibration.c: latency, bandwidth and start-up time, kept on disk ---*/
 

@@ -181,6 +181,12 @@ void case_stale_budget(void);     /* test_stale.c */
 void case_stale_nosample(void);   /* test_stale.c */
 void case_stale_floor(void);      /* test_stale.c */
 void case_noise_region(void);     /* test_hintnoise.c */
+void case_hold_region(void);      /* test_regionhold.c */
+void case_hold_pays(void);        /* test_regionhold.c */
+void case_hold_scope(void);       /* test_regionhold.c */
+void case_hold_off(void);         /* test_regionhold.c */
+void case_hold_off_child(void);   /* test_regionhold.c */
+void case_hold_run(void);         /* test_regionhold.c */
 void case_workgate_count(void);  /* test_workgate.c */
 void case_workgate_wide(void);   /* test_workgate.c */
 void case_workgate_model(void);  /* test_workgate.c */

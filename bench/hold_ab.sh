@@ -1,0 +1,31 @@
+#!/bin/sh
+# hold_ab.sh - runtime/lib/region_hold.c's A/B (IDIOM_REGION_HOLD=on, the
+# default, against off) on a program's first runs, as a new user sees
+# them: for each of ROUNDS rounds and each mode (alternating which goes
+# first), a sequential run, then from an empty kernel cache a cold run and
+# two warm runs of the plugin build (whole-process wall time, ms), and the
+# cold run's count of held declines and of device runs.
+#   hold_ab.sh DIR PROG [ROUNDS] [ARGS...]   (DIR/np/PROG.seq, PROG.idiom
+#                                            from bench/build_profile_carry.sh)
+set -eu
+dir=$1; p=$2; rounds=${3:-3}
+shift 2; [ $# -gt 0 ] && shift
+ms() { a=$(date +%s%N); "$@" > /dev/null 2>>"$T/err"; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+r=1
+while [ "$r" -le "$rounds" ]; do
+  if [ $((r % 2)) -eq 1 ]; then modes="on off"; else modes="off on"; fi
+  for m in $modes; do
+    rm -rf "$T/cache" "$T/err"
+    s=$(ms "$dir/np/$p.seq" "$@")
+    : > "$T/err"
+    c=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_REGION_HOLD=$m IDIOM_DEBUG=time "$dir/np/$p.idiom" "$@")
+    held=$(grep -c "another site of the region" "$T/err" || true)
+    dev=$(grep -c "device run" "$T/err" || true)
+    w1=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_REGION_HOLD=$m "$dir/np/$p.idiom" "$@")
+    w2=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_REGION_HOLD=$m "$dir/np/$p.idiom" "$@")
+    echo "$p round $r hold=$m: sequential $s ms; cold $c ms (held $held, device runs $dev); warm $w1 $w2 ms"
+  done
+  r=$((r + 1))
+done

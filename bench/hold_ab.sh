@@ -4,7 +4,10 @@
 # them: for each of ROUNDS rounds and each mode (alternating which goes
 # first), a sequential run, then from an empty kernel cache a cold run and
 # two warm runs of the plugin build (whole-process wall time, ms), and the
-# cold run's count of held declines and of device runs.
+# cold run's count of held declines and of device runs. The driver's own
+# kernel cache (CUDA_CACHE_PATH, NVIDIA's OpenCL JIT cache) starts empty in
+# each round too, as for a new user. BUILDS="DIR2 ..." adds the same runs
+# of DIR2/np/PROG.idiom (another build) with the default IDIOM_REGION_HOLD.
 #   hold_ab.sh DIR PROG [ROUNDS] [ARGS...]   (DIR/np/PROG.seq, PROG.idiom
 #                                            from bench/build_profile_carry.sh)
 set -eu
@@ -17,7 +20,8 @@ r=1
 while [ "$r" -le "$rounds" ]; do
   if [ $((r % 2)) -eq 1 ]; then modes="on off"; else modes="off on"; fi
   for m in $modes; do
-    rm -rf "$T/cache" "$T/err"
+    rm -rf "$T/cache" "$T/err" "$T/nv"
+    export CUDA_CACHE_PATH="$T/nv"
     s=$(ms "$dir/np/$p.seq" "$@")
     : > "$T/err"
     c=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_REGION_HOLD=$m IDIOM_DEBUG=time "$dir/np/$p.idiom" "$@")
@@ -26,6 +30,16 @@ while [ "$r" -le "$rounds" ]; do
     w1=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_REGION_HOLD=$m "$dir/np/$p.idiom" "$@")
     w2=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_REGION_HOLD=$m "$dir/np/$p.idiom" "$@")
     echo "$p round $r hold=$m: sequential $s ms; cold $c ms (held $held, device runs $dev); warm $w1 $w2 ms"
+  done
+  for b in ${BUILDS:-}; do
+    rm -rf "$T/cache" "$T/err" "$T/nv"
+    export CUDA_CACHE_PATH="$T/nv"
+    s=$(ms "$dir/np/$p.seq" "$@")
+    c=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_DEBUG=time "$b/np/$p.idiom" "$@")
+    dev=$(grep -c "device run" "$T/err" || true)
+    w1=$(ms env IDIOM_CACHE_DIR="$T/cache" "$b/np/$p.idiom" "$@")
+    w2=$(ms env IDIOM_CACHE_DIR="$T/cache" "$b/np/$p.idiom" "$@")
+    echo "$p round $r build $b: sequential $s ms; cold $c ms (device runs $dev); warm $w1 $w2 ms"
   done
   r=$((r + 1))
 done

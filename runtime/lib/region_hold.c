@@ -6,12 +6,12 @@
  * site's kernels still build on the runtime thread (startup.c), its calls
  * decline ("kernels building") and run on the host; the region's other
  * sites, already built, would go to the device and refill what each of
- * those host runs released. Measured on the H200 (nas-parboil/adi.c, the
- * first run with an empty kernel cache, docs/Benchmarks.md): a time step
- * took 15 ms on the host, 5-6 ms with every site on the device, and 35-42
- * ms in that mixed state, which lasted from the device's start to the exit
- * (2.0 s against 0.85 s sequential); its refill-laden device samples then
- * lost to the host, and the profile kept the verdict for the next runs.
+ * those host runs released, and their samples carry those refills. Seen on
+ * the H200 (nas-parboil/adi.c's first run, empty kernel caches,
+ * docs/Benchmarks.md): while other sites built, adi.c:216's device runs
+ * took 5.9 ms against 2.0 ms on the host and adi.c:293's 9.1 ms against
+ * 2.7 ms, so the model chose the host for them, and the profile kept that
+ * for the next runs.
  *
  * So the sites of a region go to the device together: a run that the cost
  * model sends to the device runs its loop instead while another site noted

@@ -481,6 +481,10 @@ static const idiomrt_device *poll_until(idiomrt_entry *e,
     uint64_t now = idiomrt_now_ns();
     if (now >= deadline) {
       *reason = dev ? idiomrt_building_reason : idiomrt_starting_reason;
+      idiomrt_debug("%s: waited %.1f ms for the device, not ready (%s %.1f "
+                    "ms on the host)",
+                    e->desc->loc ? e->desc->loc : "?",
+                    (double)(now - t0) / 1e6, why, host_ns / 1e6);
       return NULL;
     }
     /* never past the deadline by more than the clock's slack */

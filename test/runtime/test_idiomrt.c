@@ -1109,6 +1109,8 @@ static const tcase cases[] = {
     {"hold_scope", case_hold_scope, 1},
     {"hold_off", case_hold_off, 1},
     {"hold_run", case_hold_run, 1},
+    {"policy_nowait", case_policy_nowait, 1},
+    {"policy_nowait_child", case_policy_nowait_child, 0},
     {"hold_off_child", case_hold_off_child, 0},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},

@@ -663,6 +663,45 @@ void case_policy_prebuild(void) {
                     "starting; A device, B device 1");
 }
 
+/* Child of policy_nowait: as policy_prebuild's, A's host time starts the
+   device and A runs there; every build from source takes
+   IDIOM_TEST_SLOW_BUILD_MS. Then site B (its own program, 20 ms a call on
+   the host) is called while its kernels build: prints B's reason. */
+void case_policy_nowait_child(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { N = 1 << 12 };
+  float *x = malloc(4ull * N), *y = malloc(4ull * N);
+  fill(x, y, N);
+  char why[256] = "";
+  int calls = 0;
+  for (int r = 0; r < 3; ++r, ++calls)
+    site(&pscale_desc, 2.0f, x, y, N, 1, r < 2 ? 150000 : 0, why, sizeof why);
+  int a = until_device(x, y, N, 0, &calls);
+  for (int r = 0; r < 3; ++r, ++calls) /* host-explore, then building */
+    site(&pscale2_desc, 2.0f, x, y, N, 1, 20000, why, sizeof why);
+  fprintf(stderr, "policy_nowait_child: A %s, B %s %d\n",
+          a ? "device" : "host", why, check_y(y, N, calls));
+  free(x);
+  free(y);
+}
+
+/* A call whose kernels build declines at once unless its loop is 4 times
+   the expected wait, one build (A's, measured) here (startup.c,
+   expected_ready_ns): B's 20 ms loop does not wait for its 1.5 s build.
+   Fails when the wait counts only the start-up's remainder (0 once the
+   device is up): each such call waited half its loop, at least a 1 ms
+   sleep (nas-parboil/adi.c's first H200 run: 2.0 s against 0.85 s). */
+void case_policy_nowait(void) {
+  const char *env[] = {"IDIOM_CACHE_DIR=off", "IDIOM_DEBUG=1",
+                       "IDIOM_TEST_SLOW_BUILD_MS=1500", NULL};
+  const char *want[] = {
+      "policy_nowait_child: A device, B kernels building 1", NULL};
+  char *err = expect_child_lines("policy_nowait_child", env, want);
+  CHECK_MSG(err && !strstr(err, "not ready"), "a call waited:\n%s",
+            err ? err : "");
+  free(err);
+}
+
 /* Multiplies the worthy line of profile file `path` by k, with a valid
    check line. 1 on success. */
 static int scale_worthy(const char *path, double k) {

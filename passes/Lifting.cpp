@@ -1481,7 +1481,7 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
   // HostFloat.h) the kernel would not print the sequential build's digits.
   // Only the GEMM's floating-point licence covers that (its bound, and its
   // own check of the slices: SliceExprRules::RefuseHostContraction).
-  if (Ok && !M.FPContract && !LiftHostContractions)
+  if (Ok && !M.FPContract && !LiftHostContractions && !M.Nest.Loops.empty())
     if (hostContractionIn(*M.Nest.Loops.front())) {
       Why = std::string("the loop body ") + HostContractionWhy;
       Out = LiftedIdiom();

@@ -87,6 +87,53 @@ void negated(float *restrict y, const float *restrict a, const float *restrict b
     y[i] = -(a[i] * b[i]) - c[i];
 }
 
+// The other lifters: a CSR SpMV, an outer-loop accumulation (column
+// reduction) and a histogram whose bin is found by a bisection search over a
+// multiply-add.
+void csr(int n, const int *rowptr, const int *col, const float *val, const float *x,
+         float *y) {
+  // FAST-DAG: fp-contract-fast.c:[[@LINE+3]]:3: remark: idiom spmv-csr not offloaded: cannot lift to FunIL: the loop body adds a product that the host's back end may contract into one fma
+  // ON-DAG: fp-contract-fast.c:[[@LINE+2]]:3: remark: offloaded CSR SpMV (spmv-csr) to OpenCL as idiom_csr_
+  // TV-DAG: fp-contract-fast.c:[[@LINE+1]]:3: remark: idiom spmv-csr not offloaded: translation validation failed: translation validation: the slice adds a product
+  for (int i = 0; i < n; i++) {
+    float sum = 0;
+    for (int j = rowptr[i]; j < rowptr[i + 1]; j++)
+      sum += val[j] * x[col[j]];
+    y[i] = sum;
+  }
+}
+
+void sumsq_columns(int n, int m, double (*data)[1000], const double *mu, double *sd) {
+  // FAST-DAG: fp-contract-fast.c:[[@LINE+3]]:3: remark: idiom column-reduction not offloaded: cannot lift to FunIL: the loop body adds a product that the host's back end may contract into one fma
+  // ON-DAG: fp-contract-fast.c:[[@LINE+2]]:3: remark: offloaded column reduction (column-reduction) to OpenCL as idiom_sumsq_columns_
+  // TV-DAG: fp-contract-fast.c:[[@LINE+1]]:3: remark: idiom column-reduction not offloaded: translation validation failed: translation validation: the slice adds a product
+  for (int j = 0; j < m; j++) {
+    sd[j] = 0.0;
+    for (int i = 0; i < n; i++)
+      sd[j] += (data[i][j] - mu[j]) * (data[i][j] - mu[j]);
+  }
+}
+
+float binb[21];
+long hist[21];
+void search_bins(const float *x, const float *y, const float *z, int n) {
+  // FAST-DAG: fp-contract-fast.c:[[@LINE+3]]:3: remark: idiom histogram-search not offloaded: cannot lift to FunIL: the loop body adds a product that the host's back end may contract into one fma
+  // ON-DAG: fp-contract-fast.c:[[@LINE+2]]:3: remark: offloaded histogram (histogram-search) to OpenCL as idiom_search_bins_
+  // TV-DAG: fp-contract-fast.c:[[@LINE+1]]:3: remark: idiom histogram-search not offloaded: translation validation failed: translation validation: the slice adds a product
+  for (int i = 0; i < n; i++) {
+    float d = x[i] * y[i] + z[i];
+    int min = 0, max = 20;
+    while (max > min + 1) {
+      int k = (min + max) / 2;
+      if (d >= binb[k])
+        max = k;
+      else
+        min = k;
+    }
+    hist[min] += 1;
+  }
+}
+
 // Offloaded under every setting: no add of a product, (a + b) * c (no fold
 // without a unit constant), integer multiply-adds, and the GEMM under the
 // floating-point licence (-idiom-fp-reassoc, default on: within its bound).

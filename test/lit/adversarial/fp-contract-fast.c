@@ -26,9 +26,8 @@
 // The two sequential builds differ in every map and reduction line.
 // RUN: not diff -u %t.expected %t.fma.expected > %t.differ
 // RUN: FileCheck %s --check-prefix=DIFFER < %t.differ
-#include <stdint.h>
+#include "Inputs/hashf.h"
 #include <stdio.h>
-#include <string.h>
 
 #define N 8192
 static float a[N], b[N], c[N], o[N], s[N], hist[256], hw[N];
@@ -74,16 +73,6 @@ __attribute__((noinline)) static void histo(float *restrict h, const int *restri
                                             const float *restrict z, int n) {
   for (int i = 0; i < n; i++)
     h[k[i] & 255] += w[i] * v[i] + z[i];
-}
-
-static uint32_t hashf(const float *v, int n) {
-  uint32_t h = 0;
-  for (int i = 0; i < n; i++) {
-    uint32_t u;
-    memcpy(&u, &v[i], 4);
-    h = h * 16777619u ^ u;
-  }
-  return h;
 }
 
 int main(void) {

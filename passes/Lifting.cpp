@@ -21,6 +21,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "../runtime/include/idiomrt.h"
 #include <algorithm>
 #include <cmath>
@@ -1456,6 +1457,12 @@ bool liftsFlattened(const IdiomMatch &M) {
 std::string funilTypeText(Type *T) { return typeText(T); }
 std::string funilLiteralText(Constant *C) { return literalText(C); }
 
+static cl::opt<bool> LiftHostContractions(
+    "idiom-test-lift-contractions", cl::Hidden, cl::init(false),
+    cl::desc("Testing only: lift loops whose fmul and fadd the host's back end "
+             "may contract into one fma (-ffp-contract=fast) as two roundings, "
+             "so that translation validation must reject them"));
+
 bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
                  ScalarEvolution &SE, LiftedIdiom &Out, std::string &Why) {
   Out = LiftedIdiom();
@@ -1469,6 +1476,17 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
     Ok = liftSpmv(M, Name, SE, Out, Why);
   else
     Ok = Lifter(M, SE, Out, Why).run(Name);
+  // Every lifter evaluates fmul and fadd apart, as the IR writes them; where
+  // the host's back end may fuse them (-ffp-contract=fast on an FMA target,
+  // HostFloat.h) the kernel would not print the sequential build's digits.
+  // Only the GEMM's floating-point licence covers that (its bound, and its
+  // own check of the slices: SliceExprRules::RefuseHostContraction).
+  if (Ok && !M.FPContract && !LiftHostContractions && !M.Nest.Loops.empty())
+    if (hostContractionIn(*M.Nest.Loops.front())) {
+      Why = std::string("the loop body ") + HostContractionWhy;
+      Out = LiftedIdiom();
+      Ok = false;
+    }
   // What the dependence proof assumed is checked at run time.
   if (Ok)
     Out.NonNegative.append(M.Assumed.begin(), M.Assumed.end());

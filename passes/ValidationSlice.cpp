@@ -91,6 +91,14 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
     throw Unsupported{"load that is not an input of the element function"};
   } else if (isa<FreezeInst>(I)) {
     R = tr(I->getOperand(0));
+  } else if (auto *BO = dyn_cast<BinaryOperator>(I);
+             BO && !M.FPContract && mayContractOnHost(*BO)) {
+    // The host may fuse it with a multiply (-ffp-contract=fast): two
+    // roundings here would prove an unfused program equal to a slice the
+    // host evaluates fused. Only the GEMM's licence accepts that.
+    throw Unsupported{"the slice adds a product that the host's back end may "
+                      "contract into one fma (-ffp-contract=fast), which the "
+                      "lifted program does not mirror"};
   } else if (auto *BO = dyn_cast<BinaryOperator>(I)) {
     R = apply(BO->getOpcodeName(), {tr(BO->getOperand(0)), tr(BO->getOperand(1))});
   } else if (isa<UnaryOperator>(I)) {

@@ -3,6 +3,7 @@
 #include "HostFloat.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/SimplifyQuery.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -77,6 +78,70 @@ HostMinMax hostMinMax(const CallInst &CI) {
   if (isKnownNeverNaN(X, 0, SQ) || isKnownNeverNaN(Y, 0, SQ))
     return HostMinMax::Unknown;
   return HostMinMax::Guarded;
+}
+
+const char *const HostContractionWhy =
+    "adds a product that the host's back end may contract into one fma "
+    "(-ffp-contract=fast on a target with FMA), which the kernel would not "
+    "mirror";
+
+/// \p V without the fneg and fpext the fma combines look through.
+static const Value *peelNegExt(const Value *V) {
+  while (auto *I = dyn_cast<Instruction>(V)) {
+    if (I->getOpcode() != Instruction::FNeg && I->getOpcode() != Instruction::FPExt)
+      break;
+    V = I->getOperand(0);
+  }
+  return V;
+}
+
+static bool isContractOp(const Value *V, unsigned Opcode) {
+  auto *I = dyn_cast<Instruction>(V);
+  return I && I->getOpcode() == Opcode && I->hasAllowContract();
+}
+
+/// An fadd or fsub with `contract` of the constant +1.0 or -1.0.
+static bool isContractUnitAdd(const Value *V) {
+  if (!isContractOp(V, Instruction::FAdd) && !isContractOp(V, Instruction::FSub))
+    return false;
+  for (const Value *Op : cast<Instruction>(V)->operands())
+    if (auto *C = dyn_cast<ConstantFP>(Op);
+        C && (C->isExactlyValue(1.0) || C->isExactlyValue(-1.0)))
+      return true;
+  return false;
+}
+
+bool mayContractOnHost(const Instruction &I) {
+  unsigned Op = I.getOpcode();
+  if ((Op != Instruction::FAdd && Op != Instruction::FSub &&
+       Op != Instruction::FMul) ||
+      !I.hasAllowContract() ||
+      hostMulAdd(*I.getFunction()) == HostMulAdd::Unfused)
+    return false;
+  for (const Value *V : I.operands()) {
+    V = peelNegExt(V);
+    if (Op == Instruction::FMul) {
+      if (isContractUnitAdd(V))
+        return true;
+      continue;
+    }
+    if (isContractOp(V, Instruction::FMul))
+      return true;
+    if (auto *II = dyn_cast<IntrinsicInst>(V);
+        II && (II->getIntrinsicID() == Intrinsic::fma ||
+               II->getIntrinsicID() == Intrinsic::fmuladd) &&
+        isContractOp(peelNegExt(II->getArgOperand(2)), Instruction::FMul))
+      return true;
+  }
+  return false;
+}
+
+const Instruction *hostContractionIn(const Loop &L) {
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB)
+      if (mayContractOnHost(I))
+        return &I;
+  return nullptr;
 }
 
 } // namespace idiom

@@ -5,7 +5,10 @@
 // llvm.maxnum/minnum leave the sign of a zero result (and the pick between
 // two NaNs) to the target. These functions say what the host's back end
 // computes for a given call, so that the lifter emits that expression and the
-// translation validator checks against it.
+// translation validator checks against it. A third choice is not an
+// operation at all: under -ffp-contract=fast the back end fuses an fmul and
+// an fadd that both carry the `contract` flag into one fma; those pairs are
+// found here, and every lifter refuses them without the licence.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_LIFT_HOSTFLOAT_H
@@ -14,6 +17,8 @@
 namespace llvm {
 class CallInst;
 class Function;
+class Instruction;
+class Loop;
 } // namespace llvm
 
 namespace idiom {
@@ -47,6 +52,33 @@ enum class HostMinMax {
 /// The lowering the host uses for \p CI, a call of llvm.maxnum or
 /// llvm.minnum (Unknown for anything else).
 HostMinMax hostMinMax(const llvm::CallInst &CI);
+
+/// The reason a lift is refused for a pair that mayContractOnHost finds (the
+/// object of a missed remark: "the GEMV update ", "the loop body ").
+extern const char *const HostContractionWhy;
+
+/// True when the host's back end may fuse \p I, with the `contract` flag,
+/// and a multiply into one fma where the IR rounds twice, so that a kernel
+/// that evaluates the IR's operations one by one would not print the
+/// sequential build's digits. The selection DAG's combines of LLVM 19
+/// (DAGCombiner visitFADDForFMACombine, visitFSUBForFMACombine,
+/// visitFMULForFMADistributiveCombine), over-approximated: I is an fadd or
+/// fsub with an operand, through fneg and fpext, that is an fmul with
+/// `contract` (or an llvm.fma/fmuladd whose addend is one: the chain
+/// fold), or I is an fmul with an operand, through fneg and fpext, that is
+/// an fadd or fsub of the constant +-1.0 with `contract` (the distributive
+/// fold); and the host's llvm.fmuladd is not known unfused (hostMulAdd:
+/// the DAG forms these fmas exactly where it fuses llvm.fmuladd). Not
+/// found: operations without flags that the back end fuses anyway under
+/// its global option (`#pragma clang fp contract(off)` inside a unit built
+/// with -ffp-contract=fast).
+bool mayContractOnHost(const llvm::Instruction &I);
+
+/// The first instruction of loop \p L, inner loops included, for which
+/// mayContractOnHost holds, or null: the check that every lift makes
+/// (liftToFunIL) unless the match holds the floating-point licence
+/// (IdiomMatch::FPContract).
+const llvm::Instruction *hostContractionIn(const llvm::Loop &L);
 
 } // namespace idiom
 

@@ -15,22 +15,6 @@ namespace idiom {
 
 const char *const SliceSumMark = "\x01";
 
-/// \p BO is an fadd or fsub of an fmul, both with the `contract` flag, on a
-/// host whose back end may fuse them (the selection DAG forms an fma from
-/// such a pair exactly where it fuses llvm.fmuladd: HostFloat.h).
-static bool mayContractOnHost(const BinaryOperator &BO) {
-  if ((BO.getOpcode() != Instruction::FAdd &&
-       BO.getOpcode() != Instruction::FSub) ||
-      !BO.hasAllowContract() ||
-      hostMulAdd(*BO.getFunction()) == HostMulAdd::Unfused)
-    return false;
-  for (const Value *Op : BO.operands())
-    if (auto *Mul = dyn_cast<BinaryOperator>(Op);
-        Mul && Mul->getOpcode() == Instruction::FMul && Mul->hasAllowContract())
-      return true;
-  return false;
-}
-
 std::string sliceExpr(Value *V, SliceReading &R, const SliceExprRules &X,
                       SmallVectorImpl<Value *> &Finals, std::string &Why,
                       unsigned Depth) {
@@ -72,9 +56,7 @@ std::string sliceExpr(Value *V, SliceReading &R, const SliceExprRules &X,
     Fail(Upd + "computes a value of a type the lifter does not express");
   } else if (auto *BO = dyn_cast<BinaryOperator>(I);
              BO && X.RefuseHostContraction && mayContractOnHost(*BO)) {
-    Fail(Upd + "adds a product that the host's back end may contract into "
-               "one fma (-ffp-contract=fast on a target with FMA), which the "
-               "kernel would not mirror");
+    Fail(Upd + HostContractionWhy);
   } else if (auto *BO = dyn_cast<BinaryOperator>(I)) {
     std::string A = Sub(BO->getOperand(0));
     S = std::string(BO->getOpcodeName()) + "(" + A + ", " +

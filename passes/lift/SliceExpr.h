@@ -57,11 +57,12 @@ struct SliceExprRules {
   /// Print every llvm.fmuladd as `fma`, whatever the host does (a GEMM
   /// under the floating-point licence: IdiomMatch::FPContract).
   bool FuseMulAdd = false;
-  /// Refuse an fadd or fsub of an fmul that the host's back end may fuse
-  /// into one fma (both with the `contract` flag, -ffp-contract=fast, on a
-  /// target whose llvm.fmuladd is not known unfused, HostFloat.h): the
-  /// kernel would round the product apart (GEMV and TRMV programs, whose
-  /// sums are the loop's bit for bit).
+  /// Refuse an operation that the host's back end may fuse with a multiply
+  /// into one fma (mayContractOnHost, HostFloat.h: -ffp-contract=fast on a
+  /// target whose llvm.fmuladd is not known unfused): the kernel would round
+  /// the product apart (GEMV and TRMV programs, whose sums are the loop's
+  /// bit for bit). Names the update in the reason; liftToFunIL checks the
+  /// whole loop for every lifter after it.
   bool RefuseHostContraction = false;
   /// Also print select and integer and float comparisons.
   bool AllowSelect = false;

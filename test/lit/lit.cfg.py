@@ -41,3 +41,12 @@ if os.path.exists(idiom_cc):
 # next to itself.
 if os.path.exists(os.path.join(llvm_bin, "ld.lld")):
     config.available_features.add("lld")
+
+# A CPU with FMA (x86 "fma" flag): run tests that execute -mfma builds.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if any(line.startswith("flags") and "fma" in line.split()
+               for line in cpuinfo):
+            config.available_features.add("host-fma")
+except OSError:
+    pass

@@ -34,9 +34,8 @@
 // RUN: grep '^gemm: ' %t.expected > %t.expected.gemm
 // RUN: grep '^gemm: ' %t.fma.expected > %t.fma.expected.gemm1
 // RUN: not diff %t.expected.gemm %t.fma.expected.gemm1
-#include <stdint.h>
+#include "Inputs/hashf.h"
 #include <stdio.h>
-#include <string.h>
 
 #define N 4096
 #define M 64
@@ -66,16 +65,6 @@ __attribute__((noinline)) static void gemm(float *restrict Cm, const float *rest
         s += Am[i * n + k] * Bm[k * n + j];
       Cm[i * n + j] = alpha * s + beta * Cm[i * n + j];
     }
-}
-
-static uint32_t hashf(const float *v, int n) {
-  uint32_t h = 0;
-  for (int i = 0; i < n; i++) {
-    uint32_t u;
-    memcpy(&u, &v[i], 4);
-    h = h * 16777619u ^ u;
-  }
-  return h;
 }
 
 int main(void) {

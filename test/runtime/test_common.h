@@ -115,6 +115,10 @@ void case_coldstart_staged(void);
 void case_coldstart_whole_cpu(void);
 void case_coldstart_warm_exit(void);
 void case_coldstart_warm_exit_child(void);
+/* Cases of test_restlater.c (a site's other variants after every site's
+   variant 0, or left out, issue 12). */
+void case_restlater_left_out(void);
+void case_restlater_built(void);
 /* test_coldstart.c's helpers: runs case child with env (spawn_case) and
    sets *waited to how long its exit took after it printed "CHILD: exit at
    T" (CLOCK_MONOTONIC; -1 when it did not); rm -rf dir. */

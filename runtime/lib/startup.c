@@ -8,7 +8,11 @@
  *  2. calibrates the cost model (latency and bandwidth, costmodel.c),
  *  3. builds the kernels of every descriptor that asked for them, those
  *     whose runs came while the device started included (the disk cache of
- *     program_cache.c makes this a load when it has the binary).
+ *     program_cache.c makes this a load when it has the binary); on a
+ *     device whose builds go one variant per step, variant 0 of each, and
+ *     the other variants (the rests) only once no variant 0 is waiting,
+ *     one variant per step, and only when the process is expected to live
+ *     past them (rest_too_late; else left out: the site runs variant 0).
  *
  * Runs made meanwhile decline at once ("device starting", "kernels
  * building") and the original loop runs, timed for the cost model. The
@@ -298,10 +302,11 @@ static void rest_step(idiomrt_entry *r, const idiomrt_device *dev) {
   }
 }
 
-/* The background thread: the device (once), then the build queue, whose
-   every entry's variant 0 goes before any entry's rest (the rest queue,
-   one variant per step: a variant-0 request waits for one variant's
-   build at most), then the second device's warm-ups. */
+/* The background thread: the device (once), then the build queue, then
+   the second device's warm-ups (startup_warm.c), then the rest queue: every
+   entry's variant 0 goes before any entry's rest, built one variant per
+   step, so that a variant-0 request waits for one variant's build at
+   most. */
 static void background(void *unused) {
   (void)unused;
   if (!exiting() && idiomrt_device_state(NULL) == 0) {
@@ -321,12 +326,6 @@ static void background(void *unused) {
   for (;;) {
     pthread_mutex_lock(&g_lock);
     idiomrt_entry *e = g_queue;
-    idiomrt_entry *r = !e && dev && !exiting() ? g_rest : NULL;
-    if (r) {
-      pthread_mutex_unlock(&g_lock);
-      rest_step(r, dev);
-      continue;
-    }
     if (!e && g_nwarm) {
       /* builds first (a call waits for them), then the second device's
          warm-ups (startup_warm.c); one step each; at exit or without a
@@ -335,6 +334,13 @@ static void background(void *unused) {
       memmove(g_warm, g_warm + 1, --g_nwarm * sizeof *g_warm);
       pthread_mutex_unlock(&g_lock);
       idiomrt_warm_run(j, dev ? exiting : stop_now);
+      continue;
+    }
+    /* then the rests (tuning's other candidates), lowest */
+    idiomrt_entry *r = !e && dev && !exiting() ? g_rest : NULL;
+    if (r) {
+      pthread_mutex_unlock(&g_lock);
+      rest_step(r, dev);
       continue;
     }
     if (!e || exiting() || !dev) {

@@ -115,6 +115,10 @@ void case_coldstart_staged(void);
 void case_coldstart_whole_cpu(void);
 void case_coldstart_warm_exit(void);
 void case_coldstart_warm_exit_child(void);
+/* test_devwait.c's map y[i] = a * x[i] + y[i] in three variants (kernel
+   name "dwv"; args n, a, x IN, y INOUT; variants 1 and 2 with work-groups
+   of 64 and 128). */
+extern const char test_dwv_src[];
 /* Cases of test_restlater.c (a site's other variants after every site's
    variant 0, or left out, issue 12). */
 void case_restlater_left_out(void);

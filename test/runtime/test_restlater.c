@@ -21,23 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* y[i] = a * x[i] + y[i] in three variants (work-groups of any size, 64,
-   128); args: n, a, x (IN), y (INOUT) */
-#define RL_KERNEL(name)                                                        \
-  "__kernel void " name "(const int n, const float a,\n"                       \
-  "                     __global const float *x, __global float *y) {\n"       \
-  "  size_t i = get_global_id(0);\n"                                           \
-  "  if (i < (size_t)n) y[i] = a * x[i] + y[i];\n"                             \
-  "}\n"
-static const char rl_src[] =
-    "//@idiom-variant 0 wg=0 ept=1: one element per work-item\n"
-    RL_KERNEL("rlv")
-    "//@idiom-variant 1 wg=64 ept=1: work-group 64\n"
-    "__attribute__((reqd_work_group_size(64, 1, 1)))\n" RL_KERNEL("rlv_v1")
-    "//@idiom-variant 2 wg=128 ept=1: work-group 128\n"
-    "__attribute__((reqd_work_group_size(128, 1, 1)))\n" RL_KERNEL("rlv_v2");
+/* test_devwait.c's three-variant map, a site of its own */
 static const idiom_kernel_desc rl_desc = {
-    "rlv", "test_restlater.c:rl", "map", rl_src, IDIOM_MAP, 1, 0, 3, NULL};
+    "dwv", "test_restlater.c:rl", "map", test_dwv_src, IDIOM_MAP, 1, 0, 3,
+    NULL};
 
 enum { RL_N = 1 << 14 };
 

@@ -624,7 +624,10 @@ static int on_disk(const idiomrt_device *dev, const char *src) {
 }
 
 /* idiomrt_program_ensure, and with stop its staged form (rt_internal.h);
-   first_only: idiomrt_program_ensure_first. */
+   first_only (idiomrt_program_ensure_first): 1, variant 0 alone whenever
+   it is built alone (a device-wait run waits for it); 2, when the rest
+   would also go one per step (the staged rule, or variant 0 loaded from
+   the disk cache). */
 static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
                   size_t n, int (*stop)(void), int first_only) {
   if (e->build_state == 1)
@@ -670,19 +673,24 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
     unsigned built = 0; /* from source, not the disk cache */
     unsigned ready =
         build_alone(e, dev, first, start, nv, 0, 1, stop, 1, &built);
-    if (first_only && built && ready && !stop() &&
+    uint64_t first_ns = idiomrt_now_ns() - t0;
+    int staged = !built || /* loaded: the others may be on disk too */
+                 idiomrt_program_stage_rest(first_ns, nv);
+    if (first_only && (first_only == 1 || staged) && ready && !stop() &&
         !strstr(d->source, IDIOMRT_FIXED_ORDER_MARKER)) {
-      /* a run waits for variant 0 alone: the others after it */
+      /* runs wait for variant 0 alone: the others after it, one per step
+         of the runtime thread's rest queue (startup.c) */
       for (unsigned k = 1; k < nv; ++k)
         snprintf(e->var[k].why, sizeof e->var[k].why, "building");
       e->rest_pending = 1;
+      e->rest_next = 1;
+      e->rest_ready = 1;
+      e->rest_ns = built ? first_ns : 0;
       e->build_state = 1;
-      idiomrt_debug("%s: variant 0 of %u built first on %s", d->loc, nv,
-                    dev->name);
+      idiomrt_debug("%s: variant 0 of %u %s first on %s", d->loc, nv,
+                    built ? "built" : "loaded", dev->name);
       return 1;
     }
-    int staged = !built || /* loaded: the others may be on disk too */
-                 idiomrt_program_stage_rest(idiomrt_now_ns() - t0, nv);
     if (staged)
       ready += build_alone(e, dev, first, start, nv, 1, nv, stop, 1, NULL);
     if (stop()) {
@@ -750,40 +758,77 @@ int idiomrt_program_ensure(idiomrt_entry *e, const idiomrt_device *dev,
 }
 
 int idiomrt_program_ensure_first(idiomrt_entry *e, const idiomrt_device *dev,
-                                 char *reason, size_t n, int (*stop)(void)) {
-  return ensure(e, dev, reason, n, stop, 1);
+                                 char *reason, size_t n, int (*stop)(void),
+                                 int waited) {
+  return ensure(e, dev, reason, n, stop, waited ? 1 : 2);
 }
 
-void idiomrt_program_build_rest(idiomrt_entry *e, const idiomrt_device *dev,
-                                int (*stop)(void)) {
-  /* (this thread set both, before the entry's runs could start) */
-  if (!e->rest_pending)
-    return;
+unsigned idiomrt_program_rest_to_build(const idiomrt_entry *e,
+                                       const idiomrt_device *dev) {
   const idiom_kernel_desc *d = e->desc;
   unsigned nv = e->nvariants;
+  const char *start[IDIOMRT_MAX_VARIANTS];
+  static _Thread_local idiomrt_variant loc[IDIOMRT_MAX_VARIANTS];
+  const char *first = parse_markers(d->source, nv, start, loc);
+  unsigned todo = 0;
+  for (unsigned k = e->rest_next; first && k < nv; ++k) {
+    char *src = variant_source(d->source, first, start, nv, k);
+    todo += !src || !on_disk(dev, src);
+    free(src);
+  }
+  return todo;
+}
+
+unsigned idiomrt_program_build_rest_one(idiomrt_entry *e,
+                                        const idiomrt_device *dev) {
+  /* (this thread set both, before the entry's runs could start) */
+  if (!e->rest_pending)
+    return 0;
+  const idiom_kernel_desc *d = e->desc;
+  unsigned nv = e->nvariants, k = e->rest_next;
   /* the markers again, into a private copy: e's are read by runs */
   const char *start[IDIOMRT_MAX_VARIANTS];
   static _Thread_local idiomrt_variant loc[IDIOMRT_MAX_VARIANTS];
   memset(loc, 0, sizeof loc);
   const char *first = parse_markers(d->source, nv, start, loc);
-  unsigned ready = 1;
-  for (unsigned k = 1; k < nv; ++k) {
-    if (stop())
-      return; /* exiting: the rest stay not ready */
-    int from_disk;
-    ready += (unsigned)build_one(e, dev, first, start, nv, k, 1, &loc[k],
-                                 &from_disk);
-  }
+  int from_disk = 0, ok = 0;
+  uint64_t t0 = idiomrt_now_ns();
+  if (k < nv)
+    ok = build_one(e, dev, first, start, nv, k, 1, &loc[k], &from_disk);
+  uint64_t took = idiomrt_now_ns() - t0;
   /* published at once: a run that finds the lock taken declines (launch.c
-     takes it with trylock), so it is held for a copy only */
+     takes it with trylock), so it is held for a copy only; runs keep to
+     the default variant while rest_pending is set (tuning.c) */
   pthread_mutex_lock(&e->lock);
-  for (unsigned k = 1; k < nv; ++k)
+  if (k < nv)
     e->var[k] = loc[k];
-  e->rest_pending = 0;
+  if (k < nv && !from_disk)
+    e->rest_ns = took;
+  e->rest_ready += (unsigned)ok;
+  e->rest_next = k + 1;
+  unsigned left = k + 1 < nv ? nv - (k + 1) : 0;
+  if (!left)
+    e->rest_pending = 0;
+  unsigned ready = e->rest_ready;
   pthread_mutex_unlock(&e->lock);
-  idiomrt_debug("%s: %u of %u variants built one by one on %s (variant 0 "
-                "first)",
-                d->loc, ready, nv, dev->name);
+  if (!left)
+    idiomrt_debug("%s: %u of %u variants built one by one on %s (variant 0 "
+                  "first)",
+                  d->loc, ready, nv, dev->name);
+  return left;
+}
+
+void idiomrt_program_leave_rest(idiomrt_entry *e, const char *why) {
+  pthread_mutex_lock(&e->lock);
+  if (e->rest_pending) {
+    for (unsigned k = e->rest_next; k < e->nvariants; ++k)
+      snprintf(e->var[k].why, sizeof e->var[k].why, "%s", why);
+    e->rest_left = e->rest_next < e->nvariants ? e->nvariants - e->rest_next
+                                               : 0;
+    e->rest_why = why;
+    e->rest_pending = 0; /* tuning: the variants ready are the candidates */
+  }
+  pthread_mutex_unlock(&e->lock);
 }
 
 int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,

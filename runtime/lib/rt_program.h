@@ -45,23 +45,44 @@ int idiomrt_program_stage_rest(uint64_t first_ns, unsigned nv);
    disk cache. */
 int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,
                                   char *reason, size_t n, int (*stop)(void));
-/* As idiomrt_program_ensure_staged, for an entry a device-wait run waits
-   for (devwait.c): a source of several variants whose variant 0 is built
-   from source alone (a staged build) stops there, variant 0 ready, the
-   others not ready ("building") and e->rest_pending set, so that the run
-   waits for one variant's build, not the whole program's (about 1.2 s of
-   PolyBench trmm's 6 variants cold on the H100, docs/Benchmarks.md). Not
-   for a fixed-order reduction (its variant per device type must run from
-   the first call). Returns as ensure_staged. */
+/* As idiomrt_program_ensure_staged, for the primary device's builds on
+   the runtime thread (startup.c): a source of several variants whose
+   variant 0 is built alone (a staged build) stops there, variant 0 ready,
+   the others not ready ("building"), e->rest_pending set and e->rest_next
+   1, so that the entry's runs wait for one variant's build, not the whole
+   program's (about 1.2 s of PolyBench trmm's 6 variants cold on the H100,
+   docs/Benchmarks.md), and the next site's variant 0 goes before this
+   one's rest (idiomrt_program_build_rest_one). waited: a device-wait run
+   waits for the entry (devwait.c): variant 0 alone whenever it is built
+   alone; else only when the rest would go one per step anyway
+   (idiomrt_program_stage_rest, or variant 0 loaded from the disk cache),
+   a cheap whole being one step as before. Not for a fixed-order
+   reduction (its variant per device type must run from the first call).
+   Returns as ensure_staged. */
 int idiomrt_program_ensure_first(idiomrt_entry *e, const idiomrt_device *dev,
-                                 char *reason, size_t n, int (*stop)(void));
+                                 char *reason, size_t n, int (*stop)(void),
+                                 int waited);
+/* On the runtime thread, with e->rest_pending set: the variants from
+   e->rest_next on whose binary is not in the disk cache (each a build
+   from source; the others are loads of a few ms). */
+unsigned idiomrt_program_rest_to_build(const idiomrt_entry *e,
+                                       const idiomrt_device *dev);
 /* Without e->lock, on the runtime thread, after ensure_first left
-   e->rest_pending: builds variants 1.. one at a time outside e->lock (runs
-   of variant 0 go on meanwhile) and publishes each under it, then clears
-   rest_pending; stop() is asked before each (when it says so the rest stay
-   not ready). */
-void idiomrt_program_build_rest(idiomrt_entry *e, const idiomrt_device *dev,
-                                int (*stop)(void));
+   e->rest_pending: builds variant e->rest_next alone outside e->lock
+   (runs of variant 0 go on meanwhile), publishes it under the lock and
+   advances rest_next, recording its build time in e->rest_ns when it was
+   built from source. Returns the variants still to build; at 0
+   rest_pending is cleared (tuning then times the variants ready). One
+   variant per call: the runtime thread serves a new variant-0 request
+   between two calls. */
+unsigned idiomrt_program_build_rest_one(idiomrt_entry *e,
+                                        const idiomrt_device *dev);
+/* Takes e->lock: the variants from e->rest_next on are left out (not
+   ready, why[] = why, a static string kept in e->rest_why for the stats
+   report, their count in e->rest_left) and rest_pending is cleared, so
+   tuning has the variants ready so far as candidates, as after a failed
+   variant build: no wait, no request again in this process. */
+void idiomrt_program_leave_rest(idiomrt_entry *e, const char *why);
 /* FNV-1a 64 over [p, p + n), continuing from h. */
 uint64_t idiomrt_fnv1a(uint64_t h, const void *p, size_t n);
 #define IDIOMRT_FNV_OFFSET 0xcbf29ce484222325ULL

@@ -201,8 +201,21 @@ typedef struct idiomrt_entry {
      background build makes variant 0 ready first (atomic) */
   int bg_first;
   /* program_cache.c, under lock: variants 1.. still building after
-     variant 0 (idiomrt_program_build_rest); tuning waits for them */
+     variant 0 (idiomrt_program_build_rest_one); tuning waits for them */
   int rest_pending;
+  /* program_cache.c, the staged rest (set by the runtime thread; read by
+     the stats report under lock): the next variant to build, the variants
+     ready so far, the last build from source of one variant (ns, 0: none
+     measured), and the variants left out (idiomrt_program_leave_rest)
+     with the reason (a static string) */
+  unsigned rest_next;
+  unsigned rest_ready;
+  uint64_t rest_ns;
+  unsigned rest_left;
+  const char *rest_why;
+  /* startup.c: the rest queue (entries whose rest_pending is set), under
+     its lock */
+  struct idiomrt_entry *rest_q_next;
   /* registry.c: the program, variants, tuning and reduction scratch of
      this descriptor on the second device (idiomrt_entry_second), an entry
      of its own that the registry does not list; NULL until first wanted.

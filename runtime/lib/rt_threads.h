@@ -45,6 +45,10 @@ extern const char idiomrt_exiting_reason[];  /* "process exiting" */
    before a build would (startup.c's too_late); the loop runs, as while the
    device starts. */
 extern const char idiomrt_late_reason[];
+/* "left out: the process is expected to end before its build": a site's
+   variants after variant 0 not built (startup.c's rest_too_late); why[]
+   of each such variant and the stats report's reason. */
+extern const char idiomrt_rest_late_reason[];
 /* 1 when e's kernels were not built on the runtime thread and neither a
    start-up nor a build is to be begun now (the profile says the process
    ends before a build would): the run declines with idiomrt_late_reason

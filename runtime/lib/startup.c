@@ -8,7 +8,11 @@
  *  2. calibrates the cost model (latency and bandwidth, costmodel.c),
  *  3. builds the kernels of every descriptor that asked for them, those
  *     whose runs came while the device started included (the disk cache of
- *     program_cache.c makes this a load when it has the binary).
+ *     program_cache.c makes this a load when it has the binary); on a
+ *     device whose builds go one variant per step, variant 0 of each, and
+ *     the other variants (the rests) only once no variant 0 is waiting,
+ *     one variant per step, and only when the process is expected to live
+ *     past them (rest_too_late; else left out: the site runs variant 0).
  *
  * Runs made meanwhile decline at once ("device starting", "kernels
  * building") and the original loop runs, timed for the cost model. The
@@ -65,6 +69,8 @@ const char idiomrt_building_reason[] = "kernels building";
 const char idiomrt_exiting_reason[] = "process exiting";
 const char idiomrt_late_reason[] =
     "kernels not built: the process is expected to end first";
+const char idiomrt_rest_late_reason[] =
+    "left out: the process is expected to end before its build";
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_cond = PTHREAD_COND_INITIALIZER;
@@ -74,6 +80,8 @@ static int g_running;          /* a background thread is running */
 static int g_exiting;          /* exit() has begun (atomic) */
 static int g_atexit_done;
 static idiomrt_entry *g_queue; /* kernels to build, oldest first */
+static idiomrt_entry *g_rest;  /* rests to build (variant 0 ready), oldest
+                                  first: served when g_queue is empty */
 static uint64_t g_kick_ns;     /* when the start-up was started */
 static pthread_t g_thread;     /* the last thread started, */
 static int g_joinable;         /* not joined yet */
@@ -192,6 +200,29 @@ uint64_t idiomrt_startup_longest_build_ns(void) {
   return __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
 }
 
+/* The time the process is expected to run on (too_late's rule); 0 when
+   no profile says (then nothing is left out). */
+static int expected_left_ns(uint64_t *left) {
+  int64_t wall = idiomrt_profile_last_wall_ns(NULL);
+  uint64_t t0 = idiomrt_profile_t0_ns();
+  if (wall <= 0 || !t0)
+    return 0;
+  uint64_t ran = idiomrt_now_ns() - t0;
+  *left = ran < (uint64_t)wall ? (uint64_t)wall - ran : ran;
+  return 1;
+}
+
+/* The longest build step measured: this process's, or the profile's last
+   run's, at least a start-up. */
+static uint64_t longest_build_ns(void) {
+  int64_t build = -1;
+  idiomrt_profile_last_wall_ns(&build);
+  uint64_t need = idiomrt_calib_start_after_ns();
+  uint64_t mine = __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
+  need = build > 0 && (uint64_t)build > need ? (uint64_t)build : need;
+  return mine > need ? mine : need;
+}
+
 /* 1 when a build begun now would most likely end after the process, and
    so serve no call: the process is expected to end at W ns from its start,
    W the profile's last process's time from start to exit (the same
@@ -208,23 +239,74 @@ uint64_t idiomrt_startup_longest_build_ns(void) {
    build's time of device use, and a slow build holds the device back for
    a few runs. */
 static int too_late(void) {
-  int64_t build = -1;
-  int64_t wall = idiomrt_profile_last_wall_ns(&build);
-  uint64_t t0 = idiomrt_profile_t0_ns();
-  if (wall <= 0 || !t0)
+  uint64_t left = 0;
+  return expected_left_ns(&left) && left < longest_build_ns();
+}
+
+/* 1 when the rest of r (its variants after variant 0, one build each:
+   program_cache.c's staged builds) would most likely end after the
+   process, as too_late for a build: the time the process is expected to
+   run on against the variants left to build from source (not in the disk
+   cache) times one variant's build, the last one measured for r (its
+   variant 0's, or the rest's latest) else the longest build step known.
+   Then the site keeps variant 0 alone (a GPU's rest: 80-260 ms a variant
+   on the H200, 1.5 s for nas-parboil/adi.c:92's eight, which a process of
+   about a second cannot use, and which its exit waited for). *left and
+   *need: the two times, for the trace. */
+static int rest_too_late(idiomrt_entry *r, const idiomrt_device *dev,
+                         uint64_t *left, uint64_t *need, unsigned *todo) {
+  if (!expected_left_ns(left))
     return 0;
-  uint64_t ran = idiomrt_now_ns() - t0;
-  uint64_t left = ran < (uint64_t)wall ? (uint64_t)wall - ran : ran;
-  uint64_t need = idiomrt_calib_start_after_ns();
-  uint64_t mine = __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
-  need = build > 0 && (uint64_t)build > need ? (uint64_t)build : need;
-  need = mine > need ? mine : need;
-  return left < need;
+  *todo = idiomrt_program_rest_to_build(r, dev);
+  uint64_t per = r->rest_ns ? r->rest_ns : longest_build_ns();
+  *need = per * *todo;
+  return *left < *need;
 }
 
 static int stop_now(void) { return 1; }
 
-/* The background thread: the device (once), then the build queue. */
+/* With g_lock held: r leaves the head of the rest queue. */
+static void rest_pop_locked(idiomrt_entry *r) {
+  idiomrt_entry **p = &g_rest;
+  while (*p && *p != r)
+    p = &(*p)->rest_q_next;
+  if (*p)
+    *p = r->rest_q_next;
+  r->rest_q_next = NULL;
+}
+
+/* One step of the rest queue: one variant of r built (or loaded), or r's
+   whole rest left out when the process is not expected to live past it
+   (rest_too_late). */
+static void rest_step(idiomrt_entry *r, const idiomrt_device *dev) {
+  uint64_t left = 0, need = 0;
+  unsigned todo = 0;
+  unsigned more = 1;
+  if (rest_too_late(r, dev, &left, &need, &todo)) {
+    unsigned nv = r->nvariants, next = r->rest_next;
+    idiomrt_program_leave_rest(r, idiomrt_rest_late_reason);
+    idiomrt_debug("%s: %u of %u variants left out (%u ready): the process "
+                  "is expected to end in %.0f ms, their builds take "
+                  "%.0f ms (%u from source)",
+                  r->desc->loc ? r->desc->loc : "?", nv - next, nv,
+                  r->rest_ready, (double)left / 1e6, (double)need / 1e6,
+                  todo);
+    more = 0;
+  } else {
+    more = idiomrt_program_build_rest_one(r, dev);
+  }
+  if (!more) {
+    pthread_mutex_lock(&g_lock);
+    rest_pop_locked(r);
+    pthread_mutex_unlock(&g_lock);
+  }
+}
+
+/* The background thread: the device (once), then the build queue, then
+   the second device's warm-ups (startup_warm.c), then the rest queue: every
+   entry's variant 0 goes before any entry's rest, built one variant per
+   step, so that a variant-0 request waits for one variant's build at
+   most. */
 static void background(void *unused) {
   (void)unused;
   if (!exiting() && idiomrt_device_state(NULL) == 0) {
@@ -254,7 +336,16 @@ static void background(void *unused) {
       idiomrt_warm_run(j, dev ? exiting : stop_now);
       continue;
     }
+    /* then the rests (tuning's other candidates), lowest */
+    idiomrt_entry *r = !e && dev && !exiting() ? g_rest : NULL;
+    if (r) {
+      pthread_mutex_unlock(&g_lock);
+      rest_step(r, dev);
+      continue;
+    }
     if (!e || exiting() || !dev) {
+      /* a rest still queued stays not built (rest_pending: the stats
+         report says so) */
       g_running = 0;
       pthread_cond_broadcast(&g_cond);
       pthread_mutex_unlock(&g_lock);
@@ -278,20 +369,32 @@ static void background(void *unused) {
     if (e->second && !exiting() && idiomrt_device2_state() == 0)
       idiomrt_device2_init_here();
     const idiomrt_device *bdev = e->second ? idiomrt_device2_peek() : dev;
-    /* a device-wait run waits for it (devwait.c): variant 0 first */
-    int first = !e->second && __atomic_load_n(&e->bg_first, __ATOMIC_ACQUIRE);
+    /* the primary device's builds: variant 0 first (its rest later, from
+       the rest queue); a device-wait run waits for it (devwait.c) */
+    int waited = __atomic_load_n(&e->bg_first, __ATOMIC_ACQUIRE);
     pthread_mutex_lock(&e->lock);
     if (bdev && e->build_state == 0 &&
-        !(first ? idiomrt_program_ensure_first
-                : idiomrt_program_ensure_staged)(e, bdev, reason,
-                                                 sizeof reason, exiting))
+        !(e->second ? idiomrt_program_ensure_staged(e, bdev, reason,
+                                                    sizeof reason, exiting)
+                    : idiomrt_program_ensure_first(e, bdev, reason,
+                                                   sizeof reason, exiting,
+                                                   waited)))
       idiomrt_debug("%s: background build %s: %s",
                     e->desc->loc ? e->desc->loc : "?",
                     exiting() ? "stopped" : "failed", reason);
+    int rest = !e->second && e->rest_pending;
     pthread_mutex_unlock(&e->lock);
+    if (rest) {
+      /* (only this thread queues rests: at most once per entry) */
+      pthread_mutex_lock(&g_lock);
+      idiomrt_entry **p = &g_rest;
+      while (*p)
+        p = &(*p)->rest_q_next;
+      e->rest_q_next = NULL;
+      *p = e;
+      pthread_mutex_unlock(&g_lock);
+    }
     __atomic_store_n(&e->bg_build, 2, __ATOMIC_RELEASE);
-    if (bdev && first)
-      idiomrt_program_build_rest(e, bdev, exiting);
   }
 }
 
@@ -577,5 +680,6 @@ void idiomrt_startup_after_fork(void) {
   g_running = 0;
   g_joinable = 0;
   g_queue = NULL;
+  g_rest = NULL; /* (the child's entries keep rest_pending: never built) */
   g_nwarm = 0; /* the parent's jobs (their copies stay allocated) */
 }

@@ -8,7 +8,8 @@
  *                kernel_ms=X transfer_ms=X run_ms=X fallbacks=N reasons="R" xN; ...
  *                bytes_in=N bytes_out=N
  *
- *   [variants=N tune_ms=X tuning="class C: variant K tuned=HOW; ..."]
+ *   [variants=N tune_ms=X tuning="class C: variant K tuned=HOW; ..."
+ *    variants_left_out=N left_out_why="R"]
  *   [decisions="NAME xN; ..."] [host_ms=X] [cost="class C: host X us
  *    device X us; ..."]
  *
@@ -25,7 +26,10 @@
  * kernel time spent timing them (tune_ms), and per size class (floor(log2)
  * of the iteration count) the variant that ran and how it was chosen:
  * timed (in this process), cache (tuning file), off (IDIOM_TUNE=off) or
- * single (one usable variant).
+ * single (one usable variant); variants_left_out and left_out_why: the
+ * variants after variant 0 that were not built (a staged rest the process
+ * was not expected to live past, startup.c, or one not built yet when the
+ * report is made).
  * decisions: what the cost model (costmodel.c) chose, per decision kind;
  * host_ms: the original loop's time measured after its declines; cost: per
  * size class the host and device estimates at 2^C iterations.
@@ -49,6 +53,23 @@ static struct {
   uint64_t count;
 } g_busy[BUSY_SLOTS];
 static uint64_t g_busy_overflow; /* declines of descriptors beyond the table */
+
+/* With e->lock held: the variants of e's staged rest (program_cache.c)
+   not built, in *out, and why: left out (startup.c's rest_too_late), or
+   still queued or building when the report is made (at exit: never
+   built). */
+static const char *rest_left_out(const idiomrt_entry *e, unsigned *out) {
+  *out = 0;
+  if (e->rest_left) {
+    *out = e->rest_left;
+    return e->rest_why ? e->rest_why : "left out";
+  }
+  if (e->rest_pending && e->rest_next < e->nvariants) {
+    *out = e->nvariants - e->rest_next;
+    return "not built yet: the rest is built after every site's variant 0";
+  }
+  return NULL;
+}
 
 void idiomrt_stats_success(idiomrt_entry *e, uint64_t kernel_ns,
                            uint64_t transfer_ns, uint64_t run_ns) {
@@ -179,6 +200,10 @@ static void report_text(void) {
       }
       if (any)
         APPEND("\"");
+      unsigned out = 0;
+      const char *why = rest_left_out(e, &out);
+      if (out)
+        APPEND(" variants_left_out=%u left_out_why=\"%s\"", out, why);
     }
     {
       char cost[1024];
@@ -333,6 +358,14 @@ static void json_site(idiomrt_json *j, idiomrt_entry *e,
     idiomrt_json_null(j);
   idiomrt_json_key(j, "tune_ms");
   idiomrt_json_ms(j, have_lock ? e->tune_ns : 0);
+  {
+    unsigned out = 0;
+    const char *why = have_lock ? rest_left_out(e, &out) : NULL;
+    idiomrt_json_key(j, "variants_left_out");
+    idiomrt_json_uint(j, out);
+    idiomrt_json_key(j, "left_out_why");
+    idiomrt_json_string(j, out ? why : NULL);
+  }
   char tuning[2048];
   size_t len = 0;
   tuning[0] = '\0';

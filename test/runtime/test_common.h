@@ -115,6 +115,14 @@ void case_coldstart_staged(void);
 void case_coldstart_whole_cpu(void);
 void case_coldstart_warm_exit(void);
 void case_coldstart_warm_exit_child(void);
+/* test_devwait.c's map y[i] = a * x[i] + y[i] in three variants (kernel
+   name "dwv"; args n, a, x IN, y INOUT; variants 1 and 2 with work-groups
+   of 64 and 128). */
+extern const char test_dwv_src[];
+/* Cases of test_restlater.c (a site's other variants after every site's
+   variant 0, or left out, issue 12). */
+void case_restlater_left_out(void);
+void case_restlater_built(void);
 /* test_coldstart.c's helpers: runs case child with env (spawn_case) and
    sets *waited to how long its exit took after it printed "CHILD: exit at
    T" (CLOCK_MONOTONIC; -1 when it did not); rm -rf dir. */

@@ -42,8 +42,9 @@ static const idiom_kernel_desc dw2_desc = {
     "dwscale", "test_devwait.c:dw2", "map", dw_src, IDIOM_MAP, 1, 0, 0, NULL};
 
 /* The same loop in three variants (the tuning would time them): variant
-   0, one element per work-item, is the default lowering. */
-static const char dwv_src[] =
+   0, one element per work-item, is the default lowering (test_common.h:
+   test_restlater.c's site too). */
+const char test_dwv_src[] =
     "//@idiom-variant 0 wg=0 ept=1: one element per work-item\n"
     DW_KERNEL("dwv")
     "//@idiom-variant 1 wg=64 ept=1: work-group 64\n"
@@ -51,7 +52,7 @@ static const char dwv_src[] =
     "//@idiom-variant 2 wg=128 ept=1: work-group 128\n"
     "__attribute__((reqd_work_group_size(128, 1, 1)))\n" DW_KERNEL("dwv_v2");
 static const idiom_kernel_desc dwv_desc = {
-    "dwv", "test_devwait.c:dwv", "map", dwv_src, IDIOM_MAP, 1, 0, 3, NULL};
+    "dwv", "test_devwait.c:dwv", "map", test_dwv_src, IDIOM_MAP, 1, 0, 3, NULL};
 
 /* Innermost iterations whose FP chain bounds the loop's host time below by
    10 s (devwait.c: 0.25 ns an iteration) and by 0.25 ms. */

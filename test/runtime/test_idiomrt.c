@@ -994,6 +994,8 @@ static const tcase cases[] = {
     {"coldstart_whole_cpu", case_coldstart_whole_cpu, 1},
     {"coldstart_warm_exit", case_coldstart_warm_exit, 1},
     {"coldstart_warm_exit_child", case_coldstart_warm_exit_child, 0},
+    {"restlater_left_out", case_restlater_left_out, 1},
+    {"restlater_built", case_restlater_built, 1},
     {"exitstall_exit", case_exitstall_exit, 1},
     {"exitstall_exit_pocl", case_exitstall_exit_pocl, 1},
     {"exitstall_child", case_exitstall_child, 0},

@@ -508,8 +508,7 @@ uint64_t idiomrt_startup_remaining_ns(void) {
 }
 
 /* ns until e's kernels are expected ready: the start-up's remainder, plus,
-   while e's build has not ended, one build (the longest single build
-   measured, this process's or the profile's; a start-up's time before any).
+   while e's build has not ended, one build (longest_build_ns).
    A run waits for them only when its loop is 4 times as long: counting
    the start-up alone, every call of a site whose build was under way
    waited half its loop's time (at least one 1 ms sleep) before it ran it:
@@ -519,11 +518,7 @@ static uint64_t expected_ready_ns(idiomrt_entry *e) {
   uint64_t r = idiomrt_startup_remaining_ns();
   if (__atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE) == 2)
     return r;
-  int64_t file = -1;
-  idiomrt_profile_last_wall_ns(&file);
-  uint64_t b = __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
-  b = file > 0 && (uint64_t)file > b ? (uint64_t)file : b;
-  return r + (b ? b : idiomrt_calib_start_after_ns());
+  return r + longest_build_ns();
 }
 
 /* The start-up thread builds e's kernels right after the device, with

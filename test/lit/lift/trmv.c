@@ -115,6 +115,45 @@ void scaled(double a) {
   }
 }
 
+// Rows that run down (`for (i = N - 1; i >= 0; i--)`): the rows are
+// independent, counted from the last (NestInfo::RowsReversed: q.2 is i
+// again), and the programs are the ones of rows running up: a lower
+// triangle's count {48,+,-1} over the loop's iterations is 1 + q.2 over
+// the rows, an upper band's start that retreats one column per iteration
+// advances one per row.
+// CHECK-LABEL: Idioms in function 'lower_down':
+// CHECK-NEXT: loop %{{[0-9]+}} at trmv.c:[[@LINE+8]]: idiom triangular-dot (TRMV)
+// CHECK-NEXT: FunIL:
+// CHECK-NEXT: idiom idiom_lower_down_0(A: [f64], B: [f64], C: [f64]) {
+// CHECK-NEXT: store view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64) = map(\(r: ([f64]_48, [f64]_48)) => map(\(q: ([f64]_48, f64, i64)) => reduceSeq(\(acc: f64, x: (f64, f64, i64)) => select(icmp_slt(x.2, add(1:i64, mul(1:i64, q.2))), fmuladd(x.1, x.0, acc), acc), 0x0p+0:f64, zip(r.0, q.0, iota(48:i64))), zip(view(B, 0:i64, 48:i64, 48:i64, 1:i64, 48:i64), r.1, iota(48:i64))), zip(view(A, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64), view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64)));
+// REMARK-DAG: trmv.c:[[@LINE+4]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// MASK-DAG: trmv.c:[[@LINE+3]]:3: remark: idiom triangular-dot not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (TRMV triangle mask)
+// BAD-NOT: trmv.c:[[@LINE+2]]:3: remark: offloaded
+void lower_down(void) {
+  for (int i = N - 1; i >= 0; i--) {
+    double s = 0;
+    for (int j = 0; j <= i; j++)
+      s += Ld[i][j] * xd[j];
+    yd[i] = s;
+  }
+}
+
+// CHECK-LABEL: Idioms in function 'upper_down':
+// CHECK-NEXT: loop %{{[0-9]+}} at trmv.c:[[@LINE+7]]: idiom triangular-dot (TRMV)
+// CHECK-NEXT: FunIL:
+// CHECK-NEXT: idiom idiom_upper_down_0(A: [f32], B: [f32], C: [f32]) {
+// CHECK-NEXT: store view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64) = map(\(r: ([f32]_48, [f32]_48)) => map(\(q: ([f32]_48, f32, i64)) => reduceSeq(\(acc: f32, x: (f32, f32, i64)) => select(icmp_slt(x.2, q.2), acc, fmuladd(x.1, x.0, acc)), 0x0p+0:f32, zip(r.0, q.0, iota(48:i64))), zip(view(B, 0:i64, 48:i64, 48:i64, 1:i64, 48:i64), r.1, iota(48:i64))), zip(view(A, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64), view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64)));
+// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// MASK-DAG: trmv.c:[[@LINE+2]]:3: remark: idiom triangular-dot not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (TRMV band mask)
+void upper_down(void) {
+  for (int i = N - 1; i >= 0; i--) {
+    float s = 0;
+    for (int j = i; j < N; j++)
+      s += Lf[i][j] * xf[j];
+    yf[i] = s;
+  }
+}
+
 // CHECK-LABEL: Idioms in function 'symbolic_slope':
 // CHECK-NEXT: loop %{{[0-9]+}} at trmv.c:[[@LINE+4]]: no idiom (closest: triangular-dot): matched but cannot be lifted with template 'trmv': trip count of the loop at depth 2 varies in the nest (not rectangular; nor a triangle whose count grows from a constant by a positive constant per outer iteration, nor a band whose start advances a constant number of its steps per outer iteration while its end stays fixed): its count is {{.*}}{0,+,%{{[0-9]+}}}
 // REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: loop is not an idiom (closest: triangular-dot): matched but cannot be lifted with template 'trmv': trip count of the loop at depth 2 varies in the nest

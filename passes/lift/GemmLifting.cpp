@@ -734,11 +734,24 @@ bool GemmLifter::bandOperand(const ChainAccess &Op) {
   };
   if (All(Up, true) || All(Down, false))
     return true;
-  for (const SCEV *X : Up)
-    if (isa<SCEVConstant>(X) && !SE.isKnownNonNegative(X))
-      return fail(Meets);
-  // The constant >= 1 and the two slopes >= 0, at run time.
-  Out.NonNegative.append(std::begin(Up), std::end(Up));
+  // Else one sign at run time: a band's operand rows usually lie after the
+  // output row (k > i), a triangle's before it (k < i); the other sign
+  // when a constant term rules that one out.
+  auto Possible = [&](const SCEV *const(&Xs)[3], bool Pos) {
+    return none_of(Xs, [&](const SCEV *X) {
+      return isa<SCEVConstant>(X) &&
+             !(Pos ? SE.isKnownNonNegative(X) : SE.isKnownNonPositive(X));
+    });
+  };
+  bool Pos = !Tri;
+  if (!Possible(Pos ? Up : Down, Pos))
+    Pos = !Pos;
+  if (!Possible(Pos ? Up : Down, Pos))
+    return fail(Meets);
+  // The constant >= 1 and the two slopes >= 0, or the constant <= -1 and
+  // the slopes <= 0, at run time.
+  for (const SCEV *X : Pos ? Up : Down)
+    Out.NonNegative.push_back(Pos ? X : SE.getNegativeSCEV(X));
   return true;
 }
 

@@ -5,6 +5,8 @@
 #include "SliceExpr.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
+#include "idiom/Constraints/Z3Checks.h"
+#include "../IdiomDetection.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -97,6 +99,7 @@ private:
   bool denseOutput();
   bool triangle(std::string &Mask, std::string &RedMask);
   bool bandOperand(const ChainAccess &Op);
+  void noteInPlaceDependence();
   bool loopOf(Instruction *I, unsigned &D) const;
   void elementOffset(ChainAccess &A);
   bool isFinal(Value *V, unsigned Depth = 0) const;
@@ -781,9 +784,39 @@ std::string GemmLifter::view(unsigned Buf, const ChainAccess &A, unsigned D0,
          ", " + N1 + ")";
 }
 
+/// After a failed lift of a triangular GEMM (not a TRMM) whose innermost
+/// loop reads another element of an array the nest stores to (an update in
+/// place, PolyBench 3's lower trmm `for (i = 1; ...) for (k < i) B[i][j] +=
+/// A[i][k] * B[k][j]`): appends to Why the loop-carried flow or output
+/// dependence Z3 finds, the reason no lift in place could take the nest.
+void GemmLifter::noteInPlaceDependence() {
+  const NestInfo &N = M.Nest;
+  if (Trmm || !N.TriLoop)
+    return;
+  Loop *In = N.Loops[Depth - 1];
+  bool InPlace = false;
+  for (BasicBlock *BB : Outer->blocks())
+    for (Instruction &I : *BB)
+      if (auto *St = dyn_cast<StoreInst>(&I)) {
+        const SCEV *SP = SE.getSCEV(St->getPointerOperand());
+        for (BasicBlock *IB : In->blocks())
+          for (Instruction &J : *IB)
+            if (auto *Ld = dyn_cast<LoadInst>(&J)) {
+              const SCEV *LP = SE.getSCEV(Ld->getPointerOperand());
+              InPlace |= LP != SP && SE.getPointerBase(LP) == SE.getPointerBase(SP);
+            }
+      }
+  std::string W;
+  if (InPlace && proveOnlyAntiDependences(Outer, SE, currentLiftOptions().Z3TimeoutMs,
+                                          W) == Proof::Refuted)
+    Why += "; the nest updates its output in place and is not parallel: " + W;
+}
+
 bool GemmLifter::run(const std::string &Name) {
-  if (!findRoles() || !findUpdate() || !checkOutputRows())
+  if (!findRoles() || !findUpdate() || !checkOutputRows()) {
+    noteInPlaceDependence();
     return false;
+  }
   const NestInfo &N = M.Nest;
   for (const NestGuard &G : N.Guards)
     if (auto *I = dyn_cast<Instruction>(G.Cond); I && Outer->contains(I))

@@ -146,8 +146,8 @@ void trmm_lower_to_zero(float alpha) {
 // running down (row i reads rows k > i that earlier iterations updated),
 // and PolyBench 3's lower form with rows running up (`for (i = 1; i < m;
 // i++) ... for (k = 0; k < i; k++)`: rows k < i already updated), in place
-// or with a scaling; the GEMM specs leave such nests to spec trmm
-// (gemm-triangle: not ReadsOtherElementsOfOutput).
+// or with a scaling (spec gemm-triangle matches the latter, and the GEMM
+// lifter's refusal names the dependence).
 // CHECK-LABEL: Idioms in function 'trmm_upper_down':
 // CHECK: loop %{{[0-9]+}} at trmm.c:[[@LINE+4]]: no idiom (closest: trmm): {{.*}}OnlyAntiDependences(loop): loop-carried flow dependence: the load at {{.*}}trmm.c:[[@LINE+7]]:{{[0-9]+}} in iteration {{[0-9]+}} {{.*}} reads an element that the store at {{.*}}trmm.c:[[@LINE+7]]:{{[0-9]+}} wrote in iteration
 // REMARK-DAG: trmm.c:[[@LINE+3]]:3: remark: loop is not an idiom (closest: trmm): {{.*}}OnlyAntiDependences(loop): loop-carried flow dependence
@@ -162,8 +162,9 @@ void trmm_upper_down(float alpha) {
 }
 
 // CHECK-LABEL: Idioms in function 'trmm_poly3':
-// CHECK: loop %{{[0-9]+}} at trmm.c:[[@LINE+4]]: no idiom (closest: trmm): {{.*}}OnlyAntiDependences(loop): loop-carried flow dependence: the load at {{.*}}trmm.c:[[@LINE+7]]:{{[0-9]+}} in iteration {{[0-9]+}} {{.*}} reads an element that the store at {{.*}}trmm.c:[[@LINE+7]]:{{[0-9]+}} wrote in iteration
-// REMARK-DAG: trmm.c:[[@LINE+3]]:3: remark: loop is not an idiom (closest: trmm): {{.*}}OnlyAntiDependences(loop): loop-carried flow dependence
+// CHECK: loop %{{[0-9]+}} at trmm.c:[[@LINE+5]]: idiom gemm-triangle (GEMM)
+// CHECK-NEXT: not offloaded: cannot lift to FunIL: GEMM whose output C is also read at another index not offloaded (A or B is the array C); the nest updates its output in place and is not parallel: loop-carried flow dependence: the load at {{.*}}trmm.c:[[@LINE+7]]:{{[0-9]+}} in iteration {{[0-9]+}} {{.*}} reads an element that the store at {{.*}}trmm.c:[[@LINE+7]]:{{[0-9]+}} wrote in iteration
+// REMARK-DAG: trmm.c:[[@LINE+3]]:3: remark: idiom gemm-triangle not offloaded: cannot lift to FunIL: {{.*}}; the nest updates its output in place and is not parallel: loop-carried flow dependence
 // REMARK-NOT: trmm.c:[[@LINE+2]]:3: remark: offloaded
 void trmm_poly3(void) {
   for (int i = 1; i < M; i++)
@@ -173,7 +174,8 @@ void trmm_poly3(void) {
 }
 
 // CHECK-LABEL: Idioms in function 'trmm_poly3_scaled':
-// CHECK: loop %{{[0-9]+}} at trmm.c:[[@LINE+3]]: no idiom (closest: trmm): {{.*}}OnlyAntiDependences(loop): loop-carried flow dependence
+// CHECK: loop %{{[0-9]+}} at trmm.c:[[@LINE+4]]: idiom gemm-triangle (GEMM)
+// CHECK-NEXT: not offloaded: cannot lift to FunIL: the GEMM nest has a second store {{.*}}; the nest updates its output in place and is not parallel: loop-carried flow dependence
 // REMARK-NOT: trmm.c:[[@LINE+2]]:3: remark: offloaded
 void trmm_poly3_scaled(float alpha) {
   for (int i = 1; i < M; i++)

@@ -123,6 +123,23 @@ void trmm_lower_sum(double alpha) {
     }
 }
 
+// Not lifted yet: `int` indices with a run-time m. The k loop's count
+// zext(m - 1) at the first row and the trip count zext(m) - 1 do not cancel
+// in SCEV, so counted from the last row its start is no constant (long
+// indices are lifted: test/lit/run/trmm.c `trmm_lower`).
+// CHECK-LABEL: Idioms in function 'trmm_lower_int_vla':
+// CHECK: loop %{{[0-9]+}} at trmm.c:[[@LINE+4]]: no idiom (closest: trmm): matched but cannot be lifted with template 'trmm': trip count of the loop at depth 3 varies in the nest
+// REMARK-DAG: trmm.c:[[@LINE+3]]:3: remark: loop is not an idiom (closest: trmm): matched but cannot be lifted with template 'trmm': trip count of the loop at depth 3 varies in the nest
+// REMARK-NOT: trmm.c:[[@LINE+2]]:3: remark: offloaded
+void trmm_lower_int_vla(int m, int n, float alpha, float X[m][m], float Y[m][n]) {
+  for (int i = m - 1; i > 0; i--)
+    for (int j = 0; j < n; j++) {
+      for (int k = 0; k < i; k++)
+        Y[i][j] += X[i][k] * Y[k][j];
+      Y[i][j] = alpha * Y[i][j];
+    }
+}
+
 // The same rows run down to 0 (`i >= 0`, row 0 scaled only): parallel too,
 // but at -O2 jump threading sends the last row's j loop straight to the
 // function's exit (the k loop's zero-trip test `i == 0` is also the i

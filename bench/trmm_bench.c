@@ -11,6 +11,10 @@
  * REPS times, a time loop with nothing but the product in it: a residency
  * region in the plugin build), and "total T" follows: the wall time of the
  * whole loop, the copy back at the region's end included.
+ * With a fourth argument `lower` (FORM=lower bench/trmm_pocl.sh) the
+ * product is the lower form whose rows run down (B = alpha (B + strictly-
+ * lower(A) B), `for (i = m - 1; i > 0; i--) ... for (k = 0; k < i; k++)`,
+ * long indices; docs/FunIL.md "TRMM programs"), restored before each.
  * Every element is summed in the loop's order, on the device as on the
  * host, so the hashes of the two builds agree.
  */
@@ -30,6 +34,17 @@ __attribute__((noinline)) static void trmm(int m, int n, float alpha,
     }
 }
 
+__attribute__((noinline)) static void trmm_lower(long m, long n, float alpha,
+                                                 float A[m][m], float B[m][n])
+{
+  for (long i = m - 1; i > 0; i--)
+    for (long j = 0; j < n; j++) {
+      for (long k = 0; k < i; k++)
+        B[i][j] += A[i][k] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
+}
+
 static double now_ms(void)
 {
   struct timespec t;
@@ -40,11 +55,12 @@ static double now_ms(void)
 int main(int argc, char **argv)
 {
   if (argc < 4) {
-    fprintf(stderr, "usage: %s M N REPS [chain]\n", argv[0]);
+    fprintf(stderr, "usage: %s M N REPS [chain|lower]\n", argv[0]);
     return 2;
   }
   int m = atoi(argv[1]), n = atoi(argv[2]), reps = atoi(argv[3]);
   int chain = argc > 4 && !strcmp(argv[4], "chain");
+  int lower = argc > 4 && !strcmp(argv[4], "lower");
   float *a = malloc(sizeof(float) * m * m), *b = malloc(sizeof(float) * m * n);
   float *b0 = malloc(sizeof(float) * m * n);
   if (!a || !b || !b0)
@@ -75,7 +91,10 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps; r++) {
       memcpy(b, b0, sizeof(float) * m * n);
       double t0 = now_ms();
-      trmm(m, n, 1.5f, (float(*)[m])a, (float(*)[n])b);
+      if (lower)
+        trmm_lower(m, n, 1.5f, (float(*)[m])a, (float(*)[n])b);
+      else
+        trmm(m, n, 1.5f, (float(*)[m])a, (float(*)[n])b);
       ms[r] = now_ms() - t0;
     }
   }

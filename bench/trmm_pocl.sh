@@ -10,8 +10,10 @@
 # RESIDENCY=off the plugin build has none (-idiom-residency=false), as the
 # helper "trmmlift" measured it (docs/Benchmarks.md), when the runtime still
 # declined a snapshot input inside a region. A time loop of products on
-# one B: bench/trmm_region_pocl.sh.
-# Usage: [RESIDENCY=off] bench/trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]
+# one B: bench/trmm_region_pocl.sh. FORM=lower runs the lower form whose
+# rows run down instead (trmm_bench.c `lower`: a triangle on the reduction,
+# rows counted from the last).
+# Usage: [RESIDENCY=off] [FORM=lower] bench/trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]
 set -euo pipefail
 B=$(cd "${1:?usage: trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]}" && pwd)
 M=${2:-1024} N=${3:-1024} REPS=${4:-5} ROUNDS=${5:-3}
@@ -25,10 +27,13 @@ clang-19 -O2 -fplugin="$B/lib/libIdiom.so" -fpass-plugin="$B/lib/libIdiom.so" \
   "${NOREGION[@]}" \
   "$HERE/trmm_bench.c" \
   -L"$B/lib" -lidiomrt -o "$T/trmm.idiom"
-echo "# trmm m=$M n=$N reps=$REPS rounds=$ROUNDS; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+FORM=${FORM:-upper}
+MODE=()
+[ "$FORM" = lower ] && MODE=(lower)
+echo "# trmm ($FORM) m=$M n=$N reps=$REPS rounds=$ROUNDS; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$ROUNDS"); do
-  "$T/trmm.seq" "$M" "$N" "$REPS" | sed 's/^/seq /'
-  IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 "$T/trmm.idiom" "$M" "$N" "$REPS" \
+  "$T/trmm.seq" "$M" "$N" "$REPS" "${MODE[@]}" | sed 's/^/seq /'
+  IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 "$T/trmm.idiom" "$M" "$N" "$REPS" "${MODE[@]}" \
     2> "$T/stats.$r" | sed 's/^/idiom /'
   grep -o 'trmm calls=[0-9]* offloaded=[0-9]* device="[^"]*"' "$T/stats.$r" >&2
 done > "$T/runs"

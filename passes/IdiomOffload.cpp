@@ -112,7 +112,7 @@ const char *kindName(const IdiomMatch &M) {
            : M.Nest.depth() == 2 && (M.Nest.BandLoop || M.Nest.TriLoop)
                ? "TRMV"
            : M.Nest.depth() == 2  ? "GEMV"
-           : M.Nest.BandLoop      ? "TRMM"
+           : M.InPlaceTriangular  ? "TRMM"
                                   : "GEMM";
   if (M.Kind == IdiomKind::Spmv) // the built-in specs spmv-csr, spmv-jds
     return M.SpecName.find("jds") != std::string::npos ? "JDS SpMV" : "CSR SpMV";

@@ -178,7 +178,9 @@ bool Validator<TB>::checkBandMask(const ExprPtr &Mask, const std::string &R,
   const char *What = M.Nest.depth() == 2 ? "TRMV band" : "TRMM band";
   if (M.Nest.TriLoop) {
     // A TRMV's triangle on its reduction: step kT adds its product when kT
-    // < TriBase + TriSlope j, j the column (the row count {b,+,s}).
+    // < TriBase + TriSlope j, j the column (the row count {b,+,s}); a
+    // TRMM's the same with the row (rows that run down counted from the
+    // last, NestInfo::RowsReversed).
     const auto *Count = dyn_cast_or_null<SCEVAddRecExpr>(M.Nest.TriRowCount);
     if (!Count || !Count->isAffine() || !isa<SCEVConstant>(Count->getStart()) ||
         !isa<SCEVConstant>(Count->getOperand(1)))
@@ -192,7 +194,7 @@ bool Validator<TB>::checkBandMask(const ExprPtr &Mask, const std::string &R,
           return TB::slt(KT, Const(Count->getStart()) +
                                  Const(Count->getOperand(1)) * Col);
         },
-        "TRMV triangle", TimeoutMs, Why);
+        M.Nest.depth() == 2 ? "TRMV triangle" : "TRMM triangle", TimeoutMs, Why);
   }
   TermT Lead = C.bv_val((uint64_t)M.Nest.BandLead, 64);
   return checkIndexMask(

@@ -5,6 +5,8 @@
 #include "SliceExpr.h"
 #include "idiom/Constraints/LinearAlgebraFacts.h"
 #include "idiom/Constraints/LoopFacts.h"
+#include "idiom/Constraints/Z3Checks.h"
+#include "../IdiomDetection.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -58,7 +60,8 @@ public:
              std::string &Why)
       : M(M), SE(SE), Out(Out), Why(Why), Outer(M.Nest.Loops.front()),
         I64(Type::getInt64Ty(Outer->getHeader()->getContext())),
-        Depth(M.Nest.depth()), Gemv(Depth == 2) {}
+        Depth(M.Nest.depth()), Gemv(Depth == 2),
+        Trmm(!Gemv && M.InPlaceTriangular) {}
 
   /// One GEMV of a pair (liftGemvPair): the instructions of \p Other, the
   /// other product's slice and stores, are not this program's.
@@ -96,6 +99,7 @@ private:
   bool denseOutput();
   bool triangle(std::string &Mask, std::string &RedMask);
   bool bandOperand(const ChainAccess &Op);
+  void noteInPlaceDependence();
   bool loopOf(Instruction *I, unsigned &D) const;
   void elementOffset(ChainAccess &A);
   bool isFinal(Value *V, unsigned Depth = 0) const;
@@ -116,6 +120,10 @@ private:
   Type *I64;
   unsigned Depth; ///< 3: GEMM; 2: GEMV (LoopI is NoLoop)
   bool Gemv;
+  /// A TRMM (IdiomMatch::InPlaceTriangular on a chain of three loops): its
+  /// reduction is a band or a triangle, its operand over C's array read
+  /// from a snapshot.
+  bool Trmm;
 
   unsigned LoopI = 0, LoopJ = 0, LoopK = 0; ///< positions in the chain
   StoreInst *St = nullptr;
@@ -171,7 +179,8 @@ bool GemmLifter::isFinal(Value *V, unsigned Depth) const {
   // the old output element (LLVM duplicates it on both sides of the guard).
   auto IsInit = [&](Value *In) {
     return In == SumInit ||
-           (N.BandLoop && is_contained(CLoads, In) && is_contained(CLoads, SumInit));
+           ((N.BandLoop || Trmm) && is_contained(CLoads, In) &&
+            is_contained(CLoads, SumInit));
   };
   for (Value *In : P->incoming_values()) {
     if (IsInit(In))
@@ -259,7 +268,7 @@ bool GemmLifter::findRoles() {
       } else if (auto *L = dyn_cast<LoadInst>(&I)) {
         Loads.push_back(L);
       } else if (auto *S = dyn_cast<StoreInst>(&I)) {
-        if (N.BandLoop && !Gemv && N.Loops[Depth - 1]->contains(S)) {
+        if (Trmm && N.Loops[Depth - 1]->contains(S)) {
           if (RunningSt)
             return fail("the TRMM nest stores twice in its band's loop");
           RunningSt = S;
@@ -280,7 +289,7 @@ bool GemmLifter::findRoles() {
       }
     }
   if (!St)
-    return fail(N.BandLoop && !Gemv ? "the TRMM nest stores nothing after its band's "
+    return fail(Trmm ? "the TRMM nest stores nothing after its band's "
                              "loop (an update in place is not lifted)"
                            : "the GEMM nest stores nothing");
   if (RunningSt && !accessesSameElement(RunningSt, St, SE))
@@ -396,7 +405,7 @@ bool GemmLifter::findRoles() {
     // anti dependences only: buildIdiomMatch), so it may overlap C, but
     // never at the element that the same (i, j) updates. (A TRMV's are
     // apart, as a GEMV's.)
-    if (N.BandLoop && !Gemv) {
+    if (Trmm) {
       if (!bandOperand(**X))
         return false;
       continue;
@@ -636,7 +645,10 @@ bool GemmLifter::denseOutput() {
 bool GemmLifter::triangle(std::string &Mask, std::string &RedMask) {
   const NestInfo &N = M.Nest;
   unsigned T = N.TriLoop;
-  const bool OnReduction = Gemv && T == LoopK && LoopJ == 0;
+  // A TRMM's triangle on its reduction is driven by the rows (r.2), a
+  // TRMV's by its columns (q.2).
+  const bool OnReduction =
+      T == LoopK && (Gemv ? LoopJ == 0 : Trmm && LoopI == 0);
   if (Gemv && !OnReduction)
     return fail(TransposedTrmv);
   if (!OnReduction && (T == LoopK || LoopK == 0))
@@ -670,7 +682,8 @@ bool GemmLifter::triangle(std::string &Mask, std::string &RedMask) {
   if (OnReduction) {
     Slice.TriangleOnReduction = true;
     RedMask = "icmp_slt(x.2, add(" + std::to_string(N.TriBase) + ":i64, mul(" +
-              std::to_string(N.TriSlope) + ":i64, q.2)))";
+              std::to_string(N.TriSlope) + ":i64, " + (Gemv ? "q.2" : "r.2") +
+              ")))";
     return true;
   }
   Slice.TriangleOnColumns = T == LoopJ;
@@ -680,31 +693,40 @@ bool GemmLifter::triangle(std::string &Mask, std::string &RedMask) {
   return true;
 }
 
-/// An operand \p Op of a band (NestInfo::BandLoop) over C's array: in the
-/// rectangle's coordinates its element minus C's is d0 + dI k0 + dJ j + sK
-/// kB, with kB = a k0 + t and t >= 0 in the band, so d0 + (dI + a sK) k0 +
-/// sK t. It must never be C's element of the same (i, j) (whose reads the
-/// snapshot would not see: an initialisation before the band read at its
-/// first step), which holds when dJ = 0 and the three terms have one sign,
-/// d0 not 0 (PolyBench trmm's B[k][j], k > i: d0 = n, dI + a sK = 0, sK =
-/// n). Proven here, or tested at run time for the positive signs.
+/// An operand \p Op of a TRMM over C's array (a band, NestInfo::BandLoop,
+/// or a triangle, TriLoop): in the rectangle's coordinates its element
+/// minus C's is d0 + dI k0 + dJ j + sK kB. In a band kB = a k0 + t with t
+/// >= 0, so d0 + (dI + a sK) k0 + sK t; in a triangle kT = b - 1 + s k0 -
+/// u with u >= 0 (its rows' last step), so d0 + sK (b - 1) + (dI + s sK) k0
+/// - sK u. It must never be C's element of the same (i, j) (whose reads
+/// the snapshot would not see: an initialisation before the band read at
+/// its first step), which holds when dJ = 0 and the three terms have one
+/// sign, the constant not 0 (PolyBench trmm's B[k][j], k > i: d0 = n, dI +
+/// a sK = 0, sK = n; the lower form's B[k][j], k < i, rows counted from 0:
+/// d0 = 0, b = 0, s = 1, dI = -n, sK = n). Proven here, or tested at run
+/// time for the positive signs.
 bool GemmLifter::bandOperand(const ChainAccess &Op) {
   const char *Meets = "the TRMM operand over the output array may meet the "
                       "output element within one (i, j) (the snapshot would "
                       "not see what the nest wrote there)";
   if (AAcc2 || BAcc2)
     return fail("a TRMM with two products per step is not lifted");
+  const NestInfo &N = M.Nest;
+  const bool Tri = N.TriLoop != 0;
   const SCEV *DJ = SE.getMinusSCEV(i64(Op.Strides[LoopJ]), i64(CAcc->Strides[LoopJ]));
   const SCEV *SK = i64(Op.Strides[LoopK]);
   const SCEV *DI = SE.getAddExpr(
       SE.getMinusSCEV(i64(Op.Strides[LoopI]), i64(CAcc->Strides[LoopI])),
-      SE.getMulExpr(SE.getConstant(I64, M.Nest.BandLead), SK));
+      SE.getMulExpr(SE.getConstant(I64, Tri ? N.TriSlope : N.BandLead), SK));
   if (!DJ->isZero() || !i64(CAcc->Strides[LoopK])->isZero())
     return fail(Meets);
   const SCEV *One = SE.getOne(I64);
   const SCEV *D0 = SE.getMinusSCEV(i64(Op.Offset), i64(CAcc->Offset));
-  const SCEV *Up[3] = {SE.getMinusSCEV(D0, One), DI, SK};
-  const SCEV *Down[3] = {SE.getAddExpr(D0, One), DI, SK};
+  if (Tri)
+    D0 = SE.getAddExpr(D0, SE.getMulExpr(SE.getConstant(I64, N.TriBase - 1), SK));
+  const SCEV *Free = Tri ? SE.getNegativeSCEV(SK) : SK;
+  const SCEV *Up[3] = {SE.getMinusSCEV(D0, One), DI, Free};
+  const SCEV *Down[3] = {SE.getAddExpr(D0, One), DI, Free};
   auto All = [&](const SCEV *const(&Xs)[3], bool Pos) {
     for (const SCEV *X : Xs) {
       X = SE.applyLoopGuards(X, Outer);
@@ -715,11 +737,24 @@ bool GemmLifter::bandOperand(const ChainAccess &Op) {
   };
   if (All(Up, true) || All(Down, false))
     return true;
-  for (const SCEV *X : Up)
-    if (isa<SCEVConstant>(X) && !SE.isKnownNonNegative(X))
-      return fail(Meets);
-  // d0 >= 1, dI + a sK >= 0 and sK >= 0, at run time.
-  Out.NonNegative.append(std::begin(Up), std::end(Up));
+  // Else one sign at run time: a band's operand rows usually lie after the
+  // output row (k > i), a triangle's before it (k < i); the other sign
+  // when a constant term rules that one out.
+  auto Possible = [&](const SCEV *const(&Xs)[3], bool Pos) {
+    return none_of(Xs, [&](const SCEV *X) {
+      return isa<SCEVConstant>(X) &&
+             !(Pos ? SE.isKnownNonNegative(X) : SE.isKnownNonPositive(X));
+    });
+  };
+  bool Pos = !Tri;
+  if (!Possible(Pos ? Up : Down, Pos))
+    Pos = !Pos;
+  if (!Possible(Pos ? Up : Down, Pos))
+    return fail(Meets);
+  // The constant >= 1 and the two slopes >= 0, or the constant <= -1 and
+  // the slopes <= 0, at run time.
+  for (const SCEV *X : Pos ? Up : Down)
+    Out.NonNegative.push_back(Pos ? X : SE.getNegativeSCEV(X));
   return true;
 }
 
@@ -749,9 +784,39 @@ std::string GemmLifter::view(unsigned Buf, const ChainAccess &A, unsigned D0,
          ", " + N1 + ")";
 }
 
+/// After a failed lift of a triangular GEMM (not a TRMM) whose innermost
+/// loop reads another element of an array the nest stores to (an update in
+/// place, PolyBench 3's lower trmm `for (i = 1; ...) for (k < i) B[i][j] +=
+/// A[i][k] * B[k][j]`): appends to Why the loop-carried flow or output
+/// dependence Z3 finds, the reason no lift in place could take the nest.
+void GemmLifter::noteInPlaceDependence() {
+  const NestInfo &N = M.Nest;
+  if (Trmm || !N.TriLoop)
+    return;
+  Loop *In = N.Loops[Depth - 1];
+  bool InPlace = false;
+  for (BasicBlock *BB : Outer->blocks())
+    for (Instruction &I : *BB)
+      if (auto *St = dyn_cast<StoreInst>(&I)) {
+        const SCEV *SP = SE.getSCEV(St->getPointerOperand());
+        for (BasicBlock *IB : In->blocks())
+          for (Instruction &J : *IB)
+            if (auto *Ld = dyn_cast<LoadInst>(&J)) {
+              const SCEV *LP = SE.getSCEV(Ld->getPointerOperand());
+              InPlace |= LP != SP && SE.getPointerBase(LP) == SE.getPointerBase(SP);
+            }
+      }
+  std::string W;
+  if (InPlace && proveOnlyAntiDependences(Outer, SE, currentLiftOptions().Z3TimeoutMs,
+                                          W) == Proof::Refuted)
+    Why += "; the nest updates its output in place and is not parallel: " + W;
+}
+
 bool GemmLifter::run(const std::string &Name) {
-  if (!findRoles() || !findUpdate() || !checkOutputRows())
+  if (!findRoles() || !findUpdate() || !checkOutputRows()) {
+    noteInPlaceDependence();
     return false;
+  }
   const NestInfo &N = M.Nest;
   for (const NestGuard &G : N.Guards)
     if (auto *I = dyn_cast<Instruction>(G.Cond); I && Outer->contains(I))
@@ -794,7 +859,7 @@ bool GemmLifter::run(const std::string &Name) {
     P.Written = X == 2;
     P.Dense = X == 2 && Mask.empty() && denseOutput();
     // A band's operand over C's array is read as it was before the nest.
-    P.Snapshot = N.BandLoop && !Gemv && X != 2 && Accs[X]->Base == CAcc->Base;
+    P.Snapshot = Trmm && X != 2 && Accs[X]->Base == CAcc->Base;
     Buffers.push_back(P);
   }
   std::string SM = Gemv ? std::string("1") : size(N.TripCounts[LoopI], "M");

@@ -365,17 +365,22 @@ std::optional<IdiomMatch> buildIdiomMatch(StringRef Lifts, StringRef SpecName,
   }
   if (Lifts == "trmm") {
     // A triangular product in place (PolyBench trmm): a chain of three
-    // loops whose innermost loop is a band (NestInfo::BandLoop), lifted by
-    // the GEMM lifter out of place on the original operand. Its loops may
-    // have anti dependences only, proved here whatever the spec checks.
+    // loops whose innermost loop is a band (NestInfo::BandLoop) or a
+    // triangle (TriLoop: the lower form whose rows run down,
+    // NestInfo::RowsReversed, `for (i = m - 1; i > 0; i--) ... for (k = 0;
+    // k < i; k++)`), lifted by the GEMM
+    // lifter out of place on the original operand. Its loops may have anti
+    // dependences only, proved here whatever the spec checks.
     M.Kind = IdiomKind::Gemm;
-    auto N = analyzeLoopChain(L, 3, Env.SE, Why, /*Triangle=*/false,
-                              /*Band=*/true);
+    M.InPlaceTriangular = true;
+    auto N = analyzeLoopChain(L, 3, Env.SE, Why, /*Triangle=*/true,
+                              /*Band=*/true, /*MinTriBase=*/0);
     if (!N)
       return std::nullopt;
-    if (!N->BandLoop) {
+    if (N->BandLoop != 2 && N->TriLoop != 2) {
       Why = "the TRMM nest's reduction loop is not a band whose start moves "
-            "with the outer loop (a rectangular or triangular nest is a GEMM "
+            "with the outer loop, nor a triangle whose end does (a "
+            "rectangular nest, or a triangle of the output, is a GEMM "
             "spec's)";
       return std::nullopt;
     }

@@ -165,9 +165,10 @@ static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
     // so does a triangle's whose first row is empty (TriBase 0: a strict
     // lower TRMV, `j < i`).
     const SCEV *RowCount =
-        N.BandLoop && Sub == N.Loops[N.BandLoop]   ? N.BandRowCount
-        : N.TriLoop && Sub == N.Loops[N.TriLoop] ? N.TriRowCount
-                                                   : nullptr;
+        (N.BandLoop && Sub == N.Loops[N.BandLoop]) ||
+                (N.TriLoop && Sub == N.Loops[N.TriLoop])
+            ? N.LoopRowCount
+            : nullptr;
     if (RowCount && !isInvariantIn(C, Outer)) {
       bool EnterT = SkipsToLatch(F) && !SkipsToLatch(T);
       bool EnterF = SkipsToLatch(T) && !SkipsToLatch(F);
@@ -204,7 +205,8 @@ static bool collectChainGuards(Loop *Outer, Loop *L, Loop *Sub, NestInfo &N,
 /// (NestInfo::TriLoop) and returns the rectangle's extent B + s (n0 - 1), at
 /// least 0; else null.
 static const SCEV *triangleExtent(const SCEV *TC, unsigned D, NestInfo &N,
-                                  ScalarEvolution &SE, int64_t MinBase) {
+                                  ScalarEvolution &SE, int64_t MinBase,
+                                  const SCEV *LoopTC) {
   auto *AR = dyn_cast<SCEVAddRecExpr>(TC);
   if (N.TriLoop || D == 0 || !AR || AR->getLoop() != N.Loops.front() ||
       !AR->isAffine())
@@ -217,6 +219,7 @@ static const SCEV *triangleExtent(const SCEV *TC, unsigned D, NestInfo &N,
   N.TriBase = *B;
   N.TriSlope = *S;
   N.TriRowCount = TC;
+  N.LoopRowCount = LoopTC;
   Type *Ty = TC->getType();
   const SCEV *Last = SE.getAddExpr(N.TripCounts[0], SE.getMinusOne(Ty));
   const SCEV *Ext = SE.getAddExpr(AR->getStart(), SE.getMulExpr(AR->getStepRecurrence(SE), Last));
@@ -225,14 +228,16 @@ static const SCEV *triangleExtent(const SCEV *TC, unsigned D, NestInfo &N,
 
 /// With \p TC the count of the innermost loop (position \p D) of chain \p
 /// N, varying in the nest, and \p AR an induction recurrence of that loop
-/// whose start varies: when the start advances a >= 1 of its steps per
-/// iteration of N.Loops[0] and TC is {K,+,-a}<N.Loops[0]> (the end fixed),
-/// records the band (NestInfo::BandLoop) and returns K, at least 0; else
-/// null.
+/// whose start \p RowStart varies (AR's start, in the rows' order of N):
+/// when the start advances a >= 1 of its steps per iteration of N.Loops[0]
+/// and TC is {K,+,-a}<N.Loops[0]> (the end fixed), records the band
+/// (NestInfo::BandLoop; \p LoopTC the count as the loop computes it) and
+/// returns K, at least 0; else null.
 static const SCEV *bandExtent(const SCEV *TC, const SCEVAddRecExpr *AR,
-                              unsigned D, NestInfo &N, ScalarEvolution &SE) {
+                              const SCEV *RowStart, unsigned D, NestInfo &N,
+                              ScalarEvolution &SE, const SCEV *LoopTC) {
   Loop *Outer = N.Loops.front();
-  auto *Start = dyn_cast<SCEVAddRecExpr>(AR->getStart());
+  auto *Start = dyn_cast<SCEVAddRecExpr>(RowStart);
   auto *Count = dyn_cast<SCEVAddRecExpr>(TC);
   if (!Start || !Count || Start->getLoop() != Outer ||
       Count->getLoop() != Outer || !Start->isAffine() || !Count->isAffine() ||
@@ -249,7 +254,28 @@ static const SCEV *bandExtent(const SCEV *TC, const SCEVAddRecExpr *AR,
   N.BandLoop = D;
   N.BandLead = *Move / *Step;
   N.BandRowCount = TC;
+  N.LoopRowCount = LoopTC;
   return SE.getSMaxExpr(Count->getStart(), SE.getZero(TC->getType()));
+}
+
+/// \p S, an affine recurrence of N.Loops[0] over its iterations t, as a
+/// formula over k0 = TripCounts[0] - 1 - t when the rows run down
+/// (NestInfo::RowsReversed): {X,+,c} becomes {X + c (TripCounts[0] - 1),+,
+/// -c}; anything else as it is.
+static const SCEV *rowOrder(const SCEV *S, const NestInfo &N,
+                            ScalarEvolution &SE) {
+  auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+  if (!N.RowsReversed || !AR || AR->getLoop() != N.Loops.front() ||
+      !AR->isAffine())
+    return S;
+  Type *Ty = AR->getType();
+  const SCEV *Last = SE.getTruncateOrSignExtend(
+      SE.getMinusSCEV(N.TripCounts[0], SE.getOne(N.TripCounts[0]->getType())),
+      Ty);
+  const SCEV *Step = AR->getStepRecurrence(SE);
+  return SE.getAddRecExpr(SE.getAddExpr(AR->getStart(), SE.getMulExpr(Step, Last)),
+                          SE.getNegativeSCEV(Step), N.Loops.front(),
+                          SCEV::FlagAnyWrap);
 }
 
 /// \p S as SCEV prints it, for a remark.
@@ -307,6 +333,9 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
     const SCEV *TC = canonicalTripCount(L, SE, Why);
     if (!TC)
       return std::nullopt;
+    // The count as the loop computes it, and in the rows' order.
+    const SCEV *LoopTC = TC;
+    TC = rowOrder(TC, N, SE);
     // A band (the innermost loop's count and start both move) is decided
     // with its induction variable below.
     // With Triangle too, a loop whose induction variables all start at
@@ -317,8 +346,8 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
         (!Triangle || hasMovingStart(L, Outer, SE))) {
       BandCount = TC;
     } else if (!SE.isLoopInvariant(TC, Outer)) {
-      const SCEV *Row = TC;
-      TC = Triangle ? triangleExtent(TC, D, N, SE, MinTriBase) : nullptr;
+      TC = Triangle ? triangleExtent(TC, D, N, SE, MinTriBase, LoopTC)
+                    : nullptr;
       if (!TC) {
         Why = "trip count of the loop at depth " + std::to_string(D + 1) +
               " varies in the nest (not rectangular" +
@@ -327,7 +356,7 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
                      "a positive constant per outer iteration, nor a band "
                      "whose start advances a constant number of its steps "
                      "per outer iteration while its end stays fixed): its "
-                     "count is " + scevText(Row)
+                     "count is " + scevText(LoopTC)
                : Triangle ? std::string("; nor a triangle whose count grows "
                                         "from a positive constant by a "
                                         "constant per outer iteration)")
@@ -335,7 +364,7 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
         return std::nullopt;
       }
       // A prologue of a triangle runs as many times as the triangle's loop.
-      if (N.Prologue && N.PrologueTripCount == Row)
+      if (N.Prologue && N.PrologueTripCount == LoopTC)
         N.PrologueTripCount = TC;
     }
     PHINode *IV = nullptr;
@@ -346,7 +375,10 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
           !AR->isAffine() || !scevInt64(AR->getStepRecurrence(SE)))
         continue;
       if (!SE.isLoopInvariant(AR->getStart(), Outer)) {
-        const SCEV *K = BandCount ? bandExtent(BandCount, AR, D, N, SE) : nullptr;
+        const SCEV *K =
+            BandCount ? bandExtent(BandCount, AR, rowOrder(AR->getStart(), N, SE),
+                                   D, N, SE, LoopTC)
+                      : nullptr;
         if (!K) {
           VaryingStart = true;
           continue;
@@ -381,6 +413,22 @@ std::optional<NestInfo> analyzeLoopChain(Loop *Outer, unsigned Depth,
     }
     N.IVs.push_back(IV);
     N.TripCounts.push_back(TC);
+    // Rows that run down are counted from the last (NestInfo::RowsReversed);
+    // undone below unless an inner loop is then a triangle or a band.
+    if (D == 0 && Band && N.IVSteps[0] < 0 && N.Loops.size() > 1) {
+      N.RowsReversed = true;
+      const SCEV *Start = N.IVStarts[0];
+      const SCEV *Last = SE.getTruncateOrSignExtend(
+          SE.getMinusSCEV(TC, SE.getOne(TC->getType())), Start->getType());
+      N.IVStarts[0] = SE.getAddExpr(
+          Start, SE.getMulExpr(SE.getConstant(Start->getType(), N.IVSteps[0]), Last));
+      N.IVSteps[0] = -N.IVSteps[0];
+    }
+  }
+  if (N.RowsReversed && !N.TriLoop && !N.BandLoop) {
+    N.RowsReversed = false;
+    N.IVSteps[0] = -N.IVSteps[0];
+    N.IVStarts[0] = cast<SCEVAddRecExpr>(SE.getSCEV(N.IVs[0]))->getStart();
   }
   if (N.Prologue && !SE.isLoopInvariant(N.PrologueTripCount, Outer)) {
     Why = "trip count of the loop before the inner loops varies in the "
@@ -631,6 +679,23 @@ std::optional<ChainAccess> analyzeChainAccess(Instruction *I,
       return std::nullopt;
     }
     A.Strides.push_back(E);
+  }
+  // Rows that run down, counted from the last (NestInfo::RowsReversed):
+  // Off + S0 t = (Off + S0 (TripCounts[0] - 1)) - S0 k0.
+  if (N.RowsReversed) {
+    const SCEV *S0 = A.Strides[0];
+    const SCEV *Last = SE.getTruncateOrSignExtend(
+        SE.getMinusSCEV(N.TripCounts[0], SE.getOne(N.TripCounts[0]->getType())),
+        S0->getType());
+    const SCEV *Shift = SE.getMulExpr(S0, Last);
+    if (A.Offset)
+      A.Offset = SE.getAddExpr(A.Offset,
+                               SE.getTruncateOrSignExtend(Shift, A.Offset->getType()));
+    A.OffsetBytes = SE.getAddExpr(
+        A.OffsetBytes,
+        SE.getMulExpr(SE.getTruncateOrSignExtend(Shift, A.OffsetBytes->getType()),
+                      SE.getConstant(A.OffsetBytes->getType(), Size)));
+    A.Strides[0] = SE.getNegativeSCEV(S0);
   }
   // A band: along k0 at a fixed index of the band's IV (the rectangle's
   // coordinates), not at a fixed iteration count.

@@ -198,6 +198,8 @@ bool IterationDependence::translatable(const SCEV *X, unsigned Depth) const {
   });
 }
 
+std::string loopText(const Loop *L);
+
 /// The loads and stores of L and of its inner loops; false with \p Why for
 /// any other memory access (a call that may touch memory, an atomic).
 bool IterationDependence::collect(std::string &Why) {
@@ -243,6 +245,19 @@ bool IterationDependence::collect(std::string &Why) {
         Why = "the address of " + iterAccessText(&I) +
               " is not affine in the induction variables of the loop and the "
               "loops inside it";
+        // At -O2 jump threading may send the last iteration of an outer
+        // loop straight out of an inner one (rows that run down to 0 around
+        // `for (k = 0; k < i; k++)`, whose zero-trip test `i == 0` is also
+        // the outer loop's exit test): its induction variable is then no
+        // recurrence that SCEV sees.
+        for (const Loop *X : L->getLoopsInPreorder())
+          if (!X->getExitingBlock()) {
+            Why += " (" + loopText(X) +
+                   " has several exits: at -O2, jump threading may route an "
+                   "outer loop's last iteration out of it, as for rows that "
+                   "run down to 0 around `for (k = 0; k < i; k++)`)";
+            break;
+          }
         return false;
       }
       Accesses.push_back({&I, Base, Off, DL.getTypeStoreSize(Ty)});

@@ -7,7 +7,9 @@
 // product only inside it, select(icmp_slt(x.2, add(b, mul(s, q.2))), STEP,
 // acc); an upper one (`j >= i`, `j > i`: the inner loop's start advances
 // with i, a band as TRMM's) keeps acc before it, select(icmp_slt(x.2, q.2),
-// acc, STEP). Either way the sum is the loop's, in the loop's order.
+// acc, STEP). Either way the sum is the loop's, in the loop's order. Rows
+// that run down (`for (i = N - 1; i >= 0; i--)`) are counted from the last
+// and give the same programs.
 // Translation validation covers the masks: -idiom-test-corrupt-mask turns
 // the first icmp_slt into icmp_sle (the lower triangle gains a column, the
 // band the column before the diagonal) and -idiom-test-corrupt-lift changes
@@ -112,6 +114,44 @@ void scaled(double a) {
     for (int j = 0; j <= i; j++)
       s += Ld[i][j] * xd[j];
     yd[i] = a * s;
+  }
+}
+
+// Rows that run down (`for (i = N - 1; i >= 0; i--)`): the rows are
+// independent, counted from the last (NestInfo::RowsReversed: q.2 is i
+// again), and the programs are the ones of rows running up: a lower
+// triangle's count {48,+,-1} over the loop's iterations is 1 + q.2 over
+// the rows, an upper band's start that retreats one column per iteration
+// advances one per row.
+// CHECK-LABEL: Idioms in function 'lower_down':
+// CHECK-NEXT: loop %{{[0-9]+}} at trmv.c:[[@LINE+7]]: idiom triangular-dot (TRMV)
+// CHECK-NEXT: FunIL:
+// CHECK-NEXT: idiom idiom_lower_down_0(A: [f64], B: [f64], C: [f64]) {
+// CHECK-NEXT: store view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64) = map(\(r: ([f64]_48, [f64]_48)) => map(\(q: ([f64]_48, f64, i64)) => reduceSeq(\(acc: f64, x: (f64, f64, i64)) => select(icmp_slt(x.2, add(1:i64, mul(1:i64, q.2))), fmuladd(x.1, x.0, acc), acc), 0x0p+0:f64, zip(r.0, q.0, iota(48:i64))), zip(view(B, 0:i64, 48:i64, 48:i64, 1:i64, 48:i64), r.1, iota(48:i64))), zip(view(A, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64), view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64)));
+// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// MASK-DAG: trmv.c:[[@LINE+2]]:3: remark: idiom triangular-dot not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (TRMV triangle mask)
+void lower_down(void) {
+  for (int i = N - 1; i >= 0; i--) {
+    double s = 0;
+    for (int j = 0; j <= i; j++)
+      s += Ld[i][j] * xd[j];
+    yd[i] = s;
+  }
+}
+
+// CHECK-LABEL: Idioms in function 'upper_down':
+// CHECK-NEXT: loop %{{[0-9]+}} at trmv.c:[[@LINE+7]]: idiom triangular-dot (TRMV)
+// CHECK-NEXT: FunIL:
+// CHECK-NEXT: idiom idiom_upper_down_0(A: [f32], B: [f32], C: [f32]) {
+// CHECK-NEXT: store view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64) = map(\(r: ([f32]_48, [f32]_48)) => map(\(q: ([f32]_48, f32, i64)) => reduceSeq(\(acc: f32, x: (f32, f32, i64)) => select(icmp_slt(x.2, q.2), acc, fmuladd(x.1, x.0, acc)), 0x0p+0:f32, zip(r.0, q.0, iota(48:i64))), zip(view(B, 0:i64, 48:i64, 48:i64, 1:i64, 48:i64), r.1, iota(48:i64))), zip(view(A, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64), view(C, 0:i64, 0:i64, 1:i64, 1:i64, 48:i64)));
+// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// MASK-DAG: trmv.c:[[@LINE+2]]:3: remark: idiom triangular-dot not offloaded: translation validation failed: Z3 found inputs on which the lifted FunIL and the LLVM slice differ (TRMV band mask)
+void upper_down(void) {
+  for (int i = N - 1; i >= 0; i--) {
+    float s = 0;
+    for (int j = i; j < N; j++)
+      s += Lf[i][j] * xf[j];
+    yf[i] = s;
   }
 }
 

@@ -6,8 +6,12 @@
 // reduction"): B read from its own device copy (IDIOM_ARG_SNAPSHOT), the
 // product in the loop's order, so the output is bit for bit the sequential
 // build's. Sizes with edge rows: m = 1 (the band is empty everywhere: only
-// the scaling), 2, 37 and 61 (odd, no multiple of anything), n = 1, 5, 53;
-// m = 0 and n = 0 make no call (the nest's guards). A call whose A is B's
+// the scaling), 2, 3, 37 and 61 (odd, no multiple of anything), n = 1, 5, 53;
+// m = 0 and n = 0 make no call (the nest's guards). The lower form whose
+// rows run down (`for (i = m - 1; i > 0; i--) ... for (k = 0; k < i;
+// k++)`), with run-time sizes (m = 0 to 61, 3 too; m = 1 makes no call)
+// and constant ones (A transposed, through a sum), a triangle on the
+// reduction read from the snapshot likewise. A call whose A is B's
 // own array (another pointer: the runtime's overlap check) declines and the
 // loop runs.
 // RUN: %clang -O2 %s -o %t.seq
@@ -44,7 +48,7 @@ static float Af[MMAX * MMAX], Bf[MMAX * NMAX];
 static double Ad[MD][MD], Bd[MD][ND];
 
 // REMARK-DAG: trmm.c:[[@LINE+4]]:3: remark: offloaded TRMM (trmm) to OpenCL
-// STATS-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=13 offloaded=12 device={{.*}} fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1
+// STATS-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=16 offloaded=15 device={{.*}} fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1
 __attribute__((noinline)) void trmm_f(int m, int n, float alpha,
                                       float A[m][m], float B[m][n]) {
   for (int i = 0; i < m; i++)
@@ -79,6 +83,35 @@ __attribute__((noinline)) void trmm_up(int m, int n, float alpha,
     }
 }
 
+// The lower form whose rows run down (row i reads rows k < i that later
+// iterations overwrite): a triangle on the reduction, rows counted from the
+// last (docs/FunIL.md, "TRMM programs"); long indices (with int ones and a
+// run-time m, SCEV does not cancel zext(m - 1) against zext(m) - 1).
+// REMARK-DAG: trmm.c:[[@LINE+4]]:3: remark: offloaded TRMM (trmm) to OpenCL
+// STATS-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=13 offloaded=12 device={{.*}} fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1
+__attribute__((noinline)) void trmm_lower(long m, long n, float alpha,
+                                          float A[m][m], float B[m][n]) {
+  for (long i = m - 1; i > 0; i--)
+    for (long j = 0; j < n; j++) {
+      for (long k = 0; k < i; k++)
+        B[i][j] += A[i][k] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
+}
+
+// Transposed A, through a sum into `B[i][j] += alpha * s`, constant sizes.
+// REMARK-DAG: trmm.c:[[@LINE+3]]:3: remark: offloaded TRMM (trmm) to OpenCL
+// STATS-DAG: idiom-stats: trmm.c:[[@LINE+2]] trmm calls=1 offloaded=1 device=
+__attribute__((noinline)) void trmm_lower_t(double alpha) {
+  for (int i = MD - 1; i >= 1; i--)
+    for (int j = 0; j < ND; j++) {
+      double s = 0;
+      for (int k = 0; k < i; k++)
+        s += Ad[k][i] * Bd[k][j];
+      Bd[i][j] += alpha * s;
+    }
+}
+
 static float valf(int i, int s) { return (float)((i * 7 + s * 13) % 23) / 23.0f - 0.5f; }
 
 static void print_f(const char *name, const float *v, int count) {
@@ -94,29 +127,21 @@ static void print_f(const char *name, const float *v, int count) {
   printf("\n");
 }
 
-static void run_f(int m, int n) {
+static void run_f(int m, int n, int lower) {
   for (int i = 0; i < m * m; i++)
     Af[i] = valf(i, m);
   for (int i = 0; i < m * n; i++)
     Bf[i] = valf(i, n + 1);
-  trmm_f(m, n, 1.5f, (float(*)[m])Af, (float(*)[n])Bf);
-  char name[32];
-  snprintf(name, sizeof name, "trmm m=%d n=%d", m, n);
+  if (lower)
+    trmm_lower(m, n, 1.5f, (float(*)[m])Af, (float(*)[n])Bf);
+  else
+    trmm_f(m, n, 1.5f, (float(*)[m])Af, (float(*)[n])Bf);
+  char name[40];
+  snprintf(name, sizeof name, "trmm%s m=%d n=%d", lower ? "_lower" : "", m, n);
   print_f(name, Bf, m * n);
 }
 
-int main(void) {
-  int ms[] = {0, 1, 2, 37, 61}, ns[] = {0, 1, 5, 53};
-  for (int a = 0; a < 5; a++)
-    for (int b = 0; b < 4; b++)
-      run_f(ms[a], ns[b]);
-  for (int i = 0; i < MD; i++) {
-    for (int k = 0; k < MD; k++)
-      Ad[i][k] = (double)((i * 5 + k * 2) % 13) / 13.0;
-    for (int j = 0; j < ND; j++)
-      Bd[i][j] = (double)((i + j * 5) % 19) / 19.0 - 0.25;
-  }
-  trmm_d(0.75);
+static void print_d(const char *name) {
   unsigned long h = 0;
   for (int i = 0; i < MD; i++)
     for (int j = 0; j < ND; j++) {
@@ -124,7 +149,31 @@ int main(void) {
       __builtin_memcpy(&u, &Bd[i][j], sizeof u);
       h = h * 1000003u + u;
     }
-  printf("trmm_d hash=%lx %.17g %.17g\n", h, Bd[0][0], Bd[MD - 2][ND - 1]);
+  printf("%s hash=%lx %.17g %.17g %.17g\n", name, h, Bd[0][0], Bd[1][0],
+         Bd[MD - 2][ND - 1]);
+}
+
+static void init_d(void) {
+  for (int i = 0; i < MD; i++) {
+    for (int k = 0; k < MD; k++)
+      Ad[i][k] = (double)((i * 5 + k * 2) % 13) / 13.0;
+    for (int j = 0; j < ND; j++)
+      Bd[i][j] = (double)((i + j * 5) % 19) / 19.0 - 0.25;
+  }
+}
+
+int main(void) {
+  int ms[] = {0, 1, 2, 3, 37, 61}, ns[] = {0, 1, 5, 53};
+  for (int lower = 0; lower < 2; lower++)
+    for (int a = 0; a < 6; a++)
+      for (int b = 0; b < 4; b++)
+        run_f(ms[a], ns[b], lower);
+  init_d();
+  trmm_d(0.75);
+  print_d("trmm_d");
+  init_d();
+  trmm_lower_t(0.75);
+  print_d("trmm_lower_t");
   for (int i = 0; i < 41 * 41; i++)
     Af[i] = valf(i, 3);
   for (int i = 0; i < 41 * 19; i++)
@@ -137,5 +186,9 @@ int main(void) {
     Bf[i] = valf(i, 5);
   trmm_f(37, 37, 1.25f, (float(*)[37])Bf, (float(*)[37])Bf);
   print_f("alias", Bf, 37 * 37);
+  for (int i = 0; i < 37 * 37; i++)
+    Bf[i] = valf(i, 6);
+  trmm_lower(37, 37, 1.25f, (float(*)[37])Bf, (float(*)[37])Bf);
+  print_f("alias_lower", Bf, 37 * 37);
   return 0;
 }

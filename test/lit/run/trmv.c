@@ -3,7 +3,8 @@
 // i`, `j <= 2 i`) and upper (`j >= i`, `j > i`, `j >= 2 i` with y = a s +
 // y) triangles, through a sum and in place into y (`y[i] += ...`), double
 // and float, 2-D arrays and a flat one with a run-time leading dimension,
-// a row count read from memory in every iteration, each on n = 0, 1, 2, 7
+// a row count read from memory in every iteration, rows running down
+// (lower, and upper with long indices), each on n = 0, 1, 2, 7
 // (odd) and 61 (odd, a rectangle of 61 x 61 around the triangle of a 64 x
 // 64 array),
 // with every variant forced in turn (IDIOM_VARIANT; IDIOM_COST=off offloads
@@ -169,6 +170,31 @@ __attribute__((noinline)) void trmv_bound_mem(const int *np, double L[NM][NM], c
   }
 }
 
+// Rows that run down (NestInfo::RowsReversed): the same programs.
+// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// STATS-DAG: idiom-stats: trmv.c:[[@LINE+2]] triangular-dot calls=4 offloaded=4 {{.*}}fallbacks=0 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void trmv_lower_down(int n, double L[NM][NM], const double *x, double *y) {
+  for (int i = n - 1; i >= 0; i--) {
+    double s = 0;
+    for (int j = 0; j <= i; j++)
+      s += L[i][j] * x[j];
+    y[i] = s;
+  }
+}
+
+// An upper triangle whose rows run down, long indices (with int ones the
+// count zext(n - i) is not affine for the spec's IndependentIterations).
+// REMARK-DAG: trmv.c:[[@LINE+3]]:3: remark: offloaded TRMV (triangular-dot) to OpenCL
+// STATS-DAG: idiom-stats: trmv.c:[[@LINE+2]] triangular-dot calls=4 offloaded=4 {{.*}}fallbacks=0 {{.*}}variant [[K]] tuned=forced
+__attribute__((noinline)) void trmv_upper_down(long n, float a, float U[NM][NM], const float *x, float *y) {
+  for (long i = n - 1; i >= 0; i--) {
+    float s = 0;
+    for (long j = i + 1; j < n; j++)
+      s += U[i][j] * x[j];
+    y[i] = a * s + y[i];
+  }
+}
+
 static void printd(const char *what, int n, const double *y) {
   printf("%s %d:", what, n);
   for (int i = 0; i < n; i++)
@@ -221,6 +247,10 @@ int main(void) {
     printd("flat-ld", n, yd);
     trmv_bound_mem(&n, Ld, xd, yd);
     printd("bound-mem", n, yd);
+    trmv_lower_down(n, Ld, xd, yd);
+    printd("lower-down", n, yd);
+    trmv_upper_down(n, 0.5f, Lf, xf, yf);
+    printf32("upper-down", n, yf);
     // y is x: rows read what earlier rows wrote.
     for (int i = 0; i < NM; i++)
       vd[i] = xd[i];

@@ -74,6 +74,11 @@ struct IdiomMatch {
   /// validation checks against the fused operation (docs/ARCHITECTURE.md,
   /// "Floating point"). GEMVs keep the host's choice.
   bool FPContract = false;
+  /// Kind Gemm from `lifts trmm` (a triangular product in place whose loops
+  /// have anti dependences only, proved): its operand over the output's
+  /// array is read from a snapshot, and its reduction may run over a band
+  /// (NestInfo::BandLoop) or, rows running down, a triangle (TriLoop).
+  bool InPlaceTriangular = false;
   /// Accumulation: the map runs over the outer loop and the reduction over
   /// the inner one (a column reduction, ColumnReductionFacts.h), not the
   /// interchanged `for k: for x:` nest.

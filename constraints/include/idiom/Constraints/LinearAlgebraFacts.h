@@ -89,7 +89,11 @@ bool isPrologueElement(llvm::Instruction *M, llvm::StoreInst *St,
 /// whose start moves a band's (the TRMV family, `lifts trmv`). A triangle's
 /// count must start at \p MinTriBase or more; at 0 (a strict lower TRMV,
 /// `j < i`), its loop is entered under its count's being positive, a guard
-/// that is not a NestGuard either.
+/// that is not a NestGuard either. With \p Band, an outermost loop that
+/// runs down (a negative constant step) has its rows counted from its last
+/// iteration (NestInfo::RowsReversed) when that makes an inner loop a
+/// triangle or a band: `for (i = n - 1; i >= 0; i--) for (k = 0; k < i;
+/// k++)` is the triangle k < k0. The caller must know the rows independent.
 std::optional<NestInfo> analyzeLoopChain(llvm::Loop *Outer, unsigned Depth,
                                          llvm::ScalarEvolution &SE,
                                          std::string &Why,

@@ -104,6 +104,21 @@ struct NestInfo {
   /// The band loop's own count {K,+,-BandLead}<Loops[0]> (SCEV, i64), for
   /// its zero-trip guard; null without a band.
   const llvm::SCEV *BandRowCount = nullptr;
+  /// Chains whose rows run down (analyzeLoopChain with Band: Loops[0] has a
+  /// negative constant step, `for (i = n - 1; i >= 0; i--)`, and a triangle
+  /// or band on an inner loop): k0 counts the iterations of Loops[0] from
+  /// its last one, k0 = TripCounts[0] - 1 - t for loop iteration t, so that
+  /// the rows are in memory order. IVStarts[0] is then the IV's value at its
+  /// last iteration and IVSteps[0] the negated step (positive); Tri*, Band*
+  /// and the accesses (analyzeChainAccess) are in k0, and TriRowCount and
+  /// BandRowCount are formulas over k0 written as recurrences of Loops[0]
+  /// (not SCEVs of its iterations). Only the callers that lift a chain whose
+  /// rows are independent (`lifts trmm`, `lifts trmv`) ask for it.
+  bool RowsReversed = false;
+  /// The triangle's or band's loop count as the loop computes it, a
+  /// recurrence over the iterations of Loops[0] (TriRowCount or BandRowCount
+  /// unless RowsReversed), for its zero-trip guard; null without either.
+  const llvm::SCEV *LoopRowCount = nullptr;
   /// The first load of a 2-D nest outside its inner loop (an input read
   /// once per outer iteration, where LICM hoisted it), or null.
   llvm::Instruction *OuterLoad = nullptr;

@@ -164,14 +164,13 @@ void case_hold_run(void) {
   if (!b)
     return;
   /* B's kernels built by the runtime thread (as its first call asks) */
-  double deadline = 0;
-  for (int k = 0; k < 60000 && !idiomrt_startup_built(b); ++k) {
+  int waited_ms = 0;
+  for (; waited_ms < 60000 && !idiomrt_startup_built(b); ++waited_ms) {
     struct timespec ms = {0, 1000000};
     nanosleep(&ms, NULL);
-    deadline += 1;
   }
   CHECK_MSG(__atomic_load_n(&b->bg_build, __ATOMIC_ACQUIRE) == 2,
-            "B not built after %.0f ms", deadline);
+            "B not built after %d ms", waited_ms);
   /* B measured: host 1 ms a run, the device 1000 times faster */
   pthread_mutex_lock(&b->stats_lock);
   idiomrt_cost_class *c =

@@ -16,30 +16,30 @@ shift 2; [ $# -gt 0 ] && shift
 ms() { a=$(date +%s%N); "$@" > /dev/null 2>>"$T/err"; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# one_run LABEL BINARY [ENV...]: the sequential run, then the plugin
+# build's cold and warm runs from empty caches, on one line
+one_run() {
+  label=$1; bin=$2; shift 2
+  rm -rf "$T/cache" "$T/err" "$T/nv"
+  export CUDA_CACHE_PATH="$T/nv"
+  s=$(ms "$dir/np/$p.seq" $args)
+  : > "$T/err"
+  c=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_DEBUG=time "$@" "$bin" $args)
+  held=$(grep -c "another site of the region" "$T/err" || true)
+  dev=$(grep -c "device run" "$T/err" || true)
+  w1=$(ms env IDIOM_CACHE_DIR="$T/cache" "$@" "$bin" $args)
+  w2=$(ms env IDIOM_CACHE_DIR="$T/cache" "$@" "$bin" $args)
+  echo "$p round $r $label: sequential $s ms; cold $c ms (held $held, device runs $dev); warm $w1 $w2 ms"
+}
+args="$*"
 r=1
 while [ "$r" -le "$rounds" ]; do
   if [ $((r % 2)) -eq 1 ]; then modes="on off"; else modes="off on"; fi
   for m in $modes; do
-    rm -rf "$T/cache" "$T/err" "$T/nv"
-    export CUDA_CACHE_PATH="$T/nv"
-    s=$(ms "$dir/np/$p.seq" "$@")
-    : > "$T/err"
-    c=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_REGION_HOLD=$m IDIOM_DEBUG=time "$dir/np/$p.idiom" "$@")
-    held=$(grep -c "another site of the region" "$T/err" || true)
-    dev=$(grep -c "device run" "$T/err" || true)
-    w1=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_REGION_HOLD=$m "$dir/np/$p.idiom" "$@")
-    w2=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_REGION_HOLD=$m "$dir/np/$p.idiom" "$@")
-    echo "$p round $r hold=$m: sequential $s ms; cold $c ms (held $held, device runs $dev); warm $w1 $w2 ms"
+    one_run "hold=$m" "$dir/np/$p.idiom" IDIOM_REGION_HOLD=$m
   done
   for b in ${BUILDS:-}; do
-    rm -rf "$T/cache" "$T/err" "$T/nv"
-    export CUDA_CACHE_PATH="$T/nv"
-    s=$(ms "$dir/np/$p.seq" "$@")
-    c=$(ms env IDIOM_CACHE_DIR="$T/cache" IDIOM_DEBUG=time "$b/np/$p.idiom" "$@")
-    dev=$(grep -c "device run" "$T/err" || true)
-    w1=$(ms env IDIOM_CACHE_DIR="$T/cache" "$b/np/$p.idiom" "$@")
-    w2=$(ms env IDIOM_CACHE_DIR="$T/cache" "$b/np/$p.idiom" "$@")
-    echo "$p round $r build $b: sequential $s ms; cold $c ms (device runs $dev); warm $w1 $w2 ms"
+    one_run "build $b" "$b/np/$p.idiom"
   done
   r=$((r + 1))
 done

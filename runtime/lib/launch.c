@@ -432,8 +432,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     if (why == idiomrt_starting_reason || why == idiomrt_late_reason)
       return decline_policy(e, desc, dec, IDIOMRT_DEC_STARTING, trip, why);
     if (why == idiomrt_building_reason) {
-      if (!second && idiomrt_resid_active())
-        idiomrt_hold_note_building(e); /* region_hold.c */
+      if (!second)
+        idiomrt_hold_note_building(e); /* region_hold.c: in a region only */
       return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, why);
     }
     return decline(e, desc, why);
@@ -442,7 +442,6 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
      of the region builds, unless this run pays without residency
      (region_hold.c). Not a device-wait run, nor a pair's second kernel. */
   if (cfg->cost && !second && !waited && !pair_forced &&
-      idiomrt_resid_active() &&
       (why = idiomrt_hold_reason(e, trip, args, nargs)))
     return decline_policy(e, desc, dec, IDIOMRT_DEC_BUILDING, trip, why);
   if ((why = idiomrt_device_fp_check(dev, fp_bits)))

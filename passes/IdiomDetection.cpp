@@ -54,6 +54,10 @@ static cl::opt<unsigned> Z3Rlimit(
     cl::desc("Deterministic resource limit of one Z3 query, in Z3's rlimit "
              "units (0: none); reaching it counts as not proven (default "
              "1000000)"));
+static cl::opt<std::string> Z3Log(
+    "idiom-z3-log", cl::init(""), cl::value_desc("file"),
+    cl::desc("Append every Z3 query (SMT-LIB 2, each after a comment with "
+             "its number, outcome and resource units) to this file"));
 static cl::opt<unsigned> LoopZ3Queries(
     "idiom-loop-z3-queries", cl::init(idiom::DefaultLoopQueryBudget),
     cl::desc("Per-loop work budget: solver queries for the detection of one "
@@ -154,6 +158,7 @@ unsigned loopAtomCallBudget() { return LoopAtomCalls; }
 
 void beginLoopWork() {
   setZ3ResourceLimit(Z3Rlimit);
+  setZ3QueryLog(Z3Log);
   beginLoopBudget(LoopZ3Queries);
 }
 

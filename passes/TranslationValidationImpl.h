@@ -26,6 +26,7 @@
 #include "Lifting.h"
 #include "ValidationBackends.h"
 #include "idiom/FunIL/Expr.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/IR/Instructions.h"
 #include <functional>
 #include <map>
@@ -169,7 +170,7 @@ private:
   const IdiomMatch &M;
   const LiftedIdiom &L;
   std::map<std::string, TermT> Params; ///< FunIL parameter -> term
-  std::map<const Value *, TermT> Memo;  ///< LLVM value -> term
+  llvm::MapVector<const Value *, TermT> Memo; ///< LLVM value -> term
   std::vector<std::optional<TermT>> Iter; ///< iteration index per loop
   std::optional<TermT> ReduceSeqValue; ///< GEMM POST: the reduction's result
   /// Gathers: each `at` of a gathered buffer must read the element the

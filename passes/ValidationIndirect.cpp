@@ -126,7 +126,7 @@ template <class TB> auto Validator<TB>::gatherLeaf(Value *Ld) -> TermT {
   if (It != Memo.end())
     return It->second;
   TermT X = leaf("gather" + std::to_string(Memo.size()), sortOf(Ld->getType()));
-  Memo.emplace(Ld, X);
+  Memo.try_emplace(Ld, X);
   return X;
 }
 

@@ -111,7 +111,7 @@ bool Validator<TB>::run(const funil::Program &P, unsigned TimeoutMs, std::string
               Iter[D] = S.E;
         } else {
           S.E = leaf(Name, sortOf(V->getType()));
-          Memo.emplace(V, *S.E);
+          Memo.try_emplace(V, *S.E);
         }
       } else if (Prefix[0] == 't' && (int)I == L.UpdateSlot) {
         // The update number k of a histogram with several updates.

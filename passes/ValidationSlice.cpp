@@ -150,7 +150,7 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
   } else {
     throw Unsupported{"instruction the validator does not model"};
   }
-  Memo.emplace(V, *R);
+  Memo.try_emplace(V, *R);
   return *R;
 }
 
@@ -171,7 +171,7 @@ template <class TB> void Validator<TB>::bindParams() {
     TermT X = leaf(LP.Name, Narrow ? C.bv_sort(32) : sortOf(T));
     Params.emplace(LP.Name, X);
     // The call site passes narrow integers zero- (i1) or sign-extended.
-    Memo.emplace(LP.V, T->isIntegerTy(1) ? X != C.bv_val(0, 32)
+    Memo.try_emplace(LP.V, T->isIntegerTy(1) ? X != C.bv_val(0, 32)
                        : Narrow          ? X.extract(T->getIntegerBitWidth() - 1, 0)
                                          : X);
   }

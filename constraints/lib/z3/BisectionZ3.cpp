@@ -26,6 +26,7 @@
 #include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/Z3Budget.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -160,7 +161,7 @@ private:
 
   z3::context &C;
   std::string Prefix;
-  DenseMap<Value *, z3::expr> Memo;
+  MapVector<Value *, z3::expr> Memo;
   unsigned Leaves = 0;
 };
 

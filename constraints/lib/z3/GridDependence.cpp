@@ -10,6 +10,7 @@
 #include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/Z3Budget.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -286,7 +287,7 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
     KK.push_back(C.int_const(("gkk" + std::to_string(D)).c_str()));
     Depth[N.Loops[D]] = D;
   }
-  std::map<const SCEV *, z3::expr> Outer;
+  MapVector<const SCEV *, z3::expr> Outer;
   T.Recurrence = [&](const SCEVAddRecExpr *AR,
                      unsigned Dp) -> std::optional<z3::expr> {
     auto It = Depth.find(AR->getLoop());
@@ -296,7 +297,7 @@ std::optional<Proof> gridDependenceImpl(const AffineAccess &St,
       auto O = Outer.find(AR);
       if (O == Outer.end())
         O = Outer
-                .emplace(AR, C.int_const(
+                .try_emplace(AR, C.int_const(
                                  ("go" + std::to_string(Outer.size())).c_str()))
                 .first;
       return O->second;

@@ -25,6 +25,7 @@
 #include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/Constraints/UpdateEvaluation.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -284,7 +285,7 @@ private:
   z3::context &C;
   const BinUpdateInfo &U;
   z3::expr B;
-  std::map<Value *, z3::expr> Memo;
+  MapVector<Value *, z3::expr> Memo;
   std::vector<z3::expr> RealOperands;
   unsigned Leaves = 0, Depth = 0;
 };

@@ -12,6 +12,7 @@
 #include "idiom/Constraints/ValueText.h"
 #include "idiom/Constraints/Z3Budget.h"
 #include "idiom/Constraints/Z3Checks.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -93,7 +94,7 @@ private:
   std::vector<z3::expr> Choices;
   bool ChoiceFailed = false;
   z3::expr_vector First{C}, Second{C};
-  std::map<const Loop *, z3::expr> Outer;
+  MapVector<const Loop *, z3::expr> Outer;
   SmallVector<IterAccess, 8> Accesses;
 };
 
@@ -118,7 +119,7 @@ IterationDependence::recurrence(const SCEVAddRecExpr *AR, unsigned Depth) {
     if (It == Outer.end()) {
       z3::expr V = C.int_const(("out" + std::to_string(Outer.size())).c_str());
       S.add(V >= 0);
-      It = Outer.emplace(X, V).first;
+      It = Outer.try_emplace(X, V).first;
       // An iteration that runs is numbered at most the loop's backedge-taken
       // count, as the loops inside L are (bounds()): a loop around L whose
       // count is n - 1 runs no iteration when n = 0 (PolyBench trmm's loop j

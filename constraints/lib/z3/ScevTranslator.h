@@ -9,6 +9,7 @@
 #define IDIOM_CONSTRAINTS_Z3_SCEVTRANSLATOR_H
 
 #include "idiom/Constraints/LoopFacts.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -183,7 +184,7 @@ private:
   z3::context &C;
   z3::solver &S;
   const NestInfo *N; ///< for loop-guard ranges; may be null
-  std::map<const SCEV *, z3::expr> Memo;
+  llvm::MapVector<const SCEV *, z3::expr> Memo;
 };
 
 } // namespace z3detail

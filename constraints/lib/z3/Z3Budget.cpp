@@ -4,6 +4,7 @@
 #include "idiom/Constraints/TimeReport.h"
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <list>
 #include <mutex>
 #include <pthread.h>
@@ -148,6 +149,39 @@ void Watchdog::run() {
   }
 }
 
+/// The query log's path (setZ3QueryLog); empty: no log.
+std::string &LogPath() {
+  static std::string P;
+  return P;
+}
+
+/// Z3's resource units counted so far in \p S's context ("rlimit count").
+double resourceUnits(z3::solver &S) {
+  z3::stats St = S.statistics();
+  for (unsigned I = 0; I < St.size(); ++I)
+    if (St.key(I) == "rlimit count")
+      return St.is_uint(I) ? St.uint_value(I) : St.double_value(I);
+  return 0;
+}
+
+/// Appends \p S's query to the log: a comment line with its number in
+/// this process, its outcome and the resource units it used since
+/// \p Before, then its assertions as SMT-LIB 2.
+void logQuery(z3::solver &S, z3::check_result R, double Before) {
+  static std::mutex M;
+  static unsigned N = 0;
+  std::lock_guard<std::mutex> L(M);
+  FILE *F = fopen(LogPath().c_str(), "a");
+  if (!F)
+    return;
+  fprintf(F, "; idiom z3 query %u: %s, %.0f resource units%s%s\n%s", N++,
+          R == z3::unsat ? "unsat" : R == z3::sat ? "sat" : "unknown",
+          resourceUnits(S) - Before, R == z3::unknown ? ", " : "",
+          R == z3::unknown ? S.reason_unknown().c_str() : "",
+          S.to_smt2().c_str());
+  fclose(F);
+}
+
 thread_local unsigned ResourceLimit = DefaultZ3ResourceLimit;
 thread_local unsigned LastTimeoutMs = 0;
 thread_local unsigned BudgetLimit = 0;
@@ -158,6 +192,7 @@ thread_local std::string LastUnknown;
 } // namespace
 
 void setZ3ResourceLimit(unsigned Limit) { ResourceLimit = Limit; }
+void setZ3QueryLog(const std::string &Path) { LogPath() = Path; }
 unsigned z3ResourceLimit() { return ResourceLimit; }
 
 void applyZ3Limits(z3::context &C, z3::solver &S, unsigned TimeoutMs) {
@@ -186,6 +221,7 @@ Z3Outcome checkWithinLimits(z3::solver &S) {
     return Z3Outcome::Unknown;
   }
   ++BudgetUsed;
+  double UnitsBefore = LogPath().empty() ? 0 : resourceUnits(S);
   z3::check_result Result;
   int TimedOut = 0;
   if (LastTimeoutMs) {
@@ -201,6 +237,8 @@ Z3Outcome checkWithinLimits(z3::solver &S) {
   } else {
     Result = S.check();
   }
+  if (!LogPath().empty())
+    logQuery(S, Result, UnitsBefore);
   if (Result == z3::unsat)
     return Z3Outcome::Unsat;
   if (Result == z3::sat)

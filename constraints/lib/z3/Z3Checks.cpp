@@ -9,16 +9,17 @@
 #include "idiom/Constraints/TimeReport.h"
 #include "idiom/Constraints/ValueText.h"
 #include "idiom/Constraints/Z3Budget.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/Module.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <functional>
@@ -157,7 +158,7 @@ private:
 
   z3::context &C;
   Type *Ty;
-  std::map<Value *, z3::expr> Memo;
+  MapVector<Value *, z3::expr> Memo;
 };
 
 /// One Z3 context per thread: creating a context costs far more than a

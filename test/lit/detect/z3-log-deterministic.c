@@ -1,0 +1,21 @@
+// Two compiles of one input ask Z3 the same queries, term for term
+// (-idiom-z3-log, Z3Budget.h). Z3 numbers its terms in creation order and
+// its search follows the numbers, so a term built or released in address
+// order (a pointer-keyed map of Z3 terms) changed how much work a query
+// took from one compile to the next: NAS MG's ghost-plane copy (mg.c:79)
+// was left on the host about once in ten compiles, its query stopped by
+// the resource limit. The logs of two compiles are compared byte for byte;
+// mg.c (417 queries, most of them grid dependences) and gridding.c
+// (histogram and bisection queries) differed in 2 of 3 compiles before.
+// RUN: rm -f %t.mg1 %t.mg2 %t.gr1 %t.gr2
+// RUN: %clang-idiom -fplugin=%plugin -c %srcroot/nas-parboil/mg.c -o /dev/null -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-log=%t.mg1
+// RUN: %clang-idiom -fplugin=%plugin -c %srcroot/nas-parboil/mg.c -o /dev/null -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-log=%t.mg2
+// RUN: cmp %t.mg1 %t.mg2
+// RUN: %clang-idiom -fplugin=%plugin -c %srcroot/nas-parboil/gridding.c -o /dev/null -mllvm -idiom-z3-log=%t.gr1
+// RUN: %clang-idiom -fplugin=%plugin -c %srcroot/nas-parboil/gridding.c -o /dev/null -mllvm -idiom-z3-log=%t.gr2
+// RUN: cmp %t.gr1 %t.gr2
+// RUN: FileCheck %s < %t.gr1
+// The log: one comment line per query, then the query as SMT-LIB 2.
+// CHECK: ; idiom z3 query 0: {{sat|unsat}}, {{[0-9]+}} resource units
+// CHECK: (check-sat)
+// CHECK: ; idiom z3 query 1: {{sat|unsat|unknown}},

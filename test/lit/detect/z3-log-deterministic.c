@@ -4,9 +4,10 @@
 // order (a pointer-keyed map of Z3 terms) changed how much work a query
 // took from one compile to the next: NAS MG's ghost-plane copy (mg.c:79)
 // was left on the host about once in ten compiles, its query stopped by
-// the resource limit. The logs of two compiles are compared byte for byte;
-// mg.c (417 queries, most of them grid dependences) and gridding.c
-// (histogram and bisection queries) differed in 2 of 3 compiles before.
+// the resource limit. The logs of two compiles are compared byte for byte.
+// Before: two compiles of mg.c (417 queries, most of them grid
+// dependences) differed in 361 queries, and one of three compiles of
+// gridding.c (histogram and bisection queries) differed from the others.
 // RUN: rm -f %t.mg1 %t.mg2 %t.gr1 %t.gr2
 // RUN: %clang-idiom -fplugin=%plugin -c %srcroot/nas-parboil/mg.c -o /dev/null -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-log=%t.mg1
 // RUN: %clang-idiom -fplugin=%plugin -c %srcroot/nas-parboil/mg.c -o /dev/null -mllvm -idiom-z3-timeout=600000 -mllvm -idiom-z3-log=%t.mg2

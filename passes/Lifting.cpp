@@ -1481,8 +1481,12 @@ bool liftToFunIL(const IdiomMatch &M, const std::string &Name,
   // HostFloat.h) the kernel would not print the sequential build's digits.
   // Only the GEMM's floating-point licence covers that (its bound, and its
   // own check of the slices: SliceExprRules::RefuseHostContraction).
+  // The reassociation licence covers a float sum's fusion of its term's
+  // product into the accumulator's add (sumContractions).
+  SmallPtrSet<const Instruction *, 4> SumLinks;
+  sumContractions(M, SumLinks);
   if (Ok && !M.FPContract && !LiftHostContractions && !M.Nest.Loops.empty())
-    if (hostContractionIn(*M.Nest.Loops.front())) {
+    if (hostContractionIn(*M.Nest.Loops.front(), &SumLinks)) {
       Why = std::string("the loop body ") + HostContractionWhy;
       Out = LiftedIdiom();
       Ok = false;

@@ -25,8 +25,10 @@
 
 #include "Lifting.h"
 #include "ValidationBackends.h"
+#include "lift/HostFloat.h"
 #include "idiom/FunIL/Expr.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Instructions.h"
 #include <functional>
 #include <map>
@@ -74,7 +76,9 @@ public:
   using SortT = typename TB::Sort;
   using Sym = SymT<TermT>;
   Validator(typename TB::Context &C, const IdiomMatch &M, const LiftedIdiom &L)
-      : C(C), M(M), L(L) {}
+      : C(C), M(M), L(L) {
+    sumContractions(M, SumLinks);
+  }
 
   /// Maps, histograms and scalar reductions: the element function against
   /// each stored value or accumulator update (ValidationMaps.cpp).
@@ -169,6 +173,9 @@ private:
   typename TB::Context &C;
   const IdiomMatch &M;
   const LiftedIdiom &L;
+  /// The links of M's float sums whose fusion the licence covers
+  /// (HostFloat.h, sumContractions).
+  llvm::SmallPtrSet<const llvm::Instruction *, 4> SumLinks;
   std::map<std::string, TermT> Params; ///< FunIL parameter -> term
   llvm::MapVector<const Value *, TermT> Memo; ///< LLVM value -> term
   std::vector<std::optional<TermT>> Iter; ///< iteration index per loop

@@ -92,10 +92,12 @@ template <class TB> auto Validator<TB>::tr(Value *V) -> TermT {
   } else if (isa<FreezeInst>(I)) {
     R = tr(I->getOperand(0));
   } else if (auto *BO = dyn_cast<BinaryOperator>(I);
-             BO && !M.FPContract && mayContractOnHost(*BO)) {
+             BO && !M.FPContract && mayContractOnHost(*BO) &&
+             !SumLinks.count(BO)) {
     // The host may fuse it with a multiply (-ffp-contract=fast): two
     // roundings here would prove an unfused program equal to a slice the
-    // host evaluates fused. Only the GEMM's licence accepts that.
+    // host evaluates fused. Only the GEMM's licence and a float sum's
+    // (sumContractions: its accumulator's links) accept that.
     throw Unsupported{"the slice adds a product that the host's back end may "
                       "contract into one fma (-ffp-contract=fast), which the "
                       "lifted program does not mirror"};

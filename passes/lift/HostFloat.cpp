@@ -1,6 +1,8 @@
 //===- HostFloat.cpp - How the host back end evaluates fused and min/max ops -===//
 
 #include "HostFloat.h"
+#include "idiom/Constraints/IdiomMatch.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -136,12 +138,75 @@ bool mayContractOnHost(const Instruction &I) {
   return false;
 }
 
-const Instruction *hostContractionIn(const Loop &L) {
+const Instruction *
+hostContractionIn(const Loop &L,
+                  const SmallPtrSetImpl<const Instruction *> *Licensed) {
   for (const BasicBlock *BB : L.blocks())
     for (const Instruction &I : *BB)
-      if (mayContractOnHost(I))
+      if (mayContractOnHost(I) && !(Licensed && Licensed->count(&I)))
         return &I;
   return nullptr;
+}
+
+/// True when \p V is \p Phi or carries it through float adds, subtractions
+/// and selects of loop \p L (a chain of a sum's links), within \p Depth.
+static bool carriesAcc(const Value *V, const PHINode *Phi, const Loop &L,
+                       unsigned Depth = 16) {
+  if (V == Phi)
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !Depth || !L.contains(I) ||
+      (I->getOpcode() != Instruction::FAdd &&
+       I->getOpcode() != Instruction::FSub && !isa<SelectInst>(I)))
+    return false;
+  for (const Value *Op : I->operands())
+    if (carriesAcc(Op, Phi, L, Depth - 1))
+      return true;
+  return false;
+}
+
+void sumContractions(const IdiomMatch &M,
+                     SmallPtrSetImpl<const Instruction *> &Out) {
+  if (M.Kind != IdiomKind::ScalarReduction || !M.FPReassociated ||
+      M.Nest.Loops.empty())
+    return;
+  const Loop &L = *M.Nest.Loops.back();
+  for (const ReductionInfo &R : M.Reductions) {
+    if (R.Op != ReductionOp::FAdd || !R.Phi || !R.Update)
+      continue;
+    // From the latch value back to the phi, one link at a time.
+    const Value *V = R.Update;
+    for (unsigned Steps = 0; V != R.Phi && Steps < 16; ++Steps) {
+      auto *I = dyn_cast<Instruction>(V);
+      if (auto *Sel = dyn_cast_or_null<SelectInst>(I)) {
+        V = Sel->getTrueValue() == R.Phi ? Sel->getFalseValue()
+                                         : Sel->getTrueValue();
+        continue;
+      }
+      if (!I || (I->getOpcode() != Instruction::FAdd &&
+                 I->getOpcode() != Instruction::FSub))
+        break;
+      bool Acc0 = carriesAcc(I->getOperand(0), R.Phi, L),
+           Acc1 = carriesAcc(I->getOperand(1), R.Phi, L);
+      // acc + t, t + acc or acc - t; never t - acc (not a sum of t).
+      if (Acc0 == Acc1 || (Acc1 && I->getOpcode() == Instruction::FSub))
+        break;
+      const Value *Acc = I->getOperand(Acc0 ? 0 : 1);
+      const Value *Term = peelNegExt(I->getOperand(Acc0 ? 1 : 0));
+      const Value *AccP = peelNegExt(Acc);
+      // The only fusable operand is the term, a plain product: the fusion
+      // is fma(x, y, acc). An fma chain in the term, or an accumulator side
+      // the back end could fuse, changes more than that.
+      bool AccFusable = isContractOp(AccP, Instruction::FMul);
+      if (auto *II = dyn_cast<IntrinsicInst>(AccP);
+          II && (II->getIntrinsicID() == Intrinsic::fma ||
+                 II->getIntrinsicID() == Intrinsic::fmuladd))
+        AccFusable = true;
+      if (isContractOp(Term, Instruction::FMul) && !AccFusable)
+        Out.insert(I);
+      V = Acc;
+    }
+  }
 }
 
 } // namespace idiom

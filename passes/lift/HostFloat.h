@@ -15,6 +15,7 @@
 #define IDIOM_PASSES_LIFT_HOSTFLOAT_H
 
 namespace llvm {
+template <typename PtrType> class SmallPtrSetImpl;
 class CallInst;
 class Function;
 class Instruction;
@@ -22,6 +23,8 @@ class Loop;
 } // namespace llvm
 
 namespace idiom {
+
+struct IdiomMatch;
 
 /// How the host evaluates llvm.fmuladd.
 enum class HostMulAdd {
@@ -77,8 +80,26 @@ bool mayContractOnHost(const llvm::Instruction &I);
 /// The first instruction of loop \p L, inner loops included, for which
 /// mayContractOnHost holds, or null: the check that every lift makes
 /// (liftToFunIL) unless the match holds the floating-point licence
-/// (IdiomMatch::FPContract).
-const llvm::Instruction *hostContractionIn(const llvm::Loop &L);
+/// (IdiomMatch::FPContract). Instructions in \p Licensed (sumContractions)
+/// are passed over.
+const llvm::Instruction *hostContractionIn(
+    const llvm::Loop &L,
+    const llvm::SmallPtrSetImpl<const llvm::Instruction *> *Licensed = nullptr);
+
+/// The links of \p M's float sums, `acc + x * y` (an fadd or fsub with the
+/// accumulator on one side), that the host may fuse only as fma(x, y, acc),
+/// into \p Out: a scalar reduction under the reassociation licence
+/// (IdiomMatch::FPReassociated), whose kernel sums the rounded products with
+/// Neumaier's compensation. Its error is at most u sum |x y| from the
+/// products' rounding plus u |sum| and an O(n u^2) term from the
+/// compensated sum, within the loop's own bound gamma(n - 1) sum |x y|
+/// whether the host fuses each link or not (n at least
+/// -idiom-fp-reorder-min, 4096: shorter sums run the loop on the host).
+/// A link whose term is itself fusable (`acc + (x * y + z)`, an fma chain)
+/// is left out: that would change each term's bits, which the bound of the
+/// sum does not cover (docs/ARCHITECTURE.md, "Correctness contract").
+void sumContractions(const IdiomMatch &M,
+                     llvm::SmallPtrSetImpl<const llvm::Instruction *> &Out);
 
 } // namespace idiom
 

@@ -3,8 +3,9 @@
 // DAG fuses each pair into one fma, which the lifted kernel, evaluating the
 // operations one by one, would not mirror. Every lifter refuses such a loop
 // (HostFloat.h mayContractOnHost, checked in liftToFunIL) unless the GEMM's
-// floating-point licence covers it; translation validation refuses the pair
-// too where the lifter's check is skipped (-idiom-test-lift-contractions).
+// floating-point licence or a float sum's reassociation licence (its
+// accumulator's links only) covers it; translation validation refuses the
+// pair too where the lifter's check is skipped (-idiom-test-lift-contractions).
 // Unaffected: C's default contraction (llvm.fmuladd, mirrored as fma with
 // -mfma), a target without FMA (x86-64 baseline: the back end cannot fuse),
 // integer code, and float code without an add of a product.
@@ -36,10 +37,12 @@ void stencil(float *restrict y, const float *restrict x, int n) {
     y[i] = 0.25f * x[i - 1] + 0.5f * x[i] + 0.25f * x[i + 1];
 }
 
+// A float sum whose only fusable pair is its term's product and the
+// accumulator's add, fma(a, a, s): the reassociation licence covers it (the
+// kernel's compensated sum of the rounded products stays within the loop's
+// own bound, HostFloat.h sumContractions), under every setting.
 float sumsq(const float *a, int n) {
-  // FAST-DAG: fp-contract-fast.c:[[@LINE+4]]:3: remark: idiom scalar-reduction not offloaded: cannot lift to FunIL: the loop body adds a product that the host's back end may contract into one fma
-  // ON-DAG: fp-contract-fast.c:[[@LINE+3]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as idiom_sumsq_
-  // TV-DAG: fp-contract-fast.c:[[@LINE+2]]:3: remark: idiom scalar-reduction not offloaded: translation validation failed: translation validation: the slice adds a product
+  // ALL-DAG: fp-contract-fast.c:[[@LINE+2]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as idiom_sumsq_
   float s = 0.0f;
   for (int i = 0; i < n; i++)
     s += a[i] * a[i];
@@ -47,13 +50,37 @@ float sumsq(const float *a, int n) {
 }
 
 double dot(const double *a, const double *b, int n) {
-  // FAST-DAG: fp-contract-fast.c:[[@LINE+4]]:3: remark: idiom scalar-reduction not offloaded: cannot lift to FunIL: the loop body adds a product that the host's back end may contract into one fma
-  // ON-DAG: fp-contract-fast.c:[[@LINE+3]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as idiom_dot_
-  // TV-DAG: fp-contract-fast.c:[[@LINE+2]]:3: remark: idiom scalar-reduction not offloaded: translation validation failed: translation validation: the slice adds a product
+  // ALL-DAG: fp-contract-fast.c:[[@LINE+3]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as idiom_dot_
+  // NOREASSOC: fp-contract-fast.c:[[@LINE+2]]:3: remark: loop is not an idiom (closest: scalar-reduction): matched but cannot be lifted with template 'reduction': floating-point reduction needs reassociation
   double s = 0.0;
   for (int i = 0; i < n; i++)
     s += a[i] * b[i];
   return s;
+}
+
+// Not covered by the sum's licence: a fusable pair inside the term
+// (fma(a, b, c) changes each term's bits), and a product's link (the
+// distributive fold fma(p, a, p)). Without the reassociation licence no
+// float sum is reordered at all.
+// RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-fp-reassoc=false -mfma -ffp-contract=fast -c %s -o /dev/null -Rpass=idiom-offload -Rpass-missed=idiom-offload 2>&1 | FileCheck %s --check-prefix=NOREASSOC
+float sum_inner(const float *a, const float *b, const float *c, int n) {
+  // FAST-DAG: fp-contract-fast.c:[[@LINE+4]]:3: remark: idiom scalar-reduction not offloaded: cannot lift to FunIL: the loop body adds a product that the host's back end may contract into one fma
+  // ON-DAG: fp-contract-fast.c:[[@LINE+3]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as idiom_sum_inner_
+  // TV-DAG: fp-contract-fast.c:[[@LINE+2]]:3: remark: idiom scalar-reduction not offloaded: translation validation failed: translation validation: the slice adds a product
+  float s = 0.0f;
+  for (int i = 0; i < n; i++)
+    s += a[i] * b[i] + c[i];
+  return s;
+}
+
+float prod_unit(const float *a, int n) {
+  // FAST-DAG: fp-contract-fast.c:[[@LINE+4]]:3: remark: idiom scalar-reduction not offloaded: cannot lift to FunIL: the loop body adds a product that the host's back end may contract into one fma
+  // ON-DAG: fp-contract-fast.c:[[@LINE+3]]:3: remark: offloaded scalar reduction (scalar-reduction) to OpenCL as idiom_prod_unit_
+  // TV-DAG: fp-contract-fast.c:[[@LINE+2]]:3: remark: idiom scalar-reduction not offloaded: translation validation failed: translation validation: the slice adds a product
+  float p = 1.0f;
+  for (int i = 0; i < n; i++)
+    p *= a[i] + 1.0f;
+  return p;
 }
 
 // A weighted bin: w*v+c (llvm.fmuladd with C's default contraction) added

@@ -12,9 +12,10 @@
 // - check(): o overlaps what the fill loop reads (o = g + (n2 + 1) * n1),
 //   so the versioning check fails on every step and the copy runs without
 //   any idiom_run call: its own sync is the only one. The maps around it
-//   keep g and o device-newer on every step.
+//   keep g and o device-newer on every step. check_backwards(): the same
+//   with the rows walked backwards (negative steps).
 // With IDIOM_PARTIAL_SYNC=off (every host run syncs the whole table, as
-// these copies did before) there are 38 whole-table syncs here.
+// these copies did before) there are 57 whole-table syncs here.
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom %s -Rpass=idiom-offload -lidiomrt -o %t.idiom 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
@@ -31,18 +32,21 @@
 // RUN: diff %t.expected %t.def
 // RUN: env IDIOM_DEVICE=seq %t.idiom > %t.seqout
 // RUN: diff %t.expected %t.seqout
-// REMARK-DAG: run-own-ranges.c:61:5: remark: offloaded 2-D map (map)
-// REMARK-DAG: run-own-ranges.c:81:5: remark: offloaded 2-D map (map)
-// REMARK-DAG: run-own-ranges.c:60:3: remark: residency region: the buffers of 3 offloaded idiom(s)
-// REMARK-DAG: run-own-ranges.c:80:3: remark: residency region: the buffers of 3 offloaded idiom(s)
-// The declined row nest: 20 declines; the check's row nest: never called.
-// STATS-DAG: run-own-ranges.c:61 map calls=20 offloaded=0 {{.*}}fallbacks=20
-// STATS-DAG: run-own-ranges.c:81 map calls=0 offloaded=0
+// REMARK-DAG: run-own-ranges.c:66:5: remark: offloaded 2-D map (map)
+// REMARK-DAG: run-own-ranges.c:86:5: remark: offloaded 2-D map (map)
+// REMARK-DAG: run-own-ranges.c:105:5: remark: offloaded 2-D map (map)
+// REMARK-DAG: run-own-ranges.c:65:3: remark: residency region: the buffers of 3 offloaded idiom(s)
+// REMARK-DAG: run-own-ranges.c:85:3: remark: residency region: the buffers of 3 offloaded idiom(s)
+// REMARK-DAG: run-own-ranges.c:104:3: remark: residency region: the buffers of 3 offloaded idiom(s)
+// The declined row nest: 20 declines; the checks' row nests: never called.
+// STATS-DAG: run-own-ranges.c:66 map calls=20 offloaded=0 {{.*}}fallbacks=20
+// STATS-DAG: run-own-ranges.c:86 map calls=0 offloaded=0
+// STATS-DAG: run-own-ranges.c:105 map calls=0 offloaded=0
 // No whole-table sync: every copy run synced its own ranges (the first
 // decline finds the table empty: the row nest runs first in each step).
-// STATS-DAG: idiom-stats: residency regions=2 {{.*}} syncs=0 {{.*}}
+// STATS-DAG: idiom-stats: residency regions=3 {{.*}} syncs=0 {{.*}}
 // STATS-DAG: idiom-stats: residency partial_syncs={{[1-9][0-9]*}} released={{[1-9][0-9]*}}
-// OFF: idiom-stats: residency regions=2 {{.*}} syncs=38 {{.*}}
+// OFF: idiom-stats: residency regions=3 {{.*}} syncs=57 {{.*}}
 #include <stdio.h>
 
 #define N1 16
@@ -51,6 +55,7 @@
 #define HEAD ((N2 + 1) * N1)
 static double g[BIG + HEAD], out[BIG], h[BIG];
 static double buf[HEAD + BIG + 64], k[BIG];
+static double buf2[HEAD + BIG + 64], k2[BIG];
 
 // Row nest, then g's tail on the device (the elements the fill loop reads
 // past the rows the privatised nest reads, g[HEAD] and g[HEAD + 1]), then a
@@ -91,22 +96,47 @@ __attribute__((noinline)) void check(int steps, double *gg, double *o, int n1,
   }
 }
 
+// check() with the rows walked backwards: the hulls of recurrences with a
+// negative step.
+__attribute__((noinline)) void check_backwards(int steps, double *gg,
+                                               double *o, int n1, int n2) {
+  double t1[1026];
+  for (int t = 0; t < steps; t++) {
+    for (int i2 = n2 - 1; i2 >= 0; i2--) {
+      for (int i1 = 0; i1 < n1 + 2; i1++)
+        t1[i1] = gg[i2 * n1 + i1] + gg[(i2 + 1) * n1 + i1];
+      for (int i1 = 1; i1 < n1 - 1; i1++)
+        o[i2 * n1 + i1] = o[i2 * n1 + i1] + t1[i1 - 1] + t1[i1 + 1];
+    }
+    for (int i = 0; i < BIG; i++)
+      gg[i] = gg[i] + 1.0;
+    for (int i = 0; i < BIG; i++)
+      k2[i] = k2[i] + o[i];
+  }
+}
+
 int main(void) {
   for (int i = 0; i < BIG + HEAD; i++)
     g[i] = (double)(i % 7);
-  for (int i = 0; i < HEAD + BIG + 64; i++)
+  for (int i = 0; i < HEAD + BIG + 64; i++) {
     buf[i] = (double)(i % 5);
+    buf2[i] = (double)(i % 3);
+  }
   decline(20, N1, N2);
   check(20, buf, buf + HEAD, N1, N2);
-  double s = 0, sh = 0, sb = 0, sk = 0;
+  check_backwards(20, buf2, buf2 + HEAD, N1, N2);
+  double s = 0, sh = 0, sb = 0, sk = 0, sb2 = 0, sk2 = 0;
   for (int i = 0; i < BIG; i++) {
     s += out[i] * (i % 11 + 1);
     sh += h[i] * (i % 3 + 1);
     sk += k[i] * (i % 5 + 1);
+    sk2 += k2[i] * (i % 7 + 1);
   }
-  for (int i = 0; i < HEAD + BIG + 64; i++)
+  for (int i = 0; i < HEAD + BIG + 64; i++) {
     sb += buf[i] * (i % 13 + 1);
-  printf("%.1f %.1f %.1f %.1f %.1f %.1f\n", s, sh, g[HEAD], g[HEAD + 1], sb,
-         sk);
+    sb2 += buf2[i] * (i % 17 + 1);
+  }
+  printf("%.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", s, sh, g[HEAD],
+         g[HEAD + 1], sb, sk, sb2, sk2);
   return 0;
 }

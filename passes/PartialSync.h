@@ -6,8 +6,11 @@
 // own idiom's buffer ranges, the sync need not empty the whole table:
 // idiom_region_sync_args(desc, args, nargs) (runtime/include/idiomrt.h)
 // copies back and releases only the copies of those ranges
-// (runtime/lib/resid_sync.c). This file decides where that holds and emits
-// the call (docs/ARCHITECTURE.md, "Residency", partial syncs).
+// (runtime/lib/resid_sync.c). Where the nest touches more than the call's
+// ranges (the unchanged copy of a row-temporaries nest, RowTemporaries.h),
+// the same call gets the nest's own ranges, computed in front of it from
+// SCEV. This file decides where either holds and emits the call
+// (docs/ARCHITECTURE.md, "Residency", partial syncs).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IDIOM_PASSES_PARTIALSYNC_H

@@ -43,7 +43,8 @@
 // The fallback nests are exempt: idiom_region_sync, placed at their
 // preheader, empties the device copies before they run; or
 // idiom_region_sync_args, which syncs only the copies of the call's own
-// ranges where the nest touches nothing else (PartialSync.h). So are the blocks
+// ranges where the nest touches nothing else, or of the nest's own ranges
+// where SCEV bounds them (PartialSync.h). So are the blocks
 // of a site's host hint (StitchedCall::HintBlocks), which only touch the
 // hint word and lead to the fallback's preheader. The loop's exits
 // must be dedicated (LoopSimplify form) and reached by br or switch.

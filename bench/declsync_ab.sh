@@ -24,6 +24,7 @@ shift 2; [ $# -gt 0 ] && shift
 dev=${DEVICE:-gpu}
 here=$(dirname "$0")
 . "$here/timing.sh"
+. "$here/stats.sh"
 cmp=$here/../nas-parboil/compare.py
 [ -f "$cmp" ] || cmp=$(dirname "$idiom")/compare.py
 cache=$(mktemp -d); out=$(mktemp -d)
@@ -63,17 +64,14 @@ for m in $modes; do
   done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-bytes() { grep -o 'bytes_in=[0-9]* bytes_out=[0-9]*' "$1" |
-  awk -F'[= ]' '{i += $2; o += $4} END {printf "in %.0f out %.0f", i, o}'; }
 for m in $modes; do
   for ps in off on; do
     # shellcheck disable=SC2046 # menv: words on purpose
     env IDIOM_CACHE_DIR="$cache" IDIOM_PARTIAL_SYNC=$ps IDIOM_STATS=1 $(menv $m) \
       "$idiom" "$@" > "$out/$m.$ps" 2> "$out/stats.$m.$ps"
     if python3 "$cmp" "$out/seq" "$out/$m.$ps" -q; then same=same; else same=DIFFERS; fi
-    echo "$m, partial sync $ps: bytes $(bytes "$out/stats.$m.$ps"), output $same"
-    grep 'idiom-stats: residency' "$out/stats.$m.$ps" |
-      sed -E 's/ (evicted|device_copies|grown|offsets|views|host_loads|host_stores|snapshots)=[0-9]+//g'
+    echo "$m, partial sync $ps: bytes $(stat_bytes "$out/stats.$m.$ps"), output $same"
+    stat_residency "$out/stats.$m.$ps"
   done
 done
 rm -rf "$cache" "$out"

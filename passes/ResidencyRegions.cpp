@@ -43,7 +43,8 @@
 // The fallback nests are exempt: idiom_region_sync, placed at their
 // preheader, empties the device copies before they run; or
 // idiom_region_sync_args, which syncs only the copies of the call's own
-// ranges where the nest touches nothing else (PartialSync.h). So are the blocks
+// ranges where the nest touches nothing else, or of the nest's own ranges
+// where SCEV bounds them (PartialSync.h). So are the blocks
 // of a site's host hint (StitchedCall::HintBlocks), which only touch the
 // hint word and lead to the fallback's preheader. The loop's exits
 // must be dedicated (LoopSimplify form) and reached by br or switch.
@@ -653,15 +654,23 @@ FunctionCallee declareRegionCall(Module &M, StringRef Name) {
 /// Inserts the sync of \p SC's fallback nest at the start of its preheader
 /// (fallbackPreheader) unless \p Synced has it already:
 /// idiom_region_sync_args with the call's own arguments where the nest
-/// touches only their ranges (PartialSync.h), else idiom_region_sync.
+/// touches only their ranges, else with the nest's own ranges where SCEV
+/// bounds them (with \p SE, whose dominator tree \p DT is brought up to
+/// date first; PartialSync.h), else idiom_region_sync.
 void syncBefore(const StitchedCall &SC, LoopInfo &LI,
-                SmallPtrSetImpl<BasicBlock *> &Synced) {
+                SmallPtrSetImpl<BasicBlock *> &Synced, ScalarEvolution *SE,
+                DominatorTree *DT) {
   Loop *FL = nullptr;
   BasicBlock *Fallback = SC.Fallback ? fallbackPreheader(SC, LI, FL) : nullptr;
   if (!Fallback || !Synced.insert(Fallback).second)
     return;
   if (Fallback == SC.Fallback && FL && emitSyncArgs(SC, *FL))
     return;
+  if (FL && SE && DT && Fallback == FL->getLoopPreheader()) {
+    DT->recalculate(*Fallback->getParent());
+    if (emitSyncOwnRanges(SC, *FL, *SE))
+      return;
+  }
   IRBuilder<> B(Fallback, Fallback->getFirstInsertionPt());
   B.CreateCall(declareRegionCall(*Fallback->getModule(), "idiom_region_sync"));
 }
@@ -674,6 +683,7 @@ void syncBefore(const StitchedCall &SC, LoopInfo &LI,
 unsigned placeRegion(Loop &L, LoopInfo &LI,
                      const std::vector<const StitchedCall *> &Calls,
                      SmallPtrSetImpl<BasicBlock *> &Synced,
+                     ScalarEvolution *SE, DominatorTree *DT,
                      const RegionFacts *Facts = nullptr, unsigned Parent = 0,
                      const RegionCounts *Counts = nullptr) {
   BasicBlock *PH = L.getLoopPreheader();
@@ -695,7 +705,7 @@ unsigned placeRegion(Loop &L, LoopInfo &LI,
     }
   }
   for (const StitchedCall *SC : Calls)
-    syncBefore(*SC, LI, Synced);
+    syncBefore(*SC, LI, Synced, SE, DT);
   return Id;
 }
 
@@ -766,7 +776,7 @@ unsigned visit(Loop &L, VisitContext &Ctx) {
     Counts.Idioms = Calls.size();
     Counts.Callees = Facts.Calls.size();
     Counts.HostAccesses = RC.hostAccesses().size();
-    unsigned Id = placeRegion(L, Ctx.LI, Calls, Ctx.Synced,
+    unsigned Id = placeRegion(L, Ctx.LI, Calls, Ctx.Synced, Ctx.SE, &Ctx.DT,
                               Pending || Fallback ? &Facts : nullptr,
                               Ctx.Parent, Fallback ? &Counts : nullptr);
     routeHostAccesses(RC.hostAccesses(), Ctx.SE);
@@ -1056,7 +1066,7 @@ unsigned formResidencyRegions(Function &F, LoopInfo &LI,
   // Inside a caller's region the fallback nests need the host memory
   // current, as inside F's own regions.
   for (const StitchedCall &SC : Calls)
-    syncBefore(SC, LI, Ctx.Synced);
+    syncBefore(SC, LI, Ctx.Synced, Ctx.SE, &Ctx.DT);
   return N;
 }
 

@@ -5,7 +5,8 @@
  * own buffer arguments' ranges: the lifter proved that the loop's accesses
  * are the idiom's, and the plugin checks that every load and store of the
  * fallback nest is based on one of the site's buffer pointers
- * (passes/ResidencyRegions.cpp, syncArgsNest). Before such a loop,
+ * (passes/PartialSync.cpp, nestTouchesOnlyArgs), or passes the loop's own
+ * ranges, computed in front of it (emitSyncOwnRanges). Before such a loop,
  * idiom_region_sync_args copies back and releases only what that loop may
  * touch (docs/ARCHITECTURE.md, "Residency", partial syncs):
  *   - an entry that overlaps an OUT / INOUT range: its device-newer bytes

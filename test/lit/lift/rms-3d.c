@@ -18,14 +18,16 @@
 // CHECK: FunIL:
 // CHECK-NEXT: idiom idiom_rms_norm_0(n0: i64, n1: i64, n2: i64, b0: [f64]{{.*}}) {
 // CHECK-NEXT: return reduce(\(a: (f64, f64, f64, f64, f64), b: (f64, f64, f64, f64, f64)) => (fadd(a.0, b.0), fadd(a.1, b.1), fadd(a.2, b.2), fadd(a.3, b.3), fadd(a.4, b.4)), {{.*}}, join(join(view(b0, {{.*}})))));
-// REMARK: rms-3d.c:[[@LINE+11]]:3: remark: offloaded 3-D scalar reduction (scalar-reduction-3d) to OpenCL as idiom_rms_norm_0 with 5 accumulator(s): fadd fadd fadd fadd fadd
+// REMARK: rms-3d.c:[[@LINE+13]]:3: remark: offloaded 3-D scalar reduction (scalar-reduction-3d) to OpenCL as idiom_rms_norm_0 with 5 accumulator(s): fadd fadd fadd fadd fadd
 // The overlap checks (max(lo - (a + 8), a - hi) >= 0 per stored element),
 // then the sums stored back after the call, before the original nest.
 // IR-LABEL: define {{.*}} @rms_norm(
 // IR: call i64 @llvm.smax.i64(
 // IR: call i32 @idiom_run(
 // IR: store {{(<2 x )?}}double
-// IR: call void @idiom_region_sync()
+// The original nest (a caller's region may hold a and rms) syncs its own
+// ranges: a read, rms written (passes/PartialSync.h, emitSyncOwnRanges).
+// IR: call void @idiom_region_sync_args(ptr nonnull @idiom_rms_norm_0.desc, ptr %{{[0-9a-z.]+}}, i32 2)
 void rms_norm(int nx, int ny, int nz, double (*a)[N][N][5], double *rms) {
   for (int m = 0; m < 5; m++)
     rms[m] = 0.0;

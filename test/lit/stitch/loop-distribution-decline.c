@@ -29,12 +29,17 @@
 // CHECK: [[FB]]:
 // CHECK-SAME: preds = %idiom.declined{{[0-9]*}}, %idiom.hint.skip{{[0-9]*}}
 // The copy runs inside the k loop's residency region: synced first
-// (when the runtime may hold device copies).
-// CHECK-NEXT: %[[W1:idiom.pending[0-9]*]] = load atomic i32, ptr @idiom_pending_work monotonic
+// (when the runtime may hold device copies), over the copy's own ranges
+// (passes/PartialSync.h, emitSyncOwnRanges: it runs every part, so the
+// call's ranges do not cover it), filled in the block itself.
+// CHECK-NOT: {{^[a-z]}}
+// CHECK: store i32 0, ptr %idiom.own.ranges
+// CHECK: store i32 2, ptr
+// CHECK: %[[W1:idiom.pending[0-9]*]] = load atomic i32, ptr @idiom_pending_work monotonic
 // CHECK-NEXT: %[[B1:idiom.pending.busy[0-9]*]] = icmp ne i32 %[[W1]], 0
 // CHECK-NEXT: br i1 %[[B1]], label %[[C1:idiom.pending.call[0-9]*]], label %[[D1:idiom.pending.done[0-9]*]]
 // CHECK: [[C1]]:
-// CHECK-NEXT: call void @idiom_region_sync()
+// CHECK-NEXT: call void @idiom_region_sync_args(ptr nonnull @[[FIRST]].desc, ptr %idiom.own.args, i32 {{[1-9]}})
 // CHECK-NEXT: br label %[[D1]]
 // CHECK: [[D1]]:
 // CHECK-NEXT: br label %[[COPY]]

@@ -313,6 +313,10 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     V.RowWalk = R.RowWalk;
     Out.push_back(V);
   }
+  // A TRMM's band program: its tiled variants after the 2-D maps.
+  if (!P.IsReturn && isBandGemm(P.Body) && Out.size() < Max)
+    for (const VariantParams &V : bandTileVariants(P, Max - static_cast<unsigned>(Out.size())))
+      Out.push_back(V);
   return Out;
 }
 
@@ -379,6 +383,15 @@ bool checkLowered(const Program &P, const VariantParams &V,
       Applied |= T[I].rfind("map-to-mapGlobal-2d-rows", 0) == 0;
     if (!Applied) {
       Err = "the row walk does not apply (not a 2-D map)";
+      return false;
+    }
+  }
+  if (V.Tile[0]) {
+    bool Applied = false;
+    for (size_t I = Before; I < T.size(); ++I)
+      Applied |= T[I].rfind("mm-tile-", 0) == 0;
+    if (!Applied) {
+      Err = "the matrix-product tiling does not apply";
       return false;
     }
   }

@@ -31,27 +31,45 @@ FORM=${FORM:-upper}
 MODE=()
 [ "$FORM" = lower ] && MODE=(lower)
 echo "# trmm ($FORM) m=$M n=$N reps=$REPS rounds=$ROUNDS; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+LABELS=(idiom)
+[ -n "${VARIANTS:-}" ] && LABELS=($(for v in $VARIANTS; do [ "$v" = auto ] && echo auto || echo "v$v"; done))
+: > "$T/kernels"
 for r in $(seq "$ROUNDS"); do
   "$T/trmm.seq" "$M" "$N" "$REPS" "${MODE[@]}" | sed 's/^/seq /'
-  IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 "$T/trmm.idiom" "$M" "$N" "$REPS" "${MODE[@]}" \
-    2> "$T/stats.$r" | sed 's/^/idiom /'
-  grep -o 'trmm calls=[0-9]* offloaded=[0-9]* device="[^"]*"' "$T/stats.$r" >&2
+  for L in "${LABELS[@]}"; do
+    FORCE=()
+    [ "${L#v}" != "$L" ] && FORCE=(IDIOM_VARIANT="${L#v}")
+    env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 "${FORCE[@]}" \
+      "$T/trmm.idiom" "$M" "$N" "$REPS" "${MODE[@]}" 2> "$T/stats.$L.$r" | sed "s/^/$L /"
+    grep -o 'trmm calls=[0-9]* offloaded=[0-9]* device="[^"]*" kernel_ms=[0-9.]*' \
+      "$T/stats.$L.$r" | sed "s/^/$L /" | tee -a "$T/kernels" >&2
+  done
 done > "$T/runs"
 cat "$T/runs"
-python3 - "$T/runs" <<'PY'
-import statistics, sys
-times, hashes = {}, {}
+python3 - "$T/runs" "$T/kernels" "${LABELS[@]}" <<'PY'
+import re, statistics, sys
+times, hashes, kern = {}, {}, {}
 for line in open(sys.argv[1]):
     f = line.split()
     build = f[0]
     hashes.setdefault(build, set()).add(f[f.index("hash") + 1])
     ms = [float(x) for x in f[f.index("ms") + 1:]]
     times.setdefault(build, []).extend(ms[1:])
+for line in open(sys.argv[2]):
+    m = re.search(r"^(\S+) trmm calls=\d+ offloaded=(\d+) .*kernel_ms=([0-9.]+)", line)
+    if m and int(m.group(2)):
+        kern.setdefault(m.group(1), []).append(float(m.group(3)) / int(m.group(2)))
 med = {b: statistics.median(t) for b, t in times.items()}
-for b in ("seq", "idiom"):
-    print("%-5s median %.3f ms per product (%d products)" % (b, med[b], len(times[b])))
-print("speedup %.2fx" % (med["seq"] / med["idiom"]))
-same = hashes["seq"] == hashes["idiom"] and len(hashes["seq"]) == 1
+labels = sys.argv[3:]
+print("%-6s median %.3f ms per product (%d products)" % ("seq", med["seq"], len(times["seq"])))
+for b in labels:
+    k = ("; kernel %.3f ms per call (median of %d processes)"
+         % (statistics.median(kern[b]), len(kern[b])) if b in kern else "")
+    print("%-6s median %.3f ms per product (%d products), %.2fx sequential%s"
+          % (b, med[b], len(times[b]), med["seq"] / med[b], k))
+if labels == ["idiom"]:
+    print("speedup %.2fx" % (med["seq"] / med["idiom"]))
+same = all(hashes[b] == hashes["seq"] for b in labels) and len(hashes["seq"]) == 1
 print("hashes %s" % ("equal" if same else "DIFFER: %s" % hashes))
 sys.exit(0 if same else 1)
 PY

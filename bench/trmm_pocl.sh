@@ -41,8 +41,8 @@ for r in $(seq "$ROUNDS"); do
     [ "${L#v}" != "$L" ] && FORCE=(IDIOM_VARIANT="${L#v}")
     env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_STATS=1 "${FORCE[@]}" \
       "$T/trmm.idiom" "$M" "$N" "$REPS" "${MODE[@]}" 2> "$T/stats.$L.$r" | sed "s/^/$L /"
-    grep -o 'trmm calls=[0-9]* offloaded=[0-9]* device="[^"]*" kernel_ms=[0-9.]*' \
-      "$T/stats.$L.$r" | sed "s/^/$L /" | tee -a "$T/kernels" >&2
+    grep -o 'trmm calls=[0-9]* offloaded=[0-9]* device="[^"]*" kernel_ms=[0-9.]*.*tuning="[^"]*"' \
+      "$T/stats.$L.$r" | sed -e "s/^/$L /" -e 's/ transfer_ms.*tuning=/ tuning=/' | tee -a "$T/kernels" >&2
   done
 done > "$T/runs"
 cat "$T/runs"

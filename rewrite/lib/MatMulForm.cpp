@@ -143,19 +143,6 @@ bool usesProj(const ExprPtr &E, const std::string &V, unsigned I) {
   return false;
 }
 
-/// \p E with every V.From read as V.To (V not rebound inside E).
-ExprPtr renameProj(const ExprPtr &E, const std::string &V, unsigned From, unsigned To) {
-  if (isProjOf(E, V, From))
-    return proj(E->Args[0], To);
-  std::vector<ExprPtr> Args;
-  bool Changed = false;
-  for (const ExprPtr &A : E->Args) {
-    Args.push_back(renameProj(A, V, From, To));
-    Changed |= Args.back() != A;
-  }
-  return Changed ? funil::withArgs(*E, std::move(Args)) : E;
-}
-
 /// \p E with every V.I replaced by \p By (V not rebound inside E).
 ExprPtr replaceProj(const ExprPtr &E, const std::string &V, unsigned I, const ExprPtr &By) {
   if (isProjOf(E, V, I))
@@ -169,17 +156,9 @@ ExprPtr replaceProj(const ExprPtr &E, const std::string &V, unsigned I, const Ex
   return Changed ? funil::withArgs(*E, std::move(Args)) : E;
 }
 
-/// \p E with the node \p Node (by identity) replaced by \p By.
-ExprPtr replaceNode(const ExprPtr &E, const Expr *Node, const ExprPtr &By) {
-  if (E.get() == Node)
-    return By;
-  std::vector<ExprPtr> Args;
-  bool Changed = false;
-  for (const ExprPtr &A : E->Args) {
-    Args.push_back(replaceNode(A, Node, By));
-    Changed |= Args.back() != A;
-  }
-  return Changed ? funil::withArgs(*E, std::move(Args)) : E;
+/// \p E with every V.From read as V.To (V not rebound inside E).
+ExprPtr renameProj(const ExprPtr &E, const std::string &V, unsigned From, unsigned To) {
+  return replaceProj(E, V, From, proj(Expr::var(V), To));
 }
 
 /// Reads a band step \(acc, x: (T, T, i64)) => select(icmp_slt(x.2, E),
@@ -473,7 +452,7 @@ bool matchBandGemm(const ExprPtr &Body, GemmParts &G) {
   ExprPtr Canon = call(
       "map", {Expr::lambda({{R, tup(RTy->Elems[0], RTy->Elems[1])}},
                            call("map", {Expr::lambda(Inner->Args[0]->Params,
-                                                     replaceNode(E, Red, Red2)),
+                                                     replacePost(E, Red, Red2, "", nullptr)),
                                         Inner->Args[1]})),
               call("zip", {Body->Args[1]->Args[0], Body->Args[1]->Args[1]})});
   if (!matchCanonicalGemm(Canon, G) ||

@@ -13,20 +13,38 @@
 # one B: bench/trmm_region_pocl.sh. FORM=lower runs the lower form whose
 # rows run down instead (trmm_bench.c `lower`: a triangle on the reduction,
 # rows counted from the last).
-# Usage: [RESIDENCY=off] [FORM=lower] bench/trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]
+# VARIANTS="0 6 7" runs the plugin build once per listed kernel variant
+# (IDIOM_VARIANT=K, labelled vK; "auto" runs it tuned, as by default) in
+# each round after the sequential build, and prints per label the median
+# wall time per product, its ratio to the sequential build, and the median
+# kernel time per call (IDIOM_STATS kernel_ms / offloaded over a process);
+# the tiled variants of the band program are 6 and 7 for these run-time
+# sizes (docs/FunIL.md, "TRMM programs"). Without VARIANTS: one plugin run
+# per round, labelled idiom, as before.
+# PREBUILT=DIR takes trmm.seq and trmm.idiom from DIR (bench/build_trmm_carry.sh,
+# for a machine without LLVM; BUILD_DIR is then ignored, e.g. -), and
+# SEQ_REPS=R runs the sequential build R products a process instead of REPS
+# (its products take seconds to a minute).
+# Usage: [RESIDENCY=off] [FORM=lower] [VARIANTS="0 6"] [PREBUILT=DIR] [SEQ_REPS=R]
+#          bench/trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]
 set -euo pipefail
-B=$(cd "${1:?usage: trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]}" && pwd)
+BDIR=${1:?usage: trmm_pocl.sh BUILD_DIR [M N REPS ROUNDS]}
 M=${2:-1024} N=${3:-1024} REPS=${4:-5} ROUNDS=${5:-3}
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-clang-19 -O2 "$HERE/trmm_bench.c" -o "$T/trmm.seq"
-NOREGION=()
-[ "${RESIDENCY:-on}" = off ] && NOREGION=(-mllvm -idiom-residency=false)
-clang-19 -O2 -fplugin="$B/lib/libIdiom.so" -fpass-plugin="$B/lib/libIdiom.so" \
-  "${NOREGION[@]}" \
-  "$HERE/trmm_bench.c" \
-  -L"$B/lib" -lidiomrt -o "$T/trmm.idiom"
+if [ -n "${PREBUILT:-}" ]; then
+  cp "$PREBUILT/trmm.seq" "$PREBUILT/trmm.idiom" "$T/"
+else
+  B=$(cd "$BDIR" && pwd)
+  clang-19 -O2 "$HERE/trmm_bench.c" -o "$T/trmm.seq"
+  NOREGION=()
+  [ "${RESIDENCY:-on}" = off ] && NOREGION=(-mllvm -idiom-residency=false)
+  clang-19 -O2 -fplugin="$B/lib/libIdiom.so" -fpass-plugin="$B/lib/libIdiom.so" \
+    "${NOREGION[@]}" \
+    "$HERE/trmm_bench.c" \
+    -L"$B/lib" -lidiomrt -o "$T/trmm.idiom"
+fi
 FORM=${FORM:-upper}
 MODE=()
 [ "$FORM" = lower ] && MODE=(lower)
@@ -35,7 +53,7 @@ LABELS=(idiom)
 [ -n "${VARIANTS:-}" ] && LABELS=($(for v in $VARIANTS; do [ "$v" = auto ] && echo auto || echo "v$v"; done))
 : > "$T/kernels"
 for r in $(seq "$ROUNDS"); do
-  "$T/trmm.seq" "$M" "$N" "$REPS" "${MODE[@]}" | sed 's/^/seq /'
+  "$T/trmm.seq" "$M" "$N" "${SEQ_REPS:-$REPS}" "${MODE[@]}" | sed 's/^/seq /'
   for L in "${LABELS[@]}"; do
     FORCE=()
     [ "${L#v}" != "$L" ] && FORCE=(IDIOM_VARIANT="${L#v}")

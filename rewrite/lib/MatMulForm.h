@@ -14,7 +14,9 @@
 ///                    zip(B, r.1)),
 ///          zip(A, C))
 ///    with A: [[T]_K]_M (rows of A), B: [[T]_K]_N (columns of B), C:
-///    [[T]_N]_M, recognised by matchCanonicalGemm;
+///    [[T]_N]_M, recognised by matchCanonicalGemm (and the band program of
+///    a TRMM, matchBandGemm: the same with a band of the row's index on
+///    the reduction);
 ///  - its tiled, register-blocked low-level form (buildTiledMatMul): TM x
 ///    TN output tiles per work-group (mapWorkgroup 1 and 0), RM x RN
 ///    private accumulator blocks per work-item (mapLocal 1 and 0,
@@ -67,8 +69,8 @@ struct GemmParts {
   /// i and the program's parameters. Step is then the unmasked STEP over
   /// (T, T). Null Bound: no band (never with two products).
   struct BandMask {
-    ExprPtr Bound;
-    bool Lower = false;
+    ExprPtr Bound;      ///< \(i: i64) => E; null: no band
+    bool Lower = false; ///< adds when k < E(i), else when k >= E(i)
   } Band;
   /// True for a band program.
   bool banded() const { return Band.Bound != nullptr; }

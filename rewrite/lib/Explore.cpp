@@ -313,6 +313,10 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     V.RowWalk = R.RowWalk;
     Out.push_back(V);
   }
+  // A TRMM's band program: its tiled variants after the 2-D maps.
+  if (!P.IsReturn && isBandGemm(P.Body) && Out.size() < Max)
+    for (const VariantParams &V : bandTileVariants(P, Max - static_cast<unsigned>(Out.size())))
+      Out.push_back(V);
   return Out;
 }
 
@@ -364,33 +368,29 @@ bool checkLowered(const Program &P, const VariantParams &V,
     Err = "the row-lanes lowering does not apply (not a map of one row sum)";
     return false;
   }
-  if (V.Planes) {
-    bool Applied = false;
+  // True when a rule whose name starts with \p Prefix applied.
+  auto Applied = [&](const char *Prefix) {
     for (size_t I = Before; I < T.size(); ++I)
-      Applied |= T[I].rfind("map-to-mapGlobal-3d-walk", 0) == 0;
-    if (!Applied) {
-      Err = "the plane walk does not apply (not a 3-D map)";
-      return false;
-    }
+      if (T[I].rfind(Prefix, 0) == 0)
+        return true;
+    return false;
+  };
+  if (V.Planes && !Applied("map-to-mapGlobal-3d-walk")) {
+    Err = "the plane walk does not apply (not a 3-D map)";
+    return false;
   }
-  if (V.RowWalk) {
-    bool Applied = false;
-    for (size_t I = Before; I < T.size(); ++I)
-      Applied |= T[I].rfind("map-to-mapGlobal-2d-rows", 0) == 0;
-    if (!Applied) {
-      Err = "the row walk does not apply (not a 2-D map)";
-      return false;
-    }
+  if (V.RowWalk && !Applied("map-to-mapGlobal-2d-rows")) {
+    Err = "the row walk does not apply (not a 2-D map)";
+    return false;
   }
-  if (V.Elems > 1 && !isHistogramProgram(P)) {
-    bool Applied = false;
-    for (size_t I = Before; I < T.size(); ++I)
-      Applied |= T[I].rfind("as-vector-", 0) == 0;
-    if (!Applied) {
-      Err = "vectorisation with width " + std::to_string(V.Elems) +
-            " does not apply (the array is not contiguous)";
-      return false;
-    }
+  if (V.Tile[0] && !Applied("mm-tile-")) {
+    Err = "the matrix-product tiling does not apply";
+    return false;
+  }
+  if (V.Elems > 1 && !isHistogramProgram(P) && !Applied("as-vector-")) {
+    Err = "vectorisation with width " + std::to_string(V.Elems) +
+          " does not apply (the array is not contiguous)";
+    return false;
   }
   return true;
 }

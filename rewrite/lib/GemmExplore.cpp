@@ -286,6 +286,25 @@ std::vector<VariantParams> gemmVariants(const Program &P, unsigned Max,
   return Out;
 }
 
+std::vector<VariantParams> bandTileVariants(const Program &P, unsigned Room) {
+  // The best-known GEMM tiles for the element type (DefaultOrder's first
+  // that fits: a GPU's), then small tiles a CPU device keeps in cache
+  // (Candidates[28], 32x32x16, 4x4 per work-item).
+  unsigned Bytes = elementBytes(P);
+  std::vector<VariantParams> Out;
+  VariantParams V;
+  for (unsigned I : DefaultOrder)
+    if (fromRow(Candidates[I], Bytes, V)) {
+      Out.push_back(V);
+      break;
+    }
+  if (fromRow(Candidates[28], Bytes, V))
+    Out.push_back(V);
+  if (Out.size() > Room)
+    Out.resize(Room);
+  return Out;
+}
+
 std::vector<VariantParams> gemmCandidates(const Program &P) {
   unsigned Bytes = elementBytes(P), Pairs = operandPairs(P);
   std::vector<VariantParams> Out;

@@ -143,17 +143,62 @@ bool usesProj(const ExprPtr &E, const std::string &V, unsigned I) {
   return false;
 }
 
-/// \p E with every V.From read as V.To (V not rebound inside E).
-ExprPtr renameProj(const ExprPtr &E, const std::string &V, unsigned From, unsigned To) {
-  if (isProjOf(E, V, From))
-    return proj(E->Args[0], To);
+/// \p E with every V.I replaced by \p By (V not rebound inside E).
+ExprPtr replaceProj(const ExprPtr &E, const std::string &V, unsigned I, const ExprPtr &By) {
+  if (isProjOf(E, V, I))
+    return By;
   std::vector<ExprPtr> Args;
   bool Changed = false;
   for (const ExprPtr &A : E->Args) {
-    Args.push_back(renameProj(A, V, From, To));
+    Args.push_back(replaceProj(A, V, I, By));
     Changed |= Args.back() != A;
   }
   return Changed ? funil::withArgs(*E, std::move(Args)) : E;
+}
+
+/// \p E with every V.From read as V.To (V not rebound inside E).
+ExprPtr renameProj(const ExprPtr &E, const std::string &V, unsigned From, unsigned To) {
+  return replaceProj(E, V, From, proj(Expr::var(V), To));
+}
+
+/// Reads a band step \(acc, x: (T, T, i64)) => select(icmp_slt(x.2, E),
+/// acc, S) (upper) or select(.., S, acc) (lower): \p Lower, the mask's
+/// bound E and the unmasked step \(acc, x: (T, T)) => S (S must not read
+/// x.2). False for any other step.
+bool readBandStep(const ExprPtr &Step, ExprPtr &Unmasked, ExprPtr &E, bool &Lower) {
+  if (Step->K != Expr::Lambda || Step->Params.size() != 2)
+    return false;
+  const std::string &AccN = Step->Params[0].Name, &XN = Step->Params[1].Name;
+  const TypePtr &XTy = Step->Params[1].Ty;
+  if (!XTy->isTuple() || XTy->Elems.size() != 3 ||
+      !XTy->Elems[2]->isScalar(ScalarKind::I64))
+    return false;
+  const ExprPtr &Sel = Step->body();
+  if (!Sel->isCall("select") || Sel->Args.size() != 3 || !Sel->Args[0]->isCall("icmp_slt") ||
+      !isProjOf(Sel->Args[0]->Args[0], XN, 2))
+    return false;
+  auto IsAcc = [&](const ExprPtr &X) { return X->K == Expr::Var && X->Name == AccN; };
+  ExprPtr S;
+  if (IsAcc(Sel->Args[1]) && !IsAcc(Sel->Args[2])) {
+    Lower = false;
+    S = Sel->Args[2];
+  } else if (IsAcc(Sel->Args[2]) && !IsAcc(Sel->Args[1])) {
+    Lower = true;
+    S = Sel->Args[1];
+  } else {
+    return false;
+  }
+  E = Sel->Args[0]->Args[1];
+  if (usesProj(S, XN, 2) || freeIn(E, AccN) || freeIn(E, XN))
+    return false;
+  Unmasked = Expr::lambda(
+      {Step->Params[0], {XN, Type::tuple({XTy->Elems[0], XTy->Elems[1]})}}, S);
+  return true;
+}
+
+/// The index zipped last, iota(n): n, or null.
+ExprPtr iotaLen(const ExprPtr &E) {
+  return E->isCall("iota") && E->Args.size() == 1 ? E->Args[0] : nullptr;
 }
 
 /// The reduceSeq over zip(r.0, q.0), or zip(r.0, q.0, r.2, q.2) when
@@ -361,6 +406,75 @@ bool matchTriangularGemm(const ExprPtr &Body, GemmParts &G, Triangle &Tri) {
   return true;
 }
 
+bool matchBandGemm(const ExprPtr &Body, GemmParts &G) {
+  // map(\r => map(\q => E, zip(B, r.1)), zip(A, C, iota(M)))
+  if (!Body->isCall("map") || Body->Args[0]->K != Expr::Lambda ||
+      Body->Args[0]->Params.size() != 1 || !Body->Args[1]->isCall("zip") ||
+      Body->Args[1]->Args.size() != 3 || !iotaLen(Body->Args[1]->Args[2]))
+    return false;
+  const ExprPtr &Fo = Body->Args[0];
+  const std::string &R = Fo->Params[0].Name;
+  const TypePtr &RTy = Fo->Params[0].Ty;
+  const ExprPtr &Inner = Fo->body();
+  if (!RTy->isTuple() || RTy->Elems.size() != 3 || !Inner->isCall("map") ||
+      Inner->Args[0]->K != Expr::Lambda || Inner->Args[0]->Params.size() != 1 ||
+      !Inner->Args[1]->isCall("zip") || Inner->Args[1]->Args.size() != 2)
+    return false;
+  const std::string &Q = Inner->Args[0]->Params[0].Name;
+  const ExprPtr &E = Inner->Args[0]->body();
+  // The reduction over zip(r.0, q.0, iota(K)) and its band step.
+  std::vector<const Expr *> Stack{E.get()};
+  const Expr *Red = nullptr;
+  while (!Stack.empty() && !Red) {
+    const Expr *X = Stack.back();
+    Stack.pop_back();
+    if (X->isCall("reduceSeq") && X->Args[2]->isCall("zip") && X->Args[2]->Args.size() == 3 &&
+        isProjOf(X->Args[2]->Args[0], R, 0) && isProjOf(X->Args[2]->Args[1], Q, 0) &&
+        iotaLen(X->Args[2]->Args[2]))
+      Red = X;
+    for (const ExprPtr &A : X->Args)
+      Stack.push_back(A.get());
+  }
+  ExprPtr Unmasked, Bound;
+  bool Lower = false;
+  if (!Red || !readBandStep(Red->Args[0], Unmasked, Bound, Lower))
+    return false;
+  // E(r.2) as a function of the row's index: nothing else of r, nor q.
+  std::set<std::string> Used;
+  funil::allNames(*Body, Used);
+  std::string I = funil::freshName("i", Used);
+  ExprPtr BoundI = replaceProj(Bound, R, 2, Expr::var(I));
+  if (freeIn(BoundI, R) || freeIn(BoundI, Q))
+    return false;
+  // The canonical program over the same parts, without the indices.
+  ExprPtr Red2 = call("reduceSeq", {Unmasked, Red->Args[1],
+                                    call("zip", {Red->Args[2]->Args[0], Red->Args[2]->Args[1]})});
+  ExprPtr Canon = call(
+      "map", {Expr::lambda({{R, tup(RTy->Elems[0], RTy->Elems[1])}},
+                           call("map", {Expr::lambda(Inner->Args[0]->Params,
+                                                     replacePost(E, Red, Red2, "", nullptr)),
+                                        Inner->Args[1]})),
+              call("zip", {Body->Args[1]->Args[0], Body->Args[1]->Args[1]})});
+  if (!matchCanonicalGemm(Canon, G) ||
+      !funil::sameExpr(*iotaLen(Body->Args[1]->Args[2]), *G.A->Args[3]) ||
+      !funil::sameExpr(*iotaLen(Red->Args[2]->Args[2]), *G.A->Args[5]))
+    return false;
+  G.Band.Bound = Expr::lambda({{I, Type::scalar(ScalarKind::I64)}}, BoundI);
+  G.Band.Lower = Lower;
+  return true;
+}
+
+ExprPtr bandStep(const GemmParts &G, const ExprPtr &Row) {
+  const ExprPtr &S = G.Step;
+  const Param &X = S->Params[1];
+  ExprPtr Acc = Expr::var(S->Params[0].Name);
+  ExprPtr Mask = call("icmp_slt", {proj(Expr::var(X.Name), 2), funil::betaApply(G.Band.Bound, {Row})});
+  ExprPtr Body = G.Band.Lower ? call("select", {Mask, S->body(), Acc})
+                              : call("select", {Mask, Acc, S->body()});
+  TypePtr XTy = Type::tuple({X.Ty->Elems[0], X.Ty->Elems[1], Type::scalar(ScalarKind::I64)});
+  return Expr::lambda({S->Params[0], {X.Name, XTy}}, Body);
+}
+
 ExprPtr mergeTriangle(const ExprPtr &Full, const GemmParts &G, const Triangle &Tri,
                       const FreshFn &Fresh) {
   TypePtr T = Type::scalar(G.T), I = Type::scalar(ScalarKind::I64);
@@ -439,7 +553,9 @@ ExprPtr localCopies(const ExprPtr &In, const std::vector<TypePtr> &Tiles,
                              [&](ExprPtr Tv) {
                                std::vector<ExprPtr> Copies;
                                for (unsigned I = 0; I < Tiles.size(); ++I)
-                                 Copies.push_back(Copy2D(proj(Tv, I), Tiles[I]));
+                                 Copies.push_back(Tiles[I]->Elem->isArray()
+                                                      ? Copy2D(proj(Tv, I), Tiles[I])
+                                                      : proj(Tv, I));
                                return Expr::tuple(Copies);
                              }),
                          In});
@@ -468,7 +584,8 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
   TypePtr KTa = arr(arr(T, TK), TM), KTb = arr(arr(T, TK), TN);
   // Two products per step: every tuple of operands gains the second pair
   // (A2 after A's components, B2 after B's).
-  const bool Pairs = G.pairs();
+  const bool Pairs = G.pairs(), Banded = G.banded();
+  TypePtr I64 = Type::scalar(ScalarKind::I64);
   auto Tup = [Pairs](std::vector<TypePtr> V, std::vector<TypePtr> More) {
     if (Pairs)
       V.insert(V.end(), More.begin(), More.end());
@@ -508,7 +625,13 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
                       Fresh);
   };
 
-  ExprPtr F1 = lam(Fresh, "ti", Tup({TileA, arr(RowC, TM)}, {TileA}), [&](ExprPtr Ti) {
+  // A band program (G.Band): the row tiles zip their rows' indices (ti.2),
+  // the K tiles their k indices (kt.2), each work-item's rows their indices
+  // (p.2, then u.2), and each element's step masks with them (bandStep).
+  TypePtr TiTy = Tup({TileA, arr(RowC, TM)}, {TileA});
+  if (Banded)
+    TiTy = tup3(TileA, arr(RowC, TM), arr(I64, TM));
+  ExprPtr F1 = lam(Fresh, "ti", TiTy, [&](ExprPtr Ti) {
     ExprPtr F0 = lam(Fresh, "tj", Tup({TileB, TileC}, {TileB}), [&](ExprPtr Tj) {
       // The accumulators: INIT of C, then one K tile after the other.
       ExprPtr Init = call(
@@ -532,24 +655,31 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
                }),
            Blocks(proj(Tj, 1))},
           1);
-      TypePtr KT = Tup({KTa, KTb}, {KTa, KTb});
+      TypePtr KT = Banded ? tup3(KTa, KTb, arr(I64, TK)) : Tup({KTa, KTb}, {KTa, KTb});
       std::string AccN = Fresh("acc"), KtN = Fresh("kt");
       ExprPtr AccV = Expr::var(AccN), KtV = Expr::var(KtN);
       TypePtr ASl = arr(arr(T, TK), RM), BSl = arr(arr(T, TK), RN);
       ExprPtr StepBody = call(
           "mapLocal",
-          {lam(Fresh, "p", Tup({BlkRow, ASl}, {ASl}),
+          {lam(Fresh, "p", Banded ? tup3(BlkRow, ASl, arr(I64, RM)) : Tup({BlkRow, ASl}, {ASl}),
                [&](ExprPtr Pv) {
                  return call(
                      "mapLocal",
                      {lam(Fresh, "q", Tup({Blk, BSl}, {BSl}),
                           [&](ExprPtr Qv) {
                             ExprPtr Rows = lam(
-                                Fresh, "u", Tup({arr(T, RN), arr(T, TK)}, {arr(T, TK)}),
+                                Fresh, "u",
+                                Banded ? tup3(arr(T, RN), arr(T, TK), I64)
+                                       : Tup({arr(T, RN), arr(T, TK)}, {arr(T, TK)}),
                                 [&](ExprPtr U) {
                                   ExprPtr El = lam(
                                       Fresh, "w", Tup({T, arr(T, TK)}, {arr(T, TK)}),
                                       [&](ExprPtr W) {
+                                        if (Banded)
+                                          return call("reduceSeq",
+                                                      {bandStep(G, proj(U, 2)), proj(W, 0),
+                                                       call("zip", {proj(U, 1), proj(W, 1),
+                                                                    proj(KtV, 2)})});
                                         return call("reduceSeq",
                                                     {G.Step, proj(W, 0),
                                                      Zip({proj(U, 1), proj(W, 1)},
@@ -558,26 +688,33 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
                                   return call("mapSeq",
                                               {El, Zip({proj(U, 0), proj(Qv, 1)}, [&] { return std::vector<ExprPtr>{proj(Qv, 2)}; })});
                                 });
-                            return call("toPrivate",
-                                        {call("mapSeq",
-                                              {Rows, Zip({proj(Qv, 0), proj(Pv, 1)},
-                                                         [&] { return std::vector<ExprPtr>{proj(Pv, 2)}; })})});
+                            ExprPtr RowsIn =
+                                Banded ? call("zip", {proj(Qv, 0), proj(Pv, 1), proj(Pv, 2)})
+                                       : Zip({proj(Qv, 0), proj(Pv, 1)},
+                                             [&] { return std::vector<ExprPtr>{proj(Pv, 2)}; });
+                            return call("toPrivate", {call("mapSeq", {Rows, RowsIn})});
                           }),
                       Zip({proj(Pv, 0),
                            groupsOf(proj(KtV, 1), arr(T, TK), RN, GN, WX, Fresh)},
                           [&] { return std::vector<ExprPtr>{groupsOf(proj(KtV, 3), arr(T, TK), RN, GN, WX, Fresh)}; })},
                      0);
                }),
-           Zip({AccV, groupsOf(proj(KtV, 0), arr(T, TK), RM, GM, WY, Fresh)},
-               [&] { return std::vector<ExprPtr>{groupsOf(proj(KtV, 2), arr(T, TK), RM, GM, WY, Fresh)}; })},
+           Banded ? call("zip", {AccV, groupsOf(proj(KtV, 0), arr(T, TK), RM, GM, WY, Fresh),
+                                 groupsOf(proj(Ti, 2), I64, RM, GM, WY, Fresh)})
+                  : Zip({AccV, groupsOf(proj(KtV, 0), arr(T, TK), RM, GM, WY, Fresh)},
+                        [&] { return std::vector<ExprPtr>{groupsOf(proj(KtV, 2), arr(T, TK), RM, GM, WY, Fresh)}; })},
           1);
       ExprPtr StepFn = Expr::lambda({{AccN, Acc}, {KtN, KT}}, StepBody);
-      ExprPtr KIn = Zip({KTiles(proj(Ti, 0), TM), KTiles(proj(Tj, 0), TN)},
-                        [&] { return std::vector<ExprPtr>{KTiles(proj(Ti, 2), TM), KTiles(proj(Tj, 2), TN)}; });
+      ExprPtr KIn =
+          Banded ? call("zip", {KTiles(proj(Ti, 0), TM), KTiles(proj(Tj, 0), TN),
+                                call("split", {i64(TK), call("iota", {KExp})})})
+                 : Zip({KTiles(proj(Ti, 0), TM), KTiles(proj(Tj, 0), TN)},
+                       [&] { return std::vector<ExprPtr>{KTiles(proj(Ti, 2), TM), KTiles(proj(Tj, 2), TN)}; });
       if (Local)
         KIn = localCopies(KIn,
-                          Pairs ? std::vector<TypePtr>{KTa, KTb, KTa, KTb}
-                                : std::vector<TypePtr>{KTa, KTb},
+                          Pairs    ? std::vector<TypePtr>{KTa, KTb, KTa, KTb}
+                          : Banded ? std::vector<TypePtr>{KTa, KTb, arr(I64, TK)}
+                                   : std::vector<TypePtr>{KTa, KTb},
                           Fresh);
       ExprPtr AccRes = call("reduceSeq", {StepFn, Init, KIn});
       // POST per element, then the blocks back into a TM x TN tile.
@@ -631,11 +768,12 @@ ExprPtr buildTiled(const GemmParts &G, const TileParams &P, const FreshFn &Fresh
                             [](ExprPtr Rw) { return call("join", {Rw}); }),
                         transposeV(Cols, ColsTy, i64(TM), Fresh)});
   });
-  return call("join",
-              {call("mapWorkgroup",
-                    {F1, Zip({call("split", {i64(TM), G.A}), call("split", {i64(TM), G.C})},
-                             [&] { return std::vector<ExprPtr>{call("split", {i64(TM), G.A2})}; })},
-                    1)});
+  ExprPtr RowTiles =
+      Banded ? call("zip", {call("split", {i64(TM), G.A}), call("split", {i64(TM), G.C}),
+                            call("split", {i64(TM), call("iota", {MExp})})})
+             : Zip({call("split", {i64(TM), G.A}), call("split", {i64(TM), G.C})},
+                   [&] { return std::vector<ExprPtr>{call("split", {i64(TM), G.A2})}; });
+  return call("join", {call("mapWorkgroup", {F1, RowTiles}, 1)});
 }
 
 bool alphaEq(const Expr &A, const Expr &B, std::vector<std::pair<std::string, std::string>> &Bound) {
@@ -742,13 +880,18 @@ bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Lo
       !Z1->Args[0]->isCall("split") || !Z1->Args[1]->isCall("split") ||
       W1->Args[0]->K != Expr::Lambda)
     return false;
-  const bool Pairs = Z1->Args.size() == 3;
+  // A third row-tile component: A2's tiles (two products) or the rows'
+  // indices split(TM, iota(M)) (a band program).
+  const bool Banded = Z1->Args.size() == 3 && Z1->Args[2]->isCall("split") &&
+                      iotaLen(Z1->Args[2]->Args[1]);
+  const bool Pairs = Z1->Args.size() == 3 && !Banded;
   if (Pairs && !Z1->Args[2]->isCall("split"))
     return false;
   P.TM = litOf(Z1->Args[0]->Args[0]);
   G.A = Z1->Args[0]->Args[1];
   G.C = Z1->Args[1]->Args[1];
   G.A2 = Pairs ? Z1->Args[2]->Args[1] : nullptr;
+  G.Band = GemmParts::BandMask();
   // TR(cols) = map(\j => map(\r => at(r, j), COLS), iota(TM))
   const ExprPtr &U = W1->Args[0]->body();
   if (!U->isCall("map") || !U->Args[1]->isCall("map") ||
@@ -787,7 +930,7 @@ bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Lo
   Local = KIn->isCall("mapSeq");
   if (Local)
     KIn = KIn->Args[1];
-  if (!KIn->isCall("zip") || KIn->Args.size() != (Pairs ? 4u : 2u) ||
+  if (!KIn->isCall("zip") || KIn->Args.size() != (Pairs ? 4u : Banded ? 3u : 2u) ||
       !KIn->Args[0]->isCall("map") ||
       KIn->Args[0]->Args[0]->K != Expr::Lambda)
     return false;
@@ -821,6 +964,22 @@ bool matchTiledMatMul(const ExprPtr &Body, GemmParts &G, TileParams &P, bool &Lo
       !Rows->Args[0]->body()->Args[0]->body()->isCall("reduceSeq"))
     return false;
   G.Step = Rows->Args[0]->body()->Args[0]->body()->Args[0];
+  if (Banded) {
+    // bandStep(G, u.2): the unmasked STEP and E(i) with u.2 as i.
+    ExprPtr Bound;
+    bool Lower = false;
+    ExprPtr Unmasked;
+    if (Rows->Args[0]->Params.size() != 1 || !readBandStep(G.Step, Unmasked, Bound, Lower))
+      return false;
+    G.Step = Unmasked;
+    std::set<std::string> Names;
+    funil::allNames(*Body, Names);
+    std::string I = funil::freshName("i", Names);
+    G.Band.Bound = Expr::lambda({{I, Type::scalar(ScalarKind::I64)}},
+                                replaceProj(Bound, Rows->Args[0]->Params[0].Name, 2,
+                                            Expr::var(I)));
+    G.Band.Lower = Lower;
+  }
   // Init: mapLocal(1, \p => mapLocal(0, \q => toPrivate(mapSeq(\u => mapSeq(INIT, u), q)), p), ..)
   if (!Init->isCall("mapLocal") || Init->Args[0]->K != Expr::Lambda ||
       !Init->Args[0]->body()->isCall("mapLocal") ||

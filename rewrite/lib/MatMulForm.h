@@ -14,7 +14,9 @@
 ///                    zip(B, r.1)),
 ///          zip(A, C))
 ///    with A: [[T]_K]_M (rows of A), B: [[T]_K]_N (columns of B), C:
-///    [[T]_N]_M, recognised by matchCanonicalGemm;
+///    [[T]_N]_M, recognised by matchCanonicalGemm (and the band program of
+///    a TRMM, matchBandGemm: the same with a band of the row's index on
+///    the reduction);
 ///  - its tiled, register-blocked low-level form (buildTiledMatMul): TM x
 ///    TN output tiles per work-group (mapWorkgroup 1 and 0), RM x RN
 ///    private accumulator blocks per work-item (mapLocal 1 and 0,
@@ -60,6 +62,18 @@ struct GemmParts {
   ExprPtr A2, B2;
   /// True for two products per step.
   bool pairs() const { return A2 != nullptr; }
+  /// The band of a TRMM program (docs/FunIL.md, "TRMM programs: a band on
+  /// the reduction"): step k of row i adds its product only when k >= E(i)
+  /// (an upper band, !Lower) or k < E(i) (a lower triangle, Lower), and
+  /// keeps acc otherwise; Bound is \(i: i64) => E, free of everything but
+  /// i and the program's parameters. Step is then the unmasked STEP over
+  /// (T, T). Null Bound: no band (never with two products).
+  struct BandMask {
+    ExprPtr Bound;      ///< \(i: i64) => E; null: no band
+    bool Lower = false; ///< adds when k < E(i), else when k >= E(i)
+  } Band;
+  /// True for a band program.
+  bool banded() const { return Band.Bound != nullptr; }
 };
 
 /// Tile sizes: TM x TN outputs per work-group, K tiles of TK, RM x RN
@@ -109,6 +123,20 @@ bool matchCanonicalGemm(const ExprPtr &Body, GemmParts &G);
 /// (r.3, q.3).
 bool matchTriangularGemm(const ExprPtr &Body, GemmParts &G, Triangle &Tri);
 
+/// Recognises the band program of a TRMM (docs/FunIL.md, "TRMM programs"):
+///   map(\r => map(\q => POST(reduceSeq(\(acc, x: (T, T, i64)) =>
+///       select(icmp_slt(x.2, E(r.2)), acc, STEP) | select(.., STEP, acc),
+///       INIT, zip(r.0, q.0, iota(K)))), zip(B, r.1)), zip(A, C, iota(M)))
+/// filling \p G as matchCanonicalGemm does (Step the unmasked STEP) and
+/// G.Band. False for any other mask (E reading acc, x, q or r other than
+/// r.2; STEP reading x.2) or shape.
+bool matchBandGemm(const ExprPtr &Body, GemmParts &G);
+
+/// The band program's step for a row whose index is \p Row: \(acc, x:
+/// (T, T, i64)) => select(icmp_slt(x.2, E(Row)), acc, STEP) (upper) or
+/// select(.., STEP, acc) (lower). Requires G.banded().
+ExprPtr bandStep(const GemmParts &G, const ExprPtr &Row);
+
 /// The elements of \p Full ([[T]_N]_M, every element computed) inside
 /// \p Tri, the others from G.C:
 ///   map(\r => map(\q => select(MASK, q.0, q.1), zip(r.0, r.1, iota(N))),
@@ -129,7 +157,9 @@ ExprPtr buildTiledMatMul(const GemmParts &G, const TileParams &P, const FreshFn 
 /// The input of the K-tile reduceSeq with each tuple of operand tiles
 /// copied to local memory: mapSeq(\t => (toLocal(copy2D(t.0)), ...,
 /// toLocal(copy2D(t.n))), In), copy2D = mapLocal(1, \r => mapLocal(0, \v =>
-/// v, r), .); \p Tiles are the tile types (two, or four for two products).
+/// v, r), .); \p Tiles are the tile types (two, or four for two products);
+/// a 1-D tile (a band program's K indices, [i64]_TK) is passed through as
+/// t.I, not copied.
 ExprPtr localCopies(const ExprPtr &In, const std::vector<funil::TypePtr> &Tiles,
                     const FreshFn &Fresh);
 

@@ -116,6 +116,31 @@ std::string pairsText(std::string X, const GemmSpec &S, bool Tri) {
   return X;
 }
 
+/// The band program of a TRMM over \p S's layouts (docs/FunIL.md, "TRMM
+/// programs"): step k of row i adds its product only when k >= Base + Slope
+/// i (an upper band, \p Lower false) or k < Base + Slope i (a lower
+/// triangle), and keeps acc otherwise.
+std::string bandText(const GemmSpec &S, bool Lower, int64_t Base, int64_t Slope) {
+  std::string X = gemmText(S), T = S.T == ScalarKind::F32 ? "f32" : "f64";
+  auto Replace = [&X](const std::string &From, const std::string &To) {
+    size_t At = X.find(From);
+    EXPECT_NE(At, std::string::npos) << From;
+    if (At != std::string::npos)
+      X.replace(At, From.size(), To);
+  };
+  std::string Step = S.Fused ? "fmuladd(x.0, x.1, acc)" : "fadd(acc, fmul(x.1, x.0))";
+  std::string Mask = "icmp_slt(x.2, add(" + std::to_string(Base) + ":i64, mul(" +
+                     std::to_string(Slope) + ":i64, r.2)))";
+  Replace("(r: ([" + T + "]_K, [" + T + "]_N))", "(r: ([" + T + "]_K, [" + T + "]_N, i64))");
+  Replace("x: (" + T + ", " + T + ")) => " + Step,
+          "x: (" + T + ", " + T + ", i64)) => select(" + Mask + ", " +
+              (Lower ? Step + ", acc)" : "acc, " + Step + ")"));
+  Replace("zip(r.0, q.0)", "zip(r.0, q.0, iota(K))");
+  size_t End = X.rfind("));\n}");
+  X.replace(End, 4, ", iota(M)));");
+  return X;
+}
+
 /// Sizes and a buffer length covering every view of \p S.
 std::map<std::string, int64_t> gemmSizes(const GemmSpec &S, int64_t M, int64_t N, int64_t K,
                                          int64_t &BufLen) {
@@ -362,6 +387,61 @@ TEST(MatMulRules, TriangularGemmTiledPreservesResults) {
   std::string One = triangleText(Specs[0], true, 1, 1);
   One.replace(One.find("icmp_slt(q.2"), 12, "icmp_slt(r.2");
   EXPECT_FALSE(rewrite::isTriangularGemm(parseOrDie(One).Body));
+}
+
+// TRMM band programs (upper bands and lower triangles on the reduction):
+// recognised (not as plain or triangular GEMMs), tiled by the same macro
+// rule with every step keeping its mask, the tiled form read back with its
+// band, bit-identical to the program in the interpreter (each element adds
+// exactly the band's products in ascending k). Masks that are no band of
+// the row's index are not recognised.
+TEST(MatMulRules, BandGemmTiledPreservesResults) {
+  std::mt19937_64 Rng(31);
+  std::vector<GemmSpec> Specs = allSpecs();
+  for (size_t SI = 0; SI < Specs.size(); SI += 4)
+    for (bool Lower : {false, true})
+      for (auto [Base, Slope] : {std::pair<int64_t, int64_t>{0, 1}, {3, 2}}) {
+        std::string Text = bandText(Specs[SI], Lower, Base, Slope);
+        Program P = parseOrDie(Text);
+        ASSERT_TRUE(rewrite::isBandGemm(P.Body)) << Text;
+        EXPECT_FALSE(rewrite::isCanonicalGemm(P.Body)) << Text;
+        EXPECT_FALSE(rewrite::isTriangularGemm(P.Body)) << Text;
+        for (size_t TI : {0, 2, 5})
+          for (bool Local : {false, true}) {
+            const mm::TileParams &T = SmallTiles[TI];
+            Program Q = tiled(P, T, Local);
+            mm::GemmParts G;
+            mm::TileParams Got;
+            bool L = false;
+            ASSERT_TRUE(mm::matchTiledMatMul(Q.Body, G, Got, L)) << printProgram(Q);
+            EXPECT_TRUE(G.banded());
+            EXPECT_EQ(G.Band.Lower, Lower);
+            EXPECT_EQ(L, Local);
+            EXPECT_EQ(Got.TK, T.TK);
+            int64_t Buf;
+            // K past the band's end at the last row (Slope M), and tiles
+            // wholly inside and outside the band.
+            auto Sizes = gemmSizes(Specs[SI], 3 * T.TM, 2 * T.TN, 4 * T.TK, Buf);
+            EXPECT_EQ(compareRuns(P, Q, randomArgs(P, Sizes, Buf, Rng), 0), "")
+                << Text << "tiles " << T.TM << "x" << T.TN << "x" << T.TK
+                << (Local ? " local" : "");
+          }
+      }
+  std::string Base = bandText(Specs[0], false, 1, 1);
+  auto Without = [&](const std::string &From, const std::string &To) {
+    std::string X = Base;
+    X.replace(X.find(From), From.size(), To);
+    return parseOrDie(X);
+  };
+  // The bound reads C's element, or A's; the row's index on the other
+  // side; the step reads the index.
+  EXPECT_FALSE(rewrite::isBandGemm(Without("mul(1:i64, r.2)", "fptosi.i64(q.1)").Body));
+  EXPECT_FALSE(rewrite::isBandGemm(Without("mul(1:i64, r.2)", "fptosi.i64(x.0)").Body));
+  EXPECT_FALSE(rewrite::isBandGemm(
+      Without("icmp_slt(x.2, add(1:i64, mul(1:i64, r.2)))", "icmp_slt(r.2, x.2)").Body));
+  EXPECT_FALSE(rewrite::isBandGemm(
+      Without("fmuladd(x.0, x.1, acc)", "fadd(acc, sitofp.f32(x.2))").Body));
+  EXPECT_TRUE(rewrite::isBandGemm(Without("mul(1:i64, r.2)", "mul(1:i64, r.2)").Body));
 }
 
 // Two products per step (BLAS SYR2K), over the square and the triangle:
@@ -770,6 +850,29 @@ TEST_F(MatMulExec, TriangularVariantsKeepCOutsideTheTriangle) {
   GemmSpec U;
   U.CRow = false;
   checkVariants(U, {{140, 200, 9}}, nullptr, triangleText(U, true, 2, 1));
+}
+
+// TRMM band programs on the device: the candidates with tiles up to 64x64
+// (every kernel option) and the default lowering, upper bands and lower
+// triangles, equal the interpreter bit for bit at sizes the tiles do not
+// divide (K tiles before, inside, across and after each work-group's band;
+// partial K tiles).
+TEST_F(MatMulExec, BandVariantsOddSizes) {
+  auto Small = [](const rewrite::VariantParams &V) {
+    return V.Tile[0] <= 64 && V.Tile[1] <= 64;
+  };
+  GemmSpec S;
+  S.InitC = true;
+  checkVariants(S, {{67, 45, 70}, {3, 5, 7}}, Small, bandText(S, false, 0, 1));
+  GemmSpec T;
+  T.Aligned = true;
+  T.ARow = false;
+  checkVariants(T, {{130, 66, 140}}, Small, bandText(T, true, 1, 2));
+  GemmSpec D;
+  D.T = ScalarKind::F64;
+  D.CRow = false;
+  D.Fused = false;
+  checkVariants(D, {{70, 33, 90}}, Small, bandText(D, false, 3, 1));
 }
 
 // Two products per step (BLAS SYR2K) on the device: every explored variant

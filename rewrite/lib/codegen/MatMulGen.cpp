@@ -55,6 +55,24 @@ bool usesComponent1(const ExprPtr &E, const std::string &W) {
   return false;
 }
 
+/// True when the band bound \(i) => E of \p G is non-decreasing in i: E
+/// is i, mul(a, i), add(b, i) or add(b, mul(a, i)) with literals a >= 0
+/// (the lifter's forms). Then the rows of a tile bound its K tiles.
+bool monotoneBound(const GemmParts &G) {
+  const ExprPtr &Fn = G.Band.Bound;
+  const std::string &I = Fn->Params[0].Name;
+  auto IsI = [&](const ExprPtr &E) { return E->K == Expr::Var && E->Name == I; };
+  auto IsLit = [](const ExprPtr &E) {
+    return E->K == Expr::Lit && funil::isInteger(E->LitKind);
+  };
+  auto Scaled = [&](const ExprPtr &E) {
+    return IsI(E) || (E->isCall("mul") && IsLit(E->Args[0]) && E->Args[0]->signedValue() >= 0 &&
+                      IsI(E->Args[1]));
+  };
+  const ExprPtr &E = Fn->body();
+  return Scaled(E) || (E->isCall("add") && IsLit(E->Args[0]) && Scaled(E->Args[1]));
+}
+
 /// One operand's cooperative fill: the Rows x TK tile (element (row, k) of
 /// the view at rows Row0.., k0..) cut into groups of W elements along the
 /// view's unit stride (rows when RowFast, else k), group L = tid + s*WG of
@@ -86,6 +104,17 @@ struct Gen {
   std::string As2, Bs2; ///< the second pair's (same shapes as As, Bs)
   int64_t LdA = 0, LdB = 0;
   std::vector<std::vector<std::string>> Acc;
+  /// A band program (G.banded()): E(i) of each block row, and whether the
+  /// steps being emitted test it (false in a K tile wholly inside the band
+  /// of every row of the work-group).
+  std::vector<std::string> BandE;
+  bool Masked = true;
+  /// A band's test that the K tile at K0 lies inside every row's band, or
+  /// empty (no band, or a bound not known to be monotone).
+  std::string Interior;
+  /// E of the work-group's first and last rows (the least and the greatest
+  /// when E is non-decreasing), or empty.
+  std::string BandMin, BandMax;
   /// G.Step's text for (acc, (a, b)) leaves (LambdaTemplate.h), prepared at
   /// the first step; the bindings do not change during run.
   LambdaTemplate StepText;
@@ -366,7 +395,13 @@ struct Gen {
       StepText.prepare(Em, G.Step, {CVal::scalar("", G.T), X});
     }
     std::string L;
-    for (int64_t R = 0; R < P.RM; ++R)
+    for (int64_t R = 0; R < P.RM; ++R) {
+      // A band: the row's products only inside it (acc kept outside, as
+      // the program's select keeps it).
+      const bool Guard = G.banded() && Masked;
+      if (Guard)
+        Em.open("if ((" + K0 + " + " + Kk + ") " + (G.Band.Lower ? "<" : ">=") + " " +
+                BandE[R] + ")");
       for (int64_t Cc = 0; Cc < P.RN; ++Cc) {
         L.assign(Acc[R][Cc]).append(" = ");
         bool Done = false;
@@ -393,6 +428,9 @@ struct Gen {
         }
         Em.line(L.append(";"));
       }
+      if (Guard)
+        Em.close();
+    }
   }
 
   /// The products of one K tile (at K0) from the __local tiles at \p BufA,
@@ -400,6 +438,32 @@ struct Gen {
   /// `#pragma unroll` loop), the last partial one a counted loop.
   void compute(const std::string &BufA, const std::string &BufB) {
     Em.open("if (" + K0 + " + " + num(P.TK) + " <= " + K + ")");
+    if (!Interior.empty()) {
+      // A band's K tile inside every row's band (a work-group-uniform
+      // test): its steps unmasked.
+      Em.open("if (" + Interior + ")");
+      Masked = false;
+      complete(BufA, BufB);
+      Masked = true;
+      Em.close();
+      Em.open("else");
+      complete(BufA, BufB);
+      Em.close();
+    } else {
+      complete(BufA, BufB);
+    }
+    Em.close();
+    Em.open("else");
+    std::string Kk = Em.fresh("kk");
+    Em.open("for (int " + Kk + " = 0; " + Kk + " < " + K + " - " + K0 + "; ++" + Kk + ")");
+    step(Kk, BufA, BufB);
+    Em.close();
+    Em.close();
+  }
+
+  /// The TK steps of a complete K tile, unrolled (or a `#pragma unroll`
+  /// loop).
+  void complete(const std::string &BufA, const std::string &BufB) {
     if (O.UnrollLoop) {
       Em.line("#pragma unroll");
       std::string Kk = Em.fresh("kk");
@@ -413,13 +477,6 @@ struct Gen {
         Em.close();
       }
     }
-    Em.close();
-    Em.open("else");
-    std::string Kk = Em.fresh("kk");
-    Em.open("for (int " + Kk + " = 0; " + Kk + " < " + K + " - " + K0 + "; ++" + Kk + ")");
-    step(Kk, BufA, BufB);
-    Em.close();
-    Em.close();
   }
 
   void run(const CVal &Target) {
@@ -482,6 +539,29 @@ struct Gen {
       std::string Near = Tri->Columns ? ColB0 : RowA0;
       KLoop = konst("kt", "long", "(" + triangleTest(Near, Far) + ") ? " + K + " : 0L");
     }
+    // A band: E(i) per block row; with a non-decreasing E, the work-group
+    // runs only the K tiles that meet its rows' band, from the tile of
+    // E(ti) (upper: k >= E(i)) or up to E of its last row (lower: k <
+    // E(i)), both uniform in the work-group.
+    std::string KStart = "0";
+    if (G.banded()) {
+      auto E = [&](const std::string &Row) {
+        return "(long)(" + Em.apply(G.Band.Bound, {CVal::scalar(Row, funil::ScalarKind::I64)}).Expr + ")";
+      };
+      for (int64_t R = 0; R < P.RM; ++R)
+        BandE.push_back(konst("e", "long", E(rowOf(R))));
+      if (monotoneBound(G)) {
+        std::string Last = konst("tl", "long", "min(" + RowA0 + " + " + num(P.TM - 1) + ", " + M + " - 1)");
+        std::string EFirst = konst("ef", "long", E(RowA0)), ELast = konst("el", "long", E(Last));
+        if (G.Band.Lower) {
+          KLoop = konst("kb", "long", "min(" + K + ", " + ELast + ")");
+        } else {
+          KStart = konst("ka", "long", "max(0L, " + EFirst + ") / " + num(P.TK) + " * " + num(P.TK));
+        }
+        BandMin = EFirst;
+        BandMax = ELast;
+      }
+    }
     // Private accumulators: INIT of the element of C (clamped: rows and
     // columns past the edge are computed but never stored).
     bool InitC = usesParam(G.Init);
@@ -495,9 +575,11 @@ struct Gen {
         Em.line(Ty + " " + Acc[R][Cc] + " = " + V.Expr + ";");
       }
     K0 = Em.fresh("k0");
+    if (!BandMin.empty())
+      Interior = G.Band.Lower ? K0 + " + " + num(P.TK) + " <= " + BandMin : K0 + " >= " + BandMax;
     if (!Local) {
-      Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
-              num(P.TK) + ")");
+      Em.open("for (long " + K0 + " = " + KStart + "; " + K0 + " < " + KLoop + "; " + K0 +
+              " += " + num(P.TK) + ")");
       compute("", "");
       Em.close();
     } else {
@@ -511,8 +593,8 @@ struct Gen {
       if (!Double) {
         // The K tiles, in order (each output's k order stays sequential):
         // fill, barrier, products, barrier.
-        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
-                num(P.TK) + ")");
+        Em.open("for (long " + K0 + " = " + KStart + "; " + K0 + " < " + KLoop + "; " + K0 +
+                " += " + num(P.TK) + ")");
         for (Fill &F : Fs)
           loadFill(F, K0, false, "");
         Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
@@ -529,12 +611,12 @@ struct Gen {
             Em.line((F.W == 4 ? vecTy() : Ty) + " " + F.Regs.back() + ";");
           }
         for (Fill &F : Fs)
-          loadFill(F, "(long)0", false, "");
+          loadFill(F, "(long)" + KStart, false, "");
         Em.line("barrier(CLK_LOCAL_MEM_FENCE);");
         std::string Buf = Em.fresh("buf");
         Em.line("int " + Buf + " = 0;");
-        Em.open("for (long " + K0 + " = 0; " + K0 + " < " + KLoop + "; " + K0 + " += " +
-                num(P.TK) + ")");
+        Em.open("for (long " + K0 + " = " + KStart + "; " + K0 + " < " + KLoop + "; " + K0 +
+                " += " + num(P.TK) + ")");
         std::string Next = konst("kn", "long", K0 + " + " + num(P.TK));
         std::string CurA = konst("ca", "int", Buf + " * " + num(P.TK * LdA));
         std::string CurB = konst("cb", "int", Buf + " * " + num(P.TK * LdB));

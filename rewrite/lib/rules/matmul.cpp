@@ -61,6 +61,11 @@ bool isTriangularGemm(const ExprPtr &Body) {
   return matmul::matchTriangularGemm(Body, G, Tri);
 }
 
+bool isBandGemm(const ExprPtr &Body) {
+  matmul::GemmParts G;
+  return matmul::matchBandGemm(Body, G);
+}
+
 Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int64_t GM,
                 int64_t GN) {
   matmul::TileParams P;
@@ -83,10 +88,13 @@ Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int6
           "mapLocal(1, mapLocal(0, toPrivate(block))) .. reduceSeq over K tiles ..))); "
           "a triangular GEMM (select(MASK, POST, q.1) over zips with iota) -> the "
           "tiled form of its square merged with C by MASK (mergeTriangle); two "
-          "products per step (zips ending with A2, B2) tile all four operands";
+          "products per step (zips ending with A2, B2) tile all four operands; a band "
+          "program (TRMM: STEP select(icmp_slt(x.2, E(r.2)), acc, S) or its lower "
+          "form) -> the tiled form whose row tiles zip their indices and K tiles "
+          "their k indices, each element's step keeping the mask (bandStep)";
   R.Roots = {"map"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
-    if (!isCanonicalGemm(E) && !isTriangularGemm(E))
+    if (!isCanonicalGemm(E) && !isTriangularGemm(E) && !isBandGemm(E))
       return false;
     B["e"] = E;
     return true;
@@ -98,7 +106,7 @@ Rule matMulRule(int64_t TM, int64_t TN, int64_t TK, int64_t RM, int64_t RN, int6
     matmul::GemmParts G;
     matmul::Triangle Tri;
     matmul::FreshFn Fresh = [&Ctx](const std::string &Base) { return Ctx.fresh(Base); };
-    if (matmul::matchCanonicalGemm(B.at("e"), G))
+    if (matmul::matchCanonicalGemm(B.at("e"), G) || matmul::matchBandGemm(B.at("e"), G))
       return matmul::buildTiledMatMul(G, P, Fresh);
     if (!matmul::matchTriangularGemm(B.at("e"), G, Tri))
       return nullptr;

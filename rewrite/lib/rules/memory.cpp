@@ -29,7 +29,9 @@ int64_t constant2DBytes(const TypePtr &T) {
 /// reduceSeq(f, z, zip(a, b)) -> reduceSeq(f, z, mapSeq(\t => (toLocal(copy2D(t.0)),
 /// toLocal(copy2D(t.1))), zip(a, b))) in a work-group, the elements of a and
 /// b 2-D arrays of constant size that fit MaxLocalBytes together; likewise
-/// zip(a, b, a2, b2), the four tiles of two products per step (BLAS SYR2K).
+/// zip(a, b, a2, b2), the four tiles of two products per step (BLAS SYR2K),
+/// and zip(a, b, ks) whose ks, a 1-D array of integers (a band program's k
+/// indices), is passed through uncopied.
 Rule toLocalOperands() {
   Rule R;
   R.Name = "to-local-operands";
@@ -41,7 +43,7 @@ Rule toLocalOperands() {
   R.Roots = {"reduceSeq"};
   R.Match = [](const ExprPtr &E, Bindings &B) {
     if (!E->isCall("reduceSeq") || !E->Args[2]->isCall("zip") ||
-        (E->Args[2]->Args.size() != 2 && E->Args[2]->Args.size() != 4))
+        E->Args[2]->Args.size() < 2 || E->Args[2]->Args.size() > 4)
       return false;
     B["e"] = E;
     return true;
@@ -51,13 +53,17 @@ Rule toLocalOperands() {
     if (!T || !T->isArray() || !T->Elem->isTuple())
       return false;
     int64_t Sum = 0;
+    unsigned Copied = 0;
     for (const TypePtr &Tile : T->Elem->Elems) {
+      if (Tile->isArray() && Tile->Elem->isScalar() && funil::isInteger(Tile->Elem->S))
+        continue; // indices, passed through
       int64_t Bytes = constant2DBytes(Tile);
       if (Bytes <= 0)
         return false;
       Sum += Bytes;
+      ++Copied;
     }
-    return Sum <= MaxLocalBytes;
+    return Copied >= 2 && Sum <= MaxLocalBytes;
   };
   R.Build = [](const Bindings &B, RuleContext &Ctx) -> ExprPtr {
     const ExprPtr &E = B.at("e");
@@ -89,7 +95,7 @@ Rule fromLocalOperands() {
     const ExprPtr &In = E->Args[2]->Args[1];
     TypePtr T = Ctx.typeOf(In);
     if (!T || !T->isArray() || !T->Elem->isTuple() ||
-        (T->Elem->Elems.size() != 2 && T->Elem->Elems.size() != 4))
+        T->Elem->Elems.size() < 2 || T->Elem->Elems.size() > 4)
       return nullptr;
     // Only exactly the copies to-local-operands makes.
     std::set<std::string> Used = Ctx.Names;

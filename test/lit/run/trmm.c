@@ -35,6 +35,20 @@
 // RUN: diff %t.expected %t.v4
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=5 %t.idiom > %t.v5
 // RUN: diff %t.expected %t.v5
+// The tiled variants (docs/FunIL.md, "TRMM programs": the matrix-product
+// rules' tiles, each step keeping the band's mask, only the K tiles that
+// meet a work-group's band): 6 and 7 of the run-time-size kernels (128x128
+// and 32x32 tiles, K tiles of 16: m = 37, 61 and n = 5, 53 are no
+// multiples, m = 61 has K tiles inside the band and partial ones), 4 and 5
+// of the constant-size ones (double, 37 x 29), upper and lower forms; the
+// statistics show that the tiled variant ran.
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=6 IDIOM_STATS=1 %t.idiom > %t.v6 2> %t.v6stats
+// RUN: diff %t.expected %t.v6
+// RUN: FileCheck %s --check-prefix=TILED < %t.v6stats
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=7 %t.idiom > %t.v7
+// RUN: diff %t.expected %t.v7
+// RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_VARIANT=4 IDIOM_STATS=1 %t.idiom > %t.v4t 2> %t.v4stats
+// RUN: FileCheck %s --check-prefix=TILEDC < %t.v4stats
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=1 IDIOM_TUNE_MIN=0 %t.idiom > %t.tuned
 // RUN: diff %t.expected %t.tuned
 #include <stdio.h>
@@ -47,8 +61,9 @@
 static float Af[MMAX * MMAX], Bf[MMAX * NMAX];
 static double Ad[MD][MD], Bd[MD][ND];
 
-// REMARK-DAG: trmm.c:[[@LINE+4]]:3: remark: offloaded TRMM (trmm) to OpenCL
-// STATS-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=16 offloaded=15 device={{.*}} fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1
+// REMARK-DAG: trmm.c:[[@LINE+5]]:3: remark: offloaded TRMM (trmm) to OpenCL
+// STATS-DAG: idiom-stats: trmm.c:[[@LINE+4]] trmm calls=16 offloaded=15 device={{.*}} fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1
+// TILED-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=16 offloaded=15 {{.*}} variants=8 {{.*}}class 11: variant 6 tuned=forced"
 __attribute__((noinline)) void trmm_f(int m, int n, float alpha,
                                       float A[m][m], float B[m][n]) {
   for (int i = 0; i < m; i++)
@@ -59,8 +74,9 @@ __attribute__((noinline)) void trmm_f(int m, int n, float alpha,
     }
 }
 
-// REMARK-DAG: trmm.c:[[@LINE+3]]:3: remark: offloaded TRMM (trmm) to OpenCL
-// STATS-DAG: idiom-stats: trmm.c:[[@LINE+2]] trmm calls=1 offloaded=1 device=
+// REMARK-DAG: trmm.c:[[@LINE+4]]:3: remark: offloaded TRMM (trmm) to OpenCL
+// STATS-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=1 offloaded=1 device=
+// TILEDC-DAG: idiom-stats: trmm.c:[[@LINE+2]] trmm calls=1 offloaded=1 {{.*}} variants=6 {{.*}}tuning="class {{[0-9]+}}: variant 4 tuned=forced"
 __attribute__((noinline)) void trmm_d(double alpha) {
   for (int i = 0; i < MD; i++)
     for (int j = 0; j < ND; j++) {
@@ -71,8 +87,9 @@ __attribute__((noinline)) void trmm_d(double alpha) {
 }
 
 // BLAS's left upper form without transposition: A[i][k].
-// REMARK-DAG: trmm.c:[[@LINE+4]]:3: remark: offloaded TRMM (trmm) to OpenCL
-// STATS-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=1 offloaded=1 device=
+// REMARK-DAG: trmm.c:[[@LINE+5]]:3: remark: offloaded TRMM (trmm) to OpenCL
+// STATS-DAG: idiom-stats: trmm.c:[[@LINE+4]] trmm calls=1 offloaded=1 device=
+// TILED-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=1 offloaded=1 {{.*}} variants=8 {{.*}}tuning="class {{[0-9]+}}: variant 6 tuned=forced"
 __attribute__((noinline)) void trmm_up(int m, int n, float alpha,
                                        float A[m][m], float B[m][n]) {
   for (int i = 0; i < m; i++)
@@ -87,8 +104,9 @@ __attribute__((noinline)) void trmm_up(int m, int n, float alpha,
 // iterations overwrite): a triangle on the reduction, rows counted from the
 // last (docs/FunIL.md, "TRMM programs"); long indices (with int ones and a
 // run-time m, SCEV does not cancel zext(m - 1) against zext(m) - 1).
-// REMARK-DAG: trmm.c:[[@LINE+4]]:3: remark: offloaded TRMM (trmm) to OpenCL
-// STATS-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=13 offloaded=12 device={{.*}} fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1
+// REMARK-DAG: trmm.c:[[@LINE+5]]:3: remark: offloaded TRMM (trmm) to OpenCL
+// STATS-DAG: idiom-stats: trmm.c:[[@LINE+4]] trmm calls=13 offloaded=12 device={{.*}} fallbacks=1 {{.*}}reasons="overlapping input/output ranges" x1
+// TILED-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=13 offloaded=12 {{.*}} variants=8 {{.*}}class 11: variant 6 tuned=forced"
 __attribute__((noinline)) void trmm_lower(long m, long n, float alpha,
                                           float A[m][m], float B[m][n]) {
   for (long i = m - 1; i > 0; i--)
@@ -100,8 +118,9 @@ __attribute__((noinline)) void trmm_lower(long m, long n, float alpha,
 }
 
 // Transposed A, through a sum into `B[i][j] += alpha * s`, constant sizes.
-// REMARK-DAG: trmm.c:[[@LINE+3]]:3: remark: offloaded TRMM (trmm) to OpenCL
-// STATS-DAG: idiom-stats: trmm.c:[[@LINE+2]] trmm calls=1 offloaded=1 device=
+// REMARK-DAG: trmm.c:[[@LINE+4]]:3: remark: offloaded TRMM (trmm) to OpenCL
+// STATS-DAG: idiom-stats: trmm.c:[[@LINE+3]] trmm calls=1 offloaded=1 device=
+// TILEDC-DAG: idiom-stats: trmm.c:[[@LINE+2]] trmm calls=1 offloaded=1 {{.*}} variants=6 {{.*}}tuning="class {{[0-9]+}}: variant 4 tuned=forced"
 __attribute__((noinline)) void trmm_lower_t(double alpha) {
   for (int i = MD - 1; i >= 1; i--)
     for (int j = 0; j < ND; j++) {

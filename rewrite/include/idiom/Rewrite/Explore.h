@@ -210,6 +210,12 @@ std::vector<VariantParams> gemmVariants(const funil::Program &P, unsigned Max);
 std::vector<VariantParams> gemmVariants(const funil::Program &P, unsigned Max,
                                         const ExploreOptions &Opts);
 
+/// The tiled variants of a TRMM's band program (isBandGemm; docs/FunIL.md,
+/// "TRMM programs"), at most \p Room: the matrix-product rule's tiles with
+/// every step keeping the band's mask, pruned as gemmVariants prunes.
+/// exploreVariants appends them after the 2-D map variants.
+std::vector<VariantParams> bandTileVariants(const funil::Program &P, unsigned Room);
+
 /// The whole GEMM candidate set (more than MaxVariants; the default
 /// variants are a subset), pruned alike, the default lowering last: for
 /// ranking on a device (bench/build_sgemm_carry.sh), not for the plugin.

@@ -144,6 +144,12 @@ bool isTwoProductGemm(const ExprPtr &Body);
 /// "Triangular GEMM programs"): the matmul rules tile it as well.
 bool isTriangularGemm(const ExprPtr &Body);
 
+/// True when \p Body is the band program of a TRMM (docs/FunIL.md, "TRMM
+/// programs: a band on the reduction"; a lower triangle on the reduction
+/// too): STEP keeps acc outside a band k >= E(r.2) (or k < E(r.2)) of the
+/// row's index. The matmul rules tile it, each step keeping its mask.
+bool isBandGemm(const ExprPtr &Body);
+
 /// The matrix-product macro rule with TM x TN work-group tiles, K tiles of
 /// TK and RM x RN register blocks per work-item (seeds/000 section 4;
 /// registered: "mm-tile-2d" 8x8x4 1x1, "mm-block-1d" 16x8x4 2x1,

@@ -30,7 +30,8 @@
  *                                  descriptor on first use per size class
  *                                  and keep the fastest; off: variant 0
  *   IDIOM_TUNE_MIN=N               iteration counts below N run variant 0
- *                                  untimed (default 1048576)
+ *                                  untimed (default 1048576), unless the
+ *                                  call's idiom_work_hint reaches N
  *   IDIOM_VARIANT=K                always run variant K (benchmarks); a
  *                                  descriptor without a usable variant K
  *                                  declines

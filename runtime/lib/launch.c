@@ -85,7 +85,7 @@ static int execute(idiomrt_run *r, void *results, int *variant) {
   idiomrt_entry *e = r->e;
   uint64_t trip = idiomrt_trip_count(r->d, r->sizes);
   unsigned cls = idiomrt_size_class(r->work > trip ? r->work : trip);
-  int k = idiomrt_tune_lookup(e, r->dev, cls);
+  int k = idiomrt_tune_lookup(e, r->dev, cls, r->hint_iters);
   if (k == -1 && r->untuned)
     k = idiomrt_tune_default(e);
   if (k == -2)
@@ -454,6 +454,7 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   idiomrt_run r;
   idiomrt_run_init(&r, dev, e, args, nargs, sizes, reason, sizeof reason);
   r.work = work;
+  r.hint_iters = hint_iters;
   r.csr = csr;
   r.untuned = waited; /* a device-wait run times no variants */
 

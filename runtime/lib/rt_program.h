@@ -102,7 +102,7 @@ unsigned idiomrt_size_class(uint64_t trip);
    variant, or a valid tuning file), else -1: the caller times the usable
    variants and calls idiomrt_tune_record. */
 int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
-                        unsigned cls);
+                        unsigned cls, uint64_t work_iters);
 /* With e->lock held and the program built: the variant a class not tuned
    yet runs without timing the others (variant 0, the default lowering,
    else the first usable one; -1 when none is), nothing recorded. */

@@ -77,6 +77,9 @@ typedef struct idiomrt_run {
   uint64_t work;                 /* the size class counts this when larger
                                     than the iterations: a CSR SpMV's
                                     nonzeros (0: the iterations) */
+  uint64_t hint_iters;           /* the call's idiom_work_hint (innermost
+                                    iterations, 0: none): tuning's
+                                    IDIOM_TUNE_MIN counts it too */
   uint64_t bytes_in, bytes_out;  /* host-to-device, device-to-host */
   int untuned;                   /* a class not tuned yet runs its default
                                     variant untimed (device-wait, devwait.c) */

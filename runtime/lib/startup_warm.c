@@ -145,7 +145,7 @@ static void warm_variants(idiomrt_warm_job *j, idiomrt_entry *pe,
   unsigned cls = idiomrt_size_class(j->trip);
   int timed[IDIOMRT_MAX_VARIANTS];
   pthread_mutex_lock(&pe->lock);
-  int k0 = pe->build_state == 1 ? idiomrt_tune_lookup(pe, dev, cls) : -2;
+  int k0 = pe->build_state == 1 ? idiomrt_tune_lookup(pe, dev, cls, 0) : -2;
   unsigned nv = pe->nvariants;
   for (unsigned k = 0; k < nv; ++k) {
     const idiomrt_variant *v = &pe->var[k];

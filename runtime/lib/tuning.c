@@ -8,7 +8,10 @@
  * final choice is left to measurement on the device). Size classes below
  * that of IDIOM_TUNE_MIN (default 2^20 iterations) run variant 0 untimed:
  * on them, building and timing every variant (about half a second per
- * kernel on PoCL) costs more than the best variant can save.
+ * kernel on PoCL) costs more than the best variant can save; a call whose
+ * idiom_work_hint says its innermost body runs IDIOM_TUNE_MIN times or more
+ * is timed whatever its class (a 1024 x 1024 TRMM's 1,047,552 elements,
+ * each a reduction of up to 1024 steps).
  *
  * In memory: e->chosen[cls] for the life of the process.
  * A reduction whose source has the line IDIOMRT_FIXED_ORDER_MARKER before
@@ -161,7 +164,7 @@ static int read_tuning(const idiomrt_entry *e, const char *path, uint64_t key) {
 }
 
 int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
-                        unsigned cls) {
+                        unsigned cls, uint64_t work_iters) {
   if (cls >= IDIOMRT_SIZE_CLASSES)
     cls = IDIOMRT_SIZE_CLASSES - 1;
   if (e->rest_pending) /* variants still building (devwait.c): the default,
@@ -197,8 +200,11 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
   } else if (!idiomrt_config_get()->tune) {
     k = usable(e, 0) ? 0 : first; /* variant 0 is the default lowering */
     how = IDIOMRT_TUNED_OFF;
-  } else if (cls < idiomrt_size_class(idiomrt_config_get()->tune_min)) {
-    /* compiling and timing every variant costs more than it can save */
+  } else if (cls < idiomrt_size_class(idiomrt_config_get()->tune_min) &&
+             work_iters < idiomrt_config_get()->tune_min) {
+    /* compiling and timing every variant costs more than it can save,
+       unless the nest's innermost body runs IDIOM_TUNE_MIN times (its
+       idiom_work_hint: a map of inner reductions, as TRMM's band) */
     k = usable(e, 0) ? 0 : first;
     how = IDIOMRT_TUNED_SMALL;
   } else {

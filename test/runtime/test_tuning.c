@@ -519,6 +519,13 @@ void case_tune_small(void) {
                 strstr(line, "class 16: variant 0 tuned=small") &&
                 strstr(line, "class 20: variant ") && strstr(line, "tuned=timed"),
             "%s", err);
+  /* class 17 with a work hint of 2^21 innermost iterations: timed */
+  CHECK_MSG(strstr(line, "class 17: variant ") &&
+                !strstr(line, "class 17: variant 0 tuned=small"),
+            "%s", err);
+  char *c17 = strstr(line, "class 17: ");
+  CHECK_MSG(c17 && strncmp(strchr(c17, '=') ? strchr(c17, '=') : "", "=timed", 6) == 0,
+            "%s", err);
   free(err);
 }
 
@@ -526,6 +533,10 @@ void case_tune_small_child(void) {
   CHECK_MSG(msax_checked(&msax_desc, 70001) == 1, "declined: %s", reason_or_none());
   CHECK(idiom_last_variant() == 0);
   CHECK_MSG(msax_checked(&msax_desc, (1 << 20) + 1) == 1, "declined: %s", reason_or_none());
+  /* a class below the threshold whose nest's innermost body runs 2^21
+     times (idiom_work_hint): timed */
+  idiom_work_hint(&msax_desc, (uint64_t)1 << 21, 0);
+  CHECK_MSG(msax_checked(&msax_desc, 140001) == 1, "declined: %s", reason_or_none());
 }
 
 void case_variant_fit(void) {

@@ -624,7 +624,8 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     if (!idiomrt_startup_begun() &&
         (__atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
              start_threshold_ns() ||
-         idiomrt_config_get()->test_host)) /* IDIOM_TEST_HOST: never */
+         idiomrt_config_get()->test_host || /* IDIOM_TEST_HOST: never */
+         idiomrt_fruitless_hold())) /* fruitless.c: held this run */
       dec = IDIOMRT_DEC_PRESTART;
   }
   s->decisions[dec]++;
@@ -796,6 +797,7 @@ static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
   uint32_t *n = second ? &c->cn : &c->dn;
   uint32_t *tries = second ? &c->cpu_tries : &c->dev_tries;
   uint32_t *runs = second ? &c->cpu_runs : &c->dev_runs;
+  idiomrt_fruitless_device_run();
   /* The class's first run may pay one-time costs (PoCL compiles a kernel
      for each work-group size at its first launch; drivers fault in their
      buffers): a sample only when it already beats the host. */

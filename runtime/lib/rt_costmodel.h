@@ -240,4 +240,21 @@ int64_t idiomrt_profile_last_worthy_ns(void);
    line, IDIOM_PROFILE=off). */
 int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns);
 
+/*--- fruitless.c: device start-ups that served no run, across runs -------*/
+
+/* The profile's `fruitless STARTS HELD` line (0 0 without one): the runs in
+   a row that started the device and ran nothing on it, and the runs held
+   since; same_env: the file's IDIOM_* environment is this process's (no
+   hold otherwise). Decides once whether this process holds the device. */
+void idiomrt_fruitless_read(uint64_t starts, uint64_t held, int same_env);
+/* 1 when this process keeps the device from starting (after FRUITLESS_MIN
+   fruitless starts in a row, for 2, 4, ... at most 64 runs): the ski
+   rental, the device-wait and the early start at program start treat it as
+   IDIOM_TEST_HOST does. One load. */
+int idiomrt_fruitless_hold(void);
+/* A run on a device (the primary or the second) completed in this process. */
+void idiomrt_fruitless_device_run(void);
+/* At exit: the line the profile gets for the next process. */
+void idiomrt_fruitless_next(uint64_t *starts, uint64_t *held);
+
 #endif /* IDIOMRT_COSTMODEL_H */

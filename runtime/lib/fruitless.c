@@ -1,0 +1,81 @@
+/*===- fruitless.c - Device start-ups that served no run, across runs ------===*
+ *
+ * Issue 12: "a program that never profits from the device pays no more
+ * than noise". The cost model starts the device once the host time of the
+ * runs it would send there reaches about one start-up (costmodel.c, ski
+ * rental), or at program start when the profile says the last process had
+ * that much (profile.c). A program whose heavy sites are each called once
+ * (nas-parboil/gemv.c: eight one-shot GEMVs) starts the device in every
+ * run, but each site's kernels are built only after its one call has begun
+ * its loop, so no call ever runs there: on PoCL here (a CPU device saves
+ * no binary, so every run builds again) every run paid OpenCL's start-up
+ * and three builds on a second thread (0.31-0.38 s of CPU time against the
+ * sequential build's 0.23 s, docs/Benchmarks.md, helper "hostpath"), and
+ * its exit waited for the build in progress.
+ *
+ * The profile keeps, per program, the runs in a row that started the
+ * device and ran nothing on it (STARTS), and the runs held since (HELD):
+ *
+ *   fruitless STARTS HELD
+ *
+ * With STARTS >= FRUITLESS_MIN, the next runs keep the device from
+ * starting (as IDIOM_TEST_HOST does: the ski rental declines
+ * `host-prestart`, no device-wait, no early start at program start) while
+ * HELD < 2^(STARTS - FRUITLESS_MIN + 1), at most FRUITLESS_MAX_HOLD: an
+ * exponential back-off, so a program that never profits pays a start-up in
+ * O(log n) of n runs, and one whose runs change (larger inputs, a machine
+ * that got a GPU) is tried again. A run that ran anything on a device (the
+ * primary or the second) clears both counts; a run that neither started
+ * nor was held leaves them as they were. Two fruitless starts, not one: a
+ * GPU's first run builds and saves the binaries that its second run loads
+ * in time (program_cache.c), so only the second fruitless start in a row
+ * says that starting does not pay. Results never depend on this: a held
+ * run runs the original loops, as every declined run does.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "rt_internal.h"
+
+#define FRUITLESS_MIN 2        /* fruitless starts in a row before a hold */
+#define FRUITLESS_MAX_HOLD 64u /* runs held at most after one more start */
+
+static uint64_t g_starts, g_held; /* the profile's line (0 0 when none) */
+static int g_hold;                /* this process holds the device */
+static uint64_t g_device_runs;    /* runs on a device here (atomic) */
+
+/* Runs held after `starts` fruitless starts in a row (0: none). */
+static uint64_t hold_runs(uint64_t starts) {
+  if (starts < FRUITLESS_MIN)
+    return 0;
+  uint64_t k = starts - FRUITLESS_MIN;
+  return k >= 6 ? FRUITLESS_MAX_HOLD : (uint64_t)2 << k;
+}
+
+void idiomrt_fruitless_read(uint64_t starts, uint64_t held, int same_env) {
+  g_starts = starts;
+  g_held = held;
+  g_hold = same_env && held < hold_runs(starts);
+  if (g_hold)
+    idiomrt_debug("profile: the device started in the last %llu runs and ran "
+                  "nothing: not started in this run (held %llu of %llu)",
+                  (unsigned long long)starts, (unsigned long long)held + 1,
+                  (unsigned long long)hold_runs(starts));
+}
+
+int idiomrt_fruitless_hold(void) { return g_hold; }
+
+void idiomrt_fruitless_device_run(void) {
+  __atomic_add_fetch(&g_device_runs, 1, __ATOMIC_RELAXED);
+}
+
+void idiomrt_fruitless_next(uint64_t *starts, uint64_t *held) {
+  *starts = g_starts;
+  *held = g_held;
+  if (__atomic_load_n(&g_device_runs, __ATOMIC_RELAXED)) {
+    *starts = *held = 0;
+  } else if (g_hold) {
+    ++*held;
+  } else if (idiomrt_startup_begun()) {
+    ++*starts;
+    *held = 0;
+  }
+}

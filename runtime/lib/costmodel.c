@@ -624,10 +624,15 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     if (!idiomrt_startup_begun() &&
         (__atomic_add_fetch(&g_worthy_ns, add, __ATOMIC_RELAXED) <
              start_threshold_ns() ||
-         idiomrt_config_get()->test_host || /* IDIOM_TEST_HOST: never */
-         idiomrt_fruitless_hold())) /* fruitless.c: held this run */
+         idiomrt_config_get()->test_host)) /* IDIOM_TEST_HOST: never */
       dec = IDIOMRT_DEC_PRESTART;
   }
+  /* fruitless.c: a process that holds the device back starts it for no
+     run (a first device run, a stale seed's re-probe, an untimed caller):
+     each declines as before a start-up (counted as worthy above) */
+  if (idiomrt_cost_is_device(dec) && !idiomrt_startup_begun() &&
+      idiomrt_fruitless_hold())
+    dec = IDIOMRT_DEC_PRESTART;
   s->decisions[dec]++;
   *reason = host_reason(dec);
   /* a host run is measured while the class has fewer than RING samples,
@@ -797,7 +802,6 @@ static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
   uint32_t *n = second ? &c->cn : &c->dn;
   uint32_t *tries = second ? &c->cpu_tries : &c->dev_tries;
   uint32_t *runs = second ? &c->cpu_runs : &c->dev_runs;
-  idiomrt_fruitless_device_run();
   /* The class's first run may pay one-time costs (PoCL compiles a kernel
      for each work-group size at its first launch; drivers fault in their
      buffers): a sample only when it already beats the host. */

@@ -1,4 +1,4 @@
-/*===- fruitless.c - Device start-ups that served no run, across runs ------===*
+/*===- fruitless.c - Device start-ups that did not pay, across runs -------===*
  *
  * Issue 12: "a program that never profits from the device pays no more
  * than noise". The cost model starts the device once the host time of the
@@ -11,10 +11,20 @@
  * no binary, so every run builds again) every run paid OpenCL's start-up
  * and three builds on a second thread (0.31-0.38 s of CPU time against the
  * sequential build's 0.23 s, docs/Benchmarks.md, helper "hostpath"), and
- * its exit waited for the build in progress.
+ * its exit waited for the build in progress. nas-parboil/mg.c (128^3, 16
+ * cycles) started PoCL in every run of a row of 20, its one site that went
+ * to the device (mg.c:106, 11 runs of 10.7 ms against a host median of
+ * 9 ms under load) saving nothing, while the start-up and five builds on
+ * the runtime thread and the exit's wait for one took 0.55-0.73 s of CPU
+ * time against the sequential build's 0.40 s.
  *
- * The profile keeps, per program, the runs in a row that started the
- * device and ran nothing on it (STARTS), and the runs held since (HELD):
+ * A start-up is fruitless when the host time the process saved on the
+ * devices (profile.c: per class, the host median less the device's, times
+ * the iterations and the device runs of this process) is not more than one
+ * start-up (idiomrt_calib_start_after_ns, the ski rental's unit): no run at
+ * all, or runs that did not win by that much. The profile keeps, per
+ * program, the fruitless start-ups in a row (STARTS) and the runs held
+ * since (HELD):
  *
  *   fruitless STARTS HELD
  *
@@ -24,9 +34,11 @@
  * HELD < 2^(STARTS - FRUITLESS_MIN + 1), at most FRUITLESS_MAX_HOLD: an
  * exponential back-off, so a program that never profits pays a start-up in
  * O(log n) of n runs, and one whose runs change (larger inputs, a machine
- * that got a GPU) is tried again. A run that ran anything on a device (the
- * primary or the second) clears both counts; a run that neither started
- * nor was held leaves them as they were. Two fruitless starts, not one: a
+ * that got a GPU) is tried again. A start-up that paid clears both counts;
+ * a run that neither started nor was held leaves them as they were. (A
+ * class's second-device runs seeded by the profile count one run: a
+ * second device that won saves at least that much again.) Two fruitless
+ * starts, not one: a
  * GPU's first run builds and saves the binaries that its second run loads
  * in time (program_cache.c), so only the second fruitless start in a row
  * says that starting does not pay. Results never depend on this: a held
@@ -40,7 +52,6 @@
 
 static uint64_t g_starts, g_held; /* the profile's line (0 0 when none) */
 static int g_hold;                /* this process holds the device */
-static uint64_t g_device_runs;    /* runs on a device here (atomic) */
 
 /* Runs held after `starts` fruitless starts in a row (0: none). */
 static uint64_t hold_runs(uint64_t starts) {
@@ -55,27 +66,27 @@ void idiomrt_fruitless_read(uint64_t starts, uint64_t held, int same_env) {
   g_held = held;
   g_hold = same_env && held < hold_runs(starts);
   if (g_hold)
-    idiomrt_debug("profile: the device started in the last %llu runs and ran "
-                  "nothing: not started in this run (held %llu of %llu)",
+    idiomrt_debug("profile: the device's last %llu start-ups in a row saved "
+                  "less than a start-up: not started in this run (held %llu "
+                  "of %llu)",
                   (unsigned long long)starts, (unsigned long long)held + 1,
                   (unsigned long long)hold_runs(starts));
 }
 
 int idiomrt_fruitless_hold(void) { return g_hold; }
 
-void idiomrt_fruitless_device_run(void) {
-  __atomic_add_fetch(&g_device_runs, 1, __ATOMIC_RELAXED);
-}
-
-void idiomrt_fruitless_next(uint64_t *starts, uint64_t *held) {
+void idiomrt_fruitless_next(double saved_ns, uint64_t *starts,
+                            uint64_t *held) {
   *starts = g_starts;
   *held = g_held;
-  if (__atomic_load_n(&g_device_runs, __ATOMIC_RELAXED)) {
-    *starts = *held = 0;
-  } else if (g_hold) {
+  if (g_hold) {
     ++*held;
   } else if (idiomrt_startup_begun()) {
-    ++*starts;
-    *held = 0;
+    if (saved_ns > (double)idiomrt_calib_start_after_ns()) {
+      *starts = *held = 0;
+    } else {
+      ++*starts;
+      *held = 0;
+    }
   }
 }

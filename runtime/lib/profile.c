@@ -494,11 +494,12 @@ static void wall_line(uint64_t *wall, uint64_t *build) {
     *build = (uint64_t)g_file_build / 2;
 }
 
-/* Host time the last process saved on the device, in ns. */
-static double saved_ns(void) {
+/* Host time saved on the devices by the runs of lines l[0..n), in ns (at
+   their medians). */
+static double lines_saved_ns(const profile_line *l, unsigned n) {
   double s = 0;
-  for (unsigned i = 0; i < g_nlines; ++i) {
-    const profile_line *p = &g_lines[i];
+  for (unsigned i = 0; i < n; ++i) {
+    const profile_line *p = &l[i];
     double trip = (double)((uint64_t)1 << p->cls);
     if (p->dev_pi >= 0 && p->dev_pi * PROFILE_MARGIN < p->host_pi)
       s += (p->host_pi - p->dev_pi) * trip * (double)p->dev_runs;
@@ -521,7 +522,7 @@ __attribute__((constructor)) static void profile_at_start(void) {
   idiomrt_config_preview(&cfg);
   if (make_path(&cfg)) {
     read_profile(g_path);
-    double s = saved_ns();
+    double s = lines_saved_ns(g_lines, g_nlines); /* the last process's */
     double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;
     /* Nothing saved and nothing worthy: no start-up, whatever one costs
        (a start-up's worth is never 0), so neither the calibration file nor
@@ -622,7 +623,7 @@ static int file_current(const profile_line *fresh, unsigned nfresh,
   double start = (double)idiomrt_calib_start_after_ns();
   uint64_t wall, build, starts, held;
   wall_line(&wall, &build);
-  idiomrt_fruitless_next(&starts, &held);
+  idiomrt_fruitless_next(lines_saved_ns(fresh, nfresh), &starts, &held);
   if (nlines != g_nlines || g_file_env != env_hash() || g_file_worthy < 0 ||
       starts != g_file_starts || held != g_file_held ||
       !close_enough((double)g_file_worthy, (double)worthy, start / 4) ||
@@ -751,7 +752,7 @@ static void write_profile(void) {
     goto out;
   uint64_t wall, build, starts, held;
   wall_line(&wall, &build);
-  idiomrt_fruitless_next(&starts, &held);
+  idiomrt_fruitless_next(lines_saved_ns(fl, fresh), &starts, &held);
   len = (size_t)snprintf(buf, cap, "idiom-profile 3\nenv %016llx\n"
                          "worthy %llu\nwall %llu %llu\n",
                          (unsigned long long)env_hash(),

@@ -243,7 +243,8 @@ int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns);
 /*--- fruitless.c: device start-ups that served no run, across runs -------*/
 
 /* The profile's `fruitless STARTS HELD` line (0 0 without one): the runs in
-   a row that started the device and ran nothing on it, and the runs held
+   a row that started the device and saved less than a start-up on it (no
+   run at all, or runs that did not win), and the runs held
    since; same_env: the file's IDIOM_* environment is this process's (no
    hold otherwise). Decides once whether this process holds the device. */
 void idiomrt_fruitless_read(uint64_t starts, uint64_t held, int same_env);
@@ -252,9 +253,12 @@ void idiomrt_fruitless_read(uint64_t starts, uint64_t held, int same_env);
    rental, the device-wait and the early start at program start treat it as
    IDIOM_TEST_HOST does. One load. */
 int idiomrt_fruitless_hold(void);
-/* A run on a device (the primary or the second) completed in this process. */
-void idiomrt_fruitless_device_run(void);
-/* At exit: the line the profile gets for the next process. */
-void idiomrt_fruitless_next(uint64_t *starts, uint64_t *held);
+/* At exit: the line the profile gets for the next process, given the host
+   time (ns) this process saved on the devices (profile.c: each class's
+   host median less the device's, times its iterations and device runs).
+   A start-up is fruitless when that is not more than one start-up
+   (idiomrt_calib_start_after_ns). */
+void idiomrt_fruitless_next(double saved_ns, uint64_t *starts,
+                            uint64_t *held);
 
 #endif /* IDIOMRT_COSTMODEL_H */

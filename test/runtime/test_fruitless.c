@@ -10,9 +10,9 @@
  *    8 and at most 64 runs) and not after 1; not with another environment;
  *    a held run adds one to HELD; a run neither started nor held leaves
  *    the line as it was;
- *  - fruitless_device_run: a device run of this process (fed as launch.c
- *    feeds the cost model, idiomrt_cost_device_sample) clears the counts,
- *    even in a run that was held.
+ *  - fruitless_saved: with the device started, a process that saved more
+ *    than one start-up on it clears the counts, one that saved less (or
+ *    nothing) adds a fruitless start.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef _GNU_SOURCE
@@ -21,22 +21,12 @@
 #include "rt_internal.h"
 #include "test_common.h"
 
-static const char fscale_src[] =
-    "__kernel void fscale(const int n, __global float *y) {\n"
-    "  size_t i = get_global_id(0);\n"
-    "  if (i < (size_t)n) y[i] = 2.0f * y[i];\n"
-    "}\n";
-/* the site whose device sample the case feeds (never run) */
-static const idiom_kernel_desc fsite_desc = {
-    "fscale", "test_fruitless.c:site", "map", fscale_src, IDIOM_MAP, 1, 0, 0,
-    NULL};
-
 /* The line a process leaves after reading (starts, held) with the same
    environment. */
 static void next_after(uint64_t starts, uint64_t held, uint64_t *s,
                        uint64_t *h) {
   idiomrt_fruitless_read(starts, held, 1);
-  idiomrt_fruitless_next(s, h);
+  idiomrt_fruitless_next(0, s, h);
 }
 
 void case_fruitless_rule(void) {
@@ -46,7 +36,7 @@ void case_fruitless_rule(void) {
   /* one fruitless start: no hold (the line stays: not started here) */
   idiomrt_fruitless_read(1, 0, 1);
   CHECK(!idiomrt_fruitless_hold());
-  idiomrt_fruitless_next(&s, &h);
+  idiomrt_fruitless_next(0, &s, &h);
   CHECK_MSG(s == 1 && h == 0, "next %llu %llu", (unsigned long long)s,
             (unsigned long long)h);
   /* two: held for 2 runs, each held run counted */
@@ -79,19 +69,29 @@ void case_fruitless_rule(void) {
   CHECK(!idiomrt_fruitless_hold() && s == 0 && h == 0);
 }
 
-void case_fruitless_device_run(void) {
+void case_fruitless_saved(void) {
   setenv("IDIOM_COST", "on", 1);
   setenv("IDIOM_PROFILE", "off", 1);
   uint64_t s, h;
-  idiomrt_fruitless_read(3, 1, 1);
-  CHECK(idiomrt_fruitless_hold());
-  idiomrt_fruitless_next(&s, &h);
-  CHECK(s == 3 && h == 2);
-  /* a device run (1 ms for 2^16 iterations) clears the line */
-  idiomrt_entry *e = idiomrt_entry_get(&fsite_desc);
-  CHECK(e != NULL);
-  idiomrt_cost_device_sample(e, (uint64_t)1 << 16, 1000000, 0, 0);
-  idiomrt_fruitless_next(&s, &h);
-  CHECK_MSG(s == 0 && h == 0, "after a device run: %llu %llu",
+  double start = (double)idiomrt_calib_start_after_ns();
+  CHECK(start > 0);
+  idiomrt_startup_kick();
+  CHECK(idiomrt_startup_begun());
+  /* the hold was over (HELD 2 of 2): this process started the device */
+  idiomrt_fruitless_read(2, 2, 1);
+  CHECK(!idiomrt_fruitless_hold());
+  idiomrt_fruitless_next(0, &s, &h);
+  CHECK_MSG(s == 3 && h == 0, "saved nothing: %llu %llu",
             (unsigned long long)s, (unsigned long long)h);
+  idiomrt_fruitless_next(start * 0.9, &s, &h);
+  CHECK_MSG(s == 3 && h == 0, "saved 0.9 start-ups: %llu %llu",
+            (unsigned long long)s, (unsigned long long)h);
+  idiomrt_fruitless_next(start * 1.5, &s, &h);
+  CHECK_MSG(s == 0 && h == 0, "saved 1.5 start-ups: %llu %llu",
+            (unsigned long long)s, (unsigned long long)h);
+  /* a held process (it cannot have started: here it did, by the test)
+     counts one more held run whatever it saved */
+  idiomrt_fruitless_read(2, 0, 1);
+  idiomrt_fruitless_next(start * 1.5, &s, &h);
+  CHECK(s == 2 && h == 1);
 }

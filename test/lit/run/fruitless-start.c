@@ -43,7 +43,7 @@
 // RUN: not grep -q "loaded libOpenCL" %t.err4
 // RUN: not grep -q "exit: waiting" %t.err4
 // RUN: grep -q "^fruitless 2 1$" %t.prof
-// HELD1: idiom: profile: the device started in the last 2 runs and ran nothing: not started in this run (held 1 of 2)
+// HELD1: idiom: profile: the device's last 2 start-ups in a row saved less than a start-up: not started in this run (held 1 of 2)
 // RUN: python3 %S/Inputs/profile_edit.py worthy 60000 %t.prof
 // RUN: python3 %S/Inputs/profile_edit.py wall 60000 0 %t.prof
 // RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_TEST_SLOW_BUILD_MS=600000 %t.idiom > %t.out5 2> %t.err5

@@ -164,6 +164,9 @@ double idiomrt_cost_host_ns(idiomrt_entry *e, uint64_t trip);
 uint64_t idiomrt_cost_worthy_total_ns(void);
 /* calibration.c: CLOCK_MONOTONIC in nanoseconds. */
 uint64_t idiomrt_now_ns(void);
+/* calibration.c: the calling thread's minor page faults so far
+   (getrusage RUSAGE_THREAD; 0 when it fails). One system call. */
+uint64_t idiomrt_thread_faults(void);
 
 /*--- devwait.c: the first heavy call of a class waits for the device ----*/
 

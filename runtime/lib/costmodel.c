@@ -95,18 +95,19 @@
 #define RETRY_BUDGET 30.0   /* winner time per unit of re-measurement loss */
 #define UNTIMED_AFTER 3     /* unanswered host requests: caller never times */
 #define HOST_SAMPLE_EVERY 16 /* host runs per measurement once RING are kept */
-/* A host run whose minor page faults took, at COLD_FAULT_NS each, an
-   eighth of its time or more is cold: it paid for the first touch of its
+/* A host run with COLD_MIN_FAULTS minor page faults or more (256 KiB of
+   4 KiB pages first touched) is cold: it paid for the first touch of its
    memory (a grid malloc'd and first written by the loop: nas-parboil/mg.c's
-   first finest-level resid ran 22 ms against 9 ms warm, 1,377 faults),
-   which a device run of the same call would pay as well (zero-copy writes,
-   or the write-back). Not a sample, for the class's first COLD_RUNS_MAX
-   such runs (the class is measured again at its next host run); past
-   that, faulting is the steady state (a buffer allocated per call) and
-   samples count again. The faults are read (one system call each side)
-   only while the class has fewer than IDIOMRT_COST_RING samples. */
-#define COLD_FAULT_NS 250.0
-#define COLD_MIN_FAULTS 16
+   first finest-level resid ran 22 ms against 9 ms warm, 1,377 faults;
+   a fault cost 1-10 us here, so no fixed cost per fault tells how much of
+   a run they took), which a device run of the same call would pay as well
+   (zero-copy writes, or the write-back). Not a sample, for the class's
+   first COLD_RUNS_MAX such runs (the class is measured again at its next
+   host run); past that, faulting is the steady state (a buffer allocated
+   per call) and samples count again. The faults are read (one system call
+   each side) only while the class has fewer than IDIOMRT_COST_RING
+   samples. */
+#define COLD_MIN_FAULTS 64
 #define COLD_RUNS_MAX 2
 #define MAX_DEV_TRIES 4     /* device explorations without a sample */
 #define MAX_CPU_TRIES 2     /* second-device runs without a sample, once
@@ -909,10 +910,8 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
      takes a core: on a machine with few, the loop runs slower than it
      will, which would favour the device. Not a sample (the class is
      measured again once the thread is done). */
-  /* a cold run (first-touch page faults, COLD_FAULT_NS) */
-  int cold = c && faults >= COLD_MIN_FAULTS &&
-             (double)faults * COLD_FAULT_NS * 8.0 >= (double)(t1 - token) &&
-             c->host_cold < COLD_RUNS_MAX;
+  /* a cold run (first-touch page faults, COLD_MIN_FAULTS) */
+  int cold = c && faults >= COLD_MIN_FAULTS && c->host_cold < COLD_RUNS_MAX;
   if (cold)
     c->host_cold++;
   if (c && !cold && !idiomrt_startup_running()) {

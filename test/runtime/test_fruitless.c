@@ -10,6 +10,9 @@
  *    8 and at most 64 runs) and not after 1; not with another environment;
  *    a held run adds one to HELD; a run neither started nor held leaves
  *    the line as it was;
+ *  - cold_host_run: a host run that first-touches 64 MiB (page faults) is
+ *    not a sample of its class, twice; the third such run is; a warm run
+ *    is a sample at once (runtime/lib/costmodel.c, COLD_RUNS_MAX);
  *  - fruitless_saved: with the device started, a process that saved more
  *    than one start-up on it clears the counts, one that saved less (or
  *    nothing) adds a fruitless start.
@@ -20,6 +23,9 @@
 #endif
 #include "rt_internal.h"
 #include "test_common.h"
+
+#include <string.h>
+#include <sys/mman.h>
 
 /* The line a process leaves after reading (starts, held) with the same
    environment. */
@@ -94,4 +100,73 @@ void case_fruitless_saved(void) {
   idiomrt_fruitless_read(2, 0, 1);
   idiomrt_fruitless_next(start * 1.5, &s, &h);
   CHECK(s == 2 && h == 1);
+}
+
+static const char cscale_src[] =
+    "__kernel void cscale(const int n, __global float *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < (size_t)n) y[i] = 2.0f * y[i];\n"
+    "}\n";
+/* the site whose host runs the case times (never run on a device) */
+static const idiom_kernel_desc csite_desc = {
+    "cscale", "test_fruitless.c:cold", "map", cscale_src, IDIOM_MAP, 1, 0, 0,
+    NULL};
+
+enum { CTRIP = 1 << 20 };
+
+/* One declined call of the site and its "loop": writing `bytes` of p
+   (first touch when p is fresh), timed as the plugin's declined path
+   times it. Returns the class's host samples after it. */
+static uint32_t host_run(char *p, size_t bytes) {
+  idiomrt_entry *e = idiomrt_entry_get(&csite_desc);
+  const char *reason = NULL;
+  int dec = idiomrt_cost_decide(e, CTRIP, 0, 0.0, &reason);
+  CHECK_MSG(!idiomrt_cost_is_device(dec), "decision %s",
+            idiomrt_decision_name(dec));
+  uint64_t tok = idiom_host_begin(&csite_desc);
+  CHECK(tok != 0);
+  memset(p, 1, bytes);
+  idiom_host_end(&csite_desc, tok);
+  pthread_mutex_lock(&e->stats_lock);
+  const idiomrt_cost_class *c =
+      idiomrt_cost_class_find(&e->cost, idiomrt_size_class(CTRIP));
+  uint32_t hn = c ? c->hn : 0;
+  pthread_mutex_unlock(&e->stats_lock);
+  return hn;
+}
+
+static char *fresh(size_t bytes) {
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(p != MAP_FAILED);
+  madvise(p, bytes, MADV_NOHUGEPAGE); /* 4 KiB faults, as many as pages */
+  return p;
+}
+
+void case_cold_host_run(void) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_PROFILE", "off", 1);
+  const size_t big = (size_t)64 << 20;
+  char *a = fresh(big), *b = fresh(big), *c = fresh(big);
+  /* first touch of 64 MiB: 16384 faults, most of the run's time */
+  CHECK_MSG(host_run(a, big) == 0, "a cold run was a sample");
+  CHECK_MSG(host_run(b, big) == 0, "a second cold run was a sample");
+  /* past COLD_RUNS_MAX, faulting is the steady state */
+  CHECK_MSG(host_run(c, big) == 1, "a third cold run was not a sample");
+  /* warm: a sample at once */
+  CHECK_MSG(host_run(a, big) == 2, "a warm run was not a sample");
+  munmap(a, big);
+  munmap(b, big);
+  munmap(c, big);
+}
+
+void case_cold_host_warm(void) {
+  /* the negative: a warm first run is a sample */
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_PROFILE", "off", 1);
+  const size_t big = (size_t)64 << 20;
+  char *a = fresh(big);
+  memset(a, 0, big);
+  CHECK_MSG(host_run(a, big) == 1, "a warm first run was not a sample");
+  munmap(a, big);
 }

@@ -35,6 +35,8 @@ import time
 import resource
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from np_ratio_ci import same_output  # noqa: E402
 NP = os.path.join(HERE, "..", "nas-parboil")
 CC = os.environ.get("CC", "clang-19")
 
@@ -122,17 +124,10 @@ def main():
                         continue
                     starts[n] += any('device="' in l and 'device="none"' not in l
                                      for l in err.splitlines())
-                    if expected is not None and out != expected:
-                        with tempfile.NamedTemporaryFile("w") as fe, \
-                                tempfile.NamedTemporaryFile("w") as fg:
-                            fe.write(expected)
-                            fg.write(out)
-                            fe.flush()
-                            fg.flush()
-                            same[n] &= subprocess.run(
-                                [sys.executable, os.path.join(NP, "compare.py"),
-                                 "-q", "--src", source(p), fe.name,
-                                 fg.name]).returncode == 0
+                    if expected is not None:
+                        same[n] &= same_output(expected, out,
+                                               os.path.join(NP, "compare.py"),
+                                               source(p))
             s = sum(cpu["seq"])
             for n in names:
                 print("%-12s %-4s out=%-4s cpu %7.3f s (seq/this %.3f) wall "

@@ -10,8 +10,9 @@
 // time worth the device, so that each run starts the device at program
 // start unless it is held (test/lit/run/profile.c, run 6). Every run prints
 // what the sequential build prints.
-// RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
+// The program is test/lit/run/profile.c's (a map called 200 times).
+// RUN: %clang -O2 %S/profile.c -o %t.seq
+// RUN: %clang-idiom -g %S/profile.c -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected
 // RUN: rm -rf %t.prof %t.cache
 // RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_TEST_SLOW_BUILD_MS=600000 %t.idiom > %t.out1 2> %t.err1
@@ -78,27 +79,3 @@
 // RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 IDIOM_TEST_SLOW_BUILD_MS=600000 IDIOM_TUNE=on %t.idiom > %t.out8 2> %t.err8
 // RUN: diff %t.expected %t.out8
 // RUN: not grep -q "not started in this run" %t.err8
-#include <stdio.h>
-#include <stdlib.h>
-
-__attribute__((noinline)) static void scale(float *y, const float *x, long n,
-                                            float a) {
-  for (long i = 0; i < n; i++)
-    y[i] = a * x[i] + 1.0f;
-}
-
-int main(void) {
-  long n = 1L << 16;
-  float *x = malloc(sizeof(float) * n), *y = malloc(sizeof(float) * n);
-  for (long i = 0; i < n; i++)
-    x[i] = (float)(i % 97);
-  double sum = 0;
-  for (int t = 0; t < 200; t++) {
-    scale(y, x, n, (float)(t % 3));
-    sum += y[t * 7];
-  }
-  printf("%.1f\n", sum);
-  free(x);
-  free(y);
-  return 0;
-}

@@ -43,7 +43,7 @@
 # the most extra instructions (cg_diff + cg_annotate). Ends with the
 # geometric mean and the programs above LIMIT.
 #
-# Environment: CC (clang-19), MODE, LIMIT, TOP, VERBOSE, KEEP_TMP=1 (keep the
+# Environment: CC (clang-19), MODE, WARM, RUNS, LIMIT, TOP, VERBOSE, KEEP_TMP=1 (keep the
 # builds and cachegrind files; prints the directory), PLUGIN_CFLAGS (more
 # flags for the plugin build, after the program's idiom-cflags: e.g.
 # -mllvm -idiom-dispatch-layout=outline; -fplugin= is added).
@@ -119,20 +119,39 @@ for p in "${PROGS[@]}"; do
   fi
   python3 "$HERE/compare.py" --stats "$d/stats.txt" --expect none > /dev/null 2>&1 || ok="$ok,OFFLOADED"
   # (MODE=default: whether the counted run started the device, below)
-  # IDIOM_STATS is off in the counted runs (its report is not the program's).
+  # IDIOM_STATS is off in the counted runs (its report is not the program's)
+  # but under MODE=default. RUNS (default 1) consecutive runs are counted,
+  # against RUNS times the sequential build's one; STARTED=K: K of them
+  # started the device.
   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$d/cg.seq" \
     "$d/$p.seq" > /dev/null 2>&1
-  run_idiom valgrind --tool=cachegrind --cache-sim=no \
-    --cachegrind-out-file="$d/cg.idiom" "$d/$p.idiom" > /dev/null 2> "$d/counted.err"
-  grep -q 'device="[^n]' "$d/counted.err" && ok="$ok,STARTED"
-  a=$(irs "$d/cg.seq"); b=$(irs "$d/cg.idiom")
+  a=$(irs "$d/cg.seq"); b=0; started=0
+  for k in $(seq 1 "${RUNS:-1}"); do
+    run_idiom valgrind --tool=cachegrind --cache-sim=no \
+      --cachegrind-out-file="$d/cg.idiom.$k" "$d/$p.idiom" > /dev/null 2> "$d/counted.err"
+    grep -q 'device="[^n]' "$d/counted.err" && started=$((started + 1))
+    c=$(irs "$d/cg.idiom.$k")
+    [ -n "$c" ] && b=$((b + c)) || b=
+    [ -z "$b" ] && break
+  done
+  [ "$started" -gt 0 ] && ok="$ok,STARTED=$started"
+  [ -n "$a" ] && a=$((a * ${RUNS:-1}))
   if [ -z "$a" ] || [ -z "$b" ]; then echo "$p: NO COUNT (valgrind failed)"; continue; fi
+  if [ "${RUNS:-1}" -gt 1 ]; then
+    cg_merge -o "$d/cg.idiom" "$d"/cg.idiom.* 2> /dev/null
+  else
+    mv "$d/cg.idiom.1" "$d/cg.idiom"
+  fi
   r=$(awk "BEGIN{printf \"%.4f\", $b / $a}")
   logsum=$(awk "BEGIN{print $logsum + log($r)}"); n=$((n + 1))
   printf '%-12s out=%-4s seq %13s  plugin %13s  ratio %s\n' "$p" "$ok" "$a" "$b" "$r"
   if awk "BEGIN{exit !($r > $LIMIT)}" || [ "${VERBOSE:-0}" = 1 ]; then
     awk "BEGIN{exit !($r > $LIMIT)}" && high+=("$p($r)")
-    cg_diff "$d/cg.seq" "$d/cg.idiom" > "$d/cg.diff" 2> /dev/null
+    if [ "${RUNS:-1}" -gt 1 ]; then # the RUNS runs' own counts, not a diff
+      cp "$d/cg.idiom" "$d/cg.diff"
+    else
+      cg_diff "$d/cg.seq" "$d/cg.idiom" > "$d/cg.diff" 2> /dev/null
+    fi
     # function lines of the diff, largest increase first
     cg_annotate --auto=no "$d/cg.diff" 2> /dev/null |
       sed -n '/file:function/,$p' | grep -E '^ *-?[0-9,]+ ' |

@@ -627,6 +627,13 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                                idiomrt_startup_begun(), e->desc->loc, cls,
                                &stale_hold);
   uint64_t add = (uint64_t)(c->host_est * (double)trip);
+  /* fruitless.c: a process that holds the device back starts it for no
+     run (a first device run, a stale seed's re-probe, an untimed caller):
+     each declines as before a start-up (counted as worthy below), and,
+     as this process will not start the device, the next calls of the
+     class may skip idiom_run (a host hint) */
+  int kept = idiomrt_cost_is_device(dec) && !idiomrt_startup_begun() &&
+             idiomrt_fruitless_hold();
   if (dec == IDIOMRT_DEC_DEVICE_WAIT) /* (no host estimate: its bound) */
     __atomic_add_fetch(&g_worthy_total_ns, (uint64_t)host_lb,
                        __ATOMIC_RELAXED);
@@ -643,11 +650,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
          idiomrt_config_get()->test_host)) /* IDIOM_TEST_HOST: never */
       dec = IDIOMRT_DEC_PRESTART;
   }
-  /* fruitless.c: a process that holds the device back starts it for no
-     run (a first device run, a stale seed's re-probe, an untimed caller):
-     each declines as before a start-up (counted as worthy above) */
-  if (idiomrt_cost_is_device(dec) && !idiomrt_startup_begun() &&
-      idiomrt_fruitless_hold())
+  if (kept)
     dec = IDIOMRT_DEC_PRESTART;
   s->decisions[dec]++;
   *reason = host_reason(dec);
@@ -674,7 +677,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      nothing (region is then those bytes, idiomrt_cost_own_sync) */
   int hintable = !region && !stale_hold &&
                  (dec == IDIOMRT_DEC_CANNOT_WIN ||
-                  (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok));
+                  (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok) || kept);
   pthread_mutex_unlock(&e->stats_lock);
   t_hint_desc = hintable ? e->desc : NULL;
   if (hintable) {

@@ -10,6 +10,10 @@
  *    8 and at most 64 runs) and not after 1; not with another environment;
  *    a held run adds one to HELD; a run neither started nor held leaves
  *    the line as it was;
+ *  - fruitless_hint: in a held process, a call the model would send to the
+ *    device declines host-prestart with a host hint (the next calls skip
+ *    idiom_run: the device will not start in this process); without the
+ *    hold the same call declines host-prestart (ski rental) without one;
  *  - cold_host_run: a host run that first-touches 64 MiB (page faults) is
  *    not a sample of its class, twice; the third such run is; a warm run
  *    is a sample at once (runtime/lib/costmodel.c, COLD_RUNS_MAX);
@@ -169,4 +173,43 @@ void case_cold_host_warm(void) {
   memset(a, 0, big);
   CHECK_MSG(host_run(a, big) == 1, "a warm first run was not a sample");
   munmap(a, big);
+}
+
+/* csite's class for CTRIP iterations with a host sample of 1 ns and a
+   device seed of 0.1 ns per iteration (the device wins). */
+static void seed_winning_device(void) {
+  idiomrt_entry *e = idiomrt_entry_get(&csite_desc);
+  CHECK(e != NULL);
+  pthread_mutex_lock(&e->stats_lock);
+  idiomrt_cost_class *c =
+      idiomrt_cost_class_get(&e->cost, idiomrt_size_class(CTRIP));
+  CHECK(c != NULL);
+  memset(c, 0, sizeof *c);
+  c->host_pi[0] = c->host_est = 1.0;
+  c->hn = 1;
+  c->dev_pi[0] = c->dev_est = 0.1;
+  c->dn = 1;
+  e->cost.host_got = 3; /* the caller answers host-timing requests */
+  pthread_mutex_unlock(&e->stats_lock);
+}
+
+void case_fruitless_hint(void) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_PROFILE", "off", 1);
+  uint64_t word;
+  /* not held: the ski rental declines, no hint */
+  idiomrt_fruitless_read(1, 0, 1);
+  seed_winning_device();
+  int dec = cost_site_call(&csite_desc, CTRIP, &word);
+  CHECK_MSG(dec == IDIOMRT_DEC_PRESTART && word == 0,
+            "not held: decision %s, hint %llx", idiomrt_decision_name(dec),
+            (unsigned long long)word);
+  /* held: the same call, with a hint */
+  idiomrt_fruitless_read(2, 0, 1);
+  seed_winning_device();
+  dec = cost_site_call(&csite_desc, CTRIP, &word);
+  CHECK_MSG(dec == IDIOMRT_DEC_PRESTART && word != 0,
+            "held: decision %s, hint %llx", idiomrt_decision_name(dec),
+            (unsigned long long)word);
+  CHECK(!idiomrt_startup_begun());
 }

@@ -1117,6 +1117,7 @@ static const tcase cases[] = {
     {"fruitless_saved", case_fruitless_saved, 1},
     {"cold_host_run", case_cold_host_run, 1},
     {"cold_host_warm", case_cold_host_warm, 1},
+    {"fruitless_hint", case_fruitless_hint, 1},
     {"hold_off_child", case_hold_off_child, 0},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},

@@ -632,8 +632,8 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      each declines as before a start-up (counted as worthy below), and,
      as this process will not start the device, the next calls of the
      class may skip idiom_run (a host hint) */
-  int kept = idiomrt_cost_is_device(dec) && !idiomrt_startup_begun() &&
-             idiomrt_fruitless_hold();
+  int kept = idiomrt_fruitless_hold() && idiomrt_cost_is_device(dec) &&
+             !idiomrt_startup_begun(); /* (the hold first: one load) */
   if (dec == IDIOMRT_DEC_DEVICE_WAIT) /* (no host estimate: its bound) */
     __atomic_add_fetch(&g_worthy_total_ns, (uint64_t)host_lb,
                        __ATOMIC_RELAXED);

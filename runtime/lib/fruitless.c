@@ -16,7 +16,8 @@
  * to the device (mg.c:106, 11 runs of 10.7 ms against a host median of
  * 9 ms under load) saving nothing, while the start-up and five builds on
  * the runtime thread and the exit's wait for one took 0.55-0.73 s of CPU
- * time against the sequential build's 0.40 s.
+ * time against the sequential build's 0.40 s (its profile carried a cold
+ * host sample, costmodel.c's COLD_MIN_FAULTS).
  *
  * A start-up is fruitless when the host time the process saved on the
  * devices (profile.c: per class, the host median less the device's, times
@@ -29,8 +30,9 @@
  *   fruitless STARTS HELD
  *
  * With STARTS >= FRUITLESS_MIN, the next runs keep the device from
- * starting (as IDIOM_TEST_HOST does: the ski rental declines
- * `host-prestart`, no device-wait, no early start at program start) while
+ * starting (as IDIOM_TEST_HOST does: no early start at program start, no
+ * device-wait, and every call the model would send to the device declines
+ * `host-prestart` with a host hint, costmodel.c) while
  * HELD < 2^(STARTS - FRUITLESS_MIN + 1), at most FRUITLESS_MAX_HOLD: an
  * exponential back-off, so a program that never profits pays a start-up in
  * O(log n) of n runs, and one whose runs change (larger inputs, a machine
@@ -38,10 +40,9 @@
  * a run that neither started nor was held leaves them as they were. (A
  * class's second-device runs seeded by the profile count one run: a
  * second device that won saves at least that much again.) Two fruitless
- * starts, not one: a
- * GPU's first run builds and saves the binaries that its second run loads
- * in time (program_cache.c), so only the second fruitless start in a row
- * says that starting does not pay. Results never depend on this: a held
+ * starts, not one: a GPU's first run builds and saves the binaries that
+ * its second run loads in time (program_cache.c), so only the second
+ * fruitless start in a row says that starting does not pay. Results never depend on this: a held
  * run runs the original loops, as every declined run does.
  *
  *===----------------------------------------------------------------------===*/

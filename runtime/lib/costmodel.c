@@ -101,10 +101,13 @@
    first finest-level resid ran 22 ms against 9 ms warm, 1,377 faults;
    a fault cost 1-10 us here, so no fixed cost per fault tells how much of
    a run they took), which a device run of the same call would pay as well
-   (zero-copy writes, or the write-back). Not a sample, for the class's
-   first COLD_RUNS_MAX such runs (the class is measured again at its next
-   host run); past that, faulting is the steady state (a buffer allocated
-   per call) and samples count again. The faults are read (one system call
+   (zero-copy writes, or the write-back). A class's first run, cold, is its
+   sample until a warm run replaces it (a one-shot loop that first touches
+   its output keeps a host time for the profile: mri-q's ComputeQ goes to
+   the device from the second run by it); a cold run after it is not a
+   sample, for the class's first COLD_RUNS_MAX such runs (the class is
+   measured again at its next host run); past that, faulting is the steady
+   state (a buffer allocated per call) and samples count again. The faults are read (one system call
    each side) only while the class has fewer than IDIOMRT_COST_RING
    samples. */
 #define COLD_MIN_FAULTS 64
@@ -915,9 +918,13 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
      measured again once the thread is done). */
   /* a cold run (first-touch page faults, COLD_MIN_FAULTS) */
   int cold = c && faults >= COLD_MIN_FAULTS && c->host_cold < COLD_RUNS_MAX;
-  if (cold)
+  int first = c && c->hn == 0;
+  if (cold && !first)
     c->host_cold++;
-  if (c && !cold && !idiomrt_startup_running()) {
+  if (c && (!cold || first) && !idiomrt_startup_running()) {
+    if (!cold && c->host_cold_only)
+      c->hn = 0; /* a warm run replaces the cold one */
+    c->host_cold_only = (unsigned char)(cold && first);
     c->host_est =
         push(c->host_pi, &c->hn, (double)(t1 - token) / (double)t_time_trip);
     if (cpu0 && cpu1 >= cpu0) /* the run's contention (stale.c) */

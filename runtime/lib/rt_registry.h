@@ -123,6 +123,7 @@ typedef struct idiomrt_cost_class {
   unsigned char stale;       /* enum idiomrt_stale_state */
   unsigned char host_cold;   /* host runs left out for first-touch page
                                 faults (costmodel.c, COLD_RUNS_MAX) */
+  unsigned char host_cold_only; /* the host ring holds one cold run only */
 } idiomrt_cost_class;
 
 /* Size classes stored in the site itself: the first ones a site uses. */

@@ -14,9 +14,11 @@
  *    device declines host-prestart with a host hint (the next calls skip
  *    idiom_run: the device will not start in this process); without the
  *    hold the same call declines host-prestart (ski rental) without one;
- *  - cold_host_run: a host run that first-touches 64 MiB (page faults) is
- *    not a sample of its class, twice; the third such run is; a warm run
- *    is a sample at once (runtime/lib/costmodel.c, COLD_RUNS_MAX);
+ *  - cold_host_run: a class's first host run, which first-touches 64 MiB
+ *    (page faults), is its sample until a warm run replaces it; two cold
+ *    runs after that are not samples, the third is (the steady state)
+ *    (runtime/lib/costmodel.c, COLD_MIN_FAULTS, COLD_RUNS_MAX);
+ *  - cold_host_warm: warm runs are samples at once (the negative);
  *  - fruitless_saved: with the device started, a process that saved more
  *    than one start-up on it clears the counts, one that saved less (or
  *    nothing) adds a fruitless start.
@@ -120,8 +122,9 @@ enum { CTRIP = 1 << 20 };
 
 /* One declined call of the site and its "loop": writing `bytes` of p
    (first touch when p is fresh), timed as the plugin's declined path
-   times it. Returns the class's host samples after it. */
-static uint32_t host_run(char *p, size_t bytes) {
+   times it. Returns the class's host samples after it, and in *est its
+   host estimate (ns per iteration). */
+static uint32_t host_run(char *p, size_t bytes, double *est) {
   idiomrt_entry *e = idiomrt_entry_get(&csite_desc);
   const char *reason = NULL;
   int dec = idiomrt_cost_decide(e, CTRIP, 0, 0.0, &reason);
@@ -135,6 +138,7 @@ static uint32_t host_run(char *p, size_t bytes) {
   const idiomrt_cost_class *c =
       idiomrt_cost_class_find(&e->cost, idiomrt_size_class(CTRIP));
   uint32_t hn = c ? c->hn : 0;
+  *est = c ? c->host_est : 0.0;
   pthread_mutex_unlock(&e->stats_lock);
   return hn;
 }
@@ -151,27 +155,35 @@ void case_cold_host_run(void) {
   setenv("IDIOM_COST", "on", 1);
   setenv("IDIOM_PROFILE", "off", 1);
   const size_t big = (size_t)64 << 20;
-  char *a = fresh(big), *b = fresh(big), *c = fresh(big);
-  /* first touch of 64 MiB: 16384 faults, most of the run's time */
-  CHECK_MSG(host_run(a, big) == 0, "a cold run was a sample");
-  CHECK_MSG(host_run(b, big) == 0, "a second cold run was a sample");
-  /* past COLD_RUNS_MAX, faulting is the steady state */
-  CHECK_MSG(host_run(c, big) == 1, "a third cold run was not a sample");
-  /* warm: a sample at once */
-  CHECK_MSG(host_run(a, big) == 2, "a warm run was not a sample");
+  char *a = fresh(big), *b = fresh(big), *c = fresh(big), *d = fresh(big);
+  double cold, warm, est;
+  /* the first run, cold (16384 faults): the class's sample for now */
+  CHECK_MSG(host_run(a, big, &cold) == 1, "the first run was not a sample");
+  /* a warm run replaces it */
+  CHECK_MSG(host_run(a, big, &warm) == 1, "the warm run did not replace it");
+  CHECK_MSG(warm < cold, "warm %g ns/iteration, cold %g", warm, cold);
+  /* two cold runs are left out, the third counts (the steady state) */
+  CHECK_MSG(host_run(b, big, &est) == 1 && est == warm,
+            "a cold run was a sample");
+  CHECK_MSG(host_run(c, big, &est) == 1 && est == warm,
+            "a second cold run was a sample");
+  CHECK_MSG(host_run(d, big, &est) == 2, "a third cold run was not a sample");
   munmap(a, big);
   munmap(b, big);
   munmap(c, big);
+  munmap(d, big);
 }
 
 void case_cold_host_warm(void) {
-  /* the negative: a warm first run is a sample */
+  /* the negative: warm runs are samples at once */
   setenv("IDIOM_COST", "on", 1);
   setenv("IDIOM_PROFILE", "off", 1);
   const size_t big = (size_t)64 << 20;
   char *a = fresh(big);
+  double est;
   memset(a, 0, big);
-  CHECK_MSG(host_run(a, big) == 1, "a warm first run was not a sample");
+  CHECK_MSG(host_run(a, big, &est) == 1, "a warm first run was not a sample");
+  CHECK_MSG(host_run(a, big, &est) == 2, "a warm run was not a sample");
   munmap(a, big);
 }
 

@@ -57,6 +57,23 @@ def median_ci(xs, level=0.95):
     return s[k - 1], s[n - k]
 
 
+def same_output(expected, got, compare_py, src):
+    """Whether a plugin build's output is the sequential build's: equal
+    text, else compare.py's verdict (its tolerances; it needs an `n N`
+    line, which a one-number program such as policy_tiny.c does not
+    print, so equal text is tried first)."""
+    if expected == got:
+        return True
+    with tempfile.NamedTemporaryFile("w") as fe, \
+            tempfile.NamedTemporaryFile("w") as fg:
+        fe.write(expected)
+        fg.write(got)
+        fe.flush()
+        fg.flush()
+        return subprocess.run([sys.executable, compare_py, "-q", "--src", src,
+                               fe.name, fg.name]).returncode == 0
+
+
 def wall(cmd, env):
     t = time.perf_counter()
     subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
@@ -89,20 +106,8 @@ def main():
         exp = subprocess.run(s, env=base, capture_output=True, text=True).stdout
         for _ in range(2):
             got = subprocess.run(i, env=plug, capture_output=True, text=True).stdout
-        # Equal text is equal output (compare.py needs an `n N` line, which
-        # a one-number program such as policy_tiny.c does not print).
-        same = exp == got
-        if not same:
-            with tempfile.NamedTemporaryFile("w") as fe, \
-                    tempfile.NamedTemporaryFile("w") as fg:
-                fe.write(exp)
-                fg.write(got)
-                fe.flush()
-                fg.flush()
-                same = subprocess.run(
-                    [sys.executable, os.path.join(d, "np", "compare.py"), "-q",
-                     "--src", os.path.join(d, "np", p + ".c"), fe.name,
-                     fg.name]).returncode == 0
+        same = same_output(exp, got, os.path.join(d, "np", "compare.py"),
+                           os.path.join(d, "np", p + ".c"))
         ratios, ts, ti = [], [], []
         for r in range(rounds):
             if r % 2:

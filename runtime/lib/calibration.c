@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #define CAL_SMALL 5                      /* small writes timed (latency) */
@@ -39,6 +40,13 @@ static uint64_t g_lat_ns, g_bw_bps;
 /* From the file (read once). */
 static pthread_once_t g_file_once = PTHREAD_ONCE_INIT;
 static uint64_t g_file_lat_ns, g_file_bw_bps, g_file_start_ms;
+
+uint64_t idiomrt_thread_faults(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_THREAD, &ru) != 0)
+    return 0;
+  return (uint64_t)ru.ru_minflt;
+}
 
 uint64_t idiomrt_now_ns(void) {
   struct timespec ts;

@@ -95,6 +95,23 @@
 #define RETRY_BUDGET 30.0   /* winner time per unit of re-measurement loss */
 #define UNTIMED_AFTER 3     /* unanswered host requests: caller never times */
 #define HOST_SAMPLE_EVERY 16 /* host runs per measurement once RING are kept */
+/* A host run with COLD_MIN_FAULTS minor page faults or more (256 KiB of
+   4 KiB pages first touched) is cold: it paid for the first touch of its
+   memory (a grid malloc'd and first written by the loop: nas-parboil/mg.c's
+   first finest-level resid ran 22 ms against 9 ms warm, 1,377 faults;
+   a fault cost 1-10 us here, so no fixed cost per fault tells how much of
+   a run they took), which a device run of the same call would pay as well
+   (zero-copy writes, or the write-back). A class's first run, cold, is its
+   sample until a warm run replaces it (a one-shot loop that first touches
+   its output keeps a host time for the profile: mri-q's ComputeQ goes to
+   the device from the second run by it); a cold run after it is not a
+   sample, for the class's first COLD_RUNS_MAX such runs (the class is
+   measured again at its next host run); past that, faulting is the steady
+   state (a buffer allocated per call) and samples count again. The faults are read (one system call
+   each side) only while the class has fewer than IDIOMRT_COST_RING
+   samples. */
+#define COLD_MIN_FAULTS 64
+#define COLD_RUNS_MAX 2
 #define MAX_DEV_TRIES 4     /* device explorations without a sample */
 #define MAX_CPU_TRIES 2     /* second-device runs without a sample, once
                                its exploration is rationed: a warm-up and
@@ -163,11 +180,13 @@ static _Thread_local const idiom_kernel_desc *t_want_desc;
 static _Thread_local idiomrt_entry *t_want_entry;
 static _Thread_local uint64_t t_want_trip;
 static _Thread_local int t_want_clock; /* also the thread's CPU time (stale.c) */
+static _Thread_local int t_want_faults; /* also its page faults (cold runs) */
 static _Thread_local const idiom_kernel_desc *t_time_desc;
 static _Thread_local idiomrt_entry *t_time_entry;
 static _Thread_local uint64_t t_time_trip;
 static _Thread_local uint64_t t_time_t0;
 static _Thread_local uint64_t t_time_cpu0; /* 0: the CPU clock not read */
+static _Thread_local uint64_t t_time_flt0; /* faults + 1; 0: not read */
 /* The site (hint word) of the latest idiom_host_hint call and of the
    pending measurement (idiom_host_end_site). */
 static _Thread_local const idiom_kernel_desc *t_site_desc;
@@ -611,6 +630,13 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                                idiomrt_startup_begun(), e->desc->loc, cls,
                                &stale_hold);
   uint64_t add = (uint64_t)(c->host_est * (double)trip);
+  /* fruitless.c: a process that holds the device back starts it for no
+     run (a first device run, a stale seed's re-probe, an untimed caller):
+     each declines as before a start-up (counted as worthy below), and,
+     as this process will not start the device, the next calls of the
+     class may skip idiom_run (a host hint) */
+  int kept = idiomrt_fruitless_hold() && idiomrt_cost_is_device(dec) &&
+             !idiomrt_startup_begun(); /* (the hold first: one load) */
   if (dec == IDIOMRT_DEC_DEVICE_WAIT) /* (no host estimate: its bound) */
     __atomic_add_fetch(&g_worthy_total_ns, (uint64_t)host_lb,
                        __ATOMIC_RELAXED);
@@ -627,6 +653,8 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
          idiomrt_config_get()->test_host)) /* IDIOM_TEST_HOST: never */
       dec = IDIOMRT_DEC_PRESTART;
   }
+  if (kept)
+    dec = IDIOMRT_DEC_PRESTART;
   s->decisions[dec]++;
   *reason = host_reason(dec);
   /* a host run is measured while the class has fewer than RING samples,
@@ -637,6 +665,8 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   /* the thread's CPU time too around a loop long enough (stale.c) */
   int clock = want && c->hn &&
               c->host_est * (double)trip >= IDIOMRT_CLOCK_MIN_LOOP_NS;
+  int faults = want && c->hn < IDIOMRT_COST_RING &&
+               c->host_cold < COLD_RUNS_MAX;
   if (*reason) {
     idiomrt_stats_decline_locked(e, *reason);
     s->host_wanted += want;
@@ -650,7 +680,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      nothing (region is then those bytes, idiomrt_cost_own_sync) */
   int hintable = !region && !stale_hold &&
                  (dec == IDIOMRT_DEC_CANNOT_WIN ||
-                  (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok));
+                  (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok) || kept);
   pthread_mutex_unlock(&e->stats_lock);
   t_hint_desc = hintable ? e->desc : NULL;
   if (hintable) {
@@ -665,6 +695,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
     t_want_entry = e;
     t_want_trip = trip;
     t_want_clock = clock;
+    t_want_faults = faults;
   }
   return dec;
 }
@@ -693,6 +724,7 @@ void idiomrt_cost_want_host(idiomrt_entry *e, uint64_t trip) {
   t_want_entry = e;
   t_want_trip = trip;
   t_want_clock = 0;
+  t_want_faults = 1; /* (a class without a sample) */
   pthread_mutex_lock(&e->stats_lock);
   /* the class that idiom_host_end, which allocates nothing, samples */
   idiomrt_cost_class_get(&e->cost, idiomrt_size_class(trip));
@@ -855,6 +887,7 @@ uint64_t idiom_host_begin(const idiom_kernel_desc *desc) {
   t_time_trip = t_want_trip;
   t_time_word = desc == t_site_desc ? t_site_word : NULL;
   t_time_cpu0 = t_want_clock ? idiomrt_thread_cpu_ns() : 0;
+  t_time_flt0 = t_want_faults ? idiomrt_thread_faults() + 1 : 0;
   t_time_t0 = idiomrt_now_ns() | 1; /* never 0, which means "not timed" */
   return t_time_t0;
 }
@@ -868,6 +901,8 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
     return; /* another (nested or re-entered) measurement took the slot */
   t_time_desc = NULL;
   uint64_t cpu0 = t_time_cpu0, cpu1 = cpu0 ? idiomrt_thread_cpu_ns() : 0;
+  uint64_t flt0 = t_time_flt0, flt1 = flt0 ? idiomrt_thread_faults() + 1 : 0;
+  uint64_t faults = flt0 && flt1 > flt0 ? flt1 - flt0 : 0;
   idiomrt_pending_timing(0);
   /* idiom_run holds no lock here, but a signal handler of this thread may
      interrupt a report or another sample: never wait for the lock. */
@@ -881,7 +916,15 @@ void idiom_host_end(const idiom_kernel_desc *desc, uint64_t token) {
      takes a core: on a machine with few, the loop runs slower than it
      will, which would favour the device. Not a sample (the class is
      measured again once the thread is done). */
-  if (c && !idiomrt_startup_running()) {
+  /* a cold run (first-touch page faults, COLD_MIN_FAULTS) */
+  int cold = c && faults >= COLD_MIN_FAULTS && c->host_cold < COLD_RUNS_MAX;
+  int first = c && c->hn == 0;
+  if (cold && !first)
+    c->host_cold++;
+  if (c && (!cold || first) && !idiomrt_startup_running()) {
+    if (!cold && c->host_cold_only)
+      c->hn = 0; /* a warm run replaces the cold one */
+    c->host_cold_only = (unsigned char)(cold && first);
     c->host_est =
         push(c->host_pi, &c->hn, (double)(t1 - token) / (double)t_time_trip);
     if (cpu0 && cpu1 >= cpu0) /* the run's contention (stale.c) */

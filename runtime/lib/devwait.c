@@ -82,8 +82,9 @@ double idiomrt_host_bound_ns(uint64_t work, uint64_t iters, uint32_t flags) {
 }
 
 int idiomrt_devwait_worth(double host_lb) {
-  if (!(host_lb > 0) || idiomrt_config_get()->test_host)
-    return 0; /* IDIOM_TEST_HOST: the device never starts */
+  if (!(host_lb > 0) || idiomrt_config_get()->test_host ||
+      idiomrt_fruitless_hold())
+    return 0; /* IDIOM_TEST_HOST, fruitless.c's hold: no start-up */
   if (idiomrt_device_state(NULL) < 0)
     return 0; /* no device: the loop, as before */
   /* at least one start-up's worth of host time (the default 200 ms, or the

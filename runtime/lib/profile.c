@@ -43,6 +43,9 @@
  *                      when the disk cache served it, else half the last
  *                      one's when it had none;
  *                      startup.c's rule for builds near the end)
+ *   fruitless STARTS HELD (optional, absent for 0 0: the runs in a row that
+ *                      started the device and ran nothing on it, and the
+ *                      runs held since; fruitless.c)
  *   site HEX CLASS HOST_PI DEV_PI DEVICE_RUNS CPU_PI CPU_RUNS AGE LOSSES LOAD LOC
  *   ...
  *   check HEX          (FNV-1a 64 of the lines above)
@@ -109,6 +112,7 @@ static unsigned g_nlines;                    /* read from the file */
 static uint64_t g_file_env;                  /* its env line */
 static int64_t g_file_worthy = -1;           /* its worthy line, or -1 */
 static int64_t g_file_wall = -1, g_file_build = -1; /* its wall line */
+static uint64_t g_file_starts, g_file_held;  /* its fruitless line, or 0 0 */
 static uint64_t g_t0_ns;                     /* constructor time */
 
 extern char **environ;
@@ -342,7 +346,7 @@ static void parse_profile(const char *path, char *buf) {
        l && m < most; l = strtok_r(NULL, "\n", &save)) {
     profile_line *p = &g_lines[m];
     unsigned long long site = 0, runs = 0, worthy = 0, cruns = 0;
-    unsigned long long wall = 0, build = 0;
+    unsigned long long wall = 0, build = 0, starts = 0, held = 0;
     int at = 0;
     if (sscanf(l, "worthy %llu", &worthy) == 1 && worthy <= INT64_MAX) {
       g_file_worthy = (int64_t)worthy;
@@ -352,6 +356,11 @@ static void parse_profile(const char *path, char *buf) {
         wall <= INT64_MAX && build <= INT64_MAX) {
       g_file_wall = (int64_t)wall;
       g_file_build = (int64_t)build;
+      continue;
+    }
+    if (sscanf(l, "fruitless %llu %llu", &starts, &held) == 2) {
+      g_file_starts = starts;
+      g_file_held = held;
       continue;
     }
     p->cpu_pi = -1;
@@ -373,6 +382,7 @@ static void parse_profile(const char *path, char *buf) {
       note("profile: ignoring %s: malformed line", path);
       m = 0;
       g_file_worthy = g_file_wall = g_file_build = -1;
+      g_file_starts = g_file_held = 0;
       break;
     }
     p->site = site;
@@ -389,10 +399,17 @@ static void parse_profile(const char *path, char *buf) {
   note("profile: %s: %u site classes", path, m);
 }
 
+/* fruitless.c's hold from the file just read (none without a file). */
+static void read_fruitless(void) {
+  idiomrt_fruitless_read(g_file_starts, g_file_held,
+                         g_nlines && g_file_env == env_hash());
+}
+
 /* Reads path into g_lines (none when it is missing or malformed). */
 static void read_profile(const char *path) {
   g_nlines = 0;
   g_file_worthy = g_file_wall = g_file_build = -1;
+  g_file_starts = g_file_held = 0;
   set_str(&g_read_note, NULL);
   set_str(&g_read_path, strdup(path));
   size_t cap = PROFILE_MAX_SITES * 224 + 64;
@@ -400,6 +417,7 @@ static void read_profile(const char *path) {
   if (buf && idiomrt_read_small_file(path, buf, cap) >= 0)
     parse_profile(path, buf);
   free(buf);
+  read_fruitless();
 }
 
 static void write_profile(void);
@@ -412,6 +430,8 @@ static void load(void) {
   if (!g_have_key) {
     g_nlines = 0;
     g_file_worthy = g_file_wall = g_file_build = -1;
+    g_file_starts = g_file_held = 0;
+    read_fruitless();
     return;
   }
   if (!g_read_path || strcmp(g_path, g_read_path) != 0)
@@ -474,11 +494,12 @@ static void wall_line(uint64_t *wall, uint64_t *build) {
     *build = (uint64_t)g_file_build / 2;
 }
 
-/* Host time the last process saved on the device, in ns. */
-static double saved_ns(void) {
+/* Host time saved on the devices by the runs of lines l[0..n), in ns (at
+   their medians). */
+static double lines_saved_ns(const profile_line *l, unsigned n) {
   double s = 0;
-  for (unsigned i = 0; i < g_nlines; ++i) {
-    const profile_line *p = &g_lines[i];
+  for (unsigned i = 0; i < n; ++i) {
+    const profile_line *p = &l[i];
     double trip = (double)((uint64_t)1 << p->cls);
     if (p->dev_pi >= 0 && p->dev_pi * PROFILE_MARGIN < p->host_pi)
       s += (p->host_pi - p->dev_pi) * trip * (double)p->dev_runs;
@@ -501,7 +522,7 @@ __attribute__((constructor)) static void profile_at_start(void) {
   idiomrt_config_preview(&cfg);
   if (make_path(&cfg)) {
     read_profile(g_path);
-    double s = saved_ns();
+    double s = lines_saved_ns(g_lines, g_nlines); /* the last process's */
     double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;
     /* Nothing saved and nothing worthy: no start-up, whatever one costs
        (a start-up's worth is never 0), so neither the calibration file nor
@@ -524,7 +545,7 @@ __attribute__((constructor)) static void profile_at_start(void) {
                       "build (%.1f ms): the device is not started early",
                       (double)g_file_wall / 1e6, build / 1e6);
       else if ((s > start || w >= 2 * start) &&
-               !idiomrt_config_get()->test_host) {
+               !idiomrt_config_get()->test_host && !idiomrt_fruitless_hold()) {
         if (s > start)
           idiomrt_debug("profile: the last run saved %.1f ms on the device: "
                         "starting it at program start",
@@ -600,9 +621,11 @@ static int file_current(const profile_line *fresh, unsigned nfresh,
      only against a launch's latency or more; the wall line against a
      start-up or a build */
   double start = (double)idiomrt_calib_start_after_ns();
-  uint64_t wall, build;
+  uint64_t wall, build, starts, held;
   wall_line(&wall, &build);
+  idiomrt_fruitless_next(lines_saved_ns(fresh, nfresh), &starts, &held);
   if (nlines != g_nlines || g_file_env != env_hash() || g_file_worthy < 0 ||
+      starts != g_file_starts || held != g_file_held ||
       !close_enough((double)g_file_worthy, (double)worthy, start / 4) ||
       g_file_wall < 0 ||
       !close_enough((double)g_file_wall, (double)wall, start) ||
@@ -727,13 +750,20 @@ static void write_profile(void) {
   char *buf = malloc(cap);
   if (!buf)
     goto out;
-  uint64_t wall, build;
+  uint64_t wall, build, starts, held;
   wall_line(&wall, &build);
+  idiomrt_fruitless_next(lines_saved_ns(fl, fresh), &starts, &held);
   len = (size_t)snprintf(buf, cap, "idiom-profile 3\nenv %016llx\n"
                          "worthy %llu\nwall %llu %llu\n",
                          (unsigned long long)env_hash(),
                          (unsigned long long)worthy, (unsigned long long)wall,
                          (unsigned long long)build);
+  /* only when not 0 0: the file of a program that never started the
+     device reads as before */
+  if (starts || held)
+    len += (size_t)snprintf(buf + len, cap - len, "fruitless %llu %llu\n",
+                            (unsigned long long)starts,
+                            (unsigned long long)held);
   /* as many lines as the buffer takes: the fresh ones first */
   unsigned nfresh = fresh;
   lines = fresh = 0;

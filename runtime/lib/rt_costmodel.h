@@ -164,6 +164,9 @@ double idiomrt_cost_host_ns(idiomrt_entry *e, uint64_t trip);
 uint64_t idiomrt_cost_worthy_total_ns(void);
 /* calibration.c: CLOCK_MONOTONIC in nanoseconds. */
 uint64_t idiomrt_now_ns(void);
+/* calibration.c: the calling thread's minor page faults so far
+   (getrusage RUSAGE_THREAD; 0 when it fails). One system call. */
+uint64_t idiomrt_thread_faults(void);
 
 /*--- devwait.c: the first heavy call of a class waits for the device ----*/
 
@@ -239,5 +242,26 @@ int64_t idiomrt_profile_last_worthy_ns(void);
    (0: none measured); -1 when unknown (no profile, a file without the
    line, IDIOM_PROFILE=off). */
 int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns);
+
+/*--- fruitless.c: device start-ups that served no run, across runs -------*/
+
+/* The profile's `fruitless STARTS HELD` line (0 0 without one): the runs in
+   a row that started the device and saved less than a start-up on it (no
+   run at all, or runs that did not win), and the runs held
+   since; same_env: the file's IDIOM_* environment is this process's (no
+   hold otherwise). Decides once whether this process holds the device. */
+void idiomrt_fruitless_read(uint64_t starts, uint64_t held, int same_env);
+/* 1 when this process keeps the device from starting (after FRUITLESS_MIN
+   fruitless starts in a row, for 2, 4, ... at most 64 runs): the ski
+   rental, the device-wait and the early start at program start treat it as
+   IDIOM_TEST_HOST does. One load. */
+int idiomrt_fruitless_hold(void);
+/* At exit: the line the profile gets for the next process, given the host
+   time (ns) this process saved on the devices (profile.c: each class's
+   host median less the device's, times its iterations and device runs).
+   A start-up is fruitless when that is not more than one start-up
+   (idiomrt_calib_start_after_ns). */
+void idiomrt_fruitless_next(double saved_ns, uint64_t *starts,
+                            uint64_t *held);
 
 #endif /* IDIOMRT_COSTMODEL_H */

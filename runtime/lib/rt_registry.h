@@ -121,6 +121,9 @@ typedef struct idiomrt_cost_class {
   unsigned char seed_losses; /* measuring runs in a row the device lost */
   signed char seed_load;     /* contention of that run, %; -1 unknown */
   unsigned char stale;       /* enum idiomrt_stale_state */
+  unsigned char host_cold;   /* host runs left out for first-touch page
+                                faults (costmodel.c, COLD_RUNS_MAX) */
+  unsigned char host_cold_only; /* the host ring holds one cold run only */
 } idiomrt_cost_class;
 
 /* Size classes stored in the site itself: the first ones a site uses. */

@@ -197,6 +197,11 @@ void case_hold_off_child(void);   /* test_regionhold.c */
 void case_hold_run(void);         /* test_regionhold.c */
 void case_policy_nowait(void);    /* test_policy.c */
 void case_policy_nowait_child(void); /* test_policy.c */
+void case_fruitless_rule(void);   /* test_fruitless.c */
+void case_fruitless_saved(void);
+void case_cold_host_run(void);   /* test_fruitless.c */
+void case_cold_host_warm(void);  /* test_fruitless.c */
+void case_fruitless_hint(void);  /* test_fruitless.c */ /* test_fruitless.c */
 void case_workgate_count(void);  /* test_workgate.c */
 void case_workgate_wide(void);   /* test_workgate.c */
 void case_workgate_model(void);  /* test_workgate.c */

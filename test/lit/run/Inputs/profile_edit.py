@@ -31,6 +31,11 @@ test/lit/run/host-probe.c and test/lit/run/stale-probe.c.
                                 the worthy line (host time the cost model
                                 wanted on the device) set to MS milliseconds;
                                 the check recomputed
+  profile_edit.py fruitless STARTS HELD FILE
+                                the fruitless line (runtime/lib/fruitless.c:
+                                fruitless device start-ups in a row, runs
+                                held since) set, or added after the wall line
+                                (else the worthy line); the check recomputed
 """
 import sys
 
@@ -110,6 +115,13 @@ elif mode == "wall":
 elif mode == "worthy":
     ns = int(float(sys.argv[2]) * 1e6)
     body = [("worthy %d" % ns) if l.startswith("worthy ") else l for l in body]
+    text = checked(body)
+elif mode == "fruitless":
+    line = "fruitless %d %d" % (int(sys.argv[2]), int(sys.argv[3]))
+    body = [l for l in body if not l.startswith("fruitless ")]
+    at = [i for i, l in enumerate(body) if l.startswith("wall ")] or \
+        [i for i, l in enumerate(body) if l.startswith("worthy ")]
+    body.insert(at[0] + 1 if at else 2, line)
     text = checked(body)
 elif mode == "corrupt":
     i = sites[0]

@@ -44,7 +44,7 @@ unsigned z3ResourceLimit();
 /// expressions are built and released in an order that does not depend on
 /// addresses (MapVector, not pointer-keyed maps, for Z3 terms), since Z3
 /// numbers its terms in creation order and its search follows the numbers
-/// (a pointer-ordered map made one query take 0.46 or 0.97 million units
+/// (a pointer-ordered map made one query take 0.53 or 0.97 million units
 /// from run to run, and another reach the limit once in ten compiles).
 void setZ3QueryLog(const std::string &Path);
 

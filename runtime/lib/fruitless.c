@@ -53,7 +53,6 @@
 
 static uint64_t g_starts, g_held; /* the profile's line (0 0 when none) */
 static int g_hold;                /* this process holds the device */
-static int g_noted;               /* the exit's debug line written */
 
 /* Runs held after `starts` fruitless starts in a row (0: none). */
 static uint64_t hold_runs(uint64_t starts) {
@@ -85,13 +84,10 @@ void idiomrt_fruitless_next(double saved_ns, uint64_t *starts,
     ++*held;
   } else if (idiomrt_startup_begun()) {
     double start = (double)idiomrt_calib_start_after_ns();
-    if (!g_noted) { /* (the profile asks twice at exit) */
-      g_noted = 1;
-      idiomrt_debug("profile: the device's start-up saved %.1f ms of host "
-                    "time (a start-up: %.1f ms): %s",
-                    saved_ns / 1e6, start / 1e6,
-                    saved_ns > start ? "paid" : "fruitless");
-    }
+    idiomrt_debug("profile: the device's start-up saved %.1f ms of host "
+                  "time (a start-up: %.1f ms): %s",
+                  saved_ns / 1e6, start / 1e6,
+                  saved_ns > start ? "paid" : "fruitless");
     if (saved_ns > start) {
       *starts = *held = 0;
     } else {

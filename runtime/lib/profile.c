@@ -115,6 +115,12 @@ static int64_t g_file_wall = -1, g_file_build = -1; /* its wall line */
 static uint64_t g_file_starts, g_file_held;  /* its fruitless line, or 0 0 */
 static uint64_t g_t0_ns;                     /* constructor time */
 
+/* No worthy, wall or fruitless line read (no file, or a malformed one). */
+static void forget_file_header(void) {
+  g_file_worthy = g_file_wall = g_file_build = -1;
+  g_file_starts = g_file_held = 0;
+}
+
 extern char **environ;
 
 uint64_t idiomrt_profile_t0_ns(void) { return g_t0_ns; }
@@ -381,8 +387,7 @@ static void parse_profile(const char *path, char *buf) {
         p->load > 100) {
       note("profile: ignoring %s: malformed line", path);
       m = 0;
-      g_file_worthy = g_file_wall = g_file_build = -1;
-      g_file_starts = g_file_held = 0;
+      forget_file_header();
       break;
     }
     p->site = site;
@@ -408,8 +413,7 @@ static void read_fruitless(void) {
 /* Reads path into g_lines (none when it is missing or malformed). */
 static void read_profile(const char *path) {
   g_nlines = 0;
-  g_file_worthy = g_file_wall = g_file_build = -1;
-  g_file_starts = g_file_held = 0;
+  forget_file_header();
   set_str(&g_read_note, NULL);
   set_str(&g_read_path, strdup(path));
   size_t cap = PROFILE_MAX_SITES * 224 + 64;
@@ -429,8 +433,7 @@ static void load(void) {
   g_have_key = make_path(idiomrt_config_get());
   if (!g_have_key) {
     g_nlines = 0;
-    g_file_worthy = g_file_wall = g_file_build = -1;
-    g_file_starts = g_file_held = 0;
+    forget_file_header();
     read_fruitless();
     return;
   }
@@ -611,25 +614,36 @@ static int close_enough(double a, double b, double abs_tol) {
   return hi <= lo * PROFILE_SLACK || hi - lo <= abs_tol;
 }
 
+/* The lines above the site lines that this process writes: the wall line
+   and fruitless.c's counts, from the nfresh lines measured here. */
+typedef struct {
+  uint64_t wall, build, starts, held;
+} profile_head;
+
+static void make_head(profile_head *h, const profile_line *fresh,
+                      unsigned nfresh) {
+  wall_line(&h->wall, &h->build);
+  idiomrt_fruitless_next(lines_saved_ns(fresh, nfresh), &h->starts, &h->held);
+}
+
 /* 1 when the file read at start already says what this process would
    write, up to PROFILE_SLACK: its environment, worthy total (or a quarter
-   of a start-up) and every line (or 20 us of the class's loop time; nfresh
-   measured here, the others copied from the file; nlines in all). */
+   of a start-up), head h and every line (or 20 us of the class's loop
+   time; nfresh measured here, the others copied from the file; nlines in
+   all). */
 static int file_current(const profile_line *fresh, unsigned nfresh,
-                        unsigned nlines, uint64_t worthy) {
+                        unsigned nlines, uint64_t worthy,
+                        const profile_head *h) {
   /* worthy only matters against one or two start-ups; a class's times
      only against a launch's latency or more; the wall line against a
      start-up or a build */
   double start = (double)idiomrt_calib_start_after_ns();
-  uint64_t wall, build, starts, held;
-  wall_line(&wall, &build);
-  idiomrt_fruitless_next(lines_saved_ns(fresh, nfresh), &starts, &held);
   if (nlines != g_nlines || g_file_env != env_hash() || g_file_worthy < 0 ||
-      starts != g_file_starts || held != g_file_held ||
+      h->starts != g_file_starts || h->held != g_file_held ||
       !close_enough((double)g_file_worthy, (double)worthy, start / 4) ||
       g_file_wall < 0 ||
-      !close_enough((double)g_file_wall, (double)wall, start) ||
-      !close_enough((double)g_file_build, (double)build, start))
+      !close_enough((double)g_file_wall, (double)h->wall, start) ||
+      !close_enough((double)g_file_build, (double)h->build, start))
     return 0;
   for (unsigned i = 0; i < nfresh; ++i) {
     const profile_line *f = &fresh[i], *o = NULL;
@@ -742,7 +756,9 @@ static void write_profile(void) {
     }
   }
   lines = fresh + nkept;
-  if (most < cap - 40 && file_current(fl, fresh, lines, worthy)) {
+  profile_head head;
+  make_head(&head, fl, fresh);
+  if (most < cap - 40 && file_current(fl, fresh, lines, worthy, &head)) {
     idiomrt_debug("profile: %s says the same (within %.0f%%): not rewritten",
                   g_path, (PROFILE_SLACK - 1) * 100);
     goto out;
@@ -750,20 +766,18 @@ static void write_profile(void) {
   char *buf = malloc(cap);
   if (!buf)
     goto out;
-  uint64_t wall, build, starts, held;
-  wall_line(&wall, &build);
-  idiomrt_fruitless_next(lines_saved_ns(fl, fresh), &starts, &held);
   len = (size_t)snprintf(buf, cap, "idiom-profile 3\nenv %016llx\n"
                          "worthy %llu\nwall %llu %llu\n",
                          (unsigned long long)env_hash(),
-                         (unsigned long long)worthy, (unsigned long long)wall,
-                         (unsigned long long)build);
+                         (unsigned long long)worthy,
+                         (unsigned long long)head.wall,
+                         (unsigned long long)head.build);
   /* only when not 0 0: the file of a program that never started the
      device reads as before */
-  if (starts || held)
+  if (head.starts || head.held)
     len += (size_t)snprintf(buf + len, cap - len, "fruitless %llu %llu\n",
-                            (unsigned long long)starts,
-                            (unsigned long long)held);
+                            (unsigned long long)head.starts,
+                            (unsigned long long)head.held);
   /* as many lines as the buffer takes: the fresh ones first */
   unsigned nfresh = fresh;
   lines = fresh = 0;
@@ -781,7 +795,7 @@ static void write_profile(void) {
     len += (size_t)w;
     ++lines;
   }
-  if (fresh && file_current(fl, fresh, lines, worthy)) {
+  if (fresh && file_current(fl, fresh, lines, worthy, &head)) {
     idiomrt_debug("profile: %s says the same (within %.0f%%): not rewritten",
                   g_path, (PROFILE_SLACK - 1) * 100);
   } else if (fresh) {

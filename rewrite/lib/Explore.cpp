@@ -201,25 +201,23 @@ const Row Map2D[] = {{0, 0, 1},
                      {1, 1, 1, false, 0, 0, false, 0, false, 16},
                      {1, 1, 1, false, 0, 0, false, 0, false, 64}};
 // 3-D maps (stencils over a grid): tiles of a plane, wide in the unit
-// stride (dimension 0: whole 128- and 256-byte lines of doubles per row of
-// the tile), then the plane walks (mapWalk3dRule) with 16 and 64 planes per
-// work-item (the 2.5-D scheme; 16 keeps a 256^3 grid at a million
-// work-items), the z-neighbours in registers (5) or found in the cache
-// (fewer instructions a point; 6, the best on the H200 at 79% of the copy
-// bandwidth, docs/Benchmarks.md), and two more cache walks where the
-// register walks 64x4 x 16 and 64x4 x 64 planes were (the cache walk beat
-// the register walk of the same tiles there): 64x4 tiles (fewer y-halo
-// rows per point: 6 rows read per 4 computed instead of 4 per 2) and 32
-// planes a walk (the z-halo planes a walk starts with, 2 per walk, are
-// half as many per point).
+// stride (dimension 0: whole 256- and 2048-byte lines of doubles per row of
+// the tile), then the plane walks (mapWalk3dRule), the z-neighbours found
+// in the cache (fewer instructions a point) or in registers (5). On the
+// H200 at 256^3 (docs/Benchmarks.md, fourteenth session) the walk length
+// decided: 4- and 8-plane cache walks 81-82% of the copy bandwidth, 16
+// planes 78-79%, 32 and 64 planes 60-62% (too few work-items in flight),
+// one plane (the 2-D tiles) 65-69%; the tile's shape (64x4, 32x8, 128x2,
+// 256x1) moved it by 1-2 points. 16-plane walks stay for large grids
+// (89-90% at 512^3).
 const Row Map3D[] = {{0, 0, 1},
                      {32, 8, 1},
-                     {128, 2, 1},
                      {256, 1, 1},
                      {64, 4, 1, false, 0, 0, false, 16, true},
-                     {128, 2, 1, false, 0, 0, false, 16},
-                     {128, 2, 1, false, 0, 0, false, 16, true},
-                     {128, 2, 1, false, 0, 0, false, 32, true}};
+                     {32, 8, 1, false, 0, 0, false, 8, true},
+                     {64, 4, 1, false, 0, 0, false, 8},
+                     {64, 4, 1, false, 0, 0, false, 4, true},
+                     {64, 4, 1, false, 0, 0, false, 8, true}};
 // Reductions: grid-stride rows for GPUs, and one contiguous block per
 // work-item (Blocked) for CPUs (docs/Benchmarks.md, the PoCL section; a
 // second blocked width, 8, ran as fast there and cost a lowering more).

@@ -26,10 +26,9 @@
 // RUN: diff %t.expected %t.v1
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=3 IDIOM_CACHE_DIR=off %t.idiom > %t.v3
 // RUN: diff %t.expected %t.v3
-// The wide tile (2: 128x2) and the plane walks (4-6: 16 planes a
-// work-item, the last chunk of the 29 planes ragged, z-neighbours through
-// the cache but 5, in registers; 4 with 64x4 tiles; 7: 32 planes through
-// the cache, one ragged chunk):
+// The wide tile (2: 256x1) and the plane walks (3: 16 planes a work-item;
+// 4, 5 and 7: 8 planes; 6: 4 planes; the last chunk of the 29 planes
+// ragged in each; z-neighbours through the cache but 5, in registers):
 // the heat nest runs each of them at every step (WALK).
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=2 IDIOM_CACHE_DIR=off %t.idiom > %t.v2
 // RUN: diff %t.expected %t.v2

@@ -169,10 +169,8 @@ std::string describeVariant(const VariantParams &V) {
     S += ", " + std::to_string(V.RowWalk) +
          " consecutive whole rows walked by each work-item (CPU devices)";
   if (V.Planes)
-    S += ", " + std::to_string(V.Planes) + " consecutive planes walked by each work-item " +
-         (V.WalkCache ? "(z-neighbours from its cache)"
-                      : "(2.5-D: z-neighbours reused in registers, the next plane's loads "
-                        "before this plane's store)");
+    S += ", " + std::to_string(V.Planes) +
+         " consecutive planes walked by each work-item (z-neighbours from its cache)";
   return S;
 }
 
@@ -183,7 +181,6 @@ struct Row {
   unsigned Lanes = 0, Rows = 0; ///< VariantParams::RowLanes, RowsPerGroup
   bool Blocks = false;          ///< VariantParams::RowBlocks
   unsigned Planes = 0;          ///< VariantParams::Planes
-  bool WalkCache = false;       ///< VariantParams::WalkCache
   unsigned RowWalk = 0;         ///< VariantParams::RowWalk
 };
 // Candidate tables, the default lowering first, most promising next.
@@ -198,26 +195,27 @@ const Row Map2D[] = {{0, 0, 1},
                      {32, 8, 1},
                      {64, 4, 1},
                      {256, 1, 1},
-                     {1, 1, 1, false, 0, 0, false, 0, false, 16},
-                     {1, 1, 1, false, 0, 0, false, 0, false, 64}};
+                     {1, 1, 1, false, 0, 0, false, 0, 16},
+                     {1, 1, 1, false, 0, 0, false, 0, 64}};
 // 3-D maps (stencils over a grid): tiles of a plane, wide in the unit
 // stride (dimension 0: whole 256- and 2048-byte lines of doubles per row of
-// the tile), then the plane walks (mapWalk3dRule), the z-neighbours found
-// in the cache (fewer instructions a point) or in registers (5). On the
-// H200 at 256^3 (docs/Benchmarks.md, fourteenth session) the walk length
-// decided: 4- and 8-plane cache walks 81-82% of the copy bandwidth, 16
-// planes 78-79%, 32 and 64 planes 60-62% (too few work-items in flight),
-// one plane (the 2-D tiles) 65-69%; the tile's shape (64x4, 32x8, 128x2,
-// 256x1) moved it by 1-2 points. 16-plane walks stay for large grids
-// (89-90% at 512^3).
+// the tile), then the plane walks (mapWalk3dRule), each work-item finding
+// its z-neighbours in the cache. On the H200 at 256^3 (docs/Benchmarks.md,
+// fourteenth session) the walk's length decided: 4- and 8-plane walks ran
+// at 81-82% of the copy bandwidth, 16 planes at 78-79%, 32 and 64 planes
+// at 60-62% (too few work-items in flight), one plane (the 2-D tiles) at
+// 65-69%; the tile's shape (64x4, 32x8, 128x2, 256x1) moved it by 1-2
+// points. The 16-plane walk is the best at 512^3 (90%). Walks that kept
+// the z-neighbours in registers (the 2.5-D scheme of Micikevicius, GPGPU
+// 2009) ran at 33-35% on the H200 and never won on the H100: removed.
 const Row Map3D[] = {{0, 0, 1},
                      {32, 8, 1},
                      {256, 1, 1},
-                     {64, 4, 1, false, 0, 0, false, 16, true},
-                     {32, 8, 1, false, 0, 0, false, 8, true},
+                     {64, 4, 1, false, 0, 0, false, 16},
+                     {32, 8, 1, false, 0, 0, false, 8},
                      {64, 4, 1, false, 0, 0, false, 8},
-                     {64, 4, 1, false, 0, 0, false, 4, true},
-                     {64, 4, 1, false, 0, 0, false, 8, true}};
+                     {64, 4, 1, false, 0, 0, false, 4},
+                     {32, 8, 1, false, 0, 0, false, 4}};
 // Reductions: grid-stride rows for GPUs, and one contiguous block per
 // work-item (Blocked) for CPUs (docs/Benchmarks.md, the PoCL section; a
 // second blocked width, 8, ran as fast there and cost a lowering more).
@@ -307,7 +305,6 @@ std::vector<VariantParams> exploreVariants(const Program &P, unsigned Max,
     V.RowsPerGroup = R.Rows;
     V.RowBlocks = R.Blocks;
     V.Planes = R.Planes;
-    V.WalkCache = R.WalkCache;
     V.RowWalk = R.RowWalk;
     Out.push_back(V);
   }

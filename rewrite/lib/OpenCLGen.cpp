@@ -14,7 +14,6 @@
 #include "GenMemo.h"
 #include "codegen/Emitter.h"
 #include "codegen/MatMulGen.h"
-#include "codegen/PlaneWalkGen.h"
 #include "codegen/RowLanesGen.h"
 #include "codegen/SplitKTilesGen.h"
 #include "codegen/HistogramGen.h"
@@ -283,7 +282,7 @@ void emitStore(Emitter &Em, const ExprPtr &E, const CVal &Target,
 
 std::vector<Kernel> genMap(const Program &P,
                            const GemmKernelOptions &Gemm = GemmKernelOptions(),
-                           bool RowBlocks = false, bool WalkRegisters = true) {
+                           bool RowBlocks = false) {
   std::set<std::string> Stored;
   for (const ExprPtr &O : P.Outs)
     Stored.insert(O->Args[0]->Name);
@@ -321,9 +320,6 @@ std::vector<Kernel> genMap(const Program &P,
     // join(mapGlobal(d, \v => mapSeq(f, v), split(C, a))): work-item i
     // stores row i of the target split alike (as-vector-map).
     const ExprPtr &Inner = Root->Args[0];
-    // a plane walk of a 3-D stencil: z-neighbours rotate through registers
-    if (WalkRegisters && emitPlaneWalk(Em, Inner, Target))
-      return oneKernel(std::move(PI.Decls), std::move(Em.Lines));
     if (!Inner->isCall("mapGlobal") || !Inner->Args[1]->isCall("split") ||
         Inner->Args[0]->K != Expr::Lambda || Inner->Args[0]->Params.size() != 1 ||
         !(Inner->Args[0]->body()->isCall("mapSeq") ||
@@ -635,14 +631,14 @@ std::string workGroupAttr(const VariantParams &V) {
 bool genKernels(const Program &P, std::vector<Kernel> &Out, std::string &Err,
                 const GemmKernelOptions &Gemm = GemmKernelOptions(),
                 bool Checked = false, bool RowBlocks = false, bool Offsets = false,
-                bool WalkRegisters = true, unsigned TileUnroll = 0) {
+                unsigned TileUnroll = 0) {
   TypePtr BodyTy;
   if ((!Checked || P.IsReturn) && !funil::typeCheckProgram(P, Err, &BodyTy))
     return false;
   try {
     Out = P.IsReturn              ? genReduce(P, BodyTy)
           : isHistogramProgram(P) ? genHistogram(P, TileUnroll)
-                                  : genMap(P, Gemm, RowBlocks, WalkRegisters);
+                                  : genMap(P, Gemm, RowBlocks);
     if (Offsets && !P.IsReturn) // the caller's: the unlowered program's ABI
       Out = withOffsets(P, std::move(Out));
     return true;
@@ -693,7 +689,7 @@ bool lowersAlike(const VariantParams &A, const VariantParams &B) {
          KA.UnrollLoop == KB.UnrollLoop && A.Local == B.Local && A.Gemm == B.Gemm &&
          A.Bins == B.Bins && A.RowLanes == B.RowLanes && A.RowsPerGroup == B.RowsPerGroup &&
          A.RowBlocks == B.RowBlocks && A.LaneDim == B.LaneDim && A.Planes == B.Planes &&
-         A.WalkCache == B.WalkCache && A.LaneVec == B.LaneVec && A.SplitK == B.SplitK &&
+         A.LaneVec == B.LaneVec && A.SplitK == B.SplitK &&
          A.RowWalk == B.RowWalk && A.SplitKUnroll == B.SplitKUnroll;
 }
 
@@ -725,7 +721,7 @@ bool lowerVariants(const Program &P, const std::vector<VariantParams> &Vs,
       M.Good = (Fused ? lowerVariant(*Fused, Vs[I], L, M.Err) : lowerVariant(L, Vs[I], M.Err)) &&
                genKernels(L, M.L->Kernels, M.Err, Vs[I].Kernel, /*Checked=*/true,
                           Vs[I].RowBlocks, Offsets && !isHistogramProgram(P),
-                          !Vs[I].WalkCache, Vs[I].SplitKUnroll);
+                          Vs[I].SplitKUnroll);
       if (M.Good) { // printed without its name, which assemble adds
         L.Name.clear();
         M.L->FunILTail = funil::printProgram(L).substr(std::strlen("idiom "));

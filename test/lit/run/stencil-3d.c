@@ -27,8 +27,8 @@
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=3 IDIOM_CACHE_DIR=off %t.idiom > %t.v3
 // RUN: diff %t.expected %t.v3
 // The wide tile (2: 256x1) and the plane walks (3: 16 planes a work-item;
-// 4, 5 and 7: 8 planes; 6: 4 planes; the last chunk of the 29 planes
-// ragged in each; z-neighbours through the cache but 5, in registers):
+// 4 and 5: 8 planes; 6 and 7: 4 planes; the last chunk of the 29 planes
+// ragged in each):
 // the heat nest runs each of them at every step (WALK).
 // RUN: env IDIOM_COST=off IDIOM_MIN_TRIP=0 IDIOM_VARIANT=2 IDIOM_CACHE_DIR=off %t.idiom > %t.v2
 // RUN: diff %t.expected %t.v2

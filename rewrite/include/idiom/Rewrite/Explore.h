@@ -108,9 +108,6 @@ struct VariantParams {
   /// order (mapWalk3dRule, the marker's `ept=1x1xP`); 0: one plane per
   /// work-item, a 3-D NDRange of single points (map-to-mapGlobal-3d).
   unsigned Planes = 0;
-  /// A plane walk that finds the z-neighbours in the cache: the generic
-  /// kernel, not codegen/PlaneWalkGen.h's rotation through registers.
-  bool WalkCache = false;
   /// Row lanes: the local dimension of a row's lanes in the lowered form
   /// (mapRowLanesRule's LaneDim): 0, a row's lanes are neighbouring
   /// work-items; 1, neighbouring work-items take neighbouring rows (a

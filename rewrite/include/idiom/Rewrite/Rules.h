@@ -101,10 +101,8 @@ Rule asVectorReduceRule(int64_t N);
 ///                                   mapGlobal(0, g, e), x), c),
 ///                  split(Planes, a)))
 /// A work-item reads the planes of a stencil's z-neighbours one step
-/// apart: the generator keeps them in registers, loading only the views no
-/// other view fed one plane before (codegen/PlaneWalkGen.h; the 2.5-D
-/// scheme of Micikevicius, GPGPU 2009), or, for other inputs, finds plane
-/// p + 1's load of step p in the cache at step p + 1. Exact: every element is computed once, by the same g. As
+/// apart: it finds plane p + 1's load of step p in the cache at step
+/// p + 1. Exact: every element is computed once, by the same g. As
 /// for as-vector-map, Planes divides the plane count when that is a
 /// constant; a symbolic one is accepted and the generator completes the
 /// ragged last chunk plane by plane (split's last row).

@@ -20,7 +20,8 @@
 // own loops (docs/ARCHITECTURE.md, "Dispatch layout", and
 // docs/Benchmarks.md, helper "outline", have the measurements): the edge
 // that skips the loop after a device run is what moves the back end's
-// choices, and no layout of the path removes it.
+// choices, and no layout of the path removes it (SiteAddresses.h does: the
+// global addresses that MachineCSE kept live through the sites).
 //
 // It runs last, after the pending guards (PendingGuards.h): no analysis of
 // the plugin looks at the code afterwards (the residency regions read the

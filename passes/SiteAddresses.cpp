@@ -4,6 +4,7 @@
 #include "DispatchOutline.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -16,10 +17,10 @@ using namespace llvm;
 
 static cl::opt<bool> SiteAddressesOpt(
     "idiom-site-addresses", cl::init(true),
-    cl::desc("Give each stitched site outside loops its own alias of the "
-             "global variables that the code after it shares with the code "
-             "before it, so the back end does not keep their addresses live "
-             "across the site (SiteAddresses.h)"));
+    cl::desc("Name the global variables that the code before a "
+             "function's first stitched sites shares with the code after "
+             "them through an internal alias there, so the back end does not "
+             "keep their addresses live across the sites (SiteAddresses.h)"));
 
 namespace idiom {
 
@@ -67,9 +68,9 @@ static Constant *remap(Constant *C, GlobalVariable *From, Constant *To) {
   return Changed ? CE->getWithOperands(Ops) : C;
 }
 
-/// The blocks where a site's aliases apply: the start (immediate dominator
-/// of the site's first dispatch call's block, the host-hint check) of each
-/// site of \p F outside loops, in no particular order.
+/// The starts of \p F's stitched sites outside loops: the immediate
+/// dominator of the block of each site's first dispatch call (its host-hint
+/// check), in no particular order.
 static SmallVector<BasicBlock *, 4> siteStarts(Function &F,
                                                const DominatorTree &DT,
                                                const LoopInfo &LI) {
@@ -85,66 +86,58 @@ static SmallVector<BasicBlock *, 4> siteStarts(Function &F,
   return Starts;
 }
 
-/// Cuts the shared global addresses of \p F at its sites (SiteAddresses.h);
-/// \p Aliases holds the alias of each (global, start) pair made so far.
-static unsigned cutFunction(
-    Function &F,
-    DenseMap<std::pair<GlobalVariable *, BasicBlock *>, GlobalAlias *> &Aliases) {
+/// Renames, in the code of \p F before its first sites, the globals that
+/// the code after them uses too (SiteAddresses.h); \p Aliases holds the
+/// alias of each global made so far.
+static unsigned cutFunction(Function &F,
+                            DenseMap<GlobalVariable *, GlobalAlias *> &Aliases) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
   SmallVector<BasicBlock *, 4> Starts = siteStarts(F, DT, LI);
   if (Starts.empty())
     return 0;
-  // Each reachable block's innermost start: the one the others that
-  // dominate it also dominate.
-  DenseMap<BasicBlock *, BasicBlock *> SiteOf;
+  auto IsBefore = [&](const BasicBlock *BB) {
+    return llvm::none_of(Starts,
+                         [&](BasicBlock *H) { return DT.dominates(H, BB); });
+  };
+  // The instructions that use each eligible global, before the sites and
+  // from them on.
+  MapVector<GlobalVariable *, SmallVector<Instruction *, 8>> Before;
+  SmallPtrSet<GlobalVariable *, 16> After;
   for (BasicBlock &BB : F) {
     if (!DT.isReachableFromEntry(&BB))
       continue;
-    BasicBlock *Best = nullptr;
-    for (BasicBlock *H : Starts)
-      if (DT.dominates(H, &BB) && (!Best || DT.dominates(Best, H)))
-        Best = H;
-    if (Best)
-      SiteOf[&BB] = Best;
-  }
-  // The users of each eligible global, in instruction order.
-  MapVector<GlobalVariable *, SmallVector<Instruction *, 8>> Users;
-  for (BasicBlock &BB : F) {
-    if (!DT.isReachableFromEntry(&BB))
-      continue;
+    bool InBefore = IsBefore(&BB);
     for (Instruction &I : BB) {
       SmallVector<GlobalVariable *, 2> Gs;
       for (Value *Op : I.operands())
         if (auto *C = dyn_cast<Constant>(Op))
           collectGlobals(C, Gs);
-      for (GlobalVariable *G : Gs)
-        Users[G].push_back(&I);
+      for (GlobalVariable *G : Gs) {
+        if (InBefore)
+          Before[G].push_back(&I);
+        else
+          After.insert(G);
+      }
     }
   }
   unsigned N = 0;
-  for (auto &[G, Insts] : Users) {
-    for (Instruction *I : Insts) {
-      BasicBlock *H = SiteOf.lookup(I->getParent());
-      if (!H)
-        continue;
-      // Only an address the code before the site uses too is cut.
-      if (llvm::none_of(Insts, [&](Instruction *J) {
-            return !DT.dominates(H, J->getParent());
-          }))
-        continue;
-      GlobalAlias *&A = Aliases[{G, H}];
-      if (!A)
-        A = GlobalAlias::create(G->getValueType(), G->getAddressSpace(),
-                                GlobalValue::InternalLinkage,
-                                G->getName() + ".idiom.site", G, F.getParent());
+  for (auto &[G, Insts] : Before) {
+    if (!After.contains(G))
+      continue;
+    GlobalAlias *&A = Aliases[G];
+    if (!A)
+      A = GlobalAlias::create(G->getValueType(), G->getAddressSpace(),
+                              GlobalValue::InternalLinkage,
+                              G->getName() + ".idiom.presite", G,
+                              F.getParent());
+    for (Instruction *I : Insts)
       for (Use &U : I->operands())
         if (auto *C = dyn_cast<Constant>(U.get()))
           if (Constant *R = remap(C, G, A); R != C) {
             U.set(R);
             ++N;
           }
-    }
   }
   return N;
 }
@@ -152,7 +145,7 @@ static unsigned cutFunction(
 unsigned cutSiteAddresses(Module &M) {
   if (!SiteAddressesOpt)
     return 0;
-  DenseMap<std::pair<GlobalVariable *, BasicBlock *>, GlobalAlias *> Aliases;
+  DenseMap<GlobalVariable *, GlobalAlias *> Aliases;
   unsigned N = 0;
   for (Function &F : M)
     if (!F.isDeclaration())

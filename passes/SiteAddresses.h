@@ -16,21 +16,26 @@
 // (docs/ARCHITECTURE.md, "Site addresses"; docs/Benchmarks.md, helper
 // "mcse").
 //
-// What: cutSiteAddresses() gives each stitched site its own name for the
-// global variables that the code after the site shares with the code
-// before it: an internal alias of the global (`@px.idiom.site`), used by
-// every instruction from the site's hint check on (the blocks its check
-// dominates: the dispatch path, the original loop, the join and the rest of
-// the function). An alias is the same address (no load, no copy, and the
-// back end rematerialises it as it does the global's), but MachineCSE sees
-// another symbol, so the live range of the earlier address ends at the site
-// instead of running through it and the loops after it.
+// What: cutSiteAddresses() renames, in the code of a function before its
+// first stitched sites (the blocks that no site's start dominates; a site's
+// start is its host-hint check), each global variable that the code from
+// the sites on uses too: those uses name an internal alias of the global
+// (`@px.idiom.presite`) instead. An alias is the same address (no load, no
+// copy; the back end rematerialises `leaq px.idiom.presite(%rip)` as it
+// does the global's), but MachineCSE sees another symbol: the address
+// hoisted in front of a host loop before the sites then ends there, and
+// the sites and the code after them compute and share their own, as the
+// loops after the first one do in the sequential build. (Per-site aliases
+// in the code after each site instead cost jds 0.35 and cg_csr 1.2 points
+// of instructions; docs/Benchmarks.md, helper "mcse".)
 //
 // Only globals the alias names exactly: defined in this module, dso_local
 // (an alias binds locally, so a global that another module may interpose
-// keeps its own name), not thread-local, in address space 0, and not the
-// plugin's own (`idiom_`/`idiom.` names). Only sites outside every loop
-// (a site in a time loop would keep both addresses live across it). The
+// keeps its own name), not thread-local, in address space 0, of external,
+// internal or private linkage without a comdat (a discarded comdat copy
+// would leave the alias pointing nowhere), and not the plugin's own
+// (`idiom_`/`idiom.` names). Only sites outside every loop count (for a
+// site in a time loop, both names would stay live across that loop). The
 // ThinLTO back end's GlobalOpt resolves the aliases again (no harm: the
 // code is then as without this). Knob: -idiom-site-addresses=false.
 //
@@ -44,13 +49,13 @@ class Module;
 
 namespace idiom {
 
-/// For each stitched site of \p M outside every loop (its first
-/// idiom_work_hint / idiom_run* call, the site's start being that call
-/// block's immediate dominator: the host-hint check), replaces, in the
-/// blocks the start dominates, every use (direct or inside a constant
-/// expression) of an eligible global variable that the function also uses
-/// outside those blocks by a per-site internal alias of it; a later site
-/// overrides an earlier one's aliases in its own blocks. Must run before the
+/// In each function of \p M with stitched sites outside loops (a site's
+/// start: the immediate dominator of the block of its first
+/// idiom_work_hint / idiom_run* call, the host-hint check), replaces every
+/// use (direct or inside a constant expression) of an eligible global
+/// variable in the blocks that no start dominates by the global's internal
+/// alias `<name>.idiom.presite` (one per global and module), when the
+/// blocks that a start dominates use the global too. Must run before the
 /// dispatch layout (DispatchOutline.h). Returns the number of uses
 /// replaced (0 with -idiom-site-addresses=false).
 unsigned cutSiteAddresses(llvm::Module &M);

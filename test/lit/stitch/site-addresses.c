@@ -1,16 +1,17 @@
-// The addresses of global arrays are cut at each stitched site outside
-// loops (passes/SiteAddresses.h): the code from a site's hint check on
-// names the globals that the code before it also uses through a per-site
-// internal alias, so MachineCSE does not keep the address that the back
-// end hoisted in front of the first loop live through the sites and the
-// loops after them. main is nas-parboil/gridding.c reduced: a set-up loop
-// (an LCG recurrence, not an idiom, the same IR in every build) that
-// writes seven global arrays, two histogram sites that read three of them,
-// a host loop after them that reads four others. With
-// -idiom-site-addresses=false the plugin build's set-up loop has 89
-// instructions against the sequential build's 83 (llc 19, x86-64, PIE: a
-// rotation of address registers in every iteration); with the aliases, as
-// many as the sequential build's. docs/ARCHITECTURE.md, "Site addresses".
+// The addresses of global arrays are cut in front of a function's first
+// stitched sites (passes/SiteAddresses.h): the code before them names the
+// globals that the sites and the code after them also use through an
+// internal alias (`@px.idiom.presite`), so MachineCSE does not keep the
+// address that the back end hoisted in front of a host loop there live
+// through the sites and the loops after them. main is
+// nas-parboil/gridding.c reduced: a set-up loop (an LCG recurrence, not an
+// idiom, the same IR in every build) that writes seven global arrays, two
+// histogram sites that read three of them, a host loop after them that
+// reads four others. With -idiom-site-addresses=false the plugin build's
+// set-up loop has 89 instructions against the sequential build's 83 (llc
+// 19, x86-64, PIE: a rotation of address registers in every iteration);
+// with the aliases, as many as the sequential build's.
+// docs/ARCHITECTURE.md, "Site addresses".
 //
 // The set-up loop's instructions, in each build:
 // RUN: %clang -O2 -S %s -o %t.seq.s
@@ -29,7 +30,7 @@
 // RUN: FileCheck %s < %t.ll
 // RUN: %opt -passes=verify -disable-output %t.ll
 // RUN: %clang-idiom -fplugin=%plugin -mllvm -idiom-site-addresses=false -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF
-// OFF-NOT: idiom.site
+// OFF-NOT: idiom.presite
 //
 // The program links and prints what the sequential build prints.
 // RUN: %clang -O2 -DWITH_EXT %s -o %t.seq
@@ -58,20 +59,19 @@ static double randlc(void) {
 float shared(void);
 float timeloop(int steps);
 
-// The set-up loop keeps the globals' own names; the sites, and the loops
-// after them, use aliases. A later site has its own (sx: .idiom.site.N).
-// CHECK-DAG: @px.idiom.site = internal alias [50000 x float], ptr @px
-// CHECK-DAG: @sx.idiom.site = internal alias [50000 x float], ptr @sx
-// CHECK-DAG: @sx.idiom.site.{{[0-9]+}} = internal alias [50000 x float], ptr @sx
-// CHECK-DAG: @scls.idiom.site = internal alias [50000 x i32], ptr @scls
+// The set-up loop names the aliases; the sites, and the loops after them,
+// the globals.
+// CHECK-DAG: @px.idiom.presite = internal alias [50000 x float], ptr @px
+// CHECK-DAG: @sx.idiom.presite = internal alias [50000 x float], ptr @sx
+// CHECK-DAG: @scls.idiom.presite = internal alias [50000 x i32], ptr @scls
+// CHECK-DAG: @own.idiom.presite = internal alias [100000 x float], ptr @own
 // CHECK-LABEL: define {{.*}} @main(
-// CHECK: getelementptr {{.*}}@px,
+// CHECK: getelementptr {{.*}}@px.idiom.presite,
+// CHECK: getelementptr {{.*}}@sx.idiom.presite,
+// CHECK: getelementptr {{.*}}@scls.idiom.presite,
 // CHECK: getelementptr {{.*}}@sx,
 // CHECK: getelementptr {{.*}}@scls,
-// CHECK: getelementptr {{.*}}@sx.idiom.site,
-// CHECK: getelementptr {{.*}}@sx.idiom.site.{{[0-9]+}},
-// CHECK: getelementptr {{.*}}@scls.idiom.site,
-// CHECK: getelementptr {{.*}}@px.idiom.site,
+// CHECK: getelementptr {{.*}}@px,
 int main(void) {
   int i, d;
   for (i = 0; i < NP; i++) {
@@ -124,18 +124,17 @@ float ext[N];
 #else
 extern float ext[N];
 #endif
-float own[N], after_only[N], tl[N];
+float own[N], after_only[N], pre_only[N], tl[N];
 
 // Negatives. ext is only declared here (another module defines it, and may
-// interpose it): never aliased; after_only is not used before a site:
-// never aliased; own is.
+// interpose it): never aliased; after_only is not used before a site, and
+// pre_only not after one: never aliased; own is.
 // CHECK-LABEL: define {{.*}} @shared(
 // CHECK: getelementptr {{.*}}@ext,
-// CHECK: getelementptr {{.*}}@own,
+// CHECK: getelementptr {{.*}}@own.idiom.presite,
+// CHECK: getelementptr {{.*}}@pre_only,
 // CHECK: call i32 @idiom_run(
-// CHECK: getelementptr {{.*}}@own.idiom.site
-// CHECK-NOT: @ext.idiom.site
-// CHECK-NOT: @after_only.idiom.site
+// CHECK-NOT: idiom.presite
 // CHECK: ret float
 // CHECK-LABEL: define {{.*}} @timeloop(
 __attribute__((noinline)) float shared(void) {
@@ -145,6 +144,7 @@ __attribute__((noinline)) float shared(void) {
     x = (1220703125ULL * x) & ((1ULL << 46) - 1);
     ext[i] = (float)(x % 7);
     own[i] = (float)(x % 5);
+    pre_only[i] = (float)(x % 3);
   }
   float s = 0.0f;
   for (i = 0; i < N; i++)
@@ -156,9 +156,9 @@ __attribute__((noinline)) float shared(void) {
 
 // A site inside a time loop: no alias (both addresses would stay live
 // across the loop).
-// CHECK-NOT: idiom.site
+// CHECK-NOT: idiom.presite
 // CHECK: call i32 @idiom_run(
-// CHECK-NOT: idiom.site
+// CHECK-NOT: idiom.presite
 // CHECK: ret float
 __attribute__((noinline)) float timeloop(int steps) {
   float s = 0.0f;

@@ -25,12 +25,14 @@ static cl::opt<bool> SiteAddressesOpt(
 namespace idiom {
 
 /// A global variable whose address an internal alias may stand for
-/// (SiteAddresses.h): defined here, bound locally, no comdat, plain.
+/// (SiteAddresses.h): defined here, bound locally, no comdat, plain, not a
+/// mergeable constant (a string literal).
 static bool isEligible(const GlobalVariable &GV) {
   GlobalValue::LinkageTypes L = GV.getLinkage();
   StringRef N = GV.getName();
   return !GV.isDeclaration() && GV.isDSOLocal() && !GV.isThreadLocal() &&
          !GV.hasComdat() && GV.getAddressSpace() == 0 &&
+         !(GV.isConstant() && GV.hasGlobalUnnamedAddr()) &&
          (L == GlobalValue::ExternalLinkage ||
           L == GlobalValue::InternalLinkage ||
           L == GlobalValue::PrivateLinkage) &&
@@ -109,6 +111,8 @@ static unsigned cutFunction(Function &F,
       continue;
     bool InBefore = IsBefore(&BB);
     for (Instruction &I : BB) {
+      if (I.isEHPad()) // type infos stay as the personality expects them
+        continue;
       SmallVector<GlobalVariable *, 2> Gs;
       for (Value *Op : I.operands())
         if (auto *C = dyn_cast<Constant>(Op))

@@ -33,7 +33,8 @@
 // (an alias binds locally, so a global that another module may interpose
 // keeps its own name), not thread-local, in address space 0, of external,
 // internal or private linkage without a comdat (a discarded comdat copy
-// would leave the alias pointing nowhere), and not the plugin's own
+// would leave the alias pointing nowhere), not a mergeable constant (a
+// string literal), and not the plugin's own
 // (`idiom_`/`idiom.` names). Only sites outside every loop count (for a
 // site in a time loop, both names would stay live across that loop). The
 // ThinLTO back end's GlobalOpt resolves the aliases again (no harm: the

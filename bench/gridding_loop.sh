@@ -13,6 +13,9 @@
 #                 (no dispatch code at all, only the edge that skips the loop)
 #   bare-edge-nocse  the same, llc -disable-machine-cse
 #   unlikely / outline  built with -idiom-dispatch-layout=unlikely|outline
+#   no-site-addresses  built with -idiom-site-addresses=false (passes/
+#                 SiteAddresses.h: the globals keep their own names after
+#                 each site, the build before helper "mcse")
 #
 #   bench/gridding_loop.sh BUILD_DIR
 set -eu
@@ -28,9 +31,13 @@ count() { # the instructions of main's first loop in assembly $1
     grep -c '^\s[a-z]'
 }
 clang-19 -O2 -S -emit-llvm "$SRC" -o "$TMP/seq.ll"
-for l in inline unlikely outline; do
+for l in inline unlikely outline no-site-addresses; do
+  case $l in
+    no-site-addresses) flags="-mllvm -idiom-site-addresses=false" ;;
+    *) flags="-mllvm -idiom-dispatch-layout=$l" ;;
+  esac
   clang-19 -O2 -S -emit-llvm -fplugin="$P" -fpass-plugin="$P" \
-    -mllvm -idiom-dispatch-layout=$l "$SRC" -o "$TMP/$l.raw.ll" 2> /dev/null
+    $flags "$SRC" -o "$TMP/$l.raw.ll" 2> /dev/null
   opt-19 -passes=instnamer -S "$TMP/$l.raw.ll" -o "$TMP/$l.ll"
 done
 # The first hint branch of main: br i1 %HIT, label %SKIP, label %CALL; the
@@ -53,7 +60,7 @@ open(d + "/bare-edge.ll", "w").write(
     s.replace(br, "br i1 %s, label %s, label %s" % (hit, fb, join), 1))
 PY
 printf '%-16s %s\n' build "instructions in the set-up loop"
-for v in seq inline no-dispatch bare-edge unlikely outline; do
+for v in seq inline no-dispatch bare-edge unlikely outline no-site-addresses; do
   $LLC "$TMP/$v.ll" -o "$TMP/$v.s"; printf '%-16s %s\n' "$v" "$(count "$TMP/$v.s")"
 done
 $LLC -disable-machine-cse "$TMP/bare-edge.ll" -o "$TMP/nocse.s"

@@ -38,10 +38,7 @@ static constexpr const char *DispatchAttr = "idiom-dispatch";
 /// On a site's first dispatch call once its path is weighted (unlikely).
 static constexpr const char *DoneMD = "idiom.dispatch.weighted";
 
-/// The runtime calls that start a dispatch path (Stitching.cpp): the work
-/// hint comes right before idiom_run, a check's idiom_run before the
-/// idiom's own.
-static bool isDispatchCall(const Instruction &I) {
+bool isDispatchCall(const Instruction &I) {
   const auto *CI = dyn_cast<CallInst>(&I);
   const Function *Fn = CI ? CI->getCalledFunction() : nullptr;
   if (!Fn)
@@ -159,6 +156,23 @@ static bool outlineOne(Instruction *First) {
   return true;
 }
 
+SmallVector<Instruction *, 8> firstDispatchCalls(Function &F,
+                                                 const DominatorTree &DT) {
+  SmallVector<Instruction *, 8> Seeds, Firsts;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (isDispatchCall(I)) {
+        Seeds.push_back(&I);
+        break;
+      }
+  for (Instruction *I : Seeds)
+    if (llvm::none_of(Seeds, [&](Instruction *J) {
+          return J != I && DT.dominates(J->getParent(), I->getParent());
+        }))
+      Firsts.push_back(I);
+  return Firsts;
+}
+
 unsigned outlineDispatch(Module &M) {
   if (Layout == DispatchLayout::Inline)
     return 0;
@@ -168,21 +182,9 @@ unsigned outlineDispatch(Module &M) {
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(DispatchAttr))
       continue;
-    SmallVector<Instruction *, 8> Seeds;
-    for (BasicBlock &BB : F)
-      for (Instruction &I : BB)
-        if (isDispatchCall(I)) {
-          Seeds.push_back(&I);
-          break;
-        }
-    if (Seeds.empty())
-      continue;
     DominatorTree DT(F);
-    for (Instruction *I : Seeds)
-      if (llvm::none_of(Seeds, [&](Instruction *J) {
-            return J != I && DT.dominates(J->getParent(), I->getParent());
-          }))
-        Firsts.push_back(I);
+    for (Instruction *I : firstDispatchCalls(F, DT))
+      Firsts.push_back(I);
   }
   unsigned N = 0;
   for (WeakTrackingVH &V : Firsts) {

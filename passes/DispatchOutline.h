@@ -20,7 +20,8 @@
 // own loops (docs/ARCHITECTURE.md, "Dispatch layout", and
 // docs/Benchmarks.md, helper "outline", have the measurements): the edge
 // that skips the loop after a device run is what moves the back end's
-// choices, and no layout of the path removes it.
+// choices, and no layout of the path removes it (SiteAddresses.h does: the
+// global addresses that MachineCSE kept live through the sites).
 //
 // It runs last, after the pending guards (PendingGuards.h): no analysis of
 // the plugin looks at the code afterwards (the residency regions read the
@@ -30,7 +31,12 @@
 #ifndef IDIOM_PASSES_DISPATCHOUTLINE_H
 #define IDIOM_PASSES_DISPATCHOUTLINE_H
 
+#include "llvm/ADT/SmallVector.h"
+
 namespace llvm {
+class DominatorTree;
+class Function;
+class Instruction;
 class Module;
 } // namespace llvm
 
@@ -48,6 +54,18 @@ namespace idiom {
 /// CodeExtractor refuses stays as it is. Returns the number of paths laid
 /// out (0 with `inline`).
 unsigned outlineDispatch(llvm::Module &M);
+
+/// True for the runtime calls that start a dispatch path (Stitching.cpp):
+/// idiom_work_hint (right before idiom_run), idiom_run, idiom_run_csr,
+/// idiom_run_pair (a check's idiom_run comes before the idiom's own).
+bool isDispatchCall(const llvm::Instruction &I);
+
+/// The first dispatch call of each stitched site of \p F: of the first
+/// dispatch call of each block, those whose block no other such block
+/// dominates (a site's later calls, and a check's idiom's, are in blocks its
+/// first one dominates). \p DT is \p F's dominator tree.
+llvm::SmallVector<llvm::Instruction *, 8>
+firstDispatchCalls(llvm::Function &F, const llvm::DominatorTree &DT);
 
 } // namespace idiom
 

@@ -6,6 +6,7 @@
 #include "OffloadRemarks.h"
 #include "PendingGuards.h"
 #include "RegionSummaries.h"
+#include "SiteAddresses.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
@@ -45,6 +46,7 @@ PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
     finalizePendingRegions(M);
     // Last: no analysis of the plugin looks at the code after this.
     Changed |= guardPendingCalls(M) != 0;
+    Changed |= cutSiteAddresses(M) != 0;
     Changed |= outlineDispatch(M) != 0;
     // The remarks of the VectorizerStart instance, one per source loop.
     flushRemarks(M);
@@ -62,6 +64,8 @@ PreservedAnalyses IdiomLateOffloadPass::run(Module &M,
     PA = PreservedAnalyses::none();
   if (guardPendingCalls(M))
     PA = PreservedAnalyses::none();
+  if (cutSiteAddresses(M))
+    PA = PreservedAnalyses::none();
   if (outlineDispatch(M))
     PA = PreservedAnalyses::none();
   flushRemarks(M);
@@ -73,6 +77,7 @@ PreservedAnalyses IdiomRegionsPass::run(Module &M, ModuleAnalysisManager &) {
   if (Changed)
     finalizePendingRegions(M);
   Changed |= guardPendingCalls(M) != 0;
+  Changed |= cutSiteAddresses(M) != 0;
   Changed |= outlineDispatch(M) != 0;
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

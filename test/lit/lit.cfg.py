@@ -13,8 +13,13 @@ config.test_exec_root = os.path.join(config.idiom_build_dir, "test", "lit")
 llvm_bin = config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join(
     [llvm_bin, config.environment.get("PATH", "")])
-# Keep PoCL's kernel cache and our program cache out of $HOME.
-config.environment["POCL_CACHE_DIR"] = os.path.join(config.test_exec_root, "pocl-cache")
+# Keep PoCL's kernel cache and our program cache out of $HOME. The hardened
+# build's run of this suite (test/hardened, lit-hardened) shares the release
+# build's PoCL cache through IDIOM_LIT_POCL_CACHE: both plugins emit the same
+# kernels, so the suite that runs second builds none (CI time, not coverage:
+# PoCL's compile is not ours, and the runtime calls clBuildProgram alike).
+config.environment["POCL_CACHE_DIR"] = os.environ.get(
+    "IDIOM_LIT_POCL_CACHE", os.path.join(config.test_exec_root, "pocl-cache"))
 config.environment["IDIOM_CACHE_DIR"] = "off"
 for var in ["IDIOM_DEVICE", "IDIOM_STATS", "IDIOM_MIN_TRIP"]:
     config.environment.pop(var, None)

@@ -95,6 +95,10 @@ uint64_t *hint_word(void);
 int hint_runs(void);
 void hint_fill(float *x, float *y, int n);
 int hint_check_y(const float *y, int n, int k);
+/* 1 when dec (counts per decision, IDIOMRT_NDECISIONS of them) is what the
+   cost model guarantees of `calls` tiny calls of the site, runs of which
+   reached idiom_run (test_hint.c says what, and why no more). */
+int hint_check_decisions(const uint64_t *dec, int runs, int calls);
 
 /* Cases of test_twodev.c (the second device, issue 12 item 4). */
 /* Calls site d (policy_site, host_us of extra host loop) up to max_calls
@@ -165,6 +169,7 @@ void case_jds_decline(void);
 void case_jds_bytes_memo(void); /* test_jds.c */
 void case_csr_bytes_estimate(void); /* test_csr.c */
 void case_hint_tiny(void);      /* test_hint.c */
+void case_hint_outlier(void);   /* test_hint.c */
 void case_pending_host(void);    /* test_pending.c */
 void case_pending_device(void);  /* test_pending.c */
 void case_pending_epoch(void);   /* test_pending.c */

@@ -1080,6 +1080,7 @@ static const tcase cases[] = {
     {"jds_bytes_memo", case_jds_bytes_memo, 1},
     {"csr_bytes_estimate", case_csr_bytes_estimate, 1},
     {"hint_tiny", case_hint_tiny, 1},
+    {"hint_outlier", case_hint_outlier, 1},
     {"pending_host", case_pending_host, 1},
     {"pending_device", case_pending_device, 1},
     {"pending_epoch", case_pending_epoch, 1},

@@ -8,7 +8,12 @@
 // at the larger size: forced onto the device by IDIOM_MIN_TRIP it offloads
 // every large call, and under the model its small calls are hinted while
 // its large ones reach the runtime. Every run prints what the sequential
-// build prints.
+// build prints. A host sample that a loaded machine inflated past the
+// device floor (a preemption inside the measured loop) adds host-prestart
+// decisions, without a hint, until the median of three outvotes it
+// (test/runtime/test_hint.c, hint_check_decisions and case_hint_outlier):
+// their count depends on the load, so the checks take any, and the reason
+// of them anywhere in the reasons (listed in the order first given).
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected
@@ -34,7 +39,7 @@ __attribute__((noinline)) static void grow(unsigned *v, int n) {
   // Both size classes were decided by the runtime: one measuring call
   // each, and the second large call is one the device could win (not
   // started for so little host time).
-  // GROW: idiom-stats: host-hint.c:[[@LINE+2]] map calls=130 offloaded=0 {{.*}}decisions="host-prestart x1; host-explore x2; host-floor x{{[0-9]+}}; host-hint x{{[0-9]+}}"
+  // GROW: idiom-stats: host-hint.c:[[@LINE+2]] map calls=130 offloaded=0 {{.*}}decisions="host-prestart x{{[1-9][0-9]*}}; host-explore x2; host-floor x{{[0-9]+}}; host-hint x{{[0-9]+}}"
   // FORCED-DAG: idiom-stats: host-hint.c:[[@LINE+1]] map calls=130 offloaded=130 {{.*}}decisions="device-forced x130"
   for (int i = 0; i < n; ++i) {
     unsigned u = v[i];
@@ -58,8 +63,8 @@ int main(void) {
   init();
   double s = 0;
   for (int r = 0; r < REPS; ++r) {
-    // AUTO: idiom-stats: host-hint.c:[[@LINE+3]] map calls=3000 offloaded=0 {{.*}}decisions="{{.*}}host-explore x1; host-floor x[[FLOOR:[1-9][0-9]?]]; host-hint x{{[0-9]+}}"
-    // AUTO-SAME: reasons="cost model: measuring the host loop" x1; "cost model: transfers and launch exceed the host time" x[[FLOOR]]; "cost model: host hint (idiom_run not called)" x{{[0-9]+}}
+    // AUTO: idiom-stats: host-hint.c:[[@LINE+3]] map calls=3000 offloaded=0 {{.*}}decisions="{{(host-prestart x[0-9]+; )?}}host-explore x1; host-floor x[[FLOOR:[1-9][0-9]?]]; host-hint x[[HINT:[0-9]+]]"
+    // AUTO-SAME: reasons="cost model: measuring the host loop" x1; {{(.* x[0-9]+; )?}}"cost model: transfers and launch exceed the host time" x[[FLOOR]]; {{(.* x[0-9]+; )?}}"cost model: host hint (idiom_run not called)" x[[HINT]]{{;| }}
     // FORCED-DAG: idiom-stats: host-hint.c:[[@LINE+1]] map calls=3000 offloaded=3000 {{.*}}decisions="device-forced x3000"
     for (int i = 0; i < N; ++i)
       y[i] = x[i] - 0.5f * y[i];

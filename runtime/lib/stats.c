@@ -95,10 +95,10 @@ static void add_reason(idiomrt_entry *e, const char *reason, uint64_t n) {
        run whose sites stay on the host, two pages of libc code at its
        first decline, bench/fixed_cost.sh) */
     char *t = e->reasons[e->nreasons].text;
-    size_t n = 0;
-    for (; n < IDIOMRT_REASON_LEN - 1 && reason[n]; ++n)
-      t[n] = reason[n];
-    t[n] = '\0';
+    size_t k = 0;
+    for (; k < IDIOMRT_REASON_LEN - 1 && reason[k]; ++k)
+      t[k] = reason[k];
+    t[k] = '\0';
     e->reasons[e->nreasons].count = n;
     e->nreasons++;
   } else {

@@ -1,5 +1,5 @@
 """Writes a device start-up record (runtime/lib/calibration.c) for
-test/lit/run/start-record.c:
+test/lit/run/start-record.c and bench/fixed_cost.sh:
 
   startup_record.py START_MS FILE   latency 20 us, 10 GB/s, a start-up of
                                     START_MS ms; the check line computed

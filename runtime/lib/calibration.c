@@ -33,13 +33,13 @@
 #define CAL_SMALL 5                      /* small writes timed (latency) */
 #define CAL_BYTES ((size_t)8 << 20)      /* bytes of each bandwidth write */
 #define DEFAULT_START_NS 200000000ull    /* 200 ms: no file yet */
-#define MIN_START_NS 50000000ull         /* never start before 50 ms */
+#define MIN_START_NS IDIOMRT_MIN_START_NS /* never start before 50 ms */
 
 /* Measured in this process (atomic; 0: not yet). */
-static uint64_t g_lat_ns, g_bw_bps;
+IDIOMRT_START_DATA static uint64_t g_lat_ns, g_bw_bps;
 /* From the file (read once). */
-static pthread_once_t g_file_once = PTHREAD_ONCE_INIT;
-static uint64_t g_file_lat_ns, g_file_bw_bps, g_file_start_ms;
+IDIOMRT_START_DATA static idiomrt_once g_file_once = IDIOMRT_ONCE_INIT;
+IDIOMRT_START_DATA static uint64_t g_file_lat_ns, g_file_bw_bps, g_file_start_ms;
 
 uint64_t idiomrt_thread_faults(void) {
   struct rusage ru;
@@ -59,67 +59,81 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static int file_paths(char *dir, size_t nd, char *path, size_t np) {
-  const idiomrt_config *cfg = idiomrt_config_get();
-  if (!cfg->cache_dir)
-    return 0;
-  const char *pref = cfg->device_pref == IDIOMRT_DEV_GPU   ? "gpu"
-                     : cfg->device_pref == IDIOMRT_DEV_CPU ? "cpu"
-                                                           : "auto";
-  int k = snprintf(dir, nd, "%s", cfg->cache_dir);
-  if (k <= 0 || (size_t)k >= nd)
-    return 0;
-  k = snprintf(path, np, "%s/startup-%s.txt", dir, pref);
-  return k > 0 && (size_t)k < np;
+/* The record's file name in the cache directory. */
+static const char *file_name(void) {
+  int pref = idiomrt_config_get()->device_pref;
+  return pref == IDIOMRT_DEV_GPU   ? "/startup-gpu.txt"
+         : pref == IDIOMRT_DEV_CPU ? "/startup-cpu.txt"
+                                   : "/startup-auto.txt";
 }
 
+/* Reads the record, with rt_text.h's readers and a path built on the heap
+   (sscanf, snprintf and 10 KB of stack buffers here touched five pages of
+   libc code and one of stack at every start, bench/fixed_cost.sh). */
 static void read_file(void) {
-  char dir[PATH_MAX], path[PATH_MAX + 32];
-  if (!file_paths(dir, sizeof dir, path, sizeof path))
+  const char *dir = idiomrt_config_get()->cache_dir;
+  char *path = dir ? idiomrt_str_cat(PATH_MAX + 32, dir, file_name(), NULL)
+                   : NULL;
+  char buf[1024]; /* write_file's most */
+  if (!path || idiomrt_read_small_file(path, buf, sizeof buf) < 0) {
+    free(path);
     return;
-  char buf[2048];
-  if (idiomrt_read_small_file(path, buf, sizeof buf) < 0)
-    return;
-  char *check = strstr(buf, "check ");
-  unsigned long long lat = 0, bw = 0, start = 0, sum = 0;
-  if (strncmp(buf, "idiom-startup 1\n", 16) != 0 || !check ||
-      sscanf(check, "check %llx", &sum) != 1 ||
-      idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)(check - buf)) != sum) {
+  }
+  /* idiom-startup 1, device NAME, lat_ns, bw_bps, start_ms, check */
+  const char *check = strstr(buf, "\ncheck ");
+  const char *p = check ? check + 1 : NULL;
+  uint64_t lat = 0, bw = 0, start = 0, sum = 0;
+  if (strncmp(buf, "idiom-startup 1\n", 16) != 0 || !p ||
+      !idiomrt_scan_word(&p, "check") || !idiomrt_scan_hex(&p, &sum) ||
+      idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)(check + 1 - buf)) !=
+          sum) {
     idiomrt_debug("ignoring %s: malformed or corrupt", path);
+    free(path);
     return;
   }
   const char *l = strstr(buf, "\nlat_ns "), *b = strstr(buf, "\nbw_bps ");
-  const char *s = strstr(buf, "\nstart_ms ");
-  if (!l || !b || !s || sscanf(l, "\nlat_ns %llu", &lat) != 1 ||
-      sscanf(b, "\nbw_bps %llu", &bw) != 1 ||
-      sscanf(s, "\nstart_ms %llu", &start) != 1 || !lat || !bw) {
+  const char *st = strstr(buf, "\nstart_ms ");
+  if (!l || !b || !st || (++l, !idiomrt_scan_word(&l, "lat_ns")) ||
+      !idiomrt_scan_u64(&l, &lat) || (++b, !idiomrt_scan_word(&b, "bw_bps")) ||
+      !idiomrt_scan_u64(&b, &bw) ||
+      (++st, !idiomrt_scan_word(&st, "start_ms")) ||
+      !idiomrt_scan_u64(&st, &start) || !lat || !bw) {
     idiomrt_debug("ignoring %s: malformed", path);
+    free(path);
     return;
   }
   g_file_lat_ns = lat;
   g_file_bw_bps = bw;
   g_file_start_ms = start;
   idiomrt_debug("cost model: %s: latency %.1f us, %.2f GB/s, start-up %llu ms",
-                path, (double)lat / 1e3, (double)bw / 1e9, start);
+                path, (double)lat / 1e3, (double)bw / 1e9,
+                (unsigned long long)start);
+  free(path);
 }
 
 static void write_file(const idiomrt_device *dev, uint64_t lat, uint64_t bw,
                        uint64_t start_ns) {
-  char dir[PATH_MAX], path[PATH_MAX + 32], buf[1024];
-  if (!file_paths(dir, sizeof dir, path, sizeof path))
+  const char *dir = idiomrt_config_get()->cache_dir;
+  char buf[1024];
+  char *path = dir ? idiomrt_str_cat(PATH_MAX + 32, dir, file_name(), NULL)
+                   : NULL;
+  if (!path)
     return;
   int n = snprintf(buf, sizeof buf,
                    "idiom-startup 1\ndevice %s\nlat_ns %llu\nbw_bps %llu\n"
                    "start_ms %llu\n",
                    dev->name, (unsigned long long)lat, (unsigned long long)bw,
                    (unsigned long long)(start_ns / 1000000));
-  if (n <= 0 || (size_t)n >= sizeof buf - 32)
+  if (n <= 0 || (size_t)n >= sizeof buf - 32) {
+    free(path);
     return;
+  }
   uint64_t sum = idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)n);
   n += snprintf(buf + n, sizeof buf - (size_t)n, "check %016llx\n",
                 (unsigned long long)sum);
   if (!idiomrt_write_file(dir, path, buf, (size_t)n))
     idiomrt_debug("cannot write %s", path);
+  free(path);
 }
 
 void idiomrt_cost_calibrate(const idiomrt_device *dev, uint64_t start_ns) {
@@ -175,7 +189,7 @@ int idiomrt_calib_get(double *lat_ns, double *bw) {
   uint64_t l = __atomic_load_n(&g_lat_ns, __ATOMIC_ACQUIRE);
   uint64_t b = __atomic_load_n(&g_bw_bps, __ATOMIC_RELAXED);
   if (!l || !b) {
-    pthread_once(&g_file_once, read_file);
+    idiomrt_once_run(&g_file_once, read_file);
     l = g_file_lat_ns;
     b = g_file_bw_bps;
   }
@@ -185,7 +199,7 @@ int idiomrt_calib_get(double *lat_ns, double *bw) {
 }
 
 uint64_t idiomrt_calib_start_after_ns(void) {
-  pthread_once(&g_file_once, read_file);
+  idiomrt_once_run(&g_file_once, read_file);
   if (!g_file_lat_ns)
     return DEFAULT_START_NS;
   uint64_t s = g_file_start_ms * 1000000ull;

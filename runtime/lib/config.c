@@ -1,6 +1,10 @@
 /*===- config.c - Environment of the Idiom runtime ------------------------===*
  *
- * Every IDIOM_* variable is read once, on the first call into the runtime.
+ * Every IDIOM_* variable is read once, on the first call into the runtime,
+ * in one pass over environ (env_scan): the 18 getenv calls this took walked
+ * the environment 18 times, twice per process (the constructor's preview,
+ * then the configuration), about 11,000 instructions at every start
+ * (bench/fixed_cost.sh).
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
@@ -14,8 +18,8 @@
 #include <strings.h>
 #include <time.h>
 
-static idiomrt_config g_config;
-static pthread_once_t g_config_once = PTHREAD_ONCE_INIT;
+IDIOMRT_START_DATA static idiomrt_config g_config;
+IDIOMRT_START_DATA static idiomrt_once g_config_once = IDIOMRT_ONCE_INIT;
 /* The cache directories read so far (cache_dir_from_env), on the heap at
    their lengths: a PATH_MAX buffer of zero-initialised data was a page of
    its own at every start (bench/tiny_host.sh). Kept for the process, so a
@@ -23,16 +27,78 @@ static pthread_once_t g_config_once = PTHREAD_ONCE_INIT;
    its own: the preview's and the configuration's differ only when main
    changed the environment in between. */
 #define CACHE_DIRS 4
-static char *g_cache_dirs[CACHE_DIRS];
-static int g_config_ready;
+IDIOMRT_START_DATA static char *g_cache_dirs[CACHE_DIRS];
+IDIOMRT_START_DATA static int g_config_ready;
 
-static int env_flag(const char *name) {
-  const char *v = getenv(name);
-  return v && *v && strcmp(v, "0") != 0;
+/* The variables the configuration reads (env_scan). */
+enum {
+  ENV_DEVICE, ENV_STATS, ENV_DEBUG, ENV_MIN_TRIP, ENV_TUNE_MIN,
+  ENV_TUNE_SAMPLE, ENV_ROW_BLOCK_ITERS, ENV_COST, ENV_PARTIAL_SYNC,
+  ENV_REGION_HOLD, ENV_TEST_HOST, ENV_CACHE_DIR, ENV_OPENCL_LIBRARY,
+  ENV_TUNE, ENV_VARIANT, ENV_PROFILE, ENV_XDG_CACHE_HOME, ENV_HOME, ENV_COUNT
+};
+static const char *const k_env_names[ENV_COUNT] = {
+    "IDIOM_DEVICE",    "IDIOM_STATS",          "IDIOM_DEBUG",
+    "IDIOM_MIN_TRIP",  "IDIOM_TUNE_MIN",       "IDIOM_TUNE_SAMPLE",
+    "IDIOM_ROW_BLOCK_ITERS", "IDIOM_COST",     "IDIOM_PARTIAL_SYNC",
+    "IDIOM_REGION_HOLD", "IDIOM_TEST_HOST",    "IDIOM_CACHE_DIR",
+    "IDIOM_OPENCL_LIBRARY", "IDIOM_TUNE",      "IDIOM_VARIANT",
+    "IDIOM_PROFILE",   "XDG_CACHE_HOME",       "HOME"};
+
+/* The values of k_env_names (NULL: unset; the first of a name given twice,
+   as getenv), and the hash of every IDIOM_* variable. */
+typedef struct env_snapshot {
+  const char *v[ENV_COUNT];
+  uint64_t hash;
+} env_snapshot;
+
+extern char **environ;
+
+/* 1 when entry e is "IDIOM_..." (any IDIOM_* variable counts in the
+   hash). */
+static int idiom_var(const char *e) {
+  return e[0] == 'I' && e[1] == 'D' && e[2] == 'I' && e[3] == 'O' &&
+         e[4] == 'M' && e[5] == '_';
 }
 
-static int device_pref_from_env(int quiet) {
-  const char *v = getenv("IDIOM_DEVICE");
+/* The value of entry e when its name is name, else NULL. */
+static const char *env_value(const char *e, const char *name) {
+  while (*name && *e == *name)
+    ++e, ++name;
+  return !*name && *e == '=' ? e + 1 : NULL;
+}
+
+static void env_scan(env_snapshot *s) {
+  memset(s, 0, sizeof *s);
+  for (char **e = environ; e && *e; ++e) {
+    const char *x = *e;
+    int idiom = idiom_var(x);
+    if (idiom)
+      s->hash += idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, x, strlen(x));
+    else if (x[0] != 'X' && x[0] != 'H')
+      continue;
+    for (unsigned i = idiom ? 0 : ENV_XDG_CACHE_HOME;
+         i < (idiom ? ENV_XDG_CACHE_HOME : ENV_COUNT); ++i) {
+      const char *v;
+      if (!s->v[i] && (v = env_value(x, k_env_names[i]))) {
+        s->v[i] = v;
+        break;
+      }
+    }
+  }
+}
+
+uint64_t idiomrt_env_hash(void) {
+  uint64_t h = 0;
+  for (char **e = environ; e && *e; ++e)
+    if (idiom_var(*e))
+      h += idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, *e, strlen(*e));
+  return h;
+}
+
+static int flag_set(const char *v) { return v && *v && strcmp(v, "0") != 0; }
+
+static int device_pref_from_env(const char *v, int quiet) {
   /* A default linked into the program (idiom-cc --idiom-device=D) when the
      variable is unset or empty. */
   if ((!v || !*v) && idiomrt_default_device)
@@ -53,9 +119,8 @@ static int device_pref_from_env(int quiet) {
   return IDIOMRT_DEV_AUTO;
 }
 
-static uint64_t count_from_env(const char *name, uint64_t dflt, int *given,
-                               int quiet) {
-  const char *v = getenv(name);
+static uint64_t count_from_env(const char *name, const char *v, uint64_t dflt,
+                               int *given, int quiet) {
   if (given)
     *given = 0;
   if (!v || !*v)
@@ -104,19 +169,18 @@ static const char *kept_dir(const char *v, const char *suffix) {
 }
 
 /* IDIOM_CACHE_DIR, else $XDG_CACHE_HOME/idiom, else $HOME/.cache/idiom. */
-static const char *cache_dir_from_env(void) {
-  const char *v = getenv("IDIOM_CACHE_DIR");
+static const char *cache_dir_from_env(const env_snapshot *s) {
+  const char *v = s->v[ENV_CACHE_DIR];
   if (v && *v)
     return strcmp(v, "off") == 0 ? NULL : kept_dir(v, "");
-  if ((v = getenv("XDG_CACHE_HOME")) && v[0] == '/')
+  if ((v = s->v[ENV_XDG_CACHE_HOME]) && v[0] == '/')
     return kept_dir(v, "/idiom");
-  if ((v = getenv("HOME")) && *v)
+  if ((v = s->v[ENV_HOME]) && *v)
     return kept_dir(v, "/.cache/idiom");
   return NULL;
 }
 
-static int tune_from_env(int quiet) {
-  const char *v = getenv("IDIOM_TUNE");
+static int tune_from_env(const char *v, int quiet) {
   if (!v || !*v || strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0)
     return 1;
   if (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0)
@@ -128,8 +192,7 @@ static int tune_from_env(int quiet) {
 }
 
 /* IDIOM_VARIANT=K (0 .. IDIOMRT_MAX_VARIANTS-1), else -1. */
-static int variant_from_env(int quiet) {
-  const char *v = getenv("IDIOM_VARIANT");
+static int variant_from_env(const char *v, int quiet) {
   if (!v || !*v)
     return -1;
   char *end = NULL;
@@ -146,8 +209,7 @@ static int variant_from_env(int quiet) {
 /* IDIOM_COST: "on" or "off"; unset or "auto": on unless IDIOM_DEVICE names
    a device or IDIOM_MIN_TRIP is set (the settings tests use to force
    offloading). Never on under IDIOM_DEVICE=seq. */
-static int cost_from_env(const idiomrt_config *c, int quiet) {
-  const char *v = getenv("IDIOM_COST");
+static int cost_from_env(const idiomrt_config *c, const char *v, int quiet) {
   int dflt = !c->device_explicit && !c->min_trip_explicit;
   int on = dflt;
   if (!v || !*v || strcasecmp(v, "auto") == 0)
@@ -166,8 +228,7 @@ static int cost_from_env(const idiomrt_config *c, int quiet) {
 
 /* IDIOM_STATS: unset, empty or "0": off; "json": JSON on stderr; a value
    ending in ".json": JSON into that file; anything else: text. */
-static int stats_from_env(const char **file) {
-  const char *v = getenv("IDIOM_STATS");
+static int stats_from_env(const char *v, const char **file) {
   if (!v || !*v || strcmp(v, "0") == 0)
     return IDIOMRT_STATS_OFF;
   if (strcasecmp(v, "json") == 0)
@@ -182,8 +243,7 @@ static int stats_from_env(const char **file) {
 
 /* IDIOM_TEST_HOST: "prestart" or "floor" (enum idiomrt_test_host); unset,
    empty or "0": off. Only with the cost model on. */
-static int test_host_from_env(int quiet) {
-  const char *v = getenv("IDIOM_TEST_HOST");
+static int test_host_from_env(const char *v, int quiet) {
   if (!v || !*v || strcmp(v, "0") == 0)
     return IDIOMRT_TEST_HOST_OFF;
   if (strcasecmp(v, "prestart") == 0)
@@ -196,46 +256,51 @@ static int test_host_from_env(int quiet) {
   return IDIOMRT_TEST_HOST_OFF;
 }
 
+/* "off" or "0" (case-insensitive "off"). */
+static int is_off(const char *v) {
+  return v && (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0);
+}
+
 /* Reads the environment into *c; no side effects but the warnings about
    malformed values, which quiet leaves out. */
 static void fill_config(idiomrt_config *c, int quiet) {
+  env_snapshot s;
+  env_scan(&s);
+  const char *const *v = s.v;
   memset(c, 0, sizeof *c);
-  c->device_pref = device_pref_from_env(quiet);
+  c->device_pref = device_pref_from_env(v[ENV_DEVICE], quiet);
   c->device_explicit = c->device_pref == IDIOMRT_DEV_GPU ||
                        c->device_pref == IDIOMRT_DEV_CPU;
-  c->stats = stats_from_env(&c->stats_file);
-  c->debug = env_flag("IDIOM_DEBUG");
-  const char *dbg = getenv("IDIOM_DEBUG");
-  c->debug_time = dbg && strcmp(dbg, "time") == 0;
-  c->min_trip =
-      count_from_env("IDIOM_MIN_TRIP", 4096, &c->min_trip_explicit, quiet);
-  c->tune_min =
-      count_from_env("IDIOM_TUNE_MIN", (uint64_t)1 << 20, NULL, quiet);
-  c->tune_sample =
-      count_from_env("IDIOM_TUNE_SAMPLE", (uint64_t)1 << 22, NULL, quiet);
+  c->stats = stats_from_env(v[ENV_STATS], &c->stats_file);
+  c->debug = flag_set(v[ENV_DEBUG]);
+  c->debug_time = v[ENV_DEBUG] && strcmp(v[ENV_DEBUG], "time") == 0;
+  c->min_trip = count_from_env("IDIOM_MIN_TRIP", v[ENV_MIN_TRIP], 4096,
+                               &c->min_trip_explicit, quiet);
+  c->tune_min = count_from_env("IDIOM_TUNE_MIN", v[ENV_TUNE_MIN],
+                               (uint64_t)1 << 20, NULL, quiet);
+  c->tune_sample = count_from_env("IDIOM_TUNE_SAMPLE", v[ENV_TUNE_SAMPLE],
+                                  (uint64_t)1 << 22, NULL, quiet);
   c->row_block_iters = (uint32_t)count_from_env(
-      "IDIOM_ROW_BLOCK_ITERS", IDIOMRT_ROW_BLOCK_ITERS, NULL, quiet);
+      "IDIOM_ROW_BLOCK_ITERS", v[ENV_ROW_BLOCK_ITERS],
+      IDIOMRT_ROW_BLOCK_ITERS, NULL, quiet);
   if (c->row_block_iters < 1 || c->row_block_iters > 1024) {
     if (!quiet)
       fprintf(stderr, "idiom: warning: IDIOM_ROW_BLOCK_ITERS is not 1 .. 1024; "
                       "using %d\n", IDIOMRT_ROW_BLOCK_ITERS);
     c->row_block_iters = IDIOMRT_ROW_BLOCK_ITERS;
   }
-  c->cost = cost_from_env(c, quiet);
-  {
-    const char *ps = getenv("IDIOM_PARTIAL_SYNC");
-    c->partial_sync = !(ps && (strcasecmp(ps, "off") == 0 ||
-                               strcmp(ps, "0") == 0));
-    const char *rh = getenv("IDIOM_REGION_HOLD");
-    c->region_hold = !(rh && (strcasecmp(rh, "off") == 0 ||
-                              strcmp(rh, "0") == 0));
-  }
-  c->test_host = c->cost ? test_host_from_env(quiet) : IDIOMRT_TEST_HOST_OFF;
-  c->cache_dir = cache_dir_from_env();
-  const char *lib = getenv("IDIOM_OPENCL_LIBRARY");
+  c->cost = cost_from_env(c, v[ENV_COST], quiet);
+  c->partial_sync = !is_off(v[ENV_PARTIAL_SYNC]);
+  c->region_hold = !is_off(v[ENV_REGION_HOLD]);
+  c->test_host = c->cost ? test_host_from_env(v[ENV_TEST_HOST], quiet)
+                         : IDIOMRT_TEST_HOST_OFF;
+  c->cache_dir = cache_dir_from_env(&s);
+  const char *lib = v[ENV_OPENCL_LIBRARY];
   c->opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";
-  c->tune = tune_from_env(quiet);
-  c->variant = variant_from_env(quiet);
+  c->tune = tune_from_env(v[ENV_TUNE], quiet);
+  c->variant = variant_from_env(v[ENV_VARIANT], quiet);
+  c->profile = v[ENV_PROFILE];
+  c->env_hash = s.hash;
 }
 
 static void config_init(void) {
@@ -255,7 +320,7 @@ void idiomrt_config_preview(idiomrt_config *out) {
 }
 
 const idiomrt_config *idiomrt_config_get(void) {
-  pthread_once(&g_config_once, config_init);
+  idiomrt_once_run(&g_config_once, config_init);
   return &g_config;
 }
 

@@ -51,8 +51,8 @@
 #define FRUITLESS_MIN 2        /* fruitless starts in a row before a hold */
 #define FRUITLESS_MAX_HOLD 64u /* runs held at most after one more start */
 
-static uint64_t g_starts, g_held; /* the profile's line (0 0 when none) */
-static int g_hold;                /* this process holds the device */
+IDIOMRT_START_DATA static uint64_t g_starts, g_held; /* the profile's line (0 0 when none) */
+IDIOMRT_START_DATA static int g_hold;              /* this process holds the device */
 
 /* Runs held after `starts` fruitless starts in a row (0: none). */
 static uint64_t hold_runs(uint64_t starts) {

@@ -21,16 +21,21 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-static volatile int g_opencl_started; /* OpenCL init began in this process */
-static volatile int g_forked;         /* child of a process that began it */
+IDIOMRT_START_DATA static volatile int g_opencl_started; /* OpenCL init began in this process */
+/* Forks into a child (atomic; idiomrt_once_run's running states: 2 + this
+   count, so that a child tells an initialisation of its parent's). */
+IDIOMRT_START_DATA static unsigned g_fork_count;
+IDIOMRT_START_DATA static volatile int g_forked;        /* child of a process that began it */
 
 static void child_after_fork(void) {
+  __atomic_add_fetch(&g_fork_count, 1, __ATOMIC_RELAXED);
   if (g_opencl_started)
     g_forked = 1;
   idiomrt_registry_after_fork();
@@ -46,12 +51,42 @@ void idiomrt_note_opencl_started(void) { g_opencl_started = 1; }
 
 int idiomrt_forked_child(void) { return g_forked; }
 
+void idiomrt_once_begin(idiomrt_once *o, void (*fn)(void)) {
+  for (;;) {
+    unsigned s = __atomic_load_n(&o->state, __ATOMIC_ACQUIRE);
+    if (s == 1)
+      return;
+    unsigned mine = 2 + (__atomic_load_n(&g_fork_count, __ATOMIC_RELAXED) &
+                         (UINT32_MAX >> 1));
+    if (s == 0) {
+      if (__atomic_compare_exchange_n(&o->state, &s, mine, 0,
+                                      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        fn();
+        __atomic_store_n(&o->state, 1u, __ATOMIC_RELEASE);
+        return;
+      }
+    } else if (s != mine) {
+      /* begun in the parent before a fork: its thread is not here */
+      __atomic_compare_exchange_n(&o->state, &s, 0u, 0, __ATOMIC_RELAXED,
+                                  __ATOMIC_RELAXED);
+    } else {
+      sched_yield();
+    }
+  }
+}
+
 long idiomrt_read_small_file(const char *path, char *buf, size_t cap) {
   if (cap == 0)
     return -1;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return -1;
+  /* A read that fills less than the buffer is taken as the end of the
+     file: the runtime's files are regular files written whole and renamed
+     into place, so the second read that confirmed the end (a system call
+     per file at every start) is left out. Should a read end short for
+     another reason, the file fails its check and is ignored: its numbers
+     only steer speed decisions. */
   size_t n = 0;
   while (n < cap - 1) {
     ssize_t k = read(fd, buf + n, cap - 1 - n);
@@ -60,6 +95,8 @@ long idiomrt_read_small_file(const char *path, char *buf, size_t cap) {
     if (k <= 0)
       break;
     n += (size_t)k;
+    if (n < cap - 1)
+      break;
   }
   close(fd);
   buf[n] = '\0';

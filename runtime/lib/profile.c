@@ -98,30 +98,28 @@ typedef struct profile_line {
   char loc[96];
 } profile_line;
 
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-static int g_have_key;                       /* the file's path is known */
+IDIOMRT_START_DATA static idiomrt_once g_once = IDIOMRT_ONCE_INIT;
+IDIOMRT_START_DATA static int g_have_key;                       /* the file's path is known */
 /* The profile's directory and file (make_path), on the heap at their
    lengths: as PATH_MAX buffers of zero-initialised data, they and the two
    below were four pages that every start touched (bench/tiny_host.sh). */
-static char *g_dir, *g_path;
+IDIOMRT_START_DATA static char *g_dir, *g_path;
 /* The file's lines (heap, g_nlines of them: the buffers of the profile
    are allocated as needed, not 130 KB of zero-initialised data whose
    first pages a start touched apart, bench/tiny_host.sh). */
-static profile_line *g_lines;
-static unsigned g_nlines;                    /* read from the file */
-static uint64_t g_file_env;                  /* its env line */
+IDIOMRT_START_DATA static profile_line *g_lines;
+IDIOMRT_START_DATA static unsigned g_nlines;                    /* read from the file */
+IDIOMRT_START_DATA static uint64_t g_file_env;                  /* its env line */
 static int64_t g_file_worthy = -1;           /* its worthy line, or -1 */
 static int64_t g_file_wall = -1, g_file_build = -1; /* its wall line */
-static uint64_t g_file_starts, g_file_held;  /* its fruitless line, or 0 0 */
-static uint64_t g_t0_ns;                     /* constructor time */
+IDIOMRT_START_DATA static uint64_t g_file_starts, g_file_held;  /* its fruitless line, or 0 0 */
+IDIOMRT_START_DATA static uint64_t g_t0_ns;                     /* constructor time */
 
 /* No worthy, wall or fruitless line read (no file, or a malformed one). */
 static void forget_file_header(void) {
   g_file_worthy = g_file_wall = g_file_build = -1;
   g_file_starts = g_file_held = 0;
 }
-
-extern char **environ;
 
 uint64_t idiomrt_profile_t0_ns(void) { return g_t0_ns; }
 
@@ -140,15 +138,6 @@ static uint64_t site_key(const idiom_kernel_desc *d) {
   h = fnv_str(h, d->idiom);
   uint32_t shape[4] = {d->kind, d->ndims, d->nresults, d->nvariants};
   return idiomrt_fnv1a(h, shape, sizeof shape);
-}
-
-/* Hash of the IDIOM_* variables, in any order. */
-static uint64_t env_hash(void) {
-  uint64_t h = 0;
-  for (char **e = environ; e && *e; ++e)
-    if (strncmp(*e, "IDIOM_", 6) == 0)
-      h += idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, *e, strlen(*e));
-  return h;
 }
 
 /* The main program's GNU build ID (dl_iterate_phdr's first object). */
@@ -198,7 +187,7 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg) {
    paid for it. */
 static int exe_identity(uint64_t *h) {
   static int known = -1; /* -1 not yet, 0 unreadable, 1 in g_exe_hash */
-  static uint64_t g_exe_hash;
+  IDIOMRT_START_DATA static uint64_t g_exe_hash;
   build_id id = {{0}, 0};
   if (known < 0)
     dl_iterate_phdr(find_build_id, &id);
@@ -232,32 +221,6 @@ static int exe_identity(uint64_t *h) {
   return known;
 }
 
-/* The text of fmt on the heap; NULL when it has max characters or more,
-   or on no memory. */
-__attribute__((format(printf, 2, 0))) static char *
-heap_vprintf(size_t max, const char *fmt, va_list ap) {
-  char small[256]; /* formatted once when it fits, the common case */
-  va_list again;
-  va_copy(again, ap);
-  int k = vsnprintf(small, sizeof small, fmt, ap);
-  char *s = k >= 0 && (size_t)k < max ? malloc((size_t)k + 1) : NULL;
-  if (s && (size_t)k < sizeof small)
-    memcpy(s, small, (size_t)k + 1);
-  else if (s)
-    vsnprintf(s, (size_t)k + 1, fmt, again);
-  va_end(again);
-  return s;
-}
-
-__attribute__((format(printf, 2, 3))) static char *
-heap_printf(size_t max, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *s = heap_vprintf(max, fmt, ap);
-  va_end(ap);
-  return s;
-}
-
 /* *slot = s, the old string freed. */
 static void set_str(char **slot, char *s) {
   free(*slot);
@@ -272,10 +235,10 @@ static int make_path(const idiomrt_config *cfg) {
   if (!cfg->cost)
     return 0;
   char *dir = NULL, *path = NULL;
-  const char *given = getenv("IDIOM_PROFILE");
+  const char *given = cfg->profile;
   if (given && strchr(given, '/')) { /* IDIOM_PROFILE=PATH */
-    path = heap_printf(PATH_MAX + 32, "%s", given);
-    dir = path ? heap_printf(PATH_MAX + 32, "%s", given) : NULL;
+    path = idiomrt_str_cat(PATH_MAX + 32, given, "", NULL);
+    dir = path ? idiomrt_str_cat(PATH_MAX + 32, given, "", NULL) : NULL;
     if (dir) {
       char *slash = strrchr(dir, '/');
       if (slash == dir)
@@ -289,10 +252,11 @@ static int make_path(const idiomrt_config *cfg) {
       return 0;
     int pref = cfg->device_pref;
     h = idiomrt_fnv1a(h, &pref, sizeof pref);
-    dir = heap_printf(PATH_MAX, "%s/profile", cfg->cache_dir);
-    path = dir ? heap_printf(PATH_MAX + 32, "%s/%016llx.txt", dir,
-                             (unsigned long long)h)
-               : NULL;
+    /* (without snprintf: bench/fixed_cost.sh) */
+    char name[16 + 5 + 1];
+    memcpy(idiomrt_put_hex16(name, h), ".txt", 5);
+    dir = idiomrt_str_cat(PATH_MAX, cfg->cache_dir, "/profile", NULL);
+    path = dir ? idiomrt_str_cat(PATH_MAX + 32, dir, "/", name) : NULL;
   }
   if (!dir || !path) {
     free(dir);
@@ -306,122 +270,157 @@ static int make_path(const idiomrt_config *cfg) {
 
 /* The file read last, and what reading it found, for IDIOM_DEBUG: printed
    at once when the configuration is read, else (program start: reading it
-   would fix it before main could set IDIOM_*) kept for load(). */
-static char *g_read_path, *g_read_note;
+   would fix it before main could set IDIOM_*) kept for load(). Kept as a
+   kind, formatted only when printed (vsnprintf at every start touched
+   pages of libc code, bench/fixed_cost.sh). */
+IDIOMRT_START_DATA static char *g_read_path;
+enum { NOTE_NONE, NOTE_CORRUPT, NOTE_BAD_LINE, NOTE_READ };
+IDIOMRT_START_DATA static int g_read_note;
 
-__attribute__((format(printf, 1, 2))) static void note(const char *fmt,
-                                                       ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  set_str(&g_read_note, heap_vprintf(PATH_MAX + 96, fmt, ap));
-  va_end(ap);
-  if (idiomrt_config_peek() && g_read_note) {
-    idiomrt_debug("%s", g_read_note);
-    set_str(&g_read_note, NULL);
-  }
+static void print_note(void) {
+  const char *path = g_read_path ? g_read_path : "?";
+  if (g_read_note == NOTE_CORRUPT)
+    idiomrt_debug("profile: ignoring %s: malformed or corrupt", path);
+  else if (g_read_note == NOTE_BAD_LINE)
+    idiomrt_debug("profile: ignoring %s: malformed line", path);
+  else if (g_read_note == NOTE_READ)
+    idiomrt_debug("profile: %s: %u site classes", path, g_nlines);
+  g_read_note = NOTE_NONE;
+}
+
+static void note(int kind) {
+  g_read_note = kind;
+  if (idiomrt_config_peek())
+    print_note();
+}
+
+/* One site line after "site" (format 3, 2 or 1: v3, v2) into *p; 0 when
+   it is malformed. */
+static int parse_site(const char *l, int v3, int v2, profile_line *p) {
+  uint64_t site, cls, runs, cruns = 0, age = 0, losses = 0;
+  p->cpu_pi = -1;
+  p->load = -1;
+  if (!idiomrt_scan_hex(&l, &site) || !idiomrt_scan_u64(&l, &cls) ||
+      !idiomrt_scan_double(&l, &p->host_pi) ||
+      !idiomrt_scan_double(&l, &p->dev_pi) || !idiomrt_scan_u64(&l, &runs) ||
+      (v2 && (!idiomrt_scan_double(&l, &p->cpu_pi) ||
+              !idiomrt_scan_u64(&l, &cruns))) ||
+      (v3 && (!idiomrt_scan_u64(&l, &age) || !idiomrt_scan_u64(&l, &losses) ||
+              !idiomrt_scan_int(&l, &p->load))) ||
+      cls >= IDIOMRT_SIZE_CLASSES || age > UINT32_MAX || losses > UINT32_MAX)
+    return 0;
+  while (*l == ' ' || *l == '\t')
+    ++l;
+  p->site = site;
+  p->cls = (unsigned)cls;
+  p->dev_runs = runs;
+  p->cpu_runs = cruns;
+  p->age = (unsigned)age;
+  p->losses = (unsigned)losses;
+  size_t n = strlen(l);
+  n = n < sizeof p->loc - 1 ? n : sizeof p->loc - 1;
+  memcpy(p->loc, l, n);
+  p->loc[n] = '\0';
+  return p->host_pi > 0 && (p->dev_pi >= 0 || p->dev_pi == -1) &&
+         (p->cpu_pi >= 0 || p->cpu_pi == -1) && p->load >= -1 &&
+         p->load <= 100;
 }
 
 /* Parses the text buf of file path into g_lines (none when it is
-   malformed). */
-static void parse_profile(const char *path, char *buf) {
-  char *check = strstr(buf, "check ");
-  unsigned long long sum = 0, env = 0;
+   malformed), with rt_text.h's readers (sscanf touched four pages of libc
+   code at every start, bench/fixed_cost.sh). */
+static void parse_profile(char *buf) {
+  char *check = strstr(buf, "\ncheck ");
+  uint64_t sum = 0, env = 0;
   int v3 = strncmp(buf, "idiom-profile 3\nenv ", 20) == 0;
   int v2 = v3 || strncmp(buf, "idiom-profile 2\nenv ", 20) == 0;
+  const char *c = check ? check + 1 : NULL, *e = buf + 16;
   if ((!v2 && strncmp(buf, "idiom-profile 1\nenv ", 20) != 0) || !check ||
-      sscanf(check, "check %llx", &sum) != 1 ||
-      sscanf(buf + 16, "env %llx", &env) != 1 ||
-      idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)(check - buf)) != sum) {
-    note("profile: ignoring %s: malformed or corrupt", path);
+      !idiomrt_scan_word(&c, "check") || !idiomrt_scan_hex(&c, &sum) ||
+      !idiomrt_scan_word(&e, "env") || !idiomrt_scan_hex(&e, &env) ||
+      idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)(check + 1 - buf)) !=
+          sum) {
+    note(NOTE_CORRUPT);
     return;
   }
-  *check = '\0';
+  check[1] = '\0';
   g_file_env = env;
   unsigned most = 0; /* lines, so many at most */
-  for (const char *c = buf; *c; ++c)
-    most += *c == '\n';
+  for (const char *x = buf; *x; ++x)
+    most += *x == '\n';
   most = most < PROFILE_MAX_SITES ? most : PROFILE_MAX_SITES;
   profile_line *lines = realloc(g_lines, (most ? most : 1) * sizeof *lines);
   if (!lines)
     return;
   g_lines = lines;
-  char *save = NULL;
   unsigned m = 0;
-  char *first = strchr(buf + 16, '\n');
-  for (char *l = first ? strtok_r(first + 1, "\n", &save) : NULL;
-       l && m < most; l = strtok_r(NULL, "\n", &save)) {
+  char *next = strchr(buf + 16, '\n');
+  while (next && m < most) {
+    char *l = next + 1, *end = strchr(l, '\n');
+    next = end;
+    if (end)
+      *end = '\0';
+    if (!*l)
+      continue; /* (empty lines are skipped) */
+    const char *q = l;
+    uint64_t a, b;
+    if (idiomrt_scan_word(&q, "worthy ")) {
+      if (idiomrt_scan_u64(&q, &a) && a <= INT64_MAX)
+        g_file_worthy = (int64_t)a;
+      continue;
+    }
+    if (idiomrt_scan_word(&q, "wall ")) {
+      if (idiomrt_scan_u64(&q, &a) && idiomrt_scan_u64(&q, &b) &&
+          a <= INT64_MAX && b <= INT64_MAX) {
+        g_file_wall = (int64_t)a;
+        g_file_build = (int64_t)b;
+      }
+      continue;
+    }
+    if (idiomrt_scan_word(&q, "fruitless ")) {
+      if (idiomrt_scan_u64(&q, &a) && idiomrt_scan_u64(&q, &b)) {
+        g_file_starts = a;
+        g_file_held = b;
+      }
+      continue;
+    }
     profile_line *p = &g_lines[m];
-    unsigned long long site = 0, runs = 0, worthy = 0, cruns = 0;
-    unsigned long long wall = 0, build = 0, starts = 0, held = 0;
-    int at = 0;
-    if (sscanf(l, "worthy %llu", &worthy) == 1 && worthy <= INT64_MAX) {
-      g_file_worthy = (int64_t)worthy;
-      continue;
-    }
-    if (sscanf(l, "wall %llu %llu", &wall, &build) == 2 &&
-        wall <= INT64_MAX && build <= INT64_MAX) {
-      g_file_wall = (int64_t)wall;
-      g_file_build = (int64_t)build;
-      continue;
-    }
-    if (sscanf(l, "fruitless %llu %llu", &starts, &held) == 2) {
-      g_file_starts = starts;
-      g_file_held = held;
-      continue;
-    }
-    p->cpu_pi = -1;
-    p->age = p->losses = 0;
-    p->load = -1;
-    int got = v3   ? sscanf(l, "site %llx %u %lf %lf %llu %lf %llu %u %u %d %n",
-                            &site, &p->cls, &p->host_pi, &p->dev_pi, &runs,
-                            &p->cpu_pi, &cruns, &p->age, &p->losses,
-                            &p->load, &at)
-              : v2 ? sscanf(l, "site %llx %u %lf %lf %llu %lf %llu %n", &site,
-                            &p->cls, &p->host_pi, &p->dev_pi, &runs,
-                            &p->cpu_pi, &cruns, &at)
-                   : sscanf(l, "site %llx %u %lf %lf %llu %n", &site, &p->cls,
-                            &p->host_pi, &p->dev_pi, &runs, &at);
-    if (got < (v3 ? 10 : v2 ? 7 : 5) || p->cls >= IDIOMRT_SIZE_CLASSES ||
-        !(p->host_pi > 0) || !(p->dev_pi >= 0 || p->dev_pi == -1) ||
-        !(p->cpu_pi >= 0 || p->cpu_pi == -1) || p->load < -1 ||
-        p->load > 100) {
-      note("profile: ignoring %s: malformed line", path);
+    if (!idiomrt_scan_word(&q, "site ") || !parse_site(q, v3, v2, p)) {
+      note(NOTE_BAD_LINE);
       m = 0;
       forget_file_header();
       break;
     }
-    p->site = site;
-    p->dev_runs = runs;
-    p->cpu_runs = cruns;
     /* an older format's device median: measured by the last run; lost
        once when it lost */
     if (!v3 && p->dev_pi >= 0 && !(p->dev_pi * PROFILE_MARGIN < p->host_pi))
       p->losses = 1;
-    snprintf(p->loc, sizeof p->loc, "%s", at ? l + at : "?");
     ++m;
   }
   g_nlines = m;
-  note("profile: %s: %u site classes", path, m);
+  note(NOTE_READ);
 }
 
-/* fruitless.c's hold from the file just read (none without a file). */
-static void read_fruitless(void) {
+/* fruitless.c's hold from the file just read (none without a file), for
+   a process whose IDIOM_* environment hashes to env. */
+static void read_fruitless(uint64_t env) {
   idiomrt_fruitless_read(g_file_starts, g_file_held,
-                         g_nlines && g_file_env == env_hash());
+                         g_nlines && g_file_env == env);
 }
 
-/* Reads path into g_lines (none when it is missing or malformed). */
-static void read_profile(const char *path) {
+/* Reads path into g_lines (none when it is missing or malformed), for a
+   process whose IDIOM_* environment hashes to env. */
+static void read_profile(const char *path, uint64_t env) {
   g_nlines = 0;
   forget_file_header();
-  set_str(&g_read_note, NULL);
+  g_read_note = NOTE_NONE;
   set_str(&g_read_path, strdup(path));
   size_t cap = PROFILE_MAX_SITES * 224 + 64;
   char *buf = malloc(cap); /* only the file's pages are touched */
   if (buf && idiomrt_read_small_file(path, buf, cap) >= 0)
-    parse_profile(path, buf);
+    parse_profile(buf);
   free(buf);
-  read_fruitless();
+  read_fruitless(env);
 }
 
 static void write_profile(void);
@@ -430,29 +429,31 @@ static void write_profile(void);
    file of this configuration (the one the constructor read, unless main
    changed IDIOM_*). */
 static void load(void) {
-  g_have_key = make_path(idiomrt_config_get());
+  const idiomrt_config *cfg = idiomrt_config_get();
+  g_have_key = make_path(cfg);
   if (!g_have_key) {
     g_nlines = 0;
     forget_file_header();
-    read_fruitless();
+    read_fruitless(cfg->env_hash);
     return;
   }
   if (!g_read_path || strcmp(g_path, g_read_path) != 0)
-    read_profile(g_path); /* main changed IDIOM_* */
+    read_profile(g_path, cfg->env_hash); /* main changed IDIOM_* */
   else if (g_read_note)
-    idiomrt_debug("%s", g_read_note);
+    print_note();
   atexit(write_profile);
 }
 
 /* IDIOM_PROFILE=off, read at the first call after program start (the
    runtime reads IDIOM_* once): the cost model asks at every decision for
-   the device while it is not started, and getenv scans the environment
-   (tpacf: 170,000 instructions, bench/host_overhead.sh). */
+   the device while it is not started, and getenv scanned the environment
+   each time (tpacf: 170,000 instructions, bench/host_overhead.sh); the
+   configuration's copy, kept once. */
 static int profile_off(void) {
   static int off = -1; /* atomic: -1 not read yet, else 0 or 1 */
   int v = __atomic_load_n(&off, __ATOMIC_RELAXED);
   if (v < 0) {
-    const char *env = getenv("IDIOM_PROFILE");
+    const char *env = idiomrt_config_get()->profile;
     v = env && strcmp(env, "off") == 0;
     __atomic_store_n(&off, v, __ATOMIC_RELAXED);
   }
@@ -462,14 +463,14 @@ static int profile_off(void) {
 int64_t idiomrt_profile_last_worthy_ns(void) {
   if (profile_off())
     return -1;
-  pthread_once(&g_once, load);
+  idiomrt_once_run(&g_once, load);
   return g_file_worthy;
 }
 
 int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns) {
   if (profile_off())
     return -1;
-  pthread_once(&g_once, load);
+  idiomrt_once_run(&g_once, load);
   if (build_ns)
     *build_ns = g_file_build;
   return g_file_wall;
@@ -517,21 +518,28 @@ static double lines_saved_ns(const profile_line *l, unsigned n) {
    environment this one starts with. */
 __attribute__((constructor)) static void profile_at_start(void) {
   g_t0_ns = idiomrt_now_ns();
-  const char *e = getenv("IDIOM_PROFILE");
-  if (e && strcmp(e, "off") == 0)
-    return;
   int saved_errno = errno;
   idiomrt_config cfg;
-  idiomrt_config_preview(&cfg);
+  idiomrt_config_preview(&cfg); /* one pass over the environment */
+  if (cfg.profile && strcmp(cfg.profile, "off") == 0) {
+    errno = saved_errno;
+    return;
+  }
   if (make_path(&cfg)) {
-    read_profile(g_path);
+    read_profile(g_path, cfg.env_hash);
     double s = lines_saved_ns(g_lines, g_nlines); /* the last process's */
     double w = g_file_worthy > 0 ? (double)g_file_worthy : 0;
     /* Nothing saved and nothing worthy: no start-up, whatever one costs
        (a start-up's worth is never 0), so neither the calibration file nor
        the address-space limit is read for it here. Then the environment:
        the calibration file's reader fixes the configuration. */
-    if (g_nlines && (s > 0 || w > 0) && g_file_env == env_hash() &&
+    /* Nor when the last run saved less than the least start-up and had
+       less than two of worthy host time: no start-up record can make
+       those enough (the record is read by the first call when it needs
+       it; the limit's getrlimit is left out, bench/fixed_cost.sh). */
+    if (g_nlines && (s > (double)IDIOMRT_MIN_START_NS ||
+                     w >= 2 * (double)IDIOMRT_MIN_START_NS) &&
+        g_file_env == cfg.env_hash &&
         cfg.device_pref != IDIOMRT_DEV_SEQ &&
         !idiomrt_address_space_too_small()) {
       double start = (double)idiomrt_calib_start_after_ns();
@@ -567,7 +575,7 @@ __attribute__((constructor)) static void profile_at_start(void) {
 void idiomrt_profile_seed(idiomrt_entry *e) {
   if (profile_off())
     return;
-  pthread_once(&g_once, load);
+  idiomrt_once_run(&g_once, load);
   if (!g_nlines)
     return;
   uint64_t key = site_key(e->desc);
@@ -633,12 +641,12 @@ static void make_head(profile_head *h, const profile_line *fresh,
    all). */
 static int file_current(const profile_line *fresh, unsigned nfresh,
                         unsigned nlines, uint64_t worthy,
-                        const profile_head *h) {
+                        const profile_head *h, uint64_t env) {
   /* worthy only matters against one or two start-ups; a class's times
      only against a launch's latency or more; the wall line against a
      start-up or a build */
   double start = (double)idiomrt_calib_start_after_ns();
-  if (nlines != g_nlines || g_file_env != env_hash() || g_file_worthy < 0 ||
+  if (nlines != g_nlines || g_file_env != env || g_file_worthy < 0 ||
       h->starts != g_file_starts || h->held != g_file_held ||
       !close_enough((double)g_file_worthy, (double)worthy, start / 4) ||
       g_file_wall < 0 ||
@@ -758,7 +766,8 @@ static void write_profile(void) {
   lines = fresh + nkept;
   profile_head head;
   make_head(&head, fl, fresh);
-  if (most < cap - 40 && file_current(fl, fresh, lines, worthy, &head)) {
+  uint64_t env = idiomrt_env_hash(); /* the environment at exit */
+  if (most < cap - 40 && file_current(fl, fresh, lines, worthy, &head, env)) {
     idiomrt_debug("profile: %s says the same (within %.0f%%): not rewritten",
                   g_path, (PROFILE_SLACK - 1) * 100);
     goto out;
@@ -768,7 +777,7 @@ static void write_profile(void) {
     goto out;
   len = (size_t)snprintf(buf, cap, "idiom-profile 3\nenv %016llx\n"
                          "worthy %llu\nwall %llu %llu\n",
-                         (unsigned long long)env_hash(),
+                         (unsigned long long)env,
                          (unsigned long long)worthy,
                          (unsigned long long)head.wall,
                          (unsigned long long)head.build);
@@ -795,7 +804,7 @@ static void write_profile(void) {
     len += (size_t)w;
     ++lines;
   }
-  if (fresh && file_current(fl, fresh, lines, worthy, &head)) {
+  if (fresh && file_current(fl, fresh, lines, worthy, &head, env)) {
     idiomrt_debug("profile: %s says the same (within %.0f%%): not rewritten",
                   g_path, (PROFILE_SLACK - 1) * 100);
   } else if (fresh) {

@@ -17,9 +17,9 @@
 
 #define NBUCKETS 256
 
-static pthread_mutex_t g_reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static idiomrt_entry *g_buckets[NBUCKETS];
-static idiomrt_entry *g_first, *g_last;
+IDIOMRT_START_DATA static pthread_mutex_t g_reg_lock = PTHREAD_MUTEX_INITIALIZER;
+IDIOMRT_START_DATA static idiomrt_entry *g_buckets[NBUCKETS];
+IDIOMRT_START_DATA static idiomrt_entry *g_first, *g_last;
 
 static unsigned bucket_of(const void *p) {
   uint64_t x = (uint64_t)(uintptr_t)p;

@@ -84,7 +84,7 @@ _Thread_local idiomrt_resid_table idiomrt_resid_tab;
 
 /* Process-wide counters (IDIOM_STATS and idiom_transfer_bytes). */
 static uint64_t g_to_device, g_to_host;
-idiomrt_resid_counters idiomrt_resid_n;
+IDIOMRT_START_DATA idiomrt_resid_counters idiomrt_resid_n;
 
 void idiomrt_count_transfer(uint64_t to_device, uint64_t to_host) {
   if (to_device)
@@ -108,7 +108,7 @@ uint64_t idiomrt_resid_region_id(void) {
 
 /* Epochs of all threads come from one counter, so that no two epochs of a
    thread (or of two threads) are ever equal. */
-static uint64_t g_epoch;
+IDIOMRT_START_DATA static uint64_t g_epoch;
 
 static void new_epoch(idiomrt_resid_table *t) {
   t->epoch = t->depth ? __atomic_add_fetch(&g_epoch, 1, __ATOMIC_RELAXED) : 0;
@@ -257,7 +257,7 @@ void idiomrt_resid_sync(void) {
 
 /*--- the public ABI --------------------------------------------------------*/
 
-int idiom_regions_open;
+IDIOMRT_START_DATA int idiom_regions_open;
 
 void idiom_region_begin(void) {
   if (idiomrt_in_runtime())

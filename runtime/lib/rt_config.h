@@ -12,6 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Zero-initialised state that every process's start touches (the
+   configuration, the profile's and the start-up record's, the registry's
+   lock): placed with the initialised data, next to the GOT that the dynamic
+   linker writes at every start, instead of three pages of .bss, each
+   faulted twice (read, then written) (bench/fixed_cost.sh). */
+#define IDIOMRT_START_DATA __attribute__((section(".data.idiomrt_start")))
+
 /*--- config.c: environment, read once per process ------------------------*/
 
 enum idiomrt_device_pref {
@@ -58,6 +65,8 @@ typedef struct idiomrt_config {
                                  a region's sites go to the device while
                                  another's kernels build, as before
                                  region_hold.c; for A/B measurements) */
+  const char *profile;        /* IDIOM_PROFILE, NULL when unset (profile.c) */
+  uint64_t env_hash;          /* idiomrt_env_hash() when this was read */
 } idiomrt_config;
 
 /* IDIOM_TEST_HOST (test knob, bench/host_overhead.sh): the cost model runs
@@ -84,6 +93,9 @@ const char *idiomrt_default_device(void) __attribute__((weak));
 void idiomrt_config_preview(idiomrt_config *out);
 /* The configuration when already read, else NULL; never blocks. */
 const idiomrt_config *idiomrt_config_peek(void);
+/* The sum of the FNV-1a 64 hashes of the environment's IDIOM_* entries
+   ("NAME=VALUE"), in any order: the profile's env line (profile.c). */
+uint64_t idiomrt_env_hash(void);
 /* Prints "idiom: ..." on stderr when IDIOM_DEBUG is set. */
 void idiomrt_debug(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
@@ -95,6 +107,24 @@ void idiomrt_debug(const char *fmt, ...)
    at program start leaves the program's own malloc layout (and the speed
    of its loops) as in the sequential build. The byte count, or -1. */
 long idiomrt_read_small_file(const char *path, char *buf, size_t cap);
+/* A once-only initialisation, as pthread_once, without its system call:
+   glibc's pthread_once wakes waiters with a futex call after every
+   initialisation, waiters or not (three system calls at every start,
+   bench/fixed_cost.sh). A caller that finds another thread initialising
+   yields until it is done; one that finds an initialisation begun before
+   a fork (in the parent, by a thread the child does not have) begins it
+   again. */
+typedef struct idiomrt_once {
+  unsigned state; /* 0: not begun; 1: done; else running (fork count) */
+} idiomrt_once;
+#define IDIOMRT_ONCE_INIT {0}
+/* The slow path of idiomrt_once_run (process.c). */
+void idiomrt_once_begin(idiomrt_once *o, void (*fn)(void));
+/* Runs fn unless o's initialisation is done; returns once it is. */
+static inline void idiomrt_once_run(idiomrt_once *o, void (*fn)(void)) {
+  if (__atomic_load_n(&o->state, __ATOMIC_ACQUIRE) != 1)
+    idiomrt_once_begin(o, fn);
+}
 /* A run declines when RLIMIT_AS leaves less than this above VmSize. */
 #define IDIOMRT_MIN_AS_HEADROOM ((uint64_t)4 << 30)
 /* Registers the pthread_atfork child handler (config.c, once). */

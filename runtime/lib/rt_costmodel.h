@@ -60,6 +60,10 @@ int idiomrt_calib_get(double *lat_ns, double *bw_bytes_per_ns);
 /* Host time (ns) worth one device start-up: the last process's measured
    start-up time from the file (at least 50 ms), else 200 ms. */
 uint64_t idiomrt_calib_start_after_ns(void);
+/* The least idiomrt_calib_start_after_ns returns, whatever the start-up
+   record says (50 ms): a bound that decides without reading the record
+   when it cannot matter (profile.c's early start). */
+#define IDIOMRT_MIN_START_NS 50000000ull
 /* Device (IDIOMRT_DEC_DEVICE, _EXPLORE_DEVICE, _UNTIMED, _DEVICE_WAIT) or
    host (_EXPLORE_HOST, _HOST_FASTER, _CANNOT_WIN) for a run of trip
    iterations moving bytes, host_lb a lower bound of its host time in ns

@@ -43,6 +43,7 @@
 #include "idiomrt.h"
 
 #include "rt_config.h"
+#include "rt_text.h"
 #include "rt_device.h"
 #include "rt_registry.h"
 #include "rt_program.h"

@@ -161,6 +161,15 @@ char *__wrap_getenv(const char *name) {
   return __real_getenv(name);
 }
 
+/* read, counted (-Wl,--wrap=read; test_fixedcost.c). */
+ssize_t __real_read(int fd, void *buf, size_t n);
+unsigned long g_read_calls;
+
+ssize_t __wrap_read(int fd, void *buf, size_t n) {
+  __atomic_add_fetch(&g_read_calls, 1, __ATOMIC_RELAXED);
+  return __real_read(fd, buf, n);
+}
+
 char *expect_child_lines(const char *casename, const char *const *env,
                          const char *const *want) {
   char *err = NULL;

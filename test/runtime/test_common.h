@@ -212,6 +212,10 @@ void case_workgate_wide(void);   /* test_workgate.c */
 void case_workgate_model(void);  /* test_workgate.c */
 void case_workgate_region(void); /* test_workgate.c */
 void case_workgate_hint(void);   /* test_workgate.c */
+void case_fixedcost_env(void);  /* test_fixedcost.c */
+void case_fixedcost_text(void); /* test_fixedcost.c */
+void case_fixedcost_read(void); /* test_fixedcost.c */
+void case_fixedcost_once(void); /* test_fixedcost.c */
 /* getenv calls so far (test_common.c, -Wl,--wrap=getenv) */
 extern unsigned long g_getenv_calls;
 void case_test_host_prestart(void); /* test_hint.c */

@@ -59,21 +59,22 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* The record's file name in the cache directory. */
-static const char *file_name(void) {
-  int pref = idiomrt_config_get()->device_pref;
-  return pref == IDIOMRT_DEV_GPU   ? "/startup-gpu.txt"
-         : pref == IDIOMRT_DEV_CPU ? "/startup-cpu.txt"
-                                   : "/startup-auto.txt";
+/* The record's path in the cache directory, on the heap; NULL without a
+   cache directory (or memory). */
+static char *record_path(void) {
+  const idiomrt_config *cfg = idiomrt_config_get();
+  const char *name = cfg->device_pref == IDIOMRT_DEV_GPU   ? "/startup-gpu.txt"
+                     : cfg->device_pref == IDIOMRT_DEV_CPU ? "/startup-cpu.txt"
+                                                           : "/startup-auto.txt";
+  return cfg->cache_dir ? idiomrt_str_cat(PATH_MAX + 32, cfg->cache_dir, name, NULL)
+                        : NULL;
 }
 
 /* Reads the record, with rt_text.h's readers and a path built on the heap
    (sscanf, snprintf and 10 KB of stack buffers here touched five pages of
    libc code and one of stack at every start, bench/fixed_cost.sh). */
 static void read_file(void) {
-  const char *dir = idiomrt_config_get()->cache_dir;
-  char *path = dir ? idiomrt_str_cat(PATH_MAX + 32, dir, file_name(), NULL)
-                   : NULL;
+  char *path = record_path();
   char buf[1024]; /* write_file's most */
   if (!path || idiomrt_read_small_file(path, buf, sizeof buf) < 0) {
     free(path);
@@ -115,8 +116,7 @@ static void write_file(const idiomrt_device *dev, uint64_t lat, uint64_t bw,
                        uint64_t start_ns) {
   const char *dir = idiomrt_config_get()->cache_dir;
   char buf[1024];
-  char *path = dir ? idiomrt_str_cat(PATH_MAX + 32, dir, file_name(), NULL)
-                   : NULL;
+  char *path = record_path();
   if (!path)
     return;
   int n = snprintf(buf, sizeof buf,

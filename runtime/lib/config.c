@@ -46,7 +46,7 @@ static const char *const k_env_names[ENV_COUNT] = {
     "IDIOM_PROFILE",   "XDG_CACHE_HOME",       "HOME"};
 
 /* The values of k_env_names (NULL: unset; the first of a name given twice,
-   as getenv), and the hash of every IDIOM_* variable. */
+   as getenv), and the hash of the IDIOM_* variables (hashed_var). */
 typedef struct env_snapshot {
   const char *v[ENV_COUNT];
   uint64_t hash;
@@ -54,8 +54,7 @@ typedef struct env_snapshot {
 
 extern char **environ;
 
-/* 1 when entry e is "IDIOM_..." (any IDIOM_* variable counts in the
-   hash). */
+/* 1 when entry e is "IDIOM_...". */
 static int idiom_var(const char *e) {
   return e[0] == 'I' && e[1] == 'D' && e[2] == 'I' && e[3] == 'O' &&
          e[4] == 'M' && e[5] == '_';
@@ -68,14 +67,26 @@ static const char *env_value(const char *e, const char *name) {
   return !*name && *e == '=' ? e + 1 : NULL;
 }
 
+/* 1 when IDIOM_* entry e counts in the environment's hash: every variable
+   but the diagnostics IDIOM_DEBUG and IDIOM_STATS, which print decisions
+   and never change one. With them in the hash, a run with IDIOM_STATS=1
+   after runs without it was not the last run's environment, so it started
+   the device late (no early start, profile.c) and showed the user other
+   decisions than the runs it was meant to explain (a warm Jacobi on the
+   H200: the device ready at 635 ms instead of about 250 ms). */
+static int hashed_var(const char *e) {
+  return !env_value(e, "IDIOM_DEBUG") && !env_value(e, "IDIOM_STATS");
+}
+
 static void env_scan(env_snapshot *s) {
   memset(s, 0, sizeof *s);
   for (char **e = environ; e && *e; ++e) {
     const char *x = *e;
     int idiom = idiom_var(x);
-    if (idiom)
-      s->hash += idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, x, strlen(x));
-    else if (x[0] != 'X' && x[0] != 'H')
+    if (idiom) {
+      if (hashed_var(x))
+        s->hash += idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, x, strlen(x));
+    } else if (x[0] != 'X' && x[0] != 'H')
       continue;
     for (unsigned i = idiom ? 0 : ENV_XDG_CACHE_HOME;
          i < (idiom ? ENV_XDG_CACHE_HOME : ENV_COUNT); ++i) {
@@ -91,7 +102,7 @@ static void env_scan(env_snapshot *s) {
 uint64_t idiomrt_env_hash(void) {
   uint64_t h = 0;
   for (char **e = environ; e && *e; ++e)
-    if (idiom_var(*e))
+    if (idiom_var(*e) && hashed_var(*e))
       h += idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, *e, strlen(*e));
   return h;
 }

@@ -94,7 +94,9 @@ void idiomrt_config_preview(idiomrt_config *out);
 /* The configuration when already read, else NULL; never blocks. */
 const idiomrt_config *idiomrt_config_peek(void);
 /* The sum of the FNV-1a 64 hashes of the environment's IDIOM_* entries
-   ("NAME=VALUE"), in any order: the profile's env line (profile.c). */
+   ("NAME=VALUE"), in any order, IDIOM_DEBUG and IDIOM_STATS left out
+   (diagnostics, which change no decision): the profile's env line
+   (profile.c). */
 uint64_t idiomrt_env_hash(void);
 /* Prints "idiom: ..." on stderr when IDIOM_DEBUG is set. */
 void idiomrt_debug(const char *fmt, ...)

@@ -57,6 +57,16 @@
 // RUN: FileCheck --check-prefix=EARLY %s < %t.err2c
 // RUN: not grep -q "host-explore" %t.err2c
 // RUN: cp %t.prof2 %t.prof
+// Run 2d: IDIOM_STATS unset and IDIOM_DEBUG=time instead of 1 (the
+// diagnostics do not count in the environment compared): the device still
+// starts at program start, as in run 2.
+// RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_COST=on IDIOM_DEVICE=cpu IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=time %t.idiom > %t.out2d 2> %t.err2d
+// RUN: diff %t.expected %t.out2d
+// RUN: FileCheck --check-prefix=EARLYTIME %s < %t.err2d
+// RUN: not grep -q "host-explore\|idiom-stats" %t.err2d
+// RUN: cp %t.prof2 %t.prof
+// EARLYTIME: idiom: +{{[0-9.]+}} ms: profile: the last run saved {{[0-9.]+}} ms on the device: starting it at program start
 // EARLY: idiom: profile: the last run saved {{[0-9.]+}} ms on the device: starting it at program start
 // EARLY: idiom: profile: {{.*}}.prof: 2 site classes
 // EARLY: idiom-stats: profile.c:{{[0-9]+}} map calls=200

@@ -46,15 +46,17 @@ rw_debian_suite() {
   echo "${s:-bookworm}"
 }
 
-# rw_fetch SRCPKG DIRGLOB: apt-get source SRCPKG into $WORK/src (once), with a
-# private sources list holding one deb-src line for the system's repository.
-# Sets SRC to the unpacked directory.
+# rw_fetch SRCPKG DIRGLOB [MARKER]: apt-get source SRCPKG into $WORK/src
+# (once), with a private sources list holding one deb-src line for the
+# system's repository. MARKER (default configure) is a file the unpacked
+# source must hold (CMakeLists.txt for a CMake project). Sets SRC to the
+# unpacked directory.
 rw_fetch() {
-  local pkg=$1 glob=$2 apt=$WORK/apt
+  local pkg=$1 glob=$2 marker=${3:-configure} apt=$WORK/apt
   mkdir -p "$apt/sources.list.d" "$apt/lists/partial" "$apt/cache/archives/partial" \
            "$WORK/src"
   SRC=$(ls -d "$WORK"/src/$glob 2>/dev/null | head -n 1)
-  if [ -n "$SRC" ] && [ -f "$SRC/configure" ]; then
+  if [ -n "$SRC" ] && [ -f "$SRC/$marker" ]; then
     rw_log "source present: $SRC"
     return 0
   fi
@@ -71,10 +73,11 @@ rw_fetch() {
     >"$WORK/apt-source-$pkg.log" 2>&1 ||
     rw_die "apt-get source $pkg failed, see $WORK/apt-source-$pkg.log"
   SRC=$(ls -d "$WORK"/src/$glob 2>/dev/null | head -n 1)
-  [ -n "$SRC" ] && [ -f "$SRC/configure" ] || rw_die "no configure in $WORK/src/$glob"
+  [ -n "$SRC" ] && [ -f "$SRC/$marker" ] || rw_die "no $marker in $WORK/src/$glob"
 }
 
-# rw_make_cc DIR: writes DIR/idiom-cc, for use as CC: the build's driver
+# rw_make_cc DIR: writes DIR/idiom-cc, for use as CC (and, with the driver,
+# DIR/idiom-c++, for use as CXX, the same with clang++): the build's driver
 # ($IDIOM_BUILD/bin/idiom-cc, which adds the plugin and, when linking, the
 # runtime) running $CLANG, with the offload remarks (-Rpass=idiom-offload). Without
 # the driver (an older build) it is clang with -fpass-plugin and the runtime
@@ -91,6 +94,11 @@ rw_make_cc() {
 #!/bin/sh
 IDIOM_CLANG=$CLANG exec $IDIOM_BUILD/bin/idiom-cc -Rpass=idiom-offload ${RW_VERIFY_FLAG-} "\$@"
 EOS
+    cat > "$dir/idiom-c++" <<EOS
+#!/bin/sh
+IDIOM_CLANGXX=${CLANG/clang/clang++} exec $IDIOM_BUILD/bin/idiom-c++ -Rpass=idiom-offload ${RW_VERIFY_FLAG-} "\$@"
+EOS
+    chmod +x "$dir/idiom-c++"
   else
     cat > "$dir/idiom-cc" <<EOS
 #!/bin/sh
@@ -142,4 +150,99 @@ rw_collect_results() {
      r=$(sed -n 's/^:global-test-result: //p' "$t")
      echo "${t#./} ${r:-UNKNOWN}"
    done | sed 's/\.trs / /') > "$out"
+}
+
+# rw_cmake_build KIND SRC B R [CMAKE_ARGS...]: configures and builds a CMake
+# project from SRC in B, the plain (CC=$CLANG, CXX=clang++ of the same
+# version) or the idiom (CC=$WORK/bin/idiom-cc, CXX=$WORK/bin/idiom-c++)
+# build, static, CFLAGS -g -O2 (autotools' default), tests on; stamp
+# B/.rw-built (FRESH=1 redoes it). Writes R/build-KIND.log and
+# R/build-KIND.txt (cpu_lib_s, build_ok, compiles, crashes, offloads_lib).
+# Returns 1 when the build failed.
+rw_cmake_build() {
+  local kind=$1 src=$2 b=$3 r=$4
+  shift 4
+  if [ -f "$b/.rw-built" ] && [ "${FRESH:-0}" != 1 ]; then
+    rw_log "$kind build present"
+    return 0
+  fi
+  rm -rf "$b"
+  mkdir -p "$b" "$r"
+  local cc=$CLANG cxx=${CLANG/clang/clang++} libs=""
+  if [ "$kind" = idiom ]; then
+    cc=$WORK/bin/idiom-cc
+    cxx=$WORK/bin/idiom-c++
+    [ -x "$cxx" ] || cxx=${CLANG/clang/clang++}
+    libs=$(rw_plugin_libs)
+  fi
+  rw_log "configure $kind"
+  (cd "$b" && nice -n "${NICE:-10}" cmake -S "$src" -B . -DCMAKE_BUILD_TYPE= \
+     -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+     -DCMAKE_C_FLAGS="-g -O2" -DCMAKE_CXX_FLAGS="-g -O2" \
+     -DCMAKE_EXE_LINKER_FLAGS="$libs" -DBUILD_SHARED_LIBS=OFF \
+     -DBUILD_TESTING=ON "$@") >"$r/configure-$kind.log" 2>&1 ||
+    rw_die "configure ($kind) failed, see $r/configure-$kind.log"
+  rw_log "build $kind"
+  local tl rc=0
+  tl=$(rw_timed "$r/build-$kind.log" nice -n "${NICE:-10}" \
+         cmake --build "$b" -j "${JOBS:-2}" -- -k VERBOSE=1) || rc=1
+  {
+    echo "cpu_lib_s $tl"
+    echo "build_ok $((1 - rc))"
+    echo "compiles $(grep -cE ' -c [^ ]*\.(c|cc|cpp|cxx)( |$)' "$r/build-$kind.log")"
+    echo "crashes $(rw_crashes "$r/build-$kind.log")"
+    echo "offloads_lib $(rw_offloads "$r/build-$kind.log")"
+  } > "$r/build-$kind.txt"
+  [ $rc = 0 ] || { rw_log "$kind build FAILED"; return 1; }
+  touch "$b/.rw-built"
+}
+
+# rw_ctest MODE B R TIMEOUT [ENV...]: runs the CMake project's tests in B
+# (ctest, one at a time, each under ctest's --timeout TIMEOUT) with the
+# environment ENV; writes R/ctest-MODE.log and R/MODE.txt ("test RESULT"
+# lines, RESULT PASS, FAIL or TIMEOUT).
+rw_ctest() {
+  local mode=$1 b=$2 r=$3 t=$4
+  shift 4
+  rw_log "tests: $mode (${*:-defaults}, timeout ${t}s per test)"
+  env "$@" nice -n "${NICE:-10}" ctest --test-dir "$b" --timeout "$t" \
+    >"$r/ctest-$mode.log" 2>&1 || true
+  sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \([^ ]*\) \.*[*]* *\([A-Za-z]*\).*/\1 \2/p' \
+    "$r/ctest-$mode.log" |
+    awk '{r = ($2 == "Passed") ? "PASS" : ($2 == "Timeout" ? "TIMEOUT" : "FAIL"); print $1, r}' |
+    sort > "$r/$mode.txt"
+}
+
+# rw_verdict NAME R: prints the failures and returns 1 when a build crashed
+# or a test passing in R/plain.txt does not pass in R/default.txt or
+# R/forced.txt.
+rw_verdict() {
+  local name=$1 r=$2 st=0 crashes m
+  crashes=$(cat "$r"/build-*.txt 2>/dev/null | awk '$1=="crashes"{s+=$2} END {print s+0}')
+  [ "$crashes" = 0 ] || { echo "$name: $crashes compiler crash(es)"; st=1; }
+  for m in default forced; do
+    [ -f "$r/$m.txt" ] && [ -f "$r/plain.txt" ] || continue
+    local bad
+    bad=$(awk 'NR == FNR { if ($2 == "PASS") p[$1] = 1; next }
+               ($1 in p) && $2 != "PASS" { printf "%s %s; ", $1, $2 }' \
+            "$r/plain.txt" "$r/$m.txt")
+    [ -z "$bad" ] || { echo "$name: mode $m: $bad"; st=1; }
+  done
+  return $st
+}
+
+# rw_summary TITLE R: R/summary.txt from R/build-*.txt and R/<mode>.txt.
+rw_summary() {
+  local title=$1 r=$2 k m
+  {
+    echo "# $title with Idiom ($(date -u +%Y-%m-%dT%H:%MZ))"
+    for k in plain idiom; do
+      [ -f "$r/build-$k.txt" ] && sed "s/^/build-$k /" "$r/build-$k.txt"
+    done
+    for m in plain default forced; do
+      [ -f "$r/$m.txt" ] || continue
+      awk -v m="$m" '{n[$2]++} END {printf "tests-%s", m; for (k in n) printf " %s=%d", k, n[k]; print ""}' "$r/$m.txt"
+    done
+  } > "$r/summary.txt"
+  cat "$r/summary.txt"
 }

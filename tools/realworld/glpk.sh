@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# glpk.sh - build GLPK 5.0 (Debian's glpk source) with the Idiom plugin and
+# check it on GLPK's own example models: `make check` (glpsol on
+# examples/murtagh.mps) and every example model (examples/*.mod, *.mps,
+# *.lp) solved by glpsol, its output compared with the plain build's.
+#
+# Usage: glpk.sh IDIOM_BUILD_DIR [WORK_DIR]
+#
+#   Same layout and conventions as gsl.sh and fftw.sh (WORK_DIR default
+#   /tmp/idiom-realworld, private apt state, FRESH=1, JOBS, NICE, RW_VERIFY).
+#   Builds: static (--disable-shared), no optional back ends (no gmp, odbc,
+#   mysql, dl), default CFLAGS (-g -O2); plain (CC=clang-19) and idiom (the
+#   wrapper of rw_make_cc). Modes: plain, default, forced (IDIOM_MIN_TRIP=0).
+#
+#   The model check: in the plain mode every example model is solved
+#   (`glpsol --math M.mod`, `--freemps M.mps`/`--mps`, `--cpxlp M.lp`, run in
+#   the source's examples/ directory) under `timeout` (MODEL_TIMEOUT, default
+#   60 s); a model that the plain build solves in time, with exit status 0,
+#   is a reference. In the idiom modes each reference model is solved again
+#   (FORCED_MODEL_TIMEOUT, default 600 s, in the forced mode) and its output
+#   (stdout and the -o solution report, the lines naming time, memory and
+#   the output path left out) must be byte-equal to the plain output.
+#
+#   MODELS="a.mod b.mps" solves only those models (in every mode).
+#
+# Output: WORK_DIR/glpk/results/summary.txt, <mode>.txt ("model RESULT" lines,
+# RESULT PASS, FAIL (differs), TIMEOUT or ERROR (exit status)), <mode>/
+# (outputs in WORK_DIR/glpk/out-<mode>), build-<kind>.log. Exit status 1 on a compiler crash, a failed
+# idiom build, or a model that passes plain but not in an idiom mode.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/common.sh"
+
+[ $# -ge 1 ] || { echo "usage: $0 IDIOM_BUILD_DIR [WORK_DIR]" >&2; exit 2; }
+IDIOM_BUILD=$(cd "$1" && pwd) || rw_die "no such directory: $1"
+WORK=${2:-/tmp/idiom-realworld}
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+JOBS=${JOBS:-2}
+NICE=${NICE:-10}
+MODEL_TIMEOUT=${MODEL_TIMEOUT:-60}
+FORCED_MODEL_TIMEOUT=${FORCED_MODEL_TIMEOUT:-600}
+MODES=${MODES:-plain default forced}
+export IDIOM_CACHE_DIR=${IDIOM_CACHE_DIR:-$WORK/idiom-cache}
+
+rw_check_tools
+rw_fetch glpk 'glpk-5.0*'
+G=$WORK/glpk
+R=$G/results
+mkdir -p "$R" "$WORK/bin"
+rw_make_cc "$WORK/bin"
+
+build() {
+  local kind=$1 b=$G/$1
+  if [ -f "$b/.rw-built" ] && [ "${FRESH:-0}" != 1 ]; then
+    rw_log "$kind build present"
+    return 0
+  fi
+  rm -rf "$b"
+  mkdir -p "$b"
+  local cc=$CLANG libs=""
+  if [ "$kind" = idiom ]; then
+    cc=$WORK/bin/idiom-cc
+    libs=$(rw_plugin_libs)
+  fi
+  rw_log "configure $kind"
+  (cd "$b" && nice -n "$NICE" "$SRC/configure" --disable-shared \
+     CC="$cc" LIBS="$libs") >"$R/configure-$kind.log" 2>&1 ||
+    rw_die "configure ($kind) failed, see $R/configure-$kind.log"
+  rw_log "build $kind"
+  local tl rc=0
+  tl=$(rw_timed "$R/build-$kind.log" nice -n "$NICE" make -C "$b" -k -j"$JOBS") || rc=1
+  {
+    echo "cpu_lib_s $tl"
+    echo "build_ok $((1 - rc))"
+    echo "compiles $(grep -cE '^ *(CC|libtool: compile:)|-c -o ' "$R/build-$kind.log")"
+    echo "crashes $(rw_crashes "$R/build-$kind.log")"
+    echo "offloads_lib $(rw_offloads "$R/build-$kind.log")"
+  } > "$R/build-$kind.txt"
+  [ $rc = 0 ] || { rw_log "$kind build FAILED"; return 1; }
+  touch "$b/.rw-built"
+}
+
+# models: the example models, one "file solver-option" per line.
+models() {
+  (cd "$SRC/examples" && for f in *.mod *.mps *.lp; do
+     [ -f "$f" ] || continue
+     case "$f" in
+       *.mod) echo "$f --math" ;;
+       *.lp) echo "$f --cpxlp" ;;
+       *.mps) if grep -q '^NAME' "$f" && ! grep -q '^ROWS *$' "$f"; then
+                echo "$f --mps"
+              else
+                echo "$f --freemps"
+              fi ;;
+     esac
+   done)
+}
+
+# normalise FILE: drops the lines that differ between runs or builds (time,
+# memory, the output path, and the MIP search's progress lines, which glpsol
+# prints every 5 s of run time; the lines naming a new incumbent (>>>>>)
+# and the last one (tree is empty) stay).
+normalise() {
+  grep -vE '^(Time used|Memory used|Writing |Reading |Generating |Model has been|Long-step dual|GLPSOL)|^ *(Time used|Memory used)|^\+ *[0-9]+: mip = .*[<>]= +[-+0-9.einf]+( +[0-9.]+%)? +\([0-9]+; [0-9]+\)$' "$1" |
+    sed -e "s|$G/[a-z-]*/||g"
+}
+
+run_models() {
+  local mode=$1 kind=idiom t=$MODEL_TIMEOUT envs=()
+  case "$mode" in
+    plain) kind=plain ;;
+    default) ;;
+    forced) t=$FORCED_MODEL_TIMEOUT; envs=(IDIOM_MIN_TRIP=0) ;;
+    *) rw_die "unknown mode $mode" ;;
+  esac
+  local o=$G/out-$mode glpsol=$G/$kind/examples/glpsol
+  rm -rf "$o"
+  mkdir -p "$o"
+  rw_log "models: $mode (${envs[*]:-defaults}, timeout ${t}s per model)"
+  local rc=0
+  env "${envs[@]}" timeout "$t" nice -n "$NICE" make -C "$G/$kind/examples" check \
+    >"$o/make-check.log" 2>&1 || rc=$?
+  local mc=PASS
+  [ $rc = 0 ] || mc=FAIL
+  [ $rc = 124 ] && mc=TIMEOUT
+  grep -q 'OPTIMAL' "$o/make-check.log" || mc=${mc/PASS/FAIL}
+  echo "make-check $mc" > "$R/$mode.txt"
+  local f opt res t0
+  models | while read -r f opt; do
+    if [ -n "${MODELS:-}" ]; then
+      case " $MODELS " in *" $f "*) ;; *) continue ;; esac
+    fi
+    if [ "$mode" != plain ]; then
+      grep -q "^$f PASS" "$R/plain.txt" 2>/dev/null || continue
+    fi
+    t0=$SECONDS rc=0
+    (cd "$SRC/examples" && env "${envs[@]}" timeout "$t" nice -n "$NICE" \
+       "$glpsol" "$opt" "$f" -o "$o/$f.sol") >"$o/$f.out" 2>&1 || rc=$?
+    res=PASS
+    [ $rc = 0 ] || res=ERROR
+    [ $rc = 124 ] && res=TIMEOUT
+    if [ $res = PASS ] && [ "$mode" != plain ]; then
+      local p=$G/out-plain
+      if ! cmp -s <(normalise "$o/$f.out"; normalise "$o/$f.sol") \
+                  <(normalise "$p/$f.out"; normalise "$p/$f.sol"); then
+        res=FAIL
+      fi
+    fi
+    echo "$f $res wall_s=$((SECONDS - t0))"
+  done >> "$R/$mode.txt"
+}
+
+STATUS=0
+case " $MODES " in *" plain "*) build plain || STATUS=1 ;; esac
+case " $MODES " in *" default "*|*" forced "*) build idiom || STATUS=1 ;; esac
+for m in $MODES; do
+  run_models "$m"
+done
+
+{
+  echo "# GLPK 5.0 with Idiom ($(date -u +%Y-%m-%dT%H:%MZ))"
+  for k in plain idiom; do
+    [ -f "$R/build-$k.txt" ] && sed "s/^/build-$k /" "$R/build-$k.txt"
+  done
+  for m in plain default forced; do
+    [ -f "$R/$m.txt" ] || continue
+    awk -v m="$m" '{n[$2]++} END {printf "models-%s", m; for (k in n) printf " %s=%d", k, n[k]; print ""}' "$R/$m.txt"
+  done
+} > "$R/summary.txt"
+cat "$R/summary.txt"
+
+crashes=$(cat "$R"/build-*.txt 2>/dev/null | awk '$1=="crashes"{s+=$2} END {print s+0}')
+[ "$crashes" = 0 ] || { echo "glpk.sh: $crashes compiler crash(es)"; STATUS=1; }
+for m in default forced; do
+  [ -f "$R/$m.txt" ] || continue
+  if grep -vq ' PASS' "$R/$m.txt"; then
+    echo "glpk.sh: mode $m: $(grep -v ' PASS' "$R/$m.txt" | tr '\n' ';')"
+    STATUS=1
+  fi
+done
+exit $STATUS

@@ -13,7 +13,7 @@
 #   wrapper of rw_make_cc). Modes: plain, default, forced (IDIOM_MIN_TRIP=0).
 #
 #   The model check: in the plain mode every example model is solved
-#   (`glpsol --math M.mod`, `--freemps M.mps`/`--mps`, `--cpxlp M.lp`, run in
+#   (`glpsol --math M.mod`, `--mps M.mps`, `--cpxlp M.lp`, run in
 #   the source's examples/ directory) under `timeout` (MODEL_TIMEOUT, default
 #   60 s); a model that the plain build solves in time, with exit status 0,
 #   is a reference. In the idiom modes each reference model is solved again
@@ -88,11 +88,7 @@ models() {
      case "$f" in
        *.mod) echo "$f --math" ;;
        *.lp) echo "$f --cpxlp" ;;
-       *.mps) if grep -q '^NAME' "$f" && ! grep -q '^ROWS *$' "$f"; then
-                echo "$f --mps"
-              else
-                echo "$f --freemps"
-              fi ;;
+       *.mps) echo "$f --mps" ;; # the examples are in fixed MPS format
      esac
    done)
 }

@@ -73,7 +73,9 @@ build() {
   {
     echo "cpu_lib_s $tl"
     echo "build_ok $((1 - rc))"
-    echo "compiles $(grep -cE '^ *(CC|libtool: compile:)|-c -o ' "$R/build-$kind.log")"
+    # libtool echoes each library compile twice: its own line counts.
+    echo "compiles $(( $(grep -c '^libtool: compile:' "$R/build-$kind.log") +
+                       $(grep -E ' -c ' "$R/build-$kind.log" | grep -vc libtool) ))"
     echo "crashes $(rw_crashes "$R/build-$kind.log")"
     echo "offloads_lib $(rw_offloads "$R/build-$kind.log")"
   } > "$R/build-$kind.txt"
@@ -94,11 +96,12 @@ models() {
 }
 
 # normalise FILE: drops the lines that differ between runs or builds (time,
-# memory, the output path, and the MIP search's progress lines, which glpsol
-# prints every 5 s of run time; the lines naming a new incumbent (>>>>>)
-# and the last one (tree is empty) stay).
+# memory, the output path, the simplex's progress lines, which glpsol prints
+# every 0.5 s of run time as well as at fixed points, and the MIP search's,
+# every 5 s; the MIP lines naming a new incumbent (>>>>>) and the last one
+# (tree is empty) stay, and the solution report (-o) has every value).
 normalise() {
-  grep -vE '^(Time used|Memory used|Writing |Reading |Generating |Model has been|Long-step dual|GLPSOL)|^ *(Time used|Memory used)|^\+ *[0-9]+: mip = .*[<>]= +[-+0-9.einf]+( +[0-9.]+%)? +\([0-9]+; [0-9]+\)$' "$1" |
+  grep -vE '^(Time used|Memory used|Writing |Reading |Generating |Model has been|Long-step dual|GLPSOL)|^ *(Time used|Memory used)|^[ *] *[0-9]+: obj = |^\+ *[0-9]+: mip = .*[<>]= +[-+0-9.einf]+( +[0-9.]+%)? +\([0-9]+; [0-9]+\)$' "$1" |
     sed -e "s|$G/[a-z-]*/||g"
 }
 

@@ -26,6 +26,24 @@ rw_check_tools() {
   command -v timeout >/dev/null 2>&1 || rw_die "timeout (coreutils) not found"
 }
 
+# rw_setup ARGS...: the scripts' common start: IDIOM_BUILD from $1 (the
+# plugin's build directory), WORK from $2 (default /tmp/idiom-realworld,
+# created), JOBS (default 2), NICE (default 10), MODES (default "plain
+# default forced"), IDIOM_CACHE_DIR (default WORK/idiom-cache, exported),
+# and rw_check_tools.
+rw_setup() {
+  [ $# -ge 1 ] || { echo "usage: $0 IDIOM_BUILD_DIR [WORK_DIR]" >&2; exit 2; }
+  IDIOM_BUILD=$(cd "$1" && pwd) || rw_die "no such directory: $1"
+  WORK=${2:-/tmp/idiom-realworld}
+  mkdir -p "$WORK"
+  WORK=$(cd "$WORK" && pwd)
+  JOBS=${JOBS:-2}
+  NICE=${NICE:-10}
+  MODES=${MODES:-plain default forced}
+  export IDIOM_CACHE_DIR=${IDIOM_CACHE_DIR:-$WORK/idiom-cache}
+  rw_check_tools
+}
+
 # rw_debian_uri: the URI of the system's main Debian repository (the first
 # deb.debian.org-style "debian" URI in /etc/apt/sources.list*, else
 # deb.debian.org).
@@ -152,49 +170,113 @@ rw_collect_results() {
    done | sed 's/\.trs / /') > "$out"
 }
 
+# rw_build_start KIND B: 1 (skip) when B holds a finished build (its stamp
+# B/.rw-built) and FRESH is not 1; else empties B and returns 0. Sets
+# RW_CC, RW_CXX and RW_LIBS for KIND (plain: $CLANG and its clang++;
+# idiom: the wrappers of rw_make_cc and rw_plugin_libs).
+rw_build_start() {
+  local kind=$1 b=$2
+  if [ -f "$b/.rw-built" ] && [ "${FRESH:-0}" != 1 ]; then
+    rw_log "$kind build present"
+    return 1
+  fi
+  rm -rf "$b"
+  mkdir -p "$b"
+  RW_CC=$CLANG RW_CXX=${CLANG/clang/clang++} RW_LIBS=""
+  if [ "$kind" = idiom ]; then
+    RW_CC=$WORK/bin/idiom-cc
+    [ -x "$WORK/bin/idiom-c++" ] && RW_CXX=$WORK/bin/idiom-c++
+    RW_LIBS=$(rw_plugin_libs)
+  fi
+  return 0
+}
+
+# rw_build_end KIND B R CPU RC: writes R/build-KIND.txt from
+# R/build-KIND.log (cpu_lib_s CPU, build_ok, compiles: libtool's own
+# compile lines and the other lines with -c, crashes, offloads_lib) and
+# stamps B when RC is 0; returns 1 otherwise.
+rw_build_end() {
+  local kind=$1 b=$2 r=$3 cpu=$4 rc=$5 log=$3/build-$1.log
+  {
+    echo "cpu_lib_s $cpu"
+    echo "build_ok $((rc == 0))"
+    echo "compiles $(( $(grep -c '^libtool: compile:' "$log") +
+                       $(grep -e ' -c ' "$log" | grep -vc libtool) ))"
+    echo "crashes $(rw_crashes "$log")"
+    echo "offloads_lib $(rw_offloads "$log")"
+  } > "$r/build-$kind.txt"
+  [ "$rc" = 0 ] || { rw_log "$kind build FAILED"; return 1; }
+  touch "$b/.rw-built"
+}
+
+# rw_autotools_build KIND SRC B R [CONFIGURE_ARGS...]: configures
+# (SRC/configure --disable-shared CC LIBS) and makes (make -k -j JOBS) an
+# autotools project in B, timed; R/configure-KIND.log, R/build-KIND.log,
+# R/build-KIND.txt (rw_build_end). Returns 1 when the build failed.
+rw_autotools_build() {
+  local kind=$1 src=$2 b=$3 r=$4
+  shift 4
+  rw_build_start "$kind" "$b" || return 0
+  mkdir -p "$r"
+  rw_log "configure $kind"
+  (cd "$b" && nice -n "$NICE" "$src/configure" --disable-shared \
+     CC="$RW_CC" LIBS="$RW_LIBS" "$@") >"$r/configure-$kind.log" 2>&1 ||
+    rw_die "configure ($kind) failed, see $r/configure-$kind.log"
+  rw_log "build $kind"
+  local cpu rc=0
+  cpu=$(rw_timed "$r/build-$kind.log" nice -n "$NICE" make -C "$b" -k -j"$JOBS") || rc=1
+  rw_build_end "$kind" "$b" "$r" "$cpu" $rc
+}
+
 # rw_cmake_build KIND SRC B R [CMAKE_ARGS...]: configures and builds a CMake
-# project from SRC in B, the plain (CC=$CLANG, CXX=clang++ of the same
-# version) or the idiom (CC=$WORK/bin/idiom-cc, CXX=$WORK/bin/idiom-c++)
-# build, static, CFLAGS -g -O2 (autotools' default), tests on; stamp
-# B/.rw-built (FRESH=1 redoes it). Writes R/build-KIND.log and
-# R/build-KIND.txt (cpu_lib_s, build_ok, compiles, crashes, offloads_lib).
-# Returns 1 when the build failed.
+# project from SRC in B, the plain or the idiom build (rw_build_start),
+# static, CFLAGS -g -O2 (autotools' default), tests on; the test programs
+# are part of the timed build. R/configure-KIND.log, R/build-KIND.log,
+# R/build-KIND.txt (rw_build_end). Returns 1 when the build failed.
 rw_cmake_build() {
   local kind=$1 src=$2 b=$3 r=$4
   shift 4
-  if [ -f "$b/.rw-built" ] && [ "${FRESH:-0}" != 1 ]; then
-    rw_log "$kind build present"
-    return 0
-  fi
-  rm -rf "$b"
-  mkdir -p "$b" "$r"
-  local cc=$CLANG cxx=${CLANG/clang/clang++} libs=""
-  if [ "$kind" = idiom ]; then
-    cc=$WORK/bin/idiom-cc
-    cxx=$WORK/bin/idiom-c++
-    [ -x "$cxx" ] || cxx=${CLANG/clang/clang++}
-    libs=$(rw_plugin_libs)
-  fi
+  rw_build_start "$kind" "$b" || return 0
+  mkdir -p "$r"
   rw_log "configure $kind"
-  (cd "$b" && nice -n "${NICE:-10}" cmake -S "$src" -B . -DCMAKE_BUILD_TYPE= \
-     -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+  (cd "$b" && nice -n "$NICE" cmake -S "$src" -B . -DCMAKE_BUILD_TYPE= \
+     -DCMAKE_C_COMPILER="$RW_CC" -DCMAKE_CXX_COMPILER="$RW_CXX" \
      -DCMAKE_C_FLAGS="-g -O2" -DCMAKE_CXX_FLAGS="-g -O2" \
-     -DCMAKE_EXE_LINKER_FLAGS="$libs" -DBUILD_SHARED_LIBS=OFF \
+     -DCMAKE_EXE_LINKER_FLAGS="$RW_LIBS" -DBUILD_SHARED_LIBS=OFF \
      -DBUILD_TESTING=ON "$@") >"$r/configure-$kind.log" 2>&1 ||
     rw_die "configure ($kind) failed, see $r/configure-$kind.log"
   rw_log "build $kind"
-  local tl rc=0
-  tl=$(rw_timed "$r/build-$kind.log" nice -n "${NICE:-10}" \
-         cmake --build "$b" -j "${JOBS:-2}" -- -k VERBOSE=1) || rc=1
-  {
-    echo "cpu_lib_s $tl"
-    echo "build_ok $((1 - rc))"
-    echo "compiles $(grep -cE ' -c [^ ]*\.(c|cc|cpp|cxx)( |$)' "$r/build-$kind.log")"
-    echo "crashes $(rw_crashes "$r/build-$kind.log")"
-    echo "offloads_lib $(rw_offloads "$r/build-$kind.log")"
-  } > "$r/build-$kind.txt"
-  [ $rc = 0 ] || { rw_log "$kind build FAILED"; return 1; }
-  touch "$b/.rw-built"
+  local cpu rc=0
+  cpu=$(rw_timed "$r/build-$kind.log" nice -n "$NICE" \
+          cmake --build "$b" -j "$JOBS" -- -k VERBOSE=1) || rc=1
+  rw_build_end "$kind" "$b" "$r" "$cpu" $rc
+}
+
+# rw_cmake_project NAME TITLE [CMAKE_ARGS...]: the whole run of a CMake
+# project whose source is $SRC: the builds that MODES needs in
+# WORK/NAME/{plain,idiom}, each mode's ctest (plain; default; forced:
+# IDIOM_MIN_TRIP=0; limits TEST_TIMEOUT and FORCED_TIMEOUT), the summary
+# and the verdict (WORK/NAME/results). Returns the verdict.
+rw_cmake_project() {
+  local name=$1 title=$2 st=0 m
+  shift 2
+  local d=$WORK/$name r=$WORK/$name/results
+  mkdir -p "$r"
+  case " $MODES " in *" plain "*)
+    rw_cmake_build plain "$SRC" "$d/plain" "$r" "$@" || st=1 ;; esac
+  case " $MODES " in *" default "*|*" forced "*)
+    rw_cmake_build idiom "$SRC" "$d/idiom" "$r" "$@" || st=1 ;; esac
+  for m in $MODES; do
+    case "$m" in
+      plain) rw_ctest plain "$d/plain" "$r" "$TEST_TIMEOUT" ;;
+      default) rw_ctest default "$d/idiom" "$r" "$TEST_TIMEOUT" ;;
+      forced) rw_ctest forced "$d/idiom" "$r" "$FORCED_TIMEOUT" IDIOM_MIN_TRIP=0 ;;
+      *) rw_die "unknown mode $m" ;;
+    esac
+  done
+  rw_summary "$title" "$r"
+  rw_verdict "$name" "$r" || st=1
+  return $st
 }
 
 # rw_ctest MODE B R TIMEOUT [ENV...]: runs the CMake project's tests in B

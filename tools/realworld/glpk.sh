@@ -31,57 +31,14 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
 
-[ $# -ge 1 ] || { echo "usage: $0 IDIOM_BUILD_DIR [WORK_DIR]" >&2; exit 2; }
-IDIOM_BUILD=$(cd "$1" && pwd) || rw_die "no such directory: $1"
-WORK=${2:-/tmp/idiom-realworld}
-mkdir -p "$WORK"
-WORK=$(cd "$WORK" && pwd)
-JOBS=${JOBS:-2}
-NICE=${NICE:-10}
+rw_setup "$@"
 MODEL_TIMEOUT=${MODEL_TIMEOUT:-60}
 FORCED_MODEL_TIMEOUT=${FORCED_MODEL_TIMEOUT:-600}
-MODES=${MODES:-plain default forced}
-export IDIOM_CACHE_DIR=${IDIOM_CACHE_DIR:-$WORK/idiom-cache}
-
-rw_check_tools
 rw_fetch glpk 'glpk-5.0*'
 G=$WORK/glpk
 R=$G/results
 mkdir -p "$R" "$WORK/bin"
 rw_make_cc "$WORK/bin"
-
-build() {
-  local kind=$1 b=$G/$1
-  if [ -f "$b/.rw-built" ] && [ "${FRESH:-0}" != 1 ]; then
-    rw_log "$kind build present"
-    return 0
-  fi
-  rm -rf "$b"
-  mkdir -p "$b"
-  local cc=$CLANG libs=""
-  if [ "$kind" = idiom ]; then
-    cc=$WORK/bin/idiom-cc
-    libs=$(rw_plugin_libs)
-  fi
-  rw_log "configure $kind"
-  (cd "$b" && nice -n "$NICE" "$SRC/configure" --disable-shared \
-     CC="$cc" LIBS="$libs") >"$R/configure-$kind.log" 2>&1 ||
-    rw_die "configure ($kind) failed, see $R/configure-$kind.log"
-  rw_log "build $kind"
-  local tl rc=0
-  tl=$(rw_timed "$R/build-$kind.log" nice -n "$NICE" make -C "$b" -k -j"$JOBS") || rc=1
-  {
-    echo "cpu_lib_s $tl"
-    echo "build_ok $((1 - rc))"
-    # libtool echoes each library compile twice: its own line counts.
-    echo "compiles $(( $(grep -c '^libtool: compile:' "$R/build-$kind.log") +
-                       $(grep -E ' -c ' "$R/build-$kind.log" | grep -vc libtool) ))"
-    echo "crashes $(rw_crashes "$R/build-$kind.log")"
-    echo "offloads_lib $(rw_offloads "$R/build-$kind.log")"
-  } > "$R/build-$kind.txt"
-  [ $rc = 0 ] || { rw_log "$kind build FAILED"; return 1; }
-  touch "$b/.rw-built"
-}
 
 # models: the example models, one "file solver-option" per line.
 models() {
@@ -151,31 +108,14 @@ run_models() {
 }
 
 STATUS=0
-case " $MODES " in *" plain "*) build plain || STATUS=1 ;; esac
-case " $MODES " in *" default "*|*" forced "*) build idiom || STATUS=1 ;; esac
+case " $MODES " in *" plain "*)
+  rw_autotools_build plain "$SRC" "$G/plain" "$R" || STATUS=1 ;; esac
+case " $MODES " in *" default "*|*" forced "*)
+  rw_autotools_build idiom "$SRC" "$G/idiom" "$R" || STATUS=1 ;; esac
 for m in $MODES; do
   run_models "$m"
 done
 
-{
-  echo "# GLPK 5.0 with Idiom ($(date -u +%Y-%m-%dT%H:%MZ))"
-  for k in plain idiom; do
-    [ -f "$R/build-$k.txt" ] && sed "s/^/build-$k /" "$R/build-$k.txt"
-  done
-  for m in plain default forced; do
-    [ -f "$R/$m.txt" ] || continue
-    awk -v m="$m" '{n[$2]++} END {printf "models-%s", m; for (k in n) printf " %s=%d", k, n[k]; print ""}' "$R/$m.txt"
-  done
-} > "$R/summary.txt"
-cat "$R/summary.txt"
-
-crashes=$(cat "$R"/build-*.txt 2>/dev/null | awk '$1=="crashes"{s+=$2} END {print s+0}')
-[ "$crashes" = 0 ] || { echo "glpk.sh: $crashes compiler crash(es)"; STATUS=1; }
-for m in default forced; do
-  [ -f "$R/$m.txt" ] || continue
-  if grep -vq ' PASS' "$R/$m.txt"; then
-    echo "glpk.sh: mode $m: $(grep -v ' PASS' "$R/$m.txt" | tr '\n' ';')"
-    STATUS=1
-  fi
-done
+rw_summary "GLPK 5.0" "$R"
+rw_verdict glpk.sh "$R" || STATUS=1
 exit $STATUS

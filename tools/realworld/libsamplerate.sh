@@ -23,40 +23,11 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
 
-[ $# -ge 1 ] || { echo "usage: $0 IDIOM_BUILD_DIR [WORK_DIR]" >&2; exit 2; }
-IDIOM_BUILD=$(cd "$1" && pwd) || rw_die "no such directory: $1"
-WORK=${2:-/tmp/idiom-realworld}
-mkdir -p "$WORK"
-WORK=$(cd "$WORK" && pwd)
-JOBS=${JOBS:-2}
-NICE=${NICE:-10}
+rw_setup "$@"
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 FORCED_TIMEOUT=${FORCED_TIMEOUT:-1200}
-MODES=${MODES:-plain default forced}
-export IDIOM_CACHE_DIR=${IDIOM_CACHE_DIR:-$WORK/idiom-cache}
-
-rw_check_tools
 rw_fetch libsamplerate 'libsamplerate-0.2.2*' CMakeLists.txt
-L=$WORK/libsamplerate
-R=$L/results
-mkdir -p "$R" "$WORK/bin"
+mkdir -p "$WORK/bin"
 rw_make_cc "$WORK/bin"
-
-STATUS=0
-ARGS=(-DLIBSAMPLERATE_EXAMPLES=OFF -DLIBSAMPLERATE_INSTALL=OFF)
-case " $MODES " in *" plain "*)
-  rw_cmake_build plain "$SRC" "$L/plain" "$R" "${ARGS[@]}" || STATUS=1 ;; esac
-case " $MODES " in *" default "*|*" forced "*)
-  rw_cmake_build idiom "$SRC" "$L/idiom" "$R" "${ARGS[@]}" || STATUS=1 ;; esac
-for m in $MODES; do
-  case "$m" in
-    plain) rw_ctest plain "$L/plain" "$R" "$TEST_TIMEOUT" ;;
-    default) rw_ctest default "$L/idiom" "$R" "$TEST_TIMEOUT" ;;
-    forced) rw_ctest forced "$L/idiom" "$R" "$FORCED_TIMEOUT" IDIOM_MIN_TRIP=0 ;;
-    *) rw_die "unknown mode $m" ;;
-  esac
-done
-
-rw_summary "libsamplerate 0.2.2" "$R"
-rw_verdict libsamplerate.sh "$R" || STATUS=1
-exit $STATUS
+rw_cmake_project libsamplerate "libsamplerate 0.2.2" \
+  -DLIBSAMPLERATE_EXAMPLES=OFF -DLIBSAMPLERATE_INSTALL=OFF

@@ -32,9 +32,11 @@ done
 echo "# medians (wall_s, cpu_s), load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 for m in $MODELS; do
   for b in plain idiom; do
-    awk -v m="$m" -v b="$b" '$1 == m && $2 == b { w[n] = $3; c[n++] = $4 + $5 }
-      END { asort(w); asort(c); i = int((n + 1) / 2);
-            printf "%s %s median wall %.2f s, cpu %.2f s (n=%d)\n", m, b, w[i], c[i], n }' "$T/all"
+    w=$(awk -v m="$m" -v b="$b" '$1 == m && $2 == b { print $3 }' "$T/all" | sort -g)
+    c=$(awk -v m="$m" -v b="$b" '$1 == m && $2 == b { print $4 + $5 }' "$T/all" | sort -g)
+    n=$(echo "$w" | wc -l)
+    echo "$m $b median wall $(echo "$w" | sed -n "$(( (n + 1) / 2 ))p") s," \
+         "cpu $(echo "$c" | sed -n "$(( (n + 1) / 2 ))p") s (n=$n)"
   done
   (cd "$EX" && IDIOM_STATS=1 "$W/glpk/idiom/examples/glpsol" --math "$m" 2>&1 >/dev/null) |
     awk -v m="$m" '/^idiom-stats: .* calls=/ {

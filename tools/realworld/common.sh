@@ -30,7 +30,7 @@ rw_check_tools() {
 # plugin's build directory), WORK from $2 (default /tmp/idiom-realworld,
 # created), JOBS (default 2), NICE (default 10), MODES (default "plain
 # default forced"), IDIOM_CACHE_DIR (default WORK/idiom-cache, exported),
-# and rw_check_tools.
+# rw_check_tools, and the compiler wrappers in WORK/bin (rw_make_cc).
 rw_setup() {
   [ $# -ge 1 ] || { echo "usage: $0 IDIOM_BUILD_DIR [WORK_DIR]" >&2; exit 2; }
   IDIOM_BUILD=$(cd "$1" && pwd) || rw_die "no such directory: $1"
@@ -42,6 +42,7 @@ rw_setup() {
   MODES=${MODES:-plain default forced}
   export IDIOM_CACHE_DIR=${IDIOM_CACHE_DIR:-$WORK/idiom-cache}
   rw_check_tools
+  rw_make_cc "$WORK/bin"
 }
 
 # rw_debian_uri: the URI of the system's main Debian repository (the first
@@ -255,11 +256,14 @@ rw_cmake_build() {
 # rw_cmake_project NAME TITLE [CMAKE_ARGS...]: the whole run of a CMake
 # project whose source is $SRC: the builds that MODES needs in
 # WORK/NAME/{plain,idiom}, each mode's ctest (plain; default; forced:
-# IDIOM_MIN_TRIP=0; limits TEST_TIMEOUT and FORCED_TIMEOUT), the summary
-# and the verdict (WORK/NAME/results). Returns the verdict.
+# IDIOM_MIN_TRIP=0; limits TEST_TIMEOUT, default 600 s, and
+# FORCED_TIMEOUT, default 1200 s), the summary and the verdict
+# (WORK/NAME/results). Returns the verdict.
 rw_cmake_project() {
   local name=$1 title=$2 st=0 m
   shift 2
+  TEST_TIMEOUT=${TEST_TIMEOUT:-600}
+  FORCED_TIMEOUT=${FORCED_TIMEOUT:-1200}
   local d=$WORK/$name r=$WORK/$name/results
   mkdir -p "$r"
   case " $MODES " in *" plain "*)

@@ -37,8 +37,7 @@ FORCED_MODEL_TIMEOUT=${FORCED_MODEL_TIMEOUT:-600}
 rw_fetch glpk 'glpk-5.0*'
 G=$WORK/glpk
 R=$G/results
-mkdir -p "$R" "$WORK/bin"
-rw_make_cc "$WORK/bin"
+mkdir -p "$R"
 
 # models: the example models, one "file solver-option" per line.
 models() {

@@ -24,10 +24,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
 
 rw_setup "$@"
-TEST_TIMEOUT=${TEST_TIMEOUT:-600}
-FORCED_TIMEOUT=${FORCED_TIMEOUT:-1200}
 rw_fetch libsamplerate 'libsamplerate-0.2.2*' CMakeLists.txt
-mkdir -p "$WORK/bin"
-rw_make_cc "$WORK/bin"
 rw_cmake_project libsamplerate "libsamplerate 0.2.2" \
   -DLIBSAMPLERATE_EXAMPLES=OFF -DLIBSAMPLERATE_INSTALL=OFF

@@ -20,11 +20,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
 
 rw_setup "$@"
-TEST_TIMEOUT=${TEST_TIMEOUT:-600}
-FORCED_TIMEOUT=${FORCED_TIMEOUT:-1200}
 rw_fetch nlopt 'nlopt-2.7.1*' CMakeLists.txt
-mkdir -p "$WORK/bin"
-rw_make_cc "$WORK/bin"
 rw_cmake_project nlopt "NLopt 2.7.1" \
   -DNLOPT_PYTHON=OFF -DNLOPT_OCTAVE=OFF -DNLOPT_MATLAB=OFF -DNLOPT_GUILE=OFF \
   -DNLOPT_SWIG=OFF -DNLOPT_FORTRAN=OFF -DNLOPT_TESTS=ON

@@ -171,6 +171,20 @@ rw_collect_results() {
    done | sed 's/\.trs / /') > "$out"
 }
 
+# rw_mode MODE TIMEOUT FORCED_TIMEOUT: what a test mode runs: RW_KIND (the
+# build: plain for plain, idiom for default and forced), RW_TIMEOUT
+# (TIMEOUT, FORCED_TIMEOUT in the forced mode) and RW_ENV (an array, the
+# environment: IDIOM_MIN_TRIP=0 in the forced mode).
+rw_mode() {
+  RW_KIND=idiom RW_TIMEOUT=$2 RW_ENV=()
+  case "$1" in
+    plain) RW_KIND=plain ;;
+    default) ;;
+    forced) RW_TIMEOUT=$3; RW_ENV=(IDIOM_MIN_TRIP=0) ;;
+    *) rw_die "unknown mode $1" ;;
+  esac
+}
+
 # rw_build_start KIND B: 1 (skip) when B holds a finished build (its stamp
 # B/.rw-built) and FRESH is not 1; else empties B and returns 0. Sets
 # RW_CC, RW_CXX and RW_LIBS for KIND (plain: $CLANG and its clang++;
@@ -271,12 +285,8 @@ rw_cmake_project() {
   case " $MODES " in *" default "*|*" forced "*)
     rw_cmake_build idiom "$SRC" "$d/idiom" "$r" "$@" || st=1 ;; esac
   for m in $MODES; do
-    case "$m" in
-      plain) rw_ctest plain "$d/plain" "$r" "$TEST_TIMEOUT" ;;
-      default) rw_ctest default "$d/idiom" "$r" "$TEST_TIMEOUT" ;;
-      forced) rw_ctest forced "$d/idiom" "$r" "$FORCED_TIMEOUT" IDIOM_MIN_TRIP=0 ;;
-      *) rw_die "unknown mode $m" ;;
-    esac
+    rw_mode "$m" "$TEST_TIMEOUT" "$FORCED_TIMEOUT"
+    rw_ctest "$m" "$d/$RW_KIND" "$r" "$RW_TIMEOUT" "${RW_ENV[@]}"
   done
   rw_summary "$title" "$r"
   rw_verdict "$name" "$r" || st=1

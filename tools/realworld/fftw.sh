@@ -65,13 +65,9 @@ build() {
 }
 
 run_tests() {
-  local mode=$1 kind=idiom t=$TEST_TIMEOUT envs=()
-  case "$mode" in
-    plain) kind=plain ;;
-    default) ;;
-    forced) t=$FORCED_TIMEOUT; envs=(IDIOM_MIN_TRIP=0) ;;
-    *) rw_die "unknown mode $mode" ;;
-  esac
+  local mode=$1
+  rw_mode "$mode" "$TEST_TIMEOUT" "$FORCED_TIMEOUT"
+  local kind=$RW_KIND t=$RW_TIMEOUT envs=("${RW_ENV[@]}")
   rw_log "tests: $mode (${envs[*]:-defaults}, timeout ${t}s)"
   local rc=0 t0=$SECONDS
   env "${envs[@]}" timeout "$t" nice -n "$NICE" make -C "$F/$kind/tests" check \

@@ -62,13 +62,9 @@ normalise() {
 }
 
 run_models() {
-  local mode=$1 kind=idiom t=$MODEL_TIMEOUT envs=()
-  case "$mode" in
-    plain) kind=plain ;;
-    default) ;;
-    forced) t=$FORCED_MODEL_TIMEOUT; envs=(IDIOM_MIN_TRIP=0) ;;
-    *) rw_die "unknown mode $mode" ;;
-  esac
+  local mode=$1
+  rw_mode "$mode" "$MODEL_TIMEOUT" "$FORCED_MODEL_TIMEOUT"
+  local kind=$RW_KIND t=$RW_TIMEOUT envs=("${RW_ENV[@]}")
   local o=$G/out-$mode glpsol=$G/$kind/examples/glpsol
   rm -rf "$o"
   mkdir -p "$o"

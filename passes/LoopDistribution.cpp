@@ -262,7 +262,19 @@ bool Analysis::sinkable(Instruction *V, StoreInst *S, Loop *Sub) {
     return false;
   const DataLayout &DL = S->getModule()->getDataLayout();
   Value *Ptr = S->getPointerOperand();
+  // The distances are taken between integer addresses: the range of a store
+  // of Sub can be a umin/umax of two pointers (an inner loop whose trip
+  // count may be zero or negative), whose pointer base is that min/max
+  // itself, so getMinusSCEV on the pointers has no value
+  // (SCEVCouldNotCompute, which has no type).
+  Type *IntPtrTy = DL.getIntPtrType(Ptr->getType());
+  auto Address = [&](const SCEV *X) -> const SCEV * {
+    return X->getType()->isPointerTy() ? SE.getPtrToIntExpr(X, IntPtrTy) : X;
+  };
   const SCEV *At = SE.getSCEV(Ptr);
+  const SCEV *AtI = Address(At);
+  if (isa<SCEVCouldNotCompute>(AtI))
+    return false;
   for (BasicBlock *BB : Sub->blocks())
     for (Instruction &I : *BB) {
       if (!I.mayWriteToMemory())
@@ -282,7 +294,13 @@ bool Analysis::sinkable(Instruction *V, StoreInst *S, Loop *Sub) {
         return false;
       uint64_t SizeS = DL.getTypeStoreSize(St->getValueOperand()->getType());
       uint64_t SizeR = DL.getTypeStoreSize(V->getType());
-      const SCEV *Below = SE.getMinusSCEV(At, Hi), *Above = SE.getMinusSCEV(Lo, At);
+      const SCEV *LoI = Address(Lo), *HiI = Address(Hi);
+      if (isa<SCEVCouldNotCompute>(LoI) || isa<SCEVCouldNotCompute>(HiI) ||
+          LoI->getType() != AtI->getType() || HiI->getType() != AtI->getType())
+        return false; // not proven apart: the reload stays before Sub
+      const SCEV *Below = SE.getMinusSCEV(AtI, HiI), *Above = SE.getMinusSCEV(LoI, AtI);
+      if (isa<SCEVCouldNotCompute>(Below) || isa<SCEVCouldNotCompute>(Above))
+        return false;
       Type *Ty = Below->getType();
       if (!SE.isKnownPredicate(ICmpInst::ICMP_SGE, Below, SE.getConstant(Ty, SizeS)) &&
           !SE.isKnownPredicate(ICmpInst::ICMP_SGE, Above, SE.getConstant(Ty, SizeR)))

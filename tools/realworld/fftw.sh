@@ -22,25 +22,14 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
 
-[ $# -ge 1 ] || { echo "usage: $0 IDIOM_BUILD_DIR [WORK_DIR]" >&2; exit 2; }
-IDIOM_BUILD=$(cd "$1" && pwd) || rw_die "no such directory: $1"
-WORK=${2:-/tmp/idiom-realworld}
-mkdir -p "$WORK"
-WORK=$(cd "$WORK" && pwd)
-JOBS=${JOBS:-2}
-NICE=${NICE:-10}
+rw_setup "$@"
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
 FORCED_TIMEOUT=${FORCED_TIMEOUT:-1800}
-MODES=${MODES:-plain default forced}
-export IDIOM_CACHE_DIR=${IDIOM_CACHE_DIR:-$WORK/idiom-cache}
-
-rw_check_tools
 command -v perl >/dev/null 2>&1 || rw_die "perl not found (FFTW's check.pl)"
 rw_fetch fftw3 'fftw3-3.3.10*'
 F=$WORK/fftw
 R=$F/results
-mkdir -p "$R" "$WORK/bin"
-rw_make_cc "$WORK/bin"
+mkdir -p "$R"
 
 build() {
   local kind=$1 b=$F/$1
@@ -76,13 +65,9 @@ build() {
 }
 
 run_tests() {
-  local mode=$1 kind=idiom t=$TEST_TIMEOUT envs=()
-  case "$mode" in
-    plain) kind=plain ;;
-    default) ;;
-    forced) t=$FORCED_TIMEOUT; envs=(IDIOM_MIN_TRIP=0) ;;
-    *) rw_die "unknown mode $mode" ;;
-  esac
+  local mode=$1
+  rw_mode "$mode" "$TEST_TIMEOUT" "$FORCED_TIMEOUT"
+  local kind=$RW_KIND t=$RW_TIMEOUT envs=("${RW_ENV[@]}")
   rw_log "tests: $mode (${envs[*]:-defaults}, timeout ${t}s)"
   local rc=0 t0=$SECONDS
   env "${envs[@]}" timeout "$t" nice -n "$NICE" make -C "$F/$kind/tests" check \

@@ -1123,6 +1123,7 @@ static const tcase cases[] = {
     {"fixedcost_text", case_fixedcost_text, 1},
     {"fixedcost_read", case_fixedcost_read, 1},
     {"fixedcost_once", case_fixedcost_once, 1},
+    {"tinypocl_hint_double", case_tinypocl_hint_double, 1},
     {"hold_off_child", case_hold_off_child, 0},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},

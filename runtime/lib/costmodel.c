@@ -144,10 +144,11 @@
 
 /* Host time (ns) of runs the model would have sent to a device not yet
    started: the start-up begins once it reaches idiomrt_calib_start_after_ns
-   (all descriptors together). */
-static uint64_t g_worthy_ns;
+   (all descriptors together). Both with the start state (rt_config.h): a
+   host-prestart decision writes them in runs that never start the device. */
+IDIOMRT_START_DATA static uint64_t g_worthy_ns;
 /* The same over the whole process, the device started or not. */
-static uint64_t g_worthy_total_ns;
+IDIOMRT_START_DATA static uint64_t g_worthy_total_ns;
 /* the longest warm-up run of the second device so far (ns, atomic) */
 static uint64_t g_cpu_warm_ns;
 

@@ -516,6 +516,13 @@ static _Thread_local struct {
   uint64_t back, refill;
 } t_own;
 
+/* idiomrt_cost_pages for the thread's next decision (0: not told). */
+static _Thread_local uint64_t t_pages_told; /* pages + 1 */
+
+void idiomrt_cost_pages(uint64_t pages) {
+  t_pages_told = pages < UINT64_MAX ? pages + 1 : pages;
+}
+
 void idiomrt_cost_own_sync(uint64_t back, uint64_t refill) {
   t_own.set = 1;
   t_own.back = back;
@@ -544,6 +551,9 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   int own = t_own.set;
   uint64_t own_bytes = t_own.back + t_own.refill;
   t_own.set = 0;
+  /* a run over fewer pages than a cold one faults (idiomrt_cost_pages) */
+  int few_pages = t_pages_told && t_pages_told - 1 < COLD_MIN_FAULTS;
+  t_pages_told = 0;
   unsigned cls = idiomrt_size_class(trip);
   double floor_ns = device_floor(bytes);
   double lat = lat_ns();
@@ -678,7 +688,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   int clock = want && c->hn &&
               c->host_est * (double)trip >= IDIOMRT_CLOCK_MIN_LOOP_NS;
   int faults = want && c->hn < IDIOMRT_COST_RING &&
-               c->host_cold < COLD_RUNS_MAX;
+               c->host_cold < COLD_RUNS_MAX && !few_pages;
   if (*reason) {
     idiomrt_stats_decline_locked(e, *reason);
     s->host_wanted += want;

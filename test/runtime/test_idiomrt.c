@@ -1124,6 +1124,8 @@ static const tcase cases[] = {
     {"fixedcost_read", case_fixedcost_read, 1},
     {"fixedcost_once", case_fixedcost_once, 1},
     {"tinypocl_hint_double", case_tinypocl_hint_double, 1},
+    {"tinypocl_few_pages", case_tinypocl_few_pages, 1},
+    {"tinypocl_many_pages", case_tinypocl_many_pages, 1},
     {"hold_off_child", case_hold_off_child, 0},
     {"variant_junk_child", case_variant_junk_child, 0},
     {"stats_child", case_stats_child, 0},

@@ -6,7 +6,13 @@
  *  - tinypocl_hint_double: host-floor hints of a class in a row double the
  *    calls they skip (64, 128, ..., 1024; costmodel.c, HINT_GROW_MAX), so
  *    that 3000 tiny calls reach idiom_run 7 times, not 48; every call is
- *    still counted and every result is the loop's.
+ *    still counted and every result is the loop's;
+ *  - tinypocl_few_pages: a run whose buffer ranges span fewer pages than a
+ *    cold host run faults (costmodel.c, COLD_MIN_FAULTS: 64) never reads
+ *    the thread's page faults (getrusage, two per timed run while the
+ *    class has fewer than 3 samples: policy_tiny made 6 calls);
+ *  - tinypocl_many_pages: the negative: a run over 2 MiB still reads them
+ *    around its first timed host runs (the cold-run rule's input).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef _GNU_SOURCE
@@ -71,4 +77,39 @@ void case_tinypocl_hint_double(void) {
           hint_runs(), DOUBLE_CALLS);
   free(x);
   free(y);
+}
+
+/* getrusage calls made by `calls` calls of the tiny site over n floats. */
+static unsigned long pages_site_getrusage(int n, int calls) {
+  setenv("IDIOM_COST", "on", 1);
+  float *x = malloc(4ull * n), *y = malloc(4ull * n);
+  hint_fill(x, y, n);
+  unsigned long before = __atomic_load_n(&g_getrusage_calls, __ATOMIC_RELAXED);
+  int off = 0;
+  for (int k = 0; k < calls; ++k)
+    off += hint_site(x, y, n, 0, 0, NULL);
+  unsigned long made =
+      __atomic_load_n(&g_getrusage_calls, __ATOMIC_RELAXED) - before;
+  CHECK_MSG(off == 0, "%d calls offloaded", off);
+  CHECK(hint_check_y(y, n, calls));
+  free(x);
+  free(y);
+  return made;
+}
+
+/* 2 x 16 KiB: at most 12 pages. Fails when the faults are read whatever
+   the run's pages (6 calls, two per timed run of the first three). */
+void case_tinypocl_few_pages(void) {
+  unsigned long made = pages_site_getrusage(4096, 300);
+  CHECK_MSG(made == 0, "%lu getrusage calls for a run over 12 pages", made);
+  fprintf(stderr, "tinypocl_few_pages: %lu getrusage calls\n", made);
+}
+
+/* 2 x 1 MiB: 516 pages at most, enough for a cold run: the first timed
+   host runs read the faults before and after (2 calls each). */
+void case_tinypocl_many_pages(void) {
+  unsigned long made = pages_site_getrusage(1 << 18, 8);
+  CHECK_MSG(made >= 2 && made % 2 == 0,
+            "%lu getrusage calls for a run over 516 pages", made);
+  fprintf(stderr, "tinypocl_many_pages: %lu getrusage calls\n", made);
 }

@@ -11,12 +11,13 @@
 // at every start and every thread creation, is below a page (the kernel
 // build's 10 KB of variant scratch moved to the heap). Before, .bss held
 // all of them (four page faults of bench/policy_tiny.c's warm run) and the
-// TLS block was 13 KB. The program prints what its sequential build prints.
-// RUN: %clang-idiom -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
+// TLS block was 13 KB. The program (bench/policy_tiny.c) prints what its
+// sequential build prints.
+// RUN: %clang-idiom -S -emit-llvm %srcroot/bench/policy_tiny.c -o - | FileCheck %s --check-prefix=IR
 // IR-DAG: @idiom_main_{{[0-9]+}}.hint = private global i64 0, section ".data.idiomrt_start", align 8
 // IR-DAG: @idiom_pending_work = weak {{(dso_local )?}}global i32 0, section ".data.idiomrt_start", align 4
-// RUN: %clang -O2 %s -o %t.seq
-// RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
+// RUN: %clang -O2 %srcroot/bench/policy_tiny.c -o %t.seq
+// RUN: %clang-idiom -g %srcroot/bench/policy_tiny.c -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected
 // RUN: %t.idiom > %t.out
 // RUN: diff %t.expected %t.out
@@ -32,21 +33,3 @@
 // SYMS-DAG: {{ O \.data}} {{.*}} g_clock_cpu_ns
 // RUN: llvm-readelf -lW %t.idiom | FileCheck %s --check-prefix=TLS
 // TLS: {{^ *}}TLS {{0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+}} 0x000{{[0-9a-f]}}{{[0-9a-f]}}{{[0-9a-f]}} R
-#include <stdio.h>
-#define N 4096
-#define REPS 300
-static float x[N], y[N];
-int main(void) {
-  for (int i = 0; i < N; ++i) {
-    x[i] = (float)(i % 17);
-    y[i] = (float)(i % 5);
-  }
-  double s = 0;
-  for (int r = 0; r < REPS; ++r) {
-    for (int i = 0; i < N; ++i)
-      y[i] = 0.5f * x[i] + y[i] * 0.25f;
-    s += y[r % N];
-  }
-  printf("%.6f\n", s);
-  return 0;
-}

@@ -15,7 +15,9 @@ once, in an order rotated from round to round. Reported per build: the
 median wall and CPU times, the mean minor faults, the rounds whose run
 changed its cache directory, and the median of the paired ratios (SEQ's
 wall time over the build's, same round) with np_ratio_ci.py's 95%
-confidence interval of that median.
+confidence interval of that median, and the same of CPU times (user +
+system: what the process itself spent, less moved by other processes'
+load than its wall time).
 
 Environment: PIN=2,3 (CPUs, inherited), EXTRA_ENV="K=V ..." for the plugin
 builds only, BLOCK=N: instead of rotating, each round runs every build N
@@ -102,8 +104,13 @@ def main():
         if n != "seq":
             ratios = [a[0] / b[0] for a, b in zip(s, v)]
             lo, hi = median_ci(ratios)
-            line += " ratio %.3f [%.3f, %.3f] rewrites %d/%d" % (
-                statistics.median(ratios), lo, hi, rewrites[n], len(v))
+            line += " ratio %.3f [%.3f, %.3f]" % (statistics.median(ratios),
+                                                  lo, hi)
+            # the same of CPU times: less moved by other processes' load
+            cpu = [a[1] / b[1] for a, b in zip(s, v) if b[1] > 0]
+            lo, hi = median_ci(cpu)
+            line += " cpu ratio %.3f [%.3f, %.3f] rewrites %d/%d" % (
+                statistics.median(cpu), lo, hi, rewrites[n], len(v))
         print(line)
 
 

@@ -60,8 +60,9 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     rounds = int(sys.argv[1])
-    seq = sys.argv[2]
-    builds = [a.split("=", 1) for a in sys.argv[3:]]
+    seq = os.path.abspath(sys.argv[2])
+    builds = [(n, os.path.abspath(b))
+              for n, b in (a.split("=", 1) for a in sys.argv[3:])]
     pin = os.environ.get("PIN")
     if pin:
         os.sched_setaffinity(0, {int(c) for c in pin.split(",")})

@@ -1,6 +1,7 @@
 //===- PendingGuards.cpp - Calls behind idiom_pending_work ----------------===//
 
 #include "PendingGuards.h"
+#include "StartData.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -79,6 +80,7 @@ unsigned guardPendingCalls(Module &M) {
                               ConstantInt::get(I32, 0), "idiom_pending_work",
                               Before);
     Word->setAlignment(Align(4));
+    placeInStartData(*Word); // with the hint words (StartData.h)
     // In an executable (PIE or not position-independent) the definition
     // cannot be interposed: the loads address it directly (a load through
     // the GOT kept its address in a register across the loops, one

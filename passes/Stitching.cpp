@@ -3,6 +3,7 @@
 #include "Stitching.h"
 #include "NestWork.h"
 #include "PipelinePlacement.h"
+#include "StartData.h"
 #include "lift/GemmLifting.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -464,7 +465,7 @@ struct HostHint {
 /// branches to \p Fallback (the original nest, which syncs a residency
 /// region first when it is in one, as a decline does) instead of \p Call.
 /// The word is a zero-initialized private global \p Name, one per stitched
-/// site.
+/// site, in the start-data section (StartData.h).
 static HostHint emitHostHintCheck(IRBuilder<> &B, const ExpandedArgs &Args,
                                   BasicBlock *Call, BasicBlock *Fallback,
                                   LoopInfo &LI, Loop *Parent,
@@ -478,6 +479,7 @@ static HostHint emitHostHintCheck(IRBuilder<> &B, const ExpandedArgs &Args,
                                   GlobalValue::PrivateLinkage,
                                   ConstantInt::get(I64, 0), Name);
   Word->setAlignment(Align(8));
+  placeInStartData(*Word);
   Value *Key = ConstantInt::get(I64, 1);
   for (Value *S : Args.Sizes)
     Key = B.CreateMul(Key, S, "idiom.hint.key");

@@ -313,7 +313,8 @@ void idiom_host_end_site(const uint64_t *hint);
 /// inside a residency region only while it holds nothing on the device),
 /// the runtime writes *hint = tag | n <<
 /// IDIOM_HINT_TAG_BITS with tag = floor(log2(key)) + 1 and n >= 1 the calls
-/// the caller may skip (at most 64); otherwise it leaves *hint alone.
+/// the caller may skip (64, or up to 1024 for host-floor declines in a
+/// row); otherwise it leaves *hint alone.
 ///
 /// The caller's contract (passes/Stitching.cpp): before idiom_run, with
 /// key its own function of the sizes (the product of the iteration counts),
@@ -489,6 +490,15 @@ extern int idiom_regions_open;
 /// weakly by the runtime and by each module of the plugin (next to its
 /// host hint words): the linker keeps one.
 extern int idiom_pending_work;
+
+/// The ELF section of the zero-initialised words that a run whose sites
+/// stay on the host reads and writes from its first call (the host hint
+/// words, idiom_pending_work, the runtime's start state): a data section
+/// (the linker merges .data.* into .data), next to the GOT and to .data's
+/// last page, which the dynamic linker and exec write at every start, and
+/// not .bss, whose pages each cost a page fault when first read and
+/// another when first written (helper "tinypocl", docs/Benchmarks.md).
+#define IDIOM_START_DATA_SECTION ".data.idiomrt_start"
 
 /// Bytes copied from the host to the device and back by every idiom_run and
 /// region copy-back of the process since it started (either pointer may be

@@ -126,17 +126,29 @@
                                (at most one per region entered) */
 #define STATIC_LAT_NS 5000.0 /* floor before calibration: 5 us ... */
 #define STATIC_BW_BPS 64e9   /* ... plus bytes at 64 GB/s */
-#define HINT_CALLS 64        /* calls a host hint skips at most */
+#define HINT_CALLS 64        /* calls a host hint skips (its first) */
+/* Host-floor hints of a class in a row double: 64, 128, ..., 64 << 4 =
+   1024 calls. A host-floor decline says the device's floor alone (launch
+   latency and transfers) exceeds the host loop, which the next decision
+   of the same size class repeats unless the class's host samples or the
+   floor move; each decision at the end of a hint costs a call into
+   idiom_run (the descriptor lookup, checks, the decision under a lock,
+   two clock reads around a sampled loop: bench/policy_tiny.c made 47 of
+   them in 3000 calls, 6 now). Any other decision of the class starts the
+   run of doublings again; a class of another size is decided at its first
+   call as before. */
+#define HINT_GROW_MAX 4
 #define PRIOR_SPREAD 0.25    /* a side's spread until it has 2 samples */
 #define HINT_TAG_BITS IDIOM_HINT_TAG_BITS /* the word: size tag, then the calls */
 #define HINT_TAG_MASK ((1ull << HINT_TAG_BITS) - 1)
 
 /* Host time (ns) of runs the model would have sent to a device not yet
    started: the start-up begins once it reaches idiomrt_calib_start_after_ns
-   (all descriptors together). */
-static uint64_t g_worthy_ns;
+   (all descriptors together). Both with the start state (rt_config.h): a
+   host-prestart decision writes them in runs that never start the device. */
+IDIOMRT_START_DATA static uint64_t g_worthy_ns;
 /* The same over the whole process, the device started or not. */
-static uint64_t g_worthy_total_ns;
+IDIOMRT_START_DATA static uint64_t g_worthy_total_ns;
 /* the longest warm-up run of the second device so far (ns, atomic) */
 static uint64_t g_cpu_warm_ns;
 
@@ -504,6 +516,13 @@ static _Thread_local struct {
   uint64_t back, refill;
 } t_own;
 
+/* idiomrt_cost_pages for the thread's next decision (0: not told). */
+static _Thread_local uint64_t t_pages_told; /* pages + 1 */
+
+void idiomrt_cost_pages(uint64_t pages) {
+  t_pages_told = pages < UINT64_MAX ? pages + 1 : pages;
+}
+
 void idiomrt_cost_own_sync(uint64_t back, uint64_t refill) {
   t_own.set = 1;
   t_own.back = back;
@@ -532,6 +551,9 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   int own = t_own.set;
   uint64_t own_bytes = t_own.back + t_own.refill;
   t_own.set = 0;
+  /* a run over fewer pages than a cold one faults (idiomrt_cost_pages) */
+  int few_pages = t_pages_told && t_pages_told - 1 < COLD_MIN_FAULTS;
+  t_pages_told = 0;
   unsigned cls = idiomrt_size_class(trip);
   double floor_ns = device_floor(bytes);
   double lat = lat_ns();
@@ -666,7 +688,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   int clock = want && c->hn &&
               c->host_est * (double)trip >= IDIOMRT_CLOCK_MIN_LOOP_NS;
   int faults = want && c->hn < IDIOMRT_COST_RING &&
-               c->host_cold < COLD_RUNS_MAX;
+               c->host_cold < COLD_RUNS_MAX && !few_pages;
   if (*reason) {
     idiomrt_stats_decline_locked(e, *reason);
     s->host_wanted += want;
@@ -681,6 +703,8 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   int hintable = !region && !stale_hold &&
                  (dec == IDIOMRT_DEC_CANNOT_WIN ||
                   (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok) || kept);
+  if (!hintable || dec != IDIOMRT_DEC_CANNOT_WIN)
+    c->hint_grow = 0; /* the doubling of host-floor hints starts again */
   pthread_mutex_unlock(&e->stats_lock);
   t_hint_desc = hintable ? e->desc : NULL;
   if (hintable) {
@@ -777,6 +801,11 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
   /* the class the decline was decided in (no allocation here) */
   idiomrt_cost_class *c =
       idiomrt_cost_class_find(&e->cost, idiomrt_size_class(t_hint_trip));
+  if (t_hint_dec == IDIOMRT_DEC_CANNOT_WIN && c) {
+    n = (uint64_t)HINT_CALLS << c->hint_grow;
+    if (c->hint_grow < HINT_GROW_MAX)
+      c->hint_grow++;
+  }
   if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c && c->winner == 2 &&
       idiomrt_startup_begun()) {
     /* the device is measured again once gap decisions have passed and the

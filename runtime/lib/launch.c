@@ -348,6 +348,18 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
                                                             &refill);
       idiomrt_cost_own_sync(back, refill);
     }
+    /* the pages the host loop can touch: its buffer ranges (a CSR's are
+       known only once it runs; the fallback's sync of a region that holds
+       device copies may write others back) */
+    if (!csr && (!idiomrt_resid_active() || idiomrt_resid_bytes() == 0)) {
+      uint64_t pages = 0;
+      for (uint32_t i = 0; i < nargs; ++i)
+        if (args[i].kind == IDIOM_ARG_BUF_IN ||
+            args[i].kind == IDIOM_ARG_BUF_OUT ||
+            args[i].kind == IDIOM_ARG_BUF_INOUT)
+          pages += args[i].bytes / 4096 + 2; /* spanned at most */
+      idiomrt_cost_pages(pages);
+    }
     dec = idiomrt_cost_decide(e, trip,
                               idiomrt_cost_bytes(args, nargs) +
                                   idiomrt_csr_bytes_estimate(csr),

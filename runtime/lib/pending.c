@@ -35,7 +35,7 @@
 /* Weak: a module of the plugin defines it too, weakly, next to its host
    hint words (passes/PendingGuards.cpp), and the linker keeps that one,
    the first it meets; this one serves programs without such a module. */
-__attribute__((weak)) int idiom_pending_work;
+__attribute__((weak)) IDIOMRT_START_DATA int idiom_pending_work;
 
 void idiomrt_pending_device(void) {
   if (!(__atomic_load_n(&idiom_pending_work, __ATOMIC_RELAXED) &

@@ -768,7 +768,11 @@ unsigned idiomrt_program_rest_to_build(const idiomrt_entry *e,
   const idiom_kernel_desc *d = e->desc;
   unsigned nv = e->nvariants;
   const char *start[IDIOMRT_MAX_VARIANTS];
-  static _Thread_local idiomrt_variant loc[IDIOMRT_MAX_VARIANTS];
+  /* on the heap: neither on the runtime thread's small stack nor in the
+     static TLS block that every thread's start clears (5 KB each) */
+  idiomrt_variant *loc = calloc(IDIOMRT_MAX_VARIANTS, sizeof *loc);
+  if (!loc)
+    return nv > e->rest_next ? nv - e->rest_next : 0;
   const char *first = parse_markers(d->source, nv, start, loc);
   unsigned todo = 0;
   for (unsigned k = e->rest_next; first && k < nv; ++k) {
@@ -776,6 +780,7 @@ unsigned idiomrt_program_rest_to_build(const idiomrt_entry *e,
     todo += !src || !on_disk(dev, src);
     free(src);
   }
+  free(loc);
   return todo;
 }
 
@@ -788,8 +793,12 @@ unsigned idiomrt_program_build_rest_one(idiomrt_entry *e,
   unsigned nv = e->nvariants, k = e->rest_next;
   /* the markers again, into a private copy: e's are read by runs */
   const char *start[IDIOMRT_MAX_VARIANTS];
-  static _Thread_local idiomrt_variant loc[IDIOMRT_MAX_VARIANTS];
-  memset(loc, 0, sizeof loc);
+  /* on the heap, as in idiomrt_program_rest_to_build */
+  idiomrt_variant *loc = calloc(IDIOMRT_MAX_VARIANTS, sizeof *loc);
+  if (!loc) {
+    idiomrt_program_leave_rest(e, "out of memory");
+    return 0;
+  }
   const char *first = parse_markers(d->source, nv, start, loc);
   int from_disk = 0, ok = 0;
   uint64_t t0 = idiomrt_now_ns();
@@ -811,6 +820,7 @@ unsigned idiomrt_program_build_rest_one(idiomrt_entry *e,
     e->rest_pending = 0;
   unsigned ready = e->rest_ready;
   pthread_mutex_unlock(&e->lock);
+  free(loc);
   if (!left)
     idiomrt_debug("%s: %u of %u variants built one by one on %s (variant 0 "
                   "first)",

@@ -9,6 +9,8 @@
 #ifndef IDIOMRT_CONFIG_H
 #define IDIOMRT_CONFIG_H
 
+#include "idiomrt.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,8 +18,10 @@
    configuration, the profile's and the start-up record's, the registry's
    lock): placed with the initialised data, next to the GOT that the dynamic
    linker writes at every start, instead of three pages of .bss, each
-   faulted twice (read, then written) (bench/fixed_cost.sh). */
-#define IDIOMRT_START_DATA __attribute__((section(".data.idiomrt_start")))
+   faulted twice (read, then written) (bench/fixed_cost.sh); the plugin's
+   host hint words and idiom_pending_work go there too (idiomrt.h,
+   IDIOM_START_DATA_SECTION). */
+#define IDIOMRT_START_DATA __attribute__((section(IDIOM_START_DATA_SECTION)))
 
 /*--- config.c: environment, read once per process ------------------------*/
 

@@ -80,6 +80,13 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
    host's estimate is charged for those, not for the whole region; used
    once. */
 void idiomrt_cost_own_sync(uint64_t back, uint64_t refill);
+/* The calling thread's next idiomrt_cost_decide is for a run whose buffer
+   ranges span at most `pages` pages of 4 KiB (launch.c, from the ranges
+   the run's loop reads and writes): fewer than COLD_MIN_FAULTS, its host
+   run cannot be a cold one, and its page faults are not read (two
+   getrusage calls per timed run: bench/policy_tiny.c made six). Not
+   called: the faults are read as before. */
+void idiomrt_cost_pages(uint64_t pages);
 /* A device-wait run of e's class of trip iterations found no device ready
    by its deadline: the class does not wait again before it has a sample. */
 void idiomrt_cost_wait_missed(idiomrt_entry *e, uint64_t trip);

@@ -124,6 +124,9 @@ typedef struct idiomrt_cost_class {
   unsigned char host_cold;   /* host runs left out for first-touch page
                                 faults (costmodel.c, COLD_RUNS_MAX) */
   unsigned char host_cold_only; /* the host ring holds one cold run only */
+  unsigned char hint_grow;   /* host-floor hints in a row, each after the
+                                first doubling the calls the next one
+                                skips (costmodel.c, HINT_GROW_MAX) */
 } idiomrt_cost_class;
 
 /* Size classes stored in the site itself: the first ones a site uses. */

@@ -68,7 +68,7 @@
 /* Host time (ns) of the decisions that kept stale classes on the host. */
 static uint64_t g_stale_ns;
 /* Wall and thread-CPU time (ns) of the timed host loops of this run. */
-static uint64_t g_clock_wall_ns, g_clock_cpu_ns;
+IDIOMRT_START_DATA static uint64_t g_clock_wall_ns, g_clock_cpu_ns;
 
 uint64_t idiomrt_thread_cpu_ns(void) {
   struct timespec ts;

@@ -74,9 +74,11 @@ const char idiomrt_rest_late_reason[] =
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_cond = PTHREAD_COND_INITIALIZER;
-static int g_started;          /* the start-up thread was started */
+IDIOMRT_START_DATA static int g_started; /* the start-up thread was started
+                                            (read by every decision) */
 static int g_thread_failed;    /* it could not be created */
-static int g_running;          /* a background thread is running */
+IDIOMRT_START_DATA static int g_running; /* a background thread is running
+                                            (read by host decisions) */
 static int g_exiting;          /* exit() has begun (atomic) */
 static int g_atexit_done;
 static idiomrt_entry *g_queue; /* kernels to build, oldest first */
@@ -86,8 +88,11 @@ static uint64_t g_kick_ns;     /* when the start-up was started */
 static pthread_t g_thread;     /* the last thread started, */
 static int g_joinable;         /* not joined yet */
 static int g_want2;            /* the second device is wanted (atomic) */
-static uint64_t g_exit_ns;     /* when exit() began (atomic; 0: not yet) */
-static uint64_t g_build_ns;    /* the longest driver build so far (atomic) */
+/* (both read by host decisions and at exit: with the start state) */
+IDIOMRT_START_DATA static uint64_t g_exit_ns;  /* when exit() began (atomic;
+                                                  0: not yet) */
+IDIOMRT_START_DATA static uint64_t g_build_ns; /* the longest driver build so
+                                                  far (atomic) */
 static int g_loaded;           /* a program came from the disk cache */
 #define MAX_WARM 32
 static idiomrt_warm_job *g_warm[MAX_WARM]; /* warm-up jobs (startup_warm.c), */

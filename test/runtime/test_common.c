@@ -8,6 +8,8 @@
 #endif
 #include "test_common.h"
 
+#include <sys/resource.h>
+
 #include <limits.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -168,6 +170,16 @@ unsigned long g_read_calls;
 ssize_t __wrap_read(int fd, void *buf, size_t n) {
   __atomic_add_fetch(&g_read_calls, 1, __ATOMIC_RELAXED);
   return __real_read(fd, buf, n);
+}
+
+/* getrusage, counted (-Wl,--wrap=getrusage; test_tinypocl.c: the cold-run
+   rule's page-fault reads). */
+int __real_getrusage(int who, struct rusage *ru);
+unsigned long g_getrusage_calls;
+
+int __wrap_getrusage(int who, struct rusage *ru) {
+  __atomic_add_fetch(&g_getrusage_calls, 1, __ATOMIC_RELAXED);
+  return __real_getrusage(who, ru);
 }
 
 char *expect_child_lines(const char *casename, const char *const *env,

@@ -216,8 +216,13 @@ void case_fixedcost_env(void);  /* test_fixedcost.c */
 void case_fixedcost_text(void); /* test_fixedcost.c */
 void case_fixedcost_read(void); /* test_fixedcost.c */
 void case_fixedcost_once(void); /* test_fixedcost.c */
+void case_tinypocl_hint_double(void); /* test_tinypocl.c */
+void case_tinypocl_few_pages(void);  /* test_tinypocl.c */
+void case_tinypocl_many_pages(void); /* test_tinypocl.c */
 /* getenv calls so far (test_common.c, -Wl,--wrap=getenv) */
 extern unsigned long g_getenv_calls;
+/* getrusage calls so far (test_common.c, __wrap_getrusage). */
+extern unsigned long g_getrusage_calls;
 void case_test_host_prestart(void); /* test_hint.c */
 void case_test_host_floor(void); /* test_hint.c */
 void case_writeback_bench(void);

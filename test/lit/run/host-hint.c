@@ -1,8 +1,9 @@
 // The per-site host hint on PoCL (idiomrt.h, idiom_host_hint): a map of
 // 4096 floats called 3000 times (bench/policy_tiny.c) stays on the host
 // under the cost model, and after each decision the stitched code runs
-// the loop without calling the runtime for up to 64 calls: the runtime
-// decides at most about 3000 / 65 of them ("host-hint" counts the rest);
+// the loop without calling the runtime for 64 calls, doubling up to 1024
+// for host-floor decisions in a row: the runtime decides about 7 of them
+// ("host-hint" counts the rest);
 // every call is still counted. A second site whose size grows (4096
 // elements, then 4 M with a host loop of milliseconds) is decided afresh
 // at the larger size: forced onto the device by IDIOM_MIN_TRIP it offloads

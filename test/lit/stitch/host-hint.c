@@ -9,8 +9,8 @@
 // RUN: %clang-idiom -fno-discard-value-names -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s < %t.ll
 
-// CHECK: @[[WORD:idiom_image_0.hint]] = private global i64 0, align 8
-// CHECK: @[[WORD2:idiom_logs_1.hint]] = private global i64 0, align 8
+// CHECK: @[[WORD:idiom_image_0.hint]] = private global i64 0, section ".data.idiomrt_start", align 8
+// CHECK: @[[WORD2:idiom_logs_1.hint]] = private global i64 0, section ".data.idiomrt_start", align 8
 // CHECK-LABEL: define {{.*}} @image(
 // The guards first, then the hint.
 // CHECK: br i1 %{{.*}}, label %idiom.hint, label %idiom.fallback

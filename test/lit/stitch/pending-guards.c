@@ -21,9 +21,9 @@
 // dso_local in an executable (loads address it directly), not in code for
 // a shared object (-fPIC: through the GOT, to the one word kept).
 // RUN: %clang-idiom -fPIC -S -emit-llvm %srcroot/bench/policy_tiny.c -o - | FileCheck %s --check-prefix=PIC
-// PIC: @idiom_pending_work = weak global i32 0, align 4
-// CHECK: @idiom_main_1.hint = private global i64 0, align 8
-// CHECK-NEXT: @idiom_pending_work = weak dso_local global i32 0, align 4
+// PIC: @idiom_pending_work = weak global i32 0, section ".data.idiomrt_start", align 4
+// CHECK: @idiom_main_1.hint = private global i64 0, section ".data.idiomrt_start", align 8
+// CHECK-NEXT: @idiom_pending_work = weak dso_local global i32 0, section ".data.idiomrt_start", align 4
 // CHECK-LABEL: define {{.*}} @main(
 // The initialisation's site, outside any loop: its calls unguarded.
 // CHECK: call void @idiom_region_sync_args(ptr nonnull @idiom_main_0.desc, ptr nonnull @idiom_main_0.args, i32 2){{$}}

@@ -209,6 +209,9 @@ static _Thread_local const idiom_kernel_desc *t_hint_desc;
 static _Thread_local idiomrt_entry *t_hint_entry;
 static _Thread_local uint64_t t_hint_trip;
 static _Thread_local int t_hint_dec;
+/* t_hint_dec of a work-gate decline (idiomrt_cost_gate_hint): no decision
+   of the model. */
+#define HINT_GATE (-1)
 
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
   /* Inside a residency region the buffers stay on the device: the copy in
@@ -774,11 +777,24 @@ void idiomrt_cost_hint_fold_locked(idiomrt_entry *e) {
   uint64_t had = set >> HINT_TAG_BITS;
   if (had > left) {
     uint64_t n = had - left;
-    e->cost.decisions[IDIOMRT_DEC_HOST_HINT] += n;
-    idiomrt_stats_declines_locked(e, "cost model: host hint (idiom_run not "
-                                     "called)", n);
+    if (e->hint_gate) { /* declined by the gate, as the calls it skipped */
+      idiomrt_stats_declines_locked(e, idiomrt_work_gate_reason, n);
+    } else {
+      e->cost.decisions[IDIOMRT_DEC_HOST_HINT] += n;
+      idiomrt_stats_declines_locked(e, "cost model: host hint (idiom_run not "
+                                       "called)", n);
+    }
   }
   e->hint_set = (set & HINT_TAG_MASK) | left << HINT_TAG_BITS;
+}
+
+void idiomrt_cost_gate_hint(idiomrt_entry *e, uint64_t trip) {
+  if (!idiomrt_config_get()->cost || idiomrt_resid_region_bytes())
+    return;
+  t_hint_desc = e->desc;
+  t_hint_entry = e;
+  t_hint_trip = trip;
+  t_hint_dec = HINT_GATE;
 }
 
 void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
@@ -798,6 +814,21 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
     e->hint = NULL;
   }
   uint64_t n = HINT_CALLS;
+  if (t_hint_dec == HINT_GATE) {
+    /* Every call the hint skips has a key of the declined call's size
+       class, below 2^tag: all of them below the gate's threshold by their
+       trip counts only when 2^tag - 1 is. Work-gate hints in a row double
+       as host-floor ones do (their calls cost the same walk into
+       idiom_run). */
+    uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
+    if (tag >= 64 || ((uint64_t)1 << tag) - 1 >= idiomrt_config_get()->min_trip) {
+      pthread_mutex_unlock(&e->stats_lock);
+      return;
+    }
+    n = (uint64_t)HINT_CALLS << e->gate_grow;
+    if (e->gate_grow < HINT_GROW_MAX)
+      e->gate_grow++;
+  }
   /* the class the decline was decided in (no allocation here) */
   idiomrt_cost_class *c =
       idiomrt_cost_class_find(&e->cost, idiomrt_size_class(t_hint_trip));
@@ -832,6 +863,7 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
     __atomic_store_n(hint, w, __ATOMIC_RELAXED);
     e->hint = hint;
     e->hint_set = w;
+    e->hint_gate = t_hint_dec == HINT_GATE;
   }
   pthread_mutex_unlock(&e->stats_lock);
 }

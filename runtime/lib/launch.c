@@ -149,9 +149,17 @@ static int execute(idiomrt_run *r, void *results, int *variant) {
 
 /*--- entry points ---------------------------------------------------------*/
 
+/* Copies reason into t_reason, cut to fit (snprintf's "%s" walked
+   vfprintf at every decline: a third of a tiny declined call). */
+static void set_reason(const char *reason) {
+  size_t n = strnlen(reason, sizeof t_reason - 1);
+  memcpy(t_reason, reason, n);
+  t_reason[n] = '\0';
+}
+
 static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
                    const char *reason) {
-  snprintf(t_reason, sizeof t_reason, "%s", reason);
+  set_reason(reason);
   t_reason_static = NULL;
   t_declined = 1;
   t_kernel_ms = -1.0;
@@ -192,7 +200,7 @@ static int decline_policy(idiomrt_entry *e, const idiom_kernel_desc *d,
 /* A run re-entered on this thread: no lock is waited for, nothing is
    allocated, the trace goes out with write(2). */
 static int decline_reentered(const idiom_kernel_desc *d) {
-  snprintf(t_reason, sizeof t_reason, "%s", idiomrt_busy_reason);
+  set_reason(idiomrt_busy_reason);
   t_reason_static = NULL;
   t_declined = 1;
   t_kernel_ms = -1.0;
@@ -319,8 +327,16 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
   /* Work below IDIOM_MIN_TRIP: the loop runs, except inside a region that
      holds device copies with the cost model on (workgate.c). */
   uint64_t trip = idiomrt_trip_count(desc, sizes);
-  if ((why = idiomrt_work_gate(trip, args, nargs, csr)))
-    return decline(e, desc, why);
+  if ((why = idiomrt_work_gate(trip, args, nargs, csr))) {
+    /* the next calls of the class would be declined the same way: a hint
+       keeps them out of idiom_run (GLPK's LU solves: 65 million calls of
+       a few iterations each, every one walking in here; costmodel.c) */
+    decline(e, desc, why);
+    idiomrt_cost_gate_hint(e, trip);
+    return 0;
+  }
+  if (e->gate_grow)
+    e->gate_grow = 0; /* past the gate: its hints start again at 64 */
   /* A snapshot input overlapping an output runs, in a region too (its
      device copy: resid_run.c, phase 3). */
   int snapshot = 0;

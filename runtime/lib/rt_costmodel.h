@@ -151,6 +151,14 @@ void idiomrt_cost_clear_want(void);
 /* With e->stats_lock held: counts the calls that e's host hint skipped
    since the last count (decision "host-hint", declines, calls). */
 void idiomrt_cost_hint_fold_locked(idiomrt_entry *e);
+/* A decline by the work gate (workgate.c: work below IDIOM_MIN_TRIP) of e
+   for a call of trip iterations: lets the caller's idiom_host_hint write a
+   hint, so that the next calls of the size class run the loop without
+   calling idiom_run, as a host hint's do. Only with the cost model on and
+   while the region (if any) holds nothing on the device; the hint is
+   written only when every trip count of the key's size class is below
+   IDIOM_MIN_TRIP. */
+void idiomrt_cost_gate_hint(idiomrt_entry *e, uint64_t trip);
 /* A successful device run of trip iterations took wall_ns in idiom_run;
    tuned: it timed kernel variants first (not a sample then); filled: inside
    a region it filled device copies (not a sample, and not a try for the

@@ -53,6 +53,8 @@ uint64_t idiomrt_call_work(uint64_t trip, const idiom_arg *args,
    on), else NULL. */
 const char *idiomrt_work_gate(uint64_t trip, const idiom_arg *args,
                               uint32_t nargs, const idiom_csr *csr);
+/* workgate.c: the gate's decline reason, "work below threshold". */
+extern const char idiomrt_work_gate_reason[];
 /* checks.c: idiomrt_args_overlap, but an IN range flagged
    IDIOM_ARG_SNAPSHOT may overlap outputs; *snapshot is set to 1 when one
    does (the run then needs separate device copies: no residency region). */

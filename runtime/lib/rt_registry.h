@@ -185,6 +185,9 @@ typedef struct idiomrt_entry {
   uint64_t bytes_out;         /* device to host, every run */
   uint64_t *hint;             /* the caller's host hint (idiom_host_hint), */
   uint64_t hint_set;          /* and what the runtime last wrote or counted */
+  unsigned char hint_gate;    /* that hint was the work gate's (its calls
+                                 count as "work below threshold") */
+  unsigned char gate_grow;    /* work-gate hints in a row (costmodel.c) */
   const char *device_name;    /* device this entry saw, or NULL */
   unsigned nreasons;
   struct {

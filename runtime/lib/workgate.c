@@ -31,6 +31,8 @@
 
 #include <stdint.h>
 
+const char idiomrt_work_gate_reason[] = "work below threshold";
+
 /* Saturating a + b. */
 static uint64_t add_sat(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -58,5 +60,5 @@ const char *idiomrt_work_gate(uint64_t trip, const idiom_arg *args,
     return NULL;
   if (idiomrt_call_work(trip, args, nargs, csr) >= cfg->min_trip)
     return NULL;
-  return "work below threshold";
+  return idiomrt_work_gate_reason;
 }

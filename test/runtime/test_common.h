@@ -219,6 +219,9 @@ void case_fixedcost_once(void); /* test_fixedcost.c */
 void case_tinypocl_hint_double(void); /* test_tinypocl.c */
 void case_tinypocl_few_pages(void);  /* test_tinypocl.c */
 void case_tinypocl_many_pages(void); /* test_tinypocl.c */
+void case_gatehint_skip(void);       /* test_gatehint.c */
+void case_gatehint_straddle(void);   /* test_gatehint.c */
+void case_gatehint_cost_off(void);   /* test_gatehint.c */
 /* getenv calls so far (test_common.c, -Wl,--wrap=getenv) */
 extern unsigned long g_getenv_calls;
 /* getrusage calls so far (test_common.c, __wrap_getrusage). */

@@ -490,9 +490,16 @@ static HostHint emitHostHintCheck(IRBuilder<> &B, const ExpandedArgs &Args,
   LoadInst *H = B.CreateAlignedLoad(I64, Word, Align(8), "idiom.hint.word");
   H->setAtomic(AtomicOrdering::Monotonic);
   const uint64_t One = 1ull << IDIOM_HINT_TAG_BITS;
-  Value *Hit = B.CreateAnd(
-      B.CreateICmpEQ(B.CreateAnd(H, ConstantInt::get(I64, One - 1)), Tag),
-      B.CreateICmpUGE(H, ConstantInt::get(I64, One)), "idiom.hint.hit");
+  // The word's tag T matches its own size class, or, with IDIOM_HINT_BELOW
+  // set (a work-gate hint), every class up to T's low bits.
+  Value *T = B.CreateAnd(H, ConstantInt::get(I64, One - 1), "idiom.hint.t");
+  Value *Match = B.CreateOr(
+      B.CreateICmpEQ(T, Tag),
+      B.CreateICmpUGE(
+          T, B.CreateAdd(Tag, ConstantInt::get(I64, IDIOM_HINT_BELOW))),
+      "idiom.hint.match");
+  Value *Hit = B.CreateAnd(Match, B.CreateICmpUGE(H, ConstantInt::get(I64, One)),
+                           "idiom.hint.hit");
   BasicBlock *Skip = BasicBlock::Create(Ctx, "idiom.hint.skip", &F, Call);
   if (Parent)
     Parent->addBasicBlockToLoop(Skip, LI);

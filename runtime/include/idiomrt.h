@@ -304,6 +304,10 @@ void idiom_host_end_site(const uint64_t *hint);
 /// Bits of a host hint word (idiom_host_hint): the low IDIOM_HINT_TAG_BITS
 /// hold the size tag, the rest the calls left.
 #define IDIOM_HINT_TAG_BITS 8
+/// A size tag with this bit set, IDIOM_HINT_BELOW | t, matches every key
+/// whose own tag is at most t (a work-gate hint: every call of those size
+/// classes is below IDIOM_MIN_TRIP); a tag without it matches its own.
+#define IDIOM_HINT_BELOW 128u
 
 /// Asks for a host hint after the calling thread's idiom_run for desc
 /// returned 0 (the plugin calls it on the declined path, before
@@ -314,12 +318,15 @@ void idiom_host_end_site(const uint64_t *hint);
 /// the runtime writes *hint = tag | n <<
 /// IDIOM_HINT_TAG_BITS with tag = floor(log2(key)) + 1 and n >= 1 the calls
 /// the caller may skip (64, or up to 1024 for host-floor declines in a
-/// row); otherwise it leaves *hint alone.
+/// row); otherwise it leaves *hint alone. After a work-gate decline (work
+/// below IDIOM_MIN_TRIP, model on) the tag is IDIOM_HINT_BELOW |
+/// floor(log2(IDIOM_MIN_TRIP)): every smaller size class too.
 ///
 /// The caller's contract (passes/Stitching.cpp): before idiom_run, with
 /// key its own function of the sizes (the product of the iteration counts),
 /// it reads *hint with a relaxed atomic load and, when the tag matches
-/// key's and n >= 1, stores *hint - (1 << IDIOM_HINT_TAG_BITS) (relaxed)
+/// key's (t == tag(key), or t >= IDIOM_HINT_BELOW + tag(key)) and n >= 1,
+/// stores *hint - (1 << IDIOM_HINT_TAG_BITS) (relaxed)
 /// and runs the original loop without calling idiom_run (inside a region
 /// after idiom_region_sync, as on a decline). The original loop is always a valid execution; a
 /// racy store between threads only changes how many calls skip. The

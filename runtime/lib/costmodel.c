@@ -859,6 +859,9 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
   }
   if (n) {
     uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
+    if (t_hint_dec == HINT_GATE) /* every class below the threshold */
+      tag = IDIOM_HINT_BELOW |
+            (63 - (uint64_t)__builtin_clzll(idiomrt_config_get()->min_trip));
     uint64_t w = tag | n << HINT_TAG_BITS;
     __atomic_store_n(hint, w, __ATOMIC_RELAXED);
     e->hint = hint;

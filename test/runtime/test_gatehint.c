@@ -12,6 +12,11 @@
  *    times (hints of 64, 128, ..., 1024 calls); every call is still counted
  *    as "work below threshold" and every result is the loop's. Fails
  *    without the hint (3000 runs);
+ *  - gatehint_classes: calls of 100 and 1000 iterations in turn (size
+ *    classes 7 and 10): one gate hint covers both (its tag carries
+ *    IDIOM_HINT_BELOW: every class below the threshold), so they still
+ *    reach idiom_run a few times. Fails with a hint of the declined call's
+ *    class alone (each call of the other class comes back: 3000 runs);
  *  - gatehint_straddle: the negative: with IDIOM_MIN_TRIP=100, calls of 80
  *    iterations are below it, but their size class (64..127) is not: no
  *    hint, every call reaches idiom_run;
@@ -92,4 +97,29 @@ void case_gatehint_cost_off(void) {
   int runs = gate_site_runs(100, CALLS);
   CHECK_MSG(runs == CALLS, "idiom_run called %d times for %d calls", runs,
             CALLS);
+}
+
+void case_gatehint_classes(void) {
+  setenv("IDIOM_COST", "on", 1);
+  enum { CALLS = 3000, A = 100, B = 1000 };
+  float *x = malloc(4ull * B), *y = malloc(4ull * B);
+  float *x2 = malloc(4ull * B), *y2 = malloc(4ull * B);
+  hint_fill(x, y, A);
+  hint_fill(x2, y2, B);
+  int runs = hint_runs(), off = 0;
+  for (int k = 0; k < CALLS; ++k)
+    off += k % 2 ? hint_site(x2, y2, B, 0, 0, NULL)
+                 : hint_site(x, y, A, 0, 0, NULL);
+  runs = hint_runs() - runs;
+  CHECK_MSG(off == 0, "%d calls offloaded", off);
+  CHECK(hint_check_y(y, A, CALLS / 2));
+  CHECK(hint_check_y(y2, B, CALLS / 2));
+  CHECK_MSG(runs >= 2 && runs <= 7, "idiom_run called %d times for %d calls",
+            runs, CALLS);
+  fprintf(stderr, "gatehint_classes: %d of %d calls reached idiom_run\n", runs,
+          CALLS);
+  free(x);
+  free(y);
+  free(x2);
+  free(y2);
 }

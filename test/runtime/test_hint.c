@@ -60,7 +60,8 @@ int hint_site(float *x, float *y, int n, unsigned extra_host_us, int guarded,
   uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
   uint64_t one = 1ull << IDIOM_HINT_TAG_BITS;
   uint64_t h = __atomic_load_n(&g_word, __ATOMIC_RELAXED);
-  int skip = (h & (one - 1)) == tag && h >= one;
+  uint64_t t = h & (one - 1); /* as passes/Stitching.cpp emits it */
+  int skip = (t == tag || t >= tag + IDIOM_HINT_BELOW) && h >= one;
   if (skip) {
     __atomic_store_n(&g_word, h - one, __ATOMIC_RELAXED);
   } else {

@@ -20,8 +20,13 @@
 // CHECK-NEXT: %idiom.hint.tag = sub nuw nsw i64 64, %[[CLZ]]
 // CHECK-NEXT: %idiom.hint.word = load atomic i64, ptr @[[WORD]] monotonic, align 8
 // CHECK-DAG: icmp ugt i64 %idiom.hint.word, 255
-// CHECK-DAG: %[[LOW:[0-9]+]] = and i64 %idiom.hint.word, 255
-// CHECK-DAG: icmp eq i64 %[[LOW]], %idiom.hint.tag
+// CHECK-DAG: %idiom.hint.t = and i64 %idiom.hint.word, 255
+// CHECK-DAG: icmp eq i64 %idiom.hint.t, %idiom.hint.tag
+// A work-gate hint's tag (IDIOM_HINT_BELOW, 128, plus a class) matches every
+// class up to it: t >= 128 + tag, folded to 192 - clz.
+// CHECK-DAG: %[[BELOW:[0-9]+]] = sub nuw nsw i64 192, %[[CLZ]]
+// CHECK-DAG: icmp uge i64 %idiom.hint.t, %[[BELOW]]
+// CHECK-DAG: %idiom.hint.match = or i1
 // CHECK: %idiom.hint.hit = and i1
 // CHECK-NEXT: br i1 %idiom.hint.hit, label %idiom.hint.skip, label %idiom.call
 // CHECK: idiom.hint.skip:

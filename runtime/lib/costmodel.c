@@ -825,9 +825,11 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
       pthread_mutex_unlock(&e->stats_lock);
       return;
     }
-    n = (uint64_t)HINT_CALLS << e->gate_grow;
-    if (e->gate_grow < HINT_GROW_MAX)
-      e->gate_grow++;
+    unsigned char grow = __atomic_load_n(&e->gate_grow, __ATOMIC_RELAXED);
+    n = (uint64_t)HINT_CALLS << grow;
+    if (grow < HINT_GROW_MAX)
+      __atomic_store_n(&e->gate_grow, (unsigned char)(grow + 1),
+                       __ATOMIC_RELAXED);
   }
   /* the class the decline was decided in (no allocation here) */
   idiomrt_cost_class *c =

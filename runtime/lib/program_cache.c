@@ -286,6 +286,7 @@ static int make_kernels(idiomrt_entry *e, const idiomrt_device *dev,
 static cl_program load_from_disk(const idiomrt_device *dev, const char *path,
                                  uint64_t key, const char *loc) {
   const idiomrt_cl *cl = dev->cl;
+  uint64_t t0 = idiomrt_now_ns();
   size_t size = 0;
   unsigned char *bin = cache_read(path, key, &size);
   if (!bin)
@@ -310,7 +311,8 @@ static cl_program load_from_disk(const idiomrt_device *dev, const char *path,
     cl->clReleaseProgram(p);
     return NULL;
   }
-  idiomrt_debug("%s: loaded program from disk cache %s", loc, path);
+  idiomrt_debug("%s: loaded program from disk cache %s (%.1f ms)", loc, path,
+                (double)(idiomrt_now_ns() - t0) / 1e6);
   idiomrt_startup_note_load(); /* the cache serves this program */
   return p;
 }
@@ -761,6 +763,34 @@ int idiomrt_program_ensure_first(idiomrt_entry *e, const idiomrt_device *dev,
                                  char *reason, size_t n, int (*stop)(void),
                                  int waited) {
   return ensure(e, dev, reason, n, stop, waited ? 1 : 2);
+}
+
+int idiomrt_program_first_on_disk(const idiomrt_entry *e,
+                                  const idiomrt_device *dev) {
+  const idiom_kernel_desc *d = e->desc;
+  if (!d->source)
+    return 0;
+  if (on_disk(dev, d->source))
+    return 1;
+  unsigned nv = d->nvariants <= 1 ? 1 : d->nvariants;
+  if (nv > IDIOMRT_MAX_VARIANTS)
+    nv = IDIOMRT_MAX_VARIANTS;
+  if (nv < 2)
+    return 0;
+  const char *start[IDIOMRT_MAX_VARIANTS];
+  /* on the heap, as in idiomrt_program_rest_to_build */
+  idiomrt_variant *loc = calloc(IDIOMRT_MAX_VARIANTS, sizeof *loc);
+  if (!loc)
+    return 0;
+  const char *first = parse_markers(d->source, nv, start, loc);
+  int yes = 0;
+  if (first) {
+    char *src = variant_source(d->source, first, start, nv, 0);
+    yes = src && on_disk(dev, src);
+    free(src);
+  }
+  free(loc);
+  return yes;
 }
 
 unsigned idiomrt_program_rest_to_build(const idiomrt_entry *e,

@@ -62,6 +62,11 @@ int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,
 int idiomrt_program_ensure_first(idiomrt_entry *e, const idiomrt_device *dev,
                                  char *reason, size_t n, int (*stop)(void),
                                  int waited);
+/* 1 when the entry's first build on dev would be a load from the disk
+   cache (a few ms): its whole source's binary, or its variant 0's, is
+   there; reads no OpenCL state, only the cache directory. */
+int idiomrt_program_first_on_disk(const idiomrt_entry *e,
+                                  const idiomrt_device *dev);
 /* On the runtime thread, with e->rest_pending set: the variants from
    e->rest_next on whose binary is not in the disk cache (each a build
    from source; the others are loads of a few ms). */

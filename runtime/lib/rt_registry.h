@@ -209,6 +209,9 @@ typedef struct idiomrt_entry {
   /* startup.c: a device-wait run waits for this entry (devwait.c): its
      background build makes variant 0 ready first (atomic) */
   int bg_first;
+  /* startup.c: its first build is a load from the disk cache: 1 yes, -1
+     no, 0 not known yet (the device not up); atomic */
+  int disk_first;
   /* program_cache.c, under lock: variants 1.. still building after
      variant 0 (idiomrt_program_build_rest_one); tuning waits for them */
   int rest_pending;

@@ -270,32 +270,34 @@ static int rest_too_late(idiomrt_entry *r, const idiomrt_device *dev,
   return *left < *need;
 }
 
-/* 1 when e's first build would be a load from the disk cache: a few ms
-   (3 ms a program on the H200), not the build from source too_late
-   guards against. Known once e's device is up (the cache's key names the
-   device), then kept in e. */
-static int first_is_load(idiomrt_entry *e) {
+/* Whether e's first build would be a load from the disk cache, a few ms
+   (3 ms a program on the H200), not the build from source too_late guards
+   against: 1 yes, -1 no, 0 not known yet. Known once e's device is up (the
+   cache's key names the device), then kept in e. */
+static int first_load_state(idiomrt_entry *e) {
   int k = __atomic_load_n(&e->disk_first, __ATOMIC_RELAXED);
   if (k)
-    return k > 0;
+    return k;
   const idiomrt_device *d =
       e->second ? idiomrt_device2_peek() : idiomrt_device_peek();
   if (!d)
     return 0;
   k = idiomrt_program_first_on_disk(e, d) ? 1 : -1;
   __atomic_store_n(&e->disk_first, k, __ATOMIC_RELAXED);
-  return k > 0;
+  return k;
 }
 
-/* too_late for e's first build: never for a load from the disk cache,
-   which is begun however soon the process is expected to end. Without
-   that, a warm Jacobi 4096^2 x 150 on the H200 left its three loads out
-   at 268 ms (the last run's 0.7 s of wall time, against a build taken to
-   cost at least a start-up, 365 ms), ran 11 more sweeps on the host,
-   0.33 s, and loaded the binaries only once it had outlived the
+/* too_late for e's first build, which is never late when it is a load
+   from the disk cache; while e's device starts, not known, so not late:
+   the site is queued, and the runtime thread asks again once the device
+   is up (a start-up not begun is too_late's own, idiomrt_startup_poll).
+   Without that, a warm Jacobi 4096^2 x 150 on the H200 left its three
+   loads out at 268 ms (the last run's 0.7 s of wall time, against a build
+   taken to cost at least a start-up, 365 ms), ran 11 more sweeps on the
+   host, 0.33 s, and loaded the binaries only once it had outlived the
    estimate (test/lit/run/late-load.c). */
 static int entry_late(idiomrt_entry *e) {
-  return too_late() && !first_is_load(e);
+  return too_late() && first_load_state(e) < 0;
 }
 
 static int stop_now(void) { return 1; }
@@ -565,7 +567,7 @@ static void queue_while_starting(idiomrt_entry *e, const idiomrt_device *dev,
   if (!dev && reason == idiomrt_starting_reason &&
       __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE) == 0) {
     pthread_mutex_lock(&g_lock);
-    if (g_running) /* (the runtime thread asks entry_late) */
+    if (g_running && !entry_late(e))
       queue_locked(e);
     pthread_mutex_unlock(&g_lock);
   }

@@ -20,6 +20,7 @@
 // RUN: ls %t.cache/*.clbin
 // RUN: env IDIOM_PROFILE=%t.prof IDIOM_CACHE_DIR=%t.cache %t.idiom > %t.outB
 // RUN: diff %t.expected %t.outB
+// RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
 // RUN: python3 %S/Inputs/profile_edit.py wall 20000 20000 %t.prof
 // RUN: python3 %S/Inputs/profile_edit.py worthy 60000 %t.prof
 // RUN: env IDIOM_PROFILE=%t.prof IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 %t.idiom > %t.outC 2> %t.errC
@@ -29,6 +30,7 @@
 // RUN: not grep -q "kernels not built" %t.errC
 // RUN: not grep -q "build left out" %t.errC
 // RUN: rm %t.cache/*.clbin
+// RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
 // RUN: python3 %S/Inputs/profile_edit.py wall 20000 20000 %t.prof
 // RUN: python3 %S/Inputs/profile_edit.py worthy 60000 %t.prof
 // RUN: env IDIOM_PROFILE=%t.prof IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 %t.idiom > %t.outD 2> %t.errD

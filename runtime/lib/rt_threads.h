@@ -164,6 +164,11 @@ void idiomrt_parallel_range(size_t n,
                             void *ctx);
 /* memcpy through idiomrt_parallel_range. */
 void idiomrt_parallel_memcpy(void *dst, const void *src, size_t n);
+/* A new heap copy of src[0, n) (free() it), through
+   idiomrt_parallel_memcpy, its whole 2 MiB pages advised as huge pages;
+   NULL when out of memory. The residency entries' snapshots (diff copies
+   back, writeback.c). */
+unsigned char *idiomrt_snapshot_copy(const void *src, size_t n);
 /* pthread_atfork child handler's part: no helpers in the child. */
 void idiomrt_parcopy_after_fork(void);
 

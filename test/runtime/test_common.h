@@ -161,6 +161,7 @@ void case_writeback_readonly(void);
 void case_writeback_dense(void);
 void case_writeback_dense_out(void);
 void case_writeback_flags(void);
+void case_snapshot_copy(void);
 void case_csr_extent(void);
 void case_csr_row_blocks(void);
 void case_csr_seq(void);

@@ -68,6 +68,13 @@ void idiomrt_zc_report(void);
 
 /*--- staging.c: copies through pinned host memory --------------------------*/
 
+/* Makes the pinned staging slots for dev now (the runtime thread, once the
+   builds that calls wait for are done) when IDIOM_STAGING would stage on
+   dev; nothing when they exist, when a copy holds them, or when they
+   cannot be made (the first staged copy tries again). */
+void idiomrt_stage_prepare(const idiomrt_device *dev);
+/* 1 when the slots exist (tests). */
+int idiomrt_stage_ready(void);
 /* Copies src[0, n) into dst at off through the pinned staging slots when
    IDIOM_STAGING allows it for dev and n and the slots are free: then
    *staged = 1 and the copy has completed (or failed: the error) on return.

@@ -12,7 +12,8 @@
  *     device whose builds go one variant per step, variant 0 of each, and
  *     the other variants (the rests) only once no variant 0 is waiting,
  *     one variant per step, and only when the process is expected to live
- *     past them (rest_too_late; else left out: the site runs variant 0).
+ *     past them (rest_too_late; else left out: the site runs variant 0);
+ *     the pinned staging slots (staging.c) once the first builds are done.
  *
  * Runs made meanwhile decline at once ("device starting", "kernels
  * building") and the original loop runs, timed for the cost model. The
@@ -95,6 +96,8 @@ IDIOMRT_START_DATA static uint64_t g_exit_ns;  /* when exit() began (atomic;
 IDIOMRT_START_DATA static uint64_t g_build_ns; /* the longest driver build so
                                                   far (atomic) */
 static int g_loaded;           /* a program came from the disk cache */
+static int g_stage_done;       /* the staging slots were prepared (the
+                                  runtime thread's) */
 #define MAX_WARM 32
 static idiomrt_warm_job *g_warm[MAX_WARM]; /* warm-up jobs (startup_warm.c), */
 static unsigned g_nwarm;                   /* oldest first */
@@ -363,6 +366,13 @@ static void background(void *unused) {
   for (;;) {
     pthread_mutex_lock(&g_lock);
     idiomrt_entry *e = g_queue;
+    if (!e && dev && !g_stage_done && !exiting()) {
+      /* the staging slots, before a region's first fill needs them */
+      g_stage_done = 1;
+      pthread_mutex_unlock(&g_lock);
+      idiomrt_stage_prepare(dev);
+      continue;
+    }
     if (!e && g_nwarm) {
       /* builds first (a call waits for them), then the second device's
          warm-ups (startup_warm.c); one step each; at exit or without a

@@ -81,7 +81,7 @@ static void read_file(void) {
     return;
   }
   /* idiom-startup 1, device NAME, lat_ns, bw_bps, start_ms, check */
-  const char *check = idiomrt_find(buf, "\ncheck ");
+  const char *check = strstr(buf, "\ncheck ");
   const char *p = check ? check + 1 : NULL;
   uint64_t lat = 0, bw = 0, start = 0, sum = 0;
   if (strncmp(buf, "idiom-startup 1\n", 16) != 0 || !p ||
@@ -92,9 +92,8 @@ static void read_file(void) {
     free(path);
     return;
   }
-  const char *l = idiomrt_find(buf, "\nlat_ns "),
-             *b = idiomrt_find(buf, "\nbw_bps ");
-  const char *st = idiomrt_find(buf, "\nstart_ms ");
+  const char *l = strstr(buf, "\nlat_ns "), *b = strstr(buf, "\nbw_bps ");
+  const char *st = strstr(buf, "\nstart_ms ");
   if (!l || !b || !st || (++l, !idiomrt_scan_word(&l, "lat_ns")) ||
       !idiomrt_scan_u64(&l, &lat) || (++b, !idiomrt_scan_word(&b, "bw_bps")) ||
       !idiomrt_scan_u64(&b, &bw) ||

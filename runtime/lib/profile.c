@@ -247,7 +247,7 @@ static int make_path(const idiomrt_config *cfg) {
     return 0;
   char *dir = NULL, *path = NULL;
   const char *given = cfg->profile;
-  if (given && idiomrt_find(given, "/")) { /* IDIOM_PROFILE=PATH */
+  if (given && strchr(given, '/')) { /* IDIOM_PROFILE=PATH */
     path = idiomrt_str_cat(PATH_MAX + 32, given, "", NULL);
     dir = path ? idiomrt_str_cat(PATH_MAX + 32, given, "", NULL) : NULL;
     if (dir) {
@@ -341,7 +341,7 @@ static int parse_site(const char *l, int v3, int v2, profile_line *p) {
    malformed), with rt_text.h's readers (sscanf touched four pages of libc
    code at every start, bench/fixed_cost.sh). */
 static void parse_profile(char *buf) {
-  char *check = idiomrt_find(buf, "\ncheck ");
+  char *check = strstr(buf, "\ncheck ");
   uint64_t sum = 0, env = 0;
   int v3 = strncmp(buf, "idiom-profile 3\nenv ", 20) == 0;
   int v2 = v3 || strncmp(buf, "idiom-profile 2\nenv ", 20) == 0;
@@ -360,16 +360,14 @@ static void parse_profile(char *buf) {
   for (const char *x = buf; *x; ++x)
     most += *x == '\n';
   most = most < PROFILE_MAX_SITES ? most : PROFILE_MAX_SITES;
-  /* (malloc, not realloc: its first call is a lazy binding of its own) */
-  profile_line *lines = malloc((most ? most : 1) * sizeof *lines);
+  profile_line *lines = realloc(g_lines, (most ? most : 1) * sizeof *lines);
   if (!lines)
     return;
-  free(g_lines);
   g_lines = lines;
   unsigned m = 0;
-  char *next = idiomrt_find(buf + 16, "\n");
+  char *next = strchr(buf + 16, '\n');
   while (next && m < most) {
-    char *l = next + 1, *end = idiomrt_find(l, "\n");
+    char *l = next + 1, *end = strchr(l, '\n');
     next = end;
     if (end)
       *end = '\0';
@@ -427,7 +425,7 @@ static void read_profile(const char *path, uint64_t env) {
   g_nlines = 0;
   forget_file_header();
   g_read_note = NOTE_NONE;
-  set_str(&g_read_path, idiomrt_str_cat(PATH_MAX + 32, path, "", NULL));
+  set_str(&g_read_path, strdup(path));
   size_t cap = PROFILE_MAX_SITES * 224 + 64;
   char *buf = malloc(cap); /* only the file's pages are touched */
   if (buf && idiomrt_read_small_file(path, buf, cap) >= 0)

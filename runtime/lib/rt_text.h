@@ -43,10 +43,5 @@ char *idiomrt_put_hex16(char *dst, uint64_t v);
 /* a, b and c (c may be NULL) concatenated, on the heap; NULL when the
    result has max characters or more, or on no memory. */
 char *idiomrt_str_cat(size_t max, const char *a, const char *b, const char *c);
-/* The first occurrence of w (not empty) in s, or NULL: strstr's result.
-   The files' parsers search with it and not with strstr and strchr, whose
-   first calls in a process each cost a lazy binding and cold libc code
-   (about 1 us each here; helper "tinymain", docs/Benchmarks.md). */
-char *idiomrt_find(const char *s, const char *w);
 
 #endif /* IDIOMRT_TEXT_H */

@@ -164,14 +164,3 @@ char *idiomrt_str_cat(size_t max, const char *a, const char *b,
   memcpy(s + na + nb, c ? c : "", nc + 1);
   return s;
 }
-
-char *idiomrt_find(const char *s, const char *w) {
-  for (; *s; ++s) {
-    size_t i = 0;
-    while (w[i] && s[i] == w[i])
-      ++i;
-    if (!w[i])
-      return (char *)s;
-  }
-  return NULL;
-}

@@ -172,31 +172,6 @@ ssize_t __wrap_read(int fd, void *buf, size_t n) {
   return __real_read(fd, buf, n);
 }
 
-/* strstr, strchr, strdup and realloc, counted (-Wl,--wrap=...;
-   test_tinymain.c: the profile's parser binds none of them). */
-char *__real_strstr(const char *s, const char *w);
-char *__real_strchr(const char *s, int c);
-char *__real_strdup(const char *s);
-void *__real_realloc(void *p, size_t n);
-unsigned long g_text_libc_calls;
-
-char *__wrap_strstr(const char *s, const char *w) {
-  __atomic_add_fetch(&g_text_libc_calls, 1, __ATOMIC_RELAXED);
-  return __real_strstr(s, w);
-}
-char *__wrap_strchr(const char *s, int c) {
-  __atomic_add_fetch(&g_text_libc_calls, 1, __ATOMIC_RELAXED);
-  return __real_strchr(s, c);
-}
-char *__wrap_strdup(const char *s) {
-  __atomic_add_fetch(&g_text_libc_calls, 1, __ATOMIC_RELAXED);
-  return __real_strdup(s);
-}
-void *__wrap_realloc(void *p, size_t n) {
-  __atomic_add_fetch(&g_text_libc_calls, 1, __ATOMIC_RELAXED);
-  return __real_realloc(p, n);
-}
-
 /* getrusage, counted (-Wl,--wrap=getrusage; test_tinypocl.c: the cold-run
    rule's page-fault reads). */
 int __real_getrusage(int who, struct rusage *ru);

@@ -14,13 +14,7 @@
  *    calls it makes take by themselves, is below KEY_STACK_MAX (measured
  *    on a painted stack of a thread, in a child run with LD_BIND_NOW=1 so
  *    that the depth is the runtime's frames and not the CPU's vector
- *    state saved by lazy binding: 4896 bytes before, 544 now);
- *  - tinymain_parse_libc: reading and parsing the profile (and the
- *    start-up record, calibration.c) calls none of strstr, strchr, strdup
- *    and realloc (rt_text.h's idiomrt_find, idiomrt_str_cat and malloc
- *    instead): each first call of a libc function in a process costs a
- *    lazy binding and cold libc code; the file is still read (its worthy
- *    line), and idiomrt_find finds what strstr finds.
+ *    state saved by lazy binding: 4896 bytes before, 544 now).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef _GNU_SOURCE
@@ -30,7 +24,6 @@
 #include "test_common.h"
 
 #include <link.h>
-#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,42 +102,4 @@ void case_tinymain_key_stack(void) {
   CHECK_MSG(own < KEY_STACK_MAX,
             "a site's first call took %zu bytes of stack beyond libc's own",
             own);
-}
-
-/* strstr, strchr, strdup and realloc calls (test_common.c, -Wl,--wrap) */
-extern unsigned long g_text_libc_calls;
-
-void case_tinymain_parse_libc(void) {
-  static const char *const hay[] = {"", "a", "aaab", "x\ncheck 1", "\n\n",
-                                    "abcabd", "check"};
-  static const char *const needle[] = {"a", "\n", "aab", "\ncheck ", "abd",
-                                       "check", "d"};
-  for (unsigned i = 0; i < sizeof hay / sizeof hay[0]; ++i)
-    for (unsigned j = 0; j < sizeof needle / sizeof needle[0]; ++j)
-      CHECK_MSG(idiomrt_find(hay[i], needle[j]) == strstr(hay[i], needle[j]),
-                "\"%s\" in \"%s\"", needle[j], hay[i]);
-  /* a profile whose worthy line says 12345 ns, with its checksum */
-  char path[] = "/tmp/idiomrt-tinymain-XXXXXX";
-  int fd = mkstemp(path);
-  CHECK(fd >= 0);
-  char text[256];
-  int n = snprintf(text, sizeof text,
-                   "idiom-profile 3\nenv 0\nworthy 12345\n\n");
-  uint64_t sum = idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, text, (size_t)n);
-  n += snprintf(text + n, sizeof text - (size_t)n, "check %llx\n",
-                (unsigned long long)sum);
-  CHECK(write(fd, text, (size_t)n) == n);
-  close(fd);
-  setenv("IDIOM_COST", "on", 1);
-  setenv("IDIOM_PROFILE", path, 1);
-  unsigned long before =
-      __atomic_load_n(&g_text_libc_calls, __ATOMIC_RELAXED);
-  int64_t worthy = idiomrt_profile_last_worthy_ns(); /* reads the file */
-  unsigned long calls =
-      __atomic_load_n(&g_text_libc_calls, __ATOMIC_RELAXED) - before;
-  CHECK_MSG(worthy == 12345, "the profile's worthy line read as %lld",
-            (long long)worthy);
-  CHECK_MSG(calls == 0, "%lu calls of strstr, strchr, strdup or realloc "
-            "reading the profile", calls);
-  unlink(path);
 }

@@ -23,6 +23,7 @@
 #include "rt_internal.h"
 #include "test_common.h"
 
+#include <elf.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -34,6 +35,28 @@ enum { STACK_BYTES = 256 * 1024, KEY_STACK_MAX = 3072, PAINT = 0xa5 };
 
 static int stop_at_first(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)info, (void)size, (void)arg;
+  return 1;
+}
+
+/* 1 when the program (dl_iterate_phdr's first object) has a GNU build ID
+   note, which the key is computed from (without one, the fallback's
+   PATH_MAX buffer is the key's path and this case does not apply). */
+static int has_build_id(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+    const char *end = p + ph->p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+      size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
+      if (nh->n_type == NT_GNU_BUILD_ID)
+        *(int *)arg = 1;
+      p += sizeof *nh + name + desc;
+    }
+  }
   return 1;
 }
 
@@ -87,6 +110,13 @@ void case_tinymain_key_stack(void) {
     if (err)
       fputs(err, stderr);
     free(err);
+    return;
+  }
+  int build_id = 0;
+  dl_iterate_phdr(has_build_id, &build_id);
+  if (!build_id) {
+    fprintf(stderr, "tinymain_key_stack: not applicable, the test program "
+                    "has no build ID (link with --build-id)\n");
     return;
   }
   setenv("IDIOM_COST", "on", 1); /* the profile needs the cost model */

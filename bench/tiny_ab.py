@@ -17,7 +17,10 @@ changed its cache directory, and the median of the paired ratios (SEQ's
 wall time over the build's, same round) with np_ratio_ci.py's 95%
 confidence interval of that median, and the same of CPU times (user +
 system: what the process itself spent, less moved by other processes'
-load than its wall time).
+load than its wall time). With two or more plugin builds, also each
+later build's paired difference from the first (us, the median over the
+rounds and its confidence interval): what a change to the runtime costs
+or saves per process.
 
 Environment: PIN=2,3 (CPUs, inherited), EXTRA_ENV="K=V ..." for the plugin
 builds only, BLOCK=N: instead of rotating, each round runs every build N
@@ -113,6 +116,19 @@ def main():
             line += " cpu ratio %.3f [%.3f, %.3f] rewrites %d/%d" % (
                 statistics.median(cpu), lo, hi, rewrites[n], len(v))
         print(line)
+    # Two plugin builds against each other, round by round (helper
+    # "tinymain"): the paired differences of the first plugin build's
+    # times and each other's, their median and its confidence interval, in
+    # us. A change of a few us per process (one page fault) is below the
+    # ratios' resolution against the sequential build; the paired
+    # difference of two builds run in the same rounds resolves it.
+    first = builds[0][0] if builds else None
+    for n, _ in builds[1:]:
+        for k, what in ((0, "wall"), (1, "cpu")):
+            d = [1e6 * (b[k] - a[k]) for a, b in zip(res[first], res[n])]
+            lo, hi = median_ci(d)
+            print("%s - %s %s %+.1f us [%+.1f, %+.1f]" % (
+                n, first, what, statistics.median(d), lo, hi))
 
 
 if __name__ == "__main__":

@@ -176,6 +176,36 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg) {
   return 1; /* the first object is the program: stop */
 }
 
+/* x with the host's name hashed in (the key of the profile is per host). */
+static uint64_t with_host(uint64_t x) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  return fnv_str(x, host);
+}
+
+/* The identity of a program linked without a build ID: its path, size,
+   modification time and inode, hashed with the host's name; 0 when
+   /proc/self/exe cannot be read. Out of line: its PATH_MAX buffer made
+   exe_identity's frame 4.6 KB deep, and the constructor's first calls
+   into libc under it (dl_iterate_phdr, gethostname: lazy binding saves
+   the vector registers below the frame) touched a stack page that no
+   sequential build touches, a page fault at every start (helper
+   "tinymain", docs/Benchmarks.md). */
+static __attribute__((noinline)) int exe_path_identity(uint64_t *h) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  struct stat st;
+  if (n <= 0 || stat("/proc/self/exe", &st) != 0)
+    return 0;
+  exe[n] = '\0';
+  uint64_t x = fnv_str(IDIOMRT_FNV_OFFSET, "idiom-profile-v1");
+  x = fnv_str(x, exe);
+  uint64_t id[4] = {(uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
+                    (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ino};
+  *h = with_host(idiomrt_fnv1a(x, id, sizeof id));
+  return 1;
+}
+
 /* The hash of the executable's identity and of the host's name, into *h;
    0 when it has none. The identity is the program's GNU build ID (a hash
    of its contents that the linker writes, read from memory: no system
@@ -192,31 +222,12 @@ static int exe_identity(uint64_t *h) {
   if (known < 0)
     dl_iterate_phdr(find_build_id, &id);
   if (known < 0 && id.len) {
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
     uint64_t x = fnv_str(IDIOMRT_FNV_OFFSET, "idiom-profile-build-id");
-    x = idiomrt_fnv1a(x, id.bytes, id.len);
-    g_exe_hash = fnv_str(x, host);
+    g_exe_hash = with_host(idiomrt_fnv1a(x, id.bytes, id.len));
     known = 1;
   }
-  if (known < 0) {
-    known = 0;
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    struct stat st;
-    if (n > 0 && stat("/proc/self/exe", &st) == 0) {
-      exe[n] = '\0';
-      char host[256] = "";
-      gethostname(host, sizeof host - 1);
-      uint64_t x = fnv_str(IDIOMRT_FNV_OFFSET, "idiom-profile-v1");
-      x = fnv_str(x, exe);
-      uint64_t id[4] = {(uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
-                        (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ino};
-      x = idiomrt_fnv1a(x, id, sizeof id);
-      g_exe_hash = fnv_str(x, host);
-      known = 1;
-    }
-  }
+  if (known < 0)
+    known = exe_path_identity(&g_exe_hash);
   *h = g_exe_hash;
   return known;
 }

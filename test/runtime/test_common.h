@@ -222,6 +222,7 @@ void case_fixedcost_once(void); /* test_fixedcost.c */
 void case_tinypocl_hint_double(void); /* test_tinypocl.c */
 void case_tinypocl_few_pages(void);  /* test_tinypocl.c */
 void case_tinypocl_many_pages(void); /* test_tinypocl.c */
+void case_tinymain_key_stack(void);  /* test_tinymain.c */
 void case_gatehint_skip(void);       /* test_gatehint.c */
 void case_gatehint_classes(void);    /* test_gatehint.c */
 void case_gatehint_straddle(void);   /* test_gatehint.c */

@@ -1129,6 +1129,7 @@ static const tcase cases[] = {
     {"tinypocl_hint_double", case_tinypocl_hint_double, 1},
     {"tinypocl_few_pages", case_tinypocl_few_pages, 1},
     {"tinypocl_many_pages", case_tinypocl_many_pages, 1},
+    {"tinymain_key_stack", case_tinymain_key_stack, 1},
     {"gatehint_skip", case_gatehint_skip, 1},
     {"gatehint_classes", case_gatehint_classes, 1},
     {"gatehint_straddle", case_gatehint_straddle, 1},

@@ -9,6 +9,7 @@
 #include "ScalarEval.h"
 #include "idiom/FunIL/Ops.h"
 
+#include <deque>
 #include <functional>
 #include <stdexcept>
 #include <utility>
@@ -28,6 +29,16 @@ public:
       : Globals(Globals), Cfg(Cfg) {}
 
   Value eval(const ExprPtr &E);
+  /// The value of \p E without copying it when it is a variable (a
+  /// buffer of the program, or a bound parameter): a reference to the
+  /// binding, valid while the binding is (Locals is a deque, so bindings
+  /// pushed meanwhile move nothing); otherwise \p E evaluated into \p Tmp.
+  const Value &evalRef(const ExprPtr &E, Value &Tmp) {
+    if (E->K == Expr::Var)
+      return lookup(E->Name);
+    Tmp = eval(E);
+    return Tmp;
+  }
   Value apply(const ExprPtr &Fn, std::vector<Value> Args);
   /// Buffer indices addressed by an output view, shaped like its value.
   Value viewIndices(const Expr &View, std::string &Buf);
@@ -47,7 +58,7 @@ private:
 
   const ValueMap &Globals;
   const ExecConfig &Cfg;
-  std::vector<std::pair<std::string, Value>> Locals;
+  std::deque<std::pair<std::string, Value>> Locals;
 };
 
 const Value &Interp::lookup(const std::string &N) const {
@@ -89,7 +100,8 @@ Value Interp::primitive(const Expr &E) {
   const std::string &N = E.Name;
   const auto &A = E.Args;
   if (N == "view") {
-    Value Buf = eval(A[0]);
+    Value Tmp;
+    const Value &Buf = evalRef(A[0], Tmp);
     std::vector<int64_t> Ps;
     for (size_t I = 1; I < A.size(); ++I)
       Ps.push_back(evalI64(A[I]));
@@ -197,12 +209,34 @@ Value Interp::primitive(const Expr &E) {
     return Value::array(std::move(Es));
   }
   if (N == "at") {
-    Value In = array(eval(A[0]), "at");
+    // An element of a 1-D view whose elements are all inside its buffer:
+    // that element alone (the view is not built). Any other view takes the
+    // general path below, which reports the first element outside.
+    if (A[0]->isCall("view") && A[0]->Args.size() == 4) {
+      const auto &VA = A[0]->Args;
+      Value Tmp;
+      const Value &Buf = evalRef(VA[0], Tmp);
+      int64_t Off = evalI64(VA[1]), S = evalI64(VA[2]), Len = evalI64(VA[3]);
+      if (Len < 0)
+        fail("view of negative length");
+      __int128 Size = static_cast<__int128>(Buf.Elems.size());
+      __int128 Last = static_cast<__int128>(Off) +
+                      static_cast<__int128>(S) * (Len ? Len - 1 : 0);
+      if (Len == 0 || (Off >= 0 && Off < Size && Last >= 0 && Last < Size)) {
+        int64_t I = evalI64(A[1]);
+        if (I < 0 || I >= Len)
+          fail("at(" + std::to_string(I) + ") of an array of " +
+               std::to_string(Len));
+        return Buf.Elems[static_cast<size_t>(Off + S * I)];
+      }
+    }
+    Value Tmp;
+    const Value &In = array(evalRef(A[0], Tmp), "at");
     int64_t I = evalI64(A[1]);
     if (I < 0 || I >= static_cast<int64_t>(In.Elems.size()))
       fail("at(" + std::to_string(I) + ") of an array of " +
            std::to_string(In.Elems.size()));
-    return std::move(In.Elems[I]);
+    return &In == &Tmp ? std::move(Tmp.Elems[I]) : In.Elems[I];
   }
   if (N == "strided") {
     int64_t P = evalI64(A[0]);
@@ -467,10 +501,11 @@ Value Interp::eval(const ExprPtr &EP) {
     return Value::tuple(std::move(Es));
   }
   case Expr::Proj: {
-    Value T = eval(E.Args[0]);
+    Value Tmp;
+    const Value &T = evalRef(E.Args[0], Tmp);
     if (T.K != Value::Tuple || E.Index >= T.Elems.size())
       fail("bad tuple projection");
-    return std::move(T.Elems[E.Index]);
+    return &T == &Tmp ? std::move(Tmp.Elems[E.Index]) : T.Elems[E.Index];
   }
   }
   fail("unknown expression");

@@ -245,6 +245,21 @@ int twodev_site_loop(const idiom_kernel_desc *d, float *x, float *y, int n,
   return offloaded;
 }
 
+/* Calls the site (a host loop of 20 ms) until the primary device ran, at
+   most 60 s (its start-up and first build took over 80 calls with a cold
+   PoCL cache on a loaded machine), then `more` calls; returns the runs
+   offloaded and sets *calls. */
+static int until_primary_then(float *x, float *y, int n, int more,
+                              int *calls) {
+  int after = 0;
+  int offloaded =
+      twodev_site_loop(&tscale_desc, x, y, n, 20000, INT_MAX, 60, 1, calls);
+  offloaded +=
+      twodev_site_loop(&tscale_desc, x, y, n, 20000, more, 60, 0, &after);
+  *calls += after;
+  return offloaded;
+}
+
 /* Calls the site with a slow host loop (20 ms) until the model has
    decided `target` times for the second device or the deadline passes;
    returns the calls made. */
@@ -326,12 +341,8 @@ void case_twodev_rationed(void) {
   enum { N = 1 << 18 };
   float *x, *y;
   idiomrt_entry *e = second_cpu_setup(&x, &y, N);
-  int calls = 0, more = 0;
-  int offloaded =
-      twodev_site_loop(&tscale_desc, x, y, N, 20000, INT_MAX, 60, 1, &calls);
-  offloaded +=
-      twodev_site_loop(&tscale_desc, x, y, N, 20000, 60, 60, 0, &more);
-  calls += more;
+  int calls = 0;
+  int offloaded = until_primary_then(x, y, N, 60, &calls);
   CHECK_MSG(offloaded > 0, "the primary device never ran");
   CHECK_MSG(e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU] == 0 &&
                 e->cost.decisions[IDIOMRT_DEC_CPU_DEVICE] == 0,
@@ -417,12 +428,8 @@ void case_twodev_profile_read(void) {
   enum { N = 1 << 18 };
   float *x, *y;
   idiomrt_entry *e = second_cpu_setup(&x, &y, N);
-  int calls = 0, more = 0;
-  int offloaded =
-      twodev_site_loop(&tscale_desc, x, y, N, 20000, INT_MAX, 60, 1, &calls);
-  offloaded +=
-      twodev_site_loop(&tscale_desc, x, y, N, 20000, 40, 60, 0, &more);
-  calls += more;
+  int calls = 0;
+  int offloaded = until_primary_then(x, y, N, 40, &calls);
   fprintf(stderr, "twodev_profile_read: seeded=%d explore=%llu ok=%d "
           "primary=%d\n",
           class_of(e, N)->cn > 0,

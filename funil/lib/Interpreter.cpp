@@ -9,7 +9,9 @@
 #include "ScalarEval.h"
 #include "idiom/FunIL/Ops.h"
 
+#include <deque>
 #include <functional>
+#include <iterator>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -28,7 +30,24 @@ public:
       : Globals(Globals), Cfg(Cfg) {}
 
   Value eval(const ExprPtr &E);
-  Value apply(const ExprPtr &Fn, std::vector<Value> Args);
+  /// The value of \p E without copying it when it is a variable (a
+  /// buffer of the program, or a bound parameter): a reference to the
+  /// binding, valid while the binding is (Locals is a deque, so bindings
+  /// pushed meanwhile move nothing); otherwise \p E evaluated into \p Tmp.
+  const Value &evalRef(const ExprPtr &E, Value &Tmp) {
+    if (E->K == Expr::Var)
+      return lookup(E->Name);
+    Tmp = eval(E);
+    return Tmp;
+  }
+  /// \p Fn applied to one or two arguments, moved into its parameters (a
+  /// braced list of arguments would copy them: an initializer_list's
+  /// elements are const).
+  Value apply(const ExprPtr &Fn, Value X) { return applyN(Fn, &X, 1); }
+  Value apply(const ExprPtr &Fn, Value X, Value Y) {
+    Value Args[2] = {std::move(X), std::move(Y)};
+    return applyN(Fn, Args, 2);
+  }
   /// Buffer indices addressed by an output view, shaped like its value.
   Value viewIndices(const Expr &View, std::string &Buf);
 
@@ -41,13 +60,14 @@ private:
       fail(std::string("'") + Who + "' expects an array");
     return V;
   }
+  Value applyN(const ExprPtr &Fn, Value *Args, size_t N);
   Value call(const Expr &E);
   Value primitive(const Expr &E);
   Value layout(const Expr &E);
 
   const ValueMap &Globals;
   const ExecConfig &Cfg;
-  std::vector<std::pair<std::string, Value>> Locals;
+  std::deque<std::pair<std::string, Value>> Locals;
 };
 
 const Value &Interp::lookup(const std::string &N) const {
@@ -60,13 +80,13 @@ const Value &Interp::lookup(const std::string &N) const {
   return It->second;
 }
 
-Value Interp::apply(const ExprPtr &Fn, std::vector<Value> Args) {
-  if (Fn->K != Expr::Lambda || Fn->Params.size() != Args.size())
+Value Interp::applyN(const ExprPtr &Fn, Value *Args, size_t N) {
+  if (Fn->K != Expr::Lambda || Fn->Params.size() != N)
     fail("bad function application");
-  for (size_t I = 0; I < Args.size(); ++I)
+  for (size_t I = 0; I < N; ++I)
     Locals.emplace_back(Fn->Params[I].Name, std::move(Args[I]));
   Value R = eval(Fn->body());
-  Locals.resize(Locals.size() - Args.size());
+  Locals.resize(Locals.size() - N);
   return R;
 }
 
@@ -89,7 +109,8 @@ Value Interp::primitive(const Expr &E) {
   const std::string &N = E.Name;
   const auto &A = E.Args;
   if (N == "view") {
-    Value Buf = eval(A[0]);
+    Value Tmp;
+    const Value &Buf = evalRef(A[0], Tmp);
     std::vector<int64_t> Ps;
     for (size_t I = 1; I < A.size(); ++I)
       Ps.push_back(evalI64(A[I]));
@@ -134,14 +155,14 @@ Value Interp::primitive(const Expr &E) {
       N == "mapLocal") {
     Value In = array(eval(A[1]), N.c_str());
     for (Value &X : In.Elems)
-      X = apply(A[0], {std::move(X)});
+      X = apply(A[0], std::move(X));
     return In;
   }
   if (N == "reduce" || N == "reduceSeq") {
     Value Acc = eval(A[1]);
     Value In = array(eval(A[2]), N.c_str());
     for (Value &X : In.Elems)
-      Acc = apply(A[0], {std::move(Acc), std::move(X)});
+      Acc = apply(A[0], std::move(Acc), std::move(X));
     return Acc;
   }
   if (N == "reduceIndexed" || N == "reduceIndexedAtomic") {
@@ -158,12 +179,12 @@ Value Interp::primitive(const Expr &E) {
       if (K < 0 || K >= static_cast<int64_t>(Bins.Elems.size()))
         fail(N + ": bin index " + std::to_string(K) + " out of range for " +
              std::to_string(Bins.Elems.size()) + " bins");
-      Bins.Elems[K] = apply(A[0], {std::move(Bins.Elems[K]), std::move(P.Elems[1])});
+      Bins.Elems[K] = apply(A[0], std::move(Bins.Elems[K]), std::move(P.Elems[1]));
     };
     if (N == "reduceIndexed") {
       Value In = array(eval(A[3]), "reduceIndexed");
       for (Value &X : In.Elems) {
-        Value P = apply(A[2], {std::move(X)});
+        Value P = apply(A[2], std::move(X));
         Update(P);
       }
     } else {
@@ -182,7 +203,8 @@ Value Interp::primitive(const Expr &E) {
     std::vector<Value> Rows;
     for (int64_t I = 0; I < Len; I += Chunk)
       Rows.push_back(Value::array(std::vector<Value>(
-          In.Elems.begin() + I, In.Elems.begin() + I + Chunk)));
+          std::make_move_iterator(In.Elems.begin() + I),
+          std::make_move_iterator(In.Elems.begin() + I + Chunk))));
     return Value::array(std::move(Rows));
   }
   if (N == "join") {
@@ -197,12 +219,54 @@ Value Interp::primitive(const Expr &E) {
     return Value::array(std::move(Es));
   }
   if (N == "at") {
-    Value In = array(eval(A[0]), "at");
+    // Row i of a view (off, s0, n0[, s1, n1, ...]) whose elements all lie
+    // inside its buffer: the view (off + s0*i[, s1, n1, ...]) alone, or
+    // element off + s0*i of a 1-D view; the whole view is not built. Any
+    // other view takes the general path below, which builds it and reports
+    // its first element outside the buffer.
+    if (A[0]->isCall("view") && A[0]->Args.size() >= 4 &&
+        A[0]->Args.size() % 2 == 0) {
+      const auto &VA = A[0]->Args;
+      Value Tmp;
+      const Value &Buf = evalRef(VA[0], Tmp);
+      std::vector<int64_t> Ps;
+      for (size_t I = 1; I < VA.size(); ++I)
+        Ps.push_back(evalI64(VA[I]));
+      bool Empty = false;
+      for (size_t D = 2; D < Ps.size(); D += 2) {
+        if (Ps[D] < 0)
+          fail("view of negative length");
+        Empty |= Ps[D] == 0;
+      }
+      // the lowest and highest element read: corners of the index box
+      __int128 Lo = Ps[0], Hi = Ps[0];
+      for (size_t D = 1; D < Ps.size(); D += 2) {
+        __int128 Span = static_cast<__int128>(Ps[D]) * (Ps[D + 1] - 1);
+        (Span < 0 ? Lo : Hi) += Span;
+      }
+      int64_t Len = Ps[2];
+      if (Empty || (Lo >= 0 && Hi < static_cast<__int128>(Buf.Elems.size()))) {
+        int64_t I = evalI64(A[1]);
+        if (I < 0 || I >= Len)
+          fail("at(" + std::to_string(I) + ") of an array of " +
+               std::to_string(Len));
+        int64_t Row = Ps[0] + Ps[1] * I;
+        if (Ps.size() == 3)
+          return Buf.Elems[static_cast<size_t>(Row)];
+        std::vector<int64_t> Sub{Row};
+        Sub.insert(Sub.end(), Ps.begin() + 3, Ps.end());
+        return viewValue(Sub, [&](int64_t Idx) -> const Value & {
+          return Buf.Elems[static_cast<size_t>(Idx)];
+        });
+      }
+    }
+    Value Tmp;
+    const Value &In = array(evalRef(A[0], Tmp), "at");
     int64_t I = evalI64(A[1]);
     if (I < 0 || I >= static_cast<int64_t>(In.Elems.size()))
       fail("at(" + std::to_string(I) + ") of an array of " +
            std::to_string(In.Elems.size()));
-    return std::move(In.Elems[I]);
+    return &In == &Tmp ? std::move(Tmp.Elems[I]) : In.Elems[I];
   }
   if (N == "strided") {
     int64_t P = evalI64(A[0]);
@@ -234,19 +298,23 @@ Value Interp::primitive(const Expr &E) {
     if (Len % 2)
       fail("halves of an array of odd length " + std::to_string(Len));
     std::vector<Value> Rows;
-    for (size_t I = 0; I < Len / 2; ++I)
-      Rows.push_back(Value::array({In.Elems[I], In.Elems[I + Len / 2]}));
+    for (size_t I = 0; I < Len / 2; ++I) {
+      std::vector<Value> Pair;
+      Pair.push_back(std::move(In.Elems[I]));
+      Pair.push_back(std::move(In.Elems[I + Len / 2]));
+      Rows.push_back(Value::array(std::move(Pair)));
+    }
     return Value::array(std::move(Rows));
   }
   if (N == "iterate") {
     int64_t Count = evalI64(A[0]);
     Value X = eval(A[2]); // an array, or a scalar or tuple state
     for (int64_t I = 0; I < Count; ++I)
-      X = apply(A[1], {std::move(X)});
+      X = apply(A[1], std::move(X));
     return X;
   }
   if (N == "apply")
-    return apply(A[0], {eval(A[1])});
+    return apply(A[0], eval(A[1]));
   if (N == "toGlobal" || N == "toLocal" || N == "toPrivate")
     return eval(A[0]);
   return layout(E);
@@ -280,7 +348,7 @@ Value Interp::layout(const Expr &E) {
     std::vector<bool> Seen(static_cast<size_t>(Len0));
     std::vector<Value> Es(static_cast<size_t>(Len0));
     for (int64_t I = 0; I < Len0; ++I) {
-      int64_t J = apply(A[0], {Value::ofInt(ScalarKind::I64, I)}).asSigned();
+      int64_t J = apply(A[0], Value::ofInt(ScalarKind::I64, I)).asSigned();
       if (J < 0 || J >= Len0)
         fail(N + " maps " + std::to_string(I) + " to " + std::to_string(J) +
              ", outside an array of " + std::to_string(Len0));
@@ -288,10 +356,11 @@ Value Interp::layout(const Expr &E) {
         fail("the index function of " + N + " is not a permutation: " +
              std::to_string(J) + " is reached twice");
       Seen[J] = true;
+      // (each element is read once: f is a permutation, checked above)
       if (N == "reorder")
-        Es[I] = In.Elems[J];
+        Es[I] = std::move(In.Elems[J]);
       else
-        Es[J] = In.Elems[I];
+        Es[J] = std::move(In.Elems[I]);
     }
     return Value::array(std::move(Es));
   }
@@ -305,7 +374,7 @@ Value Interp::layout(const Expr &E) {
     int64_t K = Len0 / S;
     std::vector<Value> Es;
     for (int64_t I = 0; I < Len0; ++I)
-      Es.push_back(In.Elems[I / K + S * (I % K)]);
+      Es.push_back(std::move(In.Elems[I / K + S * (I % K)])); // a permutation
     return Value::array(std::move(Es));
   }
   if (N == "slide") {
@@ -333,7 +402,7 @@ Value Interp::layout(const Expr &E) {
     for (int64_t I = 0; I < L + Len0 + R; ++I) {
       int64_t J = I - L;
       if (N == "pad")
-        Es.push_back(J >= 0 && J < Len0 ? In.Elems[J] : Pad);
+        Es.push_back(J >= 0 && J < Len0 ? std::move(In.Elems[J]) : Pad);
       else
         Es.push_back(In.Elems[J < 0 ? 0 : J >= Len0 ? Len0 - 1 : J]);
     }
@@ -347,8 +416,9 @@ Value Interp::layout(const Expr &E) {
            std::to_string(Len(In)));
     std::vector<Value> Vs;
     for (int64_t I = 0; I < Len(In); I += W)
-      Vs.push_back(Value::array(std::vector<Value>(In.Elems.begin() + I,
-                                                   In.Elems.begin() + I + W)));
+      Vs.push_back(Value::array(
+          std::vector<Value>(std::make_move_iterator(In.Elems.begin() + I),
+                             std::make_move_iterator(In.Elems.begin() + I + W))));
     return Value::array(std::move(Vs));
   }
   if (N == "broadcast") {
@@ -467,10 +537,11 @@ Value Interp::eval(const ExprPtr &EP) {
     return Value::tuple(std::move(Es));
   }
   case Expr::Proj: {
-    Value T = eval(E.Args[0]);
+    Value Tmp;
+    const Value &T = evalRef(E.Args[0], Tmp);
     if (T.K != Value::Tuple || E.Index >= T.Elems.size())
       fail("bad tuple projection");
-    return std::move(T.Elems[E.Index]);
+    return &T == &Tmp ? std::move(Tmp.Elems[E.Index]) : T.Elems[E.Index];
   }
   }
   fail("unknown expression");

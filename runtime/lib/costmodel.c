@@ -329,6 +329,10 @@ static int loser_due(idiomrt_cost_class *c, double win_est, double lose_est) {
   return 1;
 }
 
+/* Set by idiomrt_cost_choose when the device that lost to the host is due
+   to be measured again (for IDIOM_DEBUG: idiomrt_cost_decide reads it). */
+static _Thread_local int t_loser_due;
+
 /* Ski rental for the second device's exploration (issue 12: a program
    that never profits from it pays no more than noise). Its first runs of a
    class pay one-time costs on the calling thread (PoCL compiles a kernel
@@ -452,8 +456,10 @@ int idiomrt_cost_choose(idiomrt_cost_class *c, const idiomrt_cost_inputs *in,
     return best == 1 ? IDIOMRT_DEC_DEVICE : IDIOMRT_DEC_CPU_DEVICE;
   }
   set_winner(c, 2);
-  if (loser_due(c, host, dev))
+  if (loser_due(c, host, dev)) {
+    t_loser_due = 1;
     return explore_best;
+  }
   return IDIOMRT_DEC_HOST_FASTER;
 }
 
@@ -554,6 +560,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   int own = t_own.set;
   uint64_t own_bytes = t_own.back + t_own.refill;
   t_own.set = 0;
+  t_loser_due = 0;
   /* a run over fewer pages than a cold one faults (idiomrt_cost_pages) */
   int few_pages = t_pages_told && t_pages_told - 1 < COLD_MIN_FAULTS;
   t_pages_told = 0;
@@ -643,8 +650,13 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
           by the margin: nas-parboil/jds.c's SpMV, 13 ms on the host
           against 15 ms on PoCL, started PoCL for it */
        (c->dn && (lat + c->dev_est * (double)trip) * DEVICE_MARGIN >=
-                     c->host_est * (double)trip)))
+                     c->host_est * (double)trip))) {
+    if (t_loser_due) /* (once per re-measurement period) */
+      idiomrt_debug("%s: size class %u: the device lost and is due to be "
+                    "measured again, but is not started: the loop runs",
+                    e->desc->loc ? e->desc->loc : "?", cls);
     dec = IDIOMRT_DEC_HOST_FASTER;
+  }
   /* A device estimate that is only an earlier run's sample, and lost: it
      may be stale (an old or loaded run's), and is re-measured within a
      budget (stale.c); meanwhile no host hint. */

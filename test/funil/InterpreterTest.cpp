@@ -230,4 +230,56 @@ TEST(Interpreter, Errors) {
   EXPECT_EQ(Err, "view reads element 1 of a buffer of 1");
 }
 
+TEST(Interpreter, ReadsOfVariables) {
+  // at of a 1-D view reads one element (no view built) when the whole view
+  // lies in its buffer; otherwise, and for views of more dimensions, the
+  // view is built and its first element outside the buffer is the error,
+  // before the index is looked at. Variables read by view, at and tuple
+  // projections are not copied. The same values and errors as a copy of
+  // every variable and the whole view built (0644bca's interpreter).
+  std::vector<Value> Bs;
+  for (int64_t I = 10; I < 16; ++I)
+    Bs.push_back(i64(I));
+  ValueMap Env{{"b", Value::array(Bs)},
+               {"t", Value::tuple({i64(7), Value::array(Bs)})}};
+  struct Case {
+    const char *Expr, *Want, *Err;
+  } Cases[] = {
+      {"at(view(b, 1:i64, 2:i64, 3:i64), 2:i64)", "15:i64", ""},
+      {"at(view(b, 5:i64, -2:i64, 3:i64), 1:i64)", "13:i64", ""},
+      {"at(view(b, 3:i64, 0:i64, 4:i64), 3:i64)", "13:i64", ""},
+      {"at(view(b, 0:i64, 2:i64, 3:i64, 1:i64, 2:i64), 1:i64)", "[12:i64, 13:i64]", ""},
+      {"at(view(b, 2:i64, 2:i64, 2:i64, -1:i64, 3:i64), 1:i64)", "[14:i64, 13:i64, 12:i64]", ""},
+      {"at(view(b, 0:i64, 1:i64, 2:i64, 1:i64, 0:i64), 1:i64)", "[]", ""},
+      {"at(view(b, 9:i64, 1:i64, 2:i64, 1:i64, 0:i64), 1:i64)", "[]", ""},
+      {"at(view(b, 0:i64, 3:i64, 2:i64, 1:i64, 2:i64, 1:i64, 2:i64), 1:i64)",
+       "[[13:i64, 14:i64], [14:i64, 15:i64]]", ""},
+      {"at(view(b, 0:i64, 2:i64, 3:i64, 1:i64, 3:i64), 0:i64)", "",
+       "view reads element 6 of a buffer of 6"},
+      {"at(view(b, 0:i64, 2:i64, 3:i64, 1:i64, 2:i64), 3:i64)", "", "at(3) of an array of 3"},
+      {"at(view(b, 0:i64, 2:i64, 3:i64, 1:i64, -2:i64), 0:i64)", "", "view of negative length"},
+      {"at(b, 4:i64)", "14:i64", ""},
+      {"at(at(t.1, 2:i64), 0:i64)", "", "'at' expects an array"},
+      {"add(t.0, at(t.1, 0:i64))", "17:i64", ""},
+      {"at(view(b, 0:i64, 1:i64, 6:i64), 6:i64)", "", "at(6) of an array of 6"},
+      {"at(view(b, 0:i64, 1:i64, 0:i64), 0:i64)", "", "at(0) of an array of 0"},
+      {"at(view(b, 2:i64, 2:i64, 3:i64), 0:i64)", "", "view reads element 6 of a buffer of 6"},
+      {"at(view(b, 2:i64, 2:i64, 3:i64), 9:i64)", "", "view reads element 6 of a buffer of 6"},
+      {"at(view(b, 1:i64, -1:i64, 3:i64), 0:i64)", "", "view reads element -1 of a buffer of 6"},
+      {"at(view(b, 0:i64, 1:i64, -1:i64), 0:i64)", "", "view of negative length"},
+      {"at(view(b, 0:i64, 1:i64, 2:i64), sdiv(1:i64, 0:i64))", "", "division by zero in 'sdiv'"},
+  };
+  for (const Case &C : Cases) {
+    ExprPtr E;
+    std::string Err;
+    ASSERT_TRUE(parseExpr(C.Expr, E, Err)) << Err;
+    Value V;
+    bool Ok = evalExpr(E, Env, V, Err);
+    EXPECT_EQ(Ok, !*C.Err) << C.Expr << ": " << Err;
+    EXPECT_EQ(Ok ? printValue(V) : Err, Ok ? C.Want : C.Err) << C.Expr;
+  }
+  // the environment is left as it was
+  EXPECT_EQ(printValue(Env["b"]), printValue(Value::array(Bs)));
+}
+
 } // namespace

@@ -50,26 +50,16 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
 
-[ $# -ge 1 ] || { echo "usage: $0 IDIOM_BUILD_DIR [WORK_DIR]" >&2; exit 2; }
-IDIOM_BUILD=$(cd "$1" && pwd) || rw_die "no such directory: $1"
-WORK=${2:-/tmp/idiom-realworld}
-mkdir -p "$WORK"
-WORK=$(cd "$WORK" && pwd)
-JOBS=${JOBS:-2}
-NICE=${NICE:-10}
+rw_setup "$@"
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
 FORCED_TIMEOUT=${FORCED_TIMEOUT:-1200}
 FORCED_ENV=${FORCED_ENV:-}
-MODES=${MODES:-plain default forced}
 GSL_DIRS=${GSL_DIRS:-}
-export IDIOM_CACHE_DIR=${IDIOM_CACHE_DIR:-$WORK/idiom-cache}
 
-rw_check_tools
 rw_fetch gsl 'gsl-2.7.1*'
 G=$WORK/gsl
 R=$G/results
-mkdir -p "$R" "$WORK/bin"
-rw_make_cc "$WORK/bin"
+mkdir -p "$R"
 # run-test SECONDS PROG: the automake LOG_COMPILER; a time-out is named in
 # the test's log (and counts as FAIL).
 cat > "$WORK/bin/run-test" <<'EOS'

@@ -41,28 +41,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N (1L << 21)
+enum { N = 1 << 21, STEPS = 600 };
+static float in[N], out[N];
 
-__attribute__((noinline)) static void scale(float *y, const float *x, long n,
-                                            float a) {
-  for (long i = 0; i < n; i++)
-    y[i] = a * x[i] + 1.0f;
+/* the one site: an axpy-like map, called once per step */
+__attribute__((noinline)) static void step(float a) {
+  for (int i = 0; i < N; ++i)
+    out[i] = a * in[i] - 0.5f;
 }
 
 int main(void) {
-  float *x = malloc(sizeof(float) * N), *y = malloc(sizeof(float) * N);
-  unsigned r = 1; /* a recurrence: no idiom, so the one site is scale's */
-  for (long i = 0; i < N; i++) {
+  unsigned r = 1; /* a recurrence: no idiom */
+  for (int i = 0; i < N; ++i) {
     r = r * 1103515245u + 12345u;
-    x[i] = (float)(r >> 24);
+    in[i] = (float)(r >> 24);
   }
-  double sum = 0;
-  for (int t = 0; t < 600; t++) {
-    scale(y, x, N, (float)(t % 5));
-    sum += y[(t * 7919) % N];
+  double acc = 0;
+  for (int t = 0; t < STEPS; ++t) {
+    step((float)(t % 7));
+    acc += out[(t * 4099) % N];
   }
-  printf("%.1f\n", sum);
-  free(x);
-  free(y);
+  printf("%.1f\n", acc);
   return 0;
 }

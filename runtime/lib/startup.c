@@ -246,8 +246,8 @@ static uint64_t longest_build_ns(void) {
    cache empty, which exit waited for in every run. Without a profile,
    nothing changes; a run longer than the last loses at most the longest
    build's time of device use, and a slow build holds the device back for
-   a few runs. A build that is a load from the disk cache is never left
-   out (first_is_load). */
+   a few runs. A site's build that is a load from the disk cache is never
+   left out (entry_late). */
 static int too_late(void) {
   uint64_t left = 0;
   return expected_left_ns(&left) && left < longest_build_ns();
@@ -584,7 +584,8 @@ static void queue_while_starting(idiomrt_entry *e, const idiomrt_device *dev,
 }
 
 int idiomrt_startup_late(idiomrt_entry *e) {
-  return __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE) != 2 && entry_late(e);
+  return __atomic_load_n(&e->bg_build, __ATOMIC_ACQUIRE) != 2 &&
+         entry_late(e);
 }
 
 /* After a poll that did not give a device with e's kernels built: 1, with

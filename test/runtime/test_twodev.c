@@ -419,8 +419,9 @@ void case_twodev_profile_write(void) {
 }
 
 /* Child of case_twodev_profile: the next process of the same program
-   starts from the profile; the second device's sample is seeded, so it
-   does not explore the second device again. The calls go on until the
+   starts from the profile; the second device's sample is seeded (read
+   before the first call), so it does not explore the second device
+   again. The calls go on until the
    primary device ran (at most 60 s; before it runs the second device
    cannot be explored, seed or not), then 40 more; it prints whether the
    primary device ran, which the parent requires. */
@@ -428,11 +429,15 @@ void case_twodev_profile_read(void) {
   enum { N = 1 << 18 };
   float *x, *y;
   idiomrt_entry *e = second_cpu_setup(&x, &y, N);
+  /* seeded: before any run (the entry is seeded when it is made), so the
+     runtime thread's warm-up of the second device, which gives the class
+     a sample of its own, cannot have counted */
+  int seeded = class_of(e, N)->cn > 0;
   int calls = 0;
   int offloaded = until_primary_then(x, y, N, 40, &calls);
   fprintf(stderr, "twodev_profile_read: seeded=%d explore=%llu ok=%d "
           "primary=%d\n",
-          class_of(e, N)->cn > 0,
+          seeded,
           (unsigned long long)e->cost.decisions[IDIOMRT_DEC_EXPLORE_CPU],
           policy_check_y(y, N, calls), offloaded > 0);
   exit(0);

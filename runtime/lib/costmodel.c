@@ -809,6 +809,17 @@ void idiomrt_cost_gate_hint(idiomrt_entry *e, uint64_t trip) {
   t_hint_dec = HINT_GATE;
 }
 
+/* The length of the next hint of a kind whose hints double in a row:
+   HINT_CALLS << *grow, *grow counting up to HINT_GROW_MAX (relaxed
+   atomics: run_checked resets the entry's gate_grow without the stats
+   lock). */
+static uint64_t doubling_hint(unsigned char *grow) {
+  unsigned char g = __atomic_load_n(grow, __ATOMIC_RELAXED);
+  if (g < HINT_GROW_MAX)
+    __atomic_store_n(grow, (unsigned char)(g + 1), __ATOMIC_RELAXED);
+  return (uint64_t)HINT_CALLS << g;
+}
+
 void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
                      uint64_t key) {
   t_site_desc = desc; /* for idiom_host_begin and idiom_host_end_site */
@@ -826,31 +837,24 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
     e->hint = NULL;
   }
   uint64_t n = HINT_CALLS;
+  uint64_t tag = 64 - (uint64_t)__builtin_clzll(key); /* key's class */
   if (t_hint_dec == HINT_GATE) {
     /* Every call the hint skips has a key of the declined call's size
        class, below 2^tag: all of them below the gate's threshold by their
        trip counts only when 2^tag - 1 is. Work-gate hints in a row double
        as host-floor ones do (their calls cost the same walk into
        idiom_run). */
-    uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
     if (tag >= 64 || ((uint64_t)1 << tag) - 1 >= idiomrt_config_get()->min_trip) {
       pthread_mutex_unlock(&e->stats_lock);
       return;
     }
-    unsigned char grow = __atomic_load_n(&e->gate_grow, __ATOMIC_RELAXED);
-    n = (uint64_t)HINT_CALLS << grow;
-    if (grow < HINT_GROW_MAX)
-      __atomic_store_n(&e->gate_grow, (unsigned char)(grow + 1),
-                       __ATOMIC_RELAXED);
+    n = doubling_hint(&e->gate_grow);
   }
   /* the class the decline was decided in (no allocation here) */
   idiomrt_cost_class *c =
       idiomrt_cost_class_find(&e->cost, idiomrt_size_class(t_hint_trip));
-  if (t_hint_dec == IDIOMRT_DEC_CANNOT_WIN && c) {
-    n = (uint64_t)HINT_CALLS << c->hint_grow;
-    if (c->hint_grow < HINT_GROW_MAX)
-      c->hint_grow++;
-  }
+  if (t_hint_dec == IDIOMRT_DEC_CANNOT_WIN && c)
+    n = doubling_hint(&c->hint_grow);
   if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c && c->winner == 2 &&
       idiomrt_startup_begun()) {
     /* the device is measured again once gap decisions have passed and the
@@ -872,7 +876,6 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
     c->win_ns += c->host_est * (double)t_hint_trip * (double)n;
   }
   if (n) {
-    uint64_t tag = 64 - (uint64_t)__builtin_clzll(key);
     if (t_hint_dec == HINT_GATE) /* every class below the threshold */
       tag = IDIOM_HINT_BELOW |
             (63 - (uint64_t)__builtin_clzll(idiomrt_config_get()->min_trip));

@@ -336,7 +336,8 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
     return 0;
   }
   /* past the gate: its hints start again at 64 (relaxed atomics: the
-     doubling is written under the entry's stats lock, idiom_host_hint) */
+     doubling is written under the entry's stats lock, costmodel.c's
+     doubling_hint) */
   if (__atomic_load_n(&e->gate_grow, __ATOMIC_RELAXED))
     __atomic_store_n(&e->gate_grow, 0, __ATOMIC_RELAXED);
   /* A snapshot input overlapping an output runs, in a region too (its

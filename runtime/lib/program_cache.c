@@ -765,6 +765,29 @@ int idiomrt_program_ensure_first(idiomrt_entry *e, const idiomrt_device *dev,
   return ensure(e, dev, reason, n, stop, waited ? 1 : 2);
 }
 
+/* How many of variants [from, to) of d (nv in all) have no binary in the
+   disk cache for dev: each a build from source. -1 when d's source has no
+   variant markers, -2 when out of memory. */
+static int variants_off_disk(const idiom_kernel_desc *d,
+                             const idiomrt_device *dev, unsigned nv,
+                             unsigned from, unsigned to) {
+  const char *start[IDIOMRT_MAX_VARIANTS];
+  /* on the heap: neither on the runtime thread's small stack nor in the
+     static TLS block that every thread's start clears (5 KB each) */
+  idiomrt_variant *loc = calloc(IDIOMRT_MAX_VARIANTS, sizeof *loc);
+  if (!loc)
+    return -2;
+  const char *first = parse_markers(d->source, nv, start, loc);
+  int off = first ? 0 : -1;
+  for (unsigned k = from; first && k < to; ++k) {
+    char *src = variant_source(d->source, first, start, nv, k);
+    off += !src || !on_disk(dev, src);
+    free(src);
+  }
+  free(loc);
+  return off;
+}
+
 int idiomrt_program_first_on_disk(const idiomrt_entry *e,
                                   const idiomrt_device *dev) {
   const idiom_kernel_desc *d = e->desc;
@@ -775,43 +798,16 @@ int idiomrt_program_first_on_disk(const idiomrt_entry *e,
   unsigned nv = d->nvariants <= 1 ? 1 : d->nvariants;
   if (nv > IDIOMRT_MAX_VARIANTS)
     nv = IDIOMRT_MAX_VARIANTS;
-  if (nv < 2)
-    return 0;
-  const char *start[IDIOMRT_MAX_VARIANTS];
-  /* on the heap, as in idiomrt_program_rest_to_build */
-  idiomrt_variant *loc = calloc(IDIOMRT_MAX_VARIANTS, sizeof *loc);
-  if (!loc)
-    return 0;
-  const char *first = parse_markers(d->source, nv, start, loc);
-  int yes = 0;
-  if (first) {
-    char *src = variant_source(d->source, first, start, nv, 0);
-    yes = src && on_disk(dev, src);
-    free(src);
-  }
-  free(loc);
-  return yes;
+  return nv >= 2 && variants_off_disk(d, dev, nv, 0, 1) == 0;
 }
 
 unsigned idiomrt_program_rest_to_build(const idiomrt_entry *e,
                                        const idiomrt_device *dev) {
-  const idiom_kernel_desc *d = e->desc;
-  unsigned nv = e->nvariants;
-  const char *start[IDIOMRT_MAX_VARIANTS];
-  /* on the heap: neither on the runtime thread's small stack nor in the
-     static TLS block that every thread's start clears (5 KB each) */
-  idiomrt_variant *loc = calloc(IDIOMRT_MAX_VARIANTS, sizeof *loc);
-  if (!loc)
-    return nv > e->rest_next ? nv - e->rest_next : 0;
-  const char *first = parse_markers(d->source, nv, start, loc);
-  unsigned todo = 0;
-  for (unsigned k = e->rest_next; first && k < nv; ++k) {
-    char *src = variant_source(d->source, first, start, nv, k);
-    todo += !src || !on_disk(dev, src);
-    free(src);
-  }
-  free(loc);
-  return todo;
+  unsigned nv = e->nvariants, from = e->rest_next;
+  int off = variants_off_disk(e->desc, dev, nv, from, nv);
+  if (off == -2)
+    return nv > from ? nv - from : 0;
+  return off < 0 ? 0 : (unsigned)off;
 }
 
 unsigned idiomrt_program_build_rest_one(idiomrt_entry *e,
@@ -823,7 +819,7 @@ unsigned idiomrt_program_build_rest_one(idiomrt_entry *e,
   unsigned nv = e->nvariants, k = e->rest_next;
   /* the markers again, into a private copy: e's are read by runs */
   const char *start[IDIOMRT_MAX_VARIANTS];
-  /* on the heap, as in idiomrt_program_rest_to_build */
+  /* on the heap, as in variants_off_disk */
   idiomrt_variant *loc = calloc(IDIOMRT_MAX_VARIANTS, sizeof *loc);
   if (!loc) {
     idiomrt_program_leave_rest(e, "out of memory");

@@ -50,9 +50,11 @@ const char *idiomrt_hold_reason(idiomrt_entry *e, uint64_t trip,
 /*--- calibration.c: latency, bandwidth and start-up time, kept on disk ---*/
 
 /* On a runtime thread, once the device is ready: measures the queue's
-   round-trip latency and the host-to-device bandwidth (cheap: a few small
-   writes and two 8 MiB writes) and writes them, with start_ns (the time the
-   start-up took), to IDIOM_CACHE_DIR for later processes. */
+   round-trip latency and the host-to-device bandwidth (a few small writes
+   and two 8 MiB writes), or takes them from the record when it names this
+   device and was measured fewer than 8 processes ago, and writes them, with
+   start_ns (the time the start-up took) and their age, to IDIOM_CACHE_DIR
+   for later processes. */
 void idiomrt_cost_calibrate(const idiomrt_device *dev, uint64_t start_ns);
 /* Latency (ns) and bandwidth (bytes per ns) measured in this process, else
    read from the last process's file; 0 when neither exists. */

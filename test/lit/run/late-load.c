@@ -46,35 +46,7 @@
 // RUN: grep -q "build left out: the process is expected to end" %t.errD
 // RUN: grep -q "declined: kernels not built: the process is expected to end first" %t.errD
 // RUN: not grep -q "loaded program from disk cache" %t.errD
-#include <stdio.h>
-#include <stdlib.h>
-
-enum { N = 1 << 16, STEPS = 100 };
-static unsigned in[N], out[N];
-
-/* the one site: a map of 2000 multiply-adds an element (exact: unsigned),
-   heavy for its bytes, so that the cost model wants the device from its
-   first call, while the device starts */
-__attribute__((noinline)) static void step(unsigned a) {
-  for (int i = 0; i < N; ++i) {
-    unsigned v = in[i] + a;
-    for (unsigned k = 0; k < 2000; ++k)
-      v = v * 3u + k;
-    out[i] = v;
-  }
-}
-
-int main(void) {
-  unsigned r = 1; /* a recurrence: no idiom */
-  for (int i = 0; i < N; ++i) {
-    r = r * 1103515245u + 12345u;
-    in[i] = r >> 8;
-  }
-  unsigned long long acc = 0;
-  for (int t = 0; t < STEPS; ++t) {
-    step((unsigned)t);
-    acc += out[(t * 4099) % N];
-  }
-  printf("%llu\n", acc);
-  return 0;
-}
+#define HEAVY_K 2000
+#define STEPS 100
+#define HEAVY_INIT_MS 0
+#include "Inputs/heavy_map.h"

@@ -31,7 +31,7 @@
 // RUN: env IDIOM_PROFILE=%t.prof IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 %t.idiom > %t.outC 2> %t.errC
 // RUN: diff %t.expected %t.outC
 // RUN: grep -q "starting it at program start" %t.errC
-// RUN: grep -m1 -E "start-wait.c:[0-9]+: (declined|waited)" %t.errC | grep -q "waited .* ms for the device"
+// RUN: grep -m1 -E "heavy_map.h:[0-9]+: (declined|waited)" %t.errC | grep -q "waited .* ms for the device"
 // RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
 // RUN: python3 %S/Inputs/profile_edit.py wall 60000 20000 %t.prof
 // RUN: python3 %S/Inputs/profile_edit.py worthy 60000 %t.prof
@@ -40,39 +40,8 @@
 // RUN: env IDIOM_PROFILE=%t.prof IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 %t.idiom > %t.outD 2> %t.errD
 // RUN: diff %t.expected %t.outD
 // RUN: grep -q "starting it at program start" %t.errD
-// RUN: grep -m1 -E "start-wait.c:[0-9]+: (declined|waited)" %t.errD | grep -q "declined: device starting"
-#include <stdio.h>
-#include <time.h>
-
-enum { N = 1 << 16, STEPS = 2 };
-static unsigned in[N], out[N];
-
-/* the one site: a map of 12000 multiply-adds an element (exact: unsigned),
-   about 200 ms on the host, and heavy for its bytes, so that the cost model
-   wants the device from its first call */
-__attribute__((noinline)) static void step(unsigned a) {
-  for (int i = 0; i < N; ++i) {
-    unsigned v = in[i] + a;
-    for (unsigned k = 0; k < 12000; ++k)
-      v = v * 3u + k;
-    out[i] = v;
-  }
-}
-
-int main(void) {
-  unsigned r = 1; /* a recurrence: no idiom */
-  for (int i = 0; i < N; ++i) {
-    r = r * 1103515245u + 12345u;
-    in[i] = r >> 8;
-  }
-  /* the program's own initialisation: 25 ms */
-  struct timespec ts = {0, 25000000};
-  nanosleep(&ts, NULL);
-  unsigned long long acc = 0;
-  for (int t = 0; t < STEPS; ++t) {
-    step((unsigned)t);
-    acc += out[(t * 4099) % N];
-  }
-  printf("%llu\n", acc);
-  return 0;
-}
+// RUN: grep -m1 -E "heavy_map.h:[0-9]+: (declined|waited)" %t.errD | grep -q "declined: device starting"
+#define HEAVY_K 12000
+#define STEPS 2
+#define HEAVY_INIT_MS 25
+#include "Inputs/heavy_map.h"

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Builds the programs of bench/profile_gpu.sh into OUTDIR for a machine
-# without LLVM (sequential and plugin builds, the runtime linked statically;
-# the nas-parboil programs into OUTDIR/np):
+# Builds the programs of bench/profile_gpu.sh and bench/iter_gpu.sh into
+# OUTDIR for a machine without LLVM (sequential and plugin builds, the
+# runtime linked statically; the nas-parboil programs into OUTDIR/np):
 #   bench/build_profile_carry.sh BUILD_DIR OUTDIR
 set -eu
 build=$1; out=$2
@@ -9,9 +9,9 @@ cc=${CLANG:-clang-19}
 here=$(dirname "$0")
 plugin="$build/lib/libIdiom.so"
 mkdir -p "$out"
-for p in jacobi:jacobi2d axpby:residency_axpby; do
+for p in jacobi:jacobi2d axpby:residency_axpby cg:cg_csr; do
   name=${p%%:*}; src=$here/${p#*:}.c
-  $cc -O2 "$src" -o "$out/$name.seq"
+  $cc -O2 "$src" -lm -o "$out/$name.seq"
   $cc -O2 -g -fpass-plugin="$plugin" "$src" -L"$build/lib" -lidiomrt -lm -o "$out/$name.idiom"
 done
 mkdir -p "$out/np"
@@ -30,4 +30,7 @@ $cc -O2 -g -fpass-plugin="$plugin" "$here/policy_tiny.c" -L"$build/lib" -lidiomr
   -o "$out/np/policy_tiny.idiom"
 cp "$here/policy_tiny.c" "$out/np/"
 cp "$here/../nas-parboil/compare.py" "$out/np/"
-cp "$here/profile_gpu.sh" "$here/np_gpu.sh" "$here/np_ratio_ci.py" "$here/host_overhead_gpu.sh" "$here/timeline.sh" "$out/"
+cp "$here/profile_gpu.sh" "$here/np_gpu.sh" "$here/np_ratio_ci.py" "$here/host_overhead_gpu.sh" "$here/timeline.sh" "$here/iter_gpu.sh" "$out/"
+# The OpenCL driver's own start-up and exit (bench/cl_startup.c).
+$cc -O2 "$here/cl_startup.c" -o "$out/cl_startup" -ldl
+cp "$here/cl_startup.sh" "$out/"

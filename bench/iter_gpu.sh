@@ -1,0 +1,38 @@
+#!/bin/sh
+# Issue 12's 25x target for iterative programs (every loop of the time loop
+# an offloaded idiom, the sequential build running 10 s or more): for each
+# PROGRAM:ARGS, two warm-up runs of the plugin build in a fresh
+# IDIOM_CACHE_DIR (program, tuning and profile caches, as a user who runs it
+# again and again), then ROUNDS rounds of one sequential run and two
+# plugin runs with the defaults, interleaved; prints every whole-process
+# wall time, the medians and their ratio, and both builds' outputs (the
+# iterative programs' floating-point sums are reassociated on the device).
+# Binaries DIR/NAME.seq and DIR/NAME.idiom from bench/build_profile_carry.sh.
+#   iter_gpu.sh DIR [ROUNDS] [NAME:ARG,ARG...]...
+# Default programs: jacobi:4096,150 axpby:24,400 cg:2048,120.
+set -eu
+dir=$1; rounds=${2:-3}; shift; [ $# -gt 0 ] && shift
+[ $# -gt 0 ] || set -- jacobi:4096,150 axpby:24,400 cg:2048,120
+ms() { a=$(date +%s%N); "$@" > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+for spec in "$@"; do
+  name=${spec%%:*}; args=$(echo "${spec#*:}" | tr ',' ' ')
+  [ "$spec" = "$name" ] && args=""
+  cache=$(mktemp -d)
+  # shellcheck disable=SC2086
+  for i in 1 2; do env IDIOM_CACHE_DIR="$cache" "$dir/$name.idiom" $args > /dev/null 2>&1; done
+  s=""; p=""
+  for r in $(seq "$rounds"); do
+    # shellcheck disable=SC2086
+    s="$s $(ms "$dir/$name.seq" $args)"
+    # shellcheck disable=SC2086
+    p="$p $(ms env IDIOM_CACHE_DIR="$cache" "$dir/$name.idiom" $args)"
+    # shellcheck disable=SC2086
+    p="$p $(ms env IDIOM_CACHE_DIR="$cache" "$dir/$name.idiom" $args)"
+  done
+  ms_s=$(median $s); ms_p=$(median $p)
+  echo "== $name $args: sequential $ms_s ms ($s ), defaults $ms_p ms ($p ): $(echo "$ms_s $ms_p" | awk '{printf "%.1fx", $1 / $2}')"
+  # shellcheck disable=SC2086
+  echo "   outputs: seq $("$dir/$name.seq" $args | tail -1) / idiom $(env IDIOM_CACHE_DIR="$cache" "$dir/$name.idiom" $args | tail -1)"
+  rm -rf "$cache"
+done

@@ -264,7 +264,7 @@ static const char *open_device(idiomrt_device *g, int second, char *buf) {
     snprintf(why, sizeof why, "%s",
              second ? "the second device"
              : cfg->opencl_library_explicit ? "IDIOM_OPENCL_LIBRARY set"
-                                            : "the disk cache is off");
+                                            : "IDIOM_CACHE_DIR=off");
   const char *r = NULL;
   cl_context ctx = NULL;
   cl_command_queue q = NULL;

@@ -115,7 +115,7 @@
 // RUN: env IDIOM_COST=off IDIOM_CACHE_DIR=off IDIOM_DEBUG=1 %t.idiom > %t.out9 2> %t.err9
 // RUN: diff %t.expected %t.out9
 // RUN: FileCheck --check-prefix=NOCACHE %s < %t.err9
-// NOCACHE: OpenCL: through the ICD loader (the disk cache is off): platform and device in
+// NOCACHE: OpenCL: through the ICD loader (IDIOM_CACHE_DIR=off): platform and device in
 //
 // The second device (test knob: PoCL's CPU device opened again): through the
 // loader whatever the record says, the primary device directly.

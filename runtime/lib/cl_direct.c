@@ -293,6 +293,9 @@ void idiomrt_cl_direct_save(int pref, uint64_t view, cl_platform_id plat,
                      (unsigned long long)view, vendor.dli_fname, platform_name,
                      device_name);
   if (len <= 0 || (size_t)len >= sizeof buf - 32 ||
+      strlen(vendor.dli_fname) >= sizeof old->library ||
+      strlen(platform_name) >= sizeof old->platform ||
+      strlen(device_name) >= sizeof old->device ||
       strchr(vendor.dli_fname, '\n') || strchr(platform_name, '\n') ||
       strchr(device_name, '\n') || !platform_name[0] || !device_name[0])
     return;

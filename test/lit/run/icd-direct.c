@@ -124,6 +124,30 @@
 // RUN: FileCheck --check-prefix=SECOND %s < %t.err10
 // SECOND: OpenCL: opened {{.*}} directly: platform and device in
 // SECOND: OpenCL: through the ICD loader (the second device): platform and second device in
+//
+// A vendor installed: OCL_ICD_VENDORS names a directory of our own with
+// the registered .icd files; a run records, the next opens directly; a
+// .icd file added (its library does not exist: the loader skips it)
+// changes the view, and the loader runs again.
+// RUN: rm -rf %t.vendors && mkdir %t.vendors && cp /etc/OpenCL/vendors/*.icd %t.vendors/
+// RUN: env OCL_ICD_VENDORS=%t.vendors IDIOM_COST=off IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 %t.idiom > %t.out11 2> %t.err11
+// RUN: diff %t.expected %t.out11
+// RUN: FileCheck --check-prefix=VIEW %s < %t.err11
+// RUN: env OCL_ICD_VENDORS=%t.vendors IDIOM_COST=off IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 %t.idiom > %t.out11b 2> %t.err11b
+// RUN: diff %t.expected %t.out11b
+// RUN: FileCheck --check-prefix=DIRECT8 %s < %t.err11b
+// RUN: echo libidiom-no-such-vendor.so > %t.vendors/zz-new.icd
+// RUN: env OCL_ICD_VENDORS=%t.vendors IDIOM_COST=off IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 %t.idiom > %t.out11c 2> %t.err11c
+// RUN: diff %t.expected %t.out11c
+// RUN: FileCheck --check-prefix=VIEW %s < %t.err11c
+// RUN: env OCL_ICD_VENDORS=%t.vendors IDIOM_COST=off IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 %t.idiom > %t.out11d 2> %t.err11d
+// RUN: FileCheck --check-prefix=DIRECT8 %s < %t.err11d
+// An .icd file edited in place (the directory's mtime unchanged, the file's
+// changed): the loader again.
+// RUN: touch -d "2020-01-01 00:00:00" %t.vendors/zz-new.icd
+// RUN: env OCL_ICD_VENDORS=%t.vendors IDIOM_COST=off IDIOM_CACHE_DIR=%t.cache IDIOM_DEBUG=1 %t.idiom > %t.out11e 2> %t.err11e
+// RUN: diff %t.expected %t.out11e
+// RUN: FileCheck --check-prefix=VIEW %s < %t.err11e
 #include <stdio.h>
 
 #define N (1 << 16)

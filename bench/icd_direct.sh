@@ -17,7 +17,9 @@
 # time since program start when the device's context and queue are ready
 # (the "device:" line), and "wall", the process's wall time. Prints the
 # medians, their ratios, and the load average before and after; every
-# run's output is compared with the sequential build's.
+# run's output is compared with the sequential build's. First, the time of
+# one computation of the loader's view (the hash a record is checked
+# against), over 1000 calls.
 #
 # Environment: CC (clang-19), RUNS (15), SRC (bench/jacobi2d.c), ARGS
 # ("512 20"), KEEP_TMP=1 (keep the files; prints the directory).
@@ -37,6 +39,27 @@ if [ "${KEEP_TMP:-0}" = 1 ]; then echo "files in $TMP"; else trap 'rm -rf "$TMP"
   -lidiomrt -lm -o "$TMP/idiom" || exit 1
 # shellcheck disable=SC2086
 "$TMP/seq" $ARGS > "$TMP/expected" || exit 1
+# The record's own cost at each start: the loader's view (idiomrt_icd_view,
+# runtime/lib/cl_direct.c), timed over 1000 calls.
+cat > "$TMP/view.c" <<'C'
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+uint64_t idiomrt_icd_view(void);
+int main(void) {
+  struct timespec a, b;
+  uint64_t h = 0;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  for (int i = 0; i < 1000; i++)
+    h += idiomrt_icd_view();
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  printf("the loader's view: %.1f us a call (%d)\n",
+         ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e6,
+         (int)(h & 1));
+  return 0;
+}
+C
+"$CC" -O2 "$TMP/view.c" -L"$BUILD/lib" -lidiomrt -o "$TMP/view" && "$TMP/view"
 echo "load before: $(uptime)"
 python3 - "$TMP" "$RUNS" "$ARGS" <<'PY'
 import os, re, shutil, statistics, subprocess, sys, time

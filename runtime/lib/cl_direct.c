@@ -1,4 +1,4 @@
-/*===- cl_direct.c - The recorded OpenCL vendor library, without the loader -===*
+/*===- cl_direct.c - The recorded OpenCL vendor library, no loader -------===*
  *
  * Issue 12: the ICD loader (libOpenCL.so.1) loads and initialises every
  * registered vendor library at clGetPlatformIDs, PoCL and its LLVM among
@@ -167,8 +167,9 @@ static const char *read_record(int pref, uint64_t view, idiomrt_icd_record *rec,
     return "the record is malformed or corrupt";
   rec->view = file_view;
   if (file_view != view) {
-    snprintf(why, n, "what the loader sees changed since the record "
-                     "(OpenCL environment or vendors directory)");
+    snprintf(why, n,
+             "what the loader sees changed since the record "
+             "(OpenCL environment or vendors directory)");
     return why;
   }
   return NULL;
@@ -218,8 +219,8 @@ const idiomrt_cl *idiomrt_cl_direct_open(int pref, uint64_t view,
     /* (clGetExtensionFunctionAddress, deprecated since OpenCL 1.1) */
     typedef void *(CL_API_CALL * gefa_fn)(const char *);
     gefa_fn gefa = (gefa_fn)dlsym(h, "clGetExtensionFunctionAddress");
-    get = gefa ? (clIcdGetPlatformIDsKHR_fn)gefa("clIcdGetPlatformIDsKHR")
-               : NULL;
+    get =
+        gefa ? (clIcdGetPlatformIDsKHR_fn)gefa("clIcdGetPlatformIDsKHR") : NULL;
   }
   if (!get) {
     snprintf(why, n, "%s has no clIcdGetPlatformIDsKHR", rec->library);
@@ -234,8 +235,7 @@ const idiomrt_cl *idiomrt_cl_direct_open(int pref, uint64_t view,
   cl_int err = get(16, plats, &np);
   if (err != CL_SUCCESS || np == 0) {
     snprintf(why, n, "%s: clIcdGetPlatformIDsKHR: %d (%s), %u platforms",
-             rec->library, (int)err, idiomrt_cl_error_name(err),
-             (unsigned)np);
+             rec->library, (int)err, idiomrt_cl_error_name(err), (unsigned)np);
     return NULL;
   }
   np = np < 16 ? np : 16;
@@ -267,11 +267,11 @@ void idiomrt_cl_direct_save(int pref, uint64_t view, cl_platform_id plat,
                             const idiomrt_icd_record *old) {
   Dl_info vendor, own;
   const cl_icd_dispatch *d = dispatch_of(plat);
-  if (!d || !d->clGetDeviceIDs ||
-      !dladdr((void *)d->clGetDeviceIDs, &vendor) || !vendor.dli_fname ||
-      !vendor.dli_fname[0]) {
+  if (!d || !d->clGetDeviceIDs || !dladdr((void *)d->clGetDeviceIDs, &vendor) ||
+      !vendor.dli_fname || !vendor.dli_fname[0]) {
     idiomrt_debug("OpenCL: no vendor library found for platform %s: not "
-                  "recorded", platform_name);
+                  "recorded",
+                  platform_name);
     return;
   }
   /* a loader that wraps objects (its own functions in the table) is not
@@ -279,7 +279,8 @@ void idiomrt_cl_direct_save(int pref, uint64_t view, cl_platform_id plat,
   if (dladdr((void *)loader->clGetPlatformIDs, &own) && own.dli_fname &&
       strcmp(own.dli_fname, vendor.dli_fname) == 0) {
     idiomrt_debug("OpenCL: platform %s dispatches to the loader itself: not "
-                  "recorded", platform_name);
+                  "recorded",
+                  platform_name);
     return;
   }
   if (old && old->view == view && strcmp(old->library, vendor.dli_fname) == 0 &&

@@ -4,7 +4,11 @@
  *              gpu:  the first CL_DEVICE_TYPE_GPU device of any platform.
  *              cpu:  the first CL_DEVICE_TYPE_CPU device of any platform.
  * Platforms are visited in the loader's order; a device counts only when it
- * is available and has a compiler. One context and one in-order, profiling
+ * is available and has a compiler. The primary device opens the vendor
+ * library that an earlier process recorded directly when it can
+ * (cl_direct.c: the same choice among that library's platforms, checked
+ * against the record's names), else through the loader, which then
+ * records it. One context and one in-order, profiling
  * command queue are created for the chosen device and kept for the process.
  *
  * Some ICD loaders (the Khronos loader shipped with CUDA) split
@@ -134,8 +138,8 @@ static void restore_loader_env(char **saved) {
   }
 }
 
-/* The first usable device of preference pref over cl's platforms into
-   *pout and *dout; NULL, or the reason there is none. */
+/* The first usable device of preference pref over cl's platforms, into
+   the two out-parameters; NULL, or the reason there is none. */
 static const char *choose(const idiomrt_cl *cl, int pref, cl_platform_id *pout,
                           cl_device_id *dout) {
   cl_uint nplats = 0;
@@ -174,8 +178,8 @@ static void platform_str(const idiomrt_cl *cl, cl_platform_id p, char *buf,
   buf[n - 1] = '\0';
 }
 
-/* A context and an in-order, profiling command queue on dev into *ctx and
-   *q; NULL, or the reason (buf holds the OpenCL error's text). */
+/* A context and an in-order, profiling command queue on dev, into ctx
+   and q; NULL, or the reason (buf holds the OpenCL error's text). */
 static const char *create_queue(const idiomrt_cl *cl, cl_platform_id plat,
                                 cl_device_id dev, cl_context *ctx,
                                 cl_command_queue *q, char *buf) {
@@ -199,8 +203,8 @@ static const char *create_queue(const idiomrt_cl *cl, cl_platform_id plat,
    or *reason set (the process is exiting). */
 static const idiomrt_cl *choose_direct(int pref, uint64_t view,
                                        idiomrt_icd_record *rec,
-                                       cl_platform_id *plat,
-                                       cl_device_id *dev, char *why, size_t n,
+                                       cl_platform_id *plat, cl_device_id *dev,
+                                       char *why, size_t n,
                                        const char **reason) {
   const idiomrt_cl *cl = idiomrt_cl_direct_open(pref, view, rec, why, n);
   if (!cl)
@@ -228,8 +232,8 @@ static const idiomrt_cl *choose_direct(int pref, uint64_t view,
     snprintf(why, n, "%s: platform \"%s\", not the recorded \"%s\"",
              rec->library, pname, rec->platform);
   else if (strcmp(dname, rec->device) != 0)
-    snprintf(why, n, "%s: device \"%s\", not the recorded \"%s\"",
-             rec->library, dname, rec->device);
+    snprintf(why, n, "%s: device \"%s\", not the recorded \"%s\"", rec->library,
+             dname, rec->device);
   else
     return cl;
   return NULL;
@@ -253,16 +257,16 @@ static const char *open_device(idiomrt_device *g, int second, char *buf) {
   cl_platform_id plat = NULL;
   cl_device_id dev = NULL;
   const char *reason = NULL;
-  const idiomrt_cl *cl =
-      may_record ? choose_direct(pref, view, &rec, &plat, &dev, why,
-                                 sizeof why, &reason)
-                 : NULL;
+  const idiomrt_cl *cl = may_record
+                             ? choose_direct(pref, view, &rec, &plat, &dev, why,
+                                             sizeof why, &reason)
+                             : NULL;
   if (reason)
     return reason;
   int direct = cl != NULL;
   if (!may_record)
     snprintf(why, sizeof why, "%s",
-             second ? "the second device"
+             second                         ? "the second device"
              : cfg->opencl_library_explicit ? "IDIOM_OPENCL_LIBRARY set"
                                             : "IDIOM_CACHE_DIR=off");
   const char *r = NULL;
@@ -270,8 +274,8 @@ static const char *open_device(idiomrt_device *g, int second, char *buf) {
   cl_command_queue q = NULL;
   if (direct) {
     idiomrt_debug("OpenCL: opened %s directly: platform and device in "
-                  "%.1f ms", rec.library,
-                  (double)(idiomrt_now_ns() - t0) / 1e6);
+                  "%.1f ms",
+                  rec.library, (double)(idiomrt_now_ns() - t0) / 1e6);
     r = idiomrt_startup_exiting() ? idiomrt_exiting_reason
                                   : create_queue(cl, plat, dev, &ctx, &q, buf);
     if (r && r != idiomrt_exiting_reason) {
@@ -290,7 +294,8 @@ static const char *open_device(idiomrt_device *g, int second, char *buf) {
     if (r)
       return r;
     idiomrt_debug("OpenCL: through the ICD loader (%s): platform and %sdevice "
-                  "in %.1f ms", why, second ? "second " : "",
+                  "in %.1f ms",
+                  why, second ? "second " : "",
                   (double)(idiomrt_now_ns() - t0) / 1e6);
     r = idiomrt_startup_exiting() ? idiomrt_exiting_reason
                                   : create_queue(cl, plat, dev, &ctx, &q, buf);

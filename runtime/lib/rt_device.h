@@ -2,7 +2,8 @@
  *
  * Private to runtime/lib (rt_internal.h includes it).
  *
- * libOpenCL through dlopen (cl_loader.c), the device and the second
+ * libOpenCL through dlopen (cl_loader.c), the recorded vendor library
+ * without the loader (cl_direct.c), the device and the second
  * device (device.c), and the floating-point limits of host and device
  * (fpenv.c).
  *

@@ -50,7 +50,7 @@ for p in "${PROGS[@]}"; do
       else
         python3 "$NP/compare.py" "$T/$p.ref" "$T/$p.$b.out" -q > /dev/null 2>&1 || ok=DIFF
       fi
-      started=$(grep -c "loaded libOpenCL" "$T/$p.$b.err" || true)
+      started=$(grep -c "loaded libOpenCL\|OpenCL: opened" "$T/$p.$b.err" || true)
       echo "started $started $ok" >> "$T/$p.$b.sum"
       grep -o 'decisions="[^"]*"' "$T/$p.$b.err" | sed 's/decisions="//; s/"$//' |
         tr ';' '\n' >> "$T/$p.$b.sum" || true

@@ -308,6 +308,7 @@ static void fill_config(idiomrt_config *c, int quiet) {
   c->cache_dir = cache_dir_from_env(&s);
   const char *lib = v[ENV_OPENCL_LIBRARY];
   c->opencl_library = (lib && *lib) ? lib : "libOpenCL.so.1";
+  c->opencl_library_explicit = lib && *lib;
   c->tune = tune_from_env(v[ENV_TUNE], quiet);
   c->variant = variant_from_env(v[ENV_VARIANT], quiet);
   c->profile = v[ENV_PROFILE];

@@ -4,7 +4,11 @@
  *              gpu:  the first CL_DEVICE_TYPE_GPU device of any platform.
  *              cpu:  the first CL_DEVICE_TYPE_CPU device of any platform.
  * Platforms are visited in the loader's order; a device counts only when it
- * is available and has a compiler. One context and one in-order, profiling
+ * is available and has a compiler. The primary device opens the vendor
+ * library that an earlier process recorded directly when it can
+ * (cl_direct.c: the same choice among that library's platforms, checked
+ * against the record's names), else through the loader, which then
+ * records it. One context and one in-order, profiling
  * command queue are created for the chosen device and kept for the process.
  *
  * Some ICD loaders (the Khronos loader shipped with CUDA) split
@@ -134,15 +138,10 @@ static void restore_loader_env(char **saved) {
   }
 }
 
-/* Opens the primary device (second == 0: by IDIOM_DEVICE) or the second
-   one (a CPU device, see idiomrt_device2_get) into *g; NULL on success,
-   else the reason (buf holds an OpenCL error's text). */
-static const char *open_device(idiomrt_device *g, int second, char *buf) {
-  const idiomrt_cl *cl = idiomrt_cl_load();
-  if (!cl)
-    return "no OpenCL loader";
-  if (idiomrt_startup_exiting())
-    return idiomrt_exiting_reason;
+/* The first usable device of preference pref over cl's platforms, into
+   the two out-parameters; NULL, or the reason there is none. */
+static const char *choose(const idiomrt_cl *cl, int pref, cl_platform_id *pout,
+                          cl_device_id *dout) {
   cl_uint nplats = 0;
   cl_int perr = cl->clGetPlatformIDs(0, NULL, &nplats);
   if (perr != CL_SUCCESS || nplats == 0) {
@@ -162,32 +161,147 @@ static const char *open_device(idiomrt_device *g, int second, char *buf) {
     free(plats);
     return idiomrt_exiting_reason;
   }
-  int pref = second ? IDIOMRT_DEV_CPU : idiomrt_config_get()->device_pref;
-  cl_platform_id plat = NULL;
-  cl_device_id dev = NULL;
   int found = 0;
   if (pref == IDIOMRT_DEV_AUTO || pref == IDIOMRT_DEV_GPU)
-    found = find_device(cl, plats, nplats, CL_DEVICE_TYPE_GPU, &plat, &dev);
+    found = find_device(cl, plats, nplats, CL_DEVICE_TYPE_GPU, pout, dout);
   if (!found && (pref == IDIOMRT_DEV_AUTO || pref == IDIOMRT_DEV_CPU))
-    found = find_device(cl, plats, nplats, CL_DEVICE_TYPE_CPU, &plat, &dev);
+    found = find_device(cl, plats, nplats, CL_DEVICE_TYPE_CPU, pout, dout);
   free(plats);
-  if (!found)
-    return "no matching device";
-  if (idiomrt_startup_exiting())
-    return idiomrt_exiting_reason;
+  return found ? NULL : "no matching device";
+}
 
+static void platform_str(const idiomrt_cl *cl, cl_platform_id p, char *buf,
+                         size_t n) {
+  if (cl->clGetPlatformInfo(p, CL_PLATFORM_NAME, n - 1, buf, NULL) !=
+      CL_SUCCESS)
+    buf[0] = '\0';
+  buf[n - 1] = '\0';
+}
+
+/* A context and an in-order, profiling command queue on dev, into ctx
+   and q; NULL, or the reason (buf holds the OpenCL error's text). */
+static const char *create_queue(const idiomrt_cl *cl, cl_platform_id plat,
+                                cl_device_id dev, cl_context *ctx,
+                                cl_command_queue *q, char *buf) {
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
                                    (cl_context_properties)plat, 0};
-  cl_context ctx = cl->clCreateContext(props, 1, &dev, NULL, NULL, &err);
-  if (!ctx || err != CL_SUCCESS)
+  *ctx = cl->clCreateContext(props, 1, &dev, NULL, NULL, &err);
+  if (!*ctx || err != CL_SUCCESS)
     return cl_fail(buf, "clCreateContext", err);
-  cl_command_queue q =
-      cl->clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-  if (!q || err != CL_SUCCESS) {
-    cl->clReleaseContext(ctx);
+  *q = cl->clCreateCommandQueue(*ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  if (!*q || err != CL_SUCCESS) {
+    cl->clReleaseContext(*ctx);
     return cl_fail(buf, "clCreateCommandQueue", err);
   }
+  return NULL;
+}
+
+/* The primary device's choice through the vendor library that the record
+   names (cl_direct.c): its table, with *plat and *dev, when the platform
+   and device are the record's; else NULL with the reason in why (n bytes)
+   or *reason set (the process is exiting). */
+static const idiomrt_cl *choose_direct(int pref, uint64_t view,
+                                       idiomrt_icd_record *rec,
+                                       cl_platform_id *plat, cl_device_id *dev,
+                                       char *why, size_t n,
+                                       const char **reason) {
+  const idiomrt_cl *cl = idiomrt_cl_direct_open(pref, view, rec, why, n);
+  if (!cl)
+    return NULL;
+  if (idiomrt_startup_exiting()) {
+    *reason = idiomrt_exiting_reason;
+    return NULL;
+  }
+  const char *r = choose(cl, pref, plat, dev);
+  if (r == idiomrt_exiting_reason) {
+    *reason = r;
+    return NULL;
+  }
+  char pname[sizeof rec->platform], dname[sizeof rec->device];
+  if (r) {
+    snprintf(why, n, "%s: %s", rec->library, r);
+    return NULL;
+  }
+  platform_str(cl, *plat, pname, sizeof pname);
+  info_str(cl, *dev, CL_DEVICE_NAME, dname, sizeof dname);
+  if (!idiomrt_cl_direct_same_vendor(*dev))
+    snprintf(why, n, "%s: device %s has another dispatch table", rec->library,
+             dname);
+  else if (strcmp(pname, rec->platform) != 0)
+    snprintf(why, n, "%s: platform \"%s\", not the recorded \"%s\"",
+             rec->library, pname, rec->platform);
+  else if (strcmp(dname, rec->device) != 0)
+    snprintf(why, n, "%s: device \"%s\", not the recorded \"%s\"", rec->library,
+             dname, rec->device);
+  else
+    return cl;
+  return NULL;
+}
+
+/* Opens the primary device (second == 0: by IDIOM_DEVICE) or the second
+   one (a CPU device, see idiomrt_device2_get) into *g; NULL on success,
+   else the reason (buf holds an OpenCL error's text). The primary device
+   opens the vendor library that the record names directly when it can
+   (cl_direct.c), else, as the second device always, through the ICD
+   loader, and then records the vendor library for the next process. */
+static const char *open_device(idiomrt_device *g, int second, char *buf) {
+  const idiomrt_config *cfg = idiomrt_config_get();
+  int pref = second ? IDIOMRT_DEV_CPU : cfg->device_pref;
+  uint64_t t0 = idiomrt_now_ns();
+  char why[1536] = "";
+  idiomrt_icd_record rec;
+  memset(&rec, 0, sizeof rec);
+  int may_record = !second && !cfg->opencl_library_explicit && cfg->cache_dir;
+  uint64_t view = may_record ? idiomrt_icd_view() : 0;
+  cl_platform_id plat = NULL;
+  cl_device_id dev = NULL;
+  const char *reason = NULL;
+  const idiomrt_cl *cl = may_record
+                             ? choose_direct(pref, view, &rec, &plat, &dev, why,
+                                             sizeof why, &reason)
+                             : NULL;
+  if (reason)
+    return reason;
+  int direct = cl != NULL;
+  if (!may_record)
+    snprintf(why, sizeof why, "%s",
+             second                         ? "the second device"
+             : cfg->opencl_library_explicit ? "IDIOM_OPENCL_LIBRARY set"
+                                            : "IDIOM_CACHE_DIR=off");
+  const char *r = NULL;
+  cl_context ctx = NULL;
+  cl_command_queue q = NULL;
+  if (direct) {
+    idiomrt_debug("OpenCL: opened %s directly: platform and device in "
+                  "%.1f ms",
+                  rec.library, (double)(idiomrt_now_ns() - t0) / 1e6);
+    r = idiomrt_startup_exiting() ? idiomrt_exiting_reason
+                                  : create_queue(cl, plat, dev, &ctx, &q, buf);
+    if (r && r != idiomrt_exiting_reason) {
+      snprintf(why, sizeof why, "%s: %s", rec.library, r);
+      direct = 0;
+      t0 = idiomrt_now_ns();
+    }
+  }
+  if (!direct) {
+    cl = idiomrt_cl_load();
+    if (!cl)
+      return "no OpenCL loader";
+    if (idiomrt_startup_exiting())
+      return idiomrt_exiting_reason;
+    r = choose(cl, pref, &plat, &dev);
+    if (r)
+      return r;
+    idiomrt_debug("OpenCL: through the ICD loader (%s): platform and %sdevice "
+                  "in %.1f ms",
+                  why, second ? "second " : "",
+                  (double)(idiomrt_now_ns() - t0) / 1e6);
+    r = idiomrt_startup_exiting() ? idiomrt_exiting_reason
+                                  : create_queue(cl, plat, dev, &ctx, &q, buf);
+  }
+  if (r)
+    return r;
 
   g->cl = cl;
   g->platform = plat;
@@ -199,11 +313,10 @@ static const char *open_device(idiomrt_device *g, int second, char *buf) {
   info_str(cl, dev, CL_DEVICE_NAME, g->name, sizeof g->name);
   info_str(cl, dev, CL_DRIVER_VERSION, g->driver, sizeof g->driver);
   info_str(cl, dev, CL_DEVICE_VERSION, g->version, sizeof g->version);
-  if (cl->clGetPlatformInfo(plat, CL_PLATFORM_NAME,
-                            sizeof g->platform_name - 1, g->platform_name,
-                            NULL) != CL_SUCCESS)
-    g->platform_name[0] = '\0';
-  g->platform_name[sizeof g->platform_name - 1] = '\0';
+  platform_str(cl, plat, g->platform_name, sizeof g->platform_name);
+  if (may_record && !direct)
+    idiomrt_cl_direct_save(pref, view, plat, g->platform_name, g->name, cl,
+                           rec.library[0] ? &rec : NULL);
   if (!g->name[0])
     snprintf(g->name, sizeof g->name, "unnamed OpenCL device");
 

@@ -50,6 +50,9 @@ typedef struct idiomrt_config {
   uint64_t min_trip;          /* IDIOM_MIN_TRIP, default 4096 */
   const char *cache_dir;      /* NULL when the disk cache is off */
   const char *opencl_library; /* IDIOM_OPENCL_LIBRARY or "libOpenCL.so.1" */
+  int opencl_library_explicit; /* IDIOM_OPENCL_LIBRARY set (not empty): the
+                                  device opens through it, never directly
+                                  (cl_direct.c) */
   int tune;                   /* IDIOM_TUNE: 1 (default) or 0 ("off") */
   uint64_t tune_min;          /* IDIOM_TUNE_MIN, default 1 << 20 */
   int variant;                /* IDIOM_VARIANT=K, else -1 */

@@ -2,7 +2,8 @@
  *
  * Private to runtime/lib (rt_internal.h includes it).
  *
- * libOpenCL through dlopen (cl_loader.c), the device and the second
+ * libOpenCL through dlopen (cl_loader.c), the recorded vendor library
+ * without the loader (cl_direct.c), the device and the second
  * device (device.c), and the floating-point limits of host and device
  * (fpenv.c).
  *
@@ -68,6 +69,40 @@ typedef struct idiomrt_cl {
 const idiomrt_cl *idiomrt_cl_load(void);
 /* "CL_OUT_OF_RESOURCES" etc.; "CL_UNKNOWN_ERROR" for codes it does not know. */
 const char *idiomrt_cl_error_name(cl_int err);
+
+/*--- cl_direct.c: the recorded vendor library, opened without the loader --*/
+
+/* What a record says (IDIOM_CACHE_DIR/icd-<pref>.txt). */
+typedef struct idiomrt_icd_record {
+  uint64_t view;      /* idiomrt_icd_view() when it was written */
+  char library[1024]; /* the vendor library's path (dladdr) */
+  char platform[128]; /* CL_PLATFORM_NAME */
+  char device[256];   /* CL_DEVICE_NAME */
+} idiomrt_icd_record;
+
+/* A hash of what the ICD loader would see now: the host's name, the
+   loader's environment variables, the vendors directories' entries. */
+uint64_t idiomrt_icd_view(void);
+/* Reads the record of IDIOM_DEVICE preference pref into *rec and, when its
+   view is view, opens its library and fills a table from the dispatch table
+   of its platforms (clGetPlatformIDs: the library's
+   clIcdGetPlatformIDsKHR). NULL with the reason in why (n bytes) when there
+   is no usable record or the library fails; the library may then stay
+   loaded. Once per process (the primary device's start-up). */
+const idiomrt_cl *idiomrt_cl_direct_open(int pref, uint64_t view,
+                                         idiomrt_icd_record *rec, char *why,
+                                         size_t n);
+/* 1 when object (a platform, device, ...) carries the dispatch table that
+   the direct table was filled from. */
+int idiomrt_cl_direct_same_vendor(const void *object);
+/* After the loader opened the primary device of platform plat: writes the
+   record of pref (the library providing plat, found with dladdr on its
+   dispatch table; loader is the loader's table) unless old (NULL: none)
+   says the same. */
+void idiomrt_cl_direct_save(int pref, uint64_t view, cl_platform_id plat,
+                            const char *platform_name, const char *device_name,
+                            const idiomrt_cl *loader,
+                            const idiomrt_icd_record *old);
 
 /*--- device.c: platform / device selection, context and queue ------------*/
 

@@ -6,7 +6,8 @@
  * self-contained; the runtime's .c files include this one.
  *
  *   rt_config.h     environment (config.c), fork and address space (process.c)
- *   rt_device.h     libOpenCL (cl_loader.c), the devices (device.c), FP
+ *   rt_device.h     libOpenCL (cl_loader.c), the vendor library without
+ *                   the loader (cl_direct.c), the devices (device.c), FP
  *                   limits (fpenv.c)
  *   rt_registry.h   per-descriptor state (registry.c)
  *   rt_program.h    programs (program_cache.c) and tuning (tuning.c)

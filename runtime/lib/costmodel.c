@@ -212,6 +212,44 @@ static _Thread_local int t_hint_dec;
 /* t_hint_dec of a work-gate decline (idiomrt_cost_gate_hint): no decision
    of the model. */
 #define HINT_GATE (-1)
+/* The entries this thread gave a host hint inside a residency region, which
+   then held nothing on the device: the hints are cut short once the region
+   holds bytes there (cancel_region_hints). Other sites of the region may
+   go to the device right after the hint (the device just started): a
+   hinted call then syncs the region at each call, for the hint's calls.
+   A CG on the H200 (bench/cg_csr.c 2048 120) had its SpMV hinted for 64
+   iterations at the device's start (the matrix not yet on the device, the
+   host's 36 ms beat its transfer), while the dot products and updates ran
+   on the device: 64 syncs of 100 MB, 3.7 s against 0.9 s forced. */
+#define REGION_HINTS 16
+static _Thread_local idiomrt_entry *t_region_hinted[REGION_HINTS];
+static _Thread_local unsigned t_nregion_hinted;
+
+/* Cuts every hint of t_region_hinted short (its calls so far counted; the
+   word keeps its tag with no calls left, so the site's next call reaches
+   idiom_run and is decided with the region's bytes charged). */
+static void cancel_region_hints(void) {
+  unsigned kept = 0;
+  for (unsigned i = 0; i < t_nregion_hinted; ++i) {
+    idiomrt_entry *e = t_region_hinted[i];
+    /* never wait (as idiom_host_hint): a busy one is cut at the next call */
+    if (pthread_mutex_trylock(&e->stats_lock) != 0) {
+      t_region_hinted[kept++] = e;
+      continue;
+    }
+    idiomrt_cost_hint_fold_locked(e);
+    if (e->hint && e->hint_set >> HINT_TAG_BITS) {
+      uint64_t w = e->hint_set & HINT_TAG_MASK;
+      __atomic_store_n(e->hint, w, __ATOMIC_RELAXED);
+      e->hint_set = w;
+      idiomrt_debug("%s: host hint cut short: the residency region holds "
+                    "bytes on the device now",
+                    e->desc->loc ? e->desc->loc : "?");
+    }
+    pthread_mutex_unlock(&e->stats_lock);
+  }
+  t_nregion_hinted = kept;
+}
 
 uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
   /* Inside a residency region the buffers stay on the device: the copy in
@@ -555,6 +593,8 @@ static const char *host_reason(int dec) {
 
 int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                         double host_lb, const char **reason) {
+  if (t_nregion_hinted && idiomrt_resid_bytes())
+    cancel_region_hints();
   /* A host run that syncs only its own ranges: what it copies instead of
      the region's bytes (held: the bytes the decision charges for). */
   int own = t_own.set;
@@ -874,6 +914,16 @@ void idiom_host_hint(const idiom_kernel_desc *desc, uint64_t *hint,
   if (t_hint_dec == IDIOMRT_DEC_HOST_FASTER && c && c->winner == 2) {
     c->since += n;
     c->win_ns += c->host_est * (double)t_hint_trip * (double)n;
+  }
+  if (n && idiomrt_resid_active()) {
+    /* (hintable: the region holds nothing on the device) */
+    unsigned k = 0;
+    while (k < t_nregion_hinted && t_region_hinted[k] != e)
+      ++k;
+    if (k == t_nregion_hinted && k < REGION_HINTS)
+      t_region_hinted[t_nregion_hinted++] = e;
+    else if (k == REGION_HINTS)
+      n = 0; /* no room to cut it short: no hint */
   }
   if (n) {
     if (t_hint_dec == HINT_GATE) /* every class below the threshold */

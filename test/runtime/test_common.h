@@ -178,6 +178,7 @@ void case_pending_device(void);  /* test_pending.c */
 void case_pending_epoch(void);   /* test_pending.c */
 void case_pending_threads(void); /* test_pending.c */
 void case_hint_region(void);    /* test_hint.c */
+void case_hint_region_cancel(void); /* test_hint.c */
 void case_hint_grow(void);      /* test_hint.c */
 void case_noise_no_hint(void);    /* test_hintnoise.c */
 void case_noise_no_flip(void);    /* test_hintnoise.c */

@@ -281,6 +281,55 @@ void case_hint_region(void) {
   free(y);
 }
 
+/* A hint given inside a region while it holds nothing on the device is cut
+   short once the region holds bytes there (costmodel.c,
+   cancel_region_hints): a CG's SpMV hinted at the device's start synced the
+   region at each of 64 iterations while the other sites ran on the device.
+   With zero-copy off (PoCL then holds device copies in a region), the tiny
+   class is hinted inside the region; the large class (a 200 ms host loop)
+   then goes to the device and fills the region; the next decision cuts the
+   tiny class's hint (its word keeps its tag, no calls left), so its next
+   call reaches idiom_run. Without the cut the word still had calls. */
+void case_hint_region_cancel(void) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_ZERO_COPY", "off", 1);
+  enum { BIG = 1 << 20 };
+  float *x = malloc(4ull * BIG), *y = malloc(4ull * BIG);
+  hint_fill(x, y, BIG);
+  idiom_region_begin();
+  for (int k = 0; k < 10; ++k)
+    site(x, y, TINY, 0);
+  CHECK_MSG(g_word >> IDIOM_HINT_TAG_BITS, "no hint inside the region");
+  CHECK_MSG(idiomrt_resid_bytes() == 0, "the region holds bytes already");
+  int big_calls = 0, offloaded = 0;
+  double deadline = now_s() + 120;
+  while (!offloaded && now_s() < deadline && big_calls < 400) {
+    offloaded = site(x, y, BIG, 200000);
+    big_calls++;
+  }
+  CHECK_MSG(offloaded, "the large size never went to the device in %d "
+            "calls", big_calls);
+  CHECK_MSG(idiomrt_resid_bytes() > 0, "the region holds nothing");
+  /* the next decision (another large call) cuts the tiny class's hint */
+  big_calls++;
+  site(x, y, BIG, 200000);
+  CHECK_MSG((g_word & ((1ull << IDIOM_HINT_TAG_BITS) - 1)) == 13 &&
+                g_word >> IDIOM_HINT_TAG_BITS == 0,
+            "the tiny class's hint was not cut short: word %llx",
+            (unsigned long long)g_word);
+  int before = g_runs;
+  site(x, y, TINY, 0);
+  CHECK_MSG(g_runs == before + 1, "the tiny call did not reach idiom_run");
+  idiom_region_end();
+  CHECK(hint_check_y(y, TINY, 11 + big_calls));
+  for (int i = TINY; i < BIG; i += 4099) {
+    float want = (float)(i % 13) + (float)big_calls * 2.0f * (float)(i % 64);
+    CHECK_MSG(y[i] == want, "y[%d] = %g, want %g", i, y[i], want);
+  }
+  free(x);
+  free(y);
+}
+
 /* The size grows: the hint of the small class does not match the large
    one, whose calls reach the model, which sends them to the device once it
    measured the (slowed) host loop and the device; the small class is still

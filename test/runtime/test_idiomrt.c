@@ -1089,6 +1089,7 @@ static const tcase cases[] = {
     {"pending_epoch", case_pending_epoch, 1},
     {"pending_threads", case_pending_threads, 1},
     {"hint_region", case_hint_region, 1},
+    {"hint_region_cancel", case_hint_region_cancel, 1},
     {"hint_grow", case_hint_grow, 1},
     {"noise_no_hint", case_noise_no_hint, 1},
     {"noise_no_flip", case_noise_no_flip, 1},

@@ -505,6 +505,11 @@ static void wall_line(uint64_t *wall, uint64_t *build) {
     end = idiomrt_now_ns();
   *wall = end > g_t0_ns ? end - g_t0_ns : 0;
   *build = idiomrt_startup_longest_build_ns();
+  /* a build still running at exit took at least as long as it ran (0
+     would tell the next run that its programs load from the disk cache,
+     startup.c's expected_ready_ns) */
+  if (!*build)
+    *build = idiomrt_startup_build_running_ns();
   if (!*build && g_file_build > 0 && !idiomrt_startup_loaded_from_disk())
     *build = (uint64_t)g_file_build / 2;
 }

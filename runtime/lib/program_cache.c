@@ -394,10 +394,12 @@ static cl_program build_program(const idiomrt_entry *e,
              (int)err, idiomrt_cl_error_name(err));
     return NULL;
   }
+  idiomrt_startup_note_build_begin();
   test_slow_build(src);
   err = cl->clBuildProgram(p, 1, &dev->id, dev->build_options, NULL,
                            NULL);
   if (err != CL_SUCCESS) {
+    idiomrt_startup_note_build(0); /* no longer running */
     snprintf(why, n, "program build failure (OpenCL error %d, %s)", (int)err,
              idiomrt_cl_error_name(err));
     if (cfg->stats || cfg->debug) {

@@ -77,6 +77,12 @@ uint64_t idiomrt_startup_exit_ns(void);
 uint64_t idiomrt_startup_longest_build_ns(void);
 /* Records one program build from source that took ns (program_cache.c). */
 void idiomrt_startup_note_build(uint64_t ns);
+/* A build from source begins (program_cache.c): until the next
+   idiomrt_startup_note_build, idiomrt_startup_build_running_ns says how
+   long it has run (0: none running), a lower bound of its time for the
+   profile's wall line when the process ends first. */
+void idiomrt_startup_note_build_begin(void);
+uint64_t idiomrt_startup_build_running_ns(void);
 /* Records one program loaded from the disk cache (program_cache.c). */
 void idiomrt_startup_note_load(void);
 /* 1 once a program was loaded from the disk cache in this process. */

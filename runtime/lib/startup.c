@@ -193,7 +193,22 @@ void idiomrt_startup_note_load(void) {
   __atomic_store_n(&g_loaded, 1, __ATOMIC_RELAXED);
 }
 
+/* The start of the build from source in progress (0: none), for the
+   profile's wall line (idiomrt_startup_build_running_ns). */
+static uint64_t g_build_begun;
+
+void idiomrt_startup_note_build_begin(void) {
+  __atomic_store_n(&g_build_begun, idiomrt_now_ns(), __ATOMIC_RELAXED);
+}
+
+uint64_t idiomrt_startup_build_running_ns(void) {
+  uint64_t t0 = __atomic_load_n(&g_build_begun, __ATOMIC_RELAXED);
+  uint64_t now = idiomrt_now_ns();
+  return t0 && now > t0 ? now - t0 : 0;
+}
+
 void idiomrt_startup_note_build(uint64_t ns) {
+  __atomic_store_n(&g_build_begun, 0, __ATOMIC_RELAXED);
   uint64_t seen = __atomic_load_n(&g_build_ns, __ATOMIC_RELAXED);
   while (ns > seen &&
          !__atomic_compare_exchange_n(&g_build_ns, &seen, ns, 0,

@@ -281,6 +281,21 @@ void case_hint_region(void) {
   free(y);
 }
 
+/* Calls the site at size n with a host loop of 200 ms a call (the device,
+   milliseconds, wins) until one call is offloaded (at most 400 calls or
+   120 s); returns the calls made. */
+static int offload_slow(float *x, float *y, int n) {
+  int big_calls = 0, offloaded = 0;
+  double deadline = now_s() + 120;
+  while (!offloaded && now_s() < deadline && big_calls < 400) {
+    offloaded = site(x, y, n, 200000);
+    big_calls++;
+  }
+  CHECK_MSG(offloaded, "the large size never went to the device in %d "
+            "calls", big_calls);
+  return big_calls;
+}
+
 /* A hint given inside a region while it holds nothing on the device is cut
    short once the region holds bytes there (costmodel.c,
    cancel_region_hints): a CG's SpMV hinted at the device's start synced the
@@ -301,14 +316,7 @@ void case_hint_region_cancel(void) {
     site(x, y, TINY, 0);
   CHECK_MSG(g_word >> IDIOM_HINT_TAG_BITS, "no hint inside the region");
   CHECK_MSG(idiomrt_resid_bytes() == 0, "the region holds bytes already");
-  int big_calls = 0, offloaded = 0;
-  double deadline = now_s() + 120;
-  while (!offloaded && now_s() < deadline && big_calls < 400) {
-    offloaded = site(x, y, BIG, 200000);
-    big_calls++;
-  }
-  CHECK_MSG(offloaded, "the large size never went to the device in %d "
-            "calls", big_calls);
+  int big_calls = offload_slow(x, y, BIG);
   CHECK_MSG(idiomrt_resid_bytes() > 0, "the region holds nothing");
   /* the next decision (another large call) cuts the tiny class's hint */
   big_calls++;
@@ -345,15 +353,7 @@ void case_hint_grow(void) {
             (unsigned long long)g_word);
   int small_runs = g_runs;
   CHECK_MSG(small_runs < 20, "%d small calls reached idiom_run", small_runs);
-  /* a host loop of 200 ms a call: the device (milliseconds) wins */
-  int big_calls = 0, offloaded = 0;
-  double deadline = now_s() + 120;
-  while (!offloaded && now_s() < deadline && big_calls < 400) {
-    offloaded = site(x, y, BIG, 200000);
-    big_calls++;
-  }
-  CHECK_MSG(offloaded, "the large size never went to the device in %d "
-            "calls", big_calls);
+  int big_calls = offload_slow(x, y, BIG);
   CHECK_MSG(g_runs - small_runs == big_calls,
             "%d of %d large calls reached idiom_run", g_runs - small_runs,
             big_calls);

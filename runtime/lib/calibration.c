@@ -122,15 +122,8 @@ static void read_file(void) {
   uint64_t age = 0;
   if (a && (++a, !idiomrt_scan_word(&a, "age") || !idiomrt_scan_u64(&a, &age)))
     age = 0;
-  const char *dv = strstr(buf, "\ndevice ");
-  if (dv) {
-    dv += 8;
-    size_t n = strcspn(dv, "\n");
-    if (n >= sizeof g_file_device)
-      n = 0;
-    memcpy(g_file_device, dv, n);
-    g_file_device[n] = '\0';
-  }
+  if (!idiomrt_line_value(buf, "device", g_file_device, sizeof g_file_device))
+    g_file_device[0] = '\0';
   g_file_lat_ns = lat;
   g_file_bw_bps = bw;
   g_file_start_ms = start;

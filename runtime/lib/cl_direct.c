@@ -125,23 +125,6 @@ static char *record_path(int pref) {
   return dir ? idiomrt_str_cat(PATH_MAX + 32, dir, name, NULL) : NULL;
 }
 
-/* The rest of the line after "\nWORD " in buf into out (n bytes); 0 when
-   absent, empty or too long. */
-static int line_value(const char *buf, const char *word, char *out, size_t n) {
-  char key[32];
-  snprintf(key, sizeof key, "\n%s ", word);
-  const char *p = strstr(buf, key);
-  if (!p)
-    return 0;
-  p += strlen(key);
-  size_t len = strcspn(p, "\n");
-  if (!len || len >= n)
-    return 0;
-  memcpy(out, p, len);
-  out[len] = '\0';
-  return 1;
-}
-
 /* Reads the record of pref into *rec; NULL, or the reason it is not used
    (why holds its text). */
 static const char *read_record(int pref, uint64_t view, idiomrt_icd_record *rec,
@@ -161,9 +144,9 @@ static const char *read_record(int pref, uint64_t view, idiomrt_icd_record *rec,
           sum ||
       (++v, !idiomrt_scan_word(&v, "view")) ||
       !idiomrt_scan_hex(&v, &file_view) ||
-      !line_value(buf, "library", rec->library, sizeof rec->library) ||
-      !line_value(buf, "platform", rec->platform, sizeof rec->platform) ||
-      !line_value(buf, "device", rec->device, sizeof rec->device))
+      !idiomrt_line_value(buf, "library", rec->library, sizeof rec->library) ||
+      !idiomrt_line_value(buf, "platform", rec->platform, sizeof rec->platform) ||
+      !idiomrt_line_value(buf, "device", rec->device, sizeof rec->device))
     return "the record is malformed or corrupt";
   rec->view = file_view;
   if (file_view != view) {

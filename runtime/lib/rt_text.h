@@ -36,6 +36,10 @@ int idiomrt_scan_int(const char **p, int *out);
    significant digits and exponents within +-22 exactly, others through
    strtod), as "%lf" reads it. "inf" and "nan" go to strtod too. */
 int idiomrt_scan_double(const char **p, double *out);
+/* The rest of the line after "\nWORD " in buf (NUL-terminated) into out (n
+   bytes, NUL-terminated); 0 when absent, empty or n bytes or longer. */
+int idiomrt_line_value(const char *buf, const char *word, char *out,
+                       size_t n);
 
 /* Writes v as 16 lower-case hexadecimal digits at dst (no NUL) and
    returns dst + 16. */

@@ -164,3 +164,25 @@ char *idiomrt_str_cat(size_t max, const char *a, const char *b,
   memcpy(s + na + nb, c ? c : "", nc + 1);
   return s;
 }
+
+int idiomrt_line_value(const char *buf, const char *word, char *out,
+                       size_t n) {
+  char key[32];
+  size_t w = strlen(word);
+  if (w + 3 > sizeof key)
+    return 0;
+  key[0] = '\n';
+  memcpy(key + 1, word, w);
+  key[w + 1] = ' ';
+  key[w + 2] = '\0';
+  const char *p = strstr(buf, key);
+  if (!p)
+    return 0;
+  p += w + 2;
+  size_t len = strcspn(p, "\n");
+  if (!len || len >= n)
+    return 0;
+  memcpy(out, p, len);
+  out[len] = '\0';
+  return 1;
+}

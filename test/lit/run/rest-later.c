@@ -6,9 +6,9 @@
 // Two stencil sites of 4 variants each, in a time loop; the first run
 // writes the profile (runtime/lib/profile.c).
 // (a, c) The profile says the device wins and the process runs a minute
-// (its builds slowed to 0.15 s a variant: with 0.3 s the two rests, six
-// builds, outlasted the process once its sweeps ran on the device sooner,
-// under a loaded clean-clone CI):
+// (its builds slowed to 0.15 s a variant, and this run sweeps 2400 times,
+// about 5 s: with 800 sweeps, about 2 s, the second rest, done at 1.9 s
+// unloaded, was still queued at exit in two clean-clone CI runs):
 // each site's variant 0 is built, and its runs may go to the device, before
 // either site's rest is complete (before, the first site's whole rest,
 // three slowed builds, went before the second site's variant 0:
@@ -28,14 +28,15 @@
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected
+// RUN: %t.seq 2400 > %t.expected2400
 // RUN: rm -rf %t.cache %t.prof
 // RUN: env IDIOM_PROFILE=%t.prof IDIOM_CACHE_DIR=%t.cache %t.idiom > %t.out1
 // RUN: diff %t.expected %t.out1
 // RUN: python3 %S/Inputs/profile_edit.py fast %t.prof
 // RUN: cp %t.prof %t.prof.b
 // RUN: rm -rf %t.cache
-// RUN: env IDIOM_PROFILE=%t.prof IDIOM_CACHE_DIR=%t.cache IDIOM_TEST_SLOW_BUILD_MS=150 IDIOM_DEBUG=time IDIOM_STATS=1 %t.idiom > %t.out2 2> %t.log2
-// RUN: diff %t.expected %t.out2
+// RUN: env IDIOM_PROFILE=%t.prof IDIOM_CACHE_DIR=%t.cache IDIOM_TEST_SLOW_BUILD_MS=150 IDIOM_DEBUG=time IDIOM_STATS=1 %t.idiom 2400 > %t.out2 2> %t.log2
+// RUN: diff %t.expected2400 %t.out2
 // RUN: python3 %S/Inputs/rest_order.py %t.log2 2
 // RUN: not grep -q "variants left out" %t.log2
 // RUN: python3 %S/Inputs/profile_edit.py wall 4000 100 %t.prof.b
@@ -49,17 +50,19 @@
 // LATE: 3 of 4 variants left out (1 ready): the process is expected to end in
 // LATE: variants=4 {{.*}}variants_left_out=3 left_out_why="left out: the process is expected to end before its build"
 #include <stdio.h>
+#include <stdlib.h>
 
 #define N 2048
 #define SWEEPS 800
 
 static float a[N][N], b[N][N];
 
-int main(void) {
+int main(int argc, char **argv) {
+  int sweeps = argc > 1 ? atoi(argv[1]) : SWEEPS;
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j)
       a[i][j] = (float)((i * 7 + j * 3) % 11);
-  for (int t = 0; t < SWEEPS; ++t) {
+  for (int t = 0; t < sweeps; ++t) {
     for (int i = 1; i < N - 1; ++i)
       for (int j = 1; j < N - 1; ++j)
         b[i][j] = 0.2f * (a[i][j] + a[i - 1][j] + a[i + 1][j] + a[i][j - 1] +

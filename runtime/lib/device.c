@@ -33,6 +33,7 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,6 +388,32 @@ static const char *open_device(idiomrt_device *g, int second, char *buf) {
 
 static int is_second(const dev_slot *s) { return s == &g_slot[1]; }
 
+/* atexit: the primary device's files closed by a detached process after
+   this one exits (exit_detach.c). */
+static void detach_at_exit(void) {
+  const char *hold = getenv("IDIOM_TEST_DETACH_HOLD_MS");
+  const char *why = NULL;
+  int pid = idiomrt_detach_at_exit(hold ? (unsigned)atoi(hold) : 0, &why);
+  if (pid > 0)
+    idiomrt_debug("exit: the device's files stay open in process %d, which "
+                  "closes them once this process has exited (the driver's "
+                  "teardown after the exit; IDIOM_EXIT_DETACH=0: before it)",
+                  pid);
+  else if (pid < 0)
+    idiomrt_debug("exit: the device's files closed here: %s failed", why);
+}
+
+/* IDIOM_EXIT_DETACH: "0" never, "1" any device (tests on PoCL), else
+   (unset) a GPU's: a CPU device's teardown is the process's own memory. */
+static int detach_wanted(const idiomrt_device *d) {
+  const char *v = getenv("IDIOM_EXIT_DETACH");
+  if (v && !strcmp(v, "0"))
+    return 0;
+  if (v && !strcmp(v, "1"))
+    return 1;
+  return (d->type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
 static void init_job(void *p) {
   dev_slot *s = p;
   if (is_second(s) && idiomrt_device2_knob() == IDIOMRT_SECOND_FAIL) {
@@ -395,8 +422,23 @@ static void init_job(void *p) {
   }
   char *saved[NLOADER_ENV];
   save_loader_env(saved);
+  if (!is_second(s))
+    idiomrt_detach_before_open();
   s->reason = open_device(&s->dev, is_second(s), s->reason_buf);
   restore_loader_env(saved);
+  if (!is_second(s) && !s->reason && detach_wanted(&s->dev)) {
+    /* test knob: a character device opened as a GPU driver opens its own
+       (PoCL opens none), left open for the process */
+    const char *stand_in = getenv("IDIOM_TEST_DETACH_OPEN");
+    if (stand_in && *stand_in)
+      (void)open(stand_in, O_RDONLY | O_CLOEXEC);
+    unsigned n = idiomrt_detach_after_open();
+    idiomrt_debug("device: %u character-device file%s opened by the driver%s",
+                  n, n == 1 ? "" : "s",
+                  n ? ": kept open past the exit by a detached process" : "");
+    if (n)
+      atexit(detach_at_exit);
+  }
 }
 
 /* With s->lock held: the state after an initialization attempt. */

@@ -16,6 +16,7 @@
  *                   stale.c)
  *   rt_sparse.h     CSR and JDS SpMV (csr.c, jds.c)
  *   rt_threads.h    runtime threads (worker.c, startup.c, parcopy.c)
+ *   rt_detach.h     the device's files closed after the exit (exit_detach.c)
  *   rt_launch.h     a run's checks and state (checks.c, workgate.c, launch.c,
  *                   writeback.c)
  *   rt_run.h        one device run (run.c, gate.c, run_buffers.c, enqueue.c,
@@ -52,6 +53,7 @@
 #include "rt_costmodel.h"
 #include "rt_sparse.h"
 #include "rt_threads.h"
+#include "rt_detach.h"
 #include "rt_launch.h"
 #include "rt_residency.h"
 #include "rt_resid_table.h"

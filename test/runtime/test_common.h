@@ -162,6 +162,8 @@ void case_writeback_dense(void);
 void case_writeback_dense_out(void);
 void case_writeback_flags(void);
 void case_snapshot_copy(void);
+void case_detach_kept(void);
+void case_detach_negatives(void);
 void case_staging_prepare_on(void);
 void case_staging_prepare_auto_cpu(void);
 void case_csr_extent(void);

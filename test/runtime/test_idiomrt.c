@@ -977,6 +977,8 @@ static const tcase cases[] = {
     {"writeback_dense_out", case_writeback_dense_out, 1},
     {"writeback_flags", case_writeback_flags, 1},
     {"snapshot_copy", case_snapshot_copy, 1},
+    {"detach_kept", case_detach_kept, 1},
+    {"detach_negatives", case_detach_negatives, 1},
     {"staging_prepare_on", case_staging_prepare_on, 1},
     {"staging_prepare_auto_cpu", case_staging_prepare_auto_cpu, 1},
     {"policy_starting", case_policy_starting, 1},

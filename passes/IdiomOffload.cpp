@@ -376,6 +376,7 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
   SmallVector<RowProductMiss, 2> RowProductMisses;
   size_t EndRowTempVersions = Versions.size();
   Versions.append(batchRowProducts(LI, DT, SE, RowProductMisses, Versioned));
+  size_t EndRowProductVersions = Versions.size();
   // Nests that write one grid of an array and read another at a distance
   // known only at run time (SharedBases.h) get a copy behind a disjointness
   // check, dropped likewise when no idiom uses it.
@@ -588,6 +589,13 @@ PreservedAnalyses IdiomOffloadPass::run(Function &F,
     for (size_t K = FirstRowTempVersion; K < EndRowTempVersions; ++K)
       if (Versions[K].Nest == O.D->L)
         declineToUnchangedCopy(Versions[K], SC.Fallback, LI);
+    // A batched row-products nest likewise, freeing its temporary: on the
+    // host the batched nest writes a fresh block of every row and copies
+    // it back (RowProducts.h).
+    for (size_t K = EndRowTempVersions; K < EndRowProductVersions; ++K)
+      if (Versions[K].Nest == O.D->L)
+        if (CallInst *T = rowProductTemporary(Versions[K]))
+          declineToUnchangedCopy(Versions[K], SC.Fallback, LI, T);
     // A distributed loop's first part: a decline runs the unchanged loop
     // (all parts at once; the distributed loops traverse the arrays once
     // per part on the host).

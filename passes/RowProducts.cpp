@@ -954,4 +954,15 @@ batchRowProducts(LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
   return Out;
 }
 
+CallInst *rowProductTemporary(const BoundVersion &V) {
+  if (!V.Check || !V.Check->isConditional())
+    return nullptr;
+  for (Instruction &I : *V.Check->getSuccessor(0))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *Fn = CI->getCalledFunction();
+          Fn && Fn->getName() == "malloc")
+        return CI;
+  return nullptr;
+}
+
 } // namespace idiom

@@ -858,15 +858,19 @@ privatiseRowTemporaries(LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
 }
 
 bool declineToUnchangedCopy(const BoundVersion &V, BasicBlock *Fallback,
-                            LoopInfo &LI) {
+                            LoopInfo &LI, CallInst *Release) {
   // Stitching left: Fallback -> the privatised nest's header, whose exit
   // block calls idiom_host_end_site with the site's hint word (a constant).
-  // The check's false edge enters the copy's preheader.
+  // The check's false edge enters the copy's preheader (also entered from
+  // the allocation of Release when it fails).
   auto *Br = dyn_cast<BranchInst>(Fallback->getTerminator());
   BasicBlock *CheckBB = V.Check->getParent();
   BasicBlock *CopyPH = V.Check->isConditional() ? V.Check->getSuccessor(1) : nullptr;
   if (!Br || Br->isConditional() || Br->getSuccessor(0) != V.Nest->getHeader() ||
-      !CopyPH || CopyPH->getSinglePredecessor() != CheckBB ||
+      !CopyPH ||
+      (Release ? !CopyPH->hasNPredecessors(2) || !is_contained(predecessors(CopyPH), CheckBB) ||
+                     !is_contained(predecessors(CopyPH), Release->getParent())
+               : CopyPH->getSinglePredecessor() != CheckBB) ||
       !isa<BranchInst>(CopyPH->getTerminator()) || !CopyPH->phis().empty())
     return false;
   Loop *Copy = LI.getLoopFor(CopyPH->getSingleSuccessor());
@@ -892,7 +896,21 @@ bool declineToUnchangedCopy(const BoundVersion &V, BasicBlock *Fallback,
   BasicBlock *Ended = SplitEdge(Exiting, Exit, nullptr, &LI);
   Ended->setName("idiom.host.end.copy");
   End->clone()->insertBefore(Ended->getTerminator());
-  Br->setSuccessor(0, CopyPH);
+  BasicBlock *To = CopyPH;
+  if (Release) {
+    // The batched nest's temporary, allocated before the call, is freed
+    // on the way to the copy.
+    Function *F = Fallback->getParent();
+    To = BasicBlock::Create(F->getContext(), "idiom.declined.free", F, CopyPH);
+    IRBuilder<> B(To);
+    FunctionCallee Free = F->getParent()->getOrInsertFunction(
+        "free", B.getVoidTy(), B.getPtrTy());
+    B.CreateCall(Free, {Release});
+    B.CreateBr(CopyPH);
+    if (Loop *Parent = LI.getLoopFor(Fallback))
+      Parent->addBasicBlockToLoop(To, LI);
+  }
+  Br->setSuccessor(0, To);
   return true;
 }
 

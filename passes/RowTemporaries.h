@@ -50,6 +50,10 @@
 
 #include <string>
 
+namespace llvm {
+class CallInst;
+} // namespace llvm
+
 namespace idiom {
 
 /// A nest with row temporaries that could not be privatised, and why.
@@ -83,10 +87,13 @@ privatiseRowTemporaries(llvm::LoopInfo &LI, llvm::DominatorTree &DT,
 /// measurement (idiom_host_begin/end) moves with it. The privatised nest
 /// is left unreachable (later passes delete it); \p LI is not updated for
 /// that, and the dominator tree of the function is stale afterwards (as
-/// after stitching). False, changing nothing, when the blocks are not as
-/// stitching and privatiseRowTemporaries left them.
+/// after stitching). With \p Release (a batched row-products nest's
+/// temporary, RowProducts.h: its malloc call, whose failure also enters
+/// the copy) the decline frees it first. False, changing nothing, when the
+/// blocks are not as stitching and the versioning left them.
 bool declineToUnchangedCopy(const BoundVersion &V, llvm::BasicBlock *Fallback,
-                            llvm::LoopInfo &LI);
+                            llvm::LoopInfo &LI,
+                            llvm::CallInst *Release = nullptr);
 
 } // namespace idiom
 

@@ -403,13 +403,14 @@ static void detach_at_exit(void) {
     idiomrt_debug("exit: the device's files closed here: %s failed", why);
 }
 
-/* IDIOM_EXIT_DETACH: "0" never, "1" any device (tests on PoCL), else
-   (unset) a GPU's: a CPU device's teardown is the process's own memory. */
+/* IDIOM_EXIT_DETACH: "0" or "off" never, "1" or "on" any device (tests
+   on PoCL), else (unset) a GPU's: a CPU device's teardown is the process's
+   own memory. */
 static int detach_wanted(const idiomrt_device *d) {
   const char *v = getenv("IDIOM_EXIT_DETACH");
-  if (v && !strcmp(v, "0"))
+  if (v && (!strcmp(v, "0") || !strcmp(v, "off")))
     return 0;
-  if (v && !strcmp(v, "1"))
+  if (v && (!strcmp(v, "1") || !strcmp(v, "on")))
     return 1;
   return (d->type & CL_DEVICE_TYPE_GPU) != 0;
 }

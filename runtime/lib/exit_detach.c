@@ -62,8 +62,11 @@ static int open_fds(uint64_t *bits) {
 }
 
 void idiomrt_detach_before_open(void) {
+  /* (again in a forked child that opens the device anew: what the parent
+     recorded is forgotten) */
   for (unsigned i = 0; i < WORDS; ++i)
-    g_before[i] = 0;
+    g_before[i] = g_keep[i] = 0;
+  g_nkeep = 0;
   open_fds(g_before);
 }
 

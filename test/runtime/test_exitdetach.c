@@ -6,7 +6,7 @@
  *   and idiomrt_detach_after_open is kept, a regular file opened then and a
  *   pipe open before are not; at exit a detached process holds the device
  *   file alone (with its own wait pipe), is alive after the program has
- *   exited (held by IDIOM_TEST_DETACH_HOLD_MS's stand-in), the program's
+ *   exited (held 2.5 s, as by IDIOM_TEST_DETACH_HOLD_MS), the program's
  *   stdout pipe ends when the program exits, not when the detached process
  *   does, and the detached process is gone after its hold.
  * detach_negatives: no character device opened: nothing kept, no process;
@@ -83,7 +83,7 @@ void case_detach_kept(void) {
     int reg = open(tmpl, O_RDONLY);
     unsigned kept = idiomrt_detach_after_open();
     const char *why = "";
-    int pid = idiomrt_detach_at_exit(1500, &why);
+    int pid = idiomrt_detach_at_exit(2500, &why);
     char line[64];
     int len = snprintf(line, sizeof line, "%u %d %d\n", kept, pid,
                        dev >= 0 && reg >= 0);
@@ -111,28 +111,33 @@ void case_detach_kept(void) {
   CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
             "the program's status %d (4: wait(2) saw the detached process)",
             status);
-  /* the stdout pipe ends with the program, not after the 1.5 s hold */
+  /* the stdout pipe ends with the program, not after the 2.5 s hold */
   char buf[64];
   ssize_t n, got = 0;
   while ((n = read(out[0], buf, sizeof buf)) > 0)
     got += n;
   double eof = now_s() - exited;
-  CHECK_MSG(got == 7 && eof < 0.7, "%zd bytes, end of stdout %.3f s after "
+  CHECK_MSG(got == 7 && eof < 1.0, "%zd bytes, end of stdout %.3f s after "
             "the program's exit", got, eof);
   CHECK_MSG(alive(pid), "the detached process %d is not running after the "
             "program's exit", pid);
+  /* it closes the others in increasing order: stdout's end says it is
+     past 1, not that it is done (under load, a while) */
   int total = 0;
   int devs = fds_to(pid, "/dev/null", &total);
+  for (double t1 = now_s(); (devs != 1 || total != 2) && now_s() - t1 < 1.0;
+       devs = fds_to(pid, "/dev/null", &total))
+    usleep(10000);
   CHECK_MSG(devs == 1 && total == 2, "the detached process holds %d of "
             "/dev/null among %d descriptors (want 1 of 2: with its wait "
             "pipe)", devs, total);
   CHECK(fds_to(pid, tmpl, &total) == 0);
   double t0 = now_s();
-  while (alive(pid) && now_s() - t0 < 10)
+  while (alive(pid) && now_s() - t0 < 15)
     usleep(20000);
   CHECK_MSG(!alive(pid), "the detached process outlived its hold");
-  CHECK_MSG(now_s() - exited > 1.0, "the detached process ended %.3f s "
-            "after the program, before its 1.5 s hold", now_s() - exited);
+  CHECK_MSG(now_s() - exited > 2.0, "the detached process ended %.3f s "
+            "after the program, before its 2.5 s hold", now_s() - exited);
   unlink(tmpl);
   close(out[0]);
 }

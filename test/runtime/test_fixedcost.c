@@ -7,7 +7,8 @@
  *  - fixedcost_env: the configuration is read in one pass over environ,
  *    with no getenv call (it took 18, each a walk of the environment); the
  *    values are the environment's (set, unset, the cache directory, the
- *    IDIOM_* hash of the profile's env line);
+ *    IDIOM_* hash of the profile's env line, which leaves out IDIOM_DEBUG,
+ *    IDIOM_STATS and IDIOM_EXIT_DETACH);
  *  - fixedcost_text: rt_text.h's readers, which replaced sscanf in the
  *    profile and the start-up record: every "%.6g" the writers print reads
  *    back as strtod reads it (bit for bit), and malformed fields are
@@ -59,6 +60,16 @@ void case_fixedcost_env(void) {
   CHECK(c->env_hash == h && idiomrt_env_hash() == h);
   setenv("IDIOM_EXTRA", "1", 1); /* any IDIOM_* variable counts */
   CHECK(idiomrt_env_hash() != h);
+  /* but those that change no decision: the diagnostics and the exit's
+     detach (device.c) */
+  uint64_t h2 = idiomrt_env_hash();
+  setenv("IDIOM_EXIT_DETACH", "0", 1);
+  setenv("IDIOM_STATS", "1", 1);
+  setenv("IDIOM_DEBUG", "1", 1);
+  CHECK(idiomrt_env_hash() == h2);
+  unsetenv("IDIOM_EXIT_DETACH");
+  unsetenv("IDIOM_STATS");
+  unsetenv("IDIOM_DEBUG");
 }
 
 /* *s read by idiomrt_scan_double equals strtod's reading, bit for bit,

@@ -3,7 +3,7 @@ hold of several seconds) and checks: its stdout is EXPECTED's and ends
 within 1 s of its exit; its log names the detached process ("exit: the
 device's files stay open in process N"), which runs after the exit and
 holds DEVICE (the stand-in for a driver's file) among at most two
-descriptors (with its wait pipe); it ends within 10 s. Exit status 1
+descriptors (with its wait pipe) within 3 s; it ends within 15 s. Exit status 1
 otherwise, with what was found.
 
   detach_check.py EXPECTED DEVICE PROGRAM
@@ -38,12 +38,25 @@ if not m:
 pid = int(m.group(1))
 if not alive(pid):
     sys.exit("the detached process %d is not running after the exit" % pid)
-fds = []
-for fd in os.listdir("/proc/%d/fd" % pid):
-    try:
-        fds.append(os.readlink("/proc/%d/fd/%s" % (pid, fd)))
-    except OSError:
-        pass
+
+
+def held(pid):
+    fds = []
+    for fd in os.listdir("/proc/%d/fd" % pid):
+        try:
+            fds.append(os.readlink("/proc/%d/fd/%s" % (pid, fd)))
+        except OSError:
+            pass
+    return fds
+
+
+# It closes the other descriptors in increasing order: stderr's end says
+# it is past 2, not that it is done; under load the rest may take a while.
+t0 = time.time()
+fds = held(pid)
+while (fds.count(device) != 1 or len(fds) > 2) and time.time() - t0 < 3:
+    time.sleep(0.02)
+    fds = held(pid)
 if fds.count(device) != 1 or len(fds) > 2:
     sys.exit("the detached process holds %r, not %s and its pipe" % (fds, device))
 if out != open(expected, "rb").read():
@@ -51,9 +64,9 @@ if out != open(expected, "rb").read():
 if eof > 1.0:
     sys.exit("stdout ended %.2f s after the exit" % eof)
 t0 = time.time()
-while alive(pid) and time.time() - t0 < 10:
+while alive(pid) and time.time() - t0 < 15:
     time.sleep(0.05)
 if alive(pid):
-    sys.exit("the detached process %d still runs 10 s after the exit" % pid)
+    sys.exit("the detached process %d still runs 15 s after the exit" % pid)
 print("detached process %d held %s; stdout ended %.3f s after the exit"
       % (pid, device, eof))

@@ -30,7 +30,7 @@ $cc -O2 -g -fpass-plugin="$plugin" "$here/policy_tiny.c" -L"$build/lib" -lidiomr
   -o "$out/np/policy_tiny.idiom"
 cp "$here/policy_tiny.c" "$out/np/"
 cp "$here/../nas-parboil/compare.py" "$out/np/"
-cp "$here/profile_gpu.sh" "$here/np_gpu.sh" "$here/np_ratio_ci.py" "$here/host_overhead_gpu.sh" "$here/timeline.sh" "$here/iter_gpu.sh" "$out/"
+cp "$here/profile_gpu.sh" "$here/np_gpu.sh" "$here/np_ratio_ci.py" "$here/host_overhead_gpu.sh" "$here/timeline.sh" "$here/iter_gpu.sh" "$here/timing.sh" "$out/"
 # The OpenCL driver's own start-up and exit (bench/cl_startup.c).
 $cc -O2 "$here/cl_startup.c" -o "$out/cl_startup" -ldl
 cp "$here/cl_startup.sh" "$out/"

@@ -11,8 +11,7 @@
 #   detach_ab.sh DIR ROUNDS NAME:ARG,ARG...
 set -eu
 dir=$1; rounds=$2; shift 2
-ms() { a=$(date +%s%N); "$@" > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+. "$(dirname "$0")/timing.sh"
 for spec in "$@"; do
   name=${spec%%:*}; args=$(echo "${spec#*:}" | tr ',' ' ')
   cache=$(mktemp -d)
@@ -31,9 +30,9 @@ for spec in "$@"; do
     # shellcheck disable=SC2086
     n="$n $(ms env IDIOM_CACHE_DIR="$cache" IDIOM_EXIT_DETACH=0 "$dir/$name.idiom" $args)"
   done
-  md=$(median $d); mn=$(median $n)
+  md=$(median_mean $d); mn=$(median_mean $n)
   if [ -n "$s" ]; then
-    ms_s=$(median $s)
+    ms_s=$(median_mean $s)
     echo "== $name $args: sequential $ms_s ms ($s ); detach $md ms ($d ): $(echo "$ms_s $md" | awk '{printf "%.1fx", $1 / $2}'); IDIOM_EXIT_DETACH=0 $mn ms ($n ): $(echo "$ms_s $mn" | awk '{printf "%.1fx", $1 / $2}')"
   else
     echo "== $name $args: detach $md ms ($d ); IDIOM_EXIT_DETACH=0 $mn ms ($n )"

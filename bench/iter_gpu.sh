@@ -13,8 +13,7 @@
 set -eu
 dir=$1; rounds=${2:-3}; shift; [ $# -gt 0 ] && shift
 [ $# -gt 0 ] || set -- jacobi:4096,150 axpby:24,400 cg:2048,120
-ms() { a=$(date +%s%N); "$@" > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000000 )); }
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+. "$(dirname "$0")/timing.sh"
 for spec in "$@"; do
   name=${spec%%:*}; args=$(echo "${spec#*:}" | tr ',' ' ')
   [ "$spec" = "$name" ] && args=""
@@ -30,7 +29,7 @@ for spec in "$@"; do
     # shellcheck disable=SC2086
     p="$p $(ms env IDIOM_CACHE_DIR="$cache" "$dir/$name.idiom" $args)"
   done
-  ms_s=$(median $s); ms_p=$(median $p)
+  ms_s=$(median_mean $s); ms_p=$(median_mean $p)
   echo "== $name $args: sequential $ms_s ms ($s ), defaults $ms_p ms ($p ): $(echo "$ms_s $ms_p" | awk '{printf "%.1fx", $1 / $2}')"
   # shellcheck disable=SC2086
   echo "   outputs: seq $("$dir/$name.seq" $args | tail -1) / idiom $(env IDIOM_CACHE_DIR="$cache" "$dir/$name.idiom" $args | tail -1)"

@@ -866,11 +866,13 @@ bool declineToUnchangedCopy(const BoundVersion &V, BasicBlock *Fallback,
   auto *Br = dyn_cast<BranchInst>(Fallback->getTerminator());
   BasicBlock *CheckBB = V.Check->getParent();
   BasicBlock *CopyPH = V.Check->isConditional() ? V.Check->getSuccessor(1) : nullptr;
+  BasicBlock *AllocBB = Release ? Release->getParent() : nullptr;
+  auto FromVersioning = [&](BasicBlock *P) {
+    return P == CheckBB || P == AllocBB;
+  };
   if (!Br || Br->isConditional() || Br->getSuccessor(0) != V.Nest->getHeader() ||
-      !CopyPH ||
-      (Release ? !CopyPH->hasNPredecessors(2) || !is_contained(predecessors(CopyPH), CheckBB) ||
-                     !is_contained(predecessors(CopyPH), Release->getParent())
-               : CopyPH->getSinglePredecessor() != CheckBB) ||
+      !CopyPH || !is_contained(predecessors(CopyPH), CheckBB) ||
+      !all_of(predecessors(CopyPH), FromVersioning) ||
       !isa<BranchInst>(CopyPH->getTerminator()) || !CopyPH->phis().empty())
     return false;
   Loop *Copy = LI.getLoopFor(CopyPH->getSingleSuccessor());

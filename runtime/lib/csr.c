@@ -31,6 +31,65 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The scans of idiom_csr_extent, one per element type, in loops the
+   compiler vectorises (no early exit, no per-element width test), split
+   over the copy helpers (parcopy.c: idiomrt_parallel_range, in bytes) on
+   machines with 4 cores or more. A conjugate-gradient matrix of 4M rows
+   and 21M nonzeros took 21 ms here through idiomrt_load_index (11 ms so),
+   and 45 ms on the lent H200's host, before its first device run. */
+typedef struct csr_scan {
+  const void *base;
+  int64_t lo, hi;    /* min_max: the smallest and largest so far */
+  unsigned bad;      /* monotone: a pointer decreased */
+  unsigned any;      /* min_max: lo and hi set */
+} csr_scan;
+
+/* Bytes [lo, hi) of p[1..n]: p[i] < p[i - 1] for one of their elements. */
+#define CSR_MONOTONE(NAME, T)                                                  \
+  static void NAME(void *ctx, size_t lo, size_t hi) {                          \
+    csr_scan *s = ctx;                                                         \
+    const T *p = (const T *)s->base + 1;                                       \
+    unsigned bad = 0;                                                          \
+    for (size_t i = lo / sizeof(T); i < hi / sizeof(T); ++i)                   \
+      bad |= p[i] < p[i - 1];                                                  \
+    if (bad)                                                                   \
+      __atomic_store_n(&s->bad, 1u, __ATOMIC_RELAXED);                         \
+  }
+CSR_MONOTONE(monotone_i32, int32_t)
+CSR_MONOTONE(monotone_u32, uint32_t)
+CSR_MONOTONE(monotone_i64, int64_t)
+
+/* Folds a part's smallest and largest elements into s. */
+static void fold_min_max(csr_scan *s, int64_t a, int64_t b) {
+  static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&mu);
+  if (!s->any || a < s->lo)
+    s->lo = a;
+  if (!s->any || b > s->hi)
+    s->hi = b;
+  s->any = 1;
+  pthread_mutex_unlock(&mu);
+}
+
+/* Bytes [lo, hi) of the column indices: their smallest and largest. */
+#define CSR_MIN_MAX(NAME, T)                                                   \
+  static void NAME(void *ctx, size_t lo, size_t hi) {                          \
+    csr_scan *s = ctx;                                                         \
+    const T *c = s->base;                                                      \
+    size_t k0 = lo / sizeof(T), k1 = hi / sizeof(T);                           \
+    if (k0 >= k1)                                                              \
+      return;                                                                  \
+    T a = c[k0], b = c[k0];                                                    \
+    for (size_t k = k0 + 1; k < k1; ++k) {                                     \
+      a = c[k] < a ? c[k] : a;                                                 \
+      b = c[k] > b ? c[k] : b;                                                 \
+    }                                                                          \
+    fold_min_max(s, (int64_t)a, (int64_t)b);                                   \
+  }
+CSR_MIN_MAX(min_max_i32, int32_t)
+CSR_MIN_MAX(min_max_u32, uint32_t)
+CSR_MIN_MAX(min_max_i64, int64_t)
+
 int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
                      uint32_t col_bytes, uint32_t flags, int64_t n,
                      int64_t out[4]) {
@@ -42,30 +101,38 @@ int idiom_csr_extent(const void *ptr, uint32_t ptr_bytes, const void *col,
   if ((uint64_t)n >= UINT64_MAX / ptr_bytes)
     return 0;
   idiomrt_resid_host_read(ptr, (uint64_t)(n + 1) * ptr_bytes);
+  /* not monotone: the loop skips a row, the kernel would not */
+  csr_scan scan = {.base = ptr};
+  idiomrt_parallel_range((size_t)n * ptr_bytes,
+                         ptr_bytes == 8 ? monotone_i64
+                         : ptr_zext     ? monotone_u32
+                                        : monotone_i32,
+                         &scan);
+  if (scan.bad)
+    return 0;
   int64_t first = idiomrt_load_index(ptr, ptr_bytes, ptr_zext, 0);
-  int64_t prev = first;
-  for (int64_t i = 1; i <= n; ++i) {
-    int64_t p = idiomrt_load_index(ptr, ptr_bytes, ptr_zext, i);
-    if (p < prev)
-      return 0; /* not monotone: the loop skips row i-1, the kernel would not */
-    prev = p;
-  }
+  int64_t last = idiomrt_load_index(ptr, ptr_bytes, ptr_zext, n);
   int64_t lo = 0, hi = 0;
-  if (first < prev)
-    idiomrt_resid_host_read((const char *)col + first * (int64_t)col_bytes,
-                            (uint64_t)(prev - first) * col_bytes);
-  for (int64_t p = first; p < prev; ++p) {
-    int64_t c = idiomrt_load_index(col, col_bytes, col_zext, p);
-    if (p == first || c < lo)
-      lo = c;
-    if (p == first || c >= hi) {
-      if (c == INT64_MAX)
-        return 0; /* hi = c + 1 would overflow */
-      hi = c + 1;
-    }
+  if (first < last) {
+    const char *c = (const char *)col + first * (int64_t)col_bytes;
+    uint64_t m = (uint64_t)(last - first);
+    if (m > SIZE_MAX / col_bytes)
+      return 0;
+    idiomrt_resid_host_read(c, m * col_bytes);
+    scan = (csr_scan){.base = c};
+    idiomrt_parallel_range((size_t)m * col_bytes,
+                           col_bytes == 8 ? min_max_i64
+                           : col_zext     ? min_max_u32
+                                          : min_max_i32,
+                           &scan);
+    lo = scan.lo;
+    hi = scan.hi;
+    if (hi == INT64_MAX)
+      return 0; /* hi + 1 would overflow */
+    ++hi;
   }
   out[0] = first;
-  out[1] = prev;
+  out[1] = last;
   out[2] = lo;
   out[3] = hi;
   return 1;

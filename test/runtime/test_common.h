@@ -167,6 +167,7 @@ void case_detach_negatives(void);
 void case_staging_prepare_on(void);
 void case_staging_prepare_auto_cpu(void);
 void case_csr_extent(void);
+void case_csr_extent_scan(void);
 void case_csr_row_blocks(void);
 void case_csr_seq(void);
 void case_csr_decline(void);

@@ -71,6 +71,123 @@ void case_csr_extent(void) {
   CHECK(idiom_csr_extent(NULL, 4, col, 4, 0, 4, out) == 0);
 }
 
+/* Element k of an array of 4- or 8-byte integers, widened as the loop
+   widens it: the reference for case_csr_extent_scan. */
+static int64_t ref_load(const void *a, uint32_t bytes, int zext, int64_t k) {
+  if (bytes == 8)
+    return ((const int64_t *)a)[k];
+  int32_t v = ((const int32_t *)a)[k];
+  return zext ? (int64_t)(uint32_t)v : (int64_t)v;
+}
+
+/* The definition of idiom_csr_extent, element by element. */
+static int ref_extent(const void *ptr, uint32_t pb, const void *col,
+                      uint32_t cb, uint32_t flags, int64_t n, int64_t out[4]) {
+  int pz = (flags & IDIOM_CSR_PTR_ZEXT) != 0;
+  int cz = (flags & IDIOM_CSR_COL_ZEXT) != 0;
+  for (int64_t i = 1; i <= n; ++i)
+    if (ref_load(ptr, pb, pz, i) < ref_load(ptr, pb, pz, i - 1))
+      return 0;
+  int64_t first = ref_load(ptr, pb, pz, 0), last = ref_load(ptr, pb, pz, n);
+  int64_t lo = 0, hi = 0;
+  for (int64_t p = first; p < last; ++p) {
+    int64_t c = ref_load(col, cb, cz, p);
+    if (c == INT64_MAX)
+      return 0;
+    if (p == first || c < lo)
+      lo = c;
+    if (p == first || c + 1 > hi)
+      hi = c + 1;
+  }
+  out[0] = first, out[1] = last, out[2] = lo, out[3] = hi;
+  return 1;
+}
+
+/* Stores v as element k of a 4- or 8-byte array. */
+static void put(void *a, uint32_t bytes, int64_t k, int64_t v) {
+  if (bytes == 8)
+    ((int64_t *)a)[k] = v;
+  else
+    ((int32_t *)a)[k] = (int32_t)v;
+}
+
+/* idiom_csr_extent's vectorised, split scans (csr.c) against the
+   element-by-element definition, for every element width and widening:
+   random matrices of up to 3000 rows, column indices of either sign and
+   at the types' ends, and row pointers that decrease once, anywhere (the
+   first and last pointers, and the boundaries of the copy helpers' parts:
+   runtime.parcopy.csr_extent_scan splits every scan of 64 bytes or more). */
+void case_csr_extent_scan(void) {
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+#define NEXT() (seed = seed * 6364136223846793005ull + 1442695040888963407ull, \
+                seed >> 33)
+  int checked = 0, refused = 0;
+  for (int round = 0; round < 400; ++round) {
+    uint32_t pb = (round & 1) ? 8 : 4, cb = (round & 2) ? 8 : 4;
+    uint32_t flags = (uint32_t)(round >> 2 & 3); /* PTR_ZEXT 1, COL_ZEXT 2 */
+    int64_t n = 1 + (int64_t)(NEXT() % 3000);
+    int64_t *rows = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    void *ptr = malloc((size_t)(n + 1) * pb);
+    CHECK(rows && ptr);
+    int64_t nz = 1 + (int64_t)(NEXT() % 4); /* a decrease stays >= 0 */
+    for (int64_t i = 0; i <= n; ++i) {
+      rows[i] = nz;
+      nz += (int64_t)(NEXT() % 6);
+    }
+    int64_t total = rows[n];
+    if (round % 5 == 3) {
+      /* one decrease (to 0 or more: widened, a negative pointer would be
+         huge): at an end, at either side of a part boundary of the split
+         scan (p[j] against p[j - 1] with p = ptr + 1), or anywhere */
+      int64_t at, how = (int64_t)(NEXT() % 4);
+      if (how == 0)
+        at = (int64_t)(NEXT() % 2) ? 1 : n;
+      else if (how == 1)
+        at = (int64_t)(64 / pb) * (1 + (int64_t)(NEXT() % (uint64_t)(n * pb / 64 + 1))) +
+             (int64_t)(NEXT() % 2);
+      else
+        at = 1 + (int64_t)(NEXT() % (uint64_t)n);
+      if (at > n)
+        at = n;
+      rows[at] = rows[at - 1] - 1 - (int64_t)(NEXT() % (uint64_t)rows[at - 1]);
+    }
+    for (int64_t i = 0; i <= n; ++i)
+      put(ptr, pb, i, rows[i]);
+    void *col = malloc((size_t)(total + 1) * cb);
+    CHECK(col != NULL);
+    for (int64_t k = 0; k <= total; ++k) {
+      int64_t v;
+      switch (NEXT() % 8) {
+      case 0:
+        v = cb == 8 ? INT64_MIN : INT32_MIN;
+        break;
+      case 1:
+        v = cb == 8 && NEXT() % 64 == 0 ? INT64_MAX : INT32_MAX;
+        break;
+      case 2:
+        v = -(int64_t)(NEXT() % 1000);
+        break;
+      default:
+        v = (int64_t)(NEXT() % 100000);
+      }
+      put(col, cb, k, v);
+    }
+    int64_t got[4] = {-7, -7, -7, -7}, want[4] = {-7, -7, -7, -7};
+    int r = idiom_csr_extent(ptr, pb, col, cb, flags, n, got);
+    int w = ref_extent(ptr, pb, col, cb, flags, n, want);
+    CHECK(r == w);
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    checked += w;
+    refused += !w;
+    free(rows);
+    free(ptr);
+    free(col);
+  }
+#undef NEXT
+  /* both outcomes came up often */
+  CHECK(checked > 100 && refused > 40);
+}
+
 /* Lanes per row of a block of `rows` rows on `group` work-items (the
    kernel's w: group / rows rounded down to a power of two). */
 static int64_t lanes_of(int64_t rows, int64_t group) {

@@ -1078,6 +1078,7 @@ static const tcase cases[] = {
     {"zc_fail_abort", case_zc_fail_abort, 1},
     {"zc_off", case_zc_off, 1},
     {"csr_extent", case_csr_extent, 1},
+    {"csr_extent_scan", case_csr_extent_scan, 1},
     {"csr_row_blocks", case_csr_row_blocks, 1},
     {"csr_seq", case_csr_seq, 1},
     {"csr_decline", case_csr_decline, 1},

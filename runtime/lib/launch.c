@@ -379,9 +379,15 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
           pages += args[i].bytes / 4096 + 2; /* spanned at most */
       idiomrt_cost_pages(pages);
     }
+    /* (inside a residency region a CSR matrix stays on the device as the
+       other buffers do: idiomrt_cost_bytes says 0 for those, and the
+       matrix's bytes at every call kept a conjugate gradient's first SpMV
+       on the host, 50 ms on the H200) */
     dec = idiomrt_cost_decide(e, trip,
                               idiomrt_cost_bytes(args, nargs) +
-                                  idiomrt_csr_bytes_estimate(csr),
+                                  (idiomrt_resid_active()
+                                       ? 0
+                                       : idiomrt_csr_bytes_estimate(csr)),
                               host_lb, &why);
     if (!idiomrt_cost_is_device(dec))
       return decline_counted(desc, why);

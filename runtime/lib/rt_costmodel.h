@@ -59,6 +59,14 @@ void idiomrt_cost_calibrate(const idiomrt_device *dev, uint64_t start_ns);
 /* Latency (ns) and bandwidth (bytes per ns) measured in this process, else
    read from the last process's file; 0 when neither exists. */
 int idiomrt_calib_get(double *lat_ns, double *bw_bytes_per_ns);
+/* A staged host-to-device write (staging.c) of bytes took ns: the
+   process's staged bandwidth becomes the fastest such write, and is kept
+   in the record at exit when it differs from the record's by a quarter or
+   more (calibration.c). */
+void idiomrt_calib_stage_sample(uint64_t bytes, uint64_t ns);
+/* The staged host-to-device bandwidth in bytes per ns: this process's,
+   else the record's; 0 when neither exists. */
+double idiomrt_calib_stage_bw(void);
 /* Host time (ns) worth one device start-up: the last process's measured
    start-up time from the file (at least 50 ms), else 200 ms. */
 uint64_t idiomrt_calib_start_after_ns(void);

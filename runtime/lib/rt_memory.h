@@ -68,6 +68,10 @@ void idiomrt_zc_report(void);
 
 /*--- staging.c: copies through pinned host memory --------------------------*/
 
+/* 1 when IDIOM_STAGING stages a copy of n bytes to dev (NULL: a device
+   not started yet, taken to be one the mode stages for: a GPU under
+   auto), 0 when it copies from the program's memory directly. */
+int idiomrt_stage_applies(const idiomrt_device *dev, uint64_t n);
 /* Makes the pinned staging slots for dev now (the runtime thread, once the
    builds that calls wait for are done) when IDIOM_STAGING would stage on
    dev; nothing when they exist, when a copy holds them, or when they

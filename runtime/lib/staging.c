@@ -19,6 +19,10 @@
  * (tests); off: never. The slots are shared by all threads behind a mutex
  * taken with trylock: a thread that finds them busy copies directly.
  *
+ * A staged write of two chunks or more (the memcpy of one overlapping the
+ * DMA of the other) is timed, and its rate goes to the cost model's floor
+ * for copies that this file stages (idiomrt_calib_stage_sample).
+ *
  * The slots are made once per process: by the runtime thread right after
  * the builds that calls wait for (idiomrt_stage_prepare, startup.c), else
  * by the first staged copy. Made at the first copy they cost it 21 ms on
@@ -116,6 +120,14 @@ int idiomrt_stage_ready(void) {
   return r;
 }
 
+int idiomrt_stage_applies(const idiomrt_device *dev, uint64_t n) {
+  int mode = mode_now();
+  if (mode == 1)
+    return n > 0;
+  return mode == 2 && n >= STAGE_AUTO_MIN &&
+         (!dev || (dev->type & CL_DEVICE_TYPE_GPU));
+}
+
 /* 1 with g_lock held when this copy goes through the slots. */
 static int take(const idiomrt_device *dev, size_t n) {
   int mode = mode_now();
@@ -171,6 +183,7 @@ cl_int idiomrt_stage_write(const idiomrt_device *dev, cl_mem dst, size_t off,
   cl_event ev[STAGE_SLOTS] = {NULL};
   cl_int err = CL_SUCCESS;
   size_t k = 0;
+  uint64_t t0 = n >= 2 * g_chunk ? idiomrt_now_ns() : 0;
   for (size_t pos = 0; pos < n && err == CL_SUCCESS; pos += g_chunk, ++k) {
     size_t len = n - pos < g_chunk ? n - pos : g_chunk;
     int s = (int)(k % STAGE_SLOTS);
@@ -182,7 +195,10 @@ cl_int idiomrt_stage_write(const idiomrt_device *dev, cl_mem dst, size_t off,
     if (err == CL_SUCCESS)
       err = cl->clFlush(dev->queue);
   }
-  return drain_and_release(cl, ev, err);
+  err = drain_and_release(cl, ev, err);
+  if (t0 && err == CL_SUCCESS)
+    idiomrt_calib_stage_sample(n, idiomrt_now_ns() - t0);
+  return err;
 }
 
 cl_int idiomrt_stage_read(const idiomrt_device *dev, cl_mem src, size_t off,

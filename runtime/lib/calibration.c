@@ -60,8 +60,8 @@
 
 /* Measured in this process (atomic; 0: not yet). */
 IDIOMRT_START_DATA static uint64_t g_lat_ns, g_bw_bps;
-/* The fastest staged write of this process (atomic, bytes a second; 0:
-   none) and the record's (0: none); the record this process wrote last,
+/* The fastest staged write of this process and the record's (both
+   atomic, bytes a second; 0: none); the record this process wrote last,
    for the exit's rewrite (g_rec_lat 0: none written). */
 static uint64_t g_stage_bps, g_file_stage_bps;
 static uint64_t g_rec_lat, g_rec_bw, g_rec_start_ns, g_rec_age;
@@ -148,7 +148,7 @@ static void read_file(void) {
   if (sb && (++sb, !idiomrt_scan_word(&sb, "stage_bps") ||
              !idiomrt_scan_u64(&sb, &stage)))
     stage = 0;
-  g_file_stage_bps = stage;
+  __atomic_store_n(&g_file_stage_bps, stage, __ATOMIC_RELAXED);
   g_file_lat_ns = lat;
   g_file_bw_bps = bw;
   g_file_start_ms = start;
@@ -194,7 +194,7 @@ static void write_stage_at_exit(void) {
   if (idiomrt_forked_child())
     return;
   uint64_t st = __atomic_load_n(&g_stage_bps, __ATOMIC_RELAXED);
-  uint64_t old = g_file_stage_bps;
+  uint64_t old = __atomic_load_n(&g_file_stage_bps, __ATOMIC_RELAXED);
   if (!st || (old && st < old + old / 4 && st + st / 4 > old))
     return;
   int saved_errno = errno;
@@ -218,12 +218,13 @@ static void write_stage_at_exit(void) {
    remembered for write_stage_at_exit. */
 static void write_file(const idiomrt_device *dev, uint64_t lat, uint64_t bw,
                        uint64_t start_ns, uint64_t age) {
-  if (strcmp(g_file_device, dev->name) != 0)
-    g_file_stage_bps = 0; /* another device's */
+  if (strcmp(g_file_device, dev->name) != 0) /* another device's */
+    __atomic_store_n(&g_file_stage_bps, 0, __ATOMIC_RELAXED);
   snprintf(g_rec_device, sizeof g_rec_device, "%s", dev->name);
   g_rec_bw = bw, g_rec_start_ns = start_ns, g_rec_age = age;
   __atomic_store_n(&g_rec_lat, lat, __ATOMIC_RELEASE);
-  write_record(dev->name, lat, bw, start_ns, age, g_file_stage_bps);
+  write_record(dev->name, lat, bw, start_ns, age,
+               __atomic_load_n(&g_file_stage_bps, __ATOMIC_RELAXED));
 }
 
 void idiomrt_calib_stage_sample(uint64_t bytes, uint64_t ns) {
@@ -246,7 +247,7 @@ double idiomrt_calib_stage_bw(void) {
   uint64_t b = __atomic_load_n(&g_stage_bps, __ATOMIC_RELAXED);
   if (!b) {
     idiomrt_once_run(&g_file_once, read_file);
-    b = g_file_stage_bps;
+    b = __atomic_load_n(&g_file_stage_bps, __ATOMIC_RELAXED);
   }
   return (double)b / 1e9;
 }

@@ -673,11 +673,29 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
        the whole program builds in less than STAGE_WHOLE_NS, which then
        takes one step (every build has a fixed cost: built per variant, a
        program of small kernels would take nv times as long). */
+    /* A fixed-order reduction (tuning.c) runs one variant on this device:
+       that one is built first and alone, the others only when it cannot
+       be. (All of them were built, one per step, before its first run: a
+       CG's checksum, called once at the end, began one more build from
+       source in each process on the H200, 150-270 ms that exit waited
+       for, until all eight were on disk.) */
+    int fixed = idiomrt_fixed_order_variant(d->source, dev);
+    unsigned v0 = fixed > 0 && (unsigned)fixed < nv ? (unsigned)fixed : 0;
     uint64_t t0 = idiomrt_now_ns();
     unsigned built = 0; /* from source, not the disk cache */
     unsigned ready =
-        build_alone(e, dev, first, start, nv, 0, 1, stop, 1, &built);
+        build_alone(e, dev, first, start, nv, v0, v0 + 1, stop, 1, &built);
     uint64_t first_ns = idiomrt_now_ns() - t0;
+    if (fixed >= 0 && ready && !stop()) {
+      for (unsigned k = 0; k < nv; ++k)
+        if (k != v0)
+          snprintf(e->var[k].why, sizeof e->var[k].why,
+                   "not built: the fixed-order variant %u runs", v0);
+      e->build_state = 1;
+      idiomrt_debug("%s: variant %u of %u %s alone on %s (fixed order)",
+                    d->loc, v0, nv, built ? "built" : "loaded", dev->name);
+      return 1;
+    }
     int staged = !built || /* loaded: the others may be on disk too */
                  idiomrt_program_stage_rest(first_ns, nv);
     if (first_only && (first_only == 1 || staged) && ready && !stop() &&
@@ -695,8 +713,11 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
                     built ? "built" : "loaded", dev->name);
       return 1;
     }
+    if (staged && v0 > 0) /* the fixed-order variant could not be built */
+      ready += build_alone(e, dev, first, start, nv, 0, v0, stop, 1, NULL);
     if (staged)
-      ready += build_alone(e, dev, first, start, nv, 1, nv, stop, 1, NULL);
+      ready += build_alone(e, dev, first, start, nv, v0 + 1, nv, stop, 1,
+                           NULL);
     if (stop()) {
       release_alone(e, cl, nv);
       snprintf(reason, n, "%s", idiomrt_exiting_reason);
@@ -800,7 +821,10 @@ int idiomrt_program_first_on_disk(const idiomrt_entry *e,
   unsigned nv = d->nvariants <= 1 ? 1 : d->nvariants;
   if (nv > IDIOMRT_MAX_VARIANTS)
     nv = IDIOMRT_MAX_VARIANTS;
-  return nv >= 2 && variants_off_disk(d, dev, nv, 0, 1) == 0;
+  /* the variant built first (ensure): a fixed-order reduction's own */
+  int fixed = idiomrt_fixed_order_variant(d->source, dev);
+  unsigned v0 = fixed > 0 && (unsigned)fixed < nv ? (unsigned)fixed : 0;
+  return nv >= 2 && variants_off_disk(d, dev, nv, v0, v0 + 1) == 0;
 }
 
 unsigned idiomrt_program_rest_to_build(const idiomrt_entry *e,

@@ -56,15 +56,17 @@ int idiomrt_program_ensure_staged(idiomrt_entry *e, const idiomrt_device *dev,
    waits for the entry (devwait.c): variant 0 alone whenever it is built
    alone; else only when the rest would go one per step anyway
    (idiomrt_program_stage_rest, or variant 0 loaded from the disk cache),
-   a cheap whole being one step as before. Not for a fixed-order
-   reduction (its variant per device type must run from the first call).
+   a cheap whole being one step as before. A fixed-order reduction
+   (tuning.c) builds its device type's variant alone and stops there (the
+   only one it runs); the others only when that one cannot be built.
    Returns as ensure_staged. */
 int idiomrt_program_ensure_first(idiomrt_entry *e, const idiomrt_device *dev,
                                  char *reason, size_t n, int (*stop)(void),
                                  int waited);
 /* 1 when the entry's first build on dev would be a load from the disk
-   cache (a few ms): its whole source's binary, or its variant 0's, is
-   there; reads no OpenCL state, only the cache directory. */
+   cache (a few ms): its whole source's binary, or its variant 0's (a
+   fixed-order reduction's: its device type's variant), is there; reads
+   no OpenCL state, only the cache directory. */
 int idiomrt_program_first_on_disk(const idiomrt_entry *e,
                                   const idiomrt_device *dev);
 /* On the runtime thread, with e->rest_pending set: the variants from
@@ -100,6 +102,10 @@ int idiomrt_make_dirs(const char *dir);
 
 /*--- tuning.c: choice among variants, remembered per size class ----------*/
 
+/* The variant that a fixed-order reduction (src has the line
+   IDIOMRT_FIXED_ORDER_MARKER before its first variant) runs on dev: the
+   marker's gpu=G or cpu=C, else 0; -1 when src is no such reduction. */
+int idiomrt_fixed_order_variant(const char *src, const idiomrt_device *dev);
 /* floor(log2(trip)), 0 for trip <= 1. */
 unsigned idiomrt_size_class(uint64_t trip);
 /* With e->lock held and the program built: the variant to run for size

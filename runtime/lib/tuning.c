@@ -110,8 +110,9 @@ static int tuning_paths(char *dir, size_t ndir, char *path, size_t npath,
    names for this device's type (cpu=C gpu=G; 0 when absent or for other
    types), else -1. Such a descriptor is not timed, so that every run on one
    device computes the same value. */
-static int fixed_order(const idiomrt_entry *e, const idiomrt_device *dev) {
-  const char *src = e->desc->source;
+int idiomrt_fixed_order_variant(const char *src, const idiomrt_device *dev) {
+  if (!src)
+    return -1;
   const char *m = strstr(src, IDIOMRT_FIXED_ORDER_MARKER);
   const char *v = strstr(src, "//@idiom-variant");
   if (!m || (m != src && m[-1] != '\n') || (v && m > v))
@@ -125,6 +126,10 @@ static int fixed_order(const idiomrt_entry *e, const idiomrt_device *dev) {
   if (k && (!eol || k < eol) && sscanf(k + strlen(key), "%u", &idx) != 1)
     idx = 0;
   return (int)(idx < IDIOMRT_MAX_VARIANTS ? idx : 0);
+}
+
+static int fixed_order(const idiomrt_entry *e, const idiomrt_device *dev) {
+  return idiomrt_fixed_order_variant(e->desc->source, dev);
 }
 
 static int usable(const idiomrt_entry *e, int k) {
@@ -189,7 +194,7 @@ int idiomrt_tune_lookup(idiomrt_entry *e, const idiomrt_device *dev,
     }
   int k = -1, how = IDIOMRT_TUNED_NONE;
   int fixed = fixed_order(e, dev);
-  if (count <= 1) {
+  if (count <= 1 && (fixed < 0 || count == 0)) {
     k = first;
     how = IDIOMRT_TUNED_SINGLE;
   } else if (fixed >= 0) {

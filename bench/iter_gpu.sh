@@ -9,7 +9,9 @@
 # iterative programs' floating-point sums are reassociated on the device).
 # Binaries DIR/NAME.seq and DIR/NAME.idiom from bench/build_profile_carry.sh.
 #   iter_gpu.sh DIR [ROUNDS] [NAME:ARG,ARG...]...
-# Default programs: jacobi:4096,150 axpby:24,400 cg:2048,150 (120 iterations ran 7.5-9 s sequentially on some of the lent machines: under the 10 s the target asks for).
+# Default programs: jacobi:4096,150 axpby:24,400 cg:2048,150 (the CG's 120
+# iterations ran 7.5-9 s sequentially on some lent machines: under the
+# target's 10 s).
 set -eu
 dir=$1; rounds=${2:-3}; shift; [ $# -gt 0 ] && shift
 [ $# -gt 0 ] || set -- jacobi:4096,150 axpby:24,400 cg:2048,150

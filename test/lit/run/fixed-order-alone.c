@@ -34,7 +34,7 @@
 #include <stdio.h>
 
 #define N (1 << 21)
-#define REPS 400
+#define REPS 800
 
 static double x[N];
 

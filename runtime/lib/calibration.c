@@ -32,9 +32,10 @@
  * staged writes of two chunks or more (idiomrt_calib_stage_sample). The
  * fastest one of a process, when it differs from the record's by a quarter
  * or more, is written into the record at exit, so that the next process's
- * first decisions use it: a copy from pageable memory runs at 7-9 GB/s on
- * the H200, a staged one at 23-36 GB/s, and a floor at the pageable rate
- * kept a conjugate gradient's first SpMV (270 MB of matrix) on the host.
+ * first decisions use it: a copy from pageable memory runs at 8-10 GB/s
+ * on the H200, a staged one at 17-36 GB/s, so a floor at the pageable rate
+ * is two to four times too high for large copies (a CG's 270 MB matrix:
+ * 33 ms against 8 ms).
  *
  * A file that is malformed, truncated or fails its check is ignored. These
  * numbers only steer speed decisions: a stale file (other hardware) makes

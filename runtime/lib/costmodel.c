@@ -326,8 +326,8 @@ static double device_floor(uint64_t bytes) {
     bw = STATIC_BW_BPS / 1e9;
   }
   /* copies the staging slots carry run at their measured rate, not at the
-     pageable one the calibration measures (7-9 against 23-36 GB/s on the
-     H200; a CG's 270 MB matrix stayed on the host for it) */
+     pageable one the calibration measures (8-10 against 17-36 GB/s on the
+     H200: a floor two to four times too high for large copies) */
   double staged = idiomrt_calib_stage_bw();
   if (staged > bw && idiomrt_stage_applies(idiomrt_device_peek(), bytes))
     bw = staged;

@@ -130,10 +130,7 @@ int idiomrt_stage_applies(const idiomrt_device *dev, uint64_t n) {
 
 /* 1 with g_lock held when this copy goes through the slots. */
 static int take(const idiomrt_device *dev, size_t n) {
-  int mode = mode_now();
-  if (n == 0 || mode == 0 ||
-      (mode == 2 &&
-       (n < STAGE_AUTO_MIN || !(dev->type & CL_DEVICE_TYPE_GPU))))
+  if (!dev || !idiomrt_stage_applies(dev, n)) /* the cost floor's rule too */
     return 0;
   if (pthread_mutex_trylock(&g_lock) != 0)
     return 0;

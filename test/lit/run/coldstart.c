@@ -14,6 +14,8 @@
 // 1200 sweeps (about 1.2 s on the host) outlive PoCL's start-up and
 // calibration under load, so that a build is under way at exit (with 400,
 // a loaded run ended at 0.39 s, before the build began).
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

@@ -11,6 +11,8 @@
 //     the detached process runs and holds the device file.
 // (b) A CPU device by default, and (c) IDIOM_EXIT_DETACH=0: no detached
 //     process.
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

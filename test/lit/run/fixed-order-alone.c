@@ -13,6 +13,8 @@
 // (Whether the variant's binary on disk counts as a load, program_cache.c's
 // idiomrt_program_first_on_disk, is not tested here: PoCL's CPU device
 // saves no binaries.)
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

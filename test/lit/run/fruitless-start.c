@@ -11,6 +11,8 @@
 // start unless it is held (test/lit/run/profile.c, run 6). Every run prints
 // what the sequential build prints.
 // The program is test/lit/run/profile.c's (a map called 200 times).
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %S/profile.c -o %t.seq
 // RUN: %clang-idiom -g %S/profile.c -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

@@ -26,6 +26,8 @@
 // The build is a minute long because a run that outlives the last one's
 // wall time expects to live as long again (startup.c's too_late): with 5 s,
 // a loaded run of its 1000 calls passed 5 s and started the device.
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

@@ -14,6 +14,8 @@
 // no B build begins. (b) Control, W = 1 s: B's call is past 1.5 W, so the
 // process may run as long again, and B's build is begun as before.
 // Every output is the sequential build's.
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

@@ -15,6 +15,8 @@
 // removed, queues the site while the device starts as well, but the
 // runtime thread leaves its build out, and the later calls decline
 // "kernels not built". Outputs are the sequential build's.
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

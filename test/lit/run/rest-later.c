@@ -28,6 +28,8 @@
 // and the stats report's variants_left_out, no rest is
 // built, and exit waits for no build (nothing is in flight). Before, the
 // rests were built. Every output is the sequential build's.
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

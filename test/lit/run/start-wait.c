@@ -14,6 +14,8 @@
 // starting" (a later call may wait for the load, once the device is up and
 // the program is known to be in the disk cache). Outputs are the sequential
 // build's.
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom -g %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

@@ -8,6 +8,8 @@
 // a profile; run C, told the device is fast (the same IDIOM_* environment),
 // starts it at program start and loads the program (WAIT_DEVICE: the
 // program calls the site until a call ran on the device, at most 20 s). Outputs are the sequential build's.
+// A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
+// UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq
 // RUN: %clang-idiom %s -lidiomrt -o %t.idiom
 // RUN: %t.seq > %t.expected

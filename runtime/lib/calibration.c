@@ -62,17 +62,20 @@
 /* Measured in this process (atomic; 0: not yet). */
 IDIOMRT_START_DATA static uint64_t g_lat_ns, g_bw_bps;
 /* The fastest staged write of this process and the record's (both
-   atomic, bytes a second; 0: none); the record this process wrote last,
-   for the exit's rewrite (g_rec_lat 0: none written). */
+   atomic, bytes a second; 0: none). */
 static uint64_t g_stage_bps, g_file_stage_bps;
-static uint64_t g_rec_lat, g_rec_bw, g_rec_start_ns, g_rec_age;
-static char g_rec_device[256];
 static int g_exit_hooked;
-/* From the file (read once). */
+/* A start-up record's fields, but the staged rate (lat_ns 0: none). */
+typedef struct {
+  char device[256]; /* "": names no device */
+  uint64_t lat_ns, bw_bps, start_ns, age;
+} cal_record;
+/* The file's (read once), and the one this process wrote last, for the
+   exit's rewrite (published by g_rec_set). */
 IDIOMRT_START_DATA static idiomrt_once g_file_once = IDIOMRT_ONCE_INIT;
-IDIOMRT_START_DATA static uint64_t g_file_lat_ns, g_file_bw_bps, g_file_start_ms;
-IDIOMRT_START_DATA static uint64_t g_file_age;
-IDIOMRT_START_DATA static char g_file_device[256];
+IDIOMRT_START_DATA static cal_record g_file;
+static cal_record g_rec;
+static int g_rec_set;
 
 uint64_t idiomrt_thread_faults(void) {
   struct rusage ru;
@@ -142,27 +145,26 @@ static void read_file(void) {
   uint64_t age = 0;
   if (a && (++a, !idiomrt_scan_word(&a, "age") || !idiomrt_scan_u64(&a, &age)))
     age = 0;
-  if (!idiomrt_line_value(buf, "device", g_file_device, sizeof g_file_device))
-    g_file_device[0] = '\0';
+  if (!idiomrt_line_value(buf, "device", g_file.device, sizeof g_file.device))
+    g_file.device[0] = '\0';
   const char *sb = strstr(buf, "\nstage_bps ");
   uint64_t stage = 0;
   if (sb && (++sb, !idiomrt_scan_word(&sb, "stage_bps") ||
              !idiomrt_scan_u64(&sb, &stage)))
     stage = 0;
   __atomic_store_n(&g_file_stage_bps, stage, __ATOMIC_RELAXED);
-  g_file_lat_ns = lat;
-  g_file_bw_bps = bw;
-  g_file_start_ms = start;
-  g_file_age = age;
+  g_file.lat_ns = lat;
+  g_file.bw_bps = bw;
+  g_file.start_ns = start * 1000000ull;
+  g_file.age = age;
   idiomrt_debug("cost model: %s: latency %.1f us, %.2f GB/s, start-up %llu ms",
                 path, (double)lat / 1e3, (double)bw / 1e9,
                 (unsigned long long)start);
   free(path);
 }
 
-/* Writes the record of device `name`; stage: the staged rate (0: none). */
-static void write_record(const char *name, uint64_t lat, uint64_t bw,
-                         uint64_t start_ns, uint64_t age, uint64_t stage) {
+/* Writes record r; stage: the staged rate (0: none). */
+static void write_record(const cal_record *r, uint64_t stage) {
   const char *dir = idiomrt_config_get()->cache_dir;
   char buf[1024];
   char *path = record_path();
@@ -171,9 +173,10 @@ static void write_record(const char *name, uint64_t lat, uint64_t bw,
   int n = snprintf(buf, sizeof buf,
                    "idiom-startup 1\ndevice %s\nlat_ns %llu\nbw_bps %llu\n"
                    "start_ms %llu\nage %llu\n",
-                   name, (unsigned long long)lat, (unsigned long long)bw,
-                   (unsigned long long)(start_ns / 1000000),
-                   (unsigned long long)age);
+                   r->device, (unsigned long long)r->lat_ns,
+                   (unsigned long long)r->bw_bps,
+                   (unsigned long long)(r->start_ns / 1000000),
+                   (unsigned long long)r->age);
   if (stage && n > 0 && (size_t)n < sizeof buf)
     n += snprintf(buf + n, sizeof buf - (size_t)n, "stage_bps %llu\n",
                   (unsigned long long)stage);
@@ -199,19 +202,18 @@ static void write_stage_at_exit(void) {
   if (!st || (old && st < old + old / 4 && st + st / 4 > old))
     return;
   int saved_errno = errno;
-  if (__atomic_load_n(&g_rec_lat, __ATOMIC_ACQUIRE)) {
-    write_record(g_rec_device, g_rec_lat, g_rec_bw, g_rec_start_ns,
-                 g_rec_age, st);
-  } else {
+  const cal_record *r = &g_rec;
+  if (!__atomic_load_n(&g_rec_set, __ATOMIC_ACQUIRE)) {
     /* a device started on the caller's thread (IDIOM_DEVICE forced)
        calibrates nothing: the record read, when it names that device */
     const idiomrt_device *dev = idiomrt_device_peek();
     idiomrt_once_run(&g_file_once, read_file);
-    if (dev && g_file_lat_ns && g_file_bw_bps &&
-        strcmp(g_file_device, dev->name) == 0)
-      write_record(g_file_device, g_file_lat_ns, g_file_bw_bps,
-                   g_file_start_ms * 1000000ull, g_file_age, st);
+    r = dev && g_file.lat_ns && strcmp(g_file.device, dev->name) == 0
+            ? &g_file
+            : NULL;
   }
+  if (r)
+    write_record(r, st);
   errno = saved_errno;
 }
 
@@ -219,13 +221,13 @@ static void write_stage_at_exit(void) {
    remembered for write_stage_at_exit. */
 static void write_file(const idiomrt_device *dev, uint64_t lat, uint64_t bw,
                        uint64_t start_ns, uint64_t age) {
-  if (strcmp(g_file_device, dev->name) != 0) /* another device's */
+  if (strcmp(g_file.device, dev->name) != 0) /* another device's */
     __atomic_store_n(&g_file_stage_bps, 0, __ATOMIC_RELAXED);
-  snprintf(g_rec_device, sizeof g_rec_device, "%s", dev->name);
-  g_rec_bw = bw, g_rec_start_ns = start_ns, g_rec_age = age;
-  __atomic_store_n(&g_rec_lat, lat, __ATOMIC_RELEASE);
-  write_record(dev->name, lat, bw, start_ns, age,
-               __atomic_load_n(&g_file_stage_bps, __ATOMIC_RELAXED));
+  snprintf(g_rec.device, sizeof g_rec.device, "%s", dev->name);
+  g_rec.lat_ns = lat, g_rec.bw_bps = bw, g_rec.start_ns = start_ns;
+  g_rec.age = age;
+  __atomic_store_n(&g_rec_set, 1, __ATOMIC_RELEASE);
+  write_record(&g_rec, __atomic_load_n(&g_file_stage_bps, __ATOMIC_RELAXED));
 }
 
 void idiomrt_calib_stage_sample(uint64_t bytes, uint64_t ns) {
@@ -255,16 +257,16 @@ double idiomrt_calib_stage_bw(void) {
 
 void idiomrt_cost_calibrate(const idiomrt_device *dev, uint64_t start_ns) {
   idiomrt_once_run(&g_file_once, read_file);
-  if (g_file_lat_ns && g_file_bw_bps && g_file_age + 1 < CAL_EVERY &&
-      g_file_device[0] && strcmp(g_file_device, dev->name) == 0) {
-    __atomic_store_n(&g_bw_bps, g_file_bw_bps, __ATOMIC_RELAXED);
-    __atomic_store_n(&g_lat_ns, g_file_lat_ns, __ATOMIC_RELEASE);
+  if (g_file.lat_ns && g_file.age + 1 < CAL_EVERY && g_file.device[0] &&
+      strcmp(g_file.device, dev->name) == 0) {
+    __atomic_store_n(&g_bw_bps, g_file.bw_bps, __ATOMIC_RELAXED);
+    __atomic_store_n(&g_lat_ns, g_file.lat_ns, __ATOMIC_RELEASE);
     idiomrt_debug("cost model: latency %.1f us, host-to-device %.2f GB/s "
                   "(the record's, measured %llu processes ago), start-up "
                   "%.1f ms",
-                  (double)g_file_lat_ns / 1e3, (double)g_file_bw_bps / 1e9,
-                  (unsigned long long)g_file_age + 1, (double)start_ns / 1e6);
-    write_file(dev, g_file_lat_ns, g_file_bw_bps, start_ns, g_file_age + 1);
+                  (double)g_file.lat_ns / 1e3, (double)g_file.bw_bps / 1e9,
+                  (unsigned long long)g_file.age + 1, (double)start_ns / 1e6);
+    write_file(dev, g_file.lat_ns, g_file.bw_bps, start_ns, g_file.age + 1);
     return;
   }
   const idiomrt_cl *cl = dev->cl;
@@ -320,8 +322,8 @@ int idiomrt_calib_get(double *lat_ns, double *bw) {
   uint64_t b = __atomic_load_n(&g_bw_bps, __ATOMIC_RELAXED);
   if (!l || !b) {
     idiomrt_once_run(&g_file_once, read_file);
-    l = g_file_lat_ns;
-    b = g_file_bw_bps;
+    l = g_file.lat_ns;
+    b = g_file.bw_bps;
   }
   *lat_ns = (double)l;
   *bw = (double)b / 1e9;
@@ -330,8 +332,8 @@ int idiomrt_calib_get(double *lat_ns, double *bw) {
 
 uint64_t idiomrt_calib_start_after_ns(void) {
   idiomrt_once_run(&g_file_once, read_file);
-  if (!g_file_lat_ns)
+  if (!g_file.lat_ns)
     return DEFAULT_START_NS;
-  uint64_t s = g_file_start_ms * 1000000ull;
+  uint64_t s = g_file.start_ns;
   return s < MIN_START_NS ? MIN_START_NS : s;
 }

@@ -11,8 +11,9 @@
 // for its line), runs it (tuned=fixed) and prints what the sequential
 // build prints (the sum's terms are small integers: exact in any order).
 // (Whether the variant's binary on disk counts as a load, program_cache.c's
-// idiomrt_program_first_on_disk, is not tested here: PoCL's CPU device
-// saves no binaries.)
+// idiomrt_program_first_on_disk, is not tested here: on PoCL the runtime
+// saves binaries only of builds on the caller's thread, whole programs,
+// which that function's first check answers.)
 // A wall-clock policy test: not in the hardened suite (test/lit/lit.cfg.py).
 // UNSUPPORTED: hardened
 // RUN: %clang -O2 %s -o %t.seq

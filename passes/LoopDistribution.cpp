@@ -108,9 +108,10 @@ private:
   Plan &P;
 };
 
-class Analysis {
+class DistributionAnalysis {
 public:
-  Analysis(Plan &P, DominatorTree &DT, ScalarEvolution &SE, unsigned TimeoutMs)
+  DistributionAnalysis(Plan &P, DominatorTree &DT, ScalarEvolution &SE,
+                       unsigned TimeoutMs)
       : P(P), DT(DT), SE(SE), TimeoutMs(TimeoutMs) {}
 
   /// Fills P for P.L. False with Why empty when the loop does not have the
@@ -134,7 +135,7 @@ private:
 
 std::string partName(int K) { return "part " + std::to_string(K + 1); }
 
-bool Analysis::shape(std::string &Why) {
+bool DistributionAnalysis::shape(std::string &Why) {
   Loop &L = *P.L;
   if (L.getSubLoops().size() < 2 || isFallbackLoop(L))
     return false;
@@ -178,7 +179,7 @@ bool Analysis::shape(std::string &Why) {
   return true;
 }
 
-bool Analysis::straightLine(std::string &Why) {
+bool DistributionAnalysis::straightLine(std::string &Why) {
   Loop &L = *P.L;
   unsigned N = P.Subs.size();
   Origins O(P);
@@ -218,8 +219,8 @@ bool Analysis::straightLine(std::string &Why) {
   return true;
 }
 
-bool Analysis::reloadable(Instruction *V, int From, int To, Instruction *UseAt,
-                          std::string &Why) {
+bool DistributionAnalysis::reloadable(Instruction *V, int From, int To,
+                                      Instruction *UseAt, std::string &Why) {
   Why = "a value computed by " + partName(From) + " (an inner loop's result "
         "or a load) is used by " + partName(To) + " and cannot be reloaded "
         "there (a value carried in a register between parts)";
@@ -255,7 +256,7 @@ bool Analysis::reloadable(Instruction *V, int From, int To, Instruction *UseAt,
   return false;
 }
 
-bool Analysis::sinkable(Instruction *V, StoreInst *S, Loop *Sub) {
+bool DistributionAnalysis::sinkable(Instruction *V, StoreInst *S, Loop *Sub) {
   if (any_of(V->users(), [&](User *W) {
         return W != S && !Sub->contains(cast<Instruction>(W));
       }))
@@ -309,7 +310,7 @@ bool Analysis::sinkable(Instruction *V, StoreInst *S, Loop *Sub) {
   return true;
 }
 
-bool Analysis::uses(std::string &Why) {
+bool DistributionAnalysis::uses(std::string &Why) {
   Loop &L = *P.L;
   Origins O(P);
   for (BasicBlock *BB : L.blocks())
@@ -341,7 +342,7 @@ bool Analysis::uses(std::string &Why) {
   return true;
 }
 
-bool Analysis::overlapChecks(std::string &Why) {
+bool DistributionAnalysis::overlapChecks(std::string &Why) {
   Loop &L = *P.L;
   const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
   SmallVector<Instruction *, 16> Acc;
@@ -391,7 +392,7 @@ bool Analysis::overlapChecks(std::string &Why) {
   return Ok;
 }
 
-bool Analysis::run(std::string &Why) {
+bool DistributionAnalysis::run(std::string &Why) {
   if (!shape(Why) || !straightLine(Why) || !uses(Why))
     return false;
   std::string Dep;
@@ -504,7 +505,7 @@ void visit(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
   Plan P;
   P.L = &L;
   std::string Why;
-  if (!Analysis(P, DT, SE, TimeoutMs).run(Why)) {
+  if (!DistributionAnalysis(P, DT, SE, TimeoutMs).run(Why)) {
     if (!Why.empty())
       Misses.push_back({&L, Why});
     return;

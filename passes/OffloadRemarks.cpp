@@ -24,7 +24,7 @@ using namespace llvm;
 namespace idiom {
 namespace {
 
-using Argument = DiagnosticInfoOptimizationBase::Argument;
+using RemarkArg = DiagnosticInfoOptimizationBase::Argument;
 
 /// One copy of a remark: where it was recorded.
 struct Copy {
@@ -38,8 +38,8 @@ struct Group {
   const char *PassName = RemarkPass;
   std::string Name;
   DiagnosticLocation Loc;
-  std::vector<Argument> Text;  ///< arguments shown by -Rpass
-  std::vector<Argument> Extra; ///< arguments only in optimization records
+  std::vector<RemarkArg> Text;  ///< arguments shown by -Rpass
+  std::vector<RemarkArg> Extra; ///< arguments only in optimization records
   bool Verbose = false;
   std::vector<Copy> Copies;
 };
@@ -69,7 +69,7 @@ std::map<const Module *, std::unique_ptr<ModuleRemarks>> &pending() {
 /// adds nothing to the text either way.
 size_t shownArgs(const DiagnosticInfoOptimizationBase &R) {
   std::string Msg = R.getMsg();
-  ArrayRef<Argument> Args = R.getArgs();
+  ArrayRef<RemarkArg> Args = R.getArgs();
   size_t Len = 0, Shown = 0;
   for (size_t I = 0; I < Args.size(); ++I) {
     Len += Args[I].Val.size();
@@ -97,7 +97,7 @@ std::string groupKey(const Group &G, unsigned &Unlocated) {
     K += "unlocated " + std::to_string(Unlocated++);
   for (const auto *Args : {&G.Text, &G.Extra}) {
     K += '\1';
-    for (const Argument &A : *Args) {
+    for (const RemarkArg &A : *Args) {
       K += A.Key;
       K += '\0';
       K += A.Val;
@@ -113,14 +113,14 @@ template <typename RemarkT>
 void emitAs(const Group &G, Function &F, const BasicBlock &Region,
             unsigned Copies) {
   RemarkT R(G.PassName, G.Name, G.Loc, &Region);
-  for (const Argument &A : G.Text)
+  for (const RemarkArg &A : G.Text)
     R << A;
   if (Copies > 1)
     R << " (" << ore::NV("InlinedCopies", Copies) << " inlined copies)";
   R << ore::setExtraArgs();
   if (Copies == 1)
     R << ore::NV("InlinedCopies", Copies);
-  for (const Argument &A : G.Extra)
+  for (const RemarkArg &A : G.Extra)
     R << A;
   if (G.Verbose)
     R << ore::setIsVerbose();
@@ -177,7 +177,7 @@ void RemarkSink::emitOrRecord(DiagnosticInfoIROptimization &R) {
   G.PassName = R.getPassName().data(); // the remark's own static string
   G.Name = R.getRemarkName().str();
   G.Loc = R.getLocation();
-  ArrayRef<Argument> Args = R.getArgs();
+  ArrayRef<RemarkArg> Args = R.getArgs();
   size_t Shown = shownArgs(R);
   G.Text.assign(Args.begin(), Args.begin() + Shown);
   G.Extra.assign(Args.begin() + Shown, Args.end());

@@ -34,12 +34,6 @@ constexpr const char *CountsMD = "idiom.region.counts";
 constexpr const char *PendingBegin = "idiom.region.pending.begin";
 constexpr const char *PendingEnd = "idiom.region.pending.end";
 
-StringRef calleeName(const CallBase &CB) {
-  if (const Function *F = CB.getCalledFunction())
-    return F->getName();
-  return "";
-}
-
 //--- metadata form ----------------------------------------------------------
 // An object: the global (ValueAsMetadata), an i32 (Local or Arg number) or
 // the string "?" (Unknown). A list of uses: object, i1 write, object, ...
@@ -163,6 +157,12 @@ void setSummary(Function &F, const RegionFacts *Facts, StringRef WhyNot) {
 
 bool hasSummary(const Function &F) {
   return F.getMetadata(SummaryMD) || F.getMetadata(OpaqueMD);
+}
+
+StringRef calleeName(const CallBase &CB) {
+  if (const Function *F = CB.getCalledFunction())
+    return F->getName();
+  return "";
 }
 
 Function *regionCallee(const CallBase &CB) {

@@ -107,6 +107,9 @@ bool hasSummary(const llvm::Function &F);
 /// interposable definition), or null.
 llvm::Function *regionCallee(const llvm::CallBase &CB);
 
+/// The name of the function \p CB calls directly, or "" for an indirect call.
+llvm::StringRef calleeName(const llvm::CallBase &CB);
+
 /// True when \p F is summarised and its summary has idiom buffers or calls.
 bool mayRunIdioms(const llvm::Function &F);
 

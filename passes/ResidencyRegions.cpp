@@ -85,12 +85,6 @@ static cl::opt<bool> Residency(
 namespace idiom {
 namespace {
 
-StringRef calleeName(const CallBase &CB) {
-  if (const Function *F = CB.getCalledFunction())
-    return F->getName();
-  return "";
-}
-
 /// An alloca whose address is only loaded from, stored to (never stored as
 /// a value), copied to or from, or passed as idiom_run's args, sizes or
 /// results array: no idiom buffer can lie in it.

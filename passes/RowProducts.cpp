@@ -96,9 +96,9 @@ Instruction *onlyMemoryOp(Loop *L, Loop *Except, bool &Many) {
   return One;
 }
 
-class Analysis {
+class RowProductAnalysis {
 public:
-  Analysis(ProductNest &N, DominatorTree &DT, ScalarEvolution &SE)
+  RowProductAnalysis(ProductNest &N, DominatorTree &DT, ScalarEvolution &SE)
       : N(N), DT(DT), SE(SE) {}
 
   /// Fills N for the row loop N.Row. False with Why empty when the nest
@@ -125,7 +125,7 @@ private:
   ScalarEvolution &SE;
 };
 
-bool Analysis::shape() {
+bool RowProductAnalysis::shape() {
   Loop *Q = N.Row;
   for (Loop *S : Q->getSubLoops()) {
     if (S->getSubLoops().size() == 1 && !N.Fill)
@@ -185,7 +185,7 @@ bool Analysis::shape() {
   return true;
 }
 
-bool Analysis::copy(std::string &Why) {
+bool RowProductAnalysis::copy(std::string &Why) {
   Type *I64 = Type::getInt64Ty(N.Row->getHeader()->getContext());
   if (N.Copy) {
     if (N.Copy->isVolatile()) {
@@ -252,8 +252,8 @@ bool Analysis::copy(std::string &Why) {
 /// unconditional branches, and branches on a condition computed before the
 /// nest that lead to the next expected loop (recorded in N.Guards: the run-
 /// time check requires that direction). False for any other path.
-bool Analysis::straightRow(Loop *L, ArrayRef<Loop *> Expect,
-                           SmallPtrSetImpl<BasicBlock *> &Seen) {
+bool RowProductAnalysis::straightRow(Loop *L, ArrayRef<Loop *> Expect,
+                                     SmallPtrSetImpl<BasicBlock *> &Seen) {
   BasicBlock *BB = L->getHeader();
   unsigned Next = 0;
   while (Seen.insert(BB).second) {
@@ -284,7 +284,7 @@ bool Analysis::straightRow(Loop *L, ArrayRef<Loop *> Expect,
   return false;
 }
 
-bool Analysis::forms(std::string &Why) {
+bool RowProductAnalysis::forms(std::string &Why) {
   SmallVector<Loop *, 5> All{N.Root, N.Row, N.Fill, N.Inner};
   if (N.CopyLoop)
     All.push_back(N.CopyLoop);
@@ -342,7 +342,7 @@ bool Analysis::forms(std::string &Why) {
   return copy(Why);
 }
 
-bool Analysis::fillBody(std::string &Why) {
+bool RowProductAnalysis::fillBody(std::string &Why) {
   // The stores: the temporary's element p, before, in or after the inner
   // loop (`sum[p] = 0; for s: sum[p] += ...;` where -O2 could not keep the
   // sum in a register, or one store of the sum after the inner loop).
@@ -451,7 +451,7 @@ bool Analysis::fillBody(std::string &Why) {
 
 /// Records the run-time condition A == B unless it is proven; false when
 /// it is known not to hold.
-bool Analysis::equal(const SCEV *A, const SCEV *B) {
+bool RowProductAnalysis::equal(const SCEV *A, const SCEV *B) {
   if (A == B || SE.isKnownPredicate(ICmpInst::ICMP_EQ, A, B))
     return true;
   if (SE.isKnownPredicate(ICmpInst::ICMP_NE, A, B))
@@ -461,11 +461,11 @@ bool Analysis::equal(const SCEV *A, const SCEV *B) {
   return true;
 }
 
-bool Analysis::rowValue(Value *V, RowValue &Out) {
+bool RowProductAnalysis::rowValue(Value *V, RowValue &Out) {
   return rowSplit(V, SE.getSCEV(V), Out);
 }
 
-bool Analysis::rowSplit(Value *V, const SCEV *S, RowValue &Out) {
+bool RowProductAnalysis::rowSplit(Value *V, const SCEV *S, RowValue &Out) {
   Type *STy = S->getType();
   Type *ITy = STy->isPointerTy()
                   ? SE.getEffectiveSCEVType(STy)
@@ -499,7 +499,7 @@ bool Analysis::rowSplit(Value *V, const SCEV *S, RowValue &Out) {
 
 /// True when every user of \p V in the fill loop is an address that
 /// flattens (recorded in N.Anchors).
-bool Analysis::anchors(Instruction *V) {
+bool RowProductAnalysis::anchors(Instruction *V) {
   for (User *U : V->users()) {
     auto *G = dyn_cast<GetElementPtrInst>(U);
     if (!N.Fill->contains(cast<Instruction>(U)) ||
@@ -514,7 +514,7 @@ bool Analysis::anchors(Instruction *V) {
   return true;
 }
 
-bool Analysis::rows(std::string &Why) {
+bool RowProductAnalysis::rows(std::string &Why) {
   // The values of the row loops that the fill loop uses, flattened.
   SmallPtrSet<Value *, 16> Seen;
   for (BasicBlock *BB : N.Fill->blocks())
@@ -547,7 +547,7 @@ bool Analysis::rows(std::string &Why) {
   return true;
 }
 
-bool Analysis::range(Value *Ptr, Type *Ty, Range &Out) {
+bool RowProductAnalysis::range(Value *Ptr, Type *Ty, Range &Out) {
   const DataLayout &DL = N.Root->getHeader()->getModule()->getDataLayout();
   Out.Size = DL.getTypeStoreSize(Ty).getFixedValue();
   return valueRange(SE.getSCEV(Ptr), *N.Root, SE, Out.Lo, Out.Hi, N.Need);
@@ -559,7 +559,7 @@ bool distinctObjects(const Value *A, const Value *B) {
   return OA != OB && isIdentifiedObject(OA) && isIdentifiedObject(OB);
 }
 
-bool Analysis::reads(std::string &Why) {
+bool RowProductAnalysis::reads(std::string &Why) {
   Type *I64 = Type::getInt64Ty(N.Root->getHeader()->getContext());
   // The destination rows: every byte the copies write, and the temporary.
   Range DstR;
@@ -648,7 +648,7 @@ bool Analysis::reads(std::string &Why) {
   return true;
 }
 
-bool Analysis::run(std::string &Why) {
+bool RowProductAnalysis::run(std::string &Why) {
   if (!shape() || isFallbackLoop(*N.Root) || isFallbackLoop(*N.Row))
     return false;
   if (!forms(Why) || !fillBody(Why) || !rows(Why) || !reads(Why))
@@ -930,7 +930,7 @@ Loop *visit(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
   ProductNest N;
   N.Row = &L;
   std::string Why;
-  Analysis A(N, DT, SE);
+  RowProductAnalysis A(N, DT, SE);
   if (!A.run(Why)) {
     if (!Why.empty())
       Misses.push_back({N.Root ? N.Root : &L, Why});

@@ -179,9 +179,9 @@ bool mergeLatchIncrements(Loop &L, DominatorTree &DT, ScalarEvolution &SE) {
   return Changed;
 }
 
-class Analysis {
+class RowTemporaryAnalysis {
 public:
-  Analysis(RowNest &N, DominatorTree &DT, ScalarEvolution &SE)
+  RowTemporaryAnalysis(RowNest &N, DominatorTree &DT, ScalarEvolution &SE)
       : N(N), DT(DT), SE(SE) {}
 
   /// Fills N for the nest around N.Row. Returns false with Why empty when
@@ -217,7 +217,7 @@ private:
   SmallPtrSet<LoadInst *, 4> EntryCandidates;
 };
 
-bool Analysis::classify(std::string &Why) {
+bool RowTemporaryAnalysis::classify(std::string &Why) {
   Loop *Row = N.Row;
   if (Row->getSubLoops().size() < 2)
     return false;
@@ -257,7 +257,7 @@ bool Analysis::classify(std::string &Why) {
 /// the row loop and holds on entry to it (`n1 > 0` in front of the fill
 /// loop where the row loop runs only for n1 > 2): F then runs in every row
 /// before the consumer, as far as the branch's block dominates it.
-bool Analysis::guardAlwaysHolds(Loop *F) {
+bool RowTemporaryAnalysis::guardAlwaysHolds(Loop *F) {
   BasicBlock *PH = F->getLoopPreheader();
   BasicBlock *G = PH ? PH->getSinglePredecessor() : nullptr;
   auto *Br = G ? dyn_cast<BranchInst>(G->getTerminator()) : nullptr;
@@ -278,7 +278,7 @@ bool Analysis::guardAlwaysHolds(Loop *F) {
                                      SE.getSCEV(Cmp->getOperand(1)));
 }
 
-bool Analysis::forms(std::string &Why) {
+bool RowTemporaryAnalysis::forms(std::string &Why) {
   Loop *R = N.Root;
   if (!R->isLoopSimplifyForm() || !R->isLCSSAForm(DT) || !R->getExitBlock() ||
       R->getExitingBlock() != R->getLoopLatch()) {
@@ -323,7 +323,7 @@ bool expressionInst(const Instruction &I) {
   return isa<CallInst>(I) && isPureCall(&I);
 }
 
-bool Analysis::fillLoop(Loop *F, std::string &Why) {
+bool RowTemporaryAnalysis::fillLoop(Loop *F, std::string &Why) {
   const SCEVAddRecExpr *IVRec = nullptr;
   PHINode *IV = inductionOf(F, SE, IVRec);
   for (PHINode &P : F->getHeader()->phis())
@@ -397,7 +397,7 @@ bool Analysis::fillLoop(Loop *F, std::string &Why) {
   return true;
 }
 
-bool Analysis::tempUses(const TempStore &TS, std::string &Why) {
+bool RowTemporaryAnalysis::tempUses(const TempStore &TS, std::string &Why) {
   SmallVector<Value *, 8> Work{TS.Temp};
   SmallPtrSet<Value *, 16> Seen;
   std::string Name = tempName(TS.Temp);
@@ -453,7 +453,7 @@ bool Analysis::tempUses(const TempStore &TS, std::string &Why) {
   return true;
 }
 
-bool Analysis::consumerReads(std::string &Why) {
+bool RowTemporaryAnalysis::consumerReads(std::string &Why) {
   SmallPtrSet<LoadInst *, 8> Forwarded;
   for (Loop *C : N.Consumers)
     if (!consumerReads(C, Forwarded, Why))
@@ -472,8 +472,9 @@ bool Analysis::consumerReads(std::string &Why) {
   return true;
 }
 
-bool Analysis::consumerReads(Loop *C, SmallPtrSetImpl<LoadInst *> &Forwarded,
-                             std::string &Why) {
+bool RowTemporaryAnalysis::consumerReads(Loop *C,
+                                         SmallPtrSetImpl<LoadInst *> &Forwarded,
+                                         std::string &Why) {
   const SCEVAddRecExpr *CRec = nullptr;
   PHINode *CIV = inductionOf(C, SE, CRec);
   /// A read's array, the byte offset it reads in the consumer's first
@@ -558,7 +559,7 @@ bool Analysis::consumerReads(Loop *C, SmallPtrSetImpl<LoadInst *> &Forwarded,
   return true;
 }
 
-bool Analysis::readRange(const TempRead &R, std::string &Why) {
+bool RowTemporaryAnalysis::readRange(const TempRead &R, std::string &Why) {
   const TempStore &TS = *R.Src;
   std::string Name = tempName(TS.Temp);
   if (R.Q0 < 0) {
@@ -595,13 +596,13 @@ bool Analysis::readRange(const TempRead &R, std::string &Why) {
   return true;
 }
 
-bool Analysis::range(Value *Ptr, Type *Ty, AccessRange &Out) {
+bool RowTemporaryAnalysis::range(Value *Ptr, Type *Ty, AccessRange &Out) {
   const DataLayout &DL = N.Root->getHeader()->getModule()->getDataLayout();
   Out.Size = DL.getTypeStoreSize(Ty).getFixedValue();
   return valueRange(SE.getSCEV(Ptr), *N.Root, SE, Out.Lo, Out.Hi, N.Need);
 }
 
-bool Analysis::nestStores(std::string &Why) {
+bool RowTemporaryAnalysis::nestStores(std::string &Why) {
   for (BasicBlock *BB : N.Root->blocks()) {
     bool InFill = any_of(N.Fills, [&](Loop *F) { return F->contains(BB); });
     if (InFill)
@@ -639,7 +640,7 @@ bool Analysis::nestStores(std::string &Why) {
   return true;
 }
 
-bool Analysis::run(std::string &Why) {
+bool RowTemporaryAnalysis::run(std::string &Why) {
   if (!classify(Why) || isFallbackLoop(*N.Root))
     return false;
   Merged |= mergeLatchIncrements(*N.Row, DT, SE);
@@ -833,7 +834,7 @@ void visit(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
   RowNest N;
   N.Row = &L;
   std::string Why;
-  Analysis A(N, DT, SE);
+  RowTemporaryAnalysis A(N, DT, SE);
   bool Ok = A.run(Why);
   Changed |= A.Merged;
   if (!Ok) {

@@ -1,6 +1,7 @@
 //===- SpecLexer.cpp - Tokens of spec texts -------------------------------===//
 
 #include "SpecLexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,8 +39,7 @@ const char *idiom::constraints::tokName(Tok K) {
 static bool isIdentStart(char C) {
   return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_';
 }
-static bool isDigit(char C) { return C >= '0' && C <= '9'; }
-static bool isIdentChar(char C) { return isIdentStart(C) || isDigit(C); }
+static bool isIdentChar(char C) { return isIdentStart(C) || llvm::isDigit(C); }
 
 void SpecLexer::advance() {
   if (Pos >= Text.size())
@@ -131,7 +131,7 @@ Token SpecLexer::lexInt(size_t Start, SourceLoc Loc) {
   uint64_t Magnitude = 0;
   bool Overflow = false;
   const uint64_t Limit = Negative ? uint64_t(INT64_MAX) + 1 : INT64_MAX;
-  while (isDigit(peek())) {
+  while (llvm::isDigit(peek())) {
     uint64_t D = uint64_t(peek() - '0');
     if (Magnitude > (Limit - D) / 10)
       Overflow = true;
@@ -175,7 +175,7 @@ Token SpecLexer::lex() {
               .Default(Tok::Ident);
     return T;
   }
-  if (isDigit(C) || (C == '-' && isDigit(peek(1))))
+  if (llvm::isDigit(C) || (C == '-' && llvm::isDigit(peek(1))))
     return lexInt(Start, Loc);
   if (C == '"')
     return lexString(Start, Loc);

@@ -29,8 +29,6 @@ using namespace llvm;
 namespace idiom {
 namespace {
 
-const char *const SumMark = SliceSumMark;
-
 /// A TRMV whose triangle or band is in the loop of its output y, the outer
 /// loop its reduction's.
 const char *const TransposedTrmv =
@@ -894,7 +892,7 @@ bool GemmLifter::run(const std::string &Name) {
   for (Value *V : Slice.ElemB2)
     Step.Leaves[V] = "x.3";
   std::string StepText = expr(Slice.Step, Step);
-  std::string InitText = "q.1", PostText = SumMark;
+  std::string InitText = "q.1", PostText = SliceSumMark;
   for (Value *V : Slice.COld)
     Init.Leaves[V] = Post.Leaves[V] = "q.1";
   if (Slice.Init)
@@ -906,8 +904,8 @@ bool GemmLifter::run(const std::string &Name) {
   if (!Why.empty())
     return false;
   size_t Uses = 0;
-  for (size_t At = PostText.find(SumMark); At != std::string::npos;
-       At = PostText.find(SumMark, At + 1))
+  for (size_t At = PostText.find(SliceSumMark); At != std::string::npos;
+       At = PostText.find(SliceSumMark, At + 1))
     ++Uses;
   if (Uses != 1)
     return fail("the GEMM output uses the sum " + std::to_string(Uses) +
@@ -927,7 +925,7 @@ bool GemmLifter::run(const std::string &Name) {
                     InitText + ", zip(r.0, q.0" +
                     (Two ? ", r." + P2 + ", q." + P2 : "") +
                     (Band ? ", iota(" + XK + ")" : "") + "))";
-  PostText.replace(PostText.find(SumMark), 1, Red);
+  PostText.replace(PostText.find(SliceSumMark), 1, Red);
   // A triangle: the rows and columns carry their indices (iota), and the
   // elements outside it keep their value (docs/FunIL.md, "Triangular GEMM
   // programs").

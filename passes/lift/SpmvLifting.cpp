@@ -28,7 +28,6 @@ namespace idiom {
 namespace {
 
 /// Stands for the row's sum while POST is printed.
-const char *const SumMark = SliceSumMark;
 
 /// How the values of one scalar function (STEP, INIT or POST) are read.
 using Reading = SliceReading;
@@ -527,7 +526,7 @@ bool SpmvLifter::run(const std::string &Name) {
   std::string RedText = "reduceSeq(\\(acc: " + TA + ", x: (" + TV + ", " + TX +
                         ")) => " + StepText + ", " + InitText + ", zip(view(b1, " +
                         Slice0 + "), " + Gather + "))";
-  PostText.replace(PostText.find(SumMark), 1, RedText);
+  PostText.replace(PostText.find(SliceSumMark), 1, RedText);
   std::string YView = "view(b4, 0:i64, " + std::to_string(YStride) + ":i64, " +
                       NText + ")";
   std::string Old = YOld.empty() ? "" : ", " + YView;
@@ -553,7 +552,7 @@ bool SpmvLifter::run(const std::string &Name) {
 }
 
 /// STEP, INIT and POST of the row (Slice's roots), POST with the row's sum
-/// as SumMark, used once.
+/// as SliceSumMark, used once.
 bool SpmvLifter::slices(std::string &StepText, std::string &InitText,
                         std::string &PostText) {
   Slice.Acc.push_back(Acc);
@@ -577,8 +576,8 @@ bool SpmvLifter::slices(std::string &StepText, std::string &InitText,
   if (!Why.empty())
     return false;
   size_t Uses = 0;
-  for (size_t At = PostText.find(SumMark); At != std::string::npos;
-       At = PostText.find(SumMark, At + 1))
+  for (size_t At = PostText.find(SliceSumMark); At != std::string::npos;
+       At = PostText.find(SliceSumMark, At + 1))
     ++Uses;
   if (Uses != 1)
     return fail("the stored value uses the row's sum " + std::to_string(Uses) +
@@ -826,7 +825,7 @@ bool SpmvLifter::runJds(const std::string &Name) {
   std::string RedText = "reduceSeq(\\(acc: " + TA + ", x: (" + TV + ", " + TX +
                         ")) => " + StepText + ", " + InitText + ", zip(" + Vals +
                         ", " + Xs + "))";
-  PostText.replace(PostText.find(SumMark), 1, RedText);
+  PostText.replace(PostText.find(SliceSumMark), 1, RedText);
   std::string YIdx =
       widen("at(view(b5, 0:i64, 1:i64, " + NText + "), i)", PermZExt, TQ);
   if (YOffset)

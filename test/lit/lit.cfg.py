@@ -48,12 +48,11 @@ if os.path.exists(os.path.join(llvm_bin, "ld.lld")):
     config.available_features.add("lld")
 
 # The hardened build (README, "Hardened build"; lit-hardened): feature
-# hardened. The start-up policy tests of run/ (`grep -l "UNSUPPORTED:
-# hardened"`) are left out there: each runs a program 12 to 54 times
-# against edited profiles to check which builds begin by the wall clock,
-# which a slower runtime shifts, and they took 157 s of the hardened
-# suite's 1090 (CI time); startup.c's common paths run under UBSan in
-# every other run/ test.
+# hardened. run/ is left out there (run/lit.local.cfg says why); its
+# start-up policy tests (`grep -l "UNSUPPORTED: hardened"`) could not run
+# there in any case: each runs a program 12 to 54 times against edited
+# profiles to check which builds begin by the wall clock, which a slower
+# runtime shifts.
 if config.idiom_hardened.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("hardened")
 

@@ -20,9 +20,6 @@ namespace {
 
 using SolveFn = FnAtom::SolveFn;
 
-Loop *asLoop(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
-Value *asValue(const Term &T) { return T.K == Term::Kind::Value ? T.V : nullptr; }
-
 /// ": it carries the value stored in the previous iteration (...)" when the
 /// value header phi \p P of a loop of \p N receives from the latch is stored
 /// by the nest (a recurrence through memory: the nest reads, a point later,

@@ -18,18 +18,9 @@
 using namespace llvm;
 
 namespace idiom::constraints {
-namespace {
 
-using SolveFn = FnAtom::SolveFn;
-
-
-Value *val(const Term &T) { return T.K == Term::Kind::Value ? T.V : nullptr; }
-Loop *loopOf(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
-
-/// Offers each candidate for Args[I]: binds it when unbound, else checks it.
-/// Returns true when at least one candidate was accepted.
-bool offer(MutableArrayRef<Term> Args, unsigned I, ArrayRef<Term> Candidates,
-           function_ref<bool()> Yield) {
+bool offerTerms(MutableArrayRef<Term> Args, unsigned I,
+                ArrayRef<Term> Candidates, function_ref<bool()> Yield) {
   Term Saved = Args[I];
   bool Any = false;
   for (const Term &C : Candidates) {
@@ -43,6 +34,10 @@ bool offer(MutableArrayRef<Term> Args, unsigned I, ArrayRef<Term> Candidates,
   Args[I] = Saved;
   return Any;
 }
+
+namespace {
+
+using SolveFn = FnAtom::SolveFn;
 
 /// FunIL-style spelling of a type: i1..i64, f32, f64, ptr, or the LLVM text.
 std::string typeName(Type *T) {
@@ -77,16 +72,16 @@ void registerGenericAtoms(AtomRegistry &R) {
       "i, name: instruction i has LLVM opcode name (\"fadd\", \"select\", \"call\", ...)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        auto *I = dyn_cast_or_null<Instruction>(val(A[0]));
-        if (!I || !offer(A, 1, {Term::string(I->getOpcodeName())}, Y))
+        auto *I = dyn_cast_or_null<Instruction>(asValue(A[0]));
+        if (!I || !offerTerms(A, 1, {Term::string(I->getOpcodeName())}, Y))
           Why = "instruction has another opcode";
       }));
   R.add(std::make_unique<FnAtom>(
       "Type", 2, 2, "v, t: v has type t (\"i32\", \"f32\", \"f64\", \"ptr\", ...)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        Value *V = val(A[0]);
-        if (!V || !offer(A, 1, {Term::string(typeName(V->getType()))}, Y))
+        Value *V = asValue(A[0]);
+        if (!V || !offerTerms(A, 1, {Term::string(typeName(V->getType()))}, Y))
           Why = "value has another type";
       }));
   R.add(std::make_unique<FnAtom>(
@@ -94,7 +89,7 @@ void registerGenericAtoms(AtomRegistry &R) {
       "i, k, v: v is operand k (0-based) of instruction i (k and v generated)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        auto *I = dyn_cast_or_null<Instruction>(val(A[0]));
+        auto *I = dyn_cast_or_null<Instruction>(asValue(A[0]));
         if (!I) {
           Why = "not an instruction";
           return;
@@ -120,13 +115,13 @@ void registerGenericAtoms(AtomRegistry &R) {
       "User", 2, 2, "v, u: instruction u uses v as an operand (u generated)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        Value *V = val(A[0]);
+        Value *V = asValue(A[0]);
         std::vector<Term> Us;
         if (V)
           for (User *U : V->users())
             if (isa<Instruction>(U))
               Us.push_back(Term::value(U));
-        if (!offer(A, 1, Us, Y))
+        if (!offerTerms(A, 1, Us, Y))
           Why = "value has no such user";
       }));
   R.add(std::make_unique<FnAtom>(
@@ -134,7 +129,7 @@ void registerGenericAtoms(AtomRegistry &R) {
       "a, b: b is computed from a through a chain of operands (data flow)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        Value *From = val(A[0]), *To = val(A[1]);
+        Value *From = asValue(A[0]), *To = asValue(A[1]);
         SmallVector<Value *, 16> Work{To};
         SmallPtrSet<Value *, 32> Seen;
         while (From && !Work.empty()) {
@@ -156,15 +151,15 @@ void registerGenericAtoms(AtomRegistry &R) {
       "c, name: c calls the function or intrinsic name (\"sqrt\", \"llvm.fabs\")",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        auto *CB = dyn_cast_or_null<CallBase>(val(A[0]));
-        if (!CB || !offer(A, 1, {Term::string(calleeName(CB))}, Y))
+        auto *CB = dyn_cast_or_null<CallBase>(asValue(A[0]));
+        if (!CB || !offerTerms(A, 1, {Term::string(calleeName(CB))}, Y))
           Why = "not a call of that function";
       }));
   R.add(std::make_unique<FnAtom>(
       "Constant", 1, 0, "v: v is a constant",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        if (isa_and_nonnull<Constant>(val(A[0])))
+        if (isa_and_nonnull<Constant>(asValue(A[0])))
           Y();
         else
           Why = "not a constant";
@@ -173,8 +168,8 @@ void registerGenericAtoms(AtomRegistry &R) {
       "InLoop", 2, 0, "v, loop: instruction v is inside loop",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        auto *I = dyn_cast_or_null<Instruction>(val(A[0]));
-        Loop *L = loopOf(A[1]);
+        auto *I = dyn_cast_or_null<Instruction>(asValue(A[0]));
+        Loop *L = asLoop(A[1]);
         if (I && L && L->contains(I))
           Y();
         else
@@ -184,8 +179,8 @@ void registerGenericAtoms(AtomRegistry &R) {
       "Invariant", 2, 0, "v, loop: v does not change while loop runs",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        Value *V = val(A[0]);
-        Loop *L = loopOf(A[1]);
+        Value *V = asValue(A[0]);
+        Loop *L = asLoop(A[1]);
         if (V && L && L->isLoopInvariant(V))
           Y();
         else
@@ -195,12 +190,12 @@ void registerGenericAtoms(AtomRegistry &R) {
       "SubLoop", 2, 2, "loop, inner: inner is a loop directly inside loop (generated)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        Loop *L = loopOf(A[0]);
+        Loop *L = asLoop(A[0]);
         std::vector<Term> Subs;
         if (L)
           for (Loop *S : L->getSubLoops())
             Subs.push_back(Term::loop(S));
-        if (!offer(A, 1, Subs, Y))
+        if (!offerTerms(A, 1, Subs, Y))
           Why = "loop has no such inner loop";
       }));
   R.add(std::make_unique<FnAtom>(
@@ -208,11 +203,11 @@ void registerGenericAtoms(AtomRegistry &R) {
       "phi, loop, v: v is the value phi receives from the latch of loop",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        auto *P = dyn_cast_or_null<PHINode>(val(A[0]));
-        Loop *L = loopOf(A[1]);
+        auto *P = dyn_cast_or_null<PHINode>(asValue(A[0]));
+        Loop *L = asLoop(A[1]);
         BasicBlock *Latch = L ? L->getLoopLatch() : nullptr;
         if (!P || !Latch || P->getBasicBlockIndex(Latch) < 0 ||
-            !offer(A, 2, {Term::value(P->getIncomingValueForBlock(Latch))}, Y))
+            !offerTerms(A, 2, {Term::value(P->getIncomingValueForBlock(Latch))}, Y))
           Why = "phi has no such value from the latch";
       }));
   R.add(std::make_unique<FnAtom>(
@@ -220,11 +215,11 @@ void registerGenericAtoms(AtomRegistry &R) {
       "phi, loop, v: v is the value phi receives from the preheader of loop",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        auto *P = dyn_cast_or_null<PHINode>(val(A[0]));
-        Loop *L = loopOf(A[1]);
+        auto *P = dyn_cast_or_null<PHINode>(asValue(A[0]));
+        Loop *L = asLoop(A[1]);
         BasicBlock *PH = L ? L->getLoopPreheader() : nullptr;
         if (!P || !PH || P->getBasicBlockIndex(PH) < 0 ||
-            !offer(A, 2, {Term::value(P->getIncomingValueForBlock(PH))}, Y))
+            !offerTerms(A, 2, {Term::value(P->getIncomingValueForBlock(PH))}, Y))
           Why = "phi has no such value from the preheader";
       }));
   R.add(std::make_unique<FnAtom>(
@@ -232,7 +227,7 @@ void registerGenericAtoms(AtomRegistry &R) {
       "a, b: instruction (or block) a dominates instruction (or block) b",
       [](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        Value *X = val(A[0]), *Z = val(A[1]);
+        Value *X = asValue(A[0]), *Z = asValue(A[1]);
         bool Dom = false;
         if (auto *BX = dyn_cast_or_null<BasicBlock>(X)) {
           if (auto *BZ = dyn_cast_or_null<BasicBlock>(Z))
@@ -253,7 +248,7 @@ void registerGenericAtoms(AtomRegistry &R) {
       "a, b: block b is a successor of block a (or of the block of instruction a)",
       [](MatchEnv &, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        Value *X = val(A[0]);
+        Value *X = asValue(A[0]);
         BasicBlock *BB = dyn_cast_or_null<BasicBlock>(X);
         if (auto *I = dyn_cast_or_null<Instruction>(X))
           BB = I->getParent();
@@ -261,7 +256,7 @@ void registerGenericAtoms(AtomRegistry &R) {
         if (BB)
           for (BasicBlock *S : successors(BB))
             Succs.push_back(Term::value(S));
-        if (!offer(A, 1, Succs, Y))
+        if (!offerTerms(A, 1, Succs, Y))
           Why = "no such control-flow edge";
       }));
 }

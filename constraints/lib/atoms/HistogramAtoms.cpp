@@ -27,9 +27,6 @@ namespace {
 
 using SolveFn = FnAtom::SolveFn;
 
-Loop *asLoop(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
-Value *asValue(const Term &T) { return T.K == Term::Kind::Value ? T.V : nullptr; }
-
 std::vector<StoreInst *> storesIn(Loop *L) {
   std::vector<StoreInst *> Out;
   for (BasicBlock *BB : L->blocks())

@@ -28,11 +28,6 @@ namespace {
 
 using SolveFn = FnAtom::SolveFn;
 
-Loop *asLoop(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
-Value *asValue(const Term &T) {
-  return T.K == Term::Kind::Value ? T.V : nullptr;
-}
-
 /// Offers each of \p Tuples for the argument positions \p Pos: a tuple that
 /// disagrees with a bound argument is skipped, the others are written into
 /// the unbound arguments and yielded. Returns whether one was yielded.

@@ -27,30 +27,8 @@ namespace {
 
 using SolveFn = FnAtom::SolveFn;
 
-Loop *asLoop(const Term &T) { return T.K == Term::Kind::Loop ? T.L : nullptr; }
-Value *asValue(const Term &T) {
-  return T.K == Term::Kind::Value ? T.V : nullptr;
-}
 template <typename T> T *asA(const Term &X) {
   return dyn_cast_or_null<T>(asValue(X));
-}
-
-/// Offers each candidate for Args[I]: binds it when unbound, else checks
-/// it. Returns true when one was accepted.
-bool offer(MutableArrayRef<Term> Args, unsigned I, ArrayRef<Term> Cands,
-           function_ref<bool()> Yield) {
-  Term Saved = Args[I];
-  bool Any = false;
-  for (const Term &C : Cands) {
-    if (Saved.isBound() && Saved != C)
-      continue;
-    Any = true;
-    Args[I] = C;
-    if (!Yield())
-      break;
-  }
-  Args[I] = Saved;
-  return Any;
 }
 
 /// A test of bound arguments: \p Test returns true when they are related.
@@ -159,7 +137,7 @@ void registerStencil(AtomRegistry &R) {
             Cands.push_back(Term::value(X.Inst));
         for (const StencilAccess &Rd : Acc->Reads)
           Cands.push_back(Term::value(Rd.Inst));
-        if (!offer(A, 1, Cands, Y))
+        if (!offerTerms(A, 1, Cands, Y))
           Why = "not a read of the nest";
       }));
   addTest(R, "ConstantOffsetRead", 2,
@@ -297,7 +275,7 @@ void registerTimeLoop(AtomRegistry &R) {
               return;
             }
         }
-        if (!offer(A, 1, {Term::loop(Nest)}, Y))
+        if (!offerTerms(A, 1, {Term::loop(Nest)}, Y))
           Why = "not the loop nest of the time loop";
       }));
   addTest(R, "StencilBuffers", 3,
@@ -352,7 +330,7 @@ void registerTimeLoop(AtomRegistry &R) {
             else if (First.empty())
               First = W;
           }
-        if (!offer(A, 1, Cands, Y))
+        if (!offerTerms(A, 1, Cands, Y))
           Why = !First.empty() ? First : "time loop body calls no function";
       }));
 }
@@ -371,7 +349,7 @@ void registerSpmv(AtomRegistry &R) {
           return;
         }
         if (Loop *Inner = sparseRowInner(L, Env.SE, Why))
-          if (!offer(A, 1, {Term::loop(Inner)}, Y))
+          if (!offerTerms(A, 1, {Term::loop(Inner)}, Y))
             Why = "not the inner loop of the row loop";
       }));
   R.add(std::make_unique<FnAtom>(
@@ -420,7 +398,7 @@ void registerSpmv(AtomRegistry &R) {
           return;
         }
         if (LoadInst *Col = indirectIndexLoad(X, Inner, Env.SE, Why))
-          if (!offer(A, 2, {Term::value(Col)}, Y))
+          if (!offerTerms(A, 2, {Term::value(Col)}, Y))
             Why = "x is not read through that load";
       }));
   addTest(R, "SparsePosition", 2,
@@ -474,7 +452,7 @@ void registerSpmv(AtomRegistry &R) {
             else if (St && First.empty())
               First = W;
           }
-        if (!offer(A, 3, Cands, Y))
+        if (!offerTerms(A, 3, Cands, Y))
           Why = First.empty() ? "the row loop stores no result" : First;
       }));
   addTest(R, "SparseRowStore", 2,

@@ -184,8 +184,7 @@ bool isForwardSeed(const Instruction *I, const Loop *Nest) {
   return true;
 }
 
-/// True when \p I is a memory operation or call that is not debug info.
-static bool isWork(const Instruction &I) {
+bool isMemoryWork(const Instruction &I) {
   if (isa<DbgInfoIntrinsic>(I))
     return false;
   return I.mayReadOrWriteMemory() || isa<CallBase>(I);
@@ -227,7 +226,8 @@ std::optional<StencilNest> analyzeStencilNest(Loop *Outer, ScalarEvolution &SE,
     if (Inner->contains(BB))
       continue;
     for (Instruction &I : *BB)
-      if (isWork(I) && !(isa<LoadInst>(I) && cast<LoadInst>(I).isSimple())) {
+      if (isMemoryWork(I) &&
+          !(isa<LoadInst>(I) && cast<LoadInst>(I).isSimple())) {
         Why = "the nest has work outside its innermost loop: " +
               valueText(&I);
         return std::nullopt;

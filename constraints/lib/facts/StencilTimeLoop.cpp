@@ -17,13 +17,6 @@ using namespace llvm;
 
 namespace idiom {
 
-/// True when \p I is a memory operation or call that is not debug info.
-static bool isWork(const Instruction &I) {
-  if (isa<DbgInfoIntrinsic>(I))
-    return false;
-  return I.mayReadOrWriteMemory() || isa<CallBase>(I);
-}
-
 SmallVector<std::pair<PHINode *, PHINode *>, 2> bufferSwaps(Loop *L) {
   SmallVector<std::pair<PHINode *, PHINode *>, 2> Out;
   BasicBlock *Latch = L->getLoopLatch();
@@ -68,7 +61,7 @@ bool isStencilCallStep(Loop *L, CallInst *C, Value *Cur, Value *Next,
   }
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB)
-      if (&I != C && isWork(I)) {
+      if (&I != C && isMemoryWork(I)) {
         Why = "time loop body does more than call the stencil: " +
               valueText(&I);
         return false;
@@ -94,7 +87,7 @@ bool isStencilCallStep(Loop *L, CallInst *C, Value *Cur, Value *Next,
   Loop *Top = LI.getTopLevelLoops().front();
   for (BasicBlock &BB : *Callee)
     for (Instruction &I : BB)
-      if (!Top->contains(&I) && isWork(I) && !isa<LoadInst>(I)) {
+      if (!Top->contains(&I) && isMemoryWork(I) && !isa<LoadInst>(I)) {
         Why = "@" + Callee->getName().str() +
               " does more than its stencil nest: " + valueText(&I);
         return false;

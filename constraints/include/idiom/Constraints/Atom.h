@@ -71,6 +71,23 @@ struct Term {
   bool operator!=(const Term &O) const { return !(*this == O); }
 };
 
+/// The loop \p T holds, or null when \p T holds no loop.
+inline llvm::Loop *asLoop(const Term &T) {
+  return T.K == Term::Kind::Loop ? T.L : nullptr;
+}
+/// The LLVM value \p T holds, or null when \p T holds no value.
+inline llvm::Value *asValue(const Term &T) {
+  return T.K == Term::Kind::Value ? T.V : nullptr;
+}
+
+/// For an atom's solver: offers each of \p Candidates for argument \p I of
+/// \p Args (binds it when unbound, else checks it against the bound term)
+/// and calls \p Yield for each accepted one until \p Yield returns false.
+/// Leaves Args[I] as it found it. Returns true when one was accepted.
+bool offerTerms(llvm::MutableArrayRef<Term> Args, unsigned I,
+                llvm::ArrayRef<Term> Candidates,
+                llvm::function_ref<bool()> Yield);
+
 /// Analyses of the function being searched. Atoms read them; they never
 /// change the IR.
 struct MatchEnv {

@@ -222,6 +222,10 @@ std::optional<int64_t> polynomialConstant(const llvm::SCEV *S);
 /// \p Nest that receive it from their preheader (seeds of forwarded reads).
 bool isForwardSeed(const llvm::Instruction *I, const llvm::Loop *Nest);
 
+/// True when \p I is a memory operation or a call and not debug info: what
+/// the stencil and time-loop checks count as a loop level's work.
+bool isMemoryWork(const llvm::Instruction &I);
+
 /// Text of an iteration-space offset for remarks: "(-1, 0, +1)".
 std::string offsetText(llvm::ArrayRef<int64_t> Offset);
 

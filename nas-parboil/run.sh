@@ -19,7 +19,8 @@
 # show at least one idiom run on an OpenCL device, and those of the seq and
 # no-opencl modes none (the auto mode may do either).
 #
-# Prints one PASS/FAIL line per program and mode, then "N passed, M failed"
+# Prints one PASS/FAIL line per program and mode (a run's line gives its wall
+# time), then "N passed, M failed"
 # alone on the last line; exits 1 on any failure, 2 on a usage or setup
 # error (missing plugin, runtime library or compiler).
 #
@@ -221,8 +222,10 @@ for p in "${PROGS[@]}"; do
         [ $EXPECT = 1 ] && expect=none ;;
     esac
     out=$d/$m.out err=$d/$m.err
+    t0=$EPOCHREALTIME
     env "${envs[@]}" timeout "$TIMEOUT" "$d/$p.idiom" >"$out" 2>"$err"
     rc=$?
+    secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.2f", b - a}')
     if [ $rc -ne 0 ]; then
       if [ $rc -eq 124 ]; then why="timed out after ${TIMEOUT}s"
       elif [ $rc -gt 128 ]; then why="killed by signal $((rc - 128))"
@@ -238,7 +241,7 @@ for p in "${PROGS[@]}"; do
       --src "$HERE/$p.c" >"$d/$m.stats" 2>&1
     src=$?
     ndev=$(sed -n 's/.* \([0-9][0-9]*\) ran on a device$/\1/p' "$d/$m.stats")
-    info="${ndev:-0} idiom(s) on a device"
+    info="${ndev:-0} idiom(s) on a device, ${secs} s"
     if [ $crc -eq 0 ] && [ $src -eq 0 ]; then
       pass "$p $m ($info)"
       if [ "${VERBOSE:-0}" = 1 ]; then details "$d/$m.cmp" "$d/$m.stats"; fi

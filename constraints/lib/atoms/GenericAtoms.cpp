@@ -207,7 +207,8 @@ void registerGenericAtoms(AtomRegistry &R) {
         Loop *L = asLoop(A[1]);
         BasicBlock *Latch = L ? L->getLoopLatch() : nullptr;
         if (!P || !Latch || P->getBasicBlockIndex(Latch) < 0 ||
-            !offerTerms(A, 2, {Term::value(P->getIncomingValueForBlock(Latch))}, Y))
+            !offerTerms(A, 2,
+                        {Term::value(P->getIncomingValueForBlock(Latch))}, Y))
           Why = "phi has no such value from the latch";
       }));
   R.add(std::make_unique<FnAtom>(
@@ -219,7 +220,8 @@ void registerGenericAtoms(AtomRegistry &R) {
         Loop *L = asLoop(A[1]);
         BasicBlock *PH = L ? L->getLoopPreheader() : nullptr;
         if (!P || !PH || P->getBasicBlockIndex(PH) < 0 ||
-            !offerTerms(A, 2, {Term::value(P->getIncomingValueForBlock(PH))}, Y))
+            !offerTerms(A, 2,
+                        {Term::value(P->getIncomingValueForBlock(PH))}, Y))
           Why = "phi has no such value from the preheader";
       }));
   R.add(std::make_unique<FnAtom>(

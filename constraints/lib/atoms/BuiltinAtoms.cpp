@@ -89,19 +89,10 @@ void addLoopGenerator(AtomRegistry &R, const char *Name, const char *Doc,
           Why = "argument is not a loop";
           return;
         }
-        bool Bound = A[1].isBound();
-        Term Saved = A[1];
-        bool Any = false;
-        for (Value *V : Gen(L)) {
-          if (Bound && asValue(Saved) != V)
-            continue;
-          Any = true;
-          A[1] = Term::value(V);
-          if (!Y())
-            break;
-        }
-        A[1] = Saved;
-        if (!Any)
+        std::vector<Term> Cands;
+        for (Value *V : Gen(L))
+          Cands.push_back(Term::value(V));
+        if (!offerTerms(A, 1, Cands, Y))
           Why = std::string("no candidate for ") + Name;
       }));
 }

@@ -30,8 +30,8 @@ void registerSearchAtoms(AtomRegistry &R) {
       "interval within it, and that its entry test is its loop condition",
       [](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        Loop *Inner = A[0].K == Term::Kind::Loop ? A[0].L : nullptr;
-        Loop *L = A[1].K == Term::Kind::Loop ? A[1].L : nullptr;
+        Loop *Inner = asLoop(A[0]);
+        Loop *L = asLoop(A[1]);
         if (!Inner || !L) {
           Why = "arguments are not (loop, loop)";
           return;
@@ -46,8 +46,8 @@ void registerSearchAtoms(AtomRegistry &R) {
       "body of loop (a nest of depth one whose inner loops are all searches)",
       [](MatchEnv &Env, MutableArrayRef<Term> A, function_ref<bool()> Y,
          std::string &Why) {
-        auto *P = A[0].K == Term::Kind::Value ? dyn_cast_or_null<PHINode>(A[0].V) : nullptr;
-        Loop *L = A[1].K == Term::Kind::Loop ? A[1].L : nullptr;
+        auto *P = dyn_cast_or_null<PHINode>(asValue(A[0]));
+        Loop *L = asLoop(A[1]);
         if (!P || !L) {
           Why = "arguments are not (phi, loop)";
           return;

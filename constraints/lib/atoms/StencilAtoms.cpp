@@ -267,8 +267,7 @@ void registerTimeLoop(AtomRegistry &R) {
           if (Nest->contains(BB))
             continue;
           for (Instruction &I : *BB)
-            if ((I.mayReadOrWriteMemory() || isa<CallBase>(I)) &&
-                !isa<DbgInfoIntrinsic>(I) && !isForwardSeed(&I, Nest)) {
+            if (isMemoryWork(I) && !isForwardSeed(&I, Nest)) {
               Why = "time loop body does more than its nest and the buffer "
                     "swap: " +
                     valueText(&I);

@@ -18,6 +18,10 @@
  *   stage_bps N        (optional: the fastest host-to-device write through
  *                       the pinned staging slots, staging.c, in bytes a
  *                       second; absent: none measured)
+ *   unified 1          (optional: the device shares the host's memory, so
+ *                       a later process's floor, before its own device is
+ *                       started, counts no copies for zero-copy ranges,
+ *                       costmodel.c; absent: it does not)
  *   check HEX          (FNV-1a 64 of the lines above)
  *
  * The measurement runs on the start-up thread between the device's start
@@ -69,6 +73,7 @@ static int g_exit_hooked;
 typedef struct {
   char device[256]; /* "": names no device */
   uint64_t lat_ns, bw_bps, start_ns, age;
+  int unified; /* the device's host_unified */
 } cal_record;
 /* The file's (read once), and the one this process wrote last, for the
    exit's rewrite (published by g_rec_set). */
@@ -153,6 +158,12 @@ static void read_file(void) {
              !idiomrt_scan_u64(&sb, &stage)))
     stage = 0;
   __atomic_store_n(&g_file_stage_bps, stage, __ATOMIC_RELAXED);
+  const char *u = strstr(buf, "\nunified ");
+  uint64_t unified = 0;
+  if (u && (++u, !idiomrt_scan_word(&u, "unified") ||
+            !idiomrt_scan_u64(&u, &unified)))
+    unified = 0;
+  g_file.unified = unified == 1;
   g_file.lat_ns = lat;
   g_file.bw_bps = bw;
   g_file.start_ns = start * 1000000ull;
@@ -180,6 +191,8 @@ static void write_record(const cal_record *r, uint64_t stage) {
   if (stage && n > 0 && (size_t)n < sizeof buf)
     n += snprintf(buf + n, sizeof buf - (size_t)n, "stage_bps %llu\n",
                   (unsigned long long)stage);
+  if (r->unified && n > 0 && (size_t)n < sizeof buf)
+    n += snprintf(buf + n, sizeof buf - (size_t)n, "unified 1\n");
   if (n <= 0 || (size_t)n >= sizeof buf - 32) {
     free(path);
     return;
@@ -226,6 +239,7 @@ static void write_file(const idiomrt_device *dev, uint64_t lat, uint64_t bw,
   snprintf(g_rec.device, sizeof g_rec.device, "%s", dev->name);
   g_rec.lat_ns = lat, g_rec.bw_bps = bw, g_rec.start_ns = start_ns;
   g_rec.age = age;
+  g_rec.unified = dev->host_unified != 0;
   __atomic_store_n(&g_rec_set, 1, __ATOMIC_RELEASE);
   write_record(&g_rec, __atomic_load_n(&g_file_stage_bps, __ATOMIC_RELAXED));
 }
@@ -328,6 +342,11 @@ int idiomrt_calib_get(double *lat_ns, double *bw) {
   *lat_ns = (double)l;
   *bw = (double)b / 1e9;
   return l && b;
+}
+
+int idiomrt_calib_unified(void) {
+  idiomrt_once_run(&g_file_once, read_file);
+  return g_file.lat_ns && g_file.unified;
 }
 
 uint64_t idiomrt_calib_start_after_ns(void) {

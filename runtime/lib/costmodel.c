@@ -251,7 +251,8 @@ static void cancel_region_hints(void) {
   t_nregion_hinted = kept;
 }
 
-uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
+uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs,
+                            const char *offsets) {
   /* Inside a residency region the buffers stay on the device: the copy in
      is paid once per region and nothing goes back per call, so a run's
      floor is its launch latency. The device's samples (each the whole
@@ -259,20 +260,40 @@ uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs) {
      calls. */
   if (idiomrt_resid_active())
     return 0;
-  return idiomrt_cost_bytes_moved(args, nargs);
+  return idiomrt_cost_bytes_moved(args, nargs, offsets);
 }
 
-uint64_t idiomrt_cost_bytes_moved(const idiom_arg *args, uint32_t nargs) {
+/* The next buffer argument's element bytes in an offsets list (as
+   run_buffers.c reads it; 0: none), advancing *p. */
+static uint32_t next_elem(const char **p) {
+  if (!*p)
+    return 0;
+  while (**p == ' ')
+    ++*p;
+  uint32_t b = 0;
+  while (**p >= '0' && **p <= '9' && b < 1000)
+    b = b * 10 + (uint32_t)(*(*p)++ - '0');
+  return b == 1 || b == 2 || b == 4 || b == 8 || b == 16 ? b : 0;
+}
+
+uint64_t idiomrt_cost_bytes_moved(const idiom_arg *args, uint32_t nargs,
+                                  const char *offsets) {
   uint64_t b = 0;
   /* On a zero-copy device (zerocopy.c) an aligned range moves nothing; an
      INOUT one is copied aside (a host memcpy) only under
      IDIOM_ZERO_COPY_BACKUP=always or by a run that tunes, whose sample is
      not the steady state anyway (zerocopy.c, "failure") */
-  int zc = idiomrt_zc_device(idiomrt_device_peek());
+  /* (before the device is started: the one the start-up record names,
+     whose floor would otherwise count copies that it never makes) */
+  const idiomrt_device *dev = idiomrt_device_peek();
+  int zc = dev ? idiomrt_zc_device(dev) : idiomrt_zc_expected();
   size_t align = zc ? idiomrt_zc_align() : 1;
+  const char *p = offsets;
   for (uint32_t i = 0; i < nargs; ++i) {
     uint64_t n = args[i].bytes;
-    if (zc && (uintptr_t)args[i].ptr % align == 0) {
+    uint32_t elem = idiomrt_arg_is_buffer(args[i].kind) ? next_elem(&p) : 0;
+    uintptr_t at = (uintptr_t)args[i].ptr;
+    if (zc && (at % align == 0 || (elem && at % elem == 0))) {
       b += args[i].kind == IDIOM_ARG_BUF_INOUT && idiomrt_zc_backup_always()
                ? n
                : 0;
@@ -712,6 +733,12 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
                                lat + c->dev_est * (double)trip,
                                idiomrt_startup_begun(), e->desc->loc, cls,
                                &stale_hold);
+  /* inside a region on a zero-copy device the sites are decided together
+     (region_lap.c) */
+  int lap_no_hint = 0;
+  const char *lap_reason = NULL;
+  dec = idiomrt_lap_decide(e, c, cls, trip, lat, dec, &lap_no_hint,
+                           &lap_reason);
   uint64_t add = (uint64_t)(c->host_est * (double)trip);
   /* fruitless.c: a process that holds the device back starts it for no
      run (a first device run, a stale seed's re-probe, an untimed caller):
@@ -739,7 +766,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
   if (kept)
     dec = IDIOMRT_DEC_PRESTART;
   s->decisions[dec]++;
-  *reason = host_reason(dec);
+  *reason = lap_reason ? lap_reason : host_reason(dec);
   /* a host run is measured while the class has fewer than RING samples,
      then one in HOST_SAMPLE_EVERY (two clock reads are a tenth of a loop
      of a microsecond) */
@@ -761,7 +788,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      declined one does, and its sites are decided together), or, for a
      site that syncs only its own ranges, while its sync would copy
      nothing (region is then those bytes, idiomrt_cost_own_sync) */
-  int hintable = !region && !stale_hold &&
+  int hintable = !region && !stale_hold && !lap_no_hint &&
                  (dec == IDIOMRT_DEC_CANNOT_WIN ||
                   (dec == IDIOMRT_DEC_HOST_FASTER && c->hint_ok) || kept);
   if (!hintable || dec != IDIOMRT_DEC_CANNOT_WIN)
@@ -986,6 +1013,14 @@ static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
     pthread_mutex_unlock(&e->stats_lock);
     return;
   }
+  /* in a region on a zero-copy device, not the class's first run: after a
+     device run or after a host run (region_lap.c) */
+  int follows = !second && !tuned && *runs > 1 ? idiomrt_lap_sample_kind(e)
+                                               : 0;
+  if (follows == 1)
+    c->lap_est = push(c->lap_pi, &c->ln, pi);
+  else if (follows == 2)
+    c->mix_est = push(c->mix_pi, &c->mn, pi);
   if (!tuned && !warmup) {
     if (!second)
       idiomrt_stale_fresh(c); /* a seed from an earlier run leaves */

@@ -384,7 +384,10 @@ static int run_checked(const idiom_kernel_desc *desc, const idiom_arg *args,
        matrix's bytes at every call kept a conjugate gradient's first SpMV
        on the host, 50 ms on the H200) */
     dec = idiomrt_cost_decide(e, trip,
-                              idiomrt_cost_bytes(args, nargs) +
+                              idiomrt_cost_bytes(args, nargs,
+                                                 desc->kind == IDIOM_MAP
+                                                     ? e->offsets
+                                                     : NULL) +
                                   (idiomrt_resid_active()
                                        ? 0
                                        : idiomrt_csr_bytes_estimate(csr)),

@@ -434,6 +434,19 @@ static cl_program build_program(const idiomrt_entry *e,
 #define MARKER "//@idiom-variant "
 #define OFFSETS_MARKER "//@idiom-offsets"
 
+const char *idiomrt_source_offsets(const idiom_kernel_desc *d) {
+  if (d->kind != IDIOM_MAP)
+    return NULL;
+  for (const char *p = d->source; p && *p;
+       p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+    if (strncmp(p, MARKER, strlen(MARKER)) == 0)
+      return NULL; /* the variants begin: not in the shared part */
+    if (strncmp(p, OFFSETS_MARKER, strlen(OFFSETS_MARKER)) == 0)
+      return p + strlen(OFFSETS_MARKER);
+  }
+  return NULL;
+}
+
 /* Start of each variant's marker line in src (NULL when absent), and each
    variant's ept. Returns the start of the first marker, or NULL. */
 static const char *parse_markers(const char *src, unsigned nv,
@@ -657,14 +670,7 @@ static int ensure(idiomrt_entry *e, const idiomrt_device *dev, char *reason,
     e->chosen[c] = -1;
   const char *start[IDIOMRT_MAX_VARIANTS];
   const char *first = parse_markers(d->source, nv, start, e->var);
-  e->offsets = NULL;
-  if (d->kind == IDIOM_MAP)
-    for (const char *p = d->source; p && *p && (!first || p < first);
-         p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-      if (strncmp(p, OFFSETS_MARKER, strlen(OFFSETS_MARKER)) == 0) {
-        e->offsets = p + strlen(OFFSETS_MARKER);
-        break;
-      }
+  /* (e->offsets: set when the entry was made, idiomrt_source_offsets) */
 
   if (stop && nv > 1 && first && staged_builds(dev) &&
       !on_disk(dev, d->source)) {

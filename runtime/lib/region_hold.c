@@ -95,7 +95,9 @@ const char *idiomrt_hold_reason(idiomrt_entry *e, uint64_t trip,
      region's copies come and go (no host time yet: the loop is timed) */
   double host = idiomrt_cost_host_ns(e, trip);
   if (host > 0 &&
-      host >= idiomrt_cost_floor_ns(idiomrt_cost_bytes_moved(args, nargs)))
+      host >= idiomrt_cost_floor_ns(idiomrt_cost_bytes_moved(
+                  args, nargs,
+                  e->desc->kind == IDIOM_MAP ? e->offsets : NULL)))
     return NULL;
   return hold_reason;
 }

@@ -39,6 +39,7 @@ idiomrt_entry *idiomrt_entry_get(const idiom_kernel_desc *desc) {
     e = calloc(1, sizeof *e);
     if (e) {
       e->desc = desc;
+      e->offsets = idiomrt_source_offsets(desc);
       pthread_mutex_init(&e->lock, NULL);
       pthread_mutex_init(&e->stats_lock, NULL);
       idiomrt_profile_seed(e);

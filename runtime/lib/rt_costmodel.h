@@ -22,11 +22,17 @@
 
 /* Bytes a run moves between host and device: IN buffers once, OUT and
    INOUT buffers twice (copied in, then back); 0 inside a residency region
-   (residency.c), where buffers are copied in once per region. */
-uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
+   (residency.c), where buffers are copied in once per region. On a
+   zero-copy device a range read in place moves nothing: one whose start is
+   aligned, or, with offsets (a map entry's element bytes per buffer
+   argument, idiomrt_entry.offsets; NULL: none), a multiple of its
+   element's size (zerocopy.c's plan). */
+uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs,
+                            const char *offsets);
 /* The same outside any region: what the run moves when none of its ranges
    is resident (region_hold.c). */
-uint64_t idiomrt_cost_bytes_moved(const idiom_arg *args, uint32_t nargs);
+uint64_t idiomrt_cost_bytes_moved(const idiom_arg *args, uint32_t nargs,
+                                  const char *offsets);
 /* A device run's lower bound in ns when it moves bytes: the calibrated
    latency plus bytes at the calibrated bandwidth (before calibration,
    bounds no device beats: 5 us, 64 GB/s). */
@@ -70,6 +76,10 @@ double idiomrt_calib_stage_bw(void);
 /* Host time (ns) worth one device start-up: the last process's measured
    start-up time from the file (at least 50 ms), else 200 ms. */
 uint64_t idiomrt_calib_start_after_ns(void);
+/* 1 when the start-up record names a device that shares the host's memory
+   (its `unified 1` line): before this process's device is started, the
+   floor counts no copies for ranges it would read in place (zero-copy). */
+int idiomrt_calib_unified(void);
 /* The least idiomrt_calib_start_after_ns returns, whatever the start-up
    record says (50 ms): a bound that decides without reading the record
    when it cannot matter (profile.c's early start). */
@@ -271,6 +281,68 @@ int64_t idiomrt_profile_last_worthy_ns(void);
    (0: none measured); -1 when unknown (no profile, a file without the
    line, IDIOM_PROFILE=off). */
 int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns);
+
+/*--- region_lap.c: a region's sites decided together on a zero-copy device */
+
+#define IDIOMRT_LAP_MAX 8        /* sites (and size classes) of one lap */
+#define IDIOMRT_LAP_TRIAL 8      /* laps of a trial, every site on the device */
+#define IDIOMRT_LAP_TRIAL_MAX 12 /* laps a trial may take to sample them all */
+#define IDIOMRT_LAP_GAP0 16      /* laps on the host before the next trial */
+#define IDIOMRT_LAP_GAP_MAX 1024 /* ... doubling to at most this */
+
+enum {
+  IDIOMRT_LAP_MODE_LEARN = 0, /* the per-site model, until host samples */
+  IDIOMRT_LAP_MODE_TRIAL,     /* every site on the device, sampled */
+  IDIOMRT_LAP_MODE_DEVICE,    /* every site on the device */
+  IDIOMRT_LAP_MODE_HOST,      /* every site on the host */
+  IDIOMRT_LAP_MODE_OFF,       /* too many sites: the per-site model */
+  IDIOMRT_LAP_MODE_SITE       /* the per-site model, until the next trial */
+};
+
+/* One site's figures at its latest decision: host and device (latency plus
+   lap samples' median; dev_best: their least; 0 without) estimates in ns
+   for its iteration count; mixed: the least of host and the device's
+   estimate from mixed samples; its host and lap sample counts. */
+typedef struct {
+  const void *e; /* the entry */
+  unsigned cls;  /* its size class */
+  double host, dev, dev_best, mixed;
+  uint32_t hn, ln;
+} idiomrt_lap_site;
+
+/* A region's lap state (region_lap.c keeps one per thread). */
+typedef struct {
+  uint64_t rid;      /* idiomrt_resid_region_id it is for; 0: none */
+  int mode;          /* IDIOMRT_LAP_MODE_* */
+  unsigned n;        /* sites, in the order of their first call */
+  unsigned cur;      /* the site of the latest decision */
+  unsigned laps;     /* laps in this mode */
+  unsigned gap;      /* laps on the host before the next trial */
+  int tried;         /* a trial ended */
+  int cur_dev, last_dev; /* the latest decision and the one before: device */
+  idiomrt_lap_site m[IDIOMRT_LAP_MAX];
+} idiomrt_lap;
+
+/* The lap state machine (no clock, no lock): site s decided dec by the
+   per-site model; returns the decision the lap makes instead (dec when
+   it leaves it to the model), with *reason set for a host decision of the
+   lap's (else NULL). A call of the lap's first site ends a lap. */
+int idiomrt_lap_step(idiomrt_lap *L, const idiomrt_lap_site *s, int dec,
+                     const char **reason);
+/* When the latest decision of L was e's, on the device: 1 after a
+   decision on the device (its run's time is a lap sample), 2 after one on
+   the host (a mixed sample); else 0. */
+int idiomrt_lap_follows(const idiomrt_lap *L, const void *e);
+/* costmodel.c, under e->stats_lock: idiomrt_lap_step on the calling
+   thread's state for e's class c (trip iterations, lat the launch latency
+   in ns) when the thread is in a residency region on a ready zero-copy
+   device; else dec. *no_hint: the lap decides e's calls (no host hint,
+   which would hide them); *reason as idiomrt_lap_step's. */
+int idiomrt_lap_decide(idiomrt_entry *e, const idiomrt_cost_class *c,
+                       unsigned cls, uint64_t trip, double lat, int dec,
+                       int *no_hint, const char **reason);
+/* idiomrt_lap_follows for the calling thread, in its region (0 outside). */
+int idiomrt_lap_sample_kind(const idiomrt_entry *e);
 
 /*--- fruitless.c: device start-ups that served no run, across runs -------*/
 

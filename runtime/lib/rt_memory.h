@@ -19,6 +19,9 @@
 /* 1 when runs on dev create their buffers over the program's own memory
    (CL_MEM_USE_HOST_PTR): dev->host_unified and IDIOM_ZERO_COPY not off. */
 int idiomrt_zc_device(const idiomrt_device *dev);
+/* idiomrt_zc_device of the device this process would start, before it is
+   started: of the device the start-up record names (calibration.c). */
+int idiomrt_zc_expected(void);
 /* The alignment (bytes, a power of two) that a range's start needs to be
    passed as it is (IDIOM_ZERO_COPY_ALIGN, default 16). */
 size_t idiomrt_zc_align(void);

@@ -17,6 +17,11 @@
 
 /*--- program_cache.c: build once per process, binaries on disk -----------*/
 
+/* A map descriptor's element bytes per buffer argument: the text after
+   "//@idiom-offsets" in its source's shared part (before the first
+   "//@idiom-variant " line); NULL for none or another kind. */
+const char *idiomrt_source_offsets(const idiom_kernel_desc *d);
+
 /* With e->lock held: builds the descriptor's source (or, when the whole
    does not build, each variant's section alone) and makes the kernels of
    every variant that builds ready. Returns 1 when at least one variant is

@@ -113,6 +113,10 @@ int idiomrt_zc_device(const idiomrt_device *dev) {
   return dev && dev->host_unified && mode() == 1;
 }
 
+int idiomrt_zc_expected(void) {
+  return mode() == 1 && idiomrt_calib_unified();
+}
+
 int idiomrt_zc_test_fail(void) {
   mode();
   return g_test_fail;

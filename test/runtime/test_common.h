@@ -108,6 +108,13 @@ int twodev_site_loop(const idiom_kernel_desc *d, float *x, float *y, int n,
                      unsigned host_us, int max_calls, double secs,
                      int until_offloaded, int *calls);
 void case_twodev_choose(void);
+void case_lap_steps(void);
+void case_lap_host(void);
+void case_lap_site(void);
+void case_lap_left_alone(void);
+void case_zcfloor_unified(void);
+void case_zcfloor_plain(void);
+void case_zcfloor_off(void);
 void case_twodev_explore(void);
 void case_twodev_fail(void);
 void case_twodev_rationed(void);

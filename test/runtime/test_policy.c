@@ -390,7 +390,8 @@ void case_policy_exit(void) {
 }
 
 /* Internal to the runtime (rt_internal.h); the archive exports it. */
-uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs);
+uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs,
+                            const char *offsets);
 uint64_t idiomrt_resid_bytes(void);
 
 /* The bytes the cost model charges a run: IN once, OUT and INOUT twice;
@@ -402,15 +403,15 @@ void case_policy_resid_bytes(void) {
                        buf(IDIOM_ARG_BUF_INOUT, y, sizeof y),
                        buf(IDIOM_ARG_BUF_OUT, z, sizeof z), f32(1.0f)};
   const uint64_t full = sizeof x + 2 * sizeof y + 2 * sizeof z;
-  CHECK(idiomrt_cost_bytes(args, 5) == full);
+  CHECK(idiomrt_cost_bytes(args, 5, NULL) == full);
   idiom_region_begin();
-  CHECK(idiomrt_cost_bytes(args, 5) == 0);
+  CHECK(idiomrt_cost_bytes(args, 5, NULL) == 0);
   idiom_region_begin(); /* nested */
-  CHECK(idiomrt_cost_bytes(args, 5) == 0);
+  CHECK(idiomrt_cost_bytes(args, 5, NULL) == 0);
   idiom_region_end();
-  CHECK(idiomrt_cost_bytes(args, 5) == 0);
+  CHECK(idiomrt_cost_bytes(args, 5, NULL) == 0);
   idiom_region_end();
-  CHECK(idiomrt_cost_bytes(args, 5) == full);
+  CHECK(idiomrt_cost_bytes(args, 5, NULL) == full);
 }
 
 /* What a host run inside a region costs in copies (costmodel.c adds it to

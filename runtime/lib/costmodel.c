@@ -737,8 +737,7 @@ int idiomrt_cost_decide(idiomrt_entry *e, uint64_t trip, uint64_t bytes,
      (region_lap.c) */
   int lap_no_hint = 0;
   const char *lap_reason = NULL;
-  dec = idiomrt_lap_decide(e, c, cls, trip, lat, dec, &lap_no_hint,
-                           &lap_reason);
+  dec = idiomrt_lap_decide(e, c, cls, dec, &lap_no_hint, &lap_reason);
   uint64_t add = (uint64_t)(c->host_est * (double)trip);
   /* fruitless.c: a process that holds the device back starts it for no
      run (a first device run, a stale seed's re-probe, an untimed caller):
@@ -1013,14 +1012,6 @@ static void device_sample(idiomrt_entry *e, uint64_t trip, uint64_t wall_ns,
     pthread_mutex_unlock(&e->stats_lock);
     return;
   }
-  /* in a region on a zero-copy device, not the class's first run: after a
-     device run or after a host run (region_lap.c) */
-  int follows = !second && !tuned && *runs > 1 ? idiomrt_lap_sample_kind(e)
-                                               : 0;
-  if (follows == 1)
-    c->lap_est = push(c->lap_pi, &c->ln, pi);
-  else if (follows == 2)
-    c->mix_est = push(c->mix_pi, &c->mn, pi);
   if (!tuned && !warmup) {
     if (!second)
       idiomrt_stale_fresh(c); /* a seed from an earlier run leaves */

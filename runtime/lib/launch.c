@@ -164,8 +164,10 @@ static int decline(idiomrt_entry *e, const idiom_kernel_desc *d,
   t_declined = 1;
   t_kernel_ms = -1.0;
   t_variant = -1;
-  if (e)
+  if (e) {
     idiomrt_stats_decline(e, t_reason);
+    idiomrt_lap_declined(e);
+  }
   idiomrt_debug("%s: declined: %s", d && d->loc ? d->loc : "?", t_reason);
   return 0;
 }

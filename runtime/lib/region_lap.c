@@ -9,88 +9,119 @@
  * as after another kernel (the stencil 2.4-2.9 ms against 1.5 ms; a 3 ms
  * spin on the host without memory traffic did the same), so the device's
  * samples taken between host loops say "host" for every site, while all
- * three sites on the device beat all three on the host by 1.6x.
+ * three sites on the device beat all three on the host by 1.6x. Nor do a
+ * run's own times tell what the device costs the host code between runs
+ * (a conjugate gradient's laps ran slower on the device than its runs'
+ * times summed said).
  *
  * So inside a region on such a device the sites are decided together, per
  * lap: the calls from one call of the region's first site to its next (a
- * time loop's body). A lap has at most IDIOMRT_LAP_MAX sites (a site and
+ * time loop's body), and a lap is timed whole, from one call of the first
+ * site to the next. A lap has at most IDIOMRT_LAP_MAX sites (a site and
  * size class each); more, or fewer than two, and the per-site model decides
- * as before. A device run (not a class's first: PoCL compiles per
- * work-group size) after a device run in the region is a lap sample
- * (idiomrt_cost_class.lap_pi), one after a host run a mixed sample
- * (mix_pi). The states:
+ * as before. The modes, each lap's time kept for its way of running (site,
+ * host or device) when each of its calls ran as the mode said:
  *
- *  learn   the per-site model decides until every site has a host sample;
- *  trial   every site runs on the device for IDIOMRT_LAP_TRIAL laps (the
- *          first laps after host loops run slower, 3-5 ms against 2.1 ms
- *          for the stencil: the ring keeps the last three); a trial that
- *          has no lap sample of every site after IDIOMRT_LAP_TRIAL_MAX laps
- *          ends on the host;
- *  verdict three sums over the lap's sites: all on the device (latency
- *          plus lap samples: after a trial the least of the last three, as
- *          the device's laps only get faster while it stays busy; on the
- *          device their median), all on the host, and each site on its
- *          better side with its mixed samples (as the per-site model would
- *          run them). The device when 10% faster than both others; else
- *          each site on its side ("site": the per-site model decides) when
- *          10% faster than the host; else the host. On the device every
- *          lap decides again with fresh samples, and the device stays until
- *          it is 10% slower (noise: a lap of a loaded machine). On the host
- *          or per site, a trial follows after IDIOMRT_LAP_GAP0 laps,
- *          doubling each time the device loses again after a trial or a
- *          spell on it (at most IDIOMRT_LAP_GAP_MAX).
+ *  site        the per-site model decides (as before this file); after
+ *              IDIOMRT_LAP_SITE_LAPS laps with every site measured on the
+ *              host (then after the gap), a host trial;
+ *  host trial  IDIOMRT_LAP_HOST_TRIAL laps all on the host, then
+ *  dev trial   IDIOMRT_LAP_DEV_TRIAL laps all on the device (the first
+ *              laps after host loops run slower: the ring keeps the last
+ *              IDIOMRT_LAP_RING), then the verdict; a trial that has not
+ *              timed its laps after IDIOMRT_LAP_TRIAL_MAX (kernels still
+ *              building) goes back to the per-site model;
+ *  verdict     the medians of the three ways: the device when 10% faster
+ *              than both others, else the host when 10% faster than per
+ *              site, else per site. On the device every lap decides again
+ *              with its time, and the device stays until 10% slower (a lap
+ *              of a loaded machine). On the host, or per site, a trial
+ *              follows after IDIOMRT_LAP_GAP0 laps, doubling each time the
+ *              device loses again (at most IDIOMRT_LAP_GAP_MAX).
  *
- * Lap samples stay in the size classes, so a region entered again (the
- * function called again) decides at its first complete lap without a trial.
- * Only speed is decided here: both sides run the same checked paths.
+ * The state is the thread's and lasts for one region (idiom_region_begin
+ * to end). Only speed is decided here: both sides run the same checked
+ * paths.
  *
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
 #include <string.h>
 
-#define LAP_MARGIN 1.1 /* the device must be 10% faster, as per site */
+#define LAP_MARGIN 1.1 /* a way must be 10% faster, as per site */
 
 /* The thread's lap state, for its open region. */
 static _Thread_local idiomrt_lap t_lap;
 
-static int all_sampled(const idiomrt_lap *L, int lap) {
-  for (unsigned k = 0; k < L->n; ++k)
-    if (lap ? L->m[k].ln < 2 : L->m[k].hn < 1)
-      return 0;
-  return 1;
+void idiomrt_lap_reset(idiomrt_lap *L, uint64_t rid) {
+  memset(L, 0, sizeof *L);
+  L->rid = rid;
+  L->gap = IDIOMRT_LAP_GAP0;
 }
 
-static void start_trial(idiomrt_lap *L) {
-  L->mode = IDIOMRT_LAP_MODE_TRIAL;
+static int way_of(int mode) {
+  switch (mode) {
+  case IDIOMRT_LAP_MODE_HOST_TRIAL:
+  case IDIOMRT_LAP_MODE_HOST:
+    return IDIOMRT_LAP_WAY_HOST;
+  case IDIOMRT_LAP_MODE_DEV_TRIAL:
+  case IDIOMRT_LAP_MODE_DEVICE:
+    return IDIOMRT_LAP_WAY_DEVICE;
+  default:
+    return IDIOMRT_LAP_WAY_SITE;
+  }
+}
+
+/* The median of way w's lap times; infinite with none. */
+static double median_of(const idiomrt_lap *L, int w) {
+  unsigned k = L->rn[w] < IDIOMRT_LAP_RING ? L->rn[w] : IDIOMRT_LAP_RING;
+  if (k == 0)
+    return __builtin_inf();
+  double v[IDIOMRT_LAP_RING];
+  for (unsigned i = 0; i < k; ++i)
+    v[i] = (double)L->ring[w][i];
+  for (unsigned i = 1; i < k; ++i) /* (insertion sort of a few) */
+    for (unsigned j = i; j > 0 && v[j] < v[j - 1]; --j) {
+      double t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+static void enter(idiomrt_lap *L, int mode) {
+  L->mode = mode;
   L->laps = 0;
+  int w = way_of(mode);
+  if (mode == IDIOMRT_LAP_MODE_HOST_TRIAL || mode == IDIOMRT_LAP_MODE_DEV_TRIAL)
+    L->rn[w] = 0; /* a trial's times are its own */
+}
+
+/* The device lost (or its trial failed): the next trial waits longer. */
+static void device_lost(idiomrt_lap *L) {
+  if (L->tried)
+    L->gap = L->gap * 2 < IDIOMRT_LAP_GAP_MAX ? L->gap * 2
+                                                : IDIOMRT_LAP_GAP_MAX;
+  L->tried = 1;
 }
 
 static void verdict(idiomrt_lap *L) {
   int was = L->mode;
-  if (was == IDIOMRT_LAP_MODE_TRIAL)
-    L->tried = 1;
-  double host = 0, dev = 0, site = 0;
-  for (unsigned k = 0; k < L->n; ++k) {
-    host += L->m[k].host;
-    dev += was == IDIOMRT_LAP_MODE_DEVICE ? L->m[k].dev : L->m[k].dev_best;
-    site += L->m[k].mixed;
-  }
+  double dev = median_of(L, IDIOMRT_LAP_WAY_DEVICE);
+  double host = median_of(L, IDIOMRT_LAP_WAY_HOST);
+  double site = median_of(L, IDIOMRT_LAP_WAY_SITE);
   double other = site < host ? site : host;
   /* (hysteresis: the device stays until 10% slower) */
   if (was == IDIOMRT_LAP_MODE_DEVICE ? dev < other * LAP_MARGIN
                                      : dev * LAP_MARGIN < other) {
-    L->mode = IDIOMRT_LAP_MODE_DEVICE;
+    if (was != IDIOMRT_LAP_MODE_DEVICE)
+      L->tried = 1;
+    enter(L, IDIOMRT_LAP_MODE_DEVICE);
   } else {
-    /* the device lost again after a trial or a spell on it: the next
-       trial waits longer */
-    if (was != IDIOMRT_LAP_MODE_LEARN && L->tried)
-      L->gap = L->gap * 2 < IDIOMRT_LAP_GAP_MAX ? L->gap * 2
-                                                  : IDIOMRT_LAP_GAP_MAX;
-    L->mode = site * LAP_MARGIN < host ? IDIOMRT_LAP_MODE_SITE
-                                       : IDIOMRT_LAP_MODE_HOST;
+    device_lost(L);
+    enter(L, host * LAP_MARGIN < site ? IDIOMRT_LAP_MODE_HOST
+                                      : IDIOMRT_LAP_MODE_SITE);
   }
-  L->laps = 0;
   if (L->mode != was)
     idiomrt_debug("region lap of %u sites: %s (a lap: all on the device "
                   "%.1f us, all on the host %.1f us, each site on its side "
@@ -102,91 +133,114 @@ static void verdict(idiomrt_lap *L) {
                   dev / 1e3, host / 1e3, site / 1e3);
 }
 
-/* A lap ended (the first site is called again). */
-static void lap_end(idiomrt_lap *L) {
+static int all_measured(const idiomrt_lap *L) {
+  for (unsigned k = 0; k < L->n; ++k)
+    if (L->hn[k] < 1)
+      return 0;
+  return 1;
+}
+
+/* A lap ended at now (the first site is called again). */
+static void lap_end(idiomrt_lap *L, uint64_t now) {
+  int w = way_of(L->mode);
+  if (L->t0 && now > L->t0 && L->pure && L->calls == L->n) {
+    L->ring[w][L->rn[w] % IDIOMRT_LAP_RING] = now - L->t0;
+    L->rn[w]++;
+  }
+  L->t0 = now;
+  L->calls = 0;
+  L->pure = 1;
+  ++L->laps;
   switch (L->mode) {
-  case IDIOMRT_LAP_MODE_LEARN:
-    if (!all_sampled(L, 0))
-      return;
-    if (all_sampled(L, 1))
-      verdict(L);
-    else
-      start_trial(L);
+  case IDIOMRT_LAP_MODE_SITE:
+    if (all_measured(L) &&
+        L->laps >= (L->tried ? L->gap : IDIOMRT_LAP_SITE_LAPS))
+      enter(L, IDIOMRT_LAP_MODE_HOST_TRIAL);
     return;
-  case IDIOMRT_LAP_MODE_TRIAL:
-    ++L->laps;
-    if (L->laps >= IDIOMRT_LAP_TRIAL && all_sampled(L, 1))
-      verdict(L);
-    else if (L->laps >= IDIOMRT_LAP_TRIAL_MAX) {
-      idiomrt_debug("region lap of %u sites: no device sample of every site "
-                    "after %u laps: all on the host",
-                    L->n, L->laps);
-      L->mode = IDIOMRT_LAP_MODE_HOST;
-      L->tried = 1;
-      L->laps = 0;
+  case IDIOMRT_LAP_MODE_HOST_TRIAL:
+  case IDIOMRT_LAP_MODE_DEV_TRIAL: {
+    int host = L->mode == IDIOMRT_LAP_MODE_HOST_TRIAL;
+    unsigned want = host ? IDIOMRT_LAP_HOST_TRIAL : IDIOMRT_LAP_DEV_TRIAL;
+    if (L->laps >= want && L->rn[w] >= IDIOMRT_LAP_RING) {
+      if (host)
+        enter(L, IDIOMRT_LAP_MODE_DEV_TRIAL);
+      else
+        verdict(L);
+    } else if (L->laps >= IDIOMRT_LAP_TRIAL_MAX) {
+      idiomrt_debug("region lap of %u sites: a trial timed %u of %u laps: "
+                    "each site decided",
+                    L->n, L->rn[w], L->laps);
+      device_lost(L);
+      enter(L, IDIOMRT_LAP_MODE_SITE);
     }
     return;
+  }
   case IDIOMRT_LAP_MODE_DEVICE:
     verdict(L);
     return;
   case IDIOMRT_LAP_MODE_HOST:
-  case IDIOMRT_LAP_MODE_SITE:
-    if (++L->laps >= L->gap)
-      start_trial(L);
+    if (L->laps >= L->gap)
+      enter(L, IDIOMRT_LAP_MODE_DEV_TRIAL);
     return;
   default:
     return;
   }
 }
 
-int idiomrt_lap_step(idiomrt_lap *L, const idiomrt_lap_site *s, int dec,
-                     const char **reason) {
+int idiomrt_lap_step(idiomrt_lap *L, const void *e, unsigned cls, uint32_t hn,
+                     int dec, uint64_t now, const char **reason) {
   *reason = NULL;
   if (L->mode == IDIOMRT_LAP_MODE_OFF)
     return dec;
   unsigned i = 0;
-  while (i < L->n && (L->m[i].e != s->e || L->m[i].cls != s->cls))
+  while (i < L->n && (L->e[i] != e || L->cls[i] != cls))
     ++i;
   if (i == L->n) {
     if (L->n == IDIOMRT_LAP_MAX) { /* too many sites: per site */
       L->mode = IDIOMRT_LAP_MODE_OFF;
       return dec;
     }
+    L->e[i] = e;
+    L->cls[i] = cls;
     L->n++;
+    L->pure = 0; /* the lap was not known whole */
   } else if (i == 0) {
-    lap_end(L);
+    lap_end(L, now);
   }
-  L->m[i] = *s;
-  L->last_dev = L->cur_dev;
+  L->hn[i] = hn;
   L->cur = i;
+  L->calls++;
   /* one site alone: nothing to mix; a site not measured on the host yet:
      the per-site model measures it */
-  int out = dec;
-  if (L->n >= 2 && s->hn >= 1) {
-    if (L->mode == IDIOMRT_LAP_MODE_TRIAL)
-      out = IDIOMRT_DEC_EXPLORE_DEVICE;
-    else if (L->mode == IDIOMRT_LAP_MODE_DEVICE)
-      out = IDIOMRT_DEC_DEVICE;
-    else if (L->mode == IDIOMRT_LAP_MODE_HOST) {
+  int out = dec, w = way_of(L->mode);
+  if (L->n >= 2 && hn >= 1) {
+    if (w == IDIOMRT_LAP_WAY_DEVICE)
+      out = L->mode == IDIOMRT_LAP_MODE_DEV_TRIAL ? IDIOMRT_DEC_EXPLORE_DEVICE
+                                                  : IDIOMRT_DEC_DEVICE;
+    else if (w == IDIOMRT_LAP_WAY_HOST) {
       out = IDIOMRT_DEC_HOST_FASTER;
       *reason = "cost model: the region's sites together are faster on "
                 "the host";
     }
   }
   L->cur_dev = idiomrt_cost_is_device(out);
+  if (w != IDIOMRT_LAP_WAY_SITE &&
+      L->cur_dev != (w == IDIOMRT_LAP_WAY_DEVICE))
+    L->pure = 0;
   return out;
 }
 
-int idiomrt_lap_follows(const idiomrt_lap *L, const void *e) {
-  if (L->mode == IDIOMRT_LAP_MODE_OFF || L->cur >= L->n ||
-      L->m[L->cur].e != e || !L->cur_dev)
-    return 0;
-  return L->last_dev ? 1 : 2;
+void idiomrt_lap_fell_back(idiomrt_lap *L, const void *e) {
+  if (L->cur < L->n && L->e[L->cur] == e && L->cur_dev) {
+    L->cur_dev = 0;
+    if (way_of(L->mode) == IDIOMRT_LAP_WAY_DEVICE)
+      L->pure = 0;
+  }
 }
 
 int idiomrt_lap_decide(idiomrt_entry *e, const idiomrt_cost_class *c,
-                       unsigned cls, uint64_t trip, double lat, int dec,
-                       int *no_hint, const char **reason) {
+                       unsigned cls, int dec, int *no_hint,
+                       const char **reason) {
   idiomrt_lap *L = &t_lap;
   *reason = NULL;
   *no_hint = 0;
@@ -196,37 +250,18 @@ int idiomrt_lap_decide(idiomrt_entry *e, const idiomrt_cost_class *c,
     L->rid = 0;
     return dec;
   }
-  if (L->rid != rid) {
-    memset(L, 0, sizeof *L);
-    L->rid = rid;
-    L->gap = IDIOMRT_LAP_GAP0;
-  }
+  if (L->rid != rid)
+    idiomrt_lap_reset(L, rid);
   if (dec == IDIOMRT_DEC_UNTIMED)
     return dec;
-  /* each site on its better side: its device runs after host runs */
-  double host = c->host_est * (double)trip;
-  double mixed = c->mn && lat + c->mix_est * (double)trip < host
-                     ? lat + c->mix_est * (double)trip
-                     : host;
-  double best = c->lap_est;
-  for (uint32_t k = 0; k < c->ln && k < IDIOMRT_COST_RING; ++k)
-    best = c->lap_pi[k] < best ? c->lap_pi[k] : best;
-  idiomrt_lap_site s = {e,
-                        cls,
-                        host,
-                        c->ln ? lat + c->lap_est * (double)trip : 0.0,
-                        c->ln ? lat + best * (double)trip : 0.0,
-                        mixed,
-                        c->hn,
-                        c->ln};
-  int out = idiomrt_lap_step(L, &s, dec, reason);
+  int out =
+      idiomrt_lap_step(L, e, cls, c->hn, dec, idiomrt_now_ns(), reason);
   /* a hinted call skips idiom_run: its lap would go unseen */
   *no_hint = L->mode != IDIOMRT_LAP_MODE_OFF && L->n >= 2;
   return out;
 }
 
-int idiomrt_lap_sample_kind(const idiomrt_entry *e) {
-  return t_lap.rid && t_lap.rid == idiomrt_resid_region_id()
-             ? idiomrt_lap_follows(&t_lap, e)
-             : 0;
+void idiomrt_lap_declined(const idiomrt_entry *e) {
+  if (t_lap.rid && t_lap.rid == idiomrt_resid_region_id())
+    idiomrt_lap_fell_back(&t_lap, e);
 }

@@ -284,65 +284,74 @@ int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns);
 
 /*--- region_lap.c: a region's sites decided together on a zero-copy device */
 
-#define IDIOMRT_LAP_MAX 8        /* sites (and size classes) of one lap */
-#define IDIOMRT_LAP_TRIAL 8      /* laps of a trial, every site on the device */
-#define IDIOMRT_LAP_TRIAL_MAX 12 /* laps a trial may take to sample them all */
-#define IDIOMRT_LAP_GAP0 16      /* laps on the host before the next trial */
-#define IDIOMRT_LAP_GAP_MAX 1024 /* ... doubling to at most this */
+#define IDIOMRT_LAP_MAX 8         /* sites (and size classes) of one lap */
+#define IDIOMRT_LAP_RING 5        /* lap times kept per way of running */
+#define IDIOMRT_LAP_SITE_LAPS 3   /* laps per site before the first trial */
+#define IDIOMRT_LAP_HOST_TRIAL 5  /* laps of a trial all on the host */
+#define IDIOMRT_LAP_DEV_TRIAL 10  /* laps of a trial all on the device */
+#define IDIOMRT_LAP_TRIAL_MAX 20  /* laps a trial may take to time its laps */
+#define IDIOMRT_LAP_GAP0 16       /* laps before the next trial ... */
+#define IDIOMRT_LAP_GAP_MAX 1024  /* ... doubling to at most this */
 
+/* The ways a lap runs, each with its ring of lap times. */
 enum {
-  IDIOMRT_LAP_MODE_LEARN = 0, /* the per-site model, until host samples */
-  IDIOMRT_LAP_MODE_TRIAL,     /* every site on the device, sampled */
-  IDIOMRT_LAP_MODE_DEVICE,    /* every site on the device */
-  IDIOMRT_LAP_MODE_HOST,      /* every site on the host */
-  IDIOMRT_LAP_MODE_OFF,       /* too many sites: the per-site model */
-  IDIOMRT_LAP_MODE_SITE       /* the per-site model, until the next trial */
+  IDIOMRT_LAP_WAY_SITE = 0, /* each site as the per-site model decides */
+  IDIOMRT_LAP_WAY_HOST,     /* every site on the host */
+  IDIOMRT_LAP_WAY_DEVICE,   /* every site on the device */
+  IDIOMRT_LAP_WAYS
 };
 
-/* One site's figures at its latest decision: host and device (latency plus
-   lap samples' median; dev_best: their least; 0 without) estimates in ns
-   for its iteration count; mixed: the least of host and the device's
-   estimate from mixed samples; its host and lap sample counts. */
-typedef struct {
-  const void *e; /* the entry */
-  unsigned cls;  /* its size class */
-  double host, dev, dev_best, mixed;
-  uint32_t hn, ln;
-} idiomrt_lap_site;
+enum {
+  IDIOMRT_LAP_MODE_SITE = 0,   /* the per-site model (and while learning) */
+  IDIOMRT_LAP_MODE_HOST_TRIAL, /* every site on the host, timed */
+  IDIOMRT_LAP_MODE_DEV_TRIAL,  /* every site on the device, timed */
+  IDIOMRT_LAP_MODE_DEVICE,     /* every site on the device */
+  IDIOMRT_LAP_MODE_HOST,       /* every site on the host */
+  IDIOMRT_LAP_MODE_OFF         /* too many sites: the per-site model */
+};
 
-/* A region's lap state (region_lap.c keeps one per thread). */
+/* A region's lap state (region_lap.c keeps one per thread). Times in ns. */
 typedef struct {
-  uint64_t rid;      /* idiomrt_resid_region_id it is for; 0: none */
-  int mode;          /* IDIOMRT_LAP_MODE_* */
-  unsigned n;        /* sites, in the order of their first call */
-  unsigned cur;      /* the site of the latest decision */
-  unsigned laps;     /* laps in this mode */
-  unsigned gap;      /* laps on the host before the next trial */
-  int tried;         /* a trial ended */
-  int cur_dev, last_dev; /* the latest decision and the one before: device */
-  idiomrt_lap_site m[IDIOMRT_LAP_MAX];
+  uint64_t rid;    /* idiomrt_resid_region_id it is for; 0: none */
+  int mode;        /* IDIOMRT_LAP_MODE_* */
+  unsigned n;      /* sites, in the order of their first call */
+  const void *e[IDIOMRT_LAP_MAX]; /* each site's entry ... */
+  unsigned cls[IDIOMRT_LAP_MAX];  /* ... and size class */
+  uint32_t hn[IDIOMRT_LAP_MAX];   /* its host samples at its latest call */
+  unsigned cur;    /* the site of the latest decision */
+  int cur_dev;     /* that decision was the device's */
+  unsigned laps;   /* laps in this mode */
+  unsigned gap;    /* laps before the next trial */
+  int tried;       /* a trial ended */
+  uint64_t t0;     /* the current lap's start; 0: none */
+  unsigned calls;  /* the current lap's calls so far */
+  int pure;        /* ... each ran as the mode says */
+  uint64_t ring[IDIOMRT_LAP_WAYS][IDIOMRT_LAP_RING];
+  unsigned rn[IDIOMRT_LAP_WAYS]; /* lap times taken per way */
 } idiomrt_lap;
 
-/* The lap state machine (no clock, no lock): site s decided dec by the
-   per-site model; returns the decision the lap makes instead (dec when
-   it leaves it to the model), with *reason set for a host decision of the
-   lap's (else NULL). A call of the lap's first site ends a lap. */
-int idiomrt_lap_step(idiomrt_lap *L, const idiomrt_lap_site *s, int dec,
-                     const char **reason);
-/* When the latest decision of L was e's, on the device: 1 after a
-   decision on the device (its run's time is a lap sample), 2 after one on
-   the host (a mixed sample); else 0. */
-int idiomrt_lap_follows(const idiomrt_lap *L, const void *e);
+/* Sets L to the start of region rid. */
+void idiomrt_lap_reset(idiomrt_lap *L, uint64_t rid);
+/* The lap state machine (no clock, no lock): a call of site (e, cls), hn
+   host samples, at time now, which the per-site model decided dec;
+   returns the decision of the lap (dec where it leaves it to the model),
+   with *reason set for a host decision of the lap's (else NULL). A call of
+   the lap's first site ends a lap. */
+int idiomrt_lap_step(idiomrt_lap *L, const void *e, unsigned cls, uint32_t hn,
+                     int dec, uint64_t now, const char **reason);
+/* The latest decision of L, e's, ran on the other side (a decline). */
+void idiomrt_lap_fell_back(idiomrt_lap *L, const void *e);
 /* costmodel.c, under e->stats_lock: idiomrt_lap_step on the calling
-   thread's state for e's class c (trip iterations, lat the launch latency
-   in ns) when the thread is in a residency region on a ready zero-copy
-   device; else dec. *no_hint: the lap decides e's calls (no host hint,
-   which would hide them); *reason as idiomrt_lap_step's. */
+   thread's state for e's class cls (c its samples) when the thread is in a
+   residency region on a ready zero-copy device; else dec. *no_hint: the
+   lap decides e's calls (no host hint, which would hide them); *reason as
+   idiomrt_lap_step's. */
 int idiomrt_lap_decide(idiomrt_entry *e, const idiomrt_cost_class *c,
-                       unsigned cls, uint64_t trip, double lat, int dec,
-                       int *no_hint, const char **reason);
-/* idiomrt_lap_follows for the calling thread, in its region (0 outside). */
-int idiomrt_lap_sample_kind(const idiomrt_entry *e);
+                       unsigned cls, int dec, int *no_hint,
+                       const char **reason);
+/* launch.c: e's run declined (idiomrt_lap_fell_back on the thread's
+   state, in its region). */
+void idiomrt_lap_declined(const idiomrt_entry *e);
 
 /*--- fruitless.c: device start-ups that served no run, across runs -------*/
 

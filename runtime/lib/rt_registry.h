@@ -124,14 +124,6 @@ typedef struct idiomrt_cost_class {
   unsigned char host_cold;   /* host runs left out for first-touch page
                                 faults (costmodel.c, COLD_RUNS_MAX) */
   unsigned char host_cold_only; /* the host ring holds one cold run only */
-  double lap_pi[IDIOMRT_COST_RING]; /* region_lap.c: device runs that
-                                       followed device runs in a region */
-  uint32_t ln;               /* their samples taken */
-  double lap_est;            /* their median */
-  double mix_pi[IDIOMRT_COST_RING]; /* ... and those that followed host
-                                       runs */
-  uint32_t mn;               /* their samples taken */
-  double mix_est;            /* their median */
   unsigned char hint_grow;   /* host-floor hints in a row, each after the
                                 first doubling the calls the next one
                                 skips (costmodel.c, HINT_GROW_MAX) */

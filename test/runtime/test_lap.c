@@ -1,14 +1,13 @@
 /*===- test_lap.c - A region's sites decided together; the zero-copy floor -===*
  *
  * Cases of idiomrt_test for issue 12 on CPU devices:
- *  - region_lap.c's state machine (idiomrt_lap_step) with faked figures:
- *    a lap of sites is learned, tried on the device, then decided as a
- *    whole, or left to the per-site model when its sides are better; one
- *    site alone, too many sites and a site not measured on the host are
- *    left to the per-site model; a device run is a lap sample after a
- *    device run, a mixed sample after a host run; the host's verdict is
- *    tried again after a gap that doubles; on the device the verdict holds
- *    until the device is 10% slower;
+ *  - region_lap.c's state machine (idiomrt_lap_step) with faked lap times:
+ *    a lap of sites is run per site, tried on the host and on the device,
+ *    then decided as a whole, or left to the per-site model when that is
+ *    faster; one site alone, too many sites and a site never measured on
+ *    the host are left to the per-site model; a lap with a call that fell
+ *    back is not timed; the device is tried again after a gap that
+ *    doubles; on the device the verdict holds until it is 10% slower;
  *  - costmodel.c's bytes before the device is started: none for a range a
  *    zero-copy device would read in place, when the start-up record says
  *    its device shares the host's memory (`unified 1`), and for a map's
@@ -26,199 +25,177 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Three sites A, B, C (entries faked by addresses) of one class. */
+/* Sites faked by addresses, one size class each. */
 static char g_site[IDIOMRT_LAP_MAX + 1];
 
-static idiomrt_lap_site site(unsigned k, double host, double dev,
-                             uint32_t hn, uint32_t ln) {
-  /* (the per-site model: the host is its better side) */
-  idiomrt_lap_site s = {&g_site[k], 21, host, dev, dev, host, hn, ln};
-  return s;
+typedef struct {
+  idiomrt_lap L;
+  uint64_t now; /* ns */
+  int d[IDIOMRT_LAP_MAX + 1];
+  const char *why[IDIOMRT_LAP_MAX + 1];
+} sim;
+
+static void fresh(sim *S) {
+  memset(S, 0, sizeof *S);
+  idiomrt_lap_reset(&S->L, 1);
+  S->now = 1000;
 }
 
-/* Runs one lap of n sites (host ns each, device ns each, samples), the
-   per-site model saying dec for each; returns the decisions in out. */
-static void lap(idiomrt_lap *L, unsigned n, double host, double dev,
-                uint32_t hn, uint32_t ln, int dec, int *out) {
-  for (unsigned k = 0; k < n; ++k) {
-    idiomrt_lap_site s = site(k, host, dev, hn, ln);
-    const char *why;
-    out[k] = idiomrt_lap_step(L, &s, dec, &why);
-  }
-}
-
-static int all(const int *d, unsigned n, int want) {
+/* One lap of n sites, each measured on the host (hn host samples), that
+   takes lap_ns from its first call to the next lap's; the per-site model
+   decides dec for each. The lap's decisions go to S->d. */
+static void lap_hn(sim *S, unsigned n, uint32_t hn, double lap_ns, int dec) {
   for (unsigned k = 0; k < n; ++k)
-    if (d[k] != want)
+    S->d[k] = idiomrt_lap_step(&S->L, &g_site[k], 21, hn, dec,
+                               S->now + k, &S->why[k]);
+  S->now += (uint64_t)lap_ns;
+}
+
+static void lap(sim *S, unsigned n, double lap_ns, int dec) {
+  lap_hn(S, n, 1, lap_ns, dec);
+}
+
+static int all(const sim *S, unsigned n, int want) {
+  for (unsigned k = 0; k < n; ++k)
+    if (S->d[k] != want)
       return 0;
   return 1;
 }
 
-static void fresh(idiomrt_lap *L) {
-  memset(L, 0, sizeof *L);
-  L->rid = 1;
-  L->gap = IDIOMRT_LAP_GAP0;
+#define H IDIOMRT_DEC_HOST_FASTER
+#define D IDIOMRT_DEC_DEVICE
+#define X IDIOMRT_DEC_EXPLORE_DEVICE
+
+/* Runs S's laps (n sites, the model saying dec) through a host trial at
+   host_ns a lap and a device trial at dev_ns, after site laps at site_ns,
+   and checks each trial's decisions. */
+static void trials(sim *S, unsigned n, double site_ns, double host_ns,
+                   double dev_ns, int dec) {
+  unsigned k = 0;
+  while (S->L.mode == IDIOMRT_LAP_MODE_SITE && k++ < 100) {
+    lap(S, n, site_ns, dec);
+    if (S->L.mode == IDIOMRT_LAP_MODE_SITE)
+      CHECK(all(S, n, dec)); /* the per-site model's */
+  }
+  CHECK_MSG(S->L.mode == IDIOMRT_LAP_MODE_HOST_TRIAL, "mode %d", S->L.mode);
+  k = 0;
+  while (S->L.mode == IDIOMRT_LAP_MODE_HOST_TRIAL && k++ < 100) {
+    CHECK(all(S, n, H) && S->why[0] &&
+          strstr(S->why[0], "region's sites together"));
+    lap(S, n, host_ns, dec);
+  }
+  CHECK_MSG(k == IDIOMRT_LAP_HOST_TRIAL, "host trial of %u laps", k);
+  k = 0;
+  while (S->L.mode == IDIOMRT_LAP_MODE_DEV_TRIAL && k++ < 100) {
+    CHECK(all(S, n, X));
+    lap(S, n, dev_ns, dec);
+  }
+  CHECK_MSG(k == IDIOMRT_LAP_DEV_TRIAL, "device trial of %u laps", k);
 }
 
 void case_lap_steps(void) {
-  idiomrt_lap L;
-  int d[IDIOMRT_LAP_MAX + 1];
-  const int H = IDIOMRT_DEC_HOST_FASTER;
-  /* learn: the per-site model decides the first lap */
-  fresh(&L);
-  lap(&L, 3, 3e6, 0, 1, 0, H, d);
-  CHECK(all(d, 3, H) && L.mode == IDIOMRT_LAP_MODE_LEARN && L.n == 3);
-  /* the first site again: every site has a host sample, none a lap
-     sample: a trial, every site on the device */
-  lap(&L, 3, 3e6, 0, 1, 0, H, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_TRIAL);
-  CHECK(all(d, 3, IDIOMRT_DEC_EXPLORE_DEVICE));
-  /* a lap sample only after a device run: not the trial's first call
-     (after host runs: a mixed sample), every later one */
-  fresh(&L);
-  lap(&L, 3, 3e6, 0, 1, 0, H, d);
-  idiomrt_lap_site s = site(0, 3e6, 0, 1, 0);
-  const char *why;
-  idiomrt_lap_step(&L, &s, H, &why);
-  CHECK(idiomrt_lap_follows(&L, &g_site[0]) == 2); /* a mixed sample */
-  s = site(1, 3e6, 0, 1, 0);
-  idiomrt_lap_step(&L, &s, H, &why);
-  CHECK(idiomrt_lap_follows(&L, &g_site[1]) == 1);
-  CHECK(idiomrt_lap_follows(&L, &g_site[0]) == 0); /* not the latest */
-  s = site(2, 3e6, 0, 1, 0);
-  idiomrt_lap_step(&L, &s, H, &why);
-  /* the trial's laps with lap samples: device 2 ms a site against 3 ms on
-     the host: every site on the device, after IDIOMRT_LAP_TRIAL laps */
-  for (unsigned i = 1; i < IDIOMRT_LAP_TRIAL; ++i) {
-    lap(&L, 3, 3e6, 2e6, 1, 2, H, d);
-    CHECK_MSG(all(d, 3, IDIOMRT_DEC_EXPLORE_DEVICE), "trial lap %u", i);
-  }
-  lap(&L, 3, 3e6, 2e6, 1, 2, H, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_DEVICE && all(d, 3, IDIOMRT_DEC_DEVICE));
-  /* on the device the verdict holds until the device is 10% slower (3.2
-     against 3 ms) ... */
-  lap(&L, 3, 3e6, 3.2e6, 1, 3, H, d);
-  lap(&L, 3, 3e6, 3.2e6, 1, 3, H, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_DEVICE && all(d, 3, IDIOMRT_DEC_DEVICE));
-  /* ... and leaves once it is (3.4 against 3 ms): every site on the host,
+  sim S;
+  /* three sites: per site 12 ms a lap (mixing), all on the host 9 ms, all
+     on the device 6 ms: after the trials, every site on the device */
+  fresh(&S);
+  trials(&S, 3, 12e6, 9e6, 6e6, H);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_DEVICE && all(&S, 3, D));
+  /* a site's run that fell back to the host (kernels building): that lap's
+     time is not the device's */
+  unsigned rn = S.L.rn[IDIOMRT_LAP_WAY_DEVICE];
+  lap(&S, 3, 6e6, H);
+  idiomrt_lap_fell_back(&S.L, &g_site[2]);
+  lap(&S, 3, 50e6, H); /* ends the impure lap */
+  CHECK(S.L.rn[IDIOMRT_LAP_WAY_DEVICE] == rn + 1);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_DEVICE);
+  /* on the device the verdict holds until the device is 10% slower than
+     the host (9.8 against 9 ms) ... */
+  for (int i = 0; i < IDIOMRT_LAP_RING + 1; ++i)
+    lap(&S, 3, 9.8e6, H);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_DEVICE && all(&S, 3, D));
+  /* ... and leaves once it is (10.5 against 9 ms): every site on the host,
      with the lap's reason */
-  lap(&L, 3, 3e6, 3.4e6, 1, 3, H, d);
-  lap(&L, 3, 3e6, 3.4e6, 1, 3, H, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_HOST && all(d, 3, H));
-  s = site(1, 3e6, 3.4e6, 1, 3);
-  CHECK(idiomrt_lap_step(&L, &s, IDIOMRT_DEC_DEVICE, &why) == H && why &&
-        strstr(why, "region's sites together"));
-  CHECK(idiomrt_lap_follows(&L, &g_site[1]) == 0); /* none on the host */
+  unsigned k = 0;
+  while (S.L.mode == IDIOMRT_LAP_MODE_DEVICE && k++ < 10)
+    lap(&S, 3, 10.5e6, D);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_HOST && all(&S, 3, H) && S.why[1] &&
+        strstr(S.why[1], "region's sites together"));
 }
 
 void case_lap_host(void) {
-  idiomrt_lap L;
-  int d[IDIOMRT_LAP_MAX + 1];
-  const int H = IDIOMRT_DEC_HOST_FASTER, D = IDIOMRT_DEC_DEVICE;
-  /* lap samples known already (a region entered again): the first
-     complete lap decides without a trial; device 2.8 against 3 ms a site
-     is not 10% faster: the host, although the per-site model said device */
-  fresh(&L);
-  lap(&L, 3, 3e6, 2.8e6, 1, 3, D, d);
-  CHECK(all(d, 3, D)); /* learning: the model's */
-  lap(&L, 3, 3e6, 2.8e6, 1, 3, D, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_HOST && all(d, 3, H));
-  /* the host's verdict is tried again after IDIOMRT_LAP_GAP0 laps */
+  sim S;
+  /* the device 8.5 against the host's 9 ms is not 10% faster: the host
+     (per site is slower), although the per-site model said device */
+  fresh(&S);
+  trials(&S, 3, 12e6, 9e6, 8.5e6, D);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_HOST && all(&S, 3, H));
+  /* the device is tried again after IDIOMRT_LAP_GAP0 laps ... */
   unsigned laps = 0;
-  while (L.mode == IDIOMRT_LAP_MODE_HOST && laps < 10 * IDIOMRT_LAP_GAP0) {
-    lap(&L, 3, 3e6, 2.8e6, 1, 3, D, d);
+  while (S.L.mode == IDIOMRT_LAP_MODE_HOST && laps < 10 * IDIOMRT_LAP_GAP0) {
+    lap(&S, 3, 9e6, D);
     ++laps;
   }
-  CHECK_MSG(laps == IDIOMRT_LAP_GAP0 && L.mode == IDIOMRT_LAP_MODE_TRIAL,
+  CHECK_MSG(laps == IDIOMRT_LAP_GAP0 && S.L.mode == IDIOMRT_LAP_MODE_DEV_TRIAL,
             "%u laps", laps);
-  /* the trial loses again: the next gap doubles */
-  for (unsigned i = 0; i < IDIOMRT_LAP_TRIAL; ++i)
-    lap(&L, 3, 3e6, 2.8e6, 1, 3, D, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_HOST && L.gap == 2 * IDIOMRT_LAP_GAP0);
-  /* a trial that never gets a lap sample of every site (kernels building:
-     the runs fall back) ends on the host after IDIOMRT_LAP_TRIAL_MAX laps */
-  fresh(&L);
-  lap(&L, 2, 3e6, 0, 1, 0, H, d);
-  lap(&L, 2, 3e6, 0, 1, 0, H, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_TRIAL);
-  for (unsigned i = 0; i < IDIOMRT_LAP_TRIAL_MAX; ++i)
-    lap(&L, 2, 3e6, 0, 1, 0, H, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_HOST);
+  /* ... loses again, and the next gap doubles */
+  for (unsigned i = 0; i < IDIOMRT_LAP_DEV_TRIAL; ++i)
+    lap(&S, 3, 8.5e6, D);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_HOST &&
+        S.L.gap == 2 * IDIOMRT_LAP_GAP0);
 }
 
 void case_lap_site(void) {
-  idiomrt_lap L;
-  const int H = IDIOMRT_DEC_HOST_FASTER, D = IDIOMRT_DEC_DEVICE;
-  /* A: 10 ms on the host, 4 ms on the device per site, 5 ms on it all
-     together; B: 1 ms on the host, 6 ms on the device all together. All
-     on the device (11 ms) is no faster than all on the host (11 ms), each
-     on its side (5 ms) is: the per-site model decides, whatever it says */
-  idiomrt_lap_site a = {&g_site[0], 21, 10e6, 5e6, 5e6, 4e6, 1, 3};
-  idiomrt_lap_site b = {&g_site[1], 21, 1e6, 6e6, 6e6, 1e6, 1, 3};
-  const char *why;
-  fresh(&L);
-  for (int i = 0; i < 3; ++i) {
-    CHECK(idiomrt_lap_step(&L, &a, D, &why) == D);
-    CHECK(idiomrt_lap_step(&L, &b, H, &why) == H && !why);
+  sim S;
+  /* each site on its side, 7 ms a lap, beats both the host (9 ms) and the
+     device (8 ms): the per-site model decides, whatever it says */
+  fresh(&S);
+  trials(&S, 2, 7e6, 9e6, 8e6, H);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_SITE);
+  lap(&S, 2, 7e6, D);
+  CHECK(all(&S, 2, D) && !S.why[0]);
+  lap(&S, 2, 7e6, H);
+  CHECK(all(&S, 2, H) && !S.why[0]);
+  /* the host 10% faster than per site, the device not 10% faster than
+     the host: all on the host */
+  fresh(&S);
+  trials(&S, 2, 10e6, 9e6, 8.5e6, D);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_HOST);
+  /* a trial whose laps never run as it says (every lap falls back:
+     kernels building) goes back to the per-site model after
+     IDIOMRT_LAP_TRIAL_MAX laps */
+  fresh(&S);
+  unsigned k = 0;
+  while (S.L.mode != IDIOMRT_LAP_MODE_DEV_TRIAL && k++ < 100)
+    lap(&S, 2, 9e6, H);
+  k = 0;
+  while (S.L.mode == IDIOMRT_LAP_MODE_DEV_TRIAL && k++ < 100) {
+    lap(&S, 2, 9e6, H);
+    idiomrt_lap_fell_back(&S.L, &g_site[1]);
   }
-  CHECK(L.mode == IDIOMRT_LAP_MODE_SITE);
-  /* the same with A's per-site estimate no better than its host's: all on
-     the host */
-  a.mixed = a.host;
-  fresh(&L);
-  for (int i = 0; i < 3; ++i) {
-    idiomrt_lap_step(&L, &a, D, &why);
-    idiomrt_lap_step(&L, &b, H, &why);
-  }
-  CHECK(L.mode == IDIOMRT_LAP_MODE_HOST);
-  CHECK(idiomrt_lap_step(&L, &a, D, &why) == H);
-  /* all on the device wins only by 10% over the better of the others:
-     device 9 ms a lap against 9.5 per site: the per-site model */
-  a.mixed = 8.5e6;
-  a.dev = a.dev_best = 3e6;
-  fresh(&L);
-  for (int i = 0; i < 3; ++i) {
-    idiomrt_lap_step(&L, &a, D, &why);
-    idiomrt_lap_step(&L, &b, H, &why);
-  }
-  CHECK(L.mode == IDIOMRT_LAP_MODE_SITE);
-  /* device 8 ms against 9.5: all on the device */
-  a.dev = a.dev_best = 2e6;
-  fresh(&L);
-  for (int i = 0; i < 3; ++i) {
-    idiomrt_lap_step(&L, &a, H, &why);
-    idiomrt_lap_step(&L, &b, H, &why);
-  }
-  CHECK(L.mode == IDIOMRT_LAP_MODE_DEVICE);
-  CHECK(idiomrt_lap_step(&L, &b, H, &why) == D);
+  CHECK_MSG(k == IDIOMRT_LAP_TRIAL_MAX && S.L.mode == IDIOMRT_LAP_MODE_SITE,
+            "%u laps, mode %d", k, S.L.mode);
 }
 
 void case_lap_left_alone(void) {
-  idiomrt_lap L;
-  int d[IDIOMRT_LAP_MAX + 1];
-  const int H = IDIOMRT_DEC_HOST_FASTER;
+  sim S;
   /* one site alone: nothing to mix, the model's decisions */
-  fresh(&L);
-  for (int i = 0; i < 3 * IDIOMRT_LAP_TRIAL; ++i) {
-    lap(&L, 1, 3e6, 1e6, 1, 3, H, d);
-    CHECK(d[0] == H);
+  fresh(&S);
+  for (int i = 0; i < 100; ++i) {
+    lap(&S, 1, 9e6, H);
+    CHECK(S.d[0] == H);
   }
   /* more sites than a lap holds: the per-site model */
-  fresh(&L);
-  for (int i = 0; i < 3; ++i)
-    lap(&L, IDIOMRT_LAP_MAX + 1, 3e6, 1e6, 1, 3, H, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_OFF);
-  CHECK(all(d, IDIOMRT_LAP_MAX + 1, H));
-  /* a site not measured on the host yet keeps the model's decision (the
-     model measures it) while the others are tried */
-  fresh(&L);
-  lap(&L, 2, 3e6, 0, 1, 0, H, d);
-  lap(&L, 2, 3e6, 0, 1, 0, H, d);
-  CHECK(L.mode == IDIOMRT_LAP_MODE_TRIAL);
-  idiomrt_lap_site s = site(2, 0, 0, 0, 0);
-  const char *why;
-  CHECK(idiomrt_lap_step(&L, &s, IDIOMRT_DEC_EXPLORE_HOST, &why) ==
-        IDIOMRT_DEC_EXPLORE_HOST);
+  fresh(&S);
+  for (int i = 0; i < 50; ++i)
+    lap(&S, IDIOMRT_LAP_MAX + 1, 9e6, D);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_OFF);
+  CHECK(all(&S, IDIOMRT_LAP_MAX + 1, D));
+  /* a site never measured on the host: no trial, the model measures it */
+  fresh(&S);
+  for (int i = 0; i < 50; ++i)
+    lap_hn(&S, 2, 0, 9e6, IDIOMRT_DEC_EXPLORE_HOST);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_SITE &&
+        all(&S, 2, IDIOMRT_DEC_EXPLORE_HOST));
 }
 
 /* Writes IDIOM_CACHE_DIR's start-up record (calibration.c's format, with

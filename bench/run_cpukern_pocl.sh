@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run_cpukern_pocl.sh - the iterative programs of issue #12 on the local
 # OpenCL CPU device (PoCL; the target: 1.3x sequential on 2 cores):
-# bench/residency_axpby.c (axpby + norm) and bench/jacobi2d.c (5-point
-# stencil, residual, copy), whole-process wall time of
+# bench/residency_axpby.c (axpby + norm), bench/jacobi2d.c (5-point
+# stencil, residual, copy) and bench/cg_csr.c (conjugate gradient on a CSR
+# matrix), whole-process wall time of
 #   seq      clang-19 -O2, no plugin
 #   default  the plugin's build, default settings (cost model)
 #   forced   the plugin's build, IDIOM_DEVICE=cpu IDIOM_COST=off
@@ -22,8 +23,10 @@
 # kernel time per call) and the decisions per site of a default run (and
 # of a base run).
 #
-# Usage: bench/run_cpukern_pocl.sh BUILD [LOG2N SWEEPS_AXPBY N SWEEPS_JACOBI]
-#        (default 23 200 2048 150: 1-3 s sequential on the 2-core machines);
+# Usage: bench/run_cpukern_pocl.sh BUILD [LOG2N SWEEPS_AXPBY N SWEEPS_JACOBI
+#        [G ITERATIONS_CG]] (default 23 200 2048 150 1024 300: 1-3 s
+#        sequential on the 2-core machines; bench/cg_csr.c's conjugate
+#        gradient as well, its OpenMP mode being the sequential loop);
 #        MODES="seq forced ..." picks modes (default: seq default forced omp,
 #        and base after seq when BASE is set)
 set -eu
@@ -32,6 +35,8 @@ LG=${2:-23}
 AI=${3:-200}
 N=${4:-2048}
 JS=${5:-150}
+CG_G=${6:-1024}
+CG_IT=${7:-300}
 RUNS=${RUNS:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
@@ -40,9 +45,9 @@ OMP=-fopenmp
 echo 'int main(void){return 0;}' > "$T/o.c"
 clang-19 -fopenmp "$T/o.c" -o "$T/o" 2>/dev/null || OMP=-fopenmp=libgomp
 BASE=${BASE:+$(cd "$BASE" && pwd)}
-for p in residency_axpby jacobi2d; do
-  clang-19 -O2 "$HERE/$p.c" -o "$T/$p.seq"
-  clang-19 -O2 $OMP "$HERE/$p.c" -o "$T/$p.omp"
+for p in residency_axpby jacobi2d cg_csr; do
+  clang-19 -O2 "$HERE/$p.c" -o "$T/$p.seq" -lm
+  clang-19 -O2 $OMP "$HERE/$p.c" -o "$T/$p.omp" -lm
   clang-19 -O2 -fpass-plugin="$B/lib/libIdiom.so" "$HERE/$p.c" -L"$B/lib" \
     -lidiomrt -lm -o "$T/$p.idiom"
   [ -z "$BASE" ] || clang-19 -O2 -fpass-plugin="$B/lib/libIdiom.so" \
@@ -50,7 +55,13 @@ for p in residency_axpby jacobi2d; do
 done
 export IDIOM_CACHE_DIR=$T/cache
 MODES=${MODES:-"seq ${BASE:+base }default forced omp"}
-args() { [ "$1" = residency_axpby ] && echo "$LG $AI" || echo "$N $JS"; }
+args() {
+  case $1 in
+  residency_axpby) echo "$LG $AI" ;;
+  jacobi2d) echo "$N $JS" ;;
+  *) echo "$CG_G $CG_IT" ;;
+  esac
+}
 run_mode() { # PROG MODE: one run, output to $T/out.PROG.MODE
   local a
   a=$(args "$1")
@@ -68,7 +79,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # CPU seconds (user + system) of this script's waited-for children
 cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{print ($16 + $17) / hz}' /proc/$$/stat; }
 echo "cores: $(nproc); OpenMP: $OMP"
-for p in residency_axpby jacobi2d; do
+for p in residency_axpby jacobi2d cg_csr; do
   for m in $MODES; do run_mode "$p" "$m"; done # warm-up: caches
   : > "$T/times.$p"
   for ((r = 0; r < RUNS; r++)); do

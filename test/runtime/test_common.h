@@ -112,6 +112,7 @@ void case_lap_steps(void);
 void case_lap_host(void);
 void case_lap_site(void);
 void case_lap_left_alone(void);
+void case_lap_run(void);
 void case_zcfloor_unified(void);
 void case_zcfloor_plain(void);
 void case_zcfloor_off(void);

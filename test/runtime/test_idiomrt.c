@@ -994,6 +994,7 @@ static const tcase cases[] = {
     {"lap_host", case_lap_host, 1},
     {"lap_site", case_lap_site, 1},
     {"lap_left_alone", case_lap_left_alone, 1},
+    {"lap_run", case_lap_run, 1},
     {"zcfloor_unified", case_zcfloor_unified, 1},
     {"zcfloor_plain", case_zcfloor_plain, 1},
     {"zcfloor_off", case_zcfloor_off, 1},

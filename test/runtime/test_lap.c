@@ -12,7 +12,10 @@
  *    zero-copy device would read in place, when the start-up record says
  *    its device shares the host's memory (`unified 1`), and for a map's
  *    range at an element offset (idiomrt_entry.offsets); all of them
- *    without the line or with IDIOM_ZERO_COPY=off.
+ *    without the line or with IDIOM_ZERO_COPY=off;
+ *  - lap_run: the rule through idiom_run on PoCL (zero-copy): two sites
+ *    of a region run their host trial and their device trial, and every
+ *    lap's results are right.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef _GNU_SOURCE
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Sites faked by addresses, one size class each. */
 static char g_site[IDIOMRT_LAP_MAX + 1];
@@ -267,4 +271,108 @@ void case_zcfloor_off(void) {
   floor_args(a, &mem);
   CHECK(idiomrt_cost_bytes_moved(a, 3, "8 8") == 4096 + 2 * 2048);
   free(mem);
+}
+
+/*--- the lap rule through idiom_run, on PoCL with zero-copy --------------*/
+
+static const char lap_src[] =
+    "__kernel void lapk(const int n, __global const float *x,\n"
+    "                   __global float *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < (size_t)n) y[i] = x[i] + 1.0f;\n"
+    "}\n";
+static const idiom_kernel_desc lap_a = {
+    "lapk", "test_lap.c:a", "map", lap_src, IDIOM_MAP, 1, 0, 0, NULL};
+static const idiom_kernel_desc lap_b = {
+    "lapk", "test_lap.c:b", "map", lap_src, IDIOM_MAP, 1, 0, 0, NULL};
+
+enum { LAP_N = 1 << 20 };
+
+/* y = x + 1 over LAP_N floats through d, or the loop when it declines
+   (timed as stitched code times it). */
+static void run_site(const idiom_kernel_desc *d, const float *x, float *y) {
+  idiom_arg args[3] = {i32(LAP_N), buf(IDIOM_ARG_BUF_IN, (void *)x, 4 * LAP_N),
+                       buf(IDIOM_ARG_BUF_OUT, y, 4 * LAP_N)};
+  uint64_t sizes[1] = {LAP_N};
+  if (idiom_run(d, args, 3, sizes, NULL))
+    return;
+  uint64_t t = idiom_host_begin(d);
+  for (int i = 0; i < LAP_N; ++i)
+    y[i] = x[i] + 1.0f;
+  idiom_host_end(d, t);
+}
+
+/* Reason count of e's declines that name the lap. */
+static uint64_t lap_declines(idiomrt_entry *e) {
+  uint64_t n = 0;
+  pthread_mutex_lock(&e->stats_lock);
+  for (unsigned i = 0; i < e->nreasons; ++i)
+    if (strstr(e->reasons[i].text, "region's sites together"))
+      n += e->reasons[i].count;
+  pthread_mutex_unlock(&e->stats_lock);
+  return n;
+}
+
+/* Two sites in a region on PoCL (zero-copy), both built and measured on
+   the host: the lap rule runs them all on the host for its host trial and
+   all on the device for its device trial, the results stay right at every
+   lap, and the lap decides at most every lap (not per site). */
+void case_lap_run(void) {
+  setenv("IDIOM_COST", "on", 1);
+  setenv("IDIOM_TUNE", "off", 1);
+  const char *why = NULL;
+  const idiomrt_device *dev = idiomrt_device_get(&why);
+  CHECK_MSG(dev != NULL, "no device: %s", why ? why : "?");
+  if (!dev || !idiomrt_zc_device(dev)) {
+    CHECK_MSG(0, "the device is not zero-copy");
+    return;
+  }
+  idiomrt_entry *ea = idiomrt_entry_get(&lap_a), *eb = idiomrt_entry_get(&lap_b);
+  CHECK(ea && eb);
+  if (!ea || !eb)
+    return;
+  for (int ms = 0; ms < 60000 && (!idiomrt_startup_built(ea) ||
+                                  !idiomrt_startup_built(eb));
+       ++ms) {
+    struct timespec t = {0, 1000000};
+    nanosleep(&t, NULL);
+  }
+  float *x = aligned_alloc(4096, 4 * LAP_N), *y = aligned_alloc(4096, 4 * LAP_N),
+        *z = aligned_alloc(4096, 4 * LAP_N);
+  CHECK(x && y && z);
+  if (!x || !y || !z)
+    return;
+  for (int i = 0; i < LAP_N; ++i)
+    x[i] = (float)(i % 5);
+  /* each site's class measured on the host (outside the region) */
+  for (int i = 0; i < 2; ++i) {
+    run_site(&lap_a, x, y);
+    run_site(&lap_b, y, z);
+  }
+  uint64_t dev0 = ea->cost.decisions[IDIOMRT_DEC_EXPLORE_DEVICE] +
+                  ea->cost.decisions[IDIOMRT_DEC_DEVICE];
+  idiom_region_begin();
+  const unsigned laps = IDIOMRT_LAP_SITE_LAPS + IDIOMRT_LAP_HOST_TRIAL +
+                        IDIOMRT_LAP_DEV_TRIAL + 8;
+  for (unsigned l = 0; l < laps; ++l) {
+    x[l] = (float)l; /* the host writes between laps */
+    run_site(&lap_a, x, y);
+    run_site(&lap_b, y, z);
+    idiom_region_sync();
+    CHECK_MSG(z[l] == (float)l + 2.0f && z[LAP_N - 1] ==
+                                            (float)((LAP_N - 1) % 5) + 2.0f,
+              "lap %u: z[%u] = %g", l, l, (double)z[l]);
+  }
+  idiom_region_end();
+  uint64_t host_a = lap_declines(ea), host_b = lap_declines(eb);
+  uint64_t dev_a = ea->cost.decisions[IDIOMRT_DEC_EXPLORE_DEVICE] +
+                   ea->cost.decisions[IDIOMRT_DEC_DEVICE] - dev0;
+  CHECK_MSG(host_a >= IDIOMRT_LAP_HOST_TRIAL && host_b == host_a,
+            "host trial: A %llu and B %llu laps on the host",
+            (unsigned long long)host_a, (unsigned long long)host_b);
+  CHECK_MSG(dev_a >= IDIOMRT_LAP_DEV_TRIAL, "device trial: A %llu runs",
+            (unsigned long long)dev_a);
+  free(x);
+  free(y);
+  free(z);
 }

@@ -19,7 +19,9 @@
  * time loop's body), and a lap is timed whole, from one call of the first
  * site to the next. A lap has at most IDIOMRT_LAP_MAX sites (a site and
  * size class each); more, or fewer than two, and the per-site model decides
- * as before. The modes, each lap's time kept for its way of running (site,
+ * as before, as it does for a site the device cannot win even alone (its
+ * launch latency above its host time: it keeps its host hints, and the
+ * lap goes on without it). The modes, each lap's time kept for its way of running (site,
  * host or device) when each of its calls ran as the mode said:
  *
  *  site        the per-site model decides (as before this file); after
@@ -230,6 +232,24 @@ int idiomrt_lap_step(idiomrt_lap *L, const void *e, unsigned cls, uint32_t hn,
   return out;
 }
 
+void idiomrt_lap_leave(idiomrt_lap *L, const void *e, unsigned cls) {
+  unsigned i = 0;
+  while (i < L->n && (L->e[i] != e || L->cls[i] != cls))
+    ++i;
+  if (i == L->n)
+    return;
+  for (unsigned k = i + 1; k < L->n; ++k) {
+    L->e[k - 1] = L->e[k];
+    L->cls[k - 1] = L->cls[k];
+    L->hn[k - 1] = L->hn[k];
+  }
+  L->n--;
+  L->cur = L->n; /* (no latest decision of the lap's) */
+  L->t0 = 0;     /* the lap is another: timed from its next start */
+  L->calls = 0;
+  L->pure = 0;
+}
+
 void idiomrt_lap_fell_back(idiomrt_lap *L, const void *e) {
   if (L->cur < L->n && L->e[L->cur] == e && L->cur_dev) {
     L->cur_dev = 0;
@@ -254,6 +274,13 @@ int idiomrt_lap_decide(idiomrt_entry *e, const idiomrt_cost_class *c,
     idiomrt_lap_reset(L, rid);
   if (dec == IDIOMRT_DEC_UNTIMED)
     return dec;
+  /* a site the device cannot win even alone (its launch latency above its
+     host time) leaves the lap and stays the model's, with its host hints:
+     a lap would make each of its microsecond calls decide in idiom_run */
+  if (dec == IDIOMRT_DEC_CANNOT_WIN) {
+    idiomrt_lap_leave(L, e, cls);
+    return dec;
+  }
   int out =
       idiomrt_lap_step(L, e, cls, c->hn, dec, idiomrt_now_ns(), reason);
   /* a hinted call skips idiom_run: its lap would go unseen */

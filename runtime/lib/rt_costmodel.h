@@ -339,6 +339,9 @@ void idiomrt_lap_reset(idiomrt_lap *L, uint64_t rid);
    the lap's first site ends a lap. */
 int idiomrt_lap_step(idiomrt_lap *L, const void *e, unsigned cls, uint32_t hn,
                      int dec, uint64_t now, const char **reason);
+/* Site (e, cls) leaves L's lap (the device cannot win it): the lap is
+   another one, timed from its next start. */
+void idiomrt_lap_leave(idiomrt_lap *L, const void *e, unsigned cls);
 /* The latest decision of L, e's, ran on the other side (a decline). */
 void idiomrt_lap_fell_back(idiomrt_lap *L, const void *e);
 /* costmodel.c, under e->stats_lock: idiomrt_lap_step on the calling

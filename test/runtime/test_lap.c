@@ -194,6 +194,23 @@ void case_lap_left_alone(void) {
     lap(&S, IDIOMRT_LAP_MAX + 1, 9e6, D);
   CHECK(S.L.mode == IDIOMRT_LAP_MODE_OFF);
   CHECK(all(&S, IDIOMRT_LAP_MAX + 1, D));
+  /* a site that leaves (the device cannot win it): the lap goes on
+     without it, timed from its next start, and reaches its trials */
+  fresh(&S);
+  lap(&S, 3, 12e6, H);
+  idiomrt_lap_leave(&S.L, &g_site[0], 21);
+  CHECK(S.L.n == 2 && S.L.e[0] == &g_site[1] && S.L.t0 == 0);
+  unsigned k = 0;
+  while (S.L.mode == IDIOMRT_LAP_MODE_SITE && k++ < 100)
+    for (unsigned j = 1; j < 3; ++j) {
+      const char *why;
+      idiomrt_lap_step(&S.L, &g_site[j], 21, 1, H, S.now + j, &why);
+      S.now += j == 2 ? 12000000 : 0;
+    }
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_HOST_TRIAL &&
+        S.L.rn[IDIOMRT_LAP_WAY_SITE] >= 1);
+  idiomrt_lap_leave(&S.L, &g_site[7], 21); /* not a member: nothing */
+  CHECK(S.L.n == 2);
   /* a site never measured on the host: no trial, the model measures it */
   fresh(&S);
   for (int i = 0; i < 50; ++i)
@@ -315,8 +332,8 @@ static uint64_t lap_declines(idiomrt_entry *e) {
 
 /* Two sites in a region on PoCL (zero-copy), both built and measured on
    the host: the lap rule runs them all on the host for its host trial and
-   all on the device for its device trial, the results stay right at every
-   lap, and the lap decides at most every lap (not per site). */
+   all on the device for its device trial, and the results stay right at
+   every lap. */
 void case_lap_run(void) {
   setenv("IDIOM_COST", "on", 1);
   setenv("IDIOM_TUNE", "off", 1);

@@ -48,12 +48,19 @@
  *===----------------------------------------------------------------------===*/
 #include "rt_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define LAP_MARGIN 1.1 /* a way must be 10% faster, as per site */
 
 /* The thread's lap state, for its open region. */
 static _Thread_local idiomrt_lap t_lap;
+
+/* Process-wide counts for IDIOM_STATS (atomic): laps timed per way, trials
+   begun, verdicts per way. */
+static uint64_t g_timed[IDIOMRT_LAP_WAYS], g_trials, g_verdicts[IDIOMRT_LAP_WAYS];
+
+static void count(uint64_t *c) { __atomic_add_fetch(c, 1, __ATOMIC_RELAXED); }
 
 void idiomrt_lap_reset(idiomrt_lap *L, uint64_t rid) {
   memset(L, 0, sizeof *L);
@@ -92,11 +99,15 @@ static double median_of(const idiomrt_lap *L, int w) {
 }
 
 static void enter(idiomrt_lap *L, int mode) {
+  int was = L->mode;
   L->mode = mode;
   L->laps = 0;
   int w = way_of(mode);
   if (mode == IDIOMRT_LAP_MODE_HOST_TRIAL || mode == IDIOMRT_LAP_MODE_DEV_TRIAL)
     L->rn[w] = 0; /* a trial's times are its own */
+  if (mode == IDIOMRT_LAP_MODE_DEV_TRIAL ? was != IDIOMRT_LAP_MODE_HOST_TRIAL
+                                         : mode == IDIOMRT_LAP_MODE_HOST_TRIAL)
+    count(&g_trials);
 }
 
 /* The device lost (or its trial failed): the next trial waits longer. */
@@ -125,6 +136,8 @@ static void verdict(idiomrt_lap *L) {
                                       : IDIOMRT_LAP_MODE_SITE);
   }
   if (L->mode != was)
+    count(&g_verdicts[way_of(L->mode)]);
+  if (L->mode != was)
     idiomrt_debug("region lap of %u sites: %s (a lap: all on the device "
                   "%.1f us, all on the host %.1f us, each site on its side "
                   "%.1f us)",
@@ -148,6 +161,7 @@ static void lap_end(idiomrt_lap *L, uint64_t now) {
   if (L->t0 && now > L->t0 && L->pure && L->calls == L->n) {
     L->ring[w][L->rn[w] % IDIOMRT_LAP_RING] = now - L->t0;
     L->rn[w]++;
+    count(&g_timed[w]);
   }
   L->t0 = now;
   L->calls = 0;
@@ -291,4 +305,26 @@ int idiomrt_lap_decide(idiomrt_entry *e, const idiomrt_cost_class *c,
 void idiomrt_lap_declined(const idiomrt_entry *e) {
   if (t_lap.rid && t_lap.rid == idiomrt_resid_region_id())
     idiomrt_lap_fell_back(&t_lap, e);
+}
+
+void idiomrt_lap_report(void) {
+  uint64_t t[IDIOMRT_LAP_WAYS], v[IDIOMRT_LAP_WAYS];
+  for (int w = 0; w < IDIOMRT_LAP_WAYS; ++w) {
+    t[w] = __atomic_load_n(&g_timed[w], __ATOMIC_RELAXED);
+    v[w] = __atomic_load_n(&g_verdicts[w], __ATOMIC_RELAXED);
+  }
+  uint64_t trials = __atomic_load_n(&g_trials, __ATOMIC_RELAXED);
+  if (!trials && !t[0] && !t[1] && !t[2])
+    return;
+  fprintf(stderr,
+          "idiom-stats: region-laps timed_site=%llu timed_host=%llu "
+          "timed_device=%llu trials=%llu to_device=%llu to_host=%llu "
+          "to_site=%llu\n",
+          (unsigned long long)t[IDIOMRT_LAP_WAY_SITE],
+          (unsigned long long)t[IDIOMRT_LAP_WAY_HOST],
+          (unsigned long long)t[IDIOMRT_LAP_WAY_DEVICE],
+          (unsigned long long)trials,
+          (unsigned long long)v[IDIOMRT_LAP_WAY_DEVICE],
+          (unsigned long long)v[IDIOMRT_LAP_WAY_HOST],
+          (unsigned long long)v[IDIOMRT_LAP_WAY_SITE]);
 }

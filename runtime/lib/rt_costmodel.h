@@ -355,6 +355,9 @@ int idiomrt_lap_decide(idiomrt_entry *e, const idiomrt_cost_class *c,
 /* launch.c: e's run declined (idiomrt_lap_fell_back on the thread's
    state, in its region). */
 void idiomrt_lap_declined(const idiomrt_entry *e);
+/* The "idiom-stats: region-laps" line (stats.c), when a lap was timed: laps
+   timed per way, trials begun, and the verdicts that changed a lap's way. */
+void idiomrt_lap_report(void);
 
 /*--- fruitless.c: device start-ups that served no run, across runs -------*/
 

@@ -260,6 +260,7 @@ static void report_text(void) {
             (unsigned long long)over);
   idiomrt_resid_report();
   idiomrt_zc_report();
+  idiomrt_lap_report();
   /* the second (CPU) device, when it was opened (cpu-device decisions) */
   const idiomrt_device *dev2 = idiomrt_device2_peek();
   if (dev2)

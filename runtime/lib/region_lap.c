@@ -21,8 +21,9 @@
  * size class each); more, or fewer than two, and the per-site model decides
  * as before, as it does for a site the device cannot win even alone (its
  * launch latency above its host time: it keeps its host hints, and the
- * lap goes on without it). The modes, each lap's time kept for its way of running (site,
- * host or device) when each of its calls ran as the mode said:
+ * lap goes on without it). The modes, each lap's time kept for its way of
+ * running (site, host or device) when each of its calls ran as the mode
+ * said:
  *
  *  site        the per-site model decides (as before this file); after
  *              IDIOMRT_LAP_SITE_LAPS laps with every site measured on the
@@ -58,7 +59,8 @@ static _Thread_local idiomrt_lap t_lap;
 
 /* Process-wide counts for IDIOM_STATS (atomic): laps timed per way, trials
    begun, verdicts per way. */
-static uint64_t g_timed[IDIOMRT_LAP_WAYS], g_trials, g_verdicts[IDIOMRT_LAP_WAYS];
+static uint64_t g_timed[IDIOMRT_LAP_WAYS], g_trials,
+    g_verdicts[IDIOMRT_LAP_WAYS];
 
 static void count(uint64_t *c) { __atomic_add_fetch(c, 1, __ATOMIC_RELAXED); }
 
@@ -113,8 +115,8 @@ static void enter(idiomrt_lap *L, int mode) {
 /* The device lost (or its trial failed): the next trial waits longer. */
 static void device_lost(idiomrt_lap *L) {
   if (L->tried)
-    L->gap = L->gap * 2 < IDIOMRT_LAP_GAP_MAX ? L->gap * 2
-                                                : IDIOMRT_LAP_GAP_MAX;
+    L->gap =
+        L->gap * 2 < IDIOMRT_LAP_GAP_MAX ? L->gap * 2 : IDIOMRT_LAP_GAP_MAX;
   L->tried = 1;
 }
 
@@ -240,8 +242,7 @@ int idiomrt_lap_step(idiomrt_lap *L, const void *e, unsigned cls, uint32_t hn,
     }
   }
   L->cur_dev = idiomrt_cost_is_device(out);
-  if (w != IDIOMRT_LAP_WAY_SITE &&
-      L->cur_dev != (w == IDIOMRT_LAP_WAY_DEVICE))
+  if (w != IDIOMRT_LAP_WAY_SITE && L->cur_dev != (w == IDIOMRT_LAP_WAY_DEVICE))
     L->pure = 0;
   return out;
 }
@@ -295,8 +296,7 @@ int idiomrt_lap_decide(idiomrt_entry *e, const idiomrt_cost_class *c,
     idiomrt_lap_leave(L, e, cls);
     return dec;
   }
-  int out =
-      idiomrt_lap_step(L, e, cls, c->hn, dec, idiomrt_now_ns(), reason);
+  int out = idiomrt_lap_step(L, e, cls, c->hn, dec, idiomrt_now_ns(), reason);
   /* a hinted call skips idiom_run: its lap would go unseen */
   *no_hint = L->mode != IDIOMRT_LAP_MODE_OFF && L->n >= 2;
   return out;

@@ -51,8 +51,8 @@ static void fresh(sim *S) {
    decides dec for each. The lap's decisions go to S->d. */
 static void lap_hn(sim *S, unsigned n, uint32_t hn, double lap_ns, int dec) {
   for (unsigned k = 0; k < n; ++k)
-    S->d[k] = idiomrt_lap_step(&S->L, &g_site[k], 21, hn, dec,
-                               S->now + k, &S->why[k]);
+    S->d[k] = idiomrt_lap_step(&S->L, &g_site[k], 21, hn, dec, S->now + k,
+                               &S->why[k]);
   S->now += (uint64_t)lap_ns;
 }
 
@@ -145,8 +145,7 @@ void case_lap_host(void) {
   /* ... loses again, and the next gap doubles */
   for (unsigned i = 0; i < IDIOMRT_LAP_DEV_TRIAL; ++i)
     lap(&S, 3, 8.5e6, D);
-  CHECK(S.L.mode == IDIOMRT_LAP_MODE_HOST &&
-        S.L.gap == 2 * IDIOMRT_LAP_GAP0);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_HOST && S.L.gap == 2 * IDIOMRT_LAP_GAP0);
 }
 
 void case_lap_site(void) {
@@ -232,9 +231,9 @@ static void write_record(int unified) {
                    "idiom-startup 1\ndevice test\nlat_ns 20000\n"
                    "bw_bps 10000000000\nstart_ms 100\nage 0\n%s",
                    unified ? "unified 1\n" : "");
-  n += snprintf(buf + n, sizeof buf - (size_t)n, "check %016llx\n",
-                (unsigned long long)idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf,
-                                                  (size_t)n));
+  n += snprintf(
+      buf + n, sizeof buf - (size_t)n, "check %016llx\n",
+      (unsigned long long)idiomrt_fnv1a(IDIOMRT_FNV_OFFSET, buf, (size_t)n));
   FILE *f = fopen(path, "w");
   CHECK(f && fwrite(buf, 1, (size_t)n, f) == (size_t)n);
   if (f)
@@ -345,17 +344,19 @@ void case_lap_run(void) {
     CHECK_MSG(0, "the device is not zero-copy");
     return;
   }
-  idiomrt_entry *ea = idiomrt_entry_get(&lap_a), *eb = idiomrt_entry_get(&lap_b);
+  idiomrt_entry *ea = idiomrt_entry_get(&lap_a),
+                *eb = idiomrt_entry_get(&lap_b);
   CHECK(ea && eb);
   if (!ea || !eb)
     return;
-  for (int ms = 0; ms < 60000 && (!idiomrt_startup_built(ea) ||
-                                  !idiomrt_startup_built(eb));
+  for (int ms = 0;
+       ms < 60000 && (!idiomrt_startup_built(ea) || !idiomrt_startup_built(eb));
        ++ms) {
     struct timespec t = {0, 1000000};
     nanosleep(&t, NULL);
   }
-  float *x = aligned_alloc(4096, 4 * LAP_N), *y = aligned_alloc(4096, 4 * LAP_N),
+  float *x = aligned_alloc(4096, 4 * LAP_N),
+        *y = aligned_alloc(4096, 4 * LAP_N),
         *z = aligned_alloc(4096, 4 * LAP_N);
   CHECK(x && y && z);
   if (!x || !y || !z)
@@ -377,8 +378,8 @@ void case_lap_run(void) {
     run_site(&lap_a, x, y);
     run_site(&lap_b, y, z);
     idiom_region_sync();
-    CHECK_MSG(z[l] == (float)l + 2.0f && z[LAP_N - 1] ==
-                                            (float)((LAP_N - 1) % 5) + 2.0f,
+    CHECK_MSG(z[l] == (float)l + 2.0f &&
+                  z[LAP_N - 1] == (float)((LAP_N - 1) % 5) + 2.0f,
               "lap %u: z[%u] = %g", l, l, (double)z[l]);
   }
   idiom_region_end();
@@ -407,9 +408,11 @@ void case_lap_run(void) {
       line[0] = '\0';
     unsigned long long th = 0, td = 0, tr = 0;
     const char *p = strstr(line, "idiom-stats: region-laps ");
-    CHECK_MSG(p && sscanf(p, "idiom-stats: region-laps timed_site=%*u "
-                             "timed_host=%llu timed_device=%llu trials=%llu",
-                          &th, &td, &tr) == 3 &&
+    CHECK_MSG(p &&
+                  sscanf(p,
+                         "idiom-stats: region-laps timed_site=%*u "
+                         "timed_host=%llu timed_device=%llu trials=%llu",
+                         &th, &td, &tr) == 3 &&
                   th >= IDIOMRT_LAP_RING && td >= IDIOMRT_LAP_RING && tr >= 1,
               "stats line: %s", line);
     fclose(tmp);

@@ -21,9 +21,12 @@
  * size class each); more, or fewer than two, and the per-site model decides
  * as before, as it does for a site the device cannot win even alone (its
  * launch latency above its host time: it keeps its host hints, and the
- * lap goes on without it). The modes, each lap's time kept for its way of
- * running (site, host or device) when each of its calls ran as the mode
- * said:
+ * lap goes on without it). A site may be called more than once a lap (a
+ * helper's loop); when the first site has not come back after
+ * IDIOMRT_LAP_STALE_CALLS calls per site (the region's loop ended and
+ * another began), the lap is learned again. The modes, each lap's time
+ * kept for its way of running (site, host or device) when every site was
+ * called and each call ran as the mode said:
  *
  *  site        the per-site model decides (as before this file); after
  *              IDIOMRT_LAP_SITE_LAPS laps with every site measured on the
@@ -160,14 +163,16 @@ static int all_measured(const idiomrt_lap *L) {
 /* A lap ended at now (the first site is called again). */
 static void lap_end(idiomrt_lap *L, uint64_t now) {
   int w = way_of(L->mode);
-  if (L->t0 && now > L->t0 && L->pure && L->calls == L->n) {
+  if (L->t0 && now > L->t0 && L->pure && L->seen == (1u << L->n) - 1) {
     L->ring[w][L->rn[w] % IDIOMRT_LAP_RING] = now - L->t0;
     L->rn[w]++;
     count(&g_timed[w]);
   }
   L->t0 = now;
   L->calls = 0;
+  L->seen = 0;
   L->pure = 1;
+  L->n0 = L->n;
   ++L->laps;
   switch (L->mode) {
   case IDIOMRT_LAP_MODE_SITE:
@@ -210,6 +215,11 @@ int idiomrt_lap_step(idiomrt_lap *L, const void *e, unsigned cls, uint32_t hn,
   *reason = NULL;
   if (L->mode == IDIOMRT_LAP_MODE_OFF)
     return dec;
+  /* the first site no longer comes back (the region's loop ended and
+     another began): the lap is learned again from this call on; its way
+     is not kept for sites it never timed */
+  if (L->n0 && L->calls > IDIOMRT_LAP_STALE_CALLS * L->n0)
+    idiomrt_lap_reset(L, L->rid);
   unsigned i = 0;
   while (i < L->n && (L->e[i] != e || L->cls[i] != cls))
     ++i;
@@ -228,6 +238,7 @@ int idiomrt_lap_step(idiomrt_lap *L, const void *e, unsigned cls, uint32_t hn,
   L->hn[i] = hn;
   L->cur = i;
   L->calls++;
+  L->seen |= 1u << i;
   /* one site alone: nothing to mix; a site not measured on the host yet:
      the per-site model measures it */
   int out = dec, w = way_of(L->mode);
@@ -262,6 +273,7 @@ void idiomrt_lap_leave(idiomrt_lap *L, const void *e, unsigned cls) {
   L->cur = L->n; /* (no latest decision of the lap's) */
   L->t0 = 0;     /* the lap is another: timed from its next start */
   L->calls = 0;
+  L->seen = 0;
   L->pure = 0;
 }
 

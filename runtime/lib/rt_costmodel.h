@@ -292,6 +292,8 @@ int64_t idiomrt_profile_last_wall_ns(int64_t *build_ns);
 #define IDIOMRT_LAP_TRIAL_MAX 20  /* laps a trial may take to time its laps */
 #define IDIOMRT_LAP_GAP0 16       /* laps before the next trial ... */
 #define IDIOMRT_LAP_GAP_MAX 1024  /* ... doubling to at most this */
+#define IDIOMRT_LAP_STALE_CALLS 16 /* calls a site without the first's: a
+                                      new lap */
 
 /* The ways a lap runs, each with its ring of lap times. */
 enum {
@@ -325,6 +327,8 @@ typedef struct {
   int tried;       /* a trial ended */
   uint64_t t0;     /* the current lap's start; 0: none */
   unsigned calls;  /* the current lap's calls so far */
+  unsigned seen;   /* ... and its sites called (bit i: site i) */
+  unsigned n0;     /* sites when it began (0: the first lap) */
   int pure;        /* ... each ran as the mode says */
   uint64_t ring[IDIOMRT_LAP_WAYS][IDIOMRT_LAP_RING];
   unsigned rn[IDIOMRT_LAP_WAYS]; /* lap times taken per way */

@@ -211,6 +211,34 @@ void case_lap_left_alone(void) {
         S.L.rn[IDIOMRT_LAP_WAY_SITE] >= 1);
   idiomrt_lap_leave(&S.L, &g_site[7], 21); /* not a member: nothing */
   CHECK(S.L.n == 2);
+  /* the region's loop ends on the device and another begins: its sites
+     are the model's again within IDIOMRT_LAP_STALE_CALLS calls a site,
+     not kept on the device untimed */
+  fresh(&S);
+  trials(&S, 2, 12e6, 9e6, 6e6, H);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_DEVICE);
+  unsigned calls = 0;
+  int dec = D;
+  while (dec == D && calls < 100) {
+    const char *why;
+    dec = idiomrt_lap_step(&S.L, &g_site[2 + calls % 2], 21, 1, H, S.now, &why);
+    S.now += 1000000;
+    ++calls;
+  }
+  CHECK_MSG(dec == H && calls <= IDIOMRT_LAP_STALE_CALLS * 2 + 1,
+            "%u calls on the device after the loop changed", calls);
+  CHECK(S.L.mode == IDIOMRT_LAP_MODE_SITE &&
+        S.L.e[0] == &g_site[2 + (calls - 1) % 2]);
+  /* a site called twice a lap (a helper's loop): the lap is still timed */
+  fresh(&S);
+  for (int l = 0; l < 3; ++l)
+    for (unsigned k = 0; k < 3; ++k) {
+      const char *why;
+      idiomrt_lap_step(&S.L, &g_site[k == 2 ? 1 : k], 21, 1, H, S.now, &why);
+      S.now += 3000000;
+    }
+  CHECK_MSG(S.L.rn[IDIOMRT_LAP_WAY_SITE] >= 1, "%u laps timed",
+            S.L.rn[IDIOMRT_LAP_WAY_SITE]);
   /* a site never measured on the host: no trial, the model measures it */
   fresh(&S);
   for (int i = 0; i < 50; ++i)

@@ -263,19 +263,6 @@ uint64_t idiomrt_cost_bytes(const idiom_arg *args, uint32_t nargs,
   return idiomrt_cost_bytes_moved(args, nargs, offsets);
 }
 
-/* The next buffer argument's element bytes in an offsets list (as
-   run_buffers.c reads it; 0: none), advancing *p. */
-static uint32_t next_elem(const char **p) {
-  if (!*p)
-    return 0;
-  while (**p == ' ')
-    ++*p;
-  uint32_t b = 0;
-  while (**p >= '0' && **p <= '9' && b < 1000)
-    b = b * 10 + (uint32_t)(*(*p)++ - '0');
-  return b == 1 || b == 2 || b == 4 || b == 8 || b == 16 ? b : 0;
-}
-
 uint64_t idiomrt_cost_bytes_moved(const idiom_arg *args, uint32_t nargs,
                                   const char *offsets) {
   uint64_t b = 0;
@@ -288,10 +275,11 @@ uint64_t idiomrt_cost_bytes_moved(const idiom_arg *args, uint32_t nargs,
   const idiomrt_device *dev = idiomrt_device_peek();
   int zc = dev ? idiomrt_zc_device(dev) : idiomrt_zc_expected();
   size_t align = zc ? idiomrt_zc_align() : 1;
-  const char *p = offsets;
+  const char *p = zc ? offsets : NULL; /* (read only for a zero-copy one) */
   for (uint32_t i = 0; i < nargs; ++i) {
     uint64_t n = args[i].bytes;
-    uint32_t elem = idiomrt_arg_is_buffer(args[i].kind) ? next_elem(&p) : 0;
+    uint32_t elem =
+        idiomrt_arg_is_buffer(args[i].kind) ? idiomrt_offsets_next(&p) : 0;
     uintptr_t at = (uintptr_t)args[i].ptr;
     if (zc && (at % align == 0 || (elem && at % elem == 0))) {
       b += args[i].kind == IDIOM_ARG_BUF_INOUT && idiomrt_zc_backup_always()

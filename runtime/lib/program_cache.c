@@ -447,6 +447,21 @@ const char *idiomrt_source_offsets(const idiom_kernel_desc *d) {
   return NULL;
 }
 
+uint32_t idiomrt_offsets_next(const char **p) {
+  if (!*p)
+    return 0;
+  while (**p == ' ')
+    ++*p;
+  uint32_t b = 0;
+  const char *q = *p;
+  while (*q >= '0' && *q <= '9' && b < 1000)
+    b = b * 10 + (uint32_t)(*q++ - '0');
+  while (*q >= '0' && *q <= '9') /* (a long number: not an element size) */
+    ++q;
+  *p = q;
+  return b == 1 || b == 2 || b == 4 || b == 8 || b == 16 ? b : 0;
+}
+
 /* Start of each variant's marker line in src (NULL when absent), and each
    variant's ept. Returns the start of the first marker, or NULL. */
 static const char *parse_markers(const char *src, unsigned nv,

@@ -140,17 +140,17 @@ static void verdict(idiomrt_lap *L) {
     enter(L, host * LAP_MARGIN < site ? IDIOMRT_LAP_MODE_HOST
                                       : IDIOMRT_LAP_MODE_SITE);
   }
-  if (L->mode != was)
-    count(&g_verdicts[way_of(L->mode)]);
-  if (L->mode != was)
-    idiomrt_debug("region lap of %u sites: %s (a lap: all on the device "
-                  "%.1f us, all on the host %.1f us, each site on its side "
-                  "%.1f us)",
-                  L->n,
-                  L->mode == IDIOMRT_LAP_MODE_DEVICE ? "all on the device"
-                  : L->mode == IDIOMRT_LAP_MODE_HOST ? "all on the host"
-                                                     : "each site decided",
-                  dev / 1e3, host / 1e3, site / 1e3);
+  if (L->mode == was)
+    return;
+  count(&g_verdicts[way_of(L->mode)]);
+  idiomrt_debug("region lap of %u sites: %s (a lap: all on the device "
+                "%.1f us, all on the host %.1f us, each site on its side "
+                "%.1f us)",
+                L->n,
+                L->mode == IDIOMRT_LAP_MODE_DEVICE ? "all on the device"
+                : L->mode == IDIOMRT_LAP_MODE_HOST ? "all on the host"
+                                                   : "each site decided",
+                dev / 1e3, host / 1e3, site / 1e3);
 }
 
 static int all_measured(const idiomrt_lap *L) {

@@ -21,6 +21,10 @@
    "//@idiom-offsets" in its source's shared part (before the first
    "//@idiom-variant " line); NULL for none or another kind. */
 const char *idiomrt_source_offsets(const idiom_kernel_desc *d);
+/* The next buffer argument's element bytes in such a list (1, 2, 4, 8 or
+   16; 0 for another or a missing number), advancing *p past it; 0 with
+   *p NULL. */
+uint32_t idiomrt_offsets_next(const char **p);
 
 /* With e->lock held: builds the descriptor's source (or, when the whole
    does not build, each variant's section alone) and makes the kernels of

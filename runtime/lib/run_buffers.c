@@ -160,15 +160,7 @@ int idiomrt_run_parse_offsets(idiomrt_run *r) {
     if (!idiomrt_arg_is_buffer(r->args[i].kind))
       continue;
     r->noffs++;
-    while (*p == ' ')
-      ++p;
-    char *end = NULL;
-    unsigned long b = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
-    if (end && end != p) {
-      p = end;
-      if (b == 1 || b == 2 || b == 4 || b == 8 || b == 16)
-        r->off_elem[i] = (uint32_t)b;
-    }
+    r->off_elem[i] = idiomrt_offsets_next(&p);
   }
   r->rc.elem = r->off_elem;
   return 1;
